@@ -1,0 +1,1 @@
+"""Companheiro de mesa: runs the GM's procedures from Portuguese commands."""

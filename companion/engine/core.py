@@ -1,0 +1,268 @@
+"""The engine's entry point and the small toolkit every procedure module uses.
+
+`apply` is pure: the same state, command, RNG seed and tables give the same new state and
+events. Procedure modules register their commands with `@command("name")` and their prompt
+resolutions with `@prompt_handler("kind")`; rules.py imports them all.
+"""
+from __future__ import annotations
+
+import random
+import unicodedata
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Mapping
+
+from companion.engine import dice
+from companion.engine.model import (
+    GM,
+    PUBLIC,
+    Character,
+    Command,
+    Event,
+    Prompt,
+    State,
+    Visibility,
+    player_visibility,
+)
+from companion.errors import CommandRejected
+from companion.tables import Tables
+
+
+@dataclass
+class Turn:
+    """Scratch space for one apply(): the RNG, the tables and the events emitted so far."""
+
+    rng: random.Random
+    tables: Tables
+    command: Command
+    events: list[Event] = field(default_factory=list)
+
+    def say(self, text: str, visibility: Visibility = PUBLIC, kind: str = "relato",
+            **data: Any) -> None:
+        """Emit a plain event."""
+        self.events.append(Event(kind=kind, visibility=visibility, text=text, data=data))
+
+    def warn(self, text: str, visibility: Visibility = PUBLIC, **data: Any) -> None:
+        self.say(text, visibility, kind="aviso", **data)
+
+    def roll(self, expression: str, tabela: str, resultado: str | None = None,
+             visibility: Visibility = PUBLIC, edge: str | None = None,
+             describe: Callable[[int], str] | None = None, **extra: Any) -> dice.Roll:
+        """Roll for the rules and emit a `rolagem` event. `describe(total)` gives the row text."""
+        rolled, other = dice.roll_with_edge(expression, self.rng, edge)
+        text_result = describe(rolled.total) if describe else resultado
+        data: dict[str, Any] = {
+            "tabela": tabela,
+            "dados": rolled.expression,
+            "total": rolled.total,
+            "resultado": text_result,
+            "faces": [[kind, list(values)] for kind, values in rolled.faces],
+            **extra,
+        }
+        if other is not None:
+            data["vantagem"] = edge
+            data["descartado"] = other.total
+            data["faces"] += [[kind, list(values)] for kind, values in other.faces]
+        edge_text = f" ({edge}, descartado {other.total})" if other is not None else ""
+        shown = f": {text_result}" if text_result else ""
+        self.events.append(Event(
+            kind="rolagem", visibility=visibility,
+            text=f"{tabela} — {rolled.expression} = {rolled.total}{edge_text}{shown}",
+            data=data,
+        ))
+        return rolled
+
+    def chance(self, x: int, tabela: str, yes: str, no: str,
+               visibility: Visibility = PUBLIC, **extra: Any) -> bool:
+        """An X-in-6 check as its own rolagem event: happens on 1d6 ≤ x."""
+        rolled = self.roll("1d6", tabela, visibility=visibility,
+                           describe=lambda total: yes if total <= x else no,
+                           chance=f"{x}:6", **extra)
+        return rolled.total <= x
+
+    def table(self, file: str, *path: str | int) -> Any:
+        return self.tables.get(file, *path)
+
+
+Handler = Callable[[State, Turn], State]
+PromptHandler = Callable[[State, Prompt, "PromptAnswer", Turn], State]
+COMMANDS: dict[str, Handler] = {}
+PROMPT_HANDLERS: dict[str, PromptHandler] = {}
+
+
+@dataclass(frozen=True)
+class PromptAnswer:
+    """A player's answer: a rolled total (natural die + modifier) or a chosen option."""
+
+    total: int | None = None
+    natural: int | None = None
+    option: str | None = None
+
+
+def command(name: str) -> Callable[[Handler], Handler]:
+    """Register a handler for a canonical command name."""
+    def register(handler: Handler) -> Handler:
+        COMMANDS[name] = handler
+        return handler
+    return register
+
+
+def prompt_handler(kind: str) -> Callable[[PromptHandler], PromptHandler]:
+    """Register what happens when a prompt of this kind is answered."""
+    def register(handler: PromptHandler) -> PromptHandler:
+        PROMPT_HANDLERS[kind] = handler
+        return handler
+    return register
+
+
+# ---------------------------------------------------------------- helpers for modules
+
+def slug(text: str) -> str:
+    """Lowercase, no accents, words joined by '-': the id of a character."""
+    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return "-".join(plain.lower().split())
+
+
+def pick_row(rows: Mapping[Any, Any], value: int) -> Any:
+    """The row of a table keyed by '3', '1-5' or '14+' that contains value."""
+    for key, row in rows.items():
+        text = str(key).strip()
+        if text.endswith("+") and value >= int(text[:-1]):
+            return row
+        if "-" in text[1:]:
+            low, high = text.split("-", 1)
+            if int(low) <= value <= int(high):
+                return row
+        elif text.lstrip("-").isdigit() and int(text) == value:
+            return row
+    raise CommandRejected(f"nenhuma linha da tabela para o resultado {value}")
+
+
+def arg(turn: Turn, name: str, default: Any = None) -> Any:
+    return turn.command.args.get(name, default)
+
+
+def find_character(state: State, name_or_id: str) -> Character:
+    """The character named (accents and case ignored), or a rejection listing the party."""
+    wanted = slug(str(name_or_id))
+    for character in state.party:
+        if character.id == wanted or slug(character.name) == wanted:
+            return character
+    names = ", ".join(c.name for c in state.party) or "nenhum — crie com 'personagem Nome'"
+    raise CommandRejected(f"personagem desconhecido: '{name_or_id}'; personagens: {names}")
+
+
+def update_character(state: State, character: Character) -> State:
+    """Replace the character with the same id."""
+    party = tuple(character if c.id == character.id else c for c in state.party)
+    return replace(state, party=party)
+
+
+def clamp_supplies(character: Character) -> Character:
+    """Supplies and trackers never go negative; HP stays within 0..max."""
+    return replace(
+        character,
+        hp=max(0, min(character.hp, character.hp_max)),
+        food=max(0, character.food), water=max(0, character.water),
+        ammo=max(0, character.ammo), exhaustion=max(0, character.exhaustion),
+        sanity=max(0, character.sanity), rest_rounds_owed=max(0, character.rest_rounds_owed),
+    )
+
+
+def modifier(character: Character, attribute: str) -> int:
+    """The attribute modifier as the rules apply it: Tabela I level 2+ drops modifiers."""
+    if character.exhaustion >= 2:
+        return 0
+    return int(character.mods.get(attribute, 0))
+
+
+def edge_for(character: Character) -> str | None:
+    """Tabela I level 1+: disadvantage on every roll."""
+    return "desvantagem" if character.exhaustion >= 1 else None
+
+
+def add_prompt(state: State, turn: Turn, kind: str, character: str | None, text: str,
+               dice_expression: str = "1d20", modifier_value: int = 0, dc: int | None = None,
+               options: tuple[str, ...] = (), **context: Any) -> State:
+    """Queue a prompt for a character's player (or the GM when character is None)."""
+    prompt = Prompt(id=state.next_prompt_id, kind=kind, character=character, text=text,
+                    dice=dice_expression, modifier=modifier_value, dc=dc, options=options,
+                    context=context)
+    visibility = player_visibility(character) if character else GM
+    turn.say(text, visibility, kind="pedido", pedido=prompt_to_dict(prompt))
+    return replace(state, prompts=state.prompts + (prompt,),
+                   next_prompt_id=state.next_prompt_id + 1)
+
+
+def prompt_to_dict(prompt: Prompt) -> dict[str, Any]:
+    return {"id": prompt.id, "tipo": prompt.kind, "personagem": prompt.character,
+            "texto": prompt.text, "dados": prompt.dice, "modificador": prompt.modifier,
+            "dc": prompt.dc, "opcoes": list(prompt.options)}
+
+
+def require_mode(state: State, turn: Turn) -> None:
+    """Reject a command that does not fit the current mode (modes come from comandos.yaml)."""
+    spec = turn.tables.get("comandos", "comandos").get(turn.command.name, {})
+    modes = spec.get("modos", ["todos"])
+    if "todos" in modes or state.mode in modes:
+        return
+    if state.mode == "perseguicao" and state.dungeon.active and "masmorra" in modes:
+        return
+    if state.mode == "perseguicao" and not state.dungeon.active and "viagem" in modes:
+        return
+    allowed = ", ".join(_mode_commands(state, turn.tables))
+    where = " ou ".join(turn.tables.get("comandos", "modos", m) for m in modes)
+    raise CommandRejected(
+        f"'{turn.command.name}' só vale no modo {where}; agora o modo é "
+        f"{turn.tables.get('comandos', 'modos', state.mode)}. Comandos deste modo: {allowed}"
+    )
+
+
+def _mode_commands(state: State, tables: Tables) -> list[str]:
+    specs = tables.get("comandos", "comandos")
+    return [name for name, spec in specs.items()
+            if {"todos", state.mode} & set(spec.get("modos", ["todos"]))]
+
+
+def require_actor(state: State, turn: Turn) -> None:
+    """Players may run only what comandos.yaml marks `jogador: true`."""
+    if turn.command.actor == "gm":
+        return
+    spec = turn.tables.get("comandos", "comandos").get(turn.command.name, {})
+    if not spec.get("jogador", False):
+        raise CommandRejected(
+            f"só o Mestre pode usar '{turn.command.name}'; jogadores podem rolar dados, "
+            "responder aos seus pedidos, ver o estado e pedir ajuda"
+        )
+
+
+def _count_dice(state: State, events: list[Event]) -> State:
+    """The session tally counts every die rolled, by type, from the rolagem events."""
+    counts = dict(state.tally.dice)
+    for event in events:
+        if event.kind != "rolagem":
+            continue
+        for kind, values in event.data.get("faces", []):
+            counts[kind] = counts.get(kind, 0) + len(values)
+    if counts == dict(state.tally.dice):
+        return state
+    return replace(state, tally=replace(state.tally, dice=counts))
+
+
+def initial_state(tables: Tables) -> State:
+    """A new session: the house-default season, terrain and travel mode from tables/."""
+    return State()
+
+
+def apply(state: State, command: Command, rng: random.Random,
+          tables: Tables) -> tuple[State, list[Event]]:
+    """Run one command. Raises CommandRejected (nothing changes) when it cannot run."""
+    import companion.engine.rules  # noqa: F401  (registers every command)
+
+    handler = COMMANDS.get(command.name)
+    if handler is None:
+        raise CommandRejected(f"comando desconhecido: '{command.name}'; diga 'ajuda' para a lista")
+    turn = Turn(rng=rng, tables=tables, command=command)
+    require_actor(state, turn)
+    require_mode(state, turn)
+    new_state = handler(state, turn)
+    return _count_dice(new_state, turn.events), turn.events

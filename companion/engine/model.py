@@ -1,0 +1,160 @@
+"""Immutable values the engine works on: commands, events, state."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal, Mapping
+
+Visibility = str  # "public", "gm" or "player:<character id>"
+PUBLIC: Visibility = "public"
+GM: Visibility = "gm"
+
+
+def player_visibility(character_id: str) -> Visibility:
+    """The visibility of an event meant for one character's player (and the GM)."""
+    return f"player:{character_id}"
+
+
+@dataclass(frozen=True)
+class Command:
+    """A parsed command: canonical name, JSON-safe args, and who gave it."""
+
+    name: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+    actor: str = "gm"  # "gm" or "player:<character id>"
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something the engine reports. The session adds seq and command when it stores it."""
+
+    kind: str  # rolagem, relato, aviso, pedido, resposta, ajuda, estado
+    visibility: Visibility
+    text: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Character:
+    """One member of the party. Ids are slugs of the name (no accents, lowercase)."""
+
+    id: str
+    name: str
+    level: int = 1
+    hp: int = 8
+    hp_max: int = 8
+    mods: Mapping[str, int] = field(default_factory=dict)  # for des con int sab car
+    sanity: int = 10
+    exhaustion: int = 0
+    food: int = 0
+    water: int = 0
+    ammo: int = 0
+    afflictions: tuple[str, ...] = ()
+    attribute_damage: Mapping[str, int] = field(default_factory=dict)
+    rest_rounds_owed: int = 0  # forced-march failure: rounds of rest before other activities
+    conditions: tuple[str, ...] = ()  # free-text lasting effects (DESV, tornozelo torcido…)
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """A request for one character's player to roll (or for the GM to confirm)."""
+
+    id: int
+    kind: str  # panico, marcha_forcada, interrupcao, fuga, escolha_marcha, confirmar_perseguicao
+    character: str | None  # character id, or None for a GM-only confirmation
+    text: str
+    dice: str = "1d20"
+    modifier: int = 0
+    dc: int | None = None
+    options: tuple[str, ...] = ()  # for choices instead of rolls
+    context: Mapping[str, Any] = field(default_factory=dict)
+
+
+Season = Literal["primavera", "verao", "outono", "inverno"]
+Terrain = Literal["planicie", "estepe", "colinas", "floresta", "pantano", "montanha"]
+TravelMode = Literal["andando", "montado", "navegando"]
+Danger = Literal["inseguro", "arriscado", "mortal"]
+
+
+@dataclass(frozen=True)
+class Travel:
+    """The hexcrawl day. Day and round come from Clock.minutes."""
+
+    season: Season = "primavera"
+    weather_row: int | None = None  # 1..6 on the season's column; None until first rolled
+    terrain: Terrain = "planicie"
+    day_start_terrain: Terrain = "planicie"
+    mode: TravelMode = "andando"
+    consecutive_advances: int = 0
+    camp_safe: bool = False
+    rested_today: bool = False
+    hexes: float = 0.0  # progress travelled today/overall, in hexes
+    lost: bool = False  # GM-only
+
+
+@dataclass(frozen=True)
+class Timer:
+    """A light source or spell counted in dungeon turns."""
+
+    name: str
+    turns_left: int
+    kind: Literal["luz", "magia"] = "luz"
+
+
+@dataclass(frozen=True)
+class Monster:
+    name: str
+    room: str = ""
+    alerted: bool = False
+
+
+@dataclass(frozen=True)
+class Dungeon:
+    active: bool = False
+    danger: Danger = "inseguro"
+    turn: int = 0  # exploration turns since entering
+    turns_since_rest: int = 0
+    lights: tuple[Timer, ...] = ()
+    spells: tuple[Timer, ...] = ()
+    marching_order: tuple[str, ...] = ()  # character ids
+    monsters: tuple[Monster, ...] = ()  # GM-only
+    pending_encounter: bool = False
+
+
+@dataclass(frozen=True)
+class Chase:
+    """Flight from combat. Distance is derived from the score (see chase module)."""
+
+    phase: Literal["declarada", "ativa"] = "declarada"
+    score: int = 0  # +1 per escape point, -1 per danger point
+    turn: int = 0  # chase turns completed
+    ranged_checked: bool = False  # ranged check used this turn
+
+
+@dataclass(frozen=True)
+class Tally:
+    """The session form: defeated per region, treasure, items, dice rolled per type."""
+
+    defeated: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    treasure: Mapping[str, int] = field(default_factory=dict)
+    items: Mapping[str, int] = field(default_factory=dict)
+    dice: Mapping[str, int] = field(default_factory=dict)  # "d6" -> count of dice rolled
+
+
+@dataclass(frozen=True)
+class State:
+    minutes: int = 0  # session clock since start
+    travel: Travel = Travel()
+    dungeon: Dungeon = Dungeon()
+    chase: Chase | None = None
+    party: tuple[Character, ...] = ()
+    prompts: tuple[Prompt, ...] = ()
+    next_prompt_id: int = 1
+    tally: Tally = Tally()
+    secrets: tuple[str, ...] = ()  # GM-only notes of secret rolls, newest last
+
+    @property
+    def mode(self) -> str:
+        """'masmorra' inside a dungeon, else 'viagem'; a chase is shown as 'perseguicao'."""
+        if self.chase is not None:
+            return "perseguicao"
+        return "masmorra" if self.dungeon.active else "viagem"

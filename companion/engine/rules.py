@@ -1,0 +1,18 @@
+"""Import every procedure module so their commands and schemas are registered."""
+from __future__ import annotations
+
+from companion.tables import register_schema
+
+register_schema("comandos", {"modos": {"viagem": str, "masmorra": str, "perseguicao": str},
+                             "comandos": {"*": {"modos": [str], "ajuda": str}}})
+
+# Procedure modules register themselves on import. Keep this list in sync with engine/.
+from companion.engine import (  # noqa: E402,F401
+    chase,
+    dungeon,
+    hexcrawl,
+    misc,
+    panic,
+    party,
+    tally,
+)

@@ -1,0 +1,113 @@
+"""Load and validate the rule tables in tables/*.yaml, once, at start.
+
+Each engine module declares the shape of the files it reads with `register_schema`. A schema is
+a nested structure: a dict maps required keys to sub-schemas (the key "*" matches any key), a
+one-item list means "a non-empty list of this", and a type (int, str, float, bool, dict, list)
+or a tuple of types is a leaf. Errors name the file and the key path, never a traceback.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+import yaml
+
+from companion.errors import TableError
+
+DEFAULT_DIR = Path(__file__).resolve().parent.parent / "tables"
+SCHEMAS: dict[str, Any] = {}
+
+
+def register_schema(file: str, schema: Any) -> None:
+    """Declare the shape of tables/<file>.yaml (file without extension)."""
+    SCHEMAS[file] = schema
+
+
+@dataclass(frozen=True)
+class Tables:
+    """The parsed tables, by file stem ('viagem' for tables/viagem.yaml)."""
+
+    files: Mapping[str, Any]
+    directory: Path
+
+    def __getitem__(self, file: str) -> Any:
+        try:
+            return self.files[file]
+        except KeyError:
+            raise TableError(f"tables/{file}.yaml: arquivo não encontrado") from None
+
+    def get(self, file: str, *path: str | int) -> Any:
+        """Look a value up by path; a missing key is a TableError naming file and key."""
+        node = self[file]
+        for depth, key in enumerate(path):
+            try:
+                node = node[key]
+            except (KeyError, IndexError, TypeError):
+                where = ".".join(str(k) for k in path[: depth + 1])
+                raise TableError(f"tables/{file}.yaml: chave '{where}' não encontrada") from None
+        return node
+
+
+def _type_name(expected: Any) -> str:
+    names = {int: "número inteiro", str: "texto", float: "número", bool: "sim/não",
+             dict: "mapa", list: "lista"}
+    if isinstance(expected, tuple):
+        return " ou ".join(names.get(t, t.__name__) for t in expected)
+    return names.get(expected, getattr(expected, "__name__", str(expected)))
+
+
+def check(data: Any, schema: Any, file: str, path: str = "") -> None:
+    """Raise TableError if data does not have the shape of schema."""
+    where = path or "(raiz)"
+    if isinstance(schema, dict):
+        if not isinstance(data, dict):
+            raise TableError(f"tables/{file}.yaml: '{where}' deveria ser um mapa")
+        for key, sub in schema.items():
+            if key == "*":
+                for real_key, value in data.items():
+                    check(value, sub, file, f"{path}.{real_key}" if path else str(real_key))
+                continue
+            if key not in data:
+                full = f"{path}.{key}" if path else str(key)
+                raise TableError(f"tables/{file}.yaml: falta a chave '{full}'")
+            check(data[key], sub, file, f"{path}.{key}" if path else str(key))
+        return
+    if isinstance(schema, list):
+        if not isinstance(data, list) or not data:
+            raise TableError(f"tables/{file}.yaml: '{where}' deveria ser uma lista não vazia")
+        for index, item in enumerate(data):
+            check(item, schema[0], file, f"{path}[{index}]")
+        return
+    expected = schema if isinstance(schema, tuple) else (schema,)
+    if float in expected:
+        expected = expected + (int,)
+    if isinstance(data, bool) and bool not in expected:
+        raise TableError(f"tables/{file}.yaml: '{where}' deveria ser {_type_name(schema)}")
+    if not isinstance(data, expected):
+        raise TableError(f"tables/{file}.yaml: '{where}' deveria ser {_type_name(schema)}")
+
+
+def _read(path: Path) -> Any:
+    try:
+        with path.open(encoding="utf-8") as handle:
+            return yaml.safe_load(handle)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        line = f" (linha {mark.line + 1})" if mark is not None else ""
+        raise TableError(f"tables/{path.name}: YAML inválido{line}") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise TableError(f"tables/{path.name}: não consegui ler o arquivo ({error})") from None
+
+
+def load_tables(directory: Path | str | None = None) -> Tables:
+    """Read every tables/*.yaml and check each registered schema."""
+    import companion.engine.rules  # noqa: F401  (registers every module's schema)
+
+    folder = Path(directory) if directory else DEFAULT_DIR
+    files = {path.stem: _read(path) for path in sorted(folder.glob("*.yaml"))}
+    for file, schema in SCHEMAS.items():
+        if file not in files:
+            raise TableError(f"tables/{file}.yaml: arquivo não encontrado em {folder}")
+        check(files[file], schema, file)
+    return Tables(files=files, directory=folder)
