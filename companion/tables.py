@@ -7,6 +7,7 @@ or a tuple of types is a leaf. Errors name the file and the key path, never a tr
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
@@ -101,10 +102,10 @@ def _read(path: Path) -> Any:
 
 
 def load_tables(directory: Path | str | None = None) -> Tables:
-    """Read every tables/*.yaml and check each registered schema."""
+    """Read every tables/*.yaml (or $COMPANION_TABLES/*.yaml) and check each registered schema."""
     import companion.engine.rules  # noqa: F401  (registers every module's schema)
 
-    folder = Path(directory) if directory else DEFAULT_DIR
+    folder = Path(directory or os.environ.get("COMPANION_TABLES") or DEFAULT_DIR)
     files = {path.stem: _read(path) for path in sorted(folder.glob("*.yaml"))}
     for file, schema in SCHEMAS.items():
         if file not in files:

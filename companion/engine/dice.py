@@ -32,7 +32,8 @@ def _collect_dice(element: object, out: list[tuple[str, tuple[int, ...]]]) -> No
     if isinstance(element, Dice):
         out.append((f"d{int(element.max_value)}", tuple(int(v) for v in element.result)))
         return
-    for child in getattr(element, "operands", ()) or ():
+    children = getattr(element, "original_operands", None) or getattr(element, "operands", ())
+    for child in children or ():
         _collect_dice(child, out)
 
 

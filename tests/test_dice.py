@@ -1,0 +1,66 @@
+"""The dice wrapper: expressions, limits, advantage, X-in-6, determinism."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from companion.engine import dice
+from companion.errors import DiceError
+from tests.conftest import FixedDice
+
+
+@pytest.mark.parametrize(
+    ("expression", "faces", "total"),
+    [("1d20+3", (12,), 15), ("2d6", (3, 5), 8), ("3d6-1", (1, 2, 3), 5), ("d8", (7,), 7)],
+)
+def test_expressions(expression: str, faces: tuple[int, ...], total: int) -> None:
+    rolled = dice.roll(expression, FixedDice(*faces))
+    assert rolled.total == total
+    assert [v for _, values in rolled.faces for v in values] == list(faces)
+
+
+def test_faces_by_type() -> None:
+    rolled = dice.roll("2d6+1d4", FixedDice(1, 2, 3))
+    assert rolled.faces == (("d6", (1, 2)), ("d4", (3,)))
+
+
+@pytest.mark.parametrize("expression", ["1000d1000000", "101d6", "1d1001", "1d1", "", "x2",
+                                        "d", "2d6+", "1d6" * 20, "\x00\x01", "drop table"])
+def test_bad_or_absurd_expressions_are_rejected_in_portuguese(expression: str) -> None:
+    with pytest.raises(DiceError) as error:
+        dice.roll(expression, random.Random(1))
+    assert "use algo como" in error.value.message or "dados" in error.value.message
+
+
+def test_advantage_keeps_higher_and_disadvantage_lower() -> None:
+    kept, other = dice.roll_with_edge("1d20", FixedDice(4, 17), "vantagem")
+    assert (kept.total, other.total) == (17, 4)
+    kept, other = dice.roll_with_edge("1d20", FixedDice(4, 17), "desvantagem")
+    assert (kept.total, other.total) == (4, 17)
+    kept, other = dice.roll_with_edge("1d20", FixedDice(9), None)
+    assert kept.total == 9 and other is None
+
+
+@pytest.mark.parametrize(("chance", "face", "happens"), [(1, 1, True), (1, 2, False),
+                                                         (3, 3, True), (3, 4, False),
+                                                         (5, 5, True), (5, 6, False)])
+def test_x_in_6(chance: int, face: int, happens: bool) -> None:
+    assert dice.x_in_6(chance, FixedDice(face))[0] is happens
+
+
+@given(st.integers(min_value=0, max_value=10**9))
+def test_same_seed_same_roll(seed: int) -> None:
+    first = dice.roll("3d6+2", random.Random(seed))
+    second = dice.roll("3d6+2", random.Random(seed))
+    assert first == second and 5 <= first.total <= 20
+
+
+@given(st.text(max_size=60))
+def test_any_text_rolls_or_is_rejected(text: str) -> None:
+    try:
+        dice.roll(text, random.Random(0))
+    except DiceError:
+        pass

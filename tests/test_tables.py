@@ -1,0 +1,100 @@
+"""Loading and validating tables/: broken files name the file and the key."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion.errors import TableError
+from companion.tables import DEFAULT_DIR, check, load_tables
+
+
+def copy_tables(tmp_path: Path) -> Path:
+    target = tmp_path / "tables"
+    shutil.copytree(DEFAULT_DIR, target)
+    return target
+
+
+def test_real_tables_load(tables) -> None:
+    assert "comandos" in tables.files
+    assert tables.get("comandos", "comandos", "avancar", "modos") == ["viagem"]
+
+
+def test_missing_key_names_file_and_key(tmp_path: Path) -> None:
+    folder = copy_tables(tmp_path)
+    path = folder / "comandos.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("  masmorra: masmorra\n", "", 1),
+                    encoding="utf-8")
+    with pytest.raises(TableError) as error:
+        load_tables(folder)
+    assert "tables/comandos.yaml" in error.value.message
+    assert "modos.masmorra" in error.value.message
+
+
+def test_wrong_type_names_the_key(tmp_path: Path) -> None:
+    folder = copy_tables(tmp_path)
+    path = folder / "comandos.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("avancar: {modos: [viagem]", "avancar: {modos: viagem", 1),
+                    encoding="utf-8")
+    with pytest.raises(TableError) as error:
+        load_tables(folder)
+    assert "comandos.avancar.modos" in error.value.message
+
+
+def test_invalid_yaml_names_the_line(tmp_path: Path) -> None:
+    folder = copy_tables(tmp_path)
+    (folder / "comandos.yaml").write_text("modos: [\n  : :\n", encoding="utf-8")
+    with pytest.raises(TableError) as error:
+        load_tables(folder)
+    assert "comandos.yaml" in error.value.message and "YAML inválido" in error.value.message
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    folder = copy_tables(tmp_path)
+    (folder / "comandos.yaml").unlink()
+    with pytest.raises(TableError, match="comandos.yaml"):
+        load_tables(folder)
+
+
+def test_get_missing_path_is_a_table_error(tables) -> None:
+    with pytest.raises(TableError, match="chave 'comandos.nao_existe'"):
+        tables.get("comandos", "comandos", "nao_existe")
+
+
+@pytest.mark.parametrize(
+    ("data", "schema", "ok"),
+    [
+        ({"a": 1}, {"a": int}, True),
+        ({"a": "x"}, {"a": int}, False),
+        ({"a": True}, {"a": int}, False),
+        ({"a": 1.5}, {"a": float}, True),
+        ({"a": 2}, {"a": float}, True),
+        ({"a": []}, {"a": [int]}, False),
+        ({"a": [1, 2]}, {"a": [int]}, True),
+        ({"x": {"b": 1}, "y": {"b": 2}}, {"*": {"b": int}}, True),
+        ({"x": {"b": 1}, "y": {}}, {"*": {"b": int}}, False),
+    ],
+)
+def test_check_shapes(data, schema, ok) -> None:
+    if ok:
+        check(data, schema, "f")
+    else:
+        with pytest.raises(TableError):
+            check(data, schema, "f")
+
+
+def test_cli_reports_broken_tables_without_traceback(tmp_path: Path) -> None:
+    folder = copy_tables(tmp_path)
+    (folder / "comandos.yaml").write_text("modos: {}\n", encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "companion.cli", "parse", "--json", "ajuda"],
+        capture_output=True, text=True, env={"COMPANION_TABLES": str(folder), "PATH": ""},
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert "tables/comandos.yaml" in result.stderr + result.stdout
+    assert "Traceback" not in result.stderr
