@@ -21,7 +21,13 @@ SCHEMAS: dict[str, Any] = {}
 
 
 def register_schema(file: str, schema: Any) -> None:
-    """Declare the shape of tables/<file>.yaml (file without extension)."""
+    """Declare the shape of tables/<file>.yaml (file without extension).
+
+    Several modules may share one file (casa.yaml): their dict schemas are merged by key.
+    """
+    previous = SCHEMAS.get(file)
+    if isinstance(previous, dict) and isinstance(schema, dict):
+        schema = {**previous, **schema}
     SCHEMAS[file] = schema
 
 

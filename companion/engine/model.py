@@ -128,6 +128,7 @@ class Chase:
     score: int = 0  # +1 per escape point, -1 per danger point
     turn: int = 0  # chase turns completed
     ranged_checked: bool = False  # ranged check used this turn
+    roller: str | None = None  # character id who rolls the escape test (None: the first)
 
 
 @dataclass(frozen=True)

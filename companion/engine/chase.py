@@ -1,0 +1,284 @@
+"""The chase (the experimental rule of seeds/004), read with RULES.md.
+
+`fugir` declares flight during a combat round; at the end of that round the escape test (`fuga`)
+decides whether the chase starts. During the chase each escape test is one 10-minute turn that
+moves ONE signed score (+1 Ponto de Fuga, −1 Ponto de Perigo); the distance is derived from it.
+The test's difficulty is always the GM's: `fuga sucesso|falha` or `fuga dc N` (a prompt for the
+rolling character, or a public d20 when there is no party). Numbers and texts come from
+tables/perseguicao.yaml.
+
+Where the seed is silent: the test's attribute is DEX (house default in data); every test past
+the third turn (4th, 5th, …) asks the GM to confirm 1 exhaustion for everyone, even if that test
+ended the chase; Menor needs no range roll, so it does not use up the turn's check.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Callable
+
+from companion.engine.core import (
+    PromptAnswer,
+    Turn,
+    add_prompt,
+    arg,
+    clamp_supplies,
+    command,
+    find_character,
+    modifier,
+    prompt_handler,
+    slug,
+)
+from companion.engine.model import Chase, Character, Prompt, State
+from companion.errors import CommandRejected, TableError
+from companion.tables import register_schema
+
+FILE = "perseguicao"
+_DISTANCE = {"nome": str, "linha": str, "chance": (int, str)}
+register_schema(FILE, {
+    "teste_de_fuga": {"nome": str, "dados": str, "atributo": str, "sucesso": str, "falha": str,
+                      "dc_minima": int, "dc_maxima": int},
+    "declarada": {"falha": str, "sucesso": str},
+    "turno_minutos": int,
+    "limite_turnos": int,
+    "limite_texto": str,
+    "exaustao_apos_limite": int,
+    "pontos_para_fim": int,
+    "ponto_de_fuga": str,
+    "ponto_de_perigo": str,
+    "escaparam": str,
+    "alcancados": str,
+    "alcance": {"nome": str, "sim": str, "nao": str},
+    "distancias": {"menor": _DISTANCE, "neutra": _DISTANCE, "maior": _DISTANCE},
+})
+
+ALWAYS = "sempre"
+
+
+def _data(turn: Turn, *path: str | int) -> Any:
+    return turn.table(FILE, *path)
+
+
+def distance_of(chase: Chase) -> str:
+    """The abstract distance derived from the score: −1 menor, 0 neutra, +1 maior."""
+    if chase.score < 0:
+        return "menor"
+    return "maior" if chase.score > 0 else "neutra"
+
+
+def _distance_name(turn: Turn, chase: Chase) -> str:
+    return str(_data(turn, "distancias", distance_of(chase), "nome"))
+
+
+def _require_chase(state: State) -> Chase:
+    if state.chase is None:
+        raise CommandRejected("não há perseguição: o grupo declara a fuga com 'fugir'")
+    return state.chase
+
+
+# ---------------------------------------------------------------- declaring flight
+
+@command("fugir")
+def declare_flight(state: State, turn: Turn) -> State:
+    """Flight is declared at the start of a combat round; the test comes at its end."""
+    if state.chase is not None:
+        raise CommandRejected("o grupo já está em fuga; resolva com 'fuga sucesso', "
+                              "'fuga falha' ou 'fuga dificuldade N'")
+    name = arg(turn, "personagem")
+    roller = find_character(state, str(name)).id if name else None
+    turn.say("O grupo declara fuga: nesta rodada, ajam para se desvencilhar dos oponentes. "
+             "No fim da rodada, o teste de fuga — 'fuga sucesso', 'fuga falha' ou "
+             "'fuga dificuldade N'.", personagem=roller)
+    return replace(state, chase=Chase(phase="declarada", roller=roller))
+
+
+# ---------------------------------------------------------------- the escape test
+
+@command("fuga")
+def escape_test(state: State, turn: Turn) -> State:
+    """The GM gives the outcome (sucesso/falha) or the difficulty (dc); never invented."""
+    _require_chase(state)
+    if any(p.kind == "fuga" for p in state.prompts):
+        raise CommandRejected("já há um teste de fuga esperando resposta; responda-o ou "
+                              "cancele-o com 'cancelar'")
+    result, dc = arg(turn, "resultado"), arg(turn, "dc")
+    if result is not None and dc is not None:
+        raise CommandRejected(f"diga o resultado ('{result}') OU a dificuldade ({dc}), não os "
+                              "dois: 'fuga sucesso', 'fuga falha' ou 'fuga dificuldade 12'")
+    if result is not None:
+        return resolve(state, turn, _outcome(str(result)))
+    if dc is not None:
+        return _test_with_dc(state, turn, _dc(turn, dc))
+    raise CommandRejected("a dificuldade do teste de fuga é do Mestre: diga o resultado "
+                          "('fuga sucesso' ou 'fuga falha') ou a dificuldade "
+                          "('fuga dificuldade 12')")
+
+
+def _outcome(value: str) -> bool:
+    outcomes = {"sucesso": True, "falha": False}
+    key = slug(value)
+    if key not in outcomes:
+        raise CommandRejected(f"resultado de fuga desconhecido: '{value}'; use sucesso ou falha")
+    return outcomes[key]
+
+
+def _dc(turn: Turn, value: Any) -> int:
+    low = int(_data(turn, "teste_de_fuga", "dc_minima"))
+    high = int(_data(turn, "teste_de_fuga", "dc_maxima"))
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise CommandRejected(f"dificuldade de fuga inválida: '{value}'; diga um número de "
+                              f"{low} a {high}, como em 'fuga dificuldade 12'")
+    return value
+
+
+def _roller(state: State, turn: Turn) -> Character | None:
+    """Who rolls: named now, named when fleeing, or the first character."""
+    named = arg(turn, "personagem")
+    if named:
+        return find_character(state, str(named))
+    remembered = state.chase.roller if state.chase else None
+    chosen = [c for c in state.party if c.id == remembered]
+    return (chosen or list(state.party) or [None])[0]
+
+
+def _test_with_dc(state: State, turn: Turn, dc: int) -> State:
+    """A prompt on the roller's phone; with no party the companion rolls the d20 in public."""
+    spec = _data(turn, "teste_de_fuga")
+    character = _roller(state, turn)
+    if character is None:
+        rolled = turn.roll(str(spec["dados"]), str(spec["nome"]), dc=dc,
+                           describe=lambda total: str(spec["sucesso" if total >= dc else "falha"]))
+        return resolve(state, turn, rolled.total >= dc)
+    attribute = str(spec["atributo"])
+    bonus = modifier(character, attribute)
+    text = (f"{character.name}: teste de fuga — role {spec['dados']}{bonus:+d} "
+            f"({attribute.upper()}), dificuldade {dc}.")
+    turn.say(f"Teste de fuga: {character.name} rola (dificuldade {dc}).", dc=dc,
+             personagem=character.id)
+    return add_prompt(state, turn, "fuga", character.id, text, str(spec["dados"]), bonus, dc,
+                      tabela=str(spec["nome"]))
+
+
+@prompt_handler("fuga")
+def answer_escape(state: State, prompt: Prompt, answer: PromptAnswer, turn: Turn) -> State:
+    """The roller answered: success when the total (die + modifier) reaches the DC."""
+    _require_chase(state)
+    spec = _data(turn, "teste_de_fuga")
+    if answer.total is None or prompt.dc is None:
+        raise CommandRejected("responda o teste de fuga com o valor do dado ('responder 14') "
+                              "ou 'responder' para o companheiro rolar")
+    success = answer.total >= prompt.dc
+    word = spec["sucesso"] if success else spec["falha"]
+    turn.say(f"{spec['nome']}: {answer.total} contra dificuldade {prompt.dc} — {word}.",
+             total=answer.total, dc=prompt.dc, sucesso=success)
+    state = replace(state, prompts=tuple(p for p in state.prompts if p.id != prompt.id))
+    return resolve(state, turn, success)
+
+
+# ---------------------------------------------------------------- resolving a test
+
+def resolve(state: State, turn: Turn, success: bool) -> State:
+    """Apply an escape test's outcome to the current phase of the chase."""
+    chase = _require_chase(state)
+    phases: dict[str, Callable[[State, Turn, bool], State]] = {
+        "declarada": _resolve_declared, "ativa": _resolve_turn}
+    return phases[chase.phase](state, turn, success)
+
+
+def _resolve_declared(state: State, turn: Turn, success: bool) -> State:
+    if not success:
+        turn.say(str(_data(turn, "declarada", "falha")), fuga=False)
+        return replace(state, chase=None)
+    chase = Chase(phase="ativa", roller=state.chase.roller if state.chase else None)
+    turn.say(f"{_data(turn, 'declarada', 'sucesso')} Distância: {_distance_name(turn, chase)}.",
+             fuga=True, distancia=distance_of(chase), placar=0)
+    return replace(state, chase=chase)
+
+
+def _resolve_turn(state: State, turn: Turn, success: bool) -> State:
+    """One chase turn: 10 minutes, one point of the tug of war, maybe the end or the limit."""
+    chase = _require_chase(state)
+    chase = replace(chase, turn=chase.turn + 1, score=chase.score + (1 if success else -1),
+                    ranged_checked=False)
+    state = replace(state, minutes=state.minutes + int(_data(turn, "turno_minutos")))
+    turn.say(str(_data(turn, "ponto_de_fuga" if success else "ponto_de_perigo")),
+             turno=chase.turn, placar=chase.score)
+    state = _after_point(state, turn, chase)
+    if chase.turn > int(_data(turn, "limite_turnos")):
+        state = _past_limit(state, turn, chase.turn)
+    return state
+
+
+def _after_point(state: State, turn: Turn, chase: Chase) -> State:
+    end = int(_data(turn, "pontos_para_fim"))
+    if chase.score >= end:
+        turn.say(str(_data(turn, "escaparam")), fim="escaparam")
+        return replace(state, chase=None)
+    if chase.score <= -end:
+        turn.warn(str(_data(turn, "alcancados")), fim="alcancados")
+        return replace(state, chase=None)
+    turn.say(f"Turno de perseguição {chase.turn}: distância {_distance_name(turn, chase)} "
+             f"(placar {chase.score:+d}).", distancia=distance_of(chase), placar=chase.score)
+    return replace(state, chase=chase)
+
+
+def _past_limit(state: State, turn: Turn, chase_turn: int) -> State:
+    """Past the turn limit: say so and ask the GM to confirm the exhaustion."""
+    amount = int(_data(turn, "exaustao_apos_limite"))
+    turn.warn(str(_data(turn, "limite_texto")), turno=chase_turn)
+    text = (f"A perseguição passou de {_data(turn, 'limite_turnos')} turnos (turno {chase_turn}): "
+            f"aplicar {amount} ponto(s) de exaustão a todos os personagens? (sim/nao)")
+    return add_prompt(state, turn, "confirmar_perseguicao", None, text, options=("sim", "nao"),
+                      exaustao=amount)
+
+
+@prompt_handler("confirmar_perseguicao")
+def confirm_exhaustion(state: State, prompt: Prompt, answer: PromptAnswer,
+                       turn: Turn) -> State:
+    """The GM confirms (sim) or declines (nao) the exhaustion of a long chase."""
+    option = slug(answer.option or "")
+    if option not in ("sim", "nao"):
+        raise CommandRejected(f"responda 'sim' ou 'nao' para a exaustão da perseguição "
+                              f"(recebi '{answer.option or answer.total}')")
+    state = replace(state, prompts=tuple(p for p in state.prompts if p.id != prompt.id))
+    if option == "nao":
+        turn.say("O Mestre não aplicou a exaustão da perseguição.")
+        return state
+    amount = int(prompt.context.get("exaustao", 1))
+    party = tuple(clamp_supplies(replace(c, exhaustion=c.exhaustion + amount))
+                  for c in state.party)
+    levels = ", ".join(f"{c.name} {c.exhaustion}" for c in party) or "nenhum personagem"
+    turn.warn(f"A perseguição longa cobra seu preço: cada personagem sofre {amount} ponto(s) "
+              f"de exaustão (exaustão: {levels}).", exaustao=amount)
+    return replace(state, party=party)
+
+
+# ---------------------------------------------------------------- ranged actions
+
+@command("distancia")
+def ranged_check(state: State, turn: Turn) -> State:
+    """Ataques, Arremessos e Magias: by the current distance, once per turn unless wider range."""
+    chase = _require_chase(state)
+    if chase.phase != "ativa":
+        raise CommandRejected("a perseguição ainda não começou: primeiro o teste de fuga "
+                              "('fuga sucesso', 'fuga falha' ou 'fuga dificuldade N')")
+    wider = arg(turn, "alcance_maior", False)
+    if not isinstance(wider, bool):
+        raise CommandRejected(f"alcance maior inválido: '{wider}'; use sim ou não")
+    key = distance_of(chase)
+    spec = _data(turn, "distancias", key)
+    data = _data(turn, "alcance")
+    if spec["chance"] == ALWAYS:
+        turn.say(f"{data['nome']} — distância {spec['nome']}: {spec['linha']}",
+                 distancia=key, linha=spec["linha"])
+        return state
+    if isinstance(spec["chance"], str):
+        raise TableError(f"tables/{FILE}.yaml: 'distancias.{key}.chance' deveria ser um "
+                         f"número ou '{ALWAYS}'")
+    if chase.ranged_checked and not wider:
+        raise CommandRejected("o teste de alcance já foi feito neste turno; só vale de novo "
+                              "com uma ação de alcance bem maior ('ataque à distância com "
+                              "alcance maior')")
+    turn.chance(int(spec["chance"]), str(data["nome"]), str(data["sim"]), str(data["nao"]),
+                distancia=key, linha=spec["linha"], alcance_maior=wider)
+    return replace(state, chase=replace(chase, ranged_checked=True))
+

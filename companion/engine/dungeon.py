@@ -1,0 +1,475 @@
+"""The dungeon exploration turn (Sessão do Mestre, second half), read with RULES.md.
+
+One `turno` is 10 minutes, in the seed's order: encounter check → player actions (narrative) →
+monster movement (a GM-only reminder) → end of turn (timers tick, the hour-rest bookkeeping,
+then any rolled encounter arrives, with automatic surprise). `descansar` in the dungeon is a
+rest turn (`rest_turn`, called by the hexcrawl module), `dormir` the 8-hour sleep. Numbers,
+chances and row texts come from tables/masmorra.yaml; light burn times from casa.yaml `luz`.
+
+Where the seed is silent: encounter checks fall on turns divisible by the interval (3, 6, …);
+the check and the arrival roll are GM-only (data), a same-room arrival is announced in public;
+the hour rest warns at the 6th turn and costs exhaustion on the 7th (then a new hour begins);
+`apagar` drops the light (a new one starts full); sleeping burns 8 h of timers.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Callable
+
+from companion.engine.core import (
+    Turn,
+    arg,
+    clamp_supplies,
+    command,
+    find_character,
+    pick_row,
+    slug,
+)
+from companion.engine.model import GM, PUBLIC, Dungeon, Monster, State, Timer
+from companion.errors import CommandRejected, TableError
+from companion.tables import register_schema
+
+FILE = "masmorra"
+_LEVEL = {"nome": str, "chance": int, "a_cada_turnos": int, "texto": str}
+register_schema(FILE, {
+    "turno_minutos": int,
+    "perigo_padrao": str,
+    "tabela_a": {"nome": str, "niveis": {"inseguro": _LEVEL, "arriscado": _LEVEL,
+                                         "mortal": _LEVEL}},
+    "escuridao": {"nivel": str, "texto": str},
+    "encontro": {"nome": str, "sim": str, "nao": str, "visibilidade": str},
+    "chegada": {"nome": str, "dados": str,
+                "linhas": {"*": {"texto": str, "visibilidade": str}}},
+    "surpresa": {"nome": str, "chance": int, "sim": str, "nao": str,
+                 "lados": {"grupo": str, "monstros": str}, "ambos": str, "nenhum": str},
+    "descanso": {"turnos_por_hora": int, "exaustao": int},
+    "tabela_b": {"nome": str, "dados": str, "linhas": {"*": (str, dict)}},
+    "tabela_c": {"nome": str, "horas": int, "chance": int, "sim": str, "nao": str,
+                 "niveis": {"*": {"a_cada_horas": int, "texto": str}}},
+    "magia_maximo_turnos": int,
+})
+register_schema("casa", {"luz": {"*": {"nome": str, "turnos": int, "apagou": str}}})
+
+MISHAP_KEY = "tabela_b"
+
+
+# ---------------------------------------------------------------- small readers
+
+def _data(turn: Turn, *path: str | int) -> Any:
+    return turn.table(FILE, *path)
+
+
+def _levels(turn: Turn) -> dict[str, Any]:
+    return _data(turn, "tabela_a", "niveis")
+
+
+def _level_name(turn: Turn, level: str) -> str:
+    return str(_levels(turn)[level]["nome"])
+
+
+def _visibility(value: str) -> str:
+    if value not in (PUBLIC, GM):
+        raise TableError(f"tables/{FILE}.yaml: visibilidade '{value}' inválida; use public ou gm")
+    return value
+
+
+def is_dark(state: State) -> bool:
+    """Total darkness: no light source burning."""
+    return not state.dungeon.lights
+
+
+def effective_danger(state: State, turn: Turn) -> str:
+    """The danger level the rules use now: total darkness makes it the darkness level (Mortal)."""
+    if is_dark(state):
+        return str(_data(turn, "escuridao", "nivel"))
+    return state.dungeon.danger
+
+
+def _say_darkness(state: State, turn: Turn) -> None:
+    if is_dark(state):
+        level = _level_name(turn, effective_danger(state, turn))
+        turn.warn(f"Escuridão total: o nível de perigo é {level}. "
+                  f"({_data(turn, 'escuridao', 'texto')})")
+
+
+def _danger_arg(turn: Turn, value: Any) -> str:
+    key = slug(str(value))
+    if key not in _levels(turn):
+        names = ", ".join(str(level["nome"]).lower() for level in _levels(turn).values())
+        raise CommandRejected(f"nível de perigo desconhecido: '{value}'; use {names}")
+    return key
+
+
+def _require_no_chase(state: State, what: str) -> None:
+    if state.chase is not None:
+        raise CommandRejected(f"'{what}' não vale durante a perseguição; resolva a fuga com "
+                              "'fuga sucesso', 'fuga falha' ou 'fuga dificuldade N'")
+
+
+# ---------------------------------------------------------------- entering and leaving
+
+@command("masmorra")
+def enter(state: State, turn: Turn) -> State:
+    """Enter a dungeon: exploration turn 0, the given (or house-default) danger level."""
+    danger = _danger_arg(turn, arg(turn, "perigo", _data(turn, "perigo_padrao")))
+    state = replace(state, dungeon=Dungeon(active=True, danger=danger))  # type: ignore[arg-type]
+    spec = _levels(turn)[danger]
+    turn.say(f"O grupo entra na masmorra. Perigo {spec['nome']}: {spec['texto']}.",
+             perigo=danger)
+    _say_darkness(state, turn)
+    return state
+
+
+@command("viagem")
+def leave(state: State, turn: Turn) -> State:
+    """Leave the dungeon and go back to travel; the dungeon's timers and lists are cleared."""
+    turns = state.dungeon.turn
+    turn.say(f"O grupo sai da masmorra depois de {turns} turno(s) de exploração. "
+             "De volta à viagem.")
+    return replace(state, dungeon=Dungeon())
+
+
+@command("perigo")
+def set_danger(state: State, turn: Turn) -> State:
+    if arg(turn, "perigo") is None:
+        raise CommandRejected("diga o nível de perigo: 'perigo inseguro', 'perigo arriscado' "
+                              "ou 'perigo mortal'")
+    danger = _danger_arg(turn, arg(turn, "perigo"))
+    spec = _levels(turn)[danger]
+    turn.say(f"Nível de perigo: {spec['nome']} ({spec['texto']}).", perigo=danger)
+    _say_darkness(state, turn)
+    return replace(state, dungeon=replace(state.dungeon, danger=danger))  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------- the exploration turn
+
+@command("turno")
+def exploration_turn(state: State, turn: Turn) -> State:
+    """One 10-minute exploration turn."""
+    _require_no_chase(state, "turno")
+    return _run_turn(state, turn, resting=False)
+
+
+def rest_turn(state: State, turn: Turn) -> State:
+    """`descansar` in the dungeon: an exploration turn spent resting (resets the hour count)."""
+    _require_no_chase(state, "descansar")
+    return _run_turn(state, turn, resting=True)
+
+
+def _run_turn(state: State, turn: Turn, resting: bool) -> State:
+    number = state.dungeon.turn + 1
+    state = replace(state, dungeon=replace(state.dungeon, turn=number))
+    doing = "o grupo descansa" if resting else "ações dos jogadores"
+    turn.say(f"Turno de exploração {number} ({_data(turn, 'turno_minutos')} min): {doing}.",
+             turno=number, descanso=resting)
+    state = _encounter_check(state, turn)
+    _monster_reminder(state, turn)
+    return _end_of_turn(state, turn, resting)
+
+
+def _encounter_check(state: State, turn: Turn) -> State:
+    """Step 1: every N turns by the (effective) danger level, 1:6."""
+    _say_darkness(state, turn)
+    level = effective_danger(state, turn)
+    spec = _levels(turn)[level]
+    every = max(1, int(spec["a_cada_turnos"]))
+    if state.dungeon.turn % every != 0:
+        next_turn = state.dungeon.turn + every - state.dungeon.turn % every
+        turn.say(f"Sem checagem de encontro neste turno (perigo {spec['nome']}: próxima no "
+                 f"turno {next_turn}).", GM)
+        return state
+    data = _data(turn, "encontro")
+    happens = turn.chance(int(spec["chance"]), str(data["nome"]), str(data["sim"]),
+                          str(data["nao"]), visibility=_visibility(str(data["visibilidade"])),
+                          perigo=level)
+    if not happens:
+        return state
+    return replace(state, dungeon=replace(state.dungeon, pending_encounter=True))
+
+
+def _monster_reminder(state: State, turn: Turn) -> None:
+    """Step 3: a GM-only reminder with the dungeon's monster list."""
+    monsters = state.dungeon.monsters
+    listed = "; ".join(_monster_text(m) for m in monsters) or "nenhum monstro na lista"
+    turn.say(f"Movimento dos monstros: confira quem foi alertado e mova-os — {listed}.", GM,
+             monstros=[_monster_dict(m) for m in monsters])
+
+
+def _end_of_turn(state: State, turn: Turn, resting: bool) -> State:
+    """Step 4: timers, the clock, the hour rest; then the encounter (if rolled) arrives."""
+    state = _tick_timers(state, turn, 1)
+    state = replace(state, minutes=state.minutes + int(_data(turn, "turno_minutos")))
+    state = _hour_rest(state, turn, resting)
+    if state.dungeon.pending_encounter:
+        state = _arrival(state, turn)
+    return state
+
+
+# ---------------------------------------------------------------- timers
+
+def _tick(timers: tuple[Timer, ...], turns: int) -> tuple[tuple[Timer, ...], tuple[Timer, ...]]:
+    """Burn `turns` from each timer: (still running, expired). Never below zero."""
+    burnt = tuple(replace(t, turns_left=max(0, t.turns_left - turns)) for t in timers)
+    return (tuple(t for t in burnt if t.turns_left > 0),
+            tuple(t for t in burnt if t.turns_left == 0))
+
+
+def _tick_timers(state: State, turn: Turn, turns: int) -> State:
+    lights, lights_out = _tick(state.dungeon.lights, turns)
+    spells, spells_over = _tick(state.dungeon.spells, turns)
+    for light in lights_out:
+        turn.warn(_light_spec(turn, light.name)["apagou"], luz=light.name)
+    for spell in spells_over:
+        turn.warn(f"A magia {spell.name} terminou.", magia=spell.name)
+    state = replace(state, dungeon=replace(state.dungeon, lights=lights, spells=spells))
+    if lights_out and is_dark(state):
+        turn.warn("Nenhuma luz acesa: escuridão total.")
+    return state
+
+
+def _light_spec(turn: Turn, source: str) -> dict[str, Any]:
+    sources = turn.table("casa", "luz")
+    if source not in sources:
+        names = ", ".join(sources)
+        raise CommandRejected(f"fonte de luz desconhecida: '{source}'; use {names}")
+    return sources[source]
+
+
+@command("luz")
+def light(state: State, turn: Turn) -> State:
+    """Light (a new, full) source or put one out."""
+    source = slug(str(arg(turn, "fonte", "")))
+    spec = _light_spec(turn, source)
+    action = slug(str(arg(turn, "acao", "acender")))
+    handlers: dict[str, Callable[[State, Turn, str, dict[str, Any]], State]] = {
+        "acender": _light_on, "apagar": _light_off}
+    if action not in handlers:
+        raise CommandRejected(f"ação de luz desconhecida: '{arg(turn, 'acao')}'; "
+                              "use acender ou apagar")
+    return handlers[action](state, turn, source, spec)
+
+
+def _light_on(state: State, turn: Turn, source: str, spec: dict[str, Any]) -> State:
+    timer = Timer(name=source, turns_left=int(spec["turnos"]), kind="luz")
+    turn.say(f"{spec['nome']} acesa: queima por {timer.turns_left} turno(s).", luz=source,
+             turnos=timer.turns_left)
+    lights = state.dungeon.lights + (timer,)
+    return replace(state, dungeon=replace(state.dungeon, lights=lights))
+
+
+def _light_off(state: State, turn: Turn, source: str, spec: dict[str, Any]) -> State:
+    burning = [t for t in state.dungeon.lights if t.name == source]
+    if not burning:
+        raise CommandRejected(f"não há {str(spec['nome']).lower()} acesa para apagar")
+    out = min(burning, key=lambda t: t.turns_left)
+    lights = list(state.dungeon.lights)
+    lights.remove(out)
+    turn.say(f"{spec['nome']} apagada (restavam {out.turns_left} turno(s)).", luz=source)
+    state = replace(state, dungeon=replace(state.dungeon, lights=tuple(lights)))
+    if is_dark(state):
+        turn.warn("Nenhuma luz acesa: escuridão total.")
+    return state
+
+
+@command("magia")
+def spell(state: State, turn: Turn) -> State:
+    """Count a spell's duration in exploration turns."""
+    name = " ".join(str(arg(turn, "nome", "")).split())
+    turns = arg(turn, "turnos")
+    top = int(_data(turn, "magia_maximo_turnos"))
+    if not name:
+        raise CommandRejected("diga o nome da magia: 'magia escudo 6 turnos'")
+    if isinstance(turns, bool) or not isinstance(turns, int) or not 1 <= turns <= top:
+        raise CommandRejected(f"duração da magia inválida: '{turns}'; diga de 1 a {top} turnos, "
+                              "como em 'magia escudo 6 turnos'")
+    spells = state.dungeon.spells + (Timer(name=name, turns_left=turns, kind="magia"),)
+    turn.say(f"Magia {name}: dura {turns} turno(s).", magia=name, turnos=turns)
+    return replace(state, dungeon=replace(state.dungeon, spells=spells))
+
+
+# ---------------------------------------------------------------- the hour rest
+
+def _hour_rest(state: State, turn: Turn, resting: bool) -> State:
+    """Every hour (6 turns) of exploration the party rests a turn or each gains exhaustion."""
+    if resting:
+        turn.say("O grupo descansou um turno.")
+        return replace(state, dungeon=replace(state.dungeon, turns_since_rest=0))
+    hour = int(_data(turn, "descanso", "turnos_por_hora"))
+    count = state.dungeon.turns_since_rest + 1
+    if count > hour:
+        state = _exhaust_party(state, turn, int(_data(turn, "descanso", "exaustao")))
+        count = 1
+    elif count == hour:
+        turn.warn("Uma hora de exploração: o grupo precisa descansar um turno ('descansar') "
+                  "ou cada personagem sofre 1 ponto de exaustão.")
+    return replace(state, dungeon=replace(state.dungeon, turns_since_rest=count))
+
+
+def _exhaust_party(state: State, turn: Turn, amount: int) -> State:
+    party = tuple(clamp_supplies(replace(c, exhaustion=c.exhaustion + amount))
+                  for c in state.party)
+    levels = ", ".join(f"{c.name} {c.exhaustion}" for c in party) or "nenhum personagem"
+    turn.warn(f"O grupo não descansou depois de uma hora de exploração: cada personagem sofre "
+              f"{amount} ponto(s) de exaustão (exaustão: {levels}).", exaustao=amount)
+    return replace(state, party=party)
+
+
+# ---------------------------------------------------------------- encounters and surprise
+
+def _arrival(state: State, turn: Turn) -> State:
+    """The rolled encounter arrives: 1d6 ranges (1–3 this room, 4–6 next room) + surprise."""
+    data = _data(turn, "chegada")
+    rows = data["linhas"]
+    rolled = turn.roll(str(data["dados"]), str(data["nome"]), visibility=GM,
+                       describe=lambda total: str(pick_row(rows, total)["texto"]))
+    row = pick_row(rows, rolled.total)
+    visibility = _visibility(str(row["visibilidade"]))
+    if visibility == PUBLIC:
+        turn.warn(f"Encontro! {row['texto']}")
+    surprise(turn, visibility)
+    return replace(state, dungeon=replace(state.dungeon, pending_encounter=False))
+
+
+def surprise(turn: Turn, visibility: str = PUBLIC) -> tuple[bool, bool]:
+    """Each side rolls 1d6, surprised on 2:6; both surprised means nobody is."""
+    data = _data(turn, "surpresa")
+    sides = data["lados"]
+    party = turn.chance(int(data["chance"]), str(data["nome"]), str(data["sim"]),
+                        str(data["nao"]), visibility=visibility, lado="grupo")
+    monsters = turn.chance(int(data["chance"]), str(data["nome"]), str(data["sim"]),
+                           str(data["nao"]), visibility=visibility, lado="monstros")
+    outcome = {
+        (True, True): str(data["ambos"]),
+        (False, False): str(data["nenhum"]),
+        (True, False): f"{sides['grupo']} está surpreso: {sides['monstros'].lower()} têm um "
+                       "turno de surpresa.",
+        (False, True): f"{sides['monstros']} estão surpresos: {sides['grupo'].lower()} tem um "
+                       "turno de surpresa.",
+    }[(party, monsters)]
+    both = party and monsters
+    turn.say(outcome, visibility, grupo_surpreso=party and not both,
+             monstros_surpresos=monsters and not both)
+    return party and not both, monsters and not both
+
+
+@command("surpresa")
+def surprise_command(state: State, turn: Turn) -> State:
+    surprise(turn, PUBLIC)
+    return state
+
+
+# ---------------------------------------------------------------- sleeping 8 hours
+
+@command("dormir")
+def sleep(state: State, turn: Turn) -> State:
+    """Eight hours: Tabela C's encounter checks, then the hexcrawl rest with Tabela B."""
+    from companion.engine.rest import rest_party
+
+    _require_no_chase(state, "dormir")
+    level = effective_danger(state, turn)
+    _say_darkness(state, turn)
+    hours = int(_data(turn, "tabela_c", "horas"))
+    turn.say(f"O grupo dorme {hours} horas na masmorra.", horas=hours)
+    state, interruptions = _sleep_checks(state, turn, level, hours)
+    state = rest_party(state, turn, FILE, MISHAP_KEY, str(_data(turn, "tabela_b", "nome")),
+                       safe=False, interruptions=interruptions)
+    if state.dungeon.pending_encounter:
+        state = _arrival(state, turn)
+    turns = hours * 60 // int(_data(turn, "turno_minutos"))
+    state = _tick_timers(state, turn, turns)
+    return replace(state, minutes=state.minutes + hours * 60,
+                   dungeon=replace(state.dungeon, turns_since_rest=0))
+
+
+def _sleep_checks(state: State, turn: Turn, level: str, hours: int) -> tuple[State, int]:
+    """Tabela C: 3:6 every 4 h / 2 h / 1 h by danger level; each encounter arrives at once."""
+    data = _data(turn, "tabela_c")
+    if level not in data["niveis"]:
+        raise TableError(f"tables/{FILE}.yaml: falta a chave 'tabela_c.niveis.{level}'")
+    every = max(1, int(data["niveis"][level]["a_cada_horas"]))
+    visibility = _visibility(str(_data(turn, "encontro", "visibilidade")))
+    encounters = 0
+    for hour in range(every, hours + 1, every):
+        if turn.chance(int(data["chance"]), str(data["nome"]), str(data["sim"]),
+                       str(data["nao"]), visibility=visibility, hora=hour, perigo=level):
+            encounters += 1
+            turn.warn(f"Encontro aleatório na hora {hour} do descanso: o descanso é "
+                      "interrompido.", visibility, hora=hour)
+            state = _arrival(state, turn)
+    return state, encounters
+
+
+# ---------------------------------------------------------------- marching order and monsters
+
+@command("marcha")
+def marching_order(state: State, turn: Turn) -> State:
+    names = arg(turn, "ordem") or []
+    if isinstance(names, str):
+        names = [part for part in names.split(",") if part.strip()]
+    if not names:
+        raise CommandRejected("diga a ordem de marcha: 'ordem de marcha Ana, Bia, Caio'")
+    characters = [find_character(state, str(name)) for name in names]
+    ids = [c.id for c in characters]
+    if len(set(ids)) != len(ids):
+        raise CommandRejected(f"personagem repetido na ordem de marcha: '{', '.join(names)}'; "
+                              "diga cada um uma vez")
+    turn.say("Ordem de marcha: " + ", ".join(c.name for c in characters) + ".", ordem=ids)
+    return replace(state, dungeon=replace(state.dungeon, marching_order=tuple(ids)))
+
+
+def _monster_text(monster: Monster) -> str:
+    room = f", sala {monster.room}" if monster.room else ""
+    alert = ", alertado" if monster.alerted else ""
+    return f"{monster.name}{room}{alert}"
+
+
+def _monster_dict(monster: Monster) -> dict[str, Any]:
+    return {"nome": monster.name, "sala": monster.room, "alertado": monster.alerted}
+
+
+@command("monstro")
+def monster(state: State, turn: Turn) -> State:
+    """The GM's monster list: add (or move), remove, alert. Everything here is GM-only."""
+    name = " ".join(str(arg(turn, "nome", "")).split())
+    action = slug(str(arg(turn, "acao", "adicionar")))
+    handlers = {"adicionar": _monster_add, "remover": _monster_remove,
+                "alertar": _monster_alert}
+    if action not in handlers:
+        raise CommandRejected(f"ação de monstro desconhecida: '{arg(turn, 'acao')}'; "
+                              "use adicionar, remover ou alertar")
+    if not name:
+        listed = "; ".join(_monster_text(m) for m in state.dungeon.monsters) or "vazia"
+        turn.say(f"Lista de monstros: {listed}.", GM)
+        return state
+    monsters = handlers[action](state.dungeon.monsters, name, str(arg(turn, "sala", "") or ""))
+    listed = "; ".join(_monster_text(m) for m in monsters) or "vazia"
+    turn.say(f"Monstros ({action}: {name}). Lista: {listed}.", GM,
+             monstros=[_monster_dict(m) for m in monsters])
+    return replace(state, dungeon=replace(state.dungeon, monsters=monsters))
+
+
+def _find_monster(monsters: tuple[Monster, ...], name: str) -> int:
+    for index, known in enumerate(monsters):
+        if slug(known.name) == slug(name):
+            return index
+    names = ", ".join(m.name for m in monsters) or "nenhum"
+    raise CommandRejected(f"monstro desconhecido: '{name}'; na lista: {names}")
+
+
+def _monster_add(monsters: tuple[Monster, ...], name: str, room: str) -> tuple[Monster, ...]:
+    if any(slug(m.name) == slug(name) for m in monsters):
+        index = _find_monster(monsters, name)
+        moved = replace(monsters[index], room=room or monsters[index].room)
+        return monsters[:index] + (moved,) + monsters[index + 1:]
+    return monsters + (Monster(name=name, room=room),)
+
+
+def _monster_remove(monsters: tuple[Monster, ...], name: str, room: str) -> tuple[Monster, ...]:
+    index = _find_monster(monsters, name)
+    return monsters[:index] + monsters[index + 1:]
+
+
+def _monster_alert(monsters: tuple[Monster, ...], name: str, room: str) -> tuple[Monster, ...]:
+    index = _find_monster(monsters, name)
+    alerted = replace(monsters[index], alerted=True, room=room or monsters[index].room)
+    return monsters[:index] + (alerted,) + monsters[index + 1:]

@@ -1,0 +1,301 @@
+"""The chase (seed 004, experimental) as RULES.md reads it, through the engine."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.engine import apply
+from companion.engine.chase import distance_of
+from companion.engine.model import Chase, Character, Command, Dungeon, State, Timer
+from companion.errors import CommandRejected
+from companion.tables import Tables
+from tests.conftest import FixedDice, Play
+
+RANGED = "Ataques, Arremessos e Magias"
+
+
+def chase_play(tables: Tables, score: int | None = None, characters: tuple = (),
+               **chase: object) -> Play:
+    """A Play with flight declared (score None) or a chase running at `score`."""
+    if score is None:
+        running = Chase(phase="declarada", **chase)  # type: ignore[arg-type]
+    else:
+        running = Chase(phase="ativa", score=score, **chase)  # type: ignore[arg-type]
+    return Play(tables, State(chase=running, party=characters))
+
+
+def ana_and_bia(**fields: object) -> tuple[Character, ...]:
+    return (Character(id="ana", name="Ana", mods={"des": 1}),
+            Character(id="bia", name="Bia", mods={"des": 3}, **fields))  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------- declaring flight
+
+def test_fleeing_declares_the_chase(play: Play) -> None:
+    events = play("fugir")
+    assert play.state.chase == Chase(phase="declarada")
+    assert play.state.mode == "perseguicao"
+    assert "fuga" in events[0].text
+    with pytest.raises(CommandRejected, match="já está em fuga"):
+        play("fugir")
+
+
+def test_fleeing_names_who_rolls(tables: Tables) -> None:
+    play = Play(tables, State(party=ana_and_bia()))
+    play("fugir", personagem="bia")
+    assert play.state.chase is not None and play.state.chase.roller == "bia"
+    with pytest.raises(CommandRejected, match="personagem desconhecido"):
+        Play(tables, State(party=ana_and_bia()))("fugir", personagem="Zé")
+
+
+def test_declared_failure_and_combat_goes_on(tables: Tables) -> None:
+    play = chase_play(tables)
+    minutes = play.state.minutes
+    events = play("fuga", resultado="falha")
+    assert play.state.chase is None
+    assert events[-1].text == "O grupo não consegue abrir espaço. O combate continua normalmente."
+    assert play.state.minutes == minutes  # the end of a combat round, not a chase turn
+
+
+def test_declared_success_starts_the_chase_at_neutral(tables: Tables) -> None:
+    play = chase_play(tables)
+    events = play("fuga", resultado="sucesso")
+    assert play.state.chase == Chase(phase="ativa", score=0, turn=0)
+    assert distance_of(play.state.chase) == "neutra"
+    assert "A Perseguição se inicia" in events[-1].text.replace("a Perseguição", "A Perseguição")
+    assert "Neutra" in events[-1].text
+
+
+# ---------------------------------------------------------------- no difficulty invented
+
+@pytest.mark.parametrize("phase_score", [None, 0])
+def test_an_escape_test_without_outcome_or_dc_is_rejected(tables: Tables,
+                                                          phase_score: int | None) -> None:
+    play = chase_play(tables, phase_score, ana_and_bia())
+    before = play.state
+    with pytest.raises(CommandRejected, match="dificuldade .* é do Mestre.*sucesso.*falha.*"
+                                              "dificuldade 12"):
+        play("fuga", rng=FixedDice())  # no die may be rolled
+    assert play.state == before
+
+
+@pytest.mark.parametrize("args,message", [
+    ({"resultado": "talvez"}, "resultado de fuga desconhecido: 'talvez'; use sucesso ou falha"),
+    ({"dc": 0}, "dificuldade de fuga inválida: '0'"),
+    ({"dc": "doze"}, "dificuldade de fuga inválida: 'doze'"),
+    ({"dc": 12, "resultado": "sucesso"}, "não os dois"),
+])
+def test_bad_escape_tests_are_rejected(tables: Tables, args: dict, message: str) -> None:
+    play = chase_play(tables, 0)
+    before = play.state
+    with pytest.raises(CommandRejected, match=message):
+        play("fuga", rng=FixedDice(), **args)
+    assert play.state == before
+
+
+def test_escape_test_outside_a_chase_is_rejected(play: Play) -> None:
+    with pytest.raises(CommandRejected):
+        play("fuga", resultado="sucesso")
+
+
+# ---------------------------------------------------------------- the escape test with a DC
+
+def test_dc_asks_the_named_roller_with_the_dex_modifier(tables: Tables) -> None:
+    play = Play(tables, State(party=ana_and_bia()))
+    play("fugir", personagem="Bia")
+    events = play("fuga", dc=14)
+    (prompt,) = play.state.prompts
+    attribute = tables.get("perseguicao", "teste_de_fuga", "atributo")
+    assert attribute == "des"
+    assert (prompt.kind, prompt.character, prompt.dc, prompt.modifier, prompt.dice) == (
+        "fuga", "bia", 14, 3, "1d20")
+    assert any(e.kind == "pedido" and e.visibility == "player:bia" for e in events)
+    with pytest.raises(CommandRejected, match="já há um teste de fuga"):
+        play("fuga", dc=10)
+
+
+def test_dc_defaults_to_the_first_character(tables: Tables) -> None:
+    play = chase_play(tables, 0, ana_and_bia())
+    play("fuga", dc=12)
+    assert [(p.character, p.modifier) for p in play.state.prompts] == [("ana", 1)]
+
+
+def test_exhaustion_level_2_drops_the_modifier(tables: Tables) -> None:
+    play = chase_play(tables, 0, ana_and_bia(exhaustion=2), roller="bia")
+    play("fuga", dc=12)
+    assert play.state.prompts[0].modifier == 0
+
+
+@pytest.mark.parametrize("value,success", [(11, True), (10, False)])
+def test_answering_the_escape_prompt(tables: Tables, value: int, success: bool) -> None:
+    play = chase_play(tables, 0, ana_and_bia(), roller="bia")  # Bia DES +3
+    play("fuga", dc=14)
+    events = play("responder", valor=value)
+    assert play.state.prompts == ()
+    assert play.state.chase is not None
+    assert play.state.chase.score == (1 if success else -1)
+    outcome = next(e for e in events if e.text.startswith("Teste de Fuga:"))
+    assert outcome.data["total"] == value + 3 and outcome.data["sucesso"] is success
+
+
+@pytest.mark.parametrize("face,success", [(12, True), (11, False)])
+def test_with_no_party_the_companion_rolls_the_d20_in_public(tables: Tables, face: int,
+                                                             success: bool) -> None:
+    play = chase_play(tables)
+    events = play("fuga", dc=12, rng=FixedDice(face))
+    (rolled,) = [e for e in events if e.kind == "rolagem"]
+    assert rolled.visibility == "public" and rolled.data["dados"] == "1d20"
+    assert rolled.data["resultado"] == ("Sucesso" if success else "Falha")
+    assert (play.state.chase is not None) is success
+
+
+# ---------------------------------------------------------------- the tug of war
+
+def test_two_escape_points_escape(tables: Tables) -> None:
+    play = chase_play(tables, 0)
+    minutes = play.state.minutes
+    events = play("fuga", resultado="sucesso")
+    assert "Ponto de Fuga" in events[0].text
+    assert distance_of(play.state.chase) == "maior"
+    events = play("fuga", resultado="sucesso")
+    assert play.state.chase is None
+    assert any("despistam os inimigos e escapam" in e.text for e in events)
+    assert play.state.minutes == minutes + 2 * tables.get("perseguicao", "turno_minutos")
+
+
+def test_two_danger_points_and_combat_resumes(tables: Tables) -> None:
+    play = chase_play(tables, 0)
+    events = play("fuga", resultado="falha")
+    assert "Ponto de Perigo" in events[0].text
+    assert distance_of(play.state.chase) == "menor"
+    events = play("fuga", resultado="falha")
+    assert play.state.chase is None
+    assert any("encurralados/alcançados e o combate recomeça" in e.text for e in events)
+
+
+def test_points_cancel_on_one_signed_score(tables: Tables) -> None:
+    play = chase_play(tables, 0)
+    seen = []
+    for result in ("sucesso", "falha", "falha", "sucesso"):
+        play("fuga", resultado=result)
+        seen.append((play.state.chase.score, distance_of(play.state.chase)))
+    assert seen == [(1, "maior"), (0, "neutra"), (-1, "menor"), (0, "neutra")]
+
+
+@pytest.mark.parametrize("score,distance", [(-1, "menor"), (0, "neutra"), (1, "maior")])
+def test_distance_is_derived_from_the_score(score: int, distance: str) -> None:
+    assert distance_of(Chase(phase="ativa", score=score)) == distance
+
+
+# ---------------------------------------------------------------- the 3-turn limit
+
+def test_past_the_third_turn_the_gm_confirms_exhaustion(tables: Tables) -> None:
+    play = chase_play(tables, 0, ana_and_bia())
+    for result in ("sucesso", "falha", "sucesso"):
+        events = play("fuga", resultado=result)
+        assert not play.state.prompts
+    assert play.state.chase.turn == 3
+    events = play("fuga", resultado="falha")
+    limit = tables.get("perseguicao", "limite_texto")
+    assert any(e.kind == "aviso" and e.text == limit for e in events)
+    (prompt,) = play.state.prompts
+    assert (prompt.kind, prompt.character, prompt.options) == (
+        "confirmar_perseguicao", None, ("sim", "nao"))
+    asked = next(e for e in events if e.kind == "pedido")
+    assert asked.visibility == "gm"
+    play("responder", opcao="sim")
+    assert [c.exhaustion for c in play.state.party] == [1, 1]
+    assert play.state.prompts == ()
+
+
+def test_the_gm_may_decline_the_exhaustion(tables: Tables) -> None:
+    play = chase_play(tables, 1, ana_and_bia(), turn=3)
+    play("fuga", resultado="sucesso")  # the 4th test: escaped, but past the limit
+    assert play.state.chase is None
+    assert [p.kind for p in play.state.prompts] == ["confirmar_perseguicao"]
+    play("responder", opcao="nao")
+    assert [c.exhaustion for c in play.state.party] == [0, 0]
+
+
+# ---------------------------------------------------------------- ranged actions
+
+def test_menor_always_reaches_without_a_roll(tables: Tables) -> None:
+    play = chase_play(tables, -1)
+    for _ in range(2):
+        events = play("distancia", rng=FixedDice())
+        assert not [e for e in events if e.kind == "rolagem"]
+        assert "Qualquer ação à distância funciona normalmente." in events[0].text
+
+
+@pytest.mark.parametrize("score,face,reaches", [(0, 4, True), (0, 5, False),
+                                                (1, 2, True), (1, 3, False)])
+def test_neutra_4_in_6_and_maior_2_in_6(tables: Tables, score: int, face: int,
+                                        reaches: bool) -> None:
+    play = chase_play(tables, score)
+    events = play("distancia", rng=FixedDice(face))
+    (rolled,) = [e for e in events if e.kind == "rolagem"]
+    assert rolled.data["tabela"] == RANGED
+    assert rolled.data["chance"] == ("4:6" if score == 0 else "2:6")
+    assert rolled.data["resultado"].startswith(
+        "A ação alcança" if reaches else "A ação não alcança")
+
+
+def test_the_ranged_check_is_once_per_turn_unless_greater_range(tables: Tables) -> None:
+    play = chase_play(tables, 0)
+    play("distancia", rng=FixedDice(3))
+    before = play.state
+    with pytest.raises(CommandRejected, match="já foi feito neste turno"):
+        play("distancia", rng=FixedDice())
+    assert play.state == before
+    events = play("distancia", alcance_maior=True, rng=FixedDice(5))
+    assert [e.data["alcance_maior"] for e in events if e.kind == "rolagem"] == [True]
+    play("fuga", resultado="falha")  # the chase turn ends: the check is available again
+    play("fuga", resultado="sucesso")
+    events = play("distancia", rng=FixedDice(1))
+    assert len([e for e in events if e.kind == "rolagem"]) == 1
+
+
+def test_no_ranged_check_before_the_chase_starts(tables: Tables) -> None:
+    with pytest.raises(CommandRejected, match="ainda não começou"):
+        chase_play(tables)("distancia")
+
+
+# ---------------------------------------------------------------- property
+
+COMMANDS = st.sampled_from([
+    ("masmorra", {}), ("masmorra", {"perigo": "mortal"}), ("viagem", {}),
+    ("perigo", {"perigo": "arriscado"}), ("perigo", {"perigo": "??"}),
+    ("turno", {}), ("turno", {}), ("turno", {}), ("descansar", {}), ("dormir", {}),
+    ("luz", {"fonte": "tocha"}), ("luz", {"fonte": "lanterna"}),
+    ("luz", {"fonte": "tocha", "acao": "apagar"}), ("luz", {"fonte": "sol"}),
+    ("magia", {"nome": "Escudo", "turnos": 2}), ("magia", {"nome": "x", "turnos": -1}),
+    ("marcha", {"ordem": ["Bia", "Ana"]}), ("marcha", {"ordem": []}),
+    ("monstro", {"nome": "Ogro", "sala": "2"}), ("monstro", {"nome": "Ogro", "acao": "remover"}),
+    ("surpresa", {}), ("fugir", {}), ("fugir", {"personagem": "Bia"}),
+    ("fuga", {"resultado": "sucesso"}), ("fuga", {"resultado": "falha"}),
+    ("fuga", {"dc": 12}), ("fuga", {}), ("distancia", {}), ("distancia", {"alcance_maior": True}),
+    ("responder", {}), ("responder", {"valor": 1}), ("responder", {"opcao": "sim"}),
+    ("cancelar", {}),
+])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(script=st.lists(st.tuples(COMMANDS, st.integers(0, 2 ** 32)), max_size=40))
+def test_random_dungeon_and_chase_commands_stay_sane(tables: Tables, script: list) -> None:
+    state = State(party=(Character(id="ana", name="Ana", food=2, water=2),
+                         Character(id="bia", name="Bia", exhaustion=1)),
+                  dungeon=Dungeon(lights=(Timer(name="tocha", turns_left=1),)))
+    for (name, args), seed in script:
+        try:
+            state, _ = apply(state, Command(name, args), random.Random(seed), tables)
+        except CommandRejected:
+            continue
+        timers = state.dungeon.lights + state.dungeon.spells
+        assert all(t.turns_left > 0 for t in timers)
+        assert all(c.exhaustion >= 0 for c in state.party)
+        assert state.dungeon.turns_since_rest >= 0
+        if state.chase is not None:
+            assert abs(state.chase.score) < tables.get("perseguicao", "pontos_para_fim")
