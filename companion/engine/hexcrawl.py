@@ -1,0 +1,594 @@
+"""The hexcrawl travel day (seed 000, "Rodadas de Viagem"): rounds of 4 h, weather, encounters
+and the party's activities (Tabelas A–H).
+
+A group activity (no character named) is one travel round, in order: weather drift, encounter
+check (by the terrain where the party started the day), the activity, clock +4 h; after the
+last round of the day the day ends. An activity for one named character is an addition inside
+the current round: it rolls only what it needs and does not move the clock.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Callable, Iterable, Mapping
+
+from companion.engine import rest
+from companion.engine.core import (
+    PromptAnswer,
+    Turn,
+    add_prompt,
+    arg,
+    clamp_supplies,
+    command,
+    edge_for,
+    find_character,
+    modifier,
+    pick_row,
+    prompt_handler,
+    slug,
+    update_character,
+)
+from companion.engine.model import GM, PUBLIC, Character, Prompt, State
+from companion.errors import CommandRejected, TableError
+from companion.tables import register_schema
+
+MINUTES_PER_DAY = 24 * 60
+
+_GROUP = {"nome": str, "chance": int, "terrenos": [str]}
+_ROWS = {"*": (str, dict)}
+rest.extend_schema("viagem", {
+    "terrenos": {"*": str},
+    "modos": {"*": str},
+    "rodada": {"rodadas_por_dia": int, "minutos": int},
+    "encontro": {"nome": str, "sim": str, "nao": str, "grupos": [_GROUP]},
+    "tabela_a": {"nome": str, "hexes": {"*": (int, float)}},
+    "tabela_b": {"nome": str, "rodadas_sem_penalidade": int, "dc": int, "dc_por_rodada": int,
+                 "atributo": str, "rodadas_de_descanso": int, "exaustao": int},
+    "tabela_c": {"nome": str, "dados": str, "sim": str, "nao": str, "grupos": [_GROUP]},
+    "tabela_d": {"nome": str, "dados_avancar": str, "dados_explorar": str,
+                 "colunas": [{"nome": str, "terrenos": [str], "linhas": _ROWS}]},
+    "tabela_e": {"nome": str, "dados": str, "sim": str, "nao": str, "atividades": {"*": str},
+                 "linhas": [{"nome": str, "terrenos": [str], "forragear": int, "cacar": int,
+                             "pescar": int}]},
+    "tabela_f": {"nome": str, "dados": str, "vitima": str, "linhas": _ROWS},
+    "tabela_g": {"nome": str, "dados": str, "atributo": str,
+                 "linhas": [{"nome": str, "terrenos": [str], "modificador": int}]},
+    "acampamento": {"nome": str, "chance": int, "sim": str, "nao": str},
+    "tabela_h": {"nome": str, "dados": str, "linhas": _ROWS},
+})
+register_schema("clima", {
+    "inicial": {"nome": str, "dados": str},
+    "variacao": {"nome": str, "dados": str, "linhas": {"*": {"texto": str, "passo": int}}},
+    "estacoes": {"*": {"nome": str, "linhas": {"*": str}}},
+})
+register_schema("encontros", {
+    "regioes": {"*": {"nome": str, "dados": str, "linhas": {"*": str}}},
+})
+rest.extend_schema("casa", {
+    "colheita": {"*": {"comida": int, "agua": int}},
+    "encontros": {"visibilidade": str},
+})
+
+Activity = Callable[[State, Turn, bool], State]  # (state, turn, encounter this round)
+
+
+# ---------------------------------------------------------------- clock
+
+def day_of(state: State) -> int:
+    """The travel day, from 1."""
+    return state.minutes // MINUTES_PER_DAY + 1
+
+
+def round_of(state: State, round_minutes: int = 240) -> int:
+    """The travel round of the day, from 1 (the engine passes viagem.yaml rodada.minutos)."""
+    return (state.minutes % MINUTES_PER_DAY) // round_minutes + 1
+
+
+def _round_minutes(turn: Turn) -> int:
+    return int(turn.table("viagem", "rodada", "minutos"))
+
+
+def _set_travel(state: State, **changes: Any) -> State:
+    return replace(state, travel=replace(state.travel, **changes))
+
+
+# ---------------------------------------------------------------- names and choices
+
+def terrain_name(turn: Turn, terrain: str) -> str:
+    return str(turn.table("viagem", "terrenos", terrain))
+
+
+def _spoken_list(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " ou " + words[-1]
+
+
+def _choose(value: Any, options: Mapping[str, str], unknown: str, shown: list[str]) -> str:
+    """The canonical key for what was said (accents and case ignored), or a rejection."""
+    said = slug(str(value or "")).replace("-", " ")
+    for key, name in options.items():
+        if said in (slug(key).replace("-", " "), slug(name).replace("-", " ")):
+            return key
+    raise CommandRejected(f"{unknown}: '{value or ''}'; use {_spoken_list(shown)}")
+
+
+def _choose_terrain(turn: Turn, value: Any) -> str:
+    names = turn.table("viagem", "terrenos")
+    return _choose(value, names, "terreno desconhecido", [n.lower() for n in names.values()])
+
+
+def _choose_season(turn: Turn, value: Any) -> str:
+    seasons = {key: spec["nome"] for key, spec in turn.table("clima", "estacoes").items()}
+    return _choose(value, seasons, "estação desconhecida", [n.lower() for n in seasons.values()])
+
+
+def _choose_mode(turn: Turn, value: Any) -> str:
+    modes = turn.table("viagem", "modos")
+    return _choose(value, modes, "modo de viagem desconhecido", list(modes))
+
+
+def group_for(turn: Turn, groups: Iterable[Mapping[str, Any]], terrain: str,
+              where: str) -> Mapping[str, Any]:
+    """The group/column/row of a table that covers this terrain (mapped in data)."""
+    for group in groups:
+        if terrain in group["terrenos"]:
+            return group
+    raise TableError(f"tables/viagem.yaml: '{where}' não cobre o terreno '{terrain}'")
+
+
+# ---------------------------------------------------------------- weather
+
+def _weather_rows(turn: Turn, season: str) -> Mapping[Any, str]:
+    return turn.table("clima", "estacoes", season, "linhas")
+
+
+def weather_text(turn: Turn, state: State) -> str:
+    if state.travel.weather_row is None:
+        return "ainda não rolado"
+    return str(pick_row(_weather_rows(turn, state.travel.season), state.travel.weather_row))
+
+
+def roll_initial_weather(state: State, turn: Turn) -> State:
+    """1d6 on the season's column."""
+    spec = turn.table("clima", "inicial")
+    season = state.travel.season
+    rows = _weather_rows(turn, season)
+    rolled = turn.roll(spec["dados"], spec["nome"], estacao=season,
+                       describe=lambda total: str(pick_row(rows, total)))
+    return _set_travel(state, weather_row=rolled.total)
+
+
+def drift_weather(state: State, turn: Turn) -> State:
+    """Each round: 1 → one row down, 2 → one row up, else no change; clamped to the column."""
+    if state.travel.weather_row is None:
+        state = roll_initial_weather(state, turn)
+    spec = turn.table("clima", "variacao")
+    rolled = turn.roll(spec["dados"], spec["nome"],
+                       describe=lambda total: pick_row(spec["linhas"], total)["texto"])
+    rows = [int(key) for key in _weather_rows(turn, state.travel.season)]
+    row = state.travel.weather_row or min(rows)
+    new_row = max(min(rows), min(max(rows), row + pick_row(spec["linhas"], rolled.total)["passo"]))
+    state = _set_travel(state, weather_row=new_row)
+    turn.say(f"Clima: {weather_text(turn, state)}.", clima=weather_text(turn, state),
+             linha=new_row)
+    return state
+
+
+# ---------------------------------------------------------------- encounters
+
+def encounter_visibility(turn: Turn) -> str:
+    chosen = turn.table("casa", "encontros", "visibilidade")
+    visibility = {"mestre": GM, "publico": PUBLIC}.get(chosen)
+    if visibility is None:
+        raise TableError(f"tables/casa.yaml: 'encontros.visibilidade' deveria ser mestre ou "
+                         f"publico, não '{chosen}'")
+    return visibility
+
+
+def check_encounter(state: State, turn: Turn) -> bool:
+    """X-in-6 by the terrain where the party started the day; on a hit, the region's table."""
+    spec = turn.table("viagem", "encontro")
+    region = state.travel.day_start_terrain
+    group = group_for(turn, spec["grupos"], region, "encontro.grupos")
+    happened = turn.chance(group["chance"], spec["nome"], spec["sim"], spec["nao"],
+                           visibility=encounter_visibility(turn), regiao=region)
+    if happened:
+        roll_encounter(state, turn)
+    return happened
+
+
+def roll_encounter(state: State, turn: Turn) -> None:
+    """Roll on the start-of-day region's encounter table (the GM's own, in encontros.yaml)."""
+    table = turn.table("encontros", "regioes", state.travel.day_start_terrain)
+    turn.roll(table["dados"], table["nome"], visibility=encounter_visibility(turn),
+              describe=lambda total: str(pick_row(table["linhas"], total)),
+              regiao=state.travel.day_start_terrain)
+
+
+# ---------------------------------------------------------------- the round
+
+def run_round(state: State, turn: Turn, activity: Activity, *, resting: bool = False,
+              advancing: bool = False) -> State:
+    """One travel round: weather, encounter check, the activity, then +4 h."""
+    turn.say(f"Dia {day_of(state)}, rodada {round_of(state, _round_minutes(turn))} de "
+             f"{turn.table('viagem', 'rodada', 'rodadas_por_dia')}.",
+             dia=day_of(state), rodada=round_of(state, _round_minutes(turn)))
+    state = drift_weather(state, turn)
+    encounter = check_encounter(state, turn)
+    state = _rest_owed(state, turn, resting)
+    if not advancing:
+        state = _set_travel(state, consecutive_advances=0)
+    state = activity(state, turn, encounter)
+    return _end_round(state, turn)
+
+
+def _rest_owed(state: State, turn: Turn, resting: bool) -> State:
+    """Forced-march debt: a rest round pays one round; any other activity is flagged."""
+    for character in state.party:
+        if character.rest_rounds_owed <= 0:
+            continue
+        if resting:
+            state = update_character(state, replace(
+                character, rest_rounds_owed=character.rest_rounds_owed - 1))
+        else:
+            _warn_owed(turn, character)
+    return state
+
+
+def _warn_owed(turn: Turn, character: Character) -> None:
+    if character.rest_rounds_owed > 0:
+        turn.warn(f"{character.name} ainda precisa descansar {character.rest_rounds_owed} "
+                  "rodada(s) (marcha forçada) antes de outra atividade.",
+                  personagem=character.id)
+
+
+def _end_round(state: State, turn: Turn) -> State:
+    day = day_of(state)
+    state = replace(state, minutes=state.minutes + _round_minutes(turn))
+    return end_of_day(state, turn, day) if day_of(state) != day else state
+
+
+def end_of_day(state: State, turn: Turn, day: int) -> State:
+    """No rest today → exhaustion for everyone; Tabela I daily harm; the new day's region."""
+    from companion.engine import panic
+
+    if not state.travel.rested_today:
+        state = _day_without_rest(state, turn)
+    state = panic.exhaustion_day(state, turn)
+    travel = state.travel
+    turn.say(f"Fim do dia {day}. O dia {day_of(state)} começa em "
+             f"{terrain_name(turn, travel.terrain)}.", dia=day_of(state))
+    return _set_travel(state, day_start_terrain=travel.terrain, rested_today=False)
+
+
+def _day_without_rest(state: State, turn: Turn) -> State:
+    gain = int(turn.table("viagem", "descanso", "dia_sem_descanso"))
+    for character in state.party:
+        state = update_character(state, replace(character,
+                                                exhaustion=character.exhaustion + gain))
+    if state.party:
+        levels = ", ".join(f"{c.name} {c.exhaustion}" for c in state.party)
+        turn.warn(f"Um dia sem descansar: cada personagem recebe {gain} ponto de exaustão "
+                  f"(exaustão agora: {levels}).")
+    return state
+
+
+# ---------------------------------------------------------------- Avançar
+
+@command("avancar")
+def advance(state: State, turn: Turn) -> State:
+    return run_round(state, turn, _advance, advancing=True)
+
+
+def _advance(state: State, turn: Turn, encounter: bool) -> State:
+    lost = _lost_check(state, turn)
+    mode = state.travel.mode
+    hexes = float(turn.table("viagem", "tabela_a", "hexes", mode))
+    count = state.travel.consecutive_advances + 1
+    state = _set_travel(state, lost=lost, hexes=state.travel.hexes + hexes,
+                        consecutive_advances=count)
+    turn.say(f"O grupo avança {_hexes_text(hexes)} ({turn.table('viagem', 'modos', mode)}). "
+             "Os PdIs óbvios e o tipo de terreno dos hexes vizinhos são revelados.",
+             hexes=hexes, tabela=turn.table("viagem", "tabela_a", "nome"))
+    if lost:
+        turn.say("O grupo está perdido e não sabe: o Mestre decide para onde ele foi.", GM)
+    events_roll(state, turn, "dados_avancar")
+    return _forced_march(state, turn, count)
+
+
+def _hexes_text(hexes: float) -> str:
+    if hexes == 0.5:
+        return "½ hex"
+    number = int(hexes) if hexes == int(hexes) else hexes
+    return f"{number} hex" if number == 1 else f"{number} hexes"
+
+
+def _lost_check(state: State, turn: Turn) -> bool:
+    """Tabela C — a GM-only roll: players never learn they are lost from the app."""
+    spec = turn.table("viagem", "tabela_c")
+    group = group_for(turn, spec["grupos"], state.travel.terrain, "tabela_c.grupos")
+    return turn.chance(group["chance"], spec["nome"], spec["sim"], spec["nao"],
+                       visibility=GM, grupo=group["nome"])
+
+
+def events_roll(state: State, turn: Turn, dice_key: str) -> None:
+    """Tabela D, column by the current terrain: 1d6 when advancing, 1d8 when exploring."""
+    spec = turn.table("viagem", "tabela_d")
+    column = group_for(turn, spec["colunas"], state.travel.terrain, "tabela_d.colunas")
+    turn.roll(spec[dice_key], spec["nome"], coluna=column["nome"],
+              describe=lambda total: str(pick_row(column["linhas"], total)))
+
+
+def _forced_march(state: State, turn: Turn, count: int) -> State:
+    """Tabela B: past the free rounds every character tests CON, DC 12 then +3 per round."""
+    spec = turn.table("viagem", "tabela_b")
+    extra = count - spec["rodadas_sem_penalidade"]
+    if extra < 1:
+        return state
+    dc = spec["dc"] + spec["dc_por_rodada"] * (extra - 1)
+    turn.say(f"Marcha forçada: {count}ª rodada seguida de avanço — cada personagem faz um "
+             f"teste de CON DC {dc}.", tabela=spec["nome"], dc=dc)
+    for character in state.party:
+        state = add_prompt(
+            state, turn, "marcha_forcada", character.id,
+            f"{character.name}: teste de CON DC {dc} (marcha forçada).", "1d20",
+            modifier(character, spec["atributo"]), dc)
+    return state
+
+
+@prompt_handler("marcha_forcada")
+def forced_march_answered(state: State, prompt: Prompt, answer: PromptAnswer,
+                          turn: Turn) -> State:
+    """Pass → goes on; fail → the player chooses: rest 2 rounds or 1 exhaustion."""
+    character = find_character(state, str(prompt.character))
+    if rest.passed(prompt, answer):
+        turn.say(f"{character.name} aguenta a marcha forçada ({answer.total} contra DC "
+                 f"{prompt.dc}).", personagem=character.id)
+        return state
+    spec = turn.table("viagem", "tabela_b")
+    turn.say(f"{character.name} falha na marcha forçada ({answer.total} contra DC {prompt.dc}).",
+             personagem=character.id)
+    return add_prompt(
+        state, turn, "escolha_marcha", character.id,
+        f"{character.name}: descansar {spec['rodadas_de_descanso']} rodadas antes de qualquer "
+        f"outra atividade, ou receber {spec['exaustao']} ponto de exaustão?",
+        options=tuple(MARCH_CHOICES))
+
+
+def _owe_rest(state: State, turn: Turn, character: Character) -> State:
+    rounds = int(turn.table("viagem", "tabela_b", "rodadas_de_descanso"))
+    turn.say(f"{character.name} vai descansar {rounds} rodadas antes de outra atividade.",
+             personagem=character.id)
+    return update_character(state, replace(character, rest_rounds_owed=rounds))
+
+
+def _take_exhaustion(state: State, turn: Turn, character: Character) -> State:
+    gain = int(turn.table("viagem", "tabela_b", "exaustao"))
+    tired = replace(character, exhaustion=character.exhaustion + gain)
+    turn.say(f"{character.name} recebe {gain} ponto de exaustão (agora {tired.exhaustion}).",
+             personagem=character.id)
+    return update_character(state, tired)
+
+
+MARCH_CHOICES: dict[str, Callable[[State, Turn, Character], State]] = {
+    "descansar": _owe_rest,
+    "exaustao": _take_exhaustion,
+}
+
+
+@prompt_handler("escolha_marcha")
+def march_choice_answered(state: State, prompt: Prompt, answer: PromptAnswer,
+                          turn: Turn) -> State:
+    character = find_character(state, str(prompt.character))
+    choice = MARCH_CHOICES.get(slug(str(answer.option or "")))
+    if choice is None:
+        raise CommandRejected(f"escolha desconhecida: '{answer.option or ''}'; "
+                              "use descansar ou exaustão")
+    return choice(state, turn, character)
+
+
+# ---------------------------------------------------------------- Explorar
+
+@command("explorar")
+def explore(state: State, turn: Turn) -> State:
+    return run_round(state, turn, _explore)
+
+
+def _explore(state: State, turn: Turn, encounter: bool) -> State:
+    turn.say("O grupo explora o hex atual, procurando PdIs e rastros.")
+    events_roll(state, turn, "dados_explorar")
+    return state
+
+
+# ---------------------------------------------------------------- Forragear / Caçar / Pescar
+
+def _who(state: State, turn: Turn) -> tuple[str, ...] | None:
+    """The named character's id, or None for a group activity."""
+    name = arg(turn, "personagem")
+    if not name:
+        return None
+    character = find_character(state, name)
+    _warn_owed(turn, character)
+    return (character.id,)
+
+
+def _gathering(activity: str) -> Callable[[State, Turn], State]:
+    def handler(state: State, turn: Turn) -> State:
+        named = _who(state, turn)
+        if named is not None:
+            return gather(state, turn, activity, named)
+        return run_round(state, turn, lambda s, t, _: gather(s, t, activity,
+                                                              tuple(c.id for c in s.party)))
+    handler.__doc__ = f"{activity}: Tabela E; on failure Tabela F."
+    return handler
+
+
+for _activity in ("forragear", "cacar", "pescar"):
+    command(_activity)(_gathering(_activity))
+
+
+def gather(state: State, turn: Turn, activity: str, who: tuple[str, ...]) -> State:
+    """1d6 X-in-6 on Tabela E (terrain row, activity column); failure → Tabela F."""
+    spec = turn.table("viagem", "tabela_e")
+    row = group_for(turn, spec["linhas"], state.travel.terrain, "tabela_e.linhas")
+    found = turn.chance(row[activity], spec["nome"], spec["sim"], spec["nao"],
+                        atividade=spec["atividades"][activity], linha=row["nome"])
+    if found:
+        return _harvest(state, turn, activity, who)
+    return accident(state, turn, who)
+
+
+def _harvest(state: State, turn: Turn, activity: str, who: tuple[str, ...]) -> State:
+    """House default yields (casa.yaml colheita) for each character taking part."""
+    gain = turn.table("casa", "colheita", activity)
+    names = []
+    for character_id in who:
+        character = find_character(state, character_id)
+        names.append(character.name)
+        state = update_character(state, replace(character, food=character.food + gain["comida"],
+                                                water=character.water + gain["agua"]))
+    what = f"+{gain['comida']} comida e +{gain['agua']} água"
+    if names:
+        turn.say(f"{', '.join(names)}: {what} cada.", comida=gain["comida"], agua=gain["agua"])
+    else:
+        turn.say(f"Encontram comida ({what} por personagem), mas não há personagens no grupo.")
+    return state
+
+
+def accident(state: State, turn: Turn, who: tuple[str, ...]) -> State:
+    """1d10 on Tabela F; apply damage, conditions and the encounter row."""
+    spec = turn.table("viagem", "tabela_f")
+    rolled = turn.roll(spec["dados"], spec["nome"],
+                       describe=lambda total: rest.row_text(pick_row(spec["linhas"], total)))
+    row = pick_row(spec["linhas"], rolled.total)
+    if not isinstance(row, Mapping):
+        return state
+    if row.get("encontro"):
+        roll_encounter(state, turn)
+    if "dano" not in row and "condicao" not in row:
+        return state
+    victim = _victim(state, turn, who)
+    if victim is None:
+        return state
+    hurt = victim
+    if "condicao" in row:
+        hurt = rest.add_condition(hurt, str(row["condicao"]))
+    if "dano" in row:
+        hurt = clamp_supplies(replace(hurt, hp=hurt.hp - int(row["dano"])))
+        turn.say(f"{hurt.name} sofre {row['dano']} de dano (PV {hurt.hp}).", personagem=hurt.id)
+    if "condicao" in row:
+        turn.warn(f"{hurt.name}: {row['condicao']}.", personagem=hurt.id)
+    return update_character(state, hurt)
+
+
+def _victim(state: State, turn: Turn, who: tuple[str, ...]) -> Character | None:
+    """The one taking part, or 1dN among the party when the whole group foraged."""
+    people = [find_character(state, character_id) for character_id in who]
+    if len(people) <= 1:
+        return people[0] if people else None
+    rolled = turn.roll(f"1d{len(people)}", turn.table("viagem", "tabela_f", "vitima"),
+                       describe=lambda total: people[total - 1].name)
+    return people[rolled.total - 1]
+
+
+# ---------------------------------------------------------------- Criar munição
+
+@command("criar_municao")
+def craft_ammo(state: State, turn: Turn) -> State:
+    named = _who(state, turn)
+    if named is not None:
+        return craft(state, turn, named)
+    return run_round(state, turn, lambda s, t, _: craft(s, t, tuple(c.id for c in s.party)))
+
+
+def craft(state: State, turn: Turn, who: tuple[str, ...]) -> State:
+    """DEX test (d20 + DEX modifier) + Tabela G: ammunition made = result, never below 0."""
+    spec = turn.table("viagem", "tabela_g")
+    row = group_for(turn, spec["linhas"], state.travel.terrain, "tabela_g.linhas")
+    if not who:
+        turn.warn("Não há personagens no grupo para criar munição.")
+    for character_id in who:
+        character = find_character(state, character_id)
+        mods = (modifier(character, spec["atributo"]), int(row["modificador"]))
+        expression = spec["dados"] + "".join(f"{m:+d}" for m in mods if m)
+        rolled = turn.roll(expression, spec["nome"], edge=edge_for(character),
+                           personagem=character.id, linha=row["nome"],
+                           describe=lambda total, c=character: f"{c.name}: {max(0, total)} "
+                                                               "munições")
+        made = max(0, rolled.total)
+        state = update_character(state, replace(character, ammo=character.ammo + made))
+    return state
+
+
+# ---------------------------------------------------------------- Acampar / Descansar
+
+@command("acampar")
+def make_camp(state: State, turn: Turn) -> State:
+    return run_round(state, turn, _camp)
+
+
+def _camp(state: State, turn: Turn, encounter: bool) -> State:
+    spec = turn.table("viagem", "acampamento")
+    safe = turn.chance(spec["chance"], spec["nome"], spec["sim"], spec["nao"])
+    turn.say("O acampamento está seguro para a noite." if safe
+             else "O acampamento não ficou seguro.", seguro=safe)
+    return _set_travel(state, camp_safe=safe)
+
+
+@command("descansar")
+def rest_command(state: State, turn: Turn) -> State:
+    """Travel: the party sleeps (one round). Dungeon: the dungeon module rests one turn."""
+    if state.dungeon.active:
+        from companion.engine import dungeon
+
+        return dungeon.rest_turn(state, turn)
+    return run_round(state, turn, _rest, resting=True)
+
+
+def _rest(state: State, turn: Turn, encounter: bool) -> State:
+    """An encounter this round interrupts the rest (one CON test each)."""
+    return rest.rest_party(state, turn, "viagem", "tabela_h",
+                           str(turn.table("viagem", "tabela_h", "nome")),
+                           interruptions=1 if encounter else 0)
+
+
+# ---------------------------------------------------------------- settings
+
+@command("estacao")
+def set_season(state: State, turn: Turn) -> State:
+    season = _choose_season(turn, arg(turn, "estacao"))
+    turn.say(f"Estação: {turn.table('clima', 'estacoes', season, 'nome')}.", estacao=season)
+    return roll_initial_weather(_set_travel(state, season=season), turn)
+
+
+@command("terreno")
+def set_terrain(state: State, turn: Turn) -> State:
+    """The current hex. Before the day's first round it is also where the day started."""
+    terrain = _choose_terrain(turn, arg(turn, "terreno"))
+    changes: dict[str, Any] = {"terrain": terrain}
+    if state.minutes % MINUTES_PER_DAY == 0:
+        changes["day_start_terrain"] = terrain
+    turn.say(f"Terreno do hex atual: {terrain_name(turn, terrain)}.", terreno=terrain)
+    return _set_travel(state, **changes)
+
+
+@command("modo")
+def set_mode(state: State, turn: Turn) -> State:
+    mode = _choose_mode(turn, arg(turn, "modo"))
+    hexes = float(turn.table("viagem", "tabela_a", "hexes", mode))
+    turn.say(f"O grupo viaja {turn.table('viagem', 'modos', mode)}: {_hexes_text(hexes)} por "
+             "rodada.", modo=mode)
+    return _set_travel(state, mode=mode)
+
+
+@command("clima")
+def reroll_weather(state: State, turn: Turn) -> State:
+    return roll_initial_weather(state, turn)
+
+
+@command("encontro")
+def encounter_command(state: State, turn: Turn) -> State:
+    roll_encounter(state, turn)
+    return state
+
+
+__all__ = ["day_of", "round_of", "run_round", "roll_encounter", "encounter_visibility",
+           "roll_initial_weather", "drift_weather", "check_encounter"]

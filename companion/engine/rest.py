@@ -1,0 +1,316 @@
+"""Resting: the hexcrawl's Descansar, shared with the dungeon's 8-hour sleep (`dormir`).
+
+`rest_party` runs seed 000's "Descansar" steps: a mishap roll when the party is not safe, 1 food
+and 1 water each, hit dice equal to level, and 1 attribute damage / 1 sanity / 1 exhaustion
+recovered. Every interruption asks each character for a CON test (prompt kind "interrupcao");
+a character with a pending test gets the benefits only AFTER passing every test, so a failure
+never has to undo anything. Food and water are eaten either way.
+
+A mishap row (viagem.yaml tabela_h, masmorra.yaml …) is either a text, or a mapping with `texto`
+and any of these effects (other keys are ignored):
+  perde_racoes: "1d4"        rations lost from the party (from whoever carries most)
+  panico: vigia | todos      panic test for the watcher (casa.yaml descanso.vigia) or everyone
+  encontro: true             a random encounter happens (interrupts the rest)
+  encontro_chance: 3         1d6, X:6 → a random encounter (interrupts the rest)
+  dano: 2                    damage to every character
+  condicao: "texto"          a lasting condition noted on every character
+  teste_con: 12              every character tests CON at this DC to get the benefits
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Callable, Mapping
+
+from companion.engine.core import (
+    PromptAnswer,
+    Turn,
+    add_prompt,
+    clamp_supplies,
+    edge_for,
+    find_character,
+    modifier,
+    pick_row,
+    prompt_handler,
+    update_character,
+)
+from companion.engine.model import GM, PUBLIC, Character, Prompt, State
+from companion.errors import CommandRejected
+from companion.tables import SCHEMAS, register_schema
+
+
+def extend_schema(file: str, part: dict[str, Any]) -> None:
+    """Add top-level keys to a file's schema (casa.yaml is read by several modules)."""
+    register_schema(file, {**SCHEMAS.get(file, {}), **part})
+
+
+extend_schema("viagem", {"descanso": {
+    "consumo": {"comida": int, "agua": int}, "interrupcao_dc": int, "atributo": str,
+    "recupera": {"atributo": int, "sanidade": int, "exaustao": int}, "dados_de_vida": str,
+    "dia_sem_descanso": int,
+}})
+extend_schema("casa", {"descanso": {
+    "dado_de_vida": str, "dados_de_vida": dict, "sanidade_maxima": int, "vigia": str,
+}})
+
+Effect = Callable[[State, Turn, Any], tuple[State, tuple[int, ...]]]
+
+
+# ---------------------------------------------------------------- the procedure
+
+def rest_party(state: State, turn: Turn, mishap_file: str, mishap_key: str,
+               mishap_table_name: str, *, safe: bool | None = None,
+               interruptions: int = 0) -> State:
+    """The whole rest. `safe` defaults to the travel camp (never safe in a dungeon);
+    `interruptions` counts interruptions found by the caller (e.g. an encounter this round)."""
+    if safe is None:
+        safe = state.travel.camp_safe and not state.dungeon.active
+    tests = (_interruption_dc(turn),) * interruptions
+    if safe:
+        turn.say("O acampamento está seguro: nenhum percalço durante o descanso.")
+    else:
+        state, found = _mishap(state, turn, mishap_file, mishap_key, mishap_table_name)
+        tests += found
+    state = _consume(state, turn)
+    for character in state.party:
+        state = (_ask_interruption(state, turn, character, tests) if tests
+                 else apply_benefits(state, turn, character.id))
+    return replace(state, travel=replace(state.travel, rested_today=True, camp_safe=False))
+
+
+def _interruption_dc(turn: Turn) -> int:
+    return int(turn.table("viagem", "descanso", "interrupcao_dc"))
+
+
+def row_text(row: Any) -> str:
+    """A table row is a text or a mapping with `texto`."""
+    return str(row["texto"]) if isinstance(row, Mapping) else str(row)
+
+
+def _mishap_table(turn: Turn, file: str, key: str) -> tuple[str, Mapping[Any, Any]]:
+    node = turn.table(file, key)
+    if isinstance(node, Mapping) and "linhas" in node:
+        return str(node.get("dados", "1d10")), node["linhas"]
+    return "1d10", node
+
+
+def _mishap(state: State, turn: Turn, file: str, key: str,
+            name: str) -> tuple[State, tuple[int, ...]]:
+    """Roll on the mishap table and apply the row's mechanical parts."""
+    expression, rows = _mishap_table(turn, file, key)
+    rolled = turn.roll(expression, name, describe=lambda total: row_text(pick_row(rows, total)))
+    row = pick_row(rows, rolled.total)
+    tests: tuple[int, ...] = ()
+    if not isinstance(row, Mapping):
+        return state, tests
+    for effect_key, effect in EFFECTS.items():
+        if effect_key in row:
+            state, found = effect(state, turn, row[effect_key])
+            tests += found
+    return state, tests
+
+
+# ---------------------------------------------------------------- mishap effects
+
+def _lose_rations(state: State, turn: Turn, expression: Any) -> tuple[State, tuple[int, ...]]:
+    rolled = turn.roll(str(expression), "Rações perdidas",
+                       describe=lambda total: f"{total} rações devoradas")
+    party = list(state.party)
+    lost = 0
+    for _ in range(rolled.total):
+        richest = max(range(len(party)), key=lambda i: party[i].food, default=None)
+        if richest is None or party[richest].food <= 0:
+            break
+        party[richest] = replace(party[richest], food=party[richest].food - 1)
+        lost += 1
+    if lost < rolled.total:
+        turn.warn(f"O grupo só tinha {lost} rações: perdeu todas.")
+    else:
+        turn.say(f"O grupo perde {lost} rações.")
+    return replace(state, party=tuple(party)), ()
+
+
+def _watcher(state: State, turn: Turn) -> tuple[Character, ...]:
+    if not state.party:
+        return ()
+    chosen = str(turn.table("casa", "descanso", "vigia"))
+    if chosen == "primeiro":
+        return (state.party[0],)
+    try:
+        return (find_character(state, chosen),)
+    except CommandRejected:
+        return (state.party[0],)
+
+
+def _panic(state: State, turn: Turn, who: Any) -> tuple[State, tuple[int, ...]]:
+    targets = state.party if who == "todos" else _watcher(state, turn)
+    for character in targets:
+        state = request_panic(state, turn, character)
+    return state, ()
+
+
+def request_panic(state: State, turn: Turn, character: Character) -> State:
+    """Ask the panic module for a panic test; tell the GM if it is not there."""
+    try:
+        from companion.engine.panic import request_panic as ask
+    except ImportError:
+        turn.warn(f"Teste de pânico para {character.name}: diga 'pânico {character.name}'.", GM)
+        return state
+    return ask(state, turn, character.id)
+
+
+def _encounter(state: State, turn: Turn, happens: Any) -> tuple[State, tuple[int, ...]]:
+    if not happens:
+        return state, ()
+    return _encounter_now(state, turn)
+
+
+def _encounter_chance(state: State, turn: Turn, chance: Any) -> tuple[State, tuple[int, ...]]:
+    from companion.engine import hexcrawl
+
+    spec = turn.table("viagem", "encontro")
+    if turn.chance(int(chance), spec["nome"], spec["sim"], spec["nao"],
+                   visibility=hexcrawl.encounter_visibility(turn)):
+        return _encounter_now(state, turn)
+    return state, ()
+
+
+def _encounter_now(state: State, turn: Turn) -> tuple[State, tuple[int, ...]]:
+    """An encounter interrupts the rest. Travel: roll the region's table; dungeon: flag it."""
+    if state.dungeon.active:
+        turn.warn("Um encontro aleatório acontece durante o descanso!", GM)
+        return replace(state, dungeon=replace(state.dungeon, pending_encounter=True)), (
+            _interruption_dc(turn),)
+    from companion.engine import hexcrawl
+
+    hexcrawl.roll_encounter(state, turn)
+    return state, (_interruption_dc(turn),)
+
+
+def _damage_all(state: State, turn: Turn, amount: Any) -> tuple[State, tuple[int, ...]]:
+    for character in state.party:
+        state = update_character(state, clamp_supplies(
+            replace(character, hp=character.hp - int(amount))))
+    if state.party:
+        turn.say(f"Cada personagem sofre {int(amount)} de dano.")
+    return state, ()
+
+
+def _condition_all(state: State, turn: Turn, text: Any) -> tuple[State, tuple[int, ...]]:
+    for character in state.party:
+        state = update_character(state, add_condition(character, str(text)))
+    return state, ()
+
+
+def _con_test(state: State, turn: Turn, dc: Any) -> tuple[State, tuple[int, ...]]:
+    return state, (int(dc),)
+
+
+EFFECTS: dict[str, Effect] = {
+    "perde_racoes": _lose_rations,
+    "dano": _damage_all,
+    "condicao": _condition_all,
+    "panico": _panic,
+    "encontro": _encounter,
+    "encontro_chance": _encounter_chance,
+    "teste_con": _con_test,
+}
+
+
+def add_condition(character: Character, text: str) -> Character:
+    if text in character.conditions:
+        return character
+    return replace(character, conditions=character.conditions + (text,))
+
+
+# ---------------------------------------------------------------- consumption and benefits
+
+def _consume(state: State, turn: Turn) -> State:
+    """Each member eats and drinks; nobody goes below 0 (they go without, and we say so)."""
+    use = turn.table("viagem", "descanso", "consumo")
+    for character in state.party:
+        short = [word for word, have, need in (("comida", character.food, use["comida"]),
+                                               ("água", character.water, use["agua"]))
+                 if have < need]
+        if short:
+            turn.warn(f"{character.name} está sem {' e sem '.join(short)}: passa o descanso sem.")
+        state = update_character(state, clamp_supplies(replace(
+            character, food=character.food - use["comida"],
+            water=character.water - use["agua"])))
+    return state
+
+
+def _hit_die(turn: Turn, character: Character) -> str:
+    per_character = turn.table("casa", "descanso", "dados_de_vida") or {}
+    die = str(per_character.get(character.id, turn.table("casa", "descanso", "dado_de_vida")))
+    return die if die.startswith("d") else f"d{die}"
+
+
+def apply_benefits(state: State, turn: Turn, character_id: str) -> State:
+    """Hit dice = level for HP; recover attribute damage, sanity (to the house cap), exhaustion."""
+    character = find_character(state, character_id)
+    recover = turn.table("viagem", "descanso", "recupera")
+    healed = 0
+    if character.level > 0:
+        rolled = turn.roll(f"{character.level}{_hit_die(turn, character)}",
+                           str(turn.table("viagem", "descanso", "dados_de_vida")),
+                           edge=edge_for(character), personagem=character.id,
+                           describe=lambda total: f"{character.name} recupera até {total} PV")
+        healed = max(0, rolled.total)
+    cap = int(turn.table("casa", "descanso", "sanidade_maxima"))
+    sanity = character.sanity
+    if sanity < cap:
+        sanity = min(cap, sanity + recover["sanidade"])
+    damage = {name: value - recover["atributo"]
+              for name, value in character.attribute_damage.items()
+              if value - recover["atributo"] > 0}
+    rested = clamp_supplies(replace(
+        character, hp=character.hp + healed, sanity=sanity, attribute_damage=damage,
+        exhaustion=character.exhaustion - recover["exaustao"]))
+    turn.say(f"{rested.name} descansa: PV {character.hp} → {rested.hp}, sanidade {rested.sanity}, "
+             f"exaustão {rested.exhaustion}.", personagem=rested.id)
+    return update_character(state, rested)
+
+
+# ---------------------------------------------------------------- interruptions
+
+def _ask_interruption(state: State, turn: Turn, character: Character,
+                      dcs: tuple[int, ...]) -> State:
+    attribute = str(turn.table("viagem", "descanso", "atributo"))
+    return add_prompt(
+        state, turn, "interrupcao", character.id,
+        f"{character.name}: o descanso foi interrompido — teste de CON DC {dcs[0]} "
+        "para receber os benefícios.",
+        "1d20", modifier(character, attribute), dcs[0],
+        restantes=list(dcs[1:]))
+
+
+def passed(prompt: Prompt, answer: PromptAnswer) -> bool:
+    """A rolled answer meets the prompt's DC."""
+    if answer.total is None:
+        raise CommandRejected(
+            f"o pedido {prompt.id} é um teste: responda com o resultado do dado "
+            f"(ex.: 'responder 14') ou 'responder' para o companheiro rolar")
+    return prompt.dc is None or answer.total >= prompt.dc
+
+
+@prompt_handler("interrupcao")
+def interruption_answered(state: State, prompt: Prompt, answer: PromptAnswer,
+                          turn: Turn) -> State:
+    """Passed every test → the rest's benefits; failed one → none."""
+    character = find_character(state, str(prompt.character))
+    if not passed(prompt, answer):
+        turn.say(f"{character.name} tira {answer.total} contra DC {prompt.dc}: "
+                 "não recebe os benefícios do descanso.", PUBLIC, personagem=character.id)
+        return state
+    remaining = tuple(int(dc) for dc in prompt.context.get("restantes", ()))
+    if remaining:
+        turn.say(f"{character.name} passa ({answer.total} contra DC {prompt.dc}); "
+                 "falta outro teste.", personagem=character.id)
+        return _ask_interruption(state, turn, character, remaining)
+    turn.say(f"{character.name} passa ({answer.total} contra DC {prompt.dc}).",
+             personagem=character.id)
+    return apply_benefits(state, turn, character.id)
+
+
+__all__ = ["rest_party", "apply_benefits", "passed", "row_text", "add_condition",
+           "extend_schema", "request_panic"]

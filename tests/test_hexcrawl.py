@@ -1,0 +1,576 @@
+"""The hexcrawl travel day (seed 000) through the engine, with forced dice."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.engine import Command, State, apply
+from companion.engine.core import edge_for, modifier
+from companion.engine.hexcrawl import day_of, round_of
+from companion.engine.model import Character, Travel
+from companion.errors import CommandRejected
+from tests.conftest import FixedDice, Play
+
+TERRAINS = ["planicie", "estepe", "colinas", "floresta", "pantano", "montanha"]
+QUIET = (3, 6)  # weather: no change; encounter check: never (the highest chance is 3:6)
+
+SEED_WEATHER = {
+    "primavera": ["Frio, chuvoso e ventoso", "Frio e com neblina", "Ameno, ventoso e chuvoso",
+                  "Ameno e nublado", "Quente e chuvoso", "Quente e ensolarado"],
+    "verao": ["Ameno e tempestuoso", "Quente e chuvoso", "Quente e com brisa",
+              "Quente e ensolarado", "Quente e ensolarado", "Sufocante e ensolarado"],
+    "outono": ["Frio e tempestuoso", "Frio e ventoso", "Frio e nevoeiro", "Ameno e ventoso",
+               "Ameno e chuvoso", "Quente e ventoso"],
+    "inverno": ["Congelante e com granizo", "Congelante e com neve", "Frio e com neve",
+                "Frio e ventoso", "Frio e ensolarado", "Ameno e ensolarado"],
+}
+_PI, _EV, _PE, _NA = "Ponto de Interesse", "Evento", "Peregrinos", "Nada"
+_D_PLAINS = [_PI, _PI, _EV, _PE, _NA, _NA, _PI, _PI]
+_D_HILLS = [_PI, _EV, _PE, _NA, _NA, _NA, _PI, _PI]
+_D_WOODS = [_PI, _EV, _NA, _NA, _NA, _NA, _PE, _PI]
+SEED_D = {"planicie": _D_PLAINS, "estepe": _D_PLAINS, "colinas": _D_HILLS,
+          "montanha": _D_HILLS, "floresta": _D_WOODS, "pantano": _D_WOODS}
+SEED_C = {"estepe": 1, "planicie": 2, "colinas": 2, "floresta": 2, "pantano": 3, "montanha": 3}
+SEED_ENCOUNTER = {"estepe": 1, "planicie": 1, "colinas": 2, "floresta": 2, "montanha": 2,
+                  "pantano": 3}
+SEED_E = {  # terrain: (forragear, cacar, pescar)
+    "planicie": (2, 3, 1), "colinas": (2, 3, 1), "estepe": (3, 4, 4), "floresta": (5, 5, 5),
+    "pantano": (5, 2, 4), "montanha": (1, 2, 2)}
+SEED_G = {"planicie": -6, "colinas": -6, "estepe": -4, "floresta": 0, "pantano": 0,
+          "montanha": -10}
+SEED_F = {
+    6: "Encontra comida, mas venenosa/doente. Quem a ingerir tem DESV pelo próximo dia.",
+    7: "Sofre por carrapatos ou sanguessugas. 1 de dano por rodada até se livrar.",
+    8: "Cai e torce o tornozelo. Sofre 2 de dano e 1/2 do movimento até ser curado.",
+    9: "É emboscado por 1 predador (lobo, urso, pantera etc)",
+    10: "O barulho atrai um encontro aleatório",
+}
+
+
+def ana(**changes: object) -> Character:
+    return replace(Character(id="ana", name="Ana", mods={"con": 1, "des": 2}), **changes)
+
+
+def bia(**changes: object) -> Character:
+    return replace(Character(id="bia", name="Bia", mods={"con": -1, "des": 0}), **changes)
+
+
+def start(play: Play, party: tuple[Character, ...] = (), **travel: object) -> Play:
+    """Put the play on a travel state with weather already rolled (row 3)."""
+    values = {"weather_row": 3, **travel}
+    play.state = State(travel=Travel(**values), party=party)  # type: ignore[arg-type]
+    return play
+
+
+def run(play: Play, name: str, *faces: int, **args: object) -> list:
+    """Apply a command with exactly these die faces (all must be used)."""
+    dice = FixedDice(*faces)
+    events = play(name, rng=dice, **args)
+    assert dice.faces == [], f"faces left unused: {dice.faces}"
+    return events
+
+
+def rolls(events: list, tabela: str) -> list:
+    return [e for e in events if e.kind == "rolagem" and e.data["tabela"] == tabela]
+
+
+def one_roll(events: list, tabela: str):
+    found = rolls(events, tabela)
+    assert len(found) == 1, [e.text for e in events]
+    return found[0]
+
+
+# ---------------------------------------------------------------- clock
+
+def test_day_and_round_come_from_the_clock() -> None:
+    assert (day_of(State()), round_of(State())) == (1, 1)
+    assert (day_of(State(minutes=5 * 240)), round_of(State(minutes=5 * 240))) == (1, 6)
+    assert (day_of(State(minutes=6 * 240)), round_of(State(minutes=6 * 240))) == (2, 1)
+
+
+def test_a_group_activity_is_one_round_of_four_hours(play: Play) -> None:
+    start(play)
+    run(play, "explorar", *QUIET, 5)
+    assert play.state.minutes == 240
+    assert round_of(play.state) == 2
+
+
+def test_six_rounds_make_a_day(play: Play) -> None:
+    start(play, terrain="floresta", day_start_terrain="planicie")
+    for _ in range(5):
+        run(play, "explorar", *QUIET, 5)
+    assert day_of(play.state) == 1
+    events = run(play, "explorar", *QUIET, 5)
+    assert day_of(play.state) == 2
+    assert any("Fim do dia 1" in e.text for e in events)
+    assert play.state.travel.day_start_terrain == "floresta"
+
+
+# ---------------------------------------------------------------- weather
+
+@pytest.mark.parametrize("season", list(SEED_WEATHER))
+@pytest.mark.parametrize("row", range(1, 7))
+def test_initial_weather_every_row_of_every_season(play: Play, season: str, row: int) -> None:
+    start(play, season=season)
+    events = run(play, "clima", row)
+    event = one_roll(events, "Clima inicial")
+    assert event.data["resultado"] == SEED_WEATHER[season][row - 1]
+    assert play.state.travel.weather_row == row
+
+
+@pytest.mark.parametrize("face,before,after", [
+    (1, 4, 3), (2, 4, 5), (3, 4, 4), (4, 4, 4), (5, 4, 4), (6, 4, 4),
+    (1, 1, 1), (2, 6, 6),  # clamps
+])
+def test_weather_drift_each_round(play: Play, face: int, before: int, after: int) -> None:
+    start(play, weather_row=before)
+    events = run(play, "explorar", face, 6, 5)
+    expected = {1: "Diminua em 1 o clima", 2: "Aumente em 1 o clima"}.get(face, "Sem mudança")
+    assert one_roll(events, "Clima").data["resultado"] == expected
+    assert play.state.travel.weather_row == after
+
+
+def test_first_round_rolls_the_initial_weather_before_drifting(play: Play) -> None:
+    start(play, weather_row=None, season="inverno")
+    events = run(play, "explorar", 4, 2, 6, 5)
+    tables = [e.data["tabela"] for e in events if e.kind == "rolagem"]
+    assert tables[:3] == ["Clima inicial", "Clima", "Encontro aleatório"]
+    assert play.state.travel.weather_row == 5
+    assert any(e.text == "Clima: Frio e ensolarado." for e in events)
+
+
+def test_estacao_sets_the_season_and_rolls_its_weather(play: Play) -> None:
+    start(play)
+    events = run(play, "estacao", 6, estacao="outono")
+    assert play.state.travel.season == "outono"
+    assert one_roll(events, "Clima inicial").data["resultado"] == "Quente e ventoso"
+
+
+def test_estacao_accepts_accents(play: Play) -> None:
+    start(play)
+    run(play, "estacao", 1, estacao="Verão")
+    assert play.state.travel.season == "verao"
+
+
+# ---------------------------------------------------------------- encounters
+
+@pytest.mark.parametrize("terrain", TERRAINS)
+def test_encounter_chance_by_start_of_day_terrain(play: Play, terrain: str) -> None:
+    chance = SEED_ENCOUNTER[terrain]
+    start(play, terrain=terrain, day_start_terrain=terrain)
+    events = run(play, "explorar", 3, chance, 2, 5)
+    assert one_roll(events, "Encontro aleatório").data["resultado"] == "Encontro"
+    assert len([e for e in events if e.kind == "rolagem"
+                and e.data["tabela"].startswith("Encontros:")]) == 1
+    events = run(play, "explorar", 3, chance + 1, 5)
+    assert one_roll(events, "Encontro aleatório").data["resultado"] == "Nenhum encontro"
+
+
+def test_encounter_uses_the_terrain_where_the_day_started(play: Play) -> None:
+    start(play, terrain="pantano", day_start_terrain="estepe")
+    events = run(play, "explorar", 3, 2, 5)  # 2 would be an encounter in a swamp (3:6)
+    assert one_roll(events, "Encontro aleatório").data["resultado"] == "Nenhum encontro"
+    start(play, terrain="estepe", day_start_terrain="pantano")
+    events = run(play, "explorar", 3, 3, 4, 5)
+    assert one_roll(events, "Encontros: Pântano").data["resultado"] == "Bruxa do brejo"
+
+
+@pytest.mark.parametrize("terrain", TERRAINS)
+def test_every_row_of_every_example_encounter_table(play: Play, tables, terrain: str) -> None:
+    table = tables.get("encontros", "regioes", terrain)
+    start(play, day_start_terrain=terrain, terrain="montanha")
+    for row, text in table["linhas"].items():
+        event = one_roll(run(play, "encontro", int(row)), table["nome"])
+        assert event.data["resultado"] == text
+        assert event.visibility == "gm"  # house default: the GM narrates it
+
+
+def test_encounter_tables_are_marked_as_house_defaults(tables) -> None:
+    assert tables.get("encontros", "padrao_da_casa") is True
+
+
+# ---------------------------------------------------------------- terrain, mode, rejections
+
+def test_terreno_before_the_first_round_sets_where_the_day_started(play: Play) -> None:
+    start(play)
+    run(play, "terreno", terreno="Pântano")
+    assert play.state.travel.terrain == play.state.travel.day_start_terrain == "pantano"
+    run(play, "explorar", *QUIET, 5)
+    run(play, "terreno", terreno="colinas")
+    assert play.state.travel.terrain == "colinas"
+    assert play.state.travel.day_start_terrain == "pantano"
+
+
+@pytest.mark.parametrize("name,args,message", [
+    ("terreno", {"terreno": "deserto"},
+     "terreno desconhecido: 'deserto'; use planície, estepe, colinas, floresta, pântano ou "
+     "montanha"),
+    ("terreno", {}, "terreno desconhecido: ''"),
+    ("estacao", {"estacao": "monção"},
+     "estação desconhecida: 'monção'; use primavera, verão, outono ou inverno"),
+    ("modo", {"modo": "voando"},
+     "modo de viagem desconhecido: 'voando'; use andando, montado ou navegando"),
+])
+def test_unknown_values_are_rejected_and_change_nothing(play: Play, name: str, args: dict,
+                                                        message: str) -> None:
+    start(play)
+    before = play.state
+    with pytest.raises(CommandRejected) as error:
+        play(name, **args)
+    assert message in error.value.message
+    assert play.state == before
+
+
+@pytest.mark.parametrize("mode,hexes", [("andando", 0.5), ("montado", 1.0), ("navegando", 2.0)])
+def test_progress_per_travel_mode(play: Play, mode: str, hexes: float) -> None:
+    start(play, terrain="estepe")
+    run(play, "modo", modo=mode)
+    events = run(play, "avancar", *QUIET, 6, 5)
+    assert play.state.travel.hexes == hexes
+    assert any("avança" in e.text and e.data.get("hexes") == hexes for e in events)
+
+
+# ---------------------------------------------------------------- Avançar: lost, events
+
+@pytest.mark.parametrize("terrain", TERRAINS)
+def test_getting_lost_is_gm_only(play: Play, terrain: str) -> None:
+    chance = SEED_C[terrain]
+    start(play, terrain=terrain, day_start_terrain="estepe")
+    events = run(play, "avancar", *QUIET, chance, 5)
+    lost = one_roll(events, "Tabela C: Perdendo a direção")
+    assert lost.visibility == "gm" and lost.data["resultado"] == "Perdidos"
+    assert play.state.travel.lost is True
+    assert any(e.kind == "relato" and e.visibility == "gm" and "perdido" in e.text
+               for e in events)
+    public = [e.text.lower() for e in events if e.visibility == "public"]
+    assert public and not any("perd" in text or "Tabela C" in text for text in public)
+    events = run(play, "avancar", *QUIET, chance + 1, 5)
+    assert one_roll(events, "Tabela C: Perdendo a direção").data["resultado"] == \
+        "Na direção certa"
+    assert play.state.travel.lost is False
+
+
+@pytest.mark.parametrize("terrain", TERRAINS)
+@pytest.mark.parametrize("face", range(1, 7))
+def test_advancing_rolls_1d6_on_tabela_d(play: Play, terrain: str, face: int) -> None:
+    start(play, terrain=terrain, day_start_terrain="estepe")
+    event = one_roll(run(play, "avancar", *QUIET, 6, face), "Tabela D: Eventos")
+    assert event.data["dados"] == "1d6"
+    assert event.data["resultado"] == SEED_D[terrain][face - 1]
+
+
+@pytest.mark.parametrize("terrain", TERRAINS)
+@pytest.mark.parametrize("face", range(1, 9))
+def test_exploring_rolls_1d8_on_tabela_d(play: Play, terrain: str, face: int) -> None:
+    start(play, terrain=terrain, day_start_terrain="estepe")
+    event = one_roll(run(play, "explorar", *QUIET, face), "Tabela D: Eventos")
+    assert event.data["dados"] == "1d8"
+    assert event.data["resultado"] == SEED_D[terrain][face - 1]
+
+
+def test_rows_7_and_8_only_by_exploring(play: Play) -> None:
+    start(play, terrain="floresta", day_start_terrain="estepe")
+    with pytest.raises(AssertionError, match="outside 1..6"):
+        play("avancar", rng=FixedDice(*QUIET, 6, 7))
+    event = one_roll(run(play, "explorar", *QUIET, 7), "Tabela D: Eventos")
+    assert event.data["resultado"] == "Peregrinos"
+
+
+# ---------------------------------------------------------------- forced march
+
+def _march(play: Play) -> list:
+    return run(play, "avancar", *QUIET, 6, 5)
+
+
+def test_two_consecutive_advances_are_free(play: Play) -> None:
+    start(play, party=(ana(), bia()), terrain="estepe")
+    _march(play)
+    _march(play)
+    assert play.state.prompts == ()
+    assert play.state.travel.consecutive_advances == 2
+
+
+def test_forced_march_dc_12_then_15_then_18(play: Play) -> None:
+    start(play, party=(ana(), bia()), terrain="estepe")
+    _march(play)
+    _march(play)
+    for dc in (12, 15, 18):
+        _march(play)
+        prompts = play.state.prompts[-2:]
+        assert [(p.kind, p.character, p.dc, p.modifier) for p in prompts] == [
+            ("marcha_forcada", "ana", dc, 1), ("marcha_forcada", "bia", dc, -1)]
+
+
+def test_any_other_activity_resets_the_advance_count(play: Play) -> None:
+    start(play, party=(ana(),), terrain="estepe")
+    _march(play)
+    _march(play)
+    run(play, "acampar", *QUIET, 6)
+    assert play.state.travel.consecutive_advances == 0
+    _march(play)
+    _march(play)
+    assert play.state.prompts == ()
+
+
+def _forced(play: Play) -> None:
+    start(play, party=(ana(),), terrain="estepe")
+    for _ in range(3):
+        _march(play)
+
+
+def test_forced_march_passed(play: Play) -> None:
+    _forced(play)
+    events = run(play, "responder", valor=11)  # 11 + CON 1 = 12
+    assert any("aguenta" in e.text for e in events)
+    assert play.state.prompts == ()
+
+
+def test_forced_march_failed_then_rest_two_rounds(play: Play) -> None:
+    _forced(play)
+    run(play, "responder", valor=10)  # 11 < 12
+    (choice,) = play.state.prompts
+    assert choice.kind == "escolha_marcha" and choice.options == ("descansar", "exaustao")
+    run(play, "responder", opcao="descansar")
+    assert play.state.party[0].rest_rounds_owed == 2
+    assert play.state.party[0].exhaustion == 0
+    events = run(play, "explorar", *QUIET, 5)
+    assert any(e.kind == "aviso" and "Ana ainda precisa descansar 2" in e.text for e in events)
+    run(play, "acampar", *QUIET, 1)
+    run(play, "descansar", *QUIET, 4)  # safe camp: no mishap; 1d8 hit die
+    assert play.state.party[0].rest_rounds_owed == 1
+
+
+def test_forced_march_failed_then_exhaustion(play: Play) -> None:
+    _forced(play)
+    run(play, "responder", valor=1)
+    run(play, "responder", opcao="exaustão")
+    assert play.state.party[0].exhaustion == 1
+    assert play.state.party[0].rest_rounds_owed == 0
+
+
+# ---------------------------------------------------------------- Forragear / Caçar / Pescar
+
+ACTIVITIES = ["forragear", "cacar", "pescar"]
+
+
+@pytest.mark.parametrize("terrain", TERRAINS)
+@pytest.mark.parametrize("column", range(3))
+def test_tabela_e_success_and_failure(play: Play, tables, terrain: str, column: int) -> None:
+    activity = ACTIVITIES[column]
+    chance = SEED_E[terrain][column]
+    gain = tables.get("casa", "colheita", activity)
+    start(play, party=(ana(), bia()), terrain=terrain, day_start_terrain="estepe")
+    events = run(play, activity, *QUIET, chance)
+    event = one_roll(events, "Tabela E: Forragear/Caçar/Pescar")
+    assert event.data["resultado"] == "Sucesso" and event.data["chance"] == f"{chance}:6"
+    assert [(c.food, c.water) for c in play.state.party] == [(gain["comida"], gain["agua"])] * 2
+    events = run(play, activity, *QUIET, chance + 1, 3)
+    assert one_roll(events, "Tabela E: Forragear/Caçar/Pescar").data["resultado"] == "Falha"
+    assert one_roll(events, "Tabela F: Acidentes").data["resultado"] == "Nada"
+    assert [(c.food, c.water) for c in play.state.party] == [(gain["comida"], gain["agua"])] * 2
+
+
+def test_named_forager_gets_the_food_and_the_round_does_not_pass(play: Play, tables) -> None:
+    start(play, party=(ana(), bia()), terrain="floresta")
+    events = run(play, "cacar", 1, personagem="Bia")
+    assert [c.food for c in play.state.party] == [0, tables.get("casa", "colheita", "cacar",
+                                                                "comida")]
+    assert play.state.minutes == 0
+    assert not rolls(events, "Clima")
+
+
+def test_forage_yields_are_house_defaults(tables) -> None:
+    assert tables.get("casa", "padrao_da_casa") is True
+    assert set(tables.get("casa", "colheita")) == set(ACTIVITIES)
+
+
+@pytest.mark.parametrize("face", range(1, 6))
+def test_tabela_f_rows_1_to_5_nothing(play: Play, face: int) -> None:
+    start(play, party=(ana(),), terrain="montanha")
+    events = run(play, "forragear", 2, face, personagem="ana")
+    assert one_roll(events, "Tabela F: Acidentes").data["resultado"] == "Nada"
+    assert play.state.party == (ana(),)
+
+
+def test_tabela_f_row_6_poisoned_food(play: Play) -> None:
+    start(play, party=(ana(),), terrain="montanha")
+    events = run(play, "forragear", 2, 6, personagem="ana")
+    assert one_roll(events, "Tabela F: Acidentes").data["resultado"] == SEED_F[6]
+    assert play.state.party[0].conditions == (
+        "Comida venenosa/doente: quem a ingerir tem DESV pelo próximo dia",)
+
+
+def test_tabela_f_row_7_ticks(play: Play) -> None:
+    start(play, party=(ana(),), terrain="montanha")
+    events = run(play, "pescar", 3, 7, personagem="ana")
+    assert one_roll(events, "Tabela F: Acidentes").data["resultado"] == SEED_F[7]
+    assert play.state.party[0].conditions == (
+        "Carrapatos/sanguessugas: 1 de dano por rodada até se livrar",)
+
+
+def test_tabela_f_row_8_sprained_ankle(play: Play) -> None:
+    start(play, party=(ana(hp=5),), terrain="montanha")
+    events = run(play, "cacar", 3, 8, personagem="ana")
+    assert one_roll(events, "Tabela F: Acidentes").data["resultado"] == SEED_F[8]
+    assert play.state.party[0].hp == 3
+    assert play.state.party[0].conditions == (
+        "Tornozelo torcido: 1/2 do movimento até ser curado",)
+
+
+def test_tabela_f_row_8_never_below_zero_hp(play: Play) -> None:
+    start(play, party=(ana(hp=1),), terrain="montanha")
+    run(play, "cacar", 3, 8, personagem="ana")
+    assert play.state.party[0].hp == 0
+
+
+def test_tabela_f_row_9_ambush(play: Play) -> None:
+    start(play, party=(ana(),), terrain="montanha")
+    events = run(play, "cacar", 3, 9, personagem="ana")
+    assert one_roll(events, "Tabela F: Acidentes").data["resultado"] == SEED_F[9]
+    assert play.state.party == (ana(),)
+
+
+def test_tabela_f_row_10_rolls_an_encounter_of_the_start_region(play: Play) -> None:
+    start(play, party=(ana(),), terrain="montanha", day_start_terrain="colinas")
+    events = run(play, "cacar", 3, 10, 1, personagem="ana")
+    assert one_roll(events, "Tabela F: Acidentes").data["resultado"] == SEED_F[10]
+    assert one_roll(events, "Encontros: Colinas").data["resultado"] == "Ogro solitário"
+
+
+def test_group_accident_picks_the_victim_with_a_die(play: Play) -> None:
+    start(play, party=(ana(), bia(hp=8)), terrain="montanha", day_start_terrain="estepe")
+    events = run(play, "forragear", *QUIET, 2, 8, 2)
+    assert one_roll(events, "Acidente: quem sofre").data["resultado"] == "Bia"
+    assert [c.hp for c in play.state.party] == [8, 6]
+
+
+# ---------------------------------------------------------------- Criar munição
+
+@pytest.mark.parametrize("terrain", TERRAINS)
+def test_ammo_with_tabela_g(play: Play, terrain: str) -> None:
+    start(play, party=(ana(),), terrain=terrain)
+    events = run(play, "criar_municao", 15, personagem="Ana")
+    expected = max(0, 15 + 2 + SEED_G[terrain])
+    event = one_roll(events, "Tabela G: Criar Munição")
+    assert event.data["total"] == 15 + 2 + SEED_G[terrain]
+    assert play.state.party[0].ammo == expected
+
+
+def test_ammo_never_below_zero(play: Play) -> None:
+    start(play, party=(ana(ammo=3),), terrain="montanha")
+    events = run(play, "criar_municao", 1, personagem="Ana")  # 1 + 2 - 10 = -7
+    assert one_roll(events, "Tabela G: Criar Munição").data["total"] == -7
+    assert play.state.party[0].ammo == 3
+
+
+def test_ammo_for_the_whole_group_is_a_round(play: Play) -> None:
+    start(play, party=(ana(), bia()), terrain="floresta", day_start_terrain="estepe")
+    run(play, "criar_municao", *QUIET, 10, 7)
+    assert [c.ammo for c in play.state.party] == [12, 7]
+    assert play.state.minutes == 240
+
+
+# ---------------------------------------------------------------- exhaustion (Tabela I)
+
+def test_exhaustion_level_1_gives_disadvantage(play: Play) -> None:
+    start(play, party=(ana(exhaustion=1),), terrain="floresta")
+    events = run(play, "criar_municao", 18, 4, personagem="Ana")
+    event = one_roll(events, "Tabela G: Criar Munição")
+    assert event.data["vantagem"] == "desvantagem" and event.data["total"] == 4 + 2
+    assert play.state.party[0].ammo == 6
+
+
+def test_exhaustion_level_2_also_drops_modifiers(play: Play) -> None:
+    start(play, party=(ana(exhaustion=2),), terrain="floresta")
+    events = run(play, "criar_municao", 18, 4, personagem="Ana")
+    assert one_roll(events, "Tabela G: Criar Munição").data["total"] == 4
+    tired = ana(exhaustion=2)
+    assert (modifier(tired, "des"), edge_for(tired)) == (0, "desvantagem")
+
+
+def test_exhaustion_level_3_keeps_1_and_2_and_hurts_con_each_day(play: Play) -> None:
+    start(play, party=(ana(exhaustion=3),), terrain="floresta", day_start_terrain="estepe")
+    tired = ana(exhaustion=3)
+    assert (modifier(tired, "con"), edge_for(tired)) == (0, "desvantagem")
+    play.state = replace(play.state, minutes=5 * 240, travel=replace(play.state.travel,
+                                                                     rested_today=True))
+    events = run(play, "explorar", *QUIET, 5, 3)
+    assert any(e.kind == "rolagem" and e.data["tabela"] == "Tabela I: Exaustão" for e in events)
+    assert play.state.party[0].attribute_damage == {"con": 3}
+
+
+# ---------------------------------------------------------------- the day without rest
+
+def test_a_day_without_rest_gives_one_exhaustion(play: Play) -> None:
+    start(play, party=(ana(), bia(exhaustion=1)), terrain="estepe")
+    play.state = replace(play.state, minutes=5 * 240)
+    events = run(play, "explorar", *QUIET, 5)
+    assert [c.exhaustion for c in play.state.party] == [1, 2]
+    assert any(e.kind == "aviso" and "sem descansar" in e.text for e in events)
+    assert play.state.travel.rested_today is False
+
+
+def test_a_day_with_rest_gives_no_exhaustion(play: Play) -> None:
+    start(play, party=(ana(),), terrain="estepe", camp_safe=True)
+    play.state = replace(play.state, minutes=5 * 240)
+    events = run(play, "descansar", *QUIET, 4)
+    assert play.state.party[0].exhaustion == 0
+    assert not any("sem descansar" in e.text for e in events)
+    assert play.state.travel.rested_today is False  # a new day began
+
+
+# ---------------------------------------------------------------- Levantar acampamento
+
+@pytest.mark.parametrize("face,safe", [(1, True), (2, True), (3, True), (4, True), (5, True),
+                                       (6, False)])
+def test_camp_is_safe_on_5_in_6(play: Play, face: int, safe: bool) -> None:
+    start(play)
+    event = one_roll(run(play, "acampar", *QUIET, face), "Levantar Acampamento")
+    assert event.data["chance"] == "5:6"
+    assert play.state.travel.camp_safe is safe
+
+
+# ---------------------------------------------------------------- property
+
+COMMANDS = st.one_of(
+    st.sampled_from([("avancar", {}), ("explorar", {}), ("forragear", {}), ("cacar", {}),
+                     ("pescar", {}), ("criar_municao", {}), ("acampar", {}),
+                     ("descansar", {}), ("clima", {}), ("encontro", {})]),
+    st.tuples(st.sampled_from(["forragear", "cacar", "pescar", "criar_municao"]),
+              st.fixed_dictionaries({"personagem": st.sampled_from(["Ana", "bia", "Zé"])})),
+    st.tuples(st.just("terreno"), st.fixed_dictionaries(
+        {"terreno": st.sampled_from(TERRAINS + ["Pântano", "deserto", ""])})),
+    st.tuples(st.just("modo"), st.fixed_dictionaries(
+        {"modo": st.sampled_from(["andando", "montado", "navegando", "voando"])})),
+    st.tuples(st.just("estacao"), st.fixed_dictionaries(
+        {"estacao": st.sampled_from(["primavera", "verão", "outono", "inverno", "x"])})),
+    st.tuples(st.just("responder"), st.one_of(
+        st.fixed_dictionaries({"valor": st.integers(-3, 25)}),
+        st.fixed_dictionaries({"opcao": st.sampled_from(["descansar", "exaustao", "x"])}),
+        st.just({}))),
+)
+SMALL = st.integers(0, 3)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(steps=st.lists(COMMANDS, max_size=30), seed=st.integers(0, 10_000),
+       food=SMALL, water=SMALL, ammo=SMALL, hp=st.integers(0, 8), exhaustion=SMALL)
+def test_travel_never_makes_anything_negative(tables, steps, seed, food, water, ammo, hp,
+                                              exhaustion) -> None:
+    party = (ana(food=food, water=water, ammo=ammo, hp=hp, exhaustion=exhaustion),
+             bia(food=water, water=food, hp=1))
+    state = State(party=party)
+    for number, (name, args) in enumerate(steps):
+        try:
+            state, _ = apply(state, Command(name, args), __import__("random").Random(
+                f"{seed}:{number}"), tables)
+        except CommandRejected:
+            continue
+        for c in state.party:
+            assert min(c.food, c.water, c.ammo, c.hp, c.exhaustion, c.rest_rounds_owed) >= 0
+            assert c.hp <= c.hp_max
+            assert all(value >= 0 for value in c.attribute_damage.values())
+        assert state.travel.weather_row is None or 1 <= state.travel.weather_row <= 6

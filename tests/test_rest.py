@@ -1,0 +1,266 @@
+"""Descansar: the shared rest procedure (travel with Tabela H, dungeon with its Tabela B)."""
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from companion.engine import Command, State
+from companion.engine import dungeon as dungeon_module
+from companion.engine.core import Turn
+from companion.engine.model import Character, Dungeon, Travel
+from companion.engine.rest import rest_party
+from companion.tables import Tables
+from tests.conftest import FixedDice, Play
+from tests.test_hexcrawl import QUIET, ana, bia, one_roll, rolls, run, start
+
+H = "Tabela H: Percalços"
+SEED_H = {
+    5: "Um personagem perde 1 item aleatório.",
+    6: "Comida devorada por animais. Perca 1d4 rações entre o grupo.",
+    7: "Ataque de mosquitos/insetos hematófagos. DESV nas próximas duas rodadas.",
+    8: "Lenha molhada, a fogueira apaga. Vigia faz teste de pânico. Role 1d6. 3:6 | "
+       "Encontro Aleatório.",
+    9: "O fogo espalhou. Teste de DES DC 12 ou perde 1 item aleatório.",
+    10: "Roedores/pestes infestam. Doença.",
+}
+
+
+def camp(play: Play, *party: Character, safe: bool = True) -> Play:
+    return start(play, party=party, terrain="floresta", day_start_terrain="estepe",
+                 camp_safe=safe)
+
+
+def fed(character: Character) -> Character:
+    return replace(character, food=3, water=3)
+
+
+# ---------------------------------------------------------------- a safe rest
+
+def test_safe_rest_skips_mishaps_and_gives_every_benefit(play: Play) -> None:
+    tired = fed(ana(level=2, hp=2, hp_max=20, sanity=7, exhaustion=2,
+                    attribute_damage={"for": 2, "con": 1}))
+    camp(play, tired)
+    events = run(play, "descansar", *QUIET, 3, 4, 5, 6)  # 2d8, twice for DESV
+    assert not rolls(events, H)
+    hit = one_roll(events, "Dados de vida")
+    assert (hit.data["dados"], hit.data["total"]) == ("2d8", 7)
+    (rested,) = play.state.party
+    assert (rested.food, rested.water) == (2, 2)
+    assert rested.hp == 2 + hit.data["total"]
+    assert (rested.sanity, rested.exhaustion) == (8, 1)
+    assert rested.attribute_damage == {"for": 1}
+    assert play.state.travel.rested_today is True
+    assert play.state.travel.camp_safe is False
+
+
+def test_hp_never_above_max(play: Play) -> None:
+    camp(play, fed(ana(hp=7, hp_max=8)))
+    run(play, "descansar", *QUIET, 8)
+    assert play.state.party[0].hp == 8
+
+
+def test_rest_without_food_or_water_warns_and_stays_at_zero(play: Play) -> None:
+    camp(play, ana(food=0, water=1), bia(food=1, water=0))
+    events = run(play, "descansar", *QUIET, 1, 1)
+    assert [(c.food, c.water) for c in play.state.party] == [(0, 0), (0, 0)]
+    warnings = [e.text for e in events if e.kind == "aviso"]
+    assert any("Ana está sem comida" in w for w in warnings)
+    assert any("Bia está sem água" in w for w in warnings)
+
+
+@pytest.mark.parametrize("before,after", [(19, 20), (20, 20), (25, 25), (0, 1)])
+def test_sanity_recovers_up_to_the_house_cap(play: Play, tables, before: int,
+                                             after: int) -> None:
+    assert tables.get("casa", "descanso", "sanidade_maxima") == 20
+    camp(play, fed(ana(sanity=before)))
+    run(play, "descansar", *QUIET, 1)
+    assert play.state.party[0].sanity == after
+
+
+def test_hit_die_per_character_from_casa(tables: Tables) -> None:
+    files = dict(tables.files)
+    files["casa"] = {**files["casa"], "descanso": {**files["casa"]["descanso"],
+                                                  "dados_de_vida": {"bia": "d4"}}}
+    play = Play(Tables(files=files, directory=tables.directory))
+    camp(play, fed(ana(level=1, hp=1)), fed(bia(level=3, hp=1)))
+    events = run(play, "descansar", *QUIET, 8, 4, 4, 4)
+    assert [e.data["dados"] for e in rolls(events, "Dados de vida")] == ["1d8", "3d4"]
+
+
+def test_exhausted_character_rolls_hit_dice_with_disadvantage(play: Play) -> None:
+    camp(play, fed(ana(hp=1, exhaustion=1)))
+    events = run(play, "descansar", *QUIET, 7, 2)
+    assert one_roll(events, "Dados de vida").data["total"] == 2
+    assert play.state.party[0].hp == 3
+
+
+# ---------------------------------------------------------------- Tabela H
+
+@pytest.mark.parametrize("face", range(1, 5))
+def test_tabela_h_rows_1_to_4_nothing(play: Play, face: int) -> None:
+    camp(play, fed(ana()), safe=False)
+    events = run(play, "descansar", *QUIET, face, 5)
+    assert one_roll(events, H).data["resultado"] == "Nada"
+    assert play.state.party[0].conditions == ()
+
+
+@pytest.mark.parametrize("face", [5, 9])
+def test_tabela_h_item_rows_are_told(play: Play, face: int) -> None:
+    camp(play, fed(ana()), safe=False)
+    events = run(play, "descansar", *QUIET, face, 5)
+    assert one_roll(events, H).data["resultado"] == SEED_H[face]
+
+
+def test_tabela_h_row_6_animals_eat_rations_from_whoever_has_most(play: Play) -> None:
+    camp(play, replace(ana(), food=4, water=2), replace(bia(), food=2, water=2), safe=False)
+    events = run(play, "descansar", *QUIET, 6, 3, 1, 1)
+    assert one_roll(events, H).data["resultado"] == SEED_H[6]
+    assert one_roll(events, "Rações perdidas").data["total"] == 3
+    # 4/2 → one at a time from the richest (ties: party order) → 1/2 → each eats 1 → 0/1
+    assert [c.food for c in play.state.party] == [0, 1]
+
+
+def test_tabela_h_row_6_never_below_zero(play: Play) -> None:
+    camp(play, replace(ana(), food=1, water=1), safe=False)
+    events = run(play, "descansar", *QUIET, 6, 4, 1)
+    assert play.state.party[0].food == 0
+    assert any(e.kind == "aviso" and "só tinha 1" in e.text for e in events)
+
+
+@pytest.mark.parametrize("face,condition", [
+    (7, "Mosquitos: DESV nas próximas duas rodadas"), (10, "Doença (roedores/pestes)")])
+def test_tabela_h_conditions_on_everyone(play: Play, face: int, condition: str) -> None:
+    camp(play, fed(ana()), fed(bia()), safe=False)
+    events = run(play, "descansar", *QUIET, face, 5, 5)
+    assert one_roll(events, H).data["resultado"] == SEED_H[face]
+    assert [c.conditions for c in play.state.party] == [(condition,), (condition,)]
+
+
+def test_tabela_h_row_8_watcher_panics_and_an_encounter_interrupts(play: Play) -> None:
+    camp(play, fed(ana()), fed(bia()), safe=False)
+    events = run(play, "descansar", *QUIET, 8, 3, 2)
+    assert one_roll(events, H).data["resultado"] == SEED_H[8]
+    round_check, fire_check = rolls(events, "Encontro aleatório")
+    assert round_check.data["chance"] == "1:6"  # the day started in the steppe
+    assert (fire_check.data["chance"], fire_check.data["resultado"]) == ("3:6", "Encontro")
+    assert one_roll(events, "Encontros: Estepe").data["resultado"] == "Hienas (1d6)"
+    kinds = [(p.kind, p.character) for p in play.state.prompts]
+    assert kinds == [("panico", "ana"), ("interrupcao", "ana"), ("interrupcao", "bia")]
+    assert not rolls(events, "Dados de vida")  # benefits wait for the CON tests
+
+
+def test_tabela_h_row_8_without_encounter_gives_benefits(play: Play) -> None:
+    camp(play, fed(ana(hp=1)), safe=False)
+    events = run(play, "descansar", *QUIET, 8, 4, 6)
+    assert rolls(events, "Encontro aleatório")[-1].data["resultado"] == "Nenhum encontro"
+    assert [p.kind for p in play.state.prompts] == ["panico"]
+    assert play.state.party[0].hp == 7
+
+
+# ---------------------------------------------------------------- interruptions
+
+def _interrupted(play: Play) -> None:
+    """An encounter in the rest round itself interrupts the rest."""
+    camp(play, fed(ana(hp=1, exhaustion=1)), fed(bia(hp=1)), safe=True)
+    run(play, "descansar", 3, 1, 4)  # weather, encounter (estepe 1:6), encounter table row 4
+
+
+def test_an_encounter_during_the_rest_round_asks_con_dc_12(play: Play) -> None:
+    _interrupted(play)
+    prompts = play.state.prompts
+    assert [(p.kind, p.character, p.dc, p.modifier) for p in prompts] == [
+        ("interrupcao", "ana", 12, 1), ("interrupcao", "bia", 12, -1)]
+    assert [c.hp for c in play.state.party] == [1, 1]
+    assert [(c.food, c.water) for c in play.state.party] == [(2, 2), (2, 2)]  # they still ate
+
+
+def test_passing_the_interruption_test_gives_the_benefits(play: Play) -> None:
+    _interrupted(play)
+    events = play("responder", rng=FixedDice(6, 2), valor=11, personagem="Ana")  # 11+1 = 12
+    assert one_roll(events, "Dados de vida").data["total"] == 2  # DESV keeps the lower
+    ana_now = play.state.party[0]
+    assert (ana_now.hp, ana_now.exhaustion) == (3, 0)
+
+
+def test_failing_the_interruption_test_gives_no_benefits(play: Play) -> None:
+    _interrupted(play)
+    events = run(play, "responder", valor=12, personagem="Bia")  # 12-1 = 11 < 12
+    assert any("não recebe os benefícios" in e.text for e in events)
+    assert play.state.party[1].hp == 1
+    assert [p.character for p in play.state.prompts] == ["ana"]
+
+
+def test_two_interruptions_need_two_passes(play: Play) -> None:
+    camp(play, fed(bia(hp=1)), safe=False)
+    # weather 3; round encounter 1 (estepe 1:6) → row 2; Tabela H 8 → 3:6 on 2 → row 3
+    run(play, "descansar", 3, 1, 2, 8, 2, 3)
+    panic, first = play.state.prompts
+    assert (panic.kind, first.kind) == ("panico", "interrupcao")
+    assert (first.dc, first.context["restantes"]) == (12, [12])
+    run(play, "responder", pedido=first.id, valor=20)
+    (second,) = [p for p in play.state.prompts if p.kind == "interrupcao"]
+    assert (second.dc, second.context["restantes"]) == (12, [])
+    assert play.state.party[0].hp == 1
+    run(play, "responder", 5, pedido=second.id, valor=20)
+    assert play.state.party[0].hp == 6
+
+
+# ---------------------------------------------------------------- dungeon
+
+def test_descansar_in_the_dungeon_is_the_dungeon_rest_turn(play: Play, monkeypatch) -> None:
+    calls: list[State] = []
+
+    def fake_rest_turn(state: State, turn: Turn) -> State:
+        calls.append(state)
+        return replace(state, minutes=state.minutes + 10)
+
+    monkeypatch.setattr(dungeon_module, "rest_turn", fake_rest_turn)
+    play.state = State(dungeon=Dungeon(active=True), party=(fed(ana()),))
+    play("descansar")
+    assert len(calls) == 1 and play.state.minutes == 10
+    assert play.state.party[0].food == 3  # no travel rest happened
+
+
+def _dungeon_rest(tables: Tables, *faces: int, party: tuple[Character, ...]):
+    state = State(dungeon=Dungeon(active=True), party=party,
+                  travel=Travel(camp_safe=True))
+    dice = FixedDice(*faces)
+    turn = Turn(rng=dice, tables=tables, command=Command("dormir"))
+    name = tables.get("masmorra", "tabela_b", "nome")
+    state = rest_party(state, turn, "masmorra", "tabela_b", name)
+    assert dice.faces == []
+    return state, turn.events
+
+
+def test_dungeon_rest_is_never_safe_and_row_6_asks_con(tables: Tables) -> None:
+    state, events = _dungeon_rest(tables, 6, party=(fed(ana()),))
+    assert one_roll(events, "Tabela B: Percalços da Dungeon").data["resultado"].startswith(
+        "Dormir na Dungeon não é nada confortável.")
+    assert [(p.kind, p.dc) for p in state.prompts] == [("interrupcao", 12)]
+
+
+def test_dungeon_row_7_damage_and_con(tables: Tables) -> None:
+    state, _ = _dungeon_rest(tables, 7, party=(fed(ana(hp=5)),))
+    assert state.party[0].hp == 3
+    assert [p.kind for p in state.prompts] == ["interrupcao"]
+
+
+def test_dungeon_row_8_encounter_is_flagged_and_interrupts(tables: Tables) -> None:
+    state, _ = _dungeon_rest(tables, 8, party=(fed(ana()),))
+    assert state.dungeon.pending_encounter is True
+    assert [p.kind for p in state.prompts] == ["interrupcao"]
+
+
+def test_dungeon_row_9_everyone_panics_and_tests_con(tables: Tables) -> None:
+    state, _ = _dungeon_rest(tables, 9, party=(fed(ana()), fed(bia())))
+    assert [(p.kind, p.character) for p in state.prompts] == [
+        ("panico", "ana"), ("panico", "bia"), ("interrupcao", "ana"), ("interrupcao", "bia")]
+
+
+def test_dungeon_quiet_row_gives_benefits_and_marks_the_day_rested(tables: Tables) -> None:
+    state, _ = _dungeon_rest(tables, 2, 5, party=(fed(ana(hp=1)),))
+    assert state.party[0].hp == 6
+    assert state.travel.rested_today is True
+    assert state.prompts == ()
