@@ -388,3 +388,12 @@ def test_exhaustion_from_the_hour_rest_uses_the_table_amount(tables: Tables) -> 
     amount = tables.get("masmorra", "descanso", "exaustao")
     assert play.state.party[0].exhaustion == amount
     assert replace(play.state.party[0], exhaustion=0) == party("Ana")[0]
+
+
+def test_a_day_ending_in_the_dungeon_without_rest_gives_exhaustion(tables: Tables) -> None:
+    play = in_dungeon(tables, characters=party("Ana", "Bia"))
+    play.state = replace(play.state, minutes=24 * 60 - 10)
+    play("turno")
+    assert play.state.minutes == 24 * 60
+    assert all(c.exhaustion == 1 for c in play.state.party)
+    assert any("Um dia sem descansar" in e.text for e in play.events)

@@ -29,6 +29,7 @@ from companion.engine.core import (
     slug,
 )
 from companion.engine.model import Chase, Character, Prompt, State
+from companion.engine.hexcrawl import pass_time
 from companion.errors import CommandRejected, TableError
 from companion.tables import register_schema
 
@@ -199,7 +200,7 @@ def _resolve_turn(state: State, turn: Turn, success: bool) -> State:
     chase = _require_chase(state)
     chase = replace(chase, turn=chase.turn + 1, score=chase.score + (1 if success else -1),
                     ranged_checked=False)
-    state = replace(state, minutes=state.minutes + int(_data(turn, "turno_minutos")))
+    state = pass_time(state, turn, int(_data(turn, "turno_minutos")))
     turn.say(str(_data(turn, "ponto_de_fuga" if success else "ponto_de_perigo")),
              turno=chase.turn, placar=chase.score)
     state = _after_point(state, turn, chase)

@@ -26,6 +26,7 @@ from companion.engine.core import (
     slug,
 )
 from companion.engine.model import GM, PUBLIC, Dungeon, Monster, State, Timer
+from companion.engine.hexcrawl import pass_time
 from companion.errors import CommandRejected, TableError
 from companion.tables import register_schema
 
@@ -198,7 +199,7 @@ def _monster_reminder(state: State, turn: Turn) -> None:
 def _end_of_turn(state: State, turn: Turn, resting: bool) -> State:
     """Step 4: timers, the clock, the hour rest; then the encounter (if rolled) arrives."""
     state = _tick_timers(state, turn, 1)
-    state = replace(state, minutes=state.minutes + int(_data(turn, "turno_minutos")))
+    state = pass_time(state, turn, int(_data(turn, "turno_minutos")))
     state = _hour_rest(state, turn, resting)
     if state.dungeon.pending_encounter:
         state = _arrival(state, turn)
@@ -377,8 +378,8 @@ def sleep(state: State, turn: Turn) -> State:
         state = _arrival(state, turn)
     turns = hours * 60 // int(_data(turn, "turno_minutos"))
     state = _tick_timers(state, turn, turns)
-    return replace(state, minutes=state.minutes + hours * 60,
-                   dungeon=replace(state.dungeon, turns_since_rest=0))
+    state = pass_time(state, turn, hours * 60)
+    return replace(state, dungeon=replace(state.dungeon, turns_since_rest=0))
 
 
 def _sleep_checks(state: State, turn: Turn, level: str, hours: int) -> tuple[State, int]:

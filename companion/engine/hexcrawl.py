@@ -241,9 +241,16 @@ def _warn_owed(turn: Turn, character: Character) -> None:
 
 
 def _end_round(state: State, turn: Turn) -> State:
-    day = day_of(state)
-    state = replace(state, minutes=state.minutes + _round_minutes(turn))
-    return end_of_day(state, turn, day) if day_of(state) != day else state
+    return pass_time(state, turn, _round_minutes(turn))
+
+
+def pass_time(state: State, turn: Turn, minutes: int) -> State:
+    """Move the session clock; every midnight crossed ends a day (travel or dungeon alike)."""
+    first_day = day_of(state)
+    state = replace(state, minutes=state.minutes + minutes)
+    for day in range(first_day, day_of(state)):
+        state = end_of_day(state, turn, day)
+    return state
 
 
 def end_of_day(state: State, turn: Turn, day: int) -> State:
