@@ -1,0 +1,205 @@
+"""Panic (Tabelas J and K) and the daily harm of exhaustion (Tabela I).
+
+`panico Nome` queues a panic test on that character's phone (`request_panic`, also used by the
+rest mishaps and the dungeon). The test is a house default in tables/panico.yaml: 1d20, passes on
+a result ≤ the character's current Sanity. On a failure Tabela J is read at the CURRENT Sanity
+(0 or below → row 1) and its effect applied:
+
+- Insanidade: the condition named in data ("Insano") is added to the character.
+- Afetado: 1d8 on Tabela K (the full text goes only to that player; the name is added to the
+  character's afflictions), then a random panic effect: house default 1d4 over Tabela J's brief
+  rows 5-7, 8-10, 11-13 and 14+ (`efeito_aleatorio` in data), applied like a rolled row.
+- Fúria / Catatonia / Terror: 1d4 rounds are rolled and announced.
+- Impactado: 2 damage to Sabedoria, kept in `attribute_damage["sab"]`.
+
+`exhaustion_day(state, turn)` applies Tabela I's daily harm (level 3+: 1d4 CON damage, kept in
+`attribute_damage["con"]`); the hexcrawl day end calls it. Levels 1-2 act through
+core.edge_for / core.modifier.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Callable, Mapping
+
+from companion.engine.core import (
+    PromptAnswer,
+    Turn,
+    add_prompt,
+    arg,
+    command,
+    find_character,
+    pick_row,
+    prompt_handler,
+    update_character,
+)
+from companion.engine.model import PUBLIC, Character, Prompt, State, player_visibility
+from companion.errors import CommandRejected
+from companion.tables import register_schema
+
+FILE = "panico"
+
+register_schema(FILE, {
+    "teste_panico": {"nome": str, "dados": str},
+    "tabela_j": {"nome": str, "nome_duracao": str,
+                 "linhas": {"*": {"texto": str, "efeito": str}}},
+    "efeito_aleatorio": {"nome": str, "dados": str, "linhas": {"*": str}},
+    "tabela_k": {"nome": str, "dados": str, "linhas": {"*": {"nome": str, "texto": str}}},
+    "tabela_i": {"nome": str, "linhas": {"*": {"texto": str}}},
+    "personagem_padrao": {"nivel": int, "pv": int, "sanidade": int, "exaustao": int,
+                          "comida": int, "agua": int, "municao": int},
+    "limites_personagem": {"nivel": [int], "pv": [int], "pv_max": [int], "atributo": [int],
+                           "sanidade": [int], "exaustao": [int], "comida": [int],
+                           "agua": [int], "municao": [int], "nome_maximo": int},
+    "registro": {"regiao_masmorra": str, "quantidade_maxima": int},
+    "nomes_pedidos": {"*": str},
+})
+
+Row = Mapping[str, Any]
+Effect = Callable[[State, Character, Row, Turn], State]
+
+
+# ---------------------------------------------------------------- asking for the test
+
+def request_panic(state: State, turn: Turn, character_id: str) -> State:
+    """Queue a panic test (prompt kind "panico") on the character's player's phone."""
+    character = find_character(state, character_id)
+    test = turn.table(FILE, "teste_panico")
+    text = (f"{character.name}: {test['nome'].lower()}! Role {test['dados']}: passa com "
+            f"{character.sanity} ou menos (sua Sanidade atual).")
+    turn.say(f"{test['nome']} para {character.name}.", PUBLIC, personagem=character.id)
+    return add_prompt(state, turn, "panico", character.id, text, dice_expression=test["dados"])
+
+
+@command("panico")
+def panic_command(state: State, turn: Turn) -> State:
+    """`panico personagem`: ask that character's player for a panic test."""
+    name = arg(turn, "personagem")
+    if not name:
+        raise CommandRejected("diga de quem é o teste de pânico: 'pânico Ana'")
+    return request_panic(state, turn, name)
+
+
+# ---------------------------------------------------------------- resolving it
+
+@prompt_handler("panico")
+def resolve_panic(state: State, prompt: Prompt, answer: PromptAnswer, turn: Turn) -> State:
+    """Pass on total ≤ current Sanity; otherwise Tabela J at the current Sanity."""
+    character = find_character(state, prompt.character or "")
+    name = turn.table(FILE, "teste_panico", "nome").lower()
+    total = answer.total if answer.total is not None else 0
+    if total <= character.sanity:
+        turn.say(f"{character.name} passou no {name} ({total} ≤ Sanidade {character.sanity}).",
+                 PUBLIC, personagem=character.id, sucesso=True)
+        return state
+    turn.say(f"{character.name} falhou no {name} ({total} > Sanidade {character.sanity}).",
+             PUBLIC, personagem=character.id, sucesso=False)
+    return apply_panic_row(state, character, turn)
+
+
+def panic_row(tables_rows: Mapping[str, Row], sanity: int) -> Row:
+    """The Tabela J row for a Sanity (0 or below reads as row 1)."""
+    return pick_row(tables_rows, max(1, sanity))
+
+
+def apply_panic_row(state: State, character: Character, turn: Turn) -> State:
+    """Announce and apply Tabela J at the character's current Sanity."""
+    table = turn.table(FILE, "tabela_j")
+    row = panic_row(table["linhas"], character.sanity)
+    turn.say(f"{table['nome']} (Sanidade {character.sanity}): {row['texto']}", PUBLIC,
+             tabela=table["nome"], sanidade=character.sanity, resultado=row["texto"],
+             personagem=character.id)
+    return EFFECTS[row["efeito"]](state, character, row, turn)
+
+
+def _insanity(state: State, character: Character, row: Row, turn: Turn) -> State:
+    condition = row.get("condicao", "Insano")
+    if condition in character.conditions:
+        return state
+    turn.say(f"{character.name} agora está {condition.lower()}.", PUBLIC, personagem=character.id)
+    return update_character(state, replace(character,
+                                           conditions=character.conditions + (condition,)))
+
+
+def _afflicted(state: State, character: Character, row: Row, turn: Turn) -> State:
+    """Tabela K to the player, then a random brief panic effect."""
+    table = turn.table(FILE, "tabela_k")
+    rows = table["linhas"]
+    rolled = turn.roll(table["dados"], table["nome"], visibility=player_visibility(character.id),
+                       describe=lambda total: pick_row(rows, total)["texto"],
+                       personagem=character.id)
+    affliction = pick_row(rows, rolled.total)
+    turn.say(f"{character.name} recebeu uma aflição: {affliction['nome']}.", PUBLIC,
+             personagem=character.id, aflicao=affliction["nome"])
+    character = replace(character, afflictions=character.afflictions + (affliction["nome"],))
+    state = update_character(state, character)
+    return _random_effect(state, character, turn)
+
+
+def _random_effect(state: State, character: Character, turn: Turn) -> State:
+    """House default: 1d4 over Tabela J's brief rows, applied like the rolled row."""
+    spec = turn.table(FILE, "efeito_aleatorio")
+    rows = turn.table(FILE, "tabela_j", "linhas")
+    rolled = turn.roll(spec["dados"], spec["nome"], personagem=character.id,
+                       describe=lambda total: rows[pick_row(spec["linhas"], total)]["texto"])
+    row = rows[pick_row(spec["linhas"], rolled.total)]
+    return EFFECTS[row["efeito"]](state, character, row, turn)
+
+
+def _brief(state: State, character: Character, row: Row, turn: Turn) -> State:
+    """Fúria, Catatonia, Terror: roll how many rounds it lasts."""
+    rolled = turn.roll(row["duracao"], turn.table(FILE, "tabela_j", "nome_duracao"),
+                       describe=lambda total: f"{row['nome']}: {total} rodada(s)",
+                       personagem=character.id)
+    turn.say(f"{character.name}: {row['nome']} por {rolled.total} rodada(s).", PUBLIC,
+             personagem=character.id, efeito=row["nome"], rodadas=rolled.total)
+    return state
+
+
+def _attribute_damage(state: State, character: Character, row: Row, turn: Turn) -> State:
+    """Impactado: damage to an attribute (Sabedoria)."""
+    attribute, amount = str(row["atributo"]), int(row["dano"])
+    damage = dict(character.attribute_damage)
+    damage[attribute] = damage.get(attribute, 0) + amount
+    turn.say(f"{character.name} sofre {amount} de dano em {attribute.upper()} "
+             f"(total {damage[attribute]}).", PUBLIC, personagem=character.id,
+             atributo=attribute, dano=amount)
+    return update_character(state, replace(character, attribute_damage=damage))
+
+
+EFFECTS: dict[str, Effect] = {
+    "insanidade": _insanity,
+    "afetado": _afflicted,
+    "breve": _brief,
+    "dano_atributo": _attribute_damage,
+}
+
+
+# ---------------------------------------------------------------- exhaustion (Tabela I)
+
+def exhaustion_effects(character: Character, tables_rows: Mapping[str, Row]) -> list[str]:
+    """Tabela I texts that apply to the character (levels are cumulative)."""
+    return [row["texto"] for key, row in sorted(tables_rows.items(), key=lambda kv: int(kv[0]))
+            if character.exhaustion >= int(key)]
+
+
+def exhaustion_day(state: State, turn: Turn) -> State:
+    """At a day's end: every row of Tabela I with `dano_diario` the character has reached."""
+    table = turn.table(FILE, "tabela_i")
+    for character in state.party:
+        for key, row in table["linhas"].items():
+            harm = row.get("dano_diario")
+            if harm and character.exhaustion >= int(key):
+                character = _daily_harm(character, row, harm, table["nome"], turn)
+        state = update_character(state, character)
+    return state
+
+
+def _daily_harm(character: Character, row: Row, harm: Row, name: str, turn: Turn) -> Character:
+    attribute = str(harm["atributo"])
+    rolled = turn.roll(str(harm["dados"]), name, resultado=row["texto"], personagem=character.id)
+    damage = dict(character.attribute_damage)
+    damage[attribute] = damage.get(attribute, 0) + rolled.total
+    turn.say(f"{character.name} sofre {rolled.total} de dano de {attribute.upper()} pela "
+             f"exaustão (nível {character.exhaustion}).", PUBLIC, personagem=character.id,
+             atributo=attribute, dano=rolled.total)
+    return replace(character, attribute_damage=damage)

@@ -1,0 +1,295 @@
+"""The party and the prompts: `personagem`, `responder` and `cancelar`.
+
+`personagem Nome [campos…]` creates a character with the house defaults of tables/panico.yaml
+(`personagem_padrao`) or changes the given fields of an existing one; every value is checked
+against `limites_personagem`. On creation `pv` alone also sets `pv_max`.
+
+`responder` resolves a pending prompt, found by `pedido` (id), by `personagem`, by the player's
+own oldest prompt, or — for the GM with neither — the oldest prompt. `opcao` answers a choice;
+`valor` is a physical die (checked against the die's range; total = valor + modifier); with
+neither, the companion rolls the prompt's dice with the character's edge (Tabela I: DESV).
+`cancelar` drops a prompt.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any, Callable, Mapping
+
+from companion.engine.core import (
+    PROMPT_HANDLERS,
+    PromptAnswer,
+    Turn,
+    arg,
+    command,
+    edge_for,
+    find_character,
+    slug,
+    update_character,
+)
+from companion.engine.model import GM, PUBLIC, Character, Prompt, State, Visibility
+from companion.engine.model import player_visibility
+from companion.errors import CommandRejected
+
+FILE = "panico"
+ATTRIBUTES = ("for", "des", "con", "int", "sab", "car")
+# Field said at the table → (Character attribute, limit key in limites_personagem).
+FIELDS: dict[str, tuple[str, str]] = {
+    "nivel": ("level", "nivel"), "pv": ("hp", "pv"), "pv_max": ("hp_max", "pv_max"),
+    "sanidade": ("sanity", "sanidade"), "exaustao": ("exhaustion", "exaustao"),
+    "comida": ("food", "comida"), "agua": ("water", "agua"), "municao": ("ammo", "municao"),
+    **{name: ("mods", "atributo") for name in ATTRIBUTES},
+}
+LABELS = {"nivel": "nível", "pv": "PV", "pv_max": "PV máx.", "sanidade": "Sanidade",
+          "exaustao": "exaustão", "comida": "comida", "agua": "água", "municao": "munição",
+          **{name: name.upper() for name in ATTRIBUTES}}
+_DICE = re.compile(r"^(\d*)d(\d+)([+-]\d+)?$")
+
+
+# ---------------------------------------------------------------- personagem
+
+@command("personagem")
+def character_command(state: State, turn: Turn) -> State:
+    """Create a character or change the fields given."""
+    name = _clean_name(arg(turn, "nome"), turn)
+    changes = _read_fields(turn)
+    wanted = slug(name)
+    existing = next((c for c in state.party if c.id == wanted), None)
+    if existing is None:
+        return _create(state, name, changes, turn)
+    return _change(state, existing, changes, turn)
+
+
+def _clean_name(raw: Any, turn: Turn) -> str:
+    name = " ".join(str(raw or "").split())
+    longest = int(turn.table(FILE, "limites_personagem", "nome_maximo"))
+    if not slug(name).replace("-", "").isalnum():
+        raise CommandRejected(f"nome de personagem inválido: '{raw or ''}'; "
+                              "diga 'personagem Ana' (letras ou números)")
+    if len(name) > longest:
+        raise CommandRejected(f"nome de personagem longo demais: '{name}'; "
+                              f"use no máximo {longest} letras")
+    return name
+
+
+def _read_fields(turn: Turn) -> dict[str, int]:
+    """The fields given, as ints within limites_personagem."""
+    limits = turn.table(FILE, "limites_personagem")
+    accepted = ", ".join(FIELDS)
+    changes: dict[str, int] = {}
+    for key, raw in turn.command.args.items():
+        if key == "nome":
+            continue
+        if key not in FIELDS:
+            raise CommandRejected(f"campo desconhecido: '{key}'; use {accepted}")
+        value = _as_int(key, raw)
+        low, high = limits[FIELDS[key][1]]
+        if not low <= value <= high:
+            raise CommandRejected(f"valor fora do razoável: {LABELS[key]} {value}; "
+                                  f"use de {low} a {high}")
+        changes[key] = value
+    return changes
+
+
+def _as_int(key: str, raw: Any) -> int:
+    if isinstance(raw, bool):
+        raise CommandRejected(f"{LABELS.get(key, key)} precisa ser um número inteiro, "
+                              f"não '{raw}'")
+    if isinstance(raw, int):
+        return raw
+    if isinstance(raw, float) and raw.is_integer():
+        return int(raw)
+    if isinstance(raw, str) and re.fullmatch(r"-?\d{1,6}", raw.strip()):
+        return int(raw.strip())
+    raise CommandRejected(f"{LABELS.get(key, key)} precisa ser um número inteiro, não '{raw}'")
+
+
+def _with_fields(character: Character, changes: Mapping[str, int]) -> Character:
+    mods = dict(character.mods)
+    values: dict[str, Any] = {}
+    for key, value in changes.items():
+        field, _ = FIELDS[key]
+        if field == "mods":
+            mods[key] = value
+        else:
+            values[field] = value
+    return replace(character, mods=mods, **values)
+
+
+def _create(state: State, name: str, changes: dict[str, int], turn: Turn) -> State:
+    defaults = turn.table(FILE, "personagem_padrao")
+    merged = {**{key: int(defaults[key]) for key in FIELDS if key in defaults}, **changes}
+    if "pv_max" not in changes:
+        merged["pv_max"] = max(1, merged["pv"])
+    elif "pv" not in changes:
+        merged["pv"] = changes["pv_max"]
+    character = _with_fields(Character(id=slug(name), name=name), merged)
+    _check_hp(character)
+    turn.say(f"Personagem criado: {_summary(character)}.", PUBLIC, personagem=character.id)
+    return replace(state, party=state.party + (character,))
+
+
+def _change(state: State, character: Character, changes: dict[str, int], turn: Turn) -> State:
+    if not changes:
+        turn.say(f"{_summary(character)}.", PUBLIC, personagem=character.id)
+        return state
+    updated = _with_fields(character, changes)
+    _check_hp(updated)
+    said = ", ".join(f"{LABELS[key]} {value}" for key, value in changes.items())
+    turn.say(f"{character.name}: {said}.", PUBLIC, personagem=character.id, campos=changes)
+    return update_character(state, updated)
+
+
+def _check_hp(character: Character) -> None:
+    if character.hp > character.hp_max:
+        raise CommandRejected(f"PV {character.hp} maior que PV máx. {character.hp_max} de "
+                              f"{character.name}; diga também 'pv_max {character.hp}'")
+
+
+def _summary(character: Character) -> str:
+    mods = " ".join(f"{k.upper()} {v:+d}" for k, v in character.mods.items() if v)
+    return (f"{character.name} (nível {character.level}, PV {character.hp}/{character.hp_max}, "
+            f"Sanidade {character.sanity}, exaustão {character.exhaustion}, "
+            f"comida {character.food}, água {character.water}, munição {character.ammo}"
+            + (f", {mods}" if mods else "") + ")")
+
+
+# ---------------------------------------------------------------- finding prompts
+
+def _actor_character(turn: Turn) -> str | None:
+    actor = turn.command.actor
+    return actor.split(":", 1)[1] if actor.startswith("player:") else None
+
+
+def _pending_list(state: State) -> str:
+    if not state.prompts:
+        return "nenhum"
+    return "; ".join(f"{p.id} ({_owner(state, p)}: {p.kind})" for p in state.prompts)
+
+
+def _owner(state: State, prompt: Prompt) -> str:
+    if prompt.character is None:
+        return "Mestre"
+    return next((c.name for c in state.party if c.id == prompt.character), prompt.character)
+
+
+def find_prompt(state: State, turn: Turn) -> Prompt:
+    """The prompt a `responder`/`cancelar` means (see the module docstring)."""
+    if not state.prompts:
+        raise CommandRejected("não há nenhum pedido pendente")
+    wanted_id, name = arg(turn, "pedido"), arg(turn, "personagem")
+    if wanted_id is not None:
+        found = next((p for p in state.prompts if str(p.id) == str(wanted_id).strip()), None)
+        if found is None:
+            raise CommandRejected(f"pedido desconhecido: '{wanted_id}'; pendentes: "
+                                  f"{_pending_list(state)}")
+        return found
+    owner = find_character(state, name).id if name else _actor_character(turn)
+    if owner is None:
+        return state.prompts[0]
+    found = next((p for p in state.prompts if p.character == owner), None)
+    if found is None:
+        raise CommandRejected(f"não há pedido pendente para '{name or owner}'; pendentes: "
+                              f"{_pending_list(state)}")
+    return found
+
+
+def _check_owner(prompt: Prompt, turn: Turn) -> None:
+    player = _actor_character(turn)
+    if player is not None and prompt.character != player:
+        raise CommandRejected(f"o pedido {prompt.id} não é seu; responda só aos seus pedidos")
+
+
+def prompt_visibility(prompt: Prompt) -> Visibility:
+    return player_visibility(prompt.character) if prompt.character else GM
+
+
+# ---------------------------------------------------------------- responder
+
+@command("responder")
+def answer_command(state: State, turn: Turn) -> State:
+    """Answer a pending prompt with an option, a physical die value, or a companion roll."""
+    prompt = find_prompt(state, turn)
+    _check_owner(prompt, turn)
+    option, value = arg(turn, "opcao"), arg(turn, "valor")
+    how: Callable[[State, Prompt, Turn], PromptAnswer]
+    if prompt.options:
+        how = _by_option
+    elif option is not None:
+        raise CommandRejected(f"o pedido {prompt.id} pede uma rolagem ({prompt.dice}), não uma "
+                              f"opção: diga 'responder 14' ou 'responder rolar'")
+    else:
+        how = _by_value if value is not None else _by_roll
+    answer = how(state, prompt, turn)
+    handler = PROMPT_HANDLERS.get(prompt.kind)
+    if handler is None:
+        raise CommandRejected(f"ainda não sei resolver pedidos do tipo '{prompt.kind}'")
+    shown = answer.option if answer.option is not None else answer.total
+    turn.say(f"{_owner(state, prompt)} respondeu ao pedido {prompt.id}: {shown}.",
+             prompt_visibility(prompt), kind="resposta", pedido=prompt.id, tipo=prompt.kind,
+             personagem=prompt.character, total=answer.total, natural=answer.natural,
+             opcao=answer.option)
+    remaining = tuple(p for p in state.prompts if p.id != prompt.id)
+    return handler(replace(state, prompts=remaining), prompt, answer, turn)
+
+
+def _by_option(state: State, prompt: Prompt, turn: Turn) -> PromptAnswer:
+    option, listed = arg(turn, "opcao"), " ou ".join(prompt.options)
+    if option is None:
+        raise CommandRejected(f"o pedido {prompt.id} é uma escolha: responda {listed} "
+                              f"(ex.: 'responder opção {prompt.options[0]}')")
+    chosen = next((o for o in prompt.options if slug(o) == slug(str(option))), None)
+    if chosen is None:
+        raise CommandRejected(f"opção desconhecida: '{option}'; use {listed}")
+    return PromptAnswer(option=chosen)
+
+
+def die_range(expression: str) -> tuple[int, int] | None:
+    """Lowest and highest total of 'NdS' or 'NdS+M' (None for other shapes)."""
+    match = _DICE.match(expression.strip().lower().replace(" ", ""))
+    if not match:
+        return None
+    count, sides = int(match.group(1) or 1), int(match.group(2))
+    bonus = int(match.group(3) or 0)
+    return count + bonus, count * sides + bonus
+
+
+def _by_value(state: State, prompt: Prompt, turn: Turn) -> PromptAnswer:
+    raw = arg(turn, "valor")
+    bounds = die_range(prompt.dice)
+    if bounds is None:
+        raise CommandRejected(f"o pedido {prompt.id} é de {prompt.dice}: diga 'responder rolar' "
+                              "para o companheiro rolar")
+    low, high = bounds
+    refusal = CommandRejected(f"valor fora do dado: '{raw}'; o pedido {prompt.id} é de "
+                              f"{prompt.dice}: diga um número de {low} a {high}")
+    try:
+        natural = _as_int("valor", raw)
+    except CommandRejected:
+        raise refusal from None
+    if not low <= natural <= high:
+        raise refusal
+    return PromptAnswer(total=natural + prompt.modifier, natural=natural)
+
+
+def _by_roll(state: State, prompt: Prompt, turn: Turn) -> PromptAnswer:
+    character = next((c for c in state.party if c.id == prompt.character), None)
+    edge = edge_for(character) if character else None
+    names = turn.table(FILE, "nomes_pedidos")
+    name = str(prompt.context.get("tabela") or names.get(prompt.kind, prompt.text))
+    rolled = turn.roll(prompt.dice, name, visibility=prompt_visibility(prompt), edge=edge,
+                       pedido=prompt.id, personagem=prompt.character,
+                       modificador=prompt.modifier)
+    return PromptAnswer(total=rolled.total + prompt.modifier, natural=rolled.total)
+
+
+# ---------------------------------------------------------------- cancelar
+
+@command("cancelar")
+def cancel_command(state: State, turn: Turn) -> State:
+    """Drop a pending prompt (by id, by character, or the oldest)."""
+    prompt = find_prompt(state, turn)
+    turn.say(f"Pedido {prompt.id} ({_owner(state, prompt)}: {prompt.kind}) cancelado.",
+             prompt_visibility(prompt), pedido=prompt.id, tipo=prompt.kind,
+             personagem=prompt.character, cancelado=True)
+    return replace(state, prompts=tuple(p for p in state.prompts if p.id != prompt.id))

@@ -1,0 +1,102 @@
+"""The session form (the last lines of seed 000): what the party defeated, found and rolled.
+
+`derrotados N criatura [regiao]` counts creatures per region (default: the current terrain's
+display name, or "Masmorra" — tables/panico.yaml `registro` — inside a dungeon);
+`tesouro N tipo` and `item N tipo` count what was found. The dice rolled per type are counted
+by core from every `rolagem` event. Names are kept as first said; later mentions match ignoring case and accents.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Mapping
+
+from companion.engine.core import Turn, arg, command, slug
+from companion.engine.model import PUBLIC, State
+from companion.engine.view import terrain_name, terrain_names
+from companion.errors import CommandRejected
+
+FILE = "panico"
+
+
+def _quantity(turn: Turn) -> int:
+    raw = arg(turn, "quantidade")
+    highest = int(turn.table(FILE, "registro", "quantidade_maxima"))
+    value: Any = raw
+    if isinstance(raw, float) and raw.is_integer():
+        value = int(raw)
+    if isinstance(raw, str) and raw.strip().isdigit():
+        value = int(raw.strip())
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= highest:
+        raise CommandRejected(f"quantidade inválida: '{raw}'; diga um número inteiro de 1 a "
+                              f"{highest}, como 'derrotados 3 goblins'")
+    return value
+
+
+def _label(turn: Turn, key: str, example: str) -> str:
+    text = " ".join(str(arg(turn, key) or "").split())
+    if not text or not slug(text):
+        raise CommandRejected(f"falta dizer o quê: '{text}'; por exemplo '{example}'")
+    if len(text) > 60:
+        raise CommandRejected(f"nome longo demais: '{text[:60]}…'; use até 60 letras")
+    return text
+
+
+def _add(counts: Mapping[str, int], name: str, amount: int) -> tuple[dict[str, int], str, int]:
+    """Add amount under name (matching an existing key by slug); the key used and its total."""
+    merged = dict(counts)
+    key = next((k for k in merged if slug(k) == slug(name)), name)
+    merged[key] = merged.get(key, 0) + amount
+    return merged, key, merged[key]
+
+
+def current_region(state: State, turn: Turn) -> str:
+    """Where the party is, as the form names it."""
+    if state.dungeon.active:
+        return str(turn.table(FILE, "registro", "regiao_masmorra"))
+    return terrain_name(turn.tables, state.travel.terrain)
+
+
+def _region(state: State, turn: Turn) -> str:
+    """The region said (a terrain id becomes its display name), else the current one."""
+    said = " ".join(str(arg(turn, "regiao") or "").split())
+    if not said:
+        return current_region(state, turn)
+    dungeon = str(turn.table(FILE, "registro", "regiao_masmorra"))
+    known = {**terrain_names(turn.tables), slug(dungeon): dungeon}
+    return known.get(slug(said), said)
+
+
+@command("derrotados")
+def defeated_command(state: State, turn: Turn) -> State:
+    """Count creatures defeated in a region."""
+    amount = _quantity(turn)
+    creature = _label(turn, "criatura", "derrotados 3 goblins")
+    region = _region(state, turn)
+    regions = dict(state.tally.defeated)
+    region_key = next((k for k in regions if slug(k) == slug(region)), region)
+    counts, key, total = _add(regions.get(region_key, {}), creature, amount)
+    regions[region_key] = counts
+    turn.say(f"Derrotados: {amount} {key} em {region_key} (total: {total}).", PUBLIC,
+             regiao=region_key, criatura=key, quantidade=amount, total=total)
+    return replace(state, tally=replace(state.tally, defeated=regions))
+
+
+def _found(state: State, turn: Turn, field: str, label: str, example: str) -> State:
+    amount = _quantity(turn)
+    kind = _label(turn, "tipo", example)
+    counts, key, total = _add(getattr(state.tally, field), kind, amount)
+    turn.say(f"{label}: {amount} {key} (total: {total}).", PUBLIC, tipo=key,
+             quantidade=amount, total=total)
+    return replace(state, tally=replace(state.tally, **{field: counts}))
+
+
+@command("tesouro")
+def treasure_command(state: State, turn: Turn) -> State:
+    """Count treasure found."""
+    return _found(state, turn, "treasure", "Tesouro", "tesouro 50 moedas de ouro")
+
+
+@command("item")
+def item_command(state: State, turn: Turn) -> State:
+    """Count items found."""
+    return _found(state, turn, "items", "Itens", "item 2 poções")

@@ -1,0 +1,286 @@
+"""`personagem`, `responder` and `cancelar` through the engine."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.engine.core import PromptAnswer, Turn, prompt_handler
+from companion.engine.model import Character, Prompt, State
+from companion.errors import CommandRejected
+from tests.conftest import FixedDice, Play
+
+ANSWERS: list[tuple[int, PromptAnswer]] = []
+
+
+@prompt_handler("teste_registro")
+def _record(state: State, prompt: Prompt, answer: PromptAnswer, turn: Turn) -> State:
+    """A test-only prompt kind that records what it was answered with."""
+    ANSWERS.append((prompt.id, answer))
+    turn.say(f"registrado {prompt.id}")
+    return state
+
+
+@pytest.fixture(autouse=True)
+def _clear_answers():
+    ANSWERS.clear()
+
+
+def prompt(id_: int, character: str | None, **fields) -> Prompt:
+    return Prompt(id=id_, kind=fields.pop("kind", "teste_registro"), character=character,
+                  text=f"pedido {id_}", **fields)
+
+
+def with_prompts(tables, *prompts: Prompt) -> Play:
+    party = (Character(id="ana", name="Ana"), Character(id="bia", name="Bia", exhaustion=1))
+    return Play(tables, State(party=party, prompts=prompts, next_prompt_id=len(prompts) + 1))
+
+
+# ---------------------------------------------------------------- personagem
+
+def test_new_character_gets_the_house_defaults(play, tables):
+    defaults = tables.get("panico", "personagem_padrao")
+    events = play("personagem", nome="Ana")
+    (ana,) = play.state.party
+    assert (ana.id, ana.name, ana.level, ana.hp, ana.hp_max, ana.sanity, ana.food, ana.water,
+            ana.ammo, ana.exhaustion) == (
+        "ana", "Ana", defaults["nivel"], defaults["pv"], defaults["pv"], defaults["sanidade"],
+        defaults["comida"], defaults["agua"], defaults["municao"], defaults["exaustao"])
+    assert events[0].visibility == "public" and "Personagem criado" in events[0].text
+
+
+def test_character_id_is_the_slug_of_the_name(play):
+    play("personagem", nome="Érica  Souza")
+    assert play.state.party[0].id == "erica-souza"
+    assert play.state.party[0].name == "Érica Souza"
+
+
+def test_creation_with_fields_and_hp_sets_max(play):
+    play("personagem", nome="Ana", nivel=2, pv=12, con=1, des=-1, sanidade=14, comida=5)
+    ana = play.state.party[0]
+    assert (ana.level, ana.hp, ana.hp_max, ana.sanity, ana.food) == (2, 12, 12, 14, 5)
+    assert ana.mods == {"con": 1, "des": -1}
+
+
+def test_existing_character_changes_only_given_fields(play):
+    play("personagem", nome="Ana", pv=12, con=1)
+    play("personagem", nome="ana", pv=5, agua=0, sab=2)
+    ana = play.state.party[0]
+    assert len(play.state.party) == 1
+    assert (ana.hp, ana.hp_max, ana.water, ana.mods) == (5, 12, 0, {"con": 1, "sab": 2})
+
+
+def test_naming_an_existing_character_only_shows_it(play):
+    play("personagem", nome="Ana")
+    before = play.state
+    events = play("personagem", nome="ANA")
+    assert play.state == before and "Ana (nível 1" in events[0].text
+
+
+@pytest.mark.parametrize("args,message", [
+    ({"nivel": -1}, "fora do razoável"),
+    ({"nivel": 0}, "fora do razoável"),
+    ({"pv": 100000}, "fora do razoável"),
+    ({"comida": -3}, "fora do razoável"),
+    ({"con": 40}, "fora do razoável"),
+    ({"sanidade": 999}, "fora do razoável"),
+    ({"forca": 3}, "campo desconhecido"),
+    ({"nivel": "dois"}, "número inteiro"),
+    ({"nivel": 2.5}, "número inteiro"),
+    ({"nivel": True}, "número inteiro"),
+])
+def test_nonsense_is_rejected_and_changes_nothing(play, args, message):
+    play("personagem", nome="Ana")
+    before = play.state
+    with pytest.raises(CommandRejected, match=message):
+        play("personagem", nome="Ana", **args)
+    assert play.state == before
+
+
+@pytest.mark.parametrize("name", ["", "   ", "!!!", "x" * 41])
+def test_bad_names_are_rejected(play, name):
+    with pytest.raises(CommandRejected, match="nome"):
+        play("personagem", nome=name)
+    assert play.state.party == ()
+
+
+def test_hp_above_max_is_rejected(play):
+    play("personagem", nome="Ana", pv=8)
+    with pytest.raises(CommandRejected, match="pv_max 10"):
+        play("personagem", nome="Ana", pv=10)
+    play("personagem", nome="Ana", pv=10, pv_max=10)
+    assert play.state.party[0].hp == 10
+
+
+def test_only_the_gm_creates_characters(play):
+    with pytest.raises(CommandRejected, match="só o Mestre"):
+        play("personagem", actor="player:ana", nome="Ana")
+
+
+SUPPLY = st.sampled_from(["comida", "agua", "municao", "pv", "pv_max", "exaustao", "sanidade"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(changes=st.lists(st.tuples(SUPPLY, st.integers(-1000, 100000)), min_size=1, max_size=12))
+def test_supplies_never_go_negative(tables, changes):
+    play = Play(tables)
+    play("personagem", nome="Ana")
+    for field, value in changes:
+        before = play.state
+        try:
+            play("personagem", nome="Ana", **{field: value})
+        except CommandRejected:
+            assert play.state == before
+        ana = play.state.party[0]
+        assert min(ana.food, ana.water, ana.ammo, ana.hp, ana.exhaustion, ana.sanity) >= 0
+        assert 0 <= ana.hp <= ana.hp_max
+
+
+# ---------------------------------------------------------------- responder: the three ways
+
+def test_tap_to_roll_rolls_the_prompt_dice_with_modifier(tables):
+    play = with_prompts(tables, prompt(1, "ana", dice="1d20", modifier=2))
+    events = play("responder", actor="player:ana", rng=FixedDice(13))
+    roll = next(e for e in events if e.kind == "rolagem")
+    assert (roll.data["dados"], roll.data["total"], roll.visibility) == ("1d20", 13, "player:ana")
+    answer = next(e for e in events if e.kind == "resposta")
+    assert answer.visibility == "player:ana" and answer.data["total"] == 15
+    assert ANSWERS == [(1, PromptAnswer(total=15, natural=13))]
+    assert play.state.prompts == ()
+
+
+def test_tap_to_roll_uses_disadvantage_when_exhausted(tables):
+    play = with_prompts(tables, prompt(1, "bia"))
+    play("responder", actor="player:bia", rng=FixedDice(17, 4))
+    assert ANSWERS == [(1, PromptAnswer(total=4, natural=4))]
+
+
+def test_physical_die_value_adds_the_modifier(tables):
+    play = with_prompts(tables, prompt(1, "ana", modifier=-1))
+    events = play("responder", actor="player:ana", valor=12)
+    assert not [e for e in events if e.kind == "rolagem"]
+    assert ANSWERS == [(1, PromptAnswer(total=11, natural=12))]
+
+
+@pytest.mark.parametrize("dice,low,high", [("1d20", 1, 20), ("2d6", 2, 12), ("d8", 1, 8),
+                                           ("1d6+2", 3, 8)])
+def test_physical_value_must_fit_the_die(tables, dice, low, high):
+    play = with_prompts(tables, prompt(1, "ana", dice=dice))
+    before = play.state
+    for bad in (low - 1, high + 1, "muito", 2.5):
+        with pytest.raises(CommandRejected, match=f"de {low} a {high}"):
+            play("responder", actor="player:ana", valor=bad)
+        assert play.state == before
+    play("responder", actor="player:ana", valor=high)
+    assert ANSWERS == [(1, PromptAnswer(total=high, natural=high))]
+
+
+def test_option_prompt_takes_an_option_accents_ignored(tables):
+    play = with_prompts(tables, prompt(1, "ana", options=("descansar", "exaustão")))
+    play("responder", actor="player:ana", opcao="Exaustao")
+    assert ANSWERS == [(1, PromptAnswer(option="exaustão"))]
+
+
+def test_option_prompt_rejects_unknown_option_and_rolls(tables):
+    play = with_prompts(tables, prompt(1, "ana", options=("descansar", "exaustao")))
+    before = play.state
+    with pytest.raises(CommandRejected, match="descansar ou exaustao"):
+        play("responder", actor="player:ana", opcao="fugir")
+    with pytest.raises(CommandRejected, match="escolha"):
+        play("responder", actor="player:ana")
+    with pytest.raises(CommandRejected, match="escolha"):
+        play("responder", actor="player:ana", valor=3)
+    assert play.state == before and ANSWERS == []
+
+
+def test_odd_dice_can_only_be_rolled_by_the_companion(tables):
+    play = with_prompts(tables, prompt(1, "ana", dice="1d6*2"))
+    with pytest.raises(CommandRejected, match="responder rolar"):
+        play("responder", actor="player:ana", valor=4)
+
+
+def test_roll_prompt_rejects_an_option(tables):
+    play = with_prompts(tables, prompt(1, "ana"))
+    with pytest.raises(CommandRejected, match="rolagem"):
+        play("responder", actor="player:ana", opcao="sim")
+
+
+# ---------------------------------------------------------------- responder: which prompt
+
+def test_player_answers_their_own_oldest_prompt(tables):
+    play = with_prompts(tables, prompt(1, "ana"), prompt(2, "bia"), prompt(3, "bia"))
+    play("responder", actor="player:bia", valor=5)
+    assert [p.id for p in play.state.prompts] == [1, 3]
+
+
+def test_gm_with_nothing_answers_the_oldest(tables):
+    play = with_prompts(tables, prompt(1, None), prompt(2, "bia"))
+    play("responder", valor=5)
+    assert [p.id for p in play.state.prompts] == [2]
+
+
+def test_gm_answers_by_character_or_by_id(tables):
+    play = with_prompts(tables, prompt(1, "ana"), prompt(2, "bia"), prompt(3, "ana"))
+    play("responder", personagem="Bia", valor=5)
+    play("responder", pedido=3, valor=5)
+    assert [p.id for p in play.state.prompts] == [1]
+    assert [i for i, _ in ANSWERS] == [2, 3]
+
+
+def test_player_cannot_answer_someone_elses_prompt(tables):
+    play = with_prompts(tables, prompt(1, "ana"), prompt(2, None))
+    before = play.state
+    for args in ({"pedido": 1}, {"personagem": "Ana"}, {"pedido": 2}):
+        with pytest.raises(CommandRejected, match="não é seu"):
+            play("responder", actor="player:bia", valor=5, **args)
+    with pytest.raises(CommandRejected, match="não há pedido pendente para"):
+        play("responder", actor="player:bia", valor=5)
+    assert play.state == before and ANSWERS == []
+
+
+def test_unknown_prompt_id_and_no_prompts_are_rejected(tables):
+    play = with_prompts(tables, prompt(1, "ana"))
+    with pytest.raises(CommandRejected, match="pedido desconhecido: '9'"):
+        play("responder", pedido=9)
+    empty = with_prompts(tables)
+    with pytest.raises(CommandRejected, match="nenhum pedido pendente"):
+        empty("responder")
+
+
+def test_prompt_kind_without_handler_is_rejected(tables):
+    play = with_prompts(tables, prompt(1, "ana", kind="tipo_que_nao_existe"))
+    with pytest.raises(CommandRejected, match="tipo_que_nao_existe"):
+        play("responder", valor=3)
+    assert len(play.state.prompts) == 1
+
+
+# ---------------------------------------------------------------- cancelar
+
+def test_cancel_by_id_by_character_and_oldest(tables):
+    play = with_prompts(tables, prompt(1, "ana"), prompt(2, "bia"), prompt(3, None),
+                        prompt(4, "ana"))
+    events = play("cancelar", pedido=3)
+    assert events[0].visibility == "gm" and "cancelado" in events[0].text
+    events = play("cancelar", personagem="bia")
+    assert events[0].visibility == "player:bia"
+    play("cancelar")
+    assert [p.id for p in play.state.prompts] == [4]
+    assert ANSWERS == []
+
+
+def test_cancel_is_for_the_gm_and_needs_a_prompt(tables):
+    play = with_prompts(tables, prompt(1, "ana"))
+    with pytest.raises(CommandRejected, match="só o Mestre"):
+        play("cancelar", actor="player:ana")
+    play("cancelar")
+    with pytest.raises(CommandRejected, match="nenhum pedido pendente"):
+        play("cancelar")
+
+
+def test_answer_then_prompt_ids_keep_growing(tables):
+    play = Play(tables, State(party=(Character(id="ana", name="Ana"),)))
+    play("panico", personagem="ana")
+    play("responder", valor=1)
+    play("panico", personagem="ana")
+    assert [p.id for p in play.state.prompts] == [2]
+    assert play.state.next_prompt_id == 3

@@ -1,0 +1,81 @@
+"""The session form: defeated per region, treasure, items and dice per type."""
+from __future__ import annotations
+
+import pytest
+
+from companion.engine.model import Dungeon, State, Travel
+from companion.errors import CommandRejected
+from tests.conftest import FixedDice, Play
+
+
+def test_defeated_default_to_the_current_terrain(tables):
+    play = Play(tables, State(travel=Travel(terrain="pantano")))
+    events = play("derrotados", quantidade=3, criatura="goblins")
+    assert play.state.tally.defeated == {"Pântano": {"goblins": 3}}
+    assert events[0].visibility == "public" and "3 goblins em Pântano" in events[0].text
+
+
+def test_defeated_inside_a_dungeon_count_as_masmorra(tables):
+    play = Play(tables, State(dungeon=Dungeon(active=True)))
+    play("derrotados", quantidade=2, criatura="esqueletos")
+    assert play.state.tally.defeated == {"Masmorra": {"esqueletos": 2}}
+
+
+def test_defeated_add_up_per_region_and_creature(play):
+    play("derrotados", quantidade=3, criatura="goblins")
+    play("derrotados", quantidade=2, criatura="Goblins")
+    play("derrotados", quantidade=1, criatura="ogro", regiao="floresta")
+    play("derrotados", quantidade=4, criatura="lobos", regiao="Vale Sombrio")
+    play("derrotados", quantidade=1, criatura="ogro", regiao="Floresta")
+    assert play.state.tally.defeated == {
+        "Planície": {"goblins": 5},
+        "Floresta": {"ogro": 2},
+        "Vale Sombrio": {"lobos": 4},
+    }
+
+
+def test_treasure_and_items_add_up(play):
+    play("tesouro", quantidade=50, tipo="moedas de ouro")
+    play("tesouro", quantidade=25, tipo="Moedas de Ouro")
+    play("item", quantidade=2, tipo="poções")
+    events = play("item", quantidade=1, tipo="pocoes")
+    assert play.state.tally.treasure == {"moedas de ouro": 75}
+    assert play.state.tally.items == {"poções": 3}
+    assert "total: 3" in events[0].text
+
+
+@pytest.mark.parametrize("command,extra", [("derrotados", {"criatura": "goblins"}),
+                                           ("tesouro", {"tipo": "ouro"}),
+                                           ("item", {"tipo": "poções"})])
+@pytest.mark.parametrize("amount", [0, -2, "três", 2.5, True, None, 10**9])
+def test_amount_must_be_a_positive_int(play, command, extra, amount):
+    with pytest.raises(CommandRejected, match="quantidade inválida"):
+        play(command, quantidade=amount, **extra)
+    assert play.state == State()
+
+
+def test_what_was_found_must_be_said(play):
+    with pytest.raises(CommandRejected, match="falta dizer"):
+        play("tesouro", quantidade=3, tipo="  ")
+    with pytest.raises(CommandRejected, match="falta dizer"):
+        play("derrotados", quantidade=3)
+
+
+def test_tally_is_for_the_gm(play):
+    with pytest.raises(CommandRejected, match="só o Mestre"):
+        play("tesouro", actor="player:ana", quantidade=3, tipo="ouro")
+
+
+def test_dice_are_counted_per_type(play):
+    play("rolar", expressao="2d6+1", rng=FixedDice(3, 4))
+    play("rolar", expressao="1d20", vantagem="vantagem", rng=FixedDice(5, 11))
+    play("rolar", expressao="d8+d6", rng=FixedDice(2, 6))
+    play("segredo", expressao="1d4", rng=FixedDice(1))
+    assert play.state.tally.dice == {"d6": 3, "d20": 2, "d8": 1, "d4": 1}
+
+
+def test_a_rejected_roll_counts_no_dice(play):
+    play("rolar", expressao="1d6")
+    with pytest.raises(CommandRejected):
+        play("rolar", expressao="1000d6")
+    assert play.state.tally.dice == {"d6": 1}

@@ -1,0 +1,220 @@
+"""view_state and visible_to: what each viewer may see."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.engine import Command, apply
+from companion.engine.model import (
+    Character,
+    Chase,
+    Dungeon,
+    Monster,
+    Prompt,
+    State,
+    Timer,
+    Travel,
+)
+from companion.engine.view import view_state, visible_to
+from companion.errors import CommandRejected
+from tests.conftest import Play
+
+GM_ONLY_KEYS = {"mestre", "perdido", "monstros", "segredos", "encontro_pendente", "context"}
+MARK = "XSEGREDOX"  # put in every GM-only text; must never reach another viewer
+
+
+def keys_of(node) -> set[str]:
+    if isinstance(node, dict):
+        return set(node) | {k for value in node.values() for k in keys_of(value)}
+    if isinstance(node, list):
+        return {k for value in node for k in keys_of(value)}
+    return set()
+
+
+def secret_state() -> State:
+    party = (Character(id="ana", name="Ana", mods={"con": 1}, attribute_damage={"sab": 2}),
+             Character(id="bia", name="Bia", exhaustion=2))
+    prompts = (Prompt(id=1, kind="panico", character="ana", text="pânico da Ana"),
+               Prompt(id=2, kind="fuga", character="bia", text=f"fuga da Bia {MARK}"),
+               Prompt(id=3, kind="confirmar_perseguicao", character=None, text=f"GM {MARK}",
+                      context={"nota": MARK}))
+    return State(party=party, prompts=prompts, next_prompt_id=4, travel=Travel(lost=True),
+                 secrets=(f"porta {MARK}",),
+                 dungeon=Dungeon(monsters=(Monster(name=f"Ogro {MARK}", room=f"sala {MARK}"),),
+                                 pending_encounter=True))
+
+
+# ---------------------------------------------------------------- visible_to
+
+@pytest.mark.parametrize("visibility,viewer,expected", [
+    ("public", "gm", True), ("gm", "gm", True), ("player:ana", "gm", True),
+    ("public", "public", True), ("gm", "public", False), ("player:ana", "public", False),
+    ("public", "player:ana", True), ("player:ana", "player:ana", True),
+    ("player:bia", "player:ana", False), ("gm", "player:ana", False),
+    ("player:ana", "player:ana-maria", False),
+])
+def test_visible_to(visibility, viewer, expected):
+    assert visible_to(visibility, viewer) is expected
+
+
+# ---------------------------------------------------------------- views of a fixed state
+
+def test_gm_sees_everything(tables):
+    view = view_state(secret_state(), "gm", tables)
+    assert view["mestre"]["perdido"] is True and view["mestre"]["encontro_pendente"] is True
+    assert view["mestre"]["monstros"][0]["nome"] == f"Ogro {MARK}"
+    assert view["mestre"]["segredos"] == [f"porta {MARK}"]
+    assert [p["id"] for p in view["pedidos"]] == [1, 2, 3]
+    assert all("atributos" in c for c in view["grupo"])
+    json.dumps(view)  # JSON-able
+
+
+@pytest.mark.parametrize("viewer", ["public", "player:ana", "player:bia", "nonsense", ""])
+def test_no_gm_only_field_or_text_reaches_other_viewers(tables, viewer):
+    view = view_state(secret_state(), viewer, tables)
+    dumped = json.dumps(view, ensure_ascii=False)
+    assert not GM_ONLY_KEYS & keys_of(view)
+    if viewer != "player:bia":
+        assert MARK not in dumped
+    assert "Ogro" not in dumped and "porta" not in dumped
+
+
+def test_player_sees_own_details_and_own_prompts_only(tables):
+    view = view_state(secret_state(), "player:ana", tables)
+    assert view["visao"] == "player:ana"
+    assert [p["id"] for p in view["pedidos"]] == [1]
+    ana, bia = view["grupo"]
+    assert ana["proprio"] is True and ana["atributos"] == {"con": 1}
+    assert ana["dano_atributo"] == {"sab": 2}
+    assert "atributos" not in bia and "proprio" not in bia
+    assert bia["exaustao"] == 2  # the party's public fields are shown for everyone
+
+
+def test_public_view_has_no_prompts_and_no_details(tables):
+    view = view_state(secret_state(), "public", tables)
+    assert view["pedidos"] == [] and view["visao"] == "public"
+    assert all("atributos" not in c for c in view["grupo"])
+    assert {"id", "nome", "nivel", "pv", "pv_max", "sanidade", "exaustao", "comida", "agua",
+            "municao", "aflicoes", "condicoes"} <= set(view["grupo"][0])
+
+
+def test_own_view_lists_cumulative_exhaustion_effects(tables):
+    view = view_state(secret_state(), "player:bia", tables)
+    bia = view["grupo"][1]
+    assert bia["exaustao_efeitos"] == ["DESV em todas as rolagens",
+                                       "Não adiciona modificadores de atributos às rolagens"]
+
+
+def test_travel_fields_and_weather_text(tables):
+    state = State(minutes=1440 + 2 * 240, travel=Travel(season="inverno", weather_row=2,
+                                                         terrain="pantano", mode="montado",
+                                                         hexes=2.5))
+    view = view_state(state, "public", tables)
+    assert (view["modo"], view["dia"], view["rodada"]) == ("viagem", 2, 3)
+    assert view["relogio"] == "Dia 2 · rodada 3 de 6 (8h–12h)"
+    assert view["estacao_nome"] == "Inverno" and view["clima"] == "Congelante e com neve"
+    assert view["terreno_nome"] == "Pântano" and view["viagem"]["hexes"] == 2.5
+    assert view["viagem"]["modo_nome"] == "Montado / Dirigindo"
+    assert view["masmorra"] is None and view["perseguicao"] is None
+
+
+def test_weather_not_rolled_yet_is_none(tables):
+    assert view_state(State(), "public", tables)["clima"] is None
+
+
+def test_dungeon_lights_spells_and_darkness(tables):
+    lit = State(dungeon=Dungeon(active=True, danger="arriscado", turn=4,
+                                lights=(Timer("Tocha", 2),),
+                                spells=(Timer("Escudo", 3, kind="magia"),)))
+    view = view_state(lit, "public", tables)
+    assert view["modo"] == "masmorra" and "turno 4" in view["relogio"]
+    dungeon = view["masmorra"]
+    assert dungeon["luzes"] == [{"nome": "Tocha", "turnos": 2}]
+    assert dungeon["magias"] == [{"nome": "Escudo", "turnos": 3}]
+    assert (dungeon["escuro"], dungeon["perigo_efetivo_nome"]) == (False, "Arriscado")
+    dark = view_state(State(dungeon=Dungeon(active=True, danger="inseguro")), "public", tables)
+    assert dark["masmorra"]["escuro"] is True
+    assert dark["masmorra"]["perigo_efetivo"] == "mortal"
+    assert dark["masmorra"]["perigo_nome"] == "Inseguro"
+
+
+@pytest.mark.parametrize("score,distance", [(-1, "Menor"), (0, "Neutra"), (1, "Maior")])
+def test_chase_distance_is_derived(tables, score, distance):
+    view = view_state(State(chase=Chase(phase="ativa", score=score)), "public", tables)
+    assert view["modo"] == "perseguicao"
+    assert view["perseguicao"]["placar"] == score
+    assert view["perseguicao"]["distancia_nome"] == distance
+
+
+def test_tally_is_shown(play, tables):
+    play("derrotados", quantidade=3, criatura="goblins")
+    play("rolar", expressao="2d6")
+    view = view_state(play.state, "public", tables)
+    assert view["registro"]["derrotados"] == {"Planície": {"goblins": 3}}
+    assert view["registro"]["dados"] == {"d6": 2}
+
+
+# ---------------------------------------------------------------- Hypothesis: no leaks
+
+names = st.text(alphabet="abcdefghij", min_size=1, max_size=6)
+COMMANDS = st.one_of(
+    st.builds(lambda n: ("personagem", {"nome": n}), names),
+    st.builds(lambda n: ("panico", {"personagem": n}), names),
+    st.builds(lambda n: ("monstro", {"nome": f"{MARK} {n}"}), names),
+    st.builds(lambda n: ("segredo", {"motivo": f"{MARK} {n}"}), names),
+    st.builds(lambda v: ("responder", {"valor": v}), st.integers(-2, 25)),
+    st.just(("responder", {})),
+    st.just(("avancar", {})),
+    st.just(("explorar", {})),
+    st.just(("masmorra", {})),
+    st.just(("turno", {})),
+    st.just(("viagem", {})),
+    st.just(("fugir", {})),
+    st.sampled_from([("fuga", {"resultado": "sucesso"}), ("fuga", {"resultado": "falha"})]),
+    st.builds(lambda n: ("estado", {}), names),
+    st.builds(lambda n: ("derrotados", {"quantidade": 1, "criatura": n}), names),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(script=st.lists(COMMANDS, max_size=15), seed=st.integers(0, 10**6),
+       lost=st.booleans(), characters=st.lists(names, min_size=1, max_size=3, unique=True))
+def test_random_sessions_never_leak_gm_only_things(tables, script, seed, lost, characters):
+    state = State(travel=Travel(lost=lost), party=tuple(
+        Character(id=n, name=n) for n in characters))
+    events = []
+    for number, (name, args) in enumerate(script):
+        try:
+            state, produced = apply(state, Command(name, args), random.Random(f"{seed}:{number}"),
+                                    tables)
+        except CommandRejected:
+            continue
+        events.extend(produced)
+    gm = view_state(state, "gm", tables)
+    for viewer in ["public", *(f"player:{n}" for n in characters)]:
+        view = view_state(state, viewer, tables)
+        dumped = json.dumps(view, ensure_ascii=False)
+        assert not GM_ONLY_KEYS & keys_of(view)
+        assert MARK not in dumped
+        mine = viewer.removeprefix("player:")
+        assert all(p["personagem"] == mine for p in view["pedidos"])
+        assert len(view["pedidos"]) == len([p for p in gm["pedidos"] if p["personagem"] == mine])
+        seen = [e for e in events if visible_to(e.visibility, viewer)]
+        assert all(MARK not in e.text and MARK not in json.dumps(e.data, ensure_ascii=False)
+                   for e in seen)
+
+
+def test_the_view_follows_a_played_panic(tables):
+    play = Play(tables)
+    play("personagem", nome="Ana", sanidade=3)
+    play("personagem", nome="Bia")
+    play("panico", personagem="Ana")
+    assert [p["id"] for p in view_state(play.state, "player:ana", tables)["pedidos"]] == [1]
+    assert view_state(play.state, "player:bia", tables)["pedidos"] == []
+    play("responder", actor="player:ana", valor=20, rng=random.Random(1))
+    ana = view_state(play.state, "public", tables)["grupo"][0]
+    assert len(ana["aflicoes"]) == 1
