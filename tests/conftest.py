@@ -5,6 +5,11 @@ import random
 from typing import Any
 
 import pytest
+from hypothesis import settings
+
+# Shared, noisy machines: Hypothesis judges correctness here, never speed.
+settings.register_profile("companion", deadline=None)
+settings.load_profile("companion")
 
 from companion.engine import Command, Event, State, apply, initial_state
 from companion.tables import Tables, load_tables

@@ -155,7 +155,14 @@ def test_tally_is_shown(play, tables):
     play("rolar", expressao="2d6")
     view = view_state(play.state, "public", tables)
     assert view["registro"]["derrotados"] == {"Planície": {"goblins": 3}}
-    assert view["registro"]["dados"] == {"d6": 2}
+    assert view_state(play.state, "gm", tables)["registro"]["dados"] == {"d6": 2}
+
+
+def test_dice_counts_are_the_gms_because_they_count_secret_rolls(play, tables):
+    play("segredo", expressao="1d20")
+    assert "dados" not in view_state(play.state, "public", tables)["registro"]
+    assert "dados" not in view_state(play.state, "player:ana", tables)["registro"]
+    assert view_state(play.state, "gm", tables)["registro"]["dados"] == {"d20": 1}
 
 
 # ---------------------------------------------------------------- Hypothesis: no leaks

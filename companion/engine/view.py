@@ -223,11 +223,15 @@ def _prompts(state: State, viewer: str) -> list[dict[str, Any]]:
     return []
 
 
-def _tally(state: State) -> dict[str, Any]:
+def _tally(state: State, gm: bool) -> dict[str, Any]:
+    """The session form. Dice counts include secret rolls, so only the GM sees them."""
     tally = state.tally
-    return {"derrotados": {region: dict(counts) for region, counts in tally.defeated.items()},
-            "tesouro": dict(tally.treasure), "itens": dict(tally.items),
-            "dados": dict(tally.dice)}
+    form: dict[str, Any] = {
+        "derrotados": {region: dict(counts) for region, counts in tally.defeated.items()},
+        "tesouro": dict(tally.treasure), "itens": dict(tally.items)}
+    if gm:
+        form["dados"] = dict(tally.dice)
+    return form
 
 
 def _gm_only(state: State) -> dict[str, Any]:
@@ -259,7 +263,7 @@ def view_state(state: State, viewer: str, tables: Tables) -> dict[str, Any]:
         "perseguicao": _chase(state, tables),
         "grupo": _party(state, viewer, tables),
         "pedidos": _prompts(state, viewer),
-        "registro": _tally(state),
+        "registro": _tally(state, viewer == GM),
     }
     if viewer == GM:
         view["mestre"] = _gm_only(state)
