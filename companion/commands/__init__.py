@@ -1,0 +1,7 @@
+"""The Portuguese command language: text → Command (see tables/frases.yaml)."""
+from __future__ import annotations
+
+from companion.commands.normalize import Normalized, normalize
+from companion.commands.parse import ParseResult, parse, phrases, sample_phrases
+
+__all__ = ["Normalized", "ParseResult", "normalize", "parse", "phrases", "sample_phrases"]

@@ -1,0 +1,377 @@
+"""Portuguese text → Command, with the sentence templates of tables/frases.yaml (hassil).
+
+`parse` never raises on any text: "not a command" is a ParseResult with an error message.
+Templates match the normalized text as a whole; wildcard slots (names, creatures, treasure) are
+given back as the GM wrote them and cleaned by the rules in the `mesa` section of frases.yaml.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from hassil import Intents, RangeSlotList, TextSlotList, TextSlotValue, recognize_all
+from hassil.expression import TextChunk
+from hassil.sample import sample_sentence
+
+from companion.commands.normalize import Normalized, fold, normalize
+from companion.engine.model import Command
+from companion.errors import TableError
+from companion.tables import Tables, check, register_schema
+
+HELP_HINT = "diga 'ajuda' para ver os comandos"
+LANGUAGE = "pt"
+_QUOTE_MAX = 60
+
+SCHEMA: dict[str, Any] = {
+    "language": str,
+    "intents": {"*": {"data": [{"sentences": [str]}]}},
+    "lists": dict,
+    "expansion_rules": dict,
+    "skip_words": [str],
+    "mesa": {
+        "max_caracteres": int,
+        "max_palavras": int,
+        "curingas": {"*": {"palavras": int, "nome_de_pessoa": bool}},
+        "nao_sao_nomes": [str],
+        "particulas": [str],
+        "palavras_de_tesouro": [str],
+        "atributos": {"*": [str]},
+        "amostra": {"de": int, "ate": int, "por_modelo": int},
+    },
+}
+register_schema("frases", SCHEMA)
+
+
+@dataclass(frozen=True)
+class ParseResult:
+    """What a text means: a command, or why it is not one."""
+
+    command: Command | None = None
+    error: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """{"command": "rolar", "args": {...}} or {"command": null, "error": "…"}."""
+        if self.command is None:
+            return {"command": None, "error": self.error}
+        return {"command": self.command.name, "args": dict(self.command.args)}
+
+
+class ArgError(Exception):
+    """A template matched but its slots do not make a command (a bad name, a bad sheet)."""
+
+
+@dataclass(frozen=True)
+class Grammar:
+    """frases.yaml compiled once: hassil intents plus the house rules for cleaning slots."""
+
+    intents: Intents
+    rules: Mapping[str, Any]
+
+
+_CACHE: dict[int, tuple[Tables, Grammar]] = {}
+
+
+def grammar(tables: Tables) -> Grammar:
+    """The compiled templates for these tables (compiled once per Tables object)."""
+    cached = _CACHE.get(id(tables))
+    if cached is not None and cached[0] is tables:
+        return cached[1]
+    data = tables["frases"]
+    check(data, SCHEMA, "frases")
+    try:
+        intents = Intents.from_dict({k: v for k, v in data.items() if k != "mesa"})
+    except Exception as error:  # hassil's template errors, translated once here
+        raise TableError(f"tables/frases.yaml: modelo de frase inválido ({error})") from None
+    _add_light_sources(intents, tables)
+    compiled = Grammar(intents=intents, rules=data["mesa"])
+    if len(_CACHE) > 8:
+        _CACHE.clear()
+    _CACHE[id(tables)] = (tables, compiled)
+    return compiled
+
+
+def _add_light_sources(intents: Intents, tables: Tables) -> None:
+    """Every light source of casa.yaml (if present) can be named as itself."""
+    sources = tables.files.get("casa", {})
+    sources = sources.get("luz", {}) if isinstance(sources, Mapping) else {}
+    slot_list = intents.slot_lists.get("fonte")
+    if not isinstance(sources, Mapping) or not isinstance(slot_list, TextSlotList):
+        return
+    known = {value.value_out for value in slot_list.values}
+    extra = [TextSlotValue(TextChunk(fold(str(key))), str(key))
+             for key in sources if str(key) not in known]
+    if extra:
+        intents.slot_lists["fonte"] = TextSlotList(name="fonte",
+                                                   values=[*slot_list.values, *extra])
+
+
+# ---------------------------------------------------------------- parsing
+
+
+def parse(text: str, tables: Tables) -> ParseResult:
+    """What the text means. Never raises for any text."""
+    compiled = grammar(tables)
+    limit = compiled.rules["max_caracteres"]
+    raw = str(text)
+    normalized = normalize(raw[: limit + 1])
+    shown = _quote(normalized)
+    if not shown:
+        return ParseResult(error=f"comando vazio; {HELP_HINT}")
+    if len(raw) > limit:
+        return ParseResult(error=(f"comando longo demais ({len(raw)} caracteres; no máximo "
+                                  f"{limit}); {HELP_HINT}"))
+    if not normalized.tokens:
+        return ParseResult(error=f"não entendi '{shown}' como comando; {HELP_HINT}")
+    if len(normalized.tokens) > compiled.rules["max_palavras"]:
+        return ParseResult(error=f"comando longo demais ('{shown}'); {HELP_HINT}")
+    try:
+        return _best(normalized, compiled, shown)
+    except (ValueError, TypeError, KeyError, IndexError, RecursionError):
+        return ParseResult(error=f"não entendi '{shown}' como comando; {HELP_HINT}")
+
+
+def _quote(normalized: Normalized) -> str:
+    """The input as it can be quoted back: one line, trimmed, not too long."""
+    plain = " ".join(normalized.original)
+    return plain if len(plain) <= _QUOTE_MAX else plain[: _QUOTE_MAX - 1] + "…"
+
+
+def _best(normalized: Normalized, compiled: Grammar, shown: str) -> ParseResult:
+    """Try every match, best first; the first whose slots make a command wins."""
+    results = sorted(recognize_all(normalized.text, compiled.intents, language=LANGUAGE),
+                     key=_rank)
+    first_error: str | None = None
+    for result in results:
+        try:
+            name, args = _build(result, normalized, compiled.rules)
+        except ArgError as error:
+            first_error = first_error or str(error) or None
+            continue
+        return ParseResult(command=Command(name=name, args=args))
+    return ParseResult(error=first_error or f"não entendi '{shown}' como comando; {HELP_HINT}")
+
+
+def _rank(result: Any) -> tuple[int, int, int, str]:
+    """Less text swallowed by wildcards first, then fewer wildcards, more literal words."""
+    wildcards = [e for e in result.entities_list if e.is_wildcard]
+    return (sum(len(e.text or "") for e in wildcards), len(wildcards),
+            -result.text_chunks_matched, result.intent.name)
+
+
+def _build(result: Any, normalized: Normalized,
+           rules: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    """Canonical command name and args from one hassil match."""
+    slots: dict[str, Any] = {}
+    for entity in result.entities_list:
+        if entity.is_wildcard:
+            slots[entity.name] = _clean_wildcard(entity.name, str(entity.value), normalized,
+                                                 rules)
+        else:
+            slots[entity.name] = _plain_value(entity.value)
+    name = result.intent.name
+    metadata = result.intent_metadata or {}
+    if metadata.get("tesouro_ou_item"):
+        name = _treasure_or_item(slots, rules)
+    builder = BUILDERS.get(name, _as_is)
+    return name, builder(slots, rules)
+
+
+def _plain_value(value: Any) -> Any:
+    """Range values come back as floats for digits: whole numbers become ints."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def _clean_wildcard(slot: str, value: str, normalized: Normalized,
+                    rules: Mapping[str, Any]) -> str:
+    """A captured name as the GM wrote it, trimmed, within the word limit."""
+    spec = rules["curingas"].get(slot, {"palavras": 4, "nome_de_pessoa": False})
+    words = value.split()
+    if not words or len(words) > spec["palavras"]:
+        raise ArgError("")  # too long to be a name: table talk, not a command
+    restored = normalized.restore(value) or value
+    if spec["nome_de_pessoa"]:
+        return _person_name(restored, words, rules)
+    return restored
+
+
+def _person_name(restored: str, words: list[str], rules: Mapping[str, Any]) -> str:
+    """A character's name: not a pronoun or article; capitalized when said all lowercase."""
+    if words[0] in rules["nao_sao_nomes"] or any(w.isdigit() for w in words):
+        raise ArgError(f"'{restored}' não parece nome de personagem; {HELP_HINT}")
+    if restored != restored.lower():
+        return restored
+    particles = set(rules["particulas"])
+    return " ".join(w if w in particles else w[:1].upper() + w[1:] for w in restored.split())
+
+
+def _treasure_or_item(slots: Mapping[str, Any], rules: Mapping[str, Any]) -> str:
+    """'achamos 50 moedas de ouro' is treasure; 'achamos 2 poções' is an item."""
+    words = set(fold(str(slots.get("tipo", ""))).split())
+    return "tesouro" if words & set(rules["palavras_de_tesouro"]) else "item"
+
+
+# ---------------------------------------------------------------- builders per command
+
+Builder = Callable[[dict[str, Any], Mapping[str, Any]], dict[str, Any]]
+
+
+def _as_is(slots: dict[str, Any], rules: Mapping[str, Any]) -> dict[str, Any]:
+    return slots
+
+
+def _dice_expression(slots: dict[str, Any]) -> str:
+    """"2d6+1" from the qtd/lados/bonus/penalidade slots."""
+    count = int(slots.pop("qtd", 1))
+    sides = int(slots.pop("lados"))
+    bonus = int(slots.pop("bonus", 0))
+    penalty = int(slots.pop("penalidade", 0))
+    if count < 1 or sides < 1:
+        raise ArgError(f"dados sem sentido: {count}d{sides}; use algo como 1d20 ou 2d6+1")
+    text = f"{count}d{sides}"
+    return text + (f"+{bonus}" if bonus else "") + (f"-{penalty}" if penalty else "")
+
+
+def _roll(slots: dict[str, Any], rules: Mapping[str, Any]) -> dict[str, Any]:
+    args = {"expressao": _dice_expression(slots)}
+    if "vantagem" in slots:
+        args["vantagem"] = slots["vantagem"]
+    return args
+
+
+def _secret(slots: dict[str, Any], rules: Mapping[str, Any]) -> dict[str, Any]:
+    args: dict[str, Any] = {}
+    if "lados" in slots:
+        args["expressao"] = _dice_expression(slots)
+    if slots.get("motivo"):
+        args["motivo"] = slots["motivo"]
+    return args
+
+
+def _marching_order(slots: dict[str, Any], rules: Mapping[str, Any]) -> dict[str, Any]:
+    """'Ana, Bia e Caio' → ["Ana", "Bia", "Caio"]."""
+    raw = str(slots["ordem"]).replace(",", " , ").replace(";", " , ")
+    names: list[list[str]] = [[]]
+    for word in raw.split():
+        if word in {",", "e", "E", "depois", "entao", "então"}:
+            names.append([])
+        else:
+            names[-1].append(word)
+    cleaned = [_person_name(" ".join(n), fold(" ".join(n)).split(), rules)
+               for n in names if n]
+    if not cleaned:
+        raise ArgError("ordem de marcha sem nomes; diga 'ordem de marcha Ana, Bia e Caio'")
+    return {"ordem": cleaned}
+
+
+def _monster(slots: dict[str, Any], rules: Mapping[str, Any]) -> dict[str, Any]:
+    if "sala_num" in slots:
+        slots["sala"] = str(slots.pop("sala_num"))
+    return slots
+
+
+def _sheet(slots: dict[str, Any], rules: Mapping[str, Any]) -> dict[str, Any]:
+    """'Ana nível 2 pv 12 con 1' → nome and the numbers that follow each attribute."""
+    raw = str(slots["ficha"])
+    words = fold(raw).split()
+    aliases = sorted(((fold(alias).split(), key) for key, names in rules["atributos"].items()
+                      for alias in names), key=lambda pair: -len(pair[0]))
+    start = next((i for i in range(len(words)) if _alias_at(words, i, aliases)), len(words))
+    if start == 0:
+        raise ArgError(f"personagem sem nome: '{raw}'; diga 'personagem Ana nível 2 pv 12'")
+    name_words = raw.split()[:start]
+    args: dict[str, Any] = {"nome": _person_name(" ".join(name_words), words[:start], rules)}
+    index = start
+    while index < len(words):
+        found = _alias_at(words, index, aliases)
+        if found is None:
+            raise ArgError(f"não entendi '{words[index]}' na ficha de '{args['nome']}'; "
+                           f"use {', '.join(rules['atributos'])} seguidos de um número")
+        size, key = found
+        value, used = _signed_number(words, index + size)
+        if value is None:
+            raise ArgError(f"falta o número depois de '{' '.join(words[index:index + size])}'; "
+                           "ex.: 'personagem Ana nível 2 pv 12 con 1'")
+        args[key] = value
+        index += size + used
+    return args
+
+
+def _alias_at(words: list[str], index: int,
+              aliases: list[tuple[list[str], str]]) -> tuple[int, str] | None:
+    for alias, key in aliases:
+        if words[index:index + len(alias)] == alias:
+            return len(alias), key
+    return None
+
+
+def _signed_number(words: list[str], index: int) -> tuple[int | None, int]:
+    """'menos 1' → -1, '12' → 12, 'um' → 1; (None, 0) when no number is there."""
+    sign, used = 1, 0
+    if index < len(words) and words[index] in {"menos", "mais"}:
+        sign, used = (-1 if words[index] == "menos" else 1), 1
+    if index + used >= len(words):
+        return None, 0
+    word = words[index + used]
+    if word.isdigit():
+        return sign * int(word), used + 1
+    if word in {"um", "uma"}:
+        return sign, used + 1
+    return None, 0
+
+
+def _answer(slots: dict[str, Any], rules: Mapping[str, Any]) -> dict[str, Any]:
+    """Options are compared without accents ('exaustão' → 'exaustao')."""
+    if "opcao" in slots:
+        slots["opcao"] = fold(str(slots["opcao"]))
+    return slots
+
+
+BUILDERS: dict[str, Builder] = {
+    "responder": _answer,
+    "rolar": _roll,
+    "segredo": _secret,
+    "marcha": _marching_order,
+    "monstro": _monster,
+    "personagem": _sheet,
+}
+
+
+# ---------------------------------------------------------------- phrases for the voice layer
+
+
+def sample_phrases(tables: Tables) -> list[tuple[str, str]]:
+    """(command, sentence) for every template without wildcards, a few numbers each."""
+    compiled = grammar(tables)
+    sample = compiled.rules["amostra"]
+    lists = {name: _small_range(slot_list, sample["de"], sample["ate"])
+             for name, slot_list in compiled.intents.slot_lists.items()}
+    pairs: list[tuple[str, str]] = []
+    for intent in compiled.intents.intents.values():
+        for data in intent.data:
+            rules = {**compiled.intents.expansion_rules, **data.expansion_rules}
+            for sentence in data.sentences:
+                if set(sentence.list_names(rules)) & data.wildcard_list_names:
+                    continue
+                texts = sample_sentence(sentence, lists, rules, language=LANGUAGE)
+                for text in itertools.islice(texts, sample["por_modelo"]):
+                    pairs.append((intent.name, " ".join(text.split())))
+    return list(dict.fromkeys(pairs))
+
+
+def _small_range(slot_list: Any, low: int, high: int) -> Any:
+    """A range list cut down to a few numbers, said in words (what Vosk will hear)."""
+    if not isinstance(slot_list, RangeSlotList):
+        return slot_list
+    start = max(slot_list.start, low)
+    stop = max(start, min(slot_list.stop, high))
+    return RangeSlotList(name=slot_list.name, start=start, stop=stop,
+                         digits=False, words=True, words_language=LANGUAGE)
+
+
+def phrases(tables: Tables) -> list[str]:
+    """A bounded sample of sentences the templates accept (for the Vosk phrase list)."""
+    return sorted({text for _, text in sample_phrases(tables)})
+

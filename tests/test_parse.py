@@ -1,0 +1,180 @@
+"""The Portuguese command language: golden sentences, normalization, messages, phrases."""
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from companion.commands import normalize, parse, phrases, sample_phrases
+from companion.commands.parse import ParseResult, grammar
+from companion.engine.model import Command
+from companion.tables import Tables
+
+GOLDEN = yaml.safe_load((Path(__file__).parent / "golden" / "sentences.yaml").read_text("utf-8"))
+
+
+@pytest.mark.parametrize("case", GOLDEN["positivos"], ids=lambda case: case["frase"])
+def test_golden_positive(case: dict[str, Any], tables: Tables) -> None:
+    assert parse(case["frase"], tables).to_json() == case["comando"]
+
+
+@pytest.mark.parametrize("sentence", GOLDEN["negativos"])
+def test_golden_negative_is_not_a_command(sentence: str, tables: Tables) -> None:
+    result = parse(sentence, tables)
+    assert result.command is None
+    assert result.to_json()["command"] is None
+    assert "ajuda" in result.to_json()["error"]
+
+
+def test_golden_file_is_big_enough() -> None:
+    assert len(GOLDEN["positivos"]) >= 150
+    assert len(GOLDEN["negativos"]) >= 30
+    sentences = [case["frase"] for case in GOLDEN["positivos"]] + GOLDEN["negativos"]
+    assert len(sentences) == len(set(sentences)), "frase repetida no golden"
+
+
+def test_every_command_has_a_golden_sentence(tables: Tables) -> None:
+    golden_commands = {case["comando"]["command"] for case in GOLDEN["positivos"]}
+    declared = set(tables.get("comandos", "comandos"))
+    assert declared - golden_commands == set()
+
+
+def test_every_command_has_templates_and_no_template_is_unknown(tables: Tables) -> None:
+    declared = set(tables.get("comandos", "comandos"))
+    assert set(grammar(tables).intents.intents) == declared
+
+
+def test_to_json_shapes(tables: Tables) -> None:
+    assert parse("rolar 2d6+1", tables).to_json() == {"command": "rolar",
+                                                       "args": {"expressao": "2d6+1"}}
+    assert ParseResult(error="x").to_json() == {"command": None, "error": "x"}
+    result = parse("avançar", tables)
+    assert result.command == Command("avancar", {})
+    assert result.error is None
+
+
+@pytest.mark.parametrize("text", ["", "   ", "\n\t", "...", "!!!"])
+def test_empty_or_punctuation_only_messages(text: str, tables: Tables) -> None:
+    error = parse(text, tables).error
+    assert error is not None
+    expected = "comando vazio" if not text.strip() else "não entendi"
+    assert error.startswith(expected)
+    assert "diga 'ajuda'" in error
+
+
+def test_unknown_message_quotes_the_input(tables: Tables) -> None:
+    error = parse("xyz  qualquer", tables).error
+    assert error == "não entendi 'xyz qualquer' como comando; diga 'ajuda' para ver os comandos"
+
+
+def test_long_input_is_refused_with_a_message(tables: Tables) -> None:
+    error = parse("avançar " * 200, tables).error
+    assert error is not None and "longo demais" in error
+    quoted = parse("blá " * 30, tables).error
+    assert quoted is not None and "…" in quoted  # the quote is cut short
+
+
+def test_non_name_wildcards_are_rejected(tables: Tables) -> None:
+    assert parse("quem vai forragear", tables).command is None
+    assert parse("ele faz um teste de pânico", tables).command is None
+    assert parse("Ana Maria Clara Souza faz um teste de pânico", tables).command is None
+
+
+def test_voice_names_are_capitalized_and_typed_names_kept(tables: Tables) -> None:
+    assert parse("teste de pânico pra ana de souza", tables).command.args == {
+        "personagem": "Ana de Souza"}
+    assert parse("teste de pânico pra McLeod", tables).command.args == {"personagem": "McLeod"}
+
+
+def test_sheet_errors_are_specific(tables: Tables) -> None:
+    error = parse("personagem Ana nível", tables).error
+    assert error is not None and "falta o número" in error
+    assert parse("personagem nível 2", tables).error.startswith("personagem sem nome")
+
+
+def test_dice_word_forms_agree(tables: Tables) -> None:
+    spoken = ["rolar 2d6+1", "rolar 2 d 6 + 1", "rolar dois d seis mais um",
+              "rolar dois dados de seis mais um", "Rolar 2D6 +1"]
+    assert {parse(text, tables).command.args["expressao"] for text in spoken} == {"2d6+1"}
+
+
+def test_dice_of_absurd_size_keep_their_shape(tables: Tables) -> None:
+    # size limits are the engine's job; the parser keeps the shape
+    assert parse("rolar 500d1000", tables).command.args == {"expressao": "500d1000"}
+
+
+def test_accents_case_and_punctuation_do_not_matter(tables: Tables) -> None:
+    forms = ["Estamos no Pântano!", "estamos no pantano", "ESTAMOS NO PÂNTANO.",
+             "estamos   no pântano", "estamos nos pântanos"]
+    assert {parse(t, tables).command.args["terreno"] for t in forms} == {"pantano"}
+
+
+def test_treasure_and_items_are_told_apart(tables: Tables) -> None:
+    assert parse("achamos 12 peças de prata", tables).command.name == "tesouro"
+    assert parse("achamos 3 tochas", tables).command.name == "item"
+
+
+def test_light_sources_from_house_table_are_accepted(tables: Tables) -> None:
+    house = {"luz": {"tocha": {"turnos": 6}, "vela": {"turnos": 2}}}
+    extended = replace(tables, files={**tables.files, "casa": house})
+    assert parse("acender vela", extended).command.args == {"fonte": "vela", "acao": "acender"}
+    assert parse("acender vela", tables).command is None
+
+
+def test_grammar_is_compiled_once_per_tables(tables: Tables) -> None:
+    assert grammar(tables) is grammar(tables)
+
+
+def test_parse_is_fast(tables: Tables) -> None:
+    sentences = [case["frase"] for case in GOLDEN["positivos"]] + GOLDEN["negativos"]
+    parse("aquecer", tables)
+    start = time.perf_counter()
+    for sentence in sentences:
+        parse(sentence, tables)
+    per_sentence = (time.perf_counter() - start) / len(sentences)
+    assert per_sentence < 0.02
+
+
+def test_phrases_are_bounded_and_cover_every_command(tables: Tables) -> None:
+    sample = phrases(tables)
+    assert 100 < len(sample) < 5000
+    assert all("{" not in text and text == text.strip() for text in sample)
+    commands = {name for name, _ in sample_phrases(tables)}
+    assert set(tables.get("comandos", "comandos")) - commands <= {
+        "magia", "marcha", "monstro", "panico", "personagem", "derrotados", "tesouro", "item"}
+    assert any("três" in text or "dois" in text for text in sample)  # numbers said in words
+
+
+# ---------------------------------------------------------------- normalize
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Rolar 2d6+1!", "rolar 2 d 6 mais 1"),
+    ("rolar d8", "rolar d 8"),
+    ("3d6-1", "3 d 6 menos 1"),
+    ("teste de fuga DC12", "teste de fuga dc 12"),
+    ("Vinte e três goblins", "23 goblins"),
+    ("acender uma tocha", "acender uma tocha"),
+    ("responder um", "responder 1"),
+    ("1d6 mais um", "1 d 6 mais 1"),
+    ("mil e cem", "1100"),
+    ("dois mil trezentos e quarenta e cinco", "2345"),
+    ("duas mil novecentas e noventa e nove", "2999"),
+    ("rolar dois três", "rolar 2 3"),
+    ("Ana, Bia e Caio", "ana bia e caio"),
+    ("\x00\ud800 🎲 Pântano\u200b", "pantano"),
+    ("ação à distância", "acao a distancia"),
+])
+def test_normalize(text: str, expected: str) -> None:
+    assert normalize(text).text == expected
+
+
+def test_restore_gives_back_the_original_words() -> None:
+    normalized = normalize("personagem João Pedro, nível 2")
+    assert normalized.restore("joao pedro") == "João Pedro"
+    assert normalized.restore("nada disso") == "nada disso"
+    assert normalize("ordem: Ana, Bia e Caio").restore("ana bia e caio") == "Ana, Bia e Caio"
