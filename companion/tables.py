@@ -109,7 +109,8 @@ def _read(path: Path) -> Any:
 
 def load_tables(directory: Path | str | None = None) -> Tables:
     """Read every tables/*.yaml (or $COMPANION_TABLES/*.yaml) and check each registered schema."""
-    import companion.engine.rules  # noqa: F401  (registers every module's schema)
+    import companion.commands.parse  # noqa: F401  (registers the sentences' schema)
+    import companion.engine.rules  # noqa: F401  (registers every procedure's schema)
 
     folder = Path(directory or os.environ.get("COMPANION_TABLES") or DEFAULT_DIR)
     files = {path.stem: _read(path) for path in sorted(folder.glob("*.yaml"))}
