@@ -1,0 +1,323 @@
+"""A table session: the imperative shell around the pure engine.
+
+Every input — typed, spoken, tapped or sent over HTTP — goes the same way through `Session.run`:
+parse → engine.apply(state, command, Random(f"{seed}:{n}"), tables) → one SQLite transaction →
+subscribers → the caller. A rejected command stores and changes nothing. `desfazer` is handled
+here: it marks the last state-changing command undone and rebuilds the state by replaying the
+log, each command with its own number's RNG. Opening an existing log replays it the same way.
+
+Players: `join_player` creates the character (through a logged `personagem` command) the first
+time a name joins; every join, even a second one with the same name, gets a NEW token for that
+same character — one per device, so a token is never handed out twice.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import random
+import secrets
+import threading
+from collections import deque
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from companion.engine import Command, State, apply, initial_state
+from companion.engine.core import Turn, require_actor, slug
+from companion.engine.model import PUBLIC
+from companion.errors import CommandRejected, CompanionError
+from companion.store.log import Log, Meta, NewEvent, StoredCommand, dumps
+from companion.tables import Tables
+
+logger = logging.getLogger(__name__)
+
+UNDO = "desfazer"
+READ_ONLY = frozenset({"ajuda", "estado"})  # never change the state: not replayed, not undone
+NOT_UNDOABLE = READ_ONLY | {UNDO}
+
+EventDict = dict[str, Any]
+Subscriber = Callable[[list[EventDict]], None]
+
+
+class SessionError(CompanionError):
+    """The session cannot be opened as asked (e.g. a --seed that contradicts the log)."""
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """What one command did: the stored events, or why nothing happened."""
+
+    ok: bool
+    events: list[EventDict] = field(default_factory=list)
+    error: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The acknowledgement shape of the HTTP API and Socket.IO."""
+        if self.ok:
+            return {"ok": True, "events": self.events}
+        return {"ok": False, "error": self.error}
+
+
+@dataclass(frozen=True)
+class Player:
+    token: str
+    character_id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class ReplayMismatch:
+    """A stored command whose replay did not give back its stored events."""
+
+    n: int
+    text: str
+    reason: str
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def _json_safe(value: Any) -> Any:
+    """The value as it comes back from the log, so live and replayed runs see the same thing."""
+    return json.loads(dumps(value))
+
+
+def describe(command: Command) -> str:
+    """A text for a command that arrived already parsed (a tapped button)."""
+    values = " ".join(str(v) for v in command.args.values())
+    return f"{command.name} {values}".strip()
+
+
+class Session:
+    """One table's session. Thread-safe: every read and write takes the session's lock."""
+
+    def __init__(self, log: Log, meta: Meta, tables: Tables) -> None:
+        self._log = log
+        self.seed = meta.seed
+        self.gm_token = meta.gm_token
+        self.created = meta.created
+        self.tables = tables
+        self._lock = threading.RLock()
+        self._notify_lock = threading.RLock()
+        self._draining = False
+        self._pending: deque[list[EventDict]] = deque()
+        self._subscribers: list[Subscriber] = []
+        self._state, self.replay_mismatches = self._replay(log.commands(), check=True)
+
+    # ------------------------------------------------------------------ opening
+
+    @classmethod
+    def open(cls, db_path: str | Path | None, seed: int | str | None, tables: Tables,
+             gm_token: str | None = None) -> Session:
+        """Open a new session or resume the one stored at db_path (None → in memory)."""
+        log = Log.open(db_path)
+        meta = log.meta()
+        if meta is None:
+            chosen = str(seed) if seed is not None else str(secrets.randbelow(1_000_000))
+            meta = Meta(seed=chosen, gm_token=gm_token or secrets.token_urlsafe(16),
+                        created=_now())
+            log.write_meta(meta)
+        else:
+            if seed is not None and str(seed) != meta.seed:
+                log.close()
+                raise SessionError(
+                    f"o banco '{db_path}' é de uma sessão com a semente {meta.seed}, não "
+                    f"{seed}; abra-o sem --seed (ou com --seed {meta.seed}) ou use outro --db"
+                )
+            if gm_token and gm_token != meta.gm_token:
+                meta = Meta(meta.seed, gm_token, meta.created)
+                log.write_meta(meta)
+        return cls(log, meta, tables)
+
+    def close(self) -> None:
+        with self._lock:
+            self._log.close()
+
+    @property
+    def db_path(self) -> str:
+        return self._log.path
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def state(self) -> State:
+        with self._lock:
+            return self._state
+
+    def events_since(self, seq: int = 0) -> list[EventDict]:
+        with self._lock:
+            return self._log.events_since(seq)
+
+    def commands(self) -> list[StoredCommand]:
+        with self._lock:
+            return self._log.commands()
+
+    def subscribe(self, callback: Subscriber) -> None:
+        """Call `callback(events)` with each batch of new events, in seq order."""
+        with self._lock:
+            self._subscribers.append(callback)
+
+    def unsubscribe(self, callback: Subscriber) -> None:
+        with self._lock:
+            if callback in self._subscribers:
+                self._subscribers.remove(callback)
+
+    # ------------------------------------------------------------------ running
+
+    def run(self, text: str, actor: str = "gm") -> RunResult:
+        """Parse and run one line of text as `actor` ("gm" or "player:<id>")."""
+        from companion.commands.parse import parse  # the parser is its own layer
+
+        line = text.strip()
+        if not line:
+            return RunResult(False, error="linha vazia: diga ou digite um comando; "
+                                          "'ajuda' lista os comandos")
+        try:
+            result = parse(line, self.tables)
+        except Exception as error:  # "not a command" is a value; anything else is a bug
+            logger.exception("erro interno ao interpretar %r", line)
+            return RunResult(False, error=f"erro interno ao interpretar '{line}': "
+                                          f"{type(error).__name__}: {error}")
+        if result.command is None:
+            return RunResult(False, error=result.error or f"não entendi: '{line}'")
+        command = Command(result.command.name, dict(result.command.args), actor)
+        return self.run_command(command, text=line)
+
+    def run_command(self, command: Command, text: str | None = None) -> RunResult:
+        """Run an already-parsed command (its actor included): apply, store, notify."""
+        said = text or describe(command)
+        with self._lock:
+            try:
+                stored = self._run_locked(command, said)
+            except CompanionError as error:
+                return RunResult(False, error=error.message)
+            except Exception as error:  # a bug must not take the table down; nothing stored
+                logger.exception("erro interno ao executar %r", said)
+                return RunResult(False, error=f"erro interno ao executar '{said}': "
+                                              f"{type(error).__name__}: {error}")
+        self._deliver()
+        return RunResult(True, events=stored)
+
+    def _run_locked(self, command: Command, text: str) -> list[EventDict]:
+        """Apply and store one command, and queue its events for the subscribers."""
+        stored = self._undo(command, text) if command.name == UNDO else self._apply(command, text)
+        self._pending.append(stored)
+        return stored
+
+    def _rng(self, n: int) -> random.Random:
+        return random.Random(f"{self.seed}:{n}")
+
+    def _apply(self, command: Command, text: str) -> list[EventDict]:
+        n = self._log.next_number()
+        args = _json_safe(dict(command.args))
+        clean = Command(command.name, args, command.actor)
+        state, events = apply(self._state, clean, self._rng(n), self.tables)
+        stored = self._log.append(n, text, clean.name, args, clean.actor, _now(),
+                                  [NewEvent(e.kind, e.visibility, e.text, e.data)
+                                   for e in events])
+        self._state = state
+        return stored
+
+    def _undo(self, command: Command, text: str) -> list[EventDict]:
+        require_actor(self._state, Turn(rng=self._rng(0), tables=self.tables, command=command))
+        history = self._log.commands()
+        target = next((c for c in reversed(history)
+                       if not c.undone and c.name not in NOT_UNDOABLE), None)
+        if target is None:
+            raise CommandRejected(
+                f"nada para desfazer: '{text}' desfaz o último comando que mudou a mesa, e "
+                "não há nenhum (ajuda, estado e desfazer não contam)"
+            )
+        state, _ = self._replay([c for c in history if c.n != target.n])
+        event = NewEvent("relato", PUBLIC, f"Desfeito: '{target.text}'",
+                         {"desfeito": target.n, "comando": target.name, "texto": target.text})
+        stored = self._log.append(self._log.next_number(), text, UNDO, {}, command.actor,
+                                  _now(), [event], undo=target.n)
+        self._state = state
+        return stored
+
+    def _replay(self, history: Iterable[StoredCommand], check: bool = False
+                ) -> tuple[State, list[ReplayMismatch]]:
+        """The state the log describes; with check, the commands whose events differ."""
+        state = initial_state(self.tables)
+        mismatches: list[ReplayMismatch] = []
+        for stored in history:
+            if stored.undone or stored.name in NOT_UNDOABLE:
+                continue
+            command = Command(stored.name, stored.args, stored.actor)
+            try:
+                state, events = apply(state, command, self._rng(stored.n), self.tables)
+            except CommandRejected as error:
+                mismatches.append(ReplayMismatch(stored.n, stored.text, error.message))
+                continue
+            if check and not self._same_events(stored.n, events):
+                mismatches.append(ReplayMismatch(stored.n, stored.text, "eventos diferentes"))
+        if mismatches:
+            logger.warning("a repetição do registro divergiu em %d comando(s): %s",
+                           len(mismatches), mismatches)
+        return state, mismatches
+
+    def _same_events(self, n: int, events: list[Any]) -> bool:
+        stored = [(e["kind"], e["visibility"], e["text"], e["data"])
+                  for e in self._log.events_of(n)]
+        replayed = [(e.kind, e.visibility, e.text, _json_safe(dict(e.data))) for e in events]
+        return stored == replayed
+
+    def _deliver(self) -> None:
+        """Hand queued batches to the subscribers, one drainer at a time, in seq order.
+
+        Called without the session lock held, so a subscriber may read the session or run a
+        command (that command's batch is delivered by the loop already running).
+        """
+        with self._notify_lock:
+            if self._draining:
+                return
+            self._draining = True
+            try:
+                while True:
+                    with self._lock:
+                        if not self._pending:
+                            return
+                        batch = self._pending.popleft()
+                        subscribers = list(self._subscribers)
+                    for callback in subscribers:
+                        self._call(callback, batch)
+            finally:
+                self._draining = False
+
+    @staticmethod
+    def _call(callback: Subscriber, batch: list[EventDict]) -> None:
+        try:
+            callback(batch)
+        except Exception:  # one broken listener must not stop the others
+            logger.exception("falha ao avisar um assinante da sessão")
+
+    # ------------------------------------------------------------------ players
+
+    def join_player(self, name: str) -> Player:
+        """A new token for the named character, creating the character the first time."""
+        shown = " ".join(name.split())
+        character_id = slug(shown)
+        if not character_id:
+            raise CommandRejected(f"nome de jogador inválido: '{name}'; use um nome como 'Ana'")
+        with self._lock:
+            if not any(c.id == character_id for c in self._state.party):
+                self._run_locked(Command("personagem", {"nome": shown}), f"personagem {shown}")
+            character = next((c for c in self._state.party if c.id == character_id), None)
+            if character is None:
+                raise CommandRejected(f"o personagem '{shown}' não foi criado")
+            player = Player(secrets.token_urlsafe(12), character.id, character.name)
+            self._log.add_player(player.token, player.character_id, player.name)
+        self._deliver()
+        return player
+
+    def player_by_token(self, token: str) -> Player | None:
+        with self._lock:
+            row = self._log.player(token)
+        return Player(*row) if row else None
+
+    def players(self) -> list[Player]:
+        with self._lock:
+            return [Player(*row) for row in self._log.players()]

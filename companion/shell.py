@@ -1,0 +1,62 @@
+"""`companion shell`: one command per line from standard input, run as the GM.
+
+With `--json` each event is one JSON object on its own line (the DESIGN.md shape) and a command
+that cannot run is `{"error": "…"}`; without it, readable Portuguese lines. Output is flushed
+after every command, so whatever has been printed has already been committed to the log.
+"""
+from __future__ import annotations
+
+import json
+from typing import Callable, Iterable, TextIO
+
+from companion.session import EventDict, RunResult, Session
+
+Printer = Callable[[RunResult, TextIO], None]
+
+
+def _print_json(result: RunResult, out: TextIO) -> None:
+    if not result.ok:
+        out.write(json.dumps({"error": result.error}, ensure_ascii=False) + "\n")
+        return
+    for event in result.events:
+        out.write(json.dumps(event, ensure_ascii=False) + "\n")
+
+
+def _audience(visibility: str) -> str:
+    """A short tag saying who sees an event at the table."""
+    if visibility == "gm":
+        return "[só o Mestre] "
+    if visibility.startswith("player:"):
+        return f"[para {visibility.split(':', 1)[1]}] "
+    return ""
+
+
+def readable(event: EventDict) -> str:
+    """One event as a line a person reads."""
+    return f"{event['seq']:>4}  {_audience(event['visibility'])}{event['text']}"
+
+
+def _print_text(result: RunResult, out: TextIO) -> None:
+    if not result.ok:
+        out.write(f"erro: {result.error}\n")
+        return
+    for event in result.events:
+        out.write(readable(event) + "\n")
+
+
+PRINTERS: dict[bool, Printer] = {True: _print_json, False: _print_text}
+
+
+def run_shell(session: Session, lines: Iterable[str], out: TextIO, as_json: bool = False) -> int:
+    """Run each line as the GM and print what happened; returns the exit status (0)."""
+    printer = PRINTERS[as_json]
+    for line in lines:
+        printer(session.run(line.rstrip("\r\n")), out)
+        out.flush()
+    return 0
+
+
+def banner(session: Session) -> str:
+    """What the shell says on standard error when it starts."""
+    where = "na memória" if session.db_path == ":memory:" else f"em {session.db_path}"
+    return f"sessão {where}, semente {session.seed}; um comando por linha (ajuda lista os comandos)"

@@ -1,0 +1,217 @@
+"""The session's append-only log in SQLite: commands, their events, players and the meta row.
+
+Durability: WAL journal and `synchronous=FULL`, so a transaction is on disk when COMMIT returns.
+Every accepted command and all its events go in one transaction (`append`); the session commits
+it before it returns or broadcasts anything. Without a path the log lives in memory
+(`:memory:`): a session that ends with the process, with nothing left on disk.
+
+The log is not thread-safe by itself: the Session serialises every call with its lock (the
+connection is opened with check_same_thread=False for that reason).
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator, Mapping, Sequence
+
+MEMORY = ":memory:"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    seed TEXT NOT NULL,
+    gm_token TEXT NOT NULL,
+    created TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS commands (
+    n INTEGER PRIMARY KEY,
+    text TEXT NOT NULL,
+    name TEXT NOT NULL,
+    args TEXT NOT NULL,
+    actor TEXT NOT NULL,
+    undone INTEGER NOT NULL DEFAULT 0,
+    at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+    seq INTEGER PRIMARY KEY,
+    command_n INTEGER NOT NULL REFERENCES commands(n),
+    command TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    visibility TEXT NOT NULL,
+    text TEXT NOT NULL,
+    data TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS events_by_command ON events(command_n);
+CREATE TABLE IF NOT EXISTS players (
+    token TEXT PRIMARY KEY,
+    character_id TEXT NOT NULL,
+    name TEXT NOT NULL
+);
+"""
+
+
+@dataclass(frozen=True)
+class Meta:
+    """The session's identity: the seed every command's RNG derives from, and the GM token."""
+
+    seed: str
+    gm_token: str
+    created: str
+
+
+@dataclass(frozen=True)
+class StoredCommand:
+    """One accepted command as logged."""
+
+    n: int
+    text: str
+    name: str
+    args: Mapping[str, Any]
+    actor: str
+    undone: bool
+    at: str
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    """An event about to be stored (the log gives it its seq)."""
+
+    kind: str
+    visibility: str
+    text: str
+    data: Mapping[str, Any]
+
+
+def dumps(value: Any) -> str:
+    """JSON as stored: UTF-8 text, keys in the order given."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def event_dict(seq: int, command: str, kind: str, visibility: str, text: str,
+               data: Any) -> dict[str, Any]:
+    """The one shape of an event outside the engine (DESIGN.md contract)."""
+    return {"seq": seq, "command": command, "kind": kind, "visibility": visibility,
+            "text": text, "data": data}
+
+
+class Log:
+    """An open SQLite log. Create with Log.open(path) (None → in memory)."""
+
+    def __init__(self, connection: sqlite3.Connection, path: str) -> None:
+        self._db = connection
+        self.path = path
+
+    @classmethod
+    def open(cls, path: str | Path | None = None) -> Log:
+        """Open (creating if needed) the log at path, in WAL mode with synchronous=FULL."""
+        where = str(path) if path else MEMORY
+        connection = sqlite3.connect(where, isolation_level=None, check_same_thread=False)
+        connection.execute("PRAGMA journal_mode=WAL")
+        connection.execute("PRAGMA synchronous=FULL")
+        connection.execute("PRAGMA foreign_keys=ON")
+        connection.executescript(SCHEMA)
+        return cls(connection, where)
+
+    def close(self) -> None:
+        self._db.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One atomic write: committed on success, rolled back on any error."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._db
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+    def pragma(self, name: str) -> Any:
+        """Read a PRAGMA (journal_mode, synchronous…), for checks and tests."""
+        return self._db.execute(f"PRAGMA {name}").fetchone()[0]
+
+    # ------------------------------------------------------------------ meta
+
+    def meta(self) -> Meta | None:
+        row = self._db.execute("SELECT seed, gm_token, created FROM meta WHERE id = 1").fetchone()
+        return Meta(*row) if row else None
+
+    def write_meta(self, meta: Meta) -> None:
+        """Create or replace the meta row."""
+        with self.transaction() as db:
+            db.execute("INSERT OR REPLACE INTO meta (id, seed, gm_token, created) "
+                       "VALUES (1, ?, ?, ?)", (meta.seed, meta.gm_token, meta.created))
+
+    # ------------------------------------------------------------------ commands and events
+
+    def next_number(self) -> int:
+        row = self._db.execute("SELECT COALESCE(MAX(n), 0) + 1 FROM commands").fetchone()
+        return int(row[0])
+
+    def append(self, n: int, text: str, name: str, args: Mapping[str, Any], actor: str,
+               at: str, events: Sequence[NewEvent], undo: int | None = None
+               ) -> list[dict[str, Any]]:
+        """Store a command and its events (and mark `undo` undone) in ONE transaction.
+
+        Returns the stored events as dicts with their seq. Data that is not JSON-safe raises
+        before anything is written.
+        """
+        rows = [(e.kind, e.visibility, e.text, dumps(e.data)) for e in events]
+        with self.transaction() as db:
+            if undo is not None:
+                db.execute("UPDATE commands SET undone = 1 WHERE n = ?", (undo,))
+            db.execute("INSERT INTO commands (n, text, name, args, actor, at) "
+                       "VALUES (?, ?, ?, ?, ?, ?)", (n, text, name, dumps(args), actor, at))
+            stored = []
+            for kind, visibility, event_text, data in rows:
+                cursor = db.execute(
+                    "INSERT INTO events (command_n, command, kind, visibility, text, data) "
+                    "VALUES (?, ?, ?, ?, ?, ?)", (n, name, kind, visibility, event_text, data))
+                stored.append(event_dict(int(cursor.lastrowid or 0), name, kind, visibility,
+                                         event_text, json.loads(data)))
+        return stored
+
+    def commands(self) -> list[StoredCommand]:
+        """Every stored command, in order."""
+        rows = self._db.execute(
+            "SELECT n, text, name, args, actor, undone, at FROM commands ORDER BY n").fetchall()
+        return [StoredCommand(n, text, name, json.loads(args), actor, bool(undone), at)
+                for n, text, name, args, actor, undone, at in rows]
+
+    def events_since(self, seq: int = 0) -> list[dict[str, Any]]:
+        """Stored events with a seq greater than `seq`, in order."""
+        rows = self._db.execute(
+            "SELECT seq, command, kind, visibility, text, data FROM events "
+            "WHERE seq > ? ORDER BY seq", (seq,)).fetchall()
+        return [event_dict(s, c, k, v, t, json.loads(d)) for s, c, k, v, t, d in rows]
+
+    def events_of(self, n: int) -> list[dict[str, Any]]:
+        """The events one command produced, in order."""
+        rows = self._db.execute(
+            "SELECT seq, command, kind, visibility, text, data FROM events "
+            "WHERE command_n = ? ORDER BY seq", (n,)).fetchall()
+        return [event_dict(s, c, k, v, t, json.loads(d)) for s, c, k, v, t, d in rows]
+
+    def last_seq(self) -> int:
+        row = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()
+        return int(row[0])
+
+    # ------------------------------------------------------------------ players
+
+    def add_player(self, token: str, character_id: str, name: str) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT INTO players (token, character_id, name) VALUES (?, ?, ?)",
+                       (token, character_id, name))
+
+    def player(self, token: str) -> tuple[str, str, str] | None:
+        row = self._db.execute("SELECT token, character_id, name FROM players WHERE token = ?",
+                               (token,)).fetchone()
+        return tuple(row) if row else None
+
+    def players(self) -> list[tuple[str, str, str]]:
+        rows = self._db.execute(
+            "SELECT token, character_id, name FROM players ORDER BY rowid").fetchall()
+        return [tuple(row) for row in rows]

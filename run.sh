@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Mesa: ./run.sh [opções do serve]  → prepara o ambiente e liga o companheiro
+#       ./run.sh test               → prepara o ambiente (e o sistema) e roda os testes
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cd "$ROOT"
+VENV="$ROOT/.venv"
+PY="$VENV/bin/python"
+
+ensure_venv() {
+  if [ ! -x "$PY" ]; then
+    echo "criando o ambiente Python em .venv"
+    python3 -m venv "$VENV"
+  fi
+}
+
+# pip install -e TARGET only when pyproject.toml changed since the last install. The stamp files
+# in .venv hold the pyproject hash; an install with the test extras also counts for the plain one.
+ensure_install() {
+  local target="$1" stamp="$VENV/.instalado$2" also="${3:-}"
+  local wanted
+  wanted="$(sha256sum pyproject.toml | cut -d' ' -f1)"
+  for done_stamp in "$stamp" $also; do
+    if [ -f "$done_stamp" ] && [ "$(cat "$done_stamp")" = "$wanted" ]; then
+      return 0
+    fi
+  done
+  echo "instalando o projeto ($target)"
+  "$PY" -m pip install --quiet -e "$target"
+  echo "$wanted" > "$stamp"
+}
+
+ensure_system_packages() {
+  local missing=()
+  [ -x /usr/bin/chromium ] || missing+=(chromium)
+  command -v espeak-ng >/dev/null 2>&1 || missing+=(espeak-ng)
+  command -v sox >/dev/null 2>&1 || missing+=(sox)
+  if [ "${#missing[@]}" -eq 0 ]; then
+    echo "pacotes do sistema já presentes (chromium, espeak-ng, sox)"
+    return 0
+  fi
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "aviso: faltam ${missing[*]} e não sou root; instale-os com apt-get" >&2
+    return 0
+  fi
+  echo "apt-get update && apt-get install -y ${missing[*]}"
+  apt-get update
+  DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"
+}
+
+run_tests() {
+  ensure_system_packages
+  ensure_venv
+  ensure_install ".[test]" "-teste"
+  local status=0
+  "$PY" -m pytest -q "$@" || status=$?
+  if [ "$status" -eq 5 ]; then
+    echo "erro: nenhum teste foi coletado" >&2
+    exit 1
+  fi
+  exit "$status"
+}
+
+if [ "${1:-}" = "test" ]; then
+  shift
+  run_tests "$@"
+fi
+
+ensure_venv
+ensure_install "." "" "$VENV/.instalado-teste"
+exec "$VENV/bin/companion" serve "$@"

@@ -1,0 +1,361 @@
+"""The session: run → apply → persist → notify, undo by replay, resume, players, threads."""
+from __future__ import annotations
+
+import tempfile
+import threading
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.engine import Command
+from companion.errors import CommandRejected
+from companion.session import RunResult, Session, SessionError
+from companion.tables import Tables
+
+EVENT_KEYS = {"seq", "command", "kind", "visibility", "text", "data"}
+SEED = 11
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "mesa.db"
+
+
+@pytest.fixture
+def session(db: Path, tables: Tables) -> Session:
+    opened = Session.open(db, SEED, tables)
+    yield opened
+    opened.close()
+
+
+def ok(result: RunResult) -> list[dict]:
+    assert result.ok, result.error
+    assert result.error is None
+    return result.events
+
+
+def rejected(result: RunResult) -> str:
+    assert not result.ok
+    assert result.events == []
+    assert isinstance(result.error, str) and result.error
+    return result.error
+
+
+# ---------------------------------------------------------------------- running
+
+def test_a_roll_is_stored_and_returned_with_the_contract_shape(session: Session) -> None:
+    events = ok(session.run("rolar 2d6+1"))
+    assert events, "rolar produced no event"
+    for event in events:
+        assert set(event) == EVENT_KEYS
+        assert event["command"] == "rolar"
+    assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+    assert session.events_since(0) == events
+    roll = next(e for e in events if e["kind"] == "rolagem")
+    assert roll["data"]["dados"] == "2d6+1"
+    assert 3 <= roll["data"]["total"] <= 13
+    assert session.commands()[0].text == "rolar 2d6+1"
+
+
+def test_seq_keeps_growing_and_events_since_filters(session: Session) -> None:
+    first = ok(session.run("rolar 1d20"))
+    second = ok(session.run("rolar 1d8"))
+    assert second[0]["seq"] == first[-1]["seq"] + 1
+    assert session.events_since(first[-1]["seq"]) == second
+    assert session.events_since(second[-1]["seq"]) == []
+
+
+@pytest.mark.parametrize("text", ["", "   ", "xyzzy plugh", "rolar 1d1"])
+def test_rejected_input_changes_and_stores_nothing(session: Session, text: str) -> None:
+    ok(session.run("personagem Ana"))
+    before, stored = session.state, session.events_since(0)
+    rejected(session.run(text))
+    assert session.state == before
+    assert session.events_since(0) == stored
+    assert len(session.commands()) == 1
+
+
+def test_an_engine_rejection_is_a_portuguese_message(session: Session) -> None:
+    error = rejected(session.run("turno"))  # a dungeon command while travelling
+    assert "turno" in error and "masmorra" in error
+    assert session.commands() == []
+
+
+def test_same_seed_same_dice(tables: Tables, tmp_path: Path) -> None:
+    a = Session.open(tmp_path / "a.db", 99, tables)
+    b = Session.open(tmp_path / "b.db", 99, tables)
+    c = Session.open(tmp_path / "c.db", 100, tables)
+    rolls = {name: [ok(s.run("rolar 10d20"))[0]["data"]["total"] for _ in range(3)]
+             for name, s in (("a", a), ("b", b), ("c", c))}
+    assert rolls["a"] == rolls["b"]
+    assert rolls["a"] != rolls["c"]
+
+
+def test_run_command_for_an_already_parsed_command(session: Session) -> None:
+    events = ok(session.run_command(Command("rolar", {"expressao": "1d4"})))
+    assert events[0]["command"] == "rolar"
+    assert session.commands()[0].text.startswith("rolar")
+
+
+def test_a_player_may_roll_but_not_run_gm_commands(session: Session) -> None:
+    player = session.join_player("Ana")
+    actor = f"player:{player.character_id}"
+    ok(session.run("rolar 1d6", actor=actor))
+    assert session.commands()[-1].actor == actor
+    before = session.state
+    error = rejected(session.run("avançar", actor=actor))
+    assert "Mestre" in error
+    rejected(session.run("desfazer", actor=actor))
+    assert session.state == before
+
+
+# ---------------------------------------------------------------------- undo
+
+def test_undo_returns_the_exact_previous_state(session: Session) -> None:
+    ok(session.run("personagem Ana"))
+    before = session.state
+    ok(session.run("avançar"))
+    assert session.state != before
+    (event,) = ok(session.run("desfazer"))
+    assert event["kind"] == "relato" and event["visibility"] == "public"
+    assert event["text"] == "Desfeito: 'avançar'"
+    assert event["command"] == "desfazer"
+    assert session.state == before
+
+
+def test_undo_is_repeatable_and_skips_read_only_commands(session: Session,
+                                                         tables: Tables) -> None:
+    from companion.engine import initial_state
+
+    ok(session.run("personagem Ana"))
+    after_ana = session.state
+    ok(session.run("terreno floresta"))
+    ok(session.run("estado"))
+    ok(session.run("ajuda"))
+    assert ok(session.run("desfazer"))[0]["text"] == "Desfeito: 'terreno floresta'"
+    assert session.state == after_ana
+    assert ok(session.run("desfazer"))[0]["text"] == "Desfeito: 'personagem Ana'"
+    assert session.state == initial_state(tables)
+    error = rejected(session.run("desfazer"))
+    assert "nada para desfazer" in error
+    assert [c.undone for c in session.commands()] == [True, True, False, False, False, False]
+
+
+def test_a_command_after_an_undo_uses_its_own_number(session: Session, db: Path,
+                                                     tables: Tables) -> None:
+    ok(session.run("rolar 1d20"))
+    ok(session.run("desfazer"))
+    events = ok(session.run("rolar 1d20"))
+    assert session.commands()[-1].n == 3
+    reopened = Session.open(db, None, tables)
+    assert reopened.replay_mismatches == []
+    assert reopened.state == session.state
+    assert reopened.events_since(0)[-len(events):] == events
+
+
+# ---------------------------------------------------------------------- resume
+
+def test_reopening_resumes_state_seed_and_token(db: Path, tables: Tables) -> None:
+    first = Session.open(db, 5, tables, gm_token="mestre-123")
+    for text in ("personagem Ana con 1", "terreno colinas", "avançar", "explorar"):
+        ok(first.run(text))
+    stored = first.events_since(0)
+    first.close()
+    again = Session.open(db, None, tables)
+    assert (again.seed, again.gm_token) == ("5", "mestre-123")
+    assert again.state == first.state
+    assert again.replay_mismatches == []
+    assert again.events_since(0) == stored
+    assert ok(again.run("rolar 1d6"))[0]["seq"] == stored[-1]["seq"] + 1
+
+
+def test_reopening_with_another_seed_is_a_clear_error(db: Path, tables: Tables) -> None:
+    Session.open(db, 5, tables).close()
+    with pytest.raises(SessionError, match="semente 5"):
+        Session.open(db, 6, tables)
+    Session.open(db, 5, tables).close()  # the same seed is fine
+
+
+def test_new_session_without_seed_draws_and_keeps_one(db: Path, tables: Tables) -> None:
+    first = Session.open(db, None, tables)
+    assert first.seed.isdigit()
+    assert len(first.gm_token) >= 16
+    first.close()
+    again = Session.open(db, None, tables)
+    assert (again.seed, again.gm_token) == (first.seed, first.gm_token)
+
+
+def test_gm_token_given_for_an_existing_db_replaces_the_stored_one(db: Path,
+                                                                   tables: Tables) -> None:
+    Session.open(db, 1, tables, gm_token="velho").close()
+    assert Session.open(db, None, tables, gm_token="novo").gm_token == "novo"
+    assert Session.open(db, None, tables).gm_token == "novo"
+
+
+def test_memory_session_without_db(tables: Tables) -> None:
+    session = Session.open(None, 3, tables)
+    assert session.db_path == ":memory:"
+    ok(session.run("rolar 1d6"))
+    assert len(session.events_since(0)) == 1
+
+
+# ---------------------------------------------------------------------- players
+
+def test_join_creates_the_character_through_a_logged_command(session: Session) -> None:
+    player = session.join_player("Ana")
+    assert (player.character_id, player.name) == ("ana", "Ana")
+    assert [c.id for c in session.state.party] == ["ana"]
+    (command,) = session.commands()
+    assert (command.name, command.actor, command.args) == ("personagem", "gm", {"nome": "Ana"})
+    assert session.player_by_token(player.token) == player
+
+
+def test_second_join_with_the_same_name_gets_a_new_token_for_the_same_character(
+        session: Session) -> None:
+    first = session.join_player("Ana")
+    second = session.join_player("ana")
+    assert second.token != first.token
+    assert second.character_id == first.character_id == "ana"
+    assert len(session.state.party) == 1
+    assert len(session.commands()) == 1  # the character was created once
+    assert session.players() == [first, second]
+
+
+def test_joining_an_existing_character_keeps_its_sheet(session: Session) -> None:
+    ok(session.run("personagem Bia nível 3 pv 20"))
+    before = session.state
+    player = session.join_player("Bia")
+    assert player.character_id == "bia"
+    assert session.state == before
+
+
+def test_unknown_token_and_bad_name(session: Session) -> None:
+    assert session.player_by_token("nao-existe") is None
+    with pytest.raises(CommandRejected):
+        session.join_player("   ")
+
+
+def test_players_survive_a_restart(db: Path, tables: Tables) -> None:
+    first = Session.open(db, 2, tables)
+    player = first.join_player("Caio")
+    first.close()
+    again = Session.open(db, None, tables)
+    assert again.player_by_token(player.token) == player
+    assert [c.id for c in again.state.party] == ["caio"]
+
+
+# ---------------------------------------------------------------------- subscribers
+
+def test_subscribers_get_each_batch_after_it_is_stored(session: Session) -> None:
+    batches: list[list[dict]] = []
+
+    def listener(batch: list[dict]) -> None:
+        assert session.events_since(batch[0]["seq"] - 1)[:len(batch)] == batch  # stored first
+        batches.append(batch)
+
+    session.subscribe(listener)
+    events = ok(session.run("rolar 1d6"))
+    rejected(session.run("xyzzy"))
+    assert batches == [events]
+    session.unsubscribe(listener)
+    ok(session.run("rolar 1d6"))
+    assert len(batches) == 1
+
+
+def test_a_broken_subscriber_does_not_stop_the_others(session: Session) -> None:
+    seen: list[int] = []
+    session.subscribe(lambda batch: 1 / 0)
+    session.subscribe(lambda batch: seen.extend(e["seq"] for e in batch))
+    assert ok(session.run("rolar 1d6"))
+    assert seen == [1]
+
+
+def test_threads_get_every_event_once_in_seq_order(session: Session) -> None:
+    seen: list[int] = []
+    session.subscribe(lambda batch: seen.extend(e["seq"] for e in batch))
+    results: list[RunResult] = []
+
+    def worker() -> None:
+        for _ in range(10):
+            results.append(session.run("rolar 1d20"))
+
+    threads = [threading.Thread(target=worker) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert all(r.ok for r in results)
+    stored = [e["seq"] for e in session.events_since(0)]
+    assert len(stored) == 60
+    assert seen == stored == sorted(stored)
+    assert [c.n for c in session.commands()] == list(range(1, 61))
+
+
+def test_a_subscriber_may_run_a_command(session: Session) -> None:
+    seen: list[int] = []
+
+    def echo(batch: list[dict]) -> None:
+        seen.extend(e["seq"] for e in batch)
+        if batch[0]["command"] == "personagem":
+            session.run("rolar 1d4")
+
+    session.subscribe(echo)
+    ok(session.run("personagem Ana"))
+    assert seen == [e["seq"] for e in session.events_since(0)]
+    assert len(session.commands()) == 2
+
+
+# ---------------------------------------------------------------------- replay = live
+
+TEXTS = [
+    "personagem Ana con 1", "personagem Bruno des 2", "rolar 2d6+1", "rolar 1d20 com vantagem",
+    "avançar", "explorar", "acampar", "descansar", "forragear", "caçar Ana", "pescar",
+    "criar munição", "terreno floresta", "terreno pântano", "estação inverno", "modo montado",
+    "clima", "masmorra arriscado", "turno", "acender tocha", "descansar", "dormir", "viagem",
+    "surpresa", "segredo", "fugir", "fuga sucesso", "fuga falha", "distância", "pânico Ana",
+    "responder", "tabela K", "derrotados 3 goblins", "tesouro 50 moedas de ouro",
+    "item 2 poções", "desfazer", "desfazer", "estado", "ajuda", "xyzzy", "",
+]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(script=st.lists(st.sampled_from(TEXTS), min_size=1, max_size=25),
+       seed=st.integers(min_value=0, max_value=10_000))
+def test_replaying_the_log_gives_the_live_state(tables: Tables, script: list[str],
+                                                seed: int) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        db = Path(folder) / "mesa.db"
+        live = Session.open(db, seed, tables)
+        for text in script:
+            before = live.state
+            result = live.run(text)
+            if not result.ok:
+                assert live.state == before
+        stored = live.events_since(0)
+        live.close()
+        reopened = Session.open(db, None, tables)
+        assert reopened.replay_mismatches == []
+        assert reopened.state == live.state
+        assert reopened.events_since(0) == stored
+
+        before_last = reopened.state
+        ok(reopened.run("rolar 1d6"))
+        assert reopened.state != before_last  # the tally counts the die
+        ok(reopened.run("desfazer"))
+        assert reopened.state == before_last
+        reopened.close()
+
+
+def test_an_engine_bug_is_reported_and_stores_nothing(session: Session,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.engine import core
+
+    def broken(state: object, turn: object) -> object:
+        raise KeyError("oops")
+
+    monkeypatch.setitem(core.COMMANDS, "rolar", broken)
+    error = rejected(session.run("rolar 1d6"))
+    assert error.startswith("erro interno ao executar 'rolar 1d6'")
+    assert session.commands() == [] and session.events_since(0) == []
