@@ -1,9 +1,11 @@
 """Dice rolling on top of the `dice` library, always with the RNG passed in."""
 from __future__ import annotations
 
+import copy
 import random
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 import dice as dicelib
 from dice.elements import Dice
@@ -37,6 +39,12 @@ def _collect_dice(element: object, out: list[tuple[str, tuple[int, ...]]]) -> No
         _collect_dice(child, out)
 
 
+@lru_cache(maxsize=512)
+def _parsed(text: str, max_dice: int) -> object:
+    """Parsing is the slow part of the dice library (pyparsing): parse each text once."""
+    return dicelib.roll(text, raw=True, max_dice=max_dice)
+
+
 def roll(expression: str, rng: random.Random, max_dice: int = 100, max_sides: int = 1000) -> Roll:
     """Roll a dice expression; raise DiceError with a Portuguese message when it is bad or absurd."""
     text = expression.strip().lower().replace(" ", "")
@@ -48,7 +56,7 @@ def roll(expression: str, rng: random.Random, max_dice: int = 100, max_sides: in
                 f"dado absurdo em '{expression}': use dados de 2 a {max_sides} faces; {ACCEPTED}"
             )
     try:
-        element = dicelib.roll(text, raw=True, random=rng, max_dice=max_dice)
+        element = copy.deepcopy(_parsed(text, max_dice))  # evaluation mutates the tree
         value = element.evaluate_cached(random=rng, max_dice=max_dice)
     except DiceBaseException as error:
         if "Too many dice" in str(error):
