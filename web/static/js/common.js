@@ -1,0 +1,172 @@
+// Shared page plumbing: tiny DOM helper, the Socket.IO connection with seq tracking and the log.
+
+/** Build an element: el("li", {class: "x", text: "oi"}, child, …). Null/false children are skipped. */
+export function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "text") node.textContent = String(value);
+    else if (key === "class") node.className = value;
+    else if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
+    else if (key in node && typeof value !== "string") node[key] = value;
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/** Replace the children of a node. */
+export function fill(node, ...children) {
+  node.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+}
+
+export const $ = (selector) => document.querySelector(selector);
+
+/** Read nested keys safely: get(state, "viagem", "clima"). */
+export function get(obj, ...path) {
+  let cur = obj;
+  for (const key of path) {
+    if (cur === null || cur === undefined || typeof cur !== "object") return undefined;
+    cur = cur[key];
+  }
+  return cur;
+}
+
+/** The first value that is not undefined/null/"" among candidate paths. */
+export function pick(obj, ...paths) {
+  for (const path of paths) {
+    const value = get(obj, ...(Array.isArray(path) ? path : [path]));
+    if (value !== undefined && value !== null && value !== "") return value;
+  }
+  return undefined;
+}
+
+export const asList = (value) => (Array.isArray(value) ? value : []);
+
+/**
+ * One live connection. `auth()` gives the identity ({token} / {nome} / {papel}); the last seq
+ * seen is added as "desde" on every (re)connect so the server only sends what was missed.
+ * Events are deduplicated by seq: none is ever handed to onEvent twice.
+ */
+export function connect({ auth, onWelcome, onEvent, onState, onStatus, onRefused }) {
+  const seen = new Set();
+  let lastSeq = 0;
+  const socket = window.io({
+    auth: (cb) => cb({ ...auth(), desde: lastSeq }),
+    reconnectionDelayMax: 4000,
+  });
+  socket.on("connect", () => onStatus && onStatus(true));
+  socket.on("disconnect", () => onStatus && onStatus(false));
+  socket.on("connect_error", (err) => {
+    onStatus && onStatus(false);
+    // A refusal by the server (bad token, missing name) stops the automatic retries.
+    if (!socket.active && onRefused) onRefused(sentence(refusalText(err)));
+  });
+  socket.on("boas_vindas", (data) => onWelcome && onWelcome(data || {}));
+  socket.on("evento", (event) => {
+    if (!event || typeof event !== "object") return;
+    const seq = Number(event.seq);
+    if (Number.isFinite(seq)) {
+      if (seen.has(seq)) return;
+      seen.add(seq);
+      lastSeq = Math.max(lastSeq, seq);
+    }
+    onEvent && onEvent(event);
+  });
+  socket.on("estado", (state) => onState && onState(state || {}));
+
+  /** Send a command text; resolves to the ack {ok, events|error}. */
+  async function send(text) {
+    if (!socket.connected) return { ok: false, error: "Sem conexão com o servidor. Tentando reconectar…" };
+    try {
+      const ack = await socket.timeout(10000).emitWithAck("comando", { text });
+      return ack && typeof ack === "object" ? ack : { ok: false, error: "Resposta inesperada do servidor." };
+    } catch (_err) {
+      return { ok: false, error: "O servidor não respondeu a tempo. Tente de novo." };
+    }
+  }
+  return { socket, send, lastSeq: () => lastSeq };
+}
+
+/** "token inválido" → "Token inválido." (server reasons are lowercase clauses). */
+export function sentence(text) {
+  const trimmed = String(text || "").trim();
+  if (!trimmed) return "";
+  const capital = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
+  return /[.!?…]$/.test(capital) ? capital : `${capital}.`;
+}
+
+function refusalText(err) {
+  const data = err && err.data;
+  if (typeof data === "string") return data;
+  if (data && typeof data.message === "string") return data.message;
+  if (err && typeof err.message === "string" && err.message) return err.message;
+  return "Conexão recusada pelo servidor.";
+}
+
+/** Show the connection status in a pill. */
+export function statusPill(node) {
+  return (online) => {
+    node.textContent = online ? "Conectado" : "Reconectando…";
+    node.classList.toggle("on", online);
+    node.classList.toggle("off", !online);
+  };
+}
+
+/** Badge for an event that not everyone sees ("Só o Mestre", "Só Ana", or "Só você"). */
+function visibilityBadge(visibility, names, selfId) {
+  if (visibility === "gm") return el("span", { class: "badge gm", text: "Só o Mestre" });
+  if (typeof visibility === "string" && visibility.startsWith("player:")) {
+    const id = visibility.slice(7);
+    return el("span", { class: "badge player", text: id === selfId ? "Só você" : `Só ${names[id] || id}` });
+  }
+  return null;
+}
+
+/** One log entry. Rolls show table, dice, total and row text. */
+export function renderEvent(event, names = {}, selfId = null) {
+  const kind = typeof event.kind === "string" ? event.kind : "relato";
+  const vis = typeof event.visibility === "string" ? event.visibility : "public";
+  const item = el("li", {
+    class: `${kind} vis-${vis.split(":")[0]} fresh`,
+    "data-seq": event.seq,
+    "data-kind": kind,
+  });
+  const data = event.data && typeof event.data === "object" ? event.data : {};
+  const badge = visibilityBadge(vis, names, selfId);
+  if (kind === "rolagem" && (data.tabela || data.total !== undefined)) {
+    const extra = data.vantagem ? ` (${data.vantagem}; descartado ${data.descartado})` : "";
+    item.append(...[
+      el("div", { class: "roll" },
+        badge,
+        el("span", { class: "roll-table", text: data.tabela || "Rolagem" }),
+        el("span", { class: "dice", text: `${data.dados || ""}${extra}` }),
+        el("span", { class: "total", text: data.total ?? "" })),
+      data.resultado ? el("span", { class: "result", text: data.resultado }) : null,
+    ].filter(Boolean));
+  } else {
+    if (badge) item.append(badge);
+    item.append(String(event.text ?? ""));
+  }
+  return item;
+}
+
+/** A log list that keeps the newest entry on top and at most `limit` entries. */
+export function eventLog(list, { limit = 300, names = () => ({}), selfId = () => null } = {}) {
+  return (event) => {
+    const empty = list.querySelector(".empty");
+    if (empty) empty.remove();
+    list.prepend(renderEvent(event, names(), selfId()));
+    while (list.children.length > limit) list.lastElementChild.remove();
+  };
+}
+
+/** Keep a value in localStorage without crashing in private mode. */
+export const store = {
+  get(key) { try { return window.localStorage.getItem(key); } catch (_e) { return null; } },
+  set(key, value) { try { window.localStorage.setItem(key, value); } catch (_e) { /* ignore */ } },
+  remove(key) { try { window.localStorage.removeItem(key); } catch (_e) { /* ignore */ } },
+};

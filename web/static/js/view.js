@@ -1,0 +1,200 @@
+// Render the `estado` payload (companion/engine/view.py) defensively: a missing key shows nothing.
+import { el, pick, get, asList } from "./common.js";
+
+const MODE_NAMES = { viagem: "Viagem", masmorra: "Masmorra", perseguicao: "Perseguição" };
+
+export const modeOf = (state) => {
+  const mode = pick(state, "modo");
+  return typeof mode === "string" ? mode : "viagem";
+};
+
+export const modeName = (state) => MODE_NAMES[modeOf(state)] || text(pick(state, "modo_nome")) || String(modeOf(state));
+
+const text = (value) => {
+  if (value === undefined || value === null || value === "") return undefined;
+  if (typeof value === "object") return pick(value, "texto", "nome", "descricao");
+  return String(value);
+};
+
+function fact(label, value, cls = "") {
+  const shown = text(value);
+  if (shown === undefined) return null;
+  return el("div", { class: `fact ${cls}` }, el("span", { class: "k", text: label }), el("span", { class: "v", text: shown }));
+}
+
+/** "Dia 1 · rodada 2 de 6 (4h–8h)" or "Dia 1 · turno 3 na masmorra", as the state says it. */
+export function clockText(state) {
+  const clock = pick(state, "relogio");
+  if (typeof clock === "string") return clock;
+  const day = pick(state, "dia");
+  const round = pick(state, "rodada");
+  return [day !== undefined ? `Dia ${day}` : null, round !== undefined ? `rodada ${round}` : null]
+    .filter(Boolean).join(" · ") || undefined;
+}
+
+export const weatherText = (state) => text(pick(state, "clima")) || (pick(state, "estacao") ? "Ainda não rolado" : undefined);
+
+const dungeonOf = (state) => {
+  const dungeon = pick(state, "masmorra");
+  return dungeon && typeof dungeon === "object" ? dungeon : null;
+};
+
+/** Light sources and spells: [{name, left}]. */
+export function timers(state, key) {
+  return asList(get(dungeonOf(state), key)).map((timer) => ({
+    name: capitalize(text(pick(timer, "nome")) || "?"),
+    left: pick(timer, "turnos"),
+  }));
+}
+
+const capitalize = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+const turns = (n) => `${n} turno${Number(n) === 1 ? "" : "s"}`;
+
+export function lightText(state) {
+  const dungeon = dungeonOf(state);
+  if (!dungeon) return undefined;
+  const lights = timers(state, "luzes");
+  if (!lights.length) return "Escuridão total";
+  return lights.map((l) => (l.left !== undefined ? `${l.name}: ${turns(l.left)}` : l.name)).join(" · ");
+}
+
+export function chaseOf(state) {
+  const chase = pick(state, "perseguicao");
+  return chase && typeof chase === "object" ? chase : null;
+}
+
+export function chaseText(chase) {
+  if (!chase) return undefined;
+  if (pick(chase, "fase") === "declarada") return "Fuga declarada: teste de fuga no fim da rodada";
+  const parts = [];
+  const distance = text(pick(chase, "distancia"));
+  const shown = distance ? distance.charAt(0).toUpperCase() + distance.slice(1) : null;
+  if (shown) parts.push(`Distância ${shown}`);
+  const score = pick(chase, "placar");
+  if (score !== undefined) parts.push(`placar ${Number(score) > 0 ? "+" : ""}${score}`);
+  const turn = pick(chase, "turno");
+  if (turn !== undefined) parts.push(`turno ${turn}`);
+  return parts.join(" · ") || "Perseguição";
+}
+
+/** The facts grid shown on the GM and player pages. */
+export function glance(state) {
+  const travel = pick(state, "viagem") || {};
+  const dungeon = dungeonOf(state);
+  const chase = chaseOf(state);
+  const items = [
+    el("div", { class: "fact wide" },
+      el("span", { class: "v" }, el("span", { class: "mode-tag", text: modeName(state) }), " ", clockText(state) || "")),
+    fact("Clima", weatherText(state)),
+    fact("Estação", pick(state, "estacao_nome", "estacao")),
+  ];
+  if (!dungeon) {
+    items.push(
+      fact("Terreno", pick(state, "terreno_nome", "terreno")),
+      fact("Deslocamento", pick(travel, "modo_nome", "modo")),
+      fact("Progresso", hexText(pick(travel, "hexes"))),
+      fact("Acampamento", boolText(pick(travel, "acampamento_seguro"), "Seguro", "Sem abrigo seguro")),
+    );
+  } else {
+    const effective = pick(dungeon, "perigo_efetivo");
+    const dangerName = pick(dungeon, "perigo_efetivo_nome", "perigo_nome", "perigo");
+    items.push(
+      fact("Perigo", dangerName, effective === "mortal" ? "bad" : ""),
+      fact("Luz", lightText(state), pick(dungeon, "escuro") ? "bad" : ""),
+      fact("Magias", timers(state, "magias").map((s) => `${s.name}: ${turns(s.left ?? "?")}`).join(" · ") || undefined),
+      fact("Sem descanso", turnsText(pick(dungeon, "turnos_sem_descanso"))),
+      fact("Ordem de marcha", asList(pick(dungeon, "ordem_marcha")).join(", ") || undefined, "wide"),
+    );
+  }
+  if (chase) items.push(fact("Perseguição", chaseText(chase), "wide alert"));
+  return el("div", { class: "glance" }, items);
+}
+
+const hexText = (value) => (value === undefined ? undefined : `${String(value).replace(".", ",")} hex`);
+const turnsText = (value) => (value === undefined ? undefined : turns(value));
+const boolText = (value, yes, no) => (value === undefined ? undefined : value ? yes : no);
+
+export const partyOf = (state) => asList(pick(state, "grupo", "personagens"));
+
+export const charName = (c) => text(pick(c, "nome", "name")) || text(pick(c, "id")) || "?";
+
+function stat(label, value, max, lowWhen) {
+  if (value === undefined || value === null) return null;
+  const low = typeof lowWhen === "function" && lowWhen(Number(value));
+  return el("span", { class: `stat${low ? " low" : ""}` }, `${label} `, el("b", { text: max !== undefined ? `${value}/${max}` : value }));
+}
+
+/** One character card with HP, sanity, exhaustion, supplies, afflictions. */
+export function characterCard(c, { me = false } = {}) {
+  const hp = pick(c, "pv");
+  const hpMax = pick(c, "pv_max");
+  const level = pick(c, "nivel");
+  const notes = [...asList(pick(c, "aflicoes")), ...asList(pick(c, "condicoes")),
+    ...asList(pick(c, "exaustao_efeitos")).map((e) => `Exaustão: ${e}`)].map(text).filter(Boolean);
+  return el("div", { class: `pc${me ? " me" : ""}`, "data-personagem": pick(c, "id") || "" },
+    el("h3", {}, charName(c), level !== undefined ? el("small", { text: `nível ${level}` }) : null),
+    el("div", { class: "stats" },
+      stat("PV", hp, hpMax, (v) => hpMax !== undefined && v <= Math.ceil(Number(hpMax) / 3)),
+      stat("Sanidade", pick(c, "sanidade"), undefined, (v) => v <= 4),
+      stat("Exaustão", pick(c, "exaustao"), undefined, (v) => v >= 1),
+      stat("Comida", pick(c, "comida"), undefined, (v) => v <= 0),
+      stat("Água", pick(c, "agua"), undefined, (v) => v <= 0),
+      stat("Munição", pick(c, "municao"))),
+    notes.length ? el("ul", { class: "notes" }, notes.map((n) => el("li", { text: n }))) : null);
+}
+
+export function partyList(state, { meId = null, empty = "Nenhum personagem ainda." } = {}) {
+  const party = partyOf(state);
+  if (!party.length) return el("p", { class: "empty", text: empty });
+  return el("div", { class: "party" }, party.map((c) => characterCard(c, { me: pick(c, "id") === meId })));
+}
+
+/** Prompts waiting for an answer (already filtered by the server for players). */
+export function promptsOf(state) {
+  return asList(pick(state, "pedidos")).filter((p) => p && typeof p === "object");
+}
+
+export function promptInfo(prompt) {
+  return {
+    id: pick(prompt, "id"),
+    kind: text(pick(prompt, "tipo")) || "",
+    character: pick(prompt, "personagem"),
+    text: text(pick(prompt, "texto")) || "Pedido",
+    dice: text(pick(prompt, "dados")) || "1d20",
+    dc: pick(prompt, "dc"),
+    modifier: pick(prompt, "modificador"),
+    options: asList(pick(prompt, "opcoes")),
+  };
+}
+
+/** Map character id → name, for log badges. */
+export function namesOf(state) {
+  const names = {};
+  for (const c of partyOf(state)) {
+    const id = pick(c, "id");
+    if (id) names[id] = charName(c);
+  }
+  return names;
+}
+
+/** The session form: defeated per region, treasure, items, dice rolled per type. */
+export function tallyView(state) {
+  const tally = pick(state, "registro") || {};
+  const lines = (obj) => Object.entries(obj && typeof obj === "object" ? obj : {})
+    .filter(([, n]) => typeof n === "number")
+    .map(([what, n]) => `${n} ${what}`);
+  const defeated = Object.entries(pick(tally, "derrotados") || {})
+    .map(([region, counts]) => `${region}: ${lines(counts).join(", ")}`);
+  const dice = Object.entries(pick(tally, "dados") || {})
+    .sort(([a], [b]) => Number(a.slice(1)) - Number(b.slice(1)))
+    .map(([die, n]) => `${n}× ${die}`);
+  const rows = [
+    ["Derrotados", defeated.join(" · ")],
+    ["Tesouro", lines(pick(tally, "tesouro")).join(", ")],
+    ["Itens", lines(pick(tally, "itens")).join(", ")],
+    ["Dados rolados", dice.join(", ")],
+  ].filter(([, value]) => value);
+  if (!rows.length) return el("p", { class: "empty", text: "Nada anotado ainda." });
+  return el("div", { class: "glance" }, rows.map(([k, v]) =>
+    el("div", { class: "fact wide" }, el("span", { class: "k", text: k }), el("span", { class: "v", text: v }))));
+}
