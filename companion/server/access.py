@@ -1,0 +1,173 @@
+"""Who may do what on the server: tokens, payload checks, rate limits and security headers.
+
+Everything here is small and synchronous so the HTTP API and the Socket.IO handlers share one
+set of rules. Refusals carry a Portuguese message a person can read.
+"""
+from __future__ import annotations
+
+import hmac
+import re
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from companion.errors import AccessDenied
+
+MAX_TEXT = 500  # characters in one command text
+MAX_NAME = 40  # characters in a player's name
+MAX_HTTP_BODY = 4 * 1024  # bytes in one POST /api/command body
+MAX_SOCKET_MESSAGE = 16 * 1024  # bytes in one Socket.IO message
+COMMANDS_PER_WINDOW = 10  # a connection may send this many commands…
+WINDOW_SECONDS = 5.0  # …per this many seconds (token bucket)
+GM_COMMANDS_PER_WINDOW = 50  # the GM taps quick buttons in bursts (several turns in a row)
+JOINS_PER_MINUTE = 30  # new players one address may create per minute
+
+
+def same_token(given: Any, expected: str | None) -> bool:
+    """Constant-time comparison of a token the client sent with the one we expect."""
+    if not isinstance(given, str) or not given or not expected:
+        return False
+    return hmac.compare_digest(given.encode(), expected.encode())
+
+
+def bearer_token(header: str | None) -> str | None:
+    """The token of an `Authorization: Bearer <token>` header, or None."""
+    if not header:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()
+
+
+def command_text(payload: Any) -> str:
+    """The command text of a `{"text": "…"}` payload, or AccessDenied saying what is accepted."""
+    if not isinstance(payload, Mapping):
+        raise AccessDenied('envie um objeto JSON como {"text": "avançar"}')
+    text = payload.get("text")
+    if not isinstance(text, str):
+        raise AccessDenied(
+            f'o campo "text" deve ser um texto com o comando, recebi {_describe(text)}; '
+            'por exemplo {"text": "avançar"}'
+        )
+    if not text.strip():
+        raise AccessDenied('o comando está vazio; escreva um comando, por exemplo "ajuda"')
+    if len(text) > MAX_TEXT:
+        raise AccessDenied(
+            f"comando longo demais ({len(text)} caracteres); o limite é {MAX_TEXT}"
+        )
+    return text.strip()
+
+
+def player_name(value: Any) -> str:
+    """A valid name for a new player, or AccessDenied."""
+    if not isinstance(value, str):
+        raise AccessDenied(f"o nome deve ser um texto, recebi {_describe(value)}")
+    name = " ".join(value.split())
+    if not name:
+        raise AccessDenied("o nome está vazio; escreva o nome do seu personagem")
+    if len(name) > MAX_NAME:
+        raise AccessDenied(
+            f"nome longo demais ({len(name)} caracteres); use no máximo {MAX_NAME}"
+        )
+    if not any(ch.isalnum() for ch in name):
+        raise AccessDenied(f"nome inválido: '{name}'; use letras ou números")
+    return name
+
+
+def since_value(value: Any) -> int:
+    """The `desde` of a connection: a non-negative integer (absent means 0)."""
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise AccessDenied(
+            f"'desde' deve ser o número do último evento visto (0 ou mais), recebi "
+            f"{_describe(value)}"
+        )
+    return value
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "nada"
+    shown = repr(value)
+    return shown if len(shown) <= 40 else shown[:37] + "..."
+
+
+@dataclass
+class TokenBucket:
+    """`capacity` actions, refilled continuously over `window` seconds."""
+
+    capacity: float
+    window: float
+    clock: Callable[[], float] = time.monotonic
+    tokens: float = -1.0
+    updated: float = 0.0
+
+    def __post_init__(self) -> None:
+        self.tokens = self.capacity
+        self.updated = self.clock()
+
+    def take(self) -> bool:
+        """Spend one token; False when the bucket is empty (the action must be refused)."""
+        now = self.clock()
+        rate = self.capacity / self.window
+        self.tokens = min(self.capacity, self.tokens + (now - self.updated) * rate)
+        self.updated = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class RateLimiter:
+    """One token bucket per key (a connection id, a remote address). Thread-safe."""
+
+    def __init__(self, capacity: float, window: float,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.capacity = capacity
+        self.window = window
+        self.clock = clock
+        self._buckets: dict[str, TokenBucket] = {}
+        self._lock = threading.Lock()
+
+    def allow(self, key: str) -> bool:
+        with self._lock:
+            bucket = self._buckets.get(key)
+            if bucket is None:
+                bucket = self._buckets[key] = TokenBucket(self.capacity, self.window,
+                                                          self.clock)
+            return bucket.take()
+
+    def forget(self, key: str) -> None:
+        with self._lock:
+            self._buckets.pop(key, None)
+
+
+def rate_limited(capacity: int) -> str:
+    return (f"devagar: no máximo {capacity} comandos a cada {WINDOW_SECONDS:g} segundos; "
+            "nada foi feito, tente de novo em instantes")
+
+
+RATE_LIMITED = rate_limited(COMMANDS_PER_WINDOW)
+
+
+def security_headers(host: str) -> dict[str, str]:
+    """Headers for every page and API answer: nothing may come from another origin."""
+    safe = re.fullmatch(r"[A-Za-z0-9.:\[\]-]{1,255}", host or "")
+    sockets = f"ws://{host} wss://{host}" if safe else ""
+    policy = (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        f"font-src 'self'; connect-src 'self' {sockets}".rstrip() + "; "
+        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    )
+    return {
+        "Content-Security-Policy": policy,
+        "X-Content-Type-Options": "nosniff",
+        "X-Frame-Options": "DENY",
+        "Referrer-Policy": "no-referrer",
+        "Cross-Origin-Opener-Policy": "same-origin",
+        "Cross-Origin-Resource-Policy": "same-origin",
+        "Permissions-Policy": "camera=(), geolocation=(), microphone=()",
+    }

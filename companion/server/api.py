@@ -1,0 +1,60 @@
+"""The HTTP API for scripts and the GM's tools: GET /api/state and POST /api/command.
+
+Both need `Authorization: Bearer <gm token>`. Answers are JSON; errors are
+`{"ok": false, "error": "<Portuguese message>"}` with 400 (bad request), 401 (no or wrong
+token), 413 (body too large) or 422 (the command was understood as text but refused).
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, Callable
+
+from flask import Blueprint, Response, jsonify, request
+
+from companion.errors import AccessDenied
+from companion.server import access
+
+
+def error(message: str, status: int) -> tuple[Response, int]:
+    return jsonify({"ok": False, "error": message}), status
+
+
+def blueprint(session: Any, tables: Any, view_state: Callable[..., dict]) -> Blueprint:
+    """The /api routes bound to one session."""
+    api = Blueprint("api", __name__, url_prefix="/api")
+
+    @api.before_request
+    def require_gm() -> tuple[Response, int] | None:
+        token = access.bearer_token(request.headers.get("Authorization"))
+        if not access.same_token(token, session.gm_token):
+            return error("acesso negado: envie o token do Mestre no cabeçalho "
+                         "'Authorization: Bearer <token>'", 401)
+        return None
+
+    @api.get("/state")
+    def state() -> Response:
+        return jsonify(view_state(session.state, "gm", tables))
+
+    @api.post("/command")
+    def command() -> tuple[Response, int]:
+        try:
+            text = access.command_text(_json_body())
+        except AccessDenied as refused:
+            return error(refused.message, 400)
+        result = session.run(text, actor="gm")
+        if not result.ok:
+            return error(result.error or "comando recusado", 422)
+        return jsonify({"ok": True, "events": result.events}), 200
+
+    return api
+
+
+def _json_body() -> Any:
+    """The request body as JSON, or AccessDenied saying what is expected."""
+    raw = request.get_data(cache=False)
+    if not raw.strip():
+        raise AccessDenied('corpo vazio; envie JSON como {"text": "avançar"}')
+    try:
+        return json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise AccessDenied('JSON inválido; envie algo como {"text": "avançar"}') from None

@@ -1,0 +1,262 @@
+"""The live server: Flask pages and API plus Flask-SocketIO (threading mode, simple-websocket).
+
+`create_app(session)` builds the app for one session (tests use it with `start_in_thread`);
+`serve(host, port, session)` prints the links and QR code and serves until Ctrl+C.
+"""
+from __future__ import annotations
+
+import errno
+import logging
+import socket
+import threading
+from dataclasses import dataclass
+from html import escape
+from pathlib import Path
+from typing import Any, Callable
+
+from flask import Flask, Response, jsonify, request, send_from_directory
+from flask_socketio import SocketIO
+from werkzeug.exceptions import HTTPException
+from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
+
+from companion.errors import CompanionError
+from companion.server import access, api, qr, sockets
+
+
+class ServerError(CompanionError):
+    """The server cannot start (a port in use, an address that is not this machine's)."""
+
+
+WEB_DIR = Path(__file__).resolve().parents[2] / "web"
+PAGES = {"mestre": "mestre.html", "jogador": "jogador.html", "mesa": "mesa.html"}
+NO_STORE = {"Cache-Control": "no-store"}
+
+
+def create_app(session: Any, tables: Any = None, web_dir: Path = WEB_DIR,
+               base_url: str | None = None,
+               rate_limiter: access.RateLimiter | None = None,
+               gm_rate_limiter: access.RateLimiter | None = None) -> tuple[Flask, SocketIO]:
+    """The Flask app and its SocketIO for one session. `base_url` is what phones open;
+    the rate limiters (players', GM's) are for tests that need a frozen clock."""
+    from companion.engine.view import view_state, visible_to
+
+    tables = tables if tables is not None else _session_tables(session)
+    app = Flask(__name__, static_folder=str(web_dir / "static"), static_url_path="/static")
+    app.config.update(MAX_CONTENT_LENGTH=access.MAX_HTTP_BODY, MESA_BASE_URL=base_url)
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    socketio = SocketIO(app, async_mode="threading", cors_allowed_origins=None,
+                        max_http_buffer_size=access.MAX_SOCKET_MESSAGE, manage_session=False,
+                        logger=False, engineio_logger=False)
+    hub = sockets.Hub(socketio, session, tables, view_state, visible_to, _parser(),
+                      rate_limiter, gm_rate_limiter)
+    sockets.register(socketio, hub)
+    app.extensions["mesa_hub"] = hub
+    app.register_blueprint(api.blueprint(session, tables, view_state))
+    _pages(app, session, web_dir)
+    _errors(app)
+    app.after_request(_secure)
+    hub.start()
+    return app, socketio
+
+
+def _session_tables(session: Any) -> Any:
+    tables = getattr(session, "tables", None)
+    if tables is None:
+        from companion.tables import load_tables
+        tables = load_tables()
+    return tables
+
+
+def _parser() -> Callable[..., Any] | None:
+    try:
+        from companion.commands.parse import parse
+    except ImportError:
+        return None
+    return parse
+
+
+# ---------------------------------------------------------------------------- pages
+
+def _pages(app: Flask, session: Any, web_dir: Path) -> None:
+    @app.get("/")
+    def index() -> Response:
+        return _html(INDEX_PAGE)
+
+    @app.get("/mestre")
+    def gm_page() -> Response | tuple[Response, int]:
+        if not access.same_token(request.args.get("token"), session.gm_token):
+            return _html(GM_ONLY_PAGE), 403
+        return _page(web_dir, "mestre")
+
+    @app.get("/jogador")
+    def player_page() -> Response | tuple[Response, int]:
+        return _page(web_dir, "jogador")
+
+    @app.get("/mesa")
+    def table_page() -> Response | tuple[Response, int]:
+        return _page(web_dir, "mesa")
+
+    @app.get("/qr.svg")
+    def qr_code() -> Response:
+        base = app.config.get("MESA_BASE_URL") or request.host_url.rstrip("/")
+        return Response(qr.svg(f"{base}/jogador"), mimetype="image/svg+xml",
+                        headers=NO_STORE)
+
+    @app.get("/favicon.ico")
+    def favicon() -> Response:
+        return Response(status=204)
+
+
+def _page(web_dir: Path, name: str) -> Response | tuple[Response, int]:
+    if not (web_dir / PAGES[name]).is_file():
+        return _html(_message_page("Página indisponível",
+                                   f"A página /{name} ainda não foi instalada.")), 503
+    response = send_from_directory(web_dir, PAGES[name], mimetype="text/html")
+    response.headers.update(NO_STORE)
+    return response
+
+
+def _html(body: str) -> Response:
+    return Response(body, mimetype="text/html", headers=NO_STORE)
+
+
+def _message_page(title: str, text: str, extra: str = "") -> str:
+    return (
+        "<!doctype html><html lang=\"pt-BR\"><head><meta charset=\"utf-8\">"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+        f"<title>{escape(title)} — Mesa</title></head><body>"
+        f"<h1>{escape(title)}</h1><p>{escape(text)}</p>{extra}</body></html>"
+    )
+
+
+INDEX_PAGE = _message_page(
+    "Mesa", "Companheiro de mesa do Mestre. Escolha sua página:",
+    "<ul><li><a href=\"/jogador\">Jogador</a> — entre com o nome do seu personagem</li>"
+    "<li><a href=\"/mesa\">Tela da mesa</a> — clima, luz, perseguição e QR code</li>"
+    "<li>Mestre — use o link secreto que o servidor mostrou ao iniciar</li></ul>",
+)
+GM_ONLY_PAGE = _message_page(
+    "Só o Mestre",
+    "Esta página é do Mestre. Abra o link completo com o token secreto "
+    "(http://…/mestre?token=…) que o servidor mostrou ao iniciar.",
+    "<p><a href=\"/jogador\">Sou jogador</a></p>",
+)
+
+
+# ---------------------------------------------------------------------------- errors, headers
+
+ERROR_TEXTS = {
+    400: "pedido inválido",
+    404: "página não encontrada",
+    405: "método não permitido aqui",
+    413: f"conteúdo grande demais; o limite é {access.MAX_HTTP_BODY} bytes",
+    500: "erro interno do servidor; nada foi alterado",
+}
+
+
+def _errors(app: Flask) -> None:
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException) -> tuple[Response, int]:
+        status = exc.code or 500
+        text = ERROR_TEXTS.get(status, exc.name)
+        if request.path.startswith("/api/"):
+            return jsonify({"ok": False, "error": text}), status
+        return _html(_message_page(f"Erro {status}", text)), status
+
+
+def _secure(response: Response) -> Response:
+    for name, value in access.security_headers(request.host).items():
+        response.headers.setdefault(name, value)
+    if request.path.startswith("/api/"):
+        response.headers.update(NO_STORE)
+    return response
+
+
+# ---------------------------------------------------------------------------- running
+
+class RequestHandler(WSGIRequestHandler):
+    """Werkzeug's handler, closing the TCP connection once a WebSocket ends.
+
+    simple-websocket ends a WebSocket by raising ConnectionError; without this, the handler
+    would keep the connection alive and read the client's closing frame as a new HTTP request
+    (answering it with a 400 and leaving the client waiting for its close handshake).
+    """
+
+    def connection_dropped(self, error: BaseException, environ: Any = None) -> None:
+        self.close_connection = True
+
+
+def _make_server(host: str, port: int, app: Flask) -> BaseWSGIServer:
+    return make_server(host, port, app, threaded=True, request_handler=RequestHandler)
+
+
+@dataclass
+class RunningServer:
+    """A server started in a background thread (tests, browser tests)."""
+
+    server: BaseWSGIServer
+    thread: threading.Thread
+    app: Flask
+    socketio: SocketIO
+
+    @property
+    def port(self) -> int:
+        return self.server.server_port
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        self.app.extensions["mesa_hub"].stop()
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(timeout=5)
+
+
+def start_in_thread(session: Any, host: str = "127.0.0.1", port: int = 0,
+                    **options: Any) -> RunningServer:
+    """Create the app and serve it from a daemon thread; port 0 picks a free port."""
+    app, socketio = create_app(session, **options)
+    server = _make_server(host, port, app)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
+                              name="mesa-http", daemon=True)
+    thread.start()
+    return RunningServer(server, thread, app, socketio)
+
+
+BIND_ERRORS = {
+    errno.EADDRINUSE: "a porta já está em uso; escolha outra com --port",
+    errno.EADDRNOTAVAIL: "este endereço não é desta máquina; confira o --host (ou use 0.0.0.0)",
+    errno.EACCES: "sem permissão para essa porta (abaixo de 1024 exige root); use --port 5000",
+}
+
+
+def _check_port(host: str, port: int) -> None:
+    """Raise OSError if host:port cannot be bound (same options as the real server)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        probe.bind((host, port))
+
+
+def serve(host: str, port: int, session: Any) -> None:
+    """Serve the session on host:port until Ctrl+C, after printing the links and QR code."""
+    links = qr.Links(qr.base_url(host, port), session.gm_token)
+    app, _socketio = create_app(session, base_url=links.base)
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    try:
+        _check_port(host, port)  # werkzeug would print English and exit on its own
+        server = _make_server(host, port, app)
+    except (OSError, SystemExit) as error:
+        app.extensions["mesa_hub"].stop()
+        reason = BIND_ERRORS.get(getattr(error, "errno", None), "endereço indisponível")
+        raise ServerError(f"não consegui abrir {host}:{port}: {reason}") from None
+    print(qr.banner(links), flush=True)
+    try:
+        server.serve_forever()  # werkzeug's returns quietly on Ctrl+C
+    finally:
+        app.extensions["mesa_hub"].stop()
+        server.server_close()
+        print("\nServidor encerrado.", flush=True)

@@ -1,0 +1,337 @@
+"""The Socket.IO side of the server: who is connected, what each one may see, and the fan-out.
+
+Connecting (default namespace, `auth` dict):
+- `{"token": <gm token>}` → the GM (rooms "gm" and "public");
+- `{"nome": "Ana"}` → a new player (session.join_player), rooms "public" and "player:<id>";
+- `{"token": <player token>}` → a returning player;
+- `{"papel": "mesa"}` → the shared table screen, a read-only public viewer (room "public");
+- any of them may add `"desde": <last seq seen>`.
+
+After a connection is accepted the client gets `boas_vindas`, then every event it may see with
+seq > desde (`evento`, in seq order), then `estado`. New events reach each client once, in seq
+order, only through the rooms allowed to see them, followed by fresh `estado`s.
+
+One dispatcher thread does all of this (welcomes and fan-out), reading the committed log with
+session.events_since: the order is the log's order whatever thread ran the command, and a
+client whose missed events are replayed during its welcome never gets them again live (each
+client remembers the last seq it was sent).
+"""
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from flask import request
+from flask_socketio import SocketIO, ConnectionRefusedError
+
+from companion.errors import AccessDenied, CompanionError
+from companion.server import access
+
+log = logging.getLogger(__name__)
+NAMESPACE = "/"
+GM_ROOM = "gm"
+PUBLIC_ROOM = "public"
+TABLE_ROOM = "mesa"  # shared screens: they get the public estado
+WELCOME_WAIT = 5.0  # seconds to wait for the connection to be accepted before welcoming
+
+
+def player_room(character_id: str) -> str:
+    return f"player:{character_id}"
+
+
+def rooms_for(visibility: str) -> list[str]:
+    """The rooms an event of this visibility goes to (the GM room always sees player events)."""
+    if visibility == "public":
+        return [PUBLIC_ROOM]
+    if visibility.startswith("player:"):
+        return [visibility, GM_ROOM]
+    return [GM_ROOM]
+
+
+@dataclass
+class Client:
+    """One accepted connection."""
+
+    sid: str
+    role: str  # "mestre", "jogador" or "mesa"
+    viewer: str  # "gm", "public" or "player:<id>"
+    token: str | None
+    player: dict[str, str] | None
+    since: int
+    last_sent: int = 0
+
+    @property
+    def rooms(self) -> list[str]:
+        if self.role == "mestre":
+            return [GM_ROOM, PUBLIC_ROOM]
+        if self.role == "jogador":
+            return [PUBLIC_ROOM, self.viewer]
+        return [PUBLIC_ROOM, TABLE_ROOM]
+
+
+class Hub:
+    """Connections, rooms and the single dispatcher thread for one session."""
+
+    def __init__(self, socketio: SocketIO, session: Any, tables: Any,
+                 view_state: Callable[..., dict], visible_to: Callable[[str, str], bool],
+                 parse: Callable[..., Any] | None = None,
+                 rate_limiter: access.RateLimiter | None = None,
+                 gm_rate_limiter: access.RateLimiter | None = None) -> None:
+        self.socketio = socketio
+        self.session = session
+        self.tables = tables
+        self.view_state = view_state
+        self.visible_to = visible_to
+        self.parse = parse
+        self.limiters = {
+            "jogador": rate_limiter or access.RateLimiter(access.COMMANDS_PER_WINDOW,
+                                                          access.WINDOW_SECONDS),
+            "mestre": gm_rate_limiter or access.RateLimiter(access.GM_COMMANDS_PER_WINDOW,
+                                                            access.WINDOW_SECONDS),
+        }
+        self.joins = access.RateLimiter(access.JOINS_PER_MINUTE, 60.0)
+        self.clients: dict[str, Client] = {}
+        self.pending: dict[str, Client] = {}
+        self.lock = threading.Lock()
+        self.jobs: queue.Queue[tuple[str, Any]] = queue.Queue()
+        self.cursor = self._last_seq(0)
+        self.stopped = threading.Event()
+        self.thread: threading.Thread | None = None
+
+    # ------------------------------------------------------------------ life cycle
+
+    def start(self) -> None:
+        """Subscribe to the session and start the dispatcher thread."""
+        self.session.subscribe(self._on_events)
+        self.thread = threading.Thread(target=self._dispatch_forever, name="mesa-dispatch",
+                                       daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        unsubscribe = getattr(self.session, "unsubscribe", None)
+        if unsubscribe is not None:
+            unsubscribe(self._on_events)
+        self.stopped.set()
+        self.jobs.put(("stop", None))
+        if self.thread is not None:
+            self.thread.join(timeout=5)
+
+    def _on_events(self, _events: list[dict]) -> None:
+        """Session callback: never blocks (the session may hold its own lock here)."""
+        self.jobs.put(("events", None))
+
+    def _dispatch_forever(self) -> None:
+        actions = {"events": lambda _: self._fan_out(), "welcome": self._welcome,
+                   "stop": lambda _: None}
+        while not self.stopped.is_set():
+            kind, payload = self.jobs.get()
+            try:
+                actions[kind](payload)
+            except Exception:  # the dispatcher must survive any one failure
+                log.exception("falha ao distribuir eventos (%s)", kind)
+
+    # ------------------------------------------------------------------ connecting
+
+    def connect(self, auth: Any) -> None:
+        """The connect handler: authenticate, then queue the welcome. Refusals raise."""
+        try:
+            client = self._authenticate(auth if auth is not None else {})
+        except (AccessDenied, CompanionError) as refused:
+            raise ConnectionRefusedError(refused.message) from None
+        with self.lock:
+            self.pending[client.sid] = client
+        self.jobs.put(("welcome", client.sid))
+
+    def disconnect(self, sid: str) -> None:
+        with self.lock:
+            self.clients.pop(sid, None)
+            self.pending.pop(sid, None)
+        for limiter in self.limiters.values():
+            limiter.forget(sid)
+
+    def _authenticate(self, auth: Any) -> Client:
+        if not isinstance(auth, dict):
+            raise AccessDenied(
+                'dados de conexão inválidos; envie {"token": …} ou {"nome": …}')
+        since = access.since_value(auth.get("desde"))
+        sid = request.sid  # type: ignore[attr-defined]
+        if "token" in auth:
+            return self._by_token(sid, auth["token"], since)
+        if "nome" in auth:
+            return self._new_player(sid, auth["nome"], since)
+        if auth.get("papel") == "mesa":
+            return Client(sid, "mesa", "public", None, None, since)
+        raise AccessDenied(
+            "falta o nome: para entrar como jogador informe seu nome; o Mestre usa o link "
+            "com o token secreto"
+        )
+
+    def _by_token(self, sid: str, token: Any, since: int) -> Client:
+        if access.same_token(token, self.session.gm_token):
+            return Client(sid, "mestre", "gm", token, None, since)
+        player = self.session.player_by_token(token) if isinstance(token, str) else None
+        if player is None:
+            raise AccessDenied(
+                "token inválido ou expirado: o Mestre deve usar o link que o servidor "
+                "mostrou; jogadores entram de novo informando o nome"
+            )
+        return self._player_client(sid, player, since)
+
+    def _new_player(self, sid: str, name: Any, since: int) -> Client:
+        clean = access.player_name(name)
+        if not self.joins.allow(request.remote_addr or "?"):
+            raise AccessDenied("muitas entradas seguidas deste aparelho; espere um minuto")
+        player = self.session.join_player(clean)
+        return self._player_client(sid, player, since)
+
+    @staticmethod
+    def _player_client(sid: str, player: Any, since: int) -> Client:
+        viewer = player_room(player.character_id)
+        info = {"id": player.character_id, "nome": player.name}
+        return Client(sid, "jogador", viewer, player.token, info, since)
+
+    def _welcome(self, sid: str) -> None:
+        """Greet one client: boas_vindas, the events it missed, estado; then it is live."""
+        if not self._wait_accepted(sid):
+            with self.lock:
+                self.pending.pop(sid, None)
+            return
+        with self.lock:
+            client = self.pending.pop(sid, None)
+        if client is None:
+            return
+        latest = self._last_seq(self.cursor)
+        since = client.since if client.since <= latest else 0  # a stale desde: replay all
+        sio = self.socketio.server
+        sio.emit("boas_vindas", {"papel": client.role, "token": client.token,
+                                 "jogador": client.player}, to=sid, namespace=NAMESPACE)
+        missed = self.session.events_since(since)
+        for event in missed:
+            if self.visible_to(event["visibility"], client.viewer):
+                sio.emit("evento", event, to=sid, namespace=NAMESPACE)
+        client.last_sent = missed[-1]["seq"] if missed else max(since, self.cursor)
+        for room in client.rooms:
+            sio.enter_room(sid, room, namespace=NAMESPACE)
+        with self.lock:
+            self.clients[sid] = client
+        if not sio.manager.is_connected(sid, NAMESPACE):  # it left during the welcome
+            self._forget(client)
+            return
+        sio.emit("estado", self._view(client.viewer), to=sid, namespace=NAMESPACE)
+
+    def _forget(self, client: Client) -> None:
+        with self.lock:
+            self.clients.pop(client.sid, None)
+        for room in client.rooms:
+            self.socketio.server.leave_room(client.sid, room, namespace=NAMESPACE)
+
+    def _wait_accepted(self, sid: str) -> bool:
+        """The connect packet goes out after the handler returns; wait for it (briefly)."""
+        manager = self.socketio.server.manager
+        deadline = time.monotonic() + WELCOME_WAIT
+        while time.monotonic() < deadline:
+            if manager.is_connected(sid, NAMESPACE):
+                return True
+            with self.lock:
+                if sid not in self.pending:
+                    return False
+            time.sleep(0.002)
+        return False
+
+    # ------------------------------------------------------------------ fan-out
+
+    def _fan_out(self) -> None:
+        """Send every committed event past the cursor to its rooms, then fresh estados."""
+        fresh = self.session.events_since(self.cursor)
+        if not fresh:
+            return
+        sio = self.socketio.server
+        for event in fresh:
+            with self.lock:
+                live = list(self.clients.values())
+            already = [c.sid for c in live if c.last_sent >= event["seq"]]
+            sio.emit("evento", event, to=rooms_for(event["visibility"]), skip_sid=already,
+                     namespace=NAMESPACE)
+            for client in live:
+                client.last_sent = max(client.last_sent, event["seq"])
+            self.cursor = event["seq"]
+        self._send_states()
+
+    def _send_states(self) -> None:
+        """Each kind of viewer gets the state as it may see it, through its own room."""
+        with self.lock:
+            viewers = {c.viewer for c in self.clients.values()}
+        sio = self.socketio.server
+        for viewer in sorted(viewers):
+            room = {"gm": GM_ROOM, "public": TABLE_ROOM}.get(viewer, viewer)
+            sio.emit("estado", self._view(viewer), to=room, namespace=NAMESPACE)
+
+    def _view(self, viewer: str) -> dict:
+        return self.view_state(self.session.state, viewer, self.tables)
+
+    def _last_seq(self, after: int) -> int:
+        newer = self.session.events_since(after)
+        return newer[-1]["seq"] if newer else after
+
+    # ------------------------------------------------------------------ commands
+
+    def command(self, payload: Any) -> dict[str, Any]:
+        """The `comando` handler: returns the acknowledgement."""
+        sid = request.sid  # type: ignore[attr-defined]
+        with self.lock:
+            client = self.clients.get(sid) or self.pending.get(sid)
+        if client is None:
+            return {"ok": False, "error": "conexão ainda não aceita; tente de novo"}
+        if client.role == "mesa":
+            return {"ok": False, "error": "a tela da mesa só mostra; comandos vêm do Mestre"}
+        limiter = self.limiters[client.role]
+        if not limiter.allow(sid):
+            return {"ok": False, "error": access.rate_limited(int(limiter.capacity))}
+        try:
+            text = access.command_text(payload)
+            if client.role == "jogador":
+                self._check_player_command(text)
+        except AccessDenied as refused:
+            return {"ok": False, "error": refused.message}
+        actor = "gm" if client.role == "mestre" else client.viewer
+        result = self.session.run(text, actor=actor)
+        if not result.ok:
+            return {"ok": False, "error": result.error}
+        events = [e for e in result.events if self.visible_to(e["visibility"], client.viewer)]
+        return {"ok": True, "events": events}
+
+    def _check_player_command(self, text: str) -> None:
+        """Session-level commands (desfazer) never reach the engine's actor check: refuse here
+        whatever comandos.yaml does not mark `jogador: true`."""
+        if self.parse is None:
+            return
+        parsed = self.parse(text, self.tables)
+        command = getattr(parsed, "command", None)
+        if command is None:
+            return  # the session reports the parse error itself
+        specs = self.tables.get("comandos", "comandos")
+        if not specs.get(command.name, {}).get("jogador", False):
+            raise AccessDenied(
+                f"só o Mestre pode usar '{command.name}'; jogadores podem rolar dados, "
+                "responder aos seus pedidos, ver o estado e pedir ajuda"
+            )
+
+
+def register(socketio: SocketIO, hub: Hub) -> None:
+    """Wire the Socket.IO events to the hub."""
+
+    @socketio.on("connect")
+    def on_connect(auth: Any = None) -> None:
+        hub.connect(auth)
+
+    @socketio.on("disconnect")
+    def on_disconnect(*_reason: Any) -> None:
+        hub.disconnect(request.sid)  # type: ignore[attr-defined]
+
+    @socketio.on("comando")
+    def on_command(payload: Any = None) -> dict[str, Any]:
+        return hub.command(payload)

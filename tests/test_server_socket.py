@@ -1,0 +1,565 @@
+"""Socket.IO against a real server on loopback, with real python-socketio clients.
+
+Each test starts its own server (a real Session on a tmp SQLite file) on a free port and stops
+it at the end. Waits poll in small steps; nothing sleeps for long.
+"""
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import pytest
+import socketio
+
+from companion.server import access
+from companion.server.app import RunningServer, start_in_thread
+from companion.session import Session
+from companion.tables import Tables
+
+GM_TOKEN = "token-secreto-do-mestre"
+WAIT = 8.0
+
+
+# ---------------------------------------------------------------------------- harness
+
+def wait_until(predicate: Callable[[], Any], timeout: float = WAIT, what: str = "") -> Any:
+    """Poll predicate every 20 ms until it is truthy; fail with `what` after timeout."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.02)
+    raise AssertionError(f"esperou {timeout}s sem sucesso: {what}")
+
+
+class Peer:
+    """A real Socket.IO client that records everything it receives, in order."""
+
+    def __init__(self, url: str, auth: dict[str, Any] | None, headers: dict[str, str] | None = None,
+                 transports: list[str] | None = None) -> None:
+        self.url = url
+        self.received: list[tuple[str, Any]] = []
+        self.acks: list[Any] = []
+        self.refusals: list[Any] = []
+        self.lock = threading.Lock()
+        self.sio = socketio.Client(reconnection=False)
+        self.sio.on("*", self._record)
+        self.sio.on("connect_error", self._refused)
+        self.sio.connect(url, auth=auth, headers=headers or {},
+                         transports=transports or ["websocket"], wait_timeout=5)
+
+    def _record(self, event: str, data: Any = None) -> None:
+        with self.lock:
+            self.received.append((event, data))
+
+    def _refused(self, data: Any = None) -> None:
+        with self.lock:
+            self.refusals.append(data)
+
+    # what was received
+    def of(self, name: str) -> list[Any]:
+        with self.lock:
+            return [data for event, data in self.received if event == name]
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        return self.of("evento")
+
+    @property
+    def seqs(self) -> list[int]:
+        return [e["seq"] for e in self.events]
+
+    def welcome(self) -> dict[str, Any]:
+        return wait_until(lambda: (self.of("boas_vindas") or [None])[0], what="boas_vindas")
+
+    def wait_seq(self, seq: int) -> None:
+        wait_until(lambda: seq in self.seqs, what=f"evento {seq}")
+
+    def wait_states(self, count: int) -> dict[str, Any]:
+        wait_until(lambda: len(self.of("estado")) >= count, what=f"{count} estados")
+        return self.of("estado")[-1]
+
+    def everything(self) -> str:
+        """All that reached this connection (events, states, acks) as one JSON text."""
+        with self.lock:
+            return json.dumps([self.received, self.acks], ensure_ascii=False)
+
+    def send(self, payload: Any) -> dict[str, Any]:
+        ack = self.sio.call("comando", payload, timeout=10)
+        with self.lock:
+            self.acks.append(ack)
+        return ack
+
+    def cmd(self, text: str) -> dict[str, Any]:
+        return self.send({"text": text})
+
+    def close(self) -> None:
+        if self.sio.connected:
+            self.sio.disconnect()
+
+
+@pytest.fixture
+def session(tmp_path: Path, tables: Tables) -> Iterator[Session]:
+    opened = Session.open(tmp_path / "mesa.db", 7, tables, gm_token=GM_TOKEN)
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def server(session: Session) -> Iterator[RunningServer]:
+    running = start_in_thread(session)
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def peers(server: RunningServer) -> Iterator[Callable[..., Peer]]:
+    made: list[Peer] = []
+
+    def make(auth: dict[str, Any] | None, **options: Any) -> Peer:
+        peer = Peer(server.url, auth, **options)
+        made.append(peer)
+        return peer
+
+    yield make
+    for peer in made:
+        peer.close()
+
+
+def gm_ok(gm: Peer, text: str) -> list[dict[str, Any]]:
+    ack = gm.cmd(text)
+    assert ack["ok"], f"{text!r} recusado: {ack.get('error')}"
+    return ack["events"]
+
+
+def settle(session: Session, *peers: Peer, viewers: dict[Peer, Callable[[str], bool]]) -> None:
+    """Wait until every peer has received every event of the log it may see."""
+    log = session.events_since(0)
+    for peer in peers:
+        wanted = [e["seq"] for e in log if viewers[peer](e["visibility"])]
+        wait_until(lambda: set(wanted) <= set(peer.seqs),
+                   what=f"eventos {wanted} (recebidos {peer.seqs})")
+
+
+def sees(viewer: str) -> Callable[[str], bool]:
+    if viewer == "gm":
+        return lambda visibility: True
+    return lambda visibility: visibility in ("public", viewer)
+
+
+# ---------------------------------------------------------------------------- connecting
+
+def test_gm_and_players_are_welcomed_with_state(peers, session: Session) -> None:
+    gm = peers({"token": GM_TOKEN})
+    assert gm.welcome() == {"papel": "mestre", "token": GM_TOKEN, "jogador": None}
+    ana = peers({"nome": "Ana"})
+    welcome = ana.welcome()
+    assert welcome["papel"] == "jogador"
+    assert welcome["jogador"] == {"id": "ana", "nome": "Ana"}
+    assert session.player_by_token(welcome["token"]).character_id == "ana"
+    # boas_vindas first, estado last, and Ana's character exists for the GM
+    ana.wait_states(1)
+    assert ana.received[0][0] == "boas_vindas"
+    gm_state = gm.wait_states(1)
+    assert isinstance(gm_state, dict)
+    assert any(c.id == "ana" for c in session.state.party)
+
+
+def test_returning_player_keeps_character(peers) -> None:
+    first = peers({"nome": "Bia"})
+    token = first.welcome()["token"]
+    first.close()
+    again = peers({"token": token})
+    assert again.welcome() == {"papel": "jogador", "token": token,
+                               "jogador": {"id": "bia", "nome": "Bia"}}
+
+
+def test_table_screen_is_a_public_viewer(peers) -> None:
+    mesa = peers({"papel": "mesa"})
+    assert mesa.welcome()["papel"] == "mesa"
+    mesa.wait_states(1)
+    refused = mesa.cmd("rolar 1d6")
+    assert refused["ok"] is False and "mesa" in refused["error"]
+
+
+@pytest.mark.parametrize("auth, words", [
+    ({"token": "token-errado"}, "token inválido"),
+    ({"token": ""}, "token inválido"),
+    ({}, "falta o nome"),
+    ({"nome": "   "}, "nome está vazio"),
+    ({"nome": "x" * 41}, "nome longo demais"),
+    ({"nome": 42}, "nome deve ser um texto"),
+    ({"token": GM_TOKEN, "desde": "ontem"}, "desde"),
+])
+def test_refused_connections_say_why(server: RunningServer, session: Session, auth, words) -> None:
+    client = socketio.Client(reconnection=False)
+    reasons: list[Any] = []
+    client.on("connect_error", lambda data=None: reasons.append(data))
+    before = len(session.events_since(0))
+    with pytest.raises(socketio.exceptions.ConnectionError):
+        client.connect(server.url, auth=auth, transports=["websocket"], wait_timeout=5)
+    wait_until(lambda: reasons, what="connect_error")
+    assert words in json.dumps(reasons, ensure_ascii=False)
+    assert len(session.events_since(0)) == before  # a refused join creates nobody
+    client.disconnect()
+
+
+def test_new_players_from_one_address_are_limited(server: RunningServer, peers,
+                                                  session: Session) -> None:
+    server.app.extensions["mesa_hub"].joins = access.RateLimiter(2, 60.0, clock=lambda: 1.0)
+    first, second = peers({"nome": "Ana"}), peers({"nome": "Bia"})
+    first.welcome(), second.welcome()
+    party = len(session.state.party)
+    client = socketio.Client(reconnection=False)
+    reasons: list[Any] = []
+    client.on("connect_error", lambda data=None: reasons.append(data))
+    with pytest.raises(socketio.exceptions.ConnectionError):
+        client.connect(server.url, auth={"nome": "Caio"}, transports=["websocket"],
+                       wait_timeout=5)
+    wait_until(lambda: reasons, what="connect_error")
+    assert "muitas entradas" in json.dumps(reasons, ensure_ascii=False)
+    assert len(session.state.party) == party
+    # a returning player (token) is not a new join
+    again = peers({"token": first.welcome()["token"]})
+    assert again.welcome()["jogador"]["id"] == "ana"
+
+
+def test_foreign_origin_is_refused(server: RunningServer, peers) -> None:
+    for transports in (["websocket"], ["polling"]):
+        client = socketio.Client(reconnection=False)
+        with pytest.raises(socketio.exceptions.ConnectionError):
+            client.connect(server.url, auth={"token": GM_TOKEN}, transports=transports,
+                           headers={"Origin": "http://intruso.example"}, wait_timeout=5)
+        client.disconnect()
+    # the same Origin as the page is accepted
+    same = peers({"token": GM_TOKEN}, headers={"Origin": server.url}, transports=["polling"])
+    assert same.welcome()["papel"] == "mestre"
+
+
+# ---------------------------------------------------------------------------- visibility
+
+def test_players_never_receive_gm_or_other_players_things(peers, session: Session) -> None:
+    """A whole scripted session; Bia's and Caio's connections must stay clean."""
+    gm = peers({"token": GM_TOKEN})
+    gm.welcome()
+    ana = peers({"nome": "Ana"})
+    bia = peers({"nome": "Bia"})
+    caio = peers({"nome": "Caio"}, transports=["polling", "websocket"])
+    mesa = peers({"papel": "mesa"})
+    for peer in (ana, bia, caio, mesa):
+        peer.welcome()
+    script = [
+        "personagem Ana sanidade 12 comida 3 agua 3",
+        "personagem Bia sanidade 9 comida 3 agua 3",
+        "personagem Caio sanidade 15 comida 3 agua 3",
+        "estação outono", "terreno pântano",
+        "avançar", "avançar", "explorar", "acampar", "descansar",
+        "masmorra mortal", "monstro Orc Sorrateiro na sala 7", "acender tocha",
+        "segredo 1d20 alçapão escondido", "turno", "turno", "turno",
+        "pânico Ana",
+    ]
+    for text in script:
+        gm_ok(gm, text)
+    ana_prompt = wait_until(lambda: [e for e in ana.events if e["kind"] == "pedido"],
+                            what="pedido de pânico da Ana")[0]
+    assert ana_prompt["visibility"] == "player:ana"
+    answer = ana.cmd("responder rolar")
+    assert answer["ok"], answer
+    for text in ["fugir", "fuga sucesso", "distância", "fuga falha"]:
+        gm_ok(gm, text)
+    viewers = {gm: sees("gm"), ana: sees("player:ana"), bia: sees("player:bia"),
+               caio: sees("player:caio"), mesa: sees("public")}
+    settle(session, gm, ana, bia, caio, mesa, viewers=viewers)
+    gm_text = gm.everything()
+    secrets = ["Orc Sorrateiro", "alçapão escondido", "Perdendo a direção"]
+    for secret in secrets:  # the GM did get them: the check below can fail
+        assert secret in gm_text, secret
+    for peer, me in ((ana, "player:ana"), (bia, "player:bia"), (caio, "player:caio"),
+                     (mesa, None)):
+        visibilities = {e["visibility"] for e in peer.events}
+        assert visibilities <= {"public", me}, visibilities
+        everything = peer.everything()
+        for secret in secrets:
+            assert secret not in everything, (me, secret)
+        for other in ("player:ana", "player:bia", "player:caio"):
+            if other != me:
+                assert f'"visibility": "{other}"' not in everything
+        for ack in peer.acks:
+            for event in ack.get("events", []):
+                assert event["visibility"] in ("public", me)
+        assert peer.seqs == sorted(set(peer.seqs)), "fora de ordem ou repetido"
+        states = peer.of("estado")
+        assert states and all("mestre" not in state for state in states)
+        assert {state["visao"] for state in states} == {me or "public"}
+    assert all("mestre" in state for state in gm.of("estado"))
+    assert gm.seqs == [e["seq"] for e in session.events_since(0)]
+    assert any(e["visibility"] == "gm" for e in gm.events)
+    assert any(e["visibility"] == "player:ana" for e in ana.events)
+    assert any(e["visibility"] == "public" for e in bia.events)
+
+
+def test_panic_prompt_round_trip(peers, session: Session) -> None:
+    gm = peers({"token": GM_TOKEN})
+    gm.welcome()
+    ana, bia = peers({"nome": "Ana"}), peers({"nome": "Bia"})
+    ana.welcome(), bia.welcome()
+    asked = gm_ok(gm, "pânico Ana")
+    prompt = next(e for e in asked if e["kind"] == "pedido")
+    assert prompt["visibility"] == "player:ana"
+    ana.wait_seq(prompt["seq"])
+    gm.wait_seq(prompt["seq"])
+    states_before = len(bia.of("estado"))
+    answer = ana.cmd("responder rolar")
+    assert answer["ok"], answer
+    public = [e for e in answer["events"] if e["visibility"] == "public"]
+    assert public, "o resultado do teste de pânico deve ser público"
+    for peer in (gm, ana, bia):
+        peer.wait_seq(public[-1]["seq"])
+    assert prompt["seq"] not in bia.seqs
+    bia.wait_states(states_before + 1)
+    # the prompt is gone: answering again is refused and changes nothing
+    count = len(session.events_since(0))
+    again = ana.cmd("responder rolar")
+    assert again["ok"] is False and again["error"]
+    assert len(session.events_since(0)) == count
+
+
+def test_player_cannot_run_gm_commands(peers, session: Session) -> None:
+    gm = peers({"token": GM_TOKEN})
+    gm.welcome()
+    gm_ok(gm, "rolar 1d6")
+    ana = peers({"nome": "Ana"})
+    ana.welcome()
+    count = len(session.events_since(0))
+    for text in ("avançar", "desfazer", "masmorra", "pânico Ana"):
+        refused = ana.cmd(text)
+        assert refused["ok"] is False, text
+        assert "Mestre" in refused["error"], refused
+    assert len(session.events_since(0)) == count
+    rolled = ana.cmd("rolar 2d6")
+    assert rolled["ok"] and rolled["events"][0]["kind"] == "rolagem"
+
+
+# ---------------------------------------------------------------------------- reconnecting
+
+def test_reconnect_with_desde_gets_exactly_the_missed_events(peers, session: Session) -> None:
+    gm = peers({"token": GM_TOKEN})
+    gm.welcome()
+    bia = peers({"nome": "Bia"})
+    token = bia.welcome()["token"]
+    gm_ok(gm, "rolar 1d20")
+    gm_ok(gm, "pânico Bia")
+    settle(session, bia, viewers={bia: sees("player:bia")})
+    seen = max(bia.seqs)
+    bia.close()
+    for text in ("rolar 1d6", "segredo 1d20 armadilha no corredor", "pânico Bia",
+                 "estação inverno"):
+        gm_ok(gm, text)
+    missed = [e for e in session.events_since(seen) if sees("player:bia")(e["visibility"])]
+    assert any(e["kind"] == "pedido" for e in missed)
+    back = peers({"token": token, "desde": seen})
+    back.welcome()
+    back.wait_states(1)
+    time.sleep(0.2)  # nothing more may arrive
+    assert [name for name, _ in back.received][0] == "boas_vindas"
+    assert back.events == missed
+    names = [name for name, _ in back.received]
+    assert names[-1] == "estado" and names.count("evento") == len(missed)
+    assert "armadilha no corredor" not in back.everything()
+    # then it is live again, each event once
+    new = gm_ok(gm, "rolar 1d8")
+    back.wait_seq(new[0]["seq"])
+    assert back.seqs == sorted(set(back.seqs))
+
+
+def test_reconnect_without_desde_replays_everything_visible(peers, session: Session) -> None:
+    gm = peers({"token": GM_TOKEN})
+    gm.welcome()
+    gm_ok(gm, "rolar 1d4")
+    gm_ok(gm, "segredo 1d20")
+    later = peers({"token": GM_TOKEN})
+    later.welcome()
+    later.wait_states(1)
+    assert later.seqs == [e["seq"] for e in session.events_since(0)]
+    player = peers({"nome": "Caio"})
+    player.welcome()
+    player.wait_states(1)
+    expected = [e["seq"] for e in session.events_since(0)
+                if e["visibility"] in ("public", "player:caio")]
+    wait_until(lambda: player.seqs == expected, what=f"{expected} != {player.seqs}")
+
+
+def test_stale_desde_replays_everything(peers, session: Session) -> None:
+    """A desde past the end of this session's log (another session's phone) replays all."""
+    gm = peers({"token": GM_TOKEN})
+    gm.welcome()
+    gm_ok(gm, "rolar 1d6")
+    gm_ok(gm, "rolar 1d8")
+    stale = peers({"token": GM_TOKEN, "desde": 10_000})
+    stale.welcome()
+    stale.wait_states(1)
+    assert stale.seqs == [e["seq"] for e in session.events_since(0)]
+    upto = peers({"token": GM_TOKEN, "desde": stale.seqs[-1]})
+    upto.welcome()
+    upto.wait_states(1)
+    assert upto.seqs == []
+    later = gm_ok(gm, "rolar 1d4")
+    upto.wait_seq(later[0]["seq"])
+    assert upto.seqs == [later[0]["seq"]]
+
+
+class CommitDuringWelcome:
+    """A session proxy: while a client is being welcomed, a new command is committed just
+    before the replay reads the log (so the replay already holds an event that will also be
+    announced live a moment later)."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.armed = False
+        self.committed: list[dict[str, Any]] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.session, name)
+
+    def events_since(self, seq: int = 0) -> list[dict[str, Any]]:
+        if self.armed:
+            self.armed = False
+            self.committed = self.session.run("rolar 1d12").events
+        return self.session.events_since(seq)
+
+
+def test_event_committed_during_replay_is_sent_once(server: RunningServer,
+                                                    session: Session) -> None:
+    hub = server.app.extensions["mesa_hub"]
+    proxy = CommitDuringWelcome(session)
+    hub.session = proxy
+    gm = Peer(server.url, {"token": GM_TOKEN})
+    try:
+        gm.welcome()
+        gm.wait_states(1)
+        gm_ok(gm, "rolar 1d6")
+        proxy.armed = True
+        late = Peer(server.url, {"token": GM_TOKEN, "desde": 0})
+        late.welcome()
+        assert proxy.committed, "the proxy did not commit during the welcome"
+        seq = proxy.committed[0]["seq"]
+        gm.wait_seq(seq)
+        late.wait_seq(seq)
+        follow = gm_ok(gm, "rolar 1d4")
+        late.wait_seq(follow[0]["seq"])
+        assert late.seqs == [e["seq"] for e in session.events_since(0)]
+        assert late.seqs.count(seq) == 1
+    finally:
+        gm.close()
+        if "late" in locals():
+            late.close()
+
+
+def test_events_during_welcome_are_not_duplicated(peers, session: Session) -> None:
+    """Players join while the GM keeps rolling: every connection gets each seq once."""
+    gm = peers({"token": GM_TOKEN})
+    gm.welcome()
+    stop = threading.Event()
+
+    def roll() -> None:
+        while not stop.is_set():
+            gm.cmd("rolar 1d6")
+            time.sleep(0.05)  # stay under the rate limit
+
+    roller = threading.Thread(target=roll)
+    roller.start()
+    try:
+        joined = [peers({"nome": f"Jogador {n}"}) for n in range(4)]
+        for peer in joined:
+            peer.welcome()
+    finally:
+        stop.set()
+        roller.join()
+    viewers = {p: sees(f"player:jogador-{n}") for n, p in enumerate(joined)}
+    settle(session, *joined, viewers=viewers)
+    for peer in joined:
+        assert peer.seqs == sorted(set(peer.seqs))
+
+
+# ---------------------------------------------------------------------------- abuse
+
+def test_flood_is_rate_limited_and_changes_nothing_extra(session: Session) -> None:
+    frozen = access.RateLimiter(access.COMMANDS_PER_WINDOW, access.WINDOW_SECONDS,
+                                clock=lambda: 100.0)
+    running = start_in_thread(session, rate_limiter=frozen)
+    peer = Peer(running.url, {"nome": "Ana"})
+    try:
+        peer.welcome()
+        before = len(session.commands())
+        acks = [peer.cmd("rolar 1d6") for _ in range(access.COMMANDS_PER_WINDOW + 5)]
+        accepted = [a for a in acks if a["ok"]]
+        refused = [a for a in acks if not a["ok"]]
+        assert len(accepted) == access.COMMANDS_PER_WINDOW
+        assert len(refused) == 5
+        assert all(a["error"] == access.RATE_LIMITED for a in refused)
+        assert "devagar" in access.RATE_LIMITED
+        assert len(session.commands()) == before + access.COMMANDS_PER_WINDOW
+    finally:
+        peer.close()
+        running.stop()
+
+
+def test_gm_has_a_larger_but_finite_budget(session: Session) -> None:
+    frozen = access.RateLimiter(access.GM_COMMANDS_PER_WINDOW, access.WINDOW_SECONDS,
+                                clock=lambda: 100.0)
+    running = start_in_thread(session, gm_rate_limiter=frozen)
+    gm = Peer(running.url, {"token": GM_TOKEN})
+    try:
+        gm.welcome()
+        before = len(session.commands())
+        acks = [gm.cmd("rolar 1d4") for _ in range(access.GM_COMMANDS_PER_WINDOW + 2)]
+        assert [a["ok"] for a in acks] == [True] * access.GM_COMMANDS_PER_WINDOW + [False] * 2
+        assert "devagar" in acks[-1]["error"]
+        assert len(session.commands()) == before + access.GM_COMMANDS_PER_WINDOW
+    finally:
+        gm.close()
+        running.stop()
+
+
+@pytest.mark.parametrize("payload, words", [
+    ("rolar 1d6", "objeto JSON"),
+    (["rolar 1d6"], "objeto JSON"),
+    ({"text": 12}, '"text" deve ser um texto'),
+    ({}, '"text" deve ser um texto'),
+    ({"text": "   "}, "vazio"),
+    ({"text": "rolar 1d6 " + "x" * access.MAX_TEXT}, "longo demais"),
+])
+def test_bad_payloads_get_a_refusal(peers, session: Session, payload, words) -> None:
+    gm = peers({"token": GM_TOKEN})
+    gm.welcome()
+    before = len(session.events_since(0))
+    ack = gm.send(payload)
+    assert ack["ok"] is False and words in ack["error"]
+    assert len(session.events_since(0)) == before
+
+
+def test_oversized_message_drops_the_connection(peers, session: Session) -> None:
+    gm = peers({"token": GM_TOKEN})
+    gm.welcome()
+    before = len(session.events_since(0))
+    huge = {"text": "rolar 1d6 " + "x" * (access.MAX_SOCKET_MESSAGE * 2)}
+    gm.sio.emit("comando", huge)
+    wait_until(lambda: not gm.sio.connected, what="o servidor fechar a conexão")
+    assert len(session.events_since(0)) == before
+    # the server is still fine for everyone else
+    other = peers({"token": GM_TOKEN})
+    other.welcome()
+    assert other.cmd("rolar 1d6")["ok"]
+
+
+def test_unknown_command_is_refused_in_portuguese(peers, session: Session) -> None:
+    gm = peers({"token": GM_TOKEN})
+    gm.welcome()
+    before = len(session.events_since(0))
+    ack = gm.cmd("xyzzy plugh")
+    assert ack["ok"] is False and "xyzzy" in ack["error"]
+    assert len(session.events_since(0)) == before
