@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Mesa: ./run.sh [opções do serve]  → prepara o ambiente e liga o companheiro
+# Mesa: ./run.sh [opções do serve]  → prepara o ambiente e liga o companheiro (sessão em mesa.db)
 #       ./run.sh test               → prepara o ambiente (e o sistema) e roda os testes
 set -euo pipefail
 
@@ -69,4 +69,9 @@ fi
 
 ensure_venv
 ensure_install "." "" "$VENV/.instalado-teste"
+# The evening must survive anything, kill -9 included: without --db the session lives in mesa.db.
+case " $* " in
+  *" --db "*|*" --db="*) ;;
+  *) set -- --db "$ROOT/mesa.db" "$@" ;;
+esac
 exec "$VENV/bin/companion" serve "$@"

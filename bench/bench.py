@@ -1,0 +1,107 @@
+"""Benchmarks: how fast and how small the companion is, as ratios to a baseline in the same run.
+
+The baseline is one durable SQLite commit (WAL, synchronous=FULL) of a small row: the one cost
+every accepted command must pay to be safe from `kill -9`. Everything else is printed both in
+microseconds and as a multiple of that baseline, because these machines are shared and noisy.
+
+    .venv/bin/python bench/bench.py [--commands 300]
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Callable
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from companion.commands.parse import parse  # noqa: E402
+from companion.session import Session  # noqa: E402
+from companion.tables import load_tables  # noqa: E402
+
+SETUP = ["personagem Ana nível 2 pv 12 con 1 des 2", "personagem Bia pv 10 des 1",
+         "estação outono", "terreno floresta"]
+TRAVEL = ["explorar", "forragear", "acampar", "descansar", "avançar", "rolar 2d6+1",
+          "derrotados 2 goblins", "caçar"]
+SENTENCES = ["avançar", "vamos descansar", "rolar dois d seis mais um", "teste de pânico pra Ana",
+             "o goblin fugiu pra floresta", "acender uma tocha", "3 goblins derrotados",
+             "acho que devíamos descansar depois", "estação inverno", "fuga dificuldade 12"]
+
+
+def timed(action: Callable[[], object], repeat: int) -> float:
+    """Median seconds of one call over `repeat` runs."""
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        action()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
+
+
+def baseline_commit(folder: Path, repeat: int) -> float:
+    connection = sqlite3.connect(folder / "baseline.db", isolation_level=None)
+    connection.execute("PRAGMA journal_mode=WAL")
+    connection.execute("PRAGMA synchronous=FULL")
+    connection.execute("CREATE TABLE t (n INTEGER PRIMARY KEY, text TEXT)")
+
+    def commit() -> None:
+        connection.execute("BEGIN")
+        connection.execute("INSERT INTO t (text) VALUES (?)", ("avançar",))
+        connection.execute("COMMIT")
+
+    result = timed(commit, repeat)
+    connection.close()
+    return result
+
+
+def play(session: Session, count: int) -> None:
+    for line in SETUP:
+        session.run(line)
+    for index in range(count):
+        session.run(TRAVEL[index % len(TRAVEL)])
+
+
+def main() -> None:
+    options = argparse.ArgumentParser(description=__doc__)
+    options.add_argument("--commands", type=int, default=300)
+    count = options.parse_args().commands
+    tables = load_tables()
+    rows: list[tuple[str, float]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        base = baseline_commit(folder, 200)
+        parse_each = timed(lambda: [parse(s, tables) for s in SENTENCES], 30) / len(SENTENCES)
+        rows.append(("parse de uma frase", parse_each))
+
+        session = Session.open(folder / "live.db", 1, tables)
+        play(session, 20)
+        rows.append(("comando completo (parse, regras, SQLite, aviso)",
+                     timed(lambda: session.run("explorar"), 50)))
+        rows.append(("desfazer (refaz o estado pelo log)",
+                     timed(lambda: (session.run("explorar"), session.run("desfazer")), 10) / 2))
+        session.close()
+
+        session = Session.open(folder / "long.db", 2, tables)
+        gc.collect()
+        tracemalloc.start()
+        play(session, count)
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        session.close()
+        reopen = timed(lambda: Session.open(folder / "long.db", None, tables).close(), 3)
+        rows.append((f"reabrir uma sessão de {count} comandos (replay)", reopen))
+
+    print(f"linha de base: um commit durável no SQLite = {base * 1e6:.0f} µs")
+    for name, seconds in rows:
+        print(f"{name:55s} {seconds * 1e6:10.0f} µs  = {seconds / base:7.2f}× a linha de base")
+    print(f"memória de pico (tracemalloc) jogando {count} comandos: {peak / 1e6:.1f} MB")
+
+
+if __name__ == "__main__":
+    main()
