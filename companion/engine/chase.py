@@ -21,7 +21,7 @@ from companion.engine.core import (
     Turn,
     add_prompt,
     arg,
-    clamp_supplies,
+    exhaust_party,
     command,
     find_character,
     modifier,
@@ -245,12 +245,10 @@ def confirm_exhaustion(state: State, prompt: Prompt, answer: PromptAnswer,
         turn.say("O Mestre não aplicou a exaustão da perseguição.")
         return state
     amount = int(prompt.context.get("exaustao", 1))
-    party = tuple(clamp_supplies(replace(c, exhaustion=c.exhaustion + amount))
-                  for c in state.party)
-    levels = ", ".join(f"{c.name} {c.exhaustion}" for c in party) or "nenhum personagem"
+    state, levels = exhaust_party(state, amount)
     turn.warn(f"A perseguição longa cobra seu preço: cada personagem sofre {amount} ponto(s) "
               f"de exaustão (exaustão: {levels}).", exaustao=amount)
-    return replace(state, party=party)
+    return state
 
 
 # ---------------------------------------------------------------- ranged actions

@@ -168,6 +168,14 @@ def clamp_supplies(character: Character) -> Character:
     )
 
 
+def exhaust_party(state: State, amount: int) -> tuple[State, str]:
+    """Every character gains `amount` exhaustion; also returns 'Ana 2, Bia 1' for the message."""
+    party = tuple(clamp_supplies(replace(c, exhaustion=c.exhaustion + amount))
+                  for c in state.party)
+    levels = ", ".join(f"{c.name} {c.exhaustion}" for c in party) or "nenhum personagem"
+    return replace(state, party=party), levels
+
+
 def modifier(character: Character, attribute: str) -> int:
     """The attribute modifier as the rules apply it: Tabela I level 2+ drops modifiers."""
     if character.exhaustion >= 2:

@@ -19,7 +19,7 @@ from typing import Any, Callable
 from companion.engine.core import (
     Turn,
     arg,
-    clamp_supplies,
+    exhaust_party,
     command,
     find_character,
     pick_row,
@@ -307,12 +307,10 @@ def _hour_rest(state: State, turn: Turn, resting: bool) -> State:
 
 
 def _exhaust_party(state: State, turn: Turn, amount: int) -> State:
-    party = tuple(clamp_supplies(replace(c, exhaustion=c.exhaustion + amount))
-                  for c in state.party)
-    levels = ", ".join(f"{c.name} {c.exhaustion}" for c in party) or "nenhum personagem"
+    state, levels = exhaust_party(state, amount)
     turn.warn(f"O grupo não descansou depois de uma hora de exploração: cada personagem sofre "
               f"{amount} ponto(s) de exaustão (exaustão: {levels}).", exaustao=amount)
-    return replace(state, party=party)
+    return state
 
 
 # ---------------------------------------------------------------- encounters and surprise

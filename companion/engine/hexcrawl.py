@@ -18,6 +18,7 @@ from companion.engine.core import (
     add_prompt,
     arg,
     clamp_supplies,
+    exhaust_party,
     command,
     edge_for,
     find_character,
@@ -268,11 +269,8 @@ def end_of_day(state: State, turn: Turn, day: int) -> State:
 
 def _day_without_rest(state: State, turn: Turn) -> State:
     gain = int(turn.table("viagem", "descanso", "dia_sem_descanso"))
-    for character in state.party:
-        state = update_character(state, replace(character,
-                                                exhaustion=character.exhaustion + gain))
+    state, levels = exhaust_party(state, gain)
     if state.party:
-        levels = ", ".join(f"{c.name} {c.exhaustion}" for c in state.party)
         turn.warn(f"Um dia sem descansar: cada personagem recebe {gain} ponto de exaustão "
                   f"(exaustão agora: {levels}).")
     return state
