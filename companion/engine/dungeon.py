@@ -41,8 +41,10 @@ register_schema(FILE, {
     "encontro": {"nome": str, "sim": str, "nao": str, "visibilidade": str},
     "chegada": {"nome": str, "dados": str,
                 "linhas": {"*": {"texto": str, "visibilidade": str}}},
-    "surpresa": {"nome": str, "chance": int, "sim": str, "nao": str,
-                 "lados": {"grupo": str, "monstros": str}, "ambos": str, "nenhum": str},
+    "surpresa": {"nome": str, "chance": int,
+                 "lados": {side: {"nome": str, "sim": str, "nao": str}
+                           for side in ("grupo", "monstros")},
+                 "ambos": str, "nenhum": str},
     "descanso": {"turnos_por_hora": int, "exaustao": int},
     "tabela_b": {"nome": str, "dados": str, "linhas": {"*": (str, dict)}},
     "tabela_c": {"nome": str, "horas": int, "chance": int, "sim": str, "nao": str,
@@ -333,17 +335,16 @@ def surprise(turn: Turn, visibility: str = PUBLIC) -> tuple[bool, bool]:
     """Each side rolls 1d6, surprised on 2:6; both surprised means nobody is."""
     data = _data(turn, "surpresa")
     sides = data["lados"]
-    party = turn.chance(int(data["chance"]), str(data["nome"]), str(data["sim"]),
-                        str(data["nao"]), visibility=visibility, lado="grupo")
-    monsters = turn.chance(int(data["chance"]), str(data["nome"]), str(data["sim"]),
-                           str(data["nao"]), visibility=visibility, lado="monstros")
+    party, monsters = (
+        turn.chance(int(data["chance"]), str(data["nome"]), str(sides[side]["sim"]),
+                    str(sides[side]["nao"]), visibility=visibility, lado=side)
+        for side in ("grupo", "monstros"))
+    group, foes = sides["grupo"]["nome"], sides["monstros"]["nome"]
     outcome = {
         (True, True): str(data["ambos"]),
         (False, False): str(data["nenhum"]),
-        (True, False): f"{sides['grupo']} está surpreso: {sides['monstros'].lower()} têm um "
-                       "turno de surpresa.",
-        (False, True): f"{sides['monstros']} estão surpresos: {sides['grupo'].lower()} tem um "
-                       "turno de surpresa.",
+        (True, False): f"{group} está surpreso: {foes.lower()} têm um turno de surpresa.",
+        (False, True): f"{foes} estão surpresos: {group.lower()} tem um turno de surpresa.",
     }[(party, monsters)]
     both = party and monsters
     turn.say(outcome, visibility, grupo_surpreso=party and not both,
