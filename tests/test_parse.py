@@ -4,7 +4,7 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Iterator
 
 import pytest
 import yaml
@@ -12,6 +12,7 @@ import yaml
 from companion.commands import normalize, parse, phrases, sample_phrases
 from companion.commands.parse import ParseResult, grammar
 from companion.engine.model import Command
+from companion.session import Session
 from companion.tables import Tables
 
 GOLDEN = yaml.safe_load((Path(__file__).parent / "golden" / "sentences.yaml").read_text("utf-8"))
@@ -121,8 +122,151 @@ def test_treasure_and_items_are_told_apart(tables: Tables) -> None:
 def test_light_sources_from_house_table_are_accepted(tables: Tables) -> None:
     house = {"luz": {"tocha": {"turnos": 6}, "vela": {"turnos": 2}}}
     extended = replace(tables, files={**tables.files, "casa": house})
-    assert parse("acender vela", extended).command.args == {"fonte": "vela", "acao": "acender"}
-    assert parse("acender vela", tables).command is None
+    # a house source is a list value: canonical, whatever the case said
+    assert parse("acender Vela", extended).command.args == {"fonte": "vela", "acao": "acender"}
+    # unknown to the house table: it reaches the engine as said (see the session test below)
+    assert parse("acender Vela", tables).command.args == {"fonte": "Vela", "acao": "acender"}
+
+
+# ---------------------------------------------------------------- values outside the lists
+
+
+SessionFactory = Callable[..., Session]
+
+
+@pytest.fixture
+def session_after(tables: Tables) -> Iterator[SessionFactory]:
+    """An in-memory session that has run the given lines (closed after the test)."""
+    opened: list[Session] = []
+
+    def make(*setup: str) -> Session:
+        session = Session.open(None, 1, tables)
+        opened.append(session)
+        for line in setup:
+            result = session.run(line)
+            assert result.ok, (line, result.error)
+        return session
+
+    yield make
+    for session in opened:
+        session.close()
+
+
+@pytest.mark.parametrize("setup, text, message, accepted", [
+    ((), "terreno lava", "terreno desconhecido: 'lava'",
+     ["planície", "estepe", "colinas", "floresta", "pântano", "montanha"]),
+    ((), "mudar o terreno para Tundra Gelada", "terreno desconhecido: 'Tundra Gelada'",
+     ["planície", "montanha"]),
+    ((), "estação chuvosa", "estação desconhecida: 'chuvosa'",
+     ["primavera", "verão", "outono", "inverno"]),
+    ((), "modo voando", "modo de viagem desconhecido: 'voando'",
+     ["andando", "montado", "navegando"]),
+    ((), "entrar na masmorra perigo extremo", "nível de perigo desconhecido: 'extremo'",
+     ["inseguro", "arriscado", "mortal"]),
+    (("masmorra",), "perigo extremo", "nível de perigo desconhecido: 'extremo'",
+     ["inseguro", "arriscado", "mortal"]),
+    (("masmorra",), "acender vela", "fonte de luz desconhecida: 'vela'", ["tocha", "lanterna"]),
+    (("masmorra",), "apagar a fogueira", "fonte de luz desconhecida: 'fogueira'",
+     ["tocha", "lanterna"]),
+    ((), "tabela Z", "tabela desconhecida: 'Z'", ["A", "K", "masmorra_b", "encontros"]),
+])
+def test_values_outside_the_lists_get_the_engines_message(
+        setup: tuple[str, ...], text: str, message: str, accepted: list[str],
+        session_after: SessionFactory) -> None:
+    session = session_after(*setup)
+    stored, state = len(session.commands()), session.state
+    result = session.run(text)
+    assert not result.ok and result.error is not None
+    assert result.error.startswith(message + "; use ")
+    assert all(name in result.error for name in accepted), result.error
+    assert len(session.commands()) == stored and session.state == state
+
+
+@pytest.mark.parametrize("text, slot, canonical", [
+    ("terreno Pântano", "terreno", "pantano"), ("terreno de montanhas", "terreno", "montanha"),
+    ("estação Verão", "estacao", "verao"), ("modo a pé", "modo", "andando"),
+    ("perigo Mortal", "perigo", "mortal"), ("acender a Lanterna", "fonte", "lanterna"),
+    ("tabela Jota", "tabela", "J"),
+])
+def test_list_values_win_over_the_fallback(text: str, slot: str, canonical: str,
+                                           tables: Tables) -> None:
+    assert parse(text, tables).command.args[slot] == canonical
+
+
+@pytest.mark.parametrize("text, command", [
+    ("forragear Ana", "forragear"), ("caçar Ana", "cacar"), ("pescar Ana", "pescar"),
+    ("criar munição Ana", "criar_municao"), ("fugir Ana", "fugir"), ("cancelar Ana", "cancelar"),
+    ("masmorra inseguro", "masmorra"), ("masmorra mortal", "masmorra"),
+    ("estação verão", "estacao"), ("terreno planície", "terreno"), ("modo navegando", "modo"),
+    ("perigo arriscado", "perigo"), ("acender tocha", "luz"), ("apagar lanterna", "luz"),
+    ("magia Escudo 3 turnos", "magia"), ("monstro Ogro na sala 4", "monstro"),
+    ("segredo 1d20+2 escutar a porta", "segredo"), ("fuga dificuldade 12", "fuga"),
+    ("pânico Ana", "panico"), ("tabela K", "tabela"), ("tabela masmorra A", "tabela"),
+    ("tabela encontros", "tabela"), ("responder rolar", "responder"),
+])
+def test_what_the_help_advertises_parses(text: str, command: str, tables: Tables) -> None:
+    """The usage lines of comandos.yaml ('caçar [Nome]', 'tabela … encontros') are accepted."""
+    result = parse(text, tables)
+    assert result.command is not None, result.error
+    assert result.command.name == command
+
+
+# ---------------------------------------------------------------- forms run in a session
+
+
+def test_named_gathering_and_flight_reach_the_character(session_after: SessionFactory) -> None:
+    session = session_after("personagem Ana", "personagem Bia")
+    hunt = session.run("caçar Bia")
+    assert hunt.ok, hunt.error
+    said = " ".join(event["text"] for event in hunt.events)
+    assert "Bia" in said and "Ana" not in said  # only the character named hunts
+    flight = session.run("fugir Ana")
+    assert flight.ok, flight.error
+    assert session.state.chase is not None and session.state.chase.roller == "ana"
+    refused = session.run("pescar Zé")
+    assert refused.error == "personagem desconhecido: 'Zé'; personagens: Ana, Bia"
+
+
+def test_monster_alerted_and_dead_without_the_word_monstro(session_after: SessionFactory) -> None:
+    session = session_after("masmorra", "monstro ogro na sala 3", "monstro goblin")
+    assert session.run("o ogro foi alertado").ok
+    assert [(m.name, m.alerted) for m in session.state.dungeon.monsters] == [
+        ("ogro", True), ("goblin", False)]
+    assert session.run("o goblin morreu").ok
+    assert [m.name for m in session.state.dungeon.monsters] == ["ogro"]
+    unknown = session.run("o troll morreu")
+    assert unknown.error == "monstro desconhecido: 'troll'; na lista: ogro"
+
+
+def _panic_prompt(session: Session) -> int:
+    assert session.run("teste de pânico pra Ana").ok
+    return session.state.prompts[-1].id
+
+
+def test_page_buttons_answer_and_cancel_prompts_by_id(session_after: SessionFactory) -> None:
+    session = session_after("personagem Ana")
+    for text in ("responder pedido {id} valor 14", "responder ao pedido {id} com 14",
+                 "responder pedido {id} rolar", "cancelar pedido {id}"):
+        prompt = _panic_prompt(session)
+        result = session.run(text.format(id=prompt))
+        assert result.ok, (text, result.error)
+        assert prompt not in [p.id for p in session.state.prompts], text
+        assert any(event["data"].get("pedido") == prompt for event in result.events)
+    _panic_prompt(session)
+    assert session.run("cancelar Ana").ok
+    assert session.state.prompts == ()
+
+
+def test_page_buttons_choose_an_option_by_id(session_after: SessionFactory) -> None:
+    session = session_after("personagem Ana", "avançar", "avançar", "avançar")
+    con_test = session.state.prompts[0]
+    assert con_test.kind == "marcha_forcada" and con_test.dc is not None
+    assert session.run(f"responder pedido {con_test.id} valor 1").ok  # 1 + CON 0 fails
+    choice = session.state.prompts[0]
+    assert choice.options == ("descansar", "exaustao")
+    result = session.run(f"responder pedido {choice.id} opcao exaustao")
+    assert result.ok, result.error
+    assert session.state.party[0].exhaustion == 1 and session.state.prompts == ()
 
 
 def test_grammar_is_compiled_once_per_tables(tables: Tables) -> None:

@@ -1,12 +1,16 @@
 """Properties of the parser: any text gives a result; every sampled phrase parses back."""
 from __future__ import annotations
 
+import re
+from typing import Any
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from unicode_rbnf import RbnfEngine
 
 from companion.commands import normalize, parse, sample_phrases
+from companion.commands.normalize import fold
 from companion.commands.parse import ParseResult
 from companion.tables import Tables, load_tables
 
@@ -82,3 +86,57 @@ def test_every_sampled_phrase_parses_back_to_its_command(command: str, phrase: s
     result = parse(phrase, tables)
     assert result.command is not None, result.error
     assert result.command.name == command
+
+
+# ---------------------------------------------------------------- values outside the lists
+
+RULES = TABLES["frases"]["mesa"]
+NOT_VALUES = set(RULES["nao_sao_nomes"]) | set(TABLES["frases"]["skip_words"])
+SLOTS = ["terreno", "estacao", "modo", "perigo", "tabela"]
+
+
+def _literal_words(node: Any) -> set[str]:
+    """Every word written in the templates, outside {slots} and <rules>."""
+    if isinstance(node, str):
+        return set(re.findall(r"[a-z]+", re.sub(r"\{[^}]*\}|<[^>]*>", " ", node)))
+    items = node.values() if isinstance(node, dict) else node if isinstance(node, list) else []
+    return set().union(*(_literal_words(item) for item in items))
+
+
+KNOWN = _literal_words([TABLES["frases"][key] for key in ("intents", "lists", "expansion_rules")])
+# a word the grammar does not know ("lava", "chuvosa"): not a template word, article or filler
+LETTERS = "abcdefghijklmnopqrstuvwxyzáãçéêíóõú"
+WORD = st.text(alphabet=LETTERS, min_size=2, max_size=12).filter(
+    lambda word: fold(word) not in NOT_VALUES | KNOWN)
+
+
+@PROFILE
+@given(st.sampled_from(SLOTS), WORD)
+def test_a_value_outside_the_list_reaches_the_engine_as_said(slot: str, word: str) -> None:
+    result = parse(f"{slot} {word}", TABLES)
+    assert result.to_json() == {"command": slot, "args": {slot: word}}, result.error
+
+
+# ---------------------------------------------------------------- the pages' buttons
+
+PROMPT_ID = st.integers(min_value=1, max_value=1_000_000)
+
+
+@PROFILE
+@given(PROMPT_ID, st.integers(min_value=0, max_value=1000))
+def test_a_button_value_targets_its_prompt(prompt: int, value: int) -> None:
+    for text in (f"responder pedido {prompt} valor {value}",
+                 f"responder ao pedido {prompt} com {value}"):
+        assert parse(text, TABLES).to_json() == {
+            "command": "responder", "args": {"pedido": prompt, "valor": value}}, text
+
+
+@PROFILE
+@given(PROMPT_ID, st.sampled_from(["descansar", "exaustao", "sim", "nao"]))
+def test_a_button_option_roll_or_cancel_targets_its_prompt(prompt: int, option: str) -> None:
+    assert parse(f"responder pedido {prompt} opcao {option}", TABLES).to_json() == {
+        "command": "responder", "args": {"pedido": prompt, "opcao": option}}
+    assert parse(f"responder pedido {prompt} rolar", TABLES).to_json() == {
+        "command": "responder", "args": {"pedido": prompt}}
+    assert parse(f"cancelar pedido {prompt}", TABLES).to_json() == {
+        "command": "cancelar", "args": {"pedido": prompt}}

@@ -3,6 +3,8 @@
 `parse` never raises on any text: "not a command" is a ParseResult with an error message.
 Templates match the normalized text as a whole; wildcard slots (names, creatures, treasure) are
 given back as the GM wrote them and cleaned by the rules in the `mesa` section of frases.yaml.
+A value said outside a list ("terreno lava") is caught by a wildcard template that ranks below
+the list's own and reaches the engine as said, so the engine's message lists what it accepts.
 """
 from __future__ import annotations
 
@@ -32,7 +34,7 @@ SCHEMA: dict[str, Any] = {
     "mesa": {
         "max_caracteres": int,
         "max_palavras": int,
-        "curingas": {"*": {"palavras": int, "nome_de_pessoa": bool}},
+        "curingas": {"*": {"palavras": int, "nome_de_pessoa": bool, "filtra_inicio": bool}},
         "nao_sao_nomes": [str],
         "particulas": [str],
         "palavras_de_tesouro": [str],
@@ -184,16 +186,22 @@ def _plain_value(value: Any) -> Any:
     return value
 
 
+_DEFAULT_WILDCARD: Mapping[str, Any] = {"palavras": 4, "nome_de_pessoa": False,
+                                        "filtra_inicio": False}
+
+
 def _clean_wildcard(slot: str, value: str, normalized: Normalized,
                     rules: Mapping[str, Any]) -> str:
     """A captured name as the GM wrote it, trimmed, within the word limit."""
-    spec = rules["curingas"].get(slot, {"palavras": 4, "nome_de_pessoa": False})
+    spec = rules["curingas"].get(slot, _DEFAULT_WILDCARD)
     words = value.split()
     if not words or len(words) > spec["palavras"]:
         raise ArgError("")  # too long to be a name: table talk, not a command
     restored = normalized.restore(value) or value
     if spec["nome_de_pessoa"]:
         return _person_name(restored, words, rules)
+    if spec["filtra_inicio"] and words[0] in rules["nao_sao_nomes"]:
+        raise ArgError("")  # "a estação de trem": an article or pronoun, not a value
     return restored
 
 
@@ -267,8 +275,11 @@ def _marching_order(slots: dict[str, Any], rules: Mapping[str, Any]) -> dict[str
 
 
 def _monster(slots: dict[str, Any], rules: Mapping[str, Any]) -> dict[str, Any]:
+    """'monstro ogro na sala 3' and the bare 'o ogro morreu' ({monstro_dito}) give `nome`."""
     if "sala_num" in slots:
         slots["sala"] = str(slots.pop("sala_num"))
+    if "monstro_dito" in slots:
+        slots["nome"] = slots.pop("monstro_dito")
     return slots
 
 
@@ -323,9 +334,12 @@ def _signed_number(words: list[str], index: int) -> tuple[int | None, int]:
 
 
 def _answer(slots: dict[str, Any], rules: Mapping[str, Any]) -> dict[str, Any]:
-    """Options are compared without accents ('exaustão' → 'exaustao')."""
+    """Options are compared without accents ('exaustão' → 'exaustao'); no digits in them."""
     if "opcao" in slots:
-        slots["opcao"] = fold(str(slots["opcao"]))
+        option = fold(str(slots["opcao"]))
+        if any(char.isdigit() for char in option):
+            raise ArgError("")  # "pedido 3 rolar" is not an option: another template reads it
+        slots["opcao"] = option
     return slots
 
 
