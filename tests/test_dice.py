@@ -64,3 +64,10 @@ def test_any_text_rolls_or_is_rejected(text: str) -> None:
         dice.roll(text, random.Random(0))
     except DiceError:
         pass
+
+
+def test_disadvantage_on_a_roll_under_test_keeps_the_higher_die() -> None:
+    kept, other = dice.roll_with_edge("1d20", FixedDice(4, 17), "desvantagem", low_is_good=True)
+    assert (kept.total, other.total) == (17, 4)
+    kept, other = dice.roll_with_edge("1d20", FixedDice(4, 17), "vantagem", low_is_good=True)
+    assert (kept.total, other.total) == (4, 17)

@@ -138,10 +138,11 @@ def test_panic_needs_a_known_character(play):
 
 def test_exhausted_character_rolls_panic_with_disadvantage(tables):
     play = party_play(tables, sanity=10, exhaustion=1)
-    events = panic(play, 18, 5)  # DESV keeps 5 → passes
+    events = panic(play, 18, 5)  # a roll-under test: DESV keeps the worse die, 18 → fails
     roll = next(e for e in events if e.kind == "rolagem")
-    assert roll.data["vantagem"] == "desvantagem" and roll.data["total"] == 5
-    assert any("passou" in e.text for e in events)
+    assert roll.data["vantagem"] == "desvantagem" and roll.data["total"] == 18
+    assert roll.data["descartado"] == 5
+    assert not any("passou" in e.text for e in events)
 
 
 # ---------------------------------------------------------------- Tabela J, every row

@@ -46,9 +46,12 @@ class Turn:
 
     def roll(self, expression: str, tabela: str, resultado: str | None = None,
              visibility: Visibility = PUBLIC, edge: str | None = None,
-             describe: Callable[[int], str] | None = None, **extra: Any) -> dice.Roll:
-        """Roll for the rules and emit a `rolagem` event. `describe(total)` gives the row text."""
-        rolled, other = dice.roll_with_edge(expression, self.rng, edge)
+             describe: Callable[[int], str] | None = None, low_is_good: bool = False,
+             **extra: Any) -> dice.Roll:
+        """Roll for the rules and emit a `rolagem` event. `describe(total)` gives the row text.
+
+        `low_is_good` marks a roll-under test, where DESV keeps the higher die."""
+        rolled, other = dice.roll_with_edge(expression, self.rng, edge, low_is_good)
         text_result = describe(rolled.total) if describe else resultado
         data: dict[str, Any] = {
             "tabela": tabela,

@@ -75,14 +75,17 @@ def roll(expression: str, rng: random.Random, max_dice: int = 100, max_sides: in
 
 
 def roll_with_edge(
-    expression: str, rng: random.Random, edge: str | None = None
+    expression: str, rng: random.Random, edge: str | None = None, low_is_good: bool = False
 ) -> tuple[Roll, Roll | None]:
-    """Roll with vantagem/desvantagem (DESV): two rolls, keep the higher/lower first."""
+    """Roll with vantagem/desvantagem (DESV): two rolls, keep the better/worse one first.
+
+    Better is higher, except for roll-under tests (low_is_good), where DESV keeps the higher.
+    """
     first = roll(expression, rng)
     if edge not in ("vantagem", "desvantagem"):
         return first, None
     second = roll(expression, rng)
-    keep_high = edge == "vantagem"
+    keep_high = (edge == "vantagem") != low_is_good
     better = first if (first.total >= second.total) == keep_high else second
     other = second if better is first else first
     return better, other

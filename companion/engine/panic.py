@@ -67,7 +67,8 @@ def request_panic(state: State, turn: Turn, character_id: str) -> State:
     text = (f"{character.name}: {test['nome'].lower()}! Role {test['dados']}: passa com "
             f"{character.sanity} ou menos (sua Sanidade atual).")
     turn.say(f"{test['nome']} para {character.name}.", PUBLIC, personagem=character.id)
-    return add_prompt(state, turn, "panico", character.id, text, dice_expression=test["dados"])
+    return add_prompt(state, turn, "panico", character.id, text, dice_expression=test["dados"],
+                      rolar_abaixo=True)
 
 
 @command("panico")

@@ -278,6 +278,7 @@ def _by_roll(state: State, prompt: Prompt, turn: Turn) -> PromptAnswer:
     names = turn.table(FILE, "nomes_pedidos")
     name = str(prompt.context.get("tabela") or names.get(prompt.kind, prompt.text))
     rolled = turn.roll(prompt.dice, name, visibility=prompt_visibility(prompt), edge=edge,
+                       low_is_good=bool(prompt.context.get("rolar_abaixo")),
                        pedido=prompt.id, personagem=prompt.character,
                        modificador=prompt.modifier)
     return PromptAnswer(total=rolled.total + prompt.modifier, natural=rolled.total)
