@@ -25,7 +25,7 @@ from typing import Any, Callable, Iterable
 
 from companion.engine import Command, State, apply, initial_state
 from companion.engine.core import Turn, require_actor, slug
-from companion.engine.model import PUBLIC
+from companion.engine.model import GM, PUBLIC
 from companion.errors import CommandRejected, CompanionError
 from companion.store.log import Log, Meta, NewEvent, StoredCommand, dumps
 from companion.tables import Tables
@@ -231,12 +231,19 @@ class Session:
                 "não há nenhum (ajuda, estado e desfazer não contam)"
             )
         state, _ = self._replay([c for c in history if c.n != target.n])
-        event = NewEvent("relato", PUBLIC, f"Desfeito: '{target.text}'",
-                         {"desfeito": target.n, "comando": target.name, "texto": target.text})
         stored = self._log.append(self._log.next_number(), text, UNDO, {}, command.actor,
-                                  _now(), [event], undo=target.n)
+                                  _now(), self._undo_events(target), undo=target.n)
         self._state = state
         return stored
+
+    def _undo_events(self, target: StoredCommand) -> list[NewEvent]:
+        """Say what was undone; a command the table never saw is named to the GM alone."""
+        details = {"desfeito": target.n, "comando": target.name, "texto": target.text}
+        said = NewEvent("relato", PUBLIC, f"Desfeito: '{target.text}'", details)
+        if any(e["visibility"] == PUBLIC for e in self._log.events_of(target.n)):
+            return [said]
+        return [NewEvent("relato", PUBLIC, "O Mestre desfez o último comando.", {}),
+                NewEvent("relato", GM, said.text, details)]
 
     def _replay(self, history: Iterable[StoredCommand], check: bool = False
                 ) -> tuple[State, list[ReplayMismatch]]:

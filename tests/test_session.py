@@ -359,3 +359,19 @@ def test_an_engine_bug_is_reported_and_stores_nothing(session: Session,
     error = rejected(session.run("rolar 1d6"))
     assert error.startswith("erro interno ao executar 'rolar 1d6'")
     assert session.commands() == [] and session.events_since(0) == []
+
+
+def test_undoing_a_hidden_command_does_not_tell_the_players_what_it_was(session: Session) -> None:
+    ok(session.run("masmorra"))
+    ok(session.run("monstro dragão vermelho na sala 7"))
+    events = ok(session.run("desfazer"))
+    public = [e for e in events if e["visibility"] == "public"]
+    assert public and all("dragão" not in e["text"] for e in public)
+    assert any("dragão" in e["text"] for e in events if e["visibility"] == "gm")
+
+
+def test_undoing_a_public_command_names_it_to_everyone(session: Session) -> None:
+    ok(session.run("rolar 2d6"))
+    events = ok(session.run("desfazer"))
+    assert [e["visibility"] for e in events] == ["public"]
+    assert "rolar 2d6" in events[0]["text"]
