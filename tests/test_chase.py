@@ -162,7 +162,8 @@ def test_two_escape_points_escape(tables: Tables) -> None:
     assert distance_of(play.state.chase) == "maior"
     events = play("fuga", resultado="sucesso")
     assert play.state.chase is None
-    assert any("despistam os inimigos e escapam" in e.text for e in events)
+    end = next(e for e in events if e.data.get("fim") == "escaparam")
+    assert "escapa" in end.text and "despistam os inimigos e escapam" in end.data["regra"]
     assert play.state.minutes == minutes + 2 * tables.get("perseguicao", "turno_minutos")
 
 
@@ -173,7 +174,9 @@ def test_two_danger_points_and_combat_resumes(tables: Tables) -> None:
     assert distance_of(play.state.chase) == "menor"
     events = play("fuga", resultado="falha")
     assert play.state.chase is None
-    assert any("encurralados/alcançados e o combate recomeça" in e.text for e in events)
+    end = next(e for e in events if e.data.get("fim") == "alcancados")
+    assert "combate recomeça" in end.text
+    assert "encurralados/alcançados e o combate recomeça" in end.data["regra"]
 
 
 def test_points_cancel_on_one_signed_score(tables: Tables) -> None:

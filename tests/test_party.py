@@ -104,12 +104,13 @@ def test_bad_names_are_rejected(play, name):
     assert play.state.party == ()
 
 
-def test_hp_above_max_is_rejected(play):
+def test_hp_above_max_raises_the_max_unless_the_max_is_given(play):
     play("personagem", nome="Ana", pv=8)
-    with pytest.raises(CommandRejected, match="pv_max 10"):
-        play("personagem", nome="Ana", pv=10)
-    play("personagem", nome="Ana", pv=10, pv_max=10)
-    assert play.state.party[0].hp == 10
+    play("personagem", nome="Ana", pv=10)
+    assert (play.state.party[0].hp, play.state.party[0].hp_max) == (10, 10)
+    with pytest.raises(CommandRejected, match="maior que PV máx"):
+        play("personagem", nome="Ana", pv=12, pv_max=11)
+    assert (play.state.party[0].hp, play.state.party[0].hp_max) == (10, 10)
 
 
 def test_only_the_gm_creates_characters(play):

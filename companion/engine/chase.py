@@ -48,6 +48,8 @@ register_schema(FILE, {
     "ponto_de_perigo": str,
     "escaparam": str,
     "alcancados": str,
+    "fim_escaparam": str,
+    "fim_alcancados": str,
     "alcance": {"nome": str, "sim": str, "nao": str},
     "distancias": {"menor": _DISTANCE, "neutra": _DISTANCE, "maior": _DISTANCE},
 })
@@ -212,10 +214,12 @@ def _resolve_turn(state: State, turn: Turn, success: bool) -> State:
 def _after_point(state: State, turn: Turn, chase: Chase) -> State:
     end = int(_data(turn, "pontos_para_fim"))
     if chase.score >= end:
-        turn.say(str(_data(turn, "escaparam")), fim="escaparam")
+        turn.say(str(_data(turn, "fim_escaparam")), fim="escaparam",
+                 regra=_data(turn, "escaparam"))
         return replace(state, chase=None)
     if chase.score <= -end:
-        turn.warn(str(_data(turn, "alcancados")), fim="alcancados")
+        turn.warn(str(_data(turn, "fim_alcancados")), fim="alcancados",
+                  regra=_data(turn, "alcancados"))
         return replace(state, chase=None)
     turn.say(f"Turno de perseguição {chase.turn}: distância {_distance_name(turn, chase)} "
              f"(placar {chase.score:+d}).", distancia=distance_of(chase), placar=chase.score)

@@ -2,7 +2,7 @@
 
 `personagem Nome [campos…]` creates a character with the house defaults of tables/panico.yaml
 (`personagem_padrao`) or changes the given fields of an existing one; every value is checked
-against `limites_personagem`. On creation `pv` alone also sets `pv_max`.
+against `limites_personagem`. `pv` alone also sets `pv_max` on creation, and raises it when above it.
 
 `responder` resolves a pending prompt, found by `pedido` (id), by `personagem`, by the player's
 own oldest prompt, or — for the GM with neither — the oldest prompt. `opcao` answers a choice;
@@ -133,6 +133,8 @@ def _change(state: State, character: Character, changes: dict[str, int], turn: T
     if not changes:
         turn.say(f"{_summary(character)}.", PUBLIC, personagem=character.id)
         return state
+    if "pv" in changes and "pv_max" not in changes and changes["pv"] > character.hp_max:
+        changes = {**changes, "pv_max": changes["pv"]}  # setting up the sheet: max follows
     updated = _with_fields(character, changes)
     _check_hp(updated)
     said = ", ".join(f"{LABELS[key]} {value}" for key, value in changes.items())
