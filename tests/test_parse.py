@@ -31,10 +31,17 @@ def test_golden_negative_is_not_a_command(sentence: str, tables: Tables) -> None
     assert "ajuda" in result.to_json()["error"]
 
 
+@pytest.mark.parametrize("case", GOLDEN["incompletos"], ids=lambda case: case["frase"])
+def test_golden_incomplete_says_what_is_missing(case: dict[str, Any], tables: Tables) -> None:
+    assert parse(case["frase"], tables).to_json() == {"command": None, "error": case["erro"]}
+
+
 def test_golden_file_is_big_enough() -> None:
     assert len(GOLDEN["positivos"]) >= 150
     assert len(GOLDEN["negativos"]) >= 30
-    sentences = [case["frase"] for case in GOLDEN["positivos"]] + GOLDEN["negativos"]
+    assert len(GOLDEN["incompletos"]) >= 10
+    sentences = ([case["frase"] for case in GOLDEN["positivos"]] + GOLDEN["negativos"]
+                 + [case["frase"] for case in GOLDEN["incompletos"]])
     assert len(sentences) == len(set(sentences)), "frase repetida no golden"
 
 
@@ -182,6 +189,43 @@ def test_values_outside_the_lists_get_the_engines_message(
     assert len(session.commands()) == stored and session.state == state
 
 
+@pytest.mark.parametrize("setup, text, message", [
+    (("personagem Ana", "fugir"), "fuga dificuldade 0",
+     "dificuldade de fuga inválida: '0'; diga um número de 1 a "),
+    (("personagem Ana", "fugir"), "teste de fuga 2000",
+     "dificuldade de fuga inválida: '2000'; diga um número de 1 a "),
+    (("masmorra",), "magia escudo 0 turnos", "duração da magia inválida: '0'; diga de 1 a "),
+    ((), "derrotados 0 goblins", "quantidade inválida: '0'; diga um número inteiro de 1 a "),
+    ((), "rolar d0", "dado absurdo em '1d0': use dados de 2 a "),
+    (("personagem Ana", "pânico Ana"), "cancelar 99", "pedido desconhecido: '99'; pendentes: "),
+])
+def test_numbers_outside_the_range_get_the_engines_message(
+        setup: tuple[str, ...], text: str, message: str, session_after: SessionFactory) -> None:
+    session = session_after(*setup)
+    stored, state = len(session.commands()), session.state
+    result = session.run(text)
+    assert not result.ok and result.error is not None
+    assert result.error.startswith(message), result.error
+    assert len(session.commands()) == stored and session.state == state
+
+
+@pytest.mark.parametrize("text, command, missing", [
+    ("pânico", "panico", "o nome"), ("tabela", "tabela", "a tabela"),
+    ("terreno", "terreno", "o terreno"), ("estação", "estacao", "a estação"),
+    ("perigo", "perigo", "o nível de perigo"), ("personagem", "personagem", "o nome"),
+    ("modo", "modo", "o modo de viagem"),
+])
+def test_a_command_word_alone_gets_its_usage_line(text: str, command: str, missing: str,
+                                                  tables: Tables,
+                                                  session_after: SessionFactory) -> None:
+    usage = tables.get("comandos", "comandos")[command]["ajuda"]
+    expected = f"falta {missing} em '{text}'; uso: {usage}"
+    assert parse(text, tables).error == expected
+    session = session_after("personagem Ana")
+    state = session.state
+    assert session.run(text).error == expected and session.state == state
+
+
 @pytest.mark.parametrize("text, slot, canonical", [
     ("terreno Pântano", "terreno", "pantano"), ("terreno de montanhas", "terreno", "montanha"),
     ("estação Verão", "estacao", "verao"), ("modo a pé", "modo", "andando"),
@@ -227,6 +271,30 @@ def test_named_gathering_and_flight_reach_the_character(session_after: SessionFa
     assert refused.error == "personagem desconhecido: 'Zé'; personagens: Ana, Bia"
 
 
+def test_places_and_manners_are_not_characters(session_after: SessionFactory) -> None:
+    session = session_after("personagem Ana")
+    state = session.state
+    for text, said in (("caçar na floresta", "'na floresta'"), ("fugir correndo", "'correndo'"),
+                       ("fugir pela mata", "'pela mata'")):
+        result = session.run(text)
+        assert result.error == (f"{said} não parece nome de personagem; "
+                                "diga 'ajuda' para ver os comandos")
+        assert session.state == state
+    assert session.run("caçar com a Ana").ok
+
+
+def test_sheet_fields_as_the_engine_names_them(session_after: SessionFactory) -> None:
+    session = session_after("personagem Ana")
+    assert session.run("personagem Ana pv_max 12").ok
+    assert session.state.party[0].hp_max == 12
+    assert session.run("personagem Ana PV máximo 14").ok
+    assert session.state.party[0].hp_max == 14
+    assert session.run("personagem Ana sanidade_max 12").ok
+    assert session.state.party[0].sanity_max == 12
+    assert session.run("personagem Ana sanidade máxima 15 sanidade 9").ok
+    assert (session.state.party[0].sanity_max, session.state.party[0].sanity) == (15, 9)
+
+
 def test_monster_alerted_and_dead_without_the_word_monstro(session_after: SessionFactory) -> None:
     session = session_after("masmorra", "monstro ogro na sala 3", "monstro goblin")
     assert session.run("o ogro foi alertado").ok
@@ -265,6 +333,20 @@ def test_page_buttons_choose_an_option_by_id(session_after: SessionFactory) -> N
     choice = session.state.prompts[0]
     assert choice.options == ("descansar", "exaustao")
     result = session.run(f"responder pedido {choice.id} opcao exaustao")
+    assert result.ok, result.error
+    assert session.state.party[0].exhaustion == 1 and session.state.prompts == ()
+
+
+def test_the_answerer_said_before_the_option_or_value(session_after: SessionFactory) -> None:
+    session = session_after("personagem Ana", "personagem Bia", "avançar", "avançar", "avançar")
+    ana, bia = session.state.prompts[0], session.state.prompts[1]
+    assert (ana.character, bia.character) == ("ana", "bia") and ana.kind == "marcha_forcada"
+    assert session.run("responder bia 20").ok  # Bia's CON test, not the oldest (Ana's)
+    assert [p.id for p in session.state.prompts] == [ana.id]
+    assert session.run("responder ana 1").ok
+    choice = session.state.prompts[0]
+    assert choice.character == "ana" and choice.options == ("descansar", "exaustao")
+    result = session.run("responder ana exaustão")
     assert result.ok, result.error
     assert session.state.party[0].exhaustion == 1 and session.state.prompts == ()
 

@@ -5,6 +5,8 @@ Templates match the normalized text as a whole; wildcard slots (names, creatures
 given back as the GM wrote them and cleaned by the rules in the `mesa` section of frases.yaml.
 A value said outside a list ("terreno lava") is caught by a wildcard template that ranks below
 the list's own and reaches the engine as said, so the engine's message lists what it accepts.
+A command word said alone ("terreno") matches a template marked `falta`: the answer says what is
+missing and the command's usage line from comandos.yaml.
 """
 from __future__ import annotations
 
@@ -62,6 +64,10 @@ class ParseResult:
 class ArgError(Exception):
     """A template matched but its slots do not make a command (a bad name, a bad sheet)."""
 
+    def __init__(self, message: str = "", final: bool = False) -> None:
+        super().__init__(message)
+        self.final = final  # the form is clear and wrong: no other reading should win
+
 
 @dataclass(frozen=True)
 class Grammar:
@@ -69,6 +75,7 @@ class Grammar:
 
     intents: Intents
     rules: Mapping[str, Any]
+    usage: Mapping[str, str]
 
 
 _CACHE: dict[int, tuple[Tables, Grammar]] = {}
@@ -86,11 +93,21 @@ def grammar(tables: Tables) -> Grammar:
     except Exception as error:  # hassil's template errors, translated once here
         raise TableError(f"tables/frases.yaml: modelo de frase inválido ({error})") from None
     _add_light_sources(intents, tables)
-    compiled = Grammar(intents=intents, rules=data["mesa"])
+    compiled = Grammar(intents=intents, rules=data["mesa"], usage=_usage(tables))
     if len(_CACHE) > 8:
         _CACHE.clear()
     _CACHE[id(tables)] = (tables, compiled)
     return compiled
+
+
+def _usage(tables: Tables) -> dict[str, str]:
+    """Each command's help line from comandos.yaml ("terreno planície|… — terreno do hex")."""
+    commands = tables.files.get("comandos", {})
+    commands = commands.get("comandos", {}) if isinstance(commands, Mapping) else {}
+    if not isinstance(commands, Mapping):
+        return {}
+    return {str(name): str(spec.get("ajuda", name)) for name, spec in commands.items()
+            if isinstance(spec, Mapping)}
 
 
 def _add_light_sources(intents: Intents, tables: Tables) -> None:
@@ -146,8 +163,10 @@ def _best(normalized: Normalized, compiled: Grammar, shown: str) -> ParseResult:
     first_error: str | None = None
     for result in results:
         try:
-            name, args = _build(result, normalized, compiled.rules)
+            name, args = _build(result, normalized, compiled, shown)
         except ArgError as error:
+            if error.final:
+                return ParseResult(error=str(error))
             first_error = first_error or str(error) or None
             continue
         return ParseResult(command=Command(name=name, args=args))
@@ -161,9 +180,13 @@ def _rank(result: Any) -> tuple[int, int, int, str]:
             -result.text_chunks_matched, result.intent.name)
 
 
-def _build(result: Any, normalized: Normalized,
-           rules: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+def _build(result: Any, normalized: Normalized, compiled: Grammar,
+           shown: str) -> tuple[str, dict[str, Any]]:
     """Canonical command name and args from one hassil match."""
+    rules = compiled.rules
+    metadata = result.intent_metadata or {}
+    if metadata.get("falta"):
+        raise ArgError(_missing(result.intent.name, str(metadata["falta"]), compiled, shown))
     slots: dict[str, Any] = {}
     for entity in result.entities_list:
         if entity.is_wildcard:
@@ -172,11 +195,15 @@ def _build(result: Any, normalized: Normalized,
         else:
             slots[entity.name] = _plain_value(entity.value)
     name = result.intent.name
-    metadata = result.intent_metadata or {}
     if metadata.get("tesouro_ou_item"):
         name = _treasure_or_item(slots, rules)
     builder = BUILDERS.get(name, _as_is)
     return name, builder(slots, rules)
+
+
+def _missing(name: str, what: str, compiled: Grammar, shown: str) -> str:
+    """'terreno' said alone: what is missing, and how the command is said."""
+    return f"falta {what} em '{shown}'; uso: {compiled.usage.get(name, name)}"
 
 
 def _plain_value(value: Any) -> Any:
@@ -236,8 +263,9 @@ def _dice_expression(slots: dict[str, Any]) -> str:
     sides = int(slots.pop("lados"))
     bonus = int(slots.pop("bonus", 0))
     penalty = int(slots.pop("penalidade", 0))
-    if count < 1 or sides < 1:
-        raise ArgError(f"dados sem sentido: {count}d{sides}; use algo como 1d20 ou 2d6+1")
+    if count < 1:
+        raise ArgError(f"não dá para rolar {count} dados em '{count}d{sides}'; "
+                       "diga algo como 'rolar 1d20' ou 'rolar 2d6+1'", final=True)
     text = f"{count}d{sides}"
     return text + (f"+{bonus}" if bonus else "") + (f"-{penalty}" if penalty else "")
 
@@ -286,14 +314,15 @@ def _monster(slots: dict[str, Any], rules: Mapping[str, Any]) -> dict[str, Any]:
 def _sheet(slots: dict[str, Any], rules: Mapping[str, Any]) -> dict[str, Any]:
     """'Ana nível 2 pv 12 con 1' → nome and the numbers that follow each attribute."""
     raw = str(slots["ficha"])
-    words = fold(raw).split()
+    sheet = normalize(raw)  # "pv_max 12" → "pv max 12", "doze" → "12"
+    words = [token.text for token in sheet.tokens]
     aliases = sorted(((fold(alias).split(), key) for key, names in rules["atributos"].items()
                       for alias in names), key=lambda pair: -len(pair[0]))
     start = next((i for i in range(len(words)) if _alias_at(words, i, aliases)), len(words))
     if start == 0:
         raise ArgError(f"personagem sem nome: '{raw}'; diga 'personagem Ana nível 2 pv 12'")
-    name_words = raw.split()[:start]
-    args: dict[str, Any] = {"nome": _person_name(" ".join(name_words), words[:start], rules)}
+    said = sheet.restore(" ".join(words[:start]))
+    args: dict[str, Any] = {"nome": _person_name(said, fold(said).split(), rules)}
     index = start
     while index < len(words):
         found = _alias_at(words, index, aliases)
@@ -334,13 +363,29 @@ def _signed_number(words: list[str], index: int) -> tuple[int | None, int]:
 
 
 def _answer(slots: dict[str, Any], rules: Mapping[str, Any]) -> dict[str, Any]:
-    """Options are compared without accents ('exaustão' → 'exaustao'); no digits in them."""
+    """Options are one word, compared without accents ('exaustão' → 'exaustao'), no digits.
+
+    Words before the option name who answers: 'responder ana exaustao' (hassil cannot split
+    two wildcards that touch, so the builder does).
+    """
     if "opcao" in slots:
-        option = fold(str(slots["opcao"]))
-        if any(char.isdigit() for char in option):
+        said = str(slots["opcao"]).split()
+        option = fold(said[-1])
+        if any(char.isdigit() for char in fold(" ".join(said))):
             raise ArgError("")  # "pedido 3 rolar" is not an option: another template reads it
+        if len(said) > 1:
+            slots["personagem"] = _answerer(said[:-1], slots, rules)
         slots["opcao"] = option
     return slots
+
+
+def _answerer(words: list[str], slots: Mapping[str, Any], rules: Mapping[str, Any]) -> str:
+    """The name said before an option; refused when a name was already said or is too long."""
+    limit = rules["curingas"].get("personagem", _DEFAULT_WILDCARD)["palavras"]
+    if "personagem" in slots or len(words) > limit:
+        raise ArgError("")
+    name = " ".join(words).strip(" ,;:.!?")  # "responder Ana, exaustão"
+    return _person_name(name, fold(name).split(), rules)
 
 
 BUILDERS: dict[str, Builder] = {
@@ -365,6 +410,8 @@ def sample_phrases(tables: Tables) -> list[tuple[str, str]]:
     pairs: list[tuple[str, str]] = []
     for intent in compiled.intents.intents.values():
         for data in intent.data:
+            if (data.metadata or {}).get("falta"):
+                continue  # a command word alone is not a command
             rules = {**compiled.intents.expansion_rules, **data.expansion_rules}
             for sentence in data.sentences:
                 if set(sentence.list_names(rules)) & data.wildcard_list_names:
