@@ -223,6 +223,44 @@ def test_the_gm_may_decline_the_exhaustion(tables: Tables) -> None:
     assert [c.exhaustion for c in play.state.party] == [0, 0]
 
 
+def test_the_long_chase_exhaustion_comes_from_the_table(tables: Tables) -> None:
+    from companion.engine.model import Prompt
+
+    files = dict(tables.files)
+    files["perseguicao"] = {**files["perseguicao"], "exaustao_apos_limite": 2}
+    asked = Prompt(id=1, kind="confirmar_perseguicao", character=None, text="?",
+                   options=("sim", "nao"))  # a prompt that carries no amount of its own
+    play = Play(Tables(files=files, directory=tables.directory),
+                State(party=ana_and_bia(), prompts=(asked,), next_prompt_id=2))
+    play("responder", opcao="sim")
+    assert [c.exhaustion for c in play.state.party] == [2, 2]
+
+
+# ---------------------------------------------------------------- time in a dungeon
+
+def test_chase_turns_in_a_dungeon_burn_torches_and_spells(tables: Tables) -> None:
+    torch = Timer(name="tocha", turns_left=6, kind="luz")
+    spell = Timer(name="Escudo", turns_left=3, kind="magia")
+    dungeon = Dungeon(active=True, lights=(torch,), spells=(spell,))
+    play = Play(tables, State(dungeon=dungeon, chase=Chase(phase="ativa")))
+    events = []
+    for result in ("sucesso", "falha", "sucesso", "falha", "sucesso"):
+        events += play("fuga", resultado=result)
+    assert play.state.chase is not None and play.state.chase.turn == 5
+    assert [t.turns_left for t in play.state.dungeon.lights] == [1]
+    assert play.state.dungeon.spells == ()
+    assert any(e.text == "A magia Escudo terminou." for e in events)
+    assert play.state.minutes == 5 * tables.get("perseguicao", "turno_minutos")
+
+
+def test_chase_turns_outside_a_dungeon_burn_nothing(tables: Tables) -> None:
+    torch = Timer(name="tocha", turns_left=6, kind="luz")
+    play = Play(tables, State(dungeon=Dungeon(active=False, lights=(torch,)),
+                              chase=Chase(phase="ativa")))
+    play("fuga", resultado="sucesso")
+    assert play.state.dungeon.lights == (torch,)
+
+
 # ---------------------------------------------------------------- ranged actions
 
 def test_menor_always_reaches_without_a_roll(tables: Tables) -> None:

@@ -1,4 +1,4 @@
-"""The dice wrapper: expressions, limits, advantage, X-in-6, determinism."""
+"""The dice wrapper: expressions, limits, advantage, determinism."""
 from __future__ import annotations
 
 import random
@@ -42,13 +42,6 @@ def test_advantage_keeps_higher_and_disadvantage_lower() -> None:
     assert (kept.total, other.total) == (4, 17)
     kept, other = dice.roll_with_edge("1d20", FixedDice(9), None)
     assert kept.total == 9 and other is None
-
-
-@pytest.mark.parametrize(("chance", "face", "happens"), [(1, 1, True), (1, 2, False),
-                                                         (3, 3, True), (3, 4, False),
-                                                         (5, 5, True), (5, 6, False)])
-def test_x_in_6(chance: int, face: int, happens: bool) -> None:
-    assert dice.x_in_6(chance, FixedDice(face))[0] is happens
 
 
 @given(st.integers(min_value=0, max_value=10**9))

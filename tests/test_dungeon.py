@@ -218,6 +218,28 @@ def test_resting_a_turn_resets_the_hour(tables: Tables) -> None:
     assert play.state.party[0].exhaustion == 0
 
 
+def test_the_hour_warning_says_the_amount_from_the_table(tables: Tables) -> None:
+    files = dict(tables.files)
+    files["masmorra"] = {**files["masmorra"], "descanso": {**files["masmorra"]["descanso"],
+                                                          "exaustao": 2}}
+    play = in_dungeon(Tables(files=files, directory=tables.directory), characters=party("Ana"),
+                      turns_since_rest=5)
+    events = play("turno")
+    (warning,) = [e for e in events if e.kind == "aviso" and "precisa descansar" in e.text]
+    assert "sofre 2 pontos de exaustão" in warning.text
+    play("turno")
+    assert play.state.party[0].exhaustion == 2
+
+
+def test_one_turn_burns_one_turn_of_light_and_spell(tables: Tables) -> None:
+    play = in_dungeon(tables, spells=(Timer(name="Luz", turns_left=5, kind="magia"),))
+    play("turno")
+    assert play.state.dungeon.lights[0].turns_left == LANTERN.turns_left - 1
+    assert play.state.dungeon.spells[0].turns_left == 4
+    play("descansar")
+    assert play.state.dungeon.lights[0].turns_left == LANTERN.turns_left - 2
+
+
 def test_a_rest_turn_still_checks_for_encounters(tables: Tables) -> None:
     play = in_dungeon(tables, "mortal")
     events = play("descansar", rng=FixedDice(6))
@@ -333,6 +355,46 @@ def test_every_row_of_tabela_b(tables: Tables, face: int) -> None:
     assert kinds == expected
     assert play.state.party[0].hp == (6 if face == 7 else 8)
     assert dice.faces == []
+
+
+@pytest.mark.parametrize("danger,faces,hour", [
+    ("inseguro", (3, 2, 6, 6), 4),           # hour 4: encounter, same room (2), no surprise
+    ("mortal", (4, 4, 1, 3, 6, 6), 3),       # hours 1, 2 quiet; hour 3: same room (3)
+])
+def test_monsters_in_the_room_end_the_sleep(tables: Tables, danger: str, faces: tuple,
+                                            hour: int) -> None:
+    spell = Timer(name="Escudo", turns_left=50, kind="magia")
+    play = in_dungeon(tables, danger, characters=party("Ana", hp=4, food=1, water=1),
+                      spells=(spell,), turns_since_rest=5)
+    dice = FixedDice(*faces, 1)  # …then Tabela B row 1 (Nada)
+    minutes = play.state.minutes
+    events = play("dormir", rng=dice)
+    assert dice.faces == []
+    checks = rolls(events, "Tabela C: Descansando na Dungeon")
+    assert [r.data["hora"] for r in checks][-1] == hour  # no check after the interruption
+    assert rolls(events, "Fim do Turno")[0].data["resultado"] == SAME_ROOM
+    assert any(e.kind == "aviso" and "interrompe o sono" in e.text and e.visibility == "public"
+               for e in events)
+    assert len(rolls(events, "Tabela B: Percalços da Dungeon")) == 1
+    assert [(p.kind, p.dc) for p in play.state.prompts] == [("interrupcao", 12)]
+    assert play.state.party[0].food == 0  # the rest still happened (they ate)
+    assert play.state.minutes == minutes + hour * 60  # only the hours slept
+    turns = hour * 60 // tables.get("masmorra", "turno_minutos")
+    assert play.state.dungeon.spells[0].turns_left == 50 - turns
+    left = LANTERN.turns_left - turns
+    assert [t.turns_left for t in play.state.dungeon.lights] == ([left] if left > 0 else [])
+    assert play.state.dungeon.turns_since_rest == 0
+
+
+def test_monsters_in_the_next_room_do_not_end_the_sleep(tables: Tables) -> None:
+    play = in_dungeon(tables, "arriscado", characters=party("Ana"))
+    dice = FixedDice(1, 5, 6, 6, 4, 4, 4, 1)  # hour 2: next room; hours 4, 6, 8 quiet
+    minutes = play.state.minutes
+    events = play("dormir", rng=dice)
+    assert dice.faces == []
+    assert [r.data["hora"] for r in rolls(events, "Tabela C: Descansando na Dungeon")] == [
+        2, 4, 6, 8]
+    assert play.state.minutes == minutes + 480
 
 
 def test_sleep_resets_the_hour_and_burns_the_lights(tables: Tables) -> None:

@@ -12,6 +12,7 @@ from companion.engine.core import edge_for, modifier
 from companion.engine.hexcrawl import day_of, round_of
 from companion.engine.model import Character, Travel
 from companion.errors import CommandRejected
+from companion.tables import Tables
 from tests.conftest import FixedDice, Play
 
 TERRAINS = ["planicie", "estepe", "colinas", "floresta", "pantano", "montanha"]
@@ -85,17 +86,19 @@ def one_roll(events: list, tabela: str):
 
 # ---------------------------------------------------------------- clock
 
-def test_day_and_round_come_from_the_clock() -> None:
-    assert (day_of(State()), round_of(State())) == (1, 1)
-    assert (day_of(State(minutes=5 * 240)), round_of(State(minutes=5 * 240))) == (1, 6)
-    assert (day_of(State(minutes=6 * 240)), round_of(State(minutes=6 * 240))) == (2, 1)
+def test_day_and_round_come_from_the_clock(tables) -> None:
+    minutes = tables.get("viagem", "rodada", "minutos")
+    assert minutes == 240
+    for at, expected in ((0, (1, 1)), (5 * 240, (1, 6)), (6 * 240, (2, 1))):
+        state = State(minutes=at)
+        assert (day_of(state), round_of(state, minutes)) == expected
 
 
 def test_a_group_activity_is_one_round_of_four_hours(play: Play) -> None:
     start(play)
     run(play, "explorar", *QUIET, 5)
     assert play.state.minutes == 240
-    assert round_of(play.state) == 2
+    assert round_of(play.state, 240) == 2
 
 
 def test_six_rounds_make_a_day(play: Play) -> None:
@@ -315,6 +318,42 @@ def test_any_other_activity_resets_the_advance_count(play: Play) -> None:
     assert play.state.prompts == ()
 
 
+@pytest.mark.parametrize("between", [
+    [("masmorra", {}), ("viagem", {})],
+    [("masmorra", {}), ("turno", {}), ("dormir", {}), ("viagem", {})],
+    [("fugir", {}), ("fuga", {"resultado": "sucesso"}), ("fuga", {"resultado": "sucesso"}),
+     ("fuga", {"resultado": "sucesso"})],
+])
+def test_time_without_advancing_resets_the_forced_march(play: Play, between: list) -> None:
+    """avançar ×2, a dungeon stay (or a chase), avançar: not a 3rd round in a row."""
+    start(play, party=(ana(),), terrain="estepe")
+    _march(play)
+    _march(play)
+    for name, args in between:
+        play(name, **args)
+    assert play.state.travel.consecutive_advances == 0
+    play.state = replace(play.state, prompts=())  # whatever the stay asked is not the point
+    events = _march(play)
+    assert play.state.travel.consecutive_advances == 1
+    assert not any(p.kind == "marcha_forcada" for p in play.state.prompts)
+    assert not any("Marcha forçada" in e.text for e in events)
+
+
+def test_the_forced_march_test_reads_its_die_and_attribute_from_the_table(tables) -> None:
+    files = dict(tables.files)
+    files["viagem"] = {**files["viagem"], "tabela_b": {**files["viagem"]["tabela_b"],
+                                                      "dados": "1d12", "atributo": "des"}}
+    play = Play(Tables(files=files, directory=tables.directory))
+    start(play, party=(ana(),), terrain="estepe")
+    for _ in range(3):
+        events = _march(play)
+    (prompt,) = play.state.prompts
+    assert (prompt.dice, prompt.modifier) == ("1d12", 2)  # Ana DES +2
+    assert "teste de DES DC 12" in prompt.text
+    assert any("teste de DES DC 12" in e.text for e in events if e.kind == "relato")
+    assert not any("CON" in e.text for e in events)
+
+
 def _forced(play: Play) -> None:
     start(play, party=(ana(),), terrain="estepe")
     for _ in range(3):
@@ -488,13 +527,13 @@ def test_exhaustion_level_2_also_drops_modifiers(play: Play) -> None:
     events = run(play, "criar_municao", 18, 4, personagem="Ana")
     assert one_roll(events, "Tabela G: Criar Munição").data["total"] == 4
     tired = ana(exhaustion=2)
-    assert (modifier(tired, "des"), edge_for(tired)) == (0, "desvantagem")
+    assert (modifier(tired, "des", play.tables), edge_for(tired, play.tables)) == (0, "desvantagem")
 
 
 def test_exhaustion_level_3_keeps_1_and_2_and_hurts_con_each_day(play: Play) -> None:
     start(play, party=(ana(exhaustion=3),), terrain="floresta", day_start_terrain="estepe")
     tired = ana(exhaustion=3)
-    assert (modifier(tired, "con"), edge_for(tired)) == (0, "desvantagem")
+    assert (modifier(tired, "con", play.tables), edge_for(tired, play.tables)) == (0, "desvantagem")
     play.state = replace(play.state, minutes=5 * 240, travel=replace(play.state.travel,
                                                                      rested_today=True))
     events = run(play, "explorar", *QUIET, 5, 3)
@@ -531,6 +570,32 @@ def test_camp_is_safe_on_5_in_6(play: Play, face: int, safe: bool) -> None:
     event = one_roll(run(play, "acampar", *QUIET, face), "Levantar Acampamento")
     assert event.data["chance"] == "5:6"
     assert play.state.travel.camp_safe is safe
+
+
+def test_a_safe_camp_ends_with_any_other_group_activity(play: Play) -> None:
+    start(play, party=(ana(food=3, water=3),), terrain="estepe", day_start_terrain="estepe")
+    run(play, "acampar", *QUIET, 1)
+    run(play, "forragear", 6, 1, personagem="Ana")  # one character's addition: camp stays
+    assert play.state.travel.camp_safe is True
+    run(play, "explorar", *QUIET, 5)
+    assert play.state.travel.camp_safe is False
+    events = run(play, "descansar", *QUIET, 1, 4)  # not safe any more: Tabela H, then 1d8
+    assert one_roll(events, "Tabela H: Percalços").data["resultado"] == "Nada"
+
+
+def test_a_safe_camp_ends_with_the_day(play: Play) -> None:
+    start(play, party=(ana(),), terrain="estepe")
+    play.state = replace(play.state, minutes=5 * 240)  # the day's last round
+    events = run(play, "acampar", *QUIET, 1)
+    assert any("Fim do dia 1" in e.text for e in events)
+    assert play.state.travel.camp_safe is False
+
+
+def test_entering_a_dungeon_leaves_the_camp(play: Play) -> None:
+    start(play, terrain="estepe", camp_safe=True, consecutive_advances=2)
+    play("masmorra")
+    assert play.state.travel.camp_safe is False
+    assert play.state.travel.consecutive_advances == 0
 
 
 # ---------------------------------------------------------------- property

@@ -1,10 +1,13 @@
 """`rolar`, `tabela`, `segredo`, `ajuda` and `estado`."""
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from companion.engine.model import Character, Chase, Dungeon, Monster, Prompt, State, Travel
 from companion.errors import CommandRejected
+from companion.tables import Tables
 from tests.conftest import FixedDice, Play
 
 ANA = Character(id="ana", name="Ana")
@@ -215,3 +218,23 @@ def test_tables_with_nothing_to_roll_are_explained(play, key, expected):
 def test_unknown_table_is_rejected(play):
     with pytest.raises(CommandRejected, match="tabela desconhecida: 'Z'"):
         play("tabela", tabela="Z")
+
+
+def test_tabela_d_without_a_column_for_the_terrain_is_rejected_naming_the_data(tables):
+    files = copy.deepcopy(dict(tables.files))
+    for column in files["viagem"]["tabela_d"]["colunas"]:
+        column["terrenos"] = [t for t in column["terrenos"] if t != "floresta"]
+    play = Play(Tables(files=files, directory=tables.directory),
+                State(travel=Travel(terrain="floresta")))
+    before = play.state
+    with pytest.raises(CommandRejected, match="tabela_d.colunas.*'floresta'"):
+        play("tabela", tabela="d", rng=FixedDice(2))
+    assert play.state == before and play.events == []
+
+
+def test_a_table_shown_only_to_the_gm_follows_its_entry(tables):
+    files = copy.deepcopy(dict(tables.files))
+    files["panico"]["tabelas"]["k"]["visibilidade"] = "gm"
+    play = Play(Tables(files=files, directory=tables.directory))
+    (event,) = play("tabela", tabela="k", rng=FixedDice(1))
+    assert event.visibility == "gm" and event.data["tabela"] == "Tabela K: Aflição"

@@ -1,6 +1,7 @@
 """Panic (Tabelas J and K) and exhaustion (Tabela I), through the engine."""
 from __future__ import annotations
 
+import copy
 import random
 
 import pytest
@@ -9,6 +10,7 @@ from companion.engine.core import Turn, edge_for, modifier
 from companion.engine.model import Character, Command, Prompt, State
 from companion.engine.panic import exhaustion_day, request_panic
 from companion.errors import CommandRejected
+from companion.tables import Tables
 from tests.conftest import FixedDice, Play
 
 # The seed's texts, copied independently of tables/panico.yaml.
@@ -235,8 +237,8 @@ def exhausted(level: int) -> Character:
 @pytest.mark.parametrize("level", [0, 1, 2, 3, 4])
 def test_tabela_i_levels_are_cumulative(tables, level):
     character = exhausted(level)
-    assert (edge_for(character) == "desvantagem") == (level >= 1)
-    assert modifier(character, "con") == (0 if level >= 2 else 2)
+    assert (edge_for(character, tables) == "desvantagem") == (level >= 1)
+    assert modifier(character, "con", tables) == (0 if level >= 2 else 2)
     turn = Turn(rng=FixedDice(3), tables=tables, command=Command("avancar"))
     state = exhaustion_day(State(party=(character,)), turn)
     damage = state.party[0].attribute_damage.get("con", 0)
@@ -255,6 +257,20 @@ def test_exhaustion_day_damage_adds_up_per_character(tables):
     turn = Turn(rng=FixedDice(4, 2), tables=tables, command=Command("avancar"))
     state = exhaustion_day(State(party=party), turn)
     assert [c.attribute_damage["con"] for c in state.party] == [4, 3]
+
+
+def test_the_daily_harm_follows_its_row_in_the_data(tables):
+    """Moving `dano_diario` to row 1 makes level 1 take the damage (1d4 CON, from the row)."""
+    files = copy.deepcopy(dict(tables.files))
+    rows = files["panico"]["tabela_i"]["linhas"]
+    rows["1"], rows["3"] = ({**rows["1"], "efeito": "dano_diario",
+                             "dano_diario": {"atributo": "sab", "dados": "1d6"}},
+                            {"texto": rows["3"]["texto"], "efeito": "desvantagem"})
+    moved = Tables(files=files, directory=tables.directory)
+    turn = Turn(rng=FixedDice(5), tables=moved, command=Command("avancar"))
+    state = exhaustion_day(State(party=(exhausted(1),)), turn)
+    assert state.party[0].attribute_damage == {"sab": 5}
+    assert [e.data["dados"] for e in turn.events if e.kind == "rolagem"] == ["1d6"]
 
 
 def test_tabela_i_texts_are_the_seeds(tables):

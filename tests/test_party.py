@@ -113,12 +113,43 @@ def test_hp_above_max_raises_the_max_unless_the_max_is_given(play):
     assert (play.state.party[0].hp, play.state.party[0].hp_max) == (10, 10)
 
 
+def test_sanity_on_creation_is_also_the_characters_own_sanity(play, tables):
+    play("personagem", nome="Ana")
+    play("personagem", nome="Bia", sanidade=14)
+    ana, bia = play.state.party
+    default = tables.get("panico", "personagem_padrao", "sanidade")
+    assert (ana.sanity, ana.sanity_max) == (default, default)
+    assert (bia.sanity, bia.sanity_max) == (14, 14)
+
+
+def test_sanity_max_is_a_field_like_pv_max(play):
+    play("personagem", nome="Ana", sanidade_max=15)
+    assert (play.state.party[0].sanity, play.state.party[0].sanity_max) == (15, 15)
+    play("personagem", nome="Ana", sanidade=9)
+    assert (play.state.party[0].sanity, play.state.party[0].sanity_max) == (9, 15)
+    play("personagem", nome="Ana", sanidade_max=12)
+    assert (play.state.party[0].sanity, play.state.party[0].sanity_max) == (9, 12)
+    play("personagem", nome="Ana", sanidade=13)  # above its max: the max follows
+    assert (play.state.party[0].sanity, play.state.party[0].sanity_max) == (13, 13)
+    play("personagem", nome="Ana", sanidade=5, sanidade_max=8)
+    assert (play.state.party[0].sanity, play.state.party[0].sanity_max) == (5, 8)
+    before = play.state
+    with pytest.raises(CommandRejected, match="maior que Sanidade máx"):
+        play("personagem", nome="Ana", sanidade=9, sanidade_max=8)
+    with pytest.raises(CommandRejected, match="fora do razoável"):
+        play("personagem", nome="Ana", sanidade_max=999)
+    assert play.state == before
+    events = play("personagem", nome="Ana")
+    assert "Sanidade 5/8" in events[0].text
+
+
 def test_only_the_gm_creates_characters(play):
     with pytest.raises(CommandRejected, match="só o Mestre"):
         play("personagem", actor="player:ana", nome="Ana")
 
 
-SUPPLY = st.sampled_from(["comida", "agua", "municao", "pv", "pv_max", "exaustao", "sanidade"])
+SUPPLY = st.sampled_from(["comida", "agua", "municao", "pv", "pv_max", "exaustao", "sanidade",
+                         "sanidade_max"])
 
 
 @settings(max_examples=60, deadline=None)
@@ -135,6 +166,7 @@ def test_supplies_never_go_negative(tables, changes):
         ana = play.state.party[0]
         assert min(ana.food, ana.water, ana.ammo, ana.hp, ana.exhaustion, ana.sanity) >= 0
         assert 0 <= ana.hp <= ana.hp_max
+        assert 0 <= ana.sanity <= ana.sanity_max
 
 
 # ---------------------------------------------------------------- responder: the three ways

@@ -1,7 +1,6 @@
 """Descansar: the shared rest procedure (travel with Tabela H, dungeon with its Tabela B)."""
 from __future__ import annotations
 
-import random
 from dataclasses import replace
 
 import pytest
@@ -70,13 +69,45 @@ def test_rest_without_food_or_water_warns_and_stays_at_zero(play: Play) -> None:
     assert any("Bia está sem água" in w for w in warnings)
 
 
-@pytest.mark.parametrize("before,after", [(19, 20), (20, 20), (25, 25), (0, 1)])
-def test_sanity_recovers_up_to_the_house_cap(play: Play, tables, before: int,
-                                             after: int) -> None:
-    assert tables.get("casa", "descanso", "sanidade_maxima") == 20
-    camp(play, fed(ana(sanity=before)))
+@pytest.mark.parametrize("before,top,after", [
+    (10, 10, 10), (9, 10, 10), (0, 10, 1), (13, 14, 14), (19, 20, 20), (12, 10, 12)])
+def test_sanity_recovers_only_up_to_the_characters_own_sanity(play: Play, before: int,
+                                                              top: int, after: int) -> None:
+    camp(play, fed(ana(sanity=before, sanity_max=top)))
     run(play, "descansar", *QUIET, 1)
     assert play.state.party[0].sanity == after
+
+
+def test_resting_every_day_never_raises_sanity_above_the_characters_own(play: Play) -> None:
+    camp(play, replace(ana(), food=9, water=9))  # Sanity 10 of 10
+    for _ in range(3):
+        run(play, "acampar", *QUIET, 1)
+        run(play, "descansar", *QUIET, 1)
+    assert play.state.party[0].sanity == 10
+
+
+def test_no_global_sanity_cap_is_left_in_the_house_table(tables: Tables) -> None:
+    assert "sanidade_maxima" not in tables.get("casa", "descanso")
+
+
+def test_the_interruption_test_reads_its_die_and_attribute_from_the_table(tables) -> None:
+    files = dict(tables.files)
+    files["viagem"] = {**files["viagem"], "descanso": {**files["viagem"]["descanso"],
+                                                      "dados_teste": "1d12", "atributo": "des"}}
+    play = Play(Tables(files=files, directory=tables.directory))
+    camp(play, fed(ana()), safe=True)
+    events = run(play, "descansar", 3, 1, 4)  # an encounter in the rest round interrupts
+    (prompt,) = play.state.prompts
+    assert (prompt.kind, prompt.dice, prompt.modifier) == ("interrupcao", "1d12", 2)
+    assert "teste de DES DC 12" in prompt.text
+    assert not any("CON" in e.text for e in events)
+
+
+def test_schemas_shared_by_several_modules_keep_every_part() -> None:
+    from companion.tables import SCHEMAS
+
+    assert {"descanso", "tabela_b", "tabela_h", "rodada"} <= set(SCHEMAS["viagem"])
+    assert {"colheita", "descanso", "encontros", "luz"} <= set(SCHEMAS["casa"])
 
 
 def test_hit_die_per_character_from_casa(tables: Tables) -> None:

@@ -1,10 +1,13 @@
 """The session form: defeated per region, treasure, items and dice per type."""
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from companion.engine.model import Dungeon, State, Travel
 from companion.errors import CommandRejected
+from companion.tables import Tables
 from tests.conftest import FixedDice, Play
 
 
@@ -49,9 +52,10 @@ def test_treasure_and_items_add_up(play):
                                            ("item", {"tipo": "poções"})])
 @pytest.mark.parametrize("amount", [0, -2, "três", 2.5, True, None, 10**9])
 def test_amount_must_be_a_positive_int(play, command, extra, amount):
+    before = play.state
     with pytest.raises(CommandRejected, match="quantidade inválida"):
         play(command, quantidade=amount, **extra)
-    assert play.state == State()
+    assert play.state == before
 
 
 def test_what_was_found_must_be_said(play):
@@ -59,6 +63,23 @@ def test_what_was_found_must_be_said(play):
         play("tesouro", quantidade=3, tipo="  ")
     with pytest.raises(CommandRejected, match="falta dizer"):
         play("derrotados", quantidade=3)
+
+
+def test_the_name_limit_comes_from_the_data(tables):
+    longest = int(tables.get("panico", "registro", "nome_maximo"))
+    play = Play(tables)
+    play("item", quantidade=1, tipo="x" * longest)
+    before = play.state
+    with pytest.raises(CommandRejected, match=f"use até {longest} letras"):
+        play("item", quantidade=1, tipo="y" * (longest + 1))
+    assert play.state == before
+    files = copy.deepcopy(dict(tables.files))
+    files["panico"]["registro"]["nome_maximo"] = 5
+    short = Play(Tables(files=files, directory=tables.directory))
+    with pytest.raises(CommandRejected, match="'gobli…'; use até 5 letras"):
+        short("derrotados", quantidade=1, criatura="goblins")
+    short("derrotados", quantidade=1, criatura="orcs")
+    assert short.state.tally.defeated == {"Planície": {"orcs": 1}}
 
 
 def test_tally_is_for_the_gm(play):

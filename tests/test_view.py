@@ -1,6 +1,7 @@
 """view_state and visible_to: what each viewer may see."""
 from __future__ import annotations
 
+import copy
 import json
 import random
 
@@ -20,7 +21,8 @@ from companion.engine.model import (
     Travel,
 )
 from companion.engine.view import view_state, visible_to
-from companion.errors import CommandRejected
+from companion.errors import CommandRejected, TableError
+from companion.tables import Tables
 from tests.conftest import Play
 
 GM_ONLY_KEYS = {"mestre", "perdido", "monstros", "segredos", "encontro_pendente", "context"}
@@ -124,6 +126,39 @@ def test_travel_fields_and_weather_text(tables):
 
 def test_weather_not_rolled_yet_is_none(tables):
     assert view_state(State(), "public", tables)["clima"] is None
+
+
+def changed(tables: Tables, file: str, *path: str, value) -> Tables:
+    files = copy.deepcopy(dict(tables.files))
+    node = files[file]
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    return Tables(files=files, directory=tables.directory)
+
+
+def test_the_darkness_level_comes_from_the_dungeon_data(tables):
+    dark = State(dungeon=Dungeon(active=True, danger="inseguro"))
+    softer = changed(tables, "masmorra", "escuridao", "nivel", value="arriscado")
+    view = view_state(dark, "public", softer)["masmorra"]
+    assert (view["escuro"], view["perigo_efetivo"], view["perigo_efetivo_nome"]) == (
+        True, "arriscado", "Arriscado")
+
+
+def test_names_and_the_clock_come_from_the_data(tables):
+    renamed = changed(tables, "viagem", "terrenos", "pantano", value="Brejo")
+    slower = changed(renamed, "viagem", "rodada", "minutos", value=120)
+    state = State(minutes=1440 + 2 * 120, travel=Travel(terrain="pantano"))
+    view = view_state(state, "public", slower)
+    assert view["terreno_nome"] == "Brejo"
+    assert (view["dia"], view["rodada"]) == (2, 3)
+    assert view["relogio"] == "Dia 2 · rodada 3 de 6 (4h–6h)"
+
+
+def test_a_missing_table_is_an_error_not_a_silent_default(tables):
+    files = {name: data for name, data in tables.files.items() if name != "viagem"}
+    with pytest.raises(TableError, match="tables/viagem.yaml"):
+        view_state(State(), "public", Tables(files=files, directory=tables.directory))
 
 
 def test_dungeon_lights_spells_and_darkness(tables):

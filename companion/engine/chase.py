@@ -7,9 +7,13 @@ The test's difficulty is always the GM's: `fuga sucesso|falha` or `fuga dc N` (a
 rolling character, or a public d20 when there is no party). Numbers and texts come from
 tables/perseguicao.yaml.
 
+Each chase turn passes its minutes through clock.pass_time: in a dungeon the lights and spells
+burn, and the travel's run of advances is broken. A chase that starts leaves any safe camp.
+
 Where the seed is silent: the test's attribute is DEX (house default in data); every test past
-the third turn (4th, 5th, …) asks the GM to confirm 1 exhaustion for everyone, even if that test
-ended the chase; Menor needs no range roll, so it does not use up the turn's check.
+the third turn (4th, 5th, …) asks the GM to confirm the exhaustion of data
+(`exaustao_apos_limite`) for everyone, even if that test ended the chase; Menor needs no range
+roll, so it does not use up the turn's check.
 """
 from __future__ import annotations
 
@@ -28,8 +32,8 @@ from companion.engine.core import (
     prompt_handler,
     slug,
 )
+from companion.engine.clock import pass_time
 from companion.engine.model import Chase, Character, Prompt, State
-from companion.engine.hexcrawl import pass_time
 from companion.errors import CommandRejected, TableError
 from companion.tables import register_schema
 
@@ -152,7 +156,7 @@ def _test_with_dc(state: State, turn: Turn, dc: int) -> State:
                            describe=lambda total: str(spec["sucesso" if total >= dc else "falha"]))
         return resolve(state, turn, rolled.total >= dc)
     attribute = str(spec["atributo"])
-    bonus = modifier(character, attribute)
+    bonus = modifier(character, attribute, turn.tables)
     text = (f"{character.name}: teste de fuga — role {spec['dados']}{bonus:+d} "
             f"({attribute.upper()}), dificuldade {dc}.")
     turn.say(f"Teste de fuga: {character.name} rola (dificuldade {dc}).", dc=dc,
@@ -194,7 +198,7 @@ def _resolve_declared(state: State, turn: Turn, success: bool) -> State:
     chase = Chase(phase="ativa", roller=state.chase.roller if state.chase else None)
     turn.say(f"{_data(turn, 'declarada', 'sucesso')} Distância: {_distance_name(turn, chase)}.",
              fuga=True, distancia=distance_of(chase), placar=0)
-    return replace(state, chase=chase)
+    return replace(state, chase=chase, travel=replace(state.travel, camp_safe=False))
 
 
 def _resolve_turn(state: State, turn: Turn, success: bool) -> State:
@@ -232,8 +236,7 @@ def _past_limit(state: State, turn: Turn, chase_turn: int) -> State:
     turn.warn(str(_data(turn, "limite_texto")), turno=chase_turn)
     text = (f"A perseguição passou de {_data(turn, 'limite_turnos')} turnos (turno {chase_turn}): "
             f"aplicar {amount} ponto(s) de exaustão a todos os personagens? (sim/nao)")
-    return add_prompt(state, turn, "confirmar_perseguicao", None, text, options=("sim", "nao"),
-                      exaustao=amount)
+    return add_prompt(state, turn, "confirmar_perseguicao", None, text, options=("sim", "nao"))
 
 
 @prompt_handler("confirmar_perseguicao")
@@ -248,7 +251,7 @@ def confirm_exhaustion(state: State, prompt: Prompt, answer: PromptAnswer,
     if option == "nao":
         turn.say("O Mestre não aplicou a exaustão da perseguição.")
         return state
-    amount = int(prompt.context.get("exaustao", 1))
+    amount = int(_data(turn, "exaustao_apos_limite"))
     state, levels = exhaust_party(state, amount)
     turn.warn(f"A perseguição longa cobra seu preço: cada personagem sofre {amount} ponto(s) "
               f"de exaustão (exaustão: {levels}).", exaustao=amount)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 import unicodedata
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, get_args
 
 from companion.engine import dice
 from companion.engine.model import (
@@ -17,14 +17,98 @@ from companion.engine.model import (
     PUBLIC,
     Character,
     Command,
+    Danger,
+    Dungeon,
     Event,
     Prompt,
+    Season,
     State,
+    Terrain,
+    Travel,
+    TravelMode,
     Visibility,
     player_visibility,
 )
-from companion.errors import CommandRejected
-from companion.tables import Tables
+from companion.errors import CommandRejected, DiceError, TableError
+from companion.tables import Tables, check, register_schema
+
+
+# ---------------------------------------------------------------- schema leaves
+
+class _Rule(type):
+    """A schema leaf checked by a predicate: companion.tables.check tests leaves with isinstance."""
+
+    test: Callable[[Any], bool]
+
+    def __instancecheck__(cls, value: Any) -> bool:
+        return bool(cls.test(value))
+
+
+def schema_rule(expected: str, test: Callable[[Any], bool]) -> type:
+    """A schema leaf accepting the values that pass `test`; `expected` says what they are
+    (it ends the load error: "'x.y' deveria ser <expected>")."""
+    return _Rule(expected, (), {"test": staticmethod(test)})
+
+
+def one_of(*values: str) -> type:
+    """A schema leaf: one of these texts."""
+    return schema_rule("um destes: " + ", ".join(values),
+                       lambda value: isinstance(value, str) and value in values)
+
+
+def _rolls(value: Any) -> bool:
+    try:
+        dice.roll(value, random.Random(0))
+    except DiceError:
+        return False
+    return True
+
+
+DICE_TEXT = schema_rule("uma expressão de dados, como 1d6 ou 2d4+1",
+                        lambda value: isinstance(value, str) and _rolls(value))
+
+
+def _fits(value: Any, schema: Any) -> bool:
+    try:
+        check(value, schema, "")
+    except TableError:
+        return False
+    return True
+
+
+def variant(field_name: str, shapes: Mapping[str, Any]) -> type:
+    """A schema leaf for a mapping whose shape depends on one of its keys (e.g. `efeito`):
+    shapes maps each accepted value of that key to the schema of the whole mapping."""
+    common = [key for key in next(iter(shapes.values())) if all(key in s for s in shapes.values())]
+    extras = "".join(
+        f"; com {field_name} {case}, também {', '.join(k for k in shape if k not in common)}"
+        for case, shape in shapes.items() if set(shape) - set(common))
+    return schema_rule(
+        f"um mapa com {', '.join(common)} ('{field_name}': {', '.join(shapes)}){extras}",
+        lambda value: isinstance(value, Mapping) and value.get(field_name) in shapes
+        and _fits(value, shapes[value[field_name]]))
+
+
+# Tabela I (panico.yaml tabela_i): each row says which effect starts at its level; the levels
+# are cumulative, so an effect applies from its row's level up.
+EXHAUSTION_EDGE = "desvantagem"
+EXHAUSTION_NO_MODIFIERS = "sem_modificadores"
+EXHAUSTION_DAILY_HARM = "dano_diario"
+_EXHAUSTION_ROW = {"texto": str, "efeito": str}
+register_schema("panico", {"tabela_i": {"nome": str, "linhas": {"*": variant("efeito", {
+    EXHAUSTION_EDGE: _EXHAUSTION_ROW,
+    EXHAUSTION_NO_MODIFIERS: _EXHAUSTION_ROW,
+    EXHAUSTION_DAILY_HARM: {**_EXHAUSTION_ROW,
+                            "dano_diario": {"atributo": str, "dados": DICE_TEXT}},
+})}}})
+
+# The session's starting values (tables/inicio.yaml, house defaults).
+register_schema("inicio", {
+    "estacao": {"valor": one_of(*get_args(Season)), "padrao_da_casa": bool},
+    "terreno": {"valor": one_of(*get_args(Terrain)), "padrao_da_casa": bool},
+    "modo": {"valor": one_of(*get_args(TravelMode)), "padrao_da_casa": bool},
+    "perigo": {"valor": one_of(*get_args(Danger)), "padrao_da_casa": bool},
+})
 
 
 @dataclass
@@ -47,10 +131,11 @@ class Turn:
     def roll(self, expression: str, tabela: str, resultado: str | None = None,
              visibility: Visibility = PUBLIC, edge: str | None = None,
              describe: Callable[[int], str] | None = None, low_is_good: bool = False,
-             **extra: Any) -> dice.Roll:
+             label: str | None = None, **extra: Any) -> dice.Roll:
         """Roll for the rules and emit a `rolagem` event. `describe(total)` gives the row text.
 
-        `low_is_good` marks a roll-under test, where DESV keeps the higher die."""
+        `low_is_good` marks a roll-under test, where DESV keeps the higher die. `label` is the
+        heading people read (default: the table's name, which data["tabela"] always keeps)."""
         rolled, other = dice.roll_with_edge(expression, self.rng, edge, low_is_good)
         text_result = describe(rolled.total) if describe else resultado
         data: dict[str, Any] = {
@@ -69,7 +154,7 @@ class Turn:
         shown = f": {text_result}" if text_result else ""
         self.events.append(Event(
             kind="rolagem", visibility=visibility,
-            text=f"{tabela} — {rolled.expression} = {rolled.total}{edge_text}{shown}",
+            text=f"{label or tabela} — {rolled.expression} = {rolled.total}{edge_text}{shown}",
             data=data,
         ))
         return rolled
@@ -179,16 +264,31 @@ def exhaust_party(state: State, amount: int) -> tuple[State, str]:
     return replace(state, party=party), levels
 
 
-def modifier(character: Character, attribute: str) -> int:
-    """The attribute modifier as the rules apply it: Tabela I level 2+ drops modifiers."""
-    if character.exhaustion >= 2:
+def exhaustion_level(effect: str, tables: Tables) -> int | None:
+    """The Tabela I level from which `effect` applies (None if no row has it)."""
+    rows = tables.get("panico", "tabela_i", "linhas")
+    levels = [int(key) for key, row in rows.items() if row["efeito"] == effect]
+    return min(levels, default=None)
+
+
+def has_exhaustion_effect(character: Character, effect: str, tables: Tables) -> bool:
+    """Whether the character's exhaustion has reached the Tabela I row with `effect`."""
+    level = exhaustion_level(effect, tables)
+    return level is not None and character.exhaustion >= level
+
+
+def modifier(character: Character, attribute: str, tables: Tables) -> int:
+    """The attribute modifier as the rules apply it: Tabela I `sem_modificadores` drops it."""
+    if has_exhaustion_effect(character, EXHAUSTION_NO_MODIFIERS, tables):
         return 0
     return int(character.mods.get(attribute, 0))
 
 
-def edge_for(character: Character) -> str | None:
-    """Tabela I level 1+: disadvantage on every roll."""
-    return "desvantagem" if character.exhaustion >= 1 else None
+def edge_for(character: Character, tables: Tables) -> str | None:
+    """Tabela I `desvantagem`: disadvantage on every roll."""
+    if has_exhaustion_effect(character, EXHAUSTION_EDGE, tables):
+        return EXHAUSTION_EDGE
+    return None
 
 
 def add_prompt(state: State, turn: Turn, kind: str, character: str | None, text: str,
@@ -260,8 +360,12 @@ def _count_dice(state: State, events: list[Event]) -> State:
 
 
 def initial_state(tables: Tables) -> State:
-    """A new session: the house-default season, terrain and travel mode from tables/."""
-    return State()
+    """A new session: season, terrain, travel mode and danger level from tables/inicio.yaml."""
+    start = tables["inicio"]
+    terrain = start["terreno"]["valor"]
+    travel = Travel(season=start["estacao"]["valor"], terrain=terrain,
+                    day_start_terrain=terrain, mode=start["modo"]["valor"])
+    return State(travel=travel, dungeon=Dungeon(danger=start["perigo"]["valor"]))
 
 
 def apply(state: State, command: Command, rng: random.Random,

@@ -25,10 +25,6 @@ class Roll:
     total: int
     faces: tuple[tuple[str, tuple[int, ...]], ...]  # (("d6", (3, 5)),)
 
-    def faces_text(self) -> str:
-        """Faces for people: '3, 5'."""
-        return ", ".join(str(v) for _, values in self.faces for v in values)
-
 
 def _collect_dice(element: object, out: list[tuple[str, tuple[int, ...]]]) -> None:
     if isinstance(element, Dice):
@@ -90,8 +86,3 @@ def roll_with_edge(
     other = second if better is first else first
     return better, other
 
-
-def x_in_6(chance: int, rng: random.Random) -> tuple[bool, Roll]:
-    """X-in-6: roll 1d6, the thing happens on a result ≤ chance."""
-    result = roll("1d6", rng)
-    return result.total <= chance, result

@@ -6,10 +6,21 @@ then any rolled encounter arrives, with automatic surprise). `descansar` in the 
 rest turn (`rest_turn`, called by the hexcrawl module), `dormir` the 8-hour sleep. Numbers,
 chances and row texts come from tables/masmorra.yaml; light burn times from casa.yaml `luz`.
 
+Time passes through clock.pass_time: a turn burns one turn of every light and spell, and so does
+a chase turn in the dungeon; entering a dungeon breaks the travel's run of advances and leaves
+the camp.
+
 Where the seed is silent: encounter checks fall on turns divisible by the interval (3, 6, …);
 the check and the arrival roll are GM-only (data), a same-room arrival is announced in public;
 the hour rest warns at the 6th turn and costs exhaustion on the 7th (then a new hour begins);
-`apagar` drops the light (a new one starts full); sleeping burns 8 h of timers.
+`apagar` drops the light (a new one starts full).
+
+Sleeping (`dormir`): Tabela C's checks run hour by hour. Monsters arriving in an adjacent room
+interrupt the rest (a CON test) but the party sleeps on. Monsters arriving IN the party's room
+(`chegada` rows with `na_sala: true`) end the sleep at that hour: no further checks, and the rest
+still applies — Tabela B's mishap, food and water, and one CON test per interruption so far —
+but only the hours slept pass (and burn the lights and spells). Tabela B's own encounter (row 8)
+arrives when the sleep is over.
 """
 from __future__ import annotations
 
@@ -25,8 +36,8 @@ from companion.engine.core import (
     pick_row,
     slug,
 )
+from companion.engine.clock import pass_time
 from companion.engine.model import GM, PUBLIC, Dungeon, Monster, State, Timer
-from companion.engine.hexcrawl import pass_time
 from companion.errors import CommandRejected, TableError
 from companion.tables import register_schema
 
@@ -40,7 +51,7 @@ register_schema(FILE, {
     "escuridao": {"nivel": str, "texto": str},
     "encontro": {"nome": str, "sim": str, "nao": str, "visibilidade": str},
     "chegada": {"nome": str, "dados": str,
-                "linhas": {"*": {"texto": str, "visibilidade": str}}},
+                "linhas": {"*": {"texto": str, "visibilidade": str, "na_sala": bool}}},
     "surpresa": {"nome": str, "chance": int,
                  "lados": {side: {"nome": str, "sim": str, "nao": str}
                            for side in ("grupo", "monstros")},
@@ -115,7 +126,9 @@ def _require_no_chase(state: State, what: str) -> None:
 def enter(state: State, turn: Turn) -> State:
     """Enter a dungeon: exploration turn 0, the given (or house-default) danger level."""
     danger = _danger_arg(turn, arg(turn, "perigo", _data(turn, "perigo_padrao")))
-    state = replace(state, dungeon=Dungeon(active=True, danger=danger))  # type: ignore[arg-type]
+    travel = replace(state.travel, consecutive_advances=0, camp_safe=False)
+    state = replace(state, travel=travel,
+                    dungeon=Dungeon(active=True, danger=danger))  # type: ignore[arg-type]
     spec = _levels(turn)[danger]
     turn.say(f"O grupo entra na masmorra. Perigo {spec['nome']}: {spec['texto']}.",
              perigo=danger)
@@ -199,12 +212,11 @@ def _monster_reminder(state: State, turn: Turn) -> None:
 
 
 def _end_of_turn(state: State, turn: Turn, resting: bool) -> State:
-    """Step 4: timers, the clock, the hour rest; then the encounter (if rolled) arrives."""
-    state = _tick_timers(state, turn, 1)
+    """Step 4: the clock (which burns the timers), the hour rest; then the encounter arrives."""
     state = pass_time(state, turn, int(_data(turn, "turno_minutos")))
     state = _hour_rest(state, turn, resting)
     if state.dungeon.pending_encounter:
-        state = _arrival(state, turn)
+        state, _ = _arrival(state, turn)
     return state
 
 
@@ -217,7 +229,8 @@ def _tick(timers: tuple[Timer, ...], turns: int) -> tuple[tuple[Timer, ...], tup
             tuple(t for t in burnt if t.turns_left == 0))
 
 
-def _tick_timers(state: State, turn: Turn, turns: int) -> State:
+def tick_timers(state: State, turn: Turn, turns: int) -> State:
+    """Burn `turns` turns of every light and spell, saying what went out (clock.pass_time)."""
     lights, lights_out = _tick(state.dungeon.lights, turns)
     spells, spells_over = _tick(state.dungeon.spells, turns)
     for light in lights_out:
@@ -298,13 +311,15 @@ def _hour_rest(state: State, turn: Turn, resting: bool) -> State:
         turn.say("O grupo descansou um turno.")
         return replace(state, dungeon=replace(state.dungeon, turns_since_rest=0))
     hour = int(_data(turn, "descanso", "turnos_por_hora"))
+    amount = int(_data(turn, "descanso", "exaustao"))
     count = state.dungeon.turns_since_rest + 1
     if count > hour:
-        state = _exhaust_party(state, turn, int(_data(turn, "descanso", "exaustao")))
+        state = _exhaust_party(state, turn, amount)
         count = 1
     elif count == hour:
+        points = "ponto" if amount == 1 else "pontos"
         turn.warn("Uma hora de exploração: o grupo precisa descansar um turno ('descansar') "
-                  "ou cada personagem sofre 1 ponto de exaustão.")
+                  f"ou cada personagem sofre {amount} {points} de exaustão.")
     return replace(state, dungeon=replace(state.dungeon, turns_since_rest=count))
 
 
@@ -317,8 +332,10 @@ def _exhaust_party(state: State, turn: Turn, amount: int) -> State:
 
 # ---------------------------------------------------------------- encounters and surprise
 
-def _arrival(state: State, turn: Turn) -> State:
-    """The rolled encounter arrives: 1d6 ranges (1–3 this room, 4–6 next room) + surprise."""
+def _arrival(state: State, turn: Turn) -> tuple[State, bool]:
+    """The rolled encounter arrives: 1d6 ranges (1–3 this room, 4–6 next room) + surprise.
+
+    Also returns whether the monsters came into the party's room (the row's `na_sala`)."""
     data = _data(turn, "chegada")
     rows = data["linhas"]
     rolled = turn.roll(str(data["dados"]), str(data["nome"]), visibility=GM,
@@ -328,7 +345,8 @@ def _arrival(state: State, turn: Turn) -> State:
     if visibility == PUBLIC:
         turn.warn(f"Encontro! {row['texto']}")
     surprise(turn, visibility)
-    return replace(state, dungeon=replace(state.dungeon, pending_encounter=False))
+    return replace(state, dungeon=replace(state.dungeon, pending_encounter=False)), bool(
+        row["na_sala"])
 
 
 def surprise(turn: Turn, visibility: str = PUBLIC) -> tuple[bool, bool]:
@@ -362,7 +380,8 @@ def surprise_command(state: State, turn: Turn) -> State:
 
 @command("dormir")
 def sleep(state: State, turn: Turn) -> State:
-    """Eight hours: Tabela C's encounter checks, then the hexcrawl rest with Tabela B."""
+    """Eight hours (or until monsters reach the room): Tabela C's checks, then the hexcrawl
+    rest with Tabela B; only the hours slept pass."""
     from companion.engine.rest import rest_party
 
     _require_no_chase(state, "dormir")
@@ -370,19 +389,21 @@ def sleep(state: State, turn: Turn) -> State:
     _say_darkness(state, turn)
     hours = int(_data(turn, "tabela_c", "horas"))
     turn.say(f"O grupo dorme {hours} horas na masmorra.", horas=hours)
-    state, interruptions = _sleep_checks(state, turn, level, hours)
+    state, interruptions, slept = _sleep_checks(state, turn, level, hours)
     state = rest_party(state, turn, FILE, MISHAP_KEY, str(_data(turn, "tabela_b", "nome")),
                        safe=False, interruptions=interruptions)
     if state.dungeon.pending_encounter:
-        state = _arrival(state, turn)
-    turns = hours * 60 // int(_data(turn, "turno_minutos"))
-    state = _tick_timers(state, turn, turns)
-    state = pass_time(state, turn, hours * 60)
+        state, _ = _arrival(state, turn)
+    state = pass_time(state, turn, slept * 60)
     return replace(state, dungeon=replace(state.dungeon, turns_since_rest=0))
 
 
-def _sleep_checks(state: State, turn: Turn, level: str, hours: int) -> tuple[State, int]:
-    """Tabela C: 3:6 every 4 h / 2 h / 1 h by danger level; each encounter arrives at once."""
+def _sleep_checks(state: State, turn: Turn, level: str,
+                  hours: int) -> tuple[State, int, int]:
+    """Tabela C: 3:6 every 4 h / 2 h / 1 h by danger level; each encounter arrives at once.
+
+    Returns the state, the interruptions and the hours slept (fewer when monsters arrive in
+    the party's room: that ends the sleep)."""
     data = _data(turn, "tabela_c")
     if level not in data["niveis"]:
         raise TableError(f"tables/{FILE}.yaml: falta a chave 'tabela_c.niveis.{level}'")
@@ -390,13 +411,19 @@ def _sleep_checks(state: State, turn: Turn, level: str, hours: int) -> tuple[Sta
     visibility = _visibility(str(_data(turn, "encontro", "visibilidade")))
     encounters = 0
     for hour in range(every, hours + 1, every):
-        if turn.chance(int(data["chance"]), str(data["nome"]), str(data["sim"]),
-                       str(data["nao"]), visibility=visibility, hora=hour, perigo=level):
-            encounters += 1
-            turn.warn(f"Encontro aleatório na hora {hour} do descanso: o descanso é "
-                      "interrompido.", visibility, hora=hour)
-            state = _arrival(state, turn)
-    return state, encounters
+        if not turn.chance(int(data["chance"]), str(data["nome"]), str(data["sim"]),
+                           str(data["nao"]), visibility=visibility, hora=hour, perigo=level):
+            continue
+        encounters += 1
+        turn.warn(f"Encontro aleatório na hora {hour} do descanso: o descanso é "
+                  "interrompido.", visibility, hora=hour)
+        state, in_room = _arrival(state, turn)
+        if in_room:
+            turn.warn(f"Os monstros chegam à sala do grupo na hora {hour}: isso interrompe o "
+                      f"sono. O descanso vale só pelas {hour} h dormidas.", PUBLIC,
+                      hora=hour)
+            return state, encounters, hour
+    return state, encounters, hours
 
 
 # ---------------------------------------------------------------- marching order and monsters

@@ -5,13 +5,19 @@ A group activity (no character named) is one travel round, in order: weather dri
 check (by the terrain where the party started the day), the activity, clock +4 h; after the
 last round of the day the day ends. An activity for one named character is an addition inside
 the current round: it rolls only what it needs and does not move the clock.
+
+The clock itself lives in clock.py (time passes the same way in the dungeon and in a chase):
+any time that is not an advance round breaks the run of advances (Tabela B). A safe camp
+(Levantar Acampamento) lasts until the party rests, does another group activity, enters a
+dungeon or the day ends — whichever comes first.
 """
 from __future__ import annotations
 
 from dataclasses import replace
 from typing import Any, Callable, Iterable, Mapping
 
-from companion.engine import rest
+from companion.engine import panic, rest
+from companion.engine.clock import MINUTES_PER_DAY, day_of, pass_time
 from companion.engine.core import (
     PromptAnswer,
     Turn,
@@ -32,18 +38,17 @@ from companion.engine.model import GM, PUBLIC, Character, Prompt, State
 from companion.errors import CommandRejected, TableError
 from companion.tables import register_schema
 
-MINUTES_PER_DAY = 24 * 60
-
 _GROUP = {"nome": str, "chance": int, "terrenos": [str]}
 _ROWS = {"*": (str, dict)}
-rest.extend_schema("viagem", {
+register_schema("viagem", {
     "terrenos": {"*": str},
     "modos": {"*": str},
     "rodada": {"rodadas_por_dia": int, "minutos": int},
     "encontro": {"nome": str, "sim": str, "nao": str, "grupos": [_GROUP]},
     "tabela_a": {"nome": str, "hexes": {"*": (int, float)}},
-    "tabela_b": {"nome": str, "rodadas_sem_penalidade": int, "dc": int, "dc_por_rodada": int,
-                 "atributo": str, "rodadas_de_descanso": int, "exaustao": int},
+    "tabela_b": {"nome": str, "dados": str, "rodadas_sem_penalidade": int, "dc": int,
+                 "dc_por_rodada": int, "atributo": str, "rodadas_de_descanso": int,
+                 "exaustao": int},
     "tabela_c": {"nome": str, "dados": str, "sim": str, "nao": str, "grupos": [_GROUP]},
     "tabela_d": {"nome": str, "dados_avancar": str, "dados_explorar": str,
                  "colunas": [{"nome": str, "terrenos": [str], "linhas": _ROWS}]},
@@ -64,7 +69,7 @@ register_schema("clima", {
 register_schema("encontros", {
     "regioes": {"*": {"nome": str, "dados": str, "linhas": {"*": str}}},
 })
-rest.extend_schema("casa", {
+register_schema("casa", {
     "colheita": {"*": {"comida": int, "agua": int}},
     "encontros": {"visibilidade": str},
 })
@@ -72,15 +77,10 @@ rest.extend_schema("casa", {
 Activity = Callable[[State, Turn, bool], State]  # (state, turn, encounter this round)
 
 
-# ---------------------------------------------------------------- clock
+# ---------------------------------------------------------------- rounds of the day
 
-def day_of(state: State) -> int:
-    """The travel day, from 1."""
-    return state.minutes // MINUTES_PER_DAY + 1
-
-
-def round_of(state: State, round_minutes: int = 240) -> int:
-    """The travel round of the day, from 1 (the engine passes viagem.yaml rodada.minutos)."""
+def round_of(state: State, round_minutes: int) -> int:
+    """The travel round of the day, from 1 (round_minutes: viagem.yaml rodada.minutos)."""
     return (state.minutes % MINUTES_PER_DAY) // round_minutes + 1
 
 
@@ -215,10 +215,10 @@ def run_round(state: State, turn: Turn, activity: Activity, *, resting: bool = F
     state = drift_weather(state, turn)
     encounter = check_encounter(state, turn)
     state = _rest_owed(state, turn, resting)
-    if not advancing:
-        state = _set_travel(state, consecutive_advances=0)
+    if not resting:
+        state = _set_travel(state, camp_safe=False)  # the party leaves its camp
     state = activity(state, turn, encounter)
-    return _end_round(state, turn)
+    return pass_time(state, turn, _round_minutes(turn), advancing=advancing)
 
 
 def _rest_owed(state: State, turn: Turn, resting: bool) -> State:
@@ -241,30 +241,18 @@ def _warn_owed(turn: Turn, character: Character) -> None:
                   personagem=character.id)
 
 
-def _end_round(state: State, turn: Turn) -> State:
-    return pass_time(state, turn, _round_minutes(turn))
-
-
-def pass_time(state: State, turn: Turn, minutes: int) -> State:
-    """Move the session clock; every midnight crossed ends a day (travel or dungeon alike)."""
-    first_day = day_of(state)
-    state = replace(state, minutes=state.minutes + minutes)
-    for day in range(first_day, day_of(state)):
-        state = end_of_day(state, turn, day)
-    return state
-
-
 def end_of_day(state: State, turn: Turn, day: int) -> State:
-    """No rest today → exhaustion for everyone; Tabela I daily harm; the new day's region."""
-    from companion.engine import panic
+    """No rest today → exhaustion for everyone; Tabela I daily harm; the new day's region.
 
+    Called by clock.pass_time at each midnight; a safe camp does not outlast its day."""
     if not state.travel.rested_today:
         state = _day_without_rest(state, turn)
     state = panic.exhaustion_day(state, turn)
     travel = state.travel
     turn.say(f"Fim do dia {day}. O dia {day_of(state)} começa em "
              f"{terrain_name(turn, travel.terrain)}.", dia=day_of(state))
-    return _set_travel(state, day_start_terrain=travel.terrain, rested_today=False)
+    return _set_travel(state, day_start_terrain=travel.terrain, rested_today=False,
+                       camp_safe=False)
 
 
 def _day_without_rest(state: State, turn: Turn) -> State:
@@ -329,13 +317,14 @@ def _forced_march(state: State, turn: Turn, count: int) -> State:
     if extra < 1:
         return state
     dc = spec["dc"] + spec["dc_por_rodada"] * (extra - 1)
+    attribute = str(spec["atributo"])
     turn.say(f"Marcha forçada: {count}ª rodada seguida de avanço — cada personagem faz um "
-             f"teste de CON DC {dc}.", tabela=spec["nome"], dc=dc)
+             f"teste de {attribute.upper()} DC {dc}.", tabela=spec["nome"], dc=dc)
     for character in state.party:
         state = add_prompt(
             state, turn, "marcha_forcada", character.id,
-            f"{character.name}: teste de CON DC {dc} (marcha forçada).", "1d20",
-            modifier(character, spec["atributo"]), dc)
+            f"{character.name}: teste de {attribute.upper()} DC {dc} (marcha forçada).",
+            str(spec["dados"]), modifier(character, attribute, turn.tables), dc)
     return state
 
 
@@ -512,9 +501,9 @@ def craft(state: State, turn: Turn, who: tuple[str, ...]) -> State:
         turn.warn("Não há personagens no grupo para criar munição.")
     for character_id in who:
         character = find_character(state, character_id)
-        mods = (modifier(character, spec["atributo"]), int(row["modificador"]))
+        mods = (modifier(character, spec["atributo"], turn.tables), int(row["modificador"]))
         expression = spec["dados"] + "".join(f"{m:+d}" for m in mods if m)
-        rolled = turn.roll(expression, spec["nome"], edge=edge_for(character),
+        rolled = turn.roll(expression, spec["nome"], edge=edge_for(character, turn.tables),
                            personagem=character.id, linha=row["nome"],
                            describe=lambda total, c=character: f"{c.name}: {max(0, total)} "
                                                                "munições")

@@ -20,20 +20,28 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any, Callable, Mapping
 
-from companion.engine.core import Turn, arg, command, edge_for, pick_row, slug
+from companion.engine.core import (
+    DICE_TEXT,
+    Turn,
+    arg,
+    command,
+    edge_for,
+    one_of,
+    pick_row,
+    slug,
+    variant,
+)
+from companion.engine.hexcrawl import group_for
 from companion.engine.model import GM, PUBLIC, State, player_visibility
+from companion.engine.party import _actor_character as _player_id
+from companion.engine.rest import row_text
 from companion.engine.view import view_state
 from companion.errors import CommandRejected, TableError
-from companion.tables import Tables
+from companion.tables import Tables, register_schema
 
 FILE = "panico"
 EDGES = ("vantagem", "desvantagem")
 MARK = " ◀ agora"
-
-
-def _player_id(turn: Turn) -> str | None:
-    actor = turn.command.actor
-    return actor.split(":", 1)[1] if actor.startswith("player:") else None
 
 
 def _asker_visibility(turn: Turn) -> str:
@@ -62,15 +70,12 @@ def roll_command(state: State, turn: Turn) -> State:
         raise CommandRejected("diga o que rolar, como 'rolar 2d6+1' ou 'rolar d20 com vantagem'")
     player = _player_id(turn)
     character = next((c for c in state.party if c.id == player), None)
-    exhausted = character is not None and edge_for(character) is not None
+    exhausted = character is not None and edge_for(character, turn.tables) is not None
     edge, note = _edge(arg(turn, "vantagem"), exhausted)
     name = str(turn.table(FILE, "rolagens", "nome"))
+    who = f"{character.name if character else player}: " if player else ""
     extra = {"personagem": player} if player else {}
-    turn.roll(expression, name, edge=edge, **extra)
-    if player or note:
-        event = turn.events[-1]
-        who = f"{character.name if character else player}: " if player else ""
-        turn.events[-1] = replace(event, text=f"{who}{event.text}{note}")
+    turn.roll(expression, name, edge=edge, label=f"{who}{name}{note}", **extra)
     return state
 
 
@@ -163,37 +168,29 @@ def state_command(state: State, turn: Turn) -> State:
 
 # ---------------------------------------------------------------- tabela
 
-def _row_text(row: Any) -> str:
-    return str(row["texto"]) if isinstance(row, Mapping) else str(row)
-
-
 def _roll_rows(turn: Turn, name: str, dice: str, rows: Mapping[Any, Any], visibility: str,
                **extra: Any) -> None:
     turn.roll(str(dice), str(name), visibility=visibility, consulta=True,
-              describe=lambda total: _row_text(pick_row(rows, total)), **extra)
-
-
-def _by_terrain(items: Any, terrain: str) -> Any:
-    return next((item for item in items if terrain in item.get("terrenos", ())), None)
+              describe=lambda total: row_text(pick_row(rows, total)), **extra)
 
 
 def _roll_column(state: State, turn: Turn, node: Any, entry: Mapping[str, Any]) -> None:
     """Tabela D: the column of the current terrain."""
-    column = _by_terrain(node["colunas"], state.travel.terrain)
+    column = group_for(turn, node["colunas"], state.travel.terrain, f"{entry['chave']}.colunas")
     _roll_rows(turn, node["nome"], node[entry["dados"]], column["linhas"],
-               str(entry.get("visibilidade", PUBLIC)), coluna=column["nome"])
+               str(entry["visibilidade"]), coluna=column["nome"])
 
 
 def _roll_encounter(state: State, turn: Turn, node: Any, entry: Mapping[str, Any]) -> None:
     """The encounter table of the region where the day started."""
     region = node[state.travel.day_start_terrain]
     _roll_rows(turn, region["nome"], region["dados"], region["linhas"],
-               str(entry.get("visibilidade", PUBLIC)))
+               str(entry["visibilidade"]))
 
 
 def _roll_plain(state: State, turn: Turn, node: Any, entry: Mapping[str, Any]) -> None:
     _roll_rows(turn, node["nome"], node["dados"], node["linhas"],
-               str(entry.get("visibilidade", PUBLIC)))
+               str(entry["visibilidade"]))
 
 
 Roller = Callable[[State, Turn, Any, Mapping[str, Any]], None]
@@ -234,7 +231,7 @@ def _explain_modifiers(state: State, turn: Turn, node: Any) -> list[str]:
 
 
 def _explain_texts(state: State, turn: Turn, node: Any) -> list[str]:
-    return [f"{key}: {_row_text(row)}" for key, row in node["linhas"].items()]
+    return [f"{key}: {row_text(row)}" for key, row in node["linhas"].items()]
 
 
 def _explain_levels(state: State, turn: Turn, node: Any) -> list[str]:
@@ -250,6 +247,14 @@ EXPLAIN: dict[str, Explainer] = {
     "atividades": _explain_activities, "modificadores": _explain_modifiers,
     "textos": _explain_texts, "niveis": _explain_levels,
 }
+
+
+_ENTRY = {"arquivo": str, "chave": str, "forma": str, "visibilidade": one_of(PUBLIC, GM)}
+_FORMS = {**{form: _ENTRY for form in (*ROLL, *EXPLAIN)}, "colunas": {**_ENTRY, "dados": str}}
+register_schema(FILE, {
+    "tabelas": {"*": variant("forma", _FORMS)},
+    "rolagens": {"nome": str, "nome_secreta": str, "secreta_padrao": DICE_TEXT},
+})
 
 
 def _table_key(turn: Turn) -> str:
@@ -278,6 +283,6 @@ def table_command(state: State, turn: Turn) -> State:
                               "confira tables/") from None
     title = node.get("nome", key) if isinstance(node, Mapping) else key
     text = f"{title} (nada a rolar; a tabela é consultada pelos comandos):\n" + "\n".join(lines)
-    turn.say(text, str(entry.get("visibilidade", PUBLIC)), tabela=title, linhas=lines)
+    turn.say(text, str(entry["visibilidade"]), tabela=title, linhas=lines)
     return state
 

@@ -44,6 +44,7 @@ class Character:
     hp_max: int = 8
     mods: Mapping[str, int] = field(default_factory=dict)  # for des con int sab car
     sanity: int = 10
+    sanity_max: int = 10  # the character's own Sanity: resting recovers up to it
     exhaustion: int = 0
     food: int = 0
     water: int = 0

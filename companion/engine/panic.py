@@ -12,9 +12,9 @@ a result ≤ the character's current Sanity. On a failure Tabela J is read at th
 - Fúria / Catatonia / Terror: 1d4 rounds are rolled and announced.
 - Impactado: 2 damage to Sabedoria, kept in `attribute_damage["sab"]`.
 
-`exhaustion_day(state, turn)` applies Tabela I's daily harm (level 3+: 1d4 CON damage, kept in
-`attribute_damage["con"]`); the hexcrawl day end calls it. Levels 1-2 act through
-core.edge_for / core.modifier.
+`exhaustion_day(state, turn)` applies Tabela I's daily harm (the rows with `efeito: dano_diario`,
+level 3+ in the seed: 1d4 CON damage, kept in `attribute_damage`); the hexcrawl day end calls it.
+The `desvantagem` and `sem_modificadores` rows act through core.edge_for / core.modifier.
 """
 from __future__ import annotations
 
@@ -22,6 +22,8 @@ from dataclasses import replace
 from typing import Any, Callable, Mapping
 
 from companion.engine.core import (
+    DICE_TEXT,
+    EXHAUSTION_DAILY_HARM,
     PromptAnswer,
     Turn,
     add_prompt,
@@ -29,28 +31,38 @@ from companion.engine.core import (
     command,
     find_character,
     pick_row,
+    one_of,
     prompt_handler,
     update_character,
+    variant,
 )
 from companion.engine.model import PUBLIC, Character, Prompt, State, player_visibility
+from companion.engine.party import ATTRIBUTES
 from companion.errors import CommandRejected
 from companion.tables import register_schema
 
 FILE = "panico"
 
-register_schema(FILE, {
-    "teste_panico": {"nome": str, "dados": str},
-    "tabela_j": {"nome": str, "nome_duracao": str,
-                 "linhas": {"*": {"texto": str, "efeito": str}}},
-    "efeito_aleatorio": {"nome": str, "dados": str, "linhas": {"*": str}},
-    "tabela_k": {"nome": str, "dados": str, "linhas": {"*": {"nome": str, "texto": str}}},
-    "tabela_i": {"nome": str, "linhas": {"*": {"texto": str}}},
+# Tabela J rows: the keys each effect reads (the effects are EFFECTS, below).
+_J_ROW = {"texto": str, "efeito": str}
+_J_ROWS = {
+    "insanidade": {**_J_ROW, "condicao": str},
+    "afetado": _J_ROW,
+    "breve": {**_J_ROW, "nome": str, "duracao": DICE_TEXT},
+    "dano_atributo": {**_J_ROW, "nome": str, "atributo": one_of(*ATTRIBUTES), "dano": int},
+}
+register_schema(FILE, {  # tabela_i is declared by core, which reads its levels
+    "teste_panico": {"nome": str, "dados": DICE_TEXT},
+    "tabela_j": {"nome": str, "nome_duracao": str, "linhas": {"*": variant("efeito", _J_ROWS)}},
+    "efeito_aleatorio": {"nome": str, "dados": DICE_TEXT, "linhas": {"*": str}},
+    "tabela_k": {"nome": str, "dados": DICE_TEXT,
+                 "linhas": {"*": {"nome": str, "texto": str}}},
     "personagem_padrao": {"nivel": int, "pv": int, "sanidade": int, "exaustao": int,
                           "comida": int, "agua": int, "municao": int},
     "limites_personagem": {"nivel": [int], "pv": [int], "pv_max": [int], "atributo": [int],
                            "sanidade": [int], "exaustao": [int], "comida": [int],
                            "agua": [int], "municao": [int], "nome_maximo": int},
-    "registro": {"regiao_masmorra": str, "quantidade_maxima": int},
+    "registro": {"regiao_masmorra": str, "quantidade_maxima": int, "nome_maximo": int},
     "nomes_pedidos": {"*": str},
 })
 
@@ -113,7 +125,7 @@ def apply_panic_row(state: State, character: Character, turn: Turn) -> State:
 
 
 def _insanity(state: State, character: Character, row: Row, turn: Turn) -> State:
-    condition = row.get("condicao", "Insano")
+    condition = str(row["condicao"])
     if condition in character.conditions:
         return state
     turn.say(f"{character.name} agora está {condition.lower()}.", PUBLIC, personagem=character.id)
@@ -184,18 +196,20 @@ def exhaustion_effects(character: Character, tables_rows: Mapping[str, Row]) -> 
 
 
 def exhaustion_day(state: State, turn: Turn) -> State:
-    """At a day's end: every row of Tabela I with `dano_diario` the character has reached."""
+    """At a day's end: every Tabela I `dano_diario` row the character's level has reached."""
     table = turn.table(FILE, "tabela_i")
+    harmful = [(int(key), row) for key, row in table["linhas"].items()
+               if row["efeito"] == EXHAUSTION_DAILY_HARM]
     for character in state.party:
-        for key, row in table["linhas"].items():
-            harm = row.get("dano_diario")
-            if harm and character.exhaustion >= int(key):
-                character = _daily_harm(character, row, harm, table["nome"], turn)
+        for level, row in harmful:
+            if character.exhaustion >= level:
+                character = _daily_harm(character, row, table["nome"], turn)
         state = update_character(state, character)
     return state
 
 
-def _daily_harm(character: Character, row: Row, harm: Row, name: str, turn: Turn) -> Character:
+def _daily_harm(character: Character, row: Row, name: str, turn: Turn) -> Character:
+    harm = row["dano_diario"]
     attribute = str(harm["atributo"])
     rolled = turn.roll(str(harm["dados"]), name, resultado=row["texto"], personagem=character.id)
     damage = dict(character.attribute_damage)

@@ -2,7 +2,10 @@
 
 `personagem Nome [campos…]` creates a character with the house defaults of tables/panico.yaml
 (`personagem_padrao`) or changes the given fields of an existing one; every value is checked
-against `limites_personagem`. `pv` alone also sets `pv_max` on creation, and raises it when above it.
+against `limites_personagem`. A value and its maximum go together (`pv`/`pv_max`,
+`sanidade`/`sanidade_max`, the character's own Sanity that resting recovers up to): on creation
+either one alone sets both; later, a value above its maximum raises the maximum, and a maximum
+below the value is refused.
 
 `responder` resolves a pending prompt, found by `pedido` (id), by `personagem`, by the player's
 own oldest prompt, or — for the GM with neither — the oldest prompt. `opcao` answers a choice;
@@ -36,13 +39,17 @@ ATTRIBUTES = ("for", "des", "con", "int", "sab", "car")
 # Field said at the table → (Character attribute, limit key in limites_personagem).
 FIELDS: dict[str, tuple[str, str]] = {
     "nivel": ("level", "nivel"), "pv": ("hp", "pv"), "pv_max": ("hp_max", "pv_max"),
-    "sanidade": ("sanity", "sanidade"), "exaustao": ("exhaustion", "exaustao"),
+    "sanidade": ("sanity", "sanidade"), "sanidade_max": ("sanity_max", "sanidade"),
+    "exaustao": ("exhaustion", "exaustao"),
     "comida": ("food", "comida"), "agua": ("water", "agua"), "municao": ("ammo", "municao"),
     **{name: ("mods", "atributo") for name in ATTRIBUTES},
 }
 LABELS = {"nivel": "nível", "pv": "PV", "pv_max": "PV máx.", "sanidade": "Sanidade",
-          "exaustao": "exaustão", "comida": "comida", "agua": "água", "municao": "munição",
-          **{name: name.upper() for name in ATTRIBUTES}}
+          "sanidade_max": "Sanidade máx.", "exaustao": "exaustão", "comida": "comida",
+          "agua": "água", "municao": "munição", **{name: name.upper() for name in ATTRIBUTES}}
+# A value and the maximum it never goes above, with how the maximum is said at the table.
+MAXIMA: dict[str, tuple[str, str]] = {"pv": ("pv_max", "pv_max"),
+                                      "sanidade": ("sanidade_max", "sanidade máxima")}
 _DICE = re.compile(r"^(\d*)d(\d+)([+-]\d+)?$")
 
 
@@ -118,13 +125,15 @@ def _with_fields(character: Character, changes: Mapping[str, int]) -> Character:
 
 def _create(state: State, name: str, changes: dict[str, int], turn: Turn) -> State:
     defaults = turn.table(FILE, "personagem_padrao")
+    limits = turn.table(FILE, "limites_personagem")
     merged = {**{key: int(defaults[key]) for key in FIELDS if key in defaults}, **changes}
-    if "pv_max" not in changes:
-        merged["pv_max"] = max(1, merged["pv"])
-    elif "pv" not in changes:
-        merged["pv"] = changes["pv_max"]
+    for value, (top, _) in MAXIMA.items():
+        if top not in changes:
+            merged[top] = max(int(limits[FIELDS[top][1]][0]), merged[value])
+        elif value not in changes:
+            merged[value] = changes[top]
     character = _with_fields(Character(id=slug(name), name=name), merged)
-    _check_hp(character)
+    _check_maxima(character)
     turn.say(f"Personagem criado: {_summary(character)}.", PUBLIC, personagem=character.id)
     return replace(state, party=state.party + (character,))
 
@@ -133,25 +142,31 @@ def _change(state: State, character: Character, changes: dict[str, int], turn: T
     if not changes:
         turn.say(f"{_summary(character)}.", PUBLIC, personagem=character.id)
         return state
-    if "pv" in changes and "pv_max" not in changes and changes["pv"] > character.hp_max:
-        changes = {**changes, "pv_max": changes["pv"]}  # setting up the sheet: max follows
+    for value, (top, _) in MAXIMA.items():  # setting up the sheet: the maximum follows
+        if value in changes and top not in changes and \
+                changes[value] > getattr(character, FIELDS[top][0]):
+            changes = {**changes, top: changes[value]}
     updated = _with_fields(character, changes)
-    _check_hp(updated)
+    _check_maxima(updated)
     said = ", ".join(f"{LABELS[key]} {value}" for key, value in changes.items())
     turn.say(f"{character.name}: {said}.", PUBLIC, personagem=character.id, campos=changes)
     return update_character(state, updated)
 
 
-def _check_hp(character: Character) -> None:
-    if character.hp > character.hp_max:
-        raise CommandRejected(f"PV {character.hp} maior que PV máx. {character.hp_max} de "
-                              f"{character.name}; diga também 'pv_max {character.hp}'")
+def _check_maxima(character: Character) -> None:
+    """No value above its maximum (PV, Sanidade)."""
+    for value, (top, said) in MAXIMA.items():
+        current, highest = getattr(character, FIELDS[value][0]), getattr(character, FIELDS[top][0])
+        if current > highest:
+            raise CommandRejected(f"{LABELS[value]} {current} maior que {LABELS[top]} {highest} "
+                                  f"de {character.name}; diga também '{said} {current}'")
 
 
 def _summary(character: Character) -> str:
     mods = " ".join(f"{k.upper()} {v:+d}" for k, v in character.mods.items() if v)
     return (f"{character.name} (nível {character.level}, PV {character.hp}/{character.hp_max}, "
-            f"Sanidade {character.sanity}, exaustão {character.exhaustion}, "
+            f"Sanidade {character.sanity}/{character.sanity_max}, "
+            f"exaustão {character.exhaustion}, "
             f"comida {character.food}, água {character.water}, munição {character.ammo}"
             + (f", {mods}" if mods else "") + ")")
 
@@ -276,7 +291,7 @@ def _by_value(state: State, prompt: Prompt, turn: Turn) -> PromptAnswer:
 
 def _by_roll(state: State, prompt: Prompt, turn: Turn) -> PromptAnswer:
     character = next((c for c in state.party if c.id == prompt.character), None)
-    edge = edge_for(character) if character else None
+    edge = edge_for(character, turn.tables) if character else None
     names = turn.table(FILE, "nomes_pedidos")
     name = str(prompt.context.get("tabela") or names.get(prompt.kind, prompt.text))
     rolled = turn.roll(prompt.dice, name, visibility=prompt_visibility(prompt), edge=edge,

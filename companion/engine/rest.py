@@ -2,9 +2,11 @@
 
 `rest_party` runs seed 000's "Descansar" steps: a mishap roll when the party is not safe, 1 food
 and 1 water each, hit dice equal to level, and 1 attribute damage / 1 sanity / 1 exhaustion
-recovered. Every interruption asks each character for a CON test (prompt kind "interrupcao");
-a character with a pending test gets the benefits only AFTER passing every test, so a failure
-never has to undo anything. Food and water are eaten either way.
+recovered. Sanity comes back only up to the character's own Sanity (`Character.sanity_max`, set
+with the character); a Sanity already above it stays where it is. Every interruption asks each
+character for a test (viagem.yaml descanso: CON, 1d20 + modifier against the DC; prompt kind
+"interrupcao"); a character with a pending test gets the benefits only AFTER passing every test,
+so a failure never has to undo anything. Food and water are eaten either way.
 
 A mishap row (viagem.yaml tabela_h, masmorra.yaml …) is either a text, or a mapping with `texto`
 and any of these effects (other keys are ignored):
@@ -21,6 +23,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Callable, Mapping
 
+from companion.engine import panic
 from companion.engine.core import (
     PromptAnswer,
     Turn,
@@ -35,22 +38,14 @@ from companion.engine.core import (
 )
 from companion.engine.model import GM, PUBLIC, Character, Prompt, State
 from companion.errors import CommandRejected
-from companion.tables import SCHEMAS, register_schema
+from companion.tables import register_schema
 
-
-def extend_schema(file: str, part: dict[str, Any]) -> None:
-    """Add top-level keys to a file's schema (casa.yaml is read by several modules)."""
-    register_schema(file, {**SCHEMAS.get(file, {}), **part})
-
-
-extend_schema("viagem", {"descanso": {
+register_schema("viagem", {"descanso": {
     "consumo": {"comida": int, "agua": int}, "interrupcao_dc": int, "atributo": str,
-    "recupera": {"atributo": int, "sanidade": int, "exaustao": int}, "dados_de_vida": str,
-    "dia_sem_descanso": int,
+    "dados_teste": str, "recupera": {"atributo": int, "sanidade": int, "exaustao": int},
+    "dados_de_vida": str, "dia_sem_descanso": int,
 }})
-extend_schema("casa", {"descanso": {
-    "dado_de_vida": str, "dados_de_vida": dict, "sanidade_maxima": int, "vigia": str,
-}})
+register_schema("casa", {"descanso": {"dado_de_vida": str, "dados_de_vida": dict, "vigia": str}})
 
 Effect = Callable[[State, Turn, Any], tuple[State, tuple[int, ...]]]
 
@@ -87,10 +82,8 @@ def row_text(row: Any) -> str:
 
 
 def _mishap_table(turn: Turn, file: str, key: str) -> tuple[str, Mapping[Any, Any]]:
-    node = turn.table(file, key)
-    if isinstance(node, Mapping) and "linhas" in node:
-        return str(node.get("dados", "1d10")), node["linhas"]
-    return "1d10", node
+    """The mishap table's dice and rows (both required by the reading module's schema)."""
+    return str(turn.table(file, key, "dados")), turn.table(file, key, "linhas")
 
 
 def _mishap(state: State, turn: Turn, file: str, key: str,
@@ -144,18 +137,8 @@ def _watcher(state: State, turn: Turn) -> tuple[Character, ...]:
 def _panic(state: State, turn: Turn, who: Any) -> tuple[State, tuple[int, ...]]:
     targets = state.party if who == "todos" else _watcher(state, turn)
     for character in targets:
-        state = request_panic(state, turn, character)
+        state = panic.request_panic(state, turn, character.id)
     return state, ()
-
-
-def request_panic(state: State, turn: Turn, character: Character) -> State:
-    """Ask the panic module for a panic test; tell the GM if it is not there."""
-    try:
-        from companion.engine.panic import request_panic as ask
-    except ImportError:
-        turn.warn(f"Teste de pânico para {character.name}: diga 'pânico {character.name}'.", GM)
-        return state
-    return ask(state, turn, character.id)
 
 
 def _encounter(state: State, turn: Turn, happens: Any) -> tuple[State, tuple[int, ...]]:
@@ -246,20 +229,20 @@ def _hit_die(turn: Turn, character: Character) -> str:
 
 
 def apply_benefits(state: State, turn: Turn, character_id: str) -> State:
-    """Hit dice = level for HP; recover attribute damage, sanity (to the house cap), exhaustion."""
+    """Hit dice = level for HP; recover attribute damage, sanity (up to the character's own
+    Sanity), exhaustion."""
     character = find_character(state, character_id)
     recover = turn.table("viagem", "descanso", "recupera")
     healed = 0
     if character.level > 0:
         rolled = turn.roll(f"{character.level}{_hit_die(turn, character)}",
                            str(turn.table("viagem", "descanso", "dados_de_vida")),
-                           edge=edge_for(character), personagem=character.id,
+                           edge=edge_for(character, turn.tables), personagem=character.id,
                            describe=lambda total: f"{character.name} recupera até {total} PV")
         healed = max(0, rolled.total)
-    cap = int(turn.table("casa", "descanso", "sanidade_maxima"))
     sanity = character.sanity
-    if sanity < cap:
-        sanity = min(cap, sanity + recover["sanidade"])
+    if sanity < character.sanity_max:
+        sanity = min(character.sanity_max, sanity + recover["sanidade"])
     damage = {name: value - recover["atributo"]
               for name, value in character.attribute_damage.items()
               if value - recover["atributo"] > 0}
@@ -275,12 +258,13 @@ def apply_benefits(state: State, turn: Turn, character_id: str) -> State:
 
 def _ask_interruption(state: State, turn: Turn, character: Character,
                       dcs: tuple[int, ...]) -> State:
-    attribute = str(turn.table("viagem", "descanso", "atributo"))
+    spec = turn.table("viagem", "descanso")
+    attribute = str(spec["atributo"])
     return add_prompt(
         state, turn, "interrupcao", character.id,
-        f"{character.name}: o descanso foi interrompido — teste de CON DC {dcs[0]} "
-        "para receber os benefícios.",
-        "1d20", modifier(character, attribute), dcs[0],
+        f"{character.name}: o descanso foi interrompido — teste de {attribute.upper()} DC "
+        f"{dcs[0]} para receber os benefícios.",
+        str(spec["dados_teste"]), modifier(character, attribute, turn.tables), dcs[0],
         restantes=list(dcs[1:]))
 
 
@@ -312,5 +296,4 @@ def interruption_answered(state: State, prompt: Prompt, answer: PromptAnswer,
     return apply_benefits(state, turn, character.id)
 
 
-__all__ = ["rest_party", "apply_benefits", "passed", "row_text", "add_condition",
-           "extend_schema", "request_panic"]
+__all__ = ["rest_party", "apply_benefits", "passed", "row_text", "add_condition"]

@@ -2,8 +2,9 @@
 
 `derrotados N criatura [regiao]` counts creatures per region (default: the current terrain's
 display name, or "Masmorra" — tables/panico.yaml `registro` — inside a dungeon);
-`tesouro N tipo` and `item N tipo` count what was found. The dice rolled per type are counted
-by core from every `rolagem` event. Names are kept as first said; later mentions match ignoring case and accents.
+`tesouro N tipo` and `item N tipo` count what was found (names up to `registro.nome_maximo`
+letters). The dice rolled per type are counted by core from every `rolagem` event. Names are
+kept as first said; later mentions match ignoring case and accents.
 """
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ from dataclasses import replace
 from typing import Any, Mapping
 
 from companion.engine.core import Turn, arg, command, slug
+from companion.engine.hexcrawl import terrain_name
 from companion.engine.model import PUBLIC, State
-from companion.engine.view import terrain_name, terrain_names
 from companion.errors import CommandRejected
 
 FILE = "panico"
@@ -36,8 +37,10 @@ def _label(turn: Turn, key: str, example: str) -> str:
     text = " ".join(str(arg(turn, key) or "").split())
     if not text or not slug(text):
         raise CommandRejected(f"falta dizer o quê: '{text}'; por exemplo '{example}'")
-    if len(text) > 60:
-        raise CommandRejected(f"nome longo demais: '{text[:60]}…'; use até 60 letras")
+    longest = int(turn.table(FILE, "registro", "nome_maximo"))
+    if len(text) > longest:
+        raise CommandRejected(f"nome longo demais: '{text[:longest]}…'; "
+                              f"use até {longest} letras")
     return text
 
 
@@ -53,7 +56,7 @@ def current_region(state: State, turn: Turn) -> str:
     """Where the party is, as the form names it."""
     if state.dungeon.active:
         return str(turn.table(FILE, "registro", "regiao_masmorra"))
-    return terrain_name(turn.tables, state.travel.terrain)
+    return terrain_name(turn, state.travel.terrain)
 
 
 def _region(state: State, turn: Turn) -> str:
@@ -62,7 +65,8 @@ def _region(state: State, turn: Turn) -> str:
     if not said:
         return current_region(state, turn)
     dungeon = str(turn.table(FILE, "registro", "regiao_masmorra"))
-    known = {**terrain_names(turn.tables), slug(dungeon): dungeon}
+    terrains = {slug(key): str(name) for key, name in turn.table("viagem", "terrenos").items()}
+    known = {**terrains, slug(dungeon): dungeon}
     return known.get(slug(said), said)
 
 

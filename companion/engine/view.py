@@ -11,7 +11,7 @@ Shape (keys are stable; values may be null when unknown):
     {
       "visao": "gm" | "public" | "player:ana",
       "modo": "viagem" | "masmorra" | "perseguicao",  "modo_nome": "viagem (hexcrawl)",
-      "dia": 1, "rodada": 2, "rodadas_por_dia": 6, "minutos": 240,  # rodada: null if unknown
+      "dia": 1, "rodada": 2, "rodadas_por_dia": 6, "minutos": 240,
       "relogio": "Dia 1 · rodada 2 de 6 (4h–8h)",       # or "Dia 1 · turno 3 na masmorra"
       "estacao": "primavera", "estacao_nome": "Primavera", "clima": "Ameno e nublado" | null,
       "terreno": "floresta", "terreno_nome": "Floresta",
@@ -24,7 +24,7 @@ Shape (keys are stable; values may be null when unknown):
                           "magias": [{"nome": "Escudo", "turnos": 2}],
                           "ordem_marcha": ["Ana", "Bia"]},
       "perseguicao": null | {"fase": "ativa", "placar": 1, "turno": 2,
-                             "distancia": "maior" | null, "distancia_nome": "Maior" | null},
+                             "distancia": "maior", "distancia_nome": "Maior"},
       "grupo": [{"id": "ana", "nome": "Ana", "nivel": 1, "pv": 8, "pv_max": 8,
                  "sanidade": 10, "exaustao": 0, "comida": 3, "agua": 3, "municao": 0,
                  "aflicoes": ["Fobia"], "condicoes": ["Insano"],
@@ -45,15 +45,18 @@ Shape (keys are stable; values may be null when unknown):
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, get_args
+import random
+from typing import Any
 
-from companion.engine.core import prompt_to_dict
-from companion.engine.model import GM, PUBLIC, Character, State, Terrain
-from companion.errors import TableError
+from companion.engine import dungeon, hexcrawl
+from companion.engine.chase import distance_of
+from companion.engine.clock import day_of
+from companion.engine.core import Turn, prompt_to_dict
+from companion.engine.model import GM, PUBLIC, Character, Command, State
+from companion.engine.panic import exhaustion_effects
 from companion.tables import Tables
 
 PLAYER_PREFIX = "player:"
-MINUTES_PER_DAY = 24 * 60  # the calendar, not a rule
 
 
 def visible_to(event_visibility: str, viewer: str) -> bool:
@@ -63,56 +66,25 @@ def visible_to(event_visibility: str, viewer: str) -> bool:
     return viewer.startswith(PLAYER_PREFIX) and event_visibility == viewer
 
 
-# ---------------------------------------------------------------- data look-ups
-
-def _lookup(tables: Tables, file: str, *path: str | int, default: Any = None) -> Any:
-    """A value from tables/, or default while another module's file is missing or different."""
-    try:
-        return tables.get(file, *path)
-    except (TableError, TypeError, AttributeError):
-        return default
+def _reader(tables: Tables) -> Turn:
+    """A Turn only for reading tables through the procedure modules' own helpers (it never rolls:
+    its RNG is fixed and its events are dropped)."""
+    return Turn(rng=random.Random(0), tables=tables, command=Command("estado"))
 
 
-def terrain_names(tables: Tables) -> dict[str, str]:
-    """Terrain id → display name (viagem.yaml `terrenos`, else the capitalised id)."""
-    names = _lookup(tables, "viagem", "terrenos", default=None)
-    if isinstance(names, Mapping):
-        return {str(k): str(v) for k, v in names.items()}
-    return {terrain: terrain.capitalize() for terrain in get_args(Terrain)}
+# ---------------------------------------------------------------- clock
 
-
-def terrain_name(tables: Tables, terrain: str) -> str:
-    return terrain_names(tables).get(terrain, terrain.capitalize())
-
-
-def _row(rows: Any, number: int | None) -> Any:
-    if not isinstance(rows, Mapping) or number is None:
-        return None
-    return rows.get(number, rows.get(str(number)))
-
-
-def weather_text(state: State, tables: Tables) -> str | None:
-    """The current weather row of the season's column (clima.yaml), if rolled."""
-    rows = _lookup(tables, "clima", "estacoes", state.travel.season, "linhas")
-    found = _row(rows, state.travel.weather_row)
-    return str(found) if found is not None else None
-
-
-def _clock(state: State, tables: Tables) -> dict[str, Any]:
-    """Day, travel round (from viagem.yaml `rodada`) and a clock text for people."""
-    minutes_per_round = _lookup(tables, "viagem", "rodada", "minutos")
-    rounds = _lookup(tables, "viagem", "rodada", "rodadas_por_dia")
-    day = state.minutes // MINUTES_PER_DAY + 1
-    round_number = None
-    if minutes_per_round:
-        round_number = state.minutes % MINUTES_PER_DAY // int(minutes_per_round) + 1
+def _clock(state: State, turn: Turn) -> dict[str, Any]:
+    """Day, travel round (viagem.yaml `rodada`) and a clock text for people."""
+    minutes_per_round = int(turn.table("viagem", "rodada", "minutos"))
+    rounds = int(turn.table("viagem", "rodada", "rodadas_por_dia"))
+    day = day_of(state)
+    round_number = hexcrawl.round_of(state, minutes_per_round)
     if state.dungeon.active:
         text = f"Dia {day} · turno {state.dungeon.turn} na masmorra"
-    elif round_number is None:
-        text = f"Dia {day}"
     else:
-        start = (round_number - 1) * int(minutes_per_round) // 60
-        end = round_number * int(minutes_per_round) // 60
+        start = (round_number - 1) * minutes_per_round // 60
+        end = round_number * minutes_per_round // 60
         text = f"Dia {day} · rodada {round_number} de {rounds} ({start}h–{end}h)"
     return {"dia": day, "rodada": round_number, "rodadas_por_dia": rounds,
             "minutos": state.minutes, "relogio": text}
@@ -120,19 +92,18 @@ def _clock(state: State, tables: Tables) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- sections
 
-def _travel(state: State, tables: Tables) -> dict[str, Any]:
+def _travel(state: State, turn: Turn) -> dict[str, Any]:
     travel = state.travel
+    weather = None if travel.weather_row is None else hexcrawl.weather_text(turn, state)
     return {
         "estacao": travel.season,
-        "estacao_nome": str(_lookup(tables, "clima", "estacoes", travel.season, "nome",
-                                    default=travel.season.capitalize())),
-        "clima": weather_text(state, tables),
+        "estacao_nome": str(turn.table("clima", "estacoes", travel.season, "nome")),
+        "clima": weather,
         "terreno": travel.terrain,
-        "terreno_nome": terrain_name(tables, travel.terrain),
+        "terreno_nome": hexcrawl.terrain_name(turn, travel.terrain),
         "viagem": {
             "modo": travel.mode,
-            "modo_nome": str(_lookup(tables, "viagem", "modos", travel.mode,
-                                     default=travel.mode.capitalize())),
+            "modo_nome": str(turn.table("viagem", "modos", travel.mode)),
             "hexes": travel.hexes,
             "avancos_seguidos": travel.consecutive_advances,
             "acampamento_seguro": travel.camp_safe,
@@ -141,48 +112,41 @@ def _travel(state: State, tables: Tables) -> dict[str, Any]:
     }
 
 
-def _danger_name(tables: Tables, level: str) -> str:
-    return str(_lookup(tables, "masmorra", "tabela_a", "niveis", level, "nome",
-                       default=level.capitalize()))
+def _danger_name(turn: Turn, level: str) -> str:
+    return str(turn.table("masmorra", "tabela_a", "niveis", level, "nome"))
 
 
-def _dungeon(state: State, tables: Tables) -> dict[str, Any] | None:
-    dungeon = state.dungeon
-    if not dungeon.active:
+def _dungeon(state: State, turn: Turn) -> dict[str, Any] | None:
+    current = state.dungeon
+    if not current.active:
         return None
-    dark = not dungeon.lights
-    effective = str(_lookup(tables, "masmorra", "escuridao", "nivel", default="mortal")) \
-        if dark else dungeon.danger
+    effective = dungeon.effective_danger(state, turn)
     names = {c.id: c.name for c in state.party}
     return {
-        "turno": dungeon.turn,
-        "perigo": dungeon.danger,
-        "perigo_nome": _danger_name(tables, dungeon.danger),
-        "escuro": dark,
+        "turno": current.turn,
+        "perigo": current.danger,
+        "perigo_nome": _danger_name(turn, current.danger),
+        "escuro": dungeon.is_dark(state),
         "perigo_efetivo": effective,
-        "perigo_efetivo_nome": _danger_name(tables, effective),
-        "turnos_sem_descanso": dungeon.turns_since_rest,
-        "luzes": [{"nome": t.name, "turnos": t.turns_left} for t in dungeon.lights],
-        "magias": [{"nome": t.name, "turnos": t.turns_left} for t in dungeon.spells],
-        "ordem_marcha": [names.get(i, i) for i in dungeon.marching_order],
+        "perigo_efetivo_nome": _danger_name(turn, effective),
+        "turnos_sem_descanso": current.turns_since_rest,
+        "luzes": [{"nome": t.name, "turnos": t.turns_left} for t in current.lights],
+        "magias": [{"nome": t.name, "turnos": t.turns_left} for t in current.spells],
+        "ordem_marcha": [names.get(i, i) for i in current.marching_order],
     }
 
 
-def _chase(state: State, tables: Tables) -> dict[str, Any] | None:
+def _chase(state: State, turn: Turn) -> dict[str, Any] | None:
     chase = state.chase
     if chase is None:
         return None
-    try:
-        from companion.engine.chase import distance_of
-        distance: str | None = str(distance_of(chase))
-    except (ImportError, AttributeError):
-        distance = None
-    name = _lookup(tables, "perseguicao", "distancias", distance, "nome") if distance else None
+    distance = distance_of(chase)
+    name = str(turn.table("perseguicao", "distancias", distance, "nome"))
     return {"fase": chase.phase, "placar": chase.score, "turno": chase.turn,
-            "distancia": distance, "distancia_nome": str(name) if name else distance}
+            "distancia": distance, "distancia_nome": name}
 
 
-def _character(character: Character, detailed: bool, tables: Tables) -> dict[str, Any]:
+def _character(character: Character, detailed: bool, turn: Turn) -> dict[str, Any]:
     shown: dict[str, Any] = {
         "id": character.id, "nome": character.name, "nivel": character.level,
         "pv": character.hp, "pv_max": character.hp_max, "sanidade": character.sanity,
@@ -191,23 +155,21 @@ def _character(character: Character, detailed: bool, tables: Tables) -> dict[str
         "condicoes": list(character.conditions),
     }
     if detailed:
-        rows = _lookup(tables, "panico", "tabela_i", "linhas", default={}) or {}
         shown.update({
             "atributos": dict(character.mods),
             "dano_atributo": dict(character.attribute_damage),
             "descanso_devido": character.rest_rounds_owed,
-            "exaustao_efeitos": [row["texto"] for key, row in
-                                 sorted(rows.items(), key=lambda kv: int(kv[0]))
-                                 if character.exhaustion >= int(key)],
+            "exaustao_efeitos": exhaustion_effects(
+                character, turn.table("panico", "tabela_i", "linhas")),
         })
     return shown
 
 
-def _party(state: State, viewer: str, tables: Tables) -> list[dict[str, Any]]:
+def _party(state: State, viewer: str, turn: Turn) -> list[dict[str, Any]]:
     party = []
     for character in state.party:
         own = viewer == PLAYER_PREFIX + character.id
-        entry = _character(character, viewer == GM or own, tables)
+        entry = _character(character, viewer == GM or own, turn)
         if own:
             entry["proprio"] = True
         party.append(entry)
@@ -253,15 +215,16 @@ def _viewer(viewer: str) -> str:
 def view_state(state: State, viewer: str, tables: Tables) -> dict[str, Any]:
     """The JSON-able state as `viewer` may see it (see the module docstring for the shape)."""
     viewer = _viewer(viewer)
+    turn = _reader(tables)
     view: dict[str, Any] = {
         "visao": viewer,
         "modo": state.mode,
-        "modo_nome": str(_lookup(tables, "comandos", "modos", state.mode, default=state.mode)),
-        **_clock(state, tables),
-        **_travel(state, tables),
-        "masmorra": _dungeon(state, tables),
-        "perseguicao": _chase(state, tables),
-        "grupo": _party(state, viewer, tables),
+        "modo_nome": str(turn.table("comandos", "modos", state.mode)),
+        **_clock(state, turn),
+        **_travel(state, turn),
+        "masmorra": _dungeon(state, turn),
+        "perseguicao": _chase(state, turn),
+        "grupo": _party(state, viewer, turn),
         "pedidos": _prompts(state, viewer),
         "registro": _tally(state, viewer == GM),
     }

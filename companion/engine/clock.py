@@ -1,0 +1,56 @@
+"""The session clock: what passing time does, whichever procedure spends it.
+
+`pass_time` is the one way the engine moves `State.minutes`. Travel rounds, dungeon turns, the
+dungeon sleep and chase turns all call it, so time has the same effects everywhere:
+
+- time that is not an advance round breaks the run of consecutive advances (Tabela B);
+- inside a dungeon, the lights and spells burn one turn per `masmorra.yaml turno_minutos`
+  minutes (whole turns: `minutes // turno_minutos`), saying what went out;
+- every midnight crossed ends a day (hexcrawl's `end_of_day`: the day without rest, Tabela I,
+  the new day's region), with the clock at that midnight.
+
+The procedure modules are imported when time passes, not at import time: they import this one.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from companion.engine.core import Turn
+from companion.engine.model import State
+
+MINUTES_PER_DAY = 24 * 60
+
+
+def day_of(state: State) -> int:
+    """The day of the session, from 1."""
+    return state.minutes // MINUTES_PER_DAY + 1
+
+
+def pass_time(state: State, turn: Turn, minutes: int, *, advancing: bool = False) -> State:
+    """Move the clock `minutes` forward. `advancing`: this time is an Avançar round."""
+    if not advancing:
+        state = replace(state, travel=replace(state.travel, consecutive_advances=0))
+    if state.dungeon.active:
+        state = _burn_dungeon_timers(state, turn, minutes)
+    return _cross_midnights(state, turn, state.minutes + minutes)
+
+
+def _burn_dungeon_timers(state: State, turn: Turn, minutes: int) -> State:
+    from companion.engine import dungeon
+
+    turns = minutes // int(turn.table("masmorra", "turno_minutos"))
+    return dungeon.tick_timers(state, turn, turns) if turns > 0 else state
+
+
+def _cross_midnights(state: State, turn: Turn, end: int) -> State:
+    """Step to each midnight before `end`, ending that day there; then stop at `end`."""
+    from companion.engine import hexcrawl
+
+    while day_of(state) * MINUTES_PER_DAY <= end:
+        ending = day_of(state)
+        state = replace(state, minutes=ending * MINUTES_PER_DAY)
+        state = hexcrawl.end_of_day(state, turn, ending)
+    return replace(state, minutes=end)
+
+
+__all__ = ["MINUTES_PER_DAY", "day_of", "pass_time"]

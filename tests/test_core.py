@@ -1,0 +1,180 @@
+"""core: Tabela I levels and the session's start read from tables/, and the schema leaves."""
+from __future__ import annotations
+
+import copy
+import random
+import shutil
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+from companion.engine import Command, apply, initial_state
+from companion.engine.core import edge_for, modifier, one_of, variant
+from companion.engine.model import Character, State, Travel
+from companion.errors import TableError
+from companion.tables import DEFAULT_DIR, SCHEMAS, Tables, check, load_tables
+from tests.conftest import FixedDice, Play
+
+TIRED = {level: Character(id="ana", name="Ana", exhaustion=level, mods={"des": 2, "con": 1})
+         for level in range(5)}
+
+
+def changed(tables: Tables, change: Callable[[dict[str, Any]], None]) -> Tables:
+    """A copy of the tables with `change` applied to its files."""
+    files = copy.deepcopy(dict(tables.files))
+    change(files)
+    return Tables(files=files, directory=tables.directory)
+
+
+def swap_levels(files: dict[str, Any]) -> None:
+    """DESV from level 2, no modifiers from level 1 (the seed has it the other way round)."""
+    rows = files["panico"]["tabela_i"]["linhas"]
+    rows["1"]["efeito"], rows["2"]["efeito"] = rows["2"]["efeito"], rows["1"]["efeito"]
+
+
+# ---------------------------------------------------------------- Tabela I from data
+
+@pytest.mark.parametrize("level", range(5))
+def test_seed_levels_dis_advantage_from_1_and_no_modifiers_from_2(tables, level):
+    character = TIRED[level]
+    assert edge_for(character, tables) == ("desvantagem" if level >= 1 else None)
+    assert modifier(character, "des", tables) == (0 if level >= 2 else 2)
+
+
+@pytest.mark.parametrize("level", range(5))
+def test_the_levels_come_from_the_rows_efeito(tables, level):
+    swapped = changed(tables, swap_levels)
+    character = TIRED[level]
+    assert edge_for(character, swapped) == ("desvantagem" if level >= 2 else None)
+    assert modifier(character, "des", swapped) == (0 if level >= 1 else 2)
+
+
+def test_an_effect_no_row_has_never_applies(tables):
+    def drop_edge(files: dict[str, Any]) -> None:
+        files["panico"]["tabela_i"]["linhas"]["1"]["efeito"] = "sem_modificadores"
+    no_edge = changed(tables, drop_edge)
+    assert edge_for(TIRED[4], no_edge) is None
+    assert modifier(TIRED[1], "des", no_edge) == 0
+
+
+def test_inside_apply_call_sites_without_tables_read_the_commands_tables(tables):
+    """hexcrawl calls edge_for/modifier without tables: the command's own tables decide."""
+    swapped = changed(tables, swap_levels)
+    forest = next(int(row["modificador"]) for row in tables.get("viagem", "tabela_g", "linhas")
+                  if "floresta" in row["terrenos"])
+    state = State(party=(TIRED[1],), travel=Travel(terrain="floresta"))
+    # seed: level 1 rolls with DESV (keeps the 4) and keeps DES +2;
+    # swapped: level 1 has no DESV (keeps the first die, 18) but loses DES +2.
+    for used, total, edge in ((tables, 4 + 2 + forest, True), (swapped, 18 + forest, False)):
+        _, events = apply(state, Command("criar_municao", {"personagem": "Ana"}),
+                          FixedDice(18, 4), used)
+        roll = next(e for e in events if e.kind == "rolagem")
+        assert roll.data["total"] == total and ("vantagem" in roll.data) is edge
+
+
+# ---------------------------------------------------------------- the session's start
+
+def test_initial_state_reads_inicio_yaml(tables):
+    def winter_swamp(files: dict[str, Any]) -> None:
+        start = files["inicio"]
+        start["estacao"]["valor"], start["terreno"]["valor"] = "inverno", "pantano"
+        start["modo"]["valor"], start["perigo"]["valor"] = "navegando", "mortal"
+    state = initial_state(changed(tables, winter_swamp))
+    assert (state.travel.season, state.travel.terrain, state.travel.day_start_terrain,
+            state.travel.mode, state.dungeon.danger) == (
+        "inverno", "pantano", "pantano", "navegando", "mortal")
+    assert not state.dungeon.active and state.travel.weather_row is None
+
+
+def test_shipped_start_is_marked_as_house_default(tables):
+    start = tables["inicio"]
+    assert {key: value["padrao_da_casa"] for key, value in start.items()} == {
+        "estacao": True, "terreno": True, "modo": True, "perigo": True}
+    state = initial_state(tables)
+    assert state.travel.terrain == start["terreno"]["valor"]
+
+
+def test_a_bad_starting_value_fails_at_load(tmp_path: Path):
+    folder = tmp_path / "tables"
+    shutil.copytree(DEFAULT_DIR, folder)
+    path = folder / "inicio.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("valor: pantano", "valor: lava")
+                    .replace("valor: planicie", "valor: lava"), encoding="utf-8")
+    with pytest.raises(TableError) as error:
+        load_tables(folder)
+    assert "tables/inicio.yaml" in error.value.message and "terreno.valor" in error.value.message
+    assert "planicie" in error.value.message  # says what would be accepted
+
+
+# ---------------------------------------------------------------- schema leaves
+
+def test_one_of_names_what_is_accepted():
+    with pytest.raises(TableError, match="'cor' deveria ser um destes: azul, verde"):
+        check({"cor": "roxo"}, {"cor": one_of("azul", "verde")}, "teste")
+    check({"cor": "azul"}, {"cor": one_of("azul", "verde")}, "teste")
+
+
+def test_variant_checks_the_keys_of_its_case():
+    schema = {"x": variant("tipo", {"a": {"tipo": str, "n": int}, "b": {"tipo": str}})}
+    check({"x": {"tipo": "a", "n": 1}}, schema, "teste")
+    check({"x": {"tipo": "b"}}, schema, "teste")
+    for bad in ({"tipo": "a"}, {"tipo": "a", "n": "um"}, {"tipo": "c"}, ["tipo"]):
+        with pytest.raises(TableError, match="tables/teste.yaml: 'x' deveria ser um mapa com"):
+            check({"x": bad}, schema, "teste")
+
+
+def broken_panico(tables: Tables, change: Callable[[dict[str, Any]], None]) -> None:
+    data = copy.deepcopy(tables["panico"])
+    change(data)
+    check(data, SCHEMAS["panico"], "panico")
+
+
+def _set(path: tuple[str, ...], value: Any) -> Callable[[dict[str, Any]], None]:
+    def change(data: dict[str, Any]) -> None:
+        node = data
+        for key in path[:-1]:
+            node = node[key]
+        if value is None:
+            del node[path[-1]]
+        else:
+            node[path[-1]] = value
+    return change
+
+
+@pytest.mark.parametrize("path,value,where", [
+    (("tabela_j", "linhas", "5-7", "duracao"), None, "tabela_j.linhas.5-7"),
+    (("tabela_j", "linhas", "5-7", "duracao"), "umas rodadas", "tabela_j.linhas.5-7"),
+    (("tabela_j", "linhas", "8-10", "atributo"), "sorte", "tabela_j.linhas.8-10"),
+    (("tabela_j", "linhas", "8-10", "dano"), "dois", "tabela_j.linhas.8-10"),
+    (("tabela_j", "linhas", "1", "condicao"), None, "tabela_j.linhas.1"),
+    (("tabela_j", "linhas", "14+", "efeito"), "pânico", "tabela_j.linhas.14+"),
+    (("tabela_i", "linhas", "1", "efeito"), "cansado", "tabela_i.linhas.1"),
+    (("tabela_i", "linhas", "3", "dano_diario"), None, "tabela_i.linhas.3"),
+    (("tabelas", "d", "dados"), None, "tabelas.d"),
+    (("tabelas", "f", "forma"), "sortear", "tabelas.f"),
+    (("tabelas", "encontros", "visibilidade"), "jogadores", "tabelas.encontros"),
+    (("tabelas", "k", "arquivo"), None, "tabelas.k"),
+    (("rolagens", "secreta_padrao"), None, "rolagens.secreta_padrao"),
+    (("rolagens", "secreta_padrao"), "d", "rolagens.secreta_padrao"),
+    (("tabela_k", "dados"), "oito", "tabela_k.dados"),
+    (("registro", "nome_maximo"), None, "registro.nome_maximo"),
+])
+def test_a_broken_panico_yaml_fails_at_load_naming_the_key(tables, path, value, where):
+    with pytest.raises(TableError) as error:
+        broken_panico(tables, _set(path, value))
+    assert error.value.message.startswith("tables/panico.yaml:") and where in error.value.message
+
+
+def test_the_shipped_panico_yaml_passes(tables):
+    broken_panico(tables, lambda data: None)
+
+
+# ---------------------------------------------------------------- rolls keep the table's name
+
+def test_a_label_changes_the_text_not_the_table_name(tables):
+    play = Play(tables, State(party=(TIRED[1],)))
+    (event,) = play("rolar", actor="player:ana", expressao="1d20", rng=FixedDice(15, 3))
+    assert event.data["tabela"] == "Rolagem"
+    assert event.text == ("Ana: Rolagem (DESV da exaustão) — 1d20 = 3 "
+                          "(desvantagem, descartado 15)")
