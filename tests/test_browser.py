@@ -7,6 +7,8 @@ SCREENSHOTS=1 the README pictures in docs/screenshots/ are regenerated too.
 """
 from __future__ import annotations
 
+import re
+from contextlib import contextmanager
 from typing import Any, Iterator
 
 import pytest
@@ -113,11 +115,18 @@ class Table:
 
 @pytest.fixture
 def table(tmp_path: Any, tables: Any, browser: Any) -> Iterator[Table]:
+    with live_table(tmp_path, tables, browser) as live:
+        yield live
+
+
+@contextmanager
+def live_table(tmp_path: Any, tables: Any, browser: Any, **server_options: Any) -> Iterator[Table]:
+    """A fresh session and server; afterwards, no foreign request and no JavaScript error."""
     from companion.server.app import start_in_thread
     from companion.session import Session
 
     session = Session.open(tmp_path / "mesa.db", 7, tables, gm_token=GM_TOKEN)
-    server = start_in_thread(session)
+    server = start_in_thread(session, **server_options)
     live = Table(session, server, browser)
     try:
         yield live
@@ -223,6 +232,13 @@ def test_no_gm_only_text_reaches_a_player_page(table: Table) -> None:
     hidden = gm_only_texts(table.events())
     assert hidden, "o roteiro deveria ter produzido eventos só do Mestre"
     gm.locator("#gm-only", has_text="Ogro Zarolho").wait_for()  # the GM does see them
+    # "lost" is shown to the GM right in "Agora", and only while it is true
+    lost = gm.evaluate("window.mesa.state.mestre.perdido")
+    alerts = gm.locator("#gm-alerts")
+    if lost:
+        alerts.filter(has_text="PERDIDO").wait_for()
+    else:
+        assert "PERDIDO" not in alerts.inner_text()
     wait_until(lambda: max(log_seqs(ana) or [0]) >= max(
         e["seq"] for e in table.events() if e["visibility"] == "public"))
     ana.wait_for_timeout(300)  # let any stray estado land before reading the page
@@ -295,32 +311,59 @@ def test_mesa_shows_the_qr_code_and_state(table: Table) -> None:
     screenshot(mesa, "mesa-explorar", full_page=False)
 
 
-def test_screenshots_of_a_session_in_play(table: Table) -> None:
-    """A small scripted session, then the three pages as the README shows them."""
-    ana, bia = table.player("Ana"), table.player("Bia")
+EVENING_SO_FAR = (
+    "personagem Ana nível 2 pv máximo 12 pv 10 sanidade 9 comida 3 água 3 munição 12",
+    "personagem Bia nível 2 pv máximo 10 pv 4 sanidade 5 comida 2 água 2 exaustão 1",
+    "personagem Caio nível 3 pv 14 pv máximo 18 sanidade 11 comida 1 água 1",
+    "estação outono", "terreno floresta", "avançar", "explorar", "forragear",
+    "masmorra arriscado", "marcha Ana, Bia e Caio", "acender tocha",
+    "magia Escudo arcano 3 turnos", "monstro Goblin na sala 2", "monstro Ogro Zarolho na sala 7",
+    "turno", "turno", "o monstro Ogro Zarolho foi alertado",
+    "segredo 1d20 procurar portas secretas", "derrotados 3 goblins",
+    "tesouro 50 moedas de ouro", "item 1 corda élfica", "pânico Ana", "surpresa",
+)
+
+
+def test_screenshots_of_a_session_in_play(tmp_path: Any, tables: Any, browser: Any) -> None:
+    """A scripted evening (travel, then a dungeon: torch, spell, monsters, a panic test waiting
+    for Ana), then the three pages as the README shows them (served as `companion serve` would,
+    with a LAN address for the phones)."""
+    with live_table(tmp_path, tables, browser, base_url="http://192.168.0.12:5000") as table:
+        play_the_evening_and_shoot(table)
+
+
+def play_the_evening_and_shoot(table: Table) -> None:
+    ana, bia, _caio = table.player("Ana"), table.player("Bia"), table.player("Caio")
     gm = table.gm()
     mesa = table.mesa()
-    for text in ("personagem Ana nível 2 pv máximo 12 pv 10 sanidade 9 comida 3 água 3 munição 12",
-                 "personagem Bia pv 5 sanidade 12 comida 2 água 2", "avançar", "explorar",
-                 "masmorra arriscado", "acender tocha", "monstro Goblin na sala 2", "turno",
-                 "segredo 1d20 procurar portas secretas", "derrotados 3 goblins",
-                 "tesouro 50 moedas de ouro", "pânico Ana", "surpresa"):
+    laptop = table.open(f"/mestre?token={GM_TOKEN}", viewport={"width": 1366, "height": 900})
+    for text in EVENING_SO_FAR:
         table.command(gm, text)
     ana.locator(".prompt").wait_for()
     gm.locator("#prompts .prompt").wait_for()
+    gm.locator("#last-result .line").first.wait_for()  # the last command's outcome, at hand
+    assert "Surpresa" in gm.locator("#last-result").inner_text()
     mesa.locator("#latest li").first.wait_for()
+    laptop.locator("#gm-only", has_text="Ogro Zarolho").wait_for()
     screenshot(gm, "mestre", full_page=False)
     screenshot(ana, "jogador", full_page=False)
     screenshot(mesa, "mesa", full_page=False)
     screenshot(gm, "mestre-inteiro")
     screenshot(bia, "jogador-bia")
+    screenshot(laptop, "mestre-notebook", full_page=False)
     assert gm.locator("#log li").count() >= 5
     tally = gm.locator("#tally").inner_text()
     assert "3 goblins" in tally and "50 moedas de ouro" in tally and "d20" in tally
     assert "Ana" in ana.locator("#me").inner_text() and "Bia" in ana.locator("#party").inner_text()
+    assert "Escudo arcano" in mesa.locator("#glance").inner_text()
+    mesa.locator("#url", has_text="192.168.0.12:5000").wait_for()
+    # on a laptop the log sits beside the actions, not below them
+    log, actions = laptop.locator("#log").bounding_box(), laptop.locator("#quick").bounding_box()
+    assert log["x"] > actions["x"] + actions["width"] and log["y"] < 300
     readme_screenshot(gm, "mestre", height=2000)
     readme_screenshot(ana, "jogador", height=1100)
     readme_screenshot(mesa, "mesa")
+    readme_screenshot(laptop, "mestre-notebook")
 
 
 def test_chase_on_the_gm_buttons_and_the_shared_screen(table: Table) -> None:
@@ -402,3 +445,162 @@ def test_player_rolls_dice_from_the_phone(table: Table) -> None:
     for page in (ana, gm):
         page.locator(f"#log li[data-seq='{rolled[0]['seq']}']").wait_for()
     assert ana.locator("#command-error").is_hidden()
+
+
+# ---------------------------------------------------------------------------- prompts in any order
+
+
+def answers(table: Table, before: int) -> list[dict]:
+    return [e for e in table.events()[before:] if e["kind"] == "resposta"]
+
+
+def answered(table: Table, before: int, message: str) -> dict:
+    return wait_until(lambda: answers(table, before), message=message)[0]
+
+
+def test_every_prompt_can_be_answered_in_any_order(table: Table) -> None:
+    """Ana has a panic test and a forced-march CON test; Bia a CON test. Every card on both
+    pages has its own buttons, and each answer reaches exactly the prompt it is on."""
+    ana, bia = table.player("Ana"), table.player("Bia")
+    gm = table.gm()
+    table.command(gm, "pânico Ana")
+    for _ in range(3):
+        table.command(gm, "avançar")
+    pending = {(p.character, p.kind): p.id for p in table.session.state.prompts}
+    panic, march, bia_march = (pending[("ana", "panico")], pending[("ana", "marcha_forcada")],
+                               pending[("bia", "marcha_forcada")])
+    ana.locator(".prompt").nth(1).wait_for()
+    assert ana.locator(".prompt").count() == 2
+    assert "2 pedidos para você" in ana.locator("#prompts").inner_text()
+    gm.locator("#prompts .prompt").nth(2).wait_for()
+    assert "Na fila" not in body_text(gm)
+    for card in gm.locator("#prompts .prompt").all():  # every GM card: roll, value, cancel
+        assert card.get_by_role("button", name="Rolar por").count() == 1
+        assert card.get_by_role("button", name="Responder").count() == 1
+        assert card.get_by_role("button", name="Cancelar pedido").count() == 1
+    screenshot(ana, "jogador-dois-pedidos")
+    screenshot(gm, "mestre-tres-pedidos")
+
+    # the GM rolls for Bia, whose prompt is the newest
+    before = len(table.events())
+    gm.locator(f"#prompts .prompt[data-pedido='{bia_march}']").get_by_role(
+        "button", name="Rolar por Bia").click()
+    assert answered(table, before, "o Mestre não rolou por Bia")["data"]["pedido"] == bia_march
+    bia.locator(f".prompt[data-pedido='{bia_march}']").wait_for(state="detached")
+
+    # Ana types a failing value on her second card, then chooses on the choice it opens
+    card = ana.locator(f".prompt[data-pedido='{march}']")
+    card.get_by_label("Rolou o dado na mesa? Digite o valor:").fill("1")
+    before = len(table.events())
+    card.get_by_role("button", name="Enviar valor").click()
+    assert answered(table, before, "o valor de Ana não chegou")["data"]["pedido"] == march
+    choice = wait_until(lambda: [p.id for p in table.session.state.prompts
+                                 if (p.character, p.kind) == ("ana", "escolha_marcha")],
+                        message="Ana não recebeu a escolha da marcha forçada")[0]
+    card = ana.locator(f".prompt[data-pedido='{choice}']")
+    before = len(table.events())
+    card.get_by_role("button", name="Receber 1 de exaustão").click()
+    chosen = answered(table, before, "a escolha de Ana não chegou")["data"]
+    assert (chosen["pedido"], chosen["opcao"]) == (choice, "exaustao")
+    ana.locator("#me .stat", has_text="Exaustão 1").wait_for()
+
+    # the oldest prompt waited all along, and still works
+    assert [p.id for p in table.session.state.prompts if p.character == "ana"] == [panic]
+    before = len(table.events())
+    ana.locator(f".prompt[data-pedido='{panic}']").get_by_role("button", name="Rolar").click()
+    assert answered(table, before, "o pânico de Ana não foi rolado")["data"]["pedido"] == panic
+    ana.locator(".prompt").wait_for(state="detached")
+    gm.locator(f"#prompts .prompt[data-pedido='{panic}']").wait_for(state="detached")
+
+
+def test_gm_answers_a_later_prompt_with_a_typed_value(table: Table) -> None:
+    table.player("Ana")
+    gm = table.gm()
+    table.command(gm, "pânico Ana")
+    table.command(gm, "pânico Ana")
+    first, second = (p.id for p in table.session.state.prompts)
+    card = gm.locator(f"#prompts .prompt[data-pedido='{second}']")
+    card.get_by_label(re.compile("Valor do 1d20")).fill("20")
+    before = len(table.events())
+    card.get_by_role("button", name="Responder").click()
+    answer = answered(table, before, "o valor do Mestre não chegou")
+    assert answer["data"]["pedido"] == second and answer["data"]["natural"] == 20
+    card.wait_for(state="detached")
+    assert [p.id for p in table.session.state.prompts] == [first]
+    before = len(table.events())
+    gm.locator(f"#prompts .prompt[data-pedido='{first}']").get_by_role(
+        "button", name="Cancelar pedido").click()
+    wait_until(lambda: not table.session.state.prompts, message="o pedido não foi cancelado")
+    gm.locator("#prompts-card").wait_for(state="hidden")
+
+
+# ---------------------------------------------------------------------------- addresses and links
+
+
+def test_mesa_shows_the_lan_player_url_like_its_qr_code(tmp_path: Any, tables: Any,
+                                                         browser: Any) -> None:
+    """Under `companion serve` the laptop opens /mesa at 127.0.0.1, but phones need the LAN
+    address: the text under the QR code says the same address the QR code encodes."""
+    lan = "http://192.168.0.42:5000"
+    with live_table(tmp_path, tables, browser, base_url=lan) as live:
+        mesa = live.mesa()
+        assert mesa.url.startswith("http://127.0.0.1:")
+        url = mesa.locator("#url")
+        url.filter(has_text="192.168.0.42").wait_for()
+        assert url.inner_text().replace("\n", "") == f"{lan}/jogador"
+        from companion.server import qr
+        svg = mesa.request.get(live.server.url + "/qr.svg").body()
+        assert svg == qr.svg(f"{lan}/jogador")
+
+
+def test_gm_page_without_token_reuses_the_stored_one(table: Table) -> None:
+    gm = table.gm()  # opening the full link once keeps the token in this browser
+    bare = gm.context.new_page()
+    bare.goto(table.server.url + "/mestre")
+    bare.wait_for_url(re.compile(r"/mestre\?token="))
+    bare.locator("#status.on").wait_for()
+    assert bare.evaluate("new URLSearchParams(location.search).get('token')") == GM_TOKEN
+    bare.get_by_role("button", name="Avançar").wait_for()
+
+
+def test_gm_page_without_token_explains_where_the_link_is(table: Table) -> None:
+    page = table.open("/mestre")
+    page.get_by_role("heading", name="Só o Mestre").wait_for()
+    page.wait_for_timeout(300)  # a redirect, if any, would have happened by now
+    assert page.url == table.server.url + "/mestre"
+    text = body_text(page)
+    assert "terminal" in text and "companion serve" in text
+    assert page.get_by_role("link", name="Sou jogador: entrar na mesa").count() == 1
+    screenshot(page, "mestre-sem-token")
+
+
+def test_stale_stored_gm_token_is_forgotten_without_a_loop(table: Table) -> None:
+    page = table.open("/jogador")
+    page.evaluate("localStorage.setItem('mesa.mestre.token', 'token-de-outra-sessao')")
+    navigations: list[str] = []
+    page.on("framenavigated", lambda frame: navigations.append(frame.url))
+    page.goto(table.server.url + "/mestre")
+    page.wait_for_url(re.compile(r"token=token-de-outra-sessao"))
+    page.get_by_text("não é o desta sessão").wait_for()
+    wait_until(lambda: page.evaluate("localStorage.getItem('mesa.mestre.token')") is None,
+               message="o token velho continuou guardado")
+    page.wait_for_timeout(500)
+    assert len(navigations) == 2, navigations  # /mestre, then one redirect, then it stops
+    assert "terminal" in body_text(page)
+
+
+def test_gm_sees_lost_in_agora_and_players_never_do(table: Table) -> None:
+    """Tabela C is GM-only: "lost" shows in the GM's "Agora" (and goes away once found)."""
+    ana = table.player("Ana")
+    gm = table.gm()
+    table.command(gm, "terreno pântano")  # 3:6 to get lost
+    for _ in range(6):
+        table.command(gm, "avançar")
+        if table.session.state.travel.lost:
+            break
+    assert table.session.state.travel.lost, "com a semente 7 o grupo deveria se perder no pântano"
+    gm.locator("#gm-alerts .gm-alert", has_text="PERDIDO").wait_for()
+    wait_until(lambda: ana.evaluate("window.mesa.state.mestre") is None)
+    assert "PERDIDO" not in body_text(ana) and ana.locator("#gm-alerts").count() == 0
+    table.command(gm, "desfazer")
+    gm.locator("#gm-alerts .gm-alert").wait_for(state="detached")

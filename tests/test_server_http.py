@@ -65,6 +65,21 @@ def test_gm_page_needs_the_token(server: RunningServer, query: str) -> None:
     assert answer.status_code == 403
     assert "Só o Mestre" in answer.text and "link" in answer.text
     assert GM_TOKEN not in answer.text
+    # the page explains where the link is and loads (never inlines) the script that reuses a
+    # token this browser kept
+    assert "terminal" in answer.text and "companion serve" in answer.text
+    assert re.findall(r"<script\b[^>]*>", answer.text) == [
+        '<script src="/static/js/mestre-link.js" defer>']
+    assert "script-src 'self'" in answer.headers["Content-Security-Policy"]
+    wrong = "não é o desta sessão"
+    assert (wrong in answer.text) == ("token=" in query and query != "?token=")
+
+
+def test_gm_link_script_is_served(server: RunningServer) -> None:
+    script = get(server, "/static/js/mestre-link.js")
+    assert script.status_code == 200 and "javascript" in script.headers["Content-Type"]
+    assert "mesa.mestre.token" in script.text  # the key mestre.js stores the token under
+    assert "mesa.mestre.token" in get(server, "/static/js/mestre.js").text
 
 
 def test_static_files_and_qr(server: RunningServer) -> None:

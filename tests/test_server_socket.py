@@ -186,6 +186,25 @@ def test_table_screen_is_a_public_viewer(peers) -> None:
     assert refused["ok"] is False and "mesa" in refused["error"]
 
 
+def test_table_screen_is_told_the_player_url(server: RunningServer, peers) -> None:
+    """Without a configured LAN base the screen gets the address it connected to…"""
+    assert peers({"papel": "mesa"}).welcome()["url_jogador"] == f"{server.url}/jogador"
+    assert "url_jogador" not in peers({"token": GM_TOKEN}).welcome()
+
+
+def test_table_screen_gets_the_lan_player_url_even_on_loopback(session: Session) -> None:
+    """…and under `companion serve` the LAN address the QR code encodes, though it connected
+    to 127.0.0.1."""
+    running = start_in_thread(session, base_url="http://192.168.0.42:5000")
+    mesa = Peer(running.url, {"papel": "mesa"})
+    try:
+        assert running.url.startswith("http://127.0.0.1:")
+        assert mesa.welcome()["url_jogador"] == "http://192.168.0.42:5000/jogador"
+    finally:
+        mesa.close()
+        running.stop()
+
+
 @pytest.mark.parametrize("auth, words", [
     ({"token": "token-errado"}, "token inválido"),
     ({"token": ""}, "token inválido"),

@@ -49,7 +49,7 @@ def create_app(session: Any, tables: Any = None, web_dir: Path = WEB_DIR,
                         max_http_buffer_size=access.MAX_SOCKET_MESSAGE, manage_session=False,
                         logger=False, engineio_logger=False)
     hub = sockets.Hub(socketio, session, tables, view_state, visible_to, _parser(),
-                      rate_limiter, gm_rate_limiter)
+                      rate_limiter, gm_rate_limiter, base_url=base_url)
     sockets.register(socketio, hub)
     app.extensions["mesa_hub"] = hub
     app.register_blueprint(api.blueprint(session, tables, view_state))
@@ -85,8 +85,9 @@ def _pages(app: Flask, session: Any, web_dir: Path) -> None:
 
     @app.get("/mestre")
     def gm_page() -> Response | tuple[Response, int]:
-        if not access.same_token(request.args.get("token"), session.gm_token):
-            return _html(GM_ONLY_PAGE), 403
+        given = request.args.get("token")
+        if not access.same_token(given, session.gm_token):
+            return _html(GM_WRONG_TOKEN_PAGE if given else GM_ONLY_PAGE), 403
         return _page(web_dir, "mestre")
 
     @app.get("/jogador")
@@ -121,12 +122,18 @@ def _html(body: str) -> Response:
     return Response(body, mimetype="text/html", headers=NO_STORE)
 
 
-def _message_page(title: str, text: str, extra: str = "") -> str:
+def _message_page(title: str, text: str, extra: str = "", script: str | None = None) -> str:
+    """A small page in the pages' dark theme; `script` is a /static path (CSP forbids inline)."""
+    loader = f"<script src=\"{escape(script)}\" defer></script>" if script else ""
     return (
         "<!doctype html><html lang=\"pt-BR\"><head><meta charset=\"utf-8\">"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-        f"<title>{escape(title)} — Mesa</title></head><body>"
-        f"<h1>{escape(title)}</h1><p>{escape(text)}</p>{extra}</body></html>"
+        "<meta name=\"theme-color\" content=\"#0d0f14\">"
+        f"<title>{escape(title)} — Mesa</title>"
+        f"<link rel=\"stylesheet\" href=\"/static/css/mesa.css\">{loader}</head>"
+        "<body class=\"message\"><main><section class=\"card\">"
+        f"<h1>{escape(title)}</h1><p id=\"message\">{escape(text)}</p>{extra}"
+        "</section></main></body></html>"
     )
 
 
@@ -134,13 +141,27 @@ INDEX_PAGE = _message_page(
     "Mesa", "Companheiro de mesa do Mestre. Escolha sua página:",
     "<ul><li><a href=\"/jogador\">Jogador</a> — entre com o nome do seu personagem</li>"
     "<li><a href=\"/mesa\">Tela da mesa</a> — clima, luz, perseguição e QR code</li>"
-    "<li>Mestre — use o link secreto que o servidor mostrou ao iniciar</li></ul>",
+    "<li><a href=\"/mestre\">Mestre</a> — na primeira vez, use o link secreto que o "
+    "servidor mostrou ao iniciar; depois este aparelho se lembra dele</li></ul>",
 )
+GM_LINK_HELP = (
+    "<p>O link secreto do Mestre (<b>http://…/mestre?token=…</b>) aparece no terminal onde o "
+    "servidor foi iniciado (<code>companion serve</code>), na linha "
+    "<b>“Mestre (link secreto, não compartilhe)”</b>. Abra esse link uma vez neste aparelho: "
+    "depois, <b>/mestre</b> sozinho já basta.</p>"
+    "<p><a class=\"button\" href=\"/jogador\">Sou jogador: entrar na mesa</a></p>"
+)
+GM_LINK_SCRIPT = "/static/js/mestre-link.js"  # reuses the token this browser kept, if any
 GM_ONLY_PAGE = _message_page(
     "Só o Mestre",
-    "Esta página é do Mestre. Abra o link completo com o token secreto "
-    "(http://…/mestre?token=…) que o servidor mostrou ao iniciar.",
-    "<p><a href=\"/jogador\">Sou jogador</a></p>",
+    "Esta página é do Mestre e precisa do link secreto com o token.",
+    GM_LINK_HELP, GM_LINK_SCRIPT,
+)
+GM_WRONG_TOKEN_PAGE = _message_page(
+    "Só o Mestre",
+    "O token deste link não é o desta sessão (o servidor foi iniciado com outra sessão ou "
+    "outro token?). Copie de novo o link do Mestre.",
+    GM_LINK_HELP, GM_LINK_SCRIPT,
 )
 
 

@@ -5,6 +5,8 @@ Connecting (default namespace, `auth` dict):
 - `{"nome": "Ana"}` → a new player (session.join_player), rooms "public" and "player:<id>";
 - `{"token": <player token>}` → a returning player;
 - `{"papel": "mesa"}` → the shared table screen, a read-only public viewer (room "public");
+  its `boas_vindas` carries `url_jogador`, the address phones open (the same the QR code shows,
+  the LAN address under `companion serve` even when the screen itself opened 127.0.0.1);
 - any of them may add `"desde": <last seq seen>`.
 
 After a connection is accepted the client gets `boas_vindas`, then every event it may see with
@@ -22,7 +24,7 @@ import logging
 import queue
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from flask import request
@@ -63,6 +65,7 @@ class Client:
     player: dict[str, str] | None
     since: int
     last_sent: int = 0
+    welcome: dict[str, Any] = field(default_factory=dict)  # extra boas_vindas keys
 
     @property
     def rooms(self) -> list[str]:
@@ -80,8 +83,10 @@ class Hub:
                  view_state: Callable[..., dict], visible_to: Callable[[str, str], bool],
                  parse: Callable[..., Any] | None = None,
                  rate_limiter: access.RateLimiter | None = None,
-                 gm_rate_limiter: access.RateLimiter | None = None) -> None:
+                 gm_rate_limiter: access.RateLimiter | None = None,
+                 base_url: str | None = None) -> None:
         self.socketio = socketio
+        self.base_url = base_url
         self.session = session
         self.tables = tables
         self.view_state = view_state
@@ -164,7 +169,8 @@ class Hub:
         if "nome" in auth:
             return self._new_player(sid, auth["nome"], since)
         if auth.get("papel") == "mesa":
-            return Client(sid, "mesa", "public", None, None, since)
+            return Client(sid, "mesa", "public", None, None, since,
+                          welcome={"url_jogador": self._player_url()})
         raise AccessDenied(
             "falta o nome: para entrar como jogador informe seu nome; o Mestre usa o link "
             "com o token secreto"
@@ -188,6 +194,11 @@ class Hub:
         player = self.session.join_player(clean)
         return self._player_client(sid, player, since)
 
+    def _player_url(self) -> str:
+        """What phones open: the configured LAN base, else the address this client used."""
+        base = self.base_url or request.host_url  # type: ignore[attr-defined]
+        return f"{base.rstrip('/')}/jogador"
+
     @staticmethod
     def _player_client(sid: str, player: Any, since: int) -> Client:
         viewer = player_room(player.character_id)
@@ -208,7 +219,8 @@ class Hub:
         since = client.since if client.since <= latest else 0  # a stale desde: replay all
         sio = self.socketio.server
         sio.emit("boas_vindas", {"papel": client.role, "token": client.token,
-                                 "jogador": client.player}, to=sid, namespace=NAMESPACE)
+                                 "jogador": client.player, **client.welcome},
+                 to=sid, namespace=NAMESPACE)
         missed = self.session.events_since(since)
         for event in missed:
             if self.visible_to(event["visibility"], client.viewer):

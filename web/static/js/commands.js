@@ -1,27 +1,25 @@
 // The command texts the pages send for prompts, in forms companion/commands/parse.py accepts.
 //
-// Today the parser targets a prompt by id only for a typed value ("responder ao pedido 3 com
-// 14"); rolling and choosing ("responder rolar", "opcao descansar") go to the actor's oldest
-// prompt (for the GM: the oldest of all). So the pages offer those buttons on the oldest prompt
-// only, and `answerText(..., {oldest: false})` uses the targeted forms for the rest.
+// Every answer names its prompt by id ("responder pedido 3 rolar", "responder pedido 3 valor 14",
+// "responder pedido 3 opcao exaustao", "cancelar pedido 3"), so any pending prompt can be
+// answered in any order, on the GM page and on the player's phone alike. The untargeted forms
+// ("responder rolar", "opcao sim") are only a fallback for a prompt without an id.
+
+const hasId = (prompt) => prompt && prompt.id !== undefined && prompt.id !== null && prompt.id !== "";
 
 /** The text that answers `prompt` by rolling, with a physical die value or with an option. */
-export function answerText(prompt, { value, option, oldest = true } = {}) {
-  const id = prompt.id !== undefined && prompt.id !== null ? String(prompt.id) : null;
-  if (value !== undefined && value !== "") {
-    const number = Number.parseInt(value, 10);
-    return id ? `responder ao pedido ${id} com ${number}` : `responder ${number}`;
+export function answerText(prompt, { value, option } = {}) {
+  const target = hasId(prompt) ? `responder pedido ${prompt.id}` : "responder";
+  if (value !== undefined && value !== null && String(value).trim() !== "") {
+    return `${target} valor ${Number.parseInt(String(value).trim(), 10)}`;
   }
-  if (option !== undefined) {
-    const chosen = optionValue(option);
-    return oldest || !id ? `opcao ${chosen}` : `responder pedido ${id} opcao ${chosen}`;
-  }
-  return oldest || !id ? "responder rolar" : `responder pedido ${id} rolar`;
+  if (option !== undefined) return `${target} opcao ${optionValue(option)}`;
+  return `${target} rolar`;
 }
 
 /** The text that cancels `prompt` (GM only). */
 export function cancelText(prompt) {
-  return prompt.id !== undefined && prompt.id !== null ? `cancelar pedido ${prompt.id}` : "cancelar";
+  return hasId(prompt) ? `cancelar pedido ${prompt.id}` : "cancelar";
 }
 
 function optionValue(option) {

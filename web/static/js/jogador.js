@@ -1,16 +1,11 @@
 // The player's phone: join by name, then the public table, their character and their prompts.
 import { $, el, fill, pick, connect, eventLog, sentence, statusPill, store } from "./common.js";
-import { glance, partyOf, characterCard, promptsOf, promptInfo, namesOf, charName } from "./view.js";
+import { glance, partyOf, characterCard, promptsOf, promptInfo, promptTitle, promptDetail, namesOf, charName } from "./view.js";
 import { answerText, optionLabel } from "./commands.js";
 
 const TOKEN_KEY = "mesa.jogador.token";
 const NAME_KEY = "mesa.jogador.nome";
 const DICE = ["d4", "d6", "d8", "d10", "d12", "d20"];
-const PROMPT_TITLES = {
-  panico: "Teste de pânico", marcha_forcada: "Marcha forçada: teste de CON",
-  interrupcao: "Descanso interrompido: teste de CON", fuga: "Teste de fuga",
-  escolha_marcha: "Você falhou na marcha forçada", confirmar_perseguicao: "Perseguição longa",
-};
 
 let conn = null;
 let identity = null; // {token} or {nome}
@@ -150,22 +145,25 @@ function renderPrompts() {
   const fresh = mine.filter((p) => !seenPrompts.has(p.id));
   fresh.forEach((p) => seenPrompts.add(p.id));
   if (fresh.length && typeof navigator.vibrate === "function") navigator.vibrate([200, 100, 200]);
-  const [first, ...queued] = mine;
-  fill($("#prompts"), first ? promptCard(first) : null,
-    queued.length ? el("p", { class: "card", text: `Depois: ${queued.map((p) => p.text).join(" · ")}` }) : null);
+  // Every prompt gets its own card and buttons: the answers name the prompt, so any order works.
+  fill($("#prompts"), mine.length > 1
+    ? el("p", { class: "prompt-count", text: `${mine.length} pedidos para você — responda em qualquer ordem.` })
+    : null,
+  mine.map(promptCard));
   if (fresh.length) $("#prompts").scrollIntoView({ block: "start", behavior: "smooth" });
 }
 
 function promptCard(p) {
-  const title = PROMPT_TITLES[p.kind] || "Pedido do Mestre";
-  const detail = [p.dice, p.dc !== undefined ? `dificuldade ${p.dc}` : null].filter(Boolean).join(" · ");
+  const title = promptTitle(p.kind);
+  const frame = (...children) => el("div", {
+    class: "prompt", role: "alertdialog", "aria-label": title, "data-pedido": p.id ?? "",
+  }, el("h3", { text: title }), el("p", { text: p.text }), ...children);
   if (p.options.length) {
-    return el("div", { class: "prompt", role: "alertdialog", "aria-label": title, "data-pedido": p.id ?? "" },
-      el("h3", { text: title }), el("p", { text: p.text }),
-      el("div", { class: "options" }, p.options.map((option) => el("button", {
-        type: "button", class: "big", "data-comando": answerText(p, { option }), text: optionLabel(option),
-      }))));
+    return frame(el("div", { class: "options" }, p.options.map((option) => el("button", {
+      type: "button", class: "big", "data-comando": answerText(p, { option }), text: optionLabel(option),
+    }))));
   }
+  const detail = promptDetail(p, { always: true });
   const inputId = `valor-${p.id}`;
   const input = el("input", { type: "number", id: inputId, inputmode: "numeric", min: "1" });
   const form = el("form", { class: "manual" },
@@ -175,8 +173,7 @@ function promptCard(p) {
     event.preventDefault();
     if (input.value.trim()) run(answerText(p, { value: input.value.trim() }));
   });
-  return el("div", { class: "prompt", role: "alertdialog", "aria-label": title, "data-pedido": p.id ?? "" },
-    el("h3", { text: title }), el("p", { text: p.text }),
+  return frame(
     detail ? el("p", { class: "dice", text: detail }) : null,
     el("button", { type: "button", class: "primary big", "data-comando": answerText(p, {}), text: "Rolar" }),
     form);

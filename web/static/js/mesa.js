@@ -1,20 +1,21 @@
 // The shared screen: clock, weather, light, chase, the latest results in big type, the join QR.
 import { $, el, fill, pick, connect, statusPill, renderEvent } from "./common.js";
-import { clockText, weatherText, lightText, chaseOf, chaseText, modeName, partyOf, charName, namesOf } from "./view.js";
+import { clockText, weatherText, lightText, spellsText, chaseOf, chaseText, modeName, partyOf, charName, namesOf } from "./view.js";
 
 const LATEST = 6;
 let state = {};
 const latest = [];
-
-function playerUrl(extra) {
-  const given = pick(extra, "url_jogador", "jogador_url") || pick(state, "url_jogador");
-  return typeof given === "string" ? given : `${window.location.origin}/jogador`;
-}
+// The address phones open, as the server says it in boas_vindas (the LAN address, like the QR
+// code, even when this screen itself was opened at 127.0.0.1); this page's origin until then.
+let playerUrl = `${window.location.origin}/jogador`;
 
 const conn = connect({
   auth: () => ({ papel: "mesa" }),
   onStatus: statusPill($("#status")),
-  onWelcome: (data) => showUrl(playerUrl(data)),
+  onWelcome: (data) => {
+    if (typeof data.url_jogador === "string" && data.url_jogador) playerUrl = data.url_jogador;
+    showUrl(playerUrl);
+  },
   onEvent: (event) => {
     if (event.kind === "ajuda" || event.kind === "estado") return;
     latest.unshift(event);
@@ -35,10 +36,12 @@ function fact(label, value, cls = "") {
   return el("div", { class: `fact ${cls}` }, el("span", { class: "k", text: label }), el("span", { class: "v", text: value }));
 }
 
+/** The tug of war of the chase: −2 caught … +2 escaped, with its two ends named. */
 function chaseBar(chase) {
   const score = Number(pick(chase, "placar", "pontos", "score") ?? 0);
-  return el("div", { class: "chase-bar", "aria-hidden": "true" },
-    [-2, -1, 0, 1, 2].map((n) => el("i", { class: n === score ? "on" : "" })));
+  return el("div", { class: "chase-track", "aria-hidden": "true" },
+    el("div", { class: "chase-bar" }, [-2, -1, 0, 1, 2].map((n) => el("i", { class: n === score ? "on" : "" }))),
+    el("div", { class: "chase-ends" }, el("span", { text: "−2: alcançados" }), el("span", { text: "+2: escapam" })));
 }
 
 function render(newState) {
@@ -52,6 +55,7 @@ function render(newState) {
     dungeon ? null : fact("Terreno", pick(state, "terreno_nome", "terreno")),
     dungeon ? fact("Perigo", pick(dungeon, "perigo_efetivo_nome", "perigo_nome")) : null,
     dungeon ? fact("Luz", lightText(state), pick(dungeon, "escuro") ? "bad" : "") : null,
+    dungeon ? fact("Magias", spellsText(state)) : null,
     chase ? el("div", { class: "fact alert" }, el("span", { class: "k", text: "Perseguição" }),
       el("span", { class: "v", text: chaseText(chase) }), chaseBar(chase)) : null,
   ];
@@ -60,7 +64,6 @@ function render(newState) {
   fill($("#party"), party.length
     ? el("p", { class: "muted", text: `À mesa: ${party.map(charName).join(", ")}` })
     : null);
-  showUrl(playerUrl({}));
 }
 
 window.mesa = { get state() { return state; }, conn };

@@ -1,6 +1,6 @@
 // The GM's page: command box, quick buttons per mode, live log, state, prompts, GM-only notes.
 import { $, el, fill, pick, asList, connect, eventLog, sentence, statusPill, store } from "./common.js";
-import { glance, modeOf, modeName, partyList, promptsOf, promptInfo, namesOf, tallyView } from "./view.js";
+import { glance, modeOf, modeName, partyList, promptsOf, promptInfo, promptTitle, promptDetail, namesOf, tallyView } from "./view.js";
 import { answerText, cancelText, optionLabel } from "./commands.js";
 
 const TOKEN_KEY = "mesa.mestre.token";
@@ -55,12 +55,38 @@ async function run(text) {
   if (ack.ok) {
     error.hidden = true;
     error.textContent = "";
+    showLastResult(asList(ack.events));
   } else {
     error.textContent = sentence(ack.error || "Comando recusado.");
     error.hidden = false;
+    $("#last-result").hidden = true;
   }
   return ack;
 }
+
+/** The outcome of the GM's last command, one short line per event, just above the command box:
+ * on a phone the log is far below the buttons. Tapping it scrolls to the log. */
+function showLastResult(events) {
+  const box = $("#last-result");
+  const lines = events.filter((e) => e.kind !== "ajuda" && e.kind !== "estado").map(resultLine);
+  fill(box, lines);
+  box.hidden = lines.length === 0;
+}
+
+function resultLine(event) {
+  const data = event.data && typeof event.data === "object" ? event.data : {};
+  const vis = typeof event.visibility === "string" ? event.visibility.split(":")[0] : "public";
+  const line = el("div", { class: `line vis-${vis}`, title: event.text || "" });
+  if (event.kind === "rolagem" && data.tabela) {
+    line.append(`${data.tabela}`, el("span", { class: "total", text: data.total ?? "" }),
+      data.resultado ? String(data.resultado) : "");
+  } else {
+    line.append(String(event.text ?? ""));
+  }
+  return line;
+}
+
+$("#last-result").addEventListener("click", () => $("#log").scrollIntoView({ block: "start", behavior: "smooth" }));
 
 $("#command-form").addEventListener("submit", async (event) => {
   event.preventDefault();
@@ -91,7 +117,19 @@ function render(newState) {
   fill($("#party"), partyList(state));
   fill($("#tally"), tallyView(state));
   renderPrompts();
+  renderAlerts();
   renderSecrets();
+}
+
+/** What the GM must not miss, inside "Agora": the party is lost, monsters are on their way. */
+function renderAlerts() {
+  const gm = pick(state, "mestre") || {};
+  const alert = (text, cls = "") => el("div", { class: `gm-alert ${cls}` },
+    el("span", { class: "badge gm", text: "Só o Mestre" }), text);
+  fill($("#gm-alerts"), [
+    pick(gm, "perdido") ? alert("O grupo está PERDIDO — os jogadores não sabem.", "bad") : null,
+    pick(gm, "encontro_pendente") ? alert("Encontro rolado: os monstros chegam no fim do turno.", "bad") : null,
+  ]);
 }
 
 let promptsKey = null;
@@ -102,59 +140,53 @@ function renderPrompts() {
   if (key === promptsKey) return; // keep a half-typed value while nothing changed
   promptsKey = key;
   $("#prompts-card").hidden = prompts.length === 0;
+  $("#prompts-count").textContent = prompts.length > 1 ? `(${prompts.length})` : "";
   const names = namesOf(state);
-  fill($("#prompts"), prompts.map((raw, index) => gmPromptCard(promptInfo(raw), names, index === 0)));
+  fill($("#prompts"), prompts.map((raw) => gmPromptCard(promptInfo(raw), names)));
 }
 
-/** A pending prompt: roll or choose for the player (oldest prompt), type a value, or cancel. */
-function gmPromptCard(p, names, oldest) {
-  const who = names[p.character] || p.character || "Mestre";
-  const valueInput = el("input", { type: "number", inputmode: "numeric", id: `valor-${p.id}`, min: "1" });
-  const form = el("form", { class: "manual" },
-    el("label", { for: `valor-${p.id}`, text: `Valor do dado (${p.dice})` }),
-    valueInput,
-    el("button", { type: "submit", text: "Responder" }));
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    if (valueInput.value.trim()) run(answerText(p, { value: valueInput.value.trim() }));
-  });
+/** A pending prompt, whatever its place in the queue: roll or choose for the player, type the
+ * value of a die rolled at the table, or cancel it. */
+function gmPromptCard(p, names) {
+  const who = p.character ? names[p.character] || p.character : "Mestre";
+  const detail = promptDetail(p);
   let answers;
-  if (!oldest) {
-    answers = el("p", { class: "dice", text: "Na fila: responda antes o pedido de cima." });
-  } else if (p.options.length) {
+  if (p.options.length) {
     answers = el("div", { class: "options" }, p.options.map((option) =>
       el("button", { type: "button", "data-comando": answerText(p, { option }), text: optionLabel(option) })));
   } else {
-    answers = el("button", { type: "button", class: "primary", "data-comando": answerText(p, {}), text: `Rolar por ${who}` });
+    const valueInput = el("input", { type: "number", inputmode: "numeric", id: `valor-${p.id}`, min: "1" });
+    const form = el("form", { class: "manual" },
+      el("label", { for: `valor-${p.id}`, text: `Rolou na mesa? Valor do ${p.dice}:` }),
+      valueInput,
+      el("button", { type: "submit", text: "Responder" }));
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      if (valueInput.value.trim()) run(answerText(p, { value: valueInput.value.trim() }));
+    });
+    answers = [
+      el("button", { type: "button", class: "primary", "data-comando": answerText(p, {}),
+        text: p.character ? `Rolar por ${who}` : `Rolar ${p.dice}` }),
+      form,
+    ];
   }
   return el("div", { class: "prompt for-gm", "data-pedido": p.id ?? "" },
-    el("h3", { text: `${who}: ${kindName(p.kind)}` }),
+    el("h3", {}, el("span", { class: "who", text: who }), ` · ${promptTitle(p.kind)}`),
     el("p", { text: p.text }),
+    detail ? el("p", { class: "dice", text: detail }) : null,
     answers,
-    p.options.length ? null : form,
     el("button", { type: "button", class: "danger", "data-comando": cancelText(p), text: "Cancelar pedido" }));
 }
-
-const KIND_NAMES = {
-  panico: "teste de pânico", marcha_forcada: "marcha forçada", interrupcao: "descanso interrompido",
-  fuga: "teste de fuga", escolha_marcha: "falhou na marcha forçada", confirmar_perseguicao: "perseguição longa",
-};
-const kindName = (kind) => KIND_NAMES[kind] || kind || "pedido";
 
 function renderSecrets() {
   const gm = pick(state, "mestre") || {};
   const lost = pick(gm, "perdido");
-  const pending = pick(gm, "encontro_pendente");
   const monsters = asList(pick(gm, "monstros"));
   const secrets = asList(pick(gm, "segredos"));
   const blocks = [];
-  if (lost !== undefined) {
-    blocks.push(el("p", {
-      class: lost ? "error" : "",
-      text: lost ? "O grupo está PERDIDO — os jogadores não sabem." : "O grupo sabe onde está.",
-    }));
+  if (lost === false && modeOf(state) === "viagem") {
+    blocks.push(el("p", { text: "O grupo sabe onde está." }));
   }
-  if (pending) blocks.push(el("p", { class: "error", text: "Encontro rolado: os monstros chegam no fim do turno." }));
   if (monsters.length) {
     blocks.push(el("h3", { text: "Monstros da masmorra" }), el("ul", {}, monsters.map((m) => el("li", {
       text: m && typeof m === "object"

@@ -58,6 +58,11 @@ export function lightText(state) {
   return lights.map((l) => (l.left !== undefined ? `${l.name}: ${turns(l.left)}` : l.name)).join(" · ");
 }
 
+/** "Escudo arcano: 3 turnos · Luz: 1 turno", or nothing when no spell is running. */
+export function spellsText(state) {
+  return timers(state, "magias").map((s) => `${s.name}: ${turns(s.left ?? "?")}`).join(" · ") || undefined;
+}
+
 export function chaseOf(state) {
   const chase = pick(state, "perseguicao");
   return chase && typeof chase === "object" ? chase : null;
@@ -101,7 +106,7 @@ export function glance(state) {
     items.push(
       fact("Perigo", dangerName, effective === "mortal" ? "bad" : ""),
       fact("Luz", lightText(state), pick(dungeon, "escuro") ? "bad" : ""),
-      fact("Magias", timers(state, "magias").map((s) => `${s.name}: ${turns(s.left ?? "?")}`).join(" · ") || undefined),
+      fact("Magias", spellsText(state)),
       fact("Sem descanso", turnsText(pick(dungeon, "turnos_sem_descanso"))),
       fact("Ordem de marcha", asList(pick(dungeon, "ordem_marcha")).join(", ") || undefined, "wide"),
     );
@@ -165,6 +170,25 @@ export function promptInfo(prompt) {
     modifier: pick(prompt, "modificador"),
     options: asList(pick(prompt, "opcoes")),
   };
+}
+
+/** A prompt's kind as a heading a player understands without the rules at hand. */
+const PROMPT_TITLES = {
+  panico: "Teste de pânico", marcha_forcada: "Marcha forçada: teste de CON",
+  interrupcao: "Descanso interrompido: teste de CON", fuga: "Teste de fuga",
+  escolha_marcha: "Falhou na marcha forçada: escolha", confirmar_perseguicao: "Perseguição longa",
+};
+
+export const promptTitle = (kind) => PROMPT_TITLES[kind] || "Pedido do Mestre";
+
+/** "1d20+2 · dificuldade 12" for a roll prompt; nothing for a choice. Unless `always`, a plain
+ * die with no modifier and no DC gives nothing either (the page names the die elsewhere). */
+export function promptDetail(p, { always = false } = {}) {
+  const modifier = Number(p.modifier) || 0;
+  const hasDc = p.dc !== undefined && p.dc !== null;
+  if (p.options.length || (!always && !modifier && !hasDc)) return "";
+  const dice = modifier ? `${p.dice}${modifier > 0 ? "+" : ""}${modifier}` : p.dice;
+  return [dice, hasDc ? `dificuldade ${p.dc}` : null].filter(Boolean).join(" · ");
 }
 
 /** Map character id → name, for log badges. */

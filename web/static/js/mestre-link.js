@@ -1,0 +1,21 @@
+// The 403 page of /mestre (no token, or a refused one). If this browser kept a GM token when the
+// GM page last opened (mestre.js stores it), go back to /mestre with it; otherwise the page
+// already explains where the link is. A token the server just refused is forgotten and never
+// retried, so a stale token can't loop.
+(function () {
+  const KEY = "mesa.mestre.token";
+  const storage = {
+    get() { try { return window.localStorage.getItem(KEY); } catch (_e) { return null; } },
+    remove() { try { window.localStorage.removeItem(KEY); } catch (_e) { /* private mode */ } },
+  };
+  const given = new URLSearchParams(window.location.search).get("token");
+  const stored = storage.get();
+  if (stored && given && stored === given) {
+    storage.remove(); // this very token was just refused
+    return;
+  }
+  if (!stored) return;
+  const message = document.getElementById("message");
+  if (message) message.textContent = "Abrindo a página do Mestre com o link guardado neste aparelho…";
+  window.location.replace(`/mestre?token=${encodeURIComponent(stored)}`);
+}());
