@@ -14,6 +14,7 @@ import sqlite3
 import statistics
 import sys
 import tempfile
+import threading
 import time
 import tracemalloc
 from pathlib import Path
@@ -60,6 +61,45 @@ def baseline_commit(folder: Path, repeat: int) -> float:
     return result
 
 
+def socket_delivery(session: Session, repeat: int) -> tuple[float, float]:
+    """Median seconds from the GM's `comando` to both players' `evento`, and the GM's ack alone
+    for `ajuda` (a command no player sees) as this layer's own baseline."""
+    import socketio
+
+    from companion.server.app import start_in_thread
+
+    server = start_in_thread(session)
+    arrived = {"Ana": threading.Event(), "Bia": threading.Event()}
+    clients = []
+    for name in arrived:
+        client = socketio.Client()
+        client.on("evento", lambda event, who=name: arrived[who].set())
+        client.connect(server.url, auth={"nome": name},
+                       transports=["websocket"])
+        clients.append(client)
+    gm = socketio.Client()
+    gm.connect(server.url, auth={"token": session.gm_token},
+               transports=["websocket"])
+    time.sleep(0.5)
+
+    def broadcast() -> None:
+        for flag in arrived.values():
+            flag.clear()
+        gm.call("comando", {"text": "rolar 1d20"}, timeout=10)
+        for flag in arrived.values():
+            flag.wait(10)
+
+    def ack_only() -> None:
+        gm.call("comando", {"text": "ajuda"}, timeout=10)
+
+    try:
+        return timed(broadcast, repeat), timed(ack_only, repeat)
+    finally:
+        for client in clients + [gm]:
+            client.disconnect()
+        server.stop()
+
+
 def play(session: Session, count: int) -> None:
     for line in SETUP:
         session.run(line)
@@ -85,6 +125,9 @@ def main() -> None:
                      timed(lambda: session.run("explorar"), 50)))
         rows.append(("desfazer (refaz o estado pelo log)",
                      timed(lambda: (session.run("explorar"), session.run("desfazer")), 10) / 2))
+        delivered, acked = socket_delivery(session, 30)
+        rows.append(("do comando do Mestre ao evento nos 2 celulares", delivered))
+        rows.append(("só a resposta ao Mestre ('ajuda', ninguém mais vê)", acked))
         session.close()
 
         session = Session.open(folder / "long.db", 2, tables)
