@@ -204,6 +204,10 @@ class RequestHandler(WSGIRequestHandler):
     (answering it with a 400 and leaving the client waiting for its close handshake).
     """
 
+    # Small WebSocket frames must leave at once: with Nagle's algorithm on, each one can wait
+    # for the client's delayed ACK (~40 ms on loopback, more on Wi-Fi).
+    disable_nagle_algorithm = True
+
     def connection_dropped(self, error: BaseException, environ: Any = None) -> None:
         self.close_connection = True
 
