@@ -123,7 +123,7 @@ def main() -> None:
         play(session, 20)
         rows.append(("comando completo (parse, regras, SQLite, aviso)",
                      timed(lambda: session.run("explorar"), 50)))
-        rows.append(("desfazer (refaz o estado pelo log)",
+        rows.append(("desfazer (volta ao estado anterior)",
                      timed(lambda: (session.run("explorar"), session.run("desfazer")), 10) / 2))
         delivered, acked = socket_delivery(session, 30)
         rows.append(("do comando do Mestre ao evento nos 2 celulares", delivered))

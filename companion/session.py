@@ -104,7 +104,10 @@ class Session:
         self._draining = False
         self._pending: deque[list[EventDict]] = deque()
         self._subscribers: list[Subscriber] = []
-        self._state, self.replay_mismatches = self._replay(log.commands(), check=True)
+        # The state before each command still in force: undo goes back in one step.
+        self._before: dict[int, State] = {}
+        self._state, self.replay_mismatches = self._replay(log.commands(), check=True,
+                                                           record=self._before)
 
     # ------------------------------------------------------------------ opening
 
@@ -217,6 +220,7 @@ class Session:
         stored = self._log.append(n, text, clean.name, args, clean.actor, _now(),
                                   [NewEvent(e.kind, e.visibility, e.text, e.data)
                                    for e in events])
+        self._before[n] = self._state
         self._state = state
         return stored
 
@@ -230,7 +234,11 @@ class Session:
                 f"nada para desfazer: '{text}' desfaz o último comando que mudou a mesa, e "
                 "não há nenhum (ajuda, estado e desfazer não contam)"
             )
-        state, _ = self._replay([c for c in history if c.n != target.n])
+        # Everything after the target is read-only (ajuda, estado, desfazer), so the state
+        # before it is the state without it; replay the log only if it was never recorded.
+        state = self._before.pop(target.n, None)
+        if state is None:
+            state, _ = self._replay([c for c in history if c.n != target.n])
         stored = self._log.append(self._log.next_number(), text, UNDO, {}, command.actor,
                                   _now(), self._undo_events(target), undo=target.n)
         self._state = state
@@ -245,15 +253,19 @@ class Session:
         return [NewEvent("relato", PUBLIC, "O Mestre desfez o último comando.", {}),
                 NewEvent("relato", GM, said.text, details)]
 
-    def _replay(self, history: Iterable[StoredCommand], check: bool = False
-                ) -> tuple[State, list[ReplayMismatch]]:
-        """The state the log describes; with check, the commands whose events differ."""
+    def _replay(self, history: Iterable[StoredCommand], check: bool = False,
+                record: dict[int, State] | None = None) -> tuple[State, list[ReplayMismatch]]:
+        """The state the log describes; with check, the commands whose events differ.
+
+        With record, the state before each replayed command is kept there by its number."""
         state = initial_state(self.tables)
         mismatches: list[ReplayMismatch] = []
         for stored in history:
             if stored.undone or stored.name in NOT_UNDOABLE:
                 continue
             command = Command(stored.name, stored.args, stored.actor)
+            if record is not None:
+                record[stored.n] = state
             try:
                 state, events = apply(state, command, self._rng(stored.n), self.tables)
             except CommandRejected as error:

@@ -375,3 +375,20 @@ def test_undoing_a_public_command_names_it_to_everyone(session: Session) -> None
     events = ok(session.run("desfazer"))
     assert [e["visibility"] for e in events] == ["public"]
     assert "rolar 2d6" in events[0]["text"]
+
+
+def test_undo_after_reopening_goes_back_exactly(db: Path, tables: Tables) -> None:
+    first = Session.open(db, 5, tables)
+    ok(first.run("personagem Ana"))
+    ok(first.run("explorar"))
+    middle = first.state
+    ok(first.run("avançar"))
+    first.close()
+    again = Session.open(db, None, tables)
+    ok(again.run("desfazer"))
+    assert again.state == middle
+    ok(again.run("desfazer"))
+    ok(again.run("desfazer"))
+    fresh = Session.open(None, 5, tables)
+    assert again.state == fresh.state
+    again.close()
