@@ -8,7 +8,21 @@ cd "$ROOT"
 VENV="$ROOT/.venv"
 PY="$VENV/bin/python"
 
+# Debian's python3 needs python3-venv (ensurepip) before `python3 -m venv` works.
+ensure_python_venv() {
+  [ -x "$PY" ] && return 0
+  python3 -c 'import ensurepip, venv' >/dev/null 2>&1 && return 0
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "erro: falta o pacote python3-venv; instale com: sudo apt-get install python3-venv" >&2
+    exit 1
+  fi
+  echo "apt-get install -y python3-venv"
+  apt-get update
+  DEBIAN_FRONTEND=noninteractive apt-get install -y python3-venv
+}
+
 ensure_venv() {
+  ensure_python_venv
   if [ ! -x "$PY" ]; then
     echo "criando o ambiente Python em .venv"
     python3 -m venv "$VENV"

@@ -246,10 +246,27 @@ def test_player_answers_their_own_oldest_prompt(tables):
     assert [p.id for p in play.state.prompts] == [1, 3]
 
 
-def test_gm_with_nothing_answers_the_oldest(tables):
-    play = with_prompts(tables, prompt(1, None), prompt(2, "bia"))
+def test_gm_with_nothing_answers_the_only_prompt(tables):
+    play = with_prompts(tables, prompt(2, "bia"))
     play("responder", valor=5)
-    assert [p.id for p in play.state.prompts] == [2]
+    assert play.state.prompts == ()
+
+
+def test_gm_with_nothing_and_several_prompts_must_say_which(tables):
+    play = with_prompts(tables, prompt(1, None), prompt(2, "bia"))
+    before = play.state
+    with pytest.raises(CommandRejected, match="há 2 pedidos pendentes: 1 .*2 .*Bia"):
+        play("responder", valor=5)
+    with pytest.raises(CommandRejected, match="diga qual"):
+        play("cancelar")
+    assert play.state == before
+
+
+def test_a_name_said_where_an_option_goes_picks_whose_prompt(tables):
+    play = with_prompts(tables, prompt(1, "ana"), prompt(2, "bia"))
+    play("personagem", nome="Bia")
+    play("responder", opcao="bia")
+    assert [p.id for p in play.state.prompts] == [1]
 
 
 def test_gm_answers_by_character_or_by_id(tables):
@@ -289,15 +306,17 @@ def test_prompt_kind_without_handler_is_rejected(tables):
 
 # ---------------------------------------------------------------- cancelar
 
-def test_cancel_by_id_by_character_and_oldest(tables):
+def test_cancel_by_id_by_character_and_the_only_one(tables):
     play = with_prompts(tables, prompt(1, "ana"), prompt(2, "bia"), prompt(3, None),
                         prompt(4, "ana"))
     events = play("cancelar", pedido=3)
     assert events[0].visibility == "gm" and "cancelado" in events[0].text
     events = play("cancelar", personagem="bia")
     assert events[0].visibility == "player:bia"
-    play("cancelar")
+    play("cancelar", personagem="ana")
     assert [p.id for p in play.state.prompts] == [4]
+    play("cancelar")
+    assert play.state.prompts == ()
     assert ANSWERS == []
 
 

@@ -178,10 +178,12 @@ def _actor_character(turn: Turn) -> str | None:
     return actor.split(":", 1)[1] if actor.startswith("player:") else None
 
 
-def _pending_list(state: State) -> str:
+def _pending_list(state: State, turn: Turn) -> str:
     if not state.prompts:
         return "nenhum"
-    return "; ".join(f"{p.id} ({_owner(state, p)}: {p.kind})" for p in state.prompts)
+    names = turn.table(FILE, "nomes_pedidos")
+    return "; ".join(f"{p.id} ({_owner(state, p)}: {names.get(p.kind, p.kind)})"
+                     for p in state.prompts)
 
 
 def _owner(state: State, prompt: Prompt) -> str:
@@ -199,15 +201,21 @@ def find_prompt(state: State, turn: Turn) -> Prompt:
         found = next((p for p in state.prompts if str(p.id) == str(wanted_id).strip()), None)
         if found is None:
             raise CommandRejected(f"pedido desconhecido: '{wanted_id}'; pendentes: "
-                                  f"{_pending_list(state)}")
+                                  f"{_pending_list(state, turn)}")
         return found
     owner = find_character(state, name).id if name else _actor_character(turn)
     if owner is None:
+        if len(state.prompts) > 1:  # the GM must say which: guessing answers the wrong one
+            verb = turn.command.name
+            raise CommandRejected(
+                f"há {len(state.prompts)} pedidos pendentes: {_pending_list(state, turn)}; "
+                f"diga qual, por exemplo '{verb} pedido {state.prompts[-1].id}' ou "
+                f"'{verb} Nome'")
         return state.prompts[0]
     found = next((p for p in state.prompts if p.character == owner), None)
     if found is None:
         raise CommandRejected(f"não há pedido pendente para '{name or owner}'; pendentes: "
-                              f"{_pending_list(state)}")
+                              f"{_pending_list(state, turn)}")
     return found
 
 
@@ -226,6 +234,7 @@ def prompt_visibility(prompt: Prompt) -> Visibility:
 @command("responder")
 def answer_command(state: State, turn: Turn) -> State:
     """Answer a pending prompt with an option, a physical die value, or a companion roll."""
+    turn = _name_said_as_option(state, turn)
     prompt = find_prompt(state, turn)
     _check_owner(prompt, turn)
     option, value = arg(turn, "opcao"), arg(turn, "valor")
@@ -242,12 +251,31 @@ def answer_command(state: State, turn: Turn) -> State:
     if handler is None:
         raise CommandRejected(f"ainda não sei resolver pedidos do tipo '{prompt.kind}'")
     shown = answer.option if answer.option is not None else answer.total
-    turn.say(f"{_owner(state, prompt)} respondeu ao pedido {prompt.id}: {shown}.",
+    who = _owner(state, prompt)
+    if turn.command.actor == "gm" and prompt.character is not None:
+        who = f"O Mestre, por {who},"
+    turn.say(f"{who} respondeu ao pedido {prompt.id}: {shown}.",
              prompt_visibility(prompt), kind="resposta", pedido=prompt.id, tipo=prompt.kind,
              personagem=prompt.character, total=answer.total, natural=answer.natural,
              opcao=answer.option)
     remaining = tuple(p for p in state.prompts if p.id != prompt.id)
     return handler(replace(state, prompts=remaining), prompt, answer, turn)
+
+
+def _name_said_as_option(state: State, turn: Turn) -> Turn:
+    """'responder Ana' reaches us as the option 'ana': when no pending prompt offers that option
+    and a character has that name, it names whose prompt to answer (the parser cannot know)."""
+    args = dict(turn.command.args)
+    said = args.get("opcao")
+    if said is None or "personagem" in args or "pedido" in args:
+        return turn
+    offered = {slug(o) for p in state.prompts for o in p.options}
+    named = next((c for c in state.party if c.id == slug(str(said))), None)
+    if slug(str(said)) in offered or named is None:
+        return turn
+    args.pop("opcao")
+    args["personagem"] = named.name
+    return replace(turn, command=replace(turn.command, args=args))
 
 
 def _by_option(state: State, prompt: Prompt, turn: Turn) -> PromptAnswer:
