@@ -348,6 +348,26 @@ def test_replaying_the_log_gives_the_live_state(tables: Tables, script: list[str
         reopened.close()
 
 
+UNDOABLE = [text for text in TEXTS if text not in ("desfazer", "estado", "ajuda", "xyzzy", "")]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(script=st.lists(st.sampled_from(TEXTS), max_size=20), last=st.sampled_from(UNDOABLE),
+       seed=st.integers(min_value=0, max_value=10_000))
+def test_undo_returns_the_exact_state_before_any_command(tables: Tables, script: list[str],
+                                                         last: str, seed: int) -> None:
+    live = Session.open(None, seed, tables)
+    for text in script:
+        live.run(text)
+    before = live.state
+    if live.run(last).ok:
+        ok(live.run("desfazer"))
+        assert live.state == before
+    else:
+        assert live.state == before
+    live.close()
+
+
 def test_an_engine_bug_is_reported_and_stores_nothing(session: Session,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     from companion.engine import core
