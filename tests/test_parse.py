@@ -36,12 +36,17 @@ def test_golden_incomplete_says_what_is_missing(case: dict[str, Any], tables: Ta
     assert parse(case["frase"], tables).to_json() == {"command": None, "error": case["erro"]}
 
 
+@pytest.mark.parametrize("case", GOLDEN["recusas"], ids=lambda case: case["frase"])
+def test_golden_refusal_says_why_and_what_to_say(case: dict[str, Any], tables: Tables) -> None:
+    assert parse(case["frase"], tables).to_json() == {"command": None, "error": case["erro"]}
+
+
 def test_golden_file_is_big_enough() -> None:
     assert len(GOLDEN["positivos"]) >= 150
     assert len(GOLDEN["negativos"]) >= 30
     assert len(GOLDEN["incompletos"]) >= 10
     sentences = ([case["frase"] for case in GOLDEN["positivos"]] + GOLDEN["negativos"]
-                 + [case["frase"] for case in GOLDEN["incompletos"]])
+                 + [case["frase"] for case in GOLDEN["incompletos"] + GOLDEN["recusas"]])
     assert len(sentences) == len(set(sentences)), "frase repetida no golden"
 
 
@@ -306,6 +311,76 @@ def test_monster_alerted_and_dead_without_the_word_monstro(session_after: Sessio
     assert unknown.error == "monstro desconhecido: 'troll'; na lista: ogro"
 
 
+def test_an_article_before_a_name_reaches_the_character(session_after: SessionFactory) -> None:
+    """The engine refuses an unknown name, so 'ok' means the name was found; nobody else moves."""
+    session = session_after("personagem Ana", "personagem Bia", "personagem Caio")
+    for text, who in (("a Bia vai forragear", "Bia"), ("o Caio vai caçar", "Caio"),
+                      ("forragear a Bia", "Bia"), ("a Ana vai pescar", "Ana")):
+        before = {c.name: c for c in session.state.party}
+        result = session.run(text)
+        assert result.ok, (text, result.error)
+        assert session.commands()[-1].args == {"personagem": who}
+        after = {c.name: c for c in session.state.party}
+        assert all(after[name] == before[name] for name in before if name != who), text
+    panic = session.run("a Bia faz um teste de pânico")
+    assert panic.ok and session.state.prompts[-1].character == "bia"
+
+
+def test_a_creature_with_an_article_is_refused_by_the_engine(session_after: SessionFactory) -> None:
+    """'o goblin' parses as a name now ('a Bia' does); the engine knows the party."""
+    session = session_after("personagem Ana")
+    state = session.state
+    result = session.run("o goblin faz um teste de pânico")
+    assert result.error == "personagem desconhecido: 'Goblin'; personagens: Ana"
+    assert session.state == state
+
+
+def test_marching_order_said_with_positions_or_spaces(session_after: SessionFactory) -> None:
+    session = session_after("personagem Ana", "personagem Bia", "personagem Caio", "masmorra")
+    assert session.run("ordem de marcha: Caio na frente, depois Ana e Bia").ok
+    assert session.state.dungeon.marching_order == ("caio", "ana", "bia")
+    assert session.run("ordem de marcha Bia Caio Ana").ok
+    assert session.state.dungeon.marching_order == ("bia", "caio", "ana")
+
+
+def test_a_monster_alerted_in_its_room(session_after: SessionFactory) -> None:
+    session = session_after("masmorra", "monstro ogro sala 3", "monstro Ogro Zarolho")
+    assert [(m.name, m.room) for m in session.state.dungeon.monsters] == [
+        ("ogro", "3"), ("Ogro Zarolho", "")]
+    assert session.run("monstro Ogro Zarolho na sala 7 alertado").ok
+    assert [(m.name, m.room, m.alerted) for m in session.state.dungeon.monsters] == [
+        ("ogro", "3", False), ("Ogro Zarolho", "7", True)]
+
+
+def test_defeated_in_a_named_region(session_after: SessionFactory) -> None:
+    session = session_after()
+    assert session.run("derrotados 3 goblins na região do pântano").ok
+    assert {region: dict(counts) for region, counts in session.state.tally.defeated.items()} == {
+        "Pântano": {"goblins": 3}}
+
+
+def test_the_escape_test_of_a_named_character(session_after: SessionFactory) -> None:
+    session = session_after("personagem Ana", "personagem Bia", "fugir")
+    assert session.run("teste de fuga da Bia dificuldade 14").ok
+    prompt = session.state.prompts[-1]
+    assert (prompt.kind, prompt.character, prompt.dc) == ("fuga", "bia", 14)
+
+
+def test_a_character_lights_the_torch(session_after: SessionFactory) -> None:
+    session = session_after("personagem Ana", "masmorra")
+    assert session.run("a Ana acende a tocha").ok
+    assert [light.name for light in session.state.dungeon.lights] == ["tocha"]
+
+
+@pytest.mark.parametrize("case", GOLDEN["recusas"], ids=lambda case: case["frase"])
+def test_a_refusal_changes_nothing_in_a_session(case: dict[str, Any],
+                                                session_after: SessionFactory) -> None:
+    session = session_after("personagem Ana", "masmorra")
+    stored, state = len(session.commands()), session.state
+    assert session.run(case["frase"]).error == case["erro"]
+    assert len(session.commands()) == stored and session.state == state
+
+
 def _panic_prompt(session: Session) -> int:
     assert session.run("teste de pânico pra Ana").ok
     return session.state.prompts[-1].id
@@ -371,7 +446,8 @@ def test_phrases_are_bounded_and_cover_every_command(tables: Tables) -> None:
     assert all("{" not in text and text == text.strip() for text in sample)
     commands = {name for name, _ in sample_phrases(tables)}
     assert set(tables.get("comandos", "comandos")) - commands <= {
-        "magia", "marcha", "monstro", "panico", "personagem", "derrotados", "tesouro", "item"}
+        "magia", "marcha", "monstro", "panico", "personagem", "derrotados", "tesouro", "item",
+        "vigia"}
     assert any("três" in text or "dois" in text for text in sample)  # numbers said in words
 
 

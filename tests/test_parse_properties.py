@@ -140,3 +140,36 @@ def test_a_button_option_roll_or_cancel_targets_its_prompt(prompt: int, option: 
         "command": "responder", "args": {"pedido": prompt}}
     assert parse(f"cancelar pedido {prompt}", TABLES).to_json() == {
         "command": "cancelar", "args": {"pedido": prompt}}
+
+
+# ---------------------------------------------------------------- changes said at the table
+
+NAMES = st.sampled_from(["Ana", "Bia", "Caio", "João Pedro", "Mëlkor"])
+FIELDS = st.sampled_from([("comida", "comida"), ("rações", "comida"), ("pv", "pv"),
+                          ("flechas", "municao"), ("água", "agua"), ("sanidade", "sanidade"),
+                          ("exaustão", "exaustao"), ("nível", "nivel")])
+AMOUNTS = st.integers(min_value=1, max_value=999)
+
+
+@PROFILE
+@given(NAMES, FIELDS, AMOUNTS, st.sampled_from([("+", 1), ("-", -1), ("mais ", 1),
+                                                ("menos ", -1)]),
+       st.sampled_from(["", "personagem ", "a "]))
+def test_a_signed_field_is_a_change(name: str, field: tuple[str, str], amount: int,
+                                    sign: tuple[str, int], prefix: str) -> None:
+    said, key = field
+    text = f"{prefix}{name} {said} {sign[0]}{amount}"
+    assert parse(text, TABLES).to_json() == {
+        "command": "personagem",
+        "args": {"nome": name, key: sign[1] * amount, "relativo": True}}, text
+
+
+@PROFILE
+@given(NAMES, st.sampled_from(["o ", "a ", ""]), st.sampled_from([
+    "{x} vai forragear", "{x} vai caçar", "pescar com {x}", "{x} faz um teste de pânico",
+    "{x} fica de vigia", "vigia {x}", "{x} toma 3 de dano", "{x} tirou 12"]))
+def test_an_article_before_a_name_changes_nothing(name: str, article: str,
+                                                  template: str) -> None:
+    plain = parse(template.format(x=name), TABLES).to_json()
+    assert plain["command"] is not None, plain
+    assert parse(template.format(x=article + name), TABLES).to_json() == plain

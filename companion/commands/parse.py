@@ -6,7 +6,8 @@ given back as the GM wrote them and cleaned by the rules in the `mesa` section o
 A value said outside a list ("terreno lava") is caught by a wildcard template that ranks below
 the list's own and reaches the engine as said, so the engine's message lists what it accepts.
 A command word said alone ("terreno") matches a template marked `falta`: the answer says what is
-missing and the command's usage line from comandos.yaml.
+missing and the command's usage line from comandos.yaml. A template marked `recusa` is a clear
+"no" ("caçar e pescar": one activity per round) with the YAML's explanation.
 """
 from __future__ import annotations
 
@@ -39,6 +40,9 @@ SCHEMA: dict[str, Any] = {
         "curingas": {"*": {"palavras": int, "nome_de_pessoa": bool, "filtra_inicio": bool}},
         "nao_sao_nomes": [str],
         "particulas": [str],
+        "artigos": [str],
+        "separadores_de_marcha": [str],
+        "atributos_com_sinal": [str],
         "palavras_de_tesouro": [str],
         "atributos": {"*": [str]},
         "amostra": {"de": int, "ate": int, "por_modelo": int},
@@ -93,6 +97,7 @@ def grammar(tables: Tables) -> Grammar:
     except Exception as error:  # hassil's template errors, translated once here
         raise TableError(f"tables/frases.yaml: modelo de frase inválido ({error})") from None
     _add_light_sources(intents, tables)
+    _add_sheet_fields(intents, data["mesa"])
     compiled = Grammar(intents=intents, rules=data["mesa"], usage=_usage(tables))
     if len(_CACHE) > 8:
         _CACHE.clear()
@@ -123,6 +128,15 @@ def _add_light_sources(intents: Intents, tables: Tables) -> None:
     if extra:
         intents.slot_lists["fonte"] = TextSlotList(name="fonte",
                                                    values=[*slot_list.values, *extra])
+
+
+def _add_sheet_fields(intents: Intents, rules: Mapping[str, Any]) -> None:
+    """The {campo} list ("Ana comida +2"): every sheet alias except the signed modifiers."""
+    signed = set(rules["atributos_com_sinal"])
+    values = [TextSlotValue(TextChunk(" ".join(fold(alias).split())), str(key))
+              for key, aliases in rules["atributos"].items() if key not in signed
+              for alias in aliases]
+    intents.slot_lists["campo"] = TextSlotList(name="campo", values=values)
 
 
 # ---------------------------------------------------------------- parsing
@@ -187,6 +201,8 @@ def _build(result: Any, normalized: Normalized, compiled: Grammar,
     metadata = result.intent_metadata or {}
     if metadata.get("falta"):
         raise ArgError(_missing(result.intent.name, str(metadata["falta"]), compiled, shown))
+    if metadata.get("recusa"):
+        raise ArgError(f"'{shown}': {metadata['recusa']}", final=True)
     slots: dict[str, Any] = {}
     for entity in result.entities_list:
         if entity.is_wildcard:
@@ -198,7 +214,7 @@ def _build(result: Any, normalized: Normalized, compiled: Grammar,
     if metadata.get("tesouro_ou_item"):
         name = _treasure_or_item(slots, rules)
     builder = BUILDERS.get(name, _as_is)
-    return name, builder(slots, rules)
+    return name, builder(slots, rules, shown)
 
 
 def _missing(name: str, what: str, compiled: Grammar, shown: str) -> str:
@@ -233,13 +249,27 @@ def _clean_wildcard(slot: str, value: str, normalized: Normalized,
 
 
 def _person_name(restored: str, words: list[str], rules: Mapping[str, Any]) -> str:
-    """A character's name: not a pronoun or article; capitalized when said all lowercase."""
+    """A character's name: not a pronoun; capitalized when said all lowercase.
+
+    An article before the name is how Brazilians talk ("a Bia", "o Caio"): it is dropped.
+    """
+    said = restored
+    if len(words) > 1 and words[0] in rules["artigos"]:
+        restored, words = _drop_first_word(restored, words)
     if words[0] in rules["nao_sao_nomes"] or any(w.isdigit() for w in words):
-        raise ArgError(f"'{restored}' não parece nome de personagem; {HELP_HINT}")
+        raise ArgError(f"'{said}' não parece nome de personagem; {HELP_HINT}")
     if restored != restored.lower():
         return restored
     particles = set(rules["particulas"])
     return " ".join(w if w in particles else w[:1].upper() + w[1:] for w in restored.split())
+
+
+def _drop_first_word(restored: str, words: list[str]) -> tuple[str, list[str]]:
+    """'a Bia' → 'Bia' (the original spelling kept when it lines up with the words)."""
+    pieces = restored.split(None, 1)
+    if len(pieces) == 2 and fold(pieces[0]).strip(" ,;:.!?") == words[0]:
+        return pieces[1], words[1:]
+    return " ".join(words[1:]), words[1:]
 
 
 def _treasure_or_item(slots: Mapping[str, Any], rules: Mapping[str, Any]) -> str:
@@ -250,10 +280,10 @@ def _treasure_or_item(slots: Mapping[str, Any], rules: Mapping[str, Any]) -> str
 
 # ---------------------------------------------------------------- builders per command
 
-Builder = Callable[[dict[str, Any], Mapping[str, Any]], dict[str, Any]]
+Builder = Callable[[dict[str, Any], Mapping[str, Any], str], dict[str, Any]]
 
 
-def _as_is(slots: dict[str, Any], rules: Mapping[str, Any]) -> dict[str, Any]:
+def _as_is(slots: dict[str, Any], rules: Mapping[str, Any], shown: str) -> dict[str, Any]:
     return slots
 
 
@@ -270,14 +300,14 @@ def _dice_expression(slots: dict[str, Any]) -> str:
     return text + (f"+{bonus}" if bonus else "") + (f"-{penalty}" if penalty else "")
 
 
-def _roll(slots: dict[str, Any], rules: Mapping[str, Any]) -> dict[str, Any]:
+def _roll(slots: dict[str, Any], rules: Mapping[str, Any], shown: str) -> dict[str, Any]:
     args = {"expressao": _dice_expression(slots)}
     if "vantagem" in slots:
         args["vantagem"] = slots["vantagem"]
     return args
 
 
-def _secret(slots: dict[str, Any], rules: Mapping[str, Any]) -> dict[str, Any]:
+def _secret(slots: dict[str, Any], rules: Mapping[str, Any], shown: str) -> dict[str, Any]:
     args: dict[str, Any] = {}
     if "lados" in slots:
         args["expressao"] = _dice_expression(slots)
@@ -286,23 +316,54 @@ def _secret(slots: dict[str, Any], rules: Mapping[str, Any]) -> dict[str, Any]:
     return args
 
 
-def _marching_order(slots: dict[str, Any], rules: Mapping[str, Any]) -> dict[str, Any]:
-    """'Ana, Bia e Caio' → ["Ana", "Bia", "Caio"]."""
-    raw = str(slots["ordem"]).replace(",", " , ").replace(";", " , ")
-    names: list[list[str]] = [[]]
-    for word in raw.split():
-        if word in {",", "e", "E", "depois", "entao", "então"}:
-            names.append([])
-        else:
-            names[-1].append(word)
+def _marching_order(slots: dict[str, Any], rules: Mapping[str, Any],
+                    shown: str) -> dict[str, Any]:
+    """'Ana, Bia e Caio', 'Caio na frente, depois Ana e Bia', 'Caio Ana Bia' → the names."""
+    words = str(slots["ordem"]).replace(",", " , ").replace(";", " , ").split()
+    groups, separated = _split_on_separators(words, rules)
+    if not separated:
+        groups = [name for group in groups for name in _one_word_names(group, rules)]
     cleaned = [_person_name(" ".join(n), fold(" ".join(n)).split(), rules)
-               for n in names if n]
+               for n in groups if n]
     if not cleaned:
         raise ArgError("ordem de marcha sem nomes; diga 'ordem de marcha Ana, Bia e Caio'")
     return {"ordem": cleaned}
 
 
-def _monster(slots: dict[str, Any], rules: Mapping[str, Any]) -> dict[str, Any]:
+def _split_on_separators(words: list[str],
+                         rules: Mapping[str, Any]) -> tuple[list[list[str]], bool]:
+    """Groups of words between separators (',', 'e', 'depois', 'na frente'…); any found?"""
+    separators = sorted((fold(s).split() or [","] for s in rules["separadores_de_marcha"]),
+                        key=len, reverse=True)
+    folded = [fold(w).strip(".!?:") or w for w in words]
+    groups: list[list[str]] = [[]]
+    found, index = False, 0
+    while index < len(words):
+        size = next((len(s) for s in separators if folded[index:index + len(s)] == s), 0)
+        if size:
+            found = True
+            groups.append([])
+            index += size
+            continue
+        groups[-1].append(words[index].strip(".!?:"))
+        index += 1
+    return [g for g in groups if any(g)], found
+
+
+def _one_word_names(group: list[str], rules: Mapping[str, Any]) -> list[list[str]]:
+    """'Caio Ana Bia' (no separator): a name per word; 'de'/'da' join ('Ana de Souza')."""
+    particles = set(rules["particulas"]) - {"e"}
+    names: list[list[str]] = []
+    for word in group:
+        joined = names and (fold(word) in particles or fold(names[-1][-1]) in particles)
+        if joined:
+            names[-1].append(word)
+        else:
+            names.append([word])
+    return names
+
+
+def _monster(slots: dict[str, Any], rules: Mapping[str, Any], shown: str) -> dict[str, Any]:
     """'monstro ogro na sala 3' and the bare 'o ogro morreu' ({monstro_dito}) give `nome`."""
     if "sala_num" in slots:
         slots["sala"] = str(slots.pop("sala_num"))
@@ -311,8 +372,14 @@ def _monster(slots: dict[str, Any], rules: Mapping[str, Any]) -> dict[str, Any]:
     return slots
 
 
-def _sheet(slots: dict[str, Any], rules: Mapping[str, Any]) -> dict[str, Any]:
-    """'Ana nível 2 pv 12 con 1' → nome and the numbers that follow each attribute."""
+def _sheet(slots: dict[str, Any], rules: Mapping[str, Any], shown: str) -> dict[str, Any]:
+    """'Ana nível 2 pv 12 con 1' → nome and the numbers that follow each attribute.
+
+    A sign on a field other than an attribute modifier ('comida +2', 'pv menos 3') makes the
+    sheet a change (`relativo`): then every field must carry its sign.
+    """
+    if "campo" in slots:
+        return _said_change(slots, rules)
     raw = str(slots["ficha"])
     sheet = normalize(raw)  # "pv_max 12" → "pv max 12", "doze" → "12"
     words = [token.text for token in sheet.tokens]
@@ -323,6 +390,7 @@ def _sheet(slots: dict[str, Any], rules: Mapping[str, Any]) -> dict[str, Any]:
         raise ArgError(f"personagem sem nome: '{raw}'; diga 'personagem Ana nível 2 pv 12'")
     said = sheet.restore(" ".join(words[:start]))
     args: dict[str, Any] = {"nome": _person_name(said, fold(said).split(), rules)}
+    signed: set[str] = set()
     index = start
     while index < len(words):
         found = _alias_at(words, index, aliases)
@@ -330,13 +398,35 @@ def _sheet(slots: dict[str, Any], rules: Mapping[str, Any]) -> dict[str, Any]:
             raise ArgError(f"não entendi '{words[index]}' na ficha de '{args['nome']}'; "
                            f"use {', '.join(rules['atributos'])} seguidos de um número")
         size, key = found
-        value, used = _signed_number(words, index + size)
+        value, used, has_sign = _signed_number(words, index + size)
         if value is None:
             raise ArgError(f"falta o número depois de '{' '.join(words[index:index + size])}'; "
                            "ex.: 'personagem Ana nível 2 pv 12 con 1'")
         args[key] = value
+        signed |= {key} if has_sign else set()
         index += size + used
-    return args
+    return _relative_if_signed(args, signed, rules, shown)
+
+
+def _relative_if_signed(args: dict[str, Any], signed: set[str], rules: Mapping[str, Any],
+                        shown: str) -> dict[str, Any]:
+    """'comida +2' is a change; mixing changes and values in one sheet is refused."""
+    if not signed - set(rules["atributos_com_sinal"]):
+        return args
+    unsigned = [key for key in args if key != "nome" and key not in signed]
+    if unsigned:
+        said = ", ".join(unsigned)
+        raise ArgError(f"'{shown}' mistura mudanças (com + ou -) e valores ({said}); "
+                       "diga-os em comandos separados: 'personagem Ana comida +2', "
+                       "'personagem Ana pv 12'", final=True)
+    return {**args, "relativo": True}
+
+
+def _said_change(slots: dict[str, Any], rules: Mapping[str, Any]) -> dict[str, Any]:
+    """'Ana toma 3 de dano' → {"nome": "Ana", "pv": -3, "relativo": true}."""
+    amount = int(slots.get("quantidade", 1))
+    sign = -1 if slots["sinal"] == "menos" else 1
+    return {"nome": slots["personagem"], str(slots["campo"]): sign * amount, "relativo": True}
 
 
 def _alias_at(words: list[str], index: int,
@@ -347,22 +437,25 @@ def _alias_at(words: list[str], index: int,
     return None
 
 
-def _signed_number(words: list[str], index: int) -> tuple[int | None, int]:
-    """'menos 1' → -1, '12' → 12, 'um' → 1; (None, 0) when no number is there."""
+def _signed_number(words: list[str], index: int) -> tuple[int | None, int, bool]:
+    """'menos 1' → -1, '12' → 12, 'um' → 1; (None, 0, False) when no number is there.
+
+    The last item says whether a sign was said ('mais 2', '+2', 'menos 1').
+    """
     sign, used = 1, 0
     if index < len(words) and words[index] in {"menos", "mais"}:
         sign, used = (-1 if words[index] == "menos" else 1), 1
     if index + used >= len(words):
-        return None, 0
+        return None, 0, False
     word = words[index + used]
     if word.isdigit():
-        return sign * int(word), used + 1
+        return sign * int(word), used + 1, used == 1
     if word in {"um", "uma"}:
-        return sign, used + 1
-    return None, 0
+        return sign, used + 1, used == 1
+    return None, 0, False
 
 
-def _answer(slots: dict[str, Any], rules: Mapping[str, Any]) -> dict[str, Any]:
+def _answer(slots: dict[str, Any], rules: Mapping[str, Any], shown: str) -> dict[str, Any]:
     """Options are one word, compared without accents ('exaustão' → 'exaustao'), no digits.
 
     Words before the option name who answers: 'responder ana exaustao' (hassil cannot split
@@ -376,6 +469,16 @@ def _answer(slots: dict[str, Any], rules: Mapping[str, Any]) -> dict[str, Any]:
         if len(said) > 1:
             slots["personagem"] = _answerer(said[:-1], slots, rules)
         slots["opcao"] = option
+    return slots
+
+
+def _light(slots: dict[str, Any], rules: Mapping[str, Any], shown: str) -> dict[str, Any]:
+    """'a Ana acende a tocha' lights a torch; 'acendam duas tochas' is refused (one per command)."""
+    slots.pop("personagem", None)
+    count = slots.pop("quantidade", 1)
+    if count != 1:
+        raise ArgError(f"'{shown}': acendo uma fonte de luz por comando; diga 'acender "
+                       f"{slots.get('fonte', 'tocha')}' uma vez para cada uma", final=True)
     return slots
 
 
@@ -395,6 +498,7 @@ BUILDERS: dict[str, Builder] = {
     "marcha": _marching_order,
     "monstro": _monster,
     "personagem": _sheet,
+    "luz": _light,
 }
 
 
@@ -410,8 +514,9 @@ def sample_phrases(tables: Tables) -> list[tuple[str, str]]:
     pairs: list[tuple[str, str]] = []
     for intent in compiled.intents.intents.values():
         for data in intent.data:
-            if (data.metadata or {}).get("falta"):
-                continue  # a command word alone is not a command
+            metadata = data.metadata or {}
+            if metadata.get("falta") or metadata.get("recusa") or metadata.get("amostra") is False:
+                continue  # a command word alone, a refusal, a form refused for some numbers
             rules = {**compiled.intents.expansion_rules, **data.expansion_rules}
             for sentence in data.sentences:
                 if set(sentence.list_names(rules)) & data.wildcard_list_names:
