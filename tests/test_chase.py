@@ -209,6 +209,8 @@ def test_past_the_third_turn_the_gm_confirms_exhaustion(tables: Tables) -> None:
         "confirmar_perseguicao", None, ("sim", "nao"))
     asked = next(e for e in events if e.kind == "pedido")
     assert asked.visibility == "gm"
+    assert asked.data["pedido"]["opcoes_nomes"] == ["sim", "não"]
+    assert "aplicar 1 ponto de exaustão a todos os personagens? (sim ou não)" in asked.text
     play("responder", opcao="sim")
     assert [c.exhaustion for c in play.state.party] == [1, 1]
     assert play.state.prompts == ()
@@ -219,7 +221,8 @@ def test_the_gm_may_decline_the_exhaustion(tables: Tables) -> None:
     play("fuga", resultado="sucesso")  # the 4th test: escaped, but past the limit
     assert play.state.chase is None
     assert [p.kind for p in play.state.prompts] == ["confirmar_perseguicao"]
-    play("responder", opcao="nao")
+    events = play("responder", opcao="não")
+    assert events[0].text.endswith("respondeu ao pedido 1: não.")
     assert [c.exhaustion for c in play.state.party] == [0, 0]
 
 

@@ -10,9 +10,17 @@ from typing import Any, Callable
 import pytest
 
 from companion.engine import Command, apply, initial_state
-from companion.engine.core import edge_for, modifier, one_of, variant
-from companion.engine.model import Character, State, Travel
-from companion.errors import TableError
+from companion.engine.core import (
+    duration_text,
+    edge_for,
+    modifier,
+    one_of,
+    plural,
+    spoken_name,
+    variant,
+)
+from companion.engine.model import Character, Dungeon, Lasting, State, Travel
+from companion.errors import CommandRejected, TableError
 from companion.tables import DEFAULT_DIR, SCHEMAS, Tables, check, load_tables
 from tests.conftest import FixedDice, Play
 
@@ -178,3 +186,51 @@ def test_a_label_changes_the_text_not_the_table_name(tables):
     assert event.data["tabela"] == "Rolagem"
     assert event.text == ("Ana: Rolagem (DESV da exaustão) — 1d20 = 3 "
                           "(desvantagem, descartado 15)")
+
+
+# ---------------------------------------------------------------- wording helpers
+
+@pytest.mark.parametrize("count,singular,plural_form,expected", [
+    (1, "rodada", None, "1 rodada"), (2, "rodada", None, "2 rodadas"),
+    (0, "turno", None, "0 turnos"), (1, "ração", None, "1 ração"),
+    (3, "ração", None, "3 rações"), (1.5, "hex", "hexes", "1,5 hex"),
+    (0.5, "hex", "hexes", "0,5 hex"), (2, "hex", "hexes", "2 hexes"),
+    (1, "ponto", None, "1 ponto")])
+def test_plural(count, singular, plural_form, expected):
+    assert plural(count, singular, plural_form) == expected
+
+
+@pytest.mark.parametrize("minutes,expected", [
+    (490, "8 horas e 10 minutos"), (60, "1 hora"), (30, "30 minutos"), (0, "0 minutos"),
+    (61, "1 hora e 1 minuto")])
+def test_duration_text(minutes, expected):
+    assert duration_text(minutes) == expected
+
+
+@pytest.mark.parametrize("name,spoken", [
+    ("fuga", "fuga"), ("criar_municao", "criar munição"), ("avancar", "avançar"),
+    ("marcha", "ordem de marcha"), ("luz", "acender"), ("distancia", "ataque à distância"),
+    ("magia", "magia"), ("tabela", "tabela"), ("derrotados", "derrotados")])
+def test_spoken_names_come_from_the_help_texts(tables, name, spoken):
+    assert spoken_name(tables, name) == spoken
+
+
+@pytest.mark.parametrize("state,name,message", [
+    (State(), "fuga", "'fuga' só vale numa perseguição (agora: viagem). Diga 'ajuda' para ver "
+                      "os comandos da viagem."),
+    (State(dungeon=Dungeon(active=True)), "criar_municao",
+     "'criar munição' só vale na viagem (agora: masmorra). Diga 'ajuda' para ver os comandos "
+     "da masmorra."),
+    (State(), "turno", "'turno' só vale na masmorra (agora: viagem). Diga 'ajuda' para ver "
+                       "os comandos da viagem."),
+])
+def test_the_wrong_mode_refusal_is_short_and_spoken(tables, state, name, message):
+    with pytest.raises(CommandRejected) as refused:
+        apply(state, Command(name, {}), random.Random(0), tables)
+    assert refused.value.message == message
+
+
+def test_a_lasting_condition_with_an_edge_gives_desv(tables):
+    bitten = Character(id="ana", name="Ana", lasting=(Lasting("Mosquitos", 720, "desvantagem"),))
+    plain = Character(id="bia", name="Bia", lasting=(Lasting("Frio", 720),))
+    assert (edge_for(bitten, tables), edge_for(plain, tables)) == ("desvantagem", None)

@@ -459,3 +459,24 @@ def test_a_day_ending_in_the_dungeon_without_rest_gives_exhaustion(tables: Table
     assert play.state.minutes == 24 * 60
     assert all(c.exhaustion == 1 for c in play.state.party)
     assert any("Um dia sem descansar" in e.text for e in play.events)
+
+
+def test_leaving_counts_the_time_spent_not_only_the_turns(tables: Tables) -> None:
+    play = Play(tables, State(minutes=100))
+    play("masmorra")
+    play("luz", fonte="lanterna")
+    assert play.state.dungeon.entered_at == 100
+    play("turno", rng=FixedDice())
+    play("dormir", rng=FixedDice(6, 6, 1))
+    (event,) = play("viagem")
+    assert event.text == ("O grupo sai da masmorra depois de 8 horas e 10 minutos lá dentro "
+                          "(1 turno de exploração). De volta à viagem.")
+    assert event.data["minutos"] == 490
+
+
+def test_lights_and_spells_count_turns_in_good_portuguese(tables: Tables) -> None:
+    play = in_dungeon(tables, lit=False)
+    (event,) = play("magia", nome="Escudo", turnos=1)
+    assert event.text == "Magia Escudo: dura 1 turno."
+    events = play("luz", fonte="tocha")
+    assert events[0].text == "Tocha acesa: queima por 6 turnos."

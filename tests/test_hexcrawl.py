@@ -302,9 +302,11 @@ def test_forced_march_dc_12_then_15_then_18(play: Play) -> None:
     _march(play)
     for dc in (12, 15, 18):
         _march(play)
-        prompts = play.state.prompts[-2:]
+        prompts = play.state.prompts
         assert [(p.kind, p.character, p.dc, p.modifier) for p in prompts] == [
             ("marcha_forcada", "ana", dc, 1), ("marcha_forcada", "bia", dc, -1)]
+        for prompt in prompts:
+            run(play, "responder", pedido=prompt.id, valor=20)
 
 
 def test_any_other_activity_resets_the_advance_count(play: Play) -> None:
@@ -375,17 +377,66 @@ def test_forced_march_failed_then_rest_two_rounds(play: Play) -> None:
     run(play, "responder", opcao="descansar")
     assert play.state.party[0].rest_rounds_owed == 2
     assert play.state.party[0].exhaustion == 0
-    events = run(play, "explorar", *QUIET, 5)
-    assert any(e.kind == "aviso" and "Ana ainda precisa descansar 2" in e.text for e in events)
-    run(play, "acampar", *QUIET, 1)
-    run(play, "descansar", *QUIET, 4)  # safe camp: no mishap; 1d8 hit die
+    for activity in ("explorar", "avancar", "acampar", "forragear", "criar_municao"):
+        before = play.state
+        with pytest.raises(CommandRejected, match="Ana ainda precisa descansar 2 rodadas "
+                                                  r"\(marcha forçada\).*'descansar'.*"
+                                                  "'cancelar Ana'"):
+            play(activity, rng=FixedDice())
+        assert play.state == before
+    run(play, "descansar", *QUIET, 1, 4)  # not safe: Tabela H 1 (Nada); 1d8 hit die
     assert play.state.party[0].rest_rounds_owed == 1
+    run(play, "descansar", *QUIET, 1, 4)
+    assert play.state.party[0].rest_rounds_owed == 0
+    run(play, "explorar", *QUIET, 5)  # free again
+
+
+def test_owed_rest_refuses_an_activity_named_for_that_character(play: Play) -> None:
+    start(play, party=(ana(rest_rounds_owed=2), bia()), terrain="estepe")
+    for activity in ("forragear", "cacar", "pescar", "criar_municao"):
+        with pytest.raises(CommandRejected, match="Ana ainda precisa descansar 2 rodadas"):
+            play(activity, rng=FixedDice(), personagem="Ana")
+    run(play, "forragear", 6, 1, personagem="Bia")  # Bia owes nothing: Tabela E fails, F 1
+
+
+def test_the_gm_releases_a_character_from_owed_rest(play: Play) -> None:
+    start(play, party=(ana(rest_rounds_owed=2),), terrain="estepe")
+    events = run(play, "cancelar", personagem="Ana")
+    assert play.state.party[0].rest_rounds_owed == 0
+    assert "dispensa Ana do descanso da marcha forçada (faltavam 2 rodadas)" in events[0].text
+    run(play, "explorar", *QUIET, 5)
+
+
+@pytest.mark.parametrize("answered", [0, 1])
+def test_unanswered_forced_march_prompts_block_the_next_activity(play: Play,
+                                                                 answered: int) -> None:
+    _forced(play)
+    if answered:
+        run(play, "responder", valor=1)  # failed: now the choice waits
+    (waiting,) = play.state.prompts
+    what = ("ao teste de CON da marcha forçada" if not answered
+            else "à escolha depois da marcha forçada")
+    for activity in ("avancar", "explorar", "descansar", "acampar"):
+        before = play.state
+        with pytest.raises(CommandRejected, match=f"Ana ainda não respondeu {what}.*"
+                                                  rf"\(pedido {waiting.id}\): responda ou "
+                                                  "cancele antes de seguir"):
+            play(activity, rng=FixedDice())
+        assert play.state == before
+    with pytest.raises(CommandRejected, match="Ana ainda não respondeu"):
+        play("forragear", rng=FixedDice(), personagem="Ana")
+    run(play, "cancelar")
+    run(play, "explorar", *QUIET, 5)
 
 
 def test_forced_march_failed_then_exhaustion(play: Play) -> None:
     _forced(play)
     run(play, "responder", valor=1)
-    run(play, "responder", opcao="exaustão")
+    (choice,) = play.state.prompts
+    assert choice.labels == ("descansar", "exaustão")
+    events = run(play, "responder", opcao="exaustão")
+    assert "respondeu ao pedido 2: exaustão." in events[0].text
+    assert "recebe 1 ponto de exaustão" in events[1].text
     assert play.state.party[0].exhaustion == 1
     assert play.state.party[0].rest_rounds_owed == 0
 
@@ -639,3 +690,23 @@ def test_travel_never_makes_anything_negative(tables, steps, seed, food, water, 
             assert c.hp <= c.hp_max
             assert all(value >= 0 for value in c.attribute_damage.values())
         assert state.travel.weather_row is None or 1 <= state.travel.weather_row <= 6
+
+
+# ---------------------------------------------------------------- wording
+
+@pytest.mark.parametrize("mode,said", [("andando", "0,5 hex"), ("montado", "1 hex"),
+                                       ("navegando", "2 hexes")])
+def test_hexes_are_said_with_a_decimal_comma(play: Play, mode: str, said: str) -> None:
+    start(play, terrain="estepe", mode=mode)
+    events = run(play, "avancar", *QUIET, 6, 5)
+    assert any(e.text.startswith(f"O grupo avança {said} (") for e in events)
+
+
+@pytest.mark.parametrize("named,said", [
+    ({"personagem": "Bia"}, "Bia: +1 comida e +1 água."),
+    ({}, "Ana e Bia: +1 comida e +1 água cada.")])
+def test_the_harvest_says_cada_only_for_several(play: Play, named: dict, said: str) -> None:
+    start(play, party=(ana(), bia()), terrain="floresta")
+    faces = (1,) if named else (*QUIET, 1)
+    events = run(play, "forragear", *faces, **named)
+    assert any(e.text == said for e in events)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 
 import pytest
 
@@ -155,7 +156,7 @@ def test_estado_gives_the_table_a_summary_and_the_gm_a_secret_line(tables):
     assert "Ogro" not in public[0].text and "porta" not in public[0].text
     assert "mestre" not in public[0].data["estado"]
     assert "perdidos: sim" in gm[0].text and "Ogro (sala 3)" in gm[0].text
-    assert "porta: 1d20 = 3" in gm[0].text and "1 panico (ana)" in gm[0].text
+    assert "porta: 1d20 = 3" in gm[0].text and "1 Teste de pânico (Ana)" in gm[0].text
 
 
 def test_estado_for_a_player_goes_only_to_them(tables):
@@ -238,3 +239,17 @@ def test_a_table_shown_only_to_the_gm_follows_its_entry(tables):
     play = Play(Tables(files=files, directory=tables.directory))
     (event,) = play("tabela", tabela="k", rng=FixedDice(1))
     assert event.visibility == "gm" and event.data["tabela"] == "Tabela K: Aflição"
+
+
+def test_estado_shows_attribute_damage_and_hexes_with_a_comma(tables):
+    hurt = Character(id="ana", name="Ana", attribute_damage={"sab": 2, "con": 1})
+    play = Play(tables, State(party=(hurt,), travel=Travel(hexes=1.5)))
+    (public, _) = play("estado")
+    assert "1,5 hex" in public.text
+    assert "Ana PV 8/8 San 10 Exa 0 Com 0 Água 0 Mun 0 Dano SAB 2, CON 1" in public.text
+
+
+def test_estado_in_a_dungeon_does_not_say_lost(tables):
+    play = Play(tables, replace(secret_state(), dungeon=Dungeon(active=True)))
+    (_, gm) = play("estado")
+    assert "perdidos: não" in gm.text

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.engine.core import PromptAnswer, Turn, prompt_handler
-from companion.engine.model import Character, Prompt, State
+from companion.engine.model import Character, Prompt, State, Travel
 from companion.errors import CommandRejected
 from tests.conftest import FixedDice, Play
 
@@ -336,3 +336,124 @@ def test_answer_then_prompt_ids_keep_growing(tables):
     play("panico", personagem="ana")
     assert [p.id for p in play.state.prompts] == [2]
     assert play.state.next_prompt_id == 3
+
+
+# ---------------------------------------------------------------- personagem relativo
+
+def _ana(play, **fields):
+    play("personagem", nome="Ana", pv=12, pv_max=12, comida=3, **fields)
+    return play
+
+
+def test_relative_damage_says_before_and_after(play):
+    _ana(play)
+    (event,) = play("personagem", nome="Ana", pv=-3, relativo=True)
+    assert event.text == "Ana: PV 12 → 9."
+    assert event.data["antes"] == {"pv": 12} and event.data["campos"] == {"pv": 9}
+    assert play.state.party[0].hp == 9
+
+
+def test_relative_supplies_add_up(play):
+    _ana(play)
+    (event,) = play("personagem", nome="Ana", comida=2, agua=-1, relativo=True)
+    assert event.text == "Ana: comida 3 → 5, água 3 → 2."
+    assert (play.state.party[0].food, play.state.party[0].water) == (5, 2)
+
+
+def test_relative_healing_stops_at_the_maximum_and_says_so(play):
+    _ana(play)
+    play("personagem", nome="Ana", pv=-5, relativo=True)
+    (event,) = play("personagem", nome="Ana", pv=10, relativo=True)
+    assert event.text == "Ana: PV 7 → 12 (só até o máximo, 12)."
+    assert (play.state.party[0].hp, play.state.party[0].hp_max) == (12, 12)
+
+
+def test_relative_results_never_go_negative(play):
+    _ana(play)
+    (event,) = play("personagem", nome="Ana", pv=-30, comida=-9, relativo=True)
+    assert event.text == ("Ana: PV 12 → 0 (não fica abaixo de 0), "
+                          "comida 3 → 0 (não fica abaixo de 0).")
+    assert (play.state.party[0].hp, play.state.party[0].food) == (0, 0)
+
+
+def test_a_lower_maximum_lowers_the_value(play):
+    _ana(play)
+    (event,) = play("personagem", nome="Ana", pv_max=-4, relativo=True)
+    assert play.state.party[0].hp == 8 and play.state.party[0].hp_max == 8
+    assert "PV 12 → 8 (só até o máximo, 8)" in event.text
+
+
+def test_relative_needs_an_existing_character(play):
+    with pytest.raises(CommandRejected, match="personagem desconhecido: 'Ana'"):
+        play("personagem", nome="Ana", pv=-3, relativo=True)
+    assert play.state.party == ()
+
+
+def test_relative_refuses_a_change_beyond_the_span(play):
+    _ana(play)
+    with pytest.raises(CommandRejected, match="mudança fora do razoável: PV -100000"):
+        play("personagem", nome="Ana", pv=-100000, relativo=True)
+
+
+@settings(max_examples=60)
+@given(st.lists(st.tuples(st.sampled_from(["pv", "comida", "agua", "sanidade", "exaustao"]),
+                          st.integers(-10, 10)), min_size=1, max_size=8))
+def test_relative_changes_stay_within_bounds(tables, changes):
+    play = Play(tables)
+    _ana(play)
+    for field, delta in changes:
+        play("personagem", nome="Ana", relativo=True, **{field: delta})
+    ana = play.state.party[0]
+    assert min(ana.hp, ana.food, ana.water, ana.sanity, ana.exhaustion) >= 0
+    assert ana.hp <= ana.hp_max and ana.sanity <= ana.sanity_max
+
+
+def test_the_summary_shows_attribute_damage(tables):
+    state = State(party=(Character(id="ana", name="Ana", attribute_damage={"sab": 2}),))
+    play = Play(tables, state)
+    (event,) = play("personagem", nome="Ana")
+    assert event.text.endswith("dano de atributo: SAB 2).")
+
+
+# ---------------------------------------------------------------- responder: one owner
+
+def test_gm_answers_the_oldest_when_every_prompt_is_the_same_characters(tables):
+    play = with_prompts(tables, prompt(1, "ana"), prompt(2, "ana"))
+    play("responder", valor=20)
+    assert [p.id for p in play.state.prompts] == [2]
+    play("cancelar")
+    assert play.state.prompts == ()
+
+
+def test_the_answer_shows_the_die_and_the_modifier(tables):
+    play = with_prompts(tables, prompt(1, "ana", modifier=1), prompt(2, "bia", modifier=-2),
+                        prompt(3, "ana"))
+    events = play("responder", pedido=1, valor=15)
+    assert events[0].text == "O Mestre, por Ana, respondeu ao pedido 1: 15 + 1 = 16."
+    events = play("responder", actor="player:bia", valor=15)
+    assert events[0].text == "Bia respondeu ao pedido 2: 15 − 2 = 13."
+    events = play("responder", actor="player:ana", valor=15)
+    assert events[0].text == "Ana respondeu ao pedido 3: 15."
+
+
+def test_a_companion_roll_names_whose_test_it_is(tables):
+    play = Play(tables, State(travel=Travel(weather_row=3, terrain="estepe",
+                                            day_start_terrain="estepe")))
+    play("personagem", nome="Ana", con=1)
+    for _ in range(3):
+        play("avancar", rng=FixedDice(3, 6, 6, 5))
+    events = play("responder", rng=FixedDice(14))
+    (rolled,) = [e for e in events if e.kind == "rolagem"]
+    assert rolled.data["tabela"] == "Tabela B: Forçando o Avanço"
+    assert rolled.text.startswith("Ana: teste de CON DC 12 (marcha forçada) — 1d20 = 14")
+    assert "14 + 1 = 15" in events[1].text
+
+
+def test_options_are_shown_with_their_labels(tables):
+    play = with_prompts(tables, prompt(1, None, options=("sim", "nao"),
+                                       labels=("sim", "não")))
+    with pytest.raises(CommandRejected, match="use sim ou não"):
+        play("responder", opcao="talvez")
+    events = play("responder", opcao="não")
+    assert events[0].text.endswith("respondeu ao pedido 1: não.")
+    assert ANSWERS == [(1, PromptAnswer(option="nao"))]

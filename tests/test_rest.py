@@ -7,7 +7,9 @@ import pytest
 
 from companion.engine import Command, State
 from companion.engine import dungeon as dungeon_module
-from companion.engine.core import Turn
+from companion.engine.core import Turn, edge_for
+from companion.engine.view import view_state
+from companion.errors import CommandRejected
 from companion.engine.model import Character, Dungeon, Travel
 from companion.engine.rest import rest_party
 from companion.tables import Tables
@@ -99,7 +101,7 @@ def test_the_interruption_test_reads_its_die_and_attribute_from_the_table(tables
     events = run(play, "descansar", 3, 1, 4)  # an encounter in the rest round interrupts
     (prompt,) = play.state.prompts
     assert (prompt.kind, prompt.dice, prompt.modifier) == ("interrupcao", "1d12", 2)
-    assert "teste de DES DC 12" in prompt.text
+    assert "Teste de DES DC 12" in prompt.text
     assert not any("CON" in e.text for e in events)
 
 
@@ -137,11 +139,10 @@ def test_tabela_h_rows_1_to_4_nothing(play: Play, face: int) -> None:
     assert play.state.party[0].conditions == ()
 
 
-@pytest.mark.parametrize("face", [5, 9])
-def test_tabela_h_item_rows_are_told(play: Play, face: int) -> None:
+def test_tabela_h_item_row_5_is_told(play: Play) -> None:
     camp(play, fed(ana()), safe=False)
-    events = run(play, "descansar", *QUIET, face, 5)
-    assert one_roll(events, H).data["resultado"] == SEED_H[face]
+    events = run(play, "descansar", *QUIET, 5, 5)
+    assert one_roll(events, H).data["resultado"] == SEED_H[5]
 
 
 def test_tabela_h_row_6_animals_eat_rations_from_whoever_has_most(play: Play) -> None:
@@ -157,16 +158,89 @@ def test_tabela_h_row_6_never_below_zero(play: Play) -> None:
     camp(play, replace(ana(), food=1, water=1), safe=False)
     events = run(play, "descansar", *QUIET, 6, 4, 1)
     assert play.state.party[0].food == 0
-    assert any(e.kind == "aviso" and "só tinha 1" in e.text for e in events)
+    assert any(e.kind == "aviso" and "só tinha 1 ração:" in e.text for e in events)
 
 
-@pytest.mark.parametrize("face,condition", [
-    (7, "Mosquitos: DESV nas próximas duas rodadas"), (10, "Doença (roedores/pestes)")])
-def test_tabela_h_conditions_on_everyone(play: Play, face: int, condition: str) -> None:
+def test_one_lost_ration_is_said_in_the_singular(play: Play) -> None:
+    camp(play, fed(ana()), safe=False)
+    events = run(play, "descansar", *QUIET, 6, 1, 1)
+    assert one_roll(events, "Rações perdidas").data["resultado"] == "1 ração devorada"
+    assert any(e.text == "O grupo perde 1 ração." for e in events)
+
+
+def test_tabela_h_row_10_condition_on_everyone(play: Play) -> None:
     camp(play, fed(ana()), fed(bia()), safe=False)
-    events = run(play, "descansar", *QUIET, face, 5, 5)
-    assert one_roll(events, H).data["resultado"] == SEED_H[face]
+    events = run(play, "descansar", *QUIET, 10, 5, 5)
+    assert one_roll(events, H).data["resultado"] == SEED_H[10]
+    condition = "Doença (roedores/pestes)"
     assert [c.conditions for c in play.state.party] == [(condition,), (condition,)]
+
+
+def test_tabela_h_row_7_gives_desv_for_the_next_two_rounds_then_ends(play: Play) -> None:
+    camp(play, fed(ana()), fed(bia()), safe=False)
+    events = run(play, "descansar", *QUIET, 7, 5, 6, 5, 6)  # hit dice with DESV: 2 each
+    assert one_roll(events, H).data["resultado"] == SEED_H[7]
+    assert any(e.kind == "aviso" and "Mosquitos: DESV em todas as rolagens nas próximas "
+               "2 rodadas" in e.text for e in events)
+    for _ in range(2):  # the next two rounds: DESV on every roll
+        assert [edge_for(c, play.tables) for c in play.state.party] == ["desvantagem"] * 2
+        events = run(play, "criar_municao", 10, 4, personagem="Ana")  # named: no round
+        made = one_roll(events, "Tabela G: Criar Munição")  # 1d20+2 (DES; Floresta +0)
+        assert (made.data["total"], made.data["descartado"]) == (6, 12)
+        events = run(play, "explorar", *QUIET, 5)
+    assert any(e.text == "Acabou: Mosquitos (Ana e Bia)." for e in events)
+    assert [c.lasting for c in play.state.party] == [(), ()]
+    assert [edge_for(c, play.tables) for c in play.state.party] == [None, None]
+
+
+def test_a_timed_condition_shows_its_rounds_in_the_view(play: Play) -> None:
+    camp(play, fed(ana()), safe=False)
+    run(play, "descansar", *QUIET, 7, 5, 6)
+    (shown,) = view_state(play.state, "public", play.tables)["grupo"]
+    assert shown["condicoes_temporarias"] == [
+        {"texto": "Mosquitos", "rodadas": 2, "desvantagem": True}]
+    assert "Mosquitos (DESV, mais 2 rodadas)" in shown["condicoes"]
+    run(play, "explorar", *QUIET, 5)
+    (shown,) = view_state(play.state, "public", play.tables)["grupo"]
+    assert "Mosquitos (DESV, mais 1 rodada)" in shown["condicoes"]
+
+
+def test_tabela_h_row_9_asks_everyone_for_a_dex_test(play: Play) -> None:
+    camp(play, fed(ana(hp=1)), fed(bia(hp=1)), safe=False)
+    events = run(play, "descansar", *QUIET, 9, 5, 5)
+    assert one_roll(events, H).data["resultado"] == SEED_H[9]
+    prompts = play.state.prompts
+    assert [(p.kind, p.character, p.dc, p.modifier) for p in prompts] == [
+        ("teste_percalco", "ana", 12, 2), ("teste_percalco", "bia", 12, 0)]
+    assert prompts[0].text == ("Ana: O fogo espalhou. Teste de DES DC 12 ou perde 1 item "
+                               "aleatório.")
+    assert [c.hp for c in play.state.party] == [6, 6]  # the rest's benefits are not at stake
+    events = run(play, "responder", personagem="Ana", valor=10)  # 10 + 2 = 12
+    assert events[0].text == "O Mestre, por Ana, respondeu ao pedido 1: 10 + 2 = 12."
+    assert "Ana passa (12 contra DC 12): não perde nada." == events[1].text
+    events = run(play, "responder", personagem="Bia", valor=11)
+    assert events[1].kind == "aviso"
+    assert events[1].text == "Bia falha (11 contra DC 12): perde 1 item aleatório."
+    assert play.state.prompts == ()
+
+
+def test_tabela_h_row_8_the_chosen_watcher_panics(play: Play) -> None:
+    camp(play, fed(ana()), fed(bia()), safe=False)
+    assert view_state(play.state, "public", play.tables)["viagem"]["vigia"] == "Ana"
+    events = run(play, "vigia", personagem="bia")
+    assert events[0].text == "Vigia: Bia (até o Mestre escolher outro)."
+    view = view_state(play.state, "public", play.tables)["viagem"]
+    assert (view["vigia"], view["vigia_escolhido"]) == ("Bia", True)
+    run(play, "descansar", *QUIET, 8, 4, 6, 6)
+    assert [(p.kind, p.character) for p in play.state.prompts] == [("panico", "bia")]
+
+
+def test_vigia_without_a_name_says_who_watches(play: Play) -> None:
+    camp(play, fed(ana()), fed(bia()))
+    events = run(play, "vigia")
+    assert events[0].text.startswith("Vigia: Ana (padrão da casa).")
+    with pytest.raises(CommandRejected, match="personagem desconhecido: 'Caio'"):
+        play("vigia", personagem="Caio")
 
 
 def test_tabela_h_row_8_watcher_panics_and_an_encounter_interrupts(play: Play) -> None:
@@ -229,7 +303,7 @@ def test_two_interruptions_need_two_passes(play: Play) -> None:
     run(play, "descansar", 3, 1, 2, 8, 2, 3)
     panic, first = play.state.prompts
     assert (panic.kind, first.kind) == ("panico", "interrupcao")
-    assert (first.dc, first.context["restantes"]) == (12, [12])
+    assert (first.dc, first.context["restantes"]) == (12, [[12, "O descanso foi interrompido."]])
     run(play, "responder", pedido=first.id, valor=20)
     (second,) = [p for p in play.state.prompts if p.kind == "interrupcao"]
     assert (second.dc, second.context["restantes"]) == (12, [])
@@ -288,6 +362,10 @@ def test_dungeon_row_9_everyone_panics_and_tests_con(tables: Tables) -> None:
     state, _ = _dungeon_rest(tables, 9, party=(fed(ana()), fed(bia())))
     assert [(p.kind, p.character) for p in state.prompts] == [
         ("panico", "ana"), ("panico", "bia"), ("interrupcao", "ana"), ("interrupcao", "bia")]
+    con = state.prompts[2]
+    assert con.text == ("Ana: O ambiente da Dungeon é muito opressor. Teste de CON DC 12 para "
+                        "ter os benefícios do descanso.")
+    assert "interrompido" not in con.text
 
 
 def test_dungeon_quiet_row_gives_benefits_and_marks_the_day_rested(tables: Tables) -> None:
@@ -295,3 +373,12 @@ def test_dungeon_quiet_row_gives_benefits_and_marks_the_day_rested(tables: Table
     assert state.party[0].hp == 6
     assert state.travel.rested_today is True
     assert state.prompts == ()
+
+
+def test_the_companion_rolls_the_fire_test_naming_whose_it_is(play: Play) -> None:
+    camp(play, fed(ana()), safe=False)
+    run(play, "descansar", *QUIET, 9, 5)
+    events = run(play, "responder", 3)
+    rolled = one_roll(events, "Teste do percalço")
+    assert rolled.text.startswith("Ana: teste de DES DC 12 — 1d20 = 3")
+    assert events[-1].text == "Ana falha (5 contra DC 12): perde 1 item aleatório."

@@ -100,3 +100,39 @@ def test_a_rejected_roll_counts_no_dice(play):
     with pytest.raises(CommandRejected):
         play("rolar", expressao="1000d6")
     assert play.state.tally.dice == {"d6": 1}
+
+
+# ---------------------------------------------------------------- registro
+
+def _filled(play: Play) -> Play:
+    play("derrotados", quantidade=3, criatura="goblins")
+    play("tesouro", quantidade=50, tipo="moedas de ouro")
+    play("item", quantidade=1, tipo="poção")
+    play("segredo", rng=FixedDice(7))
+    play("rolar", rng=FixedDice(2, 3, 4), expressao="3d6")
+    return play
+
+
+def test_registro_for_the_gm_has_the_dice_per_type(play):
+    _filled(play)
+    (event,) = play("registro")
+    assert event.visibility == "gm"
+    assert event.text == ("Registro da sessão\nDerrotados por região:\n  Planície: 3 goblins\n"
+                          "Tesouro: 50 moedas de ouro\nItens: 1 poção\n"
+                          "Dados rolados: d6 × 3, d20 × 1")
+    assert event.data["registro"]["dados"] == {"d20": 1, "d6": 3}
+
+
+def test_registro_for_a_player_goes_only_to_them_without_dice(play):
+    _filled(play)
+    play("personagem", nome="Ana")
+    (event,) = play("registro", actor="player:ana")
+    assert event.visibility == "player:ana"
+    assert "Dados rolados" not in event.text and "dados" not in event.data["registro"]
+    assert "Planície: 3 goblins" in event.text
+
+
+def test_registro_of_an_empty_session(play):
+    (event,) = play("registro")
+    assert "nenhuma criatura" in event.text and "Tesouro: nada" in event.text
+    assert event.text.endswith("Dados rolados: nenhum")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import copy
 import json
+from dataclasses import replace
 import random
 
 import pytest
@@ -91,9 +92,31 @@ def test_player_sees_own_details_and_own_prompts_only(tables):
     assert [p["id"] for p in view["pedidos"]] == [1]
     ana, bia = view["grupo"]
     assert ana["proprio"] is True and ana["atributos"] == {"con": 1}
-    assert ana["dano_atributo"] == {"sab": 2}
+    assert ana["dano_atributos"] == {"sab": 2}
     assert "atributos" not in bia and "proprio" not in bia
     assert bia["exaustao"] == 2  # the party's public fields are shown for everyone
+
+
+@pytest.mark.parametrize("viewer", ["gm", "public", "player:bia"])
+def test_attribute_damage_is_shown_to_everyone(tables, viewer):
+    ana, bia = view_state(secret_state(), viewer, tables)["grupo"]
+    assert (ana["dano_atributos"], bia["dano_atributos"]) == ({"sab": 2}, {})
+
+
+def test_lost_shows_only_in_travel_mode_and_the_state_keeps_it(tables):
+    travel = view_state(secret_state(), "gm", tables)
+    inside = replace(secret_state(), dungeon=Dungeon(active=True))
+    assert travel["mestre"]["perdido"] is True
+    assert view_state(inside, "gm", tables)["mestre"]["perdido"] is False
+    assert inside.travel.lost is True
+    out = Play(tables, inside)
+    out("viagem")
+    assert view_state(out.state, "gm", tables)["mestre"]["perdido"] is True
+
+
+def test_the_hexes_are_written_with_a_decimal_comma(tables):
+    view = view_state(State(travel=Travel(hexes=1.5)), "public", tables)
+    assert view["viagem"]["hexes_texto"] == "1,5 hex"
 
 
 def test_public_view_has_no_prompts_and_no_details(tables):

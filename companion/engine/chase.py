@@ -27,6 +27,7 @@ from companion.engine.core import (
     arg,
     exhaust_party,
     command,
+    plural,
     find_character,
     modifier,
     prompt_handler,
@@ -235,7 +236,7 @@ def _past_limit(state: State, turn: Turn, chase_turn: int) -> State:
     amount = int(_data(turn, "exaustao_apos_limite"))
     turn.warn(str(_data(turn, "limite_texto")), turno=chase_turn)
     text = (f"A perseguição passou de {_data(turn, 'limite_turnos')} turnos (turno {chase_turn}): "
-            f"aplicar {amount} ponto(s) de exaustão a todos os personagens? (sim/nao)")
+            f"aplicar {plural(amount, 'ponto')} de exaustão a todos os personagens? (sim ou não)")
     return add_prompt(state, turn, "confirmar_perseguicao", None, text, options=("sim", "nao"))
 
 
@@ -245,7 +246,7 @@ def confirm_exhaustion(state: State, prompt: Prompt, answer: PromptAnswer,
     """The GM confirms (sim) or declines (nao) the exhaustion of a long chase."""
     option = slug(answer.option or "")
     if option not in ("sim", "nao"):
-        raise CommandRejected(f"responda 'sim' ou 'nao' para a exaustão da perseguição "
+        raise CommandRejected(f"responda 'sim' ou 'não' para a exaustão da perseguição "
                               f"(recebi '{answer.option or answer.total}')")
     state = replace(state, prompts=tuple(p for p in state.prompts if p.id != prompt.id))
     if option == "nao":
@@ -253,8 +254,8 @@ def confirm_exhaustion(state: State, prompt: Prompt, answer: PromptAnswer,
         return state
     amount = int(_data(turn, "exaustao_apos_limite"))
     state, levels = exhaust_party(state, amount)
-    turn.warn(f"A perseguição longa cobra seu preço: cada personagem sofre {amount} ponto(s) "
-              f"de exaustão (exaustão: {levels}).", exaustao=amount)
+    turn.warn(f"A perseguição longa cobra seu preço: cada personagem sofre "
+              f"{plural(amount, 'ponto')} de exaustão (exaustão: {levels}).", exaustao=amount)
     return state
 
 

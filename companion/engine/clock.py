@@ -7,7 +7,9 @@ dungeon sleep and chase turns all call it, so time has the same effects everywhe
 - inside a dungeon, the lights and spells burn one turn per `masmorra.yaml turno_minutos`
   minutes (whole turns: `minutes // turno_minutos`), saying what went out;
 - every midnight crossed ends a day (hexcrawl's `end_of_day`: the day without rest, Tabela I,
-  the new day's region), with the clock at that midnight.
+  the new day's region), with the clock at that midnight;
+- a character's lasting conditions (`Character.lasting`, e.g. Tabela H 7's DESV for two rounds)
+  end when the clock reaches their `until` minute, saying so.
 
 The procedure modules are imported when time passes, not at import time: they import this one.
 """
@@ -32,7 +34,24 @@ def pass_time(state: State, turn: Turn, minutes: int, *, advancing: bool = False
         state = replace(state, travel=replace(state.travel, consecutive_advances=0))
     if state.dungeon.active:
         state = _burn_dungeon_timers(state, turn, minutes)
-    return _cross_midnights(state, turn, state.minutes + minutes)
+    state = _cross_midnights(state, turn, state.minutes + minutes)
+    return expire_lasting(state, turn)
+
+
+def expire_lasting(state: State, turn: Turn) -> State:
+    """Drop the lasting conditions whose time is over, one line per condition."""
+    ended: dict[str, list[str]] = {}
+    party = []
+    for character in state.party:
+        over = [c for c in character.lasting if c.until <= state.minutes]
+        for condition in over:
+            ended.setdefault(condition.text, []).append(character.name)
+        party.append(replace(character, lasting=tuple(
+            c for c in character.lasting if c.until > state.minutes)) if over else character)
+    for text, names in ended.items():
+        who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " e " + names[-1]
+        turn.say(f"Acabou: {text} ({who}).", condicao=text, fim=True)
+    return replace(state, party=tuple(party)) if ended else state
 
 
 def _burn_dungeon_timers(state: State, turn: Turn, minutes: int) -> State:

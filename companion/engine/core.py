@@ -102,6 +102,9 @@ register_schema("panico", {"tabela_i": {"nome": str, "linhas": {"*": variant("ef
                             "dano_diario": {"atributo": str, "dados": DICE_TEXT}},
 })}}})
 
+# How a prompt's options are shown to people (canonical value → label), house default.
+register_schema("panico", {"nomes_opcoes": {"*": str}})
+
 # The session's starting values (tables/inicio.yaml, house defaults).
 register_schema("inicio", {
     "estacao": {"valor": one_of(*get_args(Season)), "padrao_da_casa": bool},
@@ -225,6 +228,29 @@ def pick_row(rows: Mapping[Any, Any], value: int) -> Any:
     raise CommandRejected(f"nenhuma linha da tabela para o resultado {value}")
 
 
+def number_text(value: float) -> str:
+    """A number as people read it in Brazil: 1,5 (decimal comma), 2 (no ',0')."""
+    if float(value).is_integer():
+        return str(int(value))
+    return f"{value:g}".replace(".", ",")
+
+
+def plural(count: float, singular: str, plural_form: str | None = None) -> str:
+    """'1 rodada', '2 rodadas', '0 rodadas', '1,5 hex': plural from 2 up (and for 0), as in
+    Portuguese. The plural is singular + 's' unless given ('ração' → 'rações' is automatic)."""
+    if plural_form is None:
+        plural_form = singular[:-2] + "ões" if singular.endswith("ão") else singular + "s"
+    word = singular if 0 < abs(count) < 2 else plural_form
+    return f"{number_text(count)} {word}"
+
+
+def duration_text(minutes: int) -> str:
+    """'8 horas e 10 minutos', '1 hora', '30 minutos'."""
+    hours, rest = divmod(max(0, int(minutes)), 60)
+    parts = ([plural(hours, "hora")] if hours else []) + ([plural(rest, "minuto")] if rest else [])
+    return " e ".join(parts) or "0 minutos"
+
+
 def arg(turn: Turn, name: str, default: Any = None) -> Any:
     return turn.command.args.get(name, default)
 
@@ -285,19 +311,20 @@ def modifier(character: Character, attribute: str, tables: Tables) -> int:
 
 
 def edge_for(character: Character, tables: Tables) -> str | None:
-    """Tabela I `desvantagem`: disadvantage on every roll."""
+    """Tabela I `desvantagem`, or a lasting condition's edge (Tabela H 7: DESV for two rounds)."""
     if has_exhaustion_effect(character, EXHAUSTION_EDGE, tables):
         return EXHAUSTION_EDGE
-    return None
+    return next((c.edge for c in character.lasting if c.edge), None)
 
 
 def add_prompt(state: State, turn: Turn, kind: str, character: str | None, text: str,
                dice_expression: str = "1d20", modifier_value: int = 0, dc: int | None = None,
                options: tuple[str, ...] = (), **context: Any) -> State:
     """Queue a prompt for a character's player (or the GM when character is None)."""
+    names = turn.table("panico", "nomes_opcoes")
     prompt = Prompt(id=state.next_prompt_id, kind=kind, character=character, text=text,
                     dice=dice_expression, modifier=modifier_value, dc=dc, options=options,
-                    context=context)
+                    labels=tuple(str(names.get(o, o)) for o in options), context=context)
     visibility = player_visibility(character) if character else GM
     turn.say(text, visibility, kind="pedido", pedido=prompt_to_dict(prompt))
     return replace(state, prompts=state.prompts + (prompt,),
@@ -307,11 +334,19 @@ def add_prompt(state: State, turn: Turn, kind: str, character: str | None, text:
 def prompt_to_dict(prompt: Prompt) -> dict[str, Any]:
     return {"id": prompt.id, "tipo": prompt.kind, "personagem": prompt.character,
             "texto": prompt.text, "dados": prompt.dice, "modificador": prompt.modifier,
-            "dc": prompt.dc, "opcoes": list(prompt.options)}
+            "dc": prompt.dc, "opcoes": list(prompt.options),
+            "opcoes_nomes": list(prompt.labels or prompt.options)}
+
+
+def option_label(prompt: Prompt, option: str) -> str:
+    """How a canonical option of this prompt is shown (its label from tables)."""
+    labels = dict(zip(prompt.options, prompt.labels))
+    return labels.get(option, option)
 
 
 def require_mode(state: State, turn: Turn) -> None:
-    """Reject a command that does not fit the current mode (modes come from comandos.yaml)."""
+    """Reject a command that does not fit the current mode (modes come from comandos.yaml),
+    saying it in spoken words: "'fuga' só vale numa perseguição (agora: viagem)…"."""
     spec = turn.tables.get("comandos", "comandos").get(turn.command.name, {})
     modes = spec.get("modos", ["todos"])
     if "todos" in modes or state.mode in modes:
@@ -320,18 +355,26 @@ def require_mode(state: State, turn: Turn) -> None:
         return
     if state.mode == "perseguicao" and not state.dungeon.active and "viagem" in modes:
         return
-    allowed = ", ".join(_mode_commands(state, turn.tables))
-    where = " ou ".join(turn.tables.get("comandos", "modos", m) for m in modes)
+    phrases = turn.tables.get("comandos", "modos_frases")
+    where = " ou ".join(str(phrases[m]["onde"]) for m in modes)
+    now = phrases[state.mode]
     raise CommandRejected(
-        f"'{turn.command.name}' só vale no modo {where}; agora o modo é "
-        f"{turn.tables.get('comandos', 'modos', state.mode)}. Comandos deste modo: {allowed}"
+        f"'{spoken_name(turn.tables, turn.command.name)}' só vale {where} "
+        f"(agora: {now['nome']}). Diga 'ajuda' para ver os comandos {now['de']}."
     )
 
 
-def _mode_commands(state: State, tables: Tables) -> list[str]:
-    specs = tables.get("comandos", "comandos")
-    return [name for name, spec in specs.items()
-            if {"todos", state.mode} & set(spec.get("modos", ["todos"]))]
+def spoken_name(tables: Tables, name: str) -> str:
+    """How people say a command: the start of its `ajuda` text (before " — "), up to the first
+    placeholder (a word with [ | / or a digit, or a capitalized example name)."""
+    spec = tables.get("comandos", "comandos").get(name, {})
+    words = []
+    for word in str(spec.get("ajuda", name)).split(" — ")[0].split():
+        if any(mark in word for mark in "[|/") or any(ch.isdigit() for ch in word) \
+                or word[:1].isupper():
+            break
+        words.append(word.strip(",;"))
+    return " ".join(words) or name
 
 
 def require_actor(state: State, turn: Turn) -> None:

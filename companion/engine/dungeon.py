@@ -30,6 +30,8 @@ from typing import Any, Callable
 from companion.engine.core import (
     Turn,
     arg,
+    duration_text,
+    plural,
     exhaust_party,
     command,
     find_character,
@@ -128,7 +130,8 @@ def enter(state: State, turn: Turn) -> State:
     danger = _danger_arg(turn, arg(turn, "perigo", _data(turn, "perigo_padrao")))
     travel = replace(state.travel, consecutive_advances=0, camp_safe=False)
     state = replace(state, travel=travel,
-                    dungeon=Dungeon(active=True, danger=danger))  # type: ignore[arg-type]
+                    dungeon=Dungeon(active=True, danger=danger,  # type: ignore[arg-type]
+                                    entered_at=state.minutes))
     spec = _levels(turn)[danger]
     turn.say(f"O grupo entra na masmorra. Perigo {spec['nome']}: {spec['texto']}.",
              perigo=danger)
@@ -139,9 +142,10 @@ def enter(state: State, turn: Turn) -> State:
 @command("viagem")
 def leave(state: State, turn: Turn) -> State:
     """Leave the dungeon and go back to travel; the dungeon's timers and lists are cleared."""
-    turns = state.dungeon.turn
-    turn.say(f"O grupo sai da masmorra depois de {turns} turno(s) de exploração. "
-             "De volta à viagem.")
+    spent = duration_text(state.minutes - state.dungeon.entered_at)
+    turn.say(f"O grupo sai da masmorra depois de {spent} lá dentro "
+             f"({plural(state.dungeon.turn, 'turno')} de exploração). De volta à viagem.",
+             minutos=state.minutes - state.dungeon.entered_at, turnos=state.dungeon.turn)
     return replace(state, dungeon=Dungeon())
 
 
@@ -267,7 +271,7 @@ def light(state: State, turn: Turn) -> State:
 
 def _light_on(state: State, turn: Turn, source: str, spec: dict[str, Any]) -> State:
     timer = Timer(name=source, turns_left=int(spec["turnos"]), kind="luz")
-    turn.say(f"{spec['nome']} acesa: queima por {timer.turns_left} turno(s).", luz=source,
+    turn.say(f"{spec['nome']} acesa: queima por {plural(timer.turns_left, 'turno')}.", luz=source,
              turnos=timer.turns_left)
     lights = state.dungeon.lights + (timer,)
     return replace(state, dungeon=replace(state.dungeon, lights=lights))
@@ -280,7 +284,9 @@ def _light_off(state: State, turn: Turn, source: str, spec: dict[str, Any]) -> S
     out = min(burning, key=lambda t: t.turns_left)
     lights = list(state.dungeon.lights)
     lights.remove(out)
-    turn.say(f"{spec['nome']} apagada (restavam {out.turns_left} turno(s)).", luz=source)
+    left = plural(out.turns_left, "turno")
+    turn.say(f"{spec['nome']} apagada ({'restava' if out.turns_left == 1 else 'restavam'} "
+             f"{left}).", luz=source)
     state = replace(state, dungeon=replace(state.dungeon, lights=tuple(lights)))
     if is_dark(state):
         turn.warn("Nenhuma luz acesa: escuridão total.")
@@ -299,7 +305,7 @@ def spell(state: State, turn: Turn) -> State:
         raise CommandRejected(f"duração da magia inválida: '{turns}'; diga de 1 a {top} turnos, "
                               "como em 'magia escudo 6 turnos'")
     spells = state.dungeon.spells + (Timer(name=name, turns_left=turns, kind="magia"),)
-    turn.say(f"Magia {name}: dura {turns} turno(s).", magia=name, turnos=turns)
+    turn.say(f"Magia {name}: dura {plural(turns, 'turno')}.", magia=name, turnos=turns)
     return replace(state, dungeon=replace(state.dungeon, spells=spells))
 
 
@@ -317,16 +323,15 @@ def _hour_rest(state: State, turn: Turn, resting: bool) -> State:
         state = _exhaust_party(state, turn, amount)
         count = 1
     elif count == hour:
-        points = "ponto" if amount == 1 else "pontos"
         turn.warn("Uma hora de exploração: o grupo precisa descansar um turno ('descansar') "
-                  f"ou cada personagem sofre {amount} {points} de exaustão.")
+                  f"ou cada personagem sofre {plural(amount, 'ponto')} de exaustão.")
     return replace(state, dungeon=replace(state.dungeon, turns_since_rest=count))
 
 
 def _exhaust_party(state: State, turn: Turn, amount: int) -> State:
     state, levels = exhaust_party(state, amount)
     turn.warn(f"O grupo não descansou depois de uma hora de exploração: cada personagem sofre "
-              f"{amount} ponto(s) de exaustão (exaustão: {levels}).", exaustao=amount)
+              f"{plural(amount, 'ponto')} de exaustão (exaustão: {levels}).", exaustao=amount)
     return state
 
 
@@ -388,7 +393,7 @@ def sleep(state: State, turn: Turn) -> State:
     level = effective_danger(state, turn)
     _say_darkness(state, turn)
     hours = int(_data(turn, "tabela_c", "horas"))
-    turn.say(f"O grupo dorme {hours} horas na masmorra.", horas=hours)
+    turn.say(f"O grupo dorme {plural(hours, 'hora')} na masmorra.", horas=hours)
     state, interruptions, slept = _sleep_checks(state, turn, level, hours)
     state = rest_party(state, turn, FILE, MISHAP_KEY, str(_data(turn, "tabela_b", "nome")),
                        safe=False, interruptions=interruptions)
@@ -420,7 +425,8 @@ def _sleep_checks(state: State, turn: Turn, level: str,
         state, in_room = _arrival(state, turn)
         if in_room:
             turn.warn(f"Os monstros chegam à sala do grupo na hora {hour}: isso interrompe o "
-                      f"sono. O descanso vale só pelas {hour} h dormidas.", PUBLIC,
+                      f"sono. O descanso vale só {'pela' if hour == 1 else 'pelas'} "
+                      f"{plural(hour, 'hora')} {'dormida' if hour == 1 else 'dormidas'}.", PUBLIC,
                       hora=hour)
             return state, encounters, hour
     return state, encounters, hours

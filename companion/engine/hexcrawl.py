@@ -6,6 +6,14 @@ check (by the terrain where the party started the day), the activity, clock +4 h
 last round of the day the day ends. An activity for one named character is an addition inside
 the current round: it rolls only what it needs and does not move the clock.
 
+Forced march (Tabela B): "o personagem deve descansar por 2 rodadas antes de realizar qualquer
+outra atividade". While a character owes rest rounds (`rest_rounds_owed`), an activity named for
+that character is refused, and so is every group activity except `descansar`: the group rests
+with them (each rest round pays one round for everyone who owes) or the GM releases the character
+with `cancelar Nome` (party.py). While a forced-march test or the choice after a failure is
+unanswered, the next group activity (and an activity named for that character) is refused too,
+so tests never pile up unanswered: answer or cancel them first.
+
 The clock itself lives in clock.py (time passes the same way in the dungeon and in a chase):
 any time that is not an advance round breaks the run of advances (Tabela B). A safe camp
 (Levantar Acampamento) lasts until the party rests, does another group activity, enters a
@@ -26,6 +34,9 @@ from companion.engine.core import (
     clamp_supplies,
     exhaust_party,
     command,
+    option_label,
+    plural,
+    number_text,
     edge_for,
     find_character,
     modifier,
@@ -209,6 +220,7 @@ def roll_encounter(state: State, turn: Turn) -> None:
 def run_round(state: State, turn: Turn, activity: Activity, *, resting: bool = False,
               advancing: bool = False) -> State:
     """One travel round: weather, encounter check, the activity, then +4 h."""
+    require_free(state, turn, tuple(c.id for c in state.party), resting=resting)
     turn.say(f"Dia {day_of(state)}, rodada {round_of(state, _round_minutes(turn))} de "
              f"{turn.table('viagem', 'rodada', 'rodadas_por_dia')}.",
              dia=day_of(state), rodada=round_of(state, _round_minutes(turn)))
@@ -222,23 +234,49 @@ def run_round(state: State, turn: Turn, activity: Activity, *, resting: bool = F
 
 
 def _rest_owed(state: State, turn: Turn, resting: bool) -> State:
-    """Forced-march debt: a rest round pays one round; any other activity is flagged."""
+    """Forced-march debt: a rest round pays one round for everyone who owes rest."""
+    if not resting:
+        return state
     for character in state.party:
-        if character.rest_rounds_owed <= 0:
-            continue
-        if resting:
-            state = update_character(state, replace(
-                character, rest_rounds_owed=character.rest_rounds_owed - 1))
-        else:
-            _warn_owed(turn, character)
+        if character.rest_rounds_owed > 0:
+            rested = replace(character, rest_rounds_owed=character.rest_rounds_owed - 1)
+            left = (f"falta {plural(rested.rest_rounds_owed, 'rodada')}"
+                    if rested.rest_rounds_owed else "pode voltar às atividades")
+            turn.say(f"{character.name} descansa pela marcha forçada: {left}.",
+                     personagem=character.id, descanso_devido=rested.rest_rounds_owed)
+            state = update_character(state, rested)
     return state
 
 
-def _warn_owed(turn: Turn, character: Character) -> None:
-    if character.rest_rounds_owed > 0:
-        turn.warn(f"{character.name} ainda precisa descansar {character.rest_rounds_owed} "
-                  "rodada(s) (marcha forçada) antes de outra atividade.",
-                  personagem=character.id)
+MARCH_PROMPTS = {"marcha_forcada": "ao teste de {atributo} da marcha forçada",
+                 "escolha_marcha": "à escolha depois da marcha forçada (descansar ou exaustão)"}
+
+
+def require_free(state: State, turn: Turn, who: tuple[str, ...], *,
+                 resting: bool = False) -> None:
+    """Refuse an activity while `who` have forced-march prompts unanswered, or owe rest
+    (unless the activity is the rest itself). See the module docstring."""
+    attribute = str(turn.table("viagem", "tabela_b", "atributo")).upper()
+    waiting = [p for p in state.prompts if p.kind in MARCH_PROMPTS and p.character in who]
+    if waiting:
+        names = {c.id: c.name for c in state.party}
+        said = "; ".join(f"{names.get(str(p.character), p.character)} ainda não respondeu "
+                         f"{MARCH_PROMPTS[p.kind].format(atributo=attribute)} (pedido {p.id})"
+                         for p in waiting)
+        raise CommandRejected(f"{said}: responda ou cancele antes de seguir")
+    owing = [c for c in state.party if c.id in who and c.rest_rounds_owed > 0]
+    if owing and not resting:
+        raise CommandRejected(_owed_text(turn, owing))
+
+
+def _owed_text(turn: Turn, owing: list[Character]) -> str:
+    group = turn.command.args.get("personagem") is None
+    said = "; ".join(f"{c.name} ainda precisa descansar {plural(c.rest_rounds_owed, 'rodada')}"
+                     for c in owing)
+    release = " ou ".join(f"'cancelar {c.name}'" for c in owing)
+    wait = "diga 'descansar' (o grupo espera)" if group else "diga 'descansar'"
+    return (f"{said} (marcha forçada) antes de qualquer outra atividade: {wait} ou dispense "
+            f"o descanso com {release}")
 
 
 def end_of_day(state: State, turn: Turn, day: int) -> State:
@@ -259,7 +297,8 @@ def _day_without_rest(state: State, turn: Turn) -> State:
     gain = int(turn.table("viagem", "descanso", "dia_sem_descanso"))
     state, levels = exhaust_party(state, gain)
     if state.party:
-        turn.warn(f"Um dia sem descansar: cada personagem recebe {gain} ponto de exaustão "
+        turn.warn(f"Um dia sem descansar: cada personagem recebe "
+                  f"{plural(gain, 'ponto')} de exaustão "
                   f"(exaustão agora: {levels}).")
     return state
 
@@ -278,7 +317,7 @@ def _advance(state: State, turn: Turn, encounter: bool) -> State:
     count = state.travel.consecutive_advances + 1
     state = _set_travel(state, lost=lost, hexes=state.travel.hexes + hexes,
                         consecutive_advances=count)
-    turn.say(f"O grupo avança {_hexes_text(hexes)} ({turn.table('viagem', 'modos', mode)}). "
+    turn.say(f"O grupo avança {hexes_text(hexes)} ({turn.table('viagem', 'modos', mode)}). "
              "Os PdIs óbvios e o tipo de terreno dos hexes vizinhos são revelados.",
              hexes=hexes, tabela=turn.table("viagem", "tabela_a", "nome"))
     if lost:
@@ -287,11 +326,9 @@ def _advance(state: State, turn: Turn, encounter: bool) -> State:
     return _forced_march(state, turn, count)
 
 
-def _hexes_text(hexes: float) -> str:
-    if hexes == 0.5:
-        return "½ hex"
-    number = int(hexes) if hexes == int(hexes) else hexes
-    return f"{number} hex" if number == 1 else f"{number} hexes"
+def hexes_text(hexes: float) -> str:
+    """'0,5 hex', '1 hex', '1,5 hex', '2 hexes' (decimal comma, plural from 2)."""
+    return plural(hexes, "hex", "hexes")
 
 
 def _lost_check(state: State, turn: Turn) -> bool:
@@ -324,7 +361,8 @@ def _forced_march(state: State, turn: Turn, count: int) -> State:
         state = add_prompt(
             state, turn, "marcha_forcada", character.id,
             f"{character.name}: teste de {attribute.upper()} DC {dc} (marcha forçada).",
-            str(spec["dados"]), modifier(character, attribute, turn.tables), dc)
+            str(spec["dados"]), modifier(character, attribute, turn.tables), dc,
+            rotulo=f"teste de {attribute.upper()} DC {dc} (marcha forçada)")
     return state
 
 
@@ -342,14 +380,15 @@ def forced_march_answered(state: State, prompt: Prompt, answer: PromptAnswer,
              personagem=character.id)
     return add_prompt(
         state, turn, "escolha_marcha", character.id,
-        f"{character.name}: descansar {spec['rodadas_de_descanso']} rodadas antes de qualquer "
-        f"outra atividade, ou receber {spec['exaustao']} ponto de exaustão?",
+        f"{character.name}: descansar {plural(spec['rodadas_de_descanso'], 'rodada')} antes de "
+        f"qualquer outra atividade, ou receber {plural(spec['exaustao'], 'ponto')} de exaustão?",
         options=tuple(MARCH_CHOICES))
 
 
 def _owe_rest(state: State, turn: Turn, character: Character) -> State:
     rounds = int(turn.table("viagem", "tabela_b", "rodadas_de_descanso"))
-    turn.say(f"{character.name} vai descansar {rounds} rodadas antes de outra atividade.",
+    turn.say(f"{character.name} vai descansar {plural(rounds, 'rodada')} antes de outra "
+             "atividade.",
              personagem=character.id)
     return update_character(state, replace(character, rest_rounds_owed=rounds))
 
@@ -357,7 +396,8 @@ def _owe_rest(state: State, turn: Turn, character: Character) -> State:
 def _take_exhaustion(state: State, turn: Turn, character: Character) -> State:
     gain = int(turn.table("viagem", "tabela_b", "exaustao"))
     tired = replace(character, exhaustion=character.exhaustion + gain)
-    turn.say(f"{character.name} recebe {gain} ponto de exaustão (agora {tired.exhaustion}).",
+    turn.say(f"{character.name} recebe {plural(gain, 'ponto')} de exaustão (agora "
+             f"{tired.exhaustion}).",
              personagem=character.id)
     return update_character(state, tired)
 
@@ -374,8 +414,8 @@ def march_choice_answered(state: State, prompt: Prompt, answer: PromptAnswer,
     character = find_character(state, str(prompt.character))
     choice = MARCH_CHOICES.get(slug(str(answer.option or "")))
     if choice is None:
-        raise CommandRejected(f"escolha desconhecida: '{answer.option or ''}'; "
-                              "use descansar ou exaustão")
+        listed = " ou ".join(option_label(prompt, o) for o in prompt.options)
+        raise CommandRejected(f"escolha desconhecida: '{answer.option or ''}'; use {listed}")
     return choice(state, turn, character)
 
 
@@ -400,7 +440,7 @@ def _who(state: State, turn: Turn) -> tuple[str, ...] | None:
     if not name:
         return None
     character = find_character(state, name)
-    _warn_owed(turn, character)
+    require_free(state, turn, (character.id,))
     return (character.id,)
 
 
@@ -441,10 +481,17 @@ def _harvest(state: State, turn: Turn, activity: str, who: tuple[str, ...]) -> S
                                                 water=character.water + gain["agua"]))
     what = f"+{gain['comida']} comida e +{gain['agua']} água"
     if names:
-        turn.say(f"{', '.join(names)}: {what} cada.", comida=gain["comida"], agua=gain["agua"])
+        each = " cada" if len(names) > 1 else ""
+        turn.say(f"{_names_text(names)}: {what}{each}.", comida=gain["comida"],
+                 agua=gain["agua"])
     else:
         turn.say(f"Encontram comida ({what} por personagem), mas não há personagens no grupo.")
     return state
+
+
+def _names_text(names: list[str]) -> str:
+    """'Ana', 'Ana e Bia', 'Ana, Bia e Caio'."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " e " + names[-1]
 
 
 def accident(state: State, turn: Turn, who: tuple[str, ...]) -> State:
@@ -568,7 +615,7 @@ def set_terrain(state: State, turn: Turn) -> State:
 def set_mode(state: State, turn: Turn) -> State:
     mode = _choose_mode(turn, arg(turn, "modo"))
     hexes = float(turn.table("viagem", "tabela_a", "hexes", mode))
-    turn.say(f"O grupo viaja {turn.table('viagem', 'modos', mode)}: {_hexes_text(hexes)} por "
+    turn.say(f"O grupo viaja {turn.table('viagem', 'modos', mode)}: {hexes_text(hexes)} por "
              "rodada.", modo=mode)
     return _set_travel(state, mode=mode)
 

@@ -23,6 +23,7 @@ from typing import Any, Callable, Mapping
 from companion.engine.core import (
     DICE_TEXT,
     Turn,
+    plural,
     arg,
     command,
     edge_for,
@@ -125,26 +126,38 @@ def _summary(view: Mapping[str, Any]) -> str:
     parts = [str(view["relogio"]), f"{view['estacao_nome']}: {weather}"]
     dungeon, chase = view["masmorra"], view["perseguicao"]
     if dungeon:
-        lights = ", ".join(f"{t['nome']} ({t['turnos']} turnos)" for t in dungeon["luzes"])
+        lights = ", ".join(f"{t['nome']} ({plural(t['turnos'], 'turno')})"
+                           for t in dungeon["luzes"])
         parts.append(f"masmorra, perigo {dungeon['perigo_efetivo_nome']}"
                      + (" (escuridão total)" if dungeon["escuro"] else f"; luz: {lights}"))
     else:
         travel = view["viagem"]
-        parts.append(f"{view['terreno_nome']}, {travel['modo_nome']}, {travel['hexes']:g} hex")
+        parts.append(f"{view['terreno_nome']}, {travel['modo_nome']}, {travel['hexes_texto']}")
     if chase:
         parts.append(f"perseguição ({chase['fase']}): distância {chase['distancia_nome']}, "
                      f"placar {chase['placar']:+d}")
     party = "; ".join(f"{c['nome']} PV {c['pv']}/{c['pv_max']} San {c['sanidade']} "
                       f"Exa {c['exaustao']} Com {c['comida']} Água {c['agua']} Mun {c['municao']}"
-                      for c in view["grupo"]) or "nenhum personagem"
+                      + _harm_text(c) for c in view["grupo"]) or "nenhum personagem"
     return " · ".join(parts) + f"\nGrupo: {party}"
 
 
-def _gm_line(view: Mapping[str, Any]) -> str:
+def _harm_text(character: Mapping[str, Any]) -> str:
+    """' Dano SAB 2' (attribute damage) and ' · Mosquitos (DESV, mais 2 rodadas)'."""
+    harm = ", ".join(f"{k.upper()} {v}" for k, v in character["dano_atributos"].items())
+    timed = "".join(f" · {text}" for text in character["condicoes"][
+        len(character["condicoes"]) - len(character["condicoes_temporarias"]):]
+        if character["condicoes_temporarias"])
+    return (f" Dano {harm}" if harm else "") + timed
+
+
+def _gm_line(view: Mapping[str, Any], kinds: Mapping[str, str]) -> str:
     secret = view["mestre"]
     monsters = ", ".join(f"{m['nome']}" + (f" (sala {m['sala']})" if m["sala"] else "")
                          for m in secret["monstros"]) or "nenhum"
-    prompts = ", ".join(f"{p['id']} {p['tipo']} ({p['personagem'] or 'Mestre'})"
+    names = {c["id"]: c["nome"] for c in view["grupo"]}
+    prompts = ", ".join(f"{p['id']} {kinds.get(p['tipo'], p['tipo'])} "
+                        f"({names.get(p['personagem'], p['personagem'] or 'Mestre')})"
                         for p in view["pedidos"]) or "nenhum"
     lost = "sim" if secret["perdido"] else "não"
     secrets = "; ".join(secret["segredos"][-3:]) or "nenhuma"
@@ -161,7 +174,7 @@ def state_command(state: State, turn: Turn) -> State:
     turn.say(_summary(view), viewer, kind="estado", estado=view)
     if player is None:
         gm_view = view_state(state, GM, turn.tables)
-        turn.say(_gm_line(gm_view), GM, kind="estado", mestre=gm_view["mestre"],
+        turn.say(_gm_line(gm_view, turn.table(FILE, "nomes_pedidos")), GM, kind="estado", mestre=gm_view["mestre"],
                  pedidos=gm_view["pedidos"])
     return state
 

@@ -34,6 +34,16 @@ class Event:
 
 
 @dataclass(frozen=True)
+class Lasting:
+    """A condition that ends by itself: `until` is the session minute it ends at; `edge` is the
+    edge it gives every roll while it lasts (e.g. "desvantagem"), or None."""
+
+    text: str
+    until: int
+    edge: str | None = None
+
+
+@dataclass(frozen=True)
 class Character:
     """One member of the party. Ids are slugs of the name (no accents, lowercase)."""
 
@@ -53,6 +63,7 @@ class Character:
     attribute_damage: Mapping[str, int] = field(default_factory=dict)
     rest_rounds_owed: int = 0  # forced-march failure: rounds of rest before other activities
     conditions: tuple[str, ...] = ()  # free-text lasting effects (DESV, tornozelo torcido…)
+    lasting: tuple[Lasting, ...] = ()  # conditions with an end (clock.pass_time removes them)
 
 
 @dataclass(frozen=True)
@@ -66,7 +77,8 @@ class Prompt:
     dice: str = "1d20"
     modifier: int = 0
     dc: int | None = None
-    options: tuple[str, ...] = ()  # for choices instead of rolls
+    options: tuple[str, ...] = ()  # for choices instead of rolls (canonical, no accents)
+    labels: tuple[str, ...] = ()  # how each option is shown to people (same order)
     context: Mapping[str, Any] = field(default_factory=dict)
 
 
@@ -90,6 +102,7 @@ class Travel:
     rested_today: bool = False
     hexes: float = 0.0  # progress travelled today/overall, in hexes
     lost: bool = False  # GM-only
+    watcher: str | None = None  # character id keeping watch (`vigia`); None: the house default
 
 
 @dataclass(frozen=True)
@@ -119,6 +132,7 @@ class Dungeon:
     marching_order: tuple[str, ...] = ()  # character ids
     monsters: tuple[Monster, ...] = ()  # GM-only
     pending_encounter: bool = False
+    entered_at: int = 0  # State.minutes when the party entered
 
 
 @dataclass(frozen=True)

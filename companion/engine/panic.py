@@ -32,6 +32,7 @@ from companion.engine.core import (
     find_character,
     pick_row,
     one_of,
+    plural,
     prompt_handler,
     update_character,
     variant,
@@ -161,9 +162,9 @@ def _random_effect(state: State, character: Character, turn: Turn) -> State:
 def _brief(state: State, character: Character, row: Row, turn: Turn) -> State:
     """Fúria, Catatonia, Terror: roll how many rounds it lasts."""
     rolled = turn.roll(row["duracao"], turn.table(FILE, "tabela_j", "nome_duracao"),
-                       describe=lambda total: f"{row['nome']}: {total} rodada(s)",
+                       describe=lambda total: f"{row['nome']}: {plural(total, 'rodada')}",
                        personagem=character.id)
-    turn.say(f"{character.name}: {row['nome']} por {rolled.total} rodada(s).", PUBLIC,
+    turn.say(f"{character.name}: {row['nome']} por {plural(rolled.total, 'rodada')}.", PUBLIC,
              personagem=character.id, efeito=row["nome"], rodadas=rolled.total)
     return state
 

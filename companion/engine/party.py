@@ -7,11 +7,24 @@ against `limites_personagem`. A value and its maximum go together (`pv`/`pv_max`
 either one alone sets both; later, a value above its maximum raises the maximum, and a maximum
 below the value is refused.
 
+With `relativo: true` every field given is a CHANGE of an existing character ("Ana toma 3 de
+dano" → pv −3; "comida +2"); each result is clamped to `limites_personagem` (never below 0 for
+the counters) and PV/Sanidade never go above their maximum (healing stops there); the event says
+before → after ("Ana: PV 12 → 9") and what was clamped.
+
+`vigia Nome` chooses who keeps watch during the travel rest (Tabela H row 8's panic test); it
+holds until another is chosen. Without a name it says who watches now (the chosen one, else the
+house default of casa.yaml).
+
 `responder` resolves a pending prompt, found by `pedido` (id), by `personagem`, by the player's
-own oldest prompt, or — for the GM with neither — the oldest prompt. `opcao` answers a choice;
+own oldest prompt, or — for the GM with neither — the oldest prompt when every pending prompt
+belongs to the same character (or all are the GM's); prompts of different owners must be named. `opcao` answers a choice;
 `valor` is a physical die (checked against the die's range; total = valor + modifier); with
 neither, the companion rolls the prompt's dice with the character's edge (Tabela I: DESV).
-`cancelar` drops a prompt.
+The answer's event shows the die and the modifier ("Ana respondeu ao pedido 1: 15 + 1 = 16")
+and an option by its label ("exaustão").
+`cancelar` drops a prompt. `cancelar Nome` for a character with no pending prompt who owes
+forced-march rest releases them from it (the GM's call; see hexcrawl.py).
 """
 from __future__ import annotations
 
@@ -27,6 +40,8 @@ from companion.engine.core import (
     command,
     edge_for,
     find_character,
+    option_label,
+    plural,
     slug,
     update_character,
 )
@@ -59,12 +74,22 @@ _DICE = re.compile(r"^(\d*)d(\d+)([+-]\d+)?$")
 def character_command(state: State, turn: Turn) -> State:
     """Create a character or change the fields given."""
     name = _clean_name(arg(turn, "nome"), turn)
-    changes = _read_fields(turn)
+    relative = _relative_flag(turn)
+    changes = _read_fields(turn, relative)
     wanted = slug(name)
     existing = next((c for c in state.party if c.id == wanted), None)
+    if relative:
+        return _change_by(state, find_character(state, name), changes, turn)
     if existing is None:
         return _create(state, name, changes, turn)
     return _change(state, existing, changes, turn)
+
+
+def _relative_flag(turn: Turn) -> bool:
+    flag = arg(turn, "relativo", False)
+    if not isinstance(flag, bool):
+        raise CommandRejected(f"'relativo' precisa ser sim ou não, não '{flag}'")
+    return flag
 
 
 def _clean_name(raw: Any, turn: Turn) -> str:
@@ -79,20 +104,24 @@ def _clean_name(raw: Any, turn: Turn) -> str:
     return name
 
 
-def _read_fields(turn: Turn) -> dict[str, int]:
-    """The fields given, as ints within limites_personagem."""
+def _read_fields(turn: Turn, relative: bool = False) -> dict[str, int]:
+    """The fields given, as ints within limites_personagem (changes: within its span)."""
     limits = turn.table(FILE, "limites_personagem")
     accepted = ", ".join(FIELDS)
     changes: dict[str, int] = {}
     for key, raw in turn.command.args.items():
-        if key == "nome":
+        if key in ("nome", "relativo"):
             continue
         if key not in FIELDS:
             raise CommandRejected(f"campo desconhecido: '{key}'; use {accepted}")
         value = _as_int(key, raw)
         low, high = limits[FIELDS[key][1]]
+        if relative:
+            low, high = -(high - low), high - low
         if not low <= value <= high:
-            raise CommandRejected(f"valor fora do razoável: {LABELS[key]} {value}; "
+            what = "mudança" if relative else "valor"
+            shown = f"{value:+d}" if relative else str(value)
+            raise CommandRejected(f"{what} fora do razoável: {LABELS[key]} {shown}; "
                                   f"use de {low} a {high}")
         changes[key] = value
     return changes
@@ -153,6 +182,45 @@ def _change(state: State, character: Character, changes: dict[str, int], turn: T
     return update_character(state, updated)
 
 
+def _current(character: Character, key: str) -> int:
+    field, _ = FIELDS[key]
+    return int(character.mods.get(key, 0)) if field == "mods" else int(getattr(character, field))
+
+
+def _change_by(state: State, character: Character, deltas: dict[str, int], turn: Turn) -> State:
+    """`relativo`: each field changes by the amount given; results clamp (see the docstring)."""
+    if not deltas:
+        turn.say(f"{_summary(character)}.", PUBLIC, personagem=character.id)
+        return state
+    limits = turn.table(FILE, "limites_personagem")
+    before = {key: _current(character, key) for key in {*deltas, *_paired(deltas)}}
+    after: dict[str, int] = {}
+    notes: dict[str, str] = {}
+    for key, delta in deltas.items():
+        low, high = limits[FIELDS[key][1]]
+        wanted = before[key] + delta
+        after[key] = max(low, min(high, wanted))
+        if after[key] != wanted:
+            notes[key] = f"não fica abaixo de {low}" if wanted < low else f"no máximo {high}"
+    for value, (top, _) in MAXIMA.items():
+        highest = after.get(top, _current(character, top))
+        current = after.get(value, before.get(value, _current(character, value)))
+        if current > highest:
+            after[value] = highest
+            notes[value] = f"só até o máximo, {highest}"
+    updated = _with_fields(character, after)
+    said = ", ".join(f"{LABELS[key]} {before[key]} → {after[key]}"
+                     + (f" ({notes[key]})" if key in notes else "") for key in after)
+    turn.say(f"{character.name}: {said}.", PUBLIC, personagem=character.id, campos=after,
+             antes={key: before[key] for key in after}, relativo=True)
+    return update_character(state, updated)
+
+
+def _paired(keys: Mapping[str, int]) -> list[str]:
+    """The values whose maximum is among keys (a lower maximum may lower them)."""
+    return [value for value, (top, _) in MAXIMA.items() if top in keys]
+
+
 def _check_maxima(character: Character) -> None:
     """No value above its maximum (PV, Sanidade)."""
     for value, (top, said) in MAXIMA.items():
@@ -164,11 +232,19 @@ def _check_maxima(character: Character) -> None:
 
 def _summary(character: Character) -> str:
     mods = " ".join(f"{k.upper()} {v:+d}" for k, v in character.mods.items() if v)
+    harm = attribute_damage_text(character)
     return (f"{character.name} (nível {character.level}, PV {character.hp}/{character.hp_max}, "
             f"Sanidade {character.sanity}/{character.sanity_max}, "
             f"exaustão {character.exhaustion}, "
             f"comida {character.food}, água {character.water}, munição {character.ammo}"
-            + (f", {mods}" if mods else "") + ")")
+            + (f", {mods}" if mods else "")
+            + (f", dano de atributo: {harm}" if harm else "") + ")")
+
+
+def attribute_damage_text(character: Character) -> str:
+    """'SAB 2, CON 1' (empty when there is none)."""
+    return ", ".join(f"{name.upper()} {value}"
+                     for name, value in character.attribute_damage.items() if value)
 
 
 # ---------------------------------------------------------------- finding prompts
@@ -205,7 +281,8 @@ def find_prompt(state: State, turn: Turn) -> Prompt:
         return found
     owner = find_character(state, name).id if name else _actor_character(turn)
     if owner is None:
-        if len(state.prompts) > 1:  # the GM must say which: guessing answers the wrong one
+        owners = {p.character for p in state.prompts}
+        if len(owners) > 1:  # the GM must say which: guessing answers the wrong one
             verb = turn.command.name
             raise CommandRejected(
                 f"há {len(state.prompts)} pedidos pendentes: {_pending_list(state, turn)}; "
@@ -250,7 +327,7 @@ def answer_command(state: State, turn: Turn) -> State:
     handler = PROMPT_HANDLERS.get(prompt.kind)
     if handler is None:
         raise CommandRejected(f"ainda não sei resolver pedidos do tipo '{prompt.kind}'")
-    shown = answer.option if answer.option is not None else answer.total
+    shown = _answer_text(prompt, answer)
     who = _owner(state, prompt)
     if turn.command.actor == "gm" and prompt.character is not None:
         who = f"O Mestre, por {who},"
@@ -260,6 +337,16 @@ def answer_command(state: State, turn: Turn) -> State:
              opcao=answer.option)
     remaining = tuple(p for p in state.prompts if p.id != prompt.id)
     return handler(replace(state, prompts=remaining), prompt, answer, turn)
+
+
+def _answer_text(prompt: Prompt, answer: PromptAnswer) -> str:
+    """'exaustão', '16', or '15 + 1 = 16' when a modifier was added to the die."""
+    if answer.option is not None:
+        return option_label(prompt, answer.option)
+    if answer.natural is None or not prompt.modifier:
+        return str(answer.total)
+    sign = "+" if prompt.modifier > 0 else "−"
+    return f"{answer.natural} {sign} {abs(prompt.modifier)} = {answer.total}"
 
 
 def _name_said_as_option(state: State, turn: Turn) -> Turn:
@@ -279,11 +366,13 @@ def _name_said_as_option(state: State, turn: Turn) -> Turn:
 
 
 def _by_option(state: State, prompt: Prompt, turn: Turn) -> PromptAnswer:
-    option, listed = arg(turn, "opcao"), " ou ".join(prompt.options)
+    option = arg(turn, "opcao")
+    listed = " ou ".join(option_label(prompt, o) for o in prompt.options)
     if option is None:
         raise CommandRejected(f"o pedido {prompt.id} é uma escolha: responda {listed} "
-                              f"(ex.: 'responder opção {prompt.options[0]}')")
-    chosen = next((o for o in prompt.options if slug(o) == slug(str(option))), None)
+                              f"(ex.: 'responder {option_label(prompt, prompt.options[0])}')")
+    chosen = next((o for o in prompt.options if slug(str(option)) in
+                   (slug(o), slug(option_label(prompt, o)))), None)
     if chosen is None:
         raise CommandRejected(f"opção desconhecida: '{option}'; use {listed}")
     return PromptAnswer(option=chosen)
@@ -322,7 +411,9 @@ def _by_roll(state: State, prompt: Prompt, turn: Turn) -> PromptAnswer:
     edge = edge_for(character, turn.tables) if character else None
     names = turn.table(FILE, "nomes_pedidos")
     name = str(prompt.context.get("tabela") or names.get(prompt.kind, prompt.text))
+    label = f"{_owner(state, prompt)}: {prompt.context.get('rotulo') or name}"
     rolled = turn.roll(prompt.dice, name, visibility=prompt_visibility(prompt), edge=edge,
+                       label=label,
                        low_is_good=bool(prompt.context.get("rolar_abaixo")),
                        pedido=prompt.id, personagem=prompt.character,
                        modificador=prompt.modifier)
@@ -331,11 +422,53 @@ def _by_roll(state: State, prompt: Prompt, turn: Turn) -> PromptAnswer:
 
 # ---------------------------------------------------------------- cancelar
 
+def _release_rest(state: State, turn: Turn) -> State | None:
+    """`cancelar Nome`: the GM lets a character who owes rest go on (None: not this case)."""
+    name = arg(turn, "personagem")
+    if not name or arg(turn, "pedido") is not None:
+        return None
+    character = find_character(state, str(name))
+    if character.rest_rounds_owed <= 0 or any(p.character == character.id
+                                              for p in state.prompts):
+        return None
+    owed = character.rest_rounds_owed
+    turn.say(f"O Mestre dispensa {character.name} do descanso da marcha forçada "
+             f"({'faltava' if owed == 1 else 'faltavam'} {plural(owed, 'rodada')}).", PUBLIC,
+             personagem=character.id, descanso_devido=0)
+    return update_character(state, replace(character, rest_rounds_owed=0))
+
+
 @command("cancelar")
 def cancel_command(state: State, turn: Turn) -> State:
-    """Drop a pending prompt (by id, by character, or the oldest)."""
+    """Drop a pending prompt (by id, by character, or the oldest); or release a character
+    with no pending prompt from the forced-march rest they owe."""
+    released = _release_rest(state, turn)
+    if released is not None:
+        return released
     prompt = find_prompt(state, turn)
     turn.say(f"Pedido {prompt.id} ({_owner(state, prompt)}: {prompt.kind}) cancelado.",
              prompt_visibility(prompt), pedido=prompt.id, tipo=prompt.kind,
              personagem=prompt.character, cancelado=True)
     return replace(state, prompts=tuple(p for p in state.prompts if p.id != prompt.id))
+
+
+# ---------------------------------------------------------------- vigia
+
+@command("vigia")
+def watch_command(state: State, turn: Turn) -> State:
+    """Choose who keeps watch during the rest, or say who does now."""
+    from companion.engine.rest import watcher
+
+    name = arg(turn, "personagem")
+    if not name:
+        current = watcher(state, turn)
+        chosen = state.travel.watcher is not None and current is not None
+        how = "escolhido pelo Mestre" if chosen else "padrão da casa"
+        who = current.name if current else "ninguém (não há personagens)"
+        turn.say(f"Vigia: {who} ({how}). Para mudar, diga 'vigia Nome'.", PUBLIC,
+                 vigia=current.id if current else None)
+        return state
+    character = find_character(state, str(name))
+    turn.say(f"Vigia: {character.name} (até o Mestre escolher outro).", PUBLIC,
+             vigia=character.id)
+    return replace(state, travel=replace(state.travel, watcher=character.id))

@@ -11,12 +11,23 @@ so a failure never has to undo anything. Food and water are eaten either way.
 A mishap row (viagem.yaml tabela_h, masmorra.yaml …) is either a text, or a mapping with `texto`
 and any of these effects (other keys are ignored):
   perde_racoes: "1d4"        rations lost from the party (from whoever carries most)
-  panico: vigia | todos      panic test for the watcher (casa.yaml descanso.vigia) or everyone
+  panico: vigia | todos      panic test for the watcher or everyone (the watcher: the one
+                             chosen with `vigia Nome`, else casa.yaml descanso.vigia)
   encontro: true             a random encounter happens (interrupts the rest)
   encontro_chance: 3         1d6, X:6 → a random encounter (interrupts the rest)
   dano: 2                    damage to every character
   condicao: "texto"          a lasting condition noted on every character
   teste_con: 12              every character tests CON at this DC to get the benefits
+  condicao_temporaria: {texto: "…", rodadas: 2, desvantagem: true}
+                             a condition on every character for the next N travel rounds
+                             (after the one in progress); with desvantagem, DESV on every roll
+                             while it lasts (core.edge_for); clock.pass_time ends it
+  teste_atributo: {atributo: des, dc: 12, motivo: "…", falha: "…"}
+                             every character tests the attribute (a prompt, kind
+                             "teste_percalco"); a failure says `falha` for that character
+
+The CON test prompts say why they are asked: "o descanso foi interrompido" for an encounter, or
+the mishap row's first sentence ("O ambiente da Dungeon é muito opressor.").
 """
 from __future__ import annotations
 
@@ -26,6 +37,7 @@ from typing import Any, Callable, Mapping
 from companion.engine import panic
 from companion.engine.core import (
     PromptAnswer,
+    plural,
     Turn,
     add_prompt,
     clamp_supplies,
@@ -36,8 +48,8 @@ from companion.engine.core import (
     prompt_handler,
     update_character,
 )
-from companion.engine.model import GM, PUBLIC, Character, Prompt, State
-from companion.errors import CommandRejected
+from companion.engine.model import GM, PUBLIC, Character, Lasting, Prompt, State
+from companion.errors import CommandRejected, TableError
 from companion.tables import register_schema
 
 register_schema("viagem", {"descanso": {
@@ -47,7 +59,9 @@ register_schema("viagem", {"descanso": {
 }})
 register_schema("casa", {"descanso": {"dado_de_vida": str, "dados_de_vida": dict, "vigia": str}})
 
-Effect = Callable[[State, Turn, Any], tuple[State, tuple[int, ...]]]
+Test = tuple[int, str]  # a CON test for the rest's benefits: (DC, why it is asked)
+Effect = Callable[[State, Turn, Any, Any], tuple[State, tuple[Test, ...]]]
+INTERRUPTED = "O descanso foi interrompido."
 
 
 # ---------------------------------------------------------------- the procedure
@@ -59,7 +73,7 @@ def rest_party(state: State, turn: Turn, mishap_file: str, mishap_key: str,
     `interruptions` counts interruptions found by the caller (e.g. an encounter this round)."""
     if safe is None:
         safe = state.travel.camp_safe and not state.dungeon.active
-    tests = (_interruption_dc(turn),) * interruptions
+    tests: tuple[Test, ...] = ((_interruption_dc(turn), INTERRUPTED),) * interruptions
     if safe:
         turn.say("O acampamento está seguro: nenhum percalço durante o descanso.")
     else:
@@ -87,26 +101,34 @@ def _mishap_table(turn: Turn, file: str, key: str) -> tuple[str, Mapping[Any, An
 
 
 def _mishap(state: State, turn: Turn, file: str, key: str,
-            name: str) -> tuple[State, tuple[int, ...]]:
+            name: str) -> tuple[State, tuple[Test, ...]]:
     """Roll on the mishap table and apply the row's mechanical parts."""
     expression, rows = _mishap_table(turn, file, key)
     rolled = turn.roll(expression, name, describe=lambda total: row_text(pick_row(rows, total)))
     row = pick_row(rows, rolled.total)
-    tests: tuple[int, ...] = ()
+    tests: tuple[Test, ...] = ()
     if not isinstance(row, Mapping):
         return state, tests
     for effect_key, effect in EFFECTS.items():
         if effect_key in row:
-            state, found = effect(state, turn, row[effect_key])
+            state, found = effect(state, turn, row[effect_key], row)
             tests += found
     return state, tests
 
 
+def first_sentence(text: str) -> str:
+    """'O fogo espalhou. Teste de…' → 'O fogo espalhou.'"""
+    head = text.split(". ", 1)[0].strip()
+    return head if head.endswith(".") else head + "."
+
+
 # ---------------------------------------------------------------- mishap effects
 
-def _lose_rations(state: State, turn: Turn, expression: Any) -> tuple[State, tuple[int, ...]]:
+def _lose_rations(state: State, turn: Turn, expression: Any,
+                  row: Any) -> tuple[State, tuple[Test, ...]]:
     rolled = turn.roll(str(expression), "Rações perdidas",
-                       describe=lambda total: f"{total} rações devoradas")
+                       describe=lambda total: f"{plural(total, 'ração')} devoradas"
+                       if total != 1 else "1 ração devorada")
     party = list(state.party)
     lost = 0
     for _ in range(rolled.total):
@@ -116,15 +138,25 @@ def _lose_rations(state: State, turn: Turn, expression: Any) -> tuple[State, tup
         party[richest] = replace(party[richest], food=party[richest].food - 1)
         lost += 1
     if lost < rolled.total:
-        turn.warn(f"O grupo só tinha {lost} rações: perdeu todas.")
+        had = "não tinha rações" if lost == 0 else f"só tinha {plural(lost, 'ração')}"
+        turn.warn(f"O grupo {had}: perdeu tudo o que tinha.")
     else:
-        turn.say(f"O grupo perde {lost} rações.")
+        turn.say(f"O grupo perde {plural(lost, 'ração')}.")
     return replace(state, party=tuple(party)), ()
+
+
+def watcher(state: State, turn: Turn) -> Character | None:
+    """Who keeps watch: the character chosen with `vigia`, else the house default."""
+    found = _watcher(state, turn)
+    return found[0] if found else None
 
 
 def _watcher(state: State, turn: Turn) -> tuple[Character, ...]:
     if not state.party:
         return ()
+    named = next((c for c in state.party if c.id == state.travel.watcher), None)
+    if named is not None:
+        return (named,)
     chosen = str(turn.table("casa", "descanso", "vigia"))
     if chosen == "primeiro":
         return (state.party[0],)
@@ -134,20 +166,22 @@ def _watcher(state: State, turn: Turn) -> tuple[Character, ...]:
         return (state.party[0],)
 
 
-def _panic(state: State, turn: Turn, who: Any) -> tuple[State, tuple[int, ...]]:
+def _panic(state: State, turn: Turn, who: Any, row: Any) -> tuple[State, tuple[Test, ...]]:
     targets = state.party if who == "todos" else _watcher(state, turn)
     for character in targets:
         state = panic.request_panic(state, turn, character.id)
     return state, ()
 
 
-def _encounter(state: State, turn: Turn, happens: Any) -> tuple[State, tuple[int, ...]]:
+def _encounter(state: State, turn: Turn, happens: Any,
+               row: Any) -> tuple[State, tuple[Test, ...]]:
     if not happens:
         return state, ()
     return _encounter_now(state, turn)
 
 
-def _encounter_chance(state: State, turn: Turn, chance: Any) -> tuple[State, tuple[int, ...]]:
+def _encounter_chance(state: State, turn: Turn, chance: Any,
+                      row: Any) -> tuple[State, tuple[Test, ...]]:
     from companion.engine import hexcrawl
 
     spec = turn.table("viagem", "encontro")
@@ -157,19 +191,20 @@ def _encounter_chance(state: State, turn: Turn, chance: Any) -> tuple[State, tup
     return state, ()
 
 
-def _encounter_now(state: State, turn: Turn) -> tuple[State, tuple[int, ...]]:
+def _encounter_now(state: State, turn: Turn) -> tuple[State, tuple[Test, ...]]:
     """An encounter interrupts the rest. Travel: roll the region's table; dungeon: flag it."""
     if state.dungeon.active:
         turn.warn("Um encontro aleatório acontece durante o descanso!", GM)
         return replace(state, dungeon=replace(state.dungeon, pending_encounter=True)), (
-            _interruption_dc(turn),)
+            (_interruption_dc(turn), INTERRUPTED),)
     from companion.engine import hexcrawl
 
     hexcrawl.roll_encounter(state, turn)
-    return state, (_interruption_dc(turn),)
+    return state, ((_interruption_dc(turn), INTERRUPTED),)
 
 
-def _damage_all(state: State, turn: Turn, amount: Any) -> tuple[State, tuple[int, ...]]:
+def _damage_all(state: State, turn: Turn, amount: Any,
+                row: Any) -> tuple[State, tuple[Test, ...]]:
     for character in state.party:
         state = update_character(state, clamp_supplies(
             replace(character, hp=character.hp - int(amount))))
@@ -178,14 +213,58 @@ def _damage_all(state: State, turn: Turn, amount: Any) -> tuple[State, tuple[int
     return state, ()
 
 
-def _condition_all(state: State, turn: Turn, text: Any) -> tuple[State, tuple[int, ...]]:
+def _condition_all(state: State, turn: Turn, text: Any,
+                   row: Any) -> tuple[State, tuple[Test, ...]]:
     for character in state.party:
         state = update_character(state, add_condition(character, str(text)))
     return state, ()
 
 
-def _con_test(state: State, turn: Turn, dc: Any) -> tuple[State, tuple[int, ...]]:
-    return state, (int(dc),)
+def _con_test(state: State, turn: Turn, dc: Any, row: Any) -> tuple[State, tuple[Test, ...]]:
+    return state, ((int(dc), first_sentence(row_text(row))),)
+
+
+def _need(value: Any, keys: Mapping[str, type], where: str) -> Mapping[str, Any]:
+    """A mishap effect's mapping, checked (rows are free-form in the schema)."""
+    if not isinstance(value, Mapping) or not all(
+            isinstance(value.get(k), t) for k, t in keys.items()):
+        wanted = ", ".join(keys)
+        raise TableError(f"tables: o efeito '{where}' de um percalço precisa de {wanted}")
+    return value
+
+
+def _timed_condition(state: State, turn: Turn, value: Any,
+                     row: Any) -> tuple[State, tuple[Test, ...]]:
+    """A condition for the next N travel rounds (counted after the round in progress)."""
+    spec = _need(value, {"texto": str, "rodadas": int}, "condicao_temporaria")
+    round_minutes = int(turn.table("viagem", "rodada", "minutos"))
+    round_end = (state.minutes // round_minutes + 1) * round_minutes
+    lasting = Lasting(text=str(spec["texto"]),
+                      until=round_end + int(spec["rodadas"]) * round_minutes,
+                      edge="desvantagem" if spec.get("desvantagem") else None)
+    party = tuple(replace(c, lasting=tuple(x for x in c.lasting if x.text != lasting.text)
+                          + (lasting,)) for c in state.party)
+    if party:
+        edge = ": DESV em todas as rolagens" if lasting.edge else ""
+        turn.warn(f"{lasting.text}{edge} nas próximas {plural(spec['rodadas'], 'rodada')} "
+                  f"(todo o grupo).", condicao=lasting.text, rodadas=spec["rodadas"])
+    return replace(state, party=party), ()
+
+
+def _attribute_test(state: State, turn: Turn, value: Any,
+                    row: Any) -> tuple[State, tuple[Test, ...]]:
+    """Every character tests an attribute (a prompt); a failure costs what the row says."""
+    spec = _need(value, {"atributo": str, "dc": int, "falha": str}, "teste_atributo")
+    attribute, dc = str(spec["atributo"]), int(spec["dc"])
+    why = first_sentence(str(spec.get("motivo") or row_text(row)))
+    dice = str(turn.table("viagem", "descanso", "dados_teste"))
+    for character in state.party:
+        state = add_prompt(
+            state, turn, "teste_percalco", character.id,
+            f"{character.name}: {why} Teste de {attribute.upper()} DC {dc} ou {spec['falha']}.",
+            dice, modifier(character, attribute, turn.tables), dc,
+            falha=str(spec["falha"]), rotulo=f"teste de {attribute.upper()} DC {dc}")
+    return state, ()
 
 
 EFFECTS: dict[str, Effect] = {
@@ -196,6 +275,8 @@ EFFECTS: dict[str, Effect] = {
     "encontro": _encounter,
     "encontro_chance": _encounter_chance,
     "teste_con": _con_test,
+    "condicao_temporaria": _timed_condition,
+    "teste_atributo": _attribute_test,
 }
 
 
@@ -257,15 +338,17 @@ def apply_benefits(state: State, turn: Turn, character_id: str) -> State:
 # ---------------------------------------------------------------- interruptions
 
 def _ask_interruption(state: State, turn: Turn, character: Character,
-                      dcs: tuple[int, ...]) -> State:
+                      tests: tuple[Test, ...]) -> State:
     spec = turn.table("viagem", "descanso")
     attribute = str(spec["atributo"])
+    dc, why = tests[0]
     return add_prompt(
         state, turn, "interrupcao", character.id,
-        f"{character.name}: o descanso foi interrompido — teste de {attribute.upper()} DC "
-        f"{dcs[0]} para receber os benefícios.",
-        str(spec["dados_teste"]), modifier(character, attribute, turn.tables), dcs[0],
-        restantes=list(dcs[1:]))
+        f"{character.name}: {why} Teste de {attribute.upper()} DC {dc} para ter os benefícios "
+        "do descanso.",
+        str(spec["dados_teste"]), modifier(character, attribute, turn.tables), dc,
+        restantes=[[d, w] for d, w in tests[1:]],
+        rotulo=f"teste de {attribute.upper()} DC {dc} (descanso)")
 
 
 def passed(prompt: Prompt, answer: PromptAnswer) -> bool:
@@ -286,7 +369,7 @@ def interruption_answered(state: State, prompt: Prompt, answer: PromptAnswer,
         turn.say(f"{character.name} tira {answer.total} contra DC {prompt.dc}: "
                  "não recebe os benefícios do descanso.", PUBLIC, personagem=character.id)
         return state
-    remaining = tuple(int(dc) for dc in prompt.context.get("restantes", ()))
+    remaining = tuple((int(dc), str(why)) for dc, why in prompt.context.get("restantes", ()))
     if remaining:
         turn.say(f"{character.name} passa ({answer.total} contra DC {prompt.dc}); "
                  "falta outro teste.", personagem=character.id)
@@ -296,4 +379,18 @@ def interruption_answered(state: State, prompt: Prompt, answer: PromptAnswer,
     return apply_benefits(state, turn, character.id)
 
 
-__all__ = ["rest_party", "apply_benefits", "passed", "row_text", "add_condition"]
+@prompt_handler("teste_percalco")
+def mishap_test_answered(state: State, prompt: Prompt, answer: PromptAnswer,
+                         turn: Turn) -> State:
+    """Passed: nothing lost; failed: the row's cost for this character (e.g. 1 random item)."""
+    character = find_character(state, str(prompt.character))
+    if passed(prompt, answer):
+        turn.say(f"{character.name} passa ({answer.total} contra DC {prompt.dc}): não perde "
+                 "nada.", personagem=character.id, sucesso=True)
+    else:
+        turn.warn(f"{character.name} falha ({answer.total} contra DC {prompt.dc}): "
+                  f"{prompt.context.get('falha', '')}.", personagem=character.id, sucesso=False)
+    return state
+
+
+__all__ = ["rest_party", "apply_benefits", "passed", "row_text", "add_condition", "watcher"]

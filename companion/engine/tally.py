@@ -5,6 +5,9 @@ display name, or "Masmorra" — tables/panico.yaml `registro` — inside a dunge
 `tesouro N tipo` and `item N tipo` count what was found (names up to `registro.nome_maximo`
 letters). The dice rolled per type are counted by core from every `rolagem` event. Names are
 kept as first said; later mentions match ignoring case and accents.
+
+`registro` shows the form to whoever asked (visibility = the actor): creatures defeated per
+region, treasure and items; the dice rolled per type only to the GM (they include secret rolls).
 """
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ from typing import Any, Mapping
 
 from companion.engine.core import Turn, arg, command, slug
 from companion.engine.hexcrawl import terrain_name
-from companion.engine.model import PUBLIC, State
+from companion.engine.model import GM, PUBLIC, State, player_visibility
 from companion.errors import CommandRejected
 
 FILE = "panico"
@@ -104,3 +107,45 @@ def treasure_command(state: State, turn: Turn) -> State:
 def item_command(state: State, turn: Turn) -> State:
     """Count items found."""
     return _found(state, turn, "items", "Itens", "item 2 poções")
+
+
+# ---------------------------------------------------------------- registro
+
+def _counts_text(counts: Mapping[str, int]) -> str:
+    return ", ".join(f"{amount} {name}" for name, amount in counts.items()) or "nada"
+
+
+def _die_size(kind: str) -> int:
+    digits = kind.lstrip("dD")
+    return int(digits) if digits.isdigit() else 10 ** 6
+
+
+def form_lines(state: State, gm: bool) -> list[str]:
+    """The session form as lines people read (dice only for the GM)."""
+    tally = state.tally
+    defeated = [f"  {region}: {_counts_text(counts)}"
+                for region, counts in tally.defeated.items()] or ["  nenhuma criatura"]
+    lines = ["Derrotados por região:", *defeated,
+             f"Tesouro: {_counts_text(tally.treasure)}",
+             f"Itens: {_counts_text(tally.items)}"]
+    if gm:
+        dice = sorted(tally.dice.items(), key=lambda item: _die_size(item[0]))
+        lines.append("Dados rolados: " + (", ".join(f"{kind} × {count}" for kind, count in dice)
+                                          or "nenhum"))
+    return lines
+
+
+@command("registro")
+def form_command(state: State, turn: Turn) -> State:
+    """The session form, only to whoever asked."""
+    actor = turn.command.actor
+    player = actor.split(":", 1)[1] if actor.startswith("player:") else None
+    visibility = player_visibility(player) if player else GM
+    form: dict[str, Any] = {
+        "derrotados": {region: dict(counts) for region, counts in state.tally.defeated.items()},
+        "tesouro": dict(state.tally.treasure), "itens": dict(state.tally.items)}
+    if player is None:
+        form["dados"] = dict(state.tally.dice)
+    turn.say("Registro da sessão\n" + "\n".join(form_lines(state, player is None)), visibility,
+             registro=form)
+    return state

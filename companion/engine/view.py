@@ -16,7 +16,9 @@ Shape (keys are stable; values may be null when unknown):
       "estacao": "primavera", "estacao_nome": "Primavera", "clima": "Ameno e nublado" | null,
       "terreno": "floresta", "terreno_nome": "Floresta",
       "viagem": {"modo": "andando", "modo_nome": "Andando", "hexes": 1.5,
-                 "avancos_seguidos": 2, "acampamento_seguro": false, "descansou_hoje": false},
+                 "hexes_texto": "1,5 hex", "avancos_seguidos": 2,
+                 "acampamento_seguro": false, "descansou_hoje": false,
+                 "vigia": "Ana" | null, "vigia_escolhido": false},   # false: house default
       "masmorra": null | {"turno": 3, "perigo": "inseguro", "perigo_nome": "Inseguro",
                           "escuro": false, "perigo_efetivo": "inseguro",
                           "perigo_efetivo_nome": "Inseguro", "turnos_sem_descanso": 3,
@@ -27,16 +29,21 @@ Shape (keys are stable; values may be null when unknown):
                              "distancia": "maior", "distancia_nome": "Maior"},
       "grupo": [{"id": "ana", "nome": "Ana", "nivel": 1, "pv": 8, "pv_max": 8,
                  "sanidade": 10, "exaustao": 0, "comida": 3, "agua": 3, "municao": 0,
-                 "aflicoes": ["Fobia"], "condicoes": ["Insano"],
+                 "aflicoes": ["Fobia"], "condicoes": ["Insano", "Mosquitos (DESV, mais 2 rodadas)"],
+                 "condicoes_temporarias": [{"texto": "Mosquitos", "rodadas": 2,
+                                            "desvantagem": true}],
+                 "dano_atributos": {"sab": 2},
                  # only for the GM and for the character's own player:
-                 "atributos": {"con": 1}, "dano_atributo": {"sab": 2},
+                 "atributos": {"con": 1},
                  "descanso_devido": 0, "exaustao_efeitos": ["DESV em todas as rolagens"],
                  "proprio": true}],               # "proprio" only in that player's own view
       "pedidos": [{"id": 1, "tipo": "panico", "personagem": "ana", "texto": "…",
-                   "dados": "1d20", "modificador": 0, "dc": null, "opcoes": []}],
+                   "dados": "1d20", "modificador": 0, "dc": null, "opcoes": [],
+                   "opcoes_nomes": []}],   # labels to show for opcoes (same order)
       "registro": {"derrotados": {"Floresta": {"goblins": 3}}, "tesouro": {…},
                    "itens": {…}, "dados": {"d6": 12}},
-      "mestre": {"perdido": false, "encontro_pendente": false,      # GM view ONLY
+      "mestre": {"perdido": false,   # GM view ONLY; true only in travel mode (not in a dungeon)
+                 "encontro_pendente": false,
                  "monstros": [{"nome": "Ogro", "sala": "3", "alertado": false}],
                  "segredos": ["…"]}
     }
@@ -48,10 +55,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from companion.engine import dungeon, hexcrawl
+from companion.engine import dungeon, hexcrawl, rest
 from companion.engine.chase import distance_of
 from companion.engine.clock import day_of
-from companion.engine.core import Turn, prompt_to_dict
+from companion.engine.core import Turn, plural, prompt_to_dict
 from companion.engine.model import GM, PUBLIC, Character, Command, State
 from companion.engine.panic import exhaustion_effects
 from companion.tables import Tables
@@ -105,11 +112,20 @@ def _travel(state: State, turn: Turn) -> dict[str, Any]:
             "modo": travel.mode,
             "modo_nome": str(turn.table("viagem", "modos", travel.mode)),
             "hexes": travel.hexes,
+            "hexes_texto": hexcrawl.hexes_text(travel.hexes),
             "avancos_seguidos": travel.consecutive_advances,
             "acampamento_seguro": travel.camp_safe,
             "descansou_hoje": travel.rested_today,
+            **_watch(state, turn),
         },
     }
+
+
+def _watch(state: State, turn: Turn) -> dict[str, Any]:
+    """Who keeps watch during the rest: chosen with `vigia`, or the house default."""
+    watcher = rest.watcher(state, turn)
+    chosen = watcher is not None and watcher.id == state.travel.watcher
+    return {"vigia": watcher.name if watcher else None, "vigia_escolhido": chosen}
 
 
 def _danger_name(turn: Turn, level: str) -> str:
@@ -146,18 +162,33 @@ def _chase(state: State, turn: Turn) -> dict[str, Any] | None:
             "distancia": distance, "distancia_nome": name}
 
 
-def _character(character: Character, detailed: bool, turn: Turn) -> dict[str, Any]:
+def _lasting(state: State, character: Character, turn: Turn) -> list[dict[str, Any]]:
+    """Conditions with an end, with the travel rounds they still last (rounded up)."""
+    minutes = int(turn.table("viagem", "rodada", "minutos"))
+    return [{"texto": c.text, "rodadas": -(-(c.until - state.minutes) // minutes),
+             "desvantagem": c.edge == "desvantagem"} for c in character.lasting]
+
+
+def _lasting_text(entry: dict[str, Any]) -> str:
+    edge = "DESV, " if entry["desvantagem"] else ""
+    return f"{entry['texto']} ({edge}mais {plural(entry['rodadas'], 'rodada')})"
+
+
+def _character(state: State, character: Character, detailed: bool,
+               turn: Turn) -> dict[str, Any]:
+    lasting = _lasting(state, character, turn)
     shown: dict[str, Any] = {
         "id": character.id, "nome": character.name, "nivel": character.level,
         "pv": character.hp, "pv_max": character.hp_max, "sanidade": character.sanity,
         "exaustao": character.exhaustion, "comida": character.food, "agua": character.water,
         "municao": character.ammo, "aflicoes": list(character.afflictions),
-        "condicoes": list(character.conditions),
+        "condicoes": list(character.conditions) + [_lasting_text(e) for e in lasting],
+        "condicoes_temporarias": lasting,
+        "dano_atributos": {k: v for k, v in character.attribute_damage.items() if v},
     }
     if detailed:
         shown.update({
             "atributos": dict(character.mods),
-            "dano_atributo": dict(character.attribute_damage),
             "descanso_devido": character.rest_rounds_owed,
             "exaustao_efeitos": exhaustion_effects(
                 character, turn.table("panico", "tabela_i", "linhas")),
@@ -169,7 +200,7 @@ def _party(state: State, viewer: str, turn: Turn) -> list[dict[str, Any]]:
     party = []
     for character in state.party:
         own = viewer == PLAYER_PREFIX + character.id
-        entry = _character(character, viewer == GM or own, turn)
+        entry = _character(state, character, viewer == GM or own, turn)
         if own:
             entry["proprio"] = True
         party.append(entry)
@@ -198,7 +229,7 @@ def _tally(state: State, gm: bool) -> dict[str, Any]:
 
 def _gm_only(state: State) -> dict[str, Any]:
     return {
-        "perdido": state.travel.lost,
+        "perdido": state.travel.lost and not state.dungeon.active,  # a travel banner only
         "encontro_pendente": state.dungeon.pending_encounter,
         "monstros": [{"nome": m.name, "sala": m.room, "alertado": m.alerted}
                      for m in state.dungeon.monsters],
