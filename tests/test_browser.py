@@ -318,15 +318,15 @@ EVENING_SO_FAR = (
     "estação outono", "terreno floresta", "avançar", "explorar", "forragear",
     "masmorra arriscado", "marcha Ana, Bia e Caio", "acender tocha",
     "magia Escudo arcano 3 turnos", "monstro Goblin na sala 2", "monstro Ogro Zarolho na sala 7",
-    "turno", "turno", "o monstro Ogro Zarolho foi alertado",
+    "turno", "turno", "pânico Ana", "responder valor 20", "o monstro Ogro Zarolho foi alertado",
     "segredo 1d20 procurar portas secretas", "derrotados 3 goblins",
-    "tesouro 50 moedas de ouro", "item 1 corda élfica", "pânico Ana", "surpresa",
+    "tesouro 50 moedas de ouro", "item 1 corda élfica", "pânico Ana", "pânico Ana", "surpresa",
 )
 
 
 def test_screenshots_of_a_session_in_play(tmp_path: Any, tables: Any, browser: Any) -> None:
-    """A scripted evening (travel, then a dungeon: torch, spell, monsters, a panic test waiting
-    for Ana), then the three pages as the README shows them (served as `companion serve` would,
+    """A scripted evening (travel, then a dungeon: torch, spell, monsters, a failed panic test
+    that cost Ana 2 SAB, two more waiting for her), then the three pages as the README shows them (served as `companion serve` would,
     with a LAN address for the phones)."""
     with live_table(tmp_path, tables, browser, base_url="http://192.168.0.12:5000") as table:
         play_the_evening_and_shoot(table)
@@ -339,8 +339,10 @@ def play_the_evening_and_shoot(table: Table) -> None:
     laptop = table.open(f"/mestre?token={GM_TOKEN}", viewport={"width": 1366, "height": 900})
     for text in EVENING_SO_FAR:
         table.command(gm, text)
-    ana.locator(".prompt").wait_for()
-    gm.locator("#prompts .prompt").wait_for()
+    ana.locator(".prompt.current").wait_for()
+    assert ana.locator(".prompt.compact").count() == 1  # the older one, compact above it
+    gm.locator("#prompts .prompt.current").wait_for()
+    ana.locator("#me .stat.damage", has_text="Dano de SAB 2").wait_for()
     gm.locator("#last-result .line").first.wait_for()  # the last command's outcome, at hand
     assert "Surpresa" in gm.locator("#last-result").inner_text()
     mesa.locator("#latest li").first.wait_for()
@@ -604,3 +606,253 @@ def test_gm_sees_lost_in_agora_and_players_never_do(table: Table) -> None:
     assert "PERDIDO" not in body_text(ana) and ana.locator("#gm-alerts").count() == 0
     table.command(gm, "desfazer")
     gm.locator("#gm-alerts .gm-alert").wait_for(state="detached")
+
+
+# ---------------------------------------------------------------------------- an evening's complaints
+
+
+LONG_NONSENSE = ("voar até a lua " + "e voltar pela estrada velha do norte " * 7).strip()  # < 300
+
+
+def covered_by_something_else(page: Any, selector: str) -> bool:
+    """Whether the element's centre, once scrolled to the bottom edge of the view, is hidden
+    under another element (the sticky command bar, say)."""
+    return page.eval_on_selector(selector, """node => {
+        node.scrollIntoView({block: "end"});
+        const box = node.getBoundingClientRect();
+        const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+        return !(hit && (hit === node || node.contains(hit)));
+    }""")
+
+
+def test_a_long_refusal_stays_compact_closable_and_off_the_undo_button(table: Table) -> None:
+    gm = table.gm()
+    table.command(gm, "rolar 1d20")
+    gm.get_by_label("Comando").fill(LONG_NONSENSE)
+    gm.get_by_label("Comando").press("Enter")
+    error, text = gm.locator("#command-error"), gm.locator("#command-error-text")
+    error.wait_for()
+    assert "voar até a lua" in text.inner_text()
+    line = gm.eval_on_selector("#command-error-text", "n => parseFloat(getComputedStyle(n).lineHeight)")
+    closed = text.bounding_box()
+    assert closed["height"] <= 3.2 * line, "o erro deveria ocupar no máximo 3 linhas"
+    assert error.bounding_box()["height"] < 0.2 * PHONE["height"]
+    assert gm.locator("#command-error.long").count() == 1  # the page says there is more
+    screenshot(gm, "mestre-erro-compacto", full_page=False)
+
+    text.click()  # tap to read it all
+    gm.locator("#command-error.open").wait_for()
+    assert text.bounding_box()["height"] > closed["height"]
+    assert error.bounding_box()["height"] <= 0.45 * PHONE["height"]
+    text.click()
+    gm.locator("#command-error.open").wait_for(state="detached")
+
+    assert not covered_by_something_else(gm, "#undo"), "o erro/barra cobre o botão Desfazer"
+    before = len(table.events())
+    gm.get_by_role("button", name="Desfazer").click()
+    undone = wait_until(lambda: table.events()[before:], message="Desfazer não fez nada")
+    assert undone[0]["command"] == "desfazer"
+    error.wait_for(state="hidden")  # an accepted command clears the refusal
+
+    gm.get_by_label("Comando").fill("voar até a lua")
+    gm.get_by_label("Comando").press("Enter")
+    error.wait_for()
+    assert gm.locator("#command-error.long").count() == 0  # a short one needs no expanding
+    gm.get_by_role("button", name="Fechar o aviso").click()
+    error.wait_for(state="hidden")
+
+
+def test_last_result_shows_what_the_activity_gave_in_full(table: Table) -> None:
+    gm = table.gm()
+    table.command(gm, "personagem Ana")
+    strip = gm.locator("#last-result")
+    gathered = table.command(gm, "forragear")
+    roll = next(e for e in gathered if e["data"].get("tabela") == "Tabela E: Forragear/Caçar/Pescar")
+    strip.filter(has_text="Tabela E").wait_for()
+    assert roll["data"]["resultado"] in strip.inner_text()
+    rested = table.command(gm, "descansar")
+    rest_line = next(e for e in reversed(rested) if e["kind"] == "relato")
+    strip.filter(has_text=rest_line["text"]).wait_for()  # the rest itself, not the preamble
+    shown = strip.inner_text()
+    assert "rodada" not in shown and "Clima" not in shown, shown
+    mishap = next((e for e in rested if e["data"].get("tabela") == "Tabela H: Percalços"), None)
+    if mishap:
+        assert mishap["data"]["resultado"][:40] in shown
+    clipped = gm.eval_on_selector_all("#last-result .line", """lines => lines.filter(
+        l => l.scrollWidth > l.clientWidth + 1).map(l => l.textContent)""")
+    assert clipped == [], f"linhas cortadas na largura: {clipped}"
+    lines = gm.eval_on_selector_all("#last-result .line", """lines => lines.map(l => [
+        l.getBoundingClientRect().height, parseFloat(getComputedStyle(l).lineHeight)])""")
+    assert lines and all(height <= 3.2 * line for height, line in lines)
+    more = len([e for e in rested if e["kind"] not in ("ajuda", "estado")]) - len(lines)
+    if more > 0:
+        assert f"+{more} no registro" in shown
+    screenshot(gm, "mestre-resultado-descanso", full_page=False)
+    strip.click()  # tap: the log comes into view
+    wait_until(lambda: gm.eval_on_selector("#log", "n => n.getBoundingClientRect().top") < 200,
+               message="tocar no resultado não levou ao registro")
+
+
+def test_outcome_prefers_warnings_rolls_and_the_last_line(table: Table) -> None:
+    """The strip's choice on a made-up command: the round's clock, weather and a missed
+    encounter check are preamble; a hit and the mishap are not."""
+    gm = table.gm()
+    chosen = gm.evaluate("""async () => {
+        const { outcome } = await import("/static/js/outcome.js");
+        const ev = (seq, kind, text, data = {}) => ({ seq, kind, text, data, visibility: "public" });
+        const events = [
+            ev(1, "relato", "Dia 1, rodada 1 de 6.", { dia: 1, rodada: 1 }),
+            ev(2, "rolagem", "Clima", { tabela: "Clima", total: 3, resultado: "Sem mudança" }),
+            ev(3, "relato", "Clima: Ameno.", { clima: "Ameno" }),
+            ev(4, "rolagem", "E", { tabela: "Encontro aleatório", total: 4, chance: "1:6" }),
+            ev(5, "rolagem", "H", { tabela: "Tabela H: Percalços", total: 8, resultado: "Lenha" }),
+            ev(6, "relato", "Teste de pânico para Ana."),
+            ev(7, "aviso", "Um dia sem descansar."),
+            ev(8, "relato", "Ana descansa: PV 8 → 8."),
+            ev(9, "estado", "Dia 1"),
+        ];
+        const hit = [ev(1, "rolagem", "E", { tabela: "Encontro aleatório", total: 1, chance: "1:6" })];
+        const only = [ev(1, "relato", "Clima: Ameno.", { clima: "Ameno" })];
+        const seqs = (r) => [r.lines.map((e) => e.seq), r.more];
+        return [seqs(outcome(events)), seqs(outcome(hit)), seqs(outcome(only))];
+    }""")
+    assert chosen == [[[5, 7, 8], 5], [[1], 0], [[1], 0]]
+
+
+def test_a_bad_die_value_is_explained_inside_its_card(table: Table) -> None:
+    ana = table.player("Ana")
+    gm = table.gm()
+    table.command(gm, "pânico Ana")
+    card = ana.locator(".prompt")
+    before = len(table.events())
+    card.get_by_label("Rolou o dado na mesa? Digite o valor:").fill("25")
+    card.get_by_role("button", name="Enviar valor").click()
+    error = card.locator(".error")
+    error.wait_for()
+    assert error.inner_text() == "Digite um número de 1 a 20."
+    box, inside = card.bounding_box(), error.bounding_box()
+    assert box["y"] <= inside["y"] and inside["y"] + inside["height"] <= box["y"] + box["height"]
+    assert ana.locator("#command-error").is_hidden()  # not by the dice, far from the card
+    screenshot(ana, "jogador-valor-errado", full_page=False)
+    # the server's own refusal, should one get through, reads the same (no "pedido 9")
+    plain = ana.evaluate("""async () => {
+        const { plainAnswerError } = await import("/static/js/commands.js");
+        const p = { id: 9, dice: "1d20" };
+        return [plainAnswerError("valor fora do dado: '25'; o pedido 9 é de 1d20: diga um "
+                                 + "número de 1 a 20", p),
+                plainAnswerError("pedido desconhecido: '9'; pendentes: nenhum", p),
+                plainAnswerError("o pedido 9 não é seu; responda só aos seus pedidos", p)];
+    }""")
+    assert plain == ["Digite um número de 1 a 20.", "Este pedido já foi respondido ou cancelado.",
+                     "Este pedido não é seu; responda só aos seus pedidos."]
+    assert len(table.events()) == before  # nothing was sent
+    card.get_by_label("Rolou o dado na mesa? Digite o valor:").fill("7")
+    card.get_by_role("button", name="Enviar valor").click()
+    assert answered(table, before, "o valor 7 não chegou")["data"]["natural"] == 7
+    card.wait_for(state="detached")
+
+
+def test_older_prompts_are_compact_and_the_newest_comes_first_to_the_eye(table: Table) -> None:
+    ana = table.player("Ana")
+    gm = table.gm()
+    table.command(gm, "pânico Ana")
+    table.command(gm, "pânico Ana")
+    table.command(gm, "pânico Ana")
+    first, second, third = (p.id for p in table.session.state.prompts)
+    ana.locator(".prompt").nth(2).wait_for()
+    order = ana.eval_on_selector_all(".prompt", "cards => cards.map(c => Number(c.dataset.pedido))")
+    assert order == [first, second, third]  # still in the order they were asked
+    current = ana.locator(".prompt.current")
+    assert current.get_attribute("data-pedido") == str(third)
+    assert ana.locator(".prompt.compact").count() == 2
+    big = current.bounding_box()["height"]
+    for card in ana.locator(".prompt.compact").all():
+        assert card.bounding_box()["height"] < big * 0.6
+    assert current.bounding_box()["y"] + 120 < PHONE["height"], "o pedido atual fica fora da tela"
+    assert "3 pedidos para você" in ana.locator("#prompts").inner_text()
+    screenshot(ana, "jogador-pedidos-antigos", full_page=False)
+
+    # an old one still answers from its compact card
+    before = len(table.events())
+    ana.locator(f".prompt[data-pedido='{first}']").get_by_role("button", name="Rolar").click()
+    assert answered(table, before, "o pedido antigo não foi rolado")["data"]["pedido"] == first
+    ana.locator(f".prompt[data-pedido='{first}']").wait_for(state="detached")
+
+    # the GM: the newest in full, the old one tagged, and one button cancels the old ones
+    gm.locator(f"#prompts .prompt[data-pedido='{first}']").wait_for(state="detached")
+    old = gm.locator(f"#prompts .prompt.older[data-pedido='{second}']")
+    assert "antigo" in old.inner_text().lower()
+    assert gm.locator(f"#prompts .prompt.current[data-pedido='{third}']").count() == 1
+    screenshot(gm, "mestre-pedidos-antigos")
+    cancel_old = gm.locator("#cancel-old")
+    assert cancel_old.inner_text() == "Cancelar o antigo"
+    cancel_old.click()
+    gm.locator("#cancel-old.armed").wait_for()  # a second tap confirms
+    assert [p.id for p in table.session.state.prompts] == [second, third]
+    cancel_old.click()
+    wait_until(lambda: [p.id for p in table.session.state.prompts] == [third],
+               message="o pedido antigo não foi cancelado")
+    gm.locator(f"#prompts .prompt[data-pedido='{second}']").wait_for(state="detached")
+    cancel_old.wait_for(state="hidden")
+    ana.locator(f".prompt.current[data-pedido='{third}']").wait_for()
+    assert ana.locator(".prompt").count() == 1
+
+
+FULL_STATE = {
+    "modo": "viagem", "relogio": "Dia 2 · rodada 5 de 6 (16h–20h)", "clima": "Frio e ventoso",
+    "viagem": {"modo_nome": "Andando", "hexes": 2, "acampamento_seguro": True, "vigia": "bia"},
+    "grupo": [{"id": "ana", "nome": "Ana", "pv": 5, "pv_max": 8, "proprio": True,
+               "dano_atributos": {"con": 1, "sab": 2, "for": 0}},
+              {"id": "bia", "nome": "Bia", "pv": 6, "pv_max": 6}],
+    "pedidos": [],
+}
+BARE_STATES = [
+    {},
+    {"grupo": [{"nome": "Ana"}], "viagem": {}},
+    {"grupo": [{"id": "ana", "dano_atributos": None, "dano_atributo": {}}],
+     "viagem": {"vigia": None}, "masmorra": None, "pedidos": [{"id": 1}]},
+    {"grupo": [{"id": "ana", "dano_atributos": [{"atributo": "des", "dano": 1}, "Doença"]}],
+     "viagem": {"vigia": {"id": "ana", "nome": "Ana"}}},
+]
+
+
+def inject_state(page: Any, state: dict) -> None:
+    """Hand the page an `estado` as if the server had sent it (its own listeners render it)."""
+    page.evaluate("s => window.mesa.conn.socket.listeners('estado').forEach(f => f(s))", state)
+
+
+def test_attribute_damage_and_the_watcher_are_shown_and_optional(table: Table) -> None:
+    ana = table.player("Ana")
+    gm = table.gm()
+    mesa = table.mesa()
+    table.command(gm, "pânico Ana")  # Sanidade 10: a 20 fails, Tabela J at 10 → 2 SAB damage
+    card = gm.locator("#prompts .prompt")
+    card.get_by_label(re.compile("Valor do 1d20")).fill("20")
+    card.get_by_role("button", name="Responder").click()
+    ana.locator("#me .stat.damage", has_text="Dano de SAB 2").wait_for()
+    gm.locator("#party .stat.damage", has_text="Dano de SAB 2").wait_for()
+    assert ana.locator("#me .stat.damage").count() == 1
+    real = gm.evaluate("window.mesa.state.viagem")
+    if real.get("vigia"):  # the engine names the watcher: the page shows the same name
+        fact = gm.locator("#glance .fact", has_text="Vigia").locator(".v")
+        assert fact.text_content().startswith(real["vigia"])
+
+    for page in (gm, ana, mesa):
+        inject_state(page, FULL_STATE)
+        watcher = page.locator("#glance .fact", has_text="Vigia")
+        assert watcher.locator(".v").text_content() == "Bia"
+    for page, where in ((gm, "#party"), (ana, "#me")):
+        shown = page.locator(f"{where} .stat.damage").all_inner_texts()
+        assert shown == ["Dano de CON 1", "Dano de SAB 2"], shown
+    for state in BARE_STATES:
+        for page in (gm, ana, mesa):
+            inject_state(page, state)
+    inject_state(gm, BARE_STATES[-1])
+    assert gm.locator("#glance .fact", has_text="Vigia").locator(".v").text_content() == "Ana"
+    assert gm.locator("#party .stat.damage").all_inner_texts() == ["Dano de DES 1", "Doença"]
+    inject_state(gm, {"viagem": {"vigia": "Caio", "vigia_escolhido": False}})
+    assert gm.locator("#glance .fact", has_text="Vigia").locator(".v").text_content() == "Caio (padrão)"
+    inject_state(gm, BARE_STATES[1])
+    assert "Vigia" not in gm.locator("#glance").text_content()
+    assert gm.locator("#party .stat.damage").count() == 0
+    # the fixture fails the test on any JavaScript error these states raised

@@ -30,9 +30,47 @@ function optionValue(option) {
 /** How an option of a choice prompt is shown on a button (the value sent stays the option). */
 const OPTION_LABELS = { sim: "Sim", nao: "Não", descansar: "Descansar 2 rodadas", exaustao: "Receber 1 de exaustão" };
 
-export function optionLabel(option) {
+export function optionLabel(option, named) {
   const value = optionValue(option);
   if (OPTION_LABELS[value]) return OPTION_LABELS[value];
-  const label = option && typeof option === "object" ? option.texto ?? option.nome ?? value : value;
+  const own = option && typeof option === "object" ? option.texto ?? option.nome : undefined;
+  const label = own ?? (typeof named === "string" && named.trim() ? named : value);
   return String(label).replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+}
+
+/** Lowest and highest value of "NdS" or "NdS+M" (the engine's party.die_range), else null. */
+export function dieBounds(dice) {
+  const match = /^(\d*)d(\d+)([+-]\d+)?$/.exec(String(dice || "").toLowerCase().replace(/\s+/g, ""));
+  if (!match) return null;
+  const count = Number(match[1] || 1);
+  const bonus = Number(match[3] || 0);
+  return [count + bonus, count * Number(match[2]) + bonus];
+}
+
+const rangeText = ([low, high]) => `Digite um número de ${low} a ${high}.`;
+
+/** What is wrong with a typed die value for `prompt`, in plain words; null when it is fine. */
+export function valueProblem(prompt, raw) {
+  const bounds = dieBounds(prompt && prompt.dice);
+  const text = String(raw ?? "").trim();
+  if (!bounds) return /^\d+$/.test(text) ? null : "Digite um número inteiro.";
+  const value = Number(text);
+  if (!/^-?\d+$/.test(text) || value < bounds[0] || value > bounds[1]) return rangeText(bounds);
+  return null;
+}
+
+/** A refusal of an answer as the person who tapped the card reads it: no prompt numbers, no
+ * command syntax ("valor fora do dado: '25'; o pedido 9 é de 1d20…" → "Digite um número de
+ * 1 a 20."). */
+export function plainAnswerError(error, prompt) {
+  const text = String(error || "").trim();
+  const range = /n[úu]mero de (-?\d+) a (-?\d+)/i.exec(text);
+  const bounds = (/fora do dado/i.test(text) || range)
+    && (dieBounds(prompt && prompt.dice) || (range && [range[1], range[2]]));
+  if (bounds) return rangeText(bounds);
+  if (/pedido desconhecido|n[ãa]o h[áa] (nenhum )?pedido/i.test(text)) {
+    return "Este pedido já foi respondido ou cancelado.";
+  }
+  const plain = text.replace(/\bo pedido \d+\b/gi, "este pedido").replace(/\bpedido \d+\b/gi, "este pedido");
+  return plain ? plain.charAt(0).toUpperCase() + plain.slice(1).replace(/([^.!?…])$/, "$1.") : "Não deu certo. Tente de novo.";
 }

@@ -1,7 +1,7 @@
 // The player's phone: join by name, then the public table, their character and their prompts.
 import { $, el, fill, pick, connect, eventLog, sentence, statusPill, store } from "./common.js";
 import { glance, partyOf, characterCard, promptsOf, promptInfo, promptTitle, promptDetail, namesOf, charName } from "./view.js";
-import { answerText, optionLabel } from "./commands.js";
+import { answerText, optionLabel, plainAnswerError, valueProblem } from "./commands.js";
 
 const TOKEN_KEY = "mesa.jogador.token";
 const NAME_KEY = "mesa.jogador.nome";
@@ -102,14 +102,25 @@ $("#leave").addEventListener("click", () => {
 
 fill($("#dice"), DICE.map((die) => el("button", { type: "button", "data-comando": `rolar 1${die}`, text: die })));
 
-async function run(text) {
-  const error = $("#command-error");
-  if (!conn) return;
+/** Send a command. A refusal is shown by `show` (the dice card's line unless a prompt card
+ * passes its own); an accepted command clears every refusal on the page. */
+async function run(text, show = showDiceError) {
+  if (!conn) return { ok: false };
   const ack = await conn.send(text);
-  error.hidden = !!ack.ok;
-  error.textContent = ack.ok ? "" : sentence(ack.error || "Comando recusado.");
-  if (!ack.ok) error.scrollIntoView({ block: "nearest" });
+  if (ack.ok) clearErrors();
+  else show(ack.error || "Comando recusado.");
   return ack;
+}
+
+function showDiceError(message) {
+  const error = $("#command-error");
+  error.textContent = sentence(message);
+  error.hidden = false;
+  error.scrollIntoView({ block: "nearest" });
+}
+
+function clearErrors() {
+  document.querySelectorAll("#table .error").forEach((node) => { node.hidden = true; node.textContent = ""; });
 }
 
 document.addEventListener("click", (event) => {
@@ -145,37 +156,57 @@ function renderPrompts() {
   const fresh = mine.filter((p) => !seenPrompts.has(p.id));
   fresh.forEach((p) => seenPrompts.add(p.id));
   if (fresh.length && typeof navigator.vibrate === "function") navigator.vibrate([200, 100, 200]);
-  // Every prompt gets its own card and buttons: the answers name the prompt, so any order works.
-  fill($("#prompts"), mine.length > 1
-    ? el("p", { class: "prompt-count", text: `${mine.length} pedidos para você — responda em qualquer ordem.` })
-    : null,
-  mine.map(promptCard));
+  // In the order they were asked: the older ones compact (still answerable, any order), the
+  // newest in full — the one the table is waiting for.
+  const newest = mine[mine.length - 1];
+  const older = mine.slice(0, -1);
+  fill($("#prompts"),
+    older.length ? el("div", { class: "older-prompts" },
+      el("p", { class: "prompt-count", text: `${mine.length} pedidos para você — o mais novo embaixo; responda em qualquer ordem.` }),
+      older.map((p) => promptCard(p, { compact: true }))) : null,
+    newest ? promptCard(newest) : null);
   if (fresh.length) $("#prompts").scrollIntoView({ block: "start", behavior: "smooth" });
 }
 
-function promptCard(p) {
+/** One prompt: its title and text, a line for a refusal (in plain words, inside the card), and
+ * its answers — the option buttons, or "Rolar" and the value of a die rolled at the table. */
+function promptCard(p, { compact = false } = {}) {
   const title = promptTitle(p.kind);
+  const error = el("p", { class: "error", role: "alert", hidden: true });
+  const showHere = (message) => {
+    error.textContent = plainAnswerError(message, p);
+    error.hidden = false;
+  };
+  const send = (text) => run(text, showHere);
   const frame = (...children) => el("div", {
-    class: "prompt", role: "alertdialog", "aria-label": title, "data-pedido": p.id ?? "",
-  }, el("h3", { text: title }), el("p", { text: p.text }), ...children);
+    class: `prompt${compact ? " compact" : " current"}`, role: compact ? "group" : "alertdialog",
+    "aria-label": title, "data-pedido": p.id ?? "",
+  }, el("h3", { text: title }), el("p", { class: "prompt-text", text: p.text }), ...children, error);
   if (p.options.length) {
-    return frame(el("div", { class: "options" }, p.options.map((option) => el("button", {
-      type: "button", class: "big", "data-comando": answerText(p, { option }), text: optionLabel(option),
+    return frame(el("div", { class: "options" }, p.options.map((option, i) => el("button", {
+      type: "button", class: compact ? "" : "big", text: optionLabel(option, p.labels[i]),
+      onclick: () => send(answerText(p, { option })),
     }))));
   }
   const detail = promptDetail(p, { always: true });
   const inputId = `valor-${p.id}`;
-  const input = el("input", { type: "number", id: inputId, inputmode: "numeric", min: "1" });
-  const form = el("form", { class: "manual" },
-    el("label", { for: inputId, text: "Rolou o dado na mesa? Digite o valor:" }),
+  const bounds = valueProblem(p, "") || "";
+  const input = el("input", { type: "number", id: inputId, inputmode: "numeric", min: "1",
+    placeholder: bounds.replace(/^Digite um número de /, "").replace(/\.$/, "") });
+  const form = el("form", { class: "manual", novalidate: true },
+    el("label", { for: inputId, text: compact ? "Valor:" : "Rolou o dado na mesa? Digite o valor:" }),
     input, el("button", { type: "submit", text: "Enviar valor" }));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    if (input.value.trim()) run(answerText(p, { value: input.value.trim() }));
+    const value = input.value.trim();
+    const problem = valueProblem(p, value);
+    if (problem) showHere(problem);
+    else send(answerText(p, { value }));
   });
   return frame(
     detail ? el("p", { class: "dice", text: detail }) : null,
-    el("button", { type: "button", class: "primary big", "data-comando": answerText(p, {}), text: "Rolar" }),
+    el("button", { type: "button", class: compact ? "roll" : "primary big", text: "Rolar",
+      onclick: () => send(answerText(p, {})) }),
     form);
 }
 

@@ -1,6 +1,6 @@
 // The shared screen: clock, weather, light, chase, the latest results in big type, the join QR.
 import { $, el, fill, pick, connect, statusPill, renderEvent } from "./common.js";
-import { clockText, weatherText, lightText, spellsText, chaseOf, chaseText, modeName, partyOf, charName, namesOf } from "./view.js";
+import { clockText, weatherText, watcherText, lightText, spellsText, chaseOf, chaseText, modeName, partyOf, charName, namesOf } from "./view.js";
 
 const LATEST = 6;
 let state = {};
@@ -53,6 +53,7 @@ function render(newState) {
   const items = [
     fact("Clima", weatherText(state)),
     dungeon ? null : fact("Terreno", pick(state, "terreno_nome", "terreno")),
+    dungeon ? null : fact("Vigia", watcherText(state)),
     dungeon ? fact("Perigo", pick(dungeon, "perigo_efetivo_nome", "perigo_nome")) : null,
     dungeon ? fact("Luz", lightText(state), pick(dungeon, "escuro") ? "bad" : "") : null,
     dungeon ? fact("Magias", spellsText(state)) : null,

@@ -1,7 +1,8 @@
 // The GM's page: command box, quick buttons per mode, live log, state, prompts, GM-only notes.
 import { $, el, fill, pick, asList, connect, eventLog, sentence, statusPill, store } from "./common.js";
-import { glance, modeOf, modeName, partyList, promptsOf, promptInfo, promptTitle, promptDetail, namesOf, tallyView } from "./view.js";
-import { answerText, cancelText, optionLabel } from "./commands.js";
+import { glance, modeOf, modeName, partyList, promptsOf, promptInfo, promptTitle, promptDetail, namesOf, tallyView, splitPrompts } from "./view.js";
+import { answerText, cancelText, optionLabel, plainAnswerError, valueProblem } from "./commands.js";
+import { outcome } from "./outcome.js";
 
 const TOKEN_KEY = "mesa.mestre.token";
 
@@ -48,38 +49,67 @@ const conn = connect({
   onWelcome: () => { $("#refused").hidden = true; },
 });
 
-/** Run a command text and show the ack's error, if any, under the command box. */
-async function run(text) {
-  const error = $("#command-error");
+/** Run a command text. A refusal goes to `show` (by default the compact box by the command
+ * box); an accepted command clears every refusal on the page and shows its outcome. */
+async function run(text, show = showError) {
   const ack = await conn.send(text);
   if (ack.ok) {
-    error.hidden = true;
-    error.textContent = "";
+    clearErrors();
     showLastResult(asList(ack.events));
   } else {
-    error.textContent = sentence(ack.error || "Comando recusado.");
-    error.hidden = false;
-    $("#last-result").hidden = true;
+    show(sentence(ack.error || "Comando recusado."));
   }
   return ack;
 }
 
-/** The outcome of the GM's last command, one short line per event, just above the command box:
- * on a phone the log is far below the buttons. Tapping it scrolls to the log. */
+/** The refusal under the command box: at most ~3 lines (tap to read it all), a × to close it,
+ * gone with the next accepted command. It replaces the last result while it is shown. */
+function showError(message) {
+  const box = $("#command-error");
+  const text = $("#command-error-text");
+  text.textContent = message;
+  box.classList.remove("open", "long");
+  box.hidden = false;
+  $("#last-result").hidden = true;
+  box.classList.toggle("long", text.scrollHeight > text.clientHeight + 1);
+}
+
+function clearErrors() {
+  const box = $("#command-error");
+  box.hidden = true;
+  box.classList.remove("open", "long");
+  $("#command-error-text").textContent = "";
+  document.querySelectorAll(".prompt .error").forEach((node) => { node.hidden = true; node.textContent = ""; });
+}
+
+$("#command-error-text").addEventListener("click", () => {
+  const box = $("#command-error");
+  if (box.classList.contains("long") || box.classList.contains("open")) box.classList.toggle("open");
+});
+$("#command-error-close").addEventListener("click", () => {
+  $("#command-error").hidden = true;
+  $("#last-result").hidden = $("#last-result").childElementCount === 0;
+});
+
+/** The outcome of the GM's last command just above the command box (on a phone the log is far
+ * below the buttons): the warnings, the rolls and the last line, each wrapping to at most 3
+ * lines, and how many more the log has. Tapping it scrolls to the log. */
 function showLastResult(events) {
   const box = $("#last-result");
-  const lines = events.filter((e) => e.kind !== "ajuda" && e.kind !== "estado").map(resultLine);
-  fill(box, lines);
+  const { lines, more } = outcome(events);
+  fill(box, lines.map(resultLine), more > 0 && lines.length
+    ? el("div", { class: "more", text: `+${more} no registro ›` }) : null);
   box.hidden = lines.length === 0;
 }
 
 function resultLine(event) {
   const data = event.data && typeof event.data === "object" ? event.data : {};
   const vis = typeof event.visibility === "string" ? event.visibility.split(":")[0] : "public";
-  const line = el("div", { class: `line vis-${vis}`, title: event.text || "" });
+  const line = el("div", { class: `line ${event.kind || "relato"} vis-${vis}`, title: event.text || "", "data-seq": event.seq });
   if (event.kind === "rolagem" && data.tabela) {
-    line.append(`${data.tabela}`, el("span", { class: "total", text: data.total ?? "" }),
-      data.resultado ? String(data.resultado) : "");
+    line.append(el("span", { class: "what", text: data.tabela }), " ",
+      el("span", { class: "total", text: data.total ?? "" }), " ",
+      data.resultado ? el("span", { class: "result-text", text: String(data.resultado) }) : "");
   } else {
     line.append(String(event.text ?? ""));
   }
@@ -142,40 +172,82 @@ function renderPrompts() {
   $("#prompts-card").hidden = prompts.length === 0;
   $("#prompts-count").textContent = prompts.length > 1 ? `(${prompts.length})` : "";
   const names = namesOf(state);
-  fill($("#prompts"), prompts.map((raw) => gmPromptCard(promptInfo(raw), names)));
+  const { older } = splitPrompts(prompts.map(promptInfo));
+  const old = new Set(older.map((p) => p.id));
+  fill($("#prompts"), prompts.map((raw) => {
+    const p = promptInfo(raw);
+    return gmPromptCard(p, names, old.has(p.id));
+  }));
+  renderCancelOld(older);
+}
+
+/** "Cancelar antigos": every prompt that is not its owner's newest, after a second tap. */
+function renderCancelOld(older) {
+  const button = $("#cancel-old");
+  button.hidden = older.length === 0;
+  button.classList.remove("armed");
+  button.textContent = older.length === 1 ? "Cancelar o antigo" : `Cancelar os ${older.length} antigos`;
+  button.onclick = async () => {
+    if (!button.classList.contains("armed")) {
+      button.classList.add("armed");
+      button.textContent = `Confirmar: cancelar ${older.length}`;
+      setTimeout(() => { if (button.isConnected) renderCancelOld(older); }, 4000);
+      return;
+    }
+    button.disabled = true;
+    for (const p of older) {
+      const ack = await run(cancelText(p));
+      if (!ack.ok) break;
+    }
+    button.disabled = false;
+  };
 }
 
 /** A pending prompt, whatever its place in the queue: roll or choose for the player, type the
- * value of a die rolled at the table, or cancel it. */
-function gmPromptCard(p, names) {
+ * value of a die rolled at the table, or cancel it. An owner's older prompts are compact. */
+function gmPromptCard(p, names, older) {
   const who = p.character ? names[p.character] || p.character : "Mestre";
   const detail = promptDetail(p);
+  const error = el("p", { class: "error", role: "alert", hidden: true });
+  const showHere = (message) => {
+    error.textContent = plainAnswerError(message, p);
+    error.hidden = false;
+  };
   let answers;
   if (p.options.length) {
-    answers = el("div", { class: "options" }, p.options.map((option) =>
-      el("button", { type: "button", "data-comando": answerText(p, { option }), text: optionLabel(option) })));
+    answers = el("div", { class: "options" }, p.options.map((option, i) => el("button", {
+      type: "button", text: optionLabel(option, p.labels[i]),
+      onclick: () => run(answerText(p, { option }), showHere),
+    })));
   } else {
-    const valueInput = el("input", { type: "number", inputmode: "numeric", id: `valor-${p.id}`, min: "1" });
-    const form = el("form", { class: "manual" },
-      el("label", { for: `valor-${p.id}`, text: `Rolou na mesa? Valor do ${p.dice}:` }),
+    const valueInput = el("input", { type: "number", inputmode: "numeric", id: `valor-${p.id}`, min: "1",
+      placeholder: older ? `Valor (${p.dice})` : null });
+    const form = el("form", { class: "manual", novalidate: true },
+      el("label", { for: `valor-${p.id}`, text: `${older ? "" : "Rolou na mesa? "}Valor do ${p.dice}:` }),
       valueInput,
       el("button", { type: "submit", text: "Responder" }));
     form.addEventListener("submit", (event) => {
       event.preventDefault();
-      if (valueInput.value.trim()) run(answerText(p, { value: valueInput.value.trim() }));
+      const value = valueInput.value.trim();
+      const problem = valueProblem(p, value);
+      if (problem) showHere(problem);
+      else run(answerText(p, { value }), showHere);
     });
     answers = [
-      el("button", { type: "button", class: "primary", "data-comando": answerText(p, {}),
-        text: p.character ? `Rolar por ${who}` : `Rolar ${p.dice}` }),
+      el("button", { type: "button", class: older ? "roll-for" : "roll-for primary", text: p.character ? `Rolar por ${who}` : `Rolar ${p.dice}`,
+        onclick: () => run(answerText(p, {}), showHere) }),
       form,
     ];
   }
-  return el("div", { class: "prompt for-gm", "data-pedido": p.id ?? "" },
-    el("h3", {}, el("span", { class: "who", text: who }), ` · ${promptTitle(p.kind)}`),
-    el("p", { text: p.text }),
+  return el("div", { class: `prompt for-gm${older ? " older" : " current"}`, "data-pedido": p.id ?? "" },
+    el("h3", {}, el("span", { class: "who", text: who }), ` · ${promptTitle(p.kind)}`,
+      older ? el("span", { class: "tag", text: "antigo" }) : null),
+    el("p", { class: "prompt-text", text: p.text }),
     detail ? el("p", { class: "dice", text: detail }) : null,
     answers,
-    el("button", { type: "button", class: "danger", "data-comando": cancelText(p), text: "Cancelar pedido" }));
+    error,
+    el("button", { type: "button", class: "danger cancel", text: "Cancelar pedido",
+      onclick: () => run(cancelText(p), showHere) }));
 }
 
 function renderSecrets() {
@@ -204,3 +276,11 @@ function renderSecrets() {
 
 // Exposed for debugging at the table (and tests): the last state received.
 window.mesa = { get state() { return state; }, run, conn };
+
+// Keep what scrolls into view (focus, the log link, a prompt) above the sticky command bar.
+const bar = document.querySelector(".commandbar");
+if (bar && typeof ResizeObserver === "function") {
+  new ResizeObserver(() => {
+    document.documentElement.style.scrollPaddingBottom = `${bar.offsetHeight + 8}px`;
+  }).observe(bar);
+}

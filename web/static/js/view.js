@@ -97,8 +97,9 @@ export function glance(state) {
     items.push(
       fact("Terreno", pick(state, "terreno_nome", "terreno")),
       fact("Deslocamento", pick(travel, "modo_nome", "modo")),
-      fact("Progresso", hexText(pick(travel, "hexes"))),
+      fact("Progresso", pick(travel, "hexes_texto") || hexText(pick(travel, "hexes"))),
       fact("Acampamento", boolText(pick(travel, "acampamento_seguro"), "Seguro", "Sem abrigo seguro")),
+      fact("Vigia", watcherText(state)),
     );
   } else {
     const effective = pick(dungeon, "perigo_efetivo");
@@ -113,6 +114,23 @@ export function glance(state) {
   }
   if (chase) items.push(fact("Perseguição", chaseText(chase), "wide alert"));
   return el("div", { class: "glance" }, items);
+}
+
+/** Who keeps watch at night (Tabela H 8: the watcher takes the panic test): a name, an id or
+ * {id, nome}, under "viagem" or at the top; nothing when the state does not say. */
+export function watcherText(state) {
+  const watcher = pick(state, ["viagem", "vigia"], "vigia");
+  if (watcher === undefined || watcher === null || watcher === false) return undefined;
+  const names = Array.isArray(watcher) ? watcher.map((w) => nameFor(state, w)).filter(Boolean).join(", ")
+    : nameFor(state, watcher);
+  if (!names) return undefined;
+  return pick(state, ["viagem", "vigia_escolhido"]) === false ? `${names} (padrão)` : names;
+}
+
+function nameFor(state, who) {
+  if (who && typeof who === "object") return text(pick(who, "nome")) || nameFor(state, pick(who, "id"));
+  if (who === undefined || who === null || who === "") return undefined;
+  return namesOf(state)[String(who)] || String(who);
 }
 
 const hexText = (value) => (value === undefined ? undefined : `${String(value).replace(".", ",")} hex`);
@@ -144,8 +162,33 @@ export function characterCard(c, { me = false } = {}) {
       stat("Exaustão", pick(c, "exaustao"), undefined, (v) => v >= 1),
       stat("Comida", pick(c, "comida"), undefined, (v) => v <= 0),
       stat("Água", pick(c, "agua"), undefined, (v) => v <= 0),
-      stat("Munição", pick(c, "municao"))),
+      stat("Munição", pick(c, "municao")),
+      damageStats(c)),
     notes.length ? el("ul", { class: "notes" }, notes.map((n) => el("li", { text: n }))) : null);
+}
+
+/** Attribute damage ({"sab": 2}, or a list of {atributo, dano} / texts) as "Dano de SAB 2"
+ * chips; nothing when the key is missing or every value is 0. Both spellings are read. */
+export function attributeDamage(c) {
+  const raw = pick(c, "dano_atributos", "dano_atributo");
+  const label = (name) => `Dano de ${String(name).toUpperCase()}`;
+  if (raw && typeof raw === "object" && !Array.isArray(raw)) {
+    return Object.entries(raw).filter(([, n]) => Number(n) > 0).map(([name, n]) => [label(name), n]);
+  }
+  return asList(raw).map((entry) => {
+    if (entry && typeof entry === "object") {
+      const name = pick(entry, "atributo", "nome");
+      const amount = pick(entry, "dano", "valor");
+      return name !== undefined && Number(amount) > 0 ? [label(name), amount] : null;
+    }
+    return entry ? [String(entry), undefined] : null;
+  }).filter(Boolean);
+}
+
+function damageStats(c) {
+  return attributeDamage(c).map(([label, amount]) => (amount === undefined
+    ? el("span", { class: "stat low damage", text: label })
+    : el("span", { class: "stat low damage" }, `${label} `, el("b", { text: amount }))));
 }
 
 export function partyList(state, { meId = null, empty = "Nenhum personagem ainda." } = {}) {
@@ -169,6 +212,19 @@ export function promptInfo(prompt) {
     dc: pick(prompt, "dc"),
     modifier: pick(prompt, "modificador"),
     options: asList(pick(prompt, "opcoes")),
+    labels: asList(pick(prompt, "opcoes_nomes")),
+  };
+}
+
+/** Split prompts (in the state's order) into the newest of each owner — the one to answer
+ * now, shown in full — and the older ones, shown compact. Order is kept within each list. */
+export function splitPrompts(prompts) {
+  const newest = new Map();
+  prompts.forEach((p, index) => newest.set(p.character ?? "", index));
+  const current = new Set(newest.values());
+  return {
+    current: prompts.filter((_p, index) => current.has(index)),
+    older: prompts.filter((_p, index) => !current.has(index)),
   };
 }
 
