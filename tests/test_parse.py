@@ -300,15 +300,64 @@ def test_sheet_fields_as_the_engine_names_them(session_after: SessionFactory) ->
     assert (session.state.party[0].sanity_max, session.state.party[0].sanity) == (15, 9)
 
 
-def test_monster_alerted_and_dead_without_the_word_monstro(session_after: SessionFactory) -> None:
+def test_monster_alerted_and_removed_without_the_word_monstro(
+        session_after: SessionFactory) -> None:
     session = session_after("masmorra", "monstro ogro na sala 3", "monstro goblin")
     assert session.run("o ogro foi alertado").ok
     assert [(m.name, m.alerted) for m in session.state.dungeon.monsters] == [
         ("ogro", True), ("goblin", False)]
-    assert session.run("o goblin morreu").ok
+    assert session.run("remover o goblin").ok
     assert [m.name for m in session.state.dungeon.monsters] == ["ogro"]
-    unknown = session.run("o troll morreu")
+    unknown = session.run("remover o troll")
     assert unknown.error == "monstro desconhecido: 'troll'; na lista: ogro"
+
+
+def test_a_death_said_at_the_table_is_counted(session_after: SessionFactory) -> None:
+    """'o ogro morreu' is `derrotados` (the engine also takes the ogre off the GM's list)."""
+    session = session_after("masmorra", "monstro ogro na sala 3")
+    for text in ("o ogro morreu", "os dois goblins foram derrotados", "matamos o troll"):
+        assert session.run(text).ok, text
+    assert {region: dict(counts) for region, counts in session.state.tally.defeated.items()} == {
+        "Masmorra": {"ogro": 1, "goblins": 2, "troll": 1}}
+    assert session.commands()[-3].name == "derrotados"
+
+
+def test_secret_rolls_said_as_actions_are_gm_only(session_after: SessionFactory) -> None:
+    session = session_after("personagem Bruno", "masmorra")
+    result = session.run("o Bruno escuta atrás da porta")
+    assert result.ok, result.error
+    rolls = [event for event in result.events if event["kind"] == "rolagem"]
+    assert rolls and all(event["visibility"] == "gm" for event in rolls)
+    assert session.state.secrets[-1].startswith("Bruno: escutar atrás da porta: 1d20 = ")
+
+
+def test_a_named_character_has_the_companion_roll(session_after: SessionFactory) -> None:
+    session = session_after("personagem Ana", "personagem Carla")
+    for text in ("responder Carla rolar", "responder rolar Carla", "a Carla rola",
+                 "Carla rola o teste"):
+        assert session.run("pânico Ana").ok and session.run("pânico Carla").ok
+        result = session.run(text)
+        assert result.ok, (text, result.error)
+        assert [p.character for p in session.state.prompts] == ["ana"], text
+        assert session.run("cancelar Ana").ok
+
+
+def test_a_named_character_chooses_an_option(session_after: SessionFactory) -> None:
+    session = session_after("personagem Ana", "personagem Carla", "avançar", "avançar",
+                            "avançar", "responder ana 20", "responder carla 1")
+    choice = session.state.prompts[0]
+    assert (choice.character, choice.options) == ("carla", ("descansar", "exaustao"))
+    assert session.run("a Carla prefere a exaustão").ok
+    assert session.state.party[1].exhaustion == 1 and session.state.prompts == ()
+
+
+def test_a_refused_group_changes_nothing(session_after: SessionFactory) -> None:
+    session = session_after("personagem Ana", "personagem Carla")
+    state, stored = session.state, len(session.commands())
+    for text in ("panico Ana e Carla", "os três levam 2 de dano"):
+        error = session.run(text).error
+        assert error is not None and "um personagem por vez" in error
+    assert session.state == state and len(session.commands()) == stored
 
 
 def test_an_article_before_a_name_reaches_the_character(session_after: SessionFactory) -> None:

@@ -12,6 +12,7 @@ missing and the command's usage line from comandos.yaml. A template marked `recu
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
@@ -41,6 +42,9 @@ SCHEMA: dict[str, Any] = {
         "nao_sao_nomes": [str],
         "particulas": [str],
         "artigos": [str],
+        "varios_personagens": [str],
+        "separadores_de_nomes": [str],
+        "palavras_de_rolar": [str],
         "separadores_de_marcha": [str],
         "atributos_com_sinal": [str],
         "palavras_de_tesouro": [str],
@@ -71,6 +75,15 @@ class ArgError(Exception):
     def __init__(self, message: str = "", final: bool = False) -> None:
         super().__init__(message)
         self.final = final  # the form is clear and wrong: no other reading should win
+
+
+class SeveralCharacters(Exception):
+    """A name slot holds several characters ("Ana e Carla", "os três"): one per command."""
+
+    def __init__(self, said: str, names: tuple[str, ...] = ()) -> None:
+        super().__init__(said)
+        self.said = said    # the words as the GM wrote them
+        self.names = names  # the names, when they were said; empty for "todos", "os três"
 
 
 @dataclass(frozen=True)
@@ -159,9 +172,28 @@ def parse(text: str, tables: Tables) -> ParseResult:
     if len(normalized.tokens) > compiled.rules["max_palavras"]:
         return ParseResult(error=f"comando longo demais ('{shown}'); {HELP_HINT}")
     try:
-        return _best(normalized, compiled, shown)
+        result = _best(normalized, compiled, shown)
     except (ValueError, TypeError, KeyError, IndexError, RecursionError):
-        return ParseResult(error=f"não entendi '{shown}' como comando; {HELP_HINT}")
+        return ParseResult(error=_unknown(shown))
+    if result.command is None and result.error == _unknown(shown):
+        return _last_clause(raw, tables) or result
+    return result
+
+
+def _unknown(shown: str) -> str:
+    return f"não entendi '{shown}' como comando; {HELP_HINT}"
+
+
+_CLAUSE_END = re.compile(r"[.!?;,…]+(?=\s|$)")
+
+
+def _last_clause(raw: str, tables: Tables) -> ParseResult | None:
+    """'o ogro ataca! vamos fugir': table talk, then a command — the last clause, if it is one."""
+    clauses = [clause for clause in _CLAUSE_END.split(raw) if clause.strip()]
+    if len(clauses) < 2:
+        return None
+    result = parse(clauses[-1], tables)
+    return result if result.command is not None else None
 
 
 def _quote(normalized: Normalized) -> str:
@@ -184,7 +216,7 @@ def _best(normalized: Normalized, compiled: Grammar, shown: str) -> ParseResult:
             first_error = first_error or str(error) or None
             continue
         return ParseResult(command=Command(name=name, args=args))
-    return ParseResult(error=first_error or f"não entendi '{shown}' como comando; {HELP_HINT}")
+    return ParseResult(error=first_error or _unknown(shown))
 
 
 def _rank(result: Any) -> tuple[int, int, int, str]:
@@ -203,6 +235,18 @@ def _build(result: Any, normalized: Normalized, compiled: Grammar,
         raise ArgError(_missing(result.intent.name, str(metadata["falta"]), compiled, shown))
     if metadata.get("recusa"):
         raise ArgError(f"'{shown}': {metadata['recusa']}", final=True)
+    name = result.intent.name
+    try:
+        slots = _slots(result, normalized, rules)
+        if metadata.get("tesouro_ou_item"):
+            name = _treasure_or_item(slots, rules)
+        return name, BUILDERS.get(name, _as_is)(slots, rules, shown)
+    except SeveralCharacters as several:
+        raise _one_at_a_time(several, name, compiled, shown) from None
+
+
+def _slots(result: Any, normalized: Normalized, rules: Mapping[str, Any]) -> dict[str, Any]:
+    """Every slot of a match: list values as they are, wildcards cleaned."""
     slots: dict[str, Any] = {}
     for entity in result.entities_list:
         if entity.is_wildcard:
@@ -210,11 +254,18 @@ def _build(result: Any, normalized: Normalized, compiled: Grammar,
                                                  rules)
         else:
             slots[entity.name] = _plain_value(entity.value)
-    name = result.intent.name
-    if metadata.get("tesouro_ou_item"):
-        name = _treasure_or_item(slots, rules)
-    builder = BUILDERS.get(name, _as_is)
-    return name, builder(slots, rules, shown)
+    return slots
+
+
+def _one_at_a_time(several: SeveralCharacters, name: str, compiled: Grammar,
+                   shown: str) -> ArgError:
+    """'pânico Ana e Carla' → say it once per character ('pânico Ana', depois 'pânico Carla')."""
+    if several.names and several.said in shown:
+        examples = ", depois ".join(f"'{shown.replace(several.said, who, 1)}'"
+                                    for who in several.names)
+        return ArgError(f"'{shown}': um personagem por vez; diga {examples}", final=True)
+    return ArgError(f"'{shown}': um personagem por vez; diga o comando uma vez para cada um, "
+                    f"com o nome (uso: {compiled.usage.get(name, name)})")
 
 
 def _missing(name: str, what: str, compiled: Grammar, shown: str) -> str:
@@ -238,9 +289,11 @@ def _clean_wildcard(slot: str, value: str, normalized: Normalized,
     """A captured name as the GM wrote it, trimmed, within the word limit."""
     spec = rules["curingas"].get(slot, _DEFAULT_WILDCARD)
     words = value.split()
+    restored = normalized.restore(value) or value
+    if spec["nome_de_pessoa"]:
+        _refuse_several(restored, words, rules)
     if not words or len(words) > spec["palavras"]:
         raise ArgError("")  # too long to be a name: table talk, not a command
-    restored = normalized.restore(value) or value
     if spec["nome_de_pessoa"]:
         return _person_name(restored, words, rules)
     if spec["filtra_inicio"] and words[0] in rules["nao_sao_nomes"]:
@@ -262,6 +315,41 @@ def _person_name(restored: str, words: list[str], rules: Mapping[str, Any]) -> s
         return restored
     particles = set(rules["particulas"])
     return " ".join(w if w in particles else w[:1].upper() + w[1:] for w in restored.split())
+
+
+def _refuse_several(restored: str, words: list[str], rules: Mapping[str, Any]) -> None:
+    """'Ana e Carla', 'Ana, Bia e Caio', 'os três', 'todos': several characters, not one name.
+
+    `words` are the normalized words ("os 3"). A name with 'e' inside stays one name when a
+    part has more words ('Ana Souza e Silva').
+    """
+    article = len(words) > 1 and words[0] in rules["artigos"]
+    rest = words[1:] if article else words
+    if " ".join(rest) in rules["varios_personagens"] or (article and all(
+            w.isdigit() for w in rest)):
+        raise SeveralCharacters(restored)
+    names = _names_said_together(restored, rules)
+    if len(names) > 1:
+        raise SeveralCharacters(restored.strip(" ,;:.!?"), tuple(names))
+
+
+def _names_said_together(restored: str, rules: Mapping[str, Any]) -> list[str]:
+    """The one-word names of 'a Ana, Bia e o Caio' (articles dropped); [] when not a list."""
+    separators = [fold(s).strip() for s in rules["separadores_de_nomes"]]
+    pieces = restored.replace(",", " , ").split()
+    parts: list[list[str]] = [[]]
+    for piece in pieces:
+        if fold(piece) in separators:
+            parts.append([])
+        else:
+            parts[-1].append(piece.strip(" ,;:.!?"))
+    parts = [part for part in parts if part]
+    for part in parts:
+        if len(part) > 1 and fold(part[0]) in rules["artigos"]:
+            del part[0]
+    if len(parts) < 2 or any(len(part) != 1 for part in parts):
+        return []
+    return [part[0] for part in parts]
 
 
 def _drop_first_word(restored: str, words: list[str]) -> tuple[str, list[str]]:
@@ -308,12 +396,23 @@ def _roll(slots: dict[str, Any], rules: Mapping[str, Any], shown: str) -> dict[s
 
 
 def _secret(slots: dict[str, Any], rules: Mapping[str, Any], shown: str) -> dict[str, Any]:
+    """'segredo 1d20+2 escutar' or 'o Bruno escuta atrás da porta' (motivo 'Bruno: escutar…')."""
     args: dict[str, Any] = {}
     if "lados" in slots:
         args["expressao"] = _dice_expression(slots)
+    if "acao_secreta" in slots:
+        slots["motivo"] = _secret_reason(slots)
     if slots.get("motivo"):
         args["motivo"] = slots["motivo"]
     return args
+
+
+def _secret_reason(slots: Mapping[str, Any]) -> str:
+    """'Bruno: escutar atrás da porta' — who, the action as a verb, and what it is about."""
+    action = " ".join(str(part) for part in (slots["acao_secreta"], slots.get("alvo", ""))
+                      if part)
+    who = slots.get("personagem")
+    return f"{who}: {action}" if who else action
 
 
 def _marching_order(slots: dict[str, Any], rules: Mapping[str, Any],
@@ -463,9 +562,13 @@ def _answer(slots: dict[str, Any], rules: Mapping[str, Any], shown: str) -> dict
     """
     if "opcao" in slots:
         said = str(slots["opcao"]).split()
+        if "personagem" in slots and len(said) > 1 and fold(said[0]) in rules["artigos"]:
+            said = said[1:]  # "a Carla prefere a exaustão"
         option = fold(said[-1])
         if any(char.isdigit() for char in fold(" ".join(said))):
             raise ArgError("")  # "pedido 3 rolar" is not an option: another template reads it
+        if {fold(word) for word in said} & set(rules["palavras_de_rolar"]):
+            raise ArgError("")  # "responder Carla rolar": the companion rolls, not an option
         if len(said) > 1:
             slots["personagem"] = _answerer(said[:-1], slots, rules)
         slots["opcao"] = option
