@@ -239,6 +239,40 @@ def test_the_long_chase_exhaustion_comes_from_the_table(tables: Tables) -> None:
     assert [c.exhaustion for c in play.state.party] == [2, 2]
 
 
+def test_one_pending_confirmation_at_most_counting_every_extra_turn(tables: Tables) -> None:
+    play = chase_play(tables, 0, ana_and_bia(), turn=3)
+    play("fuga", resultado="sucesso")  # turn 4: +1
+    (first,) = play.state.prompts
+    assert first.context["turnos_extras"] == 1
+    events = play("fuga", resultado="falha")  # turn 5: 0, still running
+    (second,) = play.state.prompts
+    assert second.kind == "confirmar_perseguicao" and second.id != first.id
+    assert second.context["turnos_extras"] == 2
+    assert "turno 5: 2 turnos além do limite" in second.text
+    assert "aplicar 2 pontos de exaustão" in second.text
+    replaced = next(e for e in events if e.data.get("substituidos"))
+    assert replaced.visibility == "gm" and replaced.data["substituidos"] == [first.id]
+    play("fuga", resultado="sucesso")  # turn 6: +1
+    play("fuga", resultado="sucesso")  # turn 7: escaped
+    assert play.state.chase is None
+    (last,) = play.state.prompts  # no stale confirmation left behind
+    assert last.context["turnos_extras"] == 4
+    play("responder", opcao="sim")
+    assert [c.exhaustion for c in play.state.party] == [4, 4]
+    assert play.state.prompts == ()
+
+
+def test_an_answered_confirmation_starts_the_count_anew(tables: Tables) -> None:
+    play = chase_play(tables, 0, ana_and_bia(), turn=3)
+    play("fuga", resultado="falha")  # turn 4
+    play("responder", opcao="sim")
+    play("fuga", resultado="sucesso")  # turn 5
+    (prompt,) = play.state.prompts
+    assert prompt.context["turnos_extras"] == 1
+    play("responder", opcao="sim")
+    assert [c.exhaustion for c in play.state.party] == [2, 2]
+
+
 # ---------------------------------------------------------------- time in a dungeon
 
 def test_chase_turns_in_a_dungeon_burn_torches_and_spells(tables: Tables) -> None:

@@ -6,6 +6,7 @@ from dataclasses import replace
 import pytest
 
 from companion.engine.model import Character, Dungeon, Monster, State, Timer
+from companion.engine.view import view_state
 from companion.errors import CommandRejected
 from companion.tables import Tables
 from tests.conftest import FixedDice, Play
@@ -89,6 +90,31 @@ def test_leaving_goes_back_to_travel(play: Play) -> None:
     assert play.state.dungeon == Dungeon()
     with pytest.raises(CommandRejected):
         play("turno")
+
+
+def test_leaving_keeps_the_monster_list_for_the_way_back(play: Play) -> None:
+    play("masmorra")
+    play("monstro", nome="Ogro", sala="3")
+    play("monstro", nome="Ogro", acao="alertar")
+    play("luz", fonte="tocha")
+    play("viagem")
+    ogre = Monster(name="Ogro", room="3", alerted=True)
+    assert play.state.dungeon.monsters == (ogre,) and play.state.dungeon.lights == ()
+    assert view_state(play.state, "gm", play.tables)["mestre"]["monstros"] == [
+        {"nome": "Ogro", "sala": "3", "alertado": True}]
+    play("masmorra", perigo="mortal")
+    assert play.state.dungeon.monsters == (ogre,) and play.state.dungeon.danger == "mortal"
+
+
+def test_masmorra_inside_the_dungeon_changes_the_danger(play: Play) -> None:
+    play("masmorra")
+    play("turno")
+    before = play.state.dungeon
+    events = play("masmorra", perigo="arriscado")
+    assert events[0].text.startswith("Nível de perigo: Arriscado")
+    assert play.state.dungeon == replace(before, danger="arriscado")
+    with pytest.raises(CommandRejected, match="já está na masmorra.*'masmorra arriscado'"):
+        play("masmorra")
 
 
 # ---------------------------------------------------------------- encounter checks

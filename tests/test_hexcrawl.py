@@ -161,10 +161,11 @@ def test_estacao_accepts_accents(play: Play) -> None:
 # ---------------------------------------------------------------- encounters
 
 @pytest.mark.parametrize("terrain", TERRAINS)
-def test_encounter_chance_by_start_of_day_terrain(play: Play, terrain: str) -> None:
+def test_encounter_chance_by_start_of_day_terrain(play: Play, tables, terrain: str) -> None:
     chance = SEED_ENCOUNTER[terrain]
     start(play, terrain=terrain, day_start_terrain=terrain)
-    events = run(play, "explorar", 3, chance, 2, 5)
+    row = tables.get("encontros", "regioes", terrain, "linhas", 2)
+    events = run(play, "explorar", 3, chance, 2, *(1,) * _dice_count(row), 5)
     assert one_roll(events, "Encontro aleatório").data["resultado"] == "Encontro"
     assert len([e for e in events if e.kind == "rolagem"
                 and e.data["tabela"].startswith("Encontros:")]) == 1
@@ -186,9 +187,61 @@ def test_every_row_of_every_example_encounter_table(play: Play, tables, terrain:
     table = tables.get("encontros", "regioes", terrain)
     start(play, day_start_terrain=terrain, terrain="montanha")
     for row, text in table["linhas"].items():
-        event = one_roll(run(play, "encontro", int(row)), table["nome"])
-        assert event.data["resultado"] == text
+        how_many = (1,) * _dice_count(text)
+        event = one_roll(run(play, "encontro", int(row), *how_many), table["nome"])
+        assert event.data["resultado"] == (text["texto"] if how_many else text)
         assert event.visibility == "gm"  # house default: the GM narrates it
+
+
+def _dice_count(row: object) -> int:
+    """How many dice an encounter row's number appearing rolls (0: none)."""
+    if not isinstance(row, dict):
+        return 0
+    return int(str(row["quantidade"]).split("d")[0] or 1)
+
+
+@pytest.mark.parametrize("terrain", TERRAINS)
+def test_rows_with_dice_roll_how_many_appear(play: Play, tables, terrain: str) -> None:
+    """'Homens-lagarto (2d4)': the count is its own rolagem and is said, GM-only."""
+    table = tables.get("encontros", "regioes", terrain)
+    start(play, day_start_terrain=terrain)
+    counted = {int(k): row for k, row in table["linhas"].items() if isinstance(row, dict)}
+    assert counted, "every example table has a row with a number appearing"
+    for number, row in counted.items():
+        highest = int(row["quantidade"].split("d")[1])
+        count = _dice_count(row)
+        events = run(play, "encontro", number, *([highest] * count))
+        (how_many,) = rolls(events, "Quantos aparecem")
+        assert how_many.data["dados"] == row["quantidade"]
+        assert how_many.data["total"] == highest * count
+        assert how_many.visibility == "gm"
+        said = events[-1]
+        assert said.text == f"Aparecem {highest * count}: {row['texto']}."
+        assert said.visibility == "gm" and said.data["quantidade"] == highest * count
+    plain = next(int(k) for k, row in table["linhas"].items() if isinstance(row, str))
+    events = run(play, "encontro", plain)
+    assert not rolls(events, "Quantos aparecem")
+
+
+def test_the_swamp_lizardmen_come_in_2d4(play: Play) -> None:
+    start(play, day_start_terrain="pantano")
+    events = run(play, "encontro", 1, 3, 2)
+    assert one_roll(events, "Encontros: Pântano").data["resultado"] == \
+        "Homens-lagarto (2d4)"
+    assert events[-1].text == "Aparecem 5: Homens-lagarto (2d4)."
+
+
+def test_an_encounter_row_with_bad_dice_is_refused_at_load(tables) -> None:
+    from companion.errors import TableError
+    from companion.tables import SCHEMAS, check
+
+    files = dict(tables.files)
+    regions = dict(files["encontros"]["regioes"])
+    regions["pantano"] = {**regions["pantano"], "linhas": {
+        **regions["pantano"]["linhas"], 1: {"texto": "Homens-lagarto", "quantidade": "dois"}}}
+    files["encontros"] = {**files["encontros"], "regioes": regions}
+    with pytest.raises(TableError, match="encontros.*regioes.pantano.linhas.1"):
+        check(files["encontros"], SCHEMAS["encontros"], "encontros")
 
 
 def test_encounter_tables_are_marked_as_house_defaults(tables) -> None:
@@ -370,6 +423,7 @@ def test_forced_march_passed(play: Play) -> None:
 
 
 def test_forced_march_failed_then_rest_two_rounds(play: Play) -> None:
+    """Only THAT character rests: any two travel rounds pay the debt; only advancing waits."""
     _forced(play)
     run(play, "responder", valor=10)  # 11 < 12
     (choice,) = play.state.prompts
@@ -377,24 +431,57 @@ def test_forced_march_failed_then_rest_two_rounds(play: Play) -> None:
     run(play, "responder", opcao="descansar")
     assert play.state.party[0].rest_rounds_owed == 2
     assert play.state.party[0].exhaustion == 0
-    for activity in ("explorar", "avancar", "acampar", "forragear", "criar_municao"):
-        before = play.state
-        with pytest.raises(CommandRejected, match="Ana ainda precisa descansar 2 rodadas "
-                                                  r"\(marcha forçada\).*'descansar'.*"
-                                                  "'cancelar Ana'"):
-            play(activity, rng=FixedDice())
-        assert play.state == before
-    run(play, "descansar", *QUIET, 1, 4)  # not safe: Tabela H 1 (Nada); 1d8 hit die
+    before = play.state
+    with pytest.raises(CommandRejected, match=r"Ana ainda descansa pela marcha forçada "
+                                              r"\(faltam 2 rodadas\): o grupo só avança "
+                                              r"depois.*'cancelar Ana'"):
+        play("avancar", rng=FixedDice())
+    assert play.state == before
+    events = run(play, "explorar", *QUIET, 5)  # the group explores; Ana sits it out
+    assert "Ana descansa nesta rodada pela marcha forçada: falta 1 rodada." in \
+        [e.text for e in events]
     assert play.state.party[0].rest_rounds_owed == 1
-    run(play, "descansar", *QUIET, 1, 4)
+    with pytest.raises(CommandRejected, match=r"\(falta 1 rodada\)"):
+        play("avancar", rng=FixedDice())
+    events = run(play, "acampar", *QUIET, 6)
+    assert any("pode voltar às atividades" in e.text for e in events)
     assert play.state.party[0].rest_rounds_owed == 0
-    run(play, "explorar", *QUIET, 5)  # free again
+    assert play.state.party[0].food == before.party[0].food  # no rest was forced on anyone
+    _march(play)  # free again
+
+
+def test_a_resting_character_takes_no_part_in_the_group_activity(play: Play) -> None:
+    start(play, party=(ana(rest_rounds_owed=2), bia()), terrain="floresta")
+    events = run(play, "forragear", *QUIET, 1)  # Tabela E: found
+    ana_now, bia_now = play.state.party
+    assert (ana_now.food, bia_now.food) == (0, 1)
+    assert "Bia: +1 comida e +1 água." in [e.text for e in events]
+    run(play, "criar_municao", *QUIET, 20)  # only Bia rolls Tabela G
+    assert (play.state.party[0].ammo, play.state.party[1].ammo) == (0, 20)
+    assert play.state.party[0].rest_rounds_owed == 0
+
+
+def test_a_resting_character_is_never_the_accident_victim(play: Play) -> None:
+    start(play, party=(ana(rest_rounds_owed=1), bia()), terrain="floresta")
+    events = run(play, "forragear", *QUIET, 6, 8)  # failed; Tabela F 8: Bia alone, no 1dN
+    assert not rolls(events, "Acidente: quem sofre")
+    assert play.state.party[1].hp == 6 and play.state.party[0].hp == 8
+
+
+def test_the_whole_group_resting_off_a_march_does_nothing(play: Play) -> None:
+    start(play, party=(ana(rest_rounds_owed=1),), terrain="floresta")
+    events = run(play, "forragear", *QUIET)
+    assert any(e.text.startswith("Ninguém participa") for e in events)
+    assert not rolls(events, "Tabela E: Forragear/Caçar/Pescar")
+    assert play.state.party[0].rest_rounds_owed == 0
 
 
 def test_owed_rest_refuses_an_activity_named_for_that_character(play: Play) -> None:
     start(play, party=(ana(rest_rounds_owed=2), bia()), terrain="estepe")
     for activity in ("forragear", "cacar", "pescar", "criar_municao"):
-        with pytest.raises(CommandRejected, match="Ana ainda precisa descansar 2 rodadas"):
+        with pytest.raises(CommandRejected, match=r"Ana ainda descansa pela marcha forçada "
+                                                  r"\(faltam 2 rodadas\): nenhuma outra "
+                                                  "atividade"):
             play(activity, rng=FixedDice(), personagem="Ana")
     run(play, "forragear", 6, 1, personagem="Bia")  # Bia owes nothing: Tabela E fails, F 1
 
@@ -414,18 +501,75 @@ def test_unanswered_forced_march_prompts_block_the_next_activity(play: Play,
     if answered:
         run(play, "responder", valor=1)  # failed: now the choice waits
     (waiting,) = play.state.prompts
-    what = ("ao teste de CON da marcha forçada" if not answered
-            else "à escolha depois da marcha forçada")
-    for activity in ("avancar", "explorar", "descansar", "acampar"):
+    what = ("Tabela B: Forçando o Avanço" if not answered
+            else "Escolha depois da marcha forçada")
+    for activity in ("avancar", "explorar", "descansar", "acampar", "dormir", "masmorra"):
         before = play.state
-        with pytest.raises(CommandRejected, match=f"Ana ainda não respondeu {what}.*"
-                                                  rf"\(pedido {waiting.id}\): responda ou "
-                                                  "cancele antes de seguir"):
+        with pytest.raises(CommandRejected, match=f"Ana ainda não respondeu ao pedido "
+                                                  rf"{waiting.id} \({what}\): responda "
+                                                  rf"\('responder pedido {waiting.id}'\) ou "
+                                                  rf"cancele \('cancelar pedido {waiting.id}'"
+                                                  r"\) antes de seguir"):
             play(activity, rng=FixedDice())
         assert play.state == before
     with pytest.raises(CommandRejected, match="Ana ainda não respondeu"):
         play("forragear", rng=FixedDice(), personagem="Ana")
     run(play, "cancelar")
+    run(play, "explorar", *QUIET, 5)
+
+
+@pytest.mark.parametrize("phase", ["declarada", "ativa"])
+def test_no_travel_round_during_a_flight_or_chase(play: Play, phase: str) -> None:
+    from companion.engine.model import Chase
+
+    start(play, party=(ana(),), terrain="estepe")
+    play.state = replace(play.state, chase=Chase(phase=phase))  # type: ignore[arg-type]
+    for activity, said in (("avancar", "avançar"), ("dormir", "dormir"),
+                           ("descansar", "descansar"), ("explorar", "explorar")):
+        with pytest.raises(CommandRejected, match=f"'{said}' não vale durante a fuga"):
+            play(activity, rng=FixedDice())
+
+
+@pytest.mark.parametrize("kind", ["interrupcao", "teste_percalco"])
+def test_rest_tests_hold_the_group_too(play: Play, kind: str) -> None:
+    from companion.engine.model import Dungeon, Prompt
+
+    start(play, party=(ana(), bia()), terrain="estepe")
+    play.state = replace(play.state, prompts=(Prompt(4, kind, "bia", "teste"),),
+                         next_prompt_id=5)
+    name = play.tables.get("panico", "nomes_pedidos", kind)
+    for activity in ("avancar", "explorar", "descansar", "dormir", "masmorra"):
+        with pytest.raises(CommandRejected, match=rf"Bia ainda não respondeu ao pedido 4 "
+                                                  rf"\({name}\)"):
+            play(activity, rng=FixedDice())
+    play.state = replace(play.state, dungeon=Dungeon(active=True))
+    for activity in ("turno", "descansar", "dormir"):
+        with pytest.raises(CommandRejected, match="Bia ainda não respondeu ao pedido 4"):
+            play(activity, rng=FixedDice())
+    run(play, "perigo", perigo="mortal")  # not a group activity
+
+
+def test_a_panic_test_does_not_hold_the_group(play: Play) -> None:
+    from companion.engine.model import Prompt
+
+    start(play, party=(ana(),), terrain="estepe")
+    play.state = replace(play.state, prompts=(Prompt(1, "panico", "ana", "pânico"),),
+                         next_prompt_id=2)
+    run(play, "explorar", *QUIET, 5)
+
+
+def test_the_kinds_that_hold_the_group_are_data(tables) -> None:
+    files = dict(tables.files)
+    files["comandos"] = {**files["comandos"], "pedidos_que_seguram": ["panico"]}
+    play = Play(Tables(files=files, directory=tables.directory))
+    from companion.engine.model import Prompt
+
+    start(play, party=(ana(),), terrain="estepe")
+    play.state = replace(play.state, prompts=(Prompt(1, "panico", "ana", "pânico"),),
+                         next_prompt_id=2)
+    with pytest.raises(CommandRejected, match=r"pedido 1 \(Teste de pânico\)"):
+        play("explorar", rng=FixedDice())
+    play.state = replace(play.state, prompts=(Prompt(1, "interrupcao", "ana", "CON"),))
     run(play, "explorar", *QUIET, 5)
 
 

@@ -105,8 +105,8 @@ def test_ajuda_in_travel(tables):
     events = play("ajuda")
     names = help_names(events)
     assert events[0].visibility == "gm"
-    assert {"avancar", "explorar", "acampar", "rolar", "panico"} <= names
-    assert not {"turno", "dormir", "fuga"} & names
+    assert {"avancar", "explorar", "acampar", "rolar", "panico", "dormir"} <= names
+    assert not {"turno", "fuga"} & names
     assert "avançar — o grupo segue" in events[0].text
 
 
@@ -157,6 +157,20 @@ def test_estado_gives_the_table_a_summary_and_the_gm_a_secret_line(tables):
     assert "mestre" not in public[0].data["estado"]
     assert "perdidos: sim" in gm[0].text and "Ogro (sala 3)" in gm[0].text
     assert "porta: 1d20 = 3" in gm[0].text and "1 Teste de pânico (Ana)" in gm[0].text
+
+
+def test_estado_says_which_monsters_are_alerted(tables):
+    monsters = (Monster(name="Ogro", room="3", alerted=True), Monster(name="Rato", alerted=True),
+                Monster(name="Goblin"))
+    play = Play(tables, replace(secret_state(), dungeon=Dungeon(active=True, monsters=monsters)))
+    gm = [e for e in play("estado") if e.visibility == "gm"]
+    assert "monstros: Ogro (sala 3, alertado), Rato (alertado), Goblin;" in gm[0].text
+
+
+def test_estado_shows_the_time_of_day_in_the_dungeon(tables):
+    state = State(minutes=3 * 24 * 60 + 14 * 60 + 20, dungeon=Dungeon(active=True, turn=9))
+    events = Play(tables, state)("estado")
+    assert events[0].text.startswith("Dia 4 · 14h20 · turno 9 na masmorra")
 
 
 def test_estado_for_a_player_goes_only_to_them(tables):

@@ -306,6 +306,14 @@ def test_prompt_kind_without_handler_is_rejected(tables):
 
 # ---------------------------------------------------------------- cancelar
 
+def test_cancel_names_the_prompt_in_portuguese(tables):
+    play = with_prompts(tables, prompt(15, None, kind="confirmar_perseguicao"))
+    events = play("cancelar", pedido=15)
+    assert events[0].text == ("Pedido 15 (Mestre: Confirmar a exaustão da perseguição) "
+                              "cancelado.")
+    assert events[0].data["tipo"] == "confirmar_perseguicao"
+
+
 def test_cancel_by_id_by_character_and_the_only_one(tables):
     play = with_prompts(tables, prompt(1, "ana"), prompt(2, "bia"), prompt(3, None),
                         prompt(4, "ana"))

@@ -141,8 +141,23 @@ def test_tabela_h_rows_1_to_4_nothing(play: Play, face: int) -> None:
 
 def test_tabela_h_item_row_5_is_told(play: Play) -> None:
     camp(play, fed(ana()), safe=False)
-    events = run(play, "descansar", *QUIET, 5, 5)
+    events = run(play, "descansar", *QUIET, 5, 5)  # alone: Ana loses it, no roll for who
     assert one_roll(events, H).data["resultado"] == SEED_H[5]
+    assert not rolls(events, "Percalço: quem perde o item")
+    assert "Ana perde 1 item aleatório (o Mestre sorteia qual)." in [e.text for e in events]
+
+
+@pytest.mark.parametrize("face, loser", [(1, "Ana"), (2, "Bia"), (3, "Caio")])
+def test_tabela_h_row_5_rolls_who_loses_the_item(play: Play, face: int, loser: str) -> None:
+    caio = Character(id="caio", name="Caio")
+    camp(play, fed(ana()), fed(bia()), fed(caio), safe=False)
+    events = run(play, "descansar", *QUIET, 5, face, 5, 5, 5)
+    who = one_roll(events, "Percalço: quem perde o item")
+    assert (who.data["dados"], who.data["total"], who.data["resultado"]) == ("1d3", face, loser)
+    said = next(e for e in events if e.text.endswith("perde 1 item aleatório (o Mestre sorteia "
+                                                      "qual)."))
+    assert said.text.startswith(loser) and said.kind == "aviso"
+    assert said.data["personagem"] == loser.lower()
 
 
 def test_tabela_h_row_6_animals_eat_rations_from_whoever_has_most(play: Play) -> None:
@@ -245,7 +260,7 @@ def test_vigia_without_a_name_says_who_watches(play: Play) -> None:
 
 def test_tabela_h_row_8_watcher_panics_and_an_encounter_interrupts(play: Play) -> None:
     camp(play, fed(ana()), fed(bia()), safe=False)
-    events = run(play, "descansar", *QUIET, 8, 3, 2)
+    events = run(play, "descansar", *QUIET, 8, 3, 2, 4)  # Hienas (1d6): 4 appear
     assert one_roll(events, H).data["resultado"] == SEED_H[8]
     round_check, fire_check = rolls(events, "Encontro aleatório")
     assert round_check.data["chance"] == "1:6"  # the day started in the steppe
@@ -300,7 +315,7 @@ def test_failing_the_interruption_test_gives_no_benefits(play: Play) -> None:
 def test_two_interruptions_need_two_passes(play: Play) -> None:
     camp(play, fed(bia(hp=1)), safe=False)
     # weather 3; round encounter 1 (estepe 1:6) → row 2; Tabela H 8 → 3:6 on 2 → row 3
-    run(play, "descansar", 3, 1, 2, 8, 2, 3)
+    run(play, "descansar", 3, 1, 2, 1, 8, 2, 3)  # row 2 is Hienas (1d6): 1 appears
     panic, first = play.state.prompts
     assert (panic.kind, first.kind) == ("panico", "interrupcao")
     assert (first.dc, first.context["restantes"]) == (12, [[12, "O descanso foi interrompido."]])
@@ -310,6 +325,15 @@ def test_two_interruptions_need_two_passes(play: Play) -> None:
     assert play.state.party[0].hp == 1
     run(play, "responder", 5, pedido=second.id, valor=20)
     assert play.state.party[0].hp == 6
+
+
+def test_dormir_while_travelling_is_the_travel_rest(play: Play) -> None:
+    camp(play, fed(ana()), safe=False)
+    events = run(play, "dormir", *QUIET, 5, 4)  # Tabela H 5 (alone: Ana), 1d8 hit die
+    assert one_roll(events, H).data["resultado"] == SEED_H[5]
+    assert one_roll(events, "Dados de vida").data["total"] == 4
+    assert play.state.minutes == 240 and play.state.travel.rested_today
+    assert (play.state.party[0].food, play.state.party[0].water) == (2, 2)
 
 
 # ---------------------------------------------------------------- dungeon

@@ -5,7 +5,7 @@ import copy
 
 import pytest
 
-from companion.engine.model import Dungeon, State, Travel
+from companion.engine.model import Dungeon, Monster, State, Travel
 from companion.errors import CommandRejected
 from companion.tables import Tables
 from tests.conftest import FixedDice, Play
@@ -22,6 +22,32 @@ def test_defeated_inside_a_dungeon_count_as_masmorra(tables):
     play = Play(tables, State(dungeon=Dungeon(active=True)))
     play("derrotados", quantidade=2, criatura="esqueletos")
     assert play.state.tally.defeated == {"Masmorra": {"esqueletos": 2}}
+
+
+@pytest.mark.parametrize("said", ["goblins", "Goblin", "GOBLINS", "góblins"])
+def test_defeated_takes_the_monster_off_the_gm_list(tables, said):
+    monsters = (Monster("Ogro", "2"), Monster("Goblin", "3", alerted=True), Monster("Goblin"))
+    play = Play(tables, State(dungeon=Dungeon(active=True, monsters=monsters)))
+    events = play("derrotados", quantidade=3, criatura=said)
+    assert play.state.dungeon.monsters == (Monster("Ogro", "2"), Monster("Goblin"))
+    (gone,) = [e for e in events if e.visibility == "gm"]
+    assert gone.text == "Goblin (sala 3) sai da lista de monstros da masmorra."
+    assert not any("lista de monstros" in e.text for e in events if e.visibility == "public")
+
+
+def test_defeated_without_a_matching_monster_leaves_the_list(tables):
+    monsters = (Monster("Ogro Cinzento", "2"),)
+    play = Play(tables, State(dungeon=Dungeon(active=True, monsters=monsters)))
+    events = play("derrotados", quantidade=1, criatura="ogro")
+    assert play.state.dungeon.monsters == monsters
+    assert [e.visibility for e in events] == ["public"]
+
+
+def test_monstro_remover_still_works(tables):
+    play = Play(tables, State(dungeon=Dungeon(active=True, monsters=(Monster("Ogro"),))))
+    play("monstro", nome="ogro", acao="remover")
+    assert play.state.dungeon.monsters == ()
+    assert play.state.tally.defeated == {}
 
 
 def test_defeated_add_up_per_region_and_creature(play):

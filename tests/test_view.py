@@ -147,6 +147,22 @@ def test_travel_fields_and_weather_text(tables):
     assert view["masmorra"] is None and view["perseguicao"] is None
 
 
+@pytest.mark.parametrize("state, hour", [
+    (State(), "0h00"),
+    (State(minutes=1440 + 2 * 240 + 70), "9h10"),
+    (State(minutes=3 * 1440 + 14 * 60 + 20, dungeon=Dungeon(active=True, turn=9)), "14h20"),
+    (State(minutes=615, chase=Chase(phase="ativa")), "10h15"),
+])
+def test_every_mode_has_the_time_of_day(tables, state, hour):
+    view = view_state(state, "public", tables)
+    assert view["hora"] == hour
+
+
+def test_the_dungeon_clock_shows_the_time_of_day(tables):
+    state = State(minutes=3 * 1440 + 14 * 60 + 20, dungeon=Dungeon(active=True, turn=9))
+    assert view_state(state, "gm", tables)["relogio"] == "Dia 4 · 14h20 · turno 9 na masmorra"
+
+
 def test_weather_not_rolled_yet_is_none(tables):
     assert view_state(State(), "public", tables)["clima"] is None
 

@@ -12,8 +12,10 @@ burn, and the travel's run of advances is broken. A chase that starts leaves any
 
 Where the seed is silent: the test's attribute is DEX (house default in data); every test past
 the third turn (4th, 5th, …) asks the GM to confirm the exhaustion of data
-(`exaustao_apos_limite`) for everyone, even if that test ended the chase; Menor needs no range
-roll, so it does not use up the turn's check.
+(`exaustao_apos_limite`) for everyone, even if that test ended the chase — one confirmation at
+most: a new one replaces an unanswered one and asks for every extra turn not yet confirmed
+(house default: `exaustao_apos_limite` per extra turn); Menor needs no range roll, so it does not
+use up the turn's check.
 """
 from __future__ import annotations
 
@@ -34,7 +36,7 @@ from companion.engine.core import (
     slug,
 )
 from companion.engine.clock import pass_time
-from companion.engine.model import Chase, Character, Prompt, State
+from companion.engine.model import GM, Chase, Character, Prompt, State
 from companion.errors import CommandRejected, TableError
 from companion.tables import register_schema
 
@@ -232,12 +234,27 @@ def _after_point(state: State, turn: Turn, chase: Chase) -> State:
 
 
 def _past_limit(state: State, turn: Turn, chase_turn: int) -> State:
-    """Past the turn limit: say so and ask the GM to confirm the exhaustion."""
-    amount = int(_data(turn, "exaustao_apos_limite"))
+    """Past the turn limit: say so and ask the GM to confirm the exhaustion. One confirmation at
+    most: a new one replaces the unanswered one and counts its extra turns too."""
+    limit = int(_data(turn, "limite_turnos"))
     turn.warn(str(_data(turn, "limite_texto")), turno=chase_turn)
-    text = (f"A perseguição passou de {_data(turn, 'limite_turnos')} turnos (turno {chase_turn}): "
-            f"aplicar {plural(amount, 'ponto')} de exaustão a todos os personagens? (sim ou não)")
-    return add_prompt(state, turn, "confirmar_perseguicao", None, text, options=("sim", "nao"))
+    stale = [p for p in state.prompts if p.kind == CONFIRM]
+    extra = 1 + sum(int(p.context.get("turnos_extras", 1)) for p in stale)
+    if stale:
+        state = replace(state, prompts=tuple(p for p in state.prompts if p.kind != CONFIRM))
+        old = ", ".join(str(p.id) for p in stale)
+        turn.say(f"O pedido {old} (confirmar a exaustão da perseguição) foi substituído pelo "
+                 "novo, que conta todos os turnos além do limite.", GM,
+                 substituidos=[p.id for p in stale])
+    amount = int(_data(turn, "exaustao_apos_limite")) * extra
+    text = (f"A perseguição passou de {limit} turnos (turno {chase_turn}: "
+            f"{plural(extra, 'turno')} além do limite sem confirmar): aplicar "
+            f"{plural(amount, 'ponto')} de exaustão a todos os personagens? (sim ou não)")
+    return add_prompt(state, turn, CONFIRM, None, text, options=("sim", "nao"),
+                      turnos_extras=extra, turno=chase_turn)
+
+
+CONFIRM = "confirmar_perseguicao"
 
 
 @prompt_handler("confirmar_perseguicao")
@@ -252,7 +269,8 @@ def confirm_exhaustion(state: State, prompt: Prompt, answer: PromptAnswer,
     if option == "nao":
         turn.say("O Mestre não aplicou a exaustão da perseguição.")
         return state
-    amount = int(_data(turn, "exaustao_apos_limite"))
+    extra = int(prompt.context.get("turnos_extras", 1))
+    amount = int(_data(turn, "exaustao_apos_limite")) * extra
     state, levels = exhaust_party(state, amount)
     turn.warn(f"A perseguição longa cobra seu preço: cada personagem sofre "
               f"{plural(amount, 'ponto')} de exaustão (exaustão: {levels}).", exaustao=amount)

@@ -105,6 +105,9 @@ register_schema("panico", {"tabela_i": {"nome": str, "linhas": {"*": variant("ef
 # How a prompt's options are shown to people (canonical value → label), house default.
 register_schema("panico", {"nomes_opcoes": {"*": str}})
 
+# The prompt kinds that hold the group: while one waits, no group activity runs (comandos.yaml).
+register_schema("comandos", {"pedidos_que_seguram": [str]})
+
 # The session's starting values (tables/inicio.yaml, house defaults).
 register_schema("inicio", {
     "estacao": {"valor": one_of(*get_args(Season)), "padrao_da_casa": bool},
@@ -329,6 +332,28 @@ def add_prompt(state: State, turn: Turn, kind: str, character: str | None, text:
     turn.say(text, visibility, kind="pedido", pedido=prompt_to_dict(prompt))
     return replace(state, prompts=state.prompts + (prompt,),
                    next_prompt_id=state.next_prompt_id + 1)
+
+
+def prompt_name(tables: Tables, kind: str) -> str:
+    """How people call a prompt kind (tables/panico.yaml `nomes_pedidos`)."""
+    return str(tables.get("panico", "nomes_pedidos").get(kind, kind))
+
+
+def require_group_free(state: State, turn: Turn, who: tuple[str, ...] | None = None) -> None:
+    """Refuse a group activity (or one for `who`) while a prompt of a kind that holds the group
+    (comandos.yaml `pedidos_que_seguram`) waits, naming whose and which."""
+    kinds = set(turn.table("comandos", "pedidos_que_seguram"))
+    waiting = [p for p in state.prompts
+               if p.kind in kinds and (who is None or p.character in who)]
+    if not waiting:
+        return
+    names = {c.id: c.name for c in state.party}
+    said = "; ".join(f"{names.get(str(p.character), p.character or 'o Mestre')} ainda não "
+                     f"respondeu ao pedido {p.id} ({prompt_name(turn.tables, p.kind)})"
+                     for p in waiting)
+    first = waiting[0].id
+    raise CommandRejected(f"{said}: responda ('responder pedido {first}') ou cancele "
+                          f"('cancelar pedido {first}') antes de seguir")
 
 
 def prompt_to_dict(prompt: Prompt) -> dict[str, Any]:

@@ -29,6 +29,7 @@ from typing import Any, Callable
 
 from companion.engine.core import (
     Turn,
+    require_group_free,
     arg,
     duration_text,
     plural,
@@ -126,12 +127,22 @@ def _require_no_chase(state: State, what: str) -> None:
 
 @command("masmorra")
 def enter(state: State, turn: Turn) -> State:
-    """Enter a dungeon: exploration turn 0, the given (or house-default) danger level."""
+    """Enter a dungeon: exploration turn 0, the given (or house-default) danger level. Already
+    inside, `masmorra arriscado` changes the danger level (as `perigo` does). The GM's monster
+    list is kept from an earlier visit (the party may come back)."""
+    if state.dungeon.active:
+        if arg(turn, "perigo") is None:
+            raise CommandRejected("o grupo já está na masmorra; para mudar o nível de perigo "
+                                  "diga 'masmorra arriscado' (ou inseguro, mortal); para sair, "
+                                  "'viagem'")
+        return set_danger(state, turn)
     danger = _danger_arg(turn, arg(turn, "perigo", _data(turn, "perigo_padrao")))
+    require_group_free(state, turn)
     travel = replace(state.travel, consecutive_advances=0, camp_safe=False)
     state = replace(state, travel=travel,
                     dungeon=Dungeon(active=True, danger=danger,  # type: ignore[arg-type]
-                                    entered_at=state.minutes))
+                                    entered_at=state.minutes,
+                                    monsters=state.dungeon.monsters))
     spec = _levels(turn)[danger]
     turn.say(f"O grupo entra na masmorra. Perigo {spec['nome']}: {spec['texto']}.",
              perigo=danger)
@@ -141,12 +152,13 @@ def enter(state: State, turn: Turn) -> State:
 
 @command("viagem")
 def leave(state: State, turn: Turn) -> State:
-    """Leave the dungeon and go back to travel; the dungeon's timers and lists are cleared."""
+    """Leave the dungeon and go back to travel; the timers and the marching order are cleared,
+    the GM's monster list is kept (the party may come back)."""
     spent = duration_text(state.minutes - state.dungeon.entered_at)
     turn.say(f"O grupo sai da masmorra depois de {spent} lá dentro "
              f"({plural(state.dungeon.turn, 'turno')} de exploração). De volta à viagem.",
              minutos=state.minutes - state.dungeon.entered_at, turnos=state.dungeon.turn)
-    return replace(state, dungeon=Dungeon())
+    return replace(state, dungeon=Dungeon(monsters=state.dungeon.monsters))
 
 
 @command("perigo")
@@ -177,6 +189,7 @@ def rest_turn(state: State, turn: Turn) -> State:
 
 
 def _run_turn(state: State, turn: Turn, resting: bool) -> State:
+    require_group_free(state, turn)
     number = state.dungeon.turn + 1
     state = replace(state, dungeon=replace(state.dungeon, turn=number))
     doing = "o grupo descansa" if resting else "ações dos jogadores"
@@ -389,7 +402,12 @@ def sleep(state: State, turn: Turn) -> State:
     rest with Tabela B; only the hours slept pass."""
     from companion.engine.rest import rest_party
 
+    if not state.dungeon.active:  # travelling: the travel rest (`descansar`)
+        from companion.engine import hexcrawl
+
+        return hexcrawl.rest_command(state, turn)
     _require_no_chase(state, "dormir")
+    require_group_free(state, turn)
     level = effective_danger(state, turn)
     _say_darkness(state, turn)
     hours = int(_data(turn, "tabela_c", "horas"))

@@ -7,12 +7,16 @@ last round of the day the day ends. An activity for one named character is an ad
 the current round: it rolls only what it needs and does not move the clock.
 
 Forced march (Tabela B): "o personagem deve descansar por 2 rodadas antes de realizar qualquer
-outra atividade". While a character owes rest rounds (`rest_rounds_owed`), an activity named for
-that character is refused, and so is every group activity except `descansar`: the group rests
-with them (each rest round pays one round for everyone who owes) or the GM releases the character
-with `cancelar Nome` (party.py). While a forced-march test or the choice after a failure is
-unanswered, the next group activity (and an activity named for that character) is refused too,
-so tests never pile up unanswered: answer or cancel them first.
+outra atividade", read literally: THAT character rests, not the group. While a character owes
+rest rounds (`rest_rounds_owed`), every travel round that passes (whatever the group does) pays
+one round for them: they sit it out and take no part in the group's activity (no share of a
+harvest, no ammunition made, never Tabela F's victim); the travel rest itself they share. An
+activity named for them is refused, and so is `avancar`: leaving the hex waits for them (or the
+GM releases them with `cancelar Nome`, party.py).
+
+Prompts that hold the group (comandos.yaml `pedidos_que_seguram`: the forced-march test and the
+choice after a failure, the rest's CON tests, Tabela H's DEX test): while one waits, no group
+activity runs (core.require_group_free), and an activity named for its character neither.
 
 The clock itself lives in clock.py (time passes the same way in the dungeon and in a chase):
 any time that is not an advance round breaks the run of advances (Tabela B). A safe camp
@@ -27,7 +31,11 @@ from typing import Any, Callable, Iterable, Mapping
 from companion.engine import panic, rest
 from companion.engine.clock import MINUTES_PER_DAY, day_of, pass_time
 from companion.engine.core import (
+    DICE_TEXT,
+    schema_rule,
+    spoken_name,
     PromptAnswer,
+    require_group_free,
     Turn,
     add_prompt,
     arg,
@@ -77,8 +85,15 @@ register_schema("clima", {
     "variacao": {"nome": str, "dados": str, "linhas": {"*": {"texto": str, "passo": int}}},
     "estacoes": {"*": {"nome": str, "linhas": {"*": str}}},
 })
+_ENCOUNTER_ROW = schema_rule(
+    "um texto, ou um mapa com texto e quantidade (dados, como 2d4)",
+    lambda row: isinstance(row, str) or (
+        isinstance(row, Mapping) and isinstance(row.get("texto"), str)
+        and set(row) <= {"texto", "quantidade"}
+        and ("quantidade" not in row or isinstance(row["quantidade"], DICE_TEXT))))
 register_schema("encontros", {
-    "regioes": {"*": {"nome": str, "dados": str, "linhas": {"*": str}}},
+    "regioes": {"*": {"nome": str, "dados": DICE_TEXT, "linhas": {"*": _ENCOUNTER_ROW}}},
+    "quantos": str,
 })
 register_schema("casa", {
     "colheita": {"*": {"comida": int, "agua": int}},
@@ -208,75 +223,86 @@ def check_encounter(state: State, turn: Turn) -> bool:
 
 
 def roll_encounter(state: State, turn: Turn) -> None:
-    """Roll on the start-of-day region's encounter table (the GM's own, in encontros.yaml)."""
+    """Roll on the start-of-day region's encounter table (the GM's own, in encontros.yaml);
+    a row with `quantidade` rolls how many appear as its own rolagem."""
     table = turn.table("encontros", "regioes", state.travel.day_start_terrain)
-    turn.roll(table["dados"], table["nome"], visibility=encounter_visibility(turn),
-              describe=lambda total: str(pick_row(table["linhas"], total)),
-              regiao=state.travel.day_start_terrain)
+    visibility = encounter_visibility(turn)
+    rolled = turn.roll(table["dados"], table["nome"], visibility=visibility,
+                       describe=lambda total: rest.row_text(pick_row(table["linhas"], total)),
+                       regiao=state.travel.day_start_terrain)
+    row = pick_row(table["linhas"], rolled.total)
+    if not isinstance(row, Mapping) or "quantidade" not in row:
+        return
+    what = rest.row_text(row)
+    count = turn.roll(str(row["quantidade"]), str(turn.table("encontros", "quantos")),
+                      visibility=visibility, describe=lambda total: f"{total} — {what}",
+                      regiao=state.travel.day_start_terrain)
+    turn.say(f"Aparecem {count.total}: {what}.", visibility, quantidade=count.total,
+             encontro=what)
 
 
 # ---------------------------------------------------------------- the round
 
 def run_round(state: State, turn: Turn, activity: Activity, *, resting: bool = False,
               advancing: bool = False) -> State:
-    """One travel round: weather, encounter check, the activity, then +4 h."""
-    require_free(state, turn, tuple(c.id for c in state.party), resting=resting)
+    """One travel round: weather, encounter check, the activity, then +4 h. Characters owing
+    forced-march rest sit the round out (see the module docstring)."""
+    if state.chase is not None:
+        raise CommandRejected(f"'{spoken_name(turn.tables, turn.command.name)}' não vale "
+                              "durante a fuga ou a perseguição; resolva-a antes com 'fuga "
+                              "sucesso', 'fuga falha' ou 'fuga dificuldade N'")
+    require_group_free(state, turn)
+    if advancing:
+        require_rested(state, turn, tuple(c.id for c in state.party))
     turn.say(f"Dia {day_of(state)}, rodada {round_of(state, _round_minutes(turn))} de "
              f"{turn.table('viagem', 'rodada', 'rodadas_por_dia')}.",
              dia=day_of(state), rodada=round_of(state, _round_minutes(turn)))
     state = drift_weather(state, turn)
     encounter = check_encounter(state, turn)
-    state = _rest_owed(state, turn, resting)
     if not resting:
         state = _set_travel(state, camp_safe=False)  # the party leaves its camp
     state = activity(state, turn, encounter)
+    state = _sit_out(state, turn)
     return pass_time(state, turn, _round_minutes(turn), advancing=advancing)
 
 
-def _rest_owed(state: State, turn: Turn, resting: bool) -> State:
-    """Forced-march debt: a rest round pays one round for everyone who owes rest."""
-    if not resting:
-        return state
+def participants(state: State) -> tuple[str, ...]:
+    """Who takes part in the group's activity: everyone not resting off a forced march."""
+    return tuple(c.id for c in state.party if c.rest_rounds_owed <= 0)
+
+
+def _sit_out(state: State, turn: Turn) -> State:
+    """Forced-march debt: every travel round pays one round for everyone who owes rest."""
     for character in state.party:
         if character.rest_rounds_owed > 0:
             rested = replace(character, rest_rounds_owed=character.rest_rounds_owed - 1)
-            left = (f"falta {plural(rested.rest_rounds_owed, 'rodada')}"
-                    if rested.rest_rounds_owed else "pode voltar às atividades")
-            turn.say(f"{character.name} descansa pela marcha forçada: {left}.",
+            left = (_left_text(rested.rest_rounds_owed) if rested.rest_rounds_owed
+                    else "pode voltar às atividades")
+            turn.say(f"{character.name} descansa nesta rodada pela marcha forçada: {left}.",
                      personagem=character.id, descanso_devido=rested.rest_rounds_owed)
             state = update_character(state, rested)
     return state
 
 
-MARCH_PROMPTS = {"marcha_forcada": "ao teste de {atributo} da marcha forçada",
-                 "escolha_marcha": "à escolha depois da marcha forçada (descansar ou exaustão)"}
+def _left_text(rounds: int) -> str:
+    """'falta 1 rodada', 'faltam 2 rodadas'."""
+    return f"{'falta' if rounds == 1 else 'faltam'} {plural(rounds, 'rodada')}"
 
 
-def require_free(state: State, turn: Turn, who: tuple[str, ...], *,
-                 resting: bool = False) -> None:
-    """Refuse an activity while `who` have forced-march prompts unanswered, or owe rest
-    (unless the activity is the rest itself). See the module docstring."""
-    attribute = str(turn.table("viagem", "tabela_b", "atributo")).upper()
-    waiting = [p for p in state.prompts if p.kind in MARCH_PROMPTS and p.character in who]
-    if waiting:
-        names = {c.id: c.name for c in state.party}
-        said = "; ".join(f"{names.get(str(p.character), p.character)} ainda não respondeu "
-                         f"{MARCH_PROMPTS[p.kind].format(atributo=attribute)} (pedido {p.id})"
-                         for p in waiting)
-        raise CommandRejected(f"{said}: responda ou cancele antes de seguir")
+def require_rested(state: State, turn: Turn, who: tuple[str, ...]) -> None:
+    """Refuse while any of `who` still owes forced-march rest rounds."""
     owing = [c for c in state.party if c.id in who and c.rest_rounds_owed > 0]
-    if owing and not resting:
-        raise CommandRejected(_owed_text(turn, owing))
-
-
-def _owed_text(turn: Turn, owing: list[Character]) -> str:
-    group = turn.command.args.get("personagem") is None
-    said = "; ".join(f"{c.name} ainda precisa descansar {plural(c.rest_rounds_owed, 'rodada')}"
-                     for c in owing)
+    if not owing:
+        return
+    said = "; ".join(f"{c.name} ainda descansa pela marcha forçada "
+                     f"({_left_text(c.rest_rounds_owed)})" for c in owing)
     release = " ou ".join(f"'cancelar {c.name}'" for c in owing)
-    wait = "diga 'descansar' (o grupo espera)" if group else "diga 'descansar'"
-    return (f"{said} (marcha forçada) antes de qualquer outra atividade: {wait} ou dispense "
-            f"o descanso com {release}")
+    if turn.command.args.get("personagem") is None:
+        wait = ("o grupo só avança depois disso, e qualquer outra atividade do grupo passa as "
+                "rodadas (explorar, forragear, acampar, descansar…)")
+    else:
+        wait = "nenhuma outra atividade antes disso"
+    raise CommandRejected(f"{said}: {wait}; ou dispense o descanso com {release}")
 
 
 def end_of_day(state: State, turn: Turn, day: int) -> State:
@@ -440,7 +466,8 @@ def _who(state: State, turn: Turn) -> tuple[str, ...] | None:
     if not name:
         return None
     character = find_character(state, name)
-    require_free(state, turn, (character.id,))
+    require_group_free(state, turn, (character.id,))
+    require_rested(state, turn, (character.id,))
     return (character.id,)
 
 
@@ -450,7 +477,7 @@ def _gathering(activity: str) -> Callable[[State, Turn], State]:
         if named is not None:
             return gather(state, turn, activity, named)
         return run_round(state, turn, lambda s, t, _: gather(s, t, activity,
-                                                              tuple(c.id for c in s.party)))
+                                                              participants(s)))
     handler.__doc__ = f"{activity}: Tabela E; on failure Tabela F."
     return handler
 
@@ -461,6 +488,9 @@ for _activity in ("forragear", "cacar", "pescar"):
 
 def gather(state: State, turn: Turn, activity: str, who: tuple[str, ...]) -> State:
     """1d6 X-in-6 on Tabela E (terrain row, activity column); failure → Tabela F."""
+    if not who and state.party:
+        turn.say(_nobody_text())
+        return state
     spec = turn.table("viagem", "tabela_e")
     row = group_for(turn, spec["linhas"], state.travel.terrain, "tabela_e.linhas")
     found = turn.chance(row[activity], spec["nome"], spec["sim"], spec["nao"],
@@ -487,6 +517,10 @@ def _harvest(state: State, turn: Turn, activity: str, who: tuple[str, ...]) -> S
     else:
         turn.say(f"Encontram comida ({what} por personagem), mas não há personagens no grupo.")
     return state
+
+
+def _nobody_text() -> str:
+    return "Ninguém participa: todo o grupo descansa nesta rodada pela marcha forçada."
 
 
 def _names_text(names: list[str]) -> str:
@@ -537,7 +571,7 @@ def craft_ammo(state: State, turn: Turn) -> State:
     named = _who(state, turn)
     if named is not None:
         return craft(state, turn, named)
-    return run_round(state, turn, lambda s, t, _: craft(s, t, tuple(c.id for c in s.party)))
+    return run_round(state, turn, lambda s, t, _: craft(s, t, participants(s)))
 
 
 def craft(state: State, turn: Turn, who: tuple[str, ...]) -> State:
@@ -545,7 +579,8 @@ def craft(state: State, turn: Turn, who: tuple[str, ...]) -> State:
     spec = turn.table("viagem", "tabela_g")
     row = group_for(turn, spec["linhas"], state.travel.terrain, "tabela_g.linhas")
     if not who:
-        turn.warn("Não há personagens no grupo para criar munição.")
+        turn.warn(_nobody_text() if state.party
+                  else "Não há personagens no grupo para criar munição.")
     for character_id in who:
         character = find_character(state, character_id)
         mods = (modifier(character, spec["atributo"], turn.tables), int(row["modificador"]))

@@ -151,10 +151,16 @@ def _harm_text(character: Mapping[str, Any]) -> str:
     return (f" Dano {harm}" if harm else "") + timed
 
 
+def _monster_text(monster: Mapping[str, Any]) -> str:
+    """'Ogro (sala 3, alertado)', as the turn's reminder says it."""
+    notes = ([f"sala {monster['sala']}"] if monster["sala"] else []) + (
+        ["alertado"] if monster["alertado"] else [])
+    return str(monster["nome"]) + (f" ({', '.join(notes)})" if notes else "")
+
+
 def _gm_line(view: Mapping[str, Any], kinds: Mapping[str, str]) -> str:
     secret = view["mestre"]
-    monsters = ", ".join(f"{m['nome']}" + (f" (sala {m['sala']})" if m["sala"] else "")
-                         for m in secret["monstros"]) or "nenhum"
+    monsters = ", ".join(_monster_text(m) for m in secret["monstros"]) or "nenhum"
     names = {c["id"]: c["nome"] for c in view["grupo"]}
     prompts = ", ".join(f"{p['id']} {kinds.get(p['tipo'], p['tipo'])} "
                         f"({names.get(p['personagem'], p['personagem'] or 'Mestre')})"

@@ -446,7 +446,8 @@ def cancel_command(state: State, turn: Turn) -> State:
     if released is not None:
         return released
     prompt = find_prompt(state, turn)
-    turn.say(f"Pedido {prompt.id} ({_owner(state, prompt)}: {prompt.kind}) cancelado.",
+    kind = turn.table(FILE, "nomes_pedidos").get(prompt.kind, prompt.kind)
+    turn.say(f"Pedido {prompt.id} ({_owner(state, prompt)}: {kind}) cancelado.",
              prompt_visibility(prompt), pedido=prompt.id, tipo=prompt.kind,
              personagem=prompt.character, cancelado=True)
     return replace(state, prompts=tuple(p for p in state.prompts if p.id != prompt.id))

@@ -22,6 +22,9 @@ and any of these effects (other keys are ignored):
                              a condition on every character for the next N travel rounds
                              (after the one in progress); with desvantagem, DESV on every roll
                              while it lasts (core.edge_for); clock.pass_time ends it
+  perde_item: "nome da rolagem"
+                             one character loses 1 random item: with more than one, 1dN over
+                             the party (its own rolagem, named by the value) says who
   teste_atributo: {atributo: des, dc: 12, motivo: "…", falha: "…"}
                              every character tests the attribute (a prompt, kind
                              "teste_percalco"); a failure says `falha` for that character
@@ -267,8 +270,26 @@ def _attribute_test(state: State, turn: Turn, value: Any,
     return state, ()
 
 
+def _lose_item(state: State, turn: Turn, name: Any,
+               row: Any) -> tuple[State, tuple[Test, ...]]:
+    """"Um personagem perde 1 item aleatório.": 1dN over the party says who (the GM picks the
+    item)."""
+    people = list(state.party)
+    if not people:
+        return state, ()
+    loser = people[0]
+    if len(people) > 1:
+        rolled = turn.roll(f"1d{len(people)}", str(name),
+                           describe=lambda total: people[total - 1].name)
+        loser = people[rolled.total - 1]
+    turn.warn(f"{loser.name} perde 1 item aleatório (o Mestre sorteia qual).",
+              personagem=loser.id)
+    return state, ()
+
+
 EFFECTS: dict[str, Effect] = {
     "perde_racoes": _lose_rations,
+    "perde_item": _lose_item,
     "dano": _damage_all,
     "condicao": _condition_all,
     "panico": _panic,

@@ -1,10 +1,11 @@
 """The session form (the last lines of seed 000): what the party defeated, found and rolled.
 
 `derrotados N criatura [regiao]` counts creatures per region (default: the current terrain's
-display name, or "Masmorra" — tables/panico.yaml `registro` — inside a dungeon);
-`tesouro N tipo` and `item N tipo` count what was found (names up to `registro.nome_maximo`
-letters). The dice rolled per type are counted by core from every `rolagem` event. Names are
-kept as first said; later mentions match ignoring case and accents.
+display name, or "Masmorra" — tables/panico.yaml `registro` — inside a dungeon); the first
+monster of the GM's dungeon list with that name (accents, case and a plural 's' ignored) leaves
+the list, said only to the GM; `tesouro N tipo` and `item N tipo` count what was found (names up
+to `registro.nome_maximo` letters). The dice rolled per type are counted by core from every
+`rolagem` event. Names are kept as first said; later mentions match ignoring case and accents.
 
 `registro` shows the form to whoever asked (visibility = the actor): creatures defeated per
 region, treasure and items; the dice rolled per type only to the GM (they include secret rolls).
@@ -85,7 +86,30 @@ def defeated_command(state: State, turn: Turn) -> State:
     regions[region_key] = counts
     turn.say(f"Derrotados: {amount} {key} em {region_key} (total: {total}).", PUBLIC,
              regiao=region_key, criatura=key, quantidade=amount, total=total)
+    state = _off_the_monster_list(state, turn, creature)
     return replace(state, tally=replace(state.tally, defeated=regions))
+
+
+def same_creature(a: str, b: str) -> bool:
+    """Names match ignoring accents, case and a plural 's' on each word (goblins = Goblin)."""
+    def words(name: str) -> list[str]:
+        return [w[:-1] if w.endswith("s") and len(w) > 1 else w for w in slug(name).split("-")]
+    return words(a) == words(b)
+
+
+def _off_the_monster_list(state: State, turn: Turn, creature: str) -> State:
+    """The first monster of the GM's dungeon list with that name is defeated: take it off."""
+    monsters = state.dungeon.monsters
+    index = next((i for i, m in enumerate(monsters) if same_creature(m.name, creature)), None)
+    if index is None:
+        return state
+    gone = monsters[index]
+    left = monsters[:index] + monsters[index + 1:]
+    room = f" (sala {gone.room})" if gone.room else ""
+    turn.say(f"{gone.name}{room} sai da lista de monstros da masmorra.", GM,
+             monstro=gone.name, monstros=[{"nome": m.name, "sala": m.room,
+                                            "alertado": m.alerted} for m in left])
+    return replace(state, dungeon=replace(state.dungeon, monsters=left))
 
 
 def _found(state: State, turn: Turn, field: str, label: str, example: str) -> State:

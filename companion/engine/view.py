@@ -11,8 +11,8 @@ Shape (keys are stable; values may be null when unknown):
     {
       "visao": "gm" | "public" | "player:ana",
       "modo": "viagem" | "masmorra" | "perseguicao",  "modo_nome": "viagem (hexcrawl)",
-      "dia": 1, "rodada": 2, "rodadas_por_dia": 6, "minutos": 240,
-      "relogio": "Dia 1 · rodada 2 de 6 (4h–8h)",       # or "Dia 1 · turno 3 na masmorra"
+      "dia": 1, "rodada": 2, "rodadas_por_dia": 6, "minutos": 260, "hora": "4h20",
+      "relogio": "Dia 1 · rodada 2 de 6 (4h–8h)",  # or "Dia 4 · 14h20 · turno 9 na masmorra"
       "estacao": "primavera", "estacao_nome": "Primavera", "clima": "Ameno e nublado" | null,
       "terreno": "floresta", "terreno_nome": "Floresta",
       "viagem": {"modo": "andando", "modo_nome": "Andando", "hexes": 1.5,
@@ -57,7 +57,7 @@ from typing import Any
 
 from companion.engine import dungeon, hexcrawl, rest
 from companion.engine.chase import distance_of
-from companion.engine.clock import day_of
+from companion.engine.clock import MINUTES_PER_DAY, day_of
 from companion.engine.core import Turn, plural, prompt_to_dict
 from companion.engine.model import GM, PUBLIC, Character, Command, State
 from companion.engine.panic import exhaustion_effects
@@ -87,14 +87,21 @@ def _clock(state: State, turn: Turn) -> dict[str, Any]:
     rounds = int(turn.table("viagem", "rodada", "rodadas_por_dia"))
     day = day_of(state)
     round_number = hexcrawl.round_of(state, minutes_per_round)
+    hour = time_of_day(state)
     if state.dungeon.active:
-        text = f"Dia {day} · turno {state.dungeon.turn} na masmorra"
+        text = f"Dia {day} · {hour} · turno {state.dungeon.turn} na masmorra"
     else:
         start = (round_number - 1) * minutes_per_round // 60
         end = round_number * minutes_per_round // 60
         text = f"Dia {day} · rodada {round_number} de {rounds} ({start}h–{end}h)"
     return {"dia": day, "rodada": round_number, "rodadas_por_dia": rounds,
-            "minutos": state.minutes, "relogio": text}
+            "minutos": state.minutes, "hora": hour, "relogio": text}
+
+
+def time_of_day(state: State) -> str:
+    """The clock's time of day as people write it: '14h20', '8h00'."""
+    hours, minutes = divmod(state.minutes % MINUTES_PER_DAY, 60)
+    return f"{hours}h{minutes:02d}"
 
 
 # ---------------------------------------------------------------- sections
