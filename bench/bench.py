@@ -100,11 +100,26 @@ def socket_delivery(session: Session, repeat: int) -> tuple[float, float]:
         server.stop()
 
 
+def answer_prompts(session: Session) -> None:
+    """Answer whatever the rules asked, as the players would, so the group is never held."""
+    for _ in range(20):
+        if not session.state.prompts:
+            return
+        prompt = session.state.prompts[0]
+        how = f"opcao {prompt.options[0]}" if prompt.options else "rolar"
+        session.run(f"responder pedido {prompt.id} {how}")
+
+
 def play(session: Session, count: int) -> None:
+    """Run `count` accepted travel commands after the setup (refusals are not counted)."""
     for line in SETUP:
         session.run(line)
-    for index in range(count):
-        session.run(TRAVEL[index % len(TRAVEL)])
+    done = index = 0
+    while done < count and index < count * 3:
+        done += session.run(TRAVEL[index % len(TRAVEL)]).ok
+        index += 1
+        answer_prompts(session)
+    assert done == count, f"só {done} de {count} comandos foram aceitos"
 
 
 def main() -> None:
@@ -121,10 +136,12 @@ def main() -> None:
 
         session = Session.open(folder / "live.db", 1, tables)
         play(session, 20)
+        answer_prompts(session)
         rows.append(("comando completo (parse, regras, SQLite, aviso)",
-                     timed(lambda: session.run("explorar"), 50)))
+                     timed(lambda: (session.run("rolar 2d6+1"), session.run("explorar"),
+                                    answer_prompts(session)), 25) / 2))
         rows.append(("desfazer (volta ao estado anterior)",
-                     timed(lambda: (session.run("explorar"), session.run("desfazer")), 10) / 2))
+                     timed(lambda: (session.run("rolar 1d6"), session.run("desfazer")), 10) / 2))
         delivered, acked = socket_delivery(session, 30)
         rows.append(("do comando do Mestre ao evento nos 2 celulares", delivered))
         rows.append(("só a resposta ao Mestre ('ajuda', ninguém mais vê)", acked))
