@@ -856,3 +856,139 @@ def test_attribute_damage_and_the_watcher_are_shown_and_optional(table: Table) -
     assert "Vigia" not in gm.locator("#glance").text_content()
     assert gm.locator("#party .stat.damage").count() == 0
     # the fixture fails the test on any JavaScript error these states raised
+
+
+# ---------------------------------------------------------------------------- second GM playtest
+
+
+def test_own_answer_shows_its_result_where_the_card_was(table: Table) -> None:
+    ana = table.player("Ana")
+    gm = table.gm()
+    table.command(gm, "pânico Ana")
+    card = ana.locator("#prompts .prompt")
+    before = len(table.events())
+    card.get_by_role("button", name="Rolar").click()
+    answer = answered(table, before, "a rolagem de Ana não chegou ao servidor")
+    outcome = [e for e in table.events()[before:] if e["seq"] > answer["seq"]]
+    verdict = next(e["data"]["sucesso"] for e in outcome if "sucesso" in e["data"])
+    result = ana.locator("#answer-result .answer-card")
+    result.wait_for()
+    card.wait_for(state="detached")
+    headline = result.locator(".headline").inner_text()
+    assert headline.startswith(f"Você tirou {answer['data']['total']} — "), headline
+    assert ("passou" if verdict else "falhou") in headline
+    assert result.get_attribute("class").split()[-1] == ("passed" if verdict else "failed")
+    row = next((e["data"]["resultado"] for e in outcome if e["data"].get("tabela", "").startswith("Tabela J")), None)
+    if row:
+        assert row in headline
+    assert "Teste de pânico" in result.locator("h3").inner_text()
+    screenshot(ana, "jogador-resultado")
+    result.get_by_role("button", name="Fechar o resultado").click()
+    ana.locator("#answer-result").wait_for(state="hidden")
+    assert ana.locator("#answer-result .answer-card").count() == 0
+
+
+def test_a_failed_panic_result_names_the_effect_and_the_next_prompt_replaces_it(table: Table) -> None:
+    ana = table.player("Ana")
+    gm = table.gm()
+    table.command(gm, "pânico Ana")  # Sanidade 10: a 20 fails, Tabela J at 10
+    card = ana.locator("#prompts .prompt")
+    card.get_by_label("Rolou o dado na mesa? Digite o valor:").fill("20")
+    before = len(table.events())
+    card.get_by_role("button", name="Enviar valor").click()
+    answered(table, before, "o valor de Ana não chegou ao servidor")
+    row = wait_until(lambda: next((e["data"]["resultado"] for e in table.events()[before:]
+                                   if e["data"].get("tabela") == "Tabela J: Pânico"), None))
+    result = ana.locator("#answer-result .answer-card.failed")
+    result.wait_for()
+    assert result.locator(".headline").inner_text() == f"Você tirou 20 — falhou: {row.rstrip('.')}."
+    damage = [e["text"] for e in table.events()[before:] if e["data"].get("atributo")]
+    for line in damage:  # the affliction, under the headline
+        result.locator(".details li", has_text=line.rstrip(".")).wait_for()
+    assert "Tabela J" not in result.inner_text()  # the effect is said once, in the headline
+    # The GM rolls for her next time: said so; then a new prompt replaces the card.
+    table.command(gm, "pânico Ana")
+    ana.locator("#prompts .prompt").wait_for()
+    ana.locator("#answer-result").wait_for(state="hidden")
+    before = len(table.events())
+    gm.locator("#prompts .prompt").get_by_role("button", name="Rolar por Ana").click()
+    answered(table, before, "o Mestre não rolou por Ana")
+    ana.locator("#answer-result .headline", has_text="O Mestre rolou por você").wait_for()
+    # another player's answer never lands on Ana's card
+    bia = table.player("Bia")
+    table.command(gm, "pânico Bia")
+    bia.locator("#prompts .prompt").get_by_role("button", name="Rolar").click()
+    bia.locator("#answer-result .answer-card").wait_for()
+    assert "Bia" not in ana.locator("#answer-result").inner_text()
+    assert ana.locator("#answer-result .headline").inner_text().startswith("O Mestre rolou por você")
+
+
+def test_a_choice_answer_is_named_on_the_result_card(table: Table) -> None:
+    ana = table.player("Ana")
+    gm = table.gm()
+    for _ in range(3):
+        table.command(gm, "avançar")
+    card = ana.locator(".prompt")
+    card.get_by_label("Rolou o dado na mesa? Digite o valor:").fill("1")  # 1 + CON < DC 12
+    card.get_by_role("button", name="Enviar valor").click()
+    ana.get_by_role("button", name="Receber 1 de exaustão").click()
+    result = ana.locator("#answer-result .answer-card")
+    result.locator(".headline", has_text="Você escolheu: Receber 1 de exaustão").wait_for()
+    assert "exaustão" in result.locator(".details").inner_text()
+
+
+def test_undo_names_its_target_and_greys_out_what_it_took_back(table: Table) -> None:
+    ana = table.player("Ana")
+    gm = table.gm()
+    table.command(gm, "rolar 1d6")
+    table.command(gm, "rolar 1d8")  # same command name: still two commands
+    before = len(table.events())
+    ana.get_by_role("button", name="d20", exact=True).click()
+    roll = wait_until(lambda: table.events()[before:], message="o d20 de Ana não rolou")[0]
+    gm.locator(f"#log li[data-seq='{roll['seq']}']").wait_for()
+    undo = gm.locator("#undo")
+    undo.locator("small", has_text=roll["text"]).wait_for()  # what "Desfazer" would take back
+    before = len(table.events())
+    undo.click()
+    note = wait_until(lambda: table.events()[before:], message="Desfazer não fez nada")[-1]
+    assert note["data"]["desfeito"]
+    entry = gm.locator(f"#log li[data-seq='{note['seq']}']")
+    entry.wait_for()
+    assert "undo-note" in entry.get_attribute("class")
+    assert "undone" in gm.locator(f"#log li[data-seq='{roll['seq']}']").get_attribute("class")
+    ana.locator(f"#log li.undo-note[data-seq='{note['seq']}']").wait_for()  # styled for her too
+    rolls = [e for e in table.events() if e["command"] == "rolar" and e["seq"] < roll["seq"]]
+    assert len(rolls) == 2
+    assert "undone" not in gm.locator(f"#log li[data-seq='{rolls[1]['seq']}']").get_attribute("class")
+    undo.locator("small", has_text=rolls[1]["text"]).wait_for()  # next in line: the 1d8
+    undo.click()
+    gm.locator(f"#log li.undone[data-seq='{rolls[1]['seq']}']").wait_for()
+    assert "undone" not in gm.locator(f"#log li[data-seq='{rolls[0]['seq']}']").get_attribute("class")
+    screenshot(gm, "mestre-desfeito")
+    # after a reload the history comes in one piece: nothing is greyed or named by guesswork
+    gm.reload()
+    gm.locator("#status.on").wait_for()
+    gm.locator(f"#log li.undo-note[data-seq='{note['seq']}']").wait_for()
+    assert gm.locator("#log li.undone").count() == 0
+    assert undo.locator("small").count() == 0
+
+
+def test_the_hour_sits_next_to_the_day_on_all_three_pages(table: Table) -> None:
+    ana = table.player("Ana")
+    gm = table.gm()
+    mesa = table.mesa()
+    table.command(gm, "avançar")
+    real = gm.evaluate("window.mesa.state").get("hora")
+    pages = {gm: "#glance", ana: "#glance", mesa: "#clock"}
+    if real:  # the engine gives the hour: every page shows it as given
+        for page, where in pages.items():
+            page.locator(f"{where} .hora", has_text=real).wait_for()
+    for page, where in pages.items():
+        state = page.evaluate("window.mesa.state")
+        inject_state(page, {**state, "hora": "14h20"})
+        shown = page.locator(f"{where} .hora")
+        assert shown.inner_text() == "14h20"
+        day = page.locator(where).inner_text()
+        assert re.search(r"Dia 1\b[^\n]*14h20", day), day  # on the day's line
+        inject_state(page, {k: v for k, v in state.items() if k != "hora"})
+        assert page.locator(f"{where} .hora").count() == 0

@@ -126,6 +126,10 @@ function visibilityBadge(visibility, names, selfId) {
   return null;
 }
 
+/** "Desfeito: 'rolar 1d20'" or "O Mestre desfez o último comando.": an undo's own line. */
+export const isUndoEvent = (event) => event.command === "desfazer"
+  || (event.data && typeof event.data === "object" && event.data.desfeito !== undefined);
+
 /** One log entry. Rolls show table, dice, total and row text. */
 export function renderEvent(event, names = {}, selfId = null) {
   const kind = typeof event.kind === "string" ? event.kind : "relato";
@@ -136,6 +140,7 @@ export function renderEvent(event, names = {}, selfId = null) {
     "data-kind": kind,
   });
   const data = event.data && typeof event.data === "object" ? event.data : {};
+  if (isUndoEvent(event)) item.classList.add("undo-note");
   const badge = visibilityBadge(vis, names, selfId);
   if (kind === "rolagem" && (data.tabela || data.total !== undefined)) {
     const extra = data.vantagem ? ` (${data.vantagem}; descartado ${data.descartado})` : "";

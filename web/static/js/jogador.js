@@ -2,6 +2,7 @@
 import { $, el, fill, pick, connect, eventLog, sentence, statusPill, store } from "./common.js";
 import { glance, partyOf, characterCard, promptsOf, promptInfo, promptTitle, promptDetail, namesOf, charName } from "./view.js";
 import { answerText, optionLabel, plainAnswerError, valueProblem } from "./commands.js";
+import { answerSummary, followsAnswer, isOwnAnswer } from "./answer.js";
 
 const TOKEN_KEY = "mesa.jogador.token";
 const NAME_KEY = "mesa.jogador.nome";
@@ -12,6 +13,10 @@ let identity = null; // {token} or {nome}
 let me = null; // {id, nome}
 let state = {};
 const seenPrompts = new Set();
+const knownPrompts = new Map(); // prompt id → promptInfo, to name an answered option
+let loaded = false; // the page's first estado arrived: the history before it is in the log only
+let lastAnswer = null; // {event, followers, pending: ids still pending when it was answered}
+let collecting = false; // the events arriving now still belong to that answer's command
 const showStatus = statusPill($("#status"));
 const addEvent = eventLog($("#log"), { names: () => namesOf(state), selfId: () => (me ? me.id : null) });
 
@@ -32,8 +37,8 @@ function open() {
     auth: () => identity,
     onStatus: showStatus,
     onWelcome: welcome,
-    onEvent: addEvent,
-    onState: render,
+    onEvent: (event) => { addEvent(event); trackAnswer(event); },
+    onState: (newState) => { loaded = true; collecting = false; render(newState); },
     onRefused: refused,
   });
 }
@@ -153,6 +158,8 @@ function renderPrompts() {
   promptsKey = key;
   const mine = promptsOf(state).map(promptInfo)
     .filter((p) => !me || !me.id || !p.character || p.character === me.id);
+  mine.forEach((p) => knownPrompts.set(p.id, p));
+  if (lastAnswer && mine.some((p) => !lastAnswer.pending.has(p.id))) hideAnswer(); // the next prompt
   const fresh = mine.filter((p) => !seenPrompts.has(p.id));
   fresh.forEach((p) => seenPrompts.add(p.id));
   if (fresh.length && typeof navigator.vibrate === "function") navigator.vibrate([200, 100, 200]);
@@ -210,6 +217,51 @@ function promptCard(p, { compact = false } = {}) {
     form);
 }
 
+/** Follow the player's own answers: a `resposta` for their character starts a result card
+ * (except in the history replayed when the page opens); the events of the same command that
+ * come right after it fill it in; any other event or the next estado closes it. */
+function trackAnswer(event) {
+  const pedido = event.data && typeof event.data === "object" ? event.data.pedido : undefined;
+  if (event.kind === "pedido" && pedido && typeof pedido === "object") {
+    const p = promptInfo(pedido);
+    knownPrompts.set(p.id, p);
+  }
+  if (loaded && me && isOwnAnswer(event, me.id)) {
+    const pending = new Set(promptsOf(state).map((p) => promptInfo(p).id).filter((id) => id !== pedido));
+    lastAnswer = { event, followers: [], pending };
+    collecting = true;
+  } else if (collecting && lastAnswer && followsAnswer(event, lastAnswer.event)) {
+    lastAnswer.followers.push(event);
+  } else {
+    collecting = false;
+    return;
+  }
+  showAnswer();
+}
+
+function showAnswer() {
+  const { event, followers } = lastAnswer;
+  const data = event.data || {};
+  const { headline, details, ok } = answerSummary(event, followers, knownPrompts.get(data.pedido) || null);
+  const box = $("#answer-result");
+  const verdict = ok === true ? " passed" : ok === false ? " failed" : "";
+  fill(box, el("div", { class: `answer-card${verdict}`, "data-pedido": data.pedido ?? "", "data-seq": event.seq },
+    el("div", { class: "card-head" },
+      el("h3", { text: `${promptTitle(data.tipo)}: resultado` }),
+      el("button", { type: "button", class: "dismiss", "aria-label": "Fechar o resultado", title: "Fechar",
+        text: "×", onclick: hideAnswer })),
+    el("p", { class: "headline", text: headline }),
+    details.length ? el("ul", { class: "details" }, details.map((line) => el("li", { text: line }))) : null));
+  box.hidden = false;
+}
+
+function hideAnswer() {
+  lastAnswer = null;
+  collecting = false;
+  const box = $("#answer-result");
+  box.hidden = true;
+  fill(box);
+}
 
 window.mesa = { get state() { return state; }, get me() { return me; }, get conn() { return conn; } };
 start();

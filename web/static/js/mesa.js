@@ -1,6 +1,6 @@
 // The shared screen: clock, weather, light, chase, the latest results in big type, the join QR.
 import { $, el, fill, pick, connect, statusPill, renderEvent } from "./common.js";
-import { clockText, weatherText, watcherText, lightText, spellsText, chaseOf, chaseText, modeName, partyOf, charName, namesOf } from "./view.js";
+import { clockWithHour, weatherText, watcherText, lightText, spellsText, chaseOf, chaseText, modeName, partyOf, charName, namesOf } from "./view.js";
 
 const LATEST = 6;
 let state = {};
@@ -46,8 +46,10 @@ function chaseBar(chase) {
 
 function render(newState) {
   state = newState || {};
-  const [head, ...rest] = String(clockText(state) || "—").split(" · ");
-  fill($("#clock"), head, el("small", { text: rest.join(" · ").includes("masmorra") ? rest.join(" · ") : [modeName(state), ...rest].join(" · ") }));
+  const { day, hour, rest } = clockWithHour(state);
+  const under = rest.join(" · ");
+  fill($("#clock"), day || "—", hour ? [" ", el("span", { class: "hora", text: hour })] : null,
+    el("small", { text: under.includes("masmorra") ? under : [modeName(state), ...rest].join(" · ") }));
   const chase = chaseOf(state);
   const dungeon = pick(state, "masmorra");
   const items = [

@@ -2,7 +2,8 @@
 import { $, el, fill, pick, asList, connect, eventLog, sentence, statusPill, store } from "./common.js";
 import { glance, modeOf, modeName, partyList, promptsOf, promptInfo, promptTitle, promptDetail, namesOf, tallyView, splitPrompts } from "./view.js";
 import { answerText, cancelText, optionLabel, plainAnswerError, valueProblem } from "./commands.js";
-import { outcome } from "./outcome.js";
+import { isPreamble, outcome } from "./outcome.js";
+import { undoTracker } from "./undo.js";
 
 const TOKEN_KEY = "mesa.mestre.token";
 
@@ -35,12 +36,13 @@ let state = {};
 let renderedMode = null;
 const showStatus = statusPill($("#status"));
 const addEvent = eventLog($("#log"), { names: () => namesOf(state) });
+const undos = undoTracker();
 
 const conn = connect({
   auth: () => ({ token: gmToken() }),
-  onStatus: showStatus,
-  onEvent: addEvent,
-  onState: render,
+  onStatus: (online) => { if (!online) undos.reconnecting(); showStatus(online); },
+  onEvent: (event) => { addEvent(event); greyOut(undos.event(event)); showUndoTarget(); },
+  onState: (newState) => { undos.state(); render(newState); showUndoTarget(); },
   onRefused: (reason) => {
     const box = $("#refused");
     box.textContent = reason;
@@ -133,6 +135,35 @@ document.addEventListener("click", (event) => {
   if (button) run(button.dataset.comando);
 });
 $("#undo").addEventListener("click", () => run("desfazer"));
+
+/** The undone command's own log entries: greyed out and struck through. */
+function greyOut(events) {
+  for (const event of events) {
+    const item = $("#log").querySelector(`li[data-seq="${Number(event.seq)}"]`);
+    if (item) {
+      item.classList.add("undone");
+      item.title = "Desfeito pelo Mestre";
+    }
+  }
+}
+
+/** Under "Desfazer", what it would take back (its command and first line), when the page can
+ * tell for sure; just "Desfazer" otherwise. */
+function showUndoTarget() {
+  const button = $("#undo");
+  const next = undos.next();
+  const said = next ? next.events.filter((e) => String(e.text || "").trim()) : [];
+  const first = said.find((e) => !isPreamble(e)) || said[0];
+  const what = first ? String(first.text) : "";
+  if (button.dataset.what === what) return;
+  button.dataset.what = what;
+  // The name stays "Desfazer" (the line under it is its description, not part of its name).
+  button.setAttribute("aria-label", "Desfazer");
+  fill(button, "Desfazer", what ? el("small", { id: "undo-what", text: what }) : null);
+  if (what) button.setAttribute("aria-describedby", "undo-what");
+  else button.removeAttribute("aria-describedby");
+  button.title = what ? `Desfazer o último comando (${next.name}): ${what}` : "Desfazer o último comando";
+}
 
 function render(newState) {
   state = newState;

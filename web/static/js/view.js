@@ -22,6 +22,22 @@ function fact(label, value, cls = "") {
   return el("div", { class: `fact ${cls}` }, el("span", { class: "k", text: label }), el("span", { class: "v", text: shown }));
 }
 
+/** The hour of the day ("14h20") when the state gives it, in every mode. */
+export function hourText(state) {
+  const hour = pick(state, "hora");
+  return typeof hour === "string" || typeof hour === "number" ? String(hour) : undefined;
+}
+
+/** The clock split for the shared screen's hour right after the day: {day, hour, rest} — "Dia 1",
+ * "14h20", "rodada 4 de 6 (12h–16h)". The hour is taken out of the clock text when the state
+ * already wrote it there as its own part ("Dia 1 · 14h20 · turno 2"); no hour, no `hour`. */
+export function clockWithHour(state) {
+  const [day, ...parts] = String(clockText(state) || "").split(" · ");
+  const hour = hourText(state);
+  const rest = hour ? parts.filter((part) => part !== hour) : parts;
+  return { day: day || undefined, hour: hour && !(day || "").includes(hour) ? hour : undefined, rest };
+}
+
 /** "Dia 1 · rodada 2 de 6 (4h–8h)" or "Dia 1 · turno 3 na masmorra", as the state says it. */
 export function clockText(state) {
   const clock = pick(state, "relogio");
@@ -89,7 +105,7 @@ export function glance(state) {
   const chase = chaseOf(state);
   const items = [
     el("div", { class: "fact wide" },
-      el("span", { class: "v" }, el("span", { class: "mode-tag", text: modeName(state) }), " ", clockText(state) || "")),
+      el("span", { class: "v" }, el("span", { class: "mode-tag", text: modeName(state) }), " ", ...clockLine(state))),
     fact("Clima", weatherText(state)),
     fact("Estação", pick(state, "estacao_nome", "estacao")),
   ];
@@ -114,6 +130,16 @@ export function glance(state) {
   }
   if (chase) items.push(fact("Perseguição", chaseText(chase), "wide alert"));
   return el("div", { class: "glance" }, items);
+}
+
+/** The clock for the "Agora" line, the hour highlighted where the state's clock says it, or
+ * added at its end: "Dia 1 · 14h20 · turno 2 na masmorra", "Dia 1 · rodada 4 de 6 · 14h20". */
+export function clockLine(state) {
+  const hour = hourText(state);
+  const parts = String(clockText(state) || "").split(" · ").filter(Boolean);
+  if (hour && !parts.includes(hour)) parts.push(hour);
+  return parts.map((part) => (part === hour ? el("span", { class: "hora", text: hour }) : part))
+    .flatMap((part, i) => (i ? [" · ", part] : [part]));
 }
 
 /** Who keeps watch at night (Tabela H 8: the watcher takes the panic test): a name, an id or

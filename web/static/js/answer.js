@@ -1,0 +1,79 @@
+// The player's own last answer, summed up where its prompt card was: "Você tirou 20 — falhou:
+// Impactado. 2 de dano em Sabedoria." Built only from the events the phone receives: the
+// `resposta` event and the events of the same command that follow it, in seq order.
+import { sentence } from "./common.js";
+import { optionLabel } from "./commands.js";
+
+const dataOf = (event) => (event && event.data && typeof event.data === "object" ? event.data : {});
+const isNumber = (value) => value !== undefined && value !== null && value !== "" && Number.isFinite(Number(value));
+
+/** Is this `resposta` an answer to one of `characterId`'s prompts? */
+export function isOwnAnswer(event, characterId) {
+  return Boolean(event) && event.kind === "resposta" && Boolean(characterId)
+    && dataOf(event).personagem === characterId;
+}
+
+/** Does `event` belong to the answer that started with `answer`? The same command name, and
+ * about this character or about nobody in particular (another player's answer never is). */
+export function followsAnswer(event, answer) {
+  if (!event || !answer || event.kind === "resposta" || event.command !== answer.command) return false;
+  const who = dataOf(event).personagem;
+  return who === undefined || who === null || who === dataOf(answer).personagem;
+}
+
+/** "20", or "15 + 1 = 16" when a modifier was added to the die. */
+function valueText(data) {
+  const total = Number(data.total);
+  if (!isNumber(data.natural) || Number(data.natural) === total) return String(total);
+  const mod = total - Number(data.natural);
+  return `${data.natural} ${mod > 0 ? "+" : "−"} ${Math.abs(mod)} = ${total}`;
+}
+
+/** Passed or failed, from an event's `sucesso`, else from its wording ("falha", "passou"). */
+function verdictOf(events) {
+  for (const event of events) {
+    const data = dataOf(event);
+    if (typeof data.sucesso === "boolean") return { event, ok: data.sucesso };
+  }
+  for (const event of events) {
+    const text = String(event.text || "");
+    if (/\bfalh(a|ou)\b/i.test(text)) return { event, ok: false };
+    if (/\bpass(a|ou)\b/i.test(text)) return { event, ok: true };
+  }
+  return null;
+}
+
+/** The first table row the answer led to (Tabela J's effect…), not the answer's own die. */
+function tableRowOf(events) {
+  const event = events.find((e) => dataOf(e).tabela && typeof dataOf(e).resultado === "string"
+    && dataOf(e).resultado.trim() && dataOf(e).pedido === undefined);
+  return event ? { event, text: dataOf(event).resultado.trim() } : null;
+}
+
+/**
+ * The card's content: {headline, details, ok}. `prompt` is the answered prompt as the page last
+ * saw it (for option names), or null. `ok` is true/false when a test passed/failed, else null.
+ */
+export function answerSummary(answer, followers = [], prompt = null) {
+  const data = dataOf(answer);
+  const byGm = /^O Mestre\b/.test(String(answer.text || ""));
+  let headline;
+  if (data.opcao !== undefined && data.opcao !== null) {
+    const index = prompt && Array.isArray(prompt.options) ? prompt.options.indexOf(data.opcao) : -1;
+    const label = optionLabel(data.opcao, index >= 0 && prompt.labels ? prompt.labels[index] : undefined);
+    headline = byGm ? `O Mestre escolheu por você: ${label}` : `Você escolheu: ${label}`;
+  } else if (isNumber(data.total)) {
+    headline = byGm ? `O Mestre rolou por você: ${valueText(data)}` : `Você tirou ${valueText(data)}`;
+  } else {
+    headline = "Sua resposta foi registrada";
+  }
+  const shown = followers.filter((e) => e.kind !== "pedido" && e.kind !== "resposta");
+  const verdict = verdictOf(shown);
+  const row = tableRowOf(shown);
+  if (verdict) headline += ` — ${verdict.ok ? "passou" : "falhou"}`;
+  if (row) headline += `${verdict ? ":" : " —"} ${row.text}`;
+  const used = new Set([verdict && verdict.event, row && row.event].filter(Boolean));
+  const details = shown.filter((e) => !used.has(e) && String(e.text || "").trim())
+    .map((e) => sentence(e.text)).slice(0, 3);
+  return { headline: sentence(headline), details, ok: verdict ? verdict.ok : null };
+}
