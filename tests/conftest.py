@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Iterator
 
 import pytest
 from hypothesis import settings
@@ -58,3 +58,18 @@ class FixedDice(random.Random):
         value = self.faces.pop(0)
         assert a <= value <= b, f"face {value} outside {a}..{b}"
         return value
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium driven by Playwright; a missing browser fails, never skips."""
+    from tests.browser_helpers import CHROMIUM, CHROMIUM_ARGS, missing_chromium_message
+
+    if not CHROMIUM.exists():
+        pytest.fail(missing_chromium_message())
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()

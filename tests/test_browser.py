@@ -14,33 +14,18 @@ from typing import Any, Iterator
 import pytest
 
 from tests.browser_helpers import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
     GM_TOKEN,
     PHONE,
     TV,
     Recorder,
     gm_only_texts,
     log_seqs,
-    missing_chromium_message,
     readme_screenshot,
     screenshot,
     wait_until,
 )
 
 WAIT_MS = 10_000
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.fail(missing_chromium_message())
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
 
 
 class Table:

@@ -22,14 +22,11 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser_helpers import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
     GM_TOKEN,
     PHONE,
     Recorder,
     gm_only_texts,
     log_seqs,
-    missing_chromium_message,
     screenshot,
     wait_until,
 )
@@ -177,18 +174,6 @@ def body_text(page: Any) -> str:
 
 
 # ---------------------------------------------------------------------------- fixtures
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.fail(missing_chromium_message())
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture(scope="module")
