@@ -654,6 +654,105 @@ def test_tabela_f_row_8_sprained_ankle(play: Play) -> None:
         "Tornozelo torcido: 1/2 do movimento até ser curado",)
 
 
+ANKLE = "Tornozelo torcido: 1/2 do movimento até ser curado"
+
+
+def advance_text(events: list) -> str:
+    (said,) = [e for e in events if e.kind == "relato" and "avança" in e.text]
+    return said.text
+
+
+def test_tabela_f_row_8_marks_the_condition_until_cured_and_says_how_to_cure(
+        play: Play) -> None:
+    start(play, party=(ana(),), terrain="montanha")
+    events = run(play, "cacar", 3, 8, personagem="ana")
+    (warning,) = [e for e in events if e.kind == "aviso"]
+    assert warning.text == (f"Ana: {ANKLE}. Dura até ser curado: diga 'curar Ana'.")
+
+
+def test_tabela_f_row_8_halves_the_next_advance(play: Play) -> None:
+    start(play, party=(ana(), bia()), terrain="montanha")
+    run(play, "cacar", 3, 8, personagem="ana")
+    events = run(play, "avancar", *QUIET, 6, 5)
+    assert play.state.travel.hexes == 0.25
+    assert "meio movimento: Ana está com o tornozelo torcido" in advance_text(events)
+    assert "0,25 hex" in advance_text(events)
+    said = [e for e in events if "avança" in e.text][0]
+    assert said.data["hexes"] == 0.25 and said.data["fator"] == 0.5
+    assert said.data["lentos"] == ["Ana"]
+
+
+def test_two_characters_hurt_still_halve_once(play: Play) -> None:
+    start(play, party=(ana(), bia()), terrain="montanha")
+    run(play, "cacar", 3, 8, personagem="ana")
+    run(play, "pescar", 3, 8, personagem="bia")
+    assert all(c.conditions == (ANKLE,) for c in play.state.party)
+    events = run(play, "avancar", *QUIET, 6, 5)
+    assert play.state.travel.hexes == 0.25
+    assert "meio movimento: Ana e Bia estão com o tornozelo torcido" in advance_text(events)
+
+
+@pytest.mark.parametrize("mode,full", [("andando", 0.5), ("montado", 1.0), ("navegando", 2.0)])
+def test_the_sprained_ankle_halves_every_travel_mode(play: Play, mode: str, full: float) -> None:
+    start(play, party=(ana(conditions=(ANKLE,)),), terrain="estepe", mode=mode)
+    run(play, "avancar", *QUIET, 6, 5)
+    assert play.state.travel.hexes == full / 2
+
+
+def test_curar_restores_full_progress(play: Play) -> None:
+    start(play, party=(ana(), bia()), terrain="montanha")
+    run(play, "cacar", 3, 8, personagem="ana")
+    run(play, "avancar", *QUIET, 6, 5)
+    events = run(play, "curar", personagem="Ana")
+    assert play.state.party[0].conditions == ()
+    assert events[0].text == f"Cura — Ana não tem mais “{ANKLE}”."
+    assert events[-1].text == "O grupo volta a avançar no passo normal."
+    events = run(play, "avancar", *QUIET, 6, 5)
+    assert play.state.travel.hexes == 0.25 + 0.5
+    assert "meio movimento" not in advance_text(events)
+
+
+def test_curing_one_of_two_hurt_keeps_the_group_slow(play: Play) -> None:
+    start(play, party=(ana(conditions=(ANKLE,)), bia(conditions=(ANKLE,))), terrain="estepe")
+    events = run(play, "curar", personagem="bia")
+    assert not any("passo normal" in e.text for e in events)
+    events = run(play, "avancar", *QUIET, 6, 5)
+    assert play.state.travel.hexes == 0.25
+    assert "meio movimento: Ana está com o tornozelo torcido" in advance_text(events)
+
+
+def test_conditions_without_an_effect_do_not_slow_the_group(play: Play) -> None:
+    ticks = "Carrapatos/sanguessugas: 1 de dano por rodada até se livrar"
+    start(play, party=(ana(conditions=(ticks,)),), terrain="estepe")
+    run(play, "avancar", *QUIET, 6, 5)
+    assert play.state.travel.hexes == 0.5
+
+
+def test_the_advance_factor_lives_in_data(tables: Tables) -> None:
+    import copy
+
+    files = copy.deepcopy(dict(tables.files))
+    files["viagem"]["efeitos_de_condicao"]["meio_movimento"]["fator_avanco"] = 0.25
+    files["viagem"]["efeitos_de_condicao"]["meio_movimento"]["nome"] = "passo lento"
+    changed = Play(Tables(files=files, directory=tables.directory))
+    start(changed, party=(ana(conditions=(ANKLE,)),), terrain="estepe", mode="montado")
+    events = run(changed, "avancar", *QUIET, 6, 5)
+    assert changed.state.travel.hexes == 0.25
+    assert "passo lento: Ana está com o tornozelo torcido" in advance_text(events)
+
+
+def test_the_sprained_ankle_shows_on_the_character(play: Play, tables: Tables) -> None:
+    from companion.engine.view import view_state
+
+    start(play, party=(ana(),), terrain="montanha")
+    run(play, "cacar", 3, 8, personagem="ana")
+    for viewer in ("gm", "public", "player:ana"):
+        (shown,) = view_state(play.state, viewer, tables)["grupo"]
+        assert shown["condicoes"] == [ANKLE]
+    run(play, "curar", personagem="ana")
+    assert view_state(play.state, "public", tables)["grupo"][0]["condicoes"] == []
+
+
 def test_tabela_f_row_8_never_below_zero_hp(play: Play) -> None:
     start(play, party=(ana(hp=1),), terrain="montanha")
     run(play, "cacar", 3, 8, personagem="ana")

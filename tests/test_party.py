@@ -465,3 +465,88 @@ def test_options_are_shown_with_their_labels(tables):
     events = play("responder", opcao="não")
     assert events[0].text.endswith("respondeu ao pedido 1: não.")
     assert ANSWERS == [(1, PromptAnswer(option="nao"))]
+
+
+# ---------------------------------------------------------------- curar
+
+ANKLE = "Tornozelo torcido: 1/2 do movimento até ser curado"
+TICKS = "Carrapatos/sanguessugas: 1 de dano por rodada até se livrar"
+SICK = "Doença (roedores/pestes)"
+
+
+def hurt_party(tables, *ana_conditions: str) -> Play:
+    party = (Character(id="ana", name="Ana", conditions=ana_conditions),
+             Character(id="bia", name="Bia"))
+    return Play(tables, State(party=party))
+
+
+def test_curar_removes_only_what_lasts_until_cured(tables):
+    play = hurt_party(tables, TICKS, ANKLE, SICK)
+    events = play("curar", personagem="ana")
+    assert play.state.party[0].conditions == (TICKS, SICK)
+    assert [e.text for e in events] == [f"Cura — Ana não tem mais “{ANKLE}”.",
+                                        "O grupo volta a avançar no passo normal."]
+    assert events[0].visibility == "public" and events[0].data["curadas"] == [ANKLE]
+
+
+def test_curing_without_such_a_condition_is_refused_and_changes_nothing(tables):
+    play = hurt_party(tables, TICKS)
+    before = play.state
+    with pytest.raises(CommandRejected) as refused:
+        play("curar", personagem="Ana")
+    assert str(refused.value) == (
+        f"Ana não tem condição que dure até ser curada (condições: {TICKS}); para tirar "
+        "outra, diga qual: 'curar Ana carrapatos'")
+    assert play.state == before
+    with pytest.raises(CommandRejected, match=r"^Bia não tem condição que dure até ser curada "
+                                              r"\(condições: nenhuma\)$"):
+        play("curar", personagem="Bia")
+    assert play.state == before
+
+
+def test_curar_a_named_condition_removes_any_condition_by_a_piece_of_its_text(tables):
+    play = hurt_party(tables, TICKS, ANKLE, SICK)
+    play("curar", personagem="Ana", condicao="DOENCA")
+    assert play.state.party[0].conditions == (TICKS, ANKLE)
+    play("curar", personagem="Ana", condicao="tornozelo")
+    assert play.state.party[0].conditions == (TICKS,)
+
+
+def test_curar_an_unknown_condition_is_refused_listing_what_there_is(tables):
+    play = hurt_party(tables, ANKLE)
+    before = play.state
+    with pytest.raises(CommandRejected) as refused:
+        play("curar", personagem="Ana", condicao="perna quebrada")
+    assert str(refused.value) == (
+        f"Ana não tem nenhuma condição 'perna quebrada' (condições: {ANKLE}); diga "
+        "'curar Ana' para tirar as que duram até a cura")
+    assert play.state == before
+
+
+def test_curar_needs_a_known_character_and_the_gm(tables):
+    play = hurt_party(tables, ANKLE)
+    before = play.state
+    with pytest.raises(CommandRejected, match="personagem desconhecido: 'Caio'"):
+        play("curar", personagem="Caio")
+    with pytest.raises(CommandRejected, match="diga quem é curado: 'curar Ana'"):
+        play("curar")
+    with pytest.raises(CommandRejected, match="só o Mestre pode usar 'curar'"):
+        play("curar", actor="player:ana", personagem="Ana")
+    assert play.state == before
+
+
+@settings(max_examples=40)
+@given(st.lists(st.sampled_from([ANKLE, TICKS, SICK]), unique=True))
+def test_curar_never_touches_anything_but_the_conditions(tables, conditions):
+    play = hurt_party(tables, *conditions)
+    before = play.state
+    try:
+        play("curar", personagem="Ana")
+    except CommandRejected:
+        assert ANKLE not in conditions and play.state == before
+        return
+    ana = play.state.party[0]
+    assert ANKLE in conditions
+    assert ana.conditions == tuple(c for c in conditions if c != ANKLE)
+    assert ana == Character(id="ana", name="Ana", conditions=ana.conditions)
+    assert play.state.party[1] == before.party[1]

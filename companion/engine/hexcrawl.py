@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Callable, Iterable, Mapping
 
-from companion.engine import panic, rest
+from companion.engine import conditions, panic, rest
 from companion.engine.clock import MINUTES_PER_DAY, day_of, pass_time
 from companion.engine.core import (
     DICE_TEXT,
@@ -340,12 +340,19 @@ def _advance(state: State, turn: Turn, encounter: bool) -> State:
     lost = _lost_check(state, turn)
     mode = state.travel.mode
     hexes = float(turn.table("viagem", "tabela_a", "hexes", mode))
+    slowed = conditions.advance_factor(state, turn.tables)
+    pace = str(turn.table("viagem", "modos", mode))
+    extra: dict[str, Any] = {}
+    if slowed is not None:  # the group moves at the slowest member's pace
+        hexes *= slowed.factor
+        pace += " — " + conditions.slowed_text(slowed)
+        extra = {"fator": slowed.factor, "lentos": [name for name, _ in slowed.who]}
     count = state.travel.consecutive_advances + 1
     state = _set_travel(state, lost=lost, hexes=state.travel.hexes + hexes,
                         consecutive_advances=count)
-    turn.say(f"O grupo avança {hexes_text(hexes)} ({turn.table('viagem', 'modos', mode)}). "
+    turn.say(f"O grupo avança {hexes_text(hexes)} ({pace}). "
              "Os PdIs óbvios e o tipo de terreno dos hexes vizinhos são revelados.",
-             hexes=hexes, tabela=turn.table("viagem", "tabela_a", "nome"))
+             hexes=hexes, tabela=turn.table("viagem", "tabela_a", "nome"), **extra)
     if lost:
         turn.say("O grupo está perdido e não sabe: o Mestre decide para onde ele foi.", GM)
     events_roll(state, turn, "dados_avancar")
@@ -550,7 +557,9 @@ def accident(state: State, turn: Turn, who: tuple[str, ...]) -> State:
         hurt = clamp_supplies(replace(hurt, hp=hurt.hp - int(row["dano"])))
         turn.say(f"{hurt.name} sofre {row['dano']} de dano (PV {hurt.hp}).", personagem=hurt.id)
     if "condicao" in row:
-        turn.warn(f"{hurt.name}: {row['condicao']}.", personagem=hurt.id)
+        cure = (f" Dura até ser curado: diga 'curar {hurt.name}'."
+                if row.get("ate_ser_curado") is True else "")
+        turn.warn(f"{hurt.name}: {row['condicao']}.{cure}", personagem=hurt.id)
     return update_character(state, hurt)
 
 
