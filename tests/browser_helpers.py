@@ -93,6 +93,29 @@ def log_seqs(page: Any, selector: str = "#log") -> list[int]:
         f"{selector} li[data-seq]", "items => items.map(i => Number(i.dataset.seq))")
 
 
+def seen_by(events: list[dict], viewer: str) -> list[dict]:
+    """The events as `viewer`'s connection gets them: only those it may see, numbered 1, 2,
+    3, … (the server numbers events per viewer; the GM keeps the log's own numbers)."""
+    from companion.engine.view import visible_to
+
+    visible = [e for e in events if visible_to(e["visibility"], viewer)]
+    if viewer == "gm":
+        return visible
+    return [{**event, "seq": n} for n, event in enumerate(visible, start=1)]
+
+
+def seq_seen_by(events: list[dict], event: dict, viewer: str) -> int | None:
+    """The number `viewer`'s page shows for one event of the log (None: not for this viewer)."""
+    from companion.engine.view import visible_to
+
+    if not visible_to(event["visibility"], viewer):
+        return None
+    if viewer == "gm":
+        return event["seq"]
+    return sum(1 for e in events
+               if e["seq"] <= event["seq"] and visible_to(e["visibility"], viewer))
+
+
 def gm_only_texts(events: list[dict]) -> set[str]:
     """Full texts of GM-only events that no public or player event also says."""
     secret = {e["text"] for e in events if e["visibility"] == "gm" and e["text"].strip()}

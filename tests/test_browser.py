@@ -22,6 +22,7 @@ from tests.browser_helpers import (
     log_seqs,
     readme_screenshot,
     screenshot,
+    seen_by,
     wait_until,
 )
 
@@ -224,8 +225,7 @@ def test_no_gm_only_text_reaches_a_player_page(table: Table) -> None:
         alerts.filter(has_text="PERDIDO").wait_for()
     else:
         assert "PERDIDO" not in alerts.inner_text()
-    wait_until(lambda: max(log_seqs(ana) or [0]) >= max(
-        e["seq"] for e in table.events() if e["visibility"] == "public"))
+    wait_until(lambda: max(log_seqs(ana) or [0]) >= len(seen_by(table.events(), "player:ana")))
     ana.wait_for_timeout(300)  # let any stray estado land before reading the page
     shown = body_text(ana)
     leaked = [text for text in hidden if text in shown]
@@ -246,12 +246,12 @@ def test_reconnect_gets_missed_events_once(table: Table) -> None:
     missed = table.command(gm, "rolar 2d6") + table.command(gm, "rolar 1d8")
     ana.evaluate("window.mesa.conn.socket.connect()")
     ana.locator("#status.on").wait_for()
-    for event in missed:
+    mine = seen_by(table.events(), "player:ana")
+    for event in mine[-len(missed):]:
         ana.locator(f"#log li[data-seq='{event['seq']}']").wait_for()
     seqs = log_seqs(ana)
     assert len(seqs) == len(set(seqs)), f"evento repetido: {seqs}"
-    public = [e["seq"] for e in table.events() if e["visibility"] in ("public", "player:ana")]
-    assert sorted(seqs) == public
+    assert sorted(seqs) == [e["seq"] for e in mine]
 
 
 def test_command_error_and_undo_on_the_gm_page(table: Table) -> None:

@@ -28,6 +28,8 @@ from tests.browser_helpers import (
     gm_only_texts,
     log_seqs,
     screenshot,
+    seen_by,
+    seq_seen_by,
     wait_until,
 )
 
@@ -133,15 +135,24 @@ class Evening:
 
     def caught_up(self, who: str) -> None:
         """Wait until a page shows every event its viewer may see, and an estado sent after."""
-        from companion.engine.view import visible_to
-
         page = self.pages[who]
-        viewer = "gm" if who == "gm" else f"player:{who}"
-        wanted = {e["seq"] for e in self.events() if visible_to(e["visibility"], viewer)}
+        wanted = {e["seq"] for e in seen_by(self.events(), viewer_of(who))}
         wait_until(lambda: wanted <= set(log_seqs(page)), timeout=WAIT_MS / 1000,
                    message=f"a página de {who} não recebeu todos os eventos")
         wait_until(lambda: estado_after(page) >= max(wanted), timeout=WAIT_MS / 1000,
                    message=f"a página de {who} não recebeu o estado depois dos eventos")
+
+    def entry(self, page: Any, event: dict) -> Any:
+        """The page's log entry for one event of the log, found by the number this page's
+        connection gave it; an event not for this page is looked for by kind and text."""
+        who = next(w for w, p in self.pages.items() if p is page)
+        seq = seq_seen_by(self.events(), event, viewer_of(who))
+        if seq is None:
+            return page.locator(f"#log li[data-kind='{event['kind']}']", has_text=event["text"])
+        return page.locator(f"#log li[data-seq='{seq}']")
+
+    def seq_on(self, who: str, event: dict) -> int | None:
+        return seq_seen_by(self.events(), event, viewer_of(who))
 
     def close(self) -> None:
         for context in self.contexts:
@@ -165,8 +176,8 @@ def estado_after(page: Any) -> int:
     return page.evaluate("window.__estadoAfter")
 
 
-def in_log(page: Any, event: dict) -> Any:
-    return page.locator(f"#log li[data-seq='{event['seq']}']")
+def viewer_of(who: str) -> str:
+    return "gm" if who == "gm" else f"player:{who}"
 
 
 def body_text(page: Any) -> str:
@@ -226,7 +237,7 @@ def test_travel_day(evening: Evening) -> None:
     assert {e["data"]["tabela"] for e in public_rolls} >= {"Clima", "Tabela E: Forragear/Caçar/Pescar"}
     for page in (ana, bia):
         for roll in public_rolls:
-            item = in_log(page, roll)
+            item = evening.entry(page, roll)
             expect(item).to_contain_text(roll["data"]["tabela"])
             expect(item.locator(".total")).to_have_text(str(roll["data"]["total"]))
             expect(item.locator(".result")).to_have_text(roll["data"]["resultado"])
@@ -234,13 +245,13 @@ def test_travel_day(evening: Evening) -> None:
     lost = [e for e in day if e["data"].get("tabela") == LOST_TABLE]
     assert lost and all(e["visibility"] == "gm" for e in lost)
     for roll in lost:
-        expect(in_log(gm, roll)).to_contain_text(LOST_TABLE)
-        expect(in_log(gm, roll).locator(".badge.gm")).to_have_text("Só o Mestre")
+        expect(evening.entry(gm, roll)).to_contain_text(LOST_TABLE)
+        expect(evening.entry(gm, roll).locator(".badge.gm")).to_have_text("Só o Mestre")
     for who in PLAYERS:
         evening.caught_up(who)
         page = evening.pages[who]
         for roll in lost:
-            expect(in_log(page, roll)).to_have_count(0)
+            expect(evening.entry(page, roll)).to_have_count(0)
         assert "Tabela C" not in body_text(page)
     screenshot(gm, "noite-mestre-dia2")
     screenshot(ana, "noite-ana-dia2")
@@ -268,12 +279,12 @@ def test_dungeon_delve_with_a_panic_test(evening: Evening) -> None:
     expect(card).to_contain_text("Teste de pânico")
     expect(card).to_contain_text(prompt["text"])
     expect(gm.locator("#prompts .prompt")).to_contain_text("Ana: teste de pânico")
-    expect(in_log(bia, asked[0])).to_have_count(1)  # "Teste de pânico para Ana." is public
-    wait_until(lambda: estado_after(bia) >= asked[0]["seq"],
+    expect(evening.entry(bia, asked[0])).to_have_count(1)  # "Teste de pânico para Ana." is public
+    wait_until(lambda: estado_after(bia) >= evening.seq_on("bia", asked[0]),
                message="Bia não recebeu o estado depois do pânico")
     expect(bia.locator(".prompt")).to_have_count(0)
     assert bia.evaluate("window.mesa.state.pedidos") == []
-    expect(in_log(bia, prompt)).to_have_count(0)
+    expect(evening.entry(bia, prompt)).to_have_count(0)
     screenshot(ana, "noite-ana-panico")
 
     sanity = next(c.sanity for c in evening.session.state.party if c.id == "ana")
@@ -290,14 +301,14 @@ def test_dungeon_delve_with_a_panic_test(evening: Evening) -> None:
     passed = rolled["data"]["total"] <= sanity  # the panic test is a d20 roll-under Sanidade
     assert any(("passou" if passed else "falhou") in e["text"] for e in public)
     for event in outcome:
-        expect(in_log(gm, event)).to_have_count(1)
-        expect(in_log(ana, event)).to_have_count(1)
+        expect(evening.entry(gm, event)).to_have_count(1)
+        expect(evening.entry(ana, event)).to_have_count(1)
     for event in public:
-        expect(in_log(bia, event)).to_have_count(1)
+        expect(evening.entry(bia, event)).to_have_count(1)
         if event["kind"] != "rolagem":
-            expect(in_log(bia, event)).to_contain_text(event["text"])
+            expect(evening.entry(bia, event)).to_contain_text(event["text"])
     for event in private:  # Ana's own die and answer are hers (and the GM's) only
-        expect(in_log(bia, event)).to_have_count(0)
+        expect(evening.entry(bia, event)).to_have_count(0)
     expect(card).to_have_count(0)
     expect(gm.locator("#prompts .prompt")).to_have_count(0)
     expect(gm.locator("#prompts-card")).to_be_hidden()
@@ -322,7 +333,7 @@ def test_chase_until_the_party_escapes(evening: Evening) -> None:
     end = next(e for e in escaped if e["data"].get("fim") == "escaparam")
     assert end["visibility"] == "public"
     for page in (gm, ana, bia):
-        expect(in_log(page, end)).to_have_text(end["text"])
+        expect(evening.entry(page, end)).to_have_text(end["text"])
         expect(page.locator("#glance .fact.alert")).to_have_count(0)  # no chase any more
     assert evening.session.state.chase is None
 
@@ -354,8 +365,9 @@ def test_nothing_leaked_or_left_the_table(evening: Evening) -> None:
         assert page.locator("#log li.vis-player").count() == len(
             [e for e in events if e["visibility"] == f"player:{who}"])
         assert "mestre" not in page.evaluate("window.mesa.state"), f"estado do Mestre para {who}"
-        assert not any(e["visibility"] == f"player:{other}" and e["seq"] in log_seqs(page)
-                       for e in events)
+        mine = seen_by(events, viewer_of(who))
+        assert sorted(log_seqs(page)) == [e["seq"] for e in mine]  # each once, nothing else
+        assert not any(e["visibility"] == f"player:{other}" for e in mine)
     assert evening.recorder.urls, "nenhuma requisição registrada"
     assert evening.recorder.foreign() == [], f"requisições fora do servidor: {evening.recorder.foreign()}"
     assert evening.errors == [], f"erros de JavaScript: {evening.errors}"

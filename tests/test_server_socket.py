@@ -15,7 +15,9 @@ import pytest
 import socketio
 
 from companion.server import access
+from companion.engine.view import visible_to
 from companion.server.app import RunningServer, start_in_thread
+from companion.server.numbering import Numbering
 from companion.session import Session
 from companion.tables import Tables
 
@@ -136,11 +138,10 @@ def gm_ok(gm: Peer, text: str) -> list[dict[str, Any]]:
     return ack["events"]
 
 
-def settle(session: Session, *peers: Peer, viewers: dict[Peer, Callable[[str], bool]]) -> None:
+def settle(session: Session, *peers: Peer, viewers: dict[Peer, str]) -> None:
     """Wait until every peer has received every event of the log it may see."""
-    log = session.events_since(0)
     for peer in peers:
-        wanted = [e["seq"] for e in log if viewers[peer](e["visibility"])]
+        wanted = [e["seq"] for e in numbered(session, viewers[peer])]
         wait_until(lambda: set(wanted) <= set(peer.seqs),
                    what=f"eventos {wanted} (recebidos {peer.seqs})")
 
@@ -149,6 +150,15 @@ def sees(viewer: str) -> Callable[[str], bool]:
     if viewer == "gm":
         return lambda visibility: True
     return lambda visibility: visibility in ("public", viewer)
+
+
+def numbered(session: Session, viewer: str) -> list[dict[str, Any]]:
+    """The log as `viewer` receives it: only what it may see, numbered 1, 2, 3, … (the GM
+    keeps the log's own numbers)."""
+    visible = [e for e in session.events_since(0) if sees(viewer)(e["visibility"])]
+    if viewer == "gm":
+        return visible
+    return [{**event, "seq": n} for n, event in enumerate(visible, start=1)]
 
 
 # ---------------------------------------------------------------------------- connecting
@@ -290,8 +300,8 @@ def test_players_never_receive_gm_or_other_players_things(peers, session: Sessio
     assert answer["ok"], answer
     for text in ["fugir", "fuga sucesso", "distância", "fuga falha"]:
         gm_ok(gm, text)
-    viewers = {gm: sees("gm"), ana: sees("player:ana"), bia: sees("player:bia"),
-               caio: sees("player:caio"), mesa: sees("public")}
+    viewers = {gm: "gm", ana: "player:ana", bia: "player:bia", caio: "player:caio",
+               mesa: "public"}
     settle(session, gm, ana, bia, caio, mesa, viewers=viewers)
     gm_text = gm.everything()
     secrets = ["Orc Sorrateiro", "alçapão escondido", "Perdendo a direção"]
@@ -329,16 +339,19 @@ def test_panic_prompt_round_trip(peers, session: Session) -> None:
     asked = gm_ok(gm, "pânico Ana")
     prompt = next(e for e in asked if e["kind"] == "pedido")
     assert prompt["visibility"] == "player:ana"
-    ana.wait_seq(prompt["seq"])
     gm.wait_seq(prompt["seq"])
+    wait_until(lambda: any(e["kind"] == "pedido" for e in ana.events), what="pedido da Ana")
     states_before = len(bia.of("estado"))
     answer = ana.cmd("responder rolar")
     assert answer["ok"], answer
     public = [e for e in answer["events"] if e["visibility"] == "public"]
     assert public, "o resultado do teste de pânico deve ser público"
-    for peer in (gm, ana, bia):
-        peer.wait_seq(public[-1]["seq"])
-    assert prompt["seq"] not in bia.seqs
+    ana.wait_seq(public[-1]["seq"])  # the ack speaks Ana's numbering
+    for peer, viewer in ((gm, "gm"), (ana, "player:ana"), (bia, "player:bia")):
+        wait_until(lambda: peer.events == numbered(session, viewer),
+                   what=f"os eventos de {viewer} na sua numeração")
+    assert public[-1] in ana.events
+    assert not any(e["kind"] == "pedido" for e in bia.events)
     bia.wait_states(states_before + 1)
     # the prompt is gone: answering again is refused and changes nothing
     count = len(session.events_since(0))
@@ -372,13 +385,14 @@ def test_reconnect_with_desde_gets_exactly_the_missed_events(peers, session: Ses
     token = bia.welcome()["token"]
     gm_ok(gm, "rolar 1d20")
     gm_ok(gm, "pânico Bia")
-    settle(session, bia, viewers={bia: sees("player:bia")})
+    settle(session, bia, viewers={bia: "player:bia"})
     seen = max(bia.seqs)
     bia.close()
     for text in ("rolar 1d6", "segredo 1d20 armadilha no corredor", "pânico Bia",
                  "estação inverno"):
         gm_ok(gm, text)
-    missed = [e for e in session.events_since(seen) if sees("player:bia")(e["visibility"])]
+    missed = numbered(session, "player:bia")[seen:]
+    assert [e["seq"] for e in missed] == list(range(seen + 1, seen + 1 + len(missed)))
     assert any(e["kind"] == "pedido" for e in missed)
     back = peers({"token": token, "desde": seen})
     back.welcome()
@@ -391,7 +405,8 @@ def test_reconnect_with_desde_gets_exactly_the_missed_events(peers, session: Ses
     assert "armadilha no corredor" not in back.everything()
     # then it is live again, each event once
     new = gm_ok(gm, "rolar 1d8")
-    back.wait_seq(new[0]["seq"])
+    back.wait_seq(missed[-1]["seq"] + 1)
+    assert back.events[-1]["text"] == new[0]["text"]
     assert back.seqs == sorted(set(back.seqs))
 
 
@@ -407,8 +422,8 @@ def test_reconnect_without_desde_replays_everything_visible(peers, session: Sess
     player = peers({"nome": "Caio"})
     player.welcome()
     player.wait_states(1)
-    expected = [e["seq"] for e in session.events_since(0)
-                if e["visibility"] in ("public", "player:caio")]
+    expected = [e["seq"] for e in numbered(session, "player:caio")]
+    assert expected == list(range(1, len(expected) + 1))
     wait_until(lambda: player.seqs == expected, what=f"{expected} != {player.seqs}")
 
 
@@ -498,10 +513,125 @@ def test_events_during_welcome_are_not_duplicated(peers, session: Session) -> No
     finally:
         stop.set()
         roller.join()
-    viewers = {p: sees(f"player:jogador-{n}") for n, p in enumerate(joined)}
+    viewers = {p: f"player:jogador-{n}" for n, p in enumerate(joined)}
     settle(session, *joined, viewers=viewers)
     for peer in joined:
         assert peer.seqs == sorted(set(peer.seqs))
+
+
+# ---------------------------------------------------------------------------- per-viewer numbers
+
+SECRET_SCRIPT = [
+    "personagem Ana sanidade 12 comida 5 agua 5",
+    "personagem Bia sanidade 9 comida 5 agua 5",
+    "terreno pântano",
+    "avançar", "rolar 1d6", "avançar", "segredo 1d20 alçapão escondido",
+    "explorar", "masmorra mortal", "monstro Ogro Zarolho na sala 3", "rolar 1d8",
+    "turno", "segredo 1d12", "turno", "pânico Bia", "rolar 1d4",
+]
+
+
+def run_secret_script(gm: Peer, ana: Peer, bia: Peer) -> list[dict[str, Any]]:
+    """The GM's script with GM-only events between public ones; the players roll too. Returns
+    Ana's acknowledgements' events."""
+    acked: list[dict[str, Any]] = []
+    for n, text in enumerate(SECRET_SCRIPT):
+        gm_ok(gm, text)
+        if n % 3 == 0:
+            ack = ana.cmd("rolar 1d20")
+            assert ack["ok"], ack
+            acked += ack["events"]
+            assert bia.cmd("rolar 1d6")["ok"]
+    return acked
+
+
+def test_players_and_the_table_count_only_what_they_see(peers, session: Session) -> None:
+    """No gap, no repeat: a player's (and the table's) seqs are 1..N, so the number of GM-only
+    events in between (which depends on secret outcomes) cannot be read from them."""
+    gm = peers({"token": GM_TOKEN})
+    gm.welcome()
+    ana, bia, mesa = peers({"nome": "Ana"}), peers({"nome": "Bia"}), peers({"papel": "mesa"})
+    for peer in (ana, bia, mesa):
+        peer.welcome()
+    acked = run_secret_script(gm, ana, bia)
+    log = session.events_since(0)
+    kinds = [e["visibility"] for e in log]
+    first_gm = kinds.index("gm")
+    assert "public" in kinds[:first_gm] and "public" in kinds[first_gm:], \
+        "o roteiro deve intercalar eventos do Mestre entre eventos públicos"
+    assert "player:bia" in kinds, "o roteiro deve ter eventos só da Bia"
+    viewers = {gm: "gm", ana: "player:ana", bia: "player:bia", mesa: "public"}
+    for peer, viewer in viewers.items():
+        wait_until(lambda: len(peer.events) >= len(numbered(session, viewer)),
+                   what=f"todos os eventos de {viewer}")
+        time.sleep(0.1)  # nothing more may arrive
+        assert peer.events == numbered(session, viewer), viewer
+    for peer in (ana, bia, mesa):
+        assert peer.seqs == list(range(1, len(peer.seqs) + 1))
+        assert len(peer.seqs) < len(log)  # there was something to hide
+    assert gm.seqs == [e["seq"] for e in log]
+    # Ana's acknowledgements use the numbers her evento messages carried
+    assert acked and all(event in ana.events for event in acked)
+    assert [e["seq"] for e in acked] == sorted({e["seq"] for e in acked})
+
+
+@pytest.mark.parametrize("viewer", ["player:ana", "public"])
+def test_reconnect_with_desde_counts_in_the_viewers_numbers(peers, session: Session,
+                                                            viewer: str) -> None:
+    gm = peers({"token": GM_TOKEN})
+    gm.welcome()
+    ana, bia = peers({"nome": "Ana"}), peers({"nome": "Bia"})
+    token = ana.welcome()["token"]
+    bia.welcome()
+    run_secret_script(gm, ana, bia)
+    mine = numbered(session, viewer)
+    total = len(mine)
+    assert total < len(session.events_since(0))
+    auth = {"token": token} if viewer == "player:ana" else {"papel": "mesa"}
+    for seen in sorted({0, 1, 2, total // 2, total - 1, total}):
+        back = peers({**auth, "desde": seen})
+        back.welcome()
+        back.wait_states(1)
+        time.sleep(0.1)  # nothing more may arrive
+        names = [name for name, _ in back.received]
+        assert names[0] == "boas_vindas" and names[-1] == "estado", names
+        assert names.count("estado") == 1
+        assert back.events == mine[seen:], f"desde {seen}"
+        back.close()
+    # a desde past this viewer's count (another session's phone) replays everything
+    stale = peers({**auth, "desde": total + 1})
+    stale.wait_states(1)
+    assert stale.events == mine
+    # and then it is live in the same numbering
+    more = gm_ok(gm, "rolar 1d10")
+    stale.wait_seq(total + 1)
+    assert stale.events[-1]["seq"] == total + 1
+    assert stale.events[-1]["text"] == more[0]["text"]
+
+
+def test_numbering_grows_with_the_log_and_learns_new_viewers_late() -> None:
+    """The hub's Numbering on its own: incremental, and a viewer first asked about after the
+    log grew still gets numbers counted from the start."""
+    log: list[dict[str, Any]] = []
+
+    def add(*visibilities: str) -> None:
+        for visibility in visibilities:
+            log.append({"seq": len(log) + 1, "visibility": visibility})
+
+    numbering = Numbering(lambda seq: [e for e in log if e["seq"] > seq], visible_to)
+    add("public", "gm", "player:ana", "gm", "public")
+    assert numbering.number_of(5, "player:ana") == 3
+    assert numbering.count("public") == 2
+    add("gm", "player:bia", "public", "player:ana")
+    assert [numbering.number_of(s, "player:ana") for s in (1, 3, 5, 8, 9)] == [1, 2, 3, 4, 5]
+    assert [numbering.number_of(s, "player:bia") for s in (1, 5, 7, 8)] == [1, 2, 3, 4]
+    assert numbering.count("public") == 3
+    assert numbering.global_after(3, "player:ana") == 5
+    assert numbering.global_after(0, "player:ana") == 0
+    assert numbering.localize(log[3], "gm") == log[3]
+    assert numbering.localize(log[7], "public") == {"seq": 3, "visibility": "public"}
+    with pytest.raises(ValueError):
+        numbering.number_of(2, "player:ana")  # a GM event has no number for a player
 
 
 # ---------------------------------------------------------------------------- abuse

@@ -9,6 +9,11 @@ Connecting (default namespace, `auth` dict):
   the LAN address under `companion serve` even when the screen itself opened 127.0.0.1);
 - any of them may add `"desde": <last seq seen>`.
 
+Event numbers are per viewer (companion.server.numbering): the GM gets the log's global seqs; a
+player and the table screen get 1, 2, 3, … counting only the events they may see, so the gaps
+left by GM-only events (whose number depends on secret outcomes) never show. `desde`, the
+`evento` messages and the `comando` acknowledgement all use the connection's own numbering.
+
 After a connection is accepted the client gets `boas_vindas`, then every event it may see with
 seq > desde (`evento`, in seq order), then `estado`. New events reach each client once, in seq
 order, only through the rooms allowed to see them, followed by fresh `estado`s.
@@ -16,7 +21,7 @@ order, only through the rooms allowed to see them, followed by fresh `estado`s.
 One dispatcher thread does all of this (welcomes and fan-out), reading the committed log with
 session.events_since: the order is the log's order whatever thread ran the command, and a
 client whose missed events are replayed during its welcome never gets them again live (each
-client remembers the last seq it was sent).
+client remembers the last global seq it was sent).
 """
 from __future__ import annotations
 
@@ -32,6 +37,7 @@ from flask_socketio import SocketIO, ConnectionRefusedError
 
 from companion.errors import AccessDenied, CompanionError
 from companion.server import access
+from companion.server.numbering import GM_VIEWER, Numbering
 
 log = logging.getLogger(__name__)
 NAMESPACE = "/"
@@ -63,8 +69,8 @@ class Client:
     viewer: str  # "gm", "public" or "player:<id>"
     token: str | None
     player: dict[str, str] | None
-    since: int
-    last_sent: int = 0
+    since: int  # desde, in this client's own numbering
+    last_sent: int = 0  # the last GLOBAL seq this client was sent (or had no need of)
     welcome: dict[str, Any] = field(default_factory=dict)  # extra boas_vindas keys
 
     @property
@@ -103,6 +109,7 @@ class Hub:
         self.pending: dict[str, Client] = {}
         self.lock = threading.Lock()
         self.jobs: queue.Queue[tuple[str, Any]] = queue.Queue()
+        self.numbering = Numbering(lambda seq: self.session.events_since(seq), visible_to)
         self.cursor = self._last_seq(0)
         self.stopped = threading.Event()
         self.thread: threading.Thread | None = None
@@ -215,8 +222,7 @@ class Hub:
             client = self.pending.pop(sid, None)
         if client is None:
             return
-        latest = self._last_seq(self.cursor)
-        since = client.since if client.since <= latest else 0  # a stale desde: replay all
+        since = self._replay_from(client)
         sio = self.socketio.server
         sio.emit("boas_vindas", {"papel": client.role, "token": client.token,
                                  "jogador": client.player, **client.welcome},
@@ -224,7 +230,8 @@ class Hub:
         missed = self.session.events_since(since)
         for event in missed:
             if self.visible_to(event["visibility"], client.viewer):
-                sio.emit("evento", event, to=sid, namespace=NAMESPACE)
+                sio.emit("evento", self.numbering.localize(event, client.viewer), to=sid,
+                         namespace=NAMESPACE)
         client.last_sent = missed[-1]["seq"] if missed else max(since, self.cursor)
         for room in client.rooms:
             sio.enter_room(sid, room, namespace=NAMESPACE)
@@ -234,6 +241,15 @@ class Hub:
             self._forget(client)
             return
         sio.emit("estado", self._view(client.viewer), to=sid, namespace=NAMESPACE)
+
+    def _replay_from(self, client: Client) -> int:
+        """The global seq after which the client's missed events come. A stale desde (past
+        the end of what this viewer may see: another session's phone) replays everything."""
+        if client.viewer == GM_VIEWER:
+            latest = self._last_seq(self.cursor)
+            return client.since if client.since <= latest else 0
+        seen = client.since if client.since <= self.numbering.count(client.viewer) else 0
+        return self.numbering.global_after(seen, client.viewer)
 
     def _forget(self, client: Client) -> None:
         with self.lock:
@@ -266,12 +282,30 @@ class Hub:
             with self.lock:
                 live = list(self.clients.values())
             already = [c.sid for c in live if c.last_sent >= event["seq"]]
-            sio.emit("evento", event, to=rooms_for(event["visibility"]), skip_sid=already,
-                     namespace=NAMESPACE)
+            for room, viewer in self._targets(event["visibility"], live):
+                sio.emit("evento", self.numbering.localize(event, viewer), to=room,
+                         skip_sid=already, namespace=NAMESPACE)
             for client in live:
                 client.last_sent = max(client.last_sent, event["seq"])
             self.cursor = event["seq"]
         self._send_states()
+
+    @staticmethod
+    def _targets(visibility: str, live: list[Client]) -> list[tuple[str, str]]:
+        """(room, viewer key) pairs an event goes to: one room per numbering, so each viewer
+        gets its own seq. The public room is split into the GM's, the table screens' and each
+        connected player's own room."""
+        players = sorted({c.viewer for c in live if c.role == "jogador"})
+        targets: list[tuple[str, str]] = []
+        for room in rooms_for(visibility):
+            if room == PUBLIC_ROOM:
+                targets += [(GM_ROOM, GM_VIEWER), (TABLE_ROOM, "public")]
+                targets += [(player, player) for player in players]
+            elif room == GM_ROOM:
+                targets.append((GM_ROOM, GM_VIEWER))
+            elif room in players:
+                targets.append((room, room))
+        return targets
 
     def _send_states(self) -> None:
         """Each kind of viewer gets the state as it may see it, through its own room."""
@@ -313,7 +347,8 @@ class Hub:
         result = self.session.run(text, actor=actor)
         if not result.ok:
             return {"ok": False, "error": result.error}
-        events = [e for e in result.events if self.visible_to(e["visibility"], client.viewer)]
+        events = [self.numbering.localize(e, client.viewer) for e in result.events
+                  if self.visible_to(e["visibility"], client.viewer)]
         return {"ok": True, "events": events}
 
     def _check_player_command(self, text: str) -> None:
