@@ -712,3 +712,23 @@ def test_unknown_command_is_refused_in_portuguese(peers, session: Session) -> No
     ack = gm.cmd("xyzzy plugh")
     assert ack["ok"] is False and "xyzzy" in ack["error"]
     assert len(session.events_since(0)) == before
+
+
+def test_a_gm_only_command_sends_players_nothing_at_all(peers, session: Session) -> None:
+    gm = peers({"token": GM_TOKEN})
+    ana = peers({"nome": "Ana"})
+    table = peers({"papel": "mesa"})
+    gm_ok(gm, "rolar 1d6")
+    settle(session, ana, table, viewers={ana: "player:ana", table: "public"})
+    ana.wait_states(2)
+    table.wait_states(2)
+    before = (len(ana.received), len(table.received))
+    gm_states = len(gm.of("estado"))
+    gm_ok(gm, "segredo escutar a porta")
+    gm.wait_states(gm_states + 1)  # the GM's estado went out after the secret roll
+    gm_ok(gm, "rolar 1d8")  # a public event afterwards: now everyone hears again
+    settle(session, ana, table, viewers={ana: "player:ana", table: "public"})
+    for peer, count in zip((ana, table), before):
+        after_secret = [name for name, _ in peer.received[count:]]
+        assert after_secret[0] == "evento", after_secret  # no bare estado came first
+        assert "escutar" not in peer.everything()

@@ -109,6 +109,7 @@ class Hub:
         self.pending: dict[str, Client] = {}
         self.lock = threading.Lock()
         self.jobs: queue.Queue[tuple[str, Any]] = queue.Queue()
+        self.last_views: dict[str, dict] = {}  # the estado each viewer kind was last sent
         self.numbering = Numbering(lambda seq: self.session.events_since(seq), visible_to)
         self.cursor = self._last_seq(0)
         self.stopped = threading.Event()
@@ -288,7 +289,7 @@ class Hub:
             for client in live:
                 client.last_sent = max(client.last_sent, event["seq"])
             self.cursor = event["seq"]
-        self._send_states()
+        self._send_states(fresh)
 
     @staticmethod
     def _targets(visibility: str, live: list[Client]) -> list[tuple[str, str]]:
@@ -307,14 +308,22 @@ class Hub:
                 targets.append((room, room))
         return targets
 
-    def _send_states(self) -> None:
-        """Each kind of viewer gets the state as it may see it, through its own room."""
+    def _send_states(self, fresh: list[dict]) -> None:
+        """Each kind of viewer gets the state as it may see it, through its own room.
+
+        A player or table screen that saw none of the new events and whose view did not change
+        gets nothing: a bare `estado` after a GM-only command would tell them one happened."""
         with self.lock:
             viewers = {c.viewer for c in self.clients.values()}
         sio = self.socketio.server
         for viewer in sorted(viewers):
+            view = self._view(viewer)
+            saw = any(self.visible_to(e["visibility"], viewer) for e in fresh)
+            if viewer != GM_VIEWER and not saw and self.last_views.get(viewer) == view:
+                continue
+            self.last_views[viewer] = view
             room = {"gm": GM_ROOM, "public": TABLE_ROOM}.get(viewer, viewer)
-            sio.emit("estado", self._view(viewer), to=room, namespace=NAMESPACE)
+            sio.emit("estado", view, to=room, namespace=NAMESPACE)
 
     def _view(self, viewer: str) -> dict:
         return self.view_state(self.session.state, viewer, self.tables)
