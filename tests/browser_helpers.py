@@ -51,6 +51,43 @@ class Recorder:
         return bad
 
 
+WAIT_MS = 10_000
+
+
+class LiveTable:
+    """A live session and server, and the browser contexts opened against it (each its own
+    phone or screen, with its own localStorage). JavaScript errors are collected in `errors`."""
+
+    def __init__(self, session: Any, server: Any, browser: Any) -> None:
+        self.session = session
+        self.server = server
+        self.browser = browser
+        self.recorder = Recorder(server.url)
+        self.contexts: list[Any] = []
+        self.errors: list[str] = []
+
+    def context(self, viewport: dict[str, int] = PHONE, **options: Any) -> Any:
+        context = self.browser.new_context(viewport=viewport, locale="pt-BR", **options)
+        context.set_default_timeout(WAIT_MS)
+        self.recorder.attach(context)
+        self.contexts.append(context)
+        return context
+
+    def page(self, who: str, path: str, context: Any) -> Any:
+        """A new page in `context` at `path`, its uncaught errors recorded under `who`."""
+        page = context.new_page()
+        page.on("pageerror", lambda error: self.errors.append(f"{who}: {error}"))
+        page.goto(self.server.url + path)
+        return page
+
+    def events(self) -> list[dict]:
+        return self.session.events_since(0)
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
 def wait_until(condition: Callable[[], Any], timeout: float = 10.0, message: str = "") -> Any:
     """Poll a condition until it holds, failing with a message."""
     deadline = time.monotonic() + timeout

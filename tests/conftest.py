@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
@@ -73,3 +74,32 @@ def browser() -> Iterator[Any]:
         launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield launched
         launched.close()
+
+
+SERVER_GM_TOKEN = "token-secreto-do-mestre"
+
+
+@pytest.fixture
+def server_seed() -> int:
+    """The seed of the server tests' session (a module may override it)."""
+    return 7
+
+
+@pytest.fixture
+def session(tmp_path: Path, tables: Tables, server_seed: int) -> Iterator[Any]:
+    """A session on a real SQLite file with a known GM token."""
+    from companion.session import Session
+
+    opened = Session.open(tmp_path / "mesa.db", server_seed, tables, gm_token=SERVER_GM_TOKEN)
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def server(session: Any) -> Iterator[Any]:
+    """The real server for that session, on a free loopback port."""
+    from companion.server.app import start_in_thread
+
+    running = start_in_thread(session)
+    yield running
+    running.stop()

@@ -14,10 +14,10 @@ from typing import Any, Iterator
 import pytest
 
 from tests.browser_helpers import (
+    LiveTable,
     GM_TOKEN,
     PHONE,
     TV,
-    Recorder,
     gm_only_texts,
     log_seqs,
     readme_screenshot,
@@ -26,34 +26,11 @@ from tests.browser_helpers import (
     wait_until,
 )
 
-WAIT_MS = 10_000
-
-
-class Table:
+class Table(LiveTable):
     """A live session and server, and the browser pages opened against it."""
 
-    def __init__(self, session: Any, server: Any, browser: Any) -> None:
-        self.session = session
-        self.server = server
-        self.browser = browser
-        self.recorder = Recorder(server.url)
-        self.contexts: list[Any] = []
-        self.page_errors: list[str] = []
-
-    # ------------------------------------------------------------------ pages
-
-    def context(self, viewport: dict[str, int] = PHONE) -> Any:
-        context = self.browser.new_context(viewport=viewport, locale="pt-BR")
-        context.set_default_timeout(WAIT_MS)
-        self.recorder.attach(context)
-        self.contexts.append(context)
-        return context
-
     def open(self, path: str, context: Any | None = None, viewport: dict[str, int] = PHONE) -> Any:
-        page = (context or self.context(viewport)).new_page()
-        page.on("pageerror", lambda error: self.page_errors.append(f"{path}: {error}"))
-        page.goto(self.server.url + path)
-        return page
+        return self.page(path, path, context or self.context(viewport))
 
     def gm(self) -> Any:
         page = self.open(f"/mestre?token={GM_TOKEN}")
@@ -75,9 +52,6 @@ class Table:
 
     # ------------------------------------------------------------------ acting
 
-    def events(self) -> list[dict]:
-        return self.session.events_since(0)
-
     def command(self, gm: Any, text: str) -> list[dict]:
         """Type a command on the GM page and press Enter; returns the events it produced."""
         before = len(self.events())
@@ -94,9 +68,6 @@ class Table:
         error.wait_for(state="hidden")  # an accepted command clears the last error
         return fresh
 
-    def close(self) -> None:
-        for context in self.contexts:
-            context.close()
 
 
 @pytest.fixture
@@ -118,7 +89,7 @@ def live_table(tmp_path: Any, tables: Any, browser: Any, **server_options: Any) 
         yield live
         assert live.recorder.urls, "nenhuma requisição registrada"
         assert live.recorder.foreign() == [], f"requisições fora do servidor: {live.recorder.foreign()}"
-        assert live.page_errors == [], f"erros de JavaScript: {live.page_errors}"
+        assert live.errors == [], f"erros de JavaScript: {live.errors}"
     finally:
         live.close()
         server.stop()

@@ -22,9 +22,9 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser_helpers import (
+    WAIT_MS,
+    LiveTable,
     GM_TOKEN,
-    PHONE,
-    Recorder,
     gm_only_texts,
     log_seqs,
     screenshot,
@@ -34,38 +34,25 @@ from tests.browser_helpers import (
 )
 
 SEED = 7
-WAIT_MS = 10_000
 TRAVEL_DAY = ("Explorar", "Forragear", "Acampar", "Descansar", "Avançar", "Avançar")
 LOST_TABLE = "Tabela C: Perdendo a direção"
 PLAYERS = {"ana": "Ana", "bia": "Bia"}
 
 
-class Evening:
+class Evening(LiveTable):
     """The live session and server, the three phone pages, and what they did."""
 
     def __init__(self, session: Any, server: Any, browser: Any) -> None:
-        self.session = session
-        self.server = server
-        self.browser = browser
-        self.recorder = Recorder(server.url)
-        self.contexts: list[Any] = []
-        self.errors: list[str] = []
+        super().__init__(session, server, browser)
         self.pages: dict[str, Any] = {}
 
     # ------------------------------------------------------------------ pages
 
     def open(self, who: str, path: str) -> Any:
-        """A page in its own phone-sized context (its own localStorage), errors recorded."""
-        context = self.browser.new_context(viewport=PHONE, locale="pt-BR", has_touch=True,
-                                           is_mobile=True)
-        context.set_default_timeout(WAIT_MS)
-        self.recorder.attach(context)
-        self.contexts.append(context)
-        page = context.new_page()
-        page.on("pageerror", lambda error: self.errors.append(f"{who}: {error}"))
+        """A page in its own phone-sized touch context; console errors count too."""
+        page = self.page(who, path, self.context(has_touch=True, is_mobile=True))
         page.on("console", lambda message: message.type == "error"
                 and self.errors.append(f"{who} (console): {message.text}"))
-        page.goto(self.server.url + path)
         self.pages[who] = page
         return page
 
@@ -100,9 +87,6 @@ class Evening:
         return [self.pages[who] for who in PLAYERS]
 
     # ------------------------------------------------------------------ acting
-
-    def events(self) -> list[dict]:
-        return self.session.events_since(0)
 
     def _acted(self, what: str, before: int) -> list[dict]:
         """The events an action produced, once the GM page shows the last of them."""
@@ -153,11 +137,6 @@ class Evening:
 
     def seq_on(self, who: str, event: dict) -> int | None:
         return seq_seen_by(self.events(), event, viewer_of(who))
-
-    def close(self) -> None:
-        for context in self.contexts:
-            context.close()
-
 
 def track_estados(page: Any) -> None:
     """Note, for each `estado` a page renders, the last event seq it had seen by then (the

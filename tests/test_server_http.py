@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
-from typing import Iterator
 
 import pytest
 import requests
@@ -11,24 +9,14 @@ import requests
 from companion.server import access
 from companion.server.app import RunningServer, start_in_thread
 from companion.session import Session
-from companion.tables import Tables
+from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
 
-GM_TOKEN = "token-secreto-do-mestre"
 AUTH = {"Authorization": f"Bearer {GM_TOKEN}"}
 
 
 @pytest.fixture
-def session(tmp_path: Path, tables: Tables) -> Iterator[Session]:
-    opened = Session.open(tmp_path / "mesa.db", 11, tables, gm_token=GM_TOKEN)
-    yield opened
-    opened.close()
-
-
-@pytest.fixture
-def server(session: Session) -> Iterator[RunningServer]:
-    running = start_in_thread(session)
-    yield running
-    running.stop()
+def server_seed() -> int:
+    return 11
 
 
 def get(server: RunningServer, path: str, **options) -> requests.Response:

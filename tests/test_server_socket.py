@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import threading
 import time
-from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import pytest
@@ -19,9 +18,8 @@ from companion.engine.view import visible_to
 from companion.server.app import RunningServer, start_in_thread
 from companion.server.numbering import Numbering
 from companion.session import Session
-from companion.tables import Tables
 
-GM_TOKEN = "token-secreto-do-mestre"
+from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
 WAIT = 8.0
 
 
@@ -104,18 +102,6 @@ class Peer:
             self.sio.disconnect()
 
 
-@pytest.fixture
-def session(tmp_path: Path, tables: Tables) -> Iterator[Session]:
-    opened = Session.open(tmp_path / "mesa.db", 7, tables, gm_token=GM_TOKEN)
-    yield opened
-    opened.close()
-
-
-@pytest.fixture
-def server(session: Session) -> Iterator[RunningServer]:
-    running = start_in_thread(session)
-    yield running
-    running.stop()
 
 
 @pytest.fixture
