@@ -50,8 +50,9 @@ ensure_system_packages() {
   [ -x /usr/bin/chromium ] || missing+=(chromium)
   command -v espeak-ng >/dev/null 2>&1 || missing+=(espeak-ng)
   command -v sox >/dev/null 2>&1 || missing+=(sox)
+  compgen -G "/usr/lib/*/libportaudio.so.2" >/dev/null || missing+=(libportaudio2)
   if [ "${#missing[@]}" -eq 0 ]; then
-    echo "pacotes do sistema já presentes (chromium, espeak-ng, sox)"
+    echo "pacotes do sistema já presentes (chromium, espeak-ng, sox, libportaudio2)"
     return 0
   fi
   if [ "$(id -u)" -ne 0 ]; then
@@ -82,7 +83,7 @@ if [ "${1:-}" = "test" ]; then
 fi
 
 ensure_venv
-ensure_install "." "" "$VENV/.instalado-teste"
+ensure_install ".[voz]" "" "$VENV/.instalado-teste"
 # The evening must survive anything, kill -9 included: without --db the session lives in mesa.db.
 case " $* " in
   *" --db "*|*" --db="*) ;;

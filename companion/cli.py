@@ -1,4 +1,4 @@
-"""The `companion` command: serve, shell and parse.
+"""The `companion` command: serve, shell, parse, voz frases and ouvir.
 
 Startup problems (a broken tables/ file, a --seed that contradicts the --db, an unreadable
 database) are one line on standard error and exit status 2 — never a traceback.
@@ -48,8 +48,24 @@ def build_parser() -> argparse.ArgumentParser:
 
     parse = actions.add_parser("parse", help="mostra o que um texto significa, sem rodá-lo")
     parse.add_argument("--json", action="store_true", help="saída em JSON")
+    parse.add_argument("--voz", action="store_true",
+                       help="leitura estrita da voz (texto como o reconhecimento o diz)")
     parse.add_argument("text", nargs="*", metavar="TEXTO")
     _add_common(parse, session=False)
+
+    voice = actions.add_parser("voz", help="voz: a lista de frases do reconhecimento")
+    voice_actions = voice.add_subparsers(dest="voz_action", required=True, metavar="AÇÃO")
+    phrases = voice_actions.add_parser("frases", help="uma frase por linha")
+    phrases.add_argument("--db", metavar="ARQUIVO", default=None,
+                         help="inclui os nomes dos personagens dessa sessão")
+    _add_common(phrases, session=False)
+
+    listen = actions.add_parser("ouvir", help="reconhece um arquivo WAV (16 kHz, mono)")
+    listen.add_argument("wav", metavar="ARQUIVO.wav")
+    listen.add_argument("--modelo", metavar="PASTA", default=None,
+                        help="pasta do modelo Vosk (padrão: o melhor em models/)")
+    listen.add_argument("--json", action="store_true", help="um objeto JSON por fala")
+    _add_common(listen)
     return parser
 
 
@@ -100,13 +116,17 @@ def _parse_text(result: Any) -> str:
     return f"{result.command.name}" + (f" ({values})" if values else "")
 
 
-def _parse_lines(texts: Iterable[str], tables: Tables, as_json: bool, out: TextIO) -> bool:
+def _parse_lines(texts: Iterable[str], tables: Tables, as_json: bool, out: TextIO,
+                 voice: bool = False) -> bool:
     """Parse each text and print one line for it; True when every text was a command."""
     from companion.commands.parse import parse
+    from companion.voice.reading import read_voice
 
+    reader = (lambda text: read_voice(text, tables)) if voice else \
+        (lambda text: parse(text, tables))
     every = True
     for text in texts:
-        result = parse(text.rstrip("\r\n"), tables)
+        result = reader(text.rstrip("\r\n"))
         every = every and result.command is not None
         line = json.dumps(_parse_json(result), ensure_ascii=False) if as_json else \
             _parse_text(result)
@@ -117,10 +137,38 @@ def _parse_lines(texts: Iterable[str], tables: Tables, as_json: bool, out: TextI
 
 def cmd_parse(args: argparse.Namespace, tables: Tables) -> int:
     if not args.text:
-        _parse_lines(sys.stdin, tables, args.json, sys.stdout)
+        _parse_lines(sys.stdin, tables, args.json, sys.stdout, voice=args.voz)
         return 0
-    ok = _parse_lines([" ".join(args.text)], tables, args.json, sys.stdout)
+    ok = _parse_lines([" ".join(args.text)], tables, args.json, sys.stdout, voice=args.voz)
     return 0 if ok else NOT_A_COMMAND
+
+
+# ---------------------------------------------------------------------- voice
+
+def cmd_voice(args: argparse.Namespace, tables: Tables) -> int:
+    from companion.voice.phrases import phrase_list
+
+    names: list[str] = []
+    if args.db:
+        if not Path(args.db).is_file():
+            print(f"erro: o banco '{args.db}' não existe; use o --db de uma sessão",
+                  file=sys.stderr)
+            return STARTUP_FAILURE
+        session = _open_session(argparse.Namespace(db=args.db, seed=None), tables)
+        try:
+            names = [character.name for character in session.state.party]
+        finally:
+            session.close()
+    for phrase in phrase_list(tables, names):
+        sys.stdout.write(phrase + "\n")
+    sys.stdout.flush()
+    return 0
+
+
+def cmd_listen(args: argparse.Namespace, tables: Tables) -> int:
+    from companion.voice.ouvir import listen_file
+
+    return listen_file(args, tables, sys.stdout, sys.stderr)
 
 
 # ---------------------------------------------------------------------- serve
@@ -140,7 +188,8 @@ def cmd_serve(args: argparse.Namespace, tables: Tables) -> int:
 
 
 ACTIONS: dict[str, Callable[[argparse.Namespace, Tables], int]] = {
-    "shell": cmd_shell, "parse": cmd_parse, "serve": cmd_serve,
+    "shell": cmd_shell, "parse": cmd_parse, "serve": cmd_serve, "voz": cmd_voice,
+    "ouvir": cmd_listen,
 }
 
 

@@ -644,3 +644,43 @@ def phrases(tables: Tables) -> list[str]:
     """A bounded sample of sentences the templates accept (for the Vosk phrase list)."""
     return sorted({text for _, text in sample_phrases(tables)})
 
+
+
+# ---------------------------------------------------------------- every reading (strict voice)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One template match of a text and what it would mean (the voice layer filters these)."""
+
+    match: Any  # the hassil RecognizeResult: intent, entities, metadata, literal words matched
+    result: ParseResult
+
+
+def readings(text: str, tables: Tables) -> list[Reading]:
+    """Every template match of the text, best first, each with its command or its error.
+
+    `parse` keeps the first match that makes a command; a stricter reader (voice) walks them
+    all and keeps the first it trusts. Never raises for any text."""
+    compiled = grammar(tables)
+    raw = str(text)[: compiled.rules["max_caracteres"] + 1]
+    normalized = normalize(raw)
+    shown = _quote(normalized)
+    if not normalized.tokens or len(normalized.tokens) > compiled.rules["max_palavras"]:
+        return []
+    try:
+        matches = sorted(recognize_all(normalized.text, compiled.intents, language=LANGUAGE),
+                         key=_rank)
+    except (ValueError, TypeError, KeyError, IndexError, RecursionError):
+        return []
+    found: list[Reading] = []
+    for match in matches:
+        try:
+            name, args = _build(match, normalized, compiled, shown)
+        except ArgError as error:
+            found.append(Reading(match, ParseResult(error=str(error) or _unknown(shown))))
+        except (ValueError, TypeError, KeyError, IndexError):
+            found.append(Reading(match, ParseResult(error=_unknown(shown))))
+        else:
+            found.append(Reading(match, ParseResult(command=Command(name=name, args=args))))
+    return found

@@ -1,0 +1,107 @@
+"""tables/voz.yaml, typed: thresholds, wake word, listening modes, voice lists, accents, models."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from companion.commands.normalize import fold
+from companion.errors import TableError
+from companion.tables import Tables, check, register_schema
+
+MODES = ("ativacao", "apertar", "sempre", "desligado")
+
+SCHEMA: dict[str, Any] = {
+    "confianca_minima": (int, float),
+    "palavra_de_ativacao": str,
+    "modo_inicial": str,
+    "apertar_segundos": (int, float),
+    "aviso_segundos": (int, float),
+    "silencio_final_ms": int,
+    "comandos_de_escuta": {"parar": [str], "ouvir": [str]},
+    "so_com_pedido": [str],
+    "numeros": [int],
+    "frases_evitar": [str],
+    "listas": {"*": [str]},
+    "acentos": {"*": str},
+    "modelos": {"padrao": str, "maiores": list,
+                "baixar": {"arquivo": str, "url": str, "tamanho": int, "sha256": str}},
+}
+register_schema("voz", SCHEMA)
+
+
+@dataclass(frozen=True)
+class ModelDownload:
+    """Where `./run.sh modelo` gets the default model and how it checks it."""
+
+    file: str
+    url: str
+    size: int
+    sha256: str
+
+
+@dataclass(frozen=True)
+class VoiceConfig:
+    min_confidence: float
+    wake_word: str
+    initial_mode: str
+    push_seconds: float
+    toast_seconds: float
+    trailing_silence_ms: int
+    stop_phrases: tuple[str, ...]
+    listen_phrases: tuple[str, ...]
+    prompt_only: frozenset[str]
+    numbers: tuple[int, ...]
+    avoid: tuple[str, ...]
+    free_lists: Mapping[str, tuple[str, ...]]
+    accents: Mapping[str, str]
+    default_model: str
+    larger_models: tuple[str, ...]
+    download: ModelDownload
+
+
+_CACHE: dict[int, tuple[Tables, VoiceConfig]] = {}
+
+
+def _folded(words: list[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(" ".join(fold(w).split()) for w in words if fold(w).strip()))
+
+
+def voice_config(tables: Tables) -> VoiceConfig:
+    """The voice settings of these tables (read once per Tables object)."""
+    cached = _CACHE.get(id(tables))
+    if cached is not None and cached[0] is tables:
+        return cached[1]
+    data = tables["voz"]
+    check(data, SCHEMA, "voz")
+    if data["modo_inicial"] not in MODES:
+        raise TableError(f"tables/voz.yaml: modo_inicial '{data['modo_inicial']}' "
+                         f"desconhecido; use {', '.join(MODES)}")
+    if not 0 <= float(data["confianca_minima"]) <= 1:
+        raise TableError("tables/voz.yaml: confianca_minima deve estar entre 0 e 1")
+    accents = {fold(key): str(value) for key, value in data["acentos"].items()}
+    wrong = [k for k, v in accents.items() if fold(v) != k]
+    if wrong:
+        raise TableError(f"tables/voz.yaml: acentos que não batem com a palavra: {wrong}")
+    models = data["modelos"]
+    download = models["baixar"]
+    config = VoiceConfig(
+        min_confidence=float(data["confianca_minima"]),
+        wake_word=" ".join(fold(data["palavra_de_ativacao"]).split()),
+        initial_mode=data["modo_inicial"],
+        push_seconds=float(data["apertar_segundos"]),
+        toast_seconds=float(data["aviso_segundos"]),
+        trailing_silence_ms=int(data["silencio_final_ms"]),
+        stop_phrases=_folded(data["comandos_de_escuta"]["parar"]),
+        listen_phrases=_folded(data["comandos_de_escuta"]["ouvir"]),
+        prompt_only=frozenset(_folded(data["so_com_pedido"])),
+        numbers=tuple(sorted(set(int(n) for n in data["numeros"]))),
+        avoid=tuple(f" {phrase} " for phrase in _folded(data["frases_evitar"])),
+        free_lists={name: _folded(words) for name, words in data["listas"].items()},
+        accents=accents,
+        default_model=str(models["padrao"]),
+        larger_models=tuple(str(m) for m in models["maiores"]),
+        download=ModelDownload(str(download["arquivo"]), str(download["url"]),
+                               int(download["tamanho"]), str(download["sha256"])),
+    )
+    _CACHE[id(tables)] = (tables, config)
+    return config
