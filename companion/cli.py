@@ -65,6 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
     listen.add_argument("--modelo", metavar="PASTA", default=None,
                         help="pasta do modelo Vosk (padrão: o melhor em models/)")
     listen.add_argument("--json", action="store_true", help="um objeto JSON por fala")
+    listen.add_argument("--frases", metavar="ARQUIVO", default=None,
+                        help="lista de frases (uma por linha) no lugar das dos comandos")
     _add_common(listen)
     return parser
 

@@ -1,0 +1,58 @@
+"""Accept or refuse one utterance: every word confident enough, and the text read strictly."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from companion.commands.parse import ParseResult
+from companion.engine.model import Command
+from companion.voice.recognizer import Utterance
+
+Reader = Callable[[str], ParseResult]
+ACCEPTED = "aceito"
+
+
+@dataclass(frozen=True)
+class Heard:
+    """What was heard and what it means (the `companion ouvir` object)."""
+
+    text: str
+    confidence: float
+    command: Command | None
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        command = None if self.command is None else \
+            {"command": self.command.name, "args": dict(self.command.args)}
+        return {"ouvi": self.text, "confianca": round(self.confidence, 2), "comando": command,
+                "motivo": self.reason}
+
+
+def judge(utterance: Utterance, reader: Reader, threshold: float) -> Heard:
+    """A command only when every word passes the threshold and the reader takes the text."""
+    low = [w for w in utterance.words if w.confidence < threshold]
+    if low:
+        word = min(low, key=lambda w: w.confidence)
+        return Heard(utterance.text, utterance.confidence, None,
+                     f"confiança baixa em '{word.text}' ({_decimal(word.confidence)}; "
+                     f"o mínimo é {_decimal(threshold)})")
+    result = reader(utterance.text)
+    if result.command is None:
+        return Heard(utterance.text, utterance.confidence, None, result.error or "não entendi")
+    return Heard(utterance.text, utterance.confidence, result.command, ACCEPTED)
+
+
+def phrase_reader(phrases: Sequence[str]) -> Reader:
+    """A reader for any language: a text is accepted only when it is one of the phrases."""
+    known = {" ".join(p.split()) for p in phrases}
+
+    def read(text: str) -> ParseResult:
+        said = " ".join(text.split())
+        if said in known:
+            return ParseResult(command=Command("frase", {"texto": said}))
+        return ParseResult(error=f"'{said}' não é uma das frases")
+    return read
+
+
+def _decimal(value: float) -> str:
+    return f"{value:.2f}".replace(".", ",")

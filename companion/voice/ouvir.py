@@ -1,0 +1,98 @@
+"""`companion ouvir ARQUIVO.wav`: recognise a file, one JSON object per utterance.
+
+With --db the accepted commands also run in that session (as the GM). With --frases FILE the
+phrase list is that file's lines and a text is accepted when it is one of them (any language:
+the adapter's own tests use it with the Korean model).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any, TextIO
+
+from companion.tables import Tables
+from companion.voice.config import voice_config
+from companion.voice.judge import Heard, judge, phrase_reader
+from companion.voice.models import NO_MODEL, find_model
+from companion.voice.phrases import phrase_list
+from companion.voice.reading import Known, read_voice
+from companion.voice.recognizer import Recognizer, VoiceUnavailable, load_model
+from companion.voice.sources import AudioError, wav_chunks
+
+NO_VOICE = 2
+
+
+def listen_file(args: argparse.Namespace, tables: Tables, out: TextIO, err: TextIO) -> int:
+    config = voice_config(tables)
+    folder = find_model(config, args.modelo)
+    if folder is None:
+        err.write(f"erro: {NO_MODEL}\n")
+        return NO_VOICE
+    try:
+        model = load_model(folder)
+        chunks = list(wav_chunks(args.wav))
+    except (VoiceUnavailable, AudioError) as error:
+        err.write(f"erro: {error}\n")
+        return NO_VOICE
+    session = _session(args, tables)
+    try:
+        names = [c.name for c in session.state.party] if session else []
+        custom = getattr(args, "frases", None)
+        phrases = _lines(custom) if custom else phrase_list(tables, names)
+        reader = phrase_reader(phrases) if custom else \
+            (lambda text: read_voice(text, tables, _known(session, names)))
+        recognizer = Recognizer(model, phrases)
+        for chunk in [*chunks, b""]:
+            heard = recognizer.feed(chunk) if chunk else recognizer.finish()
+            for utterance in heard:
+                verdict = judge(utterance, reader, config.min_confidence)
+                _print(_run(verdict, session), args.json, out)
+    finally:
+        if session is not None:
+            session.close()
+    return 0
+
+
+def _lines(path: str) -> list[str]:
+    return [line.strip() for line in Path(path).read_text(encoding="utf-8").splitlines()
+            if line.strip()]
+
+
+def _session(args: argparse.Namespace, tables: Tables) -> Any:
+    if not getattr(args, "db", None):
+        return None
+    from companion.session import Session
+
+    return Session.open(args.db, getattr(args, "seed", None), tables)
+
+
+def _known(session: Any, names: list[str]) -> Known:
+    if session is None:
+        return Known.of(names)
+    state = session.state
+    return Known.of(names, [o for p in state.prompts for o in p.options])
+
+
+def _run(verdict: Heard, session: Any) -> Heard:
+    """With a session, an accepted command runs; the engine's refusal becomes the reason."""
+    if session is None or verdict.command is None or verdict.command.name == "frase":
+        return verdict
+    from companion.engine.model import Command
+
+    result = session.run_command(Command(verdict.command.name, dict(verdict.command.args),
+                                         "gm"), text=verdict.text)
+    if result.ok:
+        return verdict
+    return Heard(verdict.text, verdict.confidence, None, result.error or "recusado")
+
+
+def _print(verdict: Heard, as_json: bool, out: TextIO) -> None:
+    data = verdict.to_json()
+    if as_json:
+        out.write(json.dumps(data, ensure_ascii=False) + "\n")
+    else:
+        command = data["comando"]["command"] if data["comando"] else "nada"
+        out.write(f"ouvi '{data['ouvi']}' ({str(data['confianca']).replace('.', ',')}): "
+                  f"{command} — {data['motivo']}\n")
+    out.flush()

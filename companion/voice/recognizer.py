@@ -1,0 +1,122 @@
+"""The Vosk adapter: 16 kHz PCM in, utterances with per-word confidence out.
+
+Language-independent: it knows a model and a phrase list, nothing about commands. Vosk is
+imported here and only here; without it (or without a model) `VoiceUnavailable` says, in
+Portuguese, how to turn voice on.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from companion.errors import CompanionError
+
+SAMPLE_RATE = 16000
+UNK = "[unk]"
+HOW_TO = ("coloque um modelo Vosk em models/ (./run.sh modelo baixa o de português) e "
+          "instale a voz com pip install -e .[voz]")
+
+
+class VoiceUnavailable(CompanionError):
+    """Voice cannot run here: no vosk installed, no model, a broken model."""
+
+
+@dataclass(frozen=True)
+class Word:
+    text: str
+    confidence: float
+    start: float
+    end: float
+
+
+@dataclass(frozen=True)
+class Utterance:
+    """One stretch of speech the recogniser closed (its endpointer heard the silence)."""
+
+    text: str
+    words: tuple[Word, ...]
+
+    @property
+    def confidence(self) -> float:
+        """The least sure word: a command is only as sure as its weakest word."""
+        return min((w.confidence for w in self.words), default=0.0)
+
+    @property
+    def end(self) -> float:
+        return self.words[-1].end if self.words else 0.0
+
+
+def _vosk() -> Any:
+    try:
+        import vosk
+    except (ImportError, OSError) as error:
+        raise VoiceUnavailable(f"voz desligada: o pacote vosk não está instalado ({error}); "
+                               f"{HOW_TO}") from None
+    vosk.SetLogLevel(-2)  # Kaldi's own log is noise at the table; we report what matters
+    return vosk
+
+
+def load_model(path: str | Path) -> Any:
+    """A Vosk model from its folder (the one with am/, conf/, graph/)."""
+    folder = Path(path)
+    if not (folder / "am").is_dir() or not (folder / "conf").is_dir():
+        raise VoiceUnavailable(f"voz desligada: '{folder}' não é uma pasta de modelo Vosk "
+                               f"(faltam am/ e conf/); {HOW_TO}")
+    vosk = _vosk()
+    try:
+        return vosk.Model(str(folder))
+    except Exception as error:  # Vosk raises a bare Exception on a broken model
+        raise VoiceUnavailable(f"voz desligada: não consegui abrir o modelo '{folder}' "
+                               f"({error}); {HOW_TO}") from None
+
+
+def unknown_words(model: Any, words: Iterable[str]) -> list[str]:
+    """The phrase-list words the model's vocabulary lacks (Vosk would drop them silently)."""
+    return sorted({w for w in words if w != UNK and model.vosk_model_find_word(w) < 0})
+
+
+def unknown_line(unknown: Sequence[str]) -> str | None:
+    """One readable line for the start banner (None when every word is known)."""
+    if not unknown:
+        return None
+    shown = ", ".join(unknown[:20]) + (f" e mais {len(unknown) - 20}" if len(unknown) > 20 else "")
+    return (f"voz: {len(unknown)} palavra(s) das frases não existem no modelo e não serão "
+            f"ouvidas: {shown}")
+
+
+class Recognizer:
+    """One recognition stream over a phrase list (plus [unk] for everything else)."""
+
+    def __init__(self, model: Any, phrases: Sequence[str], sample_rate: int = SAMPLE_RATE):
+        vosk = _vosk()
+        known = [p for p in phrases if p]
+        grammar = json.dumps([*known, UNK], ensure_ascii=False)
+        self._recognizer = vosk.KaldiRecognizer(model, sample_rate, grammar)
+        self._recognizer.SetWords(True)
+
+    def feed(self, pcm: bytes) -> list[Utterance]:
+        """Give it audio (16-bit little-endian mono); the utterances it closed meanwhile."""
+        if not pcm:
+            return []
+        if self._recognizer.AcceptWaveform(pcm):
+            return _utterances(self._recognizer.Result())
+        return []
+
+    def finish(self) -> list[Utterance]:
+        """End of the audio: whatever was still being heard."""
+        return _utterances(self._recognizer.FinalResult())
+
+    def reset(self) -> None:
+        self._recognizer.Reset()
+
+
+def _utterances(result: str) -> list[Utterance]:
+    data = json.loads(result)
+    text = " ".join(str(data.get("text", "")).split())
+    if not text:
+        return []
+    words = tuple(Word(str(w["word"]), float(w.get("conf", 0.0)), float(w.get("start", 0.0)),
+                       float(w.get("end", 0.0))) for w in data.get("result", []))
+    return [Utterance(text, words)]

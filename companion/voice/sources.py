@@ -1,0 +1,73 @@
+"""Audio sources: a WAV file (tests, recorded sessions) and the laptop's microphone."""
+from __future__ import annotations
+
+import threading
+import wave
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+from companion.voice.recognizer import SAMPLE_RATE, VoiceUnavailable
+
+CHUNK_FRAMES = 4000  # a quarter of a second at 16 kHz
+
+
+class AudioError(Exception):
+    """The audio cannot be read as 16 kHz mono 16-bit PCM (message in Portuguese)."""
+
+
+def wav_chunks(path: str | Path, frames: int = CHUNK_FRAMES) -> Iterator[bytes]:
+    """The PCM of a 16 kHz mono 16-bit WAV file, a chunk at a time."""
+    try:
+        reader = wave.open(str(path), "rb")
+    except FileNotFoundError:
+        raise AudioError(f"arquivo não encontrado: '{path}'") from None
+    except (wave.Error, EOFError, OSError) as error:
+        raise AudioError(f"'{path}' não é um WAV legível ({error})") from None
+    with reader:
+        shape = (reader.getframerate(), reader.getnchannels(), reader.getsampwidth())
+        if shape != (SAMPLE_RATE, 1, 2):
+            raise AudioError(
+                f"'{path}' é {shape[0]} Hz, {shape[1]} canal(is), {8 * shape[2]} bits; "
+                f"use 16000 Hz, mono, 16 bits (ex.: sox entrada.wav -r 16000 -c 1 -b 16 "
+                f"saida.wav)")
+        while True:
+            data = reader.readframes(frames)
+            if not data:
+                return
+            yield data
+
+
+class Microphone:
+    """The laptop's microphone through PortAudio (sounddevice), chunks to a callback."""
+
+    def __init__(self, on_chunk: Callable[[bytes], None], frames: int = CHUNK_FRAMES) -> None:
+        try:
+            import sounddevice
+        except (ImportError, OSError) as error:
+            raise VoiceUnavailable(f"microfone indisponível: {error}; instale a voz com "
+                                   "pip install -e .[voz] (e libportaudio2)") from None
+        self._sd = sounddevice
+        self._on_chunk = on_chunk
+        self._frames = frames
+        self._stream: Any = None
+        self._lock = threading.Lock()
+
+    def start(self) -> None:
+        with self._lock:
+            if self._stream is not None:
+                return
+            try:
+                self._stream = self._sd.RawInputStream(
+                    samplerate=SAMPLE_RATE, blocksize=self._frames, channels=1,
+                    dtype="int16", callback=lambda data, *_: self._on_chunk(bytes(data)))
+                self._stream.start()
+            except Exception as error:  # PortAudio: no device, busy device
+                self._stream = None
+                raise VoiceUnavailable(f"não consegui abrir o microfone ({error})") from None
+
+    def stop(self) -> None:
+        with self._lock:
+            if self._stream is not None:
+                self._stream.stop()
+                self._stream.close()
+                self._stream = None
