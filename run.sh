@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Mesa: ./run.sh [opções do serve]  → prepara o ambiente e liga o companheiro (sessão em mesa.db)
 #       ./run.sh test               → prepara o ambiente (e o sistema) e roda os testes
+#       ./run.sh modelo             → baixa o modelo de voz em português para models/
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -77,9 +78,59 @@ run_tests() {
   exit "$status"
 }
 
+# ./run.sh modelo: the default Portuguese Vosk model into models/, its size and SHA-256 checked
+# against tables/voz.yaml (modelos.baixar).
+fetch_model() {
+  ensure_venv
+  ensure_install ".[voz]" "" "$VENV/.instalado-teste"
+  "$PY" - <<'PYEOF'
+import hashlib, sys, urllib.request, zipfile
+from pathlib import Path
+from companion.tables import load_tables
+from companion.voice.config import voice_config
+from companion.voice.models import MODELS_DIR, is_model
+config = voice_config(load_tables())
+want = config.download
+target = MODELS_DIR / config.default_model
+if is_model(target):
+    print(f"o modelo já está em {target}")
+    sys.exit(0)
+archive = MODELS_DIR / want.file
+if not archive.is_file():
+    print(f"baixando {want.url} ({want.size // 1_000_000} MB)")
+    try:
+        urllib.request.urlretrieve(want.url, archive)
+    except OSError as error:
+        print(f"erro: não consegui baixar ({error}); sem internet? veja models/README.md "
+              "para fazê-lo à mão", file=sys.stderr)
+        archive.unlink(missing_ok=True)
+        sys.exit(1)
+size = archive.stat().st_size
+digest = hashlib.sha256(archive.read_bytes()).hexdigest()
+if size != want.size:
+    print(f"erro: {archive} tem {size} bytes, esperava {want.size}; apague-o e tente de novo",
+          file=sys.stderr)
+    sys.exit(1)
+if want.sha256 and digest != want.sha256:
+    print(f"erro: SHA-256 de {archive} é {digest}, esperava {want.sha256}", file=sys.stderr)
+    sys.exit(1)
+if not want.sha256:
+    print(f"aviso: SHA-256 {digest} (ainda não anotado em tables/voz.yaml: confira e anote)")
+with zipfile.ZipFile(archive) as packed:
+    packed.extractall(MODELS_DIR)
+archive.unlink()
+print(f"modelo pronto em {target}" if is_model(target) else f"erro: {target} incompleto")
+sys.exit(0 if is_model(target) else 1)
+PYEOF
+}
+
 if [ "${1:-}" = "test" ]; then
   shift
   run_tests "$@"
+fi
+if [ "${1:-}" = "modelo" ]; then
+  fetch_model
+  exit $?
 fi
 
 ensure_venv

@@ -40,6 +40,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=5000)
     serve.add_argument("--gm-token", metavar="TOKEN", default=None,
                        help="fixa o token do Mestre (sem ele, um é sorteado e guardado)")
+    serve.add_argument("--modelo", metavar="PASTA", default=None,
+                       help="pasta do modelo de voz Vosk (padrão: o melhor em models/)")
     _add_common(serve)
 
     shell = actions.add_parser("shell", help="roda comandos lidos da entrada padrão, como Mestre")
@@ -175,6 +177,14 @@ def cmd_listen(args: argparse.Namespace, tables: Tables) -> int:
 
 # ---------------------------------------------------------------------- serve
 
+def _voice_factory(session: Any, tables: Tables, args: argparse.Namespace) -> Any:
+    """Voice for `serve`: the session's listener, or the line that says how to turn it on."""
+    from companion.voice.service import start_voice
+
+    return lambda heard, status: start_voice(session, tables, heard, status,
+                                             getattr(args, "modelo", None))
+
+
 def cmd_serve(args: argparse.Namespace, tables: Tables) -> int:
     try:
         from companion.server.app import serve
@@ -183,7 +193,7 @@ def cmd_serve(args: argparse.Namespace, tables: Tables) -> int:
         return STARTUP_FAILURE
     session = _open_session(args, tables, gm_token=args.gm_token)
     try:
-        serve(args.host, args.port, session)
+        serve(args.host, args.port, session, voice=_voice_factory(session, tables, args))
     finally:
         session.close()
     return 0

@@ -21,6 +21,7 @@ from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
 from companion.errors import CompanionError
 from companion.server import access, api, qr, sockets
+from companion.server import voice as voice_events
 
 
 class ServerError(CompanionError):
@@ -35,9 +36,11 @@ NO_STORE = {"Cache-Control": "no-store"}
 def create_app(session: Any, tables: Any = None, web_dir: Path = WEB_DIR,
                base_url: str | None = None,
                rate_limiter: access.RateLimiter | None = None,
-               gm_rate_limiter: access.RateLimiter | None = None) -> tuple[Flask, SocketIO]:
+               gm_rate_limiter: access.RateLimiter | None = None,
+               voice: Callable[..., Any] | None = None) -> tuple[Flask, SocketIO]:
     """The Flask app and its SocketIO for one session. `base_url` is what phones open;
-    the rate limiters (players', GM's) are for tests that need a frozen clock."""
+    the rate limiters (players', GM's) are for tests that need a frozen clock; `voice` makes
+    the session's Voice from (on_heard, on_status) (companion.voice.service.start_voice)."""
     from companion.engine.view import view_state, visible_to
 
     tables = tables if tables is not None else _session_tables(session)
@@ -52,12 +55,22 @@ def create_app(session: Any, tables: Any = None, web_dir: Path = WEB_DIR,
                       rate_limiter, gm_rate_limiter, base_url=base_url)
     sockets.register(socketio, hub)
     app.extensions["mesa_hub"] = hub
+    app.extensions["mesa_voice"] = _voice(socketio, hub, voice)
     app.register_blueprint(api.blueprint(session, tables, view_state))
     _pages(app, session, web_dir)
     _errors(app)
     app.after_request(_secure)
     hub.start()
     return app, socketio
+
+
+def _voice(socketio: SocketIO, hub: sockets.Hub,
+           factory: Callable[..., Any] | None) -> voice_events.VoiceHub:
+    voice_hub = voice_events.VoiceHub(socketio, hub, None)
+    if factory is not None:
+        voice_hub.voice = factory(voice_hub.heard, voice_hub.status_changed)
+    voice_events.register(socketio, voice_hub)
+    return voice_hub
 
 
 def _session_tables(session: Any) -> Any:
@@ -234,6 +247,7 @@ class RunningServer:
         return f"http://127.0.0.1:{self.port}"
 
     def stop(self) -> None:
+        self.app.extensions["mesa_voice"].stop()
         self.app.extensions["mesa_hub"].stop()
         self.server.shutdown()
         self.server.server_close()
@@ -266,22 +280,27 @@ def _check_port(host: str, port: int) -> None:
         probe.bind((host, port))
 
 
-def serve(host: str, port: int, session: Any) -> None:
+def serve(host: str, port: int, session: Any, voice: Callable[..., Any] | None = None) -> None:
     """Serve the session on host:port until Ctrl+C, after printing the links and QR code."""
     links = qr.Links(qr.base_url(host, port), session.gm_token)
-    app, _socketio = create_app(session, base_url=links.base)
+    app, _socketio = create_app(session, base_url=links.base, voice=voice)
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
     try:
         _check_port(host, port)  # werkzeug would print English and exit on its own
         server = _make_server(host, port, app)
     except (OSError, SystemExit) as error:
+        app.extensions["mesa_voice"].stop()
         app.extensions["mesa_hub"].stop()
         reason = BIND_ERRORS.get(getattr(error, "errno", None), "endereço indisponível")
         raise ServerError(f"não consegui abrir {host}:{port}: {reason}") from None
     print(qr.banner(links), flush=True)
+    voice_hub = app.extensions["mesa_voice"]
+    if voice_hub.voice is not None:
+        print(voice_hub.voice.line, flush=True)
     try:
         server.serve_forever()  # werkzeug's returns quietly on Ctrl+C
     finally:
+        voice_hub.stop()
         app.extensions["mesa_hub"].stop()
         server.server_close()
         print("\nServidor encerrado.", flush=True)

@@ -50,6 +50,7 @@ class VoiceConfig:
     stop_phrases: tuple[str, ...]
     listen_phrases: tuple[str, ...]
     prompt_only: frozenset[str]
+    prompt_only_spoken: frozenset[str]
     numbers: tuple[int, ...]
     avoid: tuple[str, ...]
     free_lists: Mapping[str, tuple[str, ...]]
@@ -94,6 +95,8 @@ def voice_config(tables: Tables) -> VoiceConfig:
         stop_phrases=_folded(data["comandos_de_escuta"]["parar"]),
         listen_phrases=_folded(data["comandos_de_escuta"]["ouvir"]),
         prompt_only=frozenset(_folded(data["so_com_pedido"])),
+        prompt_only_spoken=frozenset(" ".join(str(w).lower().split())
+                                     for w in data["so_com_pedido"]),
         numbers=tuple(sorted(set(int(n) for n in data["numeros"]))),
         avoid=tuple(f" {phrase} " for phrase in _folded(data["frases_evitar"])),
         free_lists={name: _folded(words) for name, words in data["listas"].items()},

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 from typing import Any, TextIO
 
+from companion.store.utterances import Utterances
 from companion.tables import Tables
 from companion.voice.config import voice_config
 from companion.voice.judge import Heard, judge, phrase_reader
@@ -36,6 +37,7 @@ def listen_file(args: argparse.Namespace, tables: Tables, out: TextIO, err: Text
         err.write(f"erro: {error}\n")
         return NO_VOICE
     session = _session(args, tables)
+    log = Utterances(session.db_path) if session is not None else None
     try:
         names = [c.name for c in session.state.party] if session else []
         custom = getattr(args, "frases", None)
@@ -46,12 +48,25 @@ def listen_file(args: argparse.Namespace, tables: Tables, out: TextIO, err: Text
         for chunk in [*chunks, b""]:
             heard = recognizer.feed(chunk) if chunk else recognizer.finish()
             for utterance in heard:
-                verdict = judge(utterance, reader, config.min_confidence)
-                _print(_run(verdict, session), args.json, out)
+                verdict = _run(judge(utterance, reader, config.min_confidence), session)
+                if log is not None:
+                    _remember(log, verdict, session)
+                _print(verdict, args.json, out)
     finally:
+        if log is not None:
+            log.close()
         if session is not None:
             session.close()
     return 0
+
+
+def _remember(log: Utterances, verdict: Heard, session: Any) -> None:
+    """Every utterance goes to the session's utterance table, accepted or not."""
+    accepted = verdict.command is not None
+    n = session.commands()[-1].n if accepted and session.commands() else None
+    log.add(verdict.text, verdict.confidence, accepted, verdict.reason,
+            command=verdict.text if accepted else None,
+            command_name=verdict.command.name if verdict.command else None, n=n)
 
 
 def _lines(path: str) -> list[str]:

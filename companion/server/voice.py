@@ -1,0 +1,155 @@
+"""Voice over Socket.IO: the GM page's microphone, listening modes, push-to-talk, the toast.
+
+Client → server (GM only; anyone else is refused with a reason):
+- `voz_audio` <bytes>: 16 kHz mono 16-bit PCM from the GM page's own microphone;
+- `voz_fim`: that audio ended (push-to-talk released): close the utterance now;
+- `voz_modo` {"modo": "ativacao"|"apertar"|"sempre"|"desligado"} → the new voice state;
+- `voz_falar` {"fonte": "notebook"|"pagina"}: push-to-talk; "notebook" opens the laptop's
+  microphone for the configured seconds;
+- `voz_estado` → the voice state (the table screen may ask too).
+Server → client: `voz` {"ouvi", "confianca", "comando", "motivo", "aceito"} to the GM room for
+every utterance read; `voz_estado` {"ligada", "modo", "palavra", "apertar_restante", "aviso"}
+to the GM and the table screens whenever it changes.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any
+
+from flask import request
+from flask_socketio import SocketIO
+
+from companion.server.sockets import GM_ROOM, NAMESPACE, TABLE_ROOM, Hub
+
+log = logging.getLogger(__name__)
+MAX_CHUNK = 64_000  # two seconds of 16 kHz 16-bit audio per message at most
+GM_ONLY = "só o Mestre fala com a voz do companheiro"
+
+
+class VoiceHub:
+    """The voice side of one server: the session's Voice (listener may be None)."""
+
+    def __init__(self, socketio: SocketIO, hub: Hub, voice: Any) -> None:
+        self.socketio = socketio
+        self.hub = hub
+        self.voice = voice
+        self.microphone: Any = None
+        self._mic_timer: threading.Timer | None = None
+
+    # -------------------------------------------------------------- to the pages
+
+    def heard(self, report: dict[str, Any]) -> None:
+        self.socketio.server.emit("voz", report, to=GM_ROOM, namespace=NAMESPACE)
+
+    def status_changed(self, status: dict[str, Any]) -> None:
+        for room in (GM_ROOM, TABLE_ROOM):
+            self.socketio.server.emit("voz_estado", status, to=room, namespace=NAMESPACE)
+
+    def state(self) -> dict[str, Any]:
+        listener = self.voice.listener if self.voice is not None else None
+        if listener is None:
+            line = self.voice.line if self.voice is not None else "voz desligada"
+            return {"ligada": False, "modo": "desligado", "palavra": "",
+                    "apertar_restante": 0.0, "aviso": line}
+        import time
+        return listener.status().to_json(time.monotonic())
+
+    # -------------------------------------------------------------- from the GM page
+
+    def _role(self) -> str | None:
+        sid = request.sid  # type: ignore[attr-defined]
+        with self.hub.lock:
+            client = self.hub.clients.get(sid) or self.hub.pending.get(sid)
+        return client.role if client else None
+
+    def _listener(self) -> Any:
+        return self.voice.listener if self.voice is not None else None
+
+    def audio(self, data: Any) -> dict[str, Any] | None:
+        if self._role() != "mestre":
+            return {"ok": False, "error": GM_ONLY}
+        listener = self._listener()
+        if listener is None:
+            return {"ok": False, "error": self.state()["aviso"]}
+        if not isinstance(data, (bytes, bytearray)) or len(data) % 2 or len(data) > MAX_CHUNK:
+            return {"ok": False, "error": "áudio inválido: mande PCM de 16 bits, 16 kHz, mono, "
+                                          f"até {MAX_CHUNK} bytes por mensagem"}
+        listener.feed(bytes(data))
+        return None  # no acknowledgement per chunk: the stream must not wait
+
+    def end(self) -> dict[str, Any]:
+        if self._role() != "mestre":
+            return {"ok": False, "error": GM_ONLY}
+        listener = self._listener()
+        if listener is not None:
+            listener.flush()
+        return {"ok": True}
+
+    def mode(self, payload: Any) -> dict[str, Any]:
+        if self._role() != "mestre":
+            return {"ok": False, "error": GM_ONLY}
+        listener = self._listener()
+        if listener is None:
+            return {"ok": False, "error": self.state()["aviso"]}
+        wanted = payload.get("modo") if isinstance(payload, dict) else None
+        try:
+            listener.set_mode(str(wanted))
+        except ValueError as error:
+            return {"ok": False, "error": str(error)}
+        return {"ok": True, "estado": self.state()}
+
+    def talk(self, payload: Any) -> dict[str, Any]:
+        if self._role() != "mestre":
+            return {"ok": False, "error": GM_ONLY}
+        listener = self._listener()
+        if listener is None:
+            return {"ok": False, "error": self.state()["aviso"]}
+        source = payload.get("fonte", "notebook") if isinstance(payload, dict) else "notebook"
+        listener.push()
+        if source == "notebook":
+            error = self._open_laptop_microphone(listener)
+            if error:
+                return {"ok": False, "error": error}
+        return {"ok": True, "segundos": listener.config.push_seconds, "estado": self.state()}
+
+    def _open_laptop_microphone(self, listener: Any) -> str | None:
+        from companion.voice.recognizer import VoiceUnavailable
+        from companion.voice.sources import Microphone
+
+        try:
+            if self.microphone is None:
+                self.microphone = Microphone(listener.feed)
+            self.microphone.start()
+        except VoiceUnavailable as error:
+            return error.message
+        if self._mic_timer is not None:
+            self._mic_timer.cancel()
+        self._mic_timer = threading.Timer(listener.config.push_seconds, self._close_mic)
+        self._mic_timer.daemon = True
+        self._mic_timer.start()
+        return None
+
+    def _close_mic(self) -> None:
+        if self.microphone is not None:
+            self.microphone.stop()
+        listener = self._listener()
+        if listener is not None:
+            listener.flush()
+
+    def stop(self) -> None:
+        if self._mic_timer is not None:
+            self._mic_timer.cancel()
+        if self.microphone is not None:
+            self.microphone.stop()
+        if self.voice is not None:
+            self.voice.stop()
+
+
+def register(socketio: SocketIO, voice_hub: VoiceHub) -> None:
+    """Wire the voice events (the Hub's own events stay in sockets.py)."""
+    socketio.on_event("voz_audio", voice_hub.audio)
+    socketio.on_event("voz_fim", lambda *_: voice_hub.end())
+    socketio.on_event("voz_modo", voice_hub.mode)
+    socketio.on_event("voz_falar", lambda payload=None: voice_hub.talk(payload))
+    socketio.on_event("voz_estado", lambda *_: voice_hub.state())

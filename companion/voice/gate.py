@@ -1,0 +1,87 @@
+"""Listening modes and the wake word, as a pure step: (mode, text, now) → what to do.
+
+Modes: "ativacao" (a command must start with the wake word: "mestre, avançar"), "apertar"
+(only while the push-to-talk window is open), "sempre" (a quiet table: everything heard is
+read), "desligado" (nothing is read except the wake word followed by "ouvir").
+"mestre, pare de ouvir" switches listening off, "mestre, ouvir" switches it back on (to the
+mode it had), in every mode.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from companion.commands.normalize import fold
+from companion.voice.config import VoiceConfig
+
+Mode = Literal["ativacao", "apertar", "sempre", "desligado"]
+Action = Literal["ler", "ignorar", "parar", "ouvir"]
+
+
+@dataclass(frozen=True)
+class Listening:
+    """The listener's state: its mode, the mode to go back to, the push-to-talk window."""
+
+    mode: Mode = "ativacao"
+    resume: Mode = "ativacao"
+    push_until: float = 0.0
+
+
+@dataclass(frozen=True)
+class Gate:
+    """What to do with one utterance, and the text left to read (wake word removed)."""
+
+    action: Action
+    text: str
+    state: Listening
+
+
+def _words(text: str) -> list[str]:
+    return " ".join(fold(text).replace(",", " ").split()).split()
+
+
+def _strip_wake(words: list[str], wake: str) -> list[str] | None:
+    size = len(wake.split())
+    if words[:size] == wake.split():
+        return words[size:]
+    return None
+
+
+def gate(state: Listening, text: str, now: float, config: VoiceConfig) -> Gate:
+    """Decide for one utterance heard at `now` (seconds, any monotonic clock)."""
+    words = _words(text)
+    rest = _strip_wake(words, config.wake_word)
+    said = " ".join(rest) if rest is not None else ""
+    if rest is not None and said in config.stop_phrases:
+        resume = state.mode if state.mode != "desligado" else state.resume
+        return Gate("parar", "", Listening("desligado", resume, 0.0))
+    if rest is not None and said in config.listen_phrases:
+        mode = state.resume if state.mode == "desligado" else state.mode
+        return Gate("ouvir", "", replace(state, mode=mode))
+    original = " ".join(text.replace(",", " ").split())
+    kept = " ".join(original.split()[len(config.wake_word.split()):]) if rest is not None \
+        else ""
+    if state.mode == "desligado":
+        return Gate("ignorar", "", state)
+    if state.mode == "apertar":
+        if now <= state.push_until:
+            return Gate("ler", kept or original, state)
+        return Gate("ignorar", "", state)
+    if state.mode == "sempre":
+        return Gate("ler", kept or original, state)
+    if rest is None or not rest:
+        return Gate("ignorar", "", state)  # no wake word: table talk
+    return Gate("ler", kept, state)
+
+
+def push(state: Listening, now: float, config: VoiceConfig) -> Listening:
+    """The GM pressed "Falar": the microphone is read for the next few seconds."""
+    return replace(state, push_until=now + config.push_seconds)
+
+
+def set_mode(state: Listening, mode: str) -> Listening:
+    if mode not in ("ativacao", "apertar", "sempre", "desligado"):
+        raise ValueError(f"modo de escuta desconhecido: '{mode}'; use ativacao, apertar, "
+                         "sempre ou desligado")
+    resume = state.resume if mode == "desligado" else mode  # type: ignore[assignment]
+    return Listening(mode, resume, state.push_until)  # type: ignore[arg-type]

@@ -1,0 +1,105 @@
+"""Voice for a live session: the model found in models/, the listener, the utterance log.
+
+`start_voice` never raises: without the voice extra or a model it returns no listener and the
+one line that says how to turn voice on (printed at start and shown on the GM page).
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from companion.engine.model import Command
+from companion.store.utterances import Utterances
+from companion.tables import Tables
+from companion.voice.config import voice_config
+from companion.voice.judge import Heard, Reader
+from companion.voice.listener import Listener, Notify
+from companion.voice.models import NO_MODEL, find_model
+from companion.voice.phrases import phrase_list
+from companion.voice.reading import Known, read_voice
+from companion.voice.recognizer import (VoiceUnavailable, grammar_words_of, load_model,
+                                        unknown_line, unknown_words)
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Voice:
+    """What the server holds: the listener (None when voice is off) and the start line."""
+
+    listener: Listener | None
+    line: str
+    log: Utterances | None = None
+
+    def stop(self) -> None:
+        if self.listener is not None:
+            self.listener.stop()
+        if self.log is not None:
+            self.log.close()
+
+
+def session_phrases(session: Any, tables: Tables) -> Callable[[], list[str]]:
+    """The phrase list for the party as it is now (rebuilt only when the names change)."""
+    cache: dict[tuple[str, ...], list[str]] = {}
+
+    def phrases() -> list[str]:
+        names = tuple(sorted(c.name for c in session.state.party))
+        if names not in cache:
+            cache.clear()
+            prompt_only = sorted(voice_config(tables).prompt_only_spoken)
+            cache[names] = [*phrase_list(tables, names), *prompt_only]
+        return cache[names]
+    return phrases
+
+
+def session_reader(session: Any, tables: Tables) -> Callable[[], Reader]:
+    def reader() -> Reader:
+        state = session.state
+        known = Known.of([c.name for c in state.party],
+                         [o for p in state.prompts for o in p.options])
+        return lambda text: read_voice(text, tables, known)
+    return reader
+
+
+def session_runner(session: Any) -> Callable[[Command, str], Any]:
+    def run(command: Command, text: str) -> Any:
+        return session.run_command(Command(command.name, dict(command.args), "gm"), text=text)
+    return run
+
+
+def remember_in(utterances: Utterances, session: Any) -> Callable[[Heard, Any], None]:
+    def remember(verdict: Heard, result: Any) -> None:
+        accepted = verdict.command is not None
+        n = None
+        if accepted and result is not None and getattr(result, "events", None):
+            commands = session.commands()
+            n = commands[-1].n if commands else None
+        utterances.add(verdict.text, verdict.confidence, accepted, verdict.reason,
+                       command=verdict.text if accepted else None,
+                       command_name=verdict.command.name if verdict.command else None, n=n)
+    return remember
+
+
+def start_voice(session: Any, tables: Tables, on_heard: Notify, on_status: Notify,
+                model_dir: str | Path | None = None) -> Voice:
+    """Load the model and start listening for this session, or say why voice is off."""
+    config = voice_config(tables)
+    folder = find_model(config, model_dir)
+    if folder is None:
+        return Voice(None, NO_MODEL)
+    try:
+        model = load_model(folder)
+    except VoiceUnavailable as error:
+        return Voice(None, error.message)
+    phrases = session_phrases(session, tables)
+    missing = unknown_words(model, grammar_words_of(phrases()))
+    notice = unknown_line(missing) or ""
+    utterances = Utterances(session.db_path)
+    listener = Listener(model, config, phrases, session_reader(session, tables),
+                        session_runner(session), on_heard, on_status,
+                        remember_in(utterances, session), notice=notice)
+    listener.start()
+    line = f"voz ligada: modelo {folder.name}; diga '{config.wake_word}, avançar'"
+    return Voice(listener, line + (f"\n{notice}" if notice else ""), utterances)
