@@ -169,5 +169,5 @@ def security_headers(host: str) -> dict[str, str]:
         "Referrer-Policy": "no-referrer",
         "Cross-Origin-Opener-Policy": "same-origin",
         "Cross-Origin-Resource-Policy": "same-origin",
-        "Permissions-Policy": "camera=(), geolocation=(), microphone=()",
+        "Permissions-Policy": "camera=(), geolocation=(), microphone=(self)",  # GM page: voice
     }

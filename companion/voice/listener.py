@@ -41,11 +41,14 @@ class VoiceStatus:
     wake_word: str
     push_until: float
     notice: str
+    push_seconds: float = 5.0
+    toast_seconds: float = 8.0
 
     def to_json(self, now: float) -> dict[str, Any]:
         return {"ligada": self.on, "modo": self.mode, "palavra": self.wake_word,
                 "apertar_restante": max(0.0, round(self.push_until - now, 1)),
-                "aviso": self.notice}
+                "aviso": self.notice, "segundos_apertar": self.push_seconds,
+                "segundos_aviso": self.toast_seconds}
 
 
 class Listener:
@@ -100,7 +103,7 @@ class Listener:
         with self._lock:
             state = self._state
         return VoiceStatus(True, state.mode, self.config.wake_word, state.push_until,
-                           self.notice)
+                           self.notice, self.config.push_seconds, self.config.toast_seconds)
 
     def set_mode(self, mode: str) -> VoiceStatus:
         with self._lock:

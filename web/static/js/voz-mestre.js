@@ -1,0 +1,128 @@
+// Voice on the GM page: what was heard (with Desfazer), the push-to-talk button, the listening
+// mode. The audio of this page's own microphone (where the browser allows it: localhost or
+// https) goes to the server as 16 kHz 16-bit PCM over the same Socket.IO connection; elsewhere
+// "Falar" opens the laptop's microphone for a few seconds.
+import { $, sentence } from "./common.js";
+
+const RATE = 16000;
+const CHUNK = 4000; // samples per message: a quarter of a second
+const { conn, run } = window.mesa;
+const socket = conn.socket;
+let status = { ligada: false, segundos_aviso: 8, segundos_apertar: 5 };
+let toastTimer = null;
+
+const MODES = { ativacao: "ativacao", apertar: "apertar", sempre: "sempre", desligado: "desligado" };
+
+function decimal(value) {
+  return Number(value || 0).toFixed(2).replace(".", ",");
+}
+
+/** "Ouvi: 'avançar' (0,91)" with Desfazer; a refusal says what was heard and why. */
+function showHeard(report) {
+  const box = $("#voice-toast");
+  const text = $("#voice-heard");
+  const said = `'${report.ouvi}'`;
+  if (report.aceito) {
+    text.textContent = `Ouvi: ${said} (${decimal(report.confianca)})`;
+  } else if (/^(não entendi|não ouvi|confiança baixa)/.test(report.motivo || "")) {
+    text.textContent = `Ouvi algo, mas não entendi: ${said}`;
+  } else {
+    text.textContent = `Ouvi: ${said}, mas ${report.motivo}`;
+  }
+  box.classList.toggle("refused", !report.aceito);
+  $("#voice-undo").hidden = !report.aceito;
+  box.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { box.hidden = true; }, 1000 * (status.segundos_aviso || 8));
+}
+
+function showStatus(next) {
+  status = { ...status, ...(next || {}) };
+  const on = Boolean(status.ligada);
+  $("#voice-talk").hidden = !on;
+  $("#voice-mode").hidden = !on;
+  if (on) $("#voice-mode").value = MODES[status.modo] || "ativacao";
+  const word = status.palavra || "mestre";
+  const lines = {
+    ativacao: `Ouvindo: diga "${word}, avançar".`,
+    apertar: "Aperte Falar e diga o comando.",
+    sempre: "Ouvindo tudo (mesa quieta).",
+    desligado: `Microfone desligado: diga "${word}, ouvir" ou escolha um modo.`,
+  };
+  $("#voice-line").textContent = on ? [lines[status.modo] || "", status.aviso || ""].join(" ").trim()
+    : sentence(status.aviso || "voz desligada");
+  $("#voice").dataset.mode = on ? status.modo : "off";
+}
+
+async function ask(event, payload) {
+  try {
+    return await socket.timeout(10000).emitWithAck(event, payload);
+  } catch (_err) {
+    return { ok: false, error: "o servidor não respondeu a tempo" };
+  }
+}
+
+/** This page's microphone, for `seconds`, sent as 16 kHz PCM chunks. */
+async function streamPageMicrophone(seconds) {
+  const media = await navigator.mediaDevices.getUserMedia({ audio: { channelCount: 1 } });
+  const context = new AudioContext();
+  const source = context.createMediaStreamSource(media);
+  const node = context.createScriptProcessor(4096, 1, 1);
+  const step = context.sampleRate / RATE;
+  let pending = [];
+  let carry = 0;
+  node.onaudioprocess = (e) => {
+    const input = e.inputBuffer.getChannelData(0);
+    for (let pos = carry; pos < input.length; pos += step) {
+      const sample = Math.max(-1, Math.min(1, input[Math.floor(pos)]));
+      pending.push(sample < 0 ? sample * 0x8000 : sample * 0x7fff);
+      carry = pos + step - input.length;
+    }
+    while (pending.length >= CHUNK) {
+      socket.emit("voz_audio", Int16Array.from(pending.splice(0, CHUNK)).buffer);
+    }
+  };
+  source.connect(node);
+  node.connect(context.destination);
+  await new Promise((resolve) => setTimeout(resolve, 1000 * seconds));
+  node.disconnect();
+  source.disconnect();
+  media.getTracks().forEach((track) => track.stop());
+  await context.close();
+  if (pending.length) socket.emit("voz_audio", Int16Array.from(pending).buffer);
+  socket.emit("voz_fim");
+}
+
+async function talk() {
+  const button = $("#voice-talk");
+  const pageMic = window.isSecureContext && navigator.mediaDevices && navigator.mediaDevices.getUserMedia;
+  const ack = await ask("voz_falar", { fonte: pageMic ? "pagina" : "notebook" });
+  if (!ack || !ack.ok) {
+    $("#voice-line").textContent = sentence((ack && ack.error) || "não consegui abrir o microfone");
+    return;
+  }
+  button.classList.add("on");
+  button.textContent = "Ouvindo…";
+  try {
+    if (pageMic) await streamPageMicrophone(ack.segundos || status.segundos_apertar);
+    else await new Promise((resolve) => setTimeout(resolve, 1000 * (ack.segundos || 5)));
+  } catch (err) {
+    $("#voice-line").textContent = sentence(`não consegui usar o microfone desta página (${err.message || err})`);
+  } finally {
+    button.classList.remove("on");
+    button.textContent = "🎤 Falar";
+  }
+}
+
+socket.on("voz", showHeard);
+socket.on("voz_estado", showStatus);
+socket.on("boas_vindas", async () => showStatus(await ask("voz_estado", null)));
+if (socket.connected) ask("voz_estado", null).then(showStatus);
+$("#voice-talk").addEventListener("click", talk);
+$("#voice-undo").addEventListener("click", () => { $("#voice-toast").hidden = true; run("desfazer"); });
+$("#voice-mode").addEventListener("change", async (e) => {
+  const ack = await ask("voz_modo", { modo: e.target.value });
+  if (ack && ack.ok) showStatus(ack.estado);
+  else $("#voice-line").textContent = sentence((ack && ack.error) || "modo recusado");
+});
+window.mesa.voice = { showHeard, showStatus, get status() { return status; } };
