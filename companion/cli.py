@@ -40,6 +40,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=5000)
     serve.add_argument("--gm-token", metavar="TOKEN", default=None,
                        help="fixa o token do Mestre (sem ele, um é sorteado e guardado)")
+    serve.add_argument("--https", action="store_true",
+                       help="https com um certificado próprio (o microfone dos celulares)")
     serve.add_argument("--modelo", metavar="PASTA", default=None,
                        help="pasta do modelo de voz Vosk (padrão: o melhor em models/)")
     _add_common(serve)
@@ -185,15 +187,30 @@ def _voice_factory(session: Any, tables: Tables, args: argparse.Namespace) -> An
                                              getattr(args, "modelo", None))
 
 
+def _certificate(args: argparse.Namespace) -> tuple[str, str]:
+    """The self-signed certificate of `serve --https`, kept beside the session database."""
+    from companion.server.qr import lan_ip
+    from companion.server.tls import certificate
+
+    folder = Path(args.db).resolve().parent if args.db else Path.cwd()
+    hosts = [h for h in (args.host, lan_ip(), "127.0.0.1") if h and h not in ("0.0.0.0", "::")]
+    cert, key = certificate(folder, hosts)
+    print(f"https: certificado próprio em {cert} (o navegador avisa na primeira vez: "
+          "'Avançado' → 'Continuar')", file=sys.stderr, flush=True)
+    return str(cert), str(key)
+
+
 def cmd_serve(args: argparse.Namespace, tables: Tables) -> int:
     try:
         from companion.server.app import serve
     except ImportError as error:
         print(f"erro: o servidor não está disponível ({error})", file=sys.stderr)
         return STARTUP_FAILURE
+    tls = _certificate(args) if args.https else None
     session = _open_session(args, tables, gm_token=args.gm_token)
     try:
-        serve(args.host, args.port, session, voice=_voice_factory(session, tables, args))
+        serve(args.host, args.port, session, voice=_voice_factory(session, tables, args),
+              tls=tls)
     finally:
         session.close()
     return 0

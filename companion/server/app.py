@@ -225,8 +225,10 @@ class RequestHandler(WSGIRequestHandler):
         self.close_connection = True
 
 
-def _make_server(host: str, port: int, app: Flask) -> BaseWSGIServer:
-    return make_server(host, port, app, threaded=True, request_handler=RequestHandler)
+def _make_server(host: str, port: int, app: Flask,
+                 ssl_context: tuple[str, str] | None = None) -> BaseWSGIServer:
+    return make_server(host, port, app, threaded=True, request_handler=RequestHandler,
+                       ssl_context=ssl_context)
 
 
 @dataclass
@@ -280,14 +282,17 @@ def _check_port(host: str, port: int) -> None:
         probe.bind((host, port))
 
 
-def serve(host: str, port: int, session: Any, voice: Callable[..., Any] | None = None) -> None:
-    """Serve the session on host:port until Ctrl+C, after printing the links and QR code."""
-    links = qr.Links(qr.base_url(host, port), session.gm_token)
+def serve(host: str, port: int, session: Any, voice: Callable[..., Any] | None = None,
+          tls: tuple[str, str] | None = None) -> None:
+    """Serve the session on host:port until Ctrl+C, after printing the links and QR code.
+    With `tls` (cert, key) it serves https (companion.server.tls makes them)."""
+    base = qr.base_url(host, port)
+    links = qr.Links(base.replace("http://", "https://", 1) if tls else base, session.gm_token)
     app, _socketio = create_app(session, base_url=links.base, voice=voice)
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
     try:
         _check_port(host, port)  # werkzeug would print English and exit on its own
-        server = _make_server(host, port, app)
+        server = _make_server(host, port, app, ssl_context=tls)
     except (OSError, SystemExit) as error:
         app.extensions["mesa_voice"].stop()
         app.extensions["mesa_hub"].stop()
