@@ -19,6 +19,8 @@ SCHEMA: dict[str, Any] = {
     "silencio_final_ms": int,
     "comandos_de_escuta": {"parar": [str], "ouvir": [str]},
     "so_com_pedido": [str],
+    "valor_so_com_pedido": [str],
+    "so_pelo_chat": [str],
     "numeros": [int],
     "frases_evitar": [str],
     "listas": {"*": [str]},
@@ -51,6 +53,8 @@ class VoiceConfig:
     listen_phrases: tuple[str, ...]
     prompt_only: frozenset[str]
     prompt_only_spoken: frozenset[str]
+    value_only_with_prompt: frozenset[str]
+    chat_only: frozenset[str]
     numbers: tuple[int, ...]
     avoid: tuple[str, ...]
     free_lists: Mapping[str, tuple[str, ...]]
@@ -80,6 +84,9 @@ def voice_config(tables: Tables) -> VoiceConfig:
     if not 0 <= float(data["confianca_minima"]) <= 1:
         raise TableError("tables/voz.yaml: confianca_minima deve estar entre 0 e 1")
     accents = {fold(key): str(value) for key, value in data["acentos"].items()}
+    for words in data["listas"].values():  # the lists are written as said, accents and all
+        for word in " ".join(str(w) for w in words).lower().split():
+            accents.setdefault(fold(word), word)
     wrong = [k for k, v in accents.items() if fold(v) != k]
     if wrong:
         raise TableError(f"tables/voz.yaml: acentos que não batem com a palavra: {wrong}")
@@ -97,6 +104,8 @@ def voice_config(tables: Tables) -> VoiceConfig:
         prompt_only=frozenset(_folded(data["so_com_pedido"])),
         prompt_only_spoken=frozenset(" ".join(str(w).lower().split())
                                      for w in data["so_com_pedido"]),
+        value_only_with_prompt=frozenset(_folded(data["valor_so_com_pedido"])),
+        chat_only=frozenset(_folded(data["so_pelo_chat"])),
         numbers=tuple(sorted(set(int(n) for n in data["numeros"]))),
         avoid=tuple(f" {phrase} " for phrase in _folded(data["frases_evitar"])),
         free_lists={name: _folded(words) for name, words in data["listas"].items()},

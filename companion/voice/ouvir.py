@@ -41,7 +41,7 @@ def listen_file(args: argparse.Namespace, tables: Tables, out: TextIO, err: Text
     try:
         names = [c.name for c in session.state.party] if session else []
         custom = getattr(args, "frases", None)
-        phrases = _lines(custom) if custom else phrase_list(tables, names)
+        phrases = _lines(custom) if custom else phrase_list(tables, names, with_prompts=True)
         reader = phrase_reader(phrases) if custom else \
             (lambda text: read_voice(text, tables, _known(session, names)))
         recognizer = Recognizer(model, phrases)
@@ -86,7 +86,8 @@ def _known(session: Any, names: list[str]) -> Known:
     if session is None:
         return Known.of(names)
     state = session.state
-    return Known.of(names, [o for p in state.prompts for o in p.options])
+    return Known.of(names, [o for p in state.prompts for o in p.options],
+                    roll_waiting=any(not p.options for p in state.prompts))
 
 
 def _run(verdict: Heard, session: Any) -> Heard:

@@ -22,7 +22,7 @@ from companion.commands.normalize import fold
 from companion.commands.parse import grammar
 from companion.tables import Tables
 from companion.voice.config import VoiceConfig, voice_config
-from companion.voice.reading import bare_value
+from companion.voice.reading import bare_value, prompt_options as _options
 from companion.voice.spoken import say
 
 UNK = "[unk]"
@@ -101,7 +101,25 @@ def spoken_lists(tables: Tables, names: Iterable[str] = ()) -> dict[str, list[st
         lists[name] = [" ".join(fold(t).split()) for t in texts if fold(t).strip()]
     people = [" ".join(fold(n).split()) for n in names if fold(n).strip()]
     lists["personagem"] = list(dict.fromkeys(people or lists.get("personagem", [])))
+    lists["ordem"] = _orders(lists["personagem"])
+    lists["opcao"] = sorted(_options(tables))
+    for name, slot_list in compiled.intents.slot_lists.items():
+        if isinstance(slot_list, RangeSlotList) and slot_list.start <= 2 <= slot_list.stop:
+            lists[name] = [*lists[name], "duas"]  # "duas poções": the feminine is said too
     return {name: texts for name, texts in lists.items() if texts}
+
+
+def _orders(people: list[str]) -> list[str]:
+    """Marching orders said with the names: 'ana bia e caio', 'bia e caio'…"""
+    if len(people) < 2:
+        return []
+    orders = []
+    for index, first in enumerate(people):
+        second = people[(index + 1) % len(people)]
+        third = people[(index + 2) % len(people)]
+        orders.append(f"{first} {second} e {third}" if third not in (first, second)
+                      else f"{first} e {second}")
+    return orders
 
 
 def _refused_form(sentence: Sentence, data: Any, config: VoiceConfig) -> bool:
@@ -111,8 +129,17 @@ def _refused_form(sentence: Sentence, data: Any, config: VoiceConfig) -> bool:
     return "opcao" in (data.slots or {})  # a bare "sim"/"não": only while a prompt waits
 
 
-def template_phrases(tables: Tables, names: Iterable[str] = ()) -> Iterator[Phrase]:
-    """(command, folded phrase) for every template the voice reading can accept."""
+def _needs_a_prompt(command: str, text: str, config: VoiceConfig) -> bool:
+    """'deu 12', 'errei': read by voice only while a prompt waits (or never)."""
+    if text in config.chat_only:
+        return True
+    return command == "responder" and text.split()[0] in config.value_only_with_prompt
+
+
+def template_phrases(tables: Tables, names: Iterable[str] = (),
+                     with_prompts: bool = False) -> Iterator[Phrase]:
+    """(command, folded phrase) for every template the voice reading can accept; with
+    `with_prompts`, also the answers that are read only while a prompt waits for them."""
     config = voice_config(tables)
     compiled = grammar(tables)
     lists = spoken_lists(tables, names)
@@ -124,27 +151,33 @@ def template_phrases(tables: Tables, names: Iterable[str] = ()) -> Iterator[Phra
             rules = {**compiled.intents.expansion_rules, **data.expansion_rules}
             for sentence in data.sentences:
                 used = set(sentence.list_names(rules))
-                if used - set(lists) or _refused_form(sentence, data, config):
+                if used - set(lists) or (_refused_form(sentence, data, config)
+                                         and not (with_prompts and "opcao" in (data.slots or {}))):
                     continue  # a wildcard with no voice list, or a form voice refuses
                 for index in range(width(sentence.expression, lists, rules)):
                     text = " ".join(pick(sentence.expression, index, lists, rules).split())
-                    if text and not any(bad in f" {text} " for bad in config.avoid):
+                    if not text or any(bad in f" {text} " for bad in config.avoid):
+                        continue
+                    if with_prompts or not _needs_a_prompt(intent.name, text, config):
                         yield Phrase(intent.name, text)
 
 
-def voice_phrases(tables: Tables, names: Iterable[str] = ()) -> list[Phrase]:
+def voice_phrases(tables: Tables, names: Iterable[str] = (),
+                  with_prompts: bool = False) -> list[Phrase]:
     """The phrases in spoken form (accents, numbers in words), each once, in template order."""
     accents = voice_config(tables).accents
     seen: dict[str, Phrase] = {}
-    for phrase in template_phrases(tables, names):
+    for phrase in template_phrases(tables, names, with_prompts):
         spoken = say(phrase.text, accents)
         seen.setdefault(spoken, Phrase(phrase.command, spoken))
     return list(seen.values())
 
 
-def phrase_list(tables: Tables, names: Iterable[str] = ()) -> list[str]:
-    """What `companion voz frases` prints and the recogniser is given (without [unk])."""
-    return [phrase.text for phrase in voice_phrases(tables, names)]
+def phrase_list(tables: Tables, names: Iterable[str] = (),
+                with_prompts: bool = False) -> list[str]:
+    """What `companion voz frases` prints; the listener gives the recogniser the list with
+    `with_prompts` (plus the answers read only while a prompt waits: "sim", "deu doze")."""
+    return [phrase.text for phrase in voice_phrases(tables, names, with_prompts)]
 
 
 def grammar_words(phrases: Iterable[str]) -> list[str]:

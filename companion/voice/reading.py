@@ -33,11 +33,13 @@ class Known:
 
     names: frozenset[str] = frozenset()
     waiting: frozenset[str] = frozenset()
+    roll_waiting: bool = False  # a prompt waits for a die's value
 
     @staticmethod
-    def of(names: Iterable[str] = (), waiting: Iterable[str] = ()) -> Known:
+    def of(names: Iterable[str] = (), waiting: Iterable[str] = (),
+           roll_waiting: bool = False) -> Known:
         return Known(frozenset(" ".join(fold(n).split()) for n in names),
-                     frozenset(" ".join(fold(w).split()) for w in waiting))
+                     frozenset(" ".join(fold(w).split()) for w in waiting), roll_waiting)
 
 
 def _refused(text: str, why: str | None = None) -> ParseResult:
@@ -53,13 +55,23 @@ def read_voice(text: str, tables: Tables, known: Known = Known()) -> ParseResult
         return ParseResult(error=f"não ouvi nada; {HINT}")
     if UNK in said.split():
         return _refused(said, "há palavras fora da lista de frases")
+    if _chat_only(said, tables):
+        return _refused(said, "pelo chat, sim; por voz diga 'desfazer'")
     why: str | None = None
     for reading in readings(said, tables):
         problem = _distrust(reading.match, reading.result, tables, known)
         if problem is None and reading.result.command is not None:
-            return ParseResult(command=_clean(reading.result.command))
+            return ParseResult(command=_clean(reading.result.command, tables, known))
         why = why or problem
     return _refused(said, why)
+
+
+def _chat_only(said: str, tables: Tables) -> bool:
+    config = voice_config(tables)
+    words = " ".join(fold(said).replace(",", " ").split()).split()
+    if words[:1] == [config.wake_word]:
+        words = words[1:]
+    return " ".join(words) in config.chat_only
 
 
 def bare_value(sentence: Any) -> bool:
@@ -75,8 +87,24 @@ def _only_a_list(expression: Any) -> bool:
         and _only_a_list(items[0])
 
 
-def _clean(command: Command) -> Command:
-    return Command(command.name, dict(command.args), command.actor)
+def _clean(command: Command, tables: Tables, known: Known) -> Command:
+    args = dict(command.args)
+    if isinstance(args.get("ordem"), list):  # "ana bia e caio": no commas in speech
+        allowed = _people(tables, known)
+        args["ordem"] = [part for name in args["ordem"] for part in _split_names(name, allowed)]
+    return Command(command.name, args, command.actor)
+
+
+def _people(tables: Tables, known: Known) -> set[str]:
+    return set(voice_config(tables).free_lists.get("personagem", ())) | known.names
+
+
+def _split_names(name: str, allowed: set[str]) -> list[str]:
+    """'Ana Bia' → ['Ana', 'Bia'] when it is not one known name but each word is."""
+    if " ".join(fold(name).split()) in allowed:
+        return [name]
+    words = name.split()
+    return words if all(fold(w) in allowed for w in words) else [name]
 
 
 def _distrust(match: Any, result: ParseResult, tables: Tables, known: Known) -> str | None:
@@ -87,11 +115,15 @@ def _distrust(match: Any, result: ParseResult, tables: Tables, known: Known) -> 
     if match.intent_sentence is not None and bare_value(match.intent_sentence):
         return "só um valor, sem o comando"
     for entity in match.entities_list:
-        if entity.is_wildcard:
+        if entity.is_wildcard and entity.name in _NAMES_IN_ARGS:
+            problem = _names_in(result, _NAMES_IN_ARGS[entity.name], tables, known)
+        elif entity.is_wildcard:
             problem = _free_value(entity.name, str(entity.value), tables, known)
-            if problem:
-                return problem
-    return _short_answer(match, result, known)
+        else:
+            continue
+        if problem:
+            return problem
+    return _short_answer(match, result, known) or _table_talk_value(match, tables, known)
 
 
 def _free_value(slot: str, value: str, tables: Tables, known: Known) -> str | None:
@@ -100,7 +132,7 @@ def _free_value(slot: str, value: str, tables: Tables, known: Known) -> str | No
     said = " ".join(fold(value).split())
     if slot == _OPTION:
         option = _without_article(said, tables)
-        return None if option in known.waiting or option in _options(tables) else \
+        return None if option in known.waiting or option in prompt_options(tables) else \
             f"'{value}' não é uma opção de pedido"
     allowed = set(config.free_lists.get(slot, ()))
     if slot == "personagem":
@@ -110,16 +142,45 @@ def _free_value(slot: str, value: str, tables: Tables, known: Known) -> str | No
     return f"'{value}' não está nas listas da voz"
 
 
+# wildcards the builder turns into character names: trusted when every name is known
+_NAMES_IN_ARGS = {"ordem": "ordem", "ficha": "nome"}
+
+
+def _names_in(result: ParseResult, key: str, tables: Tables, known: Known) -> str | None:
+    """'ordem de marcha ana bia e caio', 'personagem ana nível dois': known names only."""
+    if result.command is None:
+        return "comando incompleto"
+    value = result.command.args.get(key)
+    names = value if isinstance(value, list) else [value]
+    allowed = _people(tables, known)
+    unknown = [str(n) for n in names
+               if not all(part in allowed for part in
+                          [" ".join(fold(p).split()) for p in _split_names(str(n), allowed)])]
+    return f"'{unknown[0]}' não é um personagem conhecido" if unknown else None
+
+
 def _without_article(said: str, tables: Tables) -> str:
     words = said.split()
     articles = set(grammar(tables).rules["artigos"])
     return " ".join(words[1:]) if len(words) > 1 and words[0] in articles else said
 
 
-def _options(tables: Tables) -> frozenset[str]:
+def prompt_options(tables: Tables) -> frozenset[str]:
     """Every option a prompt can offer (panico.yaml nomes_opcoes: values and their names)."""
     names = tables.files.get("panico", {}).get("nomes_opcoes", {}) or {}
     return frozenset(" ".join(fold(str(w)).split()) for pair in names.items() for w in pair)
+
+
+def _table_talk_value(match: Any, tables: Tables, known: Known) -> str | None:
+    """'deu doze', 'rolei dezoito': an answer only while a prompt waits for a roll."""
+    if match.intent.name != "responder" or known.roll_waiting:
+        return None
+    first = " ".join(fold(str(match.original_text or "")).split()).split()[:2]
+    wake = voice_config(tables).wake_word
+    first = first[1:] if first[:1] == [wake] else first[:1]
+    if first and first[0] in voice_config(tables).value_only_with_prompt:
+        return "nenhum pedido espera um valor de dado"
+    return None
 
 
 def _short_answer(match: Any, result: ParseResult, known: Known) -> str | None:

@@ -48,8 +48,7 @@ def session_phrases(session: Any, tables: Tables) -> Callable[[], list[str]]:
         names = tuple(sorted(c.name for c in session.state.party))
         if names not in cache:
             cache.clear()
-            prompt_only = sorted(voice_config(tables).prompt_only_spoken)
-            cache[names] = [*phrase_list(tables, names), *prompt_only]
+            cache[names] = phrase_list(tables, names, with_prompts=True)
         return cache[names]
     return phrases
 
@@ -58,7 +57,8 @@ def session_reader(session: Any, tables: Tables) -> Callable[[], Reader]:
     def reader() -> Reader:
         state = session.state
         known = Known.of([c.name for c in state.party],
-                         [o for p in state.prompts for o in p.options])
+                         [o for p in state.prompts for o in p.options],
+                         roll_waiting=any(not p.options for p in state.prompts))
         return lambda text: read_voice(text, tables, known)
     return reader
 
