@@ -253,7 +253,8 @@ def test_serve_opens_the_session_and_hands_it_to_the_server(tmp_path: Path,
                                                             ) -> None:
     calls: list[tuple[str, int, Session]] = []
     fake = types.ModuleType("companion.server.app")
-    fake.serve = lambda host, port, session: calls.append((host, port, session))  # type: ignore
+    fake.serve = lambda host, port, session, **_voice_and_tls: calls.append(  # type: ignore
+        (host, port, session))
     monkeypatch.setitem(sys.modules, "companion.server.app", fake)
     db = tmp_path / "mesa.db"
     status = cli.main(["serve", "--port", "5055", "--db", str(db), "--seed", "4",

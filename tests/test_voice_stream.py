@@ -137,3 +137,38 @@ def test_no_model_voice_says_how_to_turn_it_on(session: Any, tmp_path: Path) -> 
                         model_dir=tmp_path)
     assert voice.listener is None
     assert "models/" in voice.line and "./run.sh modelo" in voice.line
+
+
+def test_laptop_microphone_follows_the_mode_and_says_when_it_is_missing(
+        session: Any, ko_model: Any) -> None:
+    """This machine has no sound card: listening for the wake word tries the laptop's
+    microphone and the GM page is told why it could not open it (voice itself stays on)."""
+    import sounddevice
+
+    try:
+        inputs = [d for d in sounddevice.query_devices() if d["max_input_channels"] > 0]
+    except Exception:  # PortAudio without any device
+        inputs = []
+    if inputs:
+        pytest.skip("esta máquina tem microfone: o caminho 'sem microfone' não se mostra aqui")
+    config = voice_config(load_tables())
+
+    def factory(on_heard: Any, on_status: Any) -> Voice:
+        listener = Listener(ko_model, config, lambda: KOREAN_LIST,
+                            lambda: phrase_reader(KOREAN_LIST), None, on_heard, on_status,
+                            wake_phrases=False)
+        listener.start()
+        return Voice(listener, "voz ligada", laptop_microphone=True)
+
+    running = start_in_thread(session, voice=factory)
+    gm = Peer(running.url, {"token": SERVER_GM_TOKEN})
+    try:
+        gm.welcome()
+        state = gm.sio.call("voz_estado", None, timeout=10)
+        assert state["ligada"] is True and state["modo"] == "ativacao"
+        assert "microfone do notebook indisponível" in state["aviso"]
+        talk = gm.sio.call("voz_falar", {"fonte": "notebook"}, timeout=10)
+        assert talk["ok"] is False and "microfone" in talk["error"]
+    finally:
+        gm.close()
+        running.stop()

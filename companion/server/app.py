@@ -69,6 +69,7 @@ def _voice(socketio: SocketIO, hub: sockets.Hub,
     voice_hub = voice_events.VoiceHub(socketio, hub, None)
     if factory is not None:
         voice_hub.voice = factory(voice_hub.heard, voice_hub.status_changed)
+        voice_hub.follow_mode(voice_hub.state()["modo"])
     voice_events.register(socketio, voice_hub)
     return voice_hub
 

@@ -43,6 +43,7 @@ class VoiceHub:
         self.socketio.server.emit("voz", report, to=GM_ROOM, namespace=NAMESPACE)
 
     def status_changed(self, status: dict[str, Any]) -> None:
+        self.follow_mode(status.get("modo", "desligado"))
         for room in (GM_ROOM, TABLE_ROOM):
             self.socketio.server.emit("voz_estado", status, to=room, namespace=NAMESPACE)
 
@@ -113,7 +114,20 @@ class VoiceHub:
                 return {"ok": False, "error": error}
         return {"ok": True, "segundos": listener.config.push_seconds, "estado": self.state()}
 
-    def _open_laptop_microphone(self, listener: Any) -> str | None:
+    def follow_mode(self, mode: str) -> None:
+        """The laptop's microphone stays open while listening for the wake word or always;
+        push-to-talk opens it for a few seconds; off closes it."""
+        listener = self._listener()
+        if listener is None or not getattr(self.voice, "laptop_microphone", False):
+            return
+        if mode in ("ativacao", "sempre"):
+            problem = self._microphone_on(listener)
+            listener.notice = f"microfone do notebook indisponível ({problem})" if problem \
+                else ""
+        elif self.microphone is not None and self._mic_timer is None:
+            self.microphone.stop()
+
+    def _microphone_on(self, listener: Any) -> str | None:
         from companion.voice.recognizer import VoiceUnavailable
         from companion.voice.sources import Microphone
 
@@ -123,6 +137,12 @@ class VoiceHub:
             self.microphone.start()
         except VoiceUnavailable as error:
             return error.message
+        return None
+
+    def _open_laptop_microphone(self, listener: Any) -> str | None:
+        problem = self._microphone_on(listener)
+        if problem:
+            return problem
         if self._mic_timer is not None:
             self._mic_timer.cancel()
         self._mic_timer = threading.Timer(listener.config.push_seconds, self._close_mic)
@@ -131,9 +151,11 @@ class VoiceHub:
         return None
 
     def _close_mic(self) -> None:
-        if self.microphone is not None:
-            self.microphone.stop()
+        self._mic_timer = None
         listener = self._listener()
+        mode = listener.status().mode if listener is not None else "desligado"
+        if self.microphone is not None and mode not in ("ativacao", "sempre"):
+            self.microphone.stop()
         if listener is not None:
             listener.flush()
 

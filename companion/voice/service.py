@@ -32,6 +32,7 @@ class Voice:
     listener: Listener | None
     line: str
     log: Utterances | None = None
+    laptop_microphone: bool = False  # listen through the laptop's microphone when the mode says
 
     def stop(self) -> None:
         if self.listener is not None:
@@ -102,4 +103,5 @@ def start_voice(session: Any, tables: Tables, on_heard: Notify, on_status: Notif
                         remember_in(utterances, session), notice=notice)
     listener.start()
     line = f"voz ligada: modelo {folder.name}; diga '{config.wake_word}, avançar'"
-    return Voice(listener, line + (f"\n{notice}" if notice else ""), utterances)
+    return Voice(listener, line + (f"\n{notice}" if notice else ""), utterances,
+                 laptop_microphone=True)
