@@ -54,6 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
     parse.add_argument("--json", action="store_true", help="saída em JSON")
     parse.add_argument("--voz", action="store_true",
                        help="leitura estrita da voz (texto como o reconhecimento o diz)")
+    parse.add_argument("--db", metavar="ARQUIVO", default=None,
+                       help="com --voz: os nomes e pedidos dessa sessão (sem ele, qualquer "
+                            "nome que possa ser de personagem vale)")
     parse.add_argument("text", nargs="*", metavar="TEXTO")
     _add_common(parse, session=False)
 
@@ -123,12 +126,13 @@ def _parse_text(result: Any) -> str:
 
 
 def _parse_lines(texts: Iterable[str], tables: Tables, as_json: bool, out: TextIO,
-                 voice: bool = False) -> bool:
-    """Parse each text and print one line for it; True when every text was a command."""
+                 voice: Any = None) -> bool:
+    """Parse each text and print one line for it; True when every text was a command.
+    `voice` (a Known) makes it the strict voice reading."""
     from companion.commands.parse import parse
     from companion.voice.reading import read_voice
 
-    reader = (lambda text: read_voice(text, tables)) if voice else \
+    reader = (lambda text: read_voice(text, tables, voice)) if voice is not None else \
         (lambda text: parse(text, tables))
     every = True
     for text in texts:
@@ -141,11 +145,30 @@ def _parse_lines(texts: Iterable[str], tables: Tables, as_json: bool, out: TextI
     return every
 
 
+def _known(args: argparse.Namespace, tables: Tables) -> Any:
+    """What the voice reading may name: that session's party and prompts, or any name."""
+    from companion.voice.reading import Known
+
+    if not args.db:
+        return Known(any_name=True)
+    if not Path(args.db).is_file():
+        raise CompanionError(f"o banco '{args.db}' não existe; use o --db de uma sessão")
+    session = _open_session(argparse.Namespace(db=args.db, seed=None), tables)
+    try:
+        state = session.state
+        return Known.of([c.name for c in state.party],
+                        [o for p in state.prompts for o in p.options],
+                        roll_waiting=any(not p.options for p in state.prompts))
+    finally:
+        session.close()
+
+
 def cmd_parse(args: argparse.Namespace, tables: Tables) -> int:
+    voice = _known(args, tables) if args.voz else None
     if not args.text:
-        _parse_lines(sys.stdin, tables, args.json, sys.stdout, voice=args.voz)
+        _parse_lines(sys.stdin, tables, args.json, sys.stdout, voice=voice)
         return 0
-    ok = _parse_lines([" ".join(args.text)], tables, args.json, sys.stdout, voice=args.voz)
+    ok = _parse_lines([" ".join(args.text)], tables, args.json, sys.stdout, voice=voice)
     return 0 if ok else NOT_A_COMMAND
 
 

@@ -200,13 +200,39 @@ def test_cli_every_line_of_voz_frases_is_read_by_parse_voz(tmp_path: Path,
     lines = listed.stdout.splitlines()
     assert any("xandra" in line.split() for line in lines)
     sample = [line for line in lines if "xandra" in line.split()][:40] + lines[::60]
-    read = _companion("parse", "--voz", "--json", stdin="\n".join(sample) + "\n")
-    answers = [json.loads(line) for line in read.stdout.splitlines()]
-    assert len(answers) == len(sample)
-    missed = [(line, a) for line, a in zip(sample, answers) if a["command"] is None]
-    # without --db, parse --voz does not know Xandra: only those lines may be refused
-    assert all("xandra" in line.split() for line, _ in missed)
-    assert len(missed) < len(sample)
+    for extra in ([], ["--db", str(db)]):  # alone (any name) and with that session's party
+        read = _companion("parse", "--voz", "--json", *extra, stdin="\n".join(sample) + "\n")
+        answers = [json.loads(line) for line in read.stdout.splitlines()]
+        assert len(answers) == len(sample)
+        assert [(line, a) for line, a in zip(sample, answers) if a["command"] is None] == []
+
+
+def test_cli_parse_voz_with_a_session_knows_only_its_party(tmp_path: Path,
+                                                           tables: Tables) -> None:
+    from companion.session import Session
+
+    db = tmp_path / "mesa.db"
+    session = Session.open(db, 3, tables)
+    session.join_player("Xandra")
+    session.close()
+    alone = _companion("parse", "--voz", "--json", "pânico thorin")
+    assert json.loads(alone.stdout)["command"] == "panico"
+    strict = _companion("parse", "--voz", "--json", "--db", str(db), "pânico thorin")
+    assert strict.returncode == 1 and json.loads(strict.stdout)["command"] is None
+    known = _companion("parse", "--voz", "--json", "--db", str(db), "pânico xandra")
+    assert json.loads(known.stdout) == {"command": "panico", "args": {"personagem": "Xandra"}}
+
+
+@pytest.mark.parametrize("text", ["o gato come", "a vizinha está de guarda", "o ogro come",
+                                  "paulo tirou doze", "o rafael rola os dados"])
+def test_any_name_is_still_not_any_word(text: str, tables: Tables) -> None:
+    assert read_voice(text, tables, Known(any_name=True)).command is None
+
+
+def test_a_value_told_by_name_while_a_roll_waits(tables: Tables) -> None:
+    waiting = Known.of(["Carla"], roll_waiting=True)
+    assert read_voice("a carla tirou catorze", tables, waiting).command.args == \
+        {"personagem": "Carla", "valor": 14}
 
 
 def _golden() -> dict:

@@ -21,6 +21,8 @@ SCHEMA: dict[str, Any] = {
     "so_com_pedido": [str],
     "valor_so_com_pedido": [str],
     "so_pelo_chat": [str],
+    "nao_sao_nomes": [str],
+    "palavras_de_responder": [str],
     "numeros": [int],
     "frases_evitar": [str],
     "listas": {"*": [str]},
@@ -55,10 +57,13 @@ class VoiceConfig:
     prompt_only_spoken: frozenset[str]
     value_only_with_prompt: frozenset[str]
     chat_only: frozenset[str]
+    not_names: frozenset[str]
+    answer_words: frozenset[str]
     numbers: tuple[int, ...]
     avoid: tuple[str, ...]
     free_lists: Mapping[str, tuple[str, ...]]
     accents: Mapping[str, str]
+    accents_folded_grammar: frozenset[str]  # grammar words that carry an accent when said
     default_model: str
     larger_models: tuple[str, ...]
     download: ModelDownload
@@ -106,10 +111,14 @@ def voice_config(tables: Tables) -> VoiceConfig:
                                      for w in data["so_com_pedido"]),
         value_only_with_prompt=frozenset(_folded(data["valor_so_com_pedido"])),
         chat_only=frozenset(_folded(data["so_pelo_chat"])),
+        not_names=frozenset(_folded(data["nao_sao_nomes"])),
+        answer_words=frozenset(_folded(data["palavras_de_responder"])),
         numbers=tuple(sorted(set(int(n) for n in data["numeros"]))),
         avoid=tuple(f" {phrase} " for phrase in _folded(data["frases_evitar"])),
         free_lists={name: _folded(words) for name, words in data["listas"].items()},
         accents=accents,
+        accents_folded_grammar=frozenset(fold(str(k)) for k in data["acentos"]
+                                         if " " not in str(k)),
         default_model=str(models["padrao"]),
         larger_models=tuple(str(m) for m in models["maiores"]),
         download=ModelDownload(str(download["arquivo"]), str(download["url"]),

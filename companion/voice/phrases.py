@@ -129,11 +129,15 @@ def _refused_form(sentence: Sentence, data: Any, config: VoiceConfig) -> bool:
     return "opcao" in (data.slots or {})  # a bare "sim"/"não": only while a prompt waits
 
 
-def _needs_a_prompt(command: str, text: str, config: VoiceConfig) -> bool:
-    """'deu 12', 'errei': read by voice only while a prompt waits (or never)."""
+def _needs_a_prompt(command: str, text: str, config: VoiceConfig, used: set[str]) -> bool:
+    """'deu 12', 'Ana tirou 12', 'errei': read by voice only while a prompt waits (or never)."""
     if text in config.chat_only:
         return True
-    return command == "responder" and text.split()[0] in config.value_only_with_prompt
+    if command != "responder":
+        return False
+    words = text.split()
+    return words[0] in config.value_only_with_prompt or (
+        "opcao" not in used and not set(words) & config.answer_words)
 
 
 def template_phrases(tables: Tables, names: Iterable[str] = (),
@@ -158,7 +162,7 @@ def template_phrases(tables: Tables, names: Iterable[str] = (),
                     text = " ".join(pick(sentence.expression, index, lists, rules).split())
                     if not text or any(bad in f" {text} " for bad in config.avoid):
                         continue
-                    if with_prompts or not _needs_a_prompt(intent.name, text, config):
+                    if with_prompts or not _needs_a_prompt(intent.name, text, config, used):
                         yield Phrase(intent.name, text)
 
 

@@ -34,12 +34,16 @@ class Known:
     names: frozenset[str] = frozenset()
     waiting: frozenset[str] = frozenset()
     roll_waiting: bool = False  # a prompt waits for a die's value
+    # No session to ask (`parse --voz` alone): any word that can be a character's name is one
+    # (the recogniser itself only ever says the session's names, given in its phrase list).
+    any_name: bool = False
 
     @staticmethod
     def of(names: Iterable[str] = (), waiting: Iterable[str] = (),
-           roll_waiting: bool = False) -> Known:
+           roll_waiting: bool = False, any_name: bool = False) -> Known:
         return Known(frozenset(" ".join(fold(n).split()) for n in names),
-                     frozenset(" ".join(fold(w).split()) for w in waiting), roll_waiting)
+                     frozenset(" ".join(fold(w).split()) for w in waiting), roll_waiting,
+                     any_name)
 
 
 def _refused(text: str, why: str | None = None) -> ParseResult:
@@ -123,7 +127,7 @@ def _distrust(match: Any, result: ParseResult, tables: Tables, known: Known) -> 
             continue
         if problem:
             return problem
-    return _short_answer(match, result, known) or _table_talk_value(match, tables, known)
+    return _short_answer(match, result, known) or _table_talk_value(match, result, tables, known)
 
 
 def _free_value(slot: str, value: str, tables: Tables, known: Known) -> str | None:
@@ -138,6 +142,8 @@ def _free_value(slot: str, value: str, tables: Tables, known: Known) -> str | No
     if slot == "personagem":
         allowed |= known.names
     if said in allowed or _without_article(said, tables) in allowed:
+        return None
+    if slot == "personagem" and known.any_name and _can_be_a_name(said, tables):
         return None
     return f"'{value}' não está nas listas da voz"
 
@@ -154,9 +160,25 @@ def _names_in(result: ParseResult, key: str, tables: Tables, known: Known) -> st
     names = value if isinstance(value, list) else [value]
     allowed = _people(tables, known)
     unknown = [str(n) for n in names
-               if not all(part in allowed for part in
-                          [" ".join(fold(p).split()) for p in _split_names(str(n), allowed)])]
+               if not all(part in allowed or (known.any_name and _can_be_a_name(part, tables))
+                          for part in [" ".join(fold(p).split())
+                                       for p in _split_names(str(n), allowed)])]
     return f"'{unknown[0]}' não é um personagem conhecido" if unknown else None
+
+
+def _can_be_a_name(said: str, tables: Tables) -> bool:
+    """One or two plain words that are not a creature, a thing, a spell or a grammar word."""
+    words = _without_article(said, tables).split()
+    if not 1 <= len(words) <= 2 or not all(w.isalpha() for w in words):
+        return False
+    config = voice_config(tables)
+    things = {w for name in ("criatura", "tipo", "nome", "alvo", "condicao")
+              for phrase in config.free_lists.get(name, ()) for w in phrase.split()}
+    rules = grammar(tables).rules
+    not_names = set(rules["nao_sao_nomes"]) | set(rules["varios_personagens"]) | \
+        set(config.not_names)
+    return not any(w in things or w in not_names or w in config.accents_folded_grammar
+                   for w in words)
 
 
 def _without_article(said: str, tables: Tables) -> str:
@@ -171,15 +193,20 @@ def prompt_options(tables: Tables) -> frozenset[str]:
     return frozenset(" ".join(fold(str(w)).split()) for pair in names.items() for w in pair)
 
 
-def _table_talk_value(match: Any, tables: Tables, known: Known) -> str | None:
-    """'deu doze', 'rolei dezoito': an answer only while a prompt waits for a roll."""
-    if match.intent.name != "responder" or known.roll_waiting:
+def _table_talk_value(match: Any, result: ParseResult, tables: Tables,
+                      known: Known) -> str | None:
+    """'deu doze', 'o Paulo tirou doze', 'a Carla rola os dados': what players say all
+    evening; an answer by voice only while a prompt waits for a roll, or with 'responder'."""
+    command = result.command
+    if match.intent.name != "responder" or known.roll_waiting or command is None:
         return None
-    first = " ".join(fold(str(match.original_text or "")).split()).split()[:2]
-    wake = voice_config(tables).wake_word
-    first = first[1:] if first[:1] == [wake] else first[:1]
-    if first and first[0] in voice_config(tables).value_only_with_prompt:
+    config = voice_config(tables)
+    words = " ".join(fold(str(match.original_text or "")).split()).split()
+    first = words[1:2] if words[:1] == [config.wake_word] else words[:1]
+    if first and first[0] in config.value_only_with_prompt:
         return "nenhum pedido espera um valor de dado"
+    if "opcao" not in command.args and not set(words) & config.answer_words:
+        return "nenhum pedido espera essa resposta"
     return None
 
 
