@@ -172,3 +172,26 @@ def test_laptop_microphone_follows_the_mode_and_says_when_it_is_missing(
     finally:
         gm.close()
         running.stop()
+
+
+def test_a_typed_command_does_not_wait_for_recognition(voiced: Any, audio: dict[str, Path],
+                                                       tmp_path: Path) -> None:
+    """Recognition runs on the listener's thread: a command typed while a long stretch of
+    audio is still being recognised is acknowledged before that recognition ends."""
+    running, made = voiced
+    listener = running.app.extensions["mesa_voice"].voice.listener
+    long_audio = join_wavs([audio["ambas"]] * 8, tmp_path / "longo.wav")
+    gm = Peer(running.url, {"token": SERVER_GM_TOKEN})
+    made.append(gm)
+    gm.welcome()
+    gm.sio.call("voz_modo", {"modo": "sempre"}, timeout=10)
+    heard_before = len(gm.of("voz"))
+    for chunk in wav_chunks(long_audio):
+        listener.feed(chunk)  # as the voz_audio handler does: queued, never recognised here
+    ack = gm.cmd("estado")
+    still_busy = listener.busy.is_set()
+    heard_at_ack = len(gm.of("voz")) - heard_before
+    assert ack["ok"] is True
+    assert still_busy and heard_at_ack < 2 * 8, "o comando esperou o reconhecimento"
+    assert listener.wait_idle(120)
+    wait_until(lambda: len(gm.of("voz")) - heard_before >= 2 * 8, what="todas as falas")
