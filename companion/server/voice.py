@@ -15,12 +15,15 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from typing import Any
 
 from flask import request
 from flask_socketio import SocketIO
 
 from companion.server.sockets import GM_ROOM, NAMESPACE, TABLE_ROOM, Hub
+from companion.voice.recognizer import VoiceUnavailable
+from companion.voice.sources import Microphone
 
 log = logging.getLogger(__name__)
 MAX_CHUNK = 64_000  # two seconds of 16 kHz 16-bit audio per message at most
@@ -53,7 +56,6 @@ class VoiceHub:
             line = self.voice.line if self.voice is not None else "voz desligada"
             return {"ligada": False, "modo": "desligado", "palavra": "",
                     "apertar_restante": 0.0, "aviso": line}
-        import time
         return listener.status().to_json(time.monotonic())
 
     # -------------------------------------------------------------- from the GM page
@@ -128,9 +130,6 @@ class VoiceHub:
             self.microphone.stop()
 
     def _microphone_on(self, listener: Any) -> str | None:
-        from companion.voice.recognizer import VoiceUnavailable
-        from companion.voice.sources import Microphone
-
         try:
             if self.microphone is None:
                 self.microphone = Microphone(listener.feed)
