@@ -46,6 +46,26 @@ def build_parser() -> argparse.ArgumentParser:
     shell.add_argument("--json", action="store_true", help="um objeto JSON por evento")
     _add_common(shell)
 
+    report = actions.add_parser("relatorio", help="o relatório de uma sessão da campanha (HTML)")
+    report.add_argument("--db", metavar="ARQUIVO", required=True, help="banco da campanha")
+    report.add_argument("--sessao", metavar="N", type=int, default=None,
+                        help="número da sessão (padrão: a última)")
+    report.add_argument("--saida", metavar="ARQUIVO", default=None,
+                        help="arquivo HTML a escrever (sem ele, lista as sessões)")
+    report.add_argument("--jogador", metavar="NOME", default=None,
+                        help="a versão de um jogador: só o que ele viu")
+    _add_common(report, session=False)
+
+    export = actions.add_parser("exportar", help="os eventos de uma sessão em CSV ou JSON")
+    export.add_argument("--db", metavar="ARQUIVO", required=True, help="banco da campanha")
+    export.add_argument("--formato", metavar="csv|json", required=True)
+    export.add_argument("--saida", metavar="ARQUIVO", required=True)
+    export.add_argument("--sessao", metavar="N", type=int, default=None,
+                        help="número da sessão (padrão: a última)")
+    export.add_argument("--jogador", metavar="NOME", default=None,
+                        help="só o que esse jogador viu")
+    _add_common(export, session=False)
+
     parse = actions.add_parser("parse", help="mostra o que um texto significa, sem rodá-lo")
     parse.add_argument("--json", action="store_true", help="saída em JSON")
     parse.add_argument("text", nargs="*", metavar="TEXTO")
@@ -139,8 +159,45 @@ def cmd_serve(args: argparse.Namespace, tables: Tables) -> int:
     return 0
 
 
+# ---------------------------------------------------------------------- report, export
+
+def _write(path: str, text: str) -> None:
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise CompanionError(f"não consegui escrever '{path}': {error.strerror}") from None
+
+
+def cmd_report(args: argparse.Namespace, tables: Tables) -> int:
+    from companion.report import build
+    from companion.report.source import find_session, open_campaign
+
+    campaign = open_campaign(args.db)
+    if not args.saida:
+        if args.sessao is not None:
+            find_session(campaign, args.sessao)  # a wrong --sessao is refused
+        print(build.sessions_text(campaign))
+        return 0
+    viewer, name = build.viewer_for(campaign, args.jogador)
+    _write(args.saida, build.html(campaign, tables, args.sessao, viewer, name))
+    print(f"relatório escrito em {args.saida}")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace, tables: Tables) -> int:
+    from companion.report import build
+    from companion.report.source import open_campaign
+
+    campaign = open_campaign(args.db)
+    viewer, _name = build.viewer_for(campaign, args.jogador)
+    _write(args.saida, build.export(campaign, tables, args.formato, args.sessao, viewer))
+    print(f"eventos escritos em {args.saida}")
+    return 0
+
+
 ACTIONS: dict[str, Callable[[argparse.Namespace, Tables], int]] = {
     "shell": cmd_shell, "parse": cmd_parse, "serve": cmd_serve,
+    "relatorio": cmd_report, "exportar": cmd_export,
 }
 
 
