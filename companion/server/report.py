@@ -1,0 +1,123 @@
+"""/relatorio: the session report for the GM (everything) or a player (what they saw), the
+list of the campaign's sessions, and the downloads (events as CSV/JSON, the standalone HTML).
+
+The token in the address says whose report it is: the GM's token gives the GM's report, a
+player's token that player's version. The report is read from the session's SQLite file (a
+second, read-only use of the same log), never from the live state.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+from urllib.parse import urlencode
+
+from flask import Blueprint, Response, request
+
+from companion.errors import CompanionError
+from companion.report import build
+from companion.report.source import ReportError, read_log
+from companion.server import access
+from companion.store.log import MEMORY, Log
+
+NO_STORE = {"Cache-Control": "no-store"}
+EXPORTS = {"eventos.csv": ("csv", "text/csv"), "eventos.json": ("json", "application/json")}
+
+
+def _campaign(session: Any) -> Any:
+    if session.db_path == MEMORY:
+        raise ReportError("esta sessão está só na memória: ligue o companheiro com --db "
+                          "ARQUIVO para ter relatórios")
+    log = Log.open(session.db_path)
+    try:
+        return read_log(log, session.db_path)
+    finally:
+        log.close()
+
+
+def _viewer(session: Any, token: str | None) -> tuple[str, str | None] | None:
+    if access.same_token(token, session.gm_token):
+        return build.GM, None
+    player = session.player_by_token(token) if token else None
+    if player is None:
+        return None
+    return f"player:{player.character_id}", player.name
+
+
+def _number(raw: str | None) -> int | None:
+    if raw is None or raw == "":
+        return None
+    if not raw.strip().isdigit():
+        raise ReportError(f"sessão inválida: '{raw}'; use o número da sessão, como ?sessao=2")
+    return int(raw)
+
+
+def blueprint(session: Any, tables: Any, message_page: Callable[[str, str], str]) -> Blueprint:
+    """The /relatorio routes bound to one session; `message_page(title, text)` is the pages'
+    small message page (refusals and errors)."""
+    pages = Blueprint("relatorio", __name__)
+
+    def message(title: str, text: str, status: int) -> tuple[Response, int]:
+        return Response(message_page(title, text), mimetype="text/html",
+                        headers=NO_STORE), status
+
+    def refused() -> tuple[Response, int]:
+        return message("Só com o seu link",
+                       "O relatório precisa do link do Mestre, ou abra-o pela página do "
+                       "jogador (botão “Relatório da sessão”).", 403)
+
+    def address(path: str, token: str, number: int | None = None) -> str:
+        query = {"token": token, **({"sessao": number} if number is not None else {})}
+        return f"{path}?{urlencode(query)}"
+
+    def whose() -> tuple[str, str | None, str] | None:
+        token = request.args.get("token")
+        found = _viewer(session, token)
+        return None if found is None else (found[0], found[1], str(token))
+
+    @pages.get("/relatorio")
+    def report_page() -> Response | tuple[Response, int]:
+        who = whose()
+        if who is None:
+            return refused()
+        viewer, name, token = who
+        try:
+            number = _number(request.args.get("sessao"))
+            campaign = _campaign(session)
+            spans = build.all_sessions(campaign)
+            links = {s.number: address("/relatorio", token, s.number) for s in spans}
+            chosen = number if number is not None else spans[-1].number
+            downloads = {
+                "baixar_csv": address("/relatorio/eventos.csv", token, chosen),
+                "baixar_json": address("/relatorio/eventos.json", token, chosen),
+                "baixar_html": address("/relatorio/relatorio.html", token, chosen)}
+            page = build.html(campaign, tables, number, viewer, name, standalone=False,
+                              downloads=downloads, session_links=links)
+        except CompanionError as error:
+            return message("Relatório indisponível", error.message, 404)
+        return Response(page, mimetype="text/html", headers=NO_STORE)
+
+    @pages.get("/relatorio/<name>")
+    def download(name: str) -> Response | tuple[Response, int]:
+        who = whose()
+        if who is None:
+            return refused()
+        viewer, player_name, _token = who
+        if name not in EXPORTS and name != "relatorio.html":
+            return message("Erro 404", "arquivo desconhecido; baixe eventos.csv, "
+                                        "eventos.json ou relatorio.html", 404)
+        try:
+            number = _number(request.args.get("sessao"))
+            campaign = _campaign(session)
+            span = build.find_session(campaign, number)
+            if name == "relatorio.html":
+                body, mimetype = build.html(campaign, tables, number, viewer, player_name), \
+                    "text/html"
+            else:
+                kind, mimetype = EXPORTS[name]
+                body = build.export(campaign, tables, kind, number, viewer)
+        except CompanionError as error:
+            return message("Relatório indisponível", error.message, 404)
+        filename = f"sessao-{span.number}-{name}"
+        return Response(body, mimetype=mimetype, headers={
+            **NO_STORE, "Content-Disposition": f"attachment; filename=\"{filename}\""})
+
+    return pages
