@@ -122,7 +122,10 @@ def test_the_report_in_chromium_with_its_charts(table: LiveTable) -> None:
     assert violations == []
     shot = screenshot(page, "relatorio")
     assert shot.stat().st_size > 10_000
-    readme_screenshot(page, "relatorio", height=1600)
+    laptop = table.page("relatório no notebook", f"/relatorio?token={GM_TOKEN}",
+                        table.context({"width": 960, "height": 900}))
+    laptop.locator("svg.grafico").first.wait_for()
+    readme_screenshot(laptop, "relatorio", height=2300)
 
 
 def test_the_player_opens_her_report_from_jogador(table: LiveTable) -> None:

@@ -35,8 +35,9 @@ def _text(x: float, y: float, text: str, size: int = 11, anchor: str = "middle",
             f'fill="{fill}" font-family="sans-serif">{escape(text)}</text>')
 
 
-def _axis(height: int, top_value: float, ticks: int = 4) -> list[str]:
-    """Horizontal grid lines with their values on the left."""
+def _axis(height: int, top_value: float) -> list[str]:
+    """Horizontal grid lines with their values on the left (whole numbers when small)."""
+    ticks = int(top_value) if top_value <= 5 and float(top_value).is_integer() else 4
     bottom = height - BOTTOM
     parts = []
     for step in range(ticks + 1):
@@ -119,7 +120,7 @@ def lines(name: str, title: str, labels: Sequence[str],
 
 
 def steps(name: str, title: str, labels: Sequence[str], rows: Sequence[int],
-          row_names: Sequence[str], note: str = "", height: int = 280) -> str:
+          row_names: Sequence[str], note: str = "", height: int = 220) -> str:
     """A stepped line over rows 1..len(row_names) (the weather row, round by round)."""
     count = len(row_names)
     parts = _open(name, title, height)

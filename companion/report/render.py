@@ -11,7 +11,7 @@ from html import escape
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-from companion.engine.core import number_text
+from companion.engine.core import number_text, plural
 from companion.report import charts
 from companion.report.model import Count, Report
 from companion.report.source import SessionSpan
@@ -127,7 +127,7 @@ def _dice_charts(report: Report, w: _Words) -> str:
             f"faces-{die.kind}", f"{die.kind}: {w.label('faces')} ({die.dice} "
             f"{w.label('vezes')})", [(str(i + 1), n) for i, n in enumerate(die.faces)],
             expected=die.dice / die.sides, expected_label=w.label("esperado"), height=200))
-    return _section("graficos-dados", w.section("dados"),
+    return _section("graficos-dados", w.section("graficos_dados"),
                     "<div class=\"graficos\">" + "".join(parts) + "</div>")
 
 
@@ -139,7 +139,9 @@ def _travel(report: Report, w: _Words) -> str:
             (w.label("rodadas"), report.rounds),
             (w.label("turnos"), report.dungeon_turns),
             (w.label("hexes"), number_text(report.hexes)),
-            (w.label("terrenos"), _counts(report.terrains) or w.label("nada"))]
+            (w.label("terrenos"), ", ".join(
+                f"{c.name} ({plural(c.amount, w.label('rodada').lower())})"
+                for c in report.terrains) or w.label("nada"))]
     body = "".join(f"<tr><th scope=\"row\">{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in rows)
     return _section("viagem", w.section("viagem"), f"<table class=\"chave\">{body}</table>")
 
