@@ -89,11 +89,20 @@ def _open_session(args: argparse.Namespace, tables: Tables, gm_token: str | None
 
 # ---------------------------------------------------------------------- shell
 
+def campaign_line(session: Any) -> str:
+    """Which session of the campaign goes on (the last one, where the party stopped)."""
+    number = getattr(session.state, "session", 1)
+    where = "só na memória" if session.db_path == ":memory:" else session.db_path
+    return (f"campanha em {where}: sessão {number} "
+            "(no fim da noite, diga 'encerrar sessão'; o relatório fica em /relatorio)")
+
+
 def cmd_shell(args: argparse.Namespace, tables: Tables) -> int:
     from companion.shell import banner, run_shell
 
     session = _open_session(args, tables)
     print(banner(session), file=sys.stderr, flush=True)
+    print(campaign_line(session), file=sys.stderr, flush=True)
     try:
         return run_shell(session, sys.stdin, sys.stdout, as_json=args.json)
     finally:
@@ -152,6 +161,7 @@ def cmd_serve(args: argparse.Namespace, tables: Tables) -> int:
         print(f"erro: o servidor não está disponível ({error})", file=sys.stderr)
         return STARTUP_FAILURE
     session = _open_session(args, tables, gm_token=args.gm_token)
+    print(campaign_line(session), flush=True)
     try:
         serve(args.host, args.port, session)
     finally:
