@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from companion import cli
 from companion.engine.view import visible_to
@@ -308,3 +310,48 @@ def test_bars_mark_the_fair_expectation() -> None:
     assert svg.count('class="barra"') == 2 and 'class="esperado"' in svg
     assert "<title>2: 4</title>" in svg and "esp: 3" in svg
     assert "style=" not in svg  # the pages' CSP allows no inline style
+
+
+# ---------------------------------------------------------------- property
+
+STEPS = st.sampled_from([
+    "rolar 1d6", "rolar 2d8", "segredo", "avançar", "explorar", "acampar", "descansar",
+    "derrotados 2 goblins", "tesouro 3 moedas", "item 1 corda", "masmorra", "acender tocha",
+    "turno", "viagem", "nova sessão", "desfazer", "cancelar Ana",
+])
+
+
+@settings(max_examples=12, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(script=st.lists(STEPS, max_size=18), seed=st.integers(0, 10_000))
+def test_every_sessions_report_matches_the_engines_form(tmp_path_factory: Any, tables: Tables,
+                                                        script: list[str], seed: int) -> None:
+    """Whatever is played, undone or ended, each session's report counts exactly the form the
+    engine kept for that session (handed over in the boundary's event, or the live one)."""
+    path = tmp_path_factory.mktemp("prop") / "c.db"
+    session = Session.open(path, seed, tables)
+    session.run("personagem Ana")
+    for line in script:
+        if line == "cancelar Ana":
+            for prompt in list(session.state.prompts):
+                session.run(f"cancelar pedido {prompt.id}")
+            continue
+        session.run(line)  # refusals are fine: they change nothing
+    campaign = open_campaign(path)
+    spans = sessions(campaign)
+    assert len(spans) == session.state.session
+    for span in spans:
+        report = build.report(campaign, tables, span.number)
+        if span.ended is None:
+            form = {"dados": dict(session.state.tally.dice),
+                    "derrotados": {r: dict(c) for r, c in session.state.tally.defeated.items()},
+                    "tesouro": dict(session.state.tally.treasure)}
+        else:
+            boundary = next(c for c in campaign.commands if c.n == span.last)
+            form = next(e["data"]["registro"] for e in campaign.events[boundary.n]
+                        if "registro" in e["data"])
+        assert {d.kind: d.dice for d in report.dice} == form["dados"]
+        assert {(f.region, c.name): c.amount for f in report.forms for c in f.defeated} == \
+            {(r, k): v for r, counts in form["derrotados"].items() for k, v in counts.items()}
+        assert sum(c.amount for f in report.forms for c in f.treasure) == \
+            sum(form["tesouro"].values())
+    session.close()

@@ -7,6 +7,7 @@ anywhere with nothing else.
 """
 from __future__ import annotations
 
+from datetime import datetime
 from html import escape
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
@@ -64,13 +65,17 @@ def _counts(counts: Sequence[Count]) -> str:
 
 
 def _when(iso: str | None) -> str:
-    """'2026-12-01T09:24:00+00:00' → '01/12/2026 09:24 (UTC)'."""
+    """'2026-12-01T21:24:00+00:00' → '01/12/2026 18:24' in this computer's time zone (the
+    GM's laptop); a text that is not an ISO time is shown as it is."""
     if not iso:
         return ""
-    date, _, time = iso.partition("T")
-    parts = date.split("-")
-    shown = "/".join(reversed(parts)) if len(parts) == 3 else date
-    return f"{shown} {time[:5]}" + (" (UTC)" if time.endswith("+00:00") else "")
+    try:
+        moment = datetime.fromisoformat(iso)
+    except ValueError:
+        return iso
+    if moment.tzinfo is not None:
+        moment = moment.astimezone()
+    return moment.strftime("%d/%m/%Y %H:%M")
 
 
 # ---------------------------------------------------------------- sections
@@ -260,7 +265,7 @@ def _log(report: Report, w: _Words) -> str:
                      f"<span class=\"cmd\">{_e(event['texto_comando'])}</span> "
                      f"{_e(event['text'])}</li>")
     return _section("registro", w.section("registro"),
-                    f"<details><summary>{len(items)}</summary><ol class=\"eventos\">"
+                    f"<details><summary>{_e(w.label('eventos').format(n=len(items)))}</summary><ol class=\"eventos\">"
                     f"{''.join(items)}</ol></details>")
 
 
