@@ -51,7 +51,8 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--sessao", metavar="N", type=int, default=None,
                         help="número da sessão (padrão: a última)")
     report.add_argument("--saida", metavar="ARQUIVO", default=None,
-                        help="arquivo HTML a escrever (sem ele, lista as sessões)")
+                        help="arquivo HTML a escrever (sem ele, lista as sessões e, com "
+                             "--sessao, mostra o resumo dela)")
     report.add_argument("--jogador", metavar="NOME", default=None,
                         help="a versão de um jogador: só o que ele viu")
     _add_common(report, session=False)
@@ -179,16 +180,18 @@ def _write(path: str, text: str) -> None:
 
 
 def cmd_report(args: argparse.Namespace, tables: Tables) -> int:
-    from companion.report import build
-    from companion.report.source import find_session, open_campaign
+    from companion.report import build, text
+    from companion.report.source import open_campaign
 
     campaign = open_campaign(args.db)
-    if not args.saida:
-        if args.sessao is not None:
-            find_session(campaign, args.sessao)  # a wrong --sessao is refused
-        print(build.sessions_text(campaign))
-        return 0
     viewer, name = build.viewer_for(campaign, args.jogador)
+    if not args.saida:
+        if args.sessao is not None:  # that session's main lines after the list
+            made = build.report(campaign, tables, args.sessao, viewer, name)
+            print(build.sessions_text(campaign) + "\n\n" + "\n".join(text.lines(made, tables)))
+        else:
+            print(build.sessions_text(campaign))
+        return 0
     _write(args.saida, build.html(campaign, tables, args.sessao, viewer, name))
     print(f"relatório escrito em {args.saida}")
     return 0

@@ -355,3 +355,27 @@ def test_every_sessions_report_matches_the_engines_form(tmp_path_factory: Any, t
         assert sum(c.amount for f in report.forms for c in f.treasure) == \
             sum(form["tesouro"].values())
     session.close()
+
+
+def test_each_session_has_its_own_summary_and_export(evening: Session, tables: Tables,
+                                                     tmp_path: Path, capsys: Any) -> None:
+    clear_prompts(evening)
+    boundary = len(evening.commands()) + 1
+    play(evening, ["encerrar sessão", "rolar 3d4", "3 ratos derrotados"])
+    assert cli.main(["relatorio", "--db", evening.db_path, "--sessao", "1"]) == 0
+    first = capsys.readouterr().out
+    assert "Relatório da sessão 1" in first and "goblins" in first and "ratos" not in first
+    assert cli.main(["relatorio", "--db", evening.db_path, "--sessao", "2"]) == 0
+    second = capsys.readouterr().out.split("Relatório da sessão 2", 1)[1]
+    assert "3 ratos" in second and "goblins" not in second and "d4 × 3" in second
+
+    out = tmp_path / "s2.csv"
+    assert cli.main(["exportar", "--db", evening.db_path, "--formato", "csv", "--saida",
+                     str(out), "--sessao", "2"]) == 0
+    rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8"))))
+    assert {r["sessao"] for r in rows} == {"2"}
+    assert [int(r["comando_n"]) for r in rows] == sorted(
+        int(r["comando_n"]) for r in rows) and int(rows[0]["comando_n"]) == boundary + 1
+    assert [r["texto"] for r in rows] == [
+        e["text"] for c in evening.commands() if c.n > boundary
+        for e in open_campaign(evening.db_path).events[c.n]]

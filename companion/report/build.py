@@ -62,8 +62,8 @@ def sessions_text(campaign: Campaign) -> str:
     """The list of sessions as lines for the terminal."""
     lines = []
     for span in all_sessions(campaign):
-        ended = span.ended or "em jogo"
-        lines.append(f"sessão {span.number}: início {span.started}, fim {ended}, "
+        ended = render.when(span.ended) if span.ended else "em jogo"
+        lines.append(f"sessão {span.number}: início {render.when(span.started)}, fim {ended}, "
                      f"{span.commands} comandos ({span.undone} desfeitos)")
     return "\n".join(lines)
 

@@ -64,7 +64,7 @@ def _counts(counts: Sequence[Count]) -> str:
     return ", ".join(f"{c.amount} {c.name}" for c in counts)
 
 
-def _when(iso: str | None) -> str:
+def when(iso: str | None) -> str:
     """'2026-12-01T21:24:00+00:00' → '01/12/2026 18:24' in this computer's time zone (the
     GM's laptop); a text that is not an ISO time is shown as it is."""
     if not iso:
@@ -82,8 +82,8 @@ def _when(iso: str | None) -> str:
 
 def _summary(report: Report, w: _Words) -> str:
     span = report.span
-    rows = [(w.label("inicio"), _when(span.started)),
-            (w.label("fim"), _when(span.ended) if span.ended else w.label("em_jogo")),
+    rows = [(w.label("inicio"), when(span.started)),
+            (w.label("fim"), when(span.ended) if span.ended else w.label("em_jogo")),
             (w.label("onde_comecou"), f"{report.start.clock} — {report.start.where}"),
             (w.label("onde_parou"), f"{report.end.clock} — {report.end.where}")]
     if report.gm:
@@ -229,7 +229,7 @@ def _voice(report: Report, w: _Words) -> str:
         accepted = "" if u.accepted is None else (yes if u.accepted else no)
         command = u.command + (f" (nº {u.n})" if u.n else "") + \
             (f" — {w.label('desfeito')}" if u.undone else "")
-        rows.append((_when(u.at), u.text, confidence, accepted, command, u.reason))
+        rows.append((when(u.at), u.text, confidence, accepted, command, u.reason))
     return _section("voz", w.section("voz"), _table(
         [w.label("hora"), w.label("ouvido"), w.label("confianca"), w.label("aceito"),
          w.label("comando"), w.label("motivo")], rows, "voz"))
@@ -280,9 +280,9 @@ def sessions_list(spans: Sequence[SessionSpan], tables: Tables,
         shown = f"<a href=\"{_e(href)}\">{_e(w.label('ver'))} {span.number}</a>" if href \
             else _e(span.number)
         mark = " class=\"atual\"" if span.number == current else ""
-        ended = _when(span.ended) if span.ended else w.top("sessao_atual")
+        ended = when(span.ended) if span.ended else w.top("sessao_atual")
         rows.append(f"<tr{mark} data-sessao=\"{span.number}\"><td>{shown}</td>"
-                    f"<td>{_e(_when(span.started))}</td><td>{_e(ended)}</td>"
+                    f"<td>{_e(when(span.started))}</td><td>{_e(ended)}</td>"
                     + (f"<td class=\"num\">{span.commands}</td>" if counts else "") + "</tr>")
     head = "".join(f"<th scope=\"col\">{_e(h)}</th>" for h in
                    (w.label("sessao"), w.label("inicio"), w.label("fim"))
