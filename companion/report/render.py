@@ -47,7 +47,8 @@ def _e(value: Any) -> str:
 
 def _table(head: Sequence[str], rows: Iterable[Sequence[Any]], css: str = "") -> str:
     cells = "".join(f"<th scope=\"col\">{_e(h)}</th>" for h in head)
-    body = "".join("<tr>" + "".join(f"<td>{_e(c)}</td>" for c in row) + "</tr>" for row in rows)
+    body = "".join("<tr>" + "".join(f"<td data-rotulo=\"{_e(h)}\">{_e(c)}</td>"
+                                    for h, c in zip(head, row)) + "</tr>" for row in rows)
     klass = f" class=\"{css}\"" if css else ""
     return f"<table{klass}><thead><tr>{cells}</tr></thead><tbody>{body}</tbody></table>"
 
@@ -206,7 +207,7 @@ def _characters(report: Report, w: _Words) -> str:
     head = [w.label("personagem"), w.label("pv"), w.label("exaustao"), w.label("panico"),
             w.label("aflicoes"),
             f"{w.label('comida')} / {w.label('agua')} / {w.label('municao')}"]
-    return _section("personagens", w.section("personagens"), _table(head, rows, "personagens"))
+    return _section("personagens", w.section("personagens"), _table(head, rows, "personagens empilhada"))
 
 
 def _chases(report: Report, w: _Words) -> str:
@@ -216,7 +217,7 @@ def _chases(report: Report, w: _Words) -> str:
     rows = [(c.day, c.where, c.turns, c.outcome) for c in report.chases]
     return _section("perseguicoes", w.section("perseguicoes"), _table(
         [w.label("dia"), w.label("onde"), w.label("turnos_perseguicao"), w.label("resultado")],
-        rows))
+        rows, "empilhada"))
 
 
 def _voice(report: Report, w: _Words) -> str:
@@ -232,7 +233,7 @@ def _voice(report: Report, w: _Words) -> str:
         rows.append((when(u.at), u.text, confidence, accepted, command, u.reason))
     return _section("voz", w.section("voz"), _table(
         [w.label("hora"), w.label("ouvido"), w.label("confianca"), w.label("aceito"),
-         w.label("comando"), w.label("motivo")], rows, "voz"))
+         w.label("comando"), w.label("motivo")], rows, "voz empilhada"))
 
 
 def _undone(report: Report, w: _Words) -> str:
