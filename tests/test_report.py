@@ -379,3 +379,14 @@ def test_each_session_has_its_own_summary_and_export(evening: Session, tables: T
     assert [r["texto"] for r in rows] == [
         e["text"] for c in evening.commands() if c.n > boundary
         for e in open_campaign(evening.db_path).events[c.n]]
+
+
+def test_a_chase_left_running_ends_in_the_next_session(tmp_path: Path, tables: Tables) -> None:
+    session = Session.open(tmp_path / "f.db", 2, tables)
+    play(session, ["personagem Ana", "fugir", "fuga sucesso", "fuga sucesso", "nova sessão",
+                   "fuga sucesso"])
+    first, second = _report(session, tables, 1), _report(session, tables, 2)
+    assert [(c.turns, c.outcome) for c in first.chases] == [(1, "a sessão continua")]
+    assert len(second.chases) == 1 and second.chases[0].outcome.startswith("Fuga!")
+    assert second.chases[0].turns == 2
+    session.close()

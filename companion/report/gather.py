@@ -267,10 +267,16 @@ def characters(start: Mapping[str, Any], entries: Sequence[Entry],
 
 # ---------------------------------------------------------------- chases
 
-def chases(entries: Sequence[Entry], tables: Tables) -> tuple[ChaseLine, ...]:
-    """Each flight: where it started, how many chase turns, and how it ended."""
+def chases(start: Mapping[str, Any], entries: Sequence[Entry],
+           tables: Tables) -> tuple[ChaseLine, ...]:
+    """Each flight: where it started, how many chase turns, and how it ended (a chase the
+    last session left running goes on in this one)."""
     out: list[ChaseLine] = []
     open_chase: dict[str, Any] | None = None
+    running = start.get("perseguicao")
+    if running:
+        open_chase = {"day": int(start.get("dia", 1)), "where": region_of(start, tables),
+                      "turns": int(running.get("turno", 0) or 0)}
     for entry, event in _live_events(entries):
         data = event["data"]
         if data.get("fuga") is False:
@@ -358,7 +364,7 @@ def build(campaign: Campaign, span: SessionSpan, start: Mapping[str, Any],
         lights=lights(entries, tables),
         supplies=supplies(start, entries, str(labels["inicio"]), str(labels["fim"]),
                           str(labels["dia"])),
-        characters=characters(start, entries, tables), chases=chases(entries, tables),
+        characters=characters(start, entries, tables), chases=chases(start, entries, tables),
         utterances=utterances(campaign, span) if gm else (),
         undone=tuple((e.command.n, e.command.text) for e in entries
                      if e.command.undone) if gm else (),
