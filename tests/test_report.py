@@ -188,20 +188,22 @@ def test_an_unknown_session_is_refused(evening: Session, tables: Tables) -> None
 # ---------------------------------------------------------------- voice
 
 UTTERANCES = """CREATE TABLE utterances (id INTEGER PRIMARY KEY, at TEXT NOT NULL,
- text TEXT NOT NULL, confidence REAL, accepted INTEGER NOT NULL, command TEXT, n INTEGER,
+ text TEXT NOT NULL, confidence REAL, accepted INTEGER NOT NULL, {command} TEXT, n INTEGER,
  reason TEXT)"""
 
 
-def test_commands_heard_by_voice(evening: Session, tables: Tables) -> None:
+@pytest.mark.parametrize("command_column", ["command", "name"])
+def test_commands_heard_by_voice(evening: Session, tables: Tables, command_column: str) -> None:
     assert _report(evening, tables).utterances == ()
     assert "nenhum comando por voz" in build.html(open_campaign(evening.db_path), tables)
     commands = evening.commands()
     undone = next(c for c in commands if c.undone)
     kept = next(c for c in commands if c.name == "avancar")
     with sqlite3.connect(evening.db_path) as connection:
-        connection.execute(UTTERANCES)
+        connection.execute(UTTERANCES.format(command=command_column))
         connection.executemany(
-            "INSERT INTO utterances (at, text, confidence, accepted, command, n, reason) "
+            f"INSERT INTO utterances (at, text, confidence, accepted, {command_column}, n, "
+            "reason) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
             [(kept.at, "avançar", 0.93, 1, "avancar", kept.n, None),
              (kept.at, "o ogro fugiu", 0.41, 0, None, None, "não é um comando"),

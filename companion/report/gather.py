@@ -314,6 +314,11 @@ def _confidence(value: Any) -> float | None:
         return None
 
 
+def _first(row: Mapping[str, Any], *names: str) -> Any:
+    """The first of these columns that the row has and is not empty."""
+    return next((row[k] for k in names if row.get(k) not in (None, "")), None)
+
+
 def utterances(campaign: Campaign, span: SessionSpan) -> tuple[Utterance, ...]:
     """The voice listener's utterances heard during this session, with undone marks."""
     undone = {c.n for c in campaign.commands if c.undone}
@@ -321,15 +326,17 @@ def utterances(campaign: Campaign, span: SessionSpan) -> tuple[Utterance, ...]:
     out = []
     for row in campaign.utterances:
         at = str(row.get("at") or "")
-        n = _number(row.get("n"))
+        n = _number(_first(row, "n", "command_n"))
         inside = span.first <= n <= span.last if n is not None else span.started <= at < ends
         if not inside and not (n is None and not at and span.ended is None):
             continue
         accepted = row.get("accepted")
         out.append(Utterance(
-            at=at, text=str(row.get("text") or ""), confidence=_confidence(row.get("confidence")),
+            at=at, text=str(_first(row, "text", "heard") or ""),
+            confidence=_confidence(row.get("confidence")),
             accepted=None if accepted is None else bool(accepted),
-            command=str(row.get("command") or row.get("name") or ""), n=n,
+            command=str(_first(row, "command", "command_name", "name", "command_text") or ""),
+            n=n,
             undone=n in undone, reason=str(row.get("reason") or "")))
     return tuple(out)
 
