@@ -48,7 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     report = actions.add_parser("relatorio", help="o relatório de uma sessão da campanha (HTML)")
     report.add_argument("--db", metavar="ARQUIVO", required=True, help="banco da campanha")
-    report.add_argument("--sessao", metavar="N", type=int, default=None,
+    report.add_argument("--sessao", metavar="N", default=None,
                         help="número da sessão (padrão: a última)")
     report.add_argument("--saida", metavar="ARQUIVO", default=None,
                         help="arquivo HTML a escrever (sem ele, lista as sessões e, com "
@@ -61,7 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--db", metavar="ARQUIVO", required=True, help="banco da campanha")
     export.add_argument("--formato", metavar="csv|json", required=True)
     export.add_argument("--saida", metavar="ARQUIVO", required=True)
-    export.add_argument("--sessao", metavar="N", type=int, default=None,
+    export.add_argument("--sessao", metavar="N", default=None,
                         help="número da sessão (padrão: a última)")
     export.add_argument("--jogador", metavar="NOME", default=None,
                         help="só o que esse jogador viu")
@@ -181,29 +181,31 @@ def _write(path: str, text: str) -> None:
 
 def cmd_report(args: argparse.Namespace, tables: Tables) -> int:
     from companion.report import build, text
-    from companion.report.source import open_campaign
+    from companion.report.source import open_campaign, session_number
 
+    number = session_number(args.sessao)
     campaign = open_campaign(args.db)
     viewer, name = build.viewer_for(campaign, args.jogador)
     if not args.saida:
-        if args.sessao is not None:  # that session's main lines after the list
-            made = build.report(campaign, tables, args.sessao, viewer, name)
+        if number is not None:  # that session's main lines after the list
+            made = build.report(campaign, tables, number, viewer, name)
             print(build.sessions_text(campaign) + "\n\n" + "\n".join(text.lines(made, tables)))
         else:
             print(build.sessions_text(campaign))
         return 0
-    _write(args.saida, build.html(campaign, tables, args.sessao, viewer, name))
+    _write(args.saida, build.html(campaign, tables, number, viewer, name))
     print(f"relatório escrito em {args.saida}")
     return 0
 
 
 def cmd_export(args: argparse.Namespace, tables: Tables) -> int:
     from companion.report import build
-    from companion.report.source import open_campaign
+    from companion.report.source import open_campaign, session_number
 
+    number = session_number(args.sessao)
     campaign = open_campaign(args.db)
     viewer, _name = build.viewer_for(campaign, args.jogador)
-    _write(args.saida, build.export(campaign, tables, args.formato, args.sessao, viewer))
+    _write(args.saida, build.export(campaign, tables, args.formato, number, viewer))
     print(f"eventos escritos em {args.saida}")
     return 0
 

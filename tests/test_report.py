@@ -297,6 +297,9 @@ def test_the_command_line_report(evening: Session, tables: Tables, tmp_path: Pat
     assert cli.main(["relatorio", "--db", evening.db_path, "--sessao", "4"]) == \
         cli.STARTUP_FAILURE
     assert "sessão 4 não existe" in capsys.readouterr().err
+    assert cli.main(["relatorio", "--db", evening.db_path, "--sessao", "dois"]) == \
+        cli.STARTUP_FAILURE
+    assert "sessão inválida: 'dois'; use o número da sessão" in capsys.readouterr().err
     assert cli.main(["relatorio", "--db", str(tmp_path / "nada.db")]) == cli.STARTUP_FAILURE
     assert "banco não encontrado" in capsys.readouterr().err
     assert not (tmp_path / "nada.db").exists()

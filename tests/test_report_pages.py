@@ -66,7 +66,7 @@ def test_a_wrong_token_gets_no_report(table: LiveTable) -> None:
 
 def test_bad_session_numbers_are_refused(table: LiveTable) -> None:
     answer = _get(table, f"/relatorio?token={GM_TOKEN}&sessao=dois")
-    assert answer.status_code == 404 and "sessão inválida: &#x27;dois&#x27;" in answer.text
+    assert answer.status_code == 404 and "sessão inválida: &#x27;dois&#x27;; use o número" in answer.text
     answer = _get(table, f"/relatorio?token={GM_TOKEN}&sessao=5")
     assert "sessão 5 não existe" in answer.text
     answer = _get(table, f"/relatorio/eventos.xml?token={GM_TOKEN}")

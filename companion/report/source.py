@@ -143,6 +143,16 @@ def _span(number: int, first: int, last: int, started: str, ended: str | None,
                        sum(1 for c in inside if c.undone))
 
 
+def session_number(raw: str | int | None) -> int | None:
+    """A session number as typed (None: the last session), or a clear refusal."""
+    if raw is None or raw == "":
+        return None
+    text = str(raw).strip()
+    if not text.isdigit():
+        raise ReportError(f"sessão inválida: '{raw}'; use o número da sessão, como 2")
+    return int(text)
+
+
 def find_session(campaign: Campaign, number: int | None) -> SessionSpan:
     """The session with that number (None: the last one), or a clear refusal."""
     spans = sessions(campaign)

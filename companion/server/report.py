@@ -14,7 +14,7 @@ from flask import Blueprint, Response, request
 
 from companion.errors import CompanionError
 from companion.report import build
-from companion.report.source import ReportError, read_log
+from companion.report.source import ReportError, read_log, session_number
 from companion.server import access
 from companion.store.log import MEMORY, Log
 
@@ -40,14 +40,6 @@ def _viewer(session: Any, token: str | None) -> tuple[str, str | None] | None:
     if player is None:
         return None
     return f"player:{player.character_id}", player.name
-
-
-def _number(raw: str | None) -> int | None:
-    if raw is None or raw == "":
-        return None
-    if not raw.strip().isdigit():
-        raise ReportError(f"sessão inválida: '{raw}'; use o número da sessão, como ?sessao=2")
-    return int(raw)
 
 
 def blueprint(session: Any, tables: Any, message_page: Callable[[str, str], str]) -> Blueprint:
@@ -80,7 +72,7 @@ def blueprint(session: Any, tables: Any, message_page: Callable[[str, str], str]
             return refused()
         viewer, name, token = who
         try:
-            number = _number(request.args.get("sessao"))
+            number = session_number(request.args.get("sessao"))
             campaign = _campaign(session)
             spans = build.all_sessions(campaign)
             links = {s.number: address("/relatorio", token, s.number) for s in spans}
@@ -105,7 +97,7 @@ def blueprint(session: Any, tables: Any, message_page: Callable[[str, str], str]
             return message("Erro 404", "arquivo desconhecido; baixe eventos.csv, "
                                         "eventos.json ou relatorio.html", 404)
         try:
-            number = _number(request.args.get("sessao"))
+            number = session_number(request.args.get("sessao"))
             campaign = _campaign(session)
             span = build.find_session(campaign, number)
             if name == "relatorio.html":
