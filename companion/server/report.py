@@ -54,7 +54,7 @@ def blueprint(session: Any, tables: Any, message_page: Callable[[str, str], str]
     def refused() -> tuple[Response, int]:
         return message("Só com o seu link",
                        "O relatório precisa do link do Mestre, ou abra-o pela página do "
-                       "jogador (botão “Relatório da sessão”).", 403)
+                       "jogador (link “Relatório”, no alto).", 403)
 
     def address(path: str, token: str, number: int | None = None) -> str:
         query = {"token": token, **({"sessao": number} if number is not None else {})}
