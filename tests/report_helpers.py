@@ -1,7 +1,6 @@
 """A scripted evening for the report tests, played through a real Session on a SQLite file."""
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 # Each line must be accepted (the helper fails on a refusal): travel, a hunt, a forced march,
@@ -59,7 +58,3 @@ def play(session: Any, lines: list[str]) -> None:
 def clear_prompts(session: Any) -> None:
     for prompt in list(session.state.prompts):
         assert session.run(f"cancelar pedido {prompt.id}").ok
-
-
-def db_file(session: Any) -> Path:
-    return Path(session.db_path)

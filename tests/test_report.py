@@ -395,3 +395,17 @@ def test_a_chase_left_running_ends_in_the_next_session(tmp_path: Path, tables: T
     assert len(second.chases) == 1 and second.chases[0].outcome.startswith("Fuga!")
     assert second.chases[0].turns == 2
     session.close()
+
+
+def test_the_gm_notes_hold_this_sessions_secret_rolls(tmp_path: Path, tables: Tables) -> None:
+    session = Session.open(tmp_path / "s.db", 2, tables)
+    play(session, ["segredo escutar a porta", "nova sessão", "segredo 1d6 procurar armadilhas",
+                   "masmorra", "monstro ogro na sala 3"])
+    first, second = _report(session, tables, 1), _report(session, tables, 2)
+    assert len(first.gm_notes["segredos"]) == 1
+    assert "escutar a porta" in first.gm_notes["segredos"][0]
+    assert len(second.gm_notes["segredos"]) == 1
+    assert "procurar armadilhas" in second.gm_notes["segredos"][0]
+    assert [m["nome"] for m in second.gm_notes["monstros"]] == ["ogro"]
+    assert _report(session, tables, 2, "player:ana", "Ana").gm_notes == {}
+    session.close()

@@ -341,10 +341,13 @@ def utterances(campaign: Campaign, span: SessionSpan) -> tuple[Utterance, ...]:
     return tuple(out)
 
 
-def gm_notes(end: Mapping[str, Any]) -> dict[str, Any]:
+def gm_notes(end: Mapping[str, Any], entries: Sequence[Entry]) -> dict[str, Any]:
+    """Lost or not and the monster list as the session left them; this session's secret rolls."""
     notes = end.get("mestre") or {}
+    secrets = [event["text"] for entry, event in _live_events(entries)
+               if entry.command.name == "segredo" and event["kind"] == "rolagem"]
     return {"perdido": bool(notes.get("perdido")), "monstros": list(notes.get("monstros", [])),
-            "segredos": list(notes.get("segredos", []))}
+            "segredos": secrets}
 
 
 def _place(view: Mapping[str, Any], tables: Tables) -> Place:
@@ -375,4 +378,4 @@ def build(campaign: Campaign, span: SessionSpan, start: Mapping[str, Any],
         utterances=utterances(campaign, span) if gm else (),
         undone=tuple((e.command.n, e.command.text) for e in entries
                      if e.command.undone) if gm else (),
-        gm_notes=gm_notes(end) if gm else {}, log=log)
+        gm_notes=gm_notes(end, entries) if gm else {}, log=log)
