@@ -55,6 +55,13 @@ def test_the_gm_report_over_http(table: LiveTable) -> None:
     secret = next(e for e in table.events() if e["visibility"] == "gm"
                   and e["command"] == "segredo")
     assert escape(secret["text"]) in page  # the GM's report holds the secret rolls
+    assert _get(table, f"/relatorio?token={GM_TOKEN}").text == page  # the same log, same page
+    play(table.session, ["rolar 3d12"])
+    again = _get(table, f"/relatorio?token={GM_TOKEN}").text
+    assert "d12" not in page and "d12" in again  # a new command, a new report
+    csv_before = _get(table, f"/relatorio/eventos.csv?token={GM_TOKEN}").text
+    play(table.session, ["desfazer"])
+    assert _get(table, f"/relatorio/eventos.csv?token={GM_TOKEN}").text != csv_before
 
 
 def test_a_wrong_token_gets_no_report(table: LiveTable) -> None:

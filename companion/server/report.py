@@ -7,7 +7,9 @@ second, read-only use of the same log), never from the live state.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+import threading
+from collections import OrderedDict
+from typing import Any, Callable, Hashable
 from urllib.parse import urlencode
 
 from flask import Blueprint, Response, request
@@ -33,6 +35,33 @@ def _campaign(session: Any) -> Any:
         log.close()
 
 
+class _Memo:
+    """The last pages made, by what they were made from. The log only grows (an undo is a new
+    command too), so the same viewer, session and last command number give the same page:
+    phones reloading /relatorio do not replay the campaign each time."""
+
+    def __init__(self, size: int = 16) -> None:
+        self._size = size
+        self._items: OrderedDict[Hashable, str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable, make: Callable[[], str]) -> str:
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+                return self._items[key]
+        made = make()
+        with self._lock:
+            self._items[key] = made
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+        return made
+
+
+def _last(campaign: Any) -> int:
+    return campaign.commands[-1].n if campaign.commands else 0
+
+
 def _viewer(session: Any, token: str | None) -> tuple[str, str | None] | None:
     if access.same_token(token, session.gm_token):
         return build.GM, None
@@ -46,6 +75,7 @@ def blueprint(session: Any, tables: Any, message_page: Callable[[str, str], str]
     """The /relatorio routes bound to one session; `message_page(title, text)` is the pages'
     small message page (refusals and errors)."""
     pages = Blueprint("relatorio", __name__)
+    memo = _Memo()
 
     def message(title: str, text: str, status: int) -> tuple[Response, int]:
         return Response(message_page(title, text), mimetype="text/html",
@@ -81,8 +111,10 @@ def blueprint(session: Any, tables: Any, message_page: Callable[[str, str], str]
                 "baixar_csv": address("/relatorio/eventos.csv", token, chosen),
                 "baixar_json": address("/relatorio/eventos.json", token, chosen),
                 "baixar_html": address("/relatorio/relatorio.html", token, chosen)}
-            page = build.html(campaign, tables, number, viewer, name, standalone=False,
-                              downloads=downloads, session_links=links)
+            page = memo.get(("pagina", viewer, token, chosen, _last(campaign)),
+                            lambda: build.html(campaign, tables, chosen, viewer, name,
+                                               standalone=False, downloads=downloads,
+                                               session_links=links))
         except CompanionError as error:
             return message("Relatório indisponível", error.message, 404)
         return Response(page, mimetype="text/html", headers=NO_STORE)
@@ -100,12 +132,15 @@ def blueprint(session: Any, tables: Any, message_page: Callable[[str, str], str]
             number = session_number(request.args.get("sessao"))
             campaign = _campaign(session)
             span = build.find_session(campaign, number)
+            key = (name, viewer, span.number, _last(campaign))
             if name == "relatorio.html":
-                body, mimetype = build.html(campaign, tables, number, viewer, player_name), \
-                    "text/html"
+                mimetype = "text/html"
+                body = memo.get(key, lambda: build.html(campaign, tables, span.number, viewer,
+                                                        player_name))
             else:
                 kind, mimetype = EXPORTS[name]
-                body = build.export(campaign, tables, kind, number, viewer)
+                body = memo.get(key, lambda: build.export(campaign, tables, kind, span.number,
+                                                          viewer))
         except CompanionError as error:
             return message("Relatório indisponível", error.message, 404)
         filename = f"sessao-{span.number}-{name}"
