@@ -50,6 +50,27 @@ def build_parser() -> argparse.ArgumentParser:
     shell.add_argument("--json", action="store_true", help="um objeto JSON por evento")
     _add_common(shell)
 
+    report = actions.add_parser("relatorio", help="o relatório de uma sessão da campanha (HTML)")
+    report.add_argument("--db", metavar="ARQUIVO", required=True, help="banco da campanha")
+    report.add_argument("--sessao", metavar="N", default=None,
+                        help="número da sessão (padrão: a última)")
+    report.add_argument("--saida", metavar="ARQUIVO", default=None,
+                        help="arquivo HTML a escrever (sem ele, lista as sessões e, com "
+                             "--sessao, mostra o resumo dela)")
+    report.add_argument("--jogador", metavar="NOME", default=None,
+                        help="a versão de um jogador: só o que ele viu")
+    _add_common(report, session=False)
+
+    export = actions.add_parser("exportar", help="os eventos de uma sessão em CSV ou JSON")
+    export.add_argument("--db", metavar="ARQUIVO", required=True, help="banco da campanha")
+    export.add_argument("--formato", metavar="csv|json", required=True)
+    export.add_argument("--saida", metavar="ARQUIVO", required=True)
+    export.add_argument("--sessao", metavar="N", default=None,
+                        help="número da sessão (padrão: a última)")
+    export.add_argument("--jogador", metavar="NOME", default=None,
+                        help="só o que esse jogador viu")
+    _add_common(export, session=False)
+
     parse = actions.add_parser("parse", help="mostra o que um texto significa, sem rodá-lo")
     parse.add_argument("--json", action="store_true", help="saída em JSON")
     parse.add_argument("--voz", action="store_true",
@@ -94,11 +115,20 @@ def _open_session(args: argparse.Namespace, tables: Tables, gm_token: str | None
 
 # ---------------------------------------------------------------------- shell
 
+def campaign_line(session: Any) -> str:
+    """Which session of the campaign goes on (the last one, where the party stopped)."""
+    number = getattr(session.state, "session", 1)
+    where = "só na memória" if session.db_path == ":memory:" else session.db_path
+    return (f"campanha em {where}: sessão {number} "
+            "(no fim da noite, diga 'encerrar sessão'; o relatório fica em /relatorio)")
+
+
 def cmd_shell(args: argparse.Namespace, tables: Tables) -> int:
     from companion.shell import banner, run_shell
 
     session = _open_session(args, tables)
     print(banner(session), file=sys.stderr, flush=True)
+    print(campaign_line(session), file=sys.stderr, flush=True)
     try:
         return run_shell(session, sys.stdin, sys.stdout, as_json=args.json)
     finally:
@@ -231,6 +261,7 @@ def cmd_serve(args: argparse.Namespace, tables: Tables) -> int:
         return STARTUP_FAILURE
     tls = _certificate(args) if args.https else None
     session = _open_session(args, tables, gm_token=args.gm_token)
+    print(campaign_line(session), flush=True)
     try:
         serve(args.host, args.port, session, voice=_voice_factory(session, tables, args),
               tls=tls)
@@ -239,9 +270,49 @@ def cmd_serve(args: argparse.Namespace, tables: Tables) -> int:
     return 0
 
 
+# ---------------------------------------------------------------------- report, export
+
+def _write(path: str, text: str) -> None:
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise CompanionError(f"não consegui escrever '{path}': {error.strerror}") from None
+
+
+def cmd_report(args: argparse.Namespace, tables: Tables) -> int:
+    from companion.report import build, text
+    from companion.report.source import open_campaign, session_number
+
+    number = session_number(args.sessao)
+    campaign = open_campaign(args.db)
+    viewer, name = build.viewer_for(campaign, args.jogador)
+    if not args.saida:
+        if number is not None:  # that session's main lines after the list
+            made = build.report(campaign, tables, number, viewer, name)
+            print(build.sessions_text(campaign) + "\n\n" + "\n".join(text.lines(made, tables)))
+        else:
+            print(build.sessions_text(campaign))
+        return 0
+    _write(args.saida, build.html(campaign, tables, number, viewer, name))
+    print(f"relatório escrito em {args.saida}")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace, tables: Tables) -> int:
+    from companion.report import build
+    from companion.report.source import open_campaign, session_number
+
+    number = session_number(args.sessao)
+    campaign = open_campaign(args.db)
+    viewer, _name = build.viewer_for(campaign, args.jogador)
+    _write(args.saida, build.export(campaign, tables, args.formato, number, viewer))
+    print(f"eventos escritos em {args.saida}")
+    return 0
+
+
 ACTIONS: dict[str, Callable[[argparse.Namespace, Tables], int]] = {
     "shell": cmd_shell, "parse": cmd_parse, "serve": cmd_serve, "voz": cmd_voice,
-    "ouvir": cmd_listen,
+    "ouvir": cmd_listen, "relatorio": cmd_report, "exportar": cmd_export,
 }
 
 

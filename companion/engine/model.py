@@ -167,6 +167,7 @@ class State:
     next_prompt_id: int = 1
     tally: Tally = Tally()
     secrets: tuple[str, ...] = ()  # GM-only notes of secret rolls, newest last
+    session: int = 1  # the campaign's session number (`nova_sessao` starts the next)
 
     @property
     def mode(self) -> str:

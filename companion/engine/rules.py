@@ -11,6 +11,7 @@ register_schema("comandos", {"modos": {"viagem": str, "masmorra": str, "persegui
 
 # Procedure modules register themselves on import. Keep this list in sync with engine/.
 from companion.engine import (  # noqa: E402,F401
+    campaign,
     chase,
     conditions,
     dungeon,

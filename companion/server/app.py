@@ -20,7 +20,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
 from companion.errors import CompanionError
-from companion.server import access, api, qr, sockets
+from companion.server import access, api, qr, report, sockets
 from companion.server import voice as voice_events
 
 
@@ -57,6 +57,7 @@ def create_app(session: Any, tables: Any = None, web_dir: Path = WEB_DIR,
     app.extensions["mesa_hub"] = hub
     app.extensions["mesa_voice"] = _voice(socketio, hub, voice)
     app.register_blueprint(api.blueprint(session, tables, view_state))
+    app.register_blueprint(report.blueprint(session, tables, _message_page))
     _pages(app, session, web_dir)
     _errors(app)
     app.after_request(_secure)

@@ -51,8 +51,16 @@ function welcome(data) {
     identity = { token: data.token }; // later reconnects rejoin as the same player
   }
   store.set(NAME_KEY, me.nome);
+  showReportLink(identity && identity.token);
   showTable(me.nome);
   render(state);
+}
+
+// This player's version of the session report: only what they saw.
+function showReportLink(token) {
+  const link = $("#report-link");
+  link.hidden = !token;
+  if (token) link.href = `/relatorio?token=${encodeURIComponent(token)}`;
 }
 
 function refused(reason) {
@@ -63,6 +71,7 @@ function refused(reason) {
 
 function showJoin(message = "") {
   $("#table").hidden = true;
+  showReportLink(null);
   $("#leave").hidden = true;
   $("#status").hidden = true;
   $("#who").textContent = "· Jogador";

@@ -32,6 +32,9 @@ function gmToken() {
   return fromUrl || store.get(TOKEN_KEY) || "";
 }
 
+// The session report opens with this GM's token (the report page has no socket of its own).
+$("#report-link").href = `/relatorio?token=${encodeURIComponent(gmToken())}`;
+
 let state = {};
 let renderedMode = null;
 const showStatus = statusPill($("#status"));

@@ -1,0 +1,53 @@
+"""The campaign across sessions: `nova_sessao` ends the session and starts the next one.
+
+A session boundary is an ordinary logged command, so replay, undo and a kill -9 keep working
+and one SQLite file (`--db`) holds the whole campaign. Everything about the world carries over
+(characters, supplies, afflictions, position, terrain, clock, lights, the GM's monster list);
+what belongs to one session resets: the session form (`State.tally`) and the session number
+goes up by one. The ended session's full form goes to the GM in its own event, so the log
+keeps it; the table hears that the session ended and where the next one starts.
+
+Refused while a prompt waits: a prompt belongs to the session it was asked in.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from companion.engine.clock import day_of
+from companion.engine.core import Turn, command
+from companion.engine.model import GM, PUBLIC, State, Tally
+from companion.engine.tally import current_region, form_lines
+from companion.errors import CommandRejected
+from companion.tables import register_schema
+
+FILE = "campanha"
+
+register_schema(FILE, {"nova_sessao": {"fim": str, "inicio": str, "ficha": str,
+                                       "pedidos_pendentes": str}})
+
+
+def _text(turn: Turn, key: str, **values: object) -> str:
+    return str(turn.table(FILE, "nova_sessao", key)).format(**values)
+
+
+def tally_dict(tally: Tally) -> dict[str, object]:
+    """The session form as JSON-safe data (the shape of `registro`'s event)."""
+    return {"derrotados": {region: dict(counts) for region, counts in tally.defeated.items()},
+            "tesouro": dict(tally.treasure), "itens": dict(tally.items),
+            "dados": dict(tally.dice)}
+
+
+@command("nova_sessao")
+def new_session_command(state: State, turn: Turn) -> State:
+    """End this session (its form to the GM) and start the next one where the party is."""
+    if state.prompts:
+        waiting = ", ".join(str(p.id) for p in state.prompts)
+        raise CommandRejected(_text(turn, "pedidos_pendentes", pedidos=waiting))
+    ended, starting = state.session, state.session + 1
+    turn.say(_text(turn, "ficha", encerrada=ended) + "\n" + "\n".join(form_lines(state, True)),
+             GM, sessao=ended, registro=tally_dict(state.tally))
+    place = current_region(state, turn)
+    turn.say(_text(turn, "fim", encerrada=ended) + " "
+             + _text(turn, "inicio", sessao=starting, dia=day_of(state), lugar=place),
+             PUBLIC, encerrada=ended, sessao=starting, dia=day_of(state), lugar=place)
+    return replace(state, session=starting, tally=Tally())

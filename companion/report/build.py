@@ -1,0 +1,72 @@
+"""One call from a campaign to a report, an export or the list of sessions."""
+from __future__ import annotations
+
+from typing import Mapping
+
+from companion.engine.core import slug
+from companion.report import export as exporting
+from companion.report import gather, render
+from companion.report.model import Report
+from companion.report.source import (
+    Campaign,
+    ReportError,
+    SessionSpan,
+    entries,
+    find_session,
+)
+from companion.report.source import sessions as all_sessions
+from companion.tables import Tables
+
+GM = "gm"
+
+
+def viewer_for(campaign: Campaign, name: str | None) -> tuple[str, str | None]:
+    """'gm' without a name; 'player:<id>' for a character of the campaign's players."""
+    if not name:
+        return GM, None
+    wanted = slug(name)
+    for _token, character_id, shown in campaign.players:
+        if character_id == wanted or slug(shown) == wanted:
+            return f"player:{character_id}", shown
+    names = ", ".join(sorted({p[2] for p in campaign.players})) or "nenhum jogador entrou"
+    raise ReportError(f"jogador desconhecido: '{name}'; jogadores desta campanha: {names}")
+
+
+def report(campaign: Campaign, tables: Tables, number: int | None = None,
+           viewer: str = GM, viewer_name: str | None = None) -> Report:
+    span = find_session(campaign, number)
+    start, found = entries(campaign, span, tables, viewer)
+    return gather.build(campaign, span, start, found, tables, viewer, viewer_name)
+
+
+def html(campaign: Campaign, tables: Tables, number: int | None = None, viewer: str = GM,
+         viewer_name: str | None = None, standalone: bool = True,
+         downloads: Mapping[str, str] | None = None,
+         session_links: Mapping[int, str] | None = None) -> str:
+    made = report(campaign, tables, number, viewer, viewer_name)
+    listed = render.sessions_list(all_sessions(campaign), tables, session_links,
+                                  made.span.number, counts=made.gm)
+    return render.page(made, tables, standalone, downloads, listed)
+
+
+def export(campaign: Campaign, tables: Tables, kind: str, number: int | None = None,
+           viewer: str = GM) -> str:
+    if kind not in exporting.FORMATS:
+        raise ReportError(f"formato desconhecido: '{kind}'; use csv ou json")
+    span = find_session(campaign, number)
+    _start, found = entries(campaign, span, tables, viewer)
+    return exporting.export(kind, span, found, viewer == GM)
+
+
+def sessions_text(campaign: Campaign) -> str:
+    """The list of sessions as lines for the terminal."""
+    lines = []
+    for span in all_sessions(campaign):
+        ended = render.when(span.ended) if span.ended else "em jogo"
+        lines.append(f"sessão {span.number}: início {render.when(span.started)}, fim {ended}, "
+                     f"{span.commands} comandos ({span.undone} desfeitos)")
+    return "\n".join(lines)
+
+
+__all__ = ["report", "html", "export", "sessions_text", "viewer_for", "all_sessions",
+           "find_session", "SessionSpan", "ReportError"]

@@ -1,0 +1,59 @@
+"""The session's events for people who keep their own records: CSV and JSON.
+
+One row/object per event the viewer saw, in order, with its command (number, text, who, when,
+undone) and the event (seq, kind, visibility, text, data as JSON in the CSV).
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any, Sequence
+
+from companion.report.source import Entry, ReportError, SessionSpan
+
+FORMATS = ("csv", "json")
+COLUMNS = ("sessao", "comando_n", "comando_texto", "comando", "quem", "quando", "desfeito",
+           "seq", "tipo", "visibilidade", "texto", "dados")
+
+
+def rows(span: SessionSpan, entries: Sequence[Entry], gm: bool = True) -> list[dict[str, Any]]:
+    """One flat dict per event, in log order. A player's rows have no command number (it
+    would count the GM's hidden commands) and their seq is the player's own numbering."""
+    out = []
+    for entry in entries:
+        c = entry.command
+        for event in entry.events:
+            out.append({"sessao": span.number, "comando_n": c.n if gm else "",
+                        "comando_texto": c.text, "comando": c.name, "quem": c.actor,
+                        "quando": c.at, "desfeito": c.undone, "seq": event["seq"],
+                        "tipo": event["kind"], "visibilidade": event["visibility"],
+                        "texto": event["text"], "dados": event["data"]})
+    return out
+
+
+def to_csv(span: SessionSpan, entries: Sequence[Entry], gm: bool = True) -> str:
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for row in rows(span, entries, gm):
+        writer.writerow({**row, "desfeito": "sim" if row["desfeito"] else "não",
+                         "dados": json.dumps(row["dados"], ensure_ascii=False)})
+    return buffer.getvalue()
+
+
+def to_json(span: SessionSpan, entries: Sequence[Entry], gm: bool = True) -> str:
+    document: dict[str, Any] = {"sessao": span.number, "inicio": span.started,
+                                "fim": span.ended, "eventos": rows(span, entries, gm)}
+    if gm:
+        document["comandos"] = span.commands
+    return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
+
+
+def export(kind: str, span: SessionSpan, entries: Sequence[Entry], gm: bool = True) -> str:
+    """The events as `kind` ('csv' or 'json'); anything else is refused."""
+    if kind == "csv":
+        return to_csv(span, entries, gm)
+    if kind == "json":
+        return to_json(span, entries, gm)
+    raise ReportError(f"formato desconhecido: '{kind}'; use csv ou json")

@@ -1,0 +1,150 @@
+"""/relatorio: the session report for the GM (everything) or a player (what they saw), the
+list of the campaign's sessions, and the downloads (events as CSV/JSON, the standalone HTML).
+
+The token in the address says whose report it is: the GM's token gives the GM's report, a
+player's token that player's version. The report is read from the session's SQLite file (a
+second, read-only use of the same log), never from the live state.
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any, Callable, Hashable
+from urllib.parse import urlencode
+
+from flask import Blueprint, Response, request
+
+from companion.errors import CompanionError
+from companion.report import build
+from companion.report.source import ReportError, read_log, session_number
+from companion.server import access
+from companion.store.log import MEMORY, Log
+
+NO_STORE = {"Cache-Control": "no-store"}
+EXPORTS = {"eventos.csv": ("csv", "text/csv"), "eventos.json": ("json", "application/json")}
+
+
+def _campaign(session: Any) -> Any:
+    if session.db_path == MEMORY:
+        raise ReportError("esta sessão está só na memória: ligue o companheiro com --db "
+                          "ARQUIVO para ter relatórios")
+    log = Log.open(session.db_path)
+    try:
+        return read_log(log, session.db_path)
+    finally:
+        log.close()
+
+
+class _Memo:
+    """The last pages made, by what they were made from. The log only grows (an undo is a new
+    command too), so the same viewer, session and last command number give the same page:
+    phones reloading /relatorio do not replay the campaign each time."""
+
+    def __init__(self, size: int = 16) -> None:
+        self._size = size
+        self._items: OrderedDict[Hashable, str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable, make: Callable[[], str]) -> str:
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+                return self._items[key]
+        made = make()
+        with self._lock:
+            self._items[key] = made
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+        return made
+
+
+def _last(campaign: Any) -> int:
+    return campaign.commands[-1].n if campaign.commands else 0
+
+
+def _viewer(session: Any, token: str | None) -> tuple[str, str | None] | None:
+    if access.same_token(token, session.gm_token):
+        return build.GM, None
+    player = session.player_by_token(token) if token else None
+    if player is None:
+        return None
+    return f"player:{player.character_id}", player.name
+
+
+def blueprint(session: Any, tables: Any, message_page: Callable[[str, str], str]) -> Blueprint:
+    """The /relatorio routes bound to one session; `message_page(title, text)` is the pages'
+    small message page (refusals and errors)."""
+    pages = Blueprint("relatorio", __name__)
+    memo = _Memo()
+
+    def message(title: str, text: str, status: int) -> tuple[Response, int]:
+        return Response(message_page(title, text), mimetype="text/html",
+                        headers=NO_STORE), status
+
+    def refused() -> tuple[Response, int]:
+        return message("Só com o seu link",
+                       "O relatório precisa do link do Mestre, ou abra-o pela página do "
+                       "jogador (link “Relatório”, no alto).", 403)
+
+    def address(path: str, token: str, number: int | None = None) -> str:
+        query = {"token": token, **({"sessao": number} if number is not None else {})}
+        return f"{path}?{urlencode(query)}"
+
+    def whose() -> tuple[str, str | None, str] | None:
+        token = request.args.get("token")
+        found = _viewer(session, token)
+        return None if found is None else (found[0], found[1], str(token))
+
+    @pages.get("/relatorio")
+    def report_page() -> Response | tuple[Response, int]:
+        who = whose()
+        if who is None:
+            return refused()
+        viewer, name, token = who
+        try:
+            number = session_number(request.args.get("sessao"))
+            campaign = _campaign(session)
+            spans = build.all_sessions(campaign)
+            links = {s.number: address("/relatorio", token, s.number) for s in spans}
+            chosen = number if number is not None else spans[-1].number
+            downloads = {
+                "baixar_csv": address("/relatorio/eventos.csv", token, chosen),
+                "baixar_json": address("/relatorio/eventos.json", token, chosen),
+                "baixar_html": address("/relatorio/relatorio.html", token, chosen)}
+            page = memo.get(("pagina", viewer, token, chosen, _last(campaign)),
+                            lambda: build.html(campaign, tables, chosen, viewer, name,
+                                               standalone=False, downloads=downloads,
+                                               session_links=links))
+        except CompanionError as error:
+            return message("Relatório indisponível", error.message, 404)
+        return Response(page, mimetype="text/html", headers=NO_STORE)
+
+    @pages.get("/relatorio/<name>")
+    def download(name: str) -> Response | tuple[Response, int]:
+        who = whose()
+        if who is None:
+            return refused()
+        viewer, player_name, _token = who
+        if name not in EXPORTS and name != "relatorio.html":
+            return message("Erro 404", "arquivo desconhecido; baixe eventos.csv, "
+                                        "eventos.json ou relatorio.html", 404)
+        try:
+            number = session_number(request.args.get("sessao"))
+            campaign = _campaign(session)
+            span = build.find_session(campaign, number)
+            key = (name, viewer, span.number, _last(campaign))
+            if name == "relatorio.html":
+                mimetype = "text/html"
+                body = memo.get(key, lambda: build.html(campaign, tables, span.number, viewer,
+                                                        player_name))
+            else:
+                kind, mimetype = EXPORTS[name]
+                body = memo.get(key, lambda: build.export(campaign, tables, kind, span.number,
+                                                          viewer))
+        except CompanionError as error:
+            return message("Relatório indisponível", error.message, 404)
+        filename = f"sessao-{span.number}-{name}"
+        return Response(body, mimetype=mimetype, headers={
+            **NO_STORE, "Content-Disposition": f"attachment; filename=\"{filename}\""})
+
+    return pages
