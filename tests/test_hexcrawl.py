@@ -66,8 +66,14 @@ def start(play: Play, party: tuple[Character, ...] = (), **travel: object) -> Pl
     return play
 
 
+NAMED = {"forragear", "cacar", "pescar", "criar_municao"}
+
+
 def run(play: Play, name: str, *faces: int, **args: object) -> list:
-    """Apply a command with exactly these die faces (all must be used)."""
+    """Apply a command with exactly these die faces (all must be used). A named activity that
+    opens a travel round first rolls that round's weather and encounter check: QUIET faces."""
+    if name in NAMED and args.get("personagem") and not play.state.travel.round_open:
+        faces = (*QUIET, *faces)
     dice = FixedDice(*faces)
     events = play(name, rng=dice, **args)
     assert dice.faces == [], f"faces left unused: {dice.faces}"
@@ -303,10 +309,15 @@ def test_getting_lost_is_gm_only(play: Play, terrain: str) -> None:
                for e in events)
     public = [e.text.lower() for e in events if e.visibility == "public"]
     assert public and not any("perd" in text or "Tabela C" in text for text in public)
+    events = run(play, "avancar", *QUIET, 5)  # lost stays lost: Tabela C is not rolled
+    assert not rolls(events, "Tabela C: Perdendo a direção")
+    assert play.state.travel.lost is True
+    assert any(e.visibility == "gm" and "continua perdido" in e.text for e in events)
+    (found,) = run(play, "caminho")
+    assert found.visibility == "gm" and play.state.travel.lost is False
     events = run(play, "avancar", *QUIET, chance + 1, 5)
     assert one_roll(events, "Tabela C: Perdendo a direção").data["resultado"] == \
         "Na direção certa"
-    assert play.state.travel.lost is False
 
 
 @pytest.mark.parametrize("terrain", TERRAINS)
@@ -607,13 +618,15 @@ def test_tabela_e_success_and_failure(play: Play, tables, terrain: str, column: 
     assert [(c.food, c.water) for c in play.state.party] == [(gain["comida"], gain["agua"])] * 2
 
 
-def test_named_forager_gets_the_food_and_the_round_does_not_pass(play: Play, tables) -> None:
+def test_named_forager_gets_the_food_and_the_round_waits_for_the_others(play: Play,
+                                                                        tables) -> None:
     start(play, party=(ana(), bia()), terrain="floresta")
     events = run(play, "cacar", 1, personagem="Bia")
     assert [c.food for c in play.state.party] == [0, tables.get("casa", "colheita", "cacar",
                                                                 "comida")]
-    assert play.state.minutes == 0
-    assert not rolls(events, "Clima")
+    assert play.state.minutes == 0  # Ana has not acted yet: the round goes on
+    assert rolls(events, "Clima")  # the round's weather comes first
+    assert events[-1].data["faltam"] == ["ana"]
 
 
 def test_forage_yields_are_house_defaults(tables) -> None:
@@ -633,8 +646,9 @@ def test_tabela_f_row_6_poisoned_food(play: Play) -> None:
     start(play, party=(ana(),), terrain="montanha")
     events = run(play, "forragear", 2, 6, personagem="ana")
     assert one_roll(events, "Tabela F: Acidentes").data["resultado"] == SEED_F[6]
-    assert play.state.party[0].conditions == (
-        "Comida venenosa/doente: quem a ingerir tem DESV pelo próximo dia",)
+    (poisoned,) = play.state.party[0].lasting  # DESV for the whole next day, then it ends
+    assert (poisoned.text, poisoned.since, poisoned.until, poisoned.edge) == (
+        "Comida venenosa/doente", 24 * 60, 48 * 60, "desvantagem")
 
 
 def test_tabela_f_row_7_ticks(play: Play) -> None:
@@ -673,6 +687,7 @@ def test_tabela_f_row_8_marks_the_condition_until_cured_and_says_how_to_cure(
 def test_tabela_f_row_8_halves_the_next_advance(play: Play) -> None:
     start(play, party=(ana(), bia()), terrain="montanha")
     run(play, "cacar", 3, 8, personagem="ana")
+    run(play, "explorar", 5)  # Bia explores: the round closes
     events = run(play, "avancar", *QUIET, 6, 5)
     assert play.state.travel.hexes == 0.25
     assert "meio movimento: Ana está com o tornozelo torcido" in advance_text(events)
@@ -702,6 +717,7 @@ def test_the_sprained_ankle_halves_every_travel_mode(play: Play, mode: str, full
 def test_curar_restores_full_progress(play: Play) -> None:
     start(play, party=(ana(), bia()), terrain="montanha")
     run(play, "cacar", 3, 8, personagem="ana")
+    run(play, "explorar", 5)
     run(play, "avancar", *QUIET, 6, 5)
     events = run(play, "curar", personagem="Ana")
     assert play.state.party[0].conditions == ()
@@ -821,13 +837,13 @@ def test_exhaustion_level_2_also_drops_modifiers(play: Play) -> None:
     events = run(play, "criar_municao", 18, 4, personagem="Ana")
     assert one_roll(events, "Tabela G: Criar Munição").data["total"] == 4
     tired = ana(exhaustion=2)
-    assert (modifier(tired, "des", play.tables), edge_for(tired, play.tables)) == (0, "desvantagem")
+    assert (modifier(tired, "des", play.tables), edge_for(tired, play.tables, 0)) == (0, "desvantagem")
 
 
 def test_exhaustion_level_3_keeps_1_and_2_and_hurts_con_each_day(play: Play) -> None:
     start(play, party=(ana(exhaustion=3),), terrain="floresta", day_start_terrain="estepe")
     tired = ana(exhaustion=3)
-    assert (modifier(tired, "con", play.tables), edge_for(tired, play.tables)) == (0, "desvantagem")
+    assert (modifier(tired, "con", play.tables), edge_for(tired, play.tables, 0)) == (0, "desvantagem")
     play.state = replace(play.state, minutes=5 * 240, travel=replace(play.state.travel,
                                                                      rested_today=True))
     events = run(play, "explorar", *QUIET, 5, 3)
@@ -847,7 +863,7 @@ def test_a_day_without_rest_gives_one_exhaustion(play: Play) -> None:
 
 
 def test_a_day_with_rest_gives_no_exhaustion(play: Play) -> None:
-    start(play, party=(ana(),), terrain="estepe", camp_safe=True)
+    start(play, party=(ana(food=1, water=1),), terrain="estepe", camp_safe=True)
     play.state = replace(play.state, minutes=5 * 240)
     events = run(play, "descansar", *QUIET, 4)
     assert play.state.party[0].exhaustion == 0

@@ -267,8 +267,9 @@ def test_named_gathering_and_flight_reach_the_character(session_after: SessionFa
     session = session_after("personagem Ana", "personagem Bia")
     hunt = session.run("caçar Bia")
     assert hunt.ok, hunt.error
-    said = " ".join(event["text"] for event in hunt.events)
+    said = " ".join(event["text"] for event in hunt.events if "faltam" not in event["data"])
     assert "Bia" in said and "Ana" not in said  # only the character named hunts
+    assert hunt.events[-1]["data"]["faltam"] == ["ana"]  # Ana still has her activity
     flight = session.run("fugir Ana")
     assert flight.ok, flight.error
     assert session.state.chase is not None and session.state.chase.roller == "ana"
@@ -364,7 +365,7 @@ def test_an_article_before_a_name_reaches_the_character(session_after: SessionFa
     """The engine refuses an unknown name, so 'ok' means the name was found; nobody else moves."""
     session = session_after("personagem Ana", "personagem Bia", "personagem Caio")
     for text, who in (("a Bia vai forragear", "Bia"), ("o Caio vai caçar", "Caio"),
-                      ("forragear a Bia", "Bia"), ("a Ana vai pescar", "Ana")):
+                      ("a Ana vai pescar", "Ana"), ("forragear a Bia", "Bia")):
         before = {c.name: c for c in session.state.party}
         result = session.run(text)
         assert result.ok, (text, result.error)

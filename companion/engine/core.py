@@ -190,6 +190,7 @@ class PromptAnswer:
     total: int | None = None
     natural: int | None = None
     option: str | None = None
+    faces: tuple[int, ...] = ()  # the physical die values said (two under DESV/vantagem)
 
 
 def command(name: str) -> Callable[[Handler], Handler]:
@@ -313,11 +314,13 @@ def modifier(character: Character, attribute: str, tables: Tables) -> int:
     return int(character.mods.get(attribute, 0))
 
 
-def edge_for(character: Character, tables: Tables) -> str | None:
-    """Tabela I `desvantagem`, or a lasting condition's edge (Tabela H 7: DESV for two rounds)."""
+def edge_for(character: Character, tables: Tables, now: int) -> str | None:
+    """Tabela I `desvantagem`, or the edge of a lasting condition in force at minute `now`
+    (Tabela H 7: DESV for the next two rounds, from the round after the one it happened in)."""
     if has_exhaustion_effect(character, EXHAUSTION_EDGE, tables):
         return EXHAUSTION_EDGE
-    return next((c.edge for c in character.lasting if c.edge), None)
+    return next((c.edge for c in character.lasting if c.edge and c.since <= now < c.until),
+                None)
 
 
 def add_prompt(state: State, turn: Turn, kind: str, character: str | None, text: str,
@@ -325,6 +328,12 @@ def add_prompt(state: State, turn: Turn, kind: str, character: str | None, text:
                options: tuple[str, ...] = (), **context: Any) -> State:
     """Queue a prompt for a character's player (or the GM when character is None)."""
     names = turn.table("panico", "nomes_opcoes")
+    owner = next((c for c in state.party if c.id == character), None)
+    if owner is not None and not options:  # a roll: DESV applies to the physical die too
+        edge = edge_for(owner, turn.tables, state.minutes)
+        context = {**context, "vantagem": edge}
+        if edge is not None:
+            text += " " + edge_text(edge, dice_expression, bool(context.get("rolar_abaixo")))
     prompt = Prompt(id=state.next_prompt_id, kind=kind, character=character, text=text,
                     dice=dice_expression, modifier=modifier_value, dc=dc, options=options,
                     labels=tuple(str(names.get(o, o)) for o in options), context=context)
@@ -356,11 +365,30 @@ def require_group_free(state: State, turn: Turn, who: tuple[str, ...] | None = N
                           f"('cancelar pedido {first}') antes de seguir")
 
 
+def edge_text(edge: str, dice_expression: str, low_is_good: bool) -> str:
+    """What a prompt under DESV (or vantagem) asks of a physical die: roll twice, keep one."""
+    worse = edge == EXHAUSTION_EDGE
+    keep = "menor" if worse != low_is_good else "maior"
+    name = "DESV" if worse else "vantagem"
+    return (f"Com {name}: role {dice_expression} duas vezes e fique com o "
+            f"{'pior' if worse else 'melhor'} (o {keep}); diga os dois valores ou só o que "
+            "ficou.")
+
+
+def prompt_edge(prompt: Prompt) -> str | None:
+    """The edge the prompt was asked with (DESV of exhaustion or of a lasting condition)."""
+    edge = prompt.context.get("vantagem")
+    return str(edge) if edge else None
+
+
 def prompt_to_dict(prompt: Prompt) -> dict[str, Any]:
-    return {"id": prompt.id, "tipo": prompt.kind, "personagem": prompt.character,
-            "texto": prompt.text, "dados": prompt.dice, "modificador": prompt.modifier,
-            "dc": prompt.dc, "opcoes": list(prompt.options),
-            "opcoes_nomes": list(prompt.labels or prompt.options)}
+    shown = {"id": prompt.id, "tipo": prompt.kind, "personagem": prompt.character,
+             "texto": prompt.text, "dados": prompt.dice, "modificador": prompt.modifier,
+             "dc": prompt.dc, "opcoes": list(prompt.options),
+             "opcoes_nomes": list(prompt.labels or prompt.options)}
+    if prompt_edge(prompt):
+        shown["vantagem"] = prompt_edge(prompt)
+    return shown
 
 
 def option_label(prompt: Prompt, option: str) -> str:
@@ -415,9 +443,12 @@ def require_actor(state: State, turn: Turn) -> None:
 
 
 def _count_dice(state: State, events: list[Event]) -> State:
-    """The session tally counts every die rolled, by type, from the rolagem events."""
+    """The session tally counts every die rolled, by type: the rolagem events' faces and the
+    physical dice of the prompts answered with a value (`dados_fisicos`)."""
     counts = dict(state.tally.dice)
     for event in events:
+        for kind, count in event.data.get("dados_fisicos", {}).items():  # a physical answer
+            counts[kind] = counts.get(kind, 0) + int(count)
         if event.kind != "rolagem":
             continue
         for kind, values in event.data.get("faces", []):

@@ -71,7 +71,7 @@ def roll_command(state: State, turn: Turn) -> State:
         raise CommandRejected("diga o que rolar, como 'rolar 2d6+1' ou 'rolar d20 com vantagem'")
     player = _player_id(turn)
     character = next((c for c in state.party if c.id == player), None)
-    exhausted = character is not None and edge_for(character, turn.tables) is not None
+    exhausted = character is not None and edge_for(character, turn.tables, state.minutes) is not None
     edge, note = _edge(arg(turn, "vantagem"), exhausted)
     name = str(turn.table(FILE, "rolagens", "nome"))
     who = f"{character.name if character else player}: " if player else ""
@@ -143,12 +143,12 @@ def _summary(view: Mapping[str, Any]) -> str:
 
 
 def _harm_text(character: Mapping[str, Any]) -> str:
-    """' Dano SAB 2' (attribute damage) and ' · Mosquitos (DESV, mais 2 rodadas)'."""
+    """' Dano SAB 2' (attribute damage), then every condition and affliction:
+    ' · Insanidade · Tornozelo torcido: … · Mosquitos (DESV, mais 2 rodadas) · aflição: Fobia'."""
     harm = ", ".join(f"{k.upper()} {v}" for k, v in character["dano_atributos"].items())
-    timed = "".join(f" · {text}" for text in character["condicoes"][
-        len(character["condicoes"]) - len(character["condicoes_temporarias"]):]
-        if character["condicoes_temporarias"])
-    return (f" Dano {harm}" if harm else "") + timed
+    shown = "".join(f" · {text}" for text in character["condicoes"])
+    shown += "".join(f" · aflição: {name}" for name in character["aflicoes"])
+    return (f" Dano {harm}" if harm else "") + shown
 
 
 def _monster_text(monster: Mapping[str, Any]) -> str:

@@ -41,6 +41,7 @@ class Lasting:
     text: str
     until: int
     edge: str | None = None
+    since: int = 0  # the session minute it starts at ("nas próximas duas rodadas": the next)
 
 
 @dataclass(frozen=True)
@@ -103,6 +104,11 @@ class Travel:
     hexes: float = 0.0  # progress travelled today/overall, in hexes
     lost: bool = False  # GM-only
     watcher: str | None = None  # character id keeping watch (`vigia`); None: the house default
+    # The travel round in progress: who already did their one activity (id, activity), whether
+    # its weather and encounter check were rolled, and whether that check found an encounter.
+    acted: tuple[tuple[str, str], ...] = ()
+    round_open: bool = False
+    round_encounter: bool = False
 
 
 @dataclass(frozen=True)

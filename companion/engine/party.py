@@ -42,6 +42,7 @@ from companion.engine.core import (
     find_character,
     option_label,
     plural,
+    prompt_edge,
     slug,
     update_character,
 )
@@ -331,22 +332,41 @@ def answer_command(state: State, turn: Turn) -> State:
     who = _owner(state, prompt)
     if turn.command.actor == "gm" and prompt.character is not None:
         who = f"O Mestre, por {who},"
+    physical = {"dados_fisicos": _physical_dice(prompt)} if answer.faces else {}
     turn.say(f"{who} respondeu ao pedido {prompt.id}: {shown}.",
              prompt_visibility(prompt), kind="resposta", pedido=prompt.id, tipo=prompt.kind,
              personagem=prompt.character, total=answer.total, natural=answer.natural,
-             opcao=answer.option)
+             opcao=answer.option, **physical)
     remaining = tuple(p for p in state.prompts if p.id != prompt.id)
     return handler(replace(state, prompts=remaining), prompt, answer, turn)
 
 
+def _physical_dice(prompt: Prompt) -> dict[str, int]:
+    """The dice a physical answer rolled, for the session tally: '2d6' → {'d6': 2}; under DESV
+    or vantagem the prompt asked for two rolls, so twice that."""
+    match = _DICE.match(prompt.dice.strip().lower().replace(" ", ""))
+    if not match:
+        return {}
+    count = int(match.group(1) or 1) * (2 if prompt_edge(prompt) else 1)
+    return {f"d{match.group(2)}": count}
+
+
 def _answer_text(prompt: Prompt, answer: PromptAnswer) -> str:
-    """'exaustão', '16', or '15 + 1 = 16' when a modifier was added to the die."""
+    """'exaustão', '16', '15 + 1 = 16' when a modifier was added to the die, and under DESV
+    with both dice said, '9 (DESV, descartado 15) + 1 = 10'."""
     if answer.option is not None:
         return option_label(prompt, answer.option)
-    if answer.natural is None or not prompt.modifier:
+    natural = str(answer.natural)
+    if len(answer.faces) == 2:
+        other = answer.faces[1] if answer.faces[0] == answer.natural else answer.faces[0]
+        natural += f" ({'DESV' if prompt_edge(prompt) == 'desvantagem' else 'vantagem'}, " \
+                   f"descartado {other})"
+    elif answer.natural is None or not prompt.modifier:
         return str(answer.total)
+    if not prompt.modifier:
+        return natural
     sign = "+" if prompt.modifier > 0 else "−"
-    return f"{answer.natural} {sign} {abs(prompt.modifier)} = {answer.total}"
+    return f"{natural} {sign} {abs(prompt.modifier)} = {answer.total}"
 
 
 def _name_said_as_option(state: State, turn: Turn) -> Turn:
@@ -389,11 +409,27 @@ def die_range(expression: str) -> tuple[int, int] | None:
 
 
 def _by_value(state: State, prompt: Prompt, turn: Turn) -> PromptAnswer:
-    raw = arg(turn, "valor")
+    """A physical die: one value (under DESV, the one the player kept) or, under DESV or
+    vantagem, both values (`valor2`): the companion keeps the worse (or the better)."""
     bounds = die_range(prompt.dice)
     if bounds is None:
         raise CommandRejected(f"o pedido {prompt.id} é de {prompt.dice}: diga 'responder rolar' "
                               "para o companheiro rolar")
+    values = [_die_value(prompt, arg(turn, "valor"), bounds)]
+    if arg(turn, "valor2") is not None:
+        edge = prompt_edge(prompt)
+        if edge is None:
+            raise CommandRejected(f"o pedido {prompt.id} não é com DESV nem vantagem: diga um "
+                                  f"valor só, como 'responder {values[0]}'")
+        values.append(_die_value(prompt, arg(turn, "valor2"), bounds))
+        keep_high = (edge == "vantagem") != bool(prompt.context.get("rolar_abaixo"))
+        natural = max(values) if keep_high else min(values)
+    else:
+        natural = values[0]
+    return PromptAnswer(total=natural + prompt.modifier, natural=natural, faces=tuple(values))
+
+
+def _die_value(prompt: Prompt, raw: Any, bounds: tuple[int, int]) -> int:
     low, high = bounds
     refusal = CommandRejected(f"valor fora do dado: '{raw}'; o pedido {prompt.id} é de "
                               f"{prompt.dice}: diga um número de {low} a {high}")
@@ -403,12 +439,13 @@ def _by_value(state: State, prompt: Prompt, turn: Turn) -> PromptAnswer:
         raise refusal from None
     if not low <= natural <= high:
         raise refusal
-    return PromptAnswer(total=natural + prompt.modifier, natural=natural)
+    return natural
 
 
 def _by_roll(state: State, prompt: Prompt, turn: Turn) -> PromptAnswer:
     character = next((c for c in state.party if c.id == prompt.character), None)
-    edge = edge_for(character, turn.tables) if character else None
+    edge = (prompt_edge(prompt) if "vantagem" in prompt.context
+            else edge_for(character, turn.tables, state.minutes) if character else None)
     names = turn.table(FILE, "nomes_pedidos")
     name = str(prompt.context.get("tabela") or names.get(prompt.kind, prompt.text))
     label = f"{_owner(state, prompt)}: {prompt.context.get('rotulo') or name}"
