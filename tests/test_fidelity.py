@@ -221,13 +221,13 @@ def test_6_once_lost_the_party_stays_lost_until_the_gm_says_so(table) -> None:
     mesa = table(7)  # round 1: on course; round 2: lost
     mesa.run("personagem Ana", "avançar", "avançar")
     assert mesa.state.travel.lost
-    third = mesa.run("avançar")
+    # the 3rd advance: the forced-march test first, then the advance itself
+    third = mesa.run("avançar", "responder 20")
     assert not rolls(third, "Tabela C: Perdendo a direção")  # not rolled while lost
     still = [e for e in third if e["data"].get("perdido") is True]
     assert still and all(e["visibility"] == "gm" for e in still)
     assert "continua perdido" in still[0]["text"]
     assert mesa.state.travel.lost
-    mesa.run("responder 20")  # the forced-march test: passed
     gm_line = mesa.run("estado")[-1]
     assert gm_line["data"]["mestre"]["perdido"] is True
     found = mesa.run("o grupo achou o caminho")
@@ -307,3 +307,26 @@ def test_insanity_is_said_in_a_neutral_form_and_does_not_stop_the_travel(table) 
     assert not any("está insano" in e["text"] for e in events)
     mesa.run("avançar")  # the condition's row is Tabela J's: no travel effect to look up
     assert mesa.char("Ana").conditions == ("Insanidade",)
+
+
+def test_the_forced_march_test_comes_before_the_third_advance(table) -> None:
+    mesa = table(3)
+    mesa.run("personagem Ana", "avançar", "avançar")
+    asked = mesa.run("avançar")
+    assert [e["kind"] for e in asked].count("pedido") == 1
+    assert not any(e["text"].startswith("O grupo avança") for e in asked)
+    assert not rolls(asked, "Tabela D: Eventos")
+    answered = mesa.run("responder 20")
+    texts = [e["text"] for e in answered]
+    assert any(t.startswith("Ana aguenta") for t in texts)
+    assert texts.index(next(t for t in texts if t.startswith("Ana aguenta"))) < texts.index(
+        next(t for t in texts if t.startswith("O grupo avança")))
+    assert mesa.state.minutes == 3 * 240
+
+
+def test_the_turn_header_comes_after_the_encounter_check(table) -> None:
+    mesa = table(3)
+    events = mesa.run("personagem Ana", "masmorra mortal", "acender tocha", "turno")
+    check = rolls(events, "Encontro aleatório")[0]
+    header = next(e for e in events if e["text"].startswith("Turno de exploração 1"))
+    assert events.index(check) < events.index(header)

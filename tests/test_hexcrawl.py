@@ -349,7 +349,15 @@ def test_rows_7_and_8_only_by_exploring(play: Play) -> None:
 # ---------------------------------------------------------------- forced march
 
 def _march(play: Play) -> list:
+    """One avançar. Past the free rounds the test comes first: the round opens (weather,
+    encounter) and the advance (Tabela C, D) waits for the answers."""
+    free = play.tables.get("viagem", "tabela_b", "rodadas_sem_penalidade")
+    if play.state.travel.consecutive_advances >= free and play.state.party:
+        return run(play, "avancar", *QUIET)
     return run(play, "avancar", *QUIET, 6, 5)
+
+
+ADVANCE = (6, 5)  # the advance after the forced-march tests: Tabela C, Tabela D
 
 
 def test_two_consecutive_advances_are_free(play: Play) -> None:
@@ -370,7 +378,9 @@ def test_forced_march_dc_12_then_15_then_18(play: Play) -> None:
         assert [(p.kind, p.character, p.dc, p.modifier) for p in prompts] == [
             ("marcha_forcada", "ana", dc, 1), ("marcha_forcada", "bia", dc, -1)]
         for prompt in prompts:
-            run(play, "responder", pedido=prompt.id, valor=20)
+            last = prompt is prompts[-1]
+            run(play, "responder", *(ADVANCE if last else ()), pedido=prompt.id, valor=20)
+        assert play.state.prompts == () and play.state.travel.consecutive_advances == dc // 3 - 1
 
 
 def test_any_other_activity_resets_the_advance_count(play: Play) -> None:
@@ -428,34 +438,51 @@ def _forced(play: Play) -> None:
 
 def test_forced_march_passed(play: Play) -> None:
     _forced(play)
-    events = run(play, "responder", valor=11)  # 11 + CON 1 = 12
+    hexes = play.state.travel.hexes
+    events = run(play, "responder", *ADVANCE, valor=11)  # 11 + CON 1 = 12: now the advance
     assert any("aguenta" in e.text for e in events)
-    assert play.state.prompts == ()
+    texts = [e.text for e in events]
+    aguenta = next(i for i, t in enumerate(texts) if "aguenta" in t)
+    avanca = next(i for i, t in enumerate(texts) if t.startswith("O grupo avança"))
+    assert aguenta < avanca  # the test before the advance
+    assert play.state.prompts == () and play.state.travel.hexes == hexes + 0.5
+    assert play.state.minutes == 3 * 240
+
+
+def test_forced_march_advance_waits_for_the_test(play: Play) -> None:
+    start(play, party=(ana(),), terrain="estepe")
+    _march(play)
+    _march(play)
+    hexes = play.state.travel.hexes
+    events = _march(play)  # the 3rd: the test comes first
+    assert not rolls(events, "Tabela C: Perdendo a direção")
+    assert not any(e.text.startswith("O grupo avança") for e in events)
+    assert play.state.travel.hexes == hexes and play.state.minutes == 2 * 240
 
 
 def test_forced_march_failed_then_rest_two_rounds(play: Play) -> None:
-    """Only THAT character rests: any two travel rounds pay the debt; only advancing waits."""
+    """Only THAT character rests: the group does not advance without her (that round is the
+    first of her rest); any other travel round pays the rest; only advancing waits."""
     _forced(play)
     run(play, "responder", valor=10)  # 11 < 12
     (choice,) = play.state.prompts
     assert choice.kind == "escolha_marcha" and choice.options == ("descansar", "exaustao")
-    run(play, "responder", opcao="descansar")
-    assert play.state.party[0].rest_rounds_owed == 2
+    hexes = play.state.travel.hexes
+    events = run(play, "responder", opcao="descansar")
+    assert "O grupo não avança nesta rodada: espera Ana, que descansa pela marcha forçada." \
+        in [e.text for e in events]
+    assert play.state.travel.hexes == hexes and play.state.minutes == 3 * 240
+    assert play.state.party[0].rest_rounds_owed == 1  # that round paid one
     assert play.state.party[0].exhaustion == 0
     before = play.state
     with pytest.raises(CommandRejected, match=r"Ana ainda descansa pela marcha forçada "
-                                              r"\(faltam 2 rodadas\): o grupo só avança "
+                                              r"\(falta 1 rodada\): o grupo só avança "
                                               r"depois.*'cancelar Ana'"):
         play("avancar", rng=FixedDice())
     assert play.state == before
     events = run(play, "explorar", *QUIET, 5)  # the group explores; Ana sits it out
-    assert "Ana descansa nesta rodada pela marcha forçada: falta 1 rodada." in \
+    assert "Ana descansa nesta rodada pela marcha forçada: pode voltar às atividades." in \
         [e.text for e in events]
-    assert play.state.party[0].rest_rounds_owed == 1
-    with pytest.raises(CommandRejected, match=r"\(falta 1 rodada\)"):
-        play("avancar", rng=FixedDice())
-    events = run(play, "acampar", *QUIET, 6)
-    assert any("pode voltar às atividades" in e.text for e in events)
     assert play.state.party[0].rest_rounds_owed == 0
     assert play.state.party[0].food == before.party[0].food  # no rest was forced on anyone
     _march(play)  # free again
@@ -525,7 +552,7 @@ def test_unanswered_forced_march_prompts_block_the_next_activity(play: Play,
         assert play.state == before
     with pytest.raises(CommandRejected, match="Ana ainda não respondeu"):
         play("forragear", rng=FixedDice(), personagem="Ana")
-    run(play, "cancelar")
+    run(play, "cancelar", *ADVANCE)  # cancelled: the advance goes on
     run(play, "explorar", *QUIET, 5)
 
 
@@ -589,7 +616,7 @@ def test_forced_march_failed_then_exhaustion(play: Play) -> None:
     run(play, "responder", valor=1)
     (choice,) = play.state.prompts
     assert choice.labels == ("descansar", "exaustão")
-    events = run(play, "responder", opcao="exaustão")
+    events = run(play, "responder", *ADVANCE, opcao="exaustão")
     assert "respondeu ao pedido 2: exaustão." in events[0].text
     assert "recebe 1 ponto de exaustão" in events[1].text
     assert play.state.party[0].exhaustion == 1

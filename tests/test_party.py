@@ -448,10 +448,10 @@ def test_a_companion_roll_names_whose_test_it_is(tables):
     play = Play(tables, State(travel=Travel(weather_row=3, terrain="estepe",
                                             day_start_terrain="estepe")))
     play("personagem", nome="Ana", con=1)
-    for _ in range(3):
-        play("avancar", rng=FixedDice(3, 6, 6, 5))
-    events = play("responder", rng=FixedDice(14))
-    (rolled,) = [e for e in events if e.kind == "rolagem"]
+    for faces in ((3, 6, 6, 5), (3, 6, 6, 5), (3, 6)):
+        play("avancar", rng=FixedDice(*faces))
+    events = play("responder", rng=FixedDice(14, 6, 5))  # passed: then the advance rolls
+    rolled = [e for e in events if e.kind == "rolagem"][0]
     assert rolled.data["tabela"] == "Tabela B: Forçando o Avanço"
     assert rolled.text.startswith("Ana: teste de CON DC 12 (marcha forçada) — 1d20 = 14")
     assert "14 + 1 = 15" in events[1].text

@@ -37,7 +37,7 @@ def pass_time(state: State, turn: Turn, minutes: int, *, advancing: bool = False
         state = replace(state, travel=replace(state.travel, consecutive_advances=0))
     if minutes > 0 and (state.travel.acted or state.travel.round_open):  # the round is over
         state = replace(state, travel=replace(state.travel, acted=(), round_open=False,
-                                              round_encounter=False))
+                                              round_encounter=False, pending_advance=False))
     if state.dungeon.active:
         state = _burn_dungeon_timers(state, turn, minutes)
     start = state.minutes

@@ -181,6 +181,7 @@ Handler = Callable[[State, Turn], State]
 PromptHandler = Callable[[State, Prompt, "PromptAnswer", Turn], State]
 COMMANDS: dict[str, Handler] = {}
 PROMPT_HANDLERS: dict[str, PromptHandler] = {}
+CANCEL_HANDLERS: dict[str, Handler] = {}  # what happens after a prompt of a kind is cancelled
 
 
 @dataclass(frozen=True)
@@ -197,6 +198,14 @@ def command(name: str) -> Callable[[Handler], Handler]:
     """Register a handler for a canonical command name."""
     def register(handler: Handler) -> Handler:
         COMMANDS[name] = handler
+        return handler
+    return register
+
+
+def cancel_handler(kind: str) -> Callable[[Handler], Handler]:
+    """Register what happens after a prompt of this kind is cancelled (`cancelar`)."""
+    def register(handler: Handler) -> Handler:
+        CANCEL_HANDLERS[kind] = handler
         return handler
     return register
 

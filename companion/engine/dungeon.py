@@ -196,10 +196,10 @@ def _run_turn(state: State, turn: Turn, resting: bool) -> State:
     require_group_free(state, turn)
     number = state.dungeon.turn + 1
     state = replace(state, dungeon=replace(state.dungeon, turn=number))
+    state = _encounter_check(state, turn)  # the seed's order: the check, then the actions
     doing = "o grupo descansa" if resting else "ações dos jogadores"
     turn.say(f"Turno de exploração {number} ({_data(turn, 'turno_minutos')} min): {doing}.",
              turno=number, descanso=resting)
-    state = _encounter_check(state, turn)
     _monster_reminder(state, turn)
     return _end_of_turn(state, turn, resting)
 

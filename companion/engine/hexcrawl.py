@@ -38,6 +38,7 @@ from companion.engine.core import (
     schema_rule,
     spoken_name,
     PromptAnswer,
+    cancel_handler,
     require_group_free,
     Turn,
     add_prompt,
@@ -247,7 +248,7 @@ def roll_encounter(state: State, turn: Turn) -> None:
 # ---------------------------------------------------------------- the round
 
 def run_round(state: State, turn: Turn, activity: Activity, *, resting: bool = False,
-              advancing: bool = False) -> State:
+              advancing: bool = False, close: bool = True) -> State:
     """A group activity: the activity of everyone who has not acted yet this round, then the
     round closes (+4 h). A fresh round first rolls its weather and encounter check. Characters
     owing forced-march rest sit the round out (see the module docstring)."""
@@ -268,7 +269,7 @@ def run_round(state: State, turn: Turn, activity: Activity, *, resting: bool = F
     if not resting:
         state = _set_travel(state, camp_safe=False)  # the party leaves its camp
     state = activity(state, turn, encounter)
-    return _close_round(state, turn, advancing=advancing)
+    return _close_round(state, turn, advancing=advancing) if close else state
 
 
 def _require_no_chase(state: State, turn: Turn) -> None:
@@ -419,10 +420,33 @@ def _day_without_rest(state: State, turn: Turn) -> State:
 
 @command("avancar")
 def advance(state: State, turn: Turn) -> State:
-    return run_round(state, turn, _advance, advancing=True)
+    """A round of advance. Past the free rounds, the forced-march test comes BEFORE the advance
+    ("requer um teste"): the round opens, every character is asked, and the advance itself
+    runs when the last test (and choice) is settled — unless someone must now rest, who the
+    group waits for: then the round passes without advancing."""
+    count = state.travel.consecutive_advances + 1
+    if _forced_dc(turn, count) is None or not state.party:
+        return run_round(state, turn, lambda s, t, _: _advance(s, t, count), advancing=True)
+    return run_round(state, turn, lambda s, t, _: _forced_march(s, t, count), advancing=True,
+                     close=False)
 
 
-def _advance(state: State, turn: Turn, encounter: bool) -> State:
+def resume_advance(state: State, turn: Turn) -> State:
+    """After a forced-march prompt is settled: the round's advance, once none is left."""
+    if not state.travel.pending_advance or any(
+            p.kind in MARCH_PROMPTS for p in state.prompts):
+        return state
+    state = _set_travel(state, pending_advance=False)
+    resting = [c.name for c in state.party if c.rest_rounds_owed > 0]
+    if resting:
+        turn.say(f"O grupo não avança nesta rodada: espera {_names_text(resting)}, que "
+                 "descansa pela marcha forçada.", sem_avanco=True)
+        return _close_round(state, turn)
+    state = _advance(state, turn, state.travel.consecutive_advances + 1)
+    return _close_round(state, turn, advancing=True)
+
+
+def _advance(state: State, turn: Turn, count: int) -> State:
     lost = state.travel.lost or _lost_check(state, turn)
     mode = state.travel.mode
     hexes = float(turn.table("viagem", "tabela_a", "hexes", mode))
@@ -433,7 +457,6 @@ def _advance(state: State, turn: Turn, encounter: bool) -> State:
         hexes *= slowed.factor
         pace += " — " + conditions.slowed_text(slowed)
         extra = {"fator": slowed.factor, "lentos": [name for name, _ in slowed.who]}
-    count = state.travel.consecutive_advances + 1
     turn.say(f"O grupo avança {hexes_text(hexes)} ({pace}). "
              "Os PdIs óbvios e o tipo de terreno dos hexes vizinhos são revelados.",
              hexes=hexes, tabela=turn.table("viagem", "tabela_a", "nome"), **extra)
@@ -448,7 +471,7 @@ def _advance(state: State, turn: Turn, encounter: bool) -> State:
     state = _set_travel(state, lost=lost, hexes=state.travel.hexes + hexes,
                         consecutive_advances=count)
     events_roll(state, turn, "dados_avancar")
-    return _forced_march(state, turn, count)
+    return state
 
 
 @command("caminho")
@@ -483,16 +506,26 @@ def events_roll(state: State, turn: Turn, dice_key: str) -> None:
               describe=lambda total: str(pick_row(column["linhas"], total)))
 
 
-def _forced_march(state: State, turn: Turn, count: int) -> State:
-    """Tabela B: past the free rounds every character tests CON, DC 12 then +3 per round."""
+MARCH_PROMPTS = ("marcha_forcada", "escolha_marcha")
+
+
+def _forced_dc(turn: Turn, count: int) -> int | None:
+    """Tabela B: the DC of the `count`-th consecutive advance (None within the free rounds)."""
     spec = turn.table("viagem", "tabela_b")
     extra = count - spec["rodadas_sem_penalidade"]
-    if extra < 1:
-        return state
-    dc = spec["dc"] + spec["dc_por_rodada"] * (extra - 1)
+    return None if extra < 1 else spec["dc"] + spec["dc_por_rodada"] * (extra - 1)
+
+
+def _forced_march(state: State, turn: Turn, count: int) -> State:
+    """Tabela B: past the free rounds every character tests CON, DC 12 then +3 per round,
+    before the group advances (the advance waits: `resume_advance`)."""
+    spec = turn.table("viagem", "tabela_b")
+    dc = _forced_dc(turn, count)
     attribute = str(spec["atributo"])
-    turn.say(f"Marcha forçada: {count}ª rodada seguida de avanço — cada personagem faz um "
-             f"teste de {attribute.upper()} DC {dc}.", tabela=spec["nome"], dc=dc)
+    turn.say(f"Marcha forçada: {count}ª rodada seguida de avanço — antes de avançar, cada "
+             f"personagem faz um teste de {attribute.upper()} DC {dc}.", tabela=spec["nome"],
+             dc=dc)
+    state = _set_travel(state, pending_advance=True)
     for character in state.party:
         state = add_prompt(
             state, turn, "marcha_forcada", character.id,
@@ -510,7 +543,7 @@ def forced_march_answered(state: State, prompt: Prompt, answer: PromptAnswer,
     if rest.passed(prompt, answer):
         turn.say(f"{character.name} aguenta a marcha forçada ({answer.total} contra DC "
                  f"{prompt.dc}).", personagem=character.id)
-        return state
+        return resume_advance(state, turn)
     spec = turn.table("viagem", "tabela_b")
     turn.say(f"{character.name} falha na marcha forçada ({answer.total} contra DC {prompt.dc}).",
              personagem=character.id)
@@ -552,7 +585,11 @@ def march_choice_answered(state: State, prompt: Prompt, answer: PromptAnswer,
     if choice is None:
         listed = " ou ".join(option_label(prompt, o) for o in prompt.options)
         raise CommandRejected(f"escolha desconhecida: '{answer.option or ''}'; use {listed}")
-    return choice(state, turn, character)
+    return resume_advance(choice(state, turn, character), turn)
+
+
+for _kind in MARCH_PROMPTS:  # a test or choice cancelled by the GM: the advance goes on
+    cancel_handler(_kind)(resume_advance)
 
 
 # ---------------------------------------------------------------- Explorar

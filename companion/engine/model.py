@@ -109,6 +109,7 @@ class Travel:
     acted: tuple[tuple[str, str], ...] = ()
     round_open: bool = False
     round_encounter: bool = False
+    pending_advance: bool = False  # the round's advance waits for the forced-march tests
 
 
 @dataclass(frozen=True)

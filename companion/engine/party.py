@@ -33,6 +33,7 @@ from dataclasses import replace
 from typing import Any, Callable, Mapping
 
 from companion.engine.core import (
+    CANCEL_HANDLERS,
     PROMPT_HANDLERS,
     PromptAnswer,
     Turn,
@@ -487,7 +488,9 @@ def cancel_command(state: State, turn: Turn) -> State:
     turn.say(f"Pedido {prompt.id} ({_owner(state, prompt)}: {kind}) cancelado.",
              prompt_visibility(prompt), pedido=prompt.id, tipo=prompt.kind,
              personagem=prompt.character, cancelado=True)
-    return replace(state, prompts=tuple(p for p in state.prompts if p.id != prompt.id))
+    state = replace(state, prompts=tuple(p for p in state.prompts if p.id != prompt.id))
+    after = CANCEL_HANDLERS.get(prompt.kind)
+    return after(state, turn) if after is not None else state
 
 
 # ---------------------------------------------------------------- vigia
