@@ -330,3 +330,25 @@ def test_the_turn_header_comes_after_the_encounter_check(table) -> None:
     check = rolls(events, "Encontro aleatório")[0]
     header = next(e for e in events if e["text"].startswith("Turno de exploração 1"))
     assert events.index(check) < events.index(header)
+
+
+def test_undo_after_the_session_form_undoes_the_last_real_command(table) -> None:
+    mesa = table(2)
+    mesa.run("personagem Ana", "tesouro 50 moedas de ouro", "registro", "ficha da sessão")
+    undone = mesa.run("desfazer")
+    assert undone[0]["data"]["comando"] == "tesouro"
+    assert mesa.state.tally.treasure == {}
+
+
+def test_small_things_the_gm_caught(table) -> None:
+    mesa = table(2)
+    mesa.run("personagem Ana con 1")
+    said = mesa.run("vigia")[0]  # alone: who watches now
+    assert said["text"].startswith("Vigia: Ana") and said["data"]["vigia"] == "ana"
+    mesa.run("Ana toma 1000 de dano")
+    assert mesa.char("Ana").hp == 0
+    message = mesa.refuse("personagem Zé pv -5")
+    assert "ainda não está no grupo" in message and "personagem Zé pv 8" in message
+    mesa.run("pânico Ana")
+    rolled = rolls(mesa.run("responder rolar"), "Teste de pânico")[0]
+    assert rolled["data"]["resultado"] == f"total {rolled['data']['total']}"

@@ -392,15 +392,20 @@ def test_a_lower_maximum_lowers_the_value(play):
 
 
 def test_relative_needs_an_existing_character(play):
-    with pytest.raises(CommandRejected, match="personagem desconhecido: 'Ana'"):
+    with pytest.raises(CommandRejected, match="'Ana' ainda não está no grupo, e 'PV -3' muda a "
+                                              "ficha de quem já existe; para criar, diga "
+                                              "'personagem Ana'"):
         play("personagem", nome="Ana", pv=-3, relativo=True)
     assert play.state.party == ()
 
 
-def test_relative_refuses_a_change_beyond_the_span(play):
+def test_a_change_of_any_size_is_clamped(play):
     _ana(play)
-    with pytest.raises(CommandRejected, match="mudança fora do razoável: PV -100000"):
-        play("personagem", nome="Ana", pv=-100000, relativo=True)
+    play("personagem", nome="Ana", pv=-100000, relativo=True)
+    assert play.state.party[0].hp == 0
+    play("personagem", nome="Ana", comida=100000, relativo=True)
+    assert play.state.party[0].food == play.tables.get("panico", "limites_personagem",
+                                                       "comida")[1]
 
 
 @settings(max_examples=60)

@@ -80,8 +80,14 @@ def character_command(state: State, turn: Turn) -> State:
     changes = _read_fields(turn, relative)
     wanted = slug(name)
     existing = next((c for c in state.party if c.id == wanted), None)
+    if relative and existing is None:
+        said = ", ".join(f"{LABELS[key]} {value:+d}" for key, value in changes.items())
+        raise CommandRejected(
+            f"'{name}' ainda não está no grupo, e '{said}' muda a ficha de quem já existe; "
+            f"para criar, diga 'personagem {name}' com valores sem sinal (ex.: 'personagem "
+            f"{name} pv 8')")
     if relative:
-        return _change_by(state, find_character(state, name), changes, turn)
+        return _change_by(state, existing, changes, turn)
     if existing is None:
         return _create(state, name, changes, turn)
     return _change(state, existing, changes, turn)
@@ -118,8 +124,9 @@ def _read_fields(turn: Turn, relative: bool = False) -> dict[str, int]:
             raise CommandRejected(f"campo desconhecido: '{key}'; use {accepted}")
         value = _as_int(key, raw)
         low, high = limits[FIELDS[key][1]]
-        if relative:
-            low, high = -(high - low), high - low
+        if relative:  # a change of any size: the result is clamped ("toma 1000 de dano" → 0)
+            changes[key] = value
+            continue
         if not low <= value <= high:
             what = "mudança" if relative else "valor"
             shown = f"{value:+d}" if relative else str(value)
@@ -450,8 +457,13 @@ def _by_roll(state: State, prompt: Prompt, turn: Turn) -> PromptAnswer:
     names = turn.table(FILE, "nomes_pedidos")
     name = str(prompt.context.get("tabela") or names.get(prompt.kind, prompt.text))
     label = f"{_owner(state, prompt)}: {prompt.context.get('rotulo') or name}"
+    def shown(total: int) -> str:
+        """The roll's `resultado`: the total with the modifier, against the DC if any."""
+        said = (f"{total} {'+' if prompt.modifier > 0 else '−'} {abs(prompt.modifier)} = "
+                f"{total + prompt.modifier}" if prompt.modifier else f"total {total}")
+        return said + (f" contra DC {prompt.dc}" if prompt.dc is not None else "")
     rolled = turn.roll(prompt.dice, name, visibility=prompt_visibility(prompt), edge=edge,
-                       label=label,
+                       label=label, describe=shown,
                        low_is_good=bool(prompt.context.get("rolar_abaixo")),
                        pedido=prompt.id, personagem=prompt.character,
                        modificador=prompt.modifier)
