@@ -352,3 +352,79 @@ def test_small_things_the_gm_caught(table) -> None:
     mesa.run("pânico Ana")
     rolled = rolls(mesa.run("responder rolar"), "Teste de pânico")[0]
     assert rolled["data"]["resultado"] == f"total {rolled['data']['total']}"
+
+
+# ---------------------------------------------------------------- also fix: the chase's speeds
+
+def test_the_chase_shows_both_speeds_and_a_long_chase_slows_the_party(table) -> None:
+    mesa = table(2)
+    mesa.run("personagem Ana", "fugir", "fuga sucesso")
+    said = mesa.run("velocidade 120 contra 90")[0]
+    assert said["text"] == ("Velocidades: o grupo 120, os perseguidores 90 — o grupo é 30 mais "
+                            "rápido.")
+    shown = mesa.run("estado")[0]
+    assert shown["data"]["estado"]["perseguicao"]["velocidade_diferenca"] == \
+        "o grupo é 30 mais rápido"
+    assert "velocidade 120 × 90" in shown["text"]
+    mesa.run("fuga falha", "fuga sucesso", "fuga falha", "fuga sucesso")  # turn 4: past it
+    prompt = mesa.state.prompts[-1]
+    assert prompt.kind == "confirmar_perseguicao" and "privação" in prompt.text
+    water = mesa.char("Ana").water
+    mesa.run("sim")
+    assert mesa.state.chase.party_speed < 120
+    assert mesa.char("Ana").water == water - 1 and mesa.char("Ana").exhaustion == 1
+    assert "velocidade inválida" in mesa.refuse("velocidade 120 contra 500000")
+
+
+# ---------------------------------------------------------------- also fix: the seed's own words
+
+@pytest.mark.parametrize("said,command,args", [
+    ("escutar atrás da porta", "segredo", {"motivo": "escutar atrás da porta"}),
+    ("procurar portas secretas", "segredo", {"motivo": "procurar portas secretas"}),
+    ("investigar as runas", "segredo", {"motivo": "investigar as runas"}),
+    ("forrageiam", "forragear", {}),
+    ("responder 12 Ana", "responder", {"valor": 12, "personagem": "Ana"}),
+    ("avançar duas vezes", "avancar", {"vezes": 2}),
+    ("2 turnos", "turno", {"vezes": 2}),
+    ("magia escudo por uma hora", "magia", {"nome": "escudo", "horas": 1}),
+])
+def test_natural_phrasings_of_the_seed(tables, said: str, command: str,
+                                       args: dict[str, Any]) -> None:
+    from companion.commands.parse import parse
+
+    result = parse(said, tables)
+    assert result.command is not None, result.error
+    assert (result.command.name, dict(result.command.args)) == (command, args)
+
+
+def test_said_twice_runs_twice_as_one_command(table) -> None:
+    mesa = table(3)
+    mesa.run("personagem Ana", "avançar duas vezes")
+    assert mesa.state.minutes == 2 * 240 and mesa.state.travel.consecutive_advances == 2
+    assert len(mesa.session.commands()) == 2  # one command: one undo
+    mesa.run("desfazer")
+    assert mesa.state.minutes == 0
+    mesa.run("masmorra", "acender tocha", "2 turnos")
+    assert mesa.state.dungeon.turn == 2
+    mesa.run("magia escudo por uma hora")
+    assert mesa.state.dungeon.spells[0].turns_left == 6  # one hour of 10-minute turns
+    assert mesa.refuse("turno 9 vezes") == ("número de vezes inválido: '9'; diga de 1 a 6, "
+                                            "como em 'turno duas vezes'")
+
+
+def test_only_commands_marked_to_repeat_repeat(tables) -> None:
+    import random
+
+    from companion.engine import Command, apply, initial_state
+    from companion.errors import CommandRejected
+
+    with pytest.raises(CommandRejected, match="não se repete"):
+        apply(initial_state(tables), Command("acampar", {"vezes": 2}), random.Random(0), tables)
+
+
+def test_a_repetition_refused_midway_changes_nothing(table) -> None:
+    mesa = table(3)
+    mesa.run("personagem Ana", "avançar")
+    # the 2nd advance runs, the 3rd asks the CON test, so a 4th cannot go on
+    message = mesa.refuse("avançar 3 vezes")
+    assert message.startswith("na 3ª vez: Ana ainda não respondeu ao pedido 1")

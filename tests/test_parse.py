@@ -1,7 +1,6 @@
 """The Portuguese command language: golden sentences, normalization, messages, phrases."""
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -478,16 +477,6 @@ def test_the_answerer_said_before_the_option_or_value(session_after: SessionFact
 
 def test_grammar_is_compiled_once_per_tables(tables: Tables) -> None:
     assert grammar(tables) is grammar(tables)
-
-
-def test_parse_is_fast(tables: Tables) -> None:
-    sentences = [case["frase"] for case in GOLDEN["positivos"]] + GOLDEN["negativos"]
-    parse("aquecer", tables)
-    start = time.perf_counter()
-    for sentence in sentences:
-        parse(sentence, tables)
-    per_sentence = (time.perf_counter() - start) / len(sentences)
-    assert per_sentence < 0.02
 
 
 def test_phrases_are_bounded_and_cover_every_command(tables: Tables) -> None:

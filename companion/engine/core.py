@@ -106,7 +106,7 @@ register_schema("panico", {"tabela_i": {"nome": str, "linhas": {"*": variant("ef
 register_schema("panico", {"nomes_opcoes": {"*": str}})
 
 # The prompt kinds that hold the group: while one waits, no group activity runs (comandos.yaml).
-register_schema("comandos", {"pedidos_que_seguram": [str]})
+register_schema("comandos", {"pedidos_que_seguram": [str], "repeticoes_maximas": int})
 
 # The session's starting values (tables/inicio.yaml, house defaults).
 register_schema("inicio", {
@@ -487,5 +487,33 @@ def apply(state: State, command: Command, rng: random.Random,
     turn = Turn(rng=rng, tables=tables, command=command)
     require_actor(state, turn)
     require_mode(state, turn)
-    new_state = handler(state, turn)
+    new_state = _repeated(handler, state, turn) if "vezes" in command.args \
+        else handler(state, turn)
     return _count_dice(new_state, turn.events), turn.events
+
+
+def _repeated(handler: Handler, state: State, turn: Turn) -> State:
+    """'avançar duas vezes', '2 turnos': the command N times in a row, as one command (all or
+    nothing: a refusal at any time refuses the whole, saying at which one). Only commands
+    marked `repete` in comandos.yaml, at most `repeticoes_maximas` times."""
+    name = turn.command.name
+    times = turn.command.args["vezes"]
+    top = int(turn.table("comandos", "repeticoes_maximas"))
+    spec = turn.tables.get("comandos", "comandos").get(name, {})
+    if not spec.get("repete", False):
+        raise CommandRejected(f"'{spoken_name(turn.tables, name)}' não se repete: diga-o uma "
+                              "vez de cada vez")
+    if isinstance(times, bool) or not isinstance(times, int) or not 1 <= times <= top:
+        raise CommandRejected(f"número de vezes inválido: '{times}'; diga de 1 a {top}, como em "
+                              f"'{spoken_name(turn.tables, name)} duas vezes'")
+    args = {k: v for k, v in turn.command.args.items() if k != "vezes"}
+    once = replace(turn, command=replace(turn.command, args=args))
+    for count in range(1, times + 1):
+        try:
+            state = handler(state, once)
+        except CommandRejected as refused:
+            if count == 1:
+                raise
+            raise CommandRejected(f"na {count}ª vez: {refused.message}") from None
+    turn.events[:] = once.events
+    return state

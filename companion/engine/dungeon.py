@@ -315,6 +315,9 @@ def spell(state: State, turn: Turn) -> State:
     """Count a spell's duration in exploration turns."""
     name = " ".join(str(arg(turn, "nome", "")).split())
     turns = arg(turn, "turnos")
+    hours = arg(turn, "horas")  # "por uma hora": the turns of that many hours
+    if turns is None and isinstance(hours, int) and not isinstance(hours, bool):
+        turns = hours * 60 // int(_data(turn, "turno_minutos"))
     top = int(_data(turn, "magia_maximo_turnos"))
     if not name:
         raise CommandRejected("diga o nome da magia: 'magia escudo 6 turnos'")

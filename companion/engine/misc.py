@@ -135,7 +135,10 @@ def _summary(view: Mapping[str, Any]) -> str:
         parts.append(f"{view['terreno_nome']}, {travel['modo_nome']}, {travel['hexes_texto']}")
     if chase:
         parts.append(f"perseguição ({chase['fase']}): distância {chase['distancia_nome']}, "
-                     f"placar {chase['placar']:+d}")
+                     f"placar {chase['placar']:+d}"
+                     + (f", velocidade {chase['velocidade_grupo']} × "
+                        f"{chase['velocidade_perseguidores']} ({chase['velocidade_diferenca']})"
+                        if "velocidade_grupo" in chase else ""))
     party = "; ".join(f"{c['nome']} PV {c['pv']}/{c['pv_max']} San {c['sanidade']} "
                       f"Exa {c['exaustao']} Com {c['comida']} Água {c['agua']} Mun {c['municao']}"
                       + _harm_text(c) for c in view["grupo"]) or "nenhum personagem"

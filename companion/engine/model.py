@@ -151,6 +151,8 @@ class Chase:
     turn: int = 0  # chase turns completed
     ranged_checked: bool = False  # ranged check used this turn
     roller: str | None = None  # character id who rolls the escape test (None: the first)
+    party_speed: int | None = None  # the sides' speeds, as the GM gives them (informative)
+    foe_speed: int | None = None
 
 
 @dataclass(frozen=True)

@@ -56,7 +56,7 @@ import random
 from typing import Any
 
 from companion.engine import dungeon, hexcrawl, rest
-from companion.engine.chase import distance_of
+from companion.engine.chase import distance_of, speed_gap_text
 from companion.engine.clock import MINUTES_PER_DAY, day_of
 from companion.engine.core import Turn, plural, prompt_to_dict
 from companion.engine.model import GM, PUBLIC, Character, Command, State
@@ -165,8 +165,13 @@ def _chase(state: State, turn: Turn) -> dict[str, Any] | None:
         return None
     distance = distance_of(chase)
     name = str(turn.table("perseguicao", "distancias", distance, "nome"))
-    return {"fase": chase.phase, "placar": chase.score, "turno": chase.turn,
-            "distancia": distance, "distancia_nome": name}
+    shown: dict[str, Any] = {"fase": chase.phase, "placar": chase.score, "turno": chase.turn,
+                             "distancia": distance, "distancia_nome": name}
+    if chase.party_speed is not None:  # only once the GM gave them
+        shown.update({"velocidade_grupo": chase.party_speed,
+                      "velocidade_perseguidores": chase.foe_speed,
+                      "velocidade_diferenca": speed_gap_text(chase)})
+    return shown
 
 
 def _lasting(state: State, character: Character, turn: Turn) -> list[dict[str, Any]]:
