@@ -428,3 +428,24 @@ def test_a_repetition_refused_midway_changes_nothing(table) -> None:
     # the 2nd advance runs, the 3rd asks the CON test, so a 4th cannot go on
     message = mesa.refuse("avançar 3 vezes")
     assert message.startswith("na 3ª vez: Ana ainda não respondeu ao pedido 1")
+
+
+# ---------------------------------------------------------------- also fix: hit die, attribute damage
+
+def test_the_hit_die_is_set_on_the_sheet(table) -> None:
+    mesa = table(2)
+    mesa.run("personagem Ana nível 2 dado de vida d6", "acampar")
+    hit = rolls(mesa.run("descansar"), "Dados de vida")
+    assert hit and hit[0]["data"]["dados"] == "2d6"
+    assert "dado de vida d6" in mesa.run("personagem Ana")[0]["text"]
+
+
+def test_attribute_damage_said_by_the_gm_lowers_the_modifier(table) -> None:
+    mesa = table(3)
+    mesa.run("personagem Ana con 2", "Ana perde 2 de CON")
+    assert mesa.char("Ana").attribute_damage == {"con": 2}
+    mesa.run("avançar", "avançar", "avançar")  # the forced-march CON test
+    (prompt,) = mesa.state.prompts
+    assert prompt.modifier == 1  # CON +2, 2 points of damage: +1 (house default: 2 per point)
+    mesa.run("cancelar", "Ana recupera 2 de CON")
+    assert mesa.char("Ana").attribute_damage == {}

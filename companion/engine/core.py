@@ -103,7 +103,8 @@ register_schema("panico", {"tabela_i": {"nome": str, "linhas": {"*": variant("ef
 })}}})
 
 # How a prompt's options are shown to people (canonical value → label), house default.
-register_schema("panico", {"nomes_opcoes": {"*": str}})
+register_schema("panico", {"nomes_opcoes": {"*": str},
+                           "dano_de_atributo": {"pontos_por_modificador": int}})
 
 # The prompt kinds that hold the group: while one waits, no group activity runs (comandos.yaml).
 register_schema("comandos", {"pedidos_que_seguram": [str], "repeticoes_maximas": int})
@@ -317,10 +318,13 @@ def has_exhaustion_effect(character: Character, effect: str, tables: Tables) -> 
 
 
 def modifier(character: Character, attribute: str, tables: Tables) -> int:
-    """The attribute modifier as the rules apply it: Tabela I `sem_modificadores` drops it."""
+    """The attribute modifier as the rules apply it: Tabela I `sem_modificadores` drops it;
+    attribute damage lowers it by 1 per `dano_de_atributo.pontos_por_modificador` points."""
     if has_exhaustion_effect(character, EXHAUSTION_NO_MODIFIERS, tables):
         return 0
-    return int(character.mods.get(attribute, 0))
+    per = int(tables.get("panico", "dano_de_atributo", "pontos_por_modificador"))
+    harm = int(character.attribute_damage.get(attribute, 0)) // max(1, per)
+    return int(character.mods.get(attribute, 0)) - harm
 
 
 def edge_for(character: Character, tables: Tables, now: int) -> str | None:

@@ -62,6 +62,7 @@ class Character:
     ammo: int = 0
     afflictions: tuple[str, ...] = ()
     attribute_damage: Mapping[str, int] = field(default_factory=dict)
+    hit_die: int | None = None  # sides of the character's hit die (None: casa.yaml's)
     rest_rounds_owed: int = 0  # forced-march failure: rounds of rest before other activities
     conditions: tuple[str, ...] = ()  # free-text lasting effects (DESV, tornozelo torcido…)
     lasting: tuple[Lasting, ...] = ()  # conditions with an end (clock.pass_time removes them)

@@ -62,7 +62,8 @@ register_schema(FILE, {  # tabela_i is declared by core, which reads its levels
                           "comida": int, "agua": int, "municao": int},
     "limites_personagem": {"nivel": [int], "pv": [int], "pv_max": [int], "atributo": [int],
                            "sanidade": [int], "exaustao": [int], "comida": [int],
-                           "agua": [int], "municao": [int], "nome_maximo": int},
+                           "agua": [int], "municao": [int], "dado_de_vida": [int],
+                           "dano_atributo": [int], "nome_maximo": int},
     "registro": {"regiao_masmorra": str, "quantidade_maxima": int, "nome_maximo": int},
     "nomes_pedidos": {"*": str},
 })

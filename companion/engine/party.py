@@ -60,10 +60,14 @@ FIELDS: dict[str, tuple[str, str]] = {
     "exaustao": ("exhaustion", "exaustao"),
     "comida": ("food", "comida"), "agua": ("water", "agua"), "municao": ("ammo", "municao"),
     **{name: ("mods", "atributo") for name in ATTRIBUTES},
+    "dado_de_vida": ("hit_die", "dado_de_vida"),
+    **{f"dano_{name}": ("attribute_damage", "dano_atributo") for name in ATTRIBUTES},
 }
 LABELS = {"nivel": "nível", "pv": "PV", "pv_max": "PV máx.", "sanidade": "Sanidade",
           "sanidade_max": "Sanidade máx.", "exaustao": "exaustão", "comida": "comida",
-          "agua": "água", "municao": "munição", **{name: name.upper() for name in ATTRIBUTES}}
+          "agua": "água", "municao": "munição", **{name: name.upper() for name in ATTRIBUTES},
+          "dado_de_vida": "dado de vida",
+          **{f"dano_{name}": f"dano de {name.upper()}" for name in ATTRIBUTES}}
 # A value and the maximum it never goes above, with how the maximum is said at the table.
 MAXIMA: dict[str, tuple[str, str]] = {"pv": ("pv_max", "pv_max"),
                                       "sanidade": ("sanidade_max", "sanidade máxima")}
@@ -151,14 +155,18 @@ def _as_int(key: str, raw: Any) -> int:
 
 def _with_fields(character: Character, changes: Mapping[str, int]) -> Character:
     mods = dict(character.mods)
+    harm = dict(character.attribute_damage)
     values: dict[str, Any] = {}
     for key, value in changes.items():
         field, _ = FIELDS[key]
         if field == "mods":
             mods[key] = value
+        elif field == "attribute_damage":
+            harm[key.removeprefix("dano_")] = value
         else:
             values[field] = value
-    return replace(character, mods=mods, **values)
+    harm = {name: amount for name, amount in harm.items() if amount}
+    return replace(character, mods=mods, attribute_damage=harm, **values)
 
 
 def _create(state: State, name: str, changes: dict[str, int], turn: Turn) -> State:
@@ -193,7 +201,11 @@ def _change(state: State, character: Character, changes: dict[str, int], turn: T
 
 def _current(character: Character, key: str) -> int:
     field, _ = FIELDS[key]
-    return int(character.mods.get(key, 0)) if field == "mods" else int(getattr(character, field))
+    if field == "mods":
+        return int(character.mods.get(key, 0))
+    if field == "attribute_damage":
+        return int(character.attribute_damage.get(key.removeprefix("dano_"), 0))
+    return int(getattr(character, field) or 0)
 
 
 def _change_by(state: State, character: Character, deltas: dict[str, int], turn: Turn) -> State:
@@ -247,7 +259,8 @@ def _summary(character: Character) -> str:
             f"exaustão {character.exhaustion}, "
             f"comida {character.food}, água {character.water}, munição {character.ammo}"
             + (f", {mods}" if mods else "")
-            + (f", dano de atributo: {harm}" if harm else "") + ")")
+            + (f", dano de atributo: {harm}" if harm else "")
+            + (f", dado de vida d{character.hit_die}" if character.hit_die else "") + ")")
 
 
 def attribute_damage_text(character: Character) -> str:

@@ -350,6 +350,8 @@ def _consume(state: State, turn: Turn,
 
 
 def _hit_die(turn: Turn, character: Character) -> str:
+    if character.hit_die:  # set on the sheet ("personagem Ana dado de vida d6")
+        return f"d{character.hit_die}"
     per_character = turn.table("casa", "descanso", "dados_de_vida") or {}
     die = str(per_character.get(character.id, turn.table("casa", "descanso", "dado_de_vida")))
     return die if die.startswith("d") else f"d{die}"
