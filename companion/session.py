@@ -33,7 +33,7 @@ from companion.tables import Tables
 logger = logging.getLogger(__name__)
 
 UNDO = "desfazer"
-READ_ONLY = frozenset({"ajuda", "estado"})  # never change the state: not replayed, not undone
+READ_ONLY = frozenset({"ajuda", "estado", "registro"})  # views: not replayed, not undone
 NOT_UNDOABLE = READ_ONLY | {UNDO}
 
 EventDict = dict[str, Any]
@@ -232,7 +232,7 @@ class Session:
         if target is None:
             raise CommandRejected(
                 f"nada para desfazer: '{text}' desfaz o último comando que mudou a mesa, e "
-                "não há nenhum (ajuda, estado e desfazer não contam)"
+                "não há nenhum (ajuda, estado, registro e desfazer não contam)"
             )
         # Everything after the target is read-only (ajuda, estado, desfazer), so the state
         # before it is the state without it; replay the log only if it was never recorded.

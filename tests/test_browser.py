@@ -552,8 +552,10 @@ def test_gm_sees_lost_in_agora_and_players_never_do(table: Table) -> None:
     ana = table.player("Ana")
     gm = table.gm()
     table.command(gm, "terreno pântano")  # 3:6 to get lost
-    for _ in range(6):
+    for _ in range(15):
         table.command(gm, "avançar")
+        while table.session.state.prompts:  # the forced-march test comes before the advance
+            table.command(gm, "cancelar")  # (the GM waives it: the advance goes on)
         if table.session.state.travel.lost:
             break
     assert table.session.state.travel.lost, "com a semente 7 o grupo deveria se perder no pântano"
@@ -948,3 +950,32 @@ def test_the_hour_sits_next_to_the_day_on_all_three_pages(table: Table) -> None:
         assert re.search(r"Dia 1\b[^\n]*14h20", day), day  # on the day's line
         inject_state(page, {k: v for k, v in state.items() if k != "hora"})
         assert page.locator(f"{where} .hora").count() == 0
+
+
+# ---------------------------------------------------------------------------- a phone on the table
+
+
+def test_a_waiting_prompt_counts_in_the_tab_title_and_vibrates(table: Table) -> None:
+    """A phone lying on the table: each new prompt vibrates it (where the browser allows) and
+    the tab title counts the prompts waiting for that player."""
+    context = table.context(PHONE)
+    context.add_init_script("window.__vibrated = [];"
+                            "navigator.vibrate = (pattern) => { window.__vibrated.push(pattern);"
+                            " return true; };")
+    ana = table.page("/jogador", "/jogador", context)
+    ana.get_by_label("Nome").fill("Ana")
+    ana.get_by_role("button", name="Entrar").click()
+    ana.locator("#status.on").wait_for()
+    gm = table.gm()
+    wait_until(lambda: ana.title() == "Mesa — Ana", message=ana.title())
+    table.command(gm, "pânico Ana")
+    wait_until(lambda: ana.title() == "(1) Mesa — Ana", message=ana.title())
+    assert ana.evaluate("window.__vibrated.length") == 1
+    table.command(gm, "pânico Ana")
+    wait_until(lambda: ana.title() == "(2) Mesa — Ana", message=ana.title())
+    assert ana.evaluate("window.__vibrated.length") == 2
+    table.command(gm, "responder pedido 1 5")
+    wait_until(lambda: ana.title() == "(1) Mesa — Ana", message=ana.title())
+    assert ana.evaluate("window.__vibrated.length") == 2  # an answer does not buzz
+    table.command(gm, "cancelar Ana")
+    wait_until(lambda: ana.title() == "Mesa — Ana", message=ana.title())

@@ -210,7 +210,8 @@ def test_past_the_third_turn_the_gm_confirms_exhaustion(tables: Tables) -> None:
     asked = next(e for e in events if e.kind == "pedido")
     assert asked.visibility == "gm"
     assert asked.data["pedido"]["opcoes_nomes"] == ["sim", "não"]
-    assert "aplicar 1 ponto de exaustão a todos os personagens? (sim ou não)" in asked.text
+    assert ("aplicar 1 ponto de exaustão, a privação e a redução na velocidade a todos os "
+            "personagens? (sim ou não)") in asked.text
     play("responder", opcao="sim")
     assert [c.exhaustion for c in play.state.party] == [1, 1]
     assert play.state.prompts == ()

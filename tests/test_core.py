@@ -46,7 +46,7 @@ def swap_levels(files: dict[str, Any]) -> None:
 @pytest.mark.parametrize("level", range(5))
 def test_seed_levels_dis_advantage_from_1_and_no_modifiers_from_2(tables, level):
     character = TIRED[level]
-    assert edge_for(character, tables) == ("desvantagem" if level >= 1 else None)
+    assert edge_for(character, tables, 0) == ("desvantagem" if level >= 1 else None)
     assert modifier(character, "des", tables) == (0 if level >= 2 else 2)
 
 
@@ -54,7 +54,7 @@ def test_seed_levels_dis_advantage_from_1_and_no_modifiers_from_2(tables, level)
 def test_the_levels_come_from_the_rows_efeito(tables, level):
     swapped = changed(tables, swap_levels)
     character = TIRED[level]
-    assert edge_for(character, swapped) == ("desvantagem" if level >= 2 else None)
+    assert edge_for(character, swapped, 0) == ("desvantagem" if level >= 2 else None)
     assert modifier(character, "des", swapped) == (0 if level >= 1 else 2)
 
 
@@ -62,7 +62,7 @@ def test_an_effect_no_row_has_never_applies(tables):
     def drop_edge(files: dict[str, Any]) -> None:
         files["panico"]["tabela_i"]["linhas"]["1"]["efeito"] = "sem_modificadores"
     no_edge = changed(tables, drop_edge)
-    assert edge_for(TIRED[4], no_edge) is None
+    assert edge_for(TIRED[4], no_edge, 0) is None
     assert modifier(TIRED[1], "des", no_edge) == 0
 
 
@@ -75,9 +75,10 @@ def test_inside_apply_call_sites_without_tables_read_the_commands_tables(tables)
     # seed: level 1 rolls with DESV (keeps the 4) and keeps DES +2;
     # swapped: level 1 has no DESV (keeps the first die, 18) but loses DES +2.
     for used, total, edge in ((tables, 4 + 2 + forest, True), (swapped, 18 + forest, False)):
+        # the named activity opens the round: initial weather, drift, encounter check first
         _, events = apply(state, Command("criar_municao", {"personagem": "Ana"}),
-                          FixedDice(18, 4), used)
-        roll = next(e for e in events if e.kind == "rolagem")
+                          FixedDice(3, 3, 6, 18, 4), used)
+        roll = next(e for e in events if e.data.get("tabela") == "Tabela G: Criar Munição")
         assert roll.data["total"] == total and ("vantagem" in roll.data) is edge
 
 
@@ -233,4 +234,4 @@ def test_the_wrong_mode_refusal_is_short_and_spoken(tables, state, name, message
 def test_a_lasting_condition_with_an_edge_gives_desv(tables):
     bitten = Character(id="ana", name="Ana", lasting=(Lasting("Mosquitos", 720, "desvantagem"),))
     plain = Character(id="bia", name="Bia", lasting=(Lasting("Frio", 720),))
-    assert (edge_for(bitten, tables), edge_for(plain, tables)) == ("desvantagem", None)
+    assert (edge_for(bitten, tables, 0), edge_for(plain, tables, 0)) == ("desvantagem", None)

@@ -338,12 +338,15 @@ def test_bad_spell_durations_are_rejected(tables: Tables, turnos: object) -> Non
 
 # ---------------------------------------------------------------- sleeping
 
+LONG_LIGHT = Timer(name="lanterna", turns_left=100, kind="luz")  # outlasts the 8 hours
+
+
 @pytest.mark.parametrize("danger,lit,checks", [("inseguro", True, 2), ("arriscado", True, 4),
                                                ("mortal", True, 8), ("inseguro", False, 8)])
 def test_sleeping_checks_for_encounters_2_4_8_times(tables: Tables, danger: str, lit: bool,
                                                     checks: int) -> None:
-    play = in_dungeon(tables, danger, lit=lit)
-    dice = FixedDice(*[4] * checks, 1)  # 4 fails 3:6; then Tabela B row 1 (Nada)
+    play = in_dungeon(tables, danger, lit=lit, lights=(LONG_LIGHT,) if lit else ())
+    dice = FixedDice(1, *[4] * checks)  # Tabela B row 1 (Nada) first; 4 fails 3:6
     minutes = play.state.minutes
     events = play("dormir", rng=dice)
     table_c = rolls(events, "Tabela C: Descansando na Dungeon")
@@ -351,40 +354,69 @@ def test_sleeping_checks_for_encounters_2_4_8_times(tables: Tables, danger: str,
     assert all(r.data["chance"] == "3:6" for r in table_c)
     assert [r.data["hora"] for r in table_c] == list(range(8 // checks, 9, 8 // checks))
     assert play.state.minutes == minutes + 480
-    assert rolls(events, "Tabela B: Percalços da Dungeon")[0].data["resultado"] == "Nada"
+    mishap = rolls(events, "Tabela B: Percalços da Dungeon")
+    assert mishap[0].data["resultado"] == "Nada"
+    assert events.index(mishap[0]) < events.index(table_c[0])  # the mishap comes first
 
 
-def test_a_sleep_encounter_interrupts_and_arrives(tables: Tables) -> None:
-    play = in_dungeon(tables, "inseguro", characters=party("Ana"))
-    dice = FixedDice(3, 4, 5, 6, 6, 1)  # hour 4: 3 ≤ 3 → encounter (adjacent room, no surprise)
+def test_the_level_of_each_hour_counts_a_torch_out_makes_it_mortal(tables: Tables) -> None:
+    torch = Timer(name="tocha", turns_left=6, kind="luz")
+    play = in_dungeon(tables, "arriscado", lights=(torch,))
+    dice = FixedDice(1, *[4] * 8)  # the torch is out after hour 1: every hour is Mortal
     events = play("dormir", rng=dice)
+    checks = rolls(events, "Tabela C: Descansando na Dungeon")
+    assert [(r.data["hora"], r.data["perigo"]) for r in checks] == [
+        (hour, "mortal") for hour in range(1, 9)]
+    out = next(e for e in events if e.text == "A tocha se apagou.")
+    assert events.index(out) < events.index(checks[0])  # it burns out during the sleep
+
+
+def test_a_lantern_out_at_hour_4_turns_the_rest_of_the_night_mortal(tables: Tables) -> None:
+    play = in_dungeon(tables, "inseguro")  # the house lantern: 24 turns = 4 hours
+    events = play("dormir", rng=FixedDice(1, *[4] * 5))
+    checks = rolls(events, "Tabela C: Descansando na Dungeon")
+    assert [(r.data["hora"], r.data["perigo"]) for r in checks] == [
+        (4, "mortal"), (5, "mortal"), (6, "mortal"), (7, "mortal"), (8, "mortal")]
+
+
+def test_a_sleep_encounter_in_the_next_room_is_the_gms_alone(tables: Tables) -> None:
+    play = in_dungeon(tables, "inseguro", characters=party("Ana", food=1, water=1),
+                      lights=(LONG_LIGHT,))
+    # B row 1; hour 4: 3 ≤ 3 → encounter, next room (4), surprise 6 6; hour 8 quiet; hit die 5
+    dice = FixedDice(1, 3, 4, 6, 6, 4, 5)
+    events = play("dormir", rng=dice)
+    assert dice.faces == []
     assert [r.data["resultado"] for r in rolls(events, "Tabela C: Descansando na Dungeon")] == [
         "Um encontro acontece durante o descanso.", "Nenhum encontro."]
     assert rolls(events, "Fim do Turno")[0].data["resultado"] == NEXT_ROOM
-    assert [p.kind for p in play.state.prompts] == ["interrupcao"]
-    assert dice.faces == []
+    assert play.state.prompts == ()  # it interrupts nothing
+    shown = [e for e in events if e.visibility != "gm"]
+    assert not any("encontro" in e.text.lower() or "monstro" in e.text.lower() for e in shown)
+    assert play.state.minutes == 480
 
 
 @pytest.mark.parametrize("face", [1, 5, 6, 7, 8, 9, 10])
 def test_every_row_of_tabela_b(tables: Tables, face: int) -> None:
-    play = in_dungeon(tables, "inseguro", characters=party("Ana", hp=8))
-    extra = {8: (6, 6, 6)}.get(face, ())  # row 8: the encounter arrives (+ surprise)
-    hit_die = (4,) if face in (1, 5, 10) else ()  # undisturbed rest: 1d8 of hit dice
-    dice = FixedDice(6, 6, face, *hit_die, *extra)
+    play = in_dungeon(tables, "inseguro", characters=party("Ana", hp=8, food=1, water=1),
+                      lights=(LONG_LIGHT,))
+    extra = {8: (6, 6, 6)}.get(face, ())  # row 8: it arrives after the sleep (next room)
+    hit_die = (4,) if face in (1, 5, 8, 10) else ()  # undisturbed rest: 1d8 of hit dice
+    dice = FixedDice(face, 6, 6, *extra, *hit_die)
     events = play("dormir", rng=dice)
     mishap = rolls(events, "Tabela B: Percalços da Dungeon")
     assert len(mishap) == 1 and mishap[0].data["dados"] == "1d10"
     assert mishap[0].data["resultado"] == SEED_TABELA_B.get(face, "Nada")
+    assert mishap[0].visibility == "gm"  # row 10 is the GM's to know; so is every result
     kinds = sorted(p.kind for p in play.state.prompts)
-    expected = {6: ["interrupcao"], 7: ["interrupcao"], 8: ["interrupcao"],
-                9: ["interrupcao", "panico"]}.get(face, [])
+    expected = {6: ["interrupcao"], 7: ["interrupcao"], 9: ["interrupcao", "panico"]}.get(
+        face, [])
     assert kinds == expected
     assert play.state.party[0].hp == (6 if face == 7 else 8)
     assert dice.faces == []
 
 
 @pytest.mark.parametrize("danger,faces,hour", [
-    ("inseguro", (3, 2, 6, 6), 4),           # hour 4: encounter, same room (2), no surprise
+    ("inseguro", (3, 2, 6, 6), 4),           # hour 4 (lantern out: Mortal): same room (2)
     ("mortal", (4, 4, 1, 3, 6, 6), 3),       # hours 1, 2 quiet; hour 3: same room (3)
 ])
 def test_monsters_in_the_room_end_the_sleep(tables: Tables, danger: str, faces: tuple,
@@ -392,7 +424,7 @@ def test_monsters_in_the_room_end_the_sleep(tables: Tables, danger: str, faces: 
     spell = Timer(name="Escudo", turns_left=50, kind="magia")
     play = in_dungeon(tables, danger, characters=party("Ana", hp=4, food=1, water=1),
                       spells=(spell,), turns_since_rest=5)
-    dice = FixedDice(*faces, 1)  # …then Tabela B row 1 (Nada)
+    dice = FixedDice(1, *faces)  # Tabela B row 1 (Nada) first
     minutes = play.state.minutes
     events = play("dormir", rng=dice)
     assert dice.faces == []
@@ -412,21 +444,34 @@ def test_monsters_in_the_room_end_the_sleep(tables: Tables, danger: str, faces: 
     assert play.state.dungeon.turns_since_rest == 0
 
 
+def test_monsters_in_the_room_at_the_last_hour_do_not_cut_the_sleep_short(
+        tables: Tables) -> None:
+    play = in_dungeon(tables, "inseguro", characters=party("Ana", food=1, water=1),
+                      lights=(LONG_LIGHT,))
+    events = play("dormir", rng=FixedDice(1, 4, 3, 1, 6, 6))  # hour 8: same room
+    said = [e.text for e in events if e.kind == "aviso" and e.visibility == "public"]
+    assert ("Os monstros chegam à sala do grupo na hora 8, no fim do sono: isso interrompe o "
+            "descanso.") in said
+    assert not any("vale só" in text for text in said)
+    assert [p.kind for p in play.state.prompts] == ["interrupcao"]
+
+
 def test_monsters_in_the_next_room_do_not_end_the_sleep(tables: Tables) -> None:
-    play = in_dungeon(tables, "arriscado", characters=party("Ana"))
-    dice = FixedDice(1, 5, 6, 6, 4, 4, 4, 1)  # hour 2: next room; hours 4, 6, 8 quiet
+    play = in_dungeon(tables, "arriscado", characters=party("Ana"), lights=(LONG_LIGHT,))
+    dice = FixedDice(1, 1, 5, 6, 6, 4, 4, 4)  # hour 2: next room; hours 4, 6, 8 quiet
     minutes = play.state.minutes
     events = play("dormir", rng=dice)
     assert dice.faces == []
     assert [r.data["hora"] for r in rolls(events, "Tabela C: Descansando na Dungeon")] == [
         2, 4, 6, 8]
     assert play.state.minutes == minutes + 480
+    assert play.state.prompts == ()
 
 
 def test_sleep_resets_the_hour_and_burns_the_lights(tables: Tables) -> None:
     play = in_dungeon(tables, "inseguro", turns_since_rest=5,
                       spells=(Timer(name="Luz", turns_left=3, kind="magia"),))
-    events = play("dormir", rng=FixedDice(6, 6, 1))
+    events = play("dormir", rng=FixedDice(1, 6, 6, 6, 6, 6))  # dark from hour 4: 5 checks
     assert play.state.dungeon.turns_since_rest == 0
     assert play.state.dungeon.lights == () and play.state.dungeon.spells == ()
     assert any(e.text == "A lanterna se apagou." for e in events)
@@ -493,7 +538,7 @@ def test_leaving_counts_the_time_spent_not_only_the_turns(tables: Tables) -> Non
     play("luz", fonte="lanterna")
     assert play.state.dungeon.entered_at == 100
     play("turno", rng=FixedDice())
-    play("dormir", rng=FixedDice(6, 6, 1))
+    play("dormir", rng=FixedDice(1, 6, 6, 6, 6, 6))  # the lantern is out in hour 4
     (event,) = play("viagem")
     assert event.text == ("O grupo sai da masmorra depois de 8 horas e 10 minutos lá dentro "
                           "(1 turno de exploração). De volta à viagem.")

@@ -66,8 +66,14 @@ def start(play: Play, party: tuple[Character, ...] = (), **travel: object) -> Pl
     return play
 
 
+NAMED = {"forragear", "cacar", "pescar", "criar_municao"}
+
+
 def run(play: Play, name: str, *faces: int, **args: object) -> list:
-    """Apply a command with exactly these die faces (all must be used)."""
+    """Apply a command with exactly these die faces (all must be used). A named activity that
+    opens a travel round first rolls that round's weather and encounter check: QUIET faces."""
+    if name in NAMED and args.get("personagem") and not play.state.travel.round_open:
+        faces = (*QUIET, *faces)
     dice = FixedDice(*faces)
     events = play(name, rng=dice, **args)
     assert dice.faces == [], f"faces left unused: {dice.faces}"
@@ -303,10 +309,15 @@ def test_getting_lost_is_gm_only(play: Play, terrain: str) -> None:
                for e in events)
     public = [e.text.lower() for e in events if e.visibility == "public"]
     assert public and not any("perd" in text or "Tabela C" in text for text in public)
+    events = run(play, "avancar", *QUIET, 5)  # lost stays lost: Tabela C is not rolled
+    assert not rolls(events, "Tabela C: Perdendo a direção")
+    assert play.state.travel.lost is True
+    assert any(e.visibility == "gm" and "continua perdido" in e.text for e in events)
+    (found,) = run(play, "caminho")
+    assert found.visibility == "gm" and play.state.travel.lost is False
     events = run(play, "avancar", *QUIET, chance + 1, 5)
     assert one_roll(events, "Tabela C: Perdendo a direção").data["resultado"] == \
         "Na direção certa"
-    assert play.state.travel.lost is False
 
 
 @pytest.mark.parametrize("terrain", TERRAINS)
@@ -338,7 +349,15 @@ def test_rows_7_and_8_only_by_exploring(play: Play) -> None:
 # ---------------------------------------------------------------- forced march
 
 def _march(play: Play) -> list:
+    """One avançar. Past the free rounds the test comes first: the round opens (weather,
+    encounter) and the advance (Tabela C, D) waits for the answers."""
+    free = play.tables.get("viagem", "tabela_b", "rodadas_sem_penalidade")
+    if play.state.travel.consecutive_advances >= free and play.state.party:
+        return run(play, "avancar", *QUIET)
     return run(play, "avancar", *QUIET, 6, 5)
+
+
+ADVANCE = (6, 5)  # the advance after the forced-march tests: Tabela C, Tabela D
 
 
 def test_two_consecutive_advances_are_free(play: Play) -> None:
@@ -359,7 +378,9 @@ def test_forced_march_dc_12_then_15_then_18(play: Play) -> None:
         assert [(p.kind, p.character, p.dc, p.modifier) for p in prompts] == [
             ("marcha_forcada", "ana", dc, 1), ("marcha_forcada", "bia", dc, -1)]
         for prompt in prompts:
-            run(play, "responder", pedido=prompt.id, valor=20)
+            last = prompt is prompts[-1]
+            run(play, "responder", *(ADVANCE if last else ()), pedido=prompt.id, valor=20)
+        assert play.state.prompts == () and play.state.travel.consecutive_advances == dc // 3 - 1
 
 
 def test_any_other_activity_resets_the_advance_count(play: Play) -> None:
@@ -417,34 +438,51 @@ def _forced(play: Play) -> None:
 
 def test_forced_march_passed(play: Play) -> None:
     _forced(play)
-    events = run(play, "responder", valor=11)  # 11 + CON 1 = 12
+    hexes = play.state.travel.hexes
+    events = run(play, "responder", *ADVANCE, valor=11)  # 11 + CON 1 = 12: now the advance
     assert any("aguenta" in e.text for e in events)
-    assert play.state.prompts == ()
+    texts = [e.text for e in events]
+    aguenta = next(i for i, t in enumerate(texts) if "aguenta" in t)
+    avanca = next(i for i, t in enumerate(texts) if t.startswith("O grupo avança"))
+    assert aguenta < avanca  # the test before the advance
+    assert play.state.prompts == () and play.state.travel.hexes == hexes + 0.5
+    assert play.state.minutes == 3 * 240
+
+
+def test_forced_march_advance_waits_for_the_test(play: Play) -> None:
+    start(play, party=(ana(),), terrain="estepe")
+    _march(play)
+    _march(play)
+    hexes = play.state.travel.hexes
+    events = _march(play)  # the 3rd: the test comes first
+    assert not rolls(events, "Tabela C: Perdendo a direção")
+    assert not any(e.text.startswith("O grupo avança") for e in events)
+    assert play.state.travel.hexes == hexes and play.state.minutes == 2 * 240
 
 
 def test_forced_march_failed_then_rest_two_rounds(play: Play) -> None:
-    """Only THAT character rests: any two travel rounds pay the debt; only advancing waits."""
+    """Only THAT character rests: the group does not advance without her (that round is the
+    first of her rest); any other travel round pays the rest; only advancing waits."""
     _forced(play)
     run(play, "responder", valor=10)  # 11 < 12
     (choice,) = play.state.prompts
     assert choice.kind == "escolha_marcha" and choice.options == ("descansar", "exaustao")
-    run(play, "responder", opcao="descansar")
-    assert play.state.party[0].rest_rounds_owed == 2
+    hexes = play.state.travel.hexes
+    events = run(play, "responder", opcao="descansar")
+    assert "O grupo não avança nesta rodada: espera Ana, que descansa pela marcha forçada." \
+        in [e.text for e in events]
+    assert play.state.travel.hexes == hexes and play.state.minutes == 3 * 240
+    assert play.state.party[0].rest_rounds_owed == 1  # that round paid one
     assert play.state.party[0].exhaustion == 0
     before = play.state
     with pytest.raises(CommandRejected, match=r"Ana ainda descansa pela marcha forçada "
-                                              r"\(faltam 2 rodadas\): o grupo só avança "
+                                              r"\(falta 1 rodada\): o grupo só avança "
                                               r"depois.*'cancelar Ana'"):
         play("avancar", rng=FixedDice())
     assert play.state == before
     events = run(play, "explorar", *QUIET, 5)  # the group explores; Ana sits it out
-    assert "Ana descansa nesta rodada pela marcha forçada: falta 1 rodada." in \
+    assert "Ana descansa nesta rodada pela marcha forçada: pode voltar às atividades." in \
         [e.text for e in events]
-    assert play.state.party[0].rest_rounds_owed == 1
-    with pytest.raises(CommandRejected, match=r"\(falta 1 rodada\)"):
-        play("avancar", rng=FixedDice())
-    events = run(play, "acampar", *QUIET, 6)
-    assert any("pode voltar às atividades" in e.text for e in events)
     assert play.state.party[0].rest_rounds_owed == 0
     assert play.state.party[0].food == before.party[0].food  # no rest was forced on anyone
     _march(play)  # free again
@@ -514,7 +552,7 @@ def test_unanswered_forced_march_prompts_block_the_next_activity(play: Play,
         assert play.state == before
     with pytest.raises(CommandRejected, match="Ana ainda não respondeu"):
         play("forragear", rng=FixedDice(), personagem="Ana")
-    run(play, "cancelar")
+    run(play, "cancelar", *ADVANCE)  # cancelled: the advance goes on
     run(play, "explorar", *QUIET, 5)
 
 
@@ -578,7 +616,7 @@ def test_forced_march_failed_then_exhaustion(play: Play) -> None:
     run(play, "responder", valor=1)
     (choice,) = play.state.prompts
     assert choice.labels == ("descansar", "exaustão")
-    events = run(play, "responder", opcao="exaustão")
+    events = run(play, "responder", *ADVANCE, opcao="exaustão")
     assert "respondeu ao pedido 2: exaustão." in events[0].text
     assert "recebe 1 ponto de exaustão" in events[1].text
     assert play.state.party[0].exhaustion == 1
@@ -607,13 +645,15 @@ def test_tabela_e_success_and_failure(play: Play, tables, terrain: str, column: 
     assert [(c.food, c.water) for c in play.state.party] == [(gain["comida"], gain["agua"])] * 2
 
 
-def test_named_forager_gets_the_food_and_the_round_does_not_pass(play: Play, tables) -> None:
+def test_named_forager_gets_the_food_and_the_round_waits_for_the_others(play: Play,
+                                                                        tables) -> None:
     start(play, party=(ana(), bia()), terrain="floresta")
     events = run(play, "cacar", 1, personagem="Bia")
     assert [c.food for c in play.state.party] == [0, tables.get("casa", "colheita", "cacar",
                                                                 "comida")]
-    assert play.state.minutes == 0
-    assert not rolls(events, "Clima")
+    assert play.state.minutes == 0  # Ana has not acted yet: the round goes on
+    assert rolls(events, "Clima")  # the round's weather comes first
+    assert events[-1].data["faltam"] == ["ana"]
 
 
 def test_forage_yields_are_house_defaults(tables) -> None:
@@ -633,8 +673,9 @@ def test_tabela_f_row_6_poisoned_food(play: Play) -> None:
     start(play, party=(ana(),), terrain="montanha")
     events = run(play, "forragear", 2, 6, personagem="ana")
     assert one_roll(events, "Tabela F: Acidentes").data["resultado"] == SEED_F[6]
-    assert play.state.party[0].conditions == (
-        "Comida venenosa/doente: quem a ingerir tem DESV pelo próximo dia",)
+    (poisoned,) = play.state.party[0].lasting  # DESV for the whole next day, then it ends
+    assert (poisoned.text, poisoned.since, poisoned.until, poisoned.edge) == (
+        "Comida venenosa/doente", 24 * 60, 48 * 60, "desvantagem")
 
 
 def test_tabela_f_row_7_ticks(play: Play) -> None:
@@ -673,6 +714,7 @@ def test_tabela_f_row_8_marks_the_condition_until_cured_and_says_how_to_cure(
 def test_tabela_f_row_8_halves_the_next_advance(play: Play) -> None:
     start(play, party=(ana(), bia()), terrain="montanha")
     run(play, "cacar", 3, 8, personagem="ana")
+    run(play, "explorar", 5)  # Bia explores: the round closes
     events = run(play, "avancar", *QUIET, 6, 5)
     assert play.state.travel.hexes == 0.25
     assert "meio movimento: Ana está com o tornozelo torcido" in advance_text(events)
@@ -702,6 +744,7 @@ def test_the_sprained_ankle_halves_every_travel_mode(play: Play, mode: str, full
 def test_curar_restores_full_progress(play: Play) -> None:
     start(play, party=(ana(), bia()), terrain="montanha")
     run(play, "cacar", 3, 8, personagem="ana")
+    run(play, "explorar", 5)
     run(play, "avancar", *QUIET, 6, 5)
     events = run(play, "curar", personagem="Ana")
     assert play.state.party[0].conditions == ()
@@ -821,13 +864,13 @@ def test_exhaustion_level_2_also_drops_modifiers(play: Play) -> None:
     events = run(play, "criar_municao", 18, 4, personagem="Ana")
     assert one_roll(events, "Tabela G: Criar Munição").data["total"] == 4
     tired = ana(exhaustion=2)
-    assert (modifier(tired, "des", play.tables), edge_for(tired, play.tables)) == (0, "desvantagem")
+    assert (modifier(tired, "des", play.tables), edge_for(tired, play.tables, 0)) == (0, "desvantagem")
 
 
 def test_exhaustion_level_3_keeps_1_and_2_and_hurts_con_each_day(play: Play) -> None:
     start(play, party=(ana(exhaustion=3),), terrain="floresta", day_start_terrain="estepe")
     tired = ana(exhaustion=3)
-    assert (modifier(tired, "con", play.tables), edge_for(tired, play.tables)) == (0, "desvantagem")
+    assert (modifier(tired, "con", play.tables), edge_for(tired, play.tables, 0)) == (0, "desvantagem")
     play.state = replace(play.state, minutes=5 * 240, travel=replace(play.state.travel,
                                                                      rested_today=True))
     events = run(play, "explorar", *QUIET, 5, 3)
@@ -847,7 +890,7 @@ def test_a_day_without_rest_gives_one_exhaustion(play: Play) -> None:
 
 
 def test_a_day_with_rest_gives_no_exhaustion(play: Play) -> None:
-    start(play, party=(ana(),), terrain="estepe", camp_safe=True)
+    start(play, party=(ana(food=1, water=1),), terrain="estepe", camp_safe=True)
     play.state = replace(play.state, minutes=5 * 240)
     events = run(play, "descansar", *QUIET, 4)
     assert play.state.party[0].exhaustion == 0

@@ -165,9 +165,9 @@ def test_every_row_of_tabela_j(tables, sanity, row):
 def test_insanity_becomes_a_condition_once(tables):
     play = party_play(tables, sanity=1)
     panic(play, 20)
-    assert ana(play).conditions == ("Insano",)
+    assert ana(play).conditions == ("Insanidade",)
     panic(play, 20)
-    assert ana(play).conditions == ("Insano",)
+    assert ana(play).conditions == ("Insanidade",)
 
 
 def test_impacted_deals_two_wisdom_damage_each_time(tables):
@@ -237,7 +237,7 @@ def exhausted(level: int) -> Character:
 @pytest.mark.parametrize("level", [0, 1, 2, 3, 4])
 def test_tabela_i_levels_are_cumulative(tables, level):
     character = exhausted(level)
-    assert (edge_for(character, tables) == "desvantagem") == (level >= 1)
+    assert (edge_for(character, tables, 0) == "desvantagem") == (level >= 1)
     assert modifier(character, "con", tables) == (0 if level >= 2 else 2)
     turn = Turn(rng=FixedDice(3), tables=tables, command=Command("avancar"))
     state = exhaustion_day(State(party=(character,)), turn)

@@ -1,7 +1,6 @@
 """The Portuguese command language: golden sentences, normalization, messages, phrases."""
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -267,8 +266,9 @@ def test_named_gathering_and_flight_reach_the_character(session_after: SessionFa
     session = session_after("personagem Ana", "personagem Bia")
     hunt = session.run("caçar Bia")
     assert hunt.ok, hunt.error
-    said = " ".join(event["text"] for event in hunt.events)
+    said = " ".join(event["text"] for event in hunt.events if "faltam" not in event["data"])
     assert "Bia" in said and "Ana" not in said  # only the character named hunts
+    assert hunt.events[-1]["data"]["faltam"] == ["ana"]  # Ana still has her activity
     flight = session.run("fugir Ana")
     assert flight.ok, flight.error
     assert session.state.chase is not None and session.state.chase.roller == "ana"
@@ -364,7 +364,7 @@ def test_an_article_before_a_name_reaches_the_character(session_after: SessionFa
     """The engine refuses an unknown name, so 'ok' means the name was found; nobody else moves."""
     session = session_after("personagem Ana", "personagem Bia", "personagem Caio")
     for text, who in (("a Bia vai forragear", "Bia"), ("o Caio vai caçar", "Caio"),
-                      ("forragear a Bia", "Bia"), ("a Ana vai pescar", "Ana")):
+                      ("a Ana vai pescar", "Ana"), ("forragear a Bia", "Bia")):
         before = {c.name: c for c in session.state.party}
         result = session.run(text)
         assert result.ok, (text, result.error)
@@ -477,16 +477,6 @@ def test_the_answerer_said_before_the_option_or_value(session_after: SessionFact
 
 def test_grammar_is_compiled_once_per_tables(tables: Tables) -> None:
     assert grammar(tables) is grammar(tables)
-
-
-def test_parse_is_fast(tables: Tables) -> None:
-    sentences = [case["frase"] for case in GOLDEN["positivos"]] + GOLDEN["negativos"]
-    parse("aquecer", tables)
-    start = time.perf_counter()
-    for sentence in sentences:
-        parse(sentence, tables)
-    per_sentence = (time.perf_counter() - start) / len(sentences)
-    assert per_sentence < 0.02
 
 
 def test_phrases_are_bounded_and_cover_every_command(tables: Tables) -> None:

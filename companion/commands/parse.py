@@ -477,7 +477,7 @@ def _sheet(slots: dict[str, Any], rules: Mapping[str, Any], shown: str) -> dict[
     A sign on a field other than an attribute modifier ('comida +2', 'pv menos 3') makes the
     sheet a change (`relativo`): then every field must carry its sign.
     """
-    if "campo" in slots:
+    if "campo" in slots or "dano_em" in slots:
         return _said_change(slots, rules)
     raw = str(slots["ficha"])
     sheet = normalize(raw)  # "pv_max 12" → "pv max 12", "doze" → "12"
@@ -498,6 +498,10 @@ def _sheet(slots: dict[str, Any], rules: Mapping[str, Any], shown: str) -> dict[
                            f"use {', '.join(rules['atributos'])} seguidos de um número")
         size, key = found
         value, used, has_sign = _signed_number(words, index + size)
+        if value is None and key == "dado_de_vida" and words[index + size:index + size + 1] \
+                == ["d"]:  # "dado de vida d6" (normalized to "d 6")
+            value, used, has_sign = _signed_number(words, index + size + 1)
+            used += 1
         if value is None:
             raise ArgError(f"falta o número depois de '{' '.join(words[index:index + size])}'; "
                            "ex.: 'personagem Ana nível 2 pv 12 con 1'")
@@ -525,7 +529,8 @@ def _said_change(slots: dict[str, Any], rules: Mapping[str, Any]) -> dict[str, A
     """'Ana toma 3 de dano' → {"nome": "Ana", "pv": -3, "relativo": true}."""
     amount = int(slots.get("quantidade", 1))
     sign = -1 if slots["sinal"] == "menos" else 1
-    return {"nome": slots["personagem"], str(slots["campo"]): sign * amount, "relativo": True}
+    field = str(slots["campo"] if "campo" in slots else slots["dano_em"])
+    return {"nome": slots["personagem"], field: sign * amount, "relativo": True}
 
 
 def _alias_at(words: list[str], index: int,

@@ -23,6 +23,7 @@ from dataclasses import replace
 from typing import Any, Callable
 
 from companion.engine.core import (
+    clamp_supplies,
     PromptAnswer,
     Turn,
     add_prompt,
@@ -50,6 +51,9 @@ register_schema(FILE, {
     "limite_turnos": int,
     "limite_texto": str,
     "exaustao_apos_limite": int,
+    "privacao": {"comida": int, "agua": int},
+    "perda_de_velocidade": float,
+    "velocidade_maxima": int,
     "pontos_para_fim": int,
     "ponto_de_fuga": str,
     "ponto_de_perigo": str,
@@ -249,7 +253,8 @@ def _past_limit(state: State, turn: Turn, chase_turn: int) -> State:
     amount = int(_data(turn, "exaustao_apos_limite")) * extra
     text = (f"A perseguição passou de {limit} turnos (turno {chase_turn}: "
             f"{plural(extra, 'turno')} além do limite sem confirmar): aplicar "
-            f"{plural(amount, 'ponto')} de exaustão a todos os personagens? (sim ou não)")
+            f"{plural(amount, 'ponto')} de exaustão, a privação e a redução na velocidade a "
+            "todos os personagens? (sim ou não)")
     return add_prompt(state, turn, CONFIRM, None, text, options=("sim", "nao"),
                       turnos_extras=extra, turno=chase_turn)
 
@@ -274,7 +279,70 @@ def confirm_exhaustion(state: State, prompt: Prompt, answer: PromptAnswer,
     state, levels = exhaust_party(state, amount)
     turn.warn(f"A perseguição longa cobra seu preço: cada personagem sofre "
               f"{plural(amount, 'ponto')} de exaustão (exaustão: {levels}).", exaustao=amount)
-    return state
+    state = _deprive(state, turn, extra)
+    return _slow_down(state, turn, extra)
+
+
+def _deprive(state: State, turn: Turn, extra: int) -> State:
+    """Privation (house default): each character loses food and water per extra turn."""
+    cost = _data(turn, "privacao")
+    food, water = int(cost["comida"]) * extra, int(cost["agua"]) * extra
+    if not (food or water) or not state.party:
+        return state
+    party = tuple(clamp_supplies(replace(c, food=c.food - food, water=c.water - water))
+                  for c in state.party)
+    what = " e ".join(f"{amount} de {name}" for amount, name in ((food, "comida"),
+                                                                  (water, "água")) if amount)
+    turn.warn(f"Privação: cada personagem perde {what}.", comida=food, agua=water)
+    return replace(state, party=party)
+
+
+def _slow_down(state: State, turn: Turn, extra: int) -> State:
+    """The party's speed drops (house default fraction per extra turn), when the GM gave it."""
+    chase = state.chase
+    if chase is None or chase.party_speed is None:
+        turn.say("Redução na velocidade: o grupo está mais lento (diga as velocidades com "
+                 "'velocidade 120 contra 90' para o companheiro mostrar).")
+        return state
+    loss = float(_data(turn, "perda_de_velocidade"))
+    slower = max(0, round(chase.party_speed * (1 - loss) ** extra))
+    turn.warn(f"Redução na velocidade: o grupo passa de {chase.party_speed} para {slower}.",
+              velocidade_grupo=slower)
+    return replace(state, chase=replace(chase, party_speed=slower))
+
+
+# ---------------------------------------------------------------- speeds
+
+@command("velocidade")
+def speeds(state: State, turn: Turn) -> State:
+    """The sides' speeds (50× each side's exploration rate), as the GM says them: shown with
+    the difference, as information for the escape test's difficulty."""
+    chase = _require_chase(state)
+    top = int(_data(turn, "velocidade_maxima"))
+    values = []
+    for key in ("grupo", "perseguidores"):
+        raw = arg(turn, key)
+        if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw <= top:
+            raise CommandRejected(f"velocidade inválida: '{raw}'; diga as duas, de 0 a {top}, "
+                                  "como em 'velocidade 120 contra 90' (o grupo, depois os "
+                                  "perseguidores)")
+        values.append(raw)
+    party, foes = values
+    chase = replace(chase, party_speed=party, foe_speed=foes)
+    turn.say(f"Velocidades: o grupo {party}, os perseguidores {foes} — {speed_gap_text(chase)}.",
+             velocidade_grupo=party, velocidade_perseguidores=foes,
+             diferenca=party - foes)
+    return replace(state, chase=chase)
+
+
+def speed_gap_text(chase: Chase) -> str:
+    """'o grupo é 30 mais rápido', '… mais lento', 'mesma velocidade'."""
+    if chase.party_speed is None or chase.foe_speed is None:
+        return "velocidades não informadas"
+    gap = chase.party_speed - chase.foe_speed
+    if gap == 0:
+        return "mesma velocidade"
+    return f"o grupo é {abs(gap)} mais {'rápido' if gap > 0 else 'lento'}"
 
 
 # ---------------------------------------------------------------- ranged actions

@@ -8,6 +8,8 @@ dungeon sleep and chase turns all call it, so time has the same effects everywhe
   minutes (whole turns: `minutes // turno_minutos`), saying what went out;
 - every midnight crossed ends a day (hexcrawl's `end_of_day`: the day without rest, Tabela I,
   the new day's region), with the clock at that midnight;
+- every travel round ended (each 4 h of the clock), the conditions that hurt per round deal
+  their damage (conditions.round_harm: Tabela F row 7's ticks);
 - a character's lasting conditions (`Character.lasting`, e.g. Tabela H 7's DESV for two rounds)
   end when the clock reaches their `until` minute, saying so.
 
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from companion.engine import conditions
 from companion.engine.core import Turn
 from companion.engine.model import State
 
@@ -32,9 +35,15 @@ def pass_time(state: State, turn: Turn, minutes: int, *, advancing: bool = False
     """Move the clock `minutes` forward. `advancing`: this time is an Avançar round."""
     if not advancing:
         state = replace(state, travel=replace(state.travel, consecutive_advances=0))
+    if minutes > 0 and (state.travel.acted or state.travel.round_open):  # the round is over
+        state = replace(state, travel=replace(state.travel, acted=(), round_open=False,
+                                              round_encounter=False, pending_advance=False))
     if state.dungeon.active:
         state = _burn_dungeon_timers(state, turn, minutes)
+    start = state.minutes
     state = _cross_midnights(state, turn, state.minutes + minutes)
+    length = int(turn.table("viagem", "rodada", "minutos"))
+    state = conditions.round_harm(state, turn, state.minutes // length - start // length)
     return expire_lasting(state, turn)
 
 

@@ -10,7 +10,14 @@ table (travel accident, rest mishap, panic) gets its effect the same way.
 
 Effects: `fator_avanco` scales Tabela A's progress while anyone in the party has the condition;
 the group moves at the slowest member's pace, so the lowest factor counts, once, however many
-are hurt (`advance_factor`).
+are hurt (`advance_factor`). A row with `dano_por_rodada: N` deals N damage to whoever has the
+condition at the end of every travel round (every 4 h of the clock, wherever the party is)
+until it is cured (`round_harm`, called by clock.pass_time).
+
+Conditions that end by themselves (`condicao_temporaria: {texto, rodadas | dias, desvantagem}`)
+become `Lasting` values (`timed`): `rodadas: N` for the N travel rounds after the one in
+progress ("nas próximas duas rodadas"), `dias: N` for the N days after the current one ("pelo
+próximo dia"); with `desvantagem`, DESV on every roll while it lasts.
 
 `curar Nome` removes the character's conditions that last "até ser curado"; `curar Nome
 condicao` removes the one named (any condition, matched ignoring accents and case).
@@ -21,8 +28,17 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any, Iterator, Mapping
 
-from companion.engine.core import Turn, arg, command, find_character, slug, update_character
-from companion.engine.model import PUBLIC, Character, State
+from companion.engine.core import (
+    Turn,
+    arg,
+    clamp_supplies,
+    command,
+    find_character,
+    plural,
+    slug,
+    update_character,
+)
+from companion.engine.model import PUBLIC, Character, Lasting, State
 from companion.errors import CommandRejected, TableError
 from companion.tables import Tables, register_schema
 
@@ -55,11 +71,73 @@ def _rows(node: Any) -> Iterator[Mapping[str, Any]]:
 
 def condition_row(tables: Tables, text: str) -> Mapping[str, Any] | None:
     """The table row that notes this condition text, when it has effects (else None)."""
+    effects = tables.get("viagem", "efeitos_de_condicao")
     for file in tables.files.values():
         for row in _rows(file):
-            if row["condicao"] == text and ("efeito" in row or "ate_ser_curado" in row):
+            # a Tabela J row's `efeito` is a panic effect, not a condition's
+            own = row.get("efeito") in effects or bool(
+                {"ate_ser_curado", "dano_por_rodada"} & set(row))
+            if row["condicao"] == text and own:
                 return row
     return None
+
+
+MINUTES_PER_DAY = 24 * 60
+
+
+def timed(state: State, turn: Turn, spec: Mapping[str, Any]) -> Lasting:
+    """A condition that ends by itself, from a row's `condicao_temporaria` (see above)."""
+    if not isinstance(spec, Mapping) or not isinstance(spec.get("texto"), str) or not (
+            isinstance(spec.get("rodadas"), int) or isinstance(spec.get("dias"), int)):
+        raise TableError("tables: 'condicao_temporaria' precisa de texto e de rodadas ou dias")
+    if "dias" in spec:
+        length = MINUTES_PER_DAY
+        start = (state.minutes // length + 1) * length
+        count = int(spec["dias"])
+    else:
+        length = int(turn.table("viagem", "rodada", "minutos"))
+        start = (state.minutes // length + 1) * length
+        count = int(spec["rodadas"])
+    return Lasting(text=str(spec["texto"]), since=start, until=start + count * length,
+                   edge="desvantagem" if spec.get("desvantagem") else None)
+
+
+def timed_text(lasting: Lasting, spec: Mapping[str, Any]) -> str:
+    """'DESV em todas as rolagens nas próximas 2 rodadas' / '… durante o dia 2'."""
+    edge = ": DESV em todas as rolagens" if lasting.edge else ""
+    if "dias" in spec:
+        first = lasting.since // MINUTES_PER_DAY + 1
+        days = int(spec["dias"])
+        when = (f"durante o dia {first}" if days == 1
+                else f"do dia {first} ao dia {first + days - 1}")
+        return f"{lasting.text}{edge} {when}"
+    return f"{lasting.text}{edge} nas próximas {plural(int(spec['rodadas']), 'rodada')}"
+
+
+def add_lasting(character: Character, lasting: Lasting) -> Character:
+    """The condition on the character (a new one of the same name replaces the old)."""
+    kept = tuple(x for x in character.lasting if x.text != lasting.text)
+    return replace(character, lasting=kept + (lasting,))
+
+
+def round_harm(state: State, turn: Turn, rounds: int) -> State:
+    """`rounds` travel rounds ended: each condition with `dano_por_rodada` deals its damage."""
+    if rounds <= 0:
+        return state
+    for character in state.party:
+        for text in character.conditions:
+            row = condition_row(turn.tables, text)
+            harm = int(row.get("dano_por_rodada", 0)) if row is not None else 0
+            if harm <= 0:
+                continue
+            before = character.hp
+            character = clamp_supplies(replace(character, hp=character.hp - harm * rounds))
+            turn.warn(f"{character.name} sofre {harm * rounds} de dano "
+                      f"({str(text).split(':')[0]}): PV {before} → {character.hp}. Diga "
+                      f"'curar {character.name} {_first_word(text)}' quando se livrar.",
+                      personagem=character.id, dano=harm * rounds, condicao=text)
+        state = update_character(state, character)
+    return state
 
 
 def lasts_until_cured(tables: Tables, text: str) -> bool:
@@ -127,8 +205,8 @@ def cure_command(state: State, turn: Turn) -> State:
     name = arg(turn, "personagem")
     if not name:
         raise CommandRejected("diga quem é curado: 'curar Ana'")
-    character = find_character(state, str(name))
-    named = arg(turn, "condicao")
+    name, named = _split_name(state, str(name), arg(turn, "condicao"))
+    character = find_character(state, name)
     cured = (_named(character, str(named)) if named
              else _until_cured(character, turn.tables))
     kept = tuple(c for c in character.conditions if c not in cured)
@@ -140,6 +218,22 @@ def cure_command(state: State, turn: Turn) -> State:
     if slowed_before is not None and advance_factor(state, turn.tables) is None:
         turn.say("O grupo volta a avançar no passo normal.", PUBLIC)
     return state
+
+
+def _split_name(state: State, said: str, condition: Any) -> tuple[str, Any]:
+    """'Ana carrapatos' reaches us as one name: a party member's name first, the rest is the
+    condition (the parser cannot know the names)."""
+    if condition or any(slug(c.name) == slug(said) for c in state.party):
+        return said, condition
+    words = said.split()
+    for cut in range(len(words) - 1, 0, -1):
+        head = " ".join(words[:cut])
+        if any(slug(c.name) == slug(head) for c in state.party):
+            rest = words[cut:]
+            if rest and slug(rest[0]) in ("de", "da", "do", "das", "dos"):
+                rest = rest[1:]
+            return head, " ".join(rest) or None
+    return said, condition
 
 
 def _conditions_text(character: Character) -> str:
@@ -174,4 +268,4 @@ def _named(character: Character, named: str) -> tuple[str, ...]:
     return cured
 
 
-__all__ = ["advance_factor", "slowed_text", "lasts_until_cured", "condition_row", "Slowed"]
+__all__ = ["timed", "timed_text", "add_lasting", "round_harm", "advance_factor", "slowed_text", "lasts_until_cured", "condition_row", "Slowed"]

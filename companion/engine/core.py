@@ -103,10 +103,11 @@ register_schema("panico", {"tabela_i": {"nome": str, "linhas": {"*": variant("ef
 })}}})
 
 # How a prompt's options are shown to people (canonical value → label), house default.
-register_schema("panico", {"nomes_opcoes": {"*": str}})
+register_schema("panico", {"nomes_opcoes": {"*": str},
+                           "dano_de_atributo": {"pontos_por_modificador": int}})
 
 # The prompt kinds that hold the group: while one waits, no group activity runs (comandos.yaml).
-register_schema("comandos", {"pedidos_que_seguram": [str]})
+register_schema("comandos", {"pedidos_que_seguram": [str], "repeticoes_maximas": int})
 
 # The session's starting values (tables/inicio.yaml, house defaults).
 register_schema("inicio", {
@@ -181,6 +182,7 @@ Handler = Callable[[State, Turn], State]
 PromptHandler = Callable[[State, Prompt, "PromptAnswer", Turn], State]
 COMMANDS: dict[str, Handler] = {}
 PROMPT_HANDLERS: dict[str, PromptHandler] = {}
+CANCEL_HANDLERS: dict[str, Handler] = {}  # what happens after a prompt of a kind is cancelled
 
 
 @dataclass(frozen=True)
@@ -190,12 +192,21 @@ class PromptAnswer:
     total: int | None = None
     natural: int | None = None
     option: str | None = None
+    faces: tuple[int, ...] = ()  # the physical die values said (two under DESV/vantagem)
 
 
 def command(name: str) -> Callable[[Handler], Handler]:
     """Register a handler for a canonical command name."""
     def register(handler: Handler) -> Handler:
         COMMANDS[name] = handler
+        return handler
+    return register
+
+
+def cancel_handler(kind: str) -> Callable[[Handler], Handler]:
+    """Register what happens after a prompt of this kind is cancelled (`cancelar`)."""
+    def register(handler: Handler) -> Handler:
+        CANCEL_HANDLERS[kind] = handler
         return handler
     return register
 
@@ -307,17 +318,22 @@ def has_exhaustion_effect(character: Character, effect: str, tables: Tables) -> 
 
 
 def modifier(character: Character, attribute: str, tables: Tables) -> int:
-    """The attribute modifier as the rules apply it: Tabela I `sem_modificadores` drops it."""
+    """The attribute modifier as the rules apply it: Tabela I `sem_modificadores` drops it;
+    attribute damage lowers it by 1 per `dano_de_atributo.pontos_por_modificador` points."""
     if has_exhaustion_effect(character, EXHAUSTION_NO_MODIFIERS, tables):
         return 0
-    return int(character.mods.get(attribute, 0))
+    per = int(tables.get("panico", "dano_de_atributo", "pontos_por_modificador"))
+    harm = int(character.attribute_damage.get(attribute, 0)) // max(1, per)
+    return int(character.mods.get(attribute, 0)) - harm
 
 
-def edge_for(character: Character, tables: Tables) -> str | None:
-    """Tabela I `desvantagem`, or a lasting condition's edge (Tabela H 7: DESV for two rounds)."""
+def edge_for(character: Character, tables: Tables, now: int) -> str | None:
+    """Tabela I `desvantagem`, or the edge of a lasting condition in force at minute `now`
+    (Tabela H 7: DESV for the next two rounds, from the round after the one it happened in)."""
     if has_exhaustion_effect(character, EXHAUSTION_EDGE, tables):
         return EXHAUSTION_EDGE
-    return next((c.edge for c in character.lasting if c.edge), None)
+    return next((c.edge for c in character.lasting if c.edge and c.since <= now < c.until),
+                None)
 
 
 def add_prompt(state: State, turn: Turn, kind: str, character: str | None, text: str,
@@ -325,6 +341,12 @@ def add_prompt(state: State, turn: Turn, kind: str, character: str | None, text:
                options: tuple[str, ...] = (), **context: Any) -> State:
     """Queue a prompt for a character's player (or the GM when character is None)."""
     names = turn.table("panico", "nomes_opcoes")
+    owner = next((c for c in state.party if c.id == character), None)
+    if owner is not None and not options:  # a roll: DESV applies to the physical die too
+        edge = edge_for(owner, turn.tables, state.minutes)
+        context = {**context, "vantagem": edge}
+        if edge is not None:
+            text += " " + edge_text(edge, dice_expression, bool(context.get("rolar_abaixo")))
     prompt = Prompt(id=state.next_prompt_id, kind=kind, character=character, text=text,
                     dice=dice_expression, modifier=modifier_value, dc=dc, options=options,
                     labels=tuple(str(names.get(o, o)) for o in options), context=context)
@@ -356,11 +378,30 @@ def require_group_free(state: State, turn: Turn, who: tuple[str, ...] | None = N
                           f"('cancelar pedido {first}') antes de seguir")
 
 
+def edge_text(edge: str, dice_expression: str, low_is_good: bool) -> str:
+    """What a prompt under DESV (or vantagem) asks of a physical die: roll twice, keep one."""
+    worse = edge == EXHAUSTION_EDGE
+    keep = "menor" if worse != low_is_good else "maior"
+    name = "DESV" if worse else "vantagem"
+    return (f"Com {name}: role {dice_expression} duas vezes e fique com o "
+            f"{'pior' if worse else 'melhor'} (o {keep}); diga os dois valores ou só o que "
+            "ficou.")
+
+
+def prompt_edge(prompt: Prompt) -> str | None:
+    """The edge the prompt was asked with (DESV of exhaustion or of a lasting condition)."""
+    edge = prompt.context.get("vantagem")
+    return str(edge) if edge else None
+
+
 def prompt_to_dict(prompt: Prompt) -> dict[str, Any]:
-    return {"id": prompt.id, "tipo": prompt.kind, "personagem": prompt.character,
-            "texto": prompt.text, "dados": prompt.dice, "modificador": prompt.modifier,
-            "dc": prompt.dc, "opcoes": list(prompt.options),
-            "opcoes_nomes": list(prompt.labels or prompt.options)}
+    shown = {"id": prompt.id, "tipo": prompt.kind, "personagem": prompt.character,
+             "texto": prompt.text, "dados": prompt.dice, "modificador": prompt.modifier,
+             "dc": prompt.dc, "opcoes": list(prompt.options),
+             "opcoes_nomes": list(prompt.labels or prompt.options)}
+    if prompt_edge(prompt):
+        shown["vantagem"] = prompt_edge(prompt)
+    return shown
 
 
 def option_label(prompt: Prompt, option: str) -> str:
@@ -415,9 +456,12 @@ def require_actor(state: State, turn: Turn) -> None:
 
 
 def _count_dice(state: State, events: list[Event]) -> State:
-    """The session tally counts every die rolled, by type, from the rolagem events."""
+    """The session tally counts every die rolled, by type: the rolagem events' faces and the
+    physical dice of the prompts answered with a value (`dados_fisicos`)."""
     counts = dict(state.tally.dice)
     for event in events:
+        for kind, count in event.data.get("dados_fisicos", {}).items():  # a physical answer
+            counts[kind] = counts.get(kind, 0) + int(count)
         if event.kind != "rolagem":
             continue
         for kind, values in event.data.get("faces", []):
@@ -447,5 +491,33 @@ def apply(state: State, command: Command, rng: random.Random,
     turn = Turn(rng=rng, tables=tables, command=command)
     require_actor(state, turn)
     require_mode(state, turn)
-    new_state = handler(state, turn)
+    new_state = _repeated(handler, state, turn) if "vezes" in command.args \
+        else handler(state, turn)
     return _count_dice(new_state, turn.events), turn.events
+
+
+def _repeated(handler: Handler, state: State, turn: Turn) -> State:
+    """'avançar duas vezes', '2 turnos': the command N times in a row, as one command (all or
+    nothing: a refusal at any time refuses the whole, saying at which one). Only commands
+    marked `repete` in comandos.yaml, at most `repeticoes_maximas` times."""
+    name = turn.command.name
+    times = turn.command.args["vezes"]
+    top = int(turn.table("comandos", "repeticoes_maximas"))
+    spec = turn.tables.get("comandos", "comandos").get(name, {})
+    if not spec.get("repete", False):
+        raise CommandRejected(f"'{spoken_name(turn.tables, name)}' não se repete: diga-o uma "
+                              "vez de cada vez")
+    if isinstance(times, bool) or not isinstance(times, int) or not 1 <= times <= top:
+        raise CommandRejected(f"número de vezes inválido: '{times}'; diga de 1 a {top}, como em "
+                              f"'{spoken_name(turn.tables, name)} duas vezes'")
+    args = {k: v for k, v in turn.command.args.items() if k != "vezes"}
+    once = replace(turn, command=replace(turn.command, args=args))
+    for count in range(1, times + 1):
+        try:
+            state = handler(state, once)
+        except CommandRejected as refused:
+            if count == 1:
+                raise
+            raise CommandRejected(f"na {count}ª vez: {refused.message}") from None
+    turn.events[:] = once.events
+    return state

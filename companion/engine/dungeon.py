@@ -15,12 +15,15 @@ the check and the arrival roll are GM-only (data), a same-room arrival is announ
 the hour rest warns at the 6th turn and costs exhaustion on the 7th (then a new hour begins);
 `apagar` drops the light (a new one starts full).
 
-Sleeping (`dormir`): Tabela C's checks run hour by hour. Monsters arriving in an adjacent room
-interrupt the rest (a CON test) but the party sleeps on. Monsters arriving IN the party's room
-(`chegada` rows with `na_sala: true`) end the sleep at that hour: no further checks, and the rest
-still applies — Tabela B's mishap, food and water, and one CON test per interruption so far —
-but only the hours slept pass (and burn the lights and spells). Tabela B's own encounter (row 8)
-arrives when the sleep is over.
+Sleeping (`dormir`), read with RULES.md: Tabela B's mishap first (a GM-only roll: row 10 is the
+GM's to know; the rows with an effect say it in public), then the 8 hours pass hour by hour: the
+lights and spells burn each hour (a torch is out after the first), and each hour checks Tabela C
+if it falls on the interval of the level of THAT hour (no light left: Mortal, every hour).
+Monsters arriving in an adjacent room are GM-only and interrupt nothing. Monsters arriving IN
+the party's room (`chegada` rows with `na_sala: true`) end the sleep at that hour: no further
+checks, only the hours slept pass, and the rest still applies — food and water, and one CON test
+per interruption. Tabela B's own encounter (row 8) arrives when the sleep is over, and
+interrupts only if it comes into the room.
 """
 from __future__ import annotations
 
@@ -60,7 +63,8 @@ register_schema(FILE, {
                            for side in ("grupo", "monstros")},
                  "ambos": str, "nenhum": str},
     "descanso": {"turnos_por_hora": int, "exaustao": int},
-    "tabela_b": {"nome": str, "dados": str, "linhas": {"*": (str, dict)}},
+    "tabela_b": {"nome": str, "dados": str, "visibilidade": str,
+                 "linhas": {"*": (str, dict)}},
     "tabela_c": {"nome": str, "horas": int, "chance": int, "sim": str, "nao": str,
                  "niveis": {"*": {"a_cada_horas": int, "texto": str}}},
     "magia_maximo_turnos": int,
@@ -192,10 +196,10 @@ def _run_turn(state: State, turn: Turn, resting: bool) -> State:
     require_group_free(state, turn)
     number = state.dungeon.turn + 1
     state = replace(state, dungeon=replace(state.dungeon, turn=number))
+    state = _encounter_check(state, turn)  # the seed's order: the check, then the actions
     doing = "o grupo descansa" if resting else "ações dos jogadores"
     turn.say(f"Turno de exploração {number} ({_data(turn, 'turno_minutos')} min): {doing}.",
              turno=number, descanso=resting)
-    state = _encounter_check(state, turn)
     _monster_reminder(state, turn)
     return _end_of_turn(state, turn, resting)
 
@@ -311,6 +315,9 @@ def spell(state: State, turn: Turn) -> State:
     """Count a spell's duration in exploration turns."""
     name = " ".join(str(arg(turn, "nome", "")).split())
     turns = arg(turn, "turnos")
+    hours = arg(turn, "horas")  # "por uma hora": the turns of that many hours
+    if turns is None and isinstance(hours, int) and not isinstance(hours, bool):
+        turns = hours * 60 // int(_data(turn, "turno_minutos"))
     top = int(_data(turn, "magia_maximo_turnos"))
     if not name:
         raise CommandRejected("diga o nome da magia: 'magia escudo 6 turnos'")
@@ -398,9 +405,10 @@ def surprise_command(state: State, turn: Turn) -> State:
 
 @command("dormir")
 def sleep(state: State, turn: Turn) -> State:
-    """Eight hours (or until monsters reach the room): Tabela C's checks, then the hexcrawl
-    rest with Tabela B; only the hours slept pass."""
-    from companion.engine.rest import rest_party
+    """Eight hours, hour by hour (or until monsters reach the room): Tabela B's mishap first,
+    then each hour the lights burn and Tabela C checks at the level of that hour; then the
+    hexcrawl rest's end (food, water, CON tests or benefits)."""
+    from companion.engine import rest
 
     if not state.dungeon.active:  # travelling: the travel rest (`descansar`)
         from companion.engine import hexcrawl
@@ -408,46 +416,58 @@ def sleep(state: State, turn: Turn) -> State:
         return hexcrawl.rest_command(state, turn)
     _require_no_chase(state, "dormir")
     require_group_free(state, turn)
-    level = effective_danger(state, turn)
     _say_darkness(state, turn)
     hours = int(_data(turn, "tabela_c", "horas"))
     turn.say(f"O grupo dorme {plural(hours, 'hora')} na masmorra.", horas=hours)
-    state, interruptions, slept = _sleep_checks(state, turn, level, hours)
-    state = rest_party(state, turn, FILE, MISHAP_KEY, str(_data(turn, "tabela_b", "nome")),
-                       safe=False, interruptions=interruptions)
-    if state.dungeon.pending_encounter:
-        state, _ = _arrival(state, turn)
-    state = pass_time(state, turn, slept * 60)
+    state, tests = rest.mishap(state, turn, FILE, MISHAP_KEY,
+                               str(_data(turn, "tabela_b", "nome")))
+    state, interrupted = _sleep_hours(state, turn, hours)
+    if state.dungeon.pending_encounter:  # Tabela B's own encounter, when they wake up
+        state, in_room = _arrival(state, turn)
+        interrupted = interrupted or in_room
+    if interrupted:
+        tests += (rest.interruption(turn),)
+    state = rest.finish_rest(state, turn, tests)
     return replace(state, dungeon=replace(state.dungeon, turns_since_rest=0))
 
 
-def _sleep_checks(state: State, turn: Turn, level: str,
-                  hours: int) -> tuple[State, int, int]:
-    """Tabela C: 3:6 every 4 h / 2 h / 1 h by danger level; each encounter arrives at once.
+def _sleep_hours(state: State, turn: Turn, hours: int) -> tuple[State, bool]:
+    """Hour by hour: the hour passes (lights and spells burn), then Tabela C checks when the
+    hour falls on the interval of the level of that hour (no light left: Mortal, every hour).
+    Monsters arriving in the party's room end the sleep (and interrupt it); monsters arriving
+    in an adjacent room are the GM's to know and the party sleeps on.
 
-    Returns the state, the interruptions and the hours slept (fewer when monsters arrive in
-    the party's room: that ends the sleep)."""
+    Returns the state and whether monsters came into the room."""
     data = _data(turn, "tabela_c")
-    if level not in data["niveis"]:
-        raise TableError(f"tables/{FILE}.yaml: falta a chave 'tabela_c.niveis.{level}'")
-    every = max(1, int(data["niveis"][level]["a_cada_horas"]))
     visibility = _visibility(str(_data(turn, "encontro", "visibilidade")))
-    encounters = 0
-    for hour in range(every, hours + 1, every):
+    for hour in range(1, hours + 1):
+        state = pass_time(state, turn, 60)
+        level = effective_danger(state, turn)
+        if level not in data["niveis"]:
+            raise TableError(f"tables/{FILE}.yaml: falta a chave 'tabela_c.niveis.{level}'")
+        if hour % max(1, int(data["niveis"][level]["a_cada_horas"])):
+            continue
         if not turn.chance(int(data["chance"]), str(data["nome"]), str(data["sim"]),
                            str(data["nao"]), visibility=visibility, hora=hour, perigo=level):
             continue
-        encounters += 1
-        turn.warn(f"Encontro aleatório na hora {hour} do descanso: o descanso é "
-                  "interrompido.", visibility, hora=hour)
+        turn.warn(f"Encontro aleatório na hora {hour} do sono.", visibility, hora=hour)
         state, in_room = _arrival(state, turn)
-        if in_room:
-            turn.warn(f"Os monstros chegam à sala do grupo na hora {hour}: isso interrompe o "
-                      f"sono. O descanso vale só {'pela' if hour == 1 else 'pelas'} "
-                      f"{plural(hour, 'hora')} {'dormida' if hour == 1 else 'dormidas'}.", PUBLIC,
-                      hora=hour)
-            return state, encounters, hour
-    return state, encounters, hours
+        if not in_room:
+            turn.say(f"Os monstros estão numa sala adjacente (hora {hour}): o grupo não sabe e "
+                     "continua dormindo.", GM, hora=hour)
+            continue
+        turn.warn(_woken_text(hour, hours), PUBLIC, hora=hour)
+        return state, True
+    return state, False
+
+
+def _woken_text(hour: int, hours: int) -> str:
+    if hour >= hours:
+        return (f"Os monstros chegam à sala do grupo na hora {hour}, no fim do sono: isso "
+                "interrompe o descanso.")
+    return (f"Os monstros chegam à sala do grupo na hora {hour}: isso interrompe o sono. O "
+            f"descanso vale só {'pela' if hour == 1 else 'pelas'} {plural(hour, 'hora')} "
+            f"{'dormida' if hour == 1 else 'dormidas'}.")
 
 
 # ---------------------------------------------------------------- marching order and monsters

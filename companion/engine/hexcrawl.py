@@ -1,10 +1,13 @@
 """The hexcrawl travel day (seed 000, "Rodadas de Viagem"): rounds of 4 h, weather, encounters
 and the party's activities (Tabelas A–H).
 
-A group activity (no character named) is one travel round, in order: weather drift, encounter
-check (by the terrain where the party started the day), the activity, clock +4 h; after the
-last round of the day the day ends. An activity for one named character is an addition inside
-the current round: it rolls only what it needs and does not move the clock.
+Each character does one activity per round (RULES.md). A round starts, in order, with the
+weather drift and the encounter check (by the terrain where the party started the day). A named
+activity ("caçar Ana") is that character's one activity of the round: the first one opens the
+round, a second one for the same character is refused, and when everyone has acted the round
+closes by itself (clock +4 h). A group activity (no character named) is the activity of everyone
+who has not acted yet, and closes the round; `avancar` moves the whole party, so it is refused
+once someone did another activity this round. After the last round of the day the day ends.
 
 Forced march (Tabela B): "o personagem deve descansar por 2 rodadas antes de realizar qualquer
 outra atividade", read literally: THAT character rests, not the group. While a character owes
@@ -35,6 +38,7 @@ from companion.engine.core import (
     schema_rule,
     spoken_name,
     PromptAnswer,
+    cancel_handler,
     require_group_free,
     Turn,
     add_prompt,
@@ -244,31 +248,114 @@ def roll_encounter(state: State, turn: Turn) -> None:
 # ---------------------------------------------------------------- the round
 
 def run_round(state: State, turn: Turn, activity: Activity, *, resting: bool = False,
-              advancing: bool = False) -> State:
-    """One travel round: weather, encounter check, the activity, then +4 h. Characters owing
-    forced-march rest sit the round out (see the module docstring)."""
+              advancing: bool = False, close: bool = True) -> State:
+    """A group activity: the activity of everyone who has not acted yet this round, then the
+    round closes (+4 h). A fresh round first rolls its weather and encounter check. Characters
+    owing forced-march rest sit the round out (see the module docstring)."""
+    _require_no_chase(state, turn)
+    require_group_free(state, turn)
+    if advancing:
+        require_rested(state, turn, tuple(c.id for c in state.party))
+    if state.travel.acted:
+        _require_whole_group(state, turn, advancing, resting)
+        encounter = state.travel.round_encounter
+        doing = participants(state)
+        names = [find_character(state, c).name for c in doing]
+        turn.say(f"{_names_text(names) if names else 'Ninguém'}: "
+                 f"{_activity_name(turn)} nesta rodada ({_acted_text(state, turn)}).",
+                 participantes=list(doing), atividade=turn.command.name)
+    else:
+        state, encounter = _open_round(state, turn)
+    if not resting:
+        state = _set_travel(state, camp_safe=False)  # the party leaves its camp
+    state = activity(state, turn, encounter)
+    return _close_round(state, turn, advancing=advancing) if close else state
+
+
+def _require_no_chase(state: State, turn: Turn) -> None:
     if state.chase is not None:
         raise CommandRejected(f"'{spoken_name(turn.tables, turn.command.name)}' não vale "
                               "durante a fuga ou a perseguição; resolva-a antes com 'fuga "
                               "sucesso', 'fuga falha' ou 'fuga dificuldade N'")
-    require_group_free(state, turn)
-    if advancing:
-        require_rested(state, turn, tuple(c.id for c in state.party))
+
+
+def _open_round(state: State, turn: Turn) -> tuple[State, bool]:
+    """The round's start, in the seed's order: the header, the weather, the encounter check."""
     turn.say(f"Dia {day_of(state)}, rodada {round_of(state, _round_minutes(turn))} de "
              f"{turn.table('viagem', 'rodada', 'rodadas_por_dia')}.",
              dia=day_of(state), rodada=round_of(state, _round_minutes(turn)))
     state = drift_weather(state, turn)
     encounter = check_encounter(state, turn)
-    if not resting:
-        state = _set_travel(state, camp_safe=False)  # the party leaves its camp
-    state = activity(state, turn, encounter)
+    return _set_travel(state, round_open=True, round_encounter=encounter), encounter
+
+
+def _close_round(state: State, turn: Turn, advancing: bool = False) -> State:
     state = _sit_out(state, turn)
     return pass_time(state, turn, _round_minutes(turn), advancing=advancing)
 
 
+def _activity_name(turn: Turn) -> str:
+    """How people say the activity: 'caçar', 'criar munição', 'explorar'."""
+    return spoken_name(turn.tables, turn.command.name)
+
+
+def _acted_text(state: State, turn: Turn) -> str:
+    """'Ana já caçou' → 'Ana já fez caçar'; said as 'já agiu: Ana (caçar)'."""
+    names = {c.id: c.name for c in state.party}
+    done = ", ".join(f"{names.get(who, who)} ({spoken_name(turn.tables, what)})"
+                     for who, what in state.travel.acted)
+    return f"já agiu nesta rodada: {done}"
+
+
+def _require_whole_group(state: State, turn: Turn, advancing: bool, resting: bool) -> None:
+    """Advancing moves the whole party: not after someone already did another activity."""
+    if not advancing:
+        return
+    waiting = [find_character(state, c).name for c in participants(state)]
+    others = (f"; {_names_text(waiting)} ainda pode agir (ex.: 'explorar', 'acampar' ou "
+              f"'caçar {waiting[0]}')" if waiting else "")
+    raise CommandRejected(f"'{_activity_name(turn)}' leva o grupo todo, mas "
+                          f"{_acted_text(state, turn)}{others}; o grupo avança na próxima "
+                          "rodada (ou diga 'desfazer')")
+
+
+def named_activity(state: State, turn: Turn, character_id: str,
+                   do: Callable[[State, Turn, tuple[str, ...]], State]) -> State:
+    """One character's activity of the round ("caçar Ana"): it opens the round when it is the
+    first (weather, encounter check), counts as that character's one activity, and closes the
+    round when everyone has acted. A second activity in the same round is refused."""
+    _require_no_chase(state, turn)
+    character = find_character(state, character_id)
+    done = dict(state.travel.acted).get(character.id)
+    if done is not None:
+        waiting = [find_character(state, c).name for c in participants(state)]
+        left = (f"; ainda falta{'m' if len(waiting) > 1 else ''} agir: "
+                f"{_names_text(waiting)}" if waiting else "")
+        raise CommandRejected(
+            f"{character.name} já fez a atividade desta rodada "
+            f"({spoken_name(turn.tables, done)}): cada personagem faz uma atividade por "
+            f"rodada{left}; uma atividade do grupo (ex.: 'explorar') fecha a rodada")
+    if not state.travel.round_open:
+        state, _ = _open_round(state, turn)
+    state = do(state, turn, (character.id,))
+    state = _set_travel(state, acted=state.travel.acted + ((character.id, turn.command.name),))
+    waiting = [find_character(state, c).name for c in participants(state)]
+    if waiting:
+        turn.say(f"{character.name}: {_activity_name(turn)} nesta rodada. Ainda "
+                 f"falta{'m' if len(waiting) > 1 else ''} agir: {_names_text(waiting)}.",
+                 personagem=character.id, atividade=turn.command.name,
+                 faltam=list(participants(state)))
+        return state
+    turn.say(f"{character.name}: {_activity_name(turn)} nesta rodada. Todos agiram: a rodada "
+             "termina.", personagem=character.id, atividade=turn.command.name, faltam=[])
+    return _close_round(state, turn)
+
+
 def participants(state: State) -> tuple[str, ...]:
-    """Who takes part in the group's activity: everyone not resting off a forced march."""
-    return tuple(c.id for c in state.party if c.rest_rounds_owed <= 0)
+    """Who takes part in the group's activity: everyone who has not acted yet this round and
+    is not resting off a forced march."""
+    acted = {who for who, _ in state.travel.acted}
+    return tuple(c.id for c in state.party if c.rest_rounds_owed <= 0 and c.id not in acted)
 
 
 def _sit_out(state: State, turn: Turn) -> State:
@@ -333,11 +420,34 @@ def _day_without_rest(state: State, turn: Turn) -> State:
 
 @command("avancar")
 def advance(state: State, turn: Turn) -> State:
-    return run_round(state, turn, _advance, advancing=True)
+    """A round of advance. Past the free rounds, the forced-march test comes BEFORE the advance
+    ("requer um teste"): the round opens, every character is asked, and the advance itself
+    runs when the last test (and choice) is settled — unless someone must now rest, who the
+    group waits for: then the round passes without advancing."""
+    count = state.travel.consecutive_advances + 1
+    if _forced_dc(turn, count) is None or not state.party:
+        return run_round(state, turn, lambda s, t, _: _advance(s, t, count), advancing=True)
+    return run_round(state, turn, lambda s, t, _: _forced_march(s, t, count), advancing=True,
+                     close=False)
 
 
-def _advance(state: State, turn: Turn, encounter: bool) -> State:
-    lost = _lost_check(state, turn)
+def resume_advance(state: State, turn: Turn) -> State:
+    """After a forced-march prompt is settled: the round's advance, once none is left."""
+    if not state.travel.pending_advance or any(
+            p.kind in MARCH_PROMPTS for p in state.prompts):
+        return state
+    state = _set_travel(state, pending_advance=False)
+    resting = [c.name for c in state.party if c.rest_rounds_owed > 0]
+    if resting:
+        turn.say(f"O grupo não avança nesta rodada: espera {_names_text(resting)}, que "
+                 "descansa pela marcha forçada.", sem_avanco=True)
+        return _close_round(state, turn)
+    state = _advance(state, turn, state.travel.consecutive_advances + 1)
+    return _close_round(state, turn, advancing=True)
+
+
+def _advance(state: State, turn: Turn, count: int) -> State:
+    lost = state.travel.lost or _lost_check(state, turn)
     mode = state.travel.mode
     hexes = float(turn.table("viagem", "tabela_a", "hexes", mode))
     slowed = conditions.advance_factor(state, turn.tables)
@@ -347,16 +457,32 @@ def _advance(state: State, turn: Turn, encounter: bool) -> State:
         hexes *= slowed.factor
         pace += " — " + conditions.slowed_text(slowed)
         extra = {"fator": slowed.factor, "lentos": [name for name, _ in slowed.who]}
-    count = state.travel.consecutive_advances + 1
-    state = _set_travel(state, lost=lost, hexes=state.travel.hexes + hexes,
-                        consecutive_advances=count)
     turn.say(f"O grupo avança {hexes_text(hexes)} ({pace}). "
              "Os PdIs óbvios e o tipo de terreno dos hexes vizinhos são revelados.",
              hexes=hexes, tabela=turn.table("viagem", "tabela_a", "nome"), **extra)
-    if lost:
-        turn.say("O grupo está perdido e não sabe: o Mestre decide para onde ele foi.", GM)
+    if lost and state.travel.lost:
+        turn.say("O grupo continua perdido (a Tabela C não é rolada de novo enquanto ele "
+                 "estiver perdido): o Mestre decide para onde ele foi. Quando ele reencontrar "
+                 "o caminho, diga 'o grupo achou o caminho'.", GM, perdido=True)
+    elif lost:
+        turn.say("O grupo está perdido e não sabe: o Mestre decide para onde ele foi. Ele "
+                 "continua perdido até o Mestre dizer 'o grupo achou o caminho'.", GM,
+                 perdido=True)
+    state = _set_travel(state, lost=lost, hexes=state.travel.hexes + hexes,
+                        consecutive_advances=count)
     events_roll(state, turn, "dados_avancar")
-    return _forced_march(state, turn, count)
+    return state
+
+
+@command("caminho")
+def found_the_way(state: State, turn: Turn) -> State:
+    """The GM says the lost party found its way (GM-only: the players never knew)."""
+    if not state.travel.lost:
+        raise CommandRejected("o grupo não está perdido: 'o grupo achou o caminho' só vale "
+                              "depois de a Tabela C dizer que ele se perdeu")
+    turn.say("O grupo reencontrou o caminho: não está mais perdido (a Tabela C volta a ser "
+             "rolada a cada avanço).", GM, perdido=False)
+    return _set_travel(state, lost=False)
 
 
 def hexes_text(hexes: float) -> str:
@@ -380,16 +506,26 @@ def events_roll(state: State, turn: Turn, dice_key: str) -> None:
               describe=lambda total: str(pick_row(column["linhas"], total)))
 
 
-def _forced_march(state: State, turn: Turn, count: int) -> State:
-    """Tabela B: past the free rounds every character tests CON, DC 12 then +3 per round."""
+MARCH_PROMPTS = ("marcha_forcada", "escolha_marcha")
+
+
+def _forced_dc(turn: Turn, count: int) -> int | None:
+    """Tabela B: the DC of the `count`-th consecutive advance (None within the free rounds)."""
     spec = turn.table("viagem", "tabela_b")
     extra = count - spec["rodadas_sem_penalidade"]
-    if extra < 1:
-        return state
-    dc = spec["dc"] + spec["dc_por_rodada"] * (extra - 1)
+    return None if extra < 1 else spec["dc"] + spec["dc_por_rodada"] * (extra - 1)
+
+
+def _forced_march(state: State, turn: Turn, count: int) -> State:
+    """Tabela B: past the free rounds every character tests CON, DC 12 then +3 per round,
+    before the group advances (the advance waits: `resume_advance`)."""
+    spec = turn.table("viagem", "tabela_b")
+    dc = _forced_dc(turn, count)
     attribute = str(spec["atributo"])
-    turn.say(f"Marcha forçada: {count}ª rodada seguida de avanço — cada personagem faz um "
-             f"teste de {attribute.upper()} DC {dc}.", tabela=spec["nome"], dc=dc)
+    turn.say(f"Marcha forçada: {count}ª rodada seguida de avanço — antes de avançar, cada "
+             f"personagem faz um teste de {attribute.upper()} DC {dc}.", tabela=spec["nome"],
+             dc=dc)
+    state = _set_travel(state, pending_advance=True)
     for character in state.party:
         state = add_prompt(
             state, turn, "marcha_forcada", character.id,
@@ -407,7 +543,7 @@ def forced_march_answered(state: State, prompt: Prompt, answer: PromptAnswer,
     if rest.passed(prompt, answer):
         turn.say(f"{character.name} aguenta a marcha forçada ({answer.total} contra DC "
                  f"{prompt.dc}).", personagem=character.id)
-        return state
+        return resume_advance(state, turn)
     spec = turn.table("viagem", "tabela_b")
     turn.say(f"{character.name} falha na marcha forçada ({answer.total} contra DC {prompt.dc}).",
              personagem=character.id)
@@ -449,7 +585,11 @@ def march_choice_answered(state: State, prompt: Prompt, answer: PromptAnswer,
     if choice is None:
         listed = " ou ".join(option_label(prompt, o) for o in prompt.options)
         raise CommandRejected(f"escolha desconhecida: '{answer.option or ''}'; use {listed}")
-    return choice(state, turn, character)
+    return resume_advance(choice(state, turn, character), turn)
+
+
+for _kind in MARCH_PROMPTS:  # a test or choice cancelled by the GM: the advance goes on
+    cancel_handler(_kind)(resume_advance)
 
 
 # ---------------------------------------------------------------- Explorar
@@ -482,7 +622,8 @@ def _gathering(activity: str) -> Callable[[State, Turn], State]:
     def handler(state: State, turn: Turn) -> State:
         named = _who(state, turn)
         if named is not None:
-            return gather(state, turn, activity, named)
+            return named_activity(state, turn, named[0],
+                                  lambda s, t, who: gather(s, t, activity, who))
         return run_round(state, turn, lambda s, t, _: gather(s, t, activity,
                                                               participants(s)))
     handler.__doc__ = f"{activity}: Tabela E; on failure Tabela F."
@@ -545,12 +686,17 @@ def accident(state: State, turn: Turn, who: tuple[str, ...]) -> State:
         return state
     if row.get("encontro"):
         roll_encounter(state, turn)
-    if "dano" not in row and "condicao" not in row:
+    if not {"dano", "condicao", "condicao_temporaria"} & set(row):
         return state
     victim = _victim(state, turn, who)
     if victim is None:
         return state
     hurt = victim
+    if "condicao_temporaria" in row:
+        lasting = conditions.timed(state, turn, row["condicao_temporaria"])
+        hurt = conditions.add_lasting(hurt, lasting)
+        turn.warn(f"{hurt.name}: {conditions.timed_text(lasting, row['condicao_temporaria'])}.",
+                  personagem=hurt.id, condicao=lasting.text)
     if "condicao" in row:
         hurt = rest.add_condition(hurt, str(row["condicao"]))
     if "dano" in row:
@@ -579,7 +725,7 @@ def _victim(state: State, turn: Turn, who: tuple[str, ...]) -> Character | None:
 def craft_ammo(state: State, turn: Turn) -> State:
     named = _who(state, turn)
     if named is not None:
-        return craft(state, turn, named)
+        return named_activity(state, turn, named[0], craft)
     return run_round(state, turn, lambda s, t, _: craft(s, t, participants(s)))
 
 
@@ -594,7 +740,7 @@ def craft(state: State, turn: Turn, who: tuple[str, ...]) -> State:
         character = find_character(state, character_id)
         mods = (modifier(character, spec["atributo"], turn.tables), int(row["modificador"]))
         expression = spec["dados"] + "".join(f"{m:+d}" for m in mods if m)
-        rolled = turn.roll(expression, spec["nome"], edge=edge_for(character, turn.tables),
+        rolled = turn.roll(expression, spec["nome"], edge=edge_for(character, turn.tables, state.minutes),
                            personagem=character.id, linha=row["nome"],
                            describe=lambda total, c=character: f"{c.name}: {max(0, total)} "
                                                                "munições")
@@ -630,9 +776,11 @@ def rest_command(state: State, turn: Turn) -> State:
 
 def _rest(state: State, turn: Turn, encounter: bool) -> State:
     """An encounter this round interrupts the rest (one CON test each)."""
+    acted = {who for who, _ in state.travel.acted}
     return rest.rest_party(state, turn, "viagem", "tabela_h",
                            str(turn.table("viagem", "tabela_h", "nome")),
-                           interruptions=1 if encounter else 0)
+                           interruptions=1 if encounter else 0,
+                           who=tuple(c.id for c in state.party if c.id not in acted))
 
 
 # ---------------------------------------------------------------- settings

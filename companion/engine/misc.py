@@ -71,7 +71,7 @@ def roll_command(state: State, turn: Turn) -> State:
         raise CommandRejected("diga o que rolar, como 'rolar 2d6+1' ou 'rolar d20 com vantagem'")
     player = _player_id(turn)
     character = next((c for c in state.party if c.id == player), None)
-    exhausted = character is not None and edge_for(character, turn.tables) is not None
+    exhausted = character is not None and edge_for(character, turn.tables, state.minutes) is not None
     edge, note = _edge(arg(turn, "vantagem"), exhausted)
     name = str(turn.table(FILE, "rolagens", "nome"))
     who = f"{character.name if character else player}: " if player else ""
@@ -135,7 +135,10 @@ def _summary(view: Mapping[str, Any]) -> str:
         parts.append(f"{view['terreno_nome']}, {travel['modo_nome']}, {travel['hexes_texto']}")
     if chase:
         parts.append(f"perseguição ({chase['fase']}): distância {chase['distancia_nome']}, "
-                     f"placar {chase['placar']:+d}")
+                     f"placar {chase['placar']:+d}"
+                     + (f", velocidade {chase['velocidade_grupo']} × "
+                        f"{chase['velocidade_perseguidores']} ({chase['velocidade_diferenca']})"
+                        if "velocidade_grupo" in chase else ""))
     party = "; ".join(f"{c['nome']} PV {c['pv']}/{c['pv_max']} San {c['sanidade']} "
                       f"Exa {c['exaustao']} Com {c['comida']} Água {c['agua']} Mun {c['municao']}"
                       + _harm_text(c) for c in view["grupo"]) or "nenhum personagem"
@@ -143,12 +146,12 @@ def _summary(view: Mapping[str, Any]) -> str:
 
 
 def _harm_text(character: Mapping[str, Any]) -> str:
-    """' Dano SAB 2' (attribute damage) and ' · Mosquitos (DESV, mais 2 rodadas)'."""
+    """' Dano SAB 2' (attribute damage), then every condition and affliction:
+    ' · Insanidade · Tornozelo torcido: … · Mosquitos (DESV, mais 2 rodadas) · aflição: Fobia'."""
     harm = ", ".join(f"{k.upper()} {v}" for k, v in character["dano_atributos"].items())
-    timed = "".join(f" · {text}" for text in character["condicoes"][
-        len(character["condicoes"]) - len(character["condicoes_temporarias"]):]
-        if character["condicoes_temporarias"])
-    return (f" Dano {harm}" if harm else "") + timed
+    shown = "".join(f" · {text}" for text in character["condicoes"])
+    shown += "".join(f" · aflição: {name}" for name in character["aflicoes"])
+    return (f" Dano {harm}" if harm else "") + shown
 
 
 def _monster_text(monster: Mapping[str, Any]) -> str:

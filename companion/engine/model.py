@@ -41,6 +41,7 @@ class Lasting:
     text: str
     until: int
     edge: str | None = None
+    since: int = 0  # the session minute it starts at ("nas próximas duas rodadas": the next)
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,7 @@ class Character:
     ammo: int = 0
     afflictions: tuple[str, ...] = ()
     attribute_damage: Mapping[str, int] = field(default_factory=dict)
+    hit_die: int | None = None  # sides of the character's hit die (None: casa.yaml's)
     rest_rounds_owed: int = 0  # forced-march failure: rounds of rest before other activities
     conditions: tuple[str, ...] = ()  # free-text lasting effects (DESV, tornozelo torcido…)
     lasting: tuple[Lasting, ...] = ()  # conditions with an end (clock.pass_time removes them)
@@ -103,6 +105,12 @@ class Travel:
     hexes: float = 0.0  # progress travelled today/overall, in hexes
     lost: bool = False  # GM-only
     watcher: str | None = None  # character id keeping watch (`vigia`); None: the house default
+    # The travel round in progress: who already did their one activity (id, activity), whether
+    # its weather and encounter check were rolled, and whether that check found an encounter.
+    acted: tuple[tuple[str, str], ...] = ()
+    round_open: bool = False
+    round_encounter: bool = False
+    pending_advance: bool = False  # the round's advance waits for the forced-march tests
 
 
 @dataclass(frozen=True)
@@ -144,6 +152,8 @@ class Chase:
     turn: int = 0  # chase turns completed
     ranged_checked: bool = False  # ranged check used this turn
     roller: str | None = None  # character id who rolls the escape test (None: the first)
+    party_speed: int | None = None  # the sides' speeds, as the GM gives them (informative)
+    foe_speed: int | None = None
 
 
 @dataclass(frozen=True)

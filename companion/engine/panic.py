@@ -5,7 +5,7 @@ rest mishaps and the dungeon). The test is a house default in tables/panico.yaml
 a result ≤ the character's current Sanity. On a failure Tabela J is read at the CURRENT Sanity
 (0 or below → row 1) and its effect applied:
 
-- Insanidade: the condition named in data ("Insano") is added to the character.
+- Insanidade: the condition named in data ("Insanidade") is added to the character.
 - Afetado: 1d8 on Tabela K (the full text goes only to that player; the name is added to the
   character's afflictions), then a random panic effect: house default 1d4 over Tabela J's brief
   rows 5-7, 8-10, 11-13 and 14+ (`efeito_aleatorio` in data), applied like a rolled row.
@@ -62,7 +62,8 @@ register_schema(FILE, {  # tabela_i is declared by core, which reads its levels
                           "comida": int, "agua": int, "municao": int},
     "limites_personagem": {"nivel": [int], "pv": [int], "pv_max": [int], "atributo": [int],
                            "sanidade": [int], "exaustao": [int], "comida": [int],
-                           "agua": [int], "municao": [int], "nome_maximo": int},
+                           "agua": [int], "municao": [int], "dado_de_vida": [int],
+                           "dano_atributo": [int], "nome_maximo": int},
     "registro": {"regiao_masmorra": str, "quantidade_maxima": int, "nome_maximo": int},
     "nomes_pedidos": {"*": str},
 })
@@ -129,7 +130,8 @@ def _insanity(state: State, character: Character, row: Row, turn: Turn) -> State
     condition = str(row["condicao"])
     if condition in character.conditions:
         return state
-    turn.say(f"{character.name} agora está {condition.lower()}.", PUBLIC, personagem=character.id)
+    turn.say(f"{character.name} agora sofre de {condition.lower()}.", PUBLIC,
+             personagem=character.id, condicao=condition)
     return update_character(state, replace(character,
                                            conditions=character.conditions + (condition,)))
 

@@ -33,6 +33,7 @@ from dataclasses import replace
 from typing import Any, Callable, Mapping
 
 from companion.engine.core import (
+    CANCEL_HANDLERS,
     PROMPT_HANDLERS,
     PromptAnswer,
     Turn,
@@ -42,6 +43,7 @@ from companion.engine.core import (
     find_character,
     option_label,
     plural,
+    prompt_edge,
     slug,
     update_character,
 )
@@ -58,10 +60,14 @@ FIELDS: dict[str, tuple[str, str]] = {
     "exaustao": ("exhaustion", "exaustao"),
     "comida": ("food", "comida"), "agua": ("water", "agua"), "municao": ("ammo", "municao"),
     **{name: ("mods", "atributo") for name in ATTRIBUTES},
+    "dado_de_vida": ("hit_die", "dado_de_vida"),
+    **{f"dano_{name}": ("attribute_damage", "dano_atributo") for name in ATTRIBUTES},
 }
 LABELS = {"nivel": "nível", "pv": "PV", "pv_max": "PV máx.", "sanidade": "Sanidade",
           "sanidade_max": "Sanidade máx.", "exaustao": "exaustão", "comida": "comida",
-          "agua": "água", "municao": "munição", **{name: name.upper() for name in ATTRIBUTES}}
+          "agua": "água", "municao": "munição", **{name: name.upper() for name in ATTRIBUTES},
+          "dado_de_vida": "dado de vida",
+          **{f"dano_{name}": f"dano de {name.upper()}" for name in ATTRIBUTES}}
 # A value and the maximum it never goes above, with how the maximum is said at the table.
 MAXIMA: dict[str, tuple[str, str]] = {"pv": ("pv_max", "pv_max"),
                                       "sanidade": ("sanidade_max", "sanidade máxima")}
@@ -78,8 +84,14 @@ def character_command(state: State, turn: Turn) -> State:
     changes = _read_fields(turn, relative)
     wanted = slug(name)
     existing = next((c for c in state.party if c.id == wanted), None)
+    if relative and existing is None:
+        said = ", ".join(f"{LABELS[key]} {value:+d}" for key, value in changes.items())
+        raise CommandRejected(
+            f"'{name}' ainda não está no grupo, e '{said}' muda a ficha de quem já existe; "
+            f"para criar, diga 'personagem {name}' com valores sem sinal (ex.: 'personagem "
+            f"{name} pv 8')")
     if relative:
-        return _change_by(state, find_character(state, name), changes, turn)
+        return _change_by(state, existing, changes, turn)
     if existing is None:
         return _create(state, name, changes, turn)
     return _change(state, existing, changes, turn)
@@ -116,8 +128,9 @@ def _read_fields(turn: Turn, relative: bool = False) -> dict[str, int]:
             raise CommandRejected(f"campo desconhecido: '{key}'; use {accepted}")
         value = _as_int(key, raw)
         low, high = limits[FIELDS[key][1]]
-        if relative:
-            low, high = -(high - low), high - low
+        if relative:  # a change of any size: the result is clamped ("toma 1000 de dano" → 0)
+            changes[key] = value
+            continue
         if not low <= value <= high:
             what = "mudança" if relative else "valor"
             shown = f"{value:+d}" if relative else str(value)
@@ -142,14 +155,18 @@ def _as_int(key: str, raw: Any) -> int:
 
 def _with_fields(character: Character, changes: Mapping[str, int]) -> Character:
     mods = dict(character.mods)
+    harm = dict(character.attribute_damage)
     values: dict[str, Any] = {}
     for key, value in changes.items():
         field, _ = FIELDS[key]
         if field == "mods":
             mods[key] = value
+        elif field == "attribute_damage":
+            harm[key.removeprefix("dano_")] = value
         else:
             values[field] = value
-    return replace(character, mods=mods, **values)
+    harm = {name: amount for name, amount in harm.items() if amount}
+    return replace(character, mods=mods, attribute_damage=harm, **values)
 
 
 def _create(state: State, name: str, changes: dict[str, int], turn: Turn) -> State:
@@ -184,7 +201,11 @@ def _change(state: State, character: Character, changes: dict[str, int], turn: T
 
 def _current(character: Character, key: str) -> int:
     field, _ = FIELDS[key]
-    return int(character.mods.get(key, 0)) if field == "mods" else int(getattr(character, field))
+    if field == "mods":
+        return int(character.mods.get(key, 0))
+    if field == "attribute_damage":
+        return int(character.attribute_damage.get(key.removeprefix("dano_"), 0))
+    return int(getattr(character, field) or 0)
 
 
 def _change_by(state: State, character: Character, deltas: dict[str, int], turn: Turn) -> State:
@@ -238,7 +259,8 @@ def _summary(character: Character) -> str:
             f"exaustão {character.exhaustion}, "
             f"comida {character.food}, água {character.water}, munição {character.ammo}"
             + (f", {mods}" if mods else "")
-            + (f", dano de atributo: {harm}" if harm else "") + ")")
+            + (f", dano de atributo: {harm}" if harm else "")
+            + (f", dado de vida d{character.hit_die}" if character.hit_die else "") + ")")
 
 
 def attribute_damage_text(character: Character) -> str:
@@ -331,22 +353,41 @@ def answer_command(state: State, turn: Turn) -> State:
     who = _owner(state, prompt)
     if turn.command.actor == "gm" and prompt.character is not None:
         who = f"O Mestre, por {who},"
+    physical = {"dados_fisicos": _physical_dice(prompt)} if answer.faces else {}
     turn.say(f"{who} respondeu ao pedido {prompt.id}: {shown}.",
              prompt_visibility(prompt), kind="resposta", pedido=prompt.id, tipo=prompt.kind,
              personagem=prompt.character, total=answer.total, natural=answer.natural,
-             opcao=answer.option)
+             opcao=answer.option, **physical)
     remaining = tuple(p for p in state.prompts if p.id != prompt.id)
     return handler(replace(state, prompts=remaining), prompt, answer, turn)
 
 
+def _physical_dice(prompt: Prompt) -> dict[str, int]:
+    """The dice a physical answer rolled, for the session tally: '2d6' → {'d6': 2}; under DESV
+    or vantagem the prompt asked for two rolls, so twice that."""
+    match = _DICE.match(prompt.dice.strip().lower().replace(" ", ""))
+    if not match:
+        return {}
+    count = int(match.group(1) or 1) * (2 if prompt_edge(prompt) else 1)
+    return {f"d{match.group(2)}": count}
+
+
 def _answer_text(prompt: Prompt, answer: PromptAnswer) -> str:
-    """'exaustão', '16', or '15 + 1 = 16' when a modifier was added to the die."""
+    """'exaustão', '16', '15 + 1 = 16' when a modifier was added to the die, and under DESV
+    with both dice said, '9 (DESV, descartado 15) + 1 = 10'."""
     if answer.option is not None:
         return option_label(prompt, answer.option)
-    if answer.natural is None or not prompt.modifier:
+    natural = str(answer.natural)
+    if len(answer.faces) == 2:
+        other = answer.faces[1] if answer.faces[0] == answer.natural else answer.faces[0]
+        natural += f" ({'DESV' if prompt_edge(prompt) == 'desvantagem' else 'vantagem'}, " \
+                   f"descartado {other})"
+    elif answer.natural is None or not prompt.modifier:
         return str(answer.total)
+    if not prompt.modifier:
+        return natural
     sign = "+" if prompt.modifier > 0 else "−"
-    return f"{answer.natural} {sign} {abs(prompt.modifier)} = {answer.total}"
+    return f"{natural} {sign} {abs(prompt.modifier)} = {answer.total}"
 
 
 def _name_said_as_option(state: State, turn: Turn) -> Turn:
@@ -389,11 +430,27 @@ def die_range(expression: str) -> tuple[int, int] | None:
 
 
 def _by_value(state: State, prompt: Prompt, turn: Turn) -> PromptAnswer:
-    raw = arg(turn, "valor")
+    """A physical die: one value (under DESV, the one the player kept) or, under DESV or
+    vantagem, both values (`valor2`): the companion keeps the worse (or the better)."""
     bounds = die_range(prompt.dice)
     if bounds is None:
         raise CommandRejected(f"o pedido {prompt.id} é de {prompt.dice}: diga 'responder rolar' "
                               "para o companheiro rolar")
+    values = [_die_value(prompt, arg(turn, "valor"), bounds)]
+    if arg(turn, "valor2") is not None:
+        edge = prompt_edge(prompt)
+        if edge is None:
+            raise CommandRejected(f"o pedido {prompt.id} não é com DESV nem vantagem: diga um "
+                                  f"valor só, como 'responder {values[0]}'")
+        values.append(_die_value(prompt, arg(turn, "valor2"), bounds))
+        keep_high = (edge == "vantagem") != bool(prompt.context.get("rolar_abaixo"))
+        natural = max(values) if keep_high else min(values)
+    else:
+        natural = values[0]
+    return PromptAnswer(total=natural + prompt.modifier, natural=natural, faces=tuple(values))
+
+
+def _die_value(prompt: Prompt, raw: Any, bounds: tuple[int, int]) -> int:
     low, high = bounds
     refusal = CommandRejected(f"valor fora do dado: '{raw}'; o pedido {prompt.id} é de "
                               f"{prompt.dice}: diga um número de {low} a {high}")
@@ -403,17 +460,23 @@ def _by_value(state: State, prompt: Prompt, turn: Turn) -> PromptAnswer:
         raise refusal from None
     if not low <= natural <= high:
         raise refusal
-    return PromptAnswer(total=natural + prompt.modifier, natural=natural)
+    return natural
 
 
 def _by_roll(state: State, prompt: Prompt, turn: Turn) -> PromptAnswer:
     character = next((c for c in state.party if c.id == prompt.character), None)
-    edge = edge_for(character, turn.tables) if character else None
+    edge = (prompt_edge(prompt) if "vantagem" in prompt.context
+            else edge_for(character, turn.tables, state.minutes) if character else None)
     names = turn.table(FILE, "nomes_pedidos")
     name = str(prompt.context.get("tabela") or names.get(prompt.kind, prompt.text))
     label = f"{_owner(state, prompt)}: {prompt.context.get('rotulo') or name}"
+    def shown(total: int) -> str:
+        """The roll's `resultado`: the total with the modifier, against the DC if any."""
+        said = (f"{total} {'+' if prompt.modifier > 0 else '−'} {abs(prompt.modifier)} = "
+                f"{total + prompt.modifier}" if prompt.modifier else f"total {total}")
+        return said + (f" contra DC {prompt.dc}" if prompt.dc is not None else "")
     rolled = turn.roll(prompt.dice, name, visibility=prompt_visibility(prompt), edge=edge,
-                       label=label,
+                       label=label, describe=shown,
                        low_is_good=bool(prompt.context.get("rolar_abaixo")),
                        pedido=prompt.id, personagem=prompt.character,
                        modificador=prompt.modifier)
@@ -450,7 +513,9 @@ def cancel_command(state: State, turn: Turn) -> State:
     turn.say(f"Pedido {prompt.id} ({_owner(state, prompt)}: {kind}) cancelado.",
              prompt_visibility(prompt), pedido=prompt.id, tipo=prompt.kind,
              personagem=prompt.character, cancelado=True)
-    return replace(state, prompts=tuple(p for p in state.prompts if p.id != prompt.id))
+    state = replace(state, prompts=tuple(p for p in state.prompts if p.id != prompt.id))
+    after = CANCEL_HANDLERS.get(prompt.kind)
+    return after(state, turn) if after is not None else state
 
 
 # ---------------------------------------------------------------- vigia

@@ -37,7 +37,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Callable, Mapping
 
-from companion.engine import panic
+from companion.engine import conditions, panic
 from companion.engine.core import (
     PromptAnswer,
     plural,
@@ -58,7 +58,7 @@ from companion.tables import register_schema
 register_schema("viagem", {"descanso": {
     "consumo": {"comida": int, "agua": int}, "interrupcao_dc": int, "atributo": str,
     "dados_teste": str, "recupera": {"atributo": int, "sanidade": int, "exaustao": int},
-    "dados_de_vida": str, "dia_sem_descanso": int,
+    "dados_de_vida": str, "dia_sem_descanso": int, "sem_comida_sem_beneficios": bool,
 }})
 register_schema("casa", {"descanso": {"dado_de_vida": str, "dados_de_vida": dict, "vigia": str}})
 
@@ -71,22 +71,37 @@ INTERRUPTED = "O descanso foi interrompido."
 
 def rest_party(state: State, turn: Turn, mishap_file: str, mishap_key: str,
                mishap_table_name: str, *, safe: bool | None = None,
-               interruptions: int = 0) -> State:
+               interruptions: int = 0, who: tuple[str, ...] | None = None) -> State:
     """The whole rest. `safe` defaults to the travel camp (never safe in a dungeon);
-    `interruptions` counts interruptions found by the caller (e.g. an encounter this round)."""
+    `interruptions` counts interruptions found by the caller (e.g. an encounter this round);
+    `who` are the characters who rest (default: the whole party): they eat, drink, test and
+    recover; the mishap falls on the camp as a whole."""
     if safe is None:
         safe = state.travel.camp_safe and not state.dungeon.active
     tests: tuple[Test, ...] = ((_interruption_dc(turn), INTERRUPTED),) * interruptions
     if safe:
         turn.say("O acampamento está seguro: nenhum percalço durante o descanso.")
     else:
-        state, found = _mishap(state, turn, mishap_file, mishap_key, mishap_table_name)
+        state, found = mishap(state, turn, mishap_file, mishap_key, mishap_table_name)
         tests += found
-    state = _consume(state, turn)
-    for character in state.party:
+    return finish_rest(state, turn, tests, who)
+
+
+def finish_rest(state: State, turn: Turn, tests: tuple[Test, ...],
+                who: tuple[str, ...] | None = None) -> State:
+    """The rest's end: food and water, then the CON tests (one per interruption) or the
+    benefits straight away."""
+    resting = tuple(c.id for c in state.party) if who is None else who
+    state, hungry = _consume(state, turn, resting)
+    for character in (c for c in state.party if c.id in resting and c.id not in hungry):
         state = (_ask_interruption(state, turn, character, tests) if tests
                  else apply_benefits(state, turn, character.id))
     return replace(state, travel=replace(state.travel, rested_today=True, camp_safe=False))
+
+
+def interruption(turn: Turn) -> Test:
+    """The CON test an interruption of the rest asks for."""
+    return (_interruption_dc(turn), INTERRUPTED)
 
 
 def _interruption_dc(turn: Turn) -> int:
@@ -103,11 +118,15 @@ def _mishap_table(turn: Turn, file: str, key: str) -> tuple[str, Mapping[Any, An
     return str(turn.table(file, key, "dados")), turn.table(file, key, "linhas")
 
 
-def _mishap(state: State, turn: Turn, file: str, key: str,
-            name: str) -> tuple[State, tuple[Test, ...]]:
-    """Roll on the mishap table and apply the row's mechanical parts."""
+def mishap(state: State, turn: Turn, file: str, key: str,
+           name: str) -> tuple[State, tuple[Test, ...]]:
+    """Roll on the mishap table and apply the row's mechanical parts. The table may say who
+    sees the roll (`visibilidade`: public or gm; the dungeon's Tabela B is the GM's, so a row
+    that only the GM may know, like its row 10, leaves no trace for the players)."""
     expression, rows = _mishap_table(turn, file, key)
-    rolled = turn.roll(expression, name, describe=lambda total: row_text(pick_row(rows, total)))
+    visibility = str(turn.table(file, key).get("visibilidade", PUBLIC))
+    rolled = turn.roll(expression, name, visibility=visibility,
+                       describe=lambda total: row_text(pick_row(rows, total)))
     row = pick_row(rows, rolled.total)
     tests: tuple[Test, ...] = ()
     if not isinstance(row, Mapping):
@@ -195,11 +214,11 @@ def _encounter_chance(state: State, turn: Turn, chance: Any,
 
 
 def _encounter_now(state: State, turn: Turn) -> tuple[State, tuple[Test, ...]]:
-    """An encounter interrupts the rest. Travel: roll the region's table; dungeon: flag it."""
+    """An encounter interrupts the rest. Travel: roll the region's table. Dungeon: flag it;
+    the sleep rolls where it arrives, and only an arrival in the party's room interrupts."""
     if state.dungeon.active:
         turn.warn("Um encontro aleatório acontece durante o descanso!", GM)
-        return replace(state, dungeon=replace(state.dungeon, pending_encounter=True)), (
-            (_interruption_dc(turn), INTERRUPTED),)
+        return replace(state, dungeon=replace(state.dungeon, pending_encounter=True)), ()
     from companion.engine import hexcrawl
 
     hexcrawl.roll_encounter(state, turn)
@@ -220,6 +239,10 @@ def _condition_all(state: State, turn: Turn, text: Any,
                    row: Any) -> tuple[State, tuple[Test, ...]]:
     for character in state.party:
         state = update_character(state, add_condition(character, str(text)))
+    if state.party:
+        cure = (" Dura até ser curada: diga 'curar Nome'."
+                if conditions.lasts_until_cured(turn.tables, str(text)) else "")
+        turn.warn(f"{text}: todo o grupo.{cure}", condicao=str(text))
     return state, ()
 
 
@@ -238,19 +261,12 @@ def _need(value: Any, keys: Mapping[str, type], where: str) -> Mapping[str, Any]
 
 def _timed_condition(state: State, turn: Turn, value: Any,
                      row: Any) -> tuple[State, tuple[Test, ...]]:
-    """A condition for the next N travel rounds (counted after the round in progress)."""
-    spec = _need(value, {"texto": str, "rodadas": int}, "condicao_temporaria")
-    round_minutes = int(turn.table("viagem", "rodada", "minutos"))
-    round_end = (state.minutes // round_minutes + 1) * round_minutes
-    lasting = Lasting(text=str(spec["texto"]),
-                      until=round_end + int(spec["rodadas"]) * round_minutes,
-                      edge="desvantagem" if spec.get("desvantagem") else None)
-    party = tuple(replace(c, lasting=tuple(x for x in c.lasting if x.text != lasting.text)
-                          + (lasting,)) for c in state.party)
+    """A condition on everyone for the next N travel rounds (after the one in progress)."""
+    lasting = conditions.timed(state, turn, value)
+    party = tuple(conditions.add_lasting(c, lasting) for c in state.party)
     if party:
-        edge = ": DESV em todas as rolagens" if lasting.edge else ""
-        turn.warn(f"{lasting.text}{edge} nas próximas {plural(spec['rodadas'], 'rodada')} "
-                  f"(todo o grupo).", condicao=lasting.text, rodadas=spec["rodadas"])
+        turn.warn(f"{conditions.timed_text(lasting, value)} (todo o grupo).",
+                  condicao=lasting.text, rodadas=value.get("rodadas"), dias=value.get("dias"))
     return replace(state, party=party), ()
 
 
@@ -309,22 +325,33 @@ def add_condition(character: Character, text: str) -> Character:
 
 # ---------------------------------------------------------------- consumption and benefits
 
-def _consume(state: State, turn: Turn) -> State:
-    """Each member eats and drinks; nobody goes below 0 (they go without, and we say so)."""
+def _consume(state: State, turn: Turn,
+             who: tuple[str, ...]) -> tuple[State, tuple[str, ...]]:
+    """Each one resting eats and drinks; nobody goes below 0. Also returns who went without
+    and so gets none of the rest's benefits (viagem.yaml descanso.sem_comida_sem_beneficios)."""
     use = turn.table("viagem", "descanso", "consumo")
-    for character in state.party:
+    strict = bool(turn.table("viagem", "descanso", "sem_comida_sem_beneficios"))
+    hungry: list[str] = []
+    for character in (c for c in state.party if c.id in who):
         short = [word for word, have, need in (("comida", character.food, use["comida"]),
                                                ("água", character.water, use["agua"]))
                  if have < need]
         if short:
-            turn.warn(f"{character.name} está sem {' e sem '.join(short)}: passa o descanso sem.")
+            cost = (": não recebe os benefícios do descanso" if strict
+                    else ": passa o descanso sem")
+            turn.warn(f"{character.name} está sem {' e sem '.join(short)}{cost}.",
+                      personagem=character.id, sem_beneficios=strict)
+            if strict:
+                hungry.append(character.id)
         state = update_character(state, clamp_supplies(replace(
             character, food=character.food - use["comida"],
             water=character.water - use["agua"])))
-    return state
+    return state, tuple(hungry)
 
 
 def _hit_die(turn: Turn, character: Character) -> str:
+    if character.hit_die:  # set on the sheet ("personagem Ana dado de vida d6")
+        return f"d{character.hit_die}"
     per_character = turn.table("casa", "descanso", "dados_de_vida") or {}
     die = str(per_character.get(character.id, turn.table("casa", "descanso", "dado_de_vida")))
     return die if die.startswith("d") else f"d{die}"
@@ -339,7 +366,7 @@ def apply_benefits(state: State, turn: Turn, character_id: str) -> State:
     if character.level > 0:
         rolled = turn.roll(f"{character.level}{_hit_die(turn, character)}",
                            str(turn.table("viagem", "descanso", "dados_de_vida")),
-                           edge=edge_for(character, turn.tables), personagem=character.id,
+                           edge=edge_for(character, turn.tables, state.minutes), personagem=character.id,
                            describe=lambda total: f"{character.name} recupera até {total} PV")
         healed = max(0, rolled.total)
     sanity = character.sanity
@@ -414,4 +441,4 @@ def mishap_test_answered(state: State, prompt: Prompt, answer: PromptAnswer,
     return state
 
 
-__all__ = ["rest_party", "apply_benefits", "passed", "row_text", "add_condition", "watcher"]
+__all__ = ["rest_party", "finish_rest", "mishap", "interruption", "apply_benefits", "passed", "row_text", "add_condition", "watcher"]

@@ -29,7 +29,7 @@ Shape (keys are stable; values may be null when unknown):
                              "distancia": "maior", "distancia_nome": "Maior"},
       "grupo": [{"id": "ana", "nome": "Ana", "nivel": 1, "pv": 8, "pv_max": 8,
                  "sanidade": 10, "exaustao": 0, "comida": 3, "agua": 3, "municao": 0,
-                 "aflicoes": ["Fobia"], "condicoes": ["Insano", "Mosquitos (DESV, mais 2 rodadas)"],
+                 "aflicoes": ["Fobia"], "condicoes": ["Insanidade", "Mosquitos (DESV, mais 2 rodadas)"],
                  "condicoes_temporarias": [{"texto": "Mosquitos", "rodadas": 2,
                                             "desvantagem": true}],
                  "dano_atributos": {"sab": 2},
@@ -56,7 +56,7 @@ import random
 from typing import Any
 
 from companion.engine import dungeon, hexcrawl, rest
-from companion.engine.chase import distance_of
+from companion.engine.chase import distance_of, speed_gap_text
 from companion.engine.clock import MINUTES_PER_DAY, day_of
 from companion.engine.core import Turn, plural, prompt_to_dict
 from companion.engine.model import GM, PUBLIC, Character, Command, State
@@ -165,19 +165,32 @@ def _chase(state: State, turn: Turn) -> dict[str, Any] | None:
         return None
     distance = distance_of(chase)
     name = str(turn.table("perseguicao", "distancias", distance, "nome"))
-    return {"fase": chase.phase, "placar": chase.score, "turno": chase.turn,
-            "distancia": distance, "distancia_nome": name}
+    shown: dict[str, Any] = {"fase": chase.phase, "placar": chase.score, "turno": chase.turn,
+                             "distancia": distance, "distancia_nome": name}
+    if chase.party_speed is not None:  # only once the GM gave them
+        shown.update({"velocidade_grupo": chase.party_speed,
+                      "velocidade_perseguidores": chase.foe_speed,
+                      "velocidade_diferenca": speed_gap_text(chase)})
+    return shown
 
 
 def _lasting(state: State, character: Character, turn: Turn) -> list[dict[str, Any]]:
     """Conditions with an end, with the travel rounds they still last (rounded up)."""
     minutes = int(turn.table("viagem", "rodada", "minutos"))
-    return [{"texto": c.text, "rodadas": -(-(c.until - state.minutes) // minutes),
-             "desvantagem": c.edge == "desvantagem"} for c in character.lasting]
+    shown = []
+    for c in character.lasting:
+        entry: dict[str, Any] = {"texto": c.text, "rodadas": -(-(c.until - state.minutes) // minutes),
+                                 "desvantagem": c.edge == "desvantagem"}
+        if c.since > state.minutes:  # not yet in force ("pelo próximo dia")
+            entry["comeca_dia"] = c.since // MINUTES_PER_DAY + 1
+        shown.append(entry)
+    return shown
 
 
 def _lasting_text(entry: dict[str, Any]) -> str:
     edge = "DESV, " if entry["desvantagem"] else ""
+    if "comeca_dia" in entry:
+        return f"{entry['texto']} ({edge}no dia {entry['comeca_dia']})"
     return f"{entry['texto']} ({edge}mais {plural(entry['rodadas'], 'rodada')})"
 
 

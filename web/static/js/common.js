@@ -175,3 +175,9 @@ export const store = {
   set(key, value) { try { window.localStorage.setItem(key, value); } catch (_e) { /* ignore */ } },
   remove(key) { try { window.localStorage.removeItem(key); } catch (_e) { /* ignore */ } },
 };
+
+/** The page title with the prompts waiting: "(2) Mesa — Ana"; none: "Mesa — Ana". */
+export function promptTitleText(count, name) {
+  const base = name ? `Mesa — ${name}` : "Mesa — Jogador";
+  return count > 0 ? `(${count}) ${base}` : base;
+}

@@ -1,5 +1,5 @@
 // The player's phone: join by name, then the public table, their character and their prompts.
-import { $, el, fill, pick, connect, eventLog, sentence, statusPill, store } from "./common.js";
+import { $, el, fill, pick, connect, eventLog, sentence, statusPill, store, promptTitleText } from "./common.js";
 import { glance, partyOf, characterCard, promptsOf, promptInfo, promptTitle, promptDetail, namesOf, charName } from "./view.js";
 import { answerText, optionLabel, plainAnswerError, valueProblem } from "./commands.js";
 import { answerSummary, followsAnswer, isOwnAnswer } from "./answer.js";
@@ -88,6 +88,21 @@ function showTable(name) {
   $("#leave").hidden = false;
   $("#status").hidden = false;
   $("#who").textContent = name ? `· ${name}` : "· Jogador";
+  showWaiting(waiting);
+}
+
+let waiting = 0; // prompts waiting for this player's answer
+
+/** A phone lying on the table: the tab title counts the waiting prompts, "(1) Mesa — Ana". */
+function showWaiting(count) {
+  waiting = count;
+  document.title = promptTitleText(count, (me && me.nome) || store.get(NAME_KEY) || "");
+}
+
+/** A new prompt arrived: vibrate where the browser allows it. */
+function notify() {
+  if (typeof navigator.vibrate !== "function") return;
+  try { navigator.vibrate([200, 100, 200]); } catch (error) { /* not allowed here: the title still counts */ }
 }
 
 function forget() {
@@ -171,7 +186,8 @@ function renderPrompts() {
   if (lastAnswer && mine.some((p) => !lastAnswer.pending.has(p.id))) hideAnswer(); // the next prompt
   const fresh = mine.filter((p) => !seenPrompts.has(p.id));
   fresh.forEach((p) => seenPrompts.add(p.id));
-  if (fresh.length && typeof navigator.vibrate === "function") navigator.vibrate([200, 100, 200]);
+  if (fresh.length) notify();
+  showWaiting(mine.length);
   // In the order they were asked: the older ones compact (still answerable, any order), the
   // newest in full — the one the table is waiting for.
   const newest = mine[mine.length - 1];

@@ -95,6 +95,11 @@ export function chaseText(chase) {
   if (score !== undefined) parts.push(`placar ${Number(score) > 0 ? "+" : ""}${score}`);
   const turn = pick(chase, "turno");
   if (turn !== undefined) parts.push(`turno ${turn}`);
+  const ours = pick(chase, "velocidade_grupo");
+  if (ours !== undefined && ours !== null) {  // the sides' speeds, once the GM gave them
+    parts.push(`velocidade ${ours} × ${pick(chase, "velocidade_perseguidores")} ` +
+      `(${text(pick(chase, "velocidade_diferenca"))})`);
+  }
   return parts.join(" · ") || "Perseguição";
 }
 
