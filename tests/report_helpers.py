@@ -14,6 +14,7 @@ EVENING = [
     "avançar",
     "explorar",
     "caçar Ana",
+    "pescar Bia",  # one activity each: the round closes when both have acted
     "avançar",
     "avançar",
     "acampar",

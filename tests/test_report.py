@@ -58,6 +58,9 @@ def test_the_report_counts_what_the_log_holds(evening: Session, tables: Tables) 
         for kind, values in event["data"].get("faces", []):
             dice[kind] += len(values)
             faces.update((kind, v) for v in values)
+        for kind, count in (event["data"].get("dados_fisicos") or {}).items():
+            dice[kind] += count  # a physical die answered on a prompt ('responder 20')
+    assert any(e["data"].get("dados_fisicos") for e in events)  # the evening has one
     assert {d.kind: d.dice for d in report.dice} == dict(dice)
     for die in report.dice:
         assert {i + 1: n for i, n in enumerate(die.faces) if n} == \

@@ -98,16 +98,22 @@ def _sides(kind: str) -> int | None:
 
 
 def dice(entries: Sequence[Entry]) -> tuple[DieCount, ...]:
-    """Every die in the events' `faces`, by type, with how often each face came up."""
+    """Every die rolled, by type: the companion's rolls (`faces`, with how often each face came
+    up) and the physical dice answered on prompts (`dados_fisicos`, counted; their faces are
+    not all known, so they stay out of the face chart)."""
     rolled: dict[str, list[int]] = {}
+    physical: dict[str, int] = {}
     for _entry, event in _live_events(entries):
         for kind, values in event["data"].get("faces", []) or []:
             rolled.setdefault(str(kind), []).extend(int(v) for v in values)
+        for kind, count in (event["data"].get("dados_fisicos") or {}).items():
+            physical[str(kind)] = physical.get(str(kind), 0) + int(count)
     out = []
-    for kind, values in rolled.items():
+    for kind in rolled.keys() | physical.keys():
+        values = rolled.get(kind, [])
         sides = _sides(kind)
         faces = tuple(values.count(face) for face in range(1, sides + 1)) if sides else ()
-        out.append(DieCount(kind, sides, len(values), faces))
+        out.append(DieCount(kind, sides, len(values) + physical.get(kind, 0), faces))
     return tuple(sorted(out, key=lambda d: (d.sides is None, d.sides or 0, d.kind)))
 
 

@@ -127,12 +127,13 @@ def _dice_charts(report: Report, w: _Words) -> str:
                          [(d.kind, d.dice) for d in report.dice])]
     biggest = int(w.top("faces_no_grafico"))
     for die in report.dice:
-        if not die.sides or die.sides > biggest or die.dice == 0:
+        seen = sum(die.faces)  # the dice whose face is known (the companion's own rolls)
+        if not die.sides or die.sides > biggest or seen == 0:
             continue
         parts.append(charts.bars(
-            f"faces-{die.kind}", f"{die.kind}: {w.label('faces')} ({die.dice} "
+            f"faces-{die.kind}", f"{die.kind}: {w.label('faces')} ({seen} "
             f"{w.label('vezes')})", [(str(i + 1), n) for i, n in enumerate(die.faces)],
-            expected=die.dice / die.sides, expected_label=w.label("esperado"), height=200))
+            expected=seen / die.sides, expected_label=w.label("esperado"), height=200))
     return _section("graficos-dados", w.section("graficos_dados"),
                     "<div class=\"graficos\">" + "".join(parts) + "</div>")
 
