@@ -3,8 +3,11 @@
 Every input — typed, spoken, tapped or sent over HTTP — goes the same way through `Session.run`:
 parse → engine.apply(state, command, Random(f"{seed}:{n}"), tables) → one SQLite transaction →
 subscribers → the caller. A rejected command stores and changes nothing. `desfazer` is handled
-here: it marks the last state-changing command undone and rebuilds the state by replaying the
-log, each command with its own number's RNG. Opening an existing log replays it the same way.
+here: it marks the last state-changing command undone and goes back to the state before it
+(kept in memory, or rebuilt from the newest snapshot before it plus the commands after that,
+each with its own number's RNG). Every `snapshot.EVERY` commands the state is snapshotted in the
+command's own transaction; opening an existing log loads the newest snapshot of this engine and
+these tables and replays only what follows it (the whole log when there is none).
 
 Players: `join_player` creates the character (through a logged `personagem` command) the first
 time a name joins; every join, even a second one with the same name, gets a NEW token for that
@@ -23,11 +26,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from companion import snapshot
 from companion.engine import Command, State, apply, initial_state
 from companion.engine.core import Turn, require_actor, slug
 from companion.engine.model import GM, PUBLIC
 from companion.errors import CommandRejected, CompanionError
-from companion.store.log import Log, Meta, NewEvent, StoredCommand, dumps
+from companion.store.log import Log, Meta, NewEvent, Snapshot, StoredCommand, dumps
 from companion.tables import Tables
 
 logger = logging.getLogger(__name__)
@@ -106,8 +110,9 @@ class Session:
         self._subscribers: list[Subscriber] = []
         # The state before each command still in force: undo goes back in one step.
         self._before: dict[int, State] = {}
-        self._state, self.replay_mismatches = self._replay(log.commands(), check=True,
-                                                           record=self._before)
+        self._version = snapshot.version(tables)
+        self.resumed_from = 0  # the command number of the snapshot the state was resumed from
+        self._state, self.replay_mismatches = self._resume()
 
     # ------------------------------------------------------------------ opening
 
@@ -133,6 +138,24 @@ class Session:
                 meta = Meta(meta.seed, gm_token, meta.created)
                 log.write_meta(meta)
         return cls(log, meta, tables)
+
+    def _resume(self) -> tuple[State, list[ReplayMismatch]]:
+        """The stored session's state: newest usable snapshot, then the commands after it."""
+        start, self.resumed_from = self._snapshot_before(None)
+        return self._replay(self._log.commands(self.resumed_from), check=True,
+                            record=self._before, start=start)
+
+    def _snapshot_before(self, n: int | None) -> tuple[State, int]:
+        """The newest usable snapshot taken after a command below n: (state, its number);
+        the initial state and 0 when there is none."""
+        stored = self._log.snapshot_before(self._version, n)
+        while stored is not None:
+            state = snapshot.load(stored[1])
+            if state is not None:
+                return state, stored[0]
+            logger.warning("instantâneo do comando %d ilegível; uso um anterior", stored[0])
+            stored = self._log.snapshot_before(self._version, stored[0])
+        return initial_state(self.tables), 0
 
     def close(self) -> None:
         with self._lock:
@@ -219,30 +242,38 @@ class Session:
         state, events = apply(self._state, clean, self._rng(n), self.tables)
         stored = self._log.append(n, text, clean.name, args, clean.actor, _now(),
                                   [NewEvent(e.kind, e.visibility, e.text, e.data)
-                                   for e in events])
+                                   for e in events], snapshot=self._snapshot_at(n, state))
         self._before[n] = self._state
         self._state = state
         return stored
 
     def _undo(self, command: Command, text: str) -> list[EventDict]:
         require_actor(self._state, Turn(rng=self._rng(0), tables=self.tables, command=command))
-        history = self._log.commands()
-        target = next((c for c in reversed(history)
-                       if not c.undone and c.name not in NOT_UNDOABLE), None)
+        target = self._log.last_active(sorted(NOT_UNDOABLE))
         if target is None:
             raise CommandRejected(
                 f"nada para desfazer: '{text}' desfaz o último comando que mudou a mesa, e "
                 "não há nenhum (ajuda, estado e desfazer não contam)"
             )
         # Everything after the target is read-only (ajuda, estado, desfazer), so the state
-        # before it is the state without it; replay the log only if it was never recorded.
+        # before it is the state without it. When it was never recorded (the session was
+        # reopened from a later snapshot), rebuild it: the newest snapshot before the target
+        # (still valid: undoing deletes the snapshots at or after what it undoes) plus the
+        # commands between.
         state = self._before.pop(target.n, None)
         if state is None:
-            state, _ = self._replay([c for c in history if c.n != target.n])
-        stored = self._log.append(self._log.next_number(), text, UNDO, {}, command.actor,
-                                  _now(), self._undo_events(target), undo=target.n)
+            start, after = self._snapshot_before(target.n)
+            history = [c for c in self._log.commands(after) if c.n < target.n]
+            state, _ = self._replay(history, start=start)
+        n = self._log.next_number()
+        stored = self._log.append(n, text, UNDO, {}, command.actor, _now(),
+                                  self._undo_events(target), undo=target.n,
+                                  snapshot=self._snapshot_at(n, state))
         self._state = state
         return stored
+
+    def _snapshot_at(self, n: int, state: State) -> Snapshot | None:
+        return snapshot.dump(state, self._version) if snapshot.due(n) else None
 
     def _undo_events(self, target: StoredCommand) -> list[NewEvent]:
         """Say what was undone; a command the table never saw is named to the GM alone."""
@@ -254,11 +285,13 @@ class Session:
                 NewEvent("relato", GM, said.text, details)]
 
     def _replay(self, history: Iterable[StoredCommand], check: bool = False,
-                record: dict[int, State] | None = None) -> tuple[State, list[ReplayMismatch]]:
-        """The state the log describes; with check, the commands whose events differ.
+                record: dict[int, State] | None = None, start: State | None = None
+                ) -> tuple[State, list[ReplayMismatch]]:
+        """The state the log describes (from `start`, the initial state by default); with
+        check, the commands whose events differ.
 
         With record, the state before each replayed command is kept there by its number."""
-        state = initial_state(self.tables)
+        state = start if start is not None else initial_state(self.tables)
         mismatches: list[ReplayMismatch] = []
         for stored in history:
             if stored.undone or stored.name in NOT_UNDOABLE:
