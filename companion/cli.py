@@ -40,6 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=5000)
     serve.add_argument("--gm-token", metavar="TOKEN", default=None,
                        help="fixa o token do Mestre (sem ele, um é sorteado e guardado)")
+    serve.add_argument("--sem-limites", action="store_true",
+                       help="só para testes de carga, com --host 127.0.0.1: sem limite de "
+                            "entradas por endereço nem de comandos por conexão")
     _add_common(serve)
 
     shell = actions.add_parser("shell", help="roda comandos lidos da entrada padrão, como Mestre")
@@ -127,13 +130,17 @@ def cmd_parse(args: argparse.Namespace, tables: Tables) -> int:
 
 def cmd_serve(args: argparse.Namespace, tables: Tables) -> int:
     try:
-        from companion.server.app import serve
+        from companion.server.access import is_loopback
+        from companion.server.app import NO_LIMITS_ONLY_LOOPBACK, serve
     except ImportError as error:
         print(f"erro: o servidor não está disponível ({error})", file=sys.stderr)
         return STARTUP_FAILURE
+    if args.sem_limites and not is_loopback(args.host):
+        print(f"erro: {NO_LIMITS_ONLY_LOOPBACK}", file=sys.stderr)
+        return STARTUP_FAILURE
     session = _open_session(args, tables, gm_token=args.gm_token)
     try:
-        serve(args.host, args.port, session)
+        serve(args.host, args.port, session, limits=not args.sem_limites)
     finally:
         session.close()
     return 0

@@ -35,9 +35,11 @@ NO_STORE = {"Cache-Control": "no-store"}
 def create_app(session: Any, tables: Any = None, web_dir: Path = WEB_DIR,
                base_url: str | None = None,
                rate_limiter: access.RateLimiter | None = None,
-               gm_rate_limiter: access.RateLimiter | None = None) -> tuple[Flask, SocketIO]:
+               gm_rate_limiter: access.RateLimiter | None = None,
+               limits: bool = True) -> tuple[Flask, SocketIO]:
     """The Flask app and its SocketIO for one session. `base_url` is what phones open;
-    the rate limiters (players', GM's) are for tests that need a frozen clock."""
+    the rate limiters (players', GM's) are for tests that need a frozen clock; `limits=False`
+    turns off the join and command limits (`--sem-limites`, loopback load tests only)."""
     from companion.engine.view import view_state, visible_to
 
     tables = tables if tables is not None else _session_tables(session)
@@ -49,7 +51,7 @@ def create_app(session: Any, tables: Any = None, web_dir: Path = WEB_DIR,
                         max_http_buffer_size=access.MAX_SOCKET_MESSAGE, manage_session=False,
                         logger=False, engineio_logger=False)
     hub = sockets.Hub(socketio, session, tables, view_state, visible_to, _parser(),
-                      rate_limiter, gm_rate_limiter, base_url=base_url)
+                      rate_limiter, gm_rate_limiter, base_url=base_url, limits=limits)
     sockets.register(socketio, hub)
     app.extensions["mesa_hub"] = hub
     app.register_blueprint(api.blueprint(session, tables, view_state))
@@ -266,10 +268,19 @@ def _check_port(host: str, port: int) -> None:
         probe.bind((host, port))
 
 
-def serve(host: str, port: int, session: Any) -> None:
-    """Serve the session on host:port until Ctrl+C, after printing the links and QR code."""
+NO_LIMITS_ONLY_LOOPBACK = (
+    "--sem-limites é só para testes de carga nesta máquina: use-o com --host 127.0.0.1 "
+    "(numa mesa de verdade, os limites protegem a sessão)"
+)
+
+
+def serve(host: str, port: int, session: Any, limits: bool = True) -> None:
+    """Serve the session on host:port until Ctrl+C, after printing the links and QR code.
+    Without limits (load benchmarks), only a loopback host is accepted."""
+    if not limits and not access.is_loopback(host):
+        raise ServerError(NO_LIMITS_ONLY_LOOPBACK)
     links = qr.Links(qr.base_url(host, port), session.gm_token)
-    app, _socketio = create_app(session, base_url=links.base)
+    app, _socketio = create_app(session, base_url=links.base, limits=limits)
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
     try:
         _check_port(host, port)  # werkzeug would print English and exit on its own

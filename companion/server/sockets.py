@@ -90,7 +90,7 @@ class Hub:
                  parse: Callable[..., Any] | None = None,
                  rate_limiter: access.RateLimiter | None = None,
                  gm_rate_limiter: access.RateLimiter | None = None,
-                 base_url: str | None = None) -> None:
+                 base_url: str | None = None, limits: bool = True) -> None:
         self.socketio = socketio
         self.base_url = base_url
         self.session = session
@@ -98,13 +98,16 @@ class Hub:
         self.view_state = view_state
         self.visible_to = visible_to
         self.parse = parse
-        self.limiters = {
+        self.limiters: dict[str, Any] = {
             "jogador": rate_limiter or access.RateLimiter(access.COMMANDS_PER_WINDOW,
                                                           access.WINDOW_SECONDS),
             "mestre": gm_rate_limiter or access.RateLimiter(access.GM_COMMANDS_PER_WINDOW,
                                                             access.WINDOW_SECONDS),
         }
-        self.joins = access.RateLimiter(access.JOINS_PER_MINUTE, 60.0)
+        self.joins: Any = access.RateLimiter(access.JOINS_PER_MINUTE, 60.0)
+        if not limits:  # --sem-limites: load benchmarks on loopback only
+            self.limiters = {"jogador": access.NoLimit(), "mestre": access.NoLimit()}
+            self.joins = access.NoLimit()
         self.clients: dict[str, Client] = {}
         self.pending: dict[str, Client] = {}
         self.lock = threading.Lock()
