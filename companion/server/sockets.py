@@ -16,7 +16,9 @@ left by GM-only events (whose number depends on secret outcomes) never show. `de
 
 After a connection is accepted the client gets `boas_vindas`, then every event it may see with
 seq > desde (`evento`, in seq order), then `estado`. New events reach each client once, in seq
-order, only through the rooms allowed to see them, followed by fresh `estado`s.
+order, only through the rooms allowed to see them, followed by the GM's fresh `estado` and, for
+players and table screens, `estado_mudou` with just the top-level keys of their view that
+changed (nothing when none did).
 
 One dispatcher thread does all of this (welcomes and fan-out), reading the committed log with
 session.events_since: the order is the log's order whatever thread ran the command, and a
@@ -237,6 +239,7 @@ class Hub:
                 sio.emit("evento", self.numbering.localize(event, client.viewer), to=sid,
                          namespace=NAMESPACE)
         client.last_sent = missed[-1]["seq"] if missed else max(since, self.cursor)
+        view = self._sync_view(client.viewer)  # the others of its kind catch up first
         for room in client.rooms:
             sio.enter_room(sid, room, namespace=NAMESPACE)
         with self.lock:
@@ -244,7 +247,7 @@ class Hub:
         if not sio.manager.is_connected(sid, NAMESPACE):  # it left during the welcome
             self._forget(client)
             return
-        sio.emit("estado", self._view(client.viewer), to=sid, namespace=NAMESPACE)
+        sio.emit("estado", view, to=sid, namespace=NAMESPACE)
 
     def _replay_from(self, client: Client) -> int:
         """The global seq after which the client's missed events come. A stale desde (past
@@ -312,21 +315,39 @@ class Hub:
         return targets
 
     def _send_states(self, fresh: list[dict]) -> None:
-        """Each kind of viewer gets the state as it may see it, through its own room.
-
-        A player or table screen that saw none of the new events and whose view did not change
-        gets nothing: a bare `estado` after a GM-only command would tell them one happened."""
+        """After new events, each kind of viewer gets what changed in its view (see
+        _sync_view); a viewer that saw none of them and whose view did not change gets
+        nothing, so a GM-only command leaves no trace on the players' phones."""
         with self.lock:
             viewers = {c.viewer for c in self.clients.values()}
-        sio = self.socketio.server
         for viewer in sorted(viewers):
-            view = self._view(viewer)
-            saw = any(self.visible_to(e["visibility"], viewer) for e in fresh)
-            if viewer != GM_VIEWER and not saw and self.last_views.get(viewer) == view:
-                continue
-            self.last_views[viewer] = view
-            room = {"gm": GM_ROOM, "public": TABLE_ROOM}.get(viewer, viewer)
+            self._sync_view(viewer, any(self.visible_to(e["visibility"], viewer)
+                                        for e in fresh))
+
+    def _sync_view(self, viewer: str, saw: bool = False) -> dict:
+        """Bring every connected client of `viewer` to the current view; return that view.
+
+        Every client of a viewer holds `last_views[viewer]` (the dispatcher alone sends views).
+        The GM gets the whole `estado` after every batch (its page marks command boundaries
+        with it); players and table screens get `estado_mudou`, only the top-level keys whose
+        value changed (a key that disappeared comes as null) — `{}` when none did but they saw
+        one of the batch's events (it marks "the view is current"), nothing when they saw
+        none. The view is built once per viewer and sent once to its room, however many
+        phones share it.
+        """
+        view = self._view(viewer)
+        before = self.last_views.get(viewer)
+        self.last_views[viewer] = view
+        room = {"gm": GM_ROOM, "public": TABLE_ROOM}.get(viewer, viewer)
+        sio = self.socketio.server
+        if viewer == GM_VIEWER or before is None:
             sio.emit("estado", view, to=room, namespace=NAMESPACE)
+            return view
+        changed = {key: value for key, value in view.items() if before.get(key) != value}
+        changed.update({key: None for key in before if key not in view})
+        if changed or saw:
+            sio.emit("estado_mudou", changed, to=room, namespace=NAMESPACE)
+        return view
 
     def _view(self, viewer: str) -> dict:
         return self.view_state(self.session.state, viewer, self.tables)
