@@ -31,17 +31,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+import logging
+
 import requests
 import socketio
+
+logging.getLogger("engineio.client").setLevel(logging.CRITICAL)  # "packet queue is empty"
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from companion.session import Session  # noqa: E402
 from companion.tables import load_tables  # noqa: E402
+from tests.socket_client import ordered_client  # noqa: E402
 
 TOKEN = "bench-mestre"
 COMMAND = "rolar 1d6"  # one public event: every phone must get it
+# The latency runs alternate a roll (players' views do not change) and a treasure note (every
+# view's session form changes): one public event each.
+LATENCY_MIX = ["rolar 1d6", "tesouro 1 moeda de ouro"]
 SUSTAINED_MIX = ["rolar 1d6", "segredo", "rolar 2d6", "tesouro 1 moeda de ouro"]
 LONG_MIX = ["rolar 1d6", "rolar 2d6+1", "derrotados 1 goblin", "tesouro 5 moedas de ouro",
             "item 1 poção", "clima"]
@@ -139,7 +147,7 @@ class Phone:
     events: list[tuple[float, int]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.sio = socketio.Client(reconnection=False)
+        self.sio = ordered_client(reconnection=False)
         self.sio.on("evento", self._got)
         self.sio.connect(self.url, auth=self.auth, transports=["websocket"], wait_timeout=10)
 
@@ -173,13 +181,13 @@ class Table:
             phone.close()
 
 
-def latencies(table: Table, commands: int, text: str = COMMAND) -> list[float]:
+def latencies(table: Table, commands: int, mix: list[str] = LATENCY_MIX) -> list[float]:
     """Seconds from the GM's `comando` to its event on each phone, for `commands` commands."""
     samples: list[float] = []
-    for _ in range(commands):
+    for index in range(commands):
         marks = [len(p.events) for p in table.phones]
         began = time.perf_counter()
-        table.gm.sio.emit("comando", {"text": text})
+        table.gm.sio.emit("comando", {"text": mix[index % len(mix)]})
         arrived = wait_for(lambda: all(len(p.events) > m for p, m in zip(table.phones, marks)))
         if not arrived:
             raise RuntimeError("um celular não recebeu o evento em 15 s")
@@ -362,6 +370,8 @@ def main() -> None:
     options.add_argument("--sustentado", type=float, default=None, metavar="S")
     options.add_argument("--comandos", type=int, default=None, metavar="N",
                          help="tamanho da sessão reaberta (padrão 10000)")
+    options.add_argument("--celulares", default="10,50,100", metavar="LISTA",
+                         help="quantos celulares em cada medida de latência (padrão 10,50,100)")
     args = options.parse_args()
     quick = args.curto
     per_run = 30 if quick else 100
@@ -376,7 +386,7 @@ def main() -> None:
         finally:
             probe.stop()
         memory = (0.0, 0.0)
-        for players in (10, 50, 100):
+        for players in [int(n) for n in args.celulares.split(",")]:
             low, high, floor_mb, mb = latency_pair(folder, players, per_run, size)
             for q in (50, 99):
                 target = ""

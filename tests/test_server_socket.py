@@ -20,6 +20,7 @@ from companion.server.numbering import Numbering
 from companion.session import Session
 
 from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
+from tests.socket_client import ordered_client
 WAIT = 8.0
 
 
@@ -46,7 +47,7 @@ class Peer:
         self.acks: list[Any] = []
         self.refusals: list[Any] = []
         self.lock = threading.Lock()
-        self.sio = socketio.Client(reconnection=False)
+        self.sio = ordered_client(reconnection=False)
         self.sio.on("*", self._record)
         self.sio.on("connect_error", self._refused)
         self.sio.connect(url, auth=auth, headers=headers or {},

@@ -40,7 +40,7 @@ def create_app(session: Any, tables: Any = None, web_dir: Path = WEB_DIR,
     """The Flask app and its SocketIO for one session. `base_url` is what phones open;
     the rate limiters (players', GM's) are for tests that need a frozen clock; `limits=False`
     turns off the join and command limits (`--sem-limites`, loopback load tests only)."""
-    from companion.engine.view import view_state, visible_to
+    from companion.engine.view import view_state, view_states, visible_to
 
     tables = tables if tables is not None else _session_tables(session)
     app = Flask(__name__, static_folder=str(web_dir / "static"), static_url_path="/static")
@@ -51,7 +51,8 @@ def create_app(session: Any, tables: Any = None, web_dir: Path = WEB_DIR,
                         max_http_buffer_size=access.MAX_SOCKET_MESSAGE, manage_session=False,
                         logger=False, engineio_logger=False)
     hub = sockets.Hub(socketio, session, tables, view_state, visible_to, _parser(),
-                      rate_limiter, gm_rate_limiter, base_url=base_url, limits=limits)
+                      rate_limiter, gm_rate_limiter, base_url=base_url, limits=limits,
+                      view_states=view_states)
     sockets.register(socketio, hub)
     app.extensions["mesa_hub"] = hub
     app.register_blueprint(api.blueprint(session, tables, view_state))

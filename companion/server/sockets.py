@@ -92,12 +92,15 @@ class Hub:
                  parse: Callable[..., Any] | None = None,
                  rate_limiter: access.RateLimiter | None = None,
                  gm_rate_limiter: access.RateLimiter | None = None,
-                 base_url: str | None = None, limits: bool = True) -> None:
+                 base_url: str | None = None, limits: bool = True,
+                 view_states: Callable[..., dict[str, dict]] | None = None) -> None:
         self.socketio = socketio
         self.base_url = base_url
         self.session = session
         self.tables = tables
         self.view_state = view_state
+        self.view_states = view_states or (
+            lambda state, viewers, tables: {v: view_state(state, v, tables) for v in viewers})
         self.visible_to = visible_to
         self.parse = parse
         self.limiters: dict[str, Any] = {
@@ -319,12 +322,13 @@ class Hub:
         _sync_view); a viewer that saw none of them and whose view did not change gets
         nothing, so a GM-only command leaves no trace on the players' phones."""
         with self.lock:
-            viewers = {c.viewer for c in self.clients.values()}
-        for viewer in sorted(viewers):
+            viewers = sorted({c.viewer for c in self.clients.values()})
+        views = self.view_states(self.session.state, viewers, self.tables)
+        for viewer in viewers:
             self._sync_view(viewer, any(self.visible_to(e["visibility"], viewer)
-                                        for e in fresh))
+                                        for e in fresh), views[viewer])
 
-    def _sync_view(self, viewer: str, saw: bool = False) -> dict:
+    def _sync_view(self, viewer: str, saw: bool = False, view: dict | None = None) -> dict:
         """Bring every connected client of `viewer` to the current view; return that view.
 
         Every client of a viewer holds `last_views[viewer]` (the dispatcher alone sends views).
@@ -335,7 +339,7 @@ class Hub:
         none. The view is built once per viewer and sent once to its room, however many
         phones share it.
         """
-        view = self._view(viewer)
+        view = view if view is not None else self._view(viewer)
         before = self.last_views.get(viewer)
         self.last_views[viewer] = view
         room = {"gm": GM_ROOM, "public": TABLE_ROOM}.get(viewer, viewer)
