@@ -20,7 +20,7 @@ import logging
 import random
 import secrets
 import threading
-from collections import deque
+from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -39,6 +39,7 @@ logger = logging.getLogger(__name__)
 UNDO = "desfazer"
 READ_ONLY = frozenset({"ajuda", "estado"})  # never change the state: not replayed, not undone
 NOT_UNDOABLE = READ_ONLY | {UNDO}
+PARSE_CACHE = 512  # distinct command lines remembered
 
 EventDict = dict[str, Any]
 Subscriber = Callable[[list[EventDict]], None]
@@ -108,6 +109,7 @@ class Session:
         self._draining = False
         self._pending: deque[list[EventDict]] = deque()
         self._subscribers: list[Subscriber] = []
+        self._parsed: OrderedDict[str, Any] = OrderedDict()  # line → parse result (LRU)
         # The state before each command still in force: undo goes back in one step.
         self._before: dict[int, State] = {}
         self._version = snapshot.version(tables)
@@ -201,7 +203,7 @@ class Session:
             return RunResult(False, error="linha vazia: diga ou digite um comando; "
                                           "'ajuda' lista os comandos")
         try:
-            result = parse(line, self.tables)
+            result = self._parse(parse, line)
         except Exception as error:  # "not a command" is a value; anything else is a bug
             logger.exception("erro interno ao interpretar %r", line)
             return RunResult(False, error=f"erro interno ao interpretar '{line}': "
@@ -210,6 +212,21 @@ class Session:
             return RunResult(False, error=result.error or f"não entendi: '{line}'")
         command = Command(result.command.name, dict(result.command.args), actor)
         return self.run_command(command, text=line)
+
+    def _parse(self, parse: Callable[..., Any], line: str) -> Any:
+        """parse(line, tables), remembered: a table says the same few commands all evening,
+        and parsing is a pure function of the text and the tables."""
+        with self._lock:
+            known = self._parsed.get(line)
+            if known is not None:
+                self._parsed.move_to_end(line)
+                return known
+        result = parse(line, self.tables)
+        with self._lock:
+            self._parsed[line] = result
+            if len(self._parsed) > PARSE_CACHE:
+                self._parsed.popitem(last=False)
+        return result
 
     def run_command(self, command: Command, text: str | None = None) -> RunResult:
         """Run an already-parsed command (its actor included): apply, store, notify."""

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import logging
 import queue
+from functools import lru_cache
 import threading
 import time
 from dataclasses import dataclass, field
@@ -102,7 +103,9 @@ class Hub:
         self.view_states = view_states or (
             lambda state, viewers, tables: {v: view_state(state, v, tables) for v in viewers})
         self.visible_to = visible_to
-        self.parse = parse
+        # the player check parses what the session will parse again: remember recent lines
+        self.parse_line = (lru_cache(maxsize=512)(lambda text: parse(text, tables))
+                           if parse is not None else None)
         self.limiters: dict[str, Any] = {
             "jogador": rate_limiter or access.RateLimiter(access.COMMANDS_PER_WINDOW,
                                                           access.WINDOW_SECONDS),
@@ -391,9 +394,9 @@ class Hub:
     def _check_player_command(self, text: str) -> None:
         """Session-level commands (desfazer) never reach the engine's actor check: refuse here
         whatever comandos.yaml does not mark `jogador: true`."""
-        if self.parse is None:
+        if self.parse_line is None:
             return
-        parsed = self.parse(text, self.tables)
+        parsed = self.parse_line(text)
         command = getattr(parsed, "command", None)
         if command is None:
             return  # the session reports the parse error itself
