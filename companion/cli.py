@@ -130,8 +130,8 @@ def cmd_parse(args: argparse.Namespace, tables: Tables) -> int:
 
 def cmd_serve(args: argparse.Namespace, tables: Tables) -> int:
     try:
-        from companion.server.access import is_loopback
-        from companion.server.app import NO_LIMITS_ONLY_LOOPBACK, serve
+        from companion.server.access import NO_LIMITS_ONLY_LOOPBACK, is_loopback
+        from companion.server.app import serve
     except ImportError as error:
         print(f"erro: o servidor não está disponível ({error})", file=sys.stderr)
         return STARTUP_FAILURE
@@ -140,7 +140,7 @@ def cmd_serve(args: argparse.Namespace, tables: Tables) -> int:
         return STARTUP_FAILURE
     session = _open_session(args, tables, gm_token=args.gm_token)
     try:
-        serve(args.host, args.port, session, limits=not args.sem_limites)
+        serve(args.host, args.port, session, **({"limits": False} if args.sem_limites else {}))
     finally:
         session.close()
     return 0

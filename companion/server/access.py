@@ -158,6 +158,12 @@ class NoLimit:
         return None
 
 
+NO_LIMITS_ONLY_LOOPBACK = (
+    "--sem-limites é só para testes de carga nesta máquina: use-o com --host 127.0.0.1 "
+    "(numa mesa de verdade, os limites protegem a sessão)"
+)
+
+
 def is_loopback(host: str) -> bool:
     """Whether host names this machine's loopback interface only (127.0.0.0/8, ::1)."""
     if host == "localhost":

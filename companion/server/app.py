@@ -269,17 +269,11 @@ def _check_port(host: str, port: int) -> None:
         probe.bind((host, port))
 
 
-NO_LIMITS_ONLY_LOOPBACK = (
-    "--sem-limites é só para testes de carga nesta máquina: use-o com --host 127.0.0.1 "
-    "(numa mesa de verdade, os limites protegem a sessão)"
-)
-
-
 def serve(host: str, port: int, session: Any, limits: bool = True) -> None:
     """Serve the session on host:port until Ctrl+C, after printing the links and QR code.
     Without limits (load benchmarks), only a loopback host is accepted."""
     if not limits and not access.is_loopback(host):
-        raise ServerError(NO_LIMITS_ONLY_LOOPBACK)
+        raise ServerError(access.NO_LIMITS_ONLY_LOOPBACK)
     links = qr.Links(qr.base_url(host, port), session.gm_token)
     app, _socketio = create_app(session, base_url=links.base, limits=limits)
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
