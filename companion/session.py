@@ -144,8 +144,12 @@ class Session:
     def _resume(self) -> tuple[State, list[ReplayMismatch]]:
         """The stored session's state: newest usable snapshot, then the commands after it."""
         start, self.resumed_from = self._snapshot_before(None)
-        return self._replay(self._log.commands(self.resumed_from), check=True,
-                            record=self._before, start=start)
+        history = self._log.commands(self.resumed_from)
+        state, mismatches = self._replay(history, check=True, record=self._before, start=start)
+        if len(history) >= snapshot.EVERY and not mismatches:
+            # a long replay (new rules or code since the last snapshot): not again next time
+            self._log.keep_snapshot(history[-1].n, snapshot.dump(state, self._version))
+        return state, mismatches
 
     def _snapshot_before(self, n: int | None) -> tuple[State, int]:
         """The newest usable snapshot taken after a command below n: (state, its number);
@@ -177,6 +181,17 @@ class Session:
     def events_since(self, seq: int = 0) -> list[EventDict]:
         with self._lock:
             return self._log.events_since(seq)
+
+    def last_seq(self) -> int:
+        with self._lock:
+            return self._log.last_seq()
+
+    def visibilities_since(self, seq: int = 0) -> list[EventDict]:
+        """{"seq", "visibility"} of each event after seq: enough to number them per viewer,
+        without decoding their data."""
+        with self._lock:
+            rows = self._log.visibilities_since(seq)
+        return [{"seq": s, "visibility": v} for s, v in rows]
 
     def commands(self) -> list[StoredCommand]:
         with self._lock:

@@ -131,3 +131,21 @@ def test_reopen_and_undo_match_the_live_session(tables: Tables, script: list[str
             history.pop()
             assert reopened.state == history[-1]
         reopened.close()
+
+
+def test_a_long_replay_leaves_a_snapshot_for_next_time(
+        tmp_path: Path, tables: Tables, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "m.db"
+    live = play(db, tables, SCRIPT)
+    state = live.state
+    last = live.commands()[-1].n
+    live.close()
+    with monkeypatch.context() as patched:  # other rules: every old snapshot is useless
+        patched.setattr(snapshot, "version", lambda _tables: "regras novas")
+        first = Session.open(db, None, tables)
+        assert first.resumed_from == 0 and first.state == state
+        first.close()
+        second = Session.open(db, None, tables)
+        assert second.resumed_from == last and second.state == state
+        ok(second.run("desfazer"))  # and undo still goes back exactly, from an older one
+        second.close()

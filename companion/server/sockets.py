@@ -121,8 +121,11 @@ class Hub:
         self.lock = threading.Lock()
         self.jobs: queue.Queue[tuple[str, Any]] = queue.Queue()
         self.last_views: dict[str, dict] = {}  # the estado each viewer kind was last sent
-        self.numbering = Numbering(lambda seq: self.session.events_since(seq), visible_to)
-        self.cursor = self._last_seq(0)
+        light = getattr(session, "visibilities_since", None)  # no data decoding, if it can
+        self.numbering = Numbering(light or (lambda seq: self.session.events_since(seq)),
+                                   visible_to)
+        last = getattr(session, "last_seq", None)
+        self.cursor = last() if last is not None else self._last_seq(0)
         self.stopped = threading.Event()
         self.thread: threading.Thread | None = None
 

@@ -246,6 +246,14 @@ class Log:
                                "ORDER BY n DESC LIMIT 1", (version, limit)).fetchone()
         return (int(row[0]), bytes(row[1])) if row else None
 
+    def keep_snapshot(self, n: int, snapshot: Snapshot) -> None:
+        """Store the state after command n, the log's last command, on its own."""
+        with self.transaction() as db:
+            last = db.execute("SELECT COALESCE(MAX(n), 0) FROM commands").fetchone()[0]
+            if last == n:
+                db.execute("INSERT OR REPLACE INTO snapshots (n, version, state) "
+                           "VALUES (?, ?, ?)", (n, snapshot.version, snapshot.state))
+
     def snapshot_numbers(self) -> list[int]:
         return [n for (n,) in self._db.execute("SELECT n FROM snapshots ORDER BY n")]
 
