@@ -264,7 +264,7 @@ def test_kill_9_at_random_moments_loses_nothing_acknowledged(tmp_path: Path,
             time.sleep(rng.uniform(0.0, 0.5))
             life.kill9()
         elif life.ready():
-            life.live(rng.uniform(0.05, 0.8))
+            life.live(rng.uniform(0.2, 1.5))
         else:
             life.kill9()
         if db.exists():

@@ -20,7 +20,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
 from companion.errors import CompanionError
-from companion.server import access, api, qr, sockets
+from companion.server import access, api, guard, qr, sockets
 
 
 class ServerError(CompanionError):
@@ -50,6 +50,8 @@ def create_app(session: Any, tables: Any = None, web_dir: Path = WEB_DIR,
     socketio = SocketIO(app, async_mode="threading", cors_allowed_origins=None,
                         max_http_buffer_size=access.MAX_SOCKET_MESSAGE, manage_session=False,
                         logger=False, engineio_logger=False)
+    guard.guard_messages(socketio.server)
+    app.wsgi_app = guard.guard_transport(app.wsgi_app)  # type: ignore[method-assign]
     hub = sockets.Hub(socketio, session, tables, view_state, visible_to, _parser(),
                       rate_limiter, gm_rate_limiter, base_url=base_url, limits=limits,
                       view_states=view_states)
