@@ -21,7 +21,7 @@ import random
 import secrets
 import threading
 from collections import OrderedDict, deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable
@@ -89,6 +89,16 @@ def _json_safe(value: Any) -> Any:
     return json.loads(dumps(value))
 
 
+def fresh_prompt_ids(state: State, issued: int) -> State:
+    """The state with its next prompt id past every id the log ever issued: after `desfazer`
+    restores an older counter, a new prompt must not take an undone prompt's id (an old
+    button on a phone would answer it). Live runs and replays apply it alike, before each
+    command, from the ids stored in the log, so replay stays exact."""
+    if state.next_prompt_id > issued:
+        return state
+    return replace(state, next_prompt_id=issued + 1)
+
+
 def describe(command: Command) -> str:
     """A text for a command that arrived already parsed (a tapped button)."""
     values = " ".join(str(v) for v in command.args.values())
@@ -115,6 +125,7 @@ class Session:
         self._version = snapshot.version(tables)
         self.resumed_from = 0  # the command number of the snapshot the state was resumed from
         self._state, self.replay_mismatches = self._resume()
+        self._prompts_issued = max(log.prompt_ids().values(), default=0)
 
     # ------------------------------------------------------------------ opening
 
@@ -181,6 +192,11 @@ class Session:
     def events_since(self, seq: int = 0) -> list[EventDict]:
         with self._lock:
             return self._log.events_since(seq)
+
+    def events_of(self, n: int) -> list[EventDict]:
+        """The events command n produced."""
+        with self._lock:
+            return self._log.events_of(n)
 
     def last_seq(self) -> int:
         with self._lock:
@@ -271,12 +287,16 @@ class Session:
         n = self._log.next_number()
         args = _json_safe(dict(command.args))
         clean = Command(command.name, args, command.actor)
-        state, events = apply(self._state, clean, self._rng(n), self.tables)
+        state, events = apply(fresh_prompt_ids(self._state, self._prompts_issued), clean,
+                              self._rng(n), self.tables)
         stored = self._log.append(n, text, clean.name, args, clean.actor, _now(),
                                   [NewEvent(e.kind, e.visibility, e.text, e.data)
                                    for e in events], snapshot=self._snapshot_at(n, state))
         self._before[n] = self._state
         self._state = state
+        self._prompts_issued = max([self._prompts_issued] + [
+            e["data"]["pedido"]["id"] for e in stored if e["kind"] == "pedido"
+            and isinstance(e["data"].get("pedido"), dict)])
         return stored
 
     def _undo(self, command: Command, text: str) -> list[EventDict]:
@@ -325,14 +345,20 @@ class Session:
         With record, the state before each replayed command is kept there by its number."""
         state = start if start is not None else initial_state(self.tables)
         mismatches: list[ReplayMismatch] = []
+        issued = self._log.prompt_ids()
+        history = list(history)
+        first = history[0].n if history else 0
+        highest = max((i for n, i in issued.items() if n < first), default=0)
         for stored in history:
+            before_this, highest = highest, max(highest, issued.get(stored.n, 0))
             if stored.undone or stored.name in NOT_UNDOABLE:
                 continue
             command = Command(stored.name, stored.args, stored.actor)
             if record is not None:
                 record[stored.n] = state
             try:
-                state, events = apply(state, command, self._rng(stored.n), self.tables)
+                state, events = apply(fresh_prompt_ids(state, before_this), command,
+                                      self._rng(stored.n), self.tables)
             except CommandRejected as error:
                 mismatches.append(ReplayMismatch(stored.n, stored.text, error.message))
                 continue

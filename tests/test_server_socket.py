@@ -752,3 +752,25 @@ def test_players_get_only_what_changed_in_their_view(peers, session: Session) ->
     assert "registro" not in ana.of("estado_mudou")[1]
     assert ana.views()[-1] == view_state(session.state, "player:ana", session.tables)
     assert len(ana.of("estado")) == 1 and len(gm.of("estado")) >= 3
+
+
+def test_an_undo_names_the_undone_command_in_each_viewers_own_numbers(
+        peers, session: Session) -> None:
+    gm = peers({"token": GM_TOKEN})
+    ana = peers({"nome": "Ana"})
+    table = peers({"papel": "mesa"})
+    gm.welcome(), ana.welcome(), table.welcome()
+    for text in ("segredo escutar a porta", "segredo", "masmorra", "monstro ogro na sala 2"):
+        gm_ok(gm, text)  # commands (and events) the players never see
+    rolled = gm_ok(gm, "rolar 2d6")
+    undo = gm_ok(gm, "desfazer")
+    (gm_undo,) = [e for e in undo if "desfeito" in e["data"]]
+    assert gm_undo["data"]["desfeito"] == session.commands()[-2].n  # the GM: the log's number
+    for peer, viewer in ((ana, "player:ana"), (table, "public")):
+        settle(session, peer, viewers={peer: viewer})
+        mine = numbered(session, viewer)
+        (local,) = [e for e in peer.events if e["command"] == "desfazer"]
+        roll = next(e for e in mine if e["text"] == rolled[0]["text"])
+        assert local["data"]["desfeito"] == roll["seq"]  # the undone roll, in its numbers
+        assert local["data"]["desfeito"] != gm_undo["data"]["desfeito"]
+    assert local["data"]["comando"] == "rolar"

@@ -123,7 +123,7 @@ class Hub:
         self.last_views: dict[str, dict] = {}  # the estado each viewer kind was last sent
         light = getattr(session, "visibilities_since", None)  # no data decoding, if it can
         self.numbering = Numbering(light or (lambda seq: self.session.events_since(seq)),
-                                   visible_to)
+                                   visible_to, getattr(session, "events_of", None))
         last = getattr(session, "last_seq", None)
         self.cursor = last() if last is not None else self._last_seq(0)
         self.stopped = threading.Event()

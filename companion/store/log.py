@@ -231,6 +231,17 @@ class Log:
             "WHERE command_n = ? ORDER BY seq", (n,)).fetchall()
         return [event_dict(s, c, k, v, t, json.loads(d)) for s, c, k, v, t, d in rows]
 
+    def prompt_ids(self) -> dict[int, int]:
+        """For each command that asked for something, the highest prompt id it issued (its
+        `pedido` events), undone commands included."""
+        highest: dict[int, int] = {}
+        for n, data in self._db.execute(
+                "SELECT command_n, data FROM events WHERE kind = 'pedido' ORDER BY seq"):
+            prompt = json.loads(data).get("pedido")
+            if isinstance(prompt, dict) and isinstance(prompt.get("id"), int):
+                highest[n] = max(highest.get(n, 0), prompt["id"])
+        return highest
+
     def visibilities_since(self, seq: int = 0) -> list[tuple[int, str]]:
         """(seq, visibility) of the events after `seq`: enough to number them per viewer."""
         return self._db.execute("SELECT seq, visibility FROM events WHERE seq > ? ORDER BY seq",
