@@ -233,7 +233,7 @@ def check_round(db: Path, witness: Witness, reference: Reference, tables: Tables
             assert by_seq.get(event["seq"]) == event, f"evento {event['seq']} perdido/mudado"
         player = next((p for p in reopened.players() if p.character_id == "ana"), None)
         if player is not None:
-            numbering = Numbering(reopened.events_since, visible_to)
+            numbering = Numbering(reopened.events_since, visible_to, reopened.events_of)
             viewer = "player:ana"
             mine = [numbering.localize(e, viewer) for e in stored
                     if visible_to(e["visibility"], viewer)]
