@@ -181,18 +181,26 @@ class Table:
             phone.close()
 
 
-def latencies(table: Table, commands: int, mix: list[str] = LATENCY_MIX) -> list[float]:
-    """Seconds from the GM's `comando` to its event on each phone, for `commands` commands."""
-    samples: list[float] = []
+def latency_once(table: Table, text: str) -> list[float]:
+    """Seconds from the GM's `comando` to its event on each phone, for one command."""
+    marks = [len(p.events) for p in table.phones]
+    began = time.perf_counter()
+    table.gm.sio.emit("comando", {"text": text})
+    if not wait_for(lambda: all(len(p.events) > m for p, m in zip(table.phones, marks))):
+        raise RuntimeError("um celular não recebeu o evento em 15 s")
+    return [p.events[m][0] - began for p, m in zip(table.phones, marks)]
+
+
+def latencies(tables: list[Table], commands: int, mix: list[str] = LATENCY_MIX
+              ) -> list[list[float]]:
+    """Samples for each table, their commands interleaved (floor, Mesa, Mesa, floor, …) so
+    that a busy moment of a shared machine falls on both alike."""
+    samples: list[list[float]] = [[] for _ in tables]
     for index in range(commands):
-        marks = [len(p.events) for p in table.phones]
-        began = time.perf_counter()
-        table.gm.sio.emit("comando", {"text": mix[index % len(mix)]})
-        arrived = wait_for(lambda: all(len(p.events) > m for p, m in zip(table.phones, marks)))
-        if not arrived:
-            raise RuntimeError("um celular não recebeu o evento em 15 s")
-        samples += [p.events[m][0] - began for p, m in zip(table.phones, marks)]
-        time.sleep(0.01)
+        order = range(len(tables)) if index % 2 == 0 else reversed(range(len(tables)))
+        for which in order:
+            samples[which] += latency_once(tables[which], mix[index % len(mix)])
+            time.sleep(0.01)
     return samples
 
 
@@ -205,23 +213,25 @@ def event_size(url: str) -> int:
 
 def latency_pair(folder: Path, players: int, commands: int, size: int
                  ) -> tuple[list[float], list[float], float, float]:
-    """(floor samples, companion samples, floor MB, companion MB) at `players` phones."""
-    results: list[list[float]] = []
-    memory: list[float] = []
-    for server in (floor(size), companion(folder)):
-        server.start()
-        try:
-            table = Table(server.url, players)
-            try:
-                latencies(table, 5)  # warm-up
-                results.append(latencies(table, commands))
-                table.quiet(0.1)
-                memory.append(server.memory_mb())
-            finally:
-                table.close()
-        finally:
+    """(floor samples, companion samples, floor MB, companion MB) at `players` phones. Both
+    servers run at once, each with its own phones, and take turns."""
+    servers = [floor(size), companion(folder)]
+    tables: list[Table] = []
+    try:
+        for server in servers:
+            server.start()
+            tables.append(Table(server.url, players))
+        latencies(tables, 5)  # warm-up
+        low, high = latencies(tables, commands)
+        for table in tables:
+            table.quiet(0.1)
+        memory = [server.memory_mb() for server in servers]
+    finally:
+        for table in tables:
+            table.close()
+        for server in servers:
             server.stop()
-    return results[0], results[1], memory[0], memory[1]
+    return low, high, memory[0], memory[1]
 
 
 # ---------------------------------------------------------------------------- sustained
@@ -410,14 +420,13 @@ def main() -> None:
                 server.stop()
         print("  … sustentado medido", file=sys.stderr, flush=True)
 
-        starts = []
-        for make in (lambda: floor(size), lambda: companion(folder)):
-            samples = []
-            for _ in range(3):
+        start_samples: list[list[float]] = [[], []]
+        for _ in range(3):  # interleaved, like everything else
+            for which, make in enumerate((lambda: floor(size), lambda: companion(folder))):
                 server = make().start()
-                samples.append(server.startup)
+                start_samples[which].append(server.startup)
                 server.stop()
-            starts.append(statistics.median(samples))
+        starts = [statistics.median(samples) for samples in start_samples]
 
         db = folder / "longa.db"
         commits = long_session(db, long_count)

@@ -27,6 +27,7 @@ client remembers the last global seq it was sent).
 """
 from __future__ import annotations
 
+import json
 import logging
 import queue
 from functools import lru_cache
@@ -298,13 +299,23 @@ class Hub:
             with self.lock:
                 live = list(self.clients.values())
             already = [c.sid for c in live if c.last_sent >= event["seq"]]
-            for room, viewer in self._targets(event["visibility"], live):
-                sio.emit("evento", self.numbering.localize(event, viewer), to=room,
-                         skip_sid=already, namespace=NAMESPACE)
+            for local, rooms in self._localized(event, live):
+                sio.emit("evento", local, to=rooms, skip_sid=already, namespace=NAMESPACE)
             for client in live:
                 client.last_sent = max(client.last_sent, event["seq"])
             self.cursor = event["seq"]
         self._send_states(fresh)
+
+    def _localized(self, event: dict, live: list[Client]) -> list[tuple[dict, list[str]]]:
+        """The event as each of its rooms receives it, rooms receiving the same numbers grouped
+        together: each distinct message is encoded once, however many rooms get it."""
+        groups: dict[tuple[int, str], tuple[dict, list[str]]] = {}
+        for room, viewer in self._targets(event["visibility"], live):
+            local = self.numbering.localize(event, viewer)
+            rewritten = local["data"] is not event["data"]  # an undo's desfeito, per viewer
+            key = (local["seq"], json.dumps(local["data"], sort_keys=True) if rewritten else "")
+            groups.setdefault(key, (local, []))[1].append(room)
+        return list(groups.values())
 
     @staticmethod
     def _targets(visibility: str, live: list[Client]) -> list[tuple[str, str]]:
@@ -330,11 +341,16 @@ class Hub:
         with self.lock:
             viewers = sorted({c.viewer for c in self.clients.values()})
         views = self.view_states(self.session.state, viewers, self.tables)
+        changes: dict[str, tuple[dict, list[str]]] = {}  # one message for every room it suits
         for viewer in viewers:
-            self._sync_view(viewer, any(self.visible_to(e["visibility"], viewer)
-                                        for e in fresh), views[viewer])
+            saw = any(self.visible_to(e["visibility"], viewer) for e in fresh)
+            self._sync_view(viewer, saw, views[viewer], changes)
+        sio = self.socketio.server
+        for changed, rooms in changes.values():
+            sio.emit("estado_mudou", changed, to=rooms, namespace=NAMESPACE)
 
-    def _sync_view(self, viewer: str, saw: bool = False, view: dict | None = None) -> dict:
+    def _sync_view(self, viewer: str, saw: bool = False, view: dict | None = None,
+                   changes: dict[str, tuple[dict, list[str]]] | None = None) -> dict:
         """Bring every connected client of `viewer` to the current view; return that view.
 
         Every client of a viewer holds `last_views[viewer]` (the dispatcher alone sends views).
@@ -355,8 +371,13 @@ class Hub:
             return view
         changed = {key: value for key, value in view.items() if before.get(key) != value}
         changed.update({key: None for key in before if key not in view})
-        if changed or saw:
+        if not (changed or saw):
+            return view
+        if changes is None:
             sio.emit("estado_mudou", changed, to=room, namespace=NAMESPACE)
+        else:  # gathered by _send_states: the same change to many rooms goes out once
+            key = json.dumps(changed, sort_keys=True)
+            changes.setdefault(key, (changed, []))[1].append(room)
         return view
 
     def _view(self, viewer: str) -> dict:
