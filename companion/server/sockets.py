@@ -30,10 +30,10 @@ from __future__ import annotations
 import json
 import logging
 import queue
-from functools import lru_cache
 import threading
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Callable
 
 from flask import request
