@@ -10,12 +10,12 @@ the log. Nothing the companion accepts is binary.
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 
+from engineio.async_drivers._websocket_wsgi import SimpleWebSocketWSGI
 from socketio import packet
 
 log = logging.getLogger(__name__)
-WSGI = Callable[[dict, Callable[..., Any]], Iterable[bytes]]
 NEEDS_DATA = {packet.EVENT: True, packet.ACK: True}
 
 
@@ -43,28 +43,47 @@ def guard_messages(server: Any) -> None:
     handle = eio.handlers["message"]
 
     def checked(eio_sid: str, data: Any) -> Any:
-        if well_formed(data):
+        if not well_formed(data):
+            log.info("conexão %s encerrada: pacote Socket.IO malformado", eio_sid)
+            eio.disconnect(eio_sid)
+            return None
+        try:
             return handle(eio_sid, data)
-        log.info("conexão %s encerrada: pacote Socket.IO malformado", eio_sid)
-        eio.disconnect(eio_sid)
-        return None
+        except KeyError:
+            if eio_sid in server.environ:
+                raise
+            # a packet handled after its connection was closed (e.g. by a malformed one)
+            log.info("conexão %s já encerrada: pacote ignorado", eio_sid)
+            return None
 
     eio.on("message", checked)
 
 
-def guard_transport(wsgi_app: WSGI, path: str = "/socket.io") -> WSGI:
-    """Engine.IO decodes a WebSocket frame outside any try (a frame like `x` raises): drop that
-    connection with one log line instead of werkzeug's traceback. Only Engine.IO requests go
-    through here; Flask answers its own errors itself and never lets them out."""
-    def app(environ: dict, start_response: Callable[..., Any]) -> Iterable[bytes]:
-        if not environ.get("PATH_INFO", "").startswith(path):
-            return wsgi_app(environ, start_response)
+class _SafeWebSocket(SimpleWebSocketWSGI):
+    """engine.io's simple-websocket wrapper, for frames it cannot decode: it decodes each frame
+    outside any try (a frame like `x` raises ValueError out of the handler, and werkzeug prints
+    the traceback), and its writer thread may close a socket werkzeug already closed (OSError
+    in a thread). Here the first ends that connection with one log line, the second is quiet."""
+
+    def __call__(self, environ: dict, start_response: Callable[..., Any]) -> Any:
         try:
-            return wsgi_app(environ, start_response)
+            return super().__call__(environ, start_response)
         except (ValueError, IndexError, TypeError, KeyError) as error:
             log.info("conexão encerrada: quadro Engine.IO inválido (%s)", type(error).__name__)
+            self.close()
             # how simple-websocket itself ends a WebSocket under werkzeug: the server drops
             # the connection (RequestHandler.connection_dropped) without a traceback
             raise ConnectionError("quadro Engine.IO inválido") from None
 
-    return app
+    def close(self) -> None:
+        try:
+            super().close()
+        except Exception:  # OSError, wsproto's LocalProtocolError: closing is best effort
+            pass  # already closed (by us, by the other side or by werkzeug)
+
+
+def guard_transport(server: Any) -> None:
+    """Use _SafeWebSocket for this server's WebSocket connections (a copy of the driver table:
+    the library's own is shared by every server in the process)."""
+    eio = server.eio
+    eio._async = {**eio._async, "websocket": _SafeWebSocket}
