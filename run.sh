@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Mesa: ./run.sh [opções do serve]  → prepara o ambiente e liga o companheiro (sessão em mesa.db)
-#       ./run.sh test               → prepara o ambiente (e o sistema) e roda os testes
-#       ./run.sh modelo             → baixa o modelo de voz em português para models/
+#       ./run.sh test [args pytest]  → prepara o ambiente (e o sistema) e roda os testes
+#       ./run.sh bench [--curto]     → a tabela de desempenho, ao lado do chão medido na mesma hora
+#       ./run.sh crash [N]           → N kill -9 num servidor de verdade (padrão 200)
+#       ./run.sh fuzz [N]            → N entradas malformadas por HTTP e Socket.IO (padrão 10000)
+#       ./run.sh modelo              → baixa o modelo de voz em português para models/
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -124,14 +127,42 @@ sys.exit(0 if is_model(target) else 1)
 PYEOF
 }
 
-if [ "${1:-}" = "test" ]; then
-  shift
-  run_tests "$@"
-fi
-if [ "${1:-}" = "modelo" ]; then
-  fetch_model
-  exit $?
-fi
+# A whole number for crash/fuzz, or a clear message.
+count_or_default() {
+  local value="${1:-$2}"
+  if ! [[ "$value" =~ ^[0-9]+$ ]] || [ "$value" -lt 1 ]; then
+    echo "erro: '$value' não é um número inteiro positivo; use, por exemplo, ./run.sh $3 $2" >&2
+    exit 2
+  fi
+  echo "$value"
+}
+
+case "${1:-}" in
+  modelo)
+    fetch_model
+    exit $?
+    ;;
+  test)
+    shift
+    run_tests "$@"
+    ;;
+  bench)
+    shift
+    ensure_venv
+    ensure_install ".[test]" "-teste"
+    exec "$PY" bench/live.py "$@"
+    ;;
+  crash)
+    kills="$(count_or_default "${2:-}" 200 crash)"
+    export MESA_CRASH_KILLS="$kills"
+    run_tests tests/test_crash.py
+    ;;
+  fuzz)
+    examples="$(count_or_default "${2:-}" 10000 fuzz)"
+    export MESA_FUZZ_EXAMPLES="$examples"
+    run_tests tests/test_fuzz.py
+    ;;
+esac
 
 ensure_venv
 ensure_install ".[voz]" "" "$VENV/.instalado-teste"

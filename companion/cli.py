@@ -44,6 +44,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="https com um certificado próprio (o microfone dos celulares)")
     serve.add_argument("--modelo", metavar="PASTA", default=None,
                        help="pasta do modelo de voz Vosk (padrão: o melhor em models/)")
+    serve.add_argument("--sem-limites", action="store_true",
+                       help="só para testes de carga, com --host 127.0.0.1: sem limite de "
+                            "entradas por endereço nem de comandos por conexão")
     _add_common(serve)
 
     shell = actions.add_parser("shell", help="roda comandos lidos da entrada padrão, como Mestre")
@@ -255,16 +258,20 @@ def _certificate(args: argparse.Namespace) -> tuple[str, str]:
 
 def cmd_serve(args: argparse.Namespace, tables: Tables) -> int:
     try:
+        from companion.server.access import NO_LIMITS_ONLY_LOOPBACK, is_loopback
         from companion.server.app import serve
     except ImportError as error:
         print(f"erro: o servidor não está disponível ({error})", file=sys.stderr)
         return STARTUP_FAILURE
     tls = _certificate(args) if args.https else None
+    if args.sem_limites and not is_loopback(args.host):
+        print(f"erro: {NO_LIMITS_ONLY_LOOPBACK}", file=sys.stderr)
+        return STARTUP_FAILURE
     session = _open_session(args, tables, gm_token=args.gm_token)
     print(campaign_line(session), flush=True)
     try:
         serve(args.host, args.port, session, voice=_voice_factory(session, tables, args),
-              tls=tls)
+              tls=tls, limits=not args.sem_limites)
     finally:
         session.close()
     return 0

@@ -3,8 +3,11 @@
 Every input — typed, spoken, tapped or sent over HTTP — goes the same way through `Session.run`:
 parse → engine.apply(state, command, Random(f"{seed}:{n}"), tables) → one SQLite transaction →
 subscribers → the caller. A rejected command stores and changes nothing. `desfazer` is handled
-here: it marks the last state-changing command undone and rebuilds the state by replaying the
-log, each command with its own number's RNG. Opening an existing log replays it the same way.
+here: it marks the last state-changing command undone and goes back to the state before it
+(kept in memory, or rebuilt from the newest snapshot before it plus the commands after that,
+each with its own number's RNG). Every `snapshot.EVERY` commands the state is snapshotted in the
+command's own transaction; opening an existing log loads the newest snapshot of this engine and
+these tables and replays only what follows it (the whole log when there is none).
 
 Players: `join_player` creates the character (through a logged `personagem` command) the first
 time a name joins; every join, even a second one with the same name, gets a NEW token for that
@@ -17,17 +20,18 @@ import logging
 import random
 import secrets
 import threading
-from collections import deque
-from dataclasses import dataclass, field
+from collections import OrderedDict, deque
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from companion import snapshot
 from companion.engine import Command, State, apply, initial_state
 from companion.engine.core import Turn, require_actor, slug
 from companion.engine.model import GM, PUBLIC
 from companion.errors import CommandRejected, CompanionError
-from companion.store.log import Log, Meta, NewEvent, StoredCommand, dumps
+from companion.store.log import Log, Meta, NewEvent, Snapshot, StoredCommand, dumps
 from companion.tables import Tables
 
 logger = logging.getLogger(__name__)
@@ -35,6 +39,7 @@ logger = logging.getLogger(__name__)
 UNDO = "desfazer"
 READ_ONLY = frozenset({"ajuda", "estado", "registro"})  # views: not replayed, not undone
 NOT_UNDOABLE = READ_ONLY | {UNDO}
+PARSE_CACHE = 512  # distinct command lines remembered
 
 EventDict = dict[str, Any]
 Subscriber = Callable[[list[EventDict]], None]
@@ -84,6 +89,16 @@ def _json_safe(value: Any) -> Any:
     return json.loads(dumps(value))
 
 
+def fresh_prompt_ids(state: State, issued: int) -> State:
+    """The state with its next prompt id past every id the log ever issued: after `desfazer`
+    restores an older counter, a new prompt must not take an undone prompt's id (an old
+    button on a phone would answer it). Live runs and replays apply it alike, before each
+    command, from the ids stored in the log, so replay stays exact."""
+    if state.next_prompt_id > issued:
+        return state
+    return replace(state, next_prompt_id=issued + 1)
+
+
 def describe(command: Command) -> str:
     """A text for a command that arrived already parsed (a tapped button)."""
     values = " ".join(str(v) for v in command.args.values())
@@ -104,10 +119,13 @@ class Session:
         self._draining = False
         self._pending: deque[list[EventDict]] = deque()
         self._subscribers: list[Subscriber] = []
+        self._parsed: OrderedDict[str, Any] = OrderedDict()  # line → parse result (LRU)
         # The state before each command still in force: undo goes back in one step.
         self._before: dict[int, State] = {}
-        self._state, self.replay_mismatches = self._replay(log.commands(), check=True,
-                                                           record=self._before)
+        self._version = snapshot.version(tables)
+        self.resumed_from = 0  # the command number of the snapshot the state was resumed from
+        self._state, self.replay_mismatches = self._resume()
+        self._prompts_issued = max(log.prompt_ids().values(), default=0)
 
     # ------------------------------------------------------------------ opening
 
@@ -134,6 +152,28 @@ class Session:
                 log.write_meta(meta)
         return cls(log, meta, tables)
 
+    def _resume(self) -> tuple[State, list[ReplayMismatch]]:
+        """The stored session's state: newest usable snapshot, then the commands after it."""
+        start, self.resumed_from = self._snapshot_before(None)
+        history = self._log.commands(self.resumed_from)
+        state, mismatches = self._replay(history, check=True, record=self._before, start=start)
+        if len(history) >= snapshot.EVERY and not mismatches:
+            # a long replay (new rules or code since the last snapshot): not again next time
+            self._log.keep_snapshot(history[-1].n, snapshot.dump(state, self._version))
+        return state, mismatches
+
+    def _snapshot_before(self, n: int | None) -> tuple[State, int]:
+        """The newest usable snapshot taken after a command below n: (state, its number);
+        the initial state and 0 when there is none."""
+        stored = self._log.snapshot_before(self._version, n)
+        while stored is not None:
+            state = snapshot.load(stored[1])
+            if state is not None:
+                return state, stored[0]
+            logger.warning("instantâneo do comando %d ilegível; uso um anterior", stored[0])
+            stored = self._log.snapshot_before(self._version, stored[0])
+        return initial_state(self.tables), 0
+
     def close(self) -> None:
         with self._lock:
             self._log.close()
@@ -152,6 +192,22 @@ class Session:
     def events_since(self, seq: int = 0) -> list[EventDict]:
         with self._lock:
             return self._log.events_since(seq)
+
+    def events_of(self, n: int) -> list[EventDict]:
+        """The events command n produced."""
+        with self._lock:
+            return self._log.events_of(n)
+
+    def last_seq(self) -> int:
+        with self._lock:
+            return self._log.last_seq()
+
+    def visibilities_since(self, seq: int = 0) -> list[EventDict]:
+        """{"seq", "visibility"} of each event after seq: enough to number them per viewer,
+        without decoding their data."""
+        with self._lock:
+            rows = self._log.visibilities_since(seq)
+        return [{"seq": s, "visibility": v} for s, v in rows]
 
     def commands(self) -> list[StoredCommand]:
         with self._lock:
@@ -178,7 +234,7 @@ class Session:
             return RunResult(False, error="linha vazia: diga ou digite um comando; "
                                           "'ajuda' lista os comandos")
         try:
-            result = parse(line, self.tables)
+            result = self._parse(parse, line)
         except Exception as error:  # "not a command" is a value; anything else is a bug
             logger.exception("erro interno ao interpretar %r", line)
             return RunResult(False, error=f"erro interno ao interpretar '{line}': "
@@ -187,6 +243,21 @@ class Session:
             return RunResult(False, error=result.error or f"não entendi: '{line}'")
         command = Command(result.command.name, dict(result.command.args), actor)
         return self.run_command(command, text=line)
+
+    def _parse(self, parse: Callable[..., Any], line: str) -> Any:
+        """parse(line, tables), remembered: a table says the same few commands all evening,
+        and parsing is a pure function of the text and the tables."""
+        with self._lock:
+            known = self._parsed.get(line)
+            if known is not None:
+                self._parsed.move_to_end(line)
+                return known
+        result = parse(line, self.tables)
+        with self._lock:
+            self._parsed[line] = result
+            if len(self._parsed) > PARSE_CACHE:
+                self._parsed.popitem(last=False)
+        return result
 
     def run_command(self, command: Command, text: str | None = None) -> RunResult:
         """Run an already-parsed command (its actor included): apply, store, notify."""
@@ -216,33 +287,45 @@ class Session:
         n = self._log.next_number()
         args = _json_safe(dict(command.args))
         clean = Command(command.name, args, command.actor)
-        state, events = apply(self._state, clean, self._rng(n), self.tables)
+        state, events = apply(fresh_prompt_ids(self._state, self._prompts_issued), clean,
+                              self._rng(n), self.tables)
         stored = self._log.append(n, text, clean.name, args, clean.actor, _now(),
                                   [NewEvent(e.kind, e.visibility, e.text, e.data)
-                                   for e in events])
+                                   for e in events], snapshot=self._snapshot_at(n, state))
         self._before[n] = self._state
         self._state = state
+        self._prompts_issued = max([self._prompts_issued] + [
+            e["data"]["pedido"]["id"] for e in stored if e["kind"] == "pedido"
+            and isinstance(e["data"].get("pedido"), dict)])
         return stored
 
     def _undo(self, command: Command, text: str) -> list[EventDict]:
         require_actor(self._state, Turn(rng=self._rng(0), tables=self.tables, command=command))
-        history = self._log.commands()
-        target = next((c for c in reversed(history)
-                       if not c.undone and c.name not in NOT_UNDOABLE), None)
+        target = self._log.last_active(sorted(NOT_UNDOABLE))
         if target is None:
             raise CommandRejected(
                 f"nada para desfazer: '{text}' desfaz o último comando que mudou a mesa, e "
                 "não há nenhum (ajuda, estado, registro e desfazer não contam)"
             )
         # Everything after the target is read-only (ajuda, estado, desfazer), so the state
-        # before it is the state without it; replay the log only if it was never recorded.
+        # before it is the state without it. When it was never recorded (the session was
+        # reopened from a later snapshot), rebuild it: the newest snapshot before the target
+        # (still valid: undoing deletes the snapshots at or after what it undoes) plus the
+        # commands between.
         state = self._before.pop(target.n, None)
         if state is None:
-            state, _ = self._replay([c for c in history if c.n != target.n])
-        stored = self._log.append(self._log.next_number(), text, UNDO, {}, command.actor,
-                                  _now(), self._undo_events(target), undo=target.n)
+            start, after = self._snapshot_before(target.n)
+            history = [c for c in self._log.commands(after) if c.n < target.n]
+            state, _ = self._replay(history, start=start)
+        n = self._log.next_number()
+        stored = self._log.append(n, text, UNDO, {}, command.actor, _now(),
+                                  self._undo_events(target), undo=target.n,
+                                  snapshot=self._snapshot_at(n, state))
         self._state = state
         return stored
+
+    def _snapshot_at(self, n: int, state: State) -> Snapshot | None:
+        return snapshot.dump(state, self._version) if snapshot.due(n) else None
 
     def _undo_events(self, target: StoredCommand) -> list[NewEvent]:
         """Say what was undone; a command the table never saw is named to the GM alone."""
@@ -254,20 +337,28 @@ class Session:
                 NewEvent("relato", GM, said.text, details)]
 
     def _replay(self, history: Iterable[StoredCommand], check: bool = False,
-                record: dict[int, State] | None = None) -> tuple[State, list[ReplayMismatch]]:
-        """The state the log describes; with check, the commands whose events differ.
+                record: dict[int, State] | None = None, start: State | None = None
+                ) -> tuple[State, list[ReplayMismatch]]:
+        """The state the log describes (from `start`, the initial state by default); with
+        check, the commands whose events differ.
 
         With record, the state before each replayed command is kept there by its number."""
-        state = initial_state(self.tables)
+        state = start if start is not None else initial_state(self.tables)
         mismatches: list[ReplayMismatch] = []
+        issued = self._log.prompt_ids()
+        history = list(history)
+        first = history[0].n if history else 0
+        highest = max((i for n, i in issued.items() if n < first), default=0)
         for stored in history:
+            before_this, highest = highest, max(highest, issued.get(stored.n, 0))
             if stored.undone or stored.name in NOT_UNDOABLE:
                 continue
             command = Command(stored.name, stored.args, stored.actor)
             if record is not None:
                 record[stored.n] = state
             try:
-                state, events = apply(state, command, self._rng(stored.n), self.tables)
+                state, events = apply(fresh_prompt_ids(state, before_this), command,
+                                      self._rng(stored.n), self.tables)
             except CommandRejected as error:
                 mismatches.append(ReplayMismatch(stored.n, stored.text, error.message))
                 continue

@@ -139,7 +139,7 @@ class Evening(LiveTable):
         return seq_seen_by(self.events(), event, viewer_of(who))
 
 def track_estados(page: Any) -> None:
-    """Note, for each `estado` a page renders, the last event seq it had seen by then (the
+    """Note, for each `estado` or `estado_mudou` a page renders, the last event seq it had seen by then (the
     page's own listeners were registered first, so they have run when ours runs)."""
     page.evaluate("""() => {
         const socket = window.mesa.conn.socket;
@@ -147,6 +147,7 @@ def track_estados(page: Any) -> None:
         window.__estadoAfter = 0;
         socket.on("evento", (e) => { window.__seq = Math.max(window.__seq, Number(e.seq) || 0); });
         socket.on("estado", () => { window.__estadoAfter = window.__seq; });
+        socket.on("estado_mudou", () => { window.__estadoAfter = window.__seq; });
     }""")
 
 

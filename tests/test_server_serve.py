@@ -76,3 +76,46 @@ def test_busy_port_is_a_clear_error(tmp_path: Path, tables: Tables) -> None:
     finally:
         running.stop()
         session.close()
+
+
+def test_no_limits_refuses_any_host_but_loopback(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "companion.cli", "serve", "--sem-limites", "--host", "0.0.0.0",
+         "--port", str(free_port()), "--db", str(tmp_path / "mesa.db")],
+        capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert "--sem-limites" in result.stderr and "127.0.0.1" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "mesa.db").exists()  # refused before the session was opened
+
+
+def test_no_limits_on_loopback_lets_more_players_join_than_the_default(tmp_path: Path) -> None:
+    import socketio
+
+    from companion.server import access
+
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "companion.cli", "serve", "--sem-limites", "--host", "127.0.0.1",
+         "--port", str(port), "--db", str(tmp_path / "mesa.db"), "--gm-token", "t"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    clients = []
+    try:
+        read_until(process, "Ctrl+C")
+        for index in range(access.JOINS_PER_MINUTE + 5):
+            client = socketio.Client(reconnection=False)
+            client.connect(f"http://127.0.0.1:{port}", auth={"nome": f"J{index}"},
+                           transports=["websocket"], wait_timeout=5)
+            clients.append(client)
+        gm = socketio.Client(reconnection=False)
+        gm.connect(f"http://127.0.0.1:{port}", auth={"token": "t"}, transports=["websocket"])
+        clients.append(gm)
+        acks = [gm.call("comando", {"text": "rolar 1d6"}, timeout=10)
+                for _ in range(access.GM_COMMANDS_PER_WINDOW + 5)]
+        assert all(ack["ok"] for ack in acks), [a for a in acks if not a["ok"]][:1]
+    finally:
+        for client in clients:
+            client.disconnect()
+        process.kill()
+        process.wait()

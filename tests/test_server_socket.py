@@ -20,6 +20,7 @@ from companion.server.numbering import Numbering
 from companion.session import Session
 
 from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
+from tests.socket_client import ordered_client
 WAIT = 8.0
 
 
@@ -46,7 +47,7 @@ class Peer:
         self.acks: list[Any] = []
         self.refusals: list[Any] = []
         self.lock = threading.Lock()
-        self.sio = socketio.Client(reconnection=False)
+        self.sio = ordered_client(reconnection=False)
         self.sio.on("*", self._record)
         self.sio.on("connect_error", self._refused)
         self.sio.connect(url, auth=auth, headers=headers or {},
@@ -79,9 +80,21 @@ class Peer:
     def wait_seq(self, seq: int) -> None:
         wait_until(lambda: seq in self.seqs, what=f"evento {seq}")
 
+    def views(self) -> list[dict[str, Any]]:
+        """The view after each `estado` or `estado_mudou`, as the pages rebuild it."""
+        with self.lock:
+            received = list(self.received)
+        views: list[dict[str, Any]] = []
+        for event, data in received:
+            if event == "estado":
+                views.append(dict(data))
+            elif event == "estado_mudou":
+                views.append({**(views[-1] if views else {}), **data})
+        return views
+
     def wait_states(self, count: int) -> dict[str, Any]:
-        wait_until(lambda: len(self.of("estado")) >= count, what=f"{count} estados")
-        return self.of("estado")[-1]
+        wait_until(lambda: len(self.views()) >= count, what=f"{count} estados")
+        return self.views()[-1]
 
     def everything(self) -> str:
         """All that reached this connection (events, states, acks) as one JSON text."""
@@ -718,3 +731,46 @@ def test_a_gm_only_command_sends_players_nothing_at_all(peers, session: Session)
         after_secret = [name for name, _ in peer.received[count:]]
         assert after_secret[0] == "evento", after_secret  # no bare estado came first
         assert "escutar" not in peer.everything()
+
+
+def test_players_get_only_what_changed_in_their_view(peers, session: Session) -> None:
+    from companion.engine.view import view_state
+
+    gm = peers({"token": GM_TOKEN})
+    ana = peers({"nome": "Ana"})
+    table = peers({"papel": "mesa"})
+    gm.welcome(), ana.welcome(), table.welcome()
+    ana.wait_states(1), table.wait_states(1)
+    gm_ok(gm, "tesouro 50 moedas de ouro")
+    for peer, viewer in ((ana, "player:ana"), (table, "public")):
+        wait_until(lambda: peer.of("estado_mudou"), what=f"estado_mudou de {viewer}")
+        (changed,) = peer.of("estado_mudou")
+        assert set(changed) == {"registro"}, changed  # the clock, the party… did not move
+        assert peer.views()[-1] == view_state(session.state, viewer, session.tables)
+    gm_ok(gm, "terreno floresta")
+    wait_until(lambda: len(ana.of("estado_mudou")) == 2, what="segundo estado_mudou")
+    assert "registro" not in ana.of("estado_mudou")[1]
+    assert ana.views()[-1] == view_state(session.state, "player:ana", session.tables)
+    assert len(ana.of("estado")) == 1 and len(gm.of("estado")) >= 3
+
+
+def test_an_undo_names_the_undone_command_in_each_viewers_own_numbers(
+        peers, session: Session) -> None:
+    gm = peers({"token": GM_TOKEN})
+    ana = peers({"nome": "Ana"})
+    table = peers({"papel": "mesa"})
+    gm.welcome(), ana.welcome(), table.welcome()
+    for text in ("segredo escutar a porta", "segredo", "masmorra", "monstro ogro na sala 2"):
+        gm_ok(gm, text)  # commands (and events) the players never see
+    rolled = gm_ok(gm, "rolar 2d6")
+    undo = gm_ok(gm, "desfazer")
+    (gm_undo,) = [e for e in undo if "desfeito" in e["data"]]
+    assert gm_undo["data"]["desfeito"] == session.commands()[-2].n  # the GM: the log's number
+    for peer, viewer in ((ana, "player:ana"), (table, "public")):
+        settle(session, peer, viewers={peer: viewer})
+        mine = numbered(session, viewer)
+        (local,) = [e for e in peer.events if e["command"] == "desfazer"]
+        roll = next(e for e in mine if e["text"] == rolled[0]["text"])
+        assert local["data"]["desfeito"] == roll["seq"]  # the undone roll, in its numbers
+        assert local["data"]["desfeito"] != gm_undo["data"]["desfeito"]
+    assert local["data"]["comando"] == "rolar"

@@ -53,7 +53,7 @@ Shape (keys are stable; values may be null when unknown):
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Iterable
 
 from companion.engine import dungeon, hexcrawl, rest
 from companion.engine.chase import distance_of, speed_gap_text
@@ -265,20 +265,49 @@ def _viewer(viewer: str) -> str:
 
 def view_state(state: State, viewer: str, tables: Tables) -> dict[str, Any]:
     """The JSON-able state as `viewer` may see it (see the module docstring for the shape)."""
-    viewer = _viewer(viewer)
+    return view_states(state, [viewer], tables)[viewer]
+
+
+def view_states(state: State, viewers: Iterable[str], tables: Tables) -> dict[str, dict[str, Any]]:
+    """`view_state` for several viewers at once: what they share is built once (the server
+    builds every connected viewer's view after each command). Equal to calling view_state
+    for each; the returned views may share their unchanged parts, so never mutate them."""
     turn = _reader(tables)
-    view: dict[str, Any] = {
-        "visao": viewer,
+    common = {
         "modo": state.mode,
         "modo_nome": str(turn.table("comandos", "modos", state.mode)),
         **_clock(state, turn),
         **_travel(state, turn),
         "masmorra": _dungeon(state, turn),
         "perseguicao": _chase(state, turn),
-        "grupo": _party(state, viewer, turn),
-        "pedidos": _prompts(state, viewer),
-        "registro": _tally(state, viewer == GM),
     }
-    if viewer == GM:
-        view["mestre"] = _gm_only(state)
-    return view
+    brief: list[dict[str, Any]] | None = None
+    public_tally: dict[str, Any] | None = None
+    views: dict[str, dict[str, Any]] = {}
+    for asked in viewers:
+        viewer = _viewer(asked)
+        if viewer == GM:
+            party, tally = _party(state, viewer, turn), _tally(state, True)
+        else:
+            if brief is None:
+                brief, public_tally = _party(state, PUBLIC, turn), _tally(state, False)
+            party, tally = _own_party(state, viewer, brief, turn), public_tally
+        view: dict[str, Any] = {"visao": viewer, **common, "grupo": party,
+                                "pedidos": _prompts(state, viewer), "registro": tally}
+        if viewer == GM:
+            view["mestre"] = _gm_only(state)
+        views[asked] = view
+    return views
+
+
+def _own_party(state: State, viewer: str, brief: list[dict[str, Any]],
+               turn: Turn) -> list[dict[str, Any]]:
+    """The public party list with the viewer's own character in detail."""
+    if not viewer.startswith(PLAYER_PREFIX):
+        return brief
+    mine = viewer[len(PLAYER_PREFIX):]
+    party = list(brief)
+    for index, character in enumerate(state.party):
+        if character.id == mine:
+            party[index] = {**_character(state, character, True, turn), "proprio": True}
+    return party

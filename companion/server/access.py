@@ -6,6 +6,7 @@ set of rules. Refusals carry a Portuguese message a person can read.
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import re
 import threading
 import time
@@ -143,6 +144,34 @@ class RateLimiter:
     def forget(self, key: str) -> None:
         with self._lock:
             self._buckets.pop(key, None)
+
+
+class NoLimit:
+    """A limiter that allows everything: `companion serve --sem-limites` (load tests only)."""
+
+    capacity = float("inf")
+
+    def allow(self, _key: str) -> bool:
+        return True
+
+    def forget(self, _key: str) -> None:
+        return None
+
+
+NO_LIMITS_ONLY_LOOPBACK = (
+    "--sem-limites é só para testes de carga nesta máquina: use-o com --host 127.0.0.1 "
+    "(numa mesa de verdade, os limites protegem a sessão)"
+)
+
+
+def is_loopback(host: str) -> bool:
+    """Whether host names this machine's loopback interface only (127.0.0.0/8, ::1)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 def rate_limited(capacity: int) -> str:

@@ -20,7 +20,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
 from companion.errors import CompanionError
-from companion.server import access, api, qr, report, sockets
+from companion.server import access, api, guard, qr, report, sockets
 from companion.server import voice as voice_events
 
 
@@ -37,11 +37,13 @@ def create_app(session: Any, tables: Any = None, web_dir: Path = WEB_DIR,
                base_url: str | None = None,
                rate_limiter: access.RateLimiter | None = None,
                gm_rate_limiter: access.RateLimiter | None = None,
-               voice: Callable[..., Any] | None = None) -> tuple[Flask, SocketIO]:
+               voice: Callable[..., Any] | None = None,
+               limits: bool = True) -> tuple[Flask, SocketIO]:
     """The Flask app and its SocketIO for one session. `base_url` is what phones open;
     the rate limiters (players', GM's) are for tests that need a frozen clock; `voice` makes
-    the session's Voice from (on_heard, on_status) (companion.voice.service.start_voice)."""
-    from companion.engine.view import view_state, visible_to
+    the session's Voice from (on_heard, on_status) (companion.voice.service.start_voice);
+    `limits=False` turns off the join and command limits (`--sem-limites`, loopback only)."""
+    from companion.engine.view import view_state, view_states, visible_to
 
     tables = tables if tables is not None else _session_tables(session)
     app = Flask(__name__, static_folder=str(web_dir / "static"), static_url_path="/static")
@@ -51,8 +53,11 @@ def create_app(session: Any, tables: Any = None, web_dir: Path = WEB_DIR,
     socketio = SocketIO(app, async_mode="threading", cors_allowed_origins=None,
                         max_http_buffer_size=access.MAX_SOCKET_MESSAGE, manage_session=False,
                         logger=False, engineio_logger=False)
+    guard.guard_messages(socketio.server)
+    guard.guard_transport(socketio.server)
     hub = sockets.Hub(socketio, session, tables, view_state, visible_to, _parser(),
-                      rate_limiter, gm_rate_limiter, base_url=base_url)
+                      rate_limiter, gm_rate_limiter, base_url=base_url, limits=limits,
+                      view_states=view_states)
     sockets.register(socketio, hub)
     app.extensions["mesa_hub"] = hub
     app.extensions["mesa_voice"] = _voice(socketio, hub, voice)
@@ -285,12 +290,15 @@ def _check_port(host: str, port: int) -> None:
 
 
 def serve(host: str, port: int, session: Any, voice: Callable[..., Any] | None = None,
-          tls: tuple[str, str] | None = None) -> None:
+          tls: tuple[str, str] | None = None, limits: bool = True) -> None:
     """Serve the session on host:port until Ctrl+C, after printing the links and QR code.
-    With `tls` (cert, key) it serves https (companion.server.tls makes them)."""
+    With `tls` (cert, key) it serves https (companion.server.tls makes them). Without limits
+    (load benchmarks), only a loopback host is accepted."""
+    if not limits and not access.is_loopback(host):
+        raise ServerError(access.NO_LIMITS_ONLY_LOOPBACK)
     base = qr.base_url(host, port)
     links = qr.Links(base.replace("http://", "https://", 1) if tls else base, session.gm_token)
-    app, _socketio = create_app(session, base_url=links.base, voice=voice)
+    app, _socketio = create_app(session, base_url=links.base, voice=voice, limits=limits)
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
     try:
         _check_port(host, port)  # werkzeug would print English and exit on its own

@@ -6,6 +6,8 @@ many GM-only events a command makes depends on secret outcomes (getting lost, an
 rolls). So every viewer but the GM counts only the events it may see: its `seq` is 1, 2, 3, …
 (the event's position among the events visible to that viewer key: "public" for the table
 screen, "player:<id>" for a player). The GM sees everything, so its numbers stay the log's.
+The same goes for an undo's `data.desfeito`: for everyone but the GM it is the viewer's number
+of the first event of the undone command that the viewer saw, never the log's command number.
 
 `Numbering` is built lazily per viewer key from the log and advanced incrementally; it is
 thread-safe (the dispatcher thread and the command handlers' threads both use it).
@@ -26,9 +28,11 @@ VisibleTo = Callable[[str, str], bool]
 class Numbering:
     """For each viewer key, the global seqs it may see, in order (its number = index + 1)."""
 
-    def __init__(self, read_log: ReadLog, visible_to: VisibleTo) -> None:
+    def __init__(self, read_log: ReadLog, visible_to: VisibleTo,
+                 events_of: Callable[[int], list[EventDict]] | None = None) -> None:
         self._read = read_log
         self._visible = visible_to
+        self._events_of = events_of
         self._lock = threading.Lock()
         self._upto = 0  # every known viewer's list covers the log up to this global seq
         self._seqs: dict[str, list[int]] = {}
@@ -40,7 +44,21 @@ class Numbering:
         The event must be visible to the viewer."""
         if viewer == GM_VIEWER:
             return event
-        return {**event, "seq": self.number_of(event["seq"], viewer)}
+        local = {**event, "seq": self.number_of(event["seq"], viewer)}
+        data = event.get("data")
+        if isinstance(data, dict) and "desfeito" in data:
+            local["data"] = {**data, "desfeito": self._undone(data["desfeito"], viewer)}
+        return local
+
+    def _undone(self, command_n: Any, viewer: str) -> int | None:
+        """What an undo names, in the viewer's numbers: not the log's command number (that
+        counts every command, hidden ones too) but the viewer's number of the first event of
+        the undone command it saw; None when it saw none (or the log cannot say)."""
+        if self._events_of is None or not isinstance(command_n, int):
+            return None
+        seen = [e["seq"] for e in self._events_of(command_n)
+                if self._visible(e["visibility"], viewer)]
+        return self.number_of(seen[0], viewer) if seen else None
 
     def number_of(self, seq: int, viewer: str) -> int:
         """The viewer's number for the global seq of an event it may see."""

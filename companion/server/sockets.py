@@ -16,7 +16,9 @@ left by GM-only events (whose number depends on secret outcomes) never show. `de
 
 After a connection is accepted the client gets `boas_vindas`, then every event it may see with
 seq > desde (`evento`, in seq order), then `estado`. New events reach each client once, in seq
-order, only through the rooms allowed to see them, followed by fresh `estado`s.
+order, only through the rooms allowed to see them, followed by the GM's fresh `estado` and, for
+players and table screens, `estado_mudou` with just the top-level keys of their view that
+changed (nothing when none did).
 
 One dispatcher thread does all of this (welcomes and fan-out), reading the committed log with
 session.events_since: the order is the log's order whatever thread ran the command, and a
@@ -25,11 +27,13 @@ client remembers the last global seq it was sent).
 """
 from __future__ import annotations
 
+import json
 import logging
 import queue
 import threading
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Callable
 
 from flask import request
@@ -90,28 +94,39 @@ class Hub:
                  parse: Callable[..., Any] | None = None,
                  rate_limiter: access.RateLimiter | None = None,
                  gm_rate_limiter: access.RateLimiter | None = None,
-                 base_url: str | None = None) -> None:
+                 base_url: str | None = None, limits: bool = True,
+                 view_states: Callable[..., dict[str, dict]] | None = None) -> None:
         self.socketio = socketio
         self.base_url = base_url
         self.session = session
         self.tables = tables
         self.view_state = view_state
+        self.view_states = view_states or (
+            lambda state, viewers, tables: {v: view_state(state, v, tables) for v in viewers})
         self.visible_to = visible_to
-        self.parse = parse
-        self.limiters = {
+        # the player check parses what the session will parse again: remember recent lines
+        self.parse_line = (lru_cache(maxsize=512)(lambda text: parse(text, tables))
+                           if parse is not None else None)
+        self.limiters: dict[str, Any] = {
             "jogador": rate_limiter or access.RateLimiter(access.COMMANDS_PER_WINDOW,
                                                           access.WINDOW_SECONDS),
             "mestre": gm_rate_limiter or access.RateLimiter(access.GM_COMMANDS_PER_WINDOW,
                                                             access.WINDOW_SECONDS),
         }
-        self.joins = access.RateLimiter(access.JOINS_PER_MINUTE, 60.0)
+        self.joins: Any = access.RateLimiter(access.JOINS_PER_MINUTE, 60.0)
+        if not limits:  # --sem-limites: load benchmarks on loopback only
+            self.limiters = {"jogador": access.NoLimit(), "mestre": access.NoLimit()}
+            self.joins = access.NoLimit()
         self.clients: dict[str, Client] = {}
         self.pending: dict[str, Client] = {}
         self.lock = threading.Lock()
         self.jobs: queue.Queue[tuple[str, Any]] = queue.Queue()
         self.last_views: dict[str, dict] = {}  # the estado each viewer kind was last sent
-        self.numbering = Numbering(lambda seq: self.session.events_since(seq), visible_to)
-        self.cursor = self._last_seq(0)
+        light = getattr(session, "visibilities_since", None)  # no data decoding, if it can
+        self.numbering = Numbering(light or (lambda seq: self.session.events_since(seq)),
+                                   visible_to, getattr(session, "events_of", None))
+        last = getattr(session, "last_seq", None)
+        self.cursor = last() if last is not None else self._last_seq(0)
         self.stopped = threading.Event()
         self.thread: threading.Thread | None = None
 
@@ -234,6 +249,7 @@ class Hub:
                 sio.emit("evento", self.numbering.localize(event, client.viewer), to=sid,
                          namespace=NAMESPACE)
         client.last_sent = missed[-1]["seq"] if missed else max(since, self.cursor)
+        view = self._sync_view(client.viewer)  # the others of its kind catch up first
         for room in client.rooms:
             sio.enter_room(sid, room, namespace=NAMESPACE)
         with self.lock:
@@ -241,7 +257,7 @@ class Hub:
         if not sio.manager.is_connected(sid, NAMESPACE):  # it left during the welcome
             self._forget(client)
             return
-        sio.emit("estado", self._view(client.viewer), to=sid, namespace=NAMESPACE)
+        sio.emit("estado", view, to=sid, namespace=NAMESPACE)
 
     def _replay_from(self, client: Client) -> int:
         """The global seq after which the client's missed events come. A stale desde (past
@@ -283,13 +299,23 @@ class Hub:
             with self.lock:
                 live = list(self.clients.values())
             already = [c.sid for c in live if c.last_sent >= event["seq"]]
-            for room, viewer in self._targets(event["visibility"], live):
-                sio.emit("evento", self.numbering.localize(event, viewer), to=room,
-                         skip_sid=already, namespace=NAMESPACE)
+            for local, rooms in self._localized(event, live):
+                sio.emit("evento", local, to=rooms, skip_sid=already, namespace=NAMESPACE)
             for client in live:
                 client.last_sent = max(client.last_sent, event["seq"])
             self.cursor = event["seq"]
         self._send_states(fresh)
+
+    def _localized(self, event: dict, live: list[Client]) -> list[tuple[dict, list[str]]]:
+        """The event as each of its rooms receives it, rooms receiving the same numbers grouped
+        together: each distinct message is encoded once, however many rooms get it."""
+        groups: dict[tuple[int, str], tuple[dict, list[str]]] = {}
+        for room, viewer in self._targets(event["visibility"], live):
+            local = self.numbering.localize(event, viewer)
+            rewritten = local["data"] is not event["data"]  # an undo's desfeito, per viewer
+            key = (local["seq"], json.dumps(local["data"], sort_keys=True) if rewritten else "")
+            groups.setdefault(key, (local, []))[1].append(room)
+        return list(groups.values())
 
     @staticmethod
     def _targets(visibility: str, live: list[Client]) -> list[tuple[str, str]]:
@@ -309,21 +335,50 @@ class Hub:
         return targets
 
     def _send_states(self, fresh: list[dict]) -> None:
-        """Each kind of viewer gets the state as it may see it, through its own room.
-
-        A player or table screen that saw none of the new events and whose view did not change
-        gets nothing: a bare `estado` after a GM-only command would tell them one happened."""
+        """After new events, each kind of viewer gets what changed in its view (see
+        _sync_view); a viewer that saw none of them and whose view did not change gets
+        nothing, so a GM-only command leaves no trace on the players' phones."""
         with self.lock:
-            viewers = {c.viewer for c in self.clients.values()}
-        sio = self.socketio.server
-        for viewer in sorted(viewers):
-            view = self._view(viewer)
+            viewers = sorted({c.viewer for c in self.clients.values()})
+        views = self.view_states(self.session.state, viewers, self.tables)
+        changes: dict[str, tuple[dict, list[str]]] = {}  # one message for every room it suits
+        for viewer in viewers:
             saw = any(self.visible_to(e["visibility"], viewer) for e in fresh)
-            if viewer != GM_VIEWER and not saw and self.last_views.get(viewer) == view:
-                continue
-            self.last_views[viewer] = view
-            room = {"gm": GM_ROOM, "public": TABLE_ROOM}.get(viewer, viewer)
+            self._sync_view(viewer, saw, views[viewer], changes)
+        sio = self.socketio.server
+        for changed, rooms in changes.values():
+            sio.emit("estado_mudou", changed, to=rooms, namespace=NAMESPACE)
+
+    def _sync_view(self, viewer: str, saw: bool = False, view: dict | None = None,
+                   changes: dict[str, tuple[dict, list[str]]] | None = None) -> dict:
+        """Bring every connected client of `viewer` to the current view; return that view.
+
+        Every client of a viewer holds `last_views[viewer]` (the dispatcher alone sends views).
+        The GM gets the whole `estado` after every batch (its page marks command boundaries
+        with it); players and table screens get `estado_mudou`, only the top-level keys whose
+        value changed (a key that disappeared comes as null) — `{}` when none did but they saw
+        one of the batch's events (it marks "the view is current"), nothing when they saw
+        none. The view is built once per viewer and sent once to its room, however many
+        phones share it.
+        """
+        view = view if view is not None else self._view(viewer)
+        before = self.last_views.get(viewer)
+        self.last_views[viewer] = view
+        room = {"gm": GM_ROOM, "public": TABLE_ROOM}.get(viewer, viewer)
+        sio = self.socketio.server
+        if viewer == GM_VIEWER or before is None:
             sio.emit("estado", view, to=room, namespace=NAMESPACE)
+            return view
+        changed = {key: value for key, value in view.items() if before.get(key) != value}
+        changed.update({key: None for key in before if key not in view})
+        if not (changed or saw):
+            return view
+        if changes is None:
+            sio.emit("estado_mudou", changed, to=room, namespace=NAMESPACE)
+        else:  # gathered by _send_states: the same change to many rooms goes out once
+            key = json.dumps(changed, sort_keys=True)
+            changes.setdefault(key, (changed, []))[1].append(room)
+        return view
 
     def _view(self, viewer: str) -> dict:
         return self.view_state(self.session.state, viewer, self.tables)
@@ -363,9 +418,9 @@ class Hub:
     def _check_player_command(self, text: str) -> None:
         """Session-level commands (desfazer) never reach the engine's actor check: refuse here
         whatever comandos.yaml does not mark `jogador: true`."""
-        if self.parse is None:
+        if self.parse_line is None:
             return
-        parsed = self.parse(text, self.tables)
+        parsed = self.parse_line(text)
         command = getattr(parsed, "command", None)
         if command is None:
             return  # the session reports the parse error itself

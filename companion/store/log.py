@@ -5,6 +5,12 @@ Every accepted command and all its events go in one transaction (`append`); the 
 it before it returns or broadcasts anything. Without a path the log lives in memory
 (`:memory:`): a session that ends with the process, with nothing left on disk.
 
+Snapshots: every so often the session stores the state after command n (`snapshots`), in the
+same transaction as that command, tagged with a version (the engine's and tables' fingerprint).
+Reopening loads the newest snapshot of the running version and replays only what follows it.
+Undoing command n deletes every snapshot at or after n in the undo's own transaction, so a kept
+snapshot always describes the log as it now stands.
+
 The log is not thread-safe by itself: the Session serialises every call with its lock (the
 connection is opened with check_same_thread=False for that reason).
 """
@@ -45,6 +51,11 @@ CREATE TABLE IF NOT EXISTS events (
     data TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS events_by_command ON events(command_n);
+CREATE TABLE IF NOT EXISTS snapshots (
+    n INTEGER PRIMARY KEY REFERENCES commands(n),
+    version TEXT NOT NULL,
+    state BLOB NOT NULL
+);
 CREATE TABLE IF NOT EXISTS players (
     token TEXT PRIMARY KEY,
     character_id TEXT NOT NULL,
@@ -73,6 +84,14 @@ class StoredCommand:
     actor: str
     undone: bool
     at: str
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The state after one command, serialised by the session, with the version it needs."""
+
+    version: str
+    state: bytes
 
 
 @dataclass(frozen=True)
@@ -152,9 +171,10 @@ class Log:
         return int(row[0])
 
     def append(self, n: int, text: str, name: str, args: Mapping[str, Any], actor: str,
-               at: str, events: Sequence[NewEvent], undo: int | None = None
-               ) -> list[dict[str, Any]]:
-        """Store a command and its events (and mark `undo` undone) in ONE transaction.
+               at: str, events: Sequence[NewEvent], undo: int | None = None,
+               snapshot: Snapshot | None = None) -> list[dict[str, Any]]:
+        """Store a command and its events (and mark `undo` undone, and keep `snapshot`, the
+        state after this command) in ONE transaction.
 
         Returns the stored events as dicts with their seq. Data that is not JSON-safe raises
         before anything is written.
@@ -163,8 +183,12 @@ class Log:
         with self.transaction() as db:
             if undo is not None:
                 db.execute("UPDATE commands SET undone = 1 WHERE n = ?", (undo,))
+                db.execute("DELETE FROM snapshots WHERE n >= ?", (undo,))
             db.execute("INSERT INTO commands (n, text, name, args, actor, at) "
                        "VALUES (?, ?, ?, ?, ?, ?)", (n, text, name, dumps(args), actor, at))
+            if snapshot is not None:
+                db.execute("INSERT OR REPLACE INTO snapshots (n, version, state) "
+                           "VALUES (?, ?, ?)", (n, snapshot.version, snapshot.state))
             stored = []
             for kind, visibility, event_text, data in rows:
                 cursor = db.execute(
@@ -174,12 +198,24 @@ class Log:
                                          event_text, json.loads(data)))
         return stored
 
-    def commands(self) -> list[StoredCommand]:
-        """Every stored command, in order."""
+    def commands(self, after: int = 0) -> list[StoredCommand]:
+        """Every stored command numbered above `after`, in order."""
         rows = self._db.execute(
-            "SELECT n, text, name, args, actor, undone, at FROM commands ORDER BY n").fetchall()
+            "SELECT n, text, name, args, actor, undone, at FROM commands WHERE n > ? "
+            "ORDER BY n", (after,)).fetchall()
         return [StoredCommand(n, text, name, json.loads(args), actor, bool(undone), at)
                 for n, text, name, args, actor, undone, at in rows]
+
+    def last_active(self, skip: Sequence[str]) -> StoredCommand | None:
+        """The newest command not undone whose name is not in `skip`."""
+        marks = ", ".join("?" for _ in skip) or "''"
+        row = self._db.execute(
+            "SELECT n, text, name, args, actor, undone, at FROM commands WHERE undone = 0 "
+            f"AND name NOT IN ({marks}) ORDER BY n DESC LIMIT 1", tuple(skip)).fetchone()
+        if row is None:
+            return None
+        n, text, name, args, actor, undone, at = row
+        return StoredCommand(n, text, name, json.loads(args), actor, bool(undone), at)
 
     def events_since(self, seq: int = 0) -> list[dict[str, Any]]:
         """Stored events with a seq greater than `seq`, in order."""
@@ -194,6 +230,43 @@ class Log:
             "SELECT seq, command, kind, visibility, text, data FROM events "
             "WHERE command_n = ? ORDER BY seq", (n,)).fetchall()
         return [event_dict(s, c, k, v, t, json.loads(d)) for s, c, k, v, t, d in rows]
+
+    def prompt_ids(self) -> dict[int, int]:
+        """For each command that asked for something, the highest prompt id it issued (its
+        `pedido` events), undone commands included."""
+        highest: dict[int, int] = {}
+        for n, data in self._db.execute(
+                "SELECT command_n, data FROM events WHERE kind = 'pedido' ORDER BY seq"):
+            prompt = json.loads(data).get("pedido")
+            if isinstance(prompt, dict) and isinstance(prompt.get("id"), int):
+                highest[n] = max(highest.get(n, 0), prompt["id"])
+        return highest
+
+    def visibilities_since(self, seq: int = 0) -> list[tuple[int, str]]:
+        """(seq, visibility) of the events after `seq`: enough to number them per viewer."""
+        return self._db.execute("SELECT seq, visibility FROM events WHERE seq > ? ORDER BY seq",
+                                (seq,)).fetchall()
+
+    # ------------------------------------------------------------------ snapshots
+
+    def snapshot_before(self, version: str, n: int | None = None) -> tuple[int, bytes] | None:
+        """The newest snapshot of this version taken after a command numbered below `n`
+        (any, without n): (its command number, its bytes)."""
+        limit = n if n is not None else 1 << 62
+        row = self._db.execute("SELECT n, state FROM snapshots WHERE version = ? AND n < ? "
+                               "ORDER BY n DESC LIMIT 1", (version, limit)).fetchone()
+        return (int(row[0]), bytes(row[1])) if row else None
+
+    def keep_snapshot(self, n: int, snapshot: Snapshot) -> None:
+        """Store the state after command n, the log's last command, on its own."""
+        with self.transaction() as db:
+            last = db.execute("SELECT COALESCE(MAX(n), 0) FROM commands").fetchone()[0]
+            if last == n:
+                db.execute("INSERT OR REPLACE INTO snapshots (n, version, state) "
+                           "VALUES (?, ?, ?)", (n, snapshot.version, snapshot.state))
+
+    def snapshot_numbers(self) -> list[int]:
+        return [n for (n,) in self._db.execute("SELECT n FROM snapshots ORDER BY n")]
 
     def last_seq(self) -> int:
         row = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()

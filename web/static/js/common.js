@@ -76,7 +76,17 @@ export function connect({ auth, onWelcome, onEvent, onState, onStatus, onRefused
     }
     onEvent && onEvent(event);
   });
-  socket.on("estado", (state) => onState && onState(state || {}));
+  // `estado` is the whole view; `estado_mudou` only its top-level keys that changed.
+  let current = {};
+  socket.on("estado", (state) => {
+    current = state && typeof state === "object" ? state : {};
+    onState && onState(current);
+  });
+  socket.on("estado_mudou", (changed) => {
+    if (!changed || typeof changed !== "object") return;
+    current = { ...current, ...changed };
+    onState && onState(current);
+  });
 
   /** Send a command text; resolves to the ack {ok, events|error}. */
   async function send(text) {

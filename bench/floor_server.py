@@ -1,0 +1,61 @@
+"""The floor: a bare Flask-SocketIO server that re-broadcasts one event of a given size.
+
+Same stack and settings as the companion (threading mode, simple-websocket, werkzeug's threaded
+server with Nagle off), none of its work: on `comando` it sends every connected client one
+`evento` of `--size` bytes and acknowledges. What the companion costs beyond this is its own.
+
+    python bench/floor_server.py --port 5001 --size 300
+"""
+from __future__ import annotations
+
+import argparse
+import json
+
+from flask import Flask
+from flask_socketio import SocketIO
+from werkzeug.serving import WSGIRequestHandler, make_server
+
+
+class Handler(WSGIRequestHandler):
+    disable_nagle_algorithm = True
+
+    def connection_dropped(self, error: BaseException, environ: object = None) -> None:
+        self.close_connection = True
+
+
+def main() -> None:
+    options = argparse.ArgumentParser(description=__doc__)
+    options.add_argument("--host", default="127.0.0.1")
+    options.add_argument("--port", type=int, required=True)
+    options.add_argument("--size", type=int, default=300)
+    args = options.parse_args()
+    app = Flask(__name__)
+    socketio = SocketIO(app, async_mode="threading", cors_allowed_origins=None,
+                        manage_session=False)
+    counter = {"seq": 0}
+
+    @app.get("/jogador")
+    def page() -> str:
+        return "<!doctype html><title>chão</title>"
+
+    def event_of(seq: int) -> dict:
+        """An event whose JSON is `--size` bytes long."""
+        shape = {"seq": seq, "command": "rolar", "kind": "rolagem", "visibility": "public",
+                 "text": "", "data": {}}
+        shape["text"] = "x" * max(0, args.size - len(json.dumps(shape)))
+        return shape
+
+    @socketio.on("comando")
+    def command(payload: object = None) -> dict:
+        counter["seq"] += 1
+        event = event_of(counter["seq"])
+        socketio.emit("evento", event)
+        return {"ok": True, "events": [event]}
+
+    server = make_server(args.host, args.port, app, threaded=True, request_handler=Handler)
+    print("pronto", flush=True)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,461 @@
+"""`./run.sh bench`: the companion beside a bare Flask-SocketIO floor, measured in one run.
+
+Every figure is measured twice in the same run on loopback: once for the companion (a real
+`companion serve --sem-limites` process on a fresh SQLite file) and once for its floor, the
+least the same work could cost on this machine:
+
+- command → event on every phone: the floor is `bench/floor_server.py`, a bare Flask-SocketIO
+  server (same stack, same settings) that re-broadcasts one event of the same size;
+- the sustained run: the same floor, the GM sending 20 commands/s with 100 phones connected;
+- start-up to the first served page: the floor server's start-up;
+- server memory with 10 phones: the floor server's resident memory, same phones;
+- reopening a 10,000-command session: reading those rows back from SQLite (no rules run);
+- durable commit p99: one bare `INSERT` + `COMMIT` in WAL with synchronous=FULL.
+
+    .venv/bin/python bench/live.py [--curto] [--sustentado 60] [--comandos 10000]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import logging
+
+import requests
+import socketio
+
+logging.getLogger("engineio.client").setLevel(logging.CRITICAL)  # "packet queue is empty"
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from companion.session import Session  # noqa: E402
+from companion.tables import load_tables  # noqa: E402
+from tests.socket_client import ordered_client  # noqa: E402
+
+TOKEN = "bench-mestre"
+COMMAND = "rolar 1d6"  # one public event: every phone must get it
+# The latency runs alternate a roll (players' views do not change) and a treasure note (every
+# view's session form changes): one public event each.
+LATENCY_MIX = ["rolar 1d6", "tesouro 1 moeda de ouro"]
+SUSTAINED_MIX = ["rolar 1d6", "segredo", "rolar 2d6", "tesouro 1 moeda de ouro"]
+LONG_MIX = ["rolar 1d6", "rolar 2d6+1", "derrotados 1 goblin", "tesouro 5 moedas de ouro",
+            "item 1 poção", "clima"]
+WAIT = 15.0
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def pct(values: list[float], q: float) -> float:
+    """The q-th percentile (0..100), nearest rank."""
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    index = min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))
+    return ordered[index]
+
+
+def wait_for(predicate: Callable[[], bool], timeout: float = WAIT) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.002)
+    return False
+
+
+# ---------------------------------------------------------------------------- servers
+
+@dataclass
+class Server:
+    """A real server process on loopback."""
+
+    argv: list[str]
+    port: int
+    process: subprocess.Popen | None = None
+    startup: float = 0.0
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> Server:
+        began = time.perf_counter()
+        self.process = subprocess.Popen(self.argv, stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL, cwd=ROOT)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if requests.get(f"{self.url}/jogador", timeout=1).status_code == 200:
+                    self.startup = time.perf_counter() - began
+                    return self
+            except requests.ConnectionError:
+                time.sleep(0.005)
+        raise RuntimeError(f"o servidor {self.argv} não respondeu em 30 s")
+
+    def memory_mb(self) -> float:
+        assert self.process is not None
+        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+        return float("nan")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+
+
+def companion(folder: Path) -> Server:
+    port = free_port()
+    db = folder / f"mesa-{port}.db"
+    return Server([sys.executable, "-m", "companion.cli", "serve", "--sem-limites", "--host",
+                   "127.0.0.1", "--port", str(port), "--db", str(db), "--seed", "1",
+                   "--gm-token", TOKEN], port)
+
+
+def floor(size: int) -> Server:
+    port = free_port()
+    return Server([sys.executable, str(ROOT / "bench" / "floor_server.py"), "--port",
+                   str(port), "--size", str(size)], port)
+
+
+# ---------------------------------------------------------------------------- phones
+
+@dataclass
+class Phone:
+    """One real Socket.IO client: every `evento` it gets, with the time it arrived."""
+
+    url: str
+    auth: dict[str, Any]
+    events: list[tuple[float, int]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.sio = ordered_client(reconnection=False)
+        self.sio.on("evento", self._got)
+        self.sio.connect(self.url, auth=self.auth, transports=["websocket"], wait_timeout=10)
+
+    def _got(self, event: dict[str, Any]) -> None:
+        self.events.append((time.perf_counter(), int(event["seq"])))
+
+    def close(self) -> None:
+        self.sio.disconnect()
+
+
+class Table:
+    """A GM and `players` phones against one server."""
+
+    def __init__(self, url: str, players: int) -> None:
+        self.phones = [Phone(url, {"nome": f"Jogador {i + 1}"}) for i in range(players)]
+        self.gm = Phone(url, {"token": TOKEN})
+        self.quiet()
+
+    def quiet(self, still: float = 0.3) -> None:
+        """Wait until no phone has received anything for `still` seconds."""
+        last = -1
+        while True:
+            total = sum(len(p.events) for p in self.phones + [self.gm])
+            if total == last:
+                return
+            last = total
+            time.sleep(still)
+
+    def close(self) -> None:
+        for phone in self.phones + [self.gm]:
+            phone.close()
+
+
+def latency_once(table: Table, text: str) -> list[float]:
+    """Seconds from the GM's `comando` to its event on each phone, for one command."""
+    marks = [len(p.events) for p in table.phones]
+    began = time.perf_counter()
+    table.gm.sio.emit("comando", {"text": text})
+    if not wait_for(lambda: all(len(p.events) > m for p, m in zip(table.phones, marks))):
+        raise RuntimeError("um celular não recebeu o evento em 15 s")
+    return [p.events[m][0] - began for p, m in zip(table.phones, marks)]
+
+
+def latencies(tables: list[Table], commands: int, mix: list[str] = LATENCY_MIX
+              ) -> list[list[float]]:
+    """Samples for each table, their commands interleaved (floor, Mesa, Mesa, floor, …) so
+    that a busy moment of a shared machine falls on both alike."""
+    samples: list[list[float]] = [[] for _ in tables]
+    for index in range(commands):
+        order = range(len(tables)) if index % 2 == 0 else reversed(range(len(tables)))
+        for which in order:
+            samples[which] += latency_once(tables[which], mix[index % len(mix)])
+            time.sleep(0.01)
+    return samples
+
+
+def event_size(url: str) -> int:
+    """The JSON size of the companion's event for COMMAND, as a phone receives it."""
+    reply = requests.post(f"{url}/api/command", json={"text": COMMAND},
+                          headers={"Authorization": f"Bearer {TOKEN}"}, timeout=10).json()
+    return len(json.dumps(reply["events"][0], ensure_ascii=False).encode())
+
+
+def latency_pair(folder: Path, players: int, commands: int, size: int
+                 ) -> tuple[list[float], list[float], float, float]:
+    """(floor samples, companion samples, floor MB, companion MB) at `players` phones. Both
+    servers run at once, each with its own phones, and take turns."""
+    servers = [floor(size), companion(folder)]
+    tables: list[Table] = []
+    try:
+        for server in servers:
+            server.start()
+            tables.append(Table(server.url, players))
+        latencies(tables, 5)  # warm-up
+        low, high = latencies(tables, commands)
+        for table in tables:
+            table.quiet(0.1)
+        memory = [server.memory_mb() for server in servers]
+    finally:
+        for table in tables:
+            table.close()
+        for server in servers:
+            server.stop()
+    return low, high, memory[0], memory[1]
+
+
+# ---------------------------------------------------------------------------- sustained
+
+@dataclass
+class Sustained:
+    sent: int
+    acked: int
+    lost: int
+    duplicated: int
+    out_of_order: int
+    seconds: float
+
+
+def check_stream(numbers: list[int], expected: int) -> tuple[int, int, int]:
+    """(lost, duplicated, out of order) for a stream that should be exactly 1..expected."""
+    unique = set(numbers)
+    lost = len(set(range(1, expected + 1)) - unique)
+    duplicated = len(numbers) - len(unique)
+    out_of_order = sum(1 for a, b in zip(numbers, numbers[1:]) if b <= a)
+    return lost, duplicated, out_of_order
+
+
+def sustained(server: Server, players: int, seconds: float, rate: float,
+              expected_for: Callable[[Table, int], list[int]]) -> Sustained:
+    """The GM sends `rate` commands/s for `seconds` with `players` phones connected."""
+    table = Table(server.url, players)
+    acks: list[Any] = []
+    sent = 0
+    began = time.perf_counter()
+    try:
+        while time.perf_counter() - began < seconds:
+            due = began + sent / rate
+            pause = due - time.perf_counter()
+            if pause > 0:
+                time.sleep(pause)
+            table.gm.sio.emit("comando", {"text": SUSTAINED_MIX[sent % len(SUSTAINED_MIX)]},
+                              callback=acks.append)
+            sent += 1
+        wait_for(lambda: len(acks) == sent, 30)
+        table.quiet(0.5)
+        elapsed = time.perf_counter() - began
+        expected = expected_for(table, len(acks))
+        lost = duplicated = disorder = 0
+        for phone, count in zip(table.phones + [table.gm], expected):
+            a, b, c = check_stream([seq for _, seq in phone.events], count)
+            lost, duplicated, disorder = lost + a, duplicated + b, disorder + c
+        refused = sum(1 for ack in acks if not ack.get("ok"))
+        return Sustained(sent, len(acks) - refused, lost, duplicated, disorder, elapsed)
+    finally:
+        table.close()
+
+
+def floor_expected(table: Table, acked: int) -> list[int]:
+    """The floor numbers events globally and sends every one to everybody."""
+    first = min(seq for phone in table.phones for _, seq in phone.events[:1])
+    return [first - 1 + acked] * (len(table.phones) + 1)
+
+
+def companion_expected(db: Path) -> Callable[[Table, int], list[int]]:
+    """Counted from the SQLite log itself: the events each viewer may see (its numbering is
+    1..that count), and the GM's global seqs."""
+    def expected(table: Table, _acked: int) -> list[int]:
+        with sqlite3.connect(db) as raw:
+            rows = raw.execute("SELECT visibility FROM events ORDER BY seq").fetchall()
+            players = raw.execute("SELECT character_id FROM players ORDER BY rowid").fetchall()
+        counts = []
+        for (character,) in players:
+            mine = {"public", f"player:{character}"}
+            counts.append(sum(1 for (v,) in rows if v in mine))
+        return counts + [len(rows)]
+    return expected
+
+
+# ---------------------------------------------------------------------------- the log
+
+def bare_commits(folder: Path, count: int, size: int) -> list[float]:
+    connection = sqlite3.connect(folder / "chao.db", isolation_level=None)
+    connection.execute("PRAGMA journal_mode=WAL")
+    connection.execute("PRAGMA synchronous=FULL")
+    connection.execute("CREATE TABLE t (n INTEGER PRIMARY KEY, text TEXT)")
+    samples = []
+    for _ in range(count):
+        began = time.perf_counter()
+        connection.execute("BEGIN")
+        connection.execute("INSERT INTO t (text) VALUES (?)", ("x" * size,))
+        connection.execute("COMMIT")
+        samples.append(time.perf_counter() - began)
+    connection.close()
+    return samples
+
+
+def long_session(db: Path, commands: int) -> list[float]:
+    """Store `commands` commands through Session.run; the seconds of each durable commit."""
+    tables = load_tables()
+    session = Session.open(db, 4, tables)
+    log = session._log
+    commits: list[float] = []
+    append = log.append
+
+    def timed_append(*args: Any, **kwargs: Any) -> Any:
+        began = time.perf_counter()
+        try:
+            return append(*args, **kwargs)
+        finally:
+            commits.append(time.perf_counter() - began)
+
+    log.append = timed_append  # type: ignore[method-assign]
+    session.run("personagem Ana")
+    index = 0
+    while log.next_number() <= commands:
+        session.run(LONG_MIX[index % len(LONG_MIX)])
+        index += 1
+    session.close()
+    return commits
+
+
+def reopen(db: Path, tables: Any) -> float:
+    began = time.perf_counter()
+    Session.open(db, None, tables).close()
+    return time.perf_counter() - began
+
+
+def read_rows(db: Path) -> float:
+    """The floor of reopening: read every command row back and decode its args."""
+    began = time.perf_counter()
+    with sqlite3.connect(db) as raw:
+        rows = raw.execute("SELECT n, text, name, args, actor, undone, at FROM commands "
+                           "ORDER BY n").fetchall()
+    [json.loads(row[3]) for row in rows]
+    return time.perf_counter() - began
+
+
+# ---------------------------------------------------------------------------- table
+
+def row(name: str, floor_value: float, value: float, unit: str, target: str = "") -> str:
+    ratio = value / floor_value if floor_value else float("nan")
+    return (f"{name:44s} {floor_value:10.1f} {value:10.1f} {unit:3s} {ratio:6.2f}×  "
+            f"{target}")
+
+
+def main() -> None:
+    options = argparse.ArgumentParser(description=__doc__)
+    options.add_argument("--curto", action="store_true",
+                         help="uma versão rápida (menos comandos, 10 s sustentados)")
+    options.add_argument("--sustentado", type=float, default=None, metavar="S")
+    options.add_argument("--comandos", type=int, default=None, metavar="N",
+                         help="tamanho da sessão reaberta (padrão 10000)")
+    options.add_argument("--celulares", default="10,50,100", metavar="LISTA",
+                         help="quantos celulares em cada medida de latência (padrão 10,50,100)")
+    args = options.parse_args()
+    quick = args.curto
+    per_run = 30 if quick else 100
+    seconds = args.sustentado if args.sustentado is not None else (10 if quick else 60)
+    long_count = args.comandos or 10_000
+    lines: list[str] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        probe = companion(folder).start()
+        try:
+            size = event_size(probe.url)
+        finally:
+            probe.stop()
+        memory = (0.0, 0.0)
+        for players in [int(n) for n in args.celulares.split(",")]:
+            low, high, floor_mb, mb = latency_pair(folder, players, per_run, size)
+            for q in (50, 99):
+                target = ""
+                if q == 99:
+                    target = {10: "meta ≤ 1,5× e < 50 ms", 50: "meta ≤ 2×"}.get(players, "")
+                lines.append(row(f"comando → evento, {players} celulares, p{q}",
+                                 pct(low, q) * 1e3, pct(high, q) * 1e3, "ms", target))
+            if players == 10:
+                memory = (floor_mb, mb)
+            print(f"  … {players} celulares medidos", file=sys.stderr, flush=True)
+
+        results = []
+        for server, expected in ((floor(size), floor_expected), (None, None)):
+            if server is None:
+                server = companion(folder)
+                expected = companion_expected(Path(server.argv[server.argv.index("--db") + 1]))
+            server.start()
+            try:
+                results.append(sustained(server, 100, seconds, 20.0, expected))
+            finally:
+                server.stop()
+        print("  … sustentado medido", file=sys.stderr, flush=True)
+
+        start_samples: list[list[float]] = [[], []]
+        for _ in range(3):  # interleaved, like everything else
+            for which, make in enumerate((lambda: floor(size), lambda: companion(folder))):
+                server = make().start()
+                start_samples[which].append(server.startup)
+                server.stop()
+        starts = [statistics.median(samples) for samples in start_samples]
+
+        db = folder / "longa.db"
+        commits = long_session(db, long_count)
+        bare = bare_commits(folder, len(commits), 400)
+        tables = load_tables()
+        reopened = statistics.median(reopen(db, tables) for _ in range(3))
+        rows_read = statistics.median(read_rows(db) for _ in range(3))
+
+    floor_run, run = results
+    lines.append(row(f"sustentado {seconds:g} s, 20 comandos/s, 100 celulares: comandos",
+                     floor_run.acked, run.acked, "", f"de {run.sent} enviados"))
+    for name in ("lost", "duplicated", "out_of_order"):
+        label = {"lost": "perdidos", "duplicated": "duplicados",
+                 "out_of_order": "fora de ordem"}[name]
+        lines.append(f"{'  eventos ' + label:44s} {getattr(floor_run, name):10d} "
+                     f"{getattr(run, name):10d}            meta 0")
+    lines.append(row("partida até a primeira página", starts[0] * 1e3, starts[1] * 1e3, "ms",
+                     "meta < 2 s"))
+    lines.append(row("memória do servidor com 10 celulares", memory[0], memory[1], "MB",
+                     "meta < 120 MB"))
+    lines.append(row(f"reabrir uma sessão de {long_count} comandos", rows_read * 1e3,
+                     reopened * 1e3, "ms", "meta < 1 s"))
+    lines.append(row("commit durável, p99", pct(bare, 99) * 1e3, pct(commits, 99) * 1e3,
+                     "ms"))
+    print(f"\nMesa — medido nesta execução, em loopback ({os.cpu_count()} núcleos); "
+          f"evento de {size} bytes")
+    print(f"{'':44s} {'chão':>10s} {'Mesa':>10s}     {'razão':>6s}")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()

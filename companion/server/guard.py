@@ -1,0 +1,89 @@
+"""The wire's boundary: malformed Engine.IO / Socket.IO packets are refused, quietly.
+
+python-engineio and python-socketio assume well-formed packets: a frame such as `x`, `42` with
+no data, `42["comando"` or a binary attachment nobody announced raises inside the library and
+prints a traceback (the server stays up, but the GM's terminal fills with noise and nothing says
+what happened). Here each packet is checked before the library handles it; a malformed one
+closes that connection only — the refusal a client that sends garbage gets — with one line in
+the log. Nothing the companion accepts is binary.
+"""
+from __future__ import annotations
+
+import logging
+from typing import Any, Callable
+
+from engineio.async_drivers._websocket_wsgi import SimpleWebSocketWSGI
+from socketio import packet
+
+log = logging.getLogger(__name__)
+NEEDS_DATA = {packet.EVENT: True, packet.ACK: True}
+
+
+def well_formed(data: Any) -> bool:
+    """Whether an Engine.IO message is a Socket.IO packet the companion may handle."""
+    if not isinstance(data, str):
+        return False  # binary attachments: nothing here takes them
+    try:
+        parsed = packet.Packet(encoded_packet=data)
+    except Exception:  # any decoding failure of the library is a malformed packet
+        return False
+    if parsed.packet_type in (packet.BINARY_EVENT, packet.BINARY_ACK) or parsed.attachment_count:
+        return False
+    if parsed.packet_type == packet.EVENT:
+        return (isinstance(parsed.data, list) and bool(parsed.data)
+                and isinstance(parsed.data[0], str))
+    if parsed.packet_type == packet.ACK:
+        return isinstance(parsed.data, list)
+    return parsed.packet_type in (packet.CONNECT, packet.DISCONNECT)
+
+
+def guard_messages(server: Any) -> None:
+    """Put the check in front of python-socketio's Engine.IO message handler."""
+    eio = server.eio
+    handle = eio.handlers["message"]
+
+    def checked(eio_sid: str, data: Any) -> Any:
+        if not well_formed(data):
+            log.info("conexão %s encerrada: pacote Socket.IO malformado", eio_sid)
+            eio.disconnect(eio_sid)
+            return None
+        try:
+            return handle(eio_sid, data)
+        except KeyError:
+            if eio_sid in server.environ:
+                raise
+            # a packet handled after its connection was closed (e.g. by a malformed one)
+            log.info("conexão %s já encerrada: pacote ignorado", eio_sid)
+            return None
+
+    eio.on("message", checked)
+
+
+class _SafeWebSocket(SimpleWebSocketWSGI):
+    """engine.io's simple-websocket wrapper, for frames it cannot decode: it decodes each frame
+    outside any try (a frame like `x` raises ValueError out of the handler, and werkzeug prints
+    the traceback), and its writer thread may close a socket werkzeug already closed (OSError
+    in a thread). Here the first ends that connection with one log line, the second is quiet."""
+
+    def __call__(self, environ: dict, start_response: Callable[..., Any]) -> Any:
+        try:
+            return super().__call__(environ, start_response)
+        except (ValueError, IndexError, TypeError, KeyError) as error:
+            log.info("conexão encerrada: quadro Engine.IO inválido (%s)", type(error).__name__)
+            self.close()
+            # how simple-websocket itself ends a WebSocket under werkzeug: the server drops
+            # the connection (RequestHandler.connection_dropped) without a traceback
+            raise ConnectionError("quadro Engine.IO inválido") from None
+
+    def close(self) -> None:
+        try:
+            super().close()
+        except Exception:  # OSError, wsproto's LocalProtocolError: closing is best effort
+            pass  # already closed (by us, by the other side or by werkzeug)
+
+
+def guard_transport(server: Any) -> None:
+    """Use _SafeWebSocket for this server's WebSocket connections (a copy of the driver table:
+    the library's own is shared by every server in the process)."""
+    eio = server.eio
+    eio._async = {**eio._async, "websocket": _SafeWebSocket}
