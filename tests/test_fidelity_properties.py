@@ -210,8 +210,10 @@ SCRIPTS = st.lists(st.sampled_from(MIXED), min_size=1, max_size=30)
 
 def _seen(tables: Tables, state: State, events: list[Any] | None) -> list[Any]:
     """What the players and the table screen may see after one command."""
-    shown: list[Any] = [None if events is None else [
-        (e.kind, e.visibility, e.text, dict(e.data)) for e in events if e.visibility != GM]]
+    # A refused GM command reaches nobody but the GM: for the players it is the same as an
+    # accepted one with no public events (e.g. 'o grupo achou o caminho' when not lost).
+    shown: list[Any] = [[(e.kind, e.visibility, e.text, dict(e.data))
+                         for e in events or () if e.visibility != GM]]
     for viewer in ("public", *(f"player:{c.id}" for c in state.party)):
         shown.append(view_state(state, viewer, tables))
     return shown
