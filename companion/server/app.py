@@ -53,7 +53,7 @@ def create_app(session: Any, tables: Any = None, web_dir: Path = WEB_DIR,
     socketio = SocketIO(app, async_mode="threading", cors_allowed_origins=None,
                         max_http_buffer_size=access.MAX_SOCKET_MESSAGE, manage_session=False,
                         logger=False, engineio_logger=False)
-    guard.guard_messages(socketio.server)
+    guard.guard_messages(socketio.server, voice_events.BINARY_EVENTS)
     guard.guard_transport(socketio.server)
     hub = sockets.Hub(socketio, session, tables, view_state, visible_to, _parser(),
                       rate_limiter, gm_rate_limiter, base_url=base_url, limits=limits,

@@ -5,7 +5,9 @@ no data, `42["comando"` or a binary attachment nobody announced raises inside th
 prints a traceback (the server stays up, but the GM's terminal fills with noise and nothing says
 what happened). Here each packet is checked before the library handles it; a malformed one
 closes that connection only — the refusal a client that sends garbage gets — with one line in
-the log. Nothing the companion accepts is binary.
+the log. Binary data is accepted only as announced attachments (one per packet) of the events
+that take bytes (`binary_events`: the GM page's microphone, `voz_audio`), each attachment right
+after the packet that announced it.
 """
 from __future__ import annotations
 
@@ -19,34 +21,54 @@ log = logging.getLogger(__name__)
 NEEDS_DATA = {packet.EVENT: True, packet.ACK: True}
 
 
-def well_formed(data: Any) -> bool:
-    """Whether an Engine.IO message is a Socket.IO packet the companion may handle."""
+MAX_ATTACHMENTS = 1  # an audio chunk is one bytes value
+
+
+def well_formed(data: Any, binary_events: frozenset[str] = frozenset()) -> bool:
+    """Whether an Engine.IO text message is a Socket.IO packet the companion may handle."""
+    return attachments(data, binary_events) is not None
+
+
+def attachments(data: Any, binary_events: frozenset[str] = frozenset()) -> int | None:
+    """How many binary attachments a well-formed text packet announces (0 for most), or None
+    for a malformed one or a bytes message (those are checked against what was announced)."""
     if not isinstance(data, str):
-        return False  # binary attachments: nothing here takes them
+        return None
     try:
         parsed = packet.Packet(encoded_packet=data)
     except Exception:  # any decoding failure of the library is a malformed packet
-        return False
-    if parsed.packet_type in (packet.BINARY_EVENT, packet.BINARY_ACK) or parsed.attachment_count:
-        return False
+        return None
+    if parsed.packet_type == packet.BINARY_EVENT:
+        named = (isinstance(parsed.data, list) and bool(parsed.data)
+                 and parsed.data[0] in binary_events)
+        ok = named and 1 <= parsed.attachment_count <= MAX_ATTACHMENTS
+        return parsed.attachment_count if ok else None
+    if parsed.packet_type == packet.BINARY_ACK or parsed.attachment_count:
+        return None
     if parsed.packet_type == packet.EVENT:
-        return (isinstance(parsed.data, list) and bool(parsed.data)
-                and isinstance(parsed.data[0], str))
+        ok = isinstance(parsed.data, list) and bool(parsed.data) and isinstance(parsed.data[0], str)
+        return 0 if ok else None
     if parsed.packet_type == packet.ACK:
-        return isinstance(parsed.data, list)
-    return parsed.packet_type in (packet.CONNECT, packet.DISCONNECT)
+        return 0 if isinstance(parsed.data, list) else None
+    return 0 if parsed.packet_type in (packet.CONNECT, packet.DISCONNECT) else None
 
 
-def guard_messages(server: Any) -> None:
+def guard_messages(server: Any, binary_events: frozenset[str] = frozenset()) -> None:
     """Put the check in front of python-socketio's Engine.IO message handler."""
     eio = server.eio
     handle = eio.handlers["message"]
+    awaited: dict[str, int] = {}  # connection → binary attachments announced, not yet received
 
     def checked(eio_sid: str, data: Any) -> Any:
-        if not well_formed(data):
-            log.info("conexão %s encerrada: pacote Socket.IO malformado", eio_sid)
-            eio.disconnect(eio_sid)
-            return None
+        if isinstance(data, (bytes, bytearray)) and awaited.get(eio_sid, 0) > 0:
+            awaited[eio_sid] -= 1
+        elif eio_sid in awaited and awaited[eio_sid] > 0:
+            return _refuse(eio_sid)  # text where an announced attachment should be
+        else:
+            count = attachments(data, binary_events)
+            if count is None:
+                return _refuse(eio_sid)
+            awaited[eio_sid] = count
         try:
             return handle(eio_sid, data)
         except KeyError:
@@ -56,7 +78,20 @@ def guard_messages(server: Any) -> None:
             log.info("conexão %s já encerrada: pacote ignorado", eio_sid)
             return None
 
+    def _refuse(eio_sid: str) -> None:
+        log.info("conexão %s encerrada: pacote Socket.IO malformado", eio_sid)
+        awaited.pop(eio_sid, None)
+        eio.disconnect(eio_sid)
+        return None
+
     eio.on("message", checked)
+    previous = eio.handlers.get("disconnect")
+
+    def forget(eio_sid: str, *args: Any) -> Any:
+        awaited.pop(eio_sid, None)
+        return previous(eio_sid, *args) if previous else None
+
+    eio.on("disconnect", forget)
 
 
 class _SafeWebSocket(SimpleWebSocketWSGI):

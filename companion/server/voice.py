@@ -26,6 +26,7 @@ from companion.voice.recognizer import VoiceUnavailable
 from companion.voice.sources import Microphone
 
 log = logging.getLogger(__name__)
+BINARY_EVENTS = frozenset({"voz_audio"})  # the events that take bytes (server.guard)
 MAX_CHUNK = 64_000  # two seconds of 16 kHz 16-bit audio per message at most
 GM_ONLY = "só o Mestre fala com a voz do companheiro"
 
