@@ -62,6 +62,19 @@ def test_every_phrase_is_one_command_by_voice_and_chat(data: st.DataObject,
     assert voice.command.name in expected, phrase
 
 
+def test_every_printed_phrase_is_read_by_voice_and_chat_alike(phrases: list,
+                                                              tables: Tables) -> None:
+    """The whole list, not a sample: `voz frases` promises every line is a command by voice."""
+    wrong = []
+    for phrase in phrases:
+        voice = read_voice(phrase.text, tables)
+        chat = parse(phrase.text, tables)
+        if voice.command is None or chat.command is None \
+                or voice.command.name != chat.command.name:
+            wrong.append(phrase.text)
+    assert wrong == []
+
+
 def _same(args: dict) -> dict:
     """Speech has no commas: 'ana bia e caio' is three names by voice, 'Ana Bia' + 'Caio' by
     chat (which needs the comma); the names said are the same."""
