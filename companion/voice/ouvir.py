@@ -16,9 +16,10 @@ from companion.tables import Tables
 from companion.voice.config import voice_config
 from companion.voice.judge import Heard, judge, phrase_reader
 from companion.voice.models import NO_MODEL, find_model
-from companion.voice.phrases import phrase_list
+from companion.voice.phrases import grammar_words, phrase_list
 from companion.voice.reading import Known, read_voice
-from companion.voice.recognizer import Recognizer, VoiceUnavailable, load_model
+from companion.voice.recognizer import (Recognizer, VoiceUnavailable, load_model, unknown_line,
+                                        unknown_words)
 from companion.voice.sources import AudioError, wav_chunks
 
 NO_VOICE = 2
@@ -44,6 +45,9 @@ def listen_file(args: argparse.Namespace, tables: Tables, out: TextIO, err: Text
         phrases = _lines(custom) if custom else phrase_list(tables, names, with_prompts=True)
         reader = phrase_reader(phrases) if custom else \
             (lambda text: read_voice(text, tables, _known(session, names)))
+        notice = unknown_line(unknown_words(model, grammar_words(phrases)))
+        if notice:  # the same line `serve` prints: words of the list this model cannot say
+            err.write(notice + "\n")
         recognizer = Recognizer(model, phrases)
         for chunk in [*chunks, b""]:
             heard = recognizer.feed(chunk) if chunk else recognizer.finish()

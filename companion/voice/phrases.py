@@ -159,7 +159,9 @@ def template_phrases(tables: Tables, names: Iterable[str] = (),
                                          and not (with_prompts and "opcao" in (data.slots or {}))):
                     continue  # a wildcard with no voice list, or a form voice refuses
                 for index in range(width(sentence.expression, lists, rules)):
-                    text = " ".join(pick(sentence.expression, index, lists, rules).split())
+                    text = " ".join(word for word in pick(sentence.expression, index, lists,
+                                                          rules).split()
+                                    if any(ch.isalnum() for ch in word))  # no "," said
                     if not text or any(bad in f" {text} " for bad in config.avoid):
                         continue
                     if with_prompts or not _needs_a_prompt(intent.name, text, config, used):

@@ -77,10 +77,6 @@ def unknown_words(model: Any, words: Iterable[str]) -> list[str]:
     return sorted({w for w in words if w != UNK and model.vosk_model_find_word(w) < 0})
 
 
-def grammar_words_of(phrases: Iterable[str]) -> list[str]:
-    return sorted({word for phrase in phrases for word in phrase.split()})
-
-
 def unknown_line(unknown: Sequence[str]) -> str | None:
     """One readable line for the start banner (None when every word is known)."""
     if not unknown:

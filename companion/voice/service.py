@@ -17,9 +17,9 @@ from companion.voice.config import voice_config
 from companion.voice.judge import Heard, Reader
 from companion.voice.listener import Listener, Notify
 from companion.voice.models import NO_MODEL, find_model
-from companion.voice.phrases import phrase_list
+from companion.voice.phrases import grammar_words, phrase_list
 from companion.voice.reading import Known, read_voice
-from companion.voice.recognizer import (VoiceUnavailable, grammar_words_of, load_model,
+from companion.voice.recognizer import (VoiceUnavailable, load_model,
                                         unknown_line, unknown_words)
 
 log = logging.getLogger(__name__)
@@ -95,7 +95,7 @@ def start_voice(session: Any, tables: Tables, on_heard: Notify, on_status: Notif
     except VoiceUnavailable as error:
         return Voice(None, error.message)
     phrases = session_phrases(session, tables)
-    missing = unknown_words(model, grammar_words_of(phrases()))
+    missing = unknown_words(model, grammar_words(phrases()))
     notice = unknown_line(missing) or ""
     utterances = Utterances(session.db_path)
     listener = Listener(model, config, phrases, session_reader(session, tables),
