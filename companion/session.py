@@ -29,6 +29,7 @@ from typing import Any, Callable, Iterable
 from companion import snapshot
 from companion.engine import Command, State, apply, initial_state
 from companion.engine.core import Turn, require_actor, slug
+from companion.engine.hexcrawl import SESSION_START
 from companion.engine.model import GM, PUBLIC
 from companion.errors import CommandRejected, CompanionError
 from companion.store.log import Log, Meta, NewEvent, Snapshot, StoredCommand, dumps
@@ -39,6 +40,8 @@ logger = logging.getLogger(__name__)
 UNDO = "desfazer"
 READ_ONLY = frozenset({"ajuda", "estado", "registro"})  # views: not replayed, not undone
 NOT_UNDOABLE = READ_ONLY | {UNDO}
+START_NUMBER = 0  # the session's own first command (the initial weather), before the table's
+NO_SNAPSHOT = START_NUMBER - 1  # "replay from the very start": below every command number
 PARSE_CACHE = 512  # distinct command lines remembered
 
 EventDict = dict[str, Any]
@@ -126,6 +129,8 @@ class Session:
         self.resumed_from = 0  # the command number of the snapshot the state was resumed from
         self._state, self.replay_mismatches = self._resume()
         self._prompts_issued = max(log.prompt_ids().values(), default=0)
+        # what the session said when it was created (empty when it was resumed)
+        self.started: list[EventDict] = self._start() if log.is_empty() else []
 
     # ------------------------------------------------------------------ opening
 
@@ -152,10 +157,18 @@ class Session:
                 log.write_meta(meta)
         return cls(log, meta, tables)
 
+    def _start(self) -> list[EventDict]:
+        """A session just created rolls its initial weather (RULES.md: at the start of the
+        session, with the default season). It is command 0, with its own RNG, so the table's
+        commands keep their numbers and rolls; it is never undone."""
+        with self._lock:
+            return self._apply(Command(SESSION_START, {}), "início da sessão", START_NUMBER)
+
     def _resume(self) -> tuple[State, list[ReplayMismatch]]:
         """The stored session's state: newest usable snapshot, then the commands after it."""
-        start, self.resumed_from = self._snapshot_before(None)
-        history = self._log.commands(self.resumed_from)
+        start, after = self._snapshot_before(None)
+        self.resumed_from = max(after, 0)
+        history = self._log.commands(after)
         state, mismatches = self._replay(history, check=True, record=self._before, start=start)
         if len(history) >= snapshot.EVERY and not mismatches:
             # a long replay (new rules or code since the last snapshot): not again next time
@@ -164,7 +177,7 @@ class Session:
 
     def _snapshot_before(self, n: int | None) -> tuple[State, int]:
         """The newest usable snapshot taken after a command below n: (state, its number);
-        the initial state and 0 when there is none."""
+        the initial state and NO_SNAPSHOT (before command 0) when there is none."""
         stored = self._log.snapshot_before(self._version, n)
         while stored is not None:
             state = snapshot.load(stored[1])
@@ -172,7 +185,7 @@ class Session:
                 return state, stored[0]
             logger.warning("instantâneo do comando %d ilegível; uso um anterior", stored[0])
             stored = self._log.snapshot_before(self._version, stored[0])
-        return initial_state(self.tables), 0
+        return initial_state(self.tables), NO_SNAPSHOT
 
     def close(self) -> None:
         with self._lock:
@@ -262,6 +275,9 @@ class Session:
     def run_command(self, command: Command, text: str | None = None) -> RunResult:
         """Run an already-parsed command (its actor included): apply, store, notify."""
         said = text or describe(command)
+        if command.name == SESSION_START:
+            return RunResult(False, error=f"'{said}' não é um comando da mesa: a sessão o roda "
+                                          "sozinha quando é criada; 'ajuda' lista os comandos")
         with self._lock:
             try:
                 stored = self._run_locked(command, said)
@@ -283,8 +299,8 @@ class Session:
     def _rng(self, n: int) -> random.Random:
         return random.Random(f"{self.seed}:{n}")
 
-    def _apply(self, command: Command, text: str) -> list[EventDict]:
-        n = self._log.next_number()
+    def _apply(self, command: Command, text: str, n: int | None = None) -> list[EventDict]:
+        n = self._log.next_number() if n is None else n
         args = _json_safe(dict(command.args))
         clean = Command(command.name, args, command.actor)
         state, events = apply(fresh_prompt_ids(self._state, self._prompts_issued), clean,
@@ -301,7 +317,7 @@ class Session:
 
     def _undo(self, command: Command, text: str) -> list[EventDict]:
         require_actor(self._state, Turn(rng=self._rng(0), tables=self.tables, command=command))
-        target = self._log.last_active(sorted(NOT_UNDOABLE))
+        target = self._log.last_active(sorted(NOT_UNDOABLE | {SESSION_START}))
         if target is None:
             raise CommandRejected(
                 f"nada para desfazer: '{text}' desfaz o último comando que mudou a mesa, e "

@@ -50,6 +50,8 @@ PRINTERS: dict[bool, Printer] = {True: _print_json, False: _print_text}
 def run_shell(session: Session, lines: Iterable[str], out: TextIO, as_json: bool = False) -> int:
     """Run each line as the GM and print what happened; returns the exit status (0)."""
     printer = PRINTERS[as_json]
+    if session.started:  # a session created just now: what it said first (the initial weather)
+        printer(RunResult(True, events=session.started), out)
     for line in lines:
         printer(session.run(line.rstrip("\r\n")), out)
         out.flush()

@@ -39,7 +39,7 @@ def version(tables: Tables) -> str:
 
 def due(n: int) -> bool:
     """Whether the state after command n is snapshotted."""
-    return n % EVERY == 0
+    return n > 0 and n % EVERY == 0
 
 
 def dump(state: State, tag: str) -> Snapshot:

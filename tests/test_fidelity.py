@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from companion.engine import Command
 from companion.session import Session
 from companion.tables import Tables
 
@@ -159,7 +160,7 @@ def test_3_two_values_are_refused_without_an_edge(table) -> None:
 # ---------------------------------------------------------------- 4. "nas próximas duas rodadas"
 
 def test_4_the_mosquitos_desv_starts_with_the_next_round(table) -> None:
-    mesa = table(12)
+    mesa = table(1)
     events = mesa.run("personagem Ana", "personagem Bia", "vigia Bia", "descansar")
     assert any("Mosquitos" in e["text"] for e in events)  # Tabela H row 7 on this seed
     hit_dice = rolls(events, "Dados de vida")
@@ -173,7 +174,7 @@ def test_4_the_mosquitos_desv_starts_with_the_next_round(table) -> None:
 def test_8_a_physical_die_answered_counts_in_the_tally(table) -> None:
     mesa = table(2)
     mesa.run("personagem Ana", "pânico Ana", "responder 5")
-    assert mesa.state.tally.dice == {"d20": 1}
+    assert mesa.state.tally.dice == {"d6": 1, "d20": 1}  # the initial weather, the answer
     shown = mesa.run("registro")
     assert "d20 × 1" in shown[0]["text"] and "nenhum" not in shown[0]["text"].split("rolados:")[1]
 
@@ -248,7 +249,7 @@ def test_6_a_player_cannot_say_the_party_found_its_way(table) -> None:
 # ---------------------------------------------------------------- 5. conditions with an effect
 
 def test_5_ticks_deal_a_damage_every_round_until_cured(table) -> None:
-    mesa = table(19)  # Tabela F row 7 on Ana's forage
+    mesa = table(15)  # Tabela F row 7 on Ana's forage
     mesa.run("personagem Ana", "terreno montanha", "forragear Ana")
     assert mesa.char("Ana").hp == 7  # the round of the accident ended
     mesa.run("avançar", "avançar")
@@ -262,7 +263,7 @@ def test_5_ticks_deal_a_damage_every_round_until_cured(table) -> None:
 
 
 def test_5_poisoned_food_gives_desv_the_next_day_then_ends(table) -> None:
-    mesa = table(3)  # Tabela F row 6 on Ana's forage
+    mesa = table(44)  # Tabela F row 6 on Ana's forage
     events = mesa.run("personagem Ana", "terreno montanha", "forragear Ana")
     assert any("Comida venenosa/doente: DESV em todas as rolagens durante o dia 2" in e["text"]
                for e in events)
@@ -278,7 +279,7 @@ def test_5_poisoned_food_gives_desv_the_next_day_then_ends(table) -> None:
 
 
 def test_5_disease_is_said_and_stays_until_cured(table) -> None:
-    mesa = table(15)  # Tabela H row 10 on this rest
+    mesa = table(7)  # Tabela H row 10 on this rest
     events = mesa.run("personagem Ana", "descansar")
     warned = [e for e in events if e["kind"] == "aviso" and "Doença" in e["text"]]
     assert warned and warned[0]["visibility"] == "public" and "curar" in warned[0]["text"]
@@ -449,3 +450,44 @@ def test_attribute_damage_said_by_the_gm_lowers_the_modifier(table) -> None:
     assert prompt.modifier == 1  # CON +2, 2 points of damage: +1 (house default: 2 per point)
     mesa.run("cancelar", "Ana recupera 2 de CON")
     assert mesa.char("Ana").attribute_damage == {}
+
+
+def test_the_initial_weather_is_rolled_when_the_session_is_created(tables, tmp_path) -> None:
+    """RULES.md: at the start of the session (when it is created, with the default season)
+    roll 1d6 on the season's column. It is the session's command 0 with its own RNG: the
+    table's commands keep their numbers and rolls; it is never undone nor run again."""
+    path = tmp_path / "mesa.db"
+    session = Session.open(path, 21, tables)
+    started = session.started
+    assert [e["kind"] for e in started] == ["relato", "rolagem"]
+    roll = started[1]
+    assert roll["visibility"] == "public" and roll["data"]["tabela"] == "Clima inicial"
+    rows = tables["clima"]["estacoes"][tables["inicio"]["estacao"]["valor"]]["linhas"]
+    assert roll["data"]["resultado"] == rows[roll["data"]["total"]]
+    assert session.state.travel.weather_row == roll["data"]["total"]
+    assert session.state.tally.dice == {"d6": 1}  # every die counts in the session tally
+    # a session that starts in the dungeon already knows its weather
+    entered = session.run("masmorra arriscado")
+    assert entered.ok and session.run("estado").events[0]["data"]["estado"]["clima"] \
+        == roll["data"]["resultado"]
+    assert session.run("desfazer").ok  # undoes 'masmorra arriscado'
+    assert not session.run("desfazer").ok  # only command 0 is left: nothing to undo
+    assert session.state.travel.weather_row == roll["data"]["total"]
+    refused = session.run_command(Command("inicio_sessao", {}))
+    assert not refused.ok and "sozinha" in str(refused.error)
+    session.close()
+    reopened = Session.open(path, None, tables)
+    assert reopened.started == [] and reopened.replay_mismatches == []
+    assert reopened.state.travel.weather_row == roll["data"]["total"]
+    assert [e["seq"] for e in reopened.events_since(0)][:2] == [1, 2]
+    reopened.close()
+
+
+def test_the_first_round_drifts_the_initial_weather_without_rolling_it_again(table) -> None:
+    t = table(21)
+    first = t.session.started[1]["data"]["total"]
+    events = t.run("personagem Ana", "acampar")
+    names = [e["data"].get("tabela") for e in events if e["kind"] == "rolagem"]
+    assert "Clima inicial" not in names and names[0] == "Clima"
+    step = {1: -1, 2: 1}.get(next(e for e in events if e["kind"] == "rolagem")["data"]["total"], 0)
+    assert t.state.travel.weather_row == max(1, min(6, first + step))

@@ -760,7 +760,8 @@ def test_an_undo_names_the_undone_command_in_each_viewers_own_numbers(
     ana = peers({"nome": "Ana"})
     table = peers({"papel": "mesa"})
     gm.welcome(), ana.welcome(), table.welcome()
-    for text in ("segredo escutar a porta", "segredo", "masmorra", "monstro ogro na sala 2"):
+    for text in ("segredo escutar a porta", "segredo", "masmorra", "monstro ogro na sala 2",
+                 "segredo 1d4"):
         gm_ok(gm, text)  # commands (and events) the players never see
     rolled = gm_ok(gm, "rolar 2d6")
     undo = gm_ok(gm, "desfazer")

@@ -51,8 +51,9 @@ def test_a_roll_is_stored_and_returned_with_the_contract_shape(session: Session)
     for event in events:
         assert set(event) == EVENT_KEYS
         assert event["command"] == "rolar"
-    assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
-    assert session.events_since(0) == events
+    first = len(session.started) + 1  # after the session's own start (the initial weather)
+    assert [e["seq"] for e in events] == list(range(first, first + len(events)))
+    assert session.events_since(first - 1) == events
     roll = next(e for e in events if e["kind"] == "rolagem")
     assert roll["data"]["dados"] == "2d6+1"
     assert 3 <= roll["data"]["total"] <= 13
@@ -129,6 +130,7 @@ def test_undo_is_repeatable_and_skips_read_only_commands(session: Session,
                                                          tables: Tables) -> None:
     from companion.engine import initial_state
 
+    fresh = session.state  # the new session, its initial weather rolled
     ok(session.run("personagem Ana"))
     after_ana = session.state
     ok(session.run("terreno floresta"))
@@ -137,7 +139,8 @@ def test_undo_is_repeatable_and_skips_read_only_commands(session: Session,
     assert ok(session.run("desfazer"))[0]["text"] == "Desfeito: 'terreno floresta'"
     assert session.state == after_ana
     assert ok(session.run("desfazer"))[0]["text"] == "Desfeito: 'personagem Ana'"
-    assert session.state == initial_state(tables)
+    assert session.state == fresh and fresh.travel.weather_row is not None
+    assert initial_state(tables).travel.weather_row is None  # the start is never undone
     error = rejected(session.run("desfazer"))
     assert "nada para desfazer" in error
     assert [c.undone for c in session.commands()] == [True, True, False, False, False, False]
@@ -198,7 +201,7 @@ def test_memory_session_without_db(tables: Tables) -> None:
     session = Session.open(None, 3, tables)
     assert session.db_path == ":memory:"
     ok(session.run("rolar 1d6"))
-    assert len(session.events_since(0)) == 1
+    assert len(session.events_since(0)) == len(session.started) + 1
 
 
 # ---------------------------------------------------------------------- players
@@ -269,7 +272,7 @@ def test_a_broken_subscriber_does_not_stop_the_others(session: Session) -> None:
     session.subscribe(lambda batch: 1 / 0)
     session.subscribe(lambda batch: seen.extend(e["seq"] for e in batch))
     assert ok(session.run("rolar 1d6"))
-    assert seen == [1]
+    assert seen == [len(session.started) + 1]
 
 
 def test_threads_get_every_event_once_in_seq_order(session: Session) -> None:
@@ -287,7 +290,7 @@ def test_threads_get_every_event_once_in_seq_order(session: Session) -> None:
     for thread in threads:
         thread.join()
     assert all(r.ok for r in results)
-    stored = [e["seq"] for e in session.events_since(0)]
+    stored = [e["seq"] for e in session.events_since(len(session.started))]
     assert len(stored) == 60
     assert seen == stored == sorted(stored)
     assert [c.n for c in session.commands()] == list(range(1, 61))
@@ -303,7 +306,7 @@ def test_a_subscriber_may_run_a_command(session: Session) -> None:
 
     session.subscribe(echo)
     ok(session.run("personagem Ana"))
-    assert seen == [e["seq"] for e in session.events_since(0)]
+    assert seen == [e["seq"] for e in session.events_since(len(session.started))]
     assert len(session.commands()) == 2
 
 
@@ -378,7 +381,7 @@ def test_an_engine_bug_is_reported_and_stores_nothing(session: Session,
     monkeypatch.setitem(core.COMMANDS, "rolar", broken)
     error = rejected(session.run("rolar 1d6"))
     assert error.startswith("erro interno ao executar 'rolar 1d6'")
-    assert session.commands() == [] and session.events_since(0) == []
+    assert session.commands() == [] and session.events_since(0) == session.started
 
 
 def test_undoing_a_hidden_command_does_not_tell_the_players_what_it_was(session: Session) -> None:

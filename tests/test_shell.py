@@ -143,6 +143,9 @@ def test_junk_and_empty_lines_get_an_error_and_the_shell_goes_on() -> None:
                      stdin="xyzzy plugh\n\nrolar 1d6\n   \nrolar 2d4\n")
     assert done.returncode == 0, done.stderr
     printed = [json.loads(line) for line in done.stdout.splitlines()]
+    start, printed = printed[:2], printed[2:]  # a new session first says its initial weather
+    assert [e["command"] for e in start] == ["inicio_sessao"] * 2
+    assert start[1]["data"]["tabela"] == "Clima inicial"
     assert "error" in printed[0] and "error" in printed[1]
     assert printed[1]["error"].startswith("linha vazia")
     assert printed[2]["command"] == "rolar"
@@ -161,8 +164,9 @@ def test_shell_json_keeps_accents_unescaped() -> None:
 def test_readable_shell_output() -> None:
     done = companion("shell", "--seed", "3", stdin="rolar 1d6\nxyzzy\n")
     assert done.returncode == 0, done.stderr
-    first, second = done.stdout.splitlines()
-    assert re.match(r"\s*1  \S", first) and "1d6" in first
+    start, weather, first, second = done.stdout.splitlines()
+    assert re.match(r"\s*1  Sessão criada", start) and "Clima inicial" in weather
+    assert re.match(r"\s*3  \S", first) and "1d6" in first
     assert second.startswith("erro: ")
     assert "semente 3" in done.stderr
 
@@ -172,7 +176,7 @@ def test_shell_with_db_resumes_and_refuses_another_seed(tmp_path: Path) -> None:
     first = companion("shell", "--json", "--db", db, "--seed", "8", stdin="rolar 1d20\n")
     assert first.returncode == 0, first.stderr
     again = companion("shell", "--json", "--db", db, stdin="rolar 1d20\n")
-    assert json.loads(again.stdout)["seq"] == 2
+    assert json.loads(again.stdout)["seq"] == 4  # after the start's 2 events and the first roll
     assert "semente 8" in again.stderr
     wrong = companion("shell", "--json", "--db", db, "--seed", "9", stdin="rolar 1d20\n")
     assert wrong.returncode == 2

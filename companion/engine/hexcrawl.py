@@ -85,7 +85,7 @@ register_schema("viagem", {
     "tabela_h": {"nome": str, "dados": str, "linhas": _ROWS},
 })
 register_schema("clima", {
-    "inicial": {"nome": str, "dados": str},
+    "inicial": {"nome": str, "dados": str, "abertura": str},
     "variacao": {"nome": str, "dados": str, "linhas": {"*": {"texto": str, "passo": int}}},
     "estacoes": {"*": {"nome": str, "linhas": {"*": str}}},
 })
@@ -166,6 +166,8 @@ def group_for(turn: Turn, groups: Iterable[Mapping[str, Any]], terrain: str,
 
 
 # ---------------------------------------------------------------- weather
+
+SESSION_START = "inicio_sessao"  # the command the session runs once, when it is created
 
 def _weather_rows(turn: Turn, season: str) -> Mapping[Any, str]:
     return turn.table("clima", "estacoes", season, "linhas")
@@ -812,6 +814,16 @@ def set_mode(state: State, turn: Turn) -> State:
     return _set_travel(state, mode=mode)
 
 
+@command(SESSION_START)
+def start_session(state: State, turn: Turn) -> State:
+    """The session was just created: the initial weather of the starting season (clima.yaml
+    `inicial`). Run once by the session, never by a person (it is not in comandos.yaml)."""
+    season = state.travel.season
+    turn.say(str(turn.table("clima", "inicial", "abertura")).format(
+        estacao=turn.table("clima", "estacoes", season, "nome")), estacao=season)
+    return roll_initial_weather(state, turn)
+
+
 @command("clima")
 def reroll_weather(state: State, turn: Turn) -> State:
     return roll_initial_weather(state, turn)
@@ -823,5 +835,5 @@ def encounter_command(state: State, turn: Turn) -> State:
     return state
 
 
-__all__ = ["day_of", "round_of", "run_round", "roll_encounter", "encounter_visibility",
-           "roll_initial_weather", "drift_weather", "check_encounter"]
+__all__ = ["SESSION_START", "day_of", "round_of", "run_round", "roll_encounter",
+           "encounter_visibility", "roll_initial_weather", "drift_weather", "check_encounter"]

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from companion.engine import Command, State, apply, initial_state
+from companion.engine.hexcrawl import SESSION_START
 from companion.engine.view import view_state, visible_to
 from companion.errors import CommandRejected, CompanionError
 from companion.store.log import MEMORY, Log, StoredCommand
@@ -72,7 +73,7 @@ def read_log(log: Log, db_path: str | Path | None = None) -> Campaign:
         raise ReportError("este banco não tem sessão nenhuma: jogue com 'companion serve "
                           "--db ARQUIVO' ou 'companion shell --db ARQUIVO' antes")
     where = db_path if db_path is not None else log.path
-    commands = tuple(log.commands())
+    commands = tuple(log.commands(after=-1))  # with command 0, the session's own start
     events = {c.n: tuple(log.events_of(c.n)) for c in commands}
     return Campaign(meta.seed, meta.created, commands, events,
                     tuple(read_utterances(where)), tuple(log.players()))
@@ -127,7 +128,7 @@ def sessions(campaign: Campaign) -> list[SessionSpan]:
     commands = list(campaign.commands)
     ends = [c for c in _live(commands) if c.name == BOUNDARY]
     spans: list[SessionSpan] = []
-    first, started = 1, campaign.created
+    first, started = 0, campaign.created
     for number, end in enumerate(ends, start=1):
         spans.append(_span(number, first, end.n, started, end.at, commands))
         first, started = end.n + 1, end.at
@@ -138,7 +139,8 @@ def sessions(campaign: Campaign) -> list[SessionSpan]:
 
 def _span(number: int, first: int, last: int, started: str, ended: str | None,
           commands: Sequence[StoredCommand]) -> SessionSpan:
-    inside = [c for c in commands if first <= c.n <= last and c.name != UNDO]
+    inside = [c for c in commands
+              if first <= c.n <= last and c.name not in (UNDO, SESSION_START)]
     return SessionSpan(number, first, last, started, ended, len(inside),
                        sum(1 for c in inside if c.undone))
 

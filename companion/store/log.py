@@ -166,6 +166,10 @@ class Log:
 
     # ------------------------------------------------------------------ commands and events
 
+    def is_empty(self) -> bool:
+        """No command stored yet (a session just created)."""
+        return self._db.execute("SELECT 1 FROM commands LIMIT 1").fetchone() is None
+
     def next_number(self) -> int:
         row = self._db.execute("SELECT COALESCE(MAX(n), 0) + 1 FROM commands").fetchone()
         return int(row[0])
