@@ -1,0 +1,154 @@
+"""Narration: an event's (or a refusal's) code and data → the Portuguese a person reads.
+
+The rules decide *what* happened and say it as a code with structured data; this layer says it
+in words. Templates live in `tables/narracao/*.yaml`, one file per subject, each a mapping from
+a code to a Jinja2 template:
+
+    viagem.avancou: "O grupo avança {{ hexes | numero }} {{ hexes | plural('hex', 'hexes') }}."
+
+A code is `<file>.<key>` (the file's stem, then the key). Templates are compiled once, when the
+rules load; a template with a syntax error is a TableError naming the file and the key, and so
+is rendering a code no file defines or a template that uses data the event does not carry
+(StrictUndefined: a missing value is never rendered as an empty string).
+
+Filters for Portuguese: `numero` (1,5 · 2), `plural(n, singular, plural)` (the word only;
+'ração' → 'rações' by itself), `contagem(singular, plural)` (number and word: '2 rações'),
+`lista` ('Ana, Bia e Caio'), `ou` ('Ana, Bia ou Caio'), `sinal` (+1 · −1 · +0) and
+`duracao` (minutes → '8 horas e 10 minutos').
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+import yaml
+from jinja2 import Environment, StrictUndefined, Template, TemplateError, UndefinedError
+
+from companion.errors import TableError
+
+FOLDER = "narracao"  # under the tables directory
+
+
+def number_text(value: float) -> str:
+    """A number as people read it in Brazil: 1,5 (decimal comma), 2 (no ',0')."""
+    if float(value).is_integer():
+        return str(int(value))
+    return f"{value:g}".replace(".", ",")
+
+
+def plural_word(count: float, singular: str, plural_form: str | None = None) -> str:
+    """The word for `count` things: singular for 1 (and 1,5), plural from 2 up and for 0.
+    The plural is singular + 's' unless given ('ração' → 'rações' is automatic)."""
+    if plural_form is None:
+        plural_form = singular[:-2] + "ões" if singular.endswith("ão") else singular + "s"
+    return singular if 0 < abs(count) < 2 else plural_form
+
+
+def counted(count: float, singular: str, plural_form: str | None = None) -> str:
+    """'1 rodada', '2 rodadas', '0 rodadas', '1,5 hex'."""
+    return f"{number_text(count)} {plural_word(count, singular, plural_form)}"
+
+
+def spoken_list(items: Iterable[Any], last: str = "e") -> str:
+    """'Ana', 'Ana e Bia', 'Ana, Bia e Caio' (or 'ou' before the last)."""
+    words = [str(item) for item in items]
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + f" {last} " + words[-1]
+
+
+def signed(value: int) -> str:
+    """+1, -1, +0: a modifier as written on a sheet."""
+    return f"{value:+d}"
+
+
+def duration_text(minutes: int) -> str:
+    """'8 horas e 10 minutos', '1 hora', '30 minutos'."""
+    hours, rest = divmod(max(0, int(minutes)), 60)
+    parts = ([counted(hours, "hora")] if hours else []) + ([counted(rest, "minuto")] if rest else [])
+    return " e ".join(parts) or counted(0, "minuto")
+
+
+def _environment() -> Environment:
+    environment = Environment(undefined=StrictUndefined, autoescape=False,
+                              keep_trailing_newline=True)
+    environment.filters.update({
+        "numero": number_text,
+        "plural": plural_word,
+        "contagem": counted,
+        "lista": spoken_list,
+        "ou": lambda items: spoken_list(items, "ou"),
+        "sinal": signed,
+        "duracao": duration_text,
+    })
+    return environment
+
+
+@dataclass(frozen=True)
+class Narrator:
+    """The compiled templates of tables/narracao/, by code ('viagem.avancou')."""
+
+    templates: Mapping[str, Template]
+    sources: Mapping[str, str]  # code → the template's text (for tests and the docs)
+
+    @property
+    def codes(self) -> frozenset[str]:
+        return frozenset(self.templates)
+
+    def render(self, code: str, data: Mapping[str, Any]) -> str:
+        """The text for this code and data; a TableError names what is missing."""
+        template = self.templates.get(code)
+        if template is None:
+            file = code.split(".", 1)[0]
+            raise TableError(f"tables/{FOLDER}/{file}.yaml: falta o texto '{code}'")
+        try:
+            return template.render(**data)
+        except UndefinedError as error:
+            file, key = _split(code)
+            raise TableError(f"tables/{FOLDER}/{file}.yaml: o texto '{key}' usa um valor que "
+                             f"o evento não traz ({error.message})") from None
+
+
+def _split(code: str) -> tuple[str, str]:
+    file, _, key = code.partition(".")
+    return file, key
+
+
+def compile_templates(files: Mapping[str, Mapping[str, Any]]) -> Narrator:
+    """Compile {file stem: {key: template text}}; errors name the file and the key."""
+    environment = _environment()
+    templates: dict[str, Template] = {}
+    sources: dict[str, str] = {}
+    for file, entries in files.items():
+        if not isinstance(entries, Mapping):
+            raise TableError(f"tables/{FOLDER}/{file}.yaml: deveria ser um mapa de código → texto")
+        for key, text in entries.items():
+            code = f"{file}.{key}"
+            if not isinstance(text, str):
+                raise TableError(f"tables/{FOLDER}/{file}.yaml: '{key}' deveria ser texto")
+            try:
+                templates[code] = environment.from_string(text)
+            except TemplateError as error:
+                raise TableError(f"tables/{FOLDER}/{file}.yaml: '{key}' tem um modelo "
+                                 f"inválido ({error.message})") from None
+            sources[code] = text
+    return Narrator(templates=templates, sources=sources)
+
+
+def load_narrator(tables_directory: Path) -> Narrator:
+    """Read and compile tables/narracao/*.yaml (an absent folder is an empty narrator)."""
+    files: dict[str, Any] = {}
+    for path in sorted((tables_directory / FOLDER).glob("*.yaml")):
+        try:
+            with path.open(encoding="utf-8") as handle:
+                files[path.stem] = yaml.safe_load(handle) or {}
+        except yaml.YAMLError as error:
+            mark = getattr(error, "problem_mark", None)
+            line = f" (linha {mark.line + 1})" if mark is not None else ""
+            raise TableError(f"tables/{FOLDER}/{path.name}: YAML inválido{line}") from None
+    return compile_templates(files)
+
+
+__all__ = ["Narrator", "compile_templates", "counted", "duration_text", "load_narrator",
+           "number_text", "plural_word", "signed", "spoken_list"]

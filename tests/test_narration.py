@@ -1,0 +1,62 @@
+"""The narration layer: codes and data → Portuguese, from templates in tables/narracao/."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, strategies as st
+
+from companion.errors import TableError
+from companion.narration import (compile_templates, counted, duration_text, load_narrator,
+                                 number_text, spoken_list)
+
+
+def test_a_template_renders_its_data_with_the_portuguese_filters() -> None:
+    narrator = compile_templates({"viagem": {
+        "avancou": "O grupo avança {{ hexes | numero }} {{ hexes | plural('hex', 'hexes') }}.",
+        "comeram": "{{ nomes | lista }} comem {{ racoes | contagem('ração') }}.",
+        "escolha": "Diga {{ opcoes | ou }}; modificador {{ mod | sinal }}; {{ m | duracao }}.",
+    }})
+    assert narrator.render("viagem.avancou", {"hexes": 0.5}) == "O grupo avança 0,5 hex."
+    assert narrator.render("viagem.avancou", {"hexes": 2}) == "O grupo avança 2 hexes."
+    assert narrator.render("viagem.comeram", {"nomes": ["Ana", "Bia", "Caio"], "racoes": 3}) \
+        == "Ana, Bia e Caio comem 3 rações."
+    assert narrator.render("viagem.escolha", {"opcoes": ["sim", "não"], "mod": -1, "m": 490}) \
+        == "Diga sim ou não; modificador -1; 8 horas e 10 minutos."
+    assert narrator.codes == {"viagem.avancou", "viagem.comeram", "viagem.escolha"}
+
+
+def test_missing_data_and_unknown_codes_name_the_file_and_key() -> None:
+    narrator = compile_templates({"masmorra": {"luz": "A {{ luz }} se apagou."}})
+    with pytest.raises(TableError, match=r"narracao/masmorra\.yaml.*'luz'.*não traz"):
+        narrator.render("masmorra.luz", {})
+    with pytest.raises(TableError, match=r"narracao/masmorra\.yaml: falta o texto 'masmorra.x'"):
+        narrator.render("masmorra.x", {"luz": "tocha"})
+
+
+def test_a_broken_template_is_refused_when_loaded(tmp_path: Path) -> None:
+    (tmp_path / "narracao").mkdir()
+    (tmp_path / "narracao" / "panico.yaml").write_text('teste: "{{ nome "\n', encoding="utf-8")
+    with pytest.raises(TableError, match=r"narracao/panico\.yaml: 'teste' tem um modelo"):
+        load_narrator(tmp_path)
+    (tmp_path / "narracao" / "panico.yaml").write_text("teste: [1, 2\n", encoding="utf-8")
+    with pytest.raises(TableError, match=r"narracao/panico\.yaml: YAML inválido \(linha"):
+        load_narrator(tmp_path)
+
+
+@given(st.floats(min_value=0, max_value=1000, allow_nan=False).map(lambda v: round(v * 2) / 2))
+def test_numbers_read_with_a_decimal_comma_and_plural_from_two(value: float) -> None:
+    text = counted(value, "hex", "hexes")
+    assert "." not in text and text.startswith(number_text(value))
+    assert text.endswith(" hex" if 0 < value < 2 else " hexes")
+
+
+@given(st.lists(st.text(alphabet="abcdfghij", min_size=1, max_size=5), max_size=6))
+def test_a_spoken_list_keeps_every_item_in_order(items: list[str]) -> None:
+    said = spoken_list(items)
+    assert said.replace(" e ", ", ").split(", ") == items if items else said == ""
+
+
+def test_durations() -> None:
+    assert [duration_text(m) for m in (0, 30, 60, 490)] == [
+        "0 minutos", "30 minutos", "1 hora", "8 horas e 10 minutos"]
