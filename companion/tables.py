@@ -8,13 +8,18 @@ or a tuple of types is a leaf. Errors name the file and the key path, never a tr
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, TypeVar
 
 import yaml
 
 from companion.errors import TableError
+from companion.narration import Narrator, load_narrator
+from companion.rulebook import build_piece, build_pieces
+
+T = TypeVar("T")
 
 DEFAULT_DIR = Path(__file__).resolve().parent.parent / "tables"
 SCHEMAS: dict[str, Any] = {}
@@ -37,6 +42,21 @@ class Tables:
 
     files: Mapping[str, Any]
     directory: Path
+    pieces: dict[type, Any] = field(default_factory=dict, compare=False, repr=False)
+    narrator: Narrator | None = field(default=None, compare=False, repr=False)
+
+    def piece(self, cls: type[T]) -> T:
+        """The typed piece `cls` (typed rules, rulebook.piece): built at load, or on first
+        use for Tables made by hand from changed files (tests)."""
+        found = self.pieces.get(cls)
+        if found is None:
+            found = self.pieces[cls] = build_piece(cls, self.files)
+        return found
+
+    @property
+    def narration(self) -> Narrator:
+        """The compiled narration templates of this tables directory."""
+        return self.narrator if self.narrator is not None else _narrator_of(self.directory)
 
     def __getitem__(self, file: str) -> Any:
         try:
@@ -54,6 +74,11 @@ class Tables:
                 where = ".".join(str(k) for k in path[: depth + 1])
                 raise TableError(f"tables/{file}.yaml: chave '{where}' não encontrada") from None
         return node
+
+
+@lru_cache(maxsize=8)
+def _narrator_of(directory: Path) -> Narrator:
+    return load_narrator(directory)
 
 
 def _type_name(expected: Any) -> str:
@@ -122,4 +147,5 @@ def load_tables(directory: Path | str | None = None) -> Tables:
         if file not in files:
             raise TableError(f"tables/{file}.yaml: arquivo não encontrado em {folder}")
         check(files[file], schema, file)
-    return Tables(files=files, directory=folder)
+    return Tables(files=files, directory=folder, pieces=build_pieces(files),
+                  narrator=load_narrator(folder))
