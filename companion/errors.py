@@ -1,6 +1,8 @@
 """The companion's one small exception hierarchy. Messages are for people at the table (pt-BR)."""
 from __future__ import annotations
 
+from typing import Any, Mapping
+
 
 class CompanionError(Exception):
     """Base of every error the companion reports to a person."""
@@ -15,7 +17,26 @@ class TableError(CompanionError):
 
 
 class CommandRejected(CompanionError):
-    """A command that parsed but cannot run now; nothing changed."""
+    """A command that parsed but cannot run now; nothing changed.
+
+    A refusal of the rules carries a `code` and its `params` (the narration layer renders the
+    message from tables/narracao/: `raise CommandRejected.because("viagem.sem_grupo")`); the
+    engine's entry point renders it, so `message` is always the Portuguese text."""
+
+    def __init__(self, message: str = "", *, code: str | None = None,
+                 params: Mapping[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params: dict[str, Any] = dict(params or {})
+
+    @classmethod
+    def because(cls, code: str, **params: Any) -> CommandRejected:
+        """A refusal said by its code; the message is rendered at the engine's boundary."""
+        return cls("", code=code, params=params)
+
+    def rendered(self, text: str) -> CommandRejected:
+        """The same refusal (same class, code and params) with its message written out."""
+        return type(self)(text, code=self.code, params=self.params)
 
 
 class DiceError(CommandRejected):

@@ -31,6 +31,7 @@ class Event:
     visibility: Visibility
     text: str
     data: Mapping[str, Any] = field(default_factory=dict)
+    code: str | None = None  # the narration code the text was rendered from (tables/narracao)
 
 
 @dataclass(frozen=True)
