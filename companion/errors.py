@@ -15,7 +15,14 @@ class TableError(CompanionError):
 
 
 class CommandRejected(CompanionError):
-    """A command that parsed but cannot run now; nothing changed."""
+    """A command that parsed but cannot run now; nothing changed.
+
+    `code`, when given, says why in a word the pages read (companion.protocol.REFUSAL_CODES):
+    the message stays what people read, the code is what a page decides on."""
+
+    def __init__(self, message: str = "", code: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 class DiceError(CommandRejected):
