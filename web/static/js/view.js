@@ -1,14 +1,14 @@
 // Render the `estado` payload (companion/engine/view.py) defensively: a missing key shows nothing.
 import { el, pick, get, asList } from "./common.js";
-
-const MODE_NAMES = { viagem: "Viagem", masmorra: "Masmorra", perseguicao: "Perseguição" };
+import { pages } from "./pages.js";
 
 export const modeOf = (state) => {
   const mode = pick(state, "modo");
   return typeof mode === "string" ? mode : "viagem";
 };
 
-export const modeName = (state) => MODE_NAMES[modeOf(state)] || text(pick(state, "modo_nome")) || String(modeOf(state));
+/** The mode's name as tables/paginas.yaml says it (else the state's own `modo_nome`). */
+export const modeName = (state) => pages().modos[modeOf(state)] || text(pick(state, "modo_nome")) || String(modeOf(state));
 
 const text = (value) => {
   if (value === undefined || value === null || value === "") return undefined;
@@ -259,14 +259,12 @@ export function splitPrompts(prompts) {
   };
 }
 
-/** A prompt's kind as a heading a player understands without the rules at hand. */
-const PROMPT_TITLES = {
-  panico: "Teste de pânico", marcha_forcada: "Marcha forçada: teste de CON",
-  interrupcao: "Descanso interrompido: teste de CON", fuga: "Teste de fuga",
-  escolha_marcha: "Falhou na marcha forçada: escolha", confirmar_perseguicao: "Perseguição longa",
+/** A prompt's kind as a heading a player understands without the rules at hand
+ * (tables/paginas.yaml `titulos_pedidos`, its `padrao` for a kind it does not name). */
+export const promptTitle = (kind) => {
+  const titles = pages().titulos_pedidos || {};
+  return titles[kind] || titles.padrao || String(kind || "");
 };
-
-export const promptTitle = (kind) => PROMPT_TITLES[kind] || "Pedido do Mestre";
 
 /** "1d20+2 · dificuldade 12" for a roll prompt; nothing for a choice. Unless `always`, a plain
  * die with no modifier and no DC gives nothing either (the page names the die elsewhere). */
