@@ -23,10 +23,8 @@ export function cancelText(prompt) {
   return hasId(prompt) ? `cancelar pedido ${prompt.id}` : "cancelar";
 }
 
-function optionValue(option) {
-  if (option && typeof option === "object") return String(option.id ?? option.valor ?? option.nome ?? "");
-  return String(option);
-}
+// A prompt's options are its canonical values (`opcoes`), texts.
+const optionValue = (option) => String(option ?? "");
 
 /** How an option of a choice prompt is shown on a button (the value sent stays the option):
  * tables/paginas.yaml `opcoes`, else the prompt's own name for it (`opcoes_nomes`). */
@@ -34,8 +32,7 @@ export function optionLabel(option, named) {
   const value = optionValue(option);
   const labels = pages().opcoes || {};
   if (labels[value]) return labels[value];
-  const own = option && typeof option === "object" ? option.texto ?? option.nome : undefined;
-  const label = own ?? (typeof named === "string" && named.trim() ? named : value);
+  const label = typeof named === "string" && named.trim() ? named : value;
   return String(label).replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
 }
 

@@ -12,7 +12,7 @@ export const modeName = (state) => pages().modos[modeOf(state)] || text(pick(sta
 
 const text = (value) => {
   if (value === undefined || value === null || value === "") return undefined;
-  if (typeof value === "object") return pick(value, "texto", "nome", "descricao");
+  if (typeof value === "object") return pick(value, "texto", "nome");
   return String(value);
 };
 
@@ -168,9 +168,9 @@ const hexText = (value) => (value === undefined ? undefined : `${String(value).r
 const turnsText = (value) => (value === undefined ? undefined : turns(value));
 const boolText = (value, yes, no) => (value === undefined ? undefined : value ? yes : no);
 
-export const partyOf = (state) => asList(pick(state, "grupo", "personagens"));
+export const partyOf = (state) => asList(pick(state, "grupo"));
 
-export const charName = (c) => text(pick(c, "nome", "name")) || text(pick(c, "id")) || "?";
+export const charName = (c) => text(pick(c, "nome")) || text(pick(c, "id")) || "?";
 
 function stat(label, value, max, lowWhen) {
   if (value === undefined || value === null) return null;
@@ -199,9 +199,9 @@ export function characterCard(c, { me = false } = {}) {
 }
 
 /** Attribute damage ({"sab": 2}, or a list of {atributo, dano} / texts) as "Dano de SAB 2"
- * chips; nothing when the key is missing or every value is 0. Both spellings are read. */
+ * chips; nothing when the key is missing or every value is 0. */
 export function attributeDamage(c) {
-  const raw = pick(c, "dano_atributos", "dano_atributo");
+  const raw = pick(c, "dano_atributos");
   const label = (name) => `Dano de ${String(name).toUpperCase()}`;
   if (raw && typeof raw === "object" && !Array.isArray(raw)) {
     return Object.entries(raw).filter(([, n]) => Number(n) > 0).map(([name, n]) => [label(name), n]);
@@ -209,7 +209,7 @@ export function attributeDamage(c) {
   return asList(raw).map((entry) => {
     if (entry && typeof entry === "object") {
       const name = pick(entry, "atributo", "nome");
-      const amount = pick(entry, "dano", "valor");
+      const amount = pick(entry, "dano");
       return name !== undefined && Number(amount) > 0 ? [label(name), amount] : null;
     }
     return entry ? [String(entry), undefined] : null;
