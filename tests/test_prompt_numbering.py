@@ -44,9 +44,8 @@ def test_two_players_each_see_their_own_gapless_prompt_ids(peers, session: Sessi
     wait_until(lambda: pending_ids(ana) == [1, 2], what="o estado de Ana")
     wait_until(lambda: pending_ids(bia) == [1, 2, 3], what="o estado de Bia")
     # the GM keeps the log's ids
-    gm_prompts = [e["data"]["pedido"]["id"] for e in gm.events if e["kind"] == "pedido"]
-    assert gm_prompts == [1, 2, 3, 4, 5]
-    assert [p["id"] for p in gm.views()[-1]["pedidos"]] == [1, 2, 3, 4, 5]
+    wait_until(lambda: prompt_ids_in(gm) == [1, 2, 3, 4, 5], what=f"o Mestre: {prompt_ids_in(gm)}")
+    wait_until(lambda: pending_ids(gm) == [1, 2, 3, 4, 5], what="o estado do Mestre")
     # a player's "estado" command shows the same numbers as the estado messages
     shown = ana.cmd("estado")
     assert shown["ok"], shown
@@ -124,3 +123,32 @@ def test_a_players_undo_event_carries_no_global_command_number(peers, session: S
         mine = [e for e in peer.events if e["text"] == first_seen["text"]]
         assert local["data"]["desfeito"] == mine[0]["seq"]  # its own number of what was undone
         assert local["data"]["desfeito"] != undone
+
+
+def test_naming_another_character_is_refused_without_their_prompt_ids(peers,
+                                                                       session: Session) -> None:
+    gm, ana, bia = table(peers)
+    gm_ok(gm, "pânico Ana")
+    gm_ok(gm, "pânico Bia")
+    wait_until(lambda: pending_ids(bia) == [1], what="o pedido de Bia")
+    refused = bia.cmd("responder 12 Ana")
+    assert refused["ok"] is False and refused["codigo"] == "pedido_alheio"
+    assert "pedido 1" not in refused["error"] and "responda só aos seus pedidos" in refused["error"]
+    assert bia.cmd("responder 12 Bia")["ok"]
+
+
+def test_an_undone_answer_quotes_each_player_only_their_own_numbers(peers,
+                                                                     session: Session) -> None:
+    gm, ana, bia = table(peers)
+    gm_ok(gm, "pânico Ana")
+    gm_ok(gm, "pânico Bia")
+    assert bia.cmd("responder pedido 1 rolar")["ok"]  # the log's prompt 2
+    gm_ok(gm, "desfazer")
+    said = {}
+    for peer, me in ((gm, "gm"), (ana, "ana"), (bia, "bia")):
+        wait_until(lambda: any(e["command"] == "desfazer" for e in peer.events),
+                   what=f"o desfazer chegou a {me}")
+        said[me] = next(e["text"] for e in peer.events if e["command"] == "desfazer")
+    assert said["gm"] == "Desfeito: 'responder pedido 2 rolar'"
+    assert said["bia"] == "Desfeito: 'responder pedido 1 rolar'"
+    assert said["ana"] == "Desfeito: 'responder um pedido rolar'"

@@ -197,7 +197,9 @@ class PromptNumbering:
         return _rewrite(data, self.mapping(viewer, wanted))
 
     def localize_text(self, text: Any, viewer: str) -> Any:
-        """'… respondeu ao pedido 7' → '… respondeu ao pedido 2' for the viewer's own prompts."""
+        """'… respondeu ao pedido 7' → '… respondeu ao pedido 2' for the viewer's own prompts;
+        another's prompt (quoted in a public undo: "Desfeito: 'responder pedido 7 rolar'")
+        becomes 'um pedido', so no number of the log's count reaches the player."""
         if not protocol.is_player(viewer) or not isinstance(text, str) or "edido" not in text:
             return text
         found = {int(m.group(2)) for m in PROMPT_IN_TEXT.finditer(text)}
@@ -207,7 +209,9 @@ class PromptNumbering:
 
         def swap(match: re.Match[str]) -> str:
             number = local.get(int(match.group(2)))
-            return match.group(0) if number is None else f"{match.group(1)} {number}"
+            if number is not None:
+                return f"{match.group(1)} {number}"
+            return "Um pedido" if match.group(1)[0] == "P" else "um pedido"
         return PROMPT_IN_TEXT.sub(swap, text)
 
 

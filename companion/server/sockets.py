@@ -13,6 +13,12 @@ Event numbers are per viewer (companion.server.numbering): the GM gets the log's
 player and the table screen get 1, 2, 3, … counting only the events they may see, so the gaps
 left by GM-only events (whose number depends on secret outcomes) never show. `desde`, the
 `evento` messages and the `comando` acknowledgement all use the connection's own numbering.
+So do a player's prompt ids (numbering.PromptNumbering): 1, 2, 3, … over the prompts addressed
+to that player, in events, views, texts and refusals; `responder pedido N` from a player is read
+in that numbering and turned into the engine's id here, before the session runs it.
+
+Who sees what and who may run what is companion.protocol's; `boas_vindas` also carries
+`paginas` (companion.pages: the pages' buttons, mode names, prompt titles, option labels).
 
 After a connection is accepted the client gets `boas_vindas`, then every event it may see with
 seq > desde (`evento`, in seq order), then `estado`. New events reach each client once, in seq
@@ -42,6 +48,7 @@ from flask_socketio import SocketIO, ConnectionRefusedError
 
 from companion import pages, protocol
 from companion.engine import Command
+from companion.engine.core import slug
 from companion.errors import AccessDenied, CommandRejected, CompanionError
 from companion.server import access
 from companion.server.numbering import GM_VIEWER, Numbering, PromptNumbering
@@ -462,8 +469,12 @@ class Hub:
             return text
         mine = [p for p in self.session.state.prompts
                 if protocol.may_answer(viewer, p.character)]
-        local = {g: n for g, n in self.prompts.numbers(viewer).items()}
+        local = self.prompts.numbers(viewer)
         if "pedido" not in args:
+            named = args.get("personagem")
+            if named is not None and slug(str(named)) != protocol.character_of(viewer):
+                raise CommandRejected(f"'{named}' não é o seu personagem; responda só aos seus "
+                                      "pedidos", "pedido_alheio")
             if not mine:
                 raise CommandRejected("não há nenhum pedido pendente para você", "sem_pedido")
             return text
