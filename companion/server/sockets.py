@@ -479,7 +479,7 @@ class Hub:
                 raise CommandRejected("não há nenhum pedido pendente para você", "sem_pedido")
             return text
         said = str(args["pedido"]).strip()
-        number = int(said) if said.isdigit() else 0
+        number = int(said) if said.isascii() and said.isdigit() else 0
         wanted = self.prompts.to_global(viewer, number) if number else None
         pending = ", ".join(str(local[p.id]) for p in mine if p.id in local) or "nenhum"
         if wanted is None:
@@ -489,7 +489,8 @@ class Hub:
             raise CommandRejected(f"o pedido {number} já foi respondido ou cancelado; seus "
                                   f"pedidos pendentes: {pending}", "pedido_encerrado")
         args["pedido"] = wanted
-        return re.sub(rf"\bpedido\s+{number}\b", f"pedido {wanted}", text, count=1)
+        return re.sub(rf"\bpedido\s+0*{number}\b", f"pedido {wanted}", text, count=1,
+                      flags=re.IGNORECASE)
 
 
 def register(socketio: SocketIO, hub: Hub) -> None:
