@@ -19,11 +19,12 @@ class TableError(CompanionError):
 class CommandRejected(CompanionError):
     """A command that parsed but cannot run now; nothing changed.
 
-    A refusal of the rules carries a `code` and its `params` (the narration layer renders the
-    message from tables/narracao/: `raise CommandRejected.because("viagem.sem_grupo")`); the
-    engine's entry point renders it, so `message` is always the Portuguese text."""
+    A refusal carries a `code` (a word the pages decide on, e.g. companion.protocol's
+    REFUSAL_CODES) and its `params`. The narration layer can render the message from
+    tables/narracao/ (`raise CommandRejected.because("viagem.sem_grupo")`); the engine's entry
+    point renders it, so `message` is always the Portuguese text people read."""
 
-    def __init__(self, message: str = "", *, code: str | None = None,
+    def __init__(self, message: str = "", code: str | None = None,
                  params: Mapping[str, Any] | None = None) -> None:
         super().__init__(message)
         self.code = code

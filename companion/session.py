@@ -26,9 +26,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from companion import snapshot
+from companion import protocol, snapshot
 from companion.engine import Command, State, apply, initial_state
-from companion.engine.core import Turn, require_actor, slug
+from companion.engine.core import slug
 from companion.engine.hexcrawl import SESSION_START
 from companion.engine.model import GM, PUBLIC
 from companion.errors import CommandRejected, CompanionError
@@ -59,12 +59,13 @@ class RunResult:
     ok: bool
     events: list[EventDict] = field(default_factory=list)
     error: str | None = None
+    code: str | None = None  # why, for the pages (companion.protocol.REFUSAL_CODES)
 
     def to_json(self) -> dict[str, Any]:
         """The acknowledgement shape of the HTTP API and Socket.IO."""
         if self.ok:
             return {"ok": True, "events": self.events}
-        return {"ok": False, "error": self.error}
+        return protocol.refusal(self.error or "", self.code)
 
 
 @dataclass(frozen=True)
@@ -282,7 +283,7 @@ class Session:
             try:
                 stored = self._run_locked(command, said)
             except CompanionError as error:
-                return RunResult(False, error=error.message)
+                return RunResult(False, error=error.message, code=getattr(error, "code", None))
             except Exception as error:  # a bug must not take the table down; nothing stored
                 logger.exception("erro interno ao executar %r", said)
                 return RunResult(False, error=f"erro interno ao executar '{said}': "
@@ -316,7 +317,7 @@ class Session:
         return stored
 
     def _undo(self, command: Command, text: str) -> list[EventDict]:
-        require_actor(self._state, Turn(rng=self._rng(0), tables=self.tables, command=command))
+        protocol.require_may_run(command.actor, UNDO, self.tables)
         target = self._log.last_active(sorted(NOT_UNDOABLE | {SESSION_START}))
         if target is None:
             raise CommandRejected(

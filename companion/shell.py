@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Callable, Iterable, TextIO
 
+from companion import protocol
 from companion.session import EventDict, RunResult, Session
 
 Printer = Callable[[RunResult, TextIO], None]
@@ -26,8 +27,9 @@ def _audience(visibility: str) -> str:
     """A short tag saying who sees an event at the table."""
     if visibility == "gm":
         return "[só o Mestre] "
-    if visibility.startswith("player:"):
-        return f"[para {visibility.split(':', 1)[1]}] "
+    player = protocol.character_of(visibility)
+    if player is not None:
+        return f"[para {player}] "
     return ""
 
 

@@ -140,6 +140,7 @@ def load_tables(directory: Path | str | None = None) -> Tables:
     """Read every tables/*.yaml (or $COMPANION_TABLES/*.yaml) and check each registered schema."""
     import companion.commands.parse  # noqa: F401  (registers the sentences' schema)
     import companion.engine.rules  # noqa: F401  (registers every procedure's schema)
+    import companion.pages  # (registers the pages' schema; checks what it names, below)
 
     folder = Path(directory or os.environ.get("COMPANION_TABLES") or DEFAULT_DIR)
     files = {path.stem: _read(path) for path in sorted(folder.glob("*.yaml"))}
@@ -147,5 +148,7 @@ def load_tables(directory: Path | str | None = None) -> Tables:
         if file not in files:
             raise TableError(f"tables/{file}.yaml: arquivo não encontrado em {folder}")
         check(files[file], schema, file)
-    return Tables(files=files, directory=folder, pieces=build_pieces(files),
-                  narrator=load_narrator(folder))
+    loaded = Tables(files=files, directory=folder, pieces=build_pieces(files),
+                    narrator=load_narrator(folder))
+    companion.pages.load(loaded)
+    return loaded

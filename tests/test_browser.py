@@ -50,6 +50,12 @@ class Table(LiveTable):
         page.locator("#status.on").wait_for()
         return page
 
+    def number(self, character: str, prompt_id: int) -> int:
+        """A prompt's number on that character's phone: players count their own prompts."""
+        mine = [e["data"]["pedido"]["id"] for e in self.events()
+                if e["kind"] == "pedido" and e["visibility"] == f"player:{character}"]
+        return mine.index(prompt_id) + 1
+
     # ------------------------------------------------------------------ acting
 
     def command(self, gm: Any, text: str) -> list[dict]:
@@ -444,10 +450,11 @@ def test_every_prompt_can_be_answered_in_any_order(table: Table) -> None:
     gm.locator(f"#prompts .prompt[data-pedido='{bia_march}']").get_by_role(
         "button", name="Rolar por Bia").click()
     assert answered(table, before, "o Mestre não rolou por Bia")["data"]["pedido"] == bia_march
-    bia.locator(f".prompt[data-pedido='{bia_march}']").wait_for(state="detached")
+    bia.locator(f".prompt[data-pedido='{table.number('bia', bia_march)}']").wait_for(
+        state="detached")
 
     # Ana types a failing value on her second card, then chooses on the choice it opens
-    card = ana.locator(f".prompt[data-pedido='{march}']")
+    card = ana.locator(f".prompt[data-pedido='{table.number('ana', march)}']")
     card.get_by_label("Rolou o dado na mesa? Digite o valor:").fill("1")
     before = len(table.events())
     card.get_by_role("button", name="Enviar valor").click()
@@ -455,7 +462,7 @@ def test_every_prompt_can_be_answered_in_any_order(table: Table) -> None:
     choice = wait_until(lambda: [p.id for p in table.session.state.prompts
                                  if (p.character, p.kind) == ("ana", "escolha_marcha")],
                         message="Ana não recebeu a escolha da marcha forçada")[0]
-    card = ana.locator(f".prompt[data-pedido='{choice}']")
+    card = ana.locator(f".prompt[data-pedido='{table.number('ana', choice)}']")
     before = len(table.events())
     card.get_by_role("button", name="Receber 1 de exaustão").click()
     chosen = answered(table, before, "a escolha de Ana não chegou")["data"]
@@ -465,7 +472,8 @@ def test_every_prompt_can_be_answered_in_any_order(table: Table) -> None:
     # the oldest prompt waited all along, and still works
     assert [p.id for p in table.session.state.prompts if p.character == "ana"] == [panic]
     before = len(table.events())
-    ana.locator(f".prompt[data-pedido='{panic}']").get_by_role("button", name="Rolar").click()
+    ana.locator(f".prompt[data-pedido='{table.number('ana', panic)}']").get_by_role(
+        "button", name="Rolar").click()
     assert answered(table, before, "o pânico de Ana não foi rolado")["data"]["pedido"] == panic
     ana.locator(".prompt").wait_for(state="detached")
     gm.locator(f"#prompts .prompt[data-pedido='{panic}']").wait_for(state="detached")
@@ -692,17 +700,23 @@ def test_a_bad_die_value_is_explained_inside_its_card(table: Table) -> None:
     assert box["y"] <= inside["y"] and inside["y"] + inside["height"] <= box["y"] + box["height"]
     assert ana.locator("#command-error").is_hidden()  # not by the dice, far from the card
     screenshot(ana, "jogador-valor-errado", full_page=False)
-    # the server's own refusal, should one get through, reads the same (no "pedido 9")
+    # the server's own refusal, should one get through, reads the same: the card decides on
+    # the acknowledgement's `codigo`, never on its wording
     plain = ana.evaluate("""async () => {
         const { plainAnswerError } = await import("/static/js/commands.js");
         const p = { id: 9, dice: "1d20" };
-        return [plainAnswerError("valor fora do dado: '25'; o pedido 9 é de 1d20: diga um "
-                                 + "número de 1 a 20", p),
-                plainAnswerError("pedido desconhecido: '9'; pendentes: nenhum", p),
-                plainAnswerError("o pedido 9 não é seu; responda só aos seus pedidos", p)];
+        const no = (error, codigo) => ({ ok: false, error, codigo });
+        return [plainAnswerError(no("valor fora do dado: '25'; o pedido 9 é de 1d20: diga um "
+                                    + "número de 1 a 20", "valor_fora_do_dado"), p),
+                plainAnswerError(no("pedido desconhecido: '9'; pendentes: nenhum",
+                                    "pedido_encerrado"), p),
+                plainAnswerError(no("o pedido 9 não é seu; responda só aos seus pedidos",
+                                    "pedido_alheio"), p),
+                plainAnswerError(no("número de 1 a 20, mas sem código"), p)];
     }""")
     assert plain == ["Digite um número de 1 a 20.", "Este pedido já foi respondido ou cancelado.",
-                     "Este pedido não é seu; responda só aos seus pedidos."]
+                     "Este pedido não é seu; responda só aos seus pedidos.",
+                     "Número de 1 a 20, mas sem código."]
     assert len(table.events()) == before  # nothing was sent
     card.get_by_label("Rolou o dado na mesa? Digite o valor:").fill("7")
     card.get_by_role("button", name="Enviar valor").click()

@@ -13,6 +13,7 @@ from typing import Any, Callable, Iterator
 import pytest
 import socketio
 
+from companion.pages import page_data
 from companion.server import access
 from companion.engine.view import visible_to
 from companion.server.app import RunningServer, start_in_thread
@@ -164,7 +165,8 @@ def numbered(session: Session, viewer: str) -> list[dict[str, Any]]:
 
 def test_gm_and_players_are_welcomed_with_state(peers, session: Session) -> None:
     gm = peers({"token": GM_TOKEN})
-    assert gm.welcome() == {"papel": "mestre", "token": GM_TOKEN, "jogador": None}
+    assert gm.welcome() == {"papel": "mestre", "token": GM_TOKEN, "jogador": None,
+                            "paginas": page_data(session.tables)}
     ana = peers({"nome": "Ana"})
     welcome = ana.welcome()
     assert welcome["papel"] == "jogador"
@@ -178,13 +180,14 @@ def test_gm_and_players_are_welcomed_with_state(peers, session: Session) -> None
     assert any(c.id == "ana" for c in session.state.party)
 
 
-def test_returning_player_keeps_character(peers) -> None:
+def test_returning_player_keeps_character(peers, session: Session) -> None:
     first = peers({"nome": "Bia"})
     token = first.welcome()["token"]
     first.close()
     again = peers({"token": token})
     assert again.welcome() == {"papel": "jogador", "token": token,
-                               "jogador": {"id": "bia", "nome": "Bia"}}
+                               "jogador": {"id": "bia", "nome": "Bia"},
+                               "paginas": page_data(session.tables)}
 
 
 def test_table_screen_is_a_public_viewer(peers) -> None:

@@ -11,6 +11,7 @@ import unicodedata
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping, get_args
 
+from companion import protocol
 from companion.engine import dice
 from companion.engine.model import (
     GM,
@@ -375,7 +376,7 @@ def require_group_free(state: State, turn: Turn, who: tuple[str, ...] | None = N
                      for p in waiting)
     first = waiting[0].id
     raise CommandRejected(f"{said}: responda ('responder pedido {first}') ou cancele "
-                          f"('cancelar pedido {first}') antes de seguir")
+                          f"('cancelar pedido {first}') antes de seguir", code="pedido_pendente")
 
 
 def edge_text(edge: str, dice_expression: str, low_is_good: bool) -> str:
@@ -444,15 +445,8 @@ def spoken_name(tables: Tables, name: str) -> str:
 
 
 def require_actor(state: State, turn: Turn) -> None:
-    """Players may run only what comandos.yaml marks `jogador: true`."""
-    if turn.command.actor == "gm":
-        return
-    spec = turn.tables.get("comandos", "comandos").get(turn.command.name, {})
-    if not spec.get("jogador", False):
-        raise CommandRejected(
-            f"só o Mestre pode usar '{turn.command.name}'; jogadores podem rolar dados, "
-            "responder aos seus pedidos, ver o estado e pedir ajuda"
-        )
+    """Players may run only what comandos.yaml marks `jogador: true` (companion.protocol)."""
+    protocol.require_may_run(turn.command.actor, turn.command.name, turn.tables)
 
 
 def _count_dice(state: State, events: list[Event]) -> State:

@@ -4,14 +4,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, Mapping
 
+from companion import protocol
+
 Visibility = str  # "public", "gm" or "player:<character id>"
-PUBLIC: Visibility = "public"
-GM: Visibility = "gm"
+PUBLIC: Visibility = protocol.PUBLIC
+GM: Visibility = protocol.GM
 
 
 def player_visibility(character_id: str) -> Visibility:
     """The visibility of an event meant for one character's player (and the GM)."""
-    return f"player:{character_id}"
+    return protocol.player_key(character_id)
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ import re
 from dataclasses import replace
 from typing import Any, Callable, Mapping
 
+from companion import protocol
 from companion.engine.core import (
     CANCEL_HANDLERS,
     PROMPT_HANDLERS,
@@ -272,8 +273,7 @@ def attribute_damage_text(character: Character) -> str:
 # ---------------------------------------------------------------- finding prompts
 
 def _actor_character(turn: Turn) -> str | None:
-    actor = turn.command.actor
-    return actor.split(":", 1)[1] if actor.startswith("player:") else None
+    return protocol.character_of(turn.command.actor)
 
 
 def _pending_list(state: State, turn: Turn) -> str:
@@ -293,13 +293,13 @@ def _owner(state: State, prompt: Prompt) -> str:
 def find_prompt(state: State, turn: Turn) -> Prompt:
     """The prompt a `responder`/`cancelar` means (see the module docstring)."""
     if not state.prompts:
-        raise CommandRejected("não há nenhum pedido pendente")
+        raise CommandRejected("não há nenhum pedido pendente", code="sem_pedido")
     wanted_id, name = arg(turn, "pedido"), arg(turn, "personagem")
     if wanted_id is not None:
         found = next((p for p in state.prompts if str(p.id) == str(wanted_id).strip()), None)
         if found is None:
             raise CommandRejected(f"pedido desconhecido: '{wanted_id}'; pendentes: "
-                                  f"{_pending_list(state, turn)}")
+                                  f"{_pending_list(state, turn)}", code="pedido_encerrado")
         return found
     owner = find_character(state, name).id if name else _actor_character(turn)
     if owner is None:
@@ -319,9 +319,9 @@ def find_prompt(state: State, turn: Turn) -> Prompt:
 
 
 def _check_owner(prompt: Prompt, turn: Turn) -> None:
-    player = _actor_character(turn)
-    if player is not None and prompt.character != player:
-        raise CommandRejected(f"o pedido {prompt.id} não é seu; responda só aos seus pedidos")
+    if not protocol.may_answer(turn.command.actor, prompt.character):
+        raise CommandRejected(f"o pedido {prompt.id} não é seu; responda só aos seus pedidos",
+                              code="pedido_alheio")
 
 
 def prompt_visibility(prompt: Prompt) -> Visibility:
@@ -453,7 +453,8 @@ def _by_value(state: State, prompt: Prompt, turn: Turn) -> PromptAnswer:
 def _die_value(prompt: Prompt, raw: Any, bounds: tuple[int, int]) -> int:
     low, high = bounds
     refusal = CommandRejected(f"valor fora do dado: '{raw}'; o pedido {prompt.id} é de "
-                              f"{prompt.dice}: diga um número de {low} a {high}")
+                              f"{prompt.dice}: diga um número de {low} a {high}",
+                              code="valor_fora_do_dado")
     try:
         natural = _as_int("valor", raw)
     except CommandRejected:

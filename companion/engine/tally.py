@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Mapping
 
+from companion import protocol
 from companion.engine.core import Turn, arg, command, slug
 from companion.engine.hexcrawl import terrain_name
 from companion.engine.model import GM, PUBLIC, State, player_visibility
@@ -162,8 +163,7 @@ def form_lines(state: State, gm: bool) -> list[str]:
 @command("registro")
 def form_command(state: State, turn: Turn) -> State:
     """The session form, only to whoever asked."""
-    actor = turn.command.actor
-    player = actor.split(":", 1)[1] if actor.startswith("player:") else None
+    player = protocol.character_of(turn.command.actor)
     visibility = player_visibility(player) if player else GM
     form: dict[str, Any] = {
         "derrotados": {region: dict(counts) for region, counts in state.tally.defeated.items()},

@@ -55,6 +55,7 @@ from __future__ import annotations
 import random
 from typing import Any, Iterable
 
+from companion import protocol
 from companion.engine import dungeon, hexcrawl, rest
 from companion.engine.chase import distance_of, speed_gap_text
 from companion.engine.clock import MINUTES_PER_DAY, day_of
@@ -63,14 +64,13 @@ from companion.engine.model import GM, PUBLIC, Character, Command, State
 from companion.engine.panic import exhaustion_effects
 from companion.tables import Tables
 
-PLAYER_PREFIX = "player:"
+PLAYER_PREFIX = protocol.PLAYER_PREFIX
 
 
 def visible_to(event_visibility: str, viewer: str) -> bool:
-    """The GM sees all; a player sees public events and their own; the table sees public."""
-    if viewer == GM or event_visibility == PUBLIC:
-        return True
-    return viewer.startswith(PLAYER_PREFIX) and event_visibility == viewer
+    """The GM sees all; a player sees public events and their own; the table sees public
+    (companion.protocol.may_see)."""
+    return protocol.may_see(event_visibility, viewer)
 
 
 def _reader(tables: Tables) -> Turn:
@@ -219,7 +219,7 @@ def _character(state: State, character: Character, detailed: bool,
 def _party(state: State, viewer: str, turn: Turn) -> list[dict[str, Any]]:
     party = []
     for character in state.party:
-        own = viewer == PLAYER_PREFIX + character.id
+        own = viewer == protocol.player_key(character.id)
         entry = _character(state, character, viewer == GM or own, turn)
         if own:
             entry["proprio"] = True
@@ -230,8 +230,8 @@ def _party(state: State, viewer: str, turn: Turn) -> list[dict[str, Any]]:
 def _prompts(state: State, viewer: str) -> list[dict[str, Any]]:
     if viewer == GM:
         return [prompt_to_dict(p) for p in state.prompts]
-    if viewer.startswith(PLAYER_PREFIX):
-        mine = viewer[len(PLAYER_PREFIX):]
+    mine = protocol.character_of(viewer)
+    if mine is not None:
         return [prompt_to_dict(p) for p in state.prompts if p.character == mine]
     return []
 
@@ -258,9 +258,7 @@ def _gm_only(state: State) -> dict[str, Any]:
 
 
 def _viewer(viewer: str) -> str:
-    if viewer == GM or (viewer.startswith(PLAYER_PREFIX) and len(viewer) > len(PLAYER_PREFIX)):
-        return viewer
-    return PUBLIC
+    return protocol.viewer_key(viewer)
 
 
 def view_state(state: State, viewer: str, tables: Tables) -> dict[str, Any]:
@@ -303,9 +301,9 @@ def view_states(state: State, viewers: Iterable[str], tables: Tables) -> dict[st
 def _own_party(state: State, viewer: str, brief: list[dict[str, Any]],
                turn: Turn) -> list[dict[str, Any]]:
     """The public party list with the viewer's own character in detail."""
-    if not viewer.startswith(PLAYER_PREFIX):
+    mine = protocol.character_of(viewer)
+    if mine is None:
         return brief
-    mine = viewer[len(PLAYER_PREFIX):]
     party = list(brief)
     for index, character in enumerate(state.party):
         if character.id == mine:

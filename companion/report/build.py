@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
+from companion import protocol
 from companion.engine.core import slug
 from companion.report import export as exporting
 from companion.report import gather, render
@@ -27,7 +28,7 @@ def viewer_for(campaign: Campaign, name: str | None) -> tuple[str, str | None]:
     wanted = slug(name)
     for _token, character_id, shown in campaign.players:
         if character_id == wanted or slug(shown) == wanted:
-            return f"player:{character_id}", shown
+            return protocol.player_key(character_id), shown
     names = ", ".join(sorted({p[2] for p in campaign.players})) or "nenhum jogador entrou"
     raise ReportError(f"jogador desconhecido: '{name}'; jogadores desta campanha: {names}")
 

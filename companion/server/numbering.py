@@ -8,17 +8,22 @@ rolls). So every viewer but the GM counts only the events it may see: its `seq` 
 screen, "player:<id>" for a player). The GM sees everything, so its numbers stay the log's.
 The same goes for an undo's `data.desfeito`: for everyone but the GM it is the viewer's number
 of the first event of the undone command that the viewer saw, never the log's command number.
+And for prompt ids (`PromptNumbering`): a player's prompts are numbered 1, 2, 3, … over the
+prompts addressed to that player, wherever an id reaches them (events, estado, texts, refusals).
 
 `Numbering` is built lazily per viewer key from the log and advanced incrementally; it is
 thread-safe (the dispatcher thread and the command handlers' threads both use it).
 """
 from __future__ import annotations
 
+import re
 import threading
 from bisect import bisect_left
 from typing import Any, Callable
 
-GM_VIEWER = "gm"
+from companion import protocol
+
+GM_VIEWER = protocol.GM
 
 EventDict = dict[str, Any]
 ReadLog = Callable[[int], list[EventDict]]
@@ -29,8 +34,10 @@ class Numbering:
     """For each viewer key, the global seqs it may see, in order (its number = index + 1)."""
 
     def __init__(self, read_log: ReadLog, visible_to: VisibleTo,
-                 events_of: Callable[[int], list[EventDict]] | None = None) -> None:
+                 events_of: Callable[[int], list[EventDict]] | None = None,
+                 prompts: PromptNumbering | None = None) -> None:
         self._read = read_log
+        self.prompts = prompts
         self._visible = visible_to
         self._events_of = events_of
         self._lock = threading.Lock()
@@ -40,14 +47,21 @@ class Numbering:
     # ------------------------------------------------------------------ reading
 
     def localize(self, event: EventDict, viewer: str) -> EventDict:
-        """The event as `viewer` receives it: its seq renumbered (the GM's is unchanged).
-        The event must be visible to the viewer."""
+        """The event as `viewer` receives it: its seq renumbered (the GM's is unchanged), an
+        undo's `desfeito` and, for a player, its prompt ids in the viewer's numbers. The
+        event must be visible to the viewer."""
         if viewer == GM_VIEWER:
             return event
         local = {**event, "seq": self.number_of(event["seq"], viewer)}
         data = event.get("data")
         if isinstance(data, dict) and "desfeito" in data:
-            local["data"] = {**data, "desfeito": self._undone(data["desfeito"], viewer)}
+            local["data"] = data = {**data, "desfeito": self._undone(data["desfeito"], viewer)}
+        if self.prompts is not None and protocol.is_player(viewer):
+            local["text"] = self.prompts.localize_text(event.get("text"), viewer)
+            data = self.prompts.localize_data(data, viewer)
+            if isinstance(data, dict) and isinstance(data.get("texto"), str) and "desfeito" in data:
+                data = {**data, "texto": self.prompts.localize_text(data["texto"], viewer)}
+            local["data"] = data
         return local
 
     def _undone(self, command_n: Any, viewer: str) -> int | None:
@@ -105,3 +119,131 @@ class Numbering:
                     seqs.append(event["seq"])
         if fresh:
             self._upto = fresh[-1]["seq"]
+
+
+# ---------------------------------------------------------------- prompt ids
+
+PROMPT_IN_TEXT = re.compile(r"\b([Pp]edidos?) (\d+)\b")
+
+
+class PromptNumbering:
+    """Per-viewer prompt ids: a player's prompts are 1, 2, 3, … counted over the prompts
+    addressed to them (the `pedido` events of visibility "player:<id>", in log order, undone
+    ones included, so a number is never given twice: an old button never answers a newer
+    prompt). The GM keeps the engine's ids; the table screen is shown no prompt.
+
+    `to_local` rewrites what a viewer receives (an event's `data.pedido`, an estado's
+    `pedidos`, the "pedido N" of a text); `to_global` reads a number a player sent back.
+    Thread-safe, advanced lazily from the log."""
+
+    def __init__(self, read_log: ReadLog) -> None:
+        self._read = read_log
+        self._lock = threading.Lock()
+        self._upto = 0
+        self._ids: dict[str, list[int]] = {}  # viewer → global prompt ids, in order
+        self._local: dict[str, dict[int, int]] = {}  # viewer → global id → its number
+
+    def _advance(self) -> None:
+        fresh = self._read(self._upto)
+        for event in fresh:
+            if event.get("kind") != "pedido" or not protocol.is_player(event["visibility"]):
+                continue
+            pedido = (event.get("data") or {}).get("pedido")
+            if isinstance(pedido, dict) and isinstance(pedido.get("id"), int):
+                ids = self._ids.setdefault(event["visibility"], [])
+                if pedido["id"] not in self._local.setdefault(event["visibility"], {}):
+                    ids.append(pedido["id"])
+                    self._local[event["visibility"]][pedido["id"]] = len(ids)
+        if fresh:
+            self._upto = fresh[-1]["seq"]
+
+    def numbers(self, viewer: str, refresh: bool = True) -> dict[int, int]:
+        """global id → the viewer's number, for every prompt ever addressed to it."""
+        with self._lock:
+            if refresh:
+                self._advance()
+            return dict(self._local.get(viewer, {}))
+
+    def to_global(self, viewer: str, number: int) -> int | None:
+        """The engine's id of the viewer's prompt `number` (None: it never had one)."""
+        with self._lock:
+            self._advance()
+            ids = self._ids.get(viewer, [])
+            return ids[number - 1] if 1 <= number <= len(ids) else None
+
+    def to_local(self, viewer: str, global_id: int) -> int | None:
+        with self._lock:
+            known = self._local.get(viewer, {})
+            if global_id not in known:
+                self._advance()
+            return self._local.get(viewer, {}).get(global_id)
+
+    def mapping(self, viewer: str, wanted: set[int]) -> dict[int, int]:
+        """global → local for the viewer, advanced when one of `wanted` is not known yet."""
+        with self._lock:
+            if not wanted <= set(self._local.get(viewer, {})):
+                self._advance()
+            return dict(self._local.get(viewer, {}))
+
+    # ------------------------------------------------------------------ rewriting
+
+    def localize_data(self, data: Any, viewer: str) -> Any:
+        """An event's data (or a view) with its prompt ids in the viewer's numbers."""
+        if not protocol.is_player(viewer) or not isinstance(data, dict):
+            return data
+        wanted = set(_prompt_ids(data))
+        if not wanted:
+            return data
+        return _rewrite(data, self.mapping(viewer, wanted))
+
+    def localize_text(self, text: Any, viewer: str) -> Any:
+        """'… respondeu ao pedido 7' → '… respondeu ao pedido 2' for the viewer's own prompts;
+        another's prompt (quoted in a public undo: "Desfeito: 'responder pedido 7 rolar'")
+        becomes 'um pedido', so no number of the log's count reaches the player."""
+        if not protocol.is_player(viewer) or not isinstance(text, str) or "edido" not in text:
+            return text
+        found = {int(m.group(2)) for m in PROMPT_IN_TEXT.finditer(text)}
+        if not found:
+            return text
+        local = self.mapping(viewer, found)
+
+        def swap(match: re.Match[str]) -> str:
+            number = local.get(int(match.group(2)))
+            if number is not None:
+                return f"{match.group(1)} {number}"
+            return "Um pedido" if match.group(1)[0] == "P" else "um pedido"
+        return PROMPT_IN_TEXT.sub(swap, text)
+
+
+def _prompt_ids(data: Any) -> list[int]:
+    """The prompt ids a data dict carries: `pedido` (an id or a prompt), `pedidos` (prompts),
+    `estado` (a view with `pedidos`)."""
+    found: list[int] = []
+    pedido = data.get("pedido")
+    if isinstance(pedido, bool):
+        pass
+    elif isinstance(pedido, int):
+        found.append(pedido)
+    elif isinstance(pedido, dict) and isinstance(pedido.get("id"), int):
+        found.append(pedido["id"])
+    for prompt in data.get("pedidos") or []:
+        if isinstance(prompt, dict) and isinstance(prompt.get("id"), int):
+            found.append(prompt["id"])
+    if isinstance(data.get("estado"), dict):
+        found += _prompt_ids(data["estado"])
+    return found
+
+
+def _rewrite(data: dict, local: dict[int, int]) -> dict:
+    out = dict(data)
+    pedido = data.get("pedido")
+    if isinstance(pedido, int) and not isinstance(pedido, bool):
+        out["pedido"] = local.get(pedido)
+    elif isinstance(pedido, dict) and isinstance(pedido.get("id"), int):
+        out["pedido"] = {**pedido, "id": local.get(pedido["id"])}
+    if isinstance(data.get("pedidos"), list):
+        out["pedidos"] = [{**p, "id": local.get(p["id"])} if isinstance(p, dict)
+                          and isinstance(p.get("id"), int) else p for p in data["pedidos"]]
+    if isinstance(data.get("estado"), dict):
+        out["estado"] = _rewrite(data["estado"], local)
+    return out

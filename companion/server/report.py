@@ -14,6 +14,7 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, Response, request
 
+from companion import protocol
 from companion.errors import CompanionError
 from companion.report import build
 from companion.report.source import ReportError, read_log, session_number
@@ -68,7 +69,7 @@ def _viewer(session: Any, token: str | None) -> tuple[str, str | None] | None:
     player = session.player_by_token(token) if token else None
     if player is None:
         return None
-    return f"player:{player.character_id}", player.name
+    return protocol.player_key(player.character_id), player.name
 
 
 def blueprint(session: Any, tables: Any, message_page: Callable[[str, str], str]) -> Blueprint:

@@ -13,6 +13,12 @@ Event numbers are per viewer (companion.server.numbering): the GM gets the log's
 player and the table screen get 1, 2, 3, … counting only the events they may see, so the gaps
 left by GM-only events (whose number depends on secret outcomes) never show. `desde`, the
 `evento` messages and the `comando` acknowledgement all use the connection's own numbering.
+So do a player's prompt ids (numbering.PromptNumbering): 1, 2, 3, … over the prompts addressed
+to that player, in events, views, texts and refusals; `responder pedido N` from a player is read
+in that numbering and turned into the engine's id here, before the session runs it.
+
+Who sees what and who may run what is companion.protocol's; `boas_vindas` also carries
+`paginas` (companion.pages: the pages' buttons, mode names, prompt titles, option labels).
 
 After a connection is accepted the client gets `boas_vindas`, then every event it may see with
 seq > desde (`evento`, in seq order), then `estado`. New events reach each client once, in seq
@@ -29,6 +35,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import queue
 import threading
 import time
@@ -39,9 +46,12 @@ from typing import Any, Callable
 from flask import request
 from flask_socketio import SocketIO, ConnectionRefusedError
 
-from companion.errors import AccessDenied, CompanionError
+from companion import pages, protocol
+from companion.engine import Command
+from companion.engine.core import slug
+from companion.errors import AccessDenied, CommandRejected, CompanionError
 from companion.server import access
-from companion.server.numbering import GM_VIEWER, Numbering
+from companion.server.numbering import GM_VIEWER, Numbering, PromptNumbering
 
 log = logging.getLogger(__name__)
 NAMESPACE = "/"
@@ -52,14 +62,14 @@ WELCOME_WAIT = 5.0  # seconds to wait for the connection to be accepted before w
 
 
 def player_room(character_id: str) -> str:
-    return f"player:{character_id}"
+    return protocol.player_key(character_id)
 
 
 def rooms_for(visibility: str) -> list[str]:
     """The rooms an event of this visibility goes to (the GM room always sees player events)."""
-    if visibility == "public":
+    if visibility == protocol.PUBLIC:
         return [PUBLIC_ROOM]
-    if visibility.startswith("player:"):
+    if protocol.is_player(visibility):
         return [visibility, GM_ROOM]
     return [GM_ROOM]
 
@@ -123,8 +133,11 @@ class Hub:
         self.jobs: queue.Queue[tuple[str, Any]] = queue.Queue()
         self.last_views: dict[str, dict] = {}  # the estado each viewer kind was last sent
         light = getattr(session, "visibilities_since", None)  # no data decoding, if it can
+        self.prompts = PromptNumbering(lambda seq: self.session.events_since(seq))
         self.numbering = Numbering(light or (lambda seq: self.session.events_since(seq)),
-                                   visible_to, getattr(session, "events_of", None))
+                                   visible_to, getattr(session, "events_of", None),
+                                   prompts=self.prompts)
+        self.pages = pages.page_data(tables)
         last = getattr(session, "last_seq", None)
         self.cursor = last() if last is not None else self._last_seq(0)
         self.stopped = threading.Event()
@@ -192,7 +205,7 @@ class Hub:
         if "nome" in auth:
             return self._new_player(sid, auth["nome"], since)
         if auth.get("papel") == "mesa":
-            return Client(sid, "mesa", "public", None, None, since,
+            return Client(sid, "mesa", protocol.viewer_for_role("mesa"), None, None, since,
                           welcome={"url_jogador": self._player_url()})
         raise AccessDenied(
             "falta o nome: para entrar como jogador informe seu nome; o Mestre usa o link "
@@ -201,7 +214,7 @@ class Hub:
 
     def _by_token(self, sid: str, token: Any, since: int) -> Client:
         if access.same_token(token, self.session.gm_token):
-            return Client(sid, "mestre", "gm", token, None, since)
+            return Client(sid, "mestre", protocol.viewer_for_role("mestre"), token, None, since)
         player = self.session.player_by_token(token) if isinstance(token, str) else None
         if player is None:
             raise AccessDenied(
@@ -224,7 +237,7 @@ class Hub:
 
     @staticmethod
     def _player_client(sid: str, player: Any, since: int) -> Client:
-        viewer = player_room(player.character_id)
+        viewer = protocol.viewer_for_role("jogador", player.character_id)
         info = {"id": player.character_id, "nome": player.name}
         return Client(sid, "jogador", viewer, player.token, info, since)
 
@@ -241,7 +254,8 @@ class Hub:
         since = self._replay_from(client)
         sio = self.socketio.server
         sio.emit("boas_vindas", {"papel": client.role, "token": client.token,
-                                 "jogador": client.player, **client.welcome},
+                                 "jogador": client.player, "paginas": self.pages,
+                                 **client.welcome},
                  to=sid, namespace=NAMESPACE)
         missed = self.session.events_since(since)
         for event in missed:
@@ -312,8 +326,10 @@ class Hub:
         groups: dict[tuple[int, str], tuple[dict, list[str]]] = {}
         for room, viewer in self._targets(event["visibility"], live):
             local = self.numbering.localize(event, viewer)
-            rewritten = local["data"] is not event["data"]  # an undo's desfeito, per viewer
-            key = (local["seq"], json.dumps(local["data"], sort_keys=True) if rewritten else "")
+            # an undo's desfeito, a player's prompt ids: per viewer
+            rewritten = local["data"] is not event["data"] or local["text"] != event["text"]
+            key = (local["seq"], json.dumps([local["data"], local["text"]], sort_keys=True)
+                   if rewritten else "")
             groups.setdefault(key, (local, []))[1].append(room)
         return list(groups.values())
 
@@ -340,7 +356,8 @@ class Hub:
         nothing, so a GM-only command leaves no trace on the players' phones."""
         with self.lock:
             viewers = sorted({c.viewer for c in self.clients.values()})
-        views = self.view_states(self.session.state, viewers, self.tables)
+        views = {viewer: self._localize_view(view, viewer) for viewer, view in
+                 self.view_states(self.session.state, viewers, self.tables).items()}
         changes: dict[str, tuple[dict, list[str]]] = {}  # one message for every room it suits
         for viewer in viewers:
             saw = any(self.visible_to(e["visibility"], viewer) for e in fresh)
@@ -381,7 +398,12 @@ class Hub:
         return view
 
     def _view(self, viewer: str) -> dict:
-        return self.view_state(self.session.state, viewer, self.tables)
+        return self._localize_view(self.view_state(self.session.state, viewer, self.tables),
+                                   viewer)
+
+    def _localize_view(self, view: dict, viewer: str) -> dict:
+        """A player's view with its prompt ids in that player's numbers."""
+        return self.prompts.localize_data(view, viewer)
 
     def _last_seq(self, after: int) -> int:
         newer = self.session.events_since(after)
@@ -396,40 +418,79 @@ class Hub:
             client = self.clients.get(sid) or self.pending.get(sid)
         if client is None:
             return {"ok": False, "error": "conexão ainda não aceita; tente de novo"}
-        if client.role == "mesa":
-            return {"ok": False, "error": "a tela da mesa só mostra; comandos vêm do Mestre"}
+        actor = protocol.actor_for_viewer(client.viewer)
+        if actor is None:
+            return protocol.refusal("a tela da mesa só mostra; comandos vêm do Mestre",
+                                    "so_mestre")
         limiter = self.limiters[client.role]
         if not limiter.allow(sid):
             return {"ok": False, "error": access.rate_limited(int(limiter.capacity))}
         try:
             text = access.command_text(payload)
-            if client.role == "jogador":
-                self._check_player_command(text)
         except AccessDenied as refused:
             return {"ok": False, "error": refused.message}
-        actor = "gm" if client.role == "mestre" else client.viewer
+        if protocol.is_player(actor):
+            return self._player_command(client, actor, text)
         result = self.session.run(text, actor=actor)
+        return self._ack(result, client)
+
+    def _ack(self, result: Any, client: Client) -> dict[str, Any]:
         if not result.ok:
-            return {"ok": False, "error": result.error}
+            message = self.prompts.localize_text(result.error or "", client.viewer)
+            return protocol.refusal(message, getattr(result, "code", None))
         events = [self.numbering.localize(e, client.viewer) for e in result.events
                   if self.visible_to(e["visibility"], client.viewer)]
         return {"ok": True, "events": events}
 
-    def _check_player_command(self, text: str) -> None:
-        """Session-level commands (desfazer) never reach the engine's actor check: refuse here
-        whatever comandos.yaml does not mark `jogador: true`."""
-        if self.parse_line is None:
-            return
-        parsed = self.parse_line(text)
+    def _player_command(self, client: Client, actor: str, text: str) -> dict[str, Any]:
+        """A player's line: parsed once here, refused unless it is theirs to give (the session
+        handles `desfazer` before the engine's own check), the prompt it names read in the
+        player's own numbers, then run as that player."""
+        parsed = self.parse_line(text.strip()) if self.parse_line is not None else None
         command = getattr(parsed, "command", None)
         if command is None:
-            return  # the session reports the parse error itself
-        specs = self.tables.get("comandos", "comandos")
-        if not specs.get(command.name, {}).get("jogador", False):
-            raise AccessDenied(
-                f"só o Mestre pode usar '{command.name}'; jogadores podem rolar dados, "
-                "responder aos seus pedidos, ver o estado e pedir ajuda"
-            )
+            return self._ack(self.session.run(text, actor=actor), client)  # its parse error
+        if not protocol.may_run(actor, command.name, self.tables):
+            return protocol.refusal(protocol.refusal_to_run(command.name), "so_mestre")
+        args = dict(command.args)
+        try:
+            said = self._own_prompt(client.viewer, command.name, args, text.strip())
+        except CommandRejected as refused:
+            return protocol.refusal(refused.message, refused.code)
+        result = self.session.run_command(Command(command.name, args, actor), text=said)
+        return self._ack(result, client)
+
+    def _own_prompt(self, viewer: str, name: str, args: dict[str, Any], text: str) -> str:
+        """For an answer, the prompt it names in the player's numbers becomes the engine's id
+        (in `args`, and in the text kept in the log); returns that text. A number the player
+        never had, or whose prompt is no longer pending, is refused here: the engine's own
+        refusals would list every pending prompt, other players' too."""
+        if name != "responder":
+            return text
+        mine = [p for p in self.session.state.prompts
+                if protocol.may_answer(viewer, p.character)]
+        local = self.prompts.numbers(viewer)
+        if "pedido" not in args:
+            named = args.get("personagem")
+            if named is not None and slug(str(named)) != protocol.character_of(viewer):
+                raise CommandRejected(f"'{named}' não é o seu personagem; responda só aos seus "
+                                      "pedidos", "pedido_alheio")
+            if not mine:
+                raise CommandRejected("não há nenhum pedido pendente para você", "sem_pedido")
+            return text
+        said = str(args["pedido"]).strip()
+        number = int(said) if said.isascii() and said.isdigit() else 0
+        wanted = self.prompts.to_global(viewer, number) if number else None
+        pending = ", ".join(str(local[p.id]) for p in mine if p.id in local) or "nenhum"
+        if wanted is None:
+            raise CommandRejected(f"pedido desconhecido: '{said}'; seus pedidos pendentes: "
+                                  f"{pending}", "pedido_desconhecido")
+        if not any(p.id == wanted for p in mine):
+            raise CommandRejected(f"o pedido {number} já foi respondido ou cancelado; seus "
+                                  f"pedidos pendentes: {pending}", "pedido_encerrado")
+        args["pedido"] = wanted
+        return re.sub(rf"\bpedido\s+0*{number}\b", f"pedido {wanted}", text, count=1,
+                      flags=re.IGNORECASE)
 
 
 def register(socketio: SocketIO, hub: Hub) -> None:

@@ -1,4 +1,5 @@
 // The command texts the pages send for prompts, in forms companion/commands/parse.py accepts.
+import { pages } from "./pages.js";
 //
 // Every answer names its prompt by id ("responder pedido 3 rolar", "responder pedido 3 valor 14",
 // "responder pedido 3 opcao exaustao", "cancelar pedido 3"), so any pending prompt can be
@@ -22,19 +23,16 @@ export function cancelText(prompt) {
   return hasId(prompt) ? `cancelar pedido ${prompt.id}` : "cancelar";
 }
 
-function optionValue(option) {
-  if (option && typeof option === "object") return String(option.id ?? option.valor ?? option.nome ?? "");
-  return String(option);
-}
+// A prompt's options are its canonical values (`opcoes`), texts.
+const optionValue = (option) => String(option ?? "");
 
-/** How an option of a choice prompt is shown on a button (the value sent stays the option). */
-const OPTION_LABELS = { sim: "Sim", nao: "Não", descansar: "Descansar 2 rodadas", exaustao: "Receber 1 de exaustão" };
-
+/** How an option of a choice prompt is shown on a button (the value sent stays the option):
+ * tables/paginas.yaml `opcoes`, else the prompt's own name for it (`opcoes_nomes`). */
 export function optionLabel(option, named) {
   const value = optionValue(option);
-  if (OPTION_LABELS[value]) return OPTION_LABELS[value];
-  const own = option && typeof option === "object" ? option.texto ?? option.nome : undefined;
-  const label = own ?? (typeof named === "string" && named.trim() ? named : value);
+  const labels = pages().opcoes || {};
+  if (labels[value]) return labels[value];
+  const label = typeof named === "string" && named.trim() ? named : value;
   return String(label).replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
 }
 
@@ -59,18 +57,25 @@ export function valueProblem(prompt, raw) {
   return null;
 }
 
-/** A refusal of an answer as the person who tapped the card reads it: no prompt numbers, no
- * command syntax ("valor fora do dado: '25'; o pedido 9 é de 1d20…" → "Digite um número de
- * 1 a 20."). */
-export function plainAnswerError(error, prompt) {
+const GONE = "Este pedido já foi respondido ou cancelado.";
+
+/** What the card says for a refusal the server marked with a `codigo`
+ * (companion.protocol.REFUSAL_CODES); null: show the server's own words. */
+const BY_CODE = {
+  valor_fora_do_dado: (prompt) => { const bounds = dieBounds(prompt && prompt.dice); return bounds ? rangeText(bounds) : null; },
+  pedido_encerrado: () => GONE,
+  pedido_desconhecido: () => GONE,
+  sem_pedido: () => GONE,
+  pedido_alheio: () => "Este pedido não é seu; responda só aos seus pedidos.",
+};
+
+/** A refusal of an answer as the person who tapped the card reads it. `refusal` is the
+ * acknowledgement `{error, codigo}` (or a plain message): the page decides on the code, never
+ * on the wording. */
+export function plainAnswerError(refusal, prompt) {
+  const { error, codigo } = refusal && typeof refusal === "object" ? refusal : { error: refusal };
+  const byCode = Object.hasOwn(BY_CODE, String(codigo)) ? BY_CODE[codigo](prompt) : null;
+  if (byCode) return byCode;
   const text = String(error || "").trim();
-  const range = /n[úu]mero de (-?\d+) a (-?\d+)/i.exec(text);
-  const bounds = (/fora do dado/i.test(text) || range)
-    && (dieBounds(prompt && prompt.dice) || (range && [range[1], range[2]]));
-  if (bounds) return rangeText(bounds);
-  if (/pedido desconhecido|n[ãa]o h[áa] (nenhum )?pedido/i.test(text)) {
-    return "Este pedido já foi respondido ou cancelado.";
-  }
-  const plain = text.replace(/\bo pedido \d+\b/gi, "este pedido").replace(/\bpedido \d+\b/gi, "este pedido");
-  return plain ? plain.charAt(0).toUpperCase() + plain.slice(1).replace(/([^.!?…])$/, "$1.") : "Não deu certo. Tente de novo.";
+  return text ? text.charAt(0).toUpperCase() + text.slice(1).replace(/([^.!?…])$/, "$1.") : "Não deu certo. Tente de novo.";
 }

@@ -1,4 +1,5 @@
 // Shared page plumbing: tiny DOM helper, the Socket.IO connection with seq tracking and the log.
+import { setPages } from "./pages.js";
 
 /** Build an element: el("li", {class: "x", text: "oi"}, child, …). Null/false children are skipped. */
 export function el(tag, props = {}, ...children) {
@@ -65,7 +66,10 @@ export function connect({ auth, onWelcome, onEvent, onState, onStatus, onRefused
     // A refusal by the server (bad token, missing name) stops the automatic retries.
     if (!socket.active && onRefused) onRefused(sentence(refusalText(err)));
   });
-  socket.on("boas_vindas", (data) => onWelcome && onWelcome(data || {}));
+  socket.on("boas_vindas", (data) => {
+    setPages(data && data.paginas);
+    if (onWelcome) onWelcome(data || {});
+  });
   socket.on("evento", (event) => {
     if (!event || typeof event !== "object") return;
     const seq = Number(event.seq);

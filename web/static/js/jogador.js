@@ -1,12 +1,12 @@
 // The player's phone: join by name, then the public table, their character and their prompts.
 import { $, el, fill, pick, connect, eventLog, sentence, statusPill, store, promptTitleText } from "./common.js";
-import { glance, partyOf, characterCard, promptsOf, promptInfo, promptTitle, promptDetail, namesOf, charName } from "./view.js";
-import { answerText, optionLabel, plainAnswerError, valueProblem } from "./commands.js";
+import { glance, partyOf, characterCard, promptsOf, promptInfo, promptTitle, namesOf, charName } from "./view.js";
+import { promptCard } from "./prompt-card.js";
+import { pages } from "./pages.js";
 import { answerSummary, followsAnswer, isOwnAnswer } from "./answer.js";
 
 const TOKEN_KEY = "mesa.jogador.token";
 const NAME_KEY = "mesa.jogador.nome";
-const DICE = ["d4", "d6", "d8", "d10", "d12", "d20"];
 
 let conn = null;
 let identity = null; // {token} or {nome}
@@ -52,6 +52,7 @@ function welcome(data) {
   }
   store.set(NAME_KEY, me.nome);
   showReportLink(identity && identity.token);
+  showDice();
   showTable(me.nome);
   render(state);
 }
@@ -129,7 +130,10 @@ $("#leave").addEventListener("click", () => {
   window.location.reload();
 });
 
-fill($("#dice"), DICE.map((die) => el("button", { type: "button", "data-comando": `rolar 1${die}`, text: die })));
+/** The dice the player rolls with a tap (tables/paginas.yaml `dados_jogador`). */
+function showDice() {
+  fill($("#dice"), pages().dados_jogador.map((die) => el("button", { type: "button", "data-comando": `rolar 1${die}`, text: die })));
+}
 
 /** Send a command. A refusal is shown by `show` (the dice card's line unless a prompt card
  * passes its own); an accepted command clears every refusal on the page. */
@@ -137,7 +141,7 @@ async function run(text, show = showDiceError) {
   if (!conn) return { ok: false };
   const ack = await conn.send(text);
   if (ack.ok) clearErrors();
-  else show(ack.error || "Comando recusado.");
+  else show(ack.error || "Comando recusado.", ack);
   return ack;
 }
 
@@ -195,51 +199,9 @@ function renderPrompts() {
   fill($("#prompts"),
     older.length ? el("div", { class: "older-prompts" },
       el("p", { class: "prompt-count", text: `${mine.length} pedidos para você — o mais novo embaixo; responda em qualquer ordem.` }),
-      older.map((p) => promptCard(p, { compact: true }))) : null,
-    newest ? promptCard(newest) : null);
+      older.map((p) => promptCard(p, { compact: true, send: run }))) : null,
+    newest ? promptCard(newest, { send: run }) : null);
   if (fresh.length) $("#prompts").scrollIntoView({ block: "start", behavior: "smooth" });
-}
-
-/** One prompt: its title and text, a line for a refusal (in plain words, inside the card), and
- * its answers — the option buttons, or "Rolar" and the value of a die rolled at the table. */
-function promptCard(p, { compact = false } = {}) {
-  const title = promptTitle(p.kind);
-  const error = el("p", { class: "error", role: "alert", hidden: true });
-  const showHere = (message) => {
-    error.textContent = plainAnswerError(message, p);
-    error.hidden = false;
-  };
-  const send = (text) => run(text, showHere);
-  const frame = (...children) => el("div", {
-    class: `prompt${compact ? " compact" : " current"}`, role: compact ? "group" : "alertdialog",
-    "aria-label": title, "data-pedido": p.id ?? "",
-  }, el("h3", { text: title }), el("p", { class: "prompt-text", text: p.text }), ...children, error);
-  if (p.options.length) {
-    return frame(el("div", { class: "options" }, p.options.map((option, i) => el("button", {
-      type: "button", class: compact ? "" : "big", text: optionLabel(option, p.labels[i]),
-      onclick: () => send(answerText(p, { option })),
-    }))));
-  }
-  const detail = promptDetail(p, { always: true });
-  const inputId = `valor-${p.id}`;
-  const bounds = valueProblem(p, "") || "";
-  const input = el("input", { type: "number", id: inputId, inputmode: "numeric", min: "1",
-    placeholder: bounds.replace(/^Digite um número de /, "").replace(/\.$/, "") });
-  const form = el("form", { class: "manual", novalidate: true },
-    el("label", { for: inputId, text: compact ? "Valor:" : "Rolou o dado na mesa? Digite o valor:" }),
-    input, el("button", { type: "submit", text: "Enviar valor" }));
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    const value = input.value.trim();
-    const problem = valueProblem(p, value);
-    if (problem) showHere(problem);
-    else send(answerText(p, { value }));
-  });
-  return frame(
-    detail ? el("p", { class: "dice", text: detail }) : null,
-    el("button", { type: "button", class: compact ? "roll" : "primary big", text: "Rolar",
-      onclick: () => send(answerText(p, {})) }),
-    form);
 }
 
 /** Follow the player's own answers: a `resposta` for their character starts a result card

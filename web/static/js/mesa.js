@@ -38,7 +38,7 @@ function fact(label, value, cls = "") {
 
 /** The tug of war of the chase: −2 caught … +2 escaped, with its two ends named. */
 function chaseBar(chase) {
-  const score = Number(pick(chase, "placar", "pontos", "score") ?? 0);
+  const score = Number(pick(chase, "placar") ?? 0);
   return el("div", { class: "chase-track", "aria-hidden": "true" },
     el("div", { class: "chase-bar" }, [-2, -1, 0, 1, 2].map((n) => el("i", { class: n === score ? "on" : "" }))),
     el("div", { class: "chase-ends" }, el("span", { text: "−2: alcançados" }), el("span", { text: "+2: escapam" })));

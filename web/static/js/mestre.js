@@ -1,30 +1,13 @@
 // The GM's page: command box, quick buttons per mode, live log, state, prompts, GM-only notes.
 import { $, el, fill, pick, asList, connect, eventLog, sentence, statusPill, store } from "./common.js";
-import { glance, modeOf, modeName, partyList, promptsOf, promptInfo, promptTitle, promptDetail, namesOf, tallyView, splitPrompts } from "./view.js";
-import { answerText, cancelText, optionLabel, plainAnswerError, valueProblem } from "./commands.js";
+import { glance, modeOf, modeName, partyList, promptsOf, promptInfo, namesOf, tallyView, splitPrompts } from "./view.js";
+import { cancelText } from "./commands.js";
+import { promptCard } from "./prompt-card.js";
+import { pages } from "./pages.js";
 import { isPreamble, outcome } from "./outcome.js";
 import { undoTracker } from "./undo.js";
 
 const TOKEN_KEY = "mesa.mestre.token";
-
-/** Quick buttons per mode: [label, command text]. */
-const QUICK = {
-  viagem: [
-    ["Avançar", "avançar"], ["Explorar", "explorar"], ["Forragear", "forragear"], ["Caçar", "caçar"],
-    ["Pescar", "pescar"], ["Criar munição", "criar munição"], ["Acampar", "acampar"],
-    ["Descansar", "descansar"], ["Encontro", "encontro"], ["Surpresa", "surpresa"],
-    ["Fugir", "fugir"], ["Entrar na masmorra", "masmorra"],
-  ],
-  masmorra: [
-    ["Turno", "turno"], ["Descansar", "descansar"], ["Dormir", "dormir"], ["Surpresa", "surpresa"],
-    ["Acender tocha", "acender tocha"], ["Acender lanterna", "acender lanterna"],
-    ["Rolagem secreta", "segredo"], ["Fugir", "fugir"], ["Sair da masmorra", "viagem"],
-  ],
-  perseguicao: [
-    ["Fuga sucesso", "fuga sucesso"], ["Fuga falha", "fuga falha"],
-    ["Ataque à distância", "ataque à distância"], ["Surpresa", "surpresa"],
-  ],
-};
 
 function gmToken() {
   const fromUrl = new URLSearchParams(window.location.search).get("token");
@@ -62,7 +45,7 @@ async function run(text, show = showError) {
     clearErrors();
     showLastResult(asList(ack.events));
   } else {
-    show(sentence(ack.error || "Comando recusado."));
+    show(sentence(ack.error || "Comando recusado."), ack);
   }
   return ack;
 }
@@ -175,8 +158,8 @@ function render(newState) {
   $("#mode-name").textContent = modeName(state).toLowerCase();
   if (mode !== renderedMode) {
     renderedMode = mode;
-    fill($("#quick"), asList(QUICK[mode] || QUICK.viagem).map(([label, text]) =>
-      el("button", { type: "button", "data-comando": text, text: label })));
+    fill($("#quick"), asList(pages().botoes[mode]).map((button) =>
+      el("button", { type: "button", "data-comando": button.comando, text: button.rotulo })));
   }
   fill($("#party"), partyList(state));
   fill($("#tally"), tallyView(state));
@@ -210,7 +193,8 @@ function renderPrompts() {
   const old = new Set(older.map((p) => p.id));
   fill($("#prompts"), prompts.map((raw) => {
     const p = promptInfo(raw);
-    return gmPromptCard(p, names, old.has(p.id));
+    const who = p.character ? names[p.character] || p.character : "Mestre";
+    return promptCard(p, { gm: true, who, compact: old.has(p.id), send: run });
   }));
   renderCancelOld(older);
 }
@@ -235,53 +219,6 @@ function renderCancelOld(older) {
     }
     button.disabled = false;
   };
-}
-
-/** A pending prompt, whatever its place in the queue: roll or choose for the player, type the
- * value of a die rolled at the table, or cancel it. An owner's older prompts are compact. */
-function gmPromptCard(p, names, older) {
-  const who = p.character ? names[p.character] || p.character : "Mestre";
-  const detail = promptDetail(p);
-  const error = el("p", { class: "error", role: "alert", hidden: true });
-  const showHere = (message) => {
-    error.textContent = plainAnswerError(message, p);
-    error.hidden = false;
-  };
-  let answers;
-  if (p.options.length) {
-    answers = el("div", { class: "options" }, p.options.map((option, i) => el("button", {
-      type: "button", text: optionLabel(option, p.labels[i]),
-      onclick: () => run(answerText(p, { option }), showHere),
-    })));
-  } else {
-    const valueInput = el("input", { type: "number", inputmode: "numeric", id: `valor-${p.id}`, min: "1",
-      placeholder: older ? `Valor (${p.dice})` : null });
-    const form = el("form", { class: "manual", novalidate: true },
-      el("label", { for: `valor-${p.id}`, text: `${older ? "" : "Rolou na mesa? "}Valor do ${p.dice}:` }),
-      valueInput,
-      el("button", { type: "submit", text: "Responder" }));
-    form.addEventListener("submit", (event) => {
-      event.preventDefault();
-      const value = valueInput.value.trim();
-      const problem = valueProblem(p, value);
-      if (problem) showHere(problem);
-      else run(answerText(p, { value }), showHere);
-    });
-    answers = [
-      el("button", { type: "button", class: older ? "roll-for" : "roll-for primary", text: p.character ? `Rolar por ${who}` : `Rolar ${p.dice}`,
-        onclick: () => run(answerText(p, {}), showHere) }),
-      form,
-    ];
-  }
-  return el("div", { class: `prompt for-gm${older ? " older" : " current"}`, "data-pedido": p.id ?? "" },
-    el("h3", {}, el("span", { class: "who", text: who }), ` · ${promptTitle(p.kind)}`,
-      older ? el("span", { class: "tag", text: "antigo" }) : null),
-    el("p", { class: "prompt-text", text: p.text }),
-    detail ? el("p", { class: "dice", text: detail }) : null,
-    answers,
-    error,
-    el("button", { type: "button", class: "danger cancel", text: "Cancelar pedido",
-      onclick: () => run(cancelText(p), showHere) }));
 }
 
 function renderSecrets() {

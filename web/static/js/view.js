@@ -1,18 +1,18 @@
 // Render the `estado` payload (companion/engine/view.py) defensively: a missing key shows nothing.
 import { el, pick, get, asList } from "./common.js";
-
-const MODE_NAMES = { viagem: "Viagem", masmorra: "Masmorra", perseguicao: "Perseguição" };
+import { pages } from "./pages.js";
 
 export const modeOf = (state) => {
   const mode = pick(state, "modo");
   return typeof mode === "string" ? mode : "viagem";
 };
 
-export const modeName = (state) => MODE_NAMES[modeOf(state)] || text(pick(state, "modo_nome")) || String(modeOf(state));
+/** The mode's name as tables/paginas.yaml says it (else the state's own `modo_nome`). */
+export const modeName = (state) => pages().modos[modeOf(state)] || text(pick(state, "modo_nome")) || String(modeOf(state));
 
 const text = (value) => {
   if (value === undefined || value === null || value === "") return undefined;
-  if (typeof value === "object") return pick(value, "texto", "nome", "descricao");
+  if (typeof value === "object") return pick(value, "texto", "nome");
   return String(value);
 };
 
@@ -168,9 +168,9 @@ const hexText = (value) => (value === undefined ? undefined : `${String(value).r
 const turnsText = (value) => (value === undefined ? undefined : turns(value));
 const boolText = (value, yes, no) => (value === undefined ? undefined : value ? yes : no);
 
-export const partyOf = (state) => asList(pick(state, "grupo", "personagens"));
+export const partyOf = (state) => asList(pick(state, "grupo"));
 
-export const charName = (c) => text(pick(c, "nome", "name")) || text(pick(c, "id")) || "?";
+export const charName = (c) => text(pick(c, "nome")) || text(pick(c, "id")) || "?";
 
 function stat(label, value, max, lowWhen) {
   if (value === undefined || value === null) return null;
@@ -199,9 +199,9 @@ export function characterCard(c, { me = false } = {}) {
 }
 
 /** Attribute damage ({"sab": 2}, or a list of {atributo, dano} / texts) as "Dano de SAB 2"
- * chips; nothing when the key is missing or every value is 0. Both spellings are read. */
+ * chips; nothing when the key is missing or every value is 0. */
 export function attributeDamage(c) {
-  const raw = pick(c, "dano_atributos", "dano_atributo");
+  const raw = pick(c, "dano_atributos");
   const label = (name) => `Dano de ${String(name).toUpperCase()}`;
   if (raw && typeof raw === "object" && !Array.isArray(raw)) {
     return Object.entries(raw).filter(([, n]) => Number(n) > 0).map(([name, n]) => [label(name), n]);
@@ -209,7 +209,7 @@ export function attributeDamage(c) {
   return asList(raw).map((entry) => {
     if (entry && typeof entry === "object") {
       const name = pick(entry, "atributo", "nome");
-      const amount = pick(entry, "dano", "valor");
+      const amount = pick(entry, "dano");
       return name !== undefined && Number(amount) > 0 ? [label(name), amount] : null;
     }
     return entry ? [String(entry), undefined] : null;
@@ -259,14 +259,12 @@ export function splitPrompts(prompts) {
   };
 }
 
-/** A prompt's kind as a heading a player understands without the rules at hand. */
-const PROMPT_TITLES = {
-  panico: "Teste de pânico", marcha_forcada: "Marcha forçada: teste de CON",
-  interrupcao: "Descanso interrompido: teste de CON", fuga: "Teste de fuga",
-  escolha_marcha: "Falhou na marcha forçada: escolha", confirmar_perseguicao: "Perseguição longa",
+/** A prompt's kind as a heading a player understands without the rules at hand
+ * (tables/paginas.yaml `titulos_pedidos`, its `padrao` for a kind it does not name). */
+export const promptTitle = (kind) => {
+  const titles = pages().titulos_pedidos || {};
+  return titles[kind] || titles.padrao || String(kind || "");
 };
-
-export const promptTitle = (kind) => PROMPT_TITLES[kind] || "Pedido do Mestre";
 
 /** "1d20+2 · dificuldade 12" for a roll prompt; nothing for a choice. Unless `always`, a plain
  * die with no modifier and no DC gives nothing either (the page names the die elsewhere). */

@@ -1,0 +1,145 @@
+"""Who is who at the table and who may do what: actors, viewers, "may see" and "may run".
+
+One place for the keys every layer passes around:
+
+- an **actor** is who gives a command: `"gm"` or `"player:<character id>"`;
+- a **viewer** is who looks: `"gm"`, `"player:<character id>"`, or `"public"` (the shared table
+  screen, and what every player sees); a connection's role ("mestre", "jogador", "mesa") maps
+  to one (`viewer_for_role`);
+- an event's **visibility** is `"public"`, `"gm"` or `"player:<character id>"` — the same key as
+  the viewer it is meant for.
+
+`may_see(visibility, viewer)` is the one routing rule: the GM sees all; a player sees public
+events and their own; the table screen sees public events. `may_run(actor, command, tables)`
+says which commands a player may give (comandos.yaml `jogador: true`: rolling dice, answering
+a prompt, `estado`, `ajuda`); `may_answer(actor, owner)` whether an actor may answer a prompt
+of that character (the GM answers any; a player only their own).
+
+This module imports only the standard library, companion.errors and companion.tables: the
+engine, the session, the server and the shell all import it, never the reverse.
+"""
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from companion.errors import CommandRejected
+
+GM = "gm"
+PUBLIC = "public"
+PLAYER_PREFIX = "player:"
+
+Role = Literal["mestre", "jogador", "mesa"]
+ROLE_VIEWERS: dict[str, str] = {"mestre": GM, "mesa": PUBLIC}
+
+PLAYER_MAY_RUN = ("jogadores podem rolar dados, responder aos seus pedidos, ver o estado e "
+                  "pedir ajuda")
+
+
+# ---------------------------------------------------------------- keys
+
+def player_key(character_id: str) -> str:
+    """The actor, viewer and visibility key of one character's player: 'player:<id>'."""
+    return f"{PLAYER_PREFIX}{character_id}"
+
+
+def character_of(key: str) -> str | None:
+    """The character id of a 'player:<id>' key; None for the GM, the table or anything else."""
+    if isinstance(key, str) and key.startswith(PLAYER_PREFIX) and len(key) > len(PLAYER_PREFIX):
+        return key[len(PLAYER_PREFIX):]
+    return None
+
+
+def is_player(key: str) -> bool:
+    return character_of(key) is not None
+
+
+def is_gm(key: str) -> bool:
+    return key == GM
+
+
+def viewer_key(viewer: str) -> str:
+    """A viewer key as the views know it: 'gm', 'player:<id>', and anything else 'public'."""
+    return viewer if is_gm(viewer) or is_player(viewer) else PUBLIC
+
+
+def viewer_for_role(role: str, character_id: str | None = None) -> str:
+    """The viewer a connection of that role is: the GM, a player's own key, or the table."""
+    if role == "jogador":
+        if not character_id:
+            raise ValueError("a player connection needs its character id")
+        return player_key(character_id)
+    return ROLE_VIEWERS.get(role, PUBLIC)
+
+
+def actor_for_viewer(viewer: str) -> str | None:
+    """Who a viewer's commands run as: the GM as 'gm', a player as themselves; the table
+    screen runs none (None)."""
+    if is_gm(viewer) or is_player(viewer):
+        return viewer
+    return None
+
+
+# ---------------------------------------------------------------- may see
+
+def may_see(visibility: str, viewer: str) -> bool:
+    """Whether an event (or anything) of this visibility may reach this viewer."""
+    if is_gm(viewer) or visibility == PUBLIC:
+        return True
+    return is_player(viewer) and visibility == viewer
+
+
+# ---------------------------------------------------------------- may run
+
+def _spec(tables: Any, command: str) -> dict[str, Any]:
+    spec = tables.get("comandos", "comandos").get(command, {})
+    return spec if isinstance(spec, dict) else {}
+
+
+def may_run(actor: str, command: str, tables: Any) -> bool:
+    """The GM runs every command; a player only those comandos.yaml marks `jogador: true`."""
+    if is_gm(actor):
+        return True
+    return is_player(actor) and bool(_spec(tables, command).get("jogador", False))
+
+
+def refusal_to_run(command: str) -> str:
+    """What a player hears when a command is not theirs to give."""
+    return f"só o Mestre pode usar '{command}'; {PLAYER_MAY_RUN}"
+
+
+def require_may_run(actor: str, command: str, tables: Any) -> None:
+    """Raise CommandRejected (the table's message) when `actor` may not run `command`."""
+    if not may_run(actor, command, tables):
+        raise CommandRejected(refusal_to_run(command), code="so_mestre")
+
+
+def may_answer(actor: str, owner: str | None) -> bool:
+    """Whether `actor` may answer (or address) a prompt of character `owner` (None: the GM's
+    own prompt): the GM any; a player only their own character's."""
+    if is_gm(actor):
+        return True
+    mine = character_of(actor)
+    return mine is not None and owner == mine
+
+
+# ---------------------------------------------------------------- refusals
+
+# Why a command was refused, in a word a page decides on (the `codigo` of a refused
+# acknowledgement); the Portuguese `error` is what people read.
+REFUSAL_CODES = frozenset({
+    "sem_pedido",          # no prompt is pending (for this player)
+    "pedido_encerrado",    # the prompt named is no longer pending (answered, cancelled, undone)
+    "pedido_desconhecido",  # a player named a prompt number they never had
+    "pedido_alheio",       # the prompt is another player's
+    "valor_fora_do_dado",  # a physical die value the prompt's dice cannot give
+    "pedido_pendente",     # a prompt that holds the group waits for its answer
+    "so_mestre",           # only the GM may run this command
+})
+
+
+def refusal(message: str, code: str | None = None) -> dict[str, Any]:
+    """A refused acknowledgement: `{"ok": false, "error": …}`, plus `codigo` when known."""
+    shown: dict[str, Any] = {"ok": False, "error": message}
+    if code is not None:
+        shown["codigo"] = code
+    return shown

@@ -1,0 +1,77 @@
+"""The pages take their words from the server: with labels changed only in a copy of tables/
+($COMPANION_TABLES), the GM's and the player's pages in real Chromium show the new labels, and
+the renamed button still runs its command."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from companion.tables import DEFAULT_DIR, load_tables
+from tests.browser_helpers import wait_until
+from tests.test_browser import Table, answered, live_table
+
+
+def _rewrite(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, (path.name, old)
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+@pytest.fixture
+def renamed(tmp_path: Path, browser: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Table]:
+    copy = tmp_path / "tabelas"
+    shutil.copytree(DEFAULT_DIR, copy)
+    pages = copy / "paginas.yaml"
+    _rewrite(pages, "{rotulo: Avançar, comando: avançar}", "{rotulo: Seguir a estrada, comando: avançar}")
+    _rewrite(pages, "  viagem: Viagem\n", "  viagem: Estrada\n")
+    _rewrite(pages, '  marcha_forcada: "Marcha forçada: teste de CON"\n',
+             '  marcha_forcada: "Pé na estrada: teste de CON"\n')
+    _rewrite(pages, "  exaustao: Receber 1 de exaustão\n", "  exaustao: Aceitar o cansaço\n")
+    _rewrite(pages, "  descansar: Descansar 2 rodadas\n", "")  # falls back to nomes_opcoes
+    _rewrite(copy / "panico.yaml", "  descansar: descansar\n", "  descansar: repousar de verdade\n")
+    monkeypatch.setenv("COMPANION_TABLES", str(copy))
+    tables = load_tables()
+    assert tables.directory == copy
+    with live_table(tmp_path, tables, browser) as live:
+        yield live
+
+
+def test_the_pages_show_the_labels_of_the_tables_they_are_given(renamed: Table) -> None:
+    table = renamed
+    ana = table.player("Ana")
+    gm = table.gm()
+    assert gm.locator("#mode-name").text_content() == "estrada"
+    assert ana.locator(".mode-tag").first.text_content() == "Estrada"
+    assert gm.get_by_role("button", name="Avançar", exact=True).count() == 0
+    advance = gm.get_by_role("button", name="Seguir a estrada")
+    for _ in range(3):  # the renamed button still sends "avançar"
+        before = len(table.events())
+        advance.click()
+        wait_until(lambda: len(table.events()) > before, message="o botão não avançou")
+    assert [c.name for c in table.session.commands()][-3:] == ["avancar"] * 3
+    march = next(p for p in table.session.state.prompts if p.kind == "marcha_forcada")
+    card = ana.locator(".prompt.current")
+    card.get_by_role("heading", name="Pé na estrada: teste de CON").wait_for()
+    gm.locator(f"#prompts .prompt[data-pedido='{march.id}'] h3",
+               has_text="Pé na estrada: teste de CON").wait_for()
+    # Ana fails the test at the table: the choice's buttons carry the copy's labels
+    card.get_by_label("Rolou o dado na mesa? Digite o valor:").fill("1")
+    before = len(table.events())
+    card.get_by_role("button", name="Enviar valor").click()
+    answered(table, before, "o valor de Ana não chegou")
+    choice = wait_until(lambda: [p for p in table.session.state.prompts
+                                 if p.kind == "escolha_marcha"],
+                        message="Ana não recebeu a escolha")[0]
+    gm_card = gm.locator(f"#prompts .prompt[data-pedido='{choice.id}']")
+    gm_card.get_by_role("button", name="Aceitar o cansaço").wait_for()
+    gm_card.get_by_role("button", name="Repousar de verdade").wait_for()
+    mine = ana.locator(".prompt.current")
+    mine.get_by_role("button", name="Repousar de verdade").wait_for()
+    before = len(table.events())
+    mine.get_by_role("button", name="Aceitar o cansaço").click()
+    chosen = answered(table, before, "a escolha de Ana não chegou")
+    assert chosen["data"]["opcao"] == "exaustao"
+    ana.locator(".headline", has_text="Você escolheu: Aceitar o cansaço").wait_for()

@@ -1,0 +1,154 @@
+"""Per-viewer prompt ids with real Socket.IO clients on a real loopback server: each player
+counts only the prompts addressed to them (1, 2, 3, … with no gap left by another player's
+prompts), answers by that number, and never sees the log's command numbers."""
+from __future__ import annotations
+
+from typing import Any
+
+from companion.session import Session
+from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
+from tests.test_server_socket import Peer, gm_ok, peers, wait_until  # noqa: F401 (fixture)
+
+
+def prompt_ids_in(peer: Peer) -> list[int]:
+    """The prompt ids of the `pedido` events a connection received, in order."""
+    return [e["data"]["pedido"]["id"] for e in peer.events if e["kind"] == "pedido"]
+
+
+def pending_ids(peer: Peer) -> list[int]:
+    views = peer.views()
+    return [p["id"] for p in views[-1]["pedidos"]] if views else []
+
+
+def global_prompts(session: Session, character: str) -> list[int]:
+    return [e["data"]["pedido"]["id"] for e in session.events_since(0)
+            if e["kind"] == "pedido" and e["visibility"] == f"player:{character}"]
+
+
+def table(peers: Any) -> tuple[Peer, Peer, Peer]:
+    gm = peers({"token": GM_TOKEN})
+    gm.welcome()
+    ana, bia = peers({"nome": "Ana"}), peers({"nome": "Bia"})
+    ana.welcome(), bia.welcome()
+    return gm, ana, bia
+
+
+def test_two_players_each_see_their_own_gapless_prompt_ids(peers, session: Session) -> None:
+    gm, ana, bia = table(peers)
+    for name in ("Ana", "Bia", "Ana", "Bia", "Bia"):
+        gm_ok(gm, f"pânico {name}")
+    assert global_prompts(session, "ana") == [1, 3]  # the log's ids leave gaps for each
+    assert global_prompts(session, "bia") == [2, 4, 5]
+    wait_until(lambda: prompt_ids_in(ana) == [1, 2], what=f"Ana: {prompt_ids_in(ana)}")
+    wait_until(lambda: prompt_ids_in(bia) == [1, 2, 3], what=f"Bia: {prompt_ids_in(bia)}")
+    wait_until(lambda: pending_ids(ana) == [1, 2], what="o estado de Ana")
+    wait_until(lambda: pending_ids(bia) == [1, 2, 3], what="o estado de Bia")
+    # the GM keeps the log's ids
+    wait_until(lambda: prompt_ids_in(gm) == [1, 2, 3, 4, 5], what=f"o Mestre: {prompt_ids_in(gm)}")
+    wait_until(lambda: pending_ids(gm) == [1, 2, 3, 4, 5], what="o estado do Mestre")
+    # a player's "estado" command shows the same numbers as the estado messages
+    shown = ana.cmd("estado")
+    assert shown["ok"], shown
+    (summary,) = [e for e in shown["events"] if e["kind"] == "estado"]
+    assert [p["id"] for p in summary["data"]["estado"]["pedidos"]] == [1, 2]
+
+
+def test_answering_by_own_number_and_a_stale_number_is_refused(peers, session: Session) -> None:
+    gm, ana, bia = table(peers)
+    for name in ("Ana", "Bia", "Bia"):
+        gm_ok(gm, f"pânico {name}")
+    wait_until(lambda: pending_ids(bia) == [1, 2], what="os pedidos de Bia")
+    answer = bia.cmd("responder pedido 2 rolar")  # Bia's second prompt: the log's 3
+    assert answer["ok"], answer
+    (said,) = [e for e in answer["events"] if e["kind"] == "resposta"]
+    assert said["data"]["pedido"] == 2 and "pedido 2" in said["text"]
+    stored = [e for e in session.events_since(0) if e["kind"] == "resposta"]
+    assert [e["data"]["pedido"] for e in stored] == [3]  # the engine answered its prompt 3
+    assert session.commands()[-1].text == "responder pedido 3 rolar"
+    wait_until(lambda: pending_ids(bia) == [1], what="o pedido 2 de Bia saiu")
+    # the same button again: refused in Portuguese, nothing changes
+    count = len(session.events_since(0))
+    again = bia.cmd("responder pedido 2 rolar")
+    assert again["ok"] is False and again["codigo"] == "pedido_encerrado"
+    assert "já foi respondido ou cancelado" in again["error"]
+    never = bia.cmd("responder pedido 7 rolar")
+    assert never["ok"] is False and never["codigo"] == "pedido_desconhecido"
+    assert "pedido desconhecido: '7'" in never["error"]
+    assert len(session.events_since(0)) == count
+    # an undone prompt's number is never given again: the old button does not answer the new one
+    gm_ok(gm, "pânico Bia")  # Bia's prompt 3 (the log's 4)
+    wait_until(lambda: pending_ids(bia) == [1, 3], what="o pedido 3 de Bia")
+    gm_ok(gm, "desfazer")
+    wait_until(lambda: pending_ids(bia) == [1], what="o pedido 3 de Bia foi desfeito")
+    gm_ok(gm, "pânico Bia")
+    wait_until(lambda: pending_ids(bia) == [1, 4], what="o pedido novo de Bia é o 4")
+    stale = bia.cmd("responder pedido 3 rolar")
+    assert stale["ok"] is False and stale["codigo"] == "pedido_encerrado"
+    assert bia.cmd("responder pedido 4 rolar")["ok"]
+    # Ana's numbers never moved: her first prompt is still her 1
+    assert pending_ids(ana) == [1] and ana.cmd("responder pedido 1 rolar")["ok"]
+    nothing = ana.cmd("responder rolar")
+    assert nothing["ok"] is False and nothing["codigo"] == "sem_pedido"
+    assert "não há nenhum pedido pendente" in nothing["error"]
+
+
+def test_a_player_never_answers_another_players_prompt(peers, session: Session) -> None:
+    gm, ana, bia = table(peers)
+    gm_ok(gm, "pânico Ana")
+    gm_ok(gm, "pânico Bia")
+    wait_until(lambda: pending_ids(bia) == [1], what="o pedido de Bia")
+    count = len(session.events_since(0))
+    # Bia's 2 does not exist (the log's 2 is hers, but she counts it as 1; the log's 1 is Ana's)
+    refused = bia.cmd("responder pedido 2 rolar")
+    assert refused["ok"] is False and refused["codigo"] == "pedido_desconhecido"
+    assert len(session.events_since(0)) == count
+    assert bia.cmd("responder pedido 1 rolar")["ok"]
+    assert [e["data"]["pedido"] for e in session.events_since(0) if e["kind"] == "resposta"] == [2]
+
+
+def test_a_players_undo_event_carries_no_global_command_number(peers, session: Session) -> None:
+    gm, ana, bia = table(peers)
+    for secret in range(6):  # GM-only commands: they count in the log, never on a phone
+        gm_ok(gm, f"segredo 1d20 porta {secret}")
+    asked = gm_ok(gm, "pânico Ana")
+    undone = session.commands()[-1].n
+    undo = gm_ok(gm, "desfazer")
+    (gm_undo,) = [e for e in undo if "desfeito" in e["data"]]
+    assert gm_undo["data"]["desfeito"] == undone
+    for peer, me in ((ana, "player:ana"), (bia, "player:bia")):
+        wait_until(lambda: any(e["command"] == "desfazer" for e in peer.events),
+                   what=f"o desfazer chegou a {me}")
+        (local,) = [e for e in peer.events if e["command"] == "desfazer"]
+        first_seen = next(e for e in asked if e["visibility"] in ("public", me))
+        mine = [e for e in peer.events if e["text"] == first_seen["text"]]
+        assert local["data"]["desfeito"] == mine[0]["seq"]  # its own number of what was undone
+        assert local["data"]["desfeito"] != undone
+
+
+def test_naming_another_character_is_refused_without_their_prompt_ids(peers,
+                                                                       session: Session) -> None:
+    gm, ana, bia = table(peers)
+    gm_ok(gm, "pânico Ana")
+    gm_ok(gm, "pânico Bia")
+    wait_until(lambda: pending_ids(bia) == [1], what="o pedido de Bia")
+    refused = bia.cmd("responder 12 Ana")
+    assert refused["ok"] is False and refused["codigo"] == "pedido_alheio"
+    assert "pedido 1" not in refused["error"] and "responda só aos seus pedidos" in refused["error"]
+    assert bia.cmd("responder 12 Bia")["ok"]
+
+
+def test_an_undone_answer_quotes_each_player_only_their_own_numbers(peers,
+                                                                     session: Session) -> None:
+    gm, ana, bia = table(peers)
+    gm_ok(gm, "pânico Ana")
+    gm_ok(gm, "pânico Bia")
+    assert bia.cmd("responder pedido 1 rolar")["ok"]  # the log's prompt 2
+    gm_ok(gm, "desfazer")
+    said = {}
+    for peer, me in ((gm, "gm"), (ana, "ana"), (bia, "bia")):
+        wait_until(lambda: any(e["command"] == "desfazer" for e in peer.events),
+                   what=f"o desfazer chegou a {me}")
+        said[me] = next(e["text"] for e in peer.events if e["command"] == "desfazer")
+    assert said["gm"] == "Desfeito: 'responder pedido 2 rolar'"
+    assert said["bia"] == "Desfeito: 'responder pedido 1 rolar'"
+    assert said["ana"] == "Desfeito: 'responder um pedido rolar'"

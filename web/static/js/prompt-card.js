@@ -1,0 +1,70 @@
+// One prompt card for both pages: the GM's (roll or choose for the player, type a die rolled at
+// the table, cancel) and the player's phone (roll, type the die, choose). Titles and option
+// labels come from the server (pages.js); a refusal is shown inside the card, in plain words
+// decided from the acknowledgement's `codigo` (commands.plainAnswerError).
+import { el } from "./common.js";
+import { promptTitle, promptDetail } from "./view.js";
+import { answerText, cancelText, optionLabel, plainAnswerError, valueProblem } from "./commands.js";
+
+/**
+ * `p` is a promptInfo; `send(text, show)` runs a command text and calls `show(message, ack)` on
+ * a refusal. Options: `gm` (the GM's card: whose prompt, "Rolar por Ana", a cancel button),
+ * `who` (the owner's name, for the GM), `compact` (an older prompt, shown small).
+ */
+export function promptCard(p, { gm = false, who = "", compact = false, send }) {
+  const title = promptTitle(p.kind);
+  const error = el("p", { class: "error", role: "alert", hidden: true });
+  const showHere = (message, ack) => {
+    error.textContent = plainAnswerError(ack || message, p);
+    error.hidden = false;
+  };
+  const run = (text) => send(text, showHere);
+  const answers = p.options.length ? optionButtons(p, { gm, compact, run }) : rollAnswers(p, { gm, who, compact, run, showHere });
+  const heading = gm
+    ? el("h3", {}, el("span", { class: "who", text: who }), ` · ${title}`, compact ? el("span", { class: "tag", text: "antigo" }) : null)
+    : el("h3", { text: title });
+  const detail = gm ? promptDetail(p) : "";
+  const frame = gm
+    ? { class: `prompt for-gm${compact ? " older" : " current"}`, "data-pedido": p.id ?? "" }
+    : { class: `prompt${compact ? " compact" : " current"}`, role: compact ? "group" : "alertdialog", "aria-label": title, "data-pedido": p.id ?? "" };
+  return el("div", frame,
+    heading,
+    el("p", { class: "prompt-text", text: p.text }),
+    detail ? el("p", { class: "dice", text: detail }) : null,
+    answers,
+    error,
+    gm ? el("button", { type: "button", class: "danger cancel", text: "Cancelar pedido", onclick: () => run(cancelText(p)) }) : null);
+}
+
+function optionButtons(p, { gm, compact, run }) {
+  return el("div", { class: "options" }, p.options.map((option, i) => el("button", {
+    type: "button", class: gm || compact ? null : "big", text: optionLabel(option, p.labels[i]),
+    onclick: () => run(answerText(p, { option })),
+  })));
+}
+
+/** "Rolar" (the companion rolls) and the value of a die rolled at the table. */
+function rollAnswers(p, { gm, who, compact, run, showHere }) {
+  const inputId = `valor-${p.id}`;
+  const bounds = valueProblem(p, "") || "";
+  const placeholder = gm ? (compact ? `Valor (${p.dice})` : null)
+    : bounds.replace(/^Digite um número de /, "").replace(/\.$/, "");
+  const input = el("input", { type: "number", id: inputId, inputmode: "numeric", min: "1", placeholder });
+  const label = gm ? `${compact ? "" : "Rolou na mesa? "}Valor do ${p.dice}:`
+    : compact ? "Valor:" : "Rolou o dado na mesa? Digite o valor:";
+  const form = el("form", { class: "manual", novalidate: true },
+    el("label", { for: inputId, text: label }), input,
+    el("button", { type: "submit", text: gm ? "Responder" : "Enviar valor" }));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const value = input.value.trim();
+    const problem = valueProblem(p, value);
+    if (problem) showHere(problem);
+    else run(answerText(p, { value }));
+  });
+  const roll = gm
+    ? el("button", { type: "button", class: compact ? "roll-for" : "roll-for primary", text: p.character ? `Rolar por ${who}` : `Rolar ${p.dice}`, onclick: () => run(answerText(p, {})) })
+    : el("button", { type: "button", class: compact ? "roll" : "primary big", text: "Rolar", onclick: () => run(answerText(p, {})) });
+  const detail = gm ? "" : promptDetail(p, { always: true });
+  return [detail ? el("p", { class: "dice", text: detail }) : null, roll, form];
+}
