@@ -28,7 +28,7 @@ from typing import Any, Callable, Iterable
 
 from companion import snapshot
 from companion.engine import Command, State, apply, initial_state
-from companion.engine.core import Turn, require_actor, slug
+from companion.engine.core import Scratch, require_actor, slug
 from companion.engine.model import GM, PUBLIC
 from companion.errors import CommandRejected, CompanionError
 from companion.store.log import Log, Meta, NewEvent, Snapshot, StoredCommand, dumps
@@ -300,7 +300,7 @@ class Session:
         return stored
 
     def _undo(self, command: Command, text: str) -> list[EventDict]:
-        require_actor(self._state, Turn(rng=self._rng(0), tables=self.tables, command=command))
+        require_actor(self._state, Scratch(rng=self._rng(0), tables=self.tables, command=command))
         target = self._log.last_active(sorted(NOT_UNDOABLE))
         if target is None:
             raise CommandRejected(

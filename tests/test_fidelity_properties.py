@@ -162,9 +162,9 @@ class SecretDice:
 def secret_rolls(monkeypatch: pytest.MonkeyPatch) -> list[SecretDice]:
     """Route the engine's GM-only rolls through the SecretDice in `holder[0]`."""
     holder: list[SecretDice] = []
-    original = core.Turn.roll
+    original = core.Scratch.roll
 
-    def roll(self: core.Turn, expression: str, tabela: str, resultado: str | None = None,
+    def roll(self: core.Scratch, expression: str, tabela: str, resultado: str | None = None,
              visibility: str = "public", **kwargs: Any):
         if visibility != GM or not holder:
             return original(self, expression, tabela, resultado, visibility, **kwargs)
@@ -180,7 +180,7 @@ def secret_rolls(monkeypatch: pytest.MonkeyPatch) -> list[SecretDice]:
         dice.note(key, tabela, rolled.total, kwargs)
         return rolled
 
-    monkeypatch.setattr(core.Turn, "roll", roll)
+    monkeypatch.setattr(core.Scratch, "roll", roll)
     return holder
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from companion.engine import conditions
-from companion.engine.core import Turn
+from companion.engine.core import Scratch
 from companion.engine.model import State
 
 MINUTES_PER_DAY = 24 * 60
@@ -31,7 +31,7 @@ def day_of(state: State) -> int:
     return state.minutes // MINUTES_PER_DAY + 1
 
 
-def pass_time(state: State, turn: Turn, minutes: int, *, advancing: bool = False) -> State:
+def pass_time(state: State, scratch: Scratch, minutes: int, *, advancing: bool = False) -> State:
     """Move the clock `minutes` forward. `advancing`: this time is an Avançar round."""
     if not advancing:
         state = replace(state, travel=replace(state.travel, consecutive_advances=0))
@@ -39,15 +39,15 @@ def pass_time(state: State, turn: Turn, minutes: int, *, advancing: bool = False
         state = replace(state, travel=replace(state.travel, acted=(), round_open=False,
                                               round_encounter=False, pending_advance=False))
     if state.dungeon.active:
-        state = _burn_dungeon_timers(state, turn, minutes)
+        state = _burn_dungeon_timers(state, scratch, minutes)
     start = state.minutes
-    state = _cross_midnights(state, turn, state.minutes + minutes)
-    length = int(turn.table("viagem", "rodada", "minutos"))
-    state = conditions.round_harm(state, turn, state.minutes // length - start // length)
-    return expire_lasting(state, turn)
+    state = _cross_midnights(state, scratch, state.minutes + minutes)
+    length = int(scratch.table("viagem", "rodada", "minutos"))
+    state = conditions.round_harm(state, scratch, state.minutes // length - start // length)
+    return expire_lasting(state, scratch)
 
 
-def expire_lasting(state: State, turn: Turn) -> State:
+def expire_lasting(state: State, scratch: Scratch) -> State:
     """Drop the lasting conditions whose time is over, one line per condition."""
     ended: dict[str, list[str]] = {}
     party = []
@@ -59,25 +59,25 @@ def expire_lasting(state: State, turn: Turn) -> State:
             c for c in character.lasting if c.until > state.minutes)) if over else character)
     for text, names in ended.items():
         who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " e " + names[-1]
-        turn.say(f"Acabou: {text} ({who}).", condicao=text, fim=True)
+        scratch.say(f"Acabou: {text} ({who}).", condicao=text, fim=True)
     return replace(state, party=tuple(party)) if ended else state
 
 
-def _burn_dungeon_timers(state: State, turn: Turn, minutes: int) -> State:
+def _burn_dungeon_timers(state: State, scratch: Scratch, minutes: int) -> State:
     from companion.engine import dungeon
 
-    turns = minutes // int(turn.table("masmorra", "turno_minutos"))
-    return dungeon.tick_timers(state, turn, turns) if turns > 0 else state
+    turns = minutes // int(scratch.table("masmorra", "turno_minutos"))
+    return dungeon.tick_timers(state, scratch, turns) if turns > 0 else state
 
 
-def _cross_midnights(state: State, turn: Turn, end: int) -> State:
+def _cross_midnights(state: State, scratch: Scratch, end: int) -> State:
     """Step to each midnight before `end`, ending that day there; then stop at `end`."""
     from companion.engine import hexcrawl
 
     while day_of(state) * MINUTES_PER_DAY <= end:
         ending = day_of(state)
         state = replace(state, minutes=ending * MINUTES_PER_DAY)
-        state = hexcrawl.end_of_day(state, turn, ending)
+        state = hexcrawl.end_of_day(state, scratch, ending)
     return replace(state, minutes=end)
 
 

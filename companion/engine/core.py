@@ -119,7 +119,7 @@ register_schema("inicio", {
 
 
 @dataclass
-class Turn:
+class Scratch:
     """Scratch space for one apply(): the RNG, the tables and the events emitted so far."""
 
     rng: random.Random
@@ -178,8 +178,8 @@ class Turn:
         return self.tables.get(file, *path)
 
 
-Handler = Callable[[State, Turn], State]
-PromptHandler = Callable[[State, Prompt, "PromptAnswer", Turn], State]
+Handler = Callable[[State, Scratch], State]
+PromptHandler = Callable[[State, Prompt, "PromptAnswer", Scratch], State]
 COMMANDS: dict[str, Handler] = {}
 PROMPT_HANDLERS: dict[str, PromptHandler] = {}
 CANCEL_HANDLERS: dict[str, Handler] = {}  # what happens after a prompt of a kind is cancelled
@@ -265,8 +265,8 @@ def duration_text(minutes: int) -> str:
     return " e ".join(parts) or "0 minutos"
 
 
-def arg(turn: Turn, name: str, default: Any = None) -> Any:
-    return turn.command.args.get(name, default)
+def arg(scratch: Scratch, name: str, default: Any = None) -> Any:
+    return scratch.command.args.get(name, default)
 
 
 def find_character(state: State, name_or_id: str) -> Character:
@@ -336,14 +336,14 @@ def edge_for(character: Character, tables: Tables, now: int) -> str | None:
                 None)
 
 
-def add_prompt(state: State, turn: Turn, kind: str, character: str | None, text: str,
+def add_prompt(state: State, scratch: Scratch, kind: str, character: str | None, text: str,
                dice_expression: str = "1d20", modifier_value: int = 0, dc: int | None = None,
                options: tuple[str, ...] = (), **context: Any) -> State:
     """Queue a prompt for a character's player (or the GM when character is None)."""
-    names = turn.table("panico", "nomes_opcoes")
+    names = scratch.table("panico", "nomes_opcoes")
     owner = next((c for c in state.party if c.id == character), None)
     if owner is not None and not options:  # a roll: DESV applies to the physical die too
-        edge = edge_for(owner, turn.tables, state.minutes)
+        edge = edge_for(owner, scratch.tables, state.minutes)
         context = {**context, "vantagem": edge}
         if edge is not None:
             text += " " + edge_text(edge, dice_expression, bool(context.get("rolar_abaixo")))
@@ -351,7 +351,7 @@ def add_prompt(state: State, turn: Turn, kind: str, character: str | None, text:
                     dice=dice_expression, modifier=modifier_value, dc=dc, options=options,
                     labels=tuple(str(names.get(o, o)) for o in options), context=context)
     visibility = player_visibility(character) if character else GM
-    turn.say(text, visibility, kind="pedido", pedido=prompt_to_dict(prompt))
+    scratch.say(text, visibility, kind="pedido", pedido=prompt_to_dict(prompt))
     return replace(state, prompts=state.prompts + (prompt,),
                    next_prompt_id=state.next_prompt_id + 1)
 
@@ -361,17 +361,17 @@ def prompt_name(tables: Tables, kind: str) -> str:
     return str(tables.get("panico", "nomes_pedidos").get(kind, kind))
 
 
-def require_group_free(state: State, turn: Turn, who: tuple[str, ...] | None = None) -> None:
+def require_group_free(state: State, scratch: Scratch, who: tuple[str, ...] | None = None) -> None:
     """Refuse a group activity (or one for `who`) while a prompt of a kind that holds the group
     (comandos.yaml `pedidos_que_seguram`) waits, naming whose and which."""
-    kinds = set(turn.table("comandos", "pedidos_que_seguram"))
+    kinds = set(scratch.table("comandos", "pedidos_que_seguram"))
     waiting = [p for p in state.prompts
                if p.kind in kinds and (who is None or p.character in who)]
     if not waiting:
         return
     names = {c.id: c.name for c in state.party}
     said = "; ".join(f"{names.get(str(p.character), p.character or 'o Mestre')} ainda não "
-                     f"respondeu ao pedido {p.id} ({prompt_name(turn.tables, p.kind)})"
+                     f"respondeu ao pedido {p.id} ({prompt_name(scratch.tables, p.kind)})"
                      for p in waiting)
     first = waiting[0].id
     raise CommandRejected(f"{said}: responda ('responder pedido {first}') ou cancele "
@@ -410,10 +410,10 @@ def option_label(prompt: Prompt, option: str) -> str:
     return labels.get(option, option)
 
 
-def require_mode(state: State, turn: Turn) -> None:
+def require_mode(state: State, scratch: Scratch) -> None:
     """Reject a command that does not fit the current mode (modes come from comandos.yaml),
     saying it in spoken words: "'fuga' só vale numa perseguição (agora: viagem)…"."""
-    spec = turn.tables.get("comandos", "comandos").get(turn.command.name, {})
+    spec = scratch.tables.get("comandos", "comandos").get(scratch.command.name, {})
     modes = spec.get("modos", ["todos"])
     if "todos" in modes or state.mode in modes:
         return
@@ -421,11 +421,11 @@ def require_mode(state: State, turn: Turn) -> None:
         return
     if state.mode == "perseguicao" and not state.dungeon.active and "viagem" in modes:
         return
-    phrases = turn.tables.get("comandos", "modos_frases")
+    phrases = scratch.tables.get("comandos", "modos_frases")
     where = " ou ".join(str(phrases[m]["onde"]) for m in modes)
     now = phrases[state.mode]
     raise CommandRejected(
-        f"'{spoken_name(turn.tables, turn.command.name)}' só vale {where} "
+        f"'{spoken_name(scratch.tables, scratch.command.name)}' só vale {where} "
         f"(agora: {now['nome']}). Diga 'ajuda' para ver os comandos {now['de']}."
     )
 
@@ -443,14 +443,14 @@ def spoken_name(tables: Tables, name: str) -> str:
     return " ".join(words) or name
 
 
-def require_actor(state: State, turn: Turn) -> None:
+def require_actor(state: State, scratch: Scratch) -> None:
     """Players may run only what comandos.yaml marks `jogador: true`."""
-    if turn.command.actor == "gm":
+    if scratch.command.actor == "gm":
         return
-    spec = turn.tables.get("comandos", "comandos").get(turn.command.name, {})
+    spec = scratch.tables.get("comandos", "comandos").get(scratch.command.name, {})
     if not spec.get("jogador", False):
         raise CommandRejected(
-            f"só o Mestre pode usar '{turn.command.name}'; jogadores podem rolar dados, "
+            f"só o Mestre pode usar '{scratch.command.name}'; jogadores podem rolar dados, "
             "responder aos seus pedidos, ver o estado e pedir ajuda"
         )
 
@@ -488,30 +488,30 @@ def apply(state: State, command: Command, rng: random.Random,
     handler = COMMANDS.get(command.name)
     if handler is None:
         raise CommandRejected(f"comando desconhecido: '{command.name}'; diga 'ajuda' para a lista")
-    turn = Turn(rng=rng, tables=tables, command=command)
-    require_actor(state, turn)
-    require_mode(state, turn)
-    new_state = _repeated(handler, state, turn) if "vezes" in command.args \
-        else handler(state, turn)
-    return _count_dice(new_state, turn.events), turn.events
+    scratch = Scratch(rng=rng, tables=tables, command=command)
+    require_actor(state, scratch)
+    require_mode(state, scratch)
+    new_state = _repeated(handler, state, scratch) if "vezes" in command.args \
+        else handler(state, scratch)
+    return _count_dice(new_state, scratch.events), scratch.events
 
 
-def _repeated(handler: Handler, state: State, turn: Turn) -> State:
+def _repeated(handler: Handler, state: State, scratch: Scratch) -> State:
     """'avançar duas vezes', '2 turnos': the command N times in a row, as one command (all or
     nothing: a refusal at any time refuses the whole, saying at which one). Only commands
     marked `repete` in comandos.yaml, at most `repeticoes_maximas` times."""
-    name = turn.command.name
-    times = turn.command.args["vezes"]
-    top = int(turn.table("comandos", "repeticoes_maximas"))
-    spec = turn.tables.get("comandos", "comandos").get(name, {})
+    name = scratch.command.name
+    times = scratch.command.args["vezes"]
+    top = int(scratch.table("comandos", "repeticoes_maximas"))
+    spec = scratch.tables.get("comandos", "comandos").get(name, {})
     if not spec.get("repete", False):
-        raise CommandRejected(f"'{spoken_name(turn.tables, name)}' não se repete: diga-o uma "
+        raise CommandRejected(f"'{spoken_name(scratch.tables, name)}' não se repete: diga-o uma "
                               "vez de cada vez")
     if isinstance(times, bool) or not isinstance(times, int) or not 1 <= times <= top:
         raise CommandRejected(f"número de vezes inválido: '{times}'; diga de 1 a {top}, como em "
-                              f"'{spoken_name(turn.tables, name)} duas vezes'")
-    args = {k: v for k, v in turn.command.args.items() if k != "vezes"}
-    once = replace(turn, command=replace(turn.command, args=args))
+                              f"'{spoken_name(scratch.tables, name)} duas vezes'")
+    args = {k: v for k, v in scratch.command.args.items() if k != "vezes"}
+    once = replace(scratch, command=replace(scratch.command, args=args))
     for count in range(1, times + 1):
         try:
             state = handler(state, once)
@@ -519,5 +519,5 @@ def _repeated(handler: Handler, state: State, turn: Turn) -> State:
             if count == 1:
                 raise
             raise CommandRejected(f"na {count}ª vez: {refused.message}") from None
-    turn.events[:] = once.events
+    scratch.events[:] = once.events
     return state

@@ -31,7 +31,7 @@ from dataclasses import replace
 from typing import Any, Callable
 
 from companion.engine.core import (
-    Turn,
+    Scratch,
     require_group_free,
     arg,
     duration_text,
@@ -76,16 +76,16 @@ MISHAP_KEY = "tabela_b"
 
 # ---------------------------------------------------------------- small readers
 
-def _data(turn: Turn, *path: str | int) -> Any:
-    return turn.table(FILE, *path)
+def _data(scratch: Scratch, *path: str | int) -> Any:
+    return scratch.table(FILE, *path)
 
 
-def _levels(turn: Turn) -> dict[str, Any]:
-    return _data(turn, "tabela_a", "niveis")
+def _levels(scratch: Scratch) -> dict[str, Any]:
+    return _data(scratch, "tabela_a", "niveis")
 
 
-def _level_name(turn: Turn, level: str) -> str:
-    return str(_levels(turn)[level]["nome"])
+def _level_name(scratch: Scratch, level: str) -> str:
+    return str(_levels(scratch)[level]["nome"])
 
 
 def _visibility(value: str) -> str:
@@ -99,24 +99,24 @@ def is_dark(state: State) -> bool:
     return not state.dungeon.lights
 
 
-def effective_danger(state: State, turn: Turn) -> str:
+def effective_danger(state: State, scratch: Scratch) -> str:
     """The danger level the rules use now: total darkness makes it the darkness level (Mortal)."""
     if is_dark(state):
-        return str(_data(turn, "escuridao", "nivel"))
+        return str(_data(scratch, "escuridao", "nivel"))
     return state.dungeon.danger
 
 
-def _say_darkness(state: State, turn: Turn) -> None:
+def _say_darkness(state: State, scratch: Scratch) -> None:
     if is_dark(state):
-        level = _level_name(turn, effective_danger(state, turn))
-        turn.warn(f"Escuridão total: o nível de perigo é {level}. "
-                  f"({_data(turn, 'escuridao', 'texto')})")
+        level = _level_name(scratch, effective_danger(state, scratch))
+        scratch.warn(f"Escuridão total: o nível de perigo é {level}. "
+                  f"({_data(scratch, 'escuridao', 'texto')})")
 
 
-def _danger_arg(turn: Turn, value: Any) -> str:
+def _danger_arg(scratch: Scratch, value: Any) -> str:
     key = slug(str(value))
-    if key not in _levels(turn):
-        names = ", ".join(str(level["nome"]).lower() for level in _levels(turn).values())
+    if key not in _levels(scratch):
+        names = ", ".join(str(level["nome"]).lower() for level in _levels(scratch).values())
         raise CommandRejected(f"nível de perigo desconhecido: '{value}'; use {names}")
     return key
 
@@ -130,93 +130,93 @@ def _require_no_chase(state: State, what: str) -> None:
 # ---------------------------------------------------------------- entering and leaving
 
 @command("masmorra")
-def enter(state: State, turn: Turn) -> State:
+def enter(state: State, scratch: Scratch) -> State:
     """Enter a dungeon: exploration turn 0, the given (or house-default) danger level. Already
     inside, `masmorra arriscado` changes the danger level (as `perigo` does). The GM's monster
     list is kept from an earlier visit (the party may come back)."""
     if state.dungeon.active:
-        if arg(turn, "perigo") is None:
+        if arg(scratch, "perigo") is None:
             raise CommandRejected("o grupo já está na masmorra; para mudar o nível de perigo "
                                   "diga 'masmorra arriscado' (ou inseguro, mortal); para sair, "
                                   "'viagem'")
-        return set_danger(state, turn)
-    danger = _danger_arg(turn, arg(turn, "perigo", _data(turn, "perigo_padrao")))
-    require_group_free(state, turn)
+        return set_danger(state, scratch)
+    danger = _danger_arg(scratch, arg(scratch, "perigo", _data(scratch, "perigo_padrao")))
+    require_group_free(state, scratch)
     travel = replace(state.travel, consecutive_advances=0, camp_safe=False)
     state = replace(state, travel=travel,
                     dungeon=Dungeon(active=True, danger=danger,  # type: ignore[arg-type]
                                     entered_at=state.minutes,
                                     monsters=state.dungeon.monsters))
-    spec = _levels(turn)[danger]
-    turn.say(f"O grupo entra na masmorra. Perigo {spec['nome']}: {spec['texto']}.",
+    spec = _levels(scratch)[danger]
+    scratch.say(f"O grupo entra na masmorra. Perigo {spec['nome']}: {spec['texto']}.",
              perigo=danger)
-    _say_darkness(state, turn)
+    _say_darkness(state, scratch)
     return state
 
 
 @command("viagem")
-def leave(state: State, turn: Turn) -> State:
+def leave(state: State, scratch: Scratch) -> State:
     """Leave the dungeon and go back to travel; the timers and the marching order are cleared,
     the GM's monster list is kept (the party may come back)."""
     spent = duration_text(state.minutes - state.dungeon.entered_at)
-    turn.say(f"O grupo sai da masmorra depois de {spent} lá dentro "
+    scratch.say(f"O grupo sai da masmorra depois de {spent} lá dentro "
              f"({plural(state.dungeon.turn, 'turno')} de exploração). De volta à viagem.",
              minutos=state.minutes - state.dungeon.entered_at, turnos=state.dungeon.turn)
     return replace(state, dungeon=Dungeon(monsters=state.dungeon.monsters))
 
 
 @command("perigo")
-def set_danger(state: State, turn: Turn) -> State:
-    if arg(turn, "perigo") is None:
+def set_danger(state: State, scratch: Scratch) -> State:
+    if arg(scratch, "perigo") is None:
         raise CommandRejected("diga o nível de perigo: 'perigo inseguro', 'perigo arriscado' "
                               "ou 'perigo mortal'")
-    danger = _danger_arg(turn, arg(turn, "perigo"))
-    spec = _levels(turn)[danger]
-    turn.say(f"Nível de perigo: {spec['nome']} ({spec['texto']}).", perigo=danger)
-    _say_darkness(state, turn)
+    danger = _danger_arg(scratch, arg(scratch, "perigo"))
+    spec = _levels(scratch)[danger]
+    scratch.say(f"Nível de perigo: {spec['nome']} ({spec['texto']}).", perigo=danger)
+    _say_darkness(state, scratch)
     return replace(state, dungeon=replace(state.dungeon, danger=danger))  # type: ignore[arg-type]
 
 
 # ---------------------------------------------------------------- the exploration turn
 
 @command("turno")
-def exploration_turn(state: State, turn: Turn) -> State:
+def exploration_turn(state: State, scratch: Scratch) -> State:
     """One 10-minute exploration turn."""
     _require_no_chase(state, "turno")
-    return _run_turn(state, turn, resting=False)
+    return _run_turn(state, scratch, resting=False)
 
 
-def rest_turn(state: State, turn: Turn) -> State:
+def rest_turn(state: State, scratch: Scratch) -> State:
     """`descansar` in the dungeon: an exploration turn spent resting (resets the hour count)."""
     _require_no_chase(state, "descansar")
-    return _run_turn(state, turn, resting=True)
+    return _run_turn(state, scratch, resting=True)
 
 
-def _run_turn(state: State, turn: Turn, resting: bool) -> State:
-    require_group_free(state, turn)
+def _run_turn(state: State, scratch: Scratch, resting: bool) -> State:
+    require_group_free(state, scratch)
     number = state.dungeon.turn + 1
     state = replace(state, dungeon=replace(state.dungeon, turn=number))
-    state = _encounter_check(state, turn)  # the seed's order: the check, then the actions
+    state = _encounter_check(state, scratch)  # the seed's order: the check, then the actions
     doing = "o grupo descansa" if resting else "ações dos jogadores"
-    turn.say(f"Turno de exploração {number} ({_data(turn, 'turno_minutos')} min): {doing}.",
+    scratch.say(f"Turno de exploração {number} ({_data(scratch, 'turno_minutos')} min): {doing}.",
              turno=number, descanso=resting)
-    _monster_reminder(state, turn)
-    return _end_of_turn(state, turn, resting)
+    _monster_reminder(state, scratch)
+    return _end_of_turn(state, scratch, resting)
 
 
-def _encounter_check(state: State, turn: Turn) -> State:
+def _encounter_check(state: State, scratch: Scratch) -> State:
     """Step 1: every N turns by the (effective) danger level, 1:6."""
-    _say_darkness(state, turn)
-    level = effective_danger(state, turn)
-    spec = _levels(turn)[level]
+    _say_darkness(state, scratch)
+    level = effective_danger(state, scratch)
+    spec = _levels(scratch)[level]
     every = max(1, int(spec["a_cada_turnos"]))
     if state.dungeon.turn % every != 0:
         next_turn = state.dungeon.turn + every - state.dungeon.turn % every
-        turn.say(f"Sem checagem de encontro neste turno (perigo {spec['nome']}: próxima no "
+        scratch.say(f"Sem checagem de encontro neste turno (perigo {spec['nome']}: próxima no "
                  f"turno {next_turn}).", GM)
         return state
-    data = _data(turn, "encontro")
-    happens = turn.chance(int(spec["chance"]), str(data["nome"]), str(data["sim"]),
+    data = _data(scratch, "encontro")
+    happens = scratch.chance(int(spec["chance"]), str(data["nome"]), str(data["sim"]),
                           str(data["nao"]), visibility=_visibility(str(data["visibilidade"])),
                           perigo=level)
     if not happens:
@@ -224,20 +224,20 @@ def _encounter_check(state: State, turn: Turn) -> State:
     return replace(state, dungeon=replace(state.dungeon, pending_encounter=True))
 
 
-def _monster_reminder(state: State, turn: Turn) -> None:
+def _monster_reminder(state: State, scratch: Scratch) -> None:
     """Step 3: a GM-only reminder with the dungeon's monster list."""
     monsters = state.dungeon.monsters
     listed = "; ".join(_monster_text(m) for m in monsters) or "nenhum monstro na lista"
-    turn.say(f"Movimento dos monstros: confira quem foi alertado e mova-os — {listed}.", GM,
+    scratch.say(f"Movimento dos monstros: confira quem foi alertado e mova-os — {listed}.", GM,
              monstros=[_monster_dict(m) for m in monsters])
 
 
-def _end_of_turn(state: State, turn: Turn, resting: bool) -> State:
+def _end_of_turn(state: State, scratch: Scratch, resting: bool) -> State:
     """Step 4: the clock (which burns the timers), the hour rest; then the encounter arrives."""
-    state = pass_time(state, turn, int(_data(turn, "turno_minutos")))
-    state = _hour_rest(state, turn, resting)
+    state = pass_time(state, scratch, int(_data(scratch, "turno_minutos")))
+    state = _hour_rest(state, scratch, resting)
     if state.dungeon.pending_encounter:
-        state, _ = _arrival(state, turn)
+        state, _ = _arrival(state, scratch)
     return state
 
 
@@ -250,22 +250,22 @@ def _tick(timers: tuple[Timer, ...], turns: int) -> tuple[tuple[Timer, ...], tup
             tuple(t for t in burnt if t.turns_left == 0))
 
 
-def tick_timers(state: State, turn: Turn, turns: int) -> State:
+def tick_timers(state: State, scratch: Scratch, turns: int) -> State:
     """Burn `turns` turns of every light and spell, saying what went out (clock.pass_time)."""
     lights, lights_out = _tick(state.dungeon.lights, turns)
     spells, spells_over = _tick(state.dungeon.spells, turns)
     for light in lights_out:
-        turn.warn(_light_spec(turn, light.name)["apagou"], luz=light.name)
+        scratch.warn(_light_spec(scratch, light.name)["apagou"], luz=light.name)
     for spell in spells_over:
-        turn.warn(f"A magia {spell.name} terminou.", magia=spell.name)
+        scratch.warn(f"A magia {spell.name} terminou.", magia=spell.name)
     state = replace(state, dungeon=replace(state.dungeon, lights=lights, spells=spells))
     if lights_out and is_dark(state):
-        turn.warn("Nenhuma luz acesa: escuridão total.")
+        scratch.warn("Nenhuma luz acesa: escuridão total.")
     return state
 
 
-def _light_spec(turn: Turn, source: str) -> dict[str, Any]:
-    sources = turn.table("casa", "luz")
+def _light_spec(scratch: Scratch, source: str) -> dict[str, Any]:
+    sources = scratch.table("casa", "luz")
     if source not in sources:
         names = ", ".join(sources)
         raise CommandRejected(f"fonte de luz desconhecida: '{source}'; use {names}")
@@ -273,28 +273,28 @@ def _light_spec(turn: Turn, source: str) -> dict[str, Any]:
 
 
 @command("luz")
-def light(state: State, turn: Turn) -> State:
+def light(state: State, scratch: Scratch) -> State:
     """Light (a new, full) source or put one out."""
-    source = slug(str(arg(turn, "fonte", "")))
-    spec = _light_spec(turn, source)
-    action = slug(str(arg(turn, "acao", "acender")))
-    handlers: dict[str, Callable[[State, Turn, str, dict[str, Any]], State]] = {
+    source = slug(str(arg(scratch, "fonte", "")))
+    spec = _light_spec(scratch, source)
+    action = slug(str(arg(scratch, "acao", "acender")))
+    handlers: dict[str, Callable[[State, Scratch, str, dict[str, Any]], State]] = {
         "acender": _light_on, "apagar": _light_off}
     if action not in handlers:
-        raise CommandRejected(f"ação de luz desconhecida: '{arg(turn, 'acao')}'; "
+        raise CommandRejected(f"ação de luz desconhecida: '{arg(scratch, 'acao')}'; "
                               "use acender ou apagar")
-    return handlers[action](state, turn, source, spec)
+    return handlers[action](state, scratch, source, spec)
 
 
-def _light_on(state: State, turn: Turn, source: str, spec: dict[str, Any]) -> State:
+def _light_on(state: State, scratch: Scratch, source: str, spec: dict[str, Any]) -> State:
     timer = Timer(name=source, turns_left=int(spec["turnos"]), kind="luz")
-    turn.say(f"{spec['nome']} acesa: queima por {plural(timer.turns_left, 'turno')}.", luz=source,
+    scratch.say(f"{spec['nome']} acesa: queima por {plural(timer.turns_left, 'turno')}.", luz=source,
              turnos=timer.turns_left)
     lights = state.dungeon.lights + (timer,)
     return replace(state, dungeon=replace(state.dungeon, lights=lights))
 
 
-def _light_off(state: State, turn: Turn, source: str, spec: dict[str, Any]) -> State:
+def _light_off(state: State, scratch: Scratch, source: str, spec: dict[str, Any]) -> State:
     burning = [t for t in state.dungeon.lights if t.name == source]
     if not burning:
         raise CommandRejected(f"não há {str(spec['nome']).lower()} acesa para apagar")
@@ -302,84 +302,84 @@ def _light_off(state: State, turn: Turn, source: str, spec: dict[str, Any]) -> S
     lights = list(state.dungeon.lights)
     lights.remove(out)
     left = plural(out.turns_left, "turno")
-    turn.say(f"{spec['nome']} apagada ({'restava' if out.turns_left == 1 else 'restavam'} "
+    scratch.say(f"{spec['nome']} apagada ({'restava' if out.turns_left == 1 else 'restavam'} "
              f"{left}).", luz=source)
     state = replace(state, dungeon=replace(state.dungeon, lights=tuple(lights)))
     if is_dark(state):
-        turn.warn("Nenhuma luz acesa: escuridão total.")
+        scratch.warn("Nenhuma luz acesa: escuridão total.")
     return state
 
 
 @command("magia")
-def spell(state: State, turn: Turn) -> State:
+def spell(state: State, scratch: Scratch) -> State:
     """Count a spell's duration in exploration turns."""
-    name = " ".join(str(arg(turn, "nome", "")).split())
-    turns = arg(turn, "turnos")
-    hours = arg(turn, "horas")  # "por uma hora": the turns of that many hours
+    name = " ".join(str(arg(scratch, "nome", "")).split())
+    turns = arg(scratch, "turnos")
+    hours = arg(scratch, "horas")  # "por uma hora": the turns of that many hours
     if turns is None and isinstance(hours, int) and not isinstance(hours, bool):
-        turns = hours * 60 // int(_data(turn, "turno_minutos"))
-    top = int(_data(turn, "magia_maximo_turnos"))
+        turns = hours * 60 // int(_data(scratch, "turno_minutos"))
+    top = int(_data(scratch, "magia_maximo_turnos"))
     if not name:
         raise CommandRejected("diga o nome da magia: 'magia escudo 6 turnos'")
     if isinstance(turns, bool) or not isinstance(turns, int) or not 1 <= turns <= top:
         raise CommandRejected(f"duração da magia inválida: '{turns}'; diga de 1 a {top} turnos, "
                               "como em 'magia escudo 6 turnos'")
     spells = state.dungeon.spells + (Timer(name=name, turns_left=turns, kind="magia"),)
-    turn.say(f"Magia {name}: dura {plural(turns, 'turno')}.", magia=name, turnos=turns)
+    scratch.say(f"Magia {name}: dura {plural(turns, 'turno')}.", magia=name, turnos=turns)
     return replace(state, dungeon=replace(state.dungeon, spells=spells))
 
 
 # ---------------------------------------------------------------- the hour rest
 
-def _hour_rest(state: State, turn: Turn, resting: bool) -> State:
+def _hour_rest(state: State, scratch: Scratch, resting: bool) -> State:
     """Every hour (6 turns) of exploration the party rests a turn or each gains exhaustion."""
     if resting:
-        turn.say("O grupo descansou um turno.")
+        scratch.say("O grupo descansou um turno.")
         return replace(state, dungeon=replace(state.dungeon, turns_since_rest=0))
-    hour = int(_data(turn, "descanso", "turnos_por_hora"))
-    amount = int(_data(turn, "descanso", "exaustao"))
+    hour = int(_data(scratch, "descanso", "turnos_por_hora"))
+    amount = int(_data(scratch, "descanso", "exaustao"))
     count = state.dungeon.turns_since_rest + 1
     if count > hour:
-        state = _exhaust_party(state, turn, amount)
+        state = _exhaust_party(state, scratch, amount)
         count = 1
     elif count == hour:
-        turn.warn("Uma hora de exploração: o grupo precisa descansar um turno ('descansar') "
+        scratch.warn("Uma hora de exploração: o grupo precisa descansar um turno ('descansar') "
                   f"ou cada personagem sofre {plural(amount, 'ponto')} de exaustão.")
     return replace(state, dungeon=replace(state.dungeon, turns_since_rest=count))
 
 
-def _exhaust_party(state: State, turn: Turn, amount: int) -> State:
+def _exhaust_party(state: State, scratch: Scratch, amount: int) -> State:
     state, levels = exhaust_party(state, amount)
-    turn.warn(f"O grupo não descansou depois de uma hora de exploração: cada personagem sofre "
+    scratch.warn(f"O grupo não descansou depois de uma hora de exploração: cada personagem sofre "
               f"{plural(amount, 'ponto')} de exaustão (exaustão: {levels}).", exaustao=amount)
     return state
 
 
 # ---------------------------------------------------------------- encounters and surprise
 
-def _arrival(state: State, turn: Turn) -> tuple[State, bool]:
+def _arrival(state: State, scratch: Scratch) -> tuple[State, bool]:
     """The rolled encounter arrives: 1d6 ranges (1–3 this room, 4–6 next room) + surprise.
 
     Also returns whether the monsters came into the party's room (the row's `na_sala`)."""
-    data = _data(turn, "chegada")
+    data = _data(scratch, "chegada")
     rows = data["linhas"]
-    rolled = turn.roll(str(data["dados"]), str(data["nome"]), visibility=GM,
+    rolled = scratch.roll(str(data["dados"]), str(data["nome"]), visibility=GM,
                        describe=lambda total: str(pick_row(rows, total)["texto"]))
     row = pick_row(rows, rolled.total)
     visibility = _visibility(str(row["visibilidade"]))
     if visibility == PUBLIC:
-        turn.warn(f"Encontro! {row['texto']}")
-    surprise(turn, visibility)
+        scratch.warn(f"Encontro! {row['texto']}")
+    surprise(scratch, visibility)
     return replace(state, dungeon=replace(state.dungeon, pending_encounter=False)), bool(
         row["na_sala"])
 
 
-def surprise(turn: Turn, visibility: str = PUBLIC) -> tuple[bool, bool]:
+def surprise(scratch: Scratch, visibility: str = PUBLIC) -> tuple[bool, bool]:
     """Each side rolls 1d6, surprised on 2:6; both surprised means nobody is."""
-    data = _data(turn, "surpresa")
+    data = _data(scratch, "surpresa")
     sides = data["lados"]
     party, monsters = (
-        turn.chance(int(data["chance"]), str(data["nome"]), str(sides[side]["sim"]),
+        scratch.chance(int(data["chance"]), str(data["nome"]), str(sides[side]["sim"]),
                     str(sides[side]["nao"]), visibility=visibility, lado=side)
         for side in ("grupo", "monstros"))
     group, foes = sides["grupo"]["nome"], sides["monstros"]["nome"]
@@ -390,21 +390,21 @@ def surprise(turn: Turn, visibility: str = PUBLIC) -> tuple[bool, bool]:
         (False, True): f"{foes} estão surpresos: {group.lower()} tem um turno de surpresa.",
     }[(party, monsters)]
     both = party and monsters
-    turn.say(outcome, visibility, grupo_surpreso=party and not both,
+    scratch.say(outcome, visibility, grupo_surpreso=party and not both,
              monstros_surpresos=monsters and not both)
     return party and not both, monsters and not both
 
 
 @command("surpresa")
-def surprise_command(state: State, turn: Turn) -> State:
-    surprise(turn, PUBLIC)
+def surprise_command(state: State, scratch: Scratch) -> State:
+    surprise(scratch, PUBLIC)
     return state
 
 
 # ---------------------------------------------------------------- sleeping 8 hours
 
 @command("dormir")
-def sleep(state: State, turn: Turn) -> State:
+def sleep(state: State, scratch: Scratch) -> State:
     """Eight hours, hour by hour (or until monsters reach the room): Tabela B's mishap first,
     then each hour the lights burn and Tabela C checks at the level of that hour; then the
     hexcrawl rest's end (food, water, CON tests or benefits)."""
@@ -413,50 +413,50 @@ def sleep(state: State, turn: Turn) -> State:
     if not state.dungeon.active:  # travelling: the travel rest (`descansar`)
         from companion.engine import hexcrawl
 
-        return hexcrawl.rest_command(state, turn)
+        return hexcrawl.rest_command(state, scratch)
     _require_no_chase(state, "dormir")
-    require_group_free(state, turn)
-    _say_darkness(state, turn)
-    hours = int(_data(turn, "tabela_c", "horas"))
-    turn.say(f"O grupo dorme {plural(hours, 'hora')} na masmorra.", horas=hours)
-    state, tests = rest.mishap(state, turn, FILE, MISHAP_KEY,
-                               str(_data(turn, "tabela_b", "nome")))
-    state, interrupted = _sleep_hours(state, turn, hours)
+    require_group_free(state, scratch)
+    _say_darkness(state, scratch)
+    hours = int(_data(scratch, "tabela_c", "horas"))
+    scratch.say(f"O grupo dorme {plural(hours, 'hora')} na masmorra.", horas=hours)
+    state, tests = rest.mishap(state, scratch, FILE, MISHAP_KEY,
+                               str(_data(scratch, "tabela_b", "nome")))
+    state, interrupted = _sleep_hours(state, scratch, hours)
     if state.dungeon.pending_encounter:  # Tabela B's own encounter, when they wake up
-        state, in_room = _arrival(state, turn)
+        state, in_room = _arrival(state, scratch)
         interrupted = interrupted or in_room
     if interrupted:
-        tests += (rest.interruption(turn),)
-    state = rest.finish_rest(state, turn, tests)
+        tests += (rest.interruption(scratch),)
+    state = rest.finish_rest(state, scratch, tests)
     return replace(state, dungeon=replace(state.dungeon, turns_since_rest=0))
 
 
-def _sleep_hours(state: State, turn: Turn, hours: int) -> tuple[State, bool]:
+def _sleep_hours(state: State, scratch: Scratch, hours: int) -> tuple[State, bool]:
     """Hour by hour: the hour passes (lights and spells burn), then Tabela C checks when the
     hour falls on the interval of the level of that hour (no light left: Mortal, every hour).
     Monsters arriving in the party's room end the sleep (and interrupt it); monsters arriving
     in an adjacent room are the GM's to know and the party sleeps on.
 
     Returns the state and whether monsters came into the room."""
-    data = _data(turn, "tabela_c")
-    visibility = _visibility(str(_data(turn, "encontro", "visibilidade")))
+    data = _data(scratch, "tabela_c")
+    visibility = _visibility(str(_data(scratch, "encontro", "visibilidade")))
     for hour in range(1, hours + 1):
-        state = pass_time(state, turn, 60)
-        level = effective_danger(state, turn)
+        state = pass_time(state, scratch, 60)
+        level = effective_danger(state, scratch)
         if level not in data["niveis"]:
             raise TableError(f"tables/{FILE}.yaml: falta a chave 'tabela_c.niveis.{level}'")
         if hour % max(1, int(data["niveis"][level]["a_cada_horas"])):
             continue
-        if not turn.chance(int(data["chance"]), str(data["nome"]), str(data["sim"]),
+        if not scratch.chance(int(data["chance"]), str(data["nome"]), str(data["sim"]),
                            str(data["nao"]), visibility=visibility, hora=hour, perigo=level):
             continue
-        turn.warn(f"Encontro aleatório na hora {hour} do sono.", visibility, hora=hour)
-        state, in_room = _arrival(state, turn)
+        scratch.warn(f"Encontro aleatório na hora {hour} do sono.", visibility, hora=hour)
+        state, in_room = _arrival(state, scratch)
         if not in_room:
-            turn.say(f"Os monstros estão numa sala adjacente (hora {hour}): o grupo não sabe e "
+            scratch.say(f"Os monstros estão numa sala adjacente (hora {hour}): o grupo não sabe e "
                      "continua dormindo.", GM, hora=hour)
             continue
-        turn.warn(_woken_text(hour, hours), PUBLIC, hora=hour)
+        scratch.warn(_woken_text(hour, hours), PUBLIC, hora=hour)
         return state, True
     return state, False
 
@@ -473,8 +473,8 @@ def _woken_text(hour: int, hours: int) -> str:
 # ---------------------------------------------------------------- marching order and monsters
 
 @command("marcha")
-def marching_order(state: State, turn: Turn) -> State:
-    names = arg(turn, "ordem") or []
+def marching_order(state: State, scratch: Scratch) -> State:
+    names = arg(scratch, "ordem") or []
     if isinstance(names, str):
         names = [part for part in names.split(",") if part.strip()]
     if not names:
@@ -484,7 +484,7 @@ def marching_order(state: State, turn: Turn) -> State:
     if len(set(ids)) != len(ids):
         raise CommandRejected(f"personagem repetido na ordem de marcha: '{', '.join(names)}'; "
                               "diga cada um uma vez")
-    turn.say("Ordem de marcha: " + ", ".join(c.name for c in characters) + ".", ordem=ids)
+    scratch.say("Ordem de marcha: " + ", ".join(c.name for c in characters) + ".", ordem=ids)
     return replace(state, dungeon=replace(state.dungeon, marching_order=tuple(ids)))
 
 
@@ -499,22 +499,22 @@ def _monster_dict(monster: Monster) -> dict[str, Any]:
 
 
 @command("monstro")
-def monster(state: State, turn: Turn) -> State:
+def monster(state: State, scratch: Scratch) -> State:
     """The GM's monster list: add (or move), remove, alert. Everything here is GM-only."""
-    name = " ".join(str(arg(turn, "nome", "")).split())
-    action = slug(str(arg(turn, "acao", "adicionar")))
+    name = " ".join(str(arg(scratch, "nome", "")).split())
+    action = slug(str(arg(scratch, "acao", "adicionar")))
     handlers = {"adicionar": _monster_add, "remover": _monster_remove,
                 "alertar": _monster_alert}
     if action not in handlers:
-        raise CommandRejected(f"ação de monstro desconhecida: '{arg(turn, 'acao')}'; "
+        raise CommandRejected(f"ação de monstro desconhecida: '{arg(scratch, 'acao')}'; "
                               "use adicionar, remover ou alertar")
     if not name:
         listed = "; ".join(_monster_text(m) for m in state.dungeon.monsters) or "vazia"
-        turn.say(f"Lista de monstros: {listed}.", GM)
+        scratch.say(f"Lista de monstros: {listed}.", GM)
         return state
-    monsters = handlers[action](state.dungeon.monsters, name, str(arg(turn, "sala", "") or ""))
+    monsters = handlers[action](state.dungeon.monsters, name, str(arg(scratch, "sala", "") or ""))
     listed = "; ".join(_monster_text(m) for m in monsters) or "vazia"
-    turn.say(f"Monstros ({action}: {name}). Lista: {listed}.", GM,
+    scratch.say(f"Monstros ({action}: {name}). Lista: {listed}.", GM,
              monstros=[_monster_dict(m) for m in monsters])
     return replace(state, dungeon=replace(state.dungeon, monsters=monsters))
 

@@ -40,7 +40,7 @@ from companion.engine.core import (
     PromptAnswer,
     cancel_handler,
     require_group_free,
-    Turn,
+    Scratch,
     add_prompt,
     arg,
     clamp_supplies,
@@ -104,7 +104,7 @@ register_schema("casa", {
     "encontros": {"visibilidade": str},
 })
 
-Activity = Callable[[State, Turn, bool], State]  # (state, turn, encounter this round)
+Activity = Callable[[State, Scratch, bool], State]  # (state, scratch, encounter this round)
 
 
 # ---------------------------------------------------------------- rounds of the day
@@ -114,8 +114,8 @@ def round_of(state: State, round_minutes: int) -> int:
     return (state.minutes % MINUTES_PER_DAY) // round_minutes + 1
 
 
-def _round_minutes(turn: Turn) -> int:
-    return int(turn.table("viagem", "rodada", "minutos"))
+def _round_minutes(scratch: Scratch) -> int:
+    return int(scratch.table("viagem", "rodada", "minutos"))
 
 
 def _set_travel(state: State, **changes: Any) -> State:
@@ -124,8 +124,8 @@ def _set_travel(state: State, **changes: Any) -> State:
 
 # ---------------------------------------------------------------- names and choices
 
-def terrain_name(turn: Turn, terrain: str) -> str:
-    return str(turn.table("viagem", "terrenos", terrain))
+def terrain_name(scratch: Scratch, terrain: str) -> str:
+    return str(scratch.table("viagem", "terrenos", terrain))
 
 
 def _spoken_list(words: list[str]) -> str:
@@ -141,22 +141,22 @@ def _choose(value: Any, options: Mapping[str, str], unknown: str, shown: list[st
     raise CommandRejected(f"{unknown}: '{value or ''}'; use {_spoken_list(shown)}")
 
 
-def _choose_terrain(turn: Turn, value: Any) -> str:
-    names = turn.table("viagem", "terrenos")
+def _choose_terrain(scratch: Scratch, value: Any) -> str:
+    names = scratch.table("viagem", "terrenos")
     return _choose(value, names, "terreno desconhecido", [n.lower() for n in names.values()])
 
 
-def _choose_season(turn: Turn, value: Any) -> str:
-    seasons = {key: spec["nome"] for key, spec in turn.table("clima", "estacoes").items()}
+def _choose_season(scratch: Scratch, value: Any) -> str:
+    seasons = {key: spec["nome"] for key, spec in scratch.table("clima", "estacoes").items()}
     return _choose(value, seasons, "estação desconhecida", [n.lower() for n in seasons.values()])
 
 
-def _choose_mode(turn: Turn, value: Any) -> str:
-    modes = turn.table("viagem", "modos")
+def _choose_mode(scratch: Scratch, value: Any) -> str:
+    modes = scratch.table("viagem", "modos")
     return _choose(value, modes, "modo de viagem desconhecido", list(modes))
 
 
-def group_for(turn: Turn, groups: Iterable[Mapping[str, Any]], terrain: str,
+def group_for(scratch: Scratch, groups: Iterable[Mapping[str, Any]], terrain: str,
               where: str) -> Mapping[str, Any]:
     """The group/column/row of a table that covers this terrain (mapped in data)."""
     for group in groups:
@@ -167,46 +167,46 @@ def group_for(turn: Turn, groups: Iterable[Mapping[str, Any]], terrain: str,
 
 # ---------------------------------------------------------------- weather
 
-def _weather_rows(turn: Turn, season: str) -> Mapping[Any, str]:
-    return turn.table("clima", "estacoes", season, "linhas")
+def _weather_rows(scratch: Scratch, season: str) -> Mapping[Any, str]:
+    return scratch.table("clima", "estacoes", season, "linhas")
 
 
-def weather_text(turn: Turn, state: State) -> str:
+def weather_text(scratch: Scratch, state: State) -> str:
     if state.travel.weather_row is None:
         return "ainda não rolado"
-    return str(pick_row(_weather_rows(turn, state.travel.season), state.travel.weather_row))
+    return str(pick_row(_weather_rows(scratch, state.travel.season), state.travel.weather_row))
 
 
-def roll_initial_weather(state: State, turn: Turn) -> State:
+def roll_initial_weather(state: State, scratch: Scratch) -> State:
     """1d6 on the season's column."""
-    spec = turn.table("clima", "inicial")
+    spec = scratch.table("clima", "inicial")
     season = state.travel.season
-    rows = _weather_rows(turn, season)
-    rolled = turn.roll(spec["dados"], spec["nome"], estacao=season,
+    rows = _weather_rows(scratch, season)
+    rolled = scratch.roll(spec["dados"], spec["nome"], estacao=season,
                        describe=lambda total: str(pick_row(rows, total)))
     return _set_travel(state, weather_row=rolled.total)
 
 
-def drift_weather(state: State, turn: Turn) -> State:
+def drift_weather(state: State, scratch: Scratch) -> State:
     """Each round: 1 → one row down, 2 → one row up, else no change; clamped to the column."""
     if state.travel.weather_row is None:
-        state = roll_initial_weather(state, turn)
-    spec = turn.table("clima", "variacao")
-    rolled = turn.roll(spec["dados"], spec["nome"],
+        state = roll_initial_weather(state, scratch)
+    spec = scratch.table("clima", "variacao")
+    rolled = scratch.roll(spec["dados"], spec["nome"],
                        describe=lambda total: pick_row(spec["linhas"], total)["texto"])
-    rows = [int(key) for key in _weather_rows(turn, state.travel.season)]
+    rows = [int(key) for key in _weather_rows(scratch, state.travel.season)]
     row = state.travel.weather_row or min(rows)
     new_row = max(min(rows), min(max(rows), row + pick_row(spec["linhas"], rolled.total)["passo"]))
     state = _set_travel(state, weather_row=new_row)
-    turn.say(f"Clima: {weather_text(turn, state)}.", clima=weather_text(turn, state),
+    scratch.say(f"Clima: {weather_text(scratch, state)}.", clima=weather_text(scratch, state),
              linha=new_row)
     return state
 
 
 # ---------------------------------------------------------------- encounters
 
-def encounter_visibility(turn: Turn) -> str:
-    chosen = turn.table("casa", "encontros", "visibilidade")
+def encounter_visibility(scratch: Scratch) -> str:
+    chosen = scratch.table("casa", "encontros", "visibilidade")
     visibility = {"mestre": GM, "publico": PUBLIC}.get(chosen)
     if visibility is None:
         raise TableError(f"tables/casa.yaml: 'encontros.visibilidade' deveria ser mestre ou "
@@ -214,117 +214,117 @@ def encounter_visibility(turn: Turn) -> str:
     return visibility
 
 
-def check_encounter(state: State, turn: Turn) -> bool:
+def check_encounter(state: State, scratch: Scratch) -> bool:
     """X-in-6 by the terrain where the party started the day; on a hit, the region's table."""
-    spec = turn.table("viagem", "encontro")
+    spec = scratch.table("viagem", "encontro")
     region = state.travel.day_start_terrain
-    group = group_for(turn, spec["grupos"], region, "encontro.grupos")
-    happened = turn.chance(group["chance"], spec["nome"], spec["sim"], spec["nao"],
-                           visibility=encounter_visibility(turn), regiao=region)
+    group = group_for(scratch, spec["grupos"], region, "encontro.grupos")
+    happened = scratch.chance(group["chance"], spec["nome"], spec["sim"], spec["nao"],
+                           visibility=encounter_visibility(scratch), regiao=region)
     if happened:
-        roll_encounter(state, turn)
+        roll_encounter(state, scratch)
     return happened
 
 
-def roll_encounter(state: State, turn: Turn) -> None:
+def roll_encounter(state: State, scratch: Scratch) -> None:
     """Roll on the start-of-day region's encounter table (the GM's own, in encontros.yaml);
     a row with `quantidade` rolls how many appear as its own rolagem."""
-    table = turn.table("encontros", "regioes", state.travel.day_start_terrain)
-    visibility = encounter_visibility(turn)
-    rolled = turn.roll(table["dados"], table["nome"], visibility=visibility,
+    table = scratch.table("encontros", "regioes", state.travel.day_start_terrain)
+    visibility = encounter_visibility(scratch)
+    rolled = scratch.roll(table["dados"], table["nome"], visibility=visibility,
                        describe=lambda total: rest.row_text(pick_row(table["linhas"], total)),
                        regiao=state.travel.day_start_terrain)
     row = pick_row(table["linhas"], rolled.total)
     if not isinstance(row, Mapping) or "quantidade" not in row:
         return
     what = rest.row_text(row)
-    count = turn.roll(str(row["quantidade"]), str(turn.table("encontros", "quantos")),
+    count = scratch.roll(str(row["quantidade"]), str(scratch.table("encontros", "quantos")),
                       visibility=visibility, describe=lambda total: f"{total} — {what}",
                       regiao=state.travel.day_start_terrain)
-    turn.say(f"Aparecem {count.total}: {what}.", visibility, quantidade=count.total,
+    scratch.say(f"Aparecem {count.total}: {what}.", visibility, quantidade=count.total,
              encontro=what)
 
 
 # ---------------------------------------------------------------- the round
 
-def run_round(state: State, turn: Turn, activity: Activity, *, resting: bool = False,
+def run_round(state: State, scratch: Scratch, activity: Activity, *, resting: bool = False,
               advancing: bool = False, close: bool = True) -> State:
     """A group activity: the activity of everyone who has not acted yet this round, then the
     round closes (+4 h). A fresh round first rolls its weather and encounter check. Characters
     owing forced-march rest sit the round out (see the module docstring)."""
-    _require_no_chase(state, turn)
-    require_group_free(state, turn)
+    _require_no_chase(state, scratch)
+    require_group_free(state, scratch)
     if advancing:
-        require_rested(state, turn, tuple(c.id for c in state.party))
+        require_rested(state, scratch, tuple(c.id for c in state.party))
     if state.travel.acted:
-        _require_whole_group(state, turn, advancing, resting)
+        _require_whole_group(state, scratch, advancing, resting)
         encounter = state.travel.round_encounter
         doing = participants(state)
         names = [find_character(state, c).name for c in doing]
-        turn.say(f"{_names_text(names) if names else 'Ninguém'}: "
-                 f"{_activity_name(turn)} nesta rodada ({_acted_text(state, turn)}).",
-                 participantes=list(doing), atividade=turn.command.name)
+        scratch.say(f"{_names_text(names) if names else 'Ninguém'}: "
+                 f"{_activity_name(scratch)} nesta rodada ({_acted_text(state, scratch)}).",
+                 participantes=list(doing), atividade=scratch.command.name)
     else:
-        state, encounter = _open_round(state, turn)
+        state, encounter = _open_round(state, scratch)
     if not resting:
         state = _set_travel(state, camp_safe=False)  # the party leaves its camp
-    state = activity(state, turn, encounter)
-    return _close_round(state, turn, advancing=advancing) if close else state
+    state = activity(state, scratch, encounter)
+    return _close_round(state, scratch, advancing=advancing) if close else state
 
 
-def _require_no_chase(state: State, turn: Turn) -> None:
+def _require_no_chase(state: State, scratch: Scratch) -> None:
     if state.chase is not None:
-        raise CommandRejected(f"'{spoken_name(turn.tables, turn.command.name)}' não vale "
+        raise CommandRejected(f"'{spoken_name(scratch.tables, scratch.command.name)}' não vale "
                               "durante a fuga ou a perseguição; resolva-a antes com 'fuga "
                               "sucesso', 'fuga falha' ou 'fuga dificuldade N'")
 
 
-def _open_round(state: State, turn: Turn) -> tuple[State, bool]:
+def _open_round(state: State, scratch: Scratch) -> tuple[State, bool]:
     """The round's start, in the seed's order: the header, the weather, the encounter check."""
-    turn.say(f"Dia {day_of(state)}, rodada {round_of(state, _round_minutes(turn))} de "
-             f"{turn.table('viagem', 'rodada', 'rodadas_por_dia')}.",
-             dia=day_of(state), rodada=round_of(state, _round_minutes(turn)))
-    state = drift_weather(state, turn)
-    encounter = check_encounter(state, turn)
+    scratch.say(f"Dia {day_of(state)}, rodada {round_of(state, _round_minutes(scratch))} de "
+             f"{scratch.table('viagem', 'rodada', 'rodadas_por_dia')}.",
+             dia=day_of(state), rodada=round_of(state, _round_minutes(scratch)))
+    state = drift_weather(state, scratch)
+    encounter = check_encounter(state, scratch)
     return _set_travel(state, round_open=True, round_encounter=encounter), encounter
 
 
-def _close_round(state: State, turn: Turn, advancing: bool = False) -> State:
-    state = _sit_out(state, turn)
-    return pass_time(state, turn, _round_minutes(turn), advancing=advancing)
+def _close_round(state: State, scratch: Scratch, advancing: bool = False) -> State:
+    state = _sit_out(state, scratch)
+    return pass_time(state, scratch, _round_minutes(scratch), advancing=advancing)
 
 
-def _activity_name(turn: Turn) -> str:
+def _activity_name(scratch: Scratch) -> str:
     """How people say the activity: 'caçar', 'criar munição', 'explorar'."""
-    return spoken_name(turn.tables, turn.command.name)
+    return spoken_name(scratch.tables, scratch.command.name)
 
 
-def _acted_text(state: State, turn: Turn) -> str:
+def _acted_text(state: State, scratch: Scratch) -> str:
     """'Ana já caçou' → 'Ana já fez caçar'; said as 'já agiu: Ana (caçar)'."""
     names = {c.id: c.name for c in state.party}
-    done = ", ".join(f"{names.get(who, who)} ({spoken_name(turn.tables, what)})"
+    done = ", ".join(f"{names.get(who, who)} ({spoken_name(scratch.tables, what)})"
                      for who, what in state.travel.acted)
     return f"já agiu nesta rodada: {done}"
 
 
-def _require_whole_group(state: State, turn: Turn, advancing: bool, resting: bool) -> None:
+def _require_whole_group(state: State, scratch: Scratch, advancing: bool, resting: bool) -> None:
     """Advancing moves the whole party: not after someone already did another activity."""
     if not advancing:
         return
     waiting = [find_character(state, c).name for c in participants(state)]
     others = (f"; {_names_text(waiting)} ainda pode agir (ex.: 'explorar', 'acampar' ou "
               f"'caçar {waiting[0]}')" if waiting else "")
-    raise CommandRejected(f"'{_activity_name(turn)}' leva o grupo todo, mas "
-                          f"{_acted_text(state, turn)}{others}; o grupo avança na próxima "
+    raise CommandRejected(f"'{_activity_name(scratch)}' leva o grupo todo, mas "
+                          f"{_acted_text(state, scratch)}{others}; o grupo avança na próxima "
                           "rodada (ou diga 'desfazer')")
 
 
-def named_activity(state: State, turn: Turn, character_id: str,
-                   do: Callable[[State, Turn, tuple[str, ...]], State]) -> State:
+def named_activity(state: State, scratch: Scratch, character_id: str,
+                   do: Callable[[State, Scratch, tuple[str, ...]], State]) -> State:
     """One character's activity of the round ("caçar Ana"): it opens the round when it is the
     first (weather, encounter check), counts as that character's one activity, and closes the
     round when everyone has acted. A second activity in the same round is refused."""
-    _require_no_chase(state, turn)
+    _require_no_chase(state, scratch)
     character = find_character(state, character_id)
     done = dict(state.travel.acted).get(character.id)
     if done is not None:
@@ -333,22 +333,22 @@ def named_activity(state: State, turn: Turn, character_id: str,
                 f"{_names_text(waiting)}" if waiting else "")
         raise CommandRejected(
             f"{character.name} já fez a atividade desta rodada "
-            f"({spoken_name(turn.tables, done)}): cada personagem faz uma atividade por "
+            f"({spoken_name(scratch.tables, done)}): cada personagem faz uma atividade por "
             f"rodada{left}; uma atividade do grupo (ex.: 'explorar') fecha a rodada")
     if not state.travel.round_open:
-        state, _ = _open_round(state, turn)
-    state = do(state, turn, (character.id,))
-    state = _set_travel(state, acted=state.travel.acted + ((character.id, turn.command.name),))
+        state, _ = _open_round(state, scratch)
+    state = do(state, scratch, (character.id,))
+    state = _set_travel(state, acted=state.travel.acted + ((character.id, scratch.command.name),))
     waiting = [find_character(state, c).name for c in participants(state)]
     if waiting:
-        turn.say(f"{character.name}: {_activity_name(turn)} nesta rodada. Ainda "
+        scratch.say(f"{character.name}: {_activity_name(scratch)} nesta rodada. Ainda "
                  f"falta{'m' if len(waiting) > 1 else ''} agir: {_names_text(waiting)}.",
-                 personagem=character.id, atividade=turn.command.name,
+                 personagem=character.id, atividade=scratch.command.name,
                  faltam=list(participants(state)))
         return state
-    turn.say(f"{character.name}: {_activity_name(turn)} nesta rodada. Todos agiram: a rodada "
-             "termina.", personagem=character.id, atividade=turn.command.name, faltam=[])
-    return _close_round(state, turn)
+    scratch.say(f"{character.name}: {_activity_name(scratch)} nesta rodada. Todos agiram: a rodada "
+             "termina.", personagem=character.id, atividade=scratch.command.name, faltam=[])
+    return _close_round(state, scratch)
 
 
 def participants(state: State) -> tuple[str, ...]:
@@ -358,14 +358,14 @@ def participants(state: State) -> tuple[str, ...]:
     return tuple(c.id for c in state.party if c.rest_rounds_owed <= 0 and c.id not in acted)
 
 
-def _sit_out(state: State, turn: Turn) -> State:
+def _sit_out(state: State, scratch: Scratch) -> State:
     """Forced-march debt: every travel round pays one round for everyone who owes rest."""
     for character in state.party:
         if character.rest_rounds_owed > 0:
             rested = replace(character, rest_rounds_owed=character.rest_rounds_owed - 1)
             left = (_left_text(rested.rest_rounds_owed) if rested.rest_rounds_owed
                     else "pode voltar às atividades")
-            turn.say(f"{character.name} descansa nesta rodada pela marcha forçada: {left}.",
+            scratch.say(f"{character.name} descansa nesta rodada pela marcha forçada: {left}.",
                      personagem=character.id, descanso_devido=rested.rest_rounds_owed)
             state = update_character(state, rested)
     return state
@@ -376,7 +376,7 @@ def _left_text(rounds: int) -> str:
     return f"{'falta' if rounds == 1 else 'faltam'} {plural(rounds, 'rodada')}"
 
 
-def require_rested(state: State, turn: Turn, who: tuple[str, ...]) -> None:
+def require_rested(state: State, scratch: Scratch, who: tuple[str, ...]) -> None:
     """Refuse while any of `who` still owes forced-march rest rounds."""
     owing = [c for c in state.party if c.id in who and c.rest_rounds_owed > 0]
     if not owing:
@@ -384,7 +384,7 @@ def require_rested(state: State, turn: Turn, who: tuple[str, ...]) -> None:
     said = "; ".join(f"{c.name} ainda descansa pela marcha forçada "
                      f"({_left_text(c.rest_rounds_owed)})" for c in owing)
     release = " ou ".join(f"'cancelar {c.name}'" for c in owing)
-    if turn.command.args.get("personagem") is None:
+    if scratch.command.args.get("personagem") is None:
         wait = ("o grupo só avança depois disso, e qualquer outra atividade do grupo passa as "
                 "rodadas (explorar, forragear, acampar, descansar…)")
     else:
@@ -392,25 +392,25 @@ def require_rested(state: State, turn: Turn, who: tuple[str, ...]) -> None:
     raise CommandRejected(f"{said}: {wait}; ou dispense o descanso com {release}")
 
 
-def end_of_day(state: State, turn: Turn, day: int) -> State:
+def end_of_day(state: State, scratch: Scratch, day: int) -> State:
     """No rest today → exhaustion for everyone; Tabela I daily harm; the new day's region.
 
     Called by clock.pass_time at each midnight; a safe camp does not outlast its day."""
     if not state.travel.rested_today:
-        state = _day_without_rest(state, turn)
-    state = panic.exhaustion_day(state, turn)
+        state = _day_without_rest(state, scratch)
+    state = panic.exhaustion_day(state, scratch)
     travel = state.travel
-    turn.say(f"Fim do dia {day}. O dia {day_of(state)} começa em "
-             f"{terrain_name(turn, travel.terrain)}.", dia=day_of(state))
+    scratch.say(f"Fim do dia {day}. O dia {day_of(state)} começa em "
+             f"{terrain_name(scratch, travel.terrain)}.", dia=day_of(state))
     return _set_travel(state, day_start_terrain=travel.terrain, rested_today=False,
                        camp_safe=False)
 
 
-def _day_without_rest(state: State, turn: Turn) -> State:
-    gain = int(turn.table("viagem", "descanso", "dia_sem_descanso"))
+def _day_without_rest(state: State, scratch: Scratch) -> State:
+    gain = int(scratch.table("viagem", "descanso", "dia_sem_descanso"))
     state, levels = exhaust_party(state, gain)
     if state.party:
-        turn.warn(f"Um dia sem descansar: cada personagem recebe "
+        scratch.warn(f"Um dia sem descansar: cada personagem recebe "
                   f"{plural(gain, 'ponto')} de exaustão "
                   f"(exaustão agora: {levels}).")
     return state
@@ -419,19 +419,19 @@ def _day_without_rest(state: State, turn: Turn) -> State:
 # ---------------------------------------------------------------- Avançar
 
 @command("avancar")
-def advance(state: State, turn: Turn) -> State:
+def advance(state: State, scratch: Scratch) -> State:
     """A round of advance. Past the free rounds, the forced-march test comes BEFORE the advance
     ("requer um teste"): the round opens, every character is asked, and the advance itself
     runs when the last test (and choice) is settled — unless someone must now rest, who the
     group waits for: then the round passes without advancing."""
     count = state.travel.consecutive_advances + 1
-    if _forced_dc(turn, count) is None or not state.party:
-        return run_round(state, turn, lambda s, t, _: _advance(s, t, count), advancing=True)
-    return run_round(state, turn, lambda s, t, _: _forced_march(s, t, count), advancing=True,
+    if _forced_dc(scratch, count) is None or not state.party:
+        return run_round(state, scratch, lambda s, t, _: _advance(s, t, count), advancing=True)
+    return run_round(state, scratch, lambda s, t, _: _forced_march(s, t, count), advancing=True,
                      close=False)
 
 
-def resume_advance(state: State, turn: Turn) -> State:
+def resume_advance(state: State, scratch: Scratch) -> State:
     """After a forced-march prompt is settled: the round's advance, once none is left."""
     if not state.travel.pending_advance or any(
             p.kind in MARCH_PROMPTS for p in state.prompts):
@@ -439,48 +439,48 @@ def resume_advance(state: State, turn: Turn) -> State:
     state = _set_travel(state, pending_advance=False)
     resting = [c.name for c in state.party if c.rest_rounds_owed > 0]
     if resting:
-        turn.say(f"O grupo não avança nesta rodada: espera {_names_text(resting)}, que "
+        scratch.say(f"O grupo não avança nesta rodada: espera {_names_text(resting)}, que "
                  "descansa pela marcha forçada.", sem_avanco=True)
-        return _close_round(state, turn)
-    state = _advance(state, turn, state.travel.consecutive_advances + 1)
-    return _close_round(state, turn, advancing=True)
+        return _close_round(state, scratch)
+    state = _advance(state, scratch, state.travel.consecutive_advances + 1)
+    return _close_round(state, scratch, advancing=True)
 
 
-def _advance(state: State, turn: Turn, count: int) -> State:
-    lost = state.travel.lost or _lost_check(state, turn)
+def _advance(state: State, scratch: Scratch, count: int) -> State:
+    lost = state.travel.lost or _lost_check(state, scratch)
     mode = state.travel.mode
-    hexes = float(turn.table("viagem", "tabela_a", "hexes", mode))
-    slowed = conditions.advance_factor(state, turn.tables)
-    pace = str(turn.table("viagem", "modos", mode))
+    hexes = float(scratch.table("viagem", "tabela_a", "hexes", mode))
+    slowed = conditions.advance_factor(state, scratch.tables)
+    pace = str(scratch.table("viagem", "modos", mode))
     extra: dict[str, Any] = {}
     if slowed is not None:  # the group moves at the slowest member's pace
         hexes *= slowed.factor
         pace += " — " + conditions.slowed_text(slowed)
         extra = {"fator": slowed.factor, "lentos": [name for name, _ in slowed.who]}
-    turn.say(f"O grupo avança {hexes_text(hexes)} ({pace}). "
+    scratch.say(f"O grupo avança {hexes_text(hexes)} ({pace}). "
              "Os PdIs óbvios e o tipo de terreno dos hexes vizinhos são revelados.",
-             hexes=hexes, tabela=turn.table("viagem", "tabela_a", "nome"), **extra)
+             hexes=hexes, tabela=scratch.table("viagem", "tabela_a", "nome"), **extra)
     if lost and state.travel.lost:
-        turn.say("O grupo continua perdido (a Tabela C não é rolada de novo enquanto ele "
+        scratch.say("O grupo continua perdido (a Tabela C não é rolada de novo enquanto ele "
                  "estiver perdido): o Mestre decide para onde ele foi. Quando ele reencontrar "
                  "o caminho, diga 'o grupo achou o caminho'.", GM, perdido=True)
     elif lost:
-        turn.say("O grupo está perdido e não sabe: o Mestre decide para onde ele foi. Ele "
+        scratch.say("O grupo está perdido e não sabe: o Mestre decide para onde ele foi. Ele "
                  "continua perdido até o Mestre dizer 'o grupo achou o caminho'.", GM,
                  perdido=True)
     state = _set_travel(state, lost=lost, hexes=state.travel.hexes + hexes,
                         consecutive_advances=count)
-    events_roll(state, turn, "dados_avancar")
+    events_roll(state, scratch, "dados_avancar")
     return state
 
 
 @command("caminho")
-def found_the_way(state: State, turn: Turn) -> State:
+def found_the_way(state: State, scratch: Scratch) -> State:
     """The GM says the lost party found its way (GM-only: the players never knew)."""
     if not state.travel.lost:
         raise CommandRejected("o grupo não está perdido: 'o grupo achou o caminho' só vale "
                               "depois de a Tabela C dizer que ele se perdeu")
-    turn.say("O grupo reencontrou o caminho: não está mais perdido (a Tabela C volta a ser "
+    scratch.say("O grupo reencontrou o caminho: não está mais perdido (a Tabela C volta a ser "
              "rolada a cada avanço).", GM, perdido=False)
     return _set_travel(state, lost=False)
 
@@ -490,88 +490,88 @@ def hexes_text(hexes: float) -> str:
     return plural(hexes, "hex", "hexes")
 
 
-def _lost_check(state: State, turn: Turn) -> bool:
+def _lost_check(state: State, scratch: Scratch) -> bool:
     """Tabela C — a GM-only roll: players never learn they are lost from the app."""
-    spec = turn.table("viagem", "tabela_c")
-    group = group_for(turn, spec["grupos"], state.travel.terrain, "tabela_c.grupos")
-    return turn.chance(group["chance"], spec["nome"], spec["sim"], spec["nao"],
+    spec = scratch.table("viagem", "tabela_c")
+    group = group_for(scratch, spec["grupos"], state.travel.terrain, "tabela_c.grupos")
+    return scratch.chance(group["chance"], spec["nome"], spec["sim"], spec["nao"],
                        visibility=GM, grupo=group["nome"])
 
 
-def events_roll(state: State, turn: Turn, dice_key: str) -> None:
+def events_roll(state: State, scratch: Scratch, dice_key: str) -> None:
     """Tabela D, column by the current terrain: 1d6 when advancing, 1d8 when exploring."""
-    spec = turn.table("viagem", "tabela_d")
-    column = group_for(turn, spec["colunas"], state.travel.terrain, "tabela_d.colunas")
-    turn.roll(spec[dice_key], spec["nome"], coluna=column["nome"],
+    spec = scratch.table("viagem", "tabela_d")
+    column = group_for(scratch, spec["colunas"], state.travel.terrain, "tabela_d.colunas")
+    scratch.roll(spec[dice_key], spec["nome"], coluna=column["nome"],
               describe=lambda total: str(pick_row(column["linhas"], total)))
 
 
 MARCH_PROMPTS = ("marcha_forcada", "escolha_marcha")
 
 
-def _forced_dc(turn: Turn, count: int) -> int | None:
+def _forced_dc(scratch: Scratch, count: int) -> int | None:
     """Tabela B: the DC of the `count`-th consecutive advance (None within the free rounds)."""
-    spec = turn.table("viagem", "tabela_b")
+    spec = scratch.table("viagem", "tabela_b")
     extra = count - spec["rodadas_sem_penalidade"]
     return None if extra < 1 else spec["dc"] + spec["dc_por_rodada"] * (extra - 1)
 
 
-def _forced_march(state: State, turn: Turn, count: int) -> State:
+def _forced_march(state: State, scratch: Scratch, count: int) -> State:
     """Tabela B: past the free rounds every character tests CON, DC 12 then +3 per round,
     before the group advances (the advance waits: `resume_advance`)."""
-    spec = turn.table("viagem", "tabela_b")
-    dc = _forced_dc(turn, count)
+    spec = scratch.table("viagem", "tabela_b")
+    dc = _forced_dc(scratch, count)
     attribute = str(spec["atributo"])
-    turn.say(f"Marcha forçada: {count}ª rodada seguida de avanço — antes de avançar, cada "
+    scratch.say(f"Marcha forçada: {count}ª rodada seguida de avanço — antes de avançar, cada "
              f"personagem faz um teste de {attribute.upper()} DC {dc}.", tabela=spec["nome"],
              dc=dc)
     state = _set_travel(state, pending_advance=True)
     for character in state.party:
         state = add_prompt(
-            state, turn, "marcha_forcada", character.id,
+            state, scratch, "marcha_forcada", character.id,
             f"{character.name}: teste de {attribute.upper()} DC {dc} (marcha forçada).",
-            str(spec["dados"]), modifier(character, attribute, turn.tables), dc,
+            str(spec["dados"]), modifier(character, attribute, scratch.tables), dc,
             rotulo=f"teste de {attribute.upper()} DC {dc} (marcha forçada)")
     return state
 
 
 @prompt_handler("marcha_forcada")
 def forced_march_answered(state: State, prompt: Prompt, answer: PromptAnswer,
-                          turn: Turn) -> State:
+                          scratch: Scratch) -> State:
     """Pass → goes on; fail → the player chooses: rest 2 rounds or 1 exhaustion."""
     character = find_character(state, str(prompt.character))
     if rest.passed(prompt, answer):
-        turn.say(f"{character.name} aguenta a marcha forçada ({answer.total} contra DC "
+        scratch.say(f"{character.name} aguenta a marcha forçada ({answer.total} contra DC "
                  f"{prompt.dc}).", personagem=character.id)
-        return resume_advance(state, turn)
-    spec = turn.table("viagem", "tabela_b")
-    turn.say(f"{character.name} falha na marcha forçada ({answer.total} contra DC {prompt.dc}).",
+        return resume_advance(state, scratch)
+    spec = scratch.table("viagem", "tabela_b")
+    scratch.say(f"{character.name} falha na marcha forçada ({answer.total} contra DC {prompt.dc}).",
              personagem=character.id)
     return add_prompt(
-        state, turn, "escolha_marcha", character.id,
+        state, scratch, "escolha_marcha", character.id,
         f"{character.name}: descansar {plural(spec['rodadas_de_descanso'], 'rodada')} antes de "
         f"qualquer outra atividade, ou receber {plural(spec['exaustao'], 'ponto')} de exaustão?",
         options=tuple(MARCH_CHOICES))
 
 
-def _owe_rest(state: State, turn: Turn, character: Character) -> State:
-    rounds = int(turn.table("viagem", "tabela_b", "rodadas_de_descanso"))
-    turn.say(f"{character.name} vai descansar {plural(rounds, 'rodada')} antes de outra "
+def _owe_rest(state: State, scratch: Scratch, character: Character) -> State:
+    rounds = int(scratch.table("viagem", "tabela_b", "rodadas_de_descanso"))
+    scratch.say(f"{character.name} vai descansar {plural(rounds, 'rodada')} antes de outra "
              "atividade.",
              personagem=character.id)
     return update_character(state, replace(character, rest_rounds_owed=rounds))
 
 
-def _take_exhaustion(state: State, turn: Turn, character: Character) -> State:
-    gain = int(turn.table("viagem", "tabela_b", "exaustao"))
+def _take_exhaustion(state: State, scratch: Scratch, character: Character) -> State:
+    gain = int(scratch.table("viagem", "tabela_b", "exaustao"))
     tired = replace(character, exhaustion=character.exhaustion + gain)
-    turn.say(f"{character.name} recebe {plural(gain, 'ponto')} de exaustão (agora "
+    scratch.say(f"{character.name} recebe {plural(gain, 'ponto')} de exaustão (agora "
              f"{tired.exhaustion}).",
              personagem=character.id)
     return update_character(state, tired)
 
 
-MARCH_CHOICES: dict[str, Callable[[State, Turn, Character], State]] = {
+MARCH_CHOICES: dict[str, Callable[[State, Scratch, Character], State]] = {
     "descansar": _owe_rest,
     "exaustao": _take_exhaustion,
 }
@@ -579,13 +579,13 @@ MARCH_CHOICES: dict[str, Callable[[State, Turn, Character], State]] = {
 
 @prompt_handler("escolha_marcha")
 def march_choice_answered(state: State, prompt: Prompt, answer: PromptAnswer,
-                          turn: Turn) -> State:
+                          scratch: Scratch) -> State:
     character = find_character(state, str(prompt.character))
     choice = MARCH_CHOICES.get(slug(str(answer.option or "")))
     if choice is None:
         listed = " ou ".join(option_label(prompt, o) for o in prompt.options)
         raise CommandRejected(f"escolha desconhecida: '{answer.option or ''}'; use {listed}")
-    return resume_advance(choice(state, turn, character), turn)
+    return resume_advance(choice(state, scratch, character), scratch)
 
 
 for _kind in MARCH_PROMPTS:  # a test or choice cancelled by the GM: the advance goes on
@@ -595,36 +595,36 @@ for _kind in MARCH_PROMPTS:  # a test or choice cancelled by the GM: the advance
 # ---------------------------------------------------------------- Explorar
 
 @command("explorar")
-def explore(state: State, turn: Turn) -> State:
-    return run_round(state, turn, _explore)
+def explore(state: State, scratch: Scratch) -> State:
+    return run_round(state, scratch, _explore)
 
 
-def _explore(state: State, turn: Turn, encounter: bool) -> State:
-    turn.say("O grupo explora o hex atual, procurando PdIs e rastros.")
-    events_roll(state, turn, "dados_explorar")
+def _explore(state: State, scratch: Scratch, encounter: bool) -> State:
+    scratch.say("O grupo explora o hex atual, procurando PdIs e rastros.")
+    events_roll(state, scratch, "dados_explorar")
     return state
 
 
 # ---------------------------------------------------------------- Forragear / Caçar / Pescar
 
-def _who(state: State, turn: Turn) -> tuple[str, ...] | None:
+def _who(state: State, scratch: Scratch) -> tuple[str, ...] | None:
     """The named character's id, or None for a group activity."""
-    name = arg(turn, "personagem")
+    name = arg(scratch, "personagem")
     if not name:
         return None
     character = find_character(state, name)
-    require_group_free(state, turn, (character.id,))
-    require_rested(state, turn, (character.id,))
+    require_group_free(state, scratch, (character.id,))
+    require_rested(state, scratch, (character.id,))
     return (character.id,)
 
 
-def _gathering(activity: str) -> Callable[[State, Turn], State]:
-    def handler(state: State, turn: Turn) -> State:
-        named = _who(state, turn)
+def _gathering(activity: str) -> Callable[[State, Scratch], State]:
+    def handler(state: State, scratch: Scratch) -> State:
+        named = _who(state, scratch)
         if named is not None:
-            return named_activity(state, turn, named[0],
+            return named_activity(state, scratch, named[0],
                                   lambda s, t, who: gather(s, t, activity, who))
-        return run_round(state, turn, lambda s, t, _: gather(s, t, activity,
+        return run_round(state, scratch, lambda s, t, _: gather(s, t, activity,
                                                               participants(s)))
     handler.__doc__ = f"{activity}: Tabela E; on failure Tabela F."
     return handler
@@ -634,23 +634,23 @@ for _activity in ("forragear", "cacar", "pescar"):
     command(_activity)(_gathering(_activity))
 
 
-def gather(state: State, turn: Turn, activity: str, who: tuple[str, ...]) -> State:
+def gather(state: State, scratch: Scratch, activity: str, who: tuple[str, ...]) -> State:
     """1d6 X-in-6 on Tabela E (terrain row, activity column); failure → Tabela F."""
     if not who and state.party:
-        turn.say(_nobody_text())
+        scratch.say(_nobody_text())
         return state
-    spec = turn.table("viagem", "tabela_e")
-    row = group_for(turn, spec["linhas"], state.travel.terrain, "tabela_e.linhas")
-    found = turn.chance(row[activity], spec["nome"], spec["sim"], spec["nao"],
+    spec = scratch.table("viagem", "tabela_e")
+    row = group_for(scratch, spec["linhas"], state.travel.terrain, "tabela_e.linhas")
+    found = scratch.chance(row[activity], spec["nome"], spec["sim"], spec["nao"],
                         atividade=spec["atividades"][activity], linha=row["nome"])
     if found:
-        return _harvest(state, turn, activity, who)
-    return accident(state, turn, who)
+        return _harvest(state, scratch, activity, who)
+    return accident(state, scratch, who)
 
 
-def _harvest(state: State, turn: Turn, activity: str, who: tuple[str, ...]) -> State:
+def _harvest(state: State, scratch: Scratch, activity: str, who: tuple[str, ...]) -> State:
     """House default yields (casa.yaml colheita) for each character taking part."""
-    gain = turn.table("casa", "colheita", activity)
+    gain = scratch.table("casa", "colheita", activity)
     names = []
     for character_id in who:
         character = find_character(state, character_id)
@@ -660,10 +660,10 @@ def _harvest(state: State, turn: Turn, activity: str, who: tuple[str, ...]) -> S
     what = f"+{gain['comida']} comida e +{gain['agua']} água"
     if names:
         each = " cada" if len(names) > 1 else ""
-        turn.say(f"{_names_text(names)}: {what}{each}.", comida=gain["comida"],
+        scratch.say(f"{_names_text(names)}: {what}{each}.", comida=gain["comida"],
                  agua=gain["agua"])
     else:
-        turn.say(f"Encontram comida ({what} por personagem), mas não há personagens no grupo.")
+        scratch.say(f"Encontram comida ({what} por personagem), mas não há personagens no grupo.")
     return state
 
 
@@ -676,45 +676,45 @@ def _names_text(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " e " + names[-1]
 
 
-def accident(state: State, turn: Turn, who: tuple[str, ...]) -> State:
+def accident(state: State, scratch: Scratch, who: tuple[str, ...]) -> State:
     """1d10 on Tabela F; apply damage, conditions and the encounter row."""
-    spec = turn.table("viagem", "tabela_f")
-    rolled = turn.roll(spec["dados"], spec["nome"],
+    spec = scratch.table("viagem", "tabela_f")
+    rolled = scratch.roll(spec["dados"], spec["nome"],
                        describe=lambda total: rest.row_text(pick_row(spec["linhas"], total)))
     row = pick_row(spec["linhas"], rolled.total)
     if not isinstance(row, Mapping):
         return state
     if row.get("encontro"):
-        roll_encounter(state, turn)
+        roll_encounter(state, scratch)
     if not {"dano", "condicao", "condicao_temporaria"} & set(row):
         return state
-    victim = _victim(state, turn, who)
+    victim = _victim(state, scratch, who)
     if victim is None:
         return state
     hurt = victim
     if "condicao_temporaria" in row:
-        lasting = conditions.timed(state, turn, row["condicao_temporaria"])
+        lasting = conditions.timed(state, scratch, row["condicao_temporaria"])
         hurt = conditions.add_lasting(hurt, lasting)
-        turn.warn(f"{hurt.name}: {conditions.timed_text(lasting, row['condicao_temporaria'])}.",
+        scratch.warn(f"{hurt.name}: {conditions.timed_text(lasting, row['condicao_temporaria'])}.",
                   personagem=hurt.id, condicao=lasting.text)
     if "condicao" in row:
         hurt = rest.add_condition(hurt, str(row["condicao"]))
     if "dano" in row:
         hurt = clamp_supplies(replace(hurt, hp=hurt.hp - int(row["dano"])))
-        turn.say(f"{hurt.name} sofre {row['dano']} de dano (PV {hurt.hp}).", personagem=hurt.id)
+        scratch.say(f"{hurt.name} sofre {row['dano']} de dano (PV {hurt.hp}).", personagem=hurt.id)
     if "condicao" in row:
         cure = (f" Dura até ser curado: diga 'curar {hurt.name}'."
                 if row.get("ate_ser_curado") is True else "")
-        turn.warn(f"{hurt.name}: {row['condicao']}.{cure}", personagem=hurt.id)
+        scratch.warn(f"{hurt.name}: {row['condicao']}.{cure}", personagem=hurt.id)
     return update_character(state, hurt)
 
 
-def _victim(state: State, turn: Turn, who: tuple[str, ...]) -> Character | None:
+def _victim(state: State, scratch: Scratch, who: tuple[str, ...]) -> Character | None:
     """The one taking part, or 1dN among the party when the whole group foraged."""
     people = [find_character(state, character_id) for character_id in who]
     if len(people) <= 1:
         return people[0] if people else None
-    rolled = turn.roll(f"1d{len(people)}", turn.table("viagem", "tabela_f", "vitima"),
+    rolled = scratch.roll(f"1d{len(people)}", scratch.table("viagem", "tabela_f", "vitima"),
                        describe=lambda total: people[total - 1].name)
     return people[rolled.total - 1]
 
@@ -722,25 +722,25 @@ def _victim(state: State, turn: Turn, who: tuple[str, ...]) -> Character | None:
 # ---------------------------------------------------------------- Criar munição
 
 @command("criar_municao")
-def craft_ammo(state: State, turn: Turn) -> State:
-    named = _who(state, turn)
+def craft_ammo(state: State, scratch: Scratch) -> State:
+    named = _who(state, scratch)
     if named is not None:
-        return named_activity(state, turn, named[0], craft)
-    return run_round(state, turn, lambda s, t, _: craft(s, t, participants(s)))
+        return named_activity(state, scratch, named[0], craft)
+    return run_round(state, scratch, lambda s, t, _: craft(s, t, participants(s)))
 
 
-def craft(state: State, turn: Turn, who: tuple[str, ...]) -> State:
+def craft(state: State, scratch: Scratch, who: tuple[str, ...]) -> State:
     """DEX test (d20 + DEX modifier) + Tabela G: ammunition made = result, never below 0."""
-    spec = turn.table("viagem", "tabela_g")
-    row = group_for(turn, spec["linhas"], state.travel.terrain, "tabela_g.linhas")
+    spec = scratch.table("viagem", "tabela_g")
+    row = group_for(scratch, spec["linhas"], state.travel.terrain, "tabela_g.linhas")
     if not who:
-        turn.warn(_nobody_text() if state.party
+        scratch.warn(_nobody_text() if state.party
                   else "Não há personagens no grupo para criar munição.")
     for character_id in who:
         character = find_character(state, character_id)
-        mods = (modifier(character, spec["atributo"], turn.tables), int(row["modificador"]))
+        mods = (modifier(character, spec["atributo"], scratch.tables), int(row["modificador"]))
         expression = spec["dados"] + "".join(f"{m:+d}" for m in mods if m)
-        rolled = turn.roll(expression, spec["nome"], edge=edge_for(character, turn.tables, state.minutes),
+        rolled = scratch.roll(expression, spec["nome"], edge=edge_for(character, scratch.tables, state.minutes),
                            personagem=character.id, linha=row["nome"],
                            describe=lambda total, c=character: f"{c.name}: {max(0, total)} "
                                                                "munições")
@@ -752,33 +752,33 @@ def craft(state: State, turn: Turn, who: tuple[str, ...]) -> State:
 # ---------------------------------------------------------------- Acampar / Descansar
 
 @command("acampar")
-def make_camp(state: State, turn: Turn) -> State:
-    return run_round(state, turn, _camp)
+def make_camp(state: State, scratch: Scratch) -> State:
+    return run_round(state, scratch, _camp)
 
 
-def _camp(state: State, turn: Turn, encounter: bool) -> State:
-    spec = turn.table("viagem", "acampamento")
-    safe = turn.chance(spec["chance"], spec["nome"], spec["sim"], spec["nao"])
-    turn.say("O acampamento está seguro para a noite." if safe
+def _camp(state: State, scratch: Scratch, encounter: bool) -> State:
+    spec = scratch.table("viagem", "acampamento")
+    safe = scratch.chance(spec["chance"], spec["nome"], spec["sim"], spec["nao"])
+    scratch.say("O acampamento está seguro para a noite." if safe
              else "O acampamento não ficou seguro.", seguro=safe)
     return _set_travel(state, camp_safe=safe)
 
 
 @command("descansar")
-def rest_command(state: State, turn: Turn) -> State:
+def rest_command(state: State, scratch: Scratch) -> State:
     """Travel: the party sleeps (one round). Dungeon: the dungeon module rests one turn."""
     if state.dungeon.active:
         from companion.engine import dungeon
 
-        return dungeon.rest_turn(state, turn)
-    return run_round(state, turn, _rest, resting=True)
+        return dungeon.rest_turn(state, scratch)
+    return run_round(state, scratch, _rest, resting=True)
 
 
-def _rest(state: State, turn: Turn, encounter: bool) -> State:
+def _rest(state: State, scratch: Scratch, encounter: bool) -> State:
     """An encounter this round interrupts the rest (one CON test each)."""
     acted = {who for who, _ in state.travel.acted}
-    return rest.rest_party(state, turn, "viagem", "tabela_h",
-                           str(turn.table("viagem", "tabela_h", "nome")),
+    return rest.rest_party(state, scratch, "viagem", "tabela_h",
+                           str(scratch.table("viagem", "tabela_h", "nome")),
                            interruptions=1 if encounter else 0,
                            who=tuple(c.id for c in state.party if c.id not in acted))
 
@@ -786,40 +786,40 @@ def _rest(state: State, turn: Turn, encounter: bool) -> State:
 # ---------------------------------------------------------------- settings
 
 @command("estacao")
-def set_season(state: State, turn: Turn) -> State:
-    season = _choose_season(turn, arg(turn, "estacao"))
-    turn.say(f"Estação: {turn.table('clima', 'estacoes', season, 'nome')}.", estacao=season)
-    return roll_initial_weather(_set_travel(state, season=season), turn)
+def set_season(state: State, scratch: Scratch) -> State:
+    season = _choose_season(scratch, arg(scratch, "estacao"))
+    scratch.say(f"Estação: {scratch.table('clima', 'estacoes', season, 'nome')}.", estacao=season)
+    return roll_initial_weather(_set_travel(state, season=season), scratch)
 
 
 @command("terreno")
-def set_terrain(state: State, turn: Turn) -> State:
+def set_terrain(state: State, scratch: Scratch) -> State:
     """The current hex. Before the day's first round it is also where the day started."""
-    terrain = _choose_terrain(turn, arg(turn, "terreno"))
+    terrain = _choose_terrain(scratch, arg(scratch, "terreno"))
     changes: dict[str, Any] = {"terrain": terrain}
     if state.minutes % MINUTES_PER_DAY == 0:
         changes["day_start_terrain"] = terrain
-    turn.say(f"Terreno do hex atual: {terrain_name(turn, terrain)}.", terreno=terrain)
+    scratch.say(f"Terreno do hex atual: {terrain_name(scratch, terrain)}.", terreno=terrain)
     return _set_travel(state, **changes)
 
 
 @command("modo")
-def set_mode(state: State, turn: Turn) -> State:
-    mode = _choose_mode(turn, arg(turn, "modo"))
-    hexes = float(turn.table("viagem", "tabela_a", "hexes", mode))
-    turn.say(f"O grupo viaja {turn.table('viagem', 'modos', mode)}: {hexes_text(hexes)} por "
+def set_mode(state: State, scratch: Scratch) -> State:
+    mode = _choose_mode(scratch, arg(scratch, "modo"))
+    hexes = float(scratch.table("viagem", "tabela_a", "hexes", mode))
+    scratch.say(f"O grupo viaja {scratch.table('viagem', 'modos', mode)}: {hexes_text(hexes)} por "
              "rodada.", modo=mode)
     return _set_travel(state, mode=mode)
 
 
 @command("clima")
-def reroll_weather(state: State, turn: Turn) -> State:
-    return roll_initial_weather(state, turn)
+def reroll_weather(state: State, scratch: Scratch) -> State:
+    return roll_initial_weather(state, scratch)
 
 
 @command("encontro")
-def encounter_command(state: State, turn: Turn) -> State:
-    roll_encounter(state, turn)
+def encounter_command(state: State, scratch: Scratch) -> State:
+    roll_encounter(state, scratch)
     return state
 
 

@@ -22,7 +22,7 @@ from typing import Any, Callable, Mapping
 
 from companion.engine.core import (
     DICE_TEXT,
-    Turn,
+    Scratch,
     plural,
     arg,
     command,
@@ -45,8 +45,8 @@ EDGES = ("vantagem", "desvantagem")
 MARK = " ◀ agora"
 
 
-def _asker_visibility(turn: Turn) -> str:
-    player = _player_id(turn)
+def _asker_visibility(scratch: Scratch) -> str:
+    player = _player_id(scratch)
     return player_visibility(player) if player else GM
 
 
@@ -64,32 +64,32 @@ def _edge(said: Any, exhausted: bool) -> tuple[str | None, str]:
 
 
 @command("rolar")
-def roll_command(state: State, turn: Turn) -> State:
+def roll_command(state: State, scratch: Scratch) -> State:
     """Roll any dice expression in public."""
-    expression = str(arg(turn, "expressao") or "").strip()
+    expression = str(arg(scratch, "expressao") or "").strip()
     if not expression:
         raise CommandRejected("diga o que rolar, como 'rolar 2d6+1' ou 'rolar d20 com vantagem'")
-    player = _player_id(turn)
+    player = _player_id(scratch)
     character = next((c for c in state.party if c.id == player), None)
-    exhausted = character is not None and edge_for(character, turn.tables, state.minutes) is not None
-    edge, note = _edge(arg(turn, "vantagem"), exhausted)
-    name = str(turn.table(FILE, "rolagens", "nome"))
+    exhausted = character is not None and edge_for(character, scratch.tables, state.minutes) is not None
+    edge, note = _edge(arg(scratch, "vantagem"), exhausted)
+    name = str(scratch.table(FILE, "rolagens", "nome"))
     who = f"{character.name if character else player}: " if player else ""
     extra = {"personagem": player} if player else {}
-    turn.roll(expression, name, edge=edge, label=f"{who}{name}{note}", **extra)
+    scratch.roll(expression, name, edge=edge, label=f"{who}{name}{note}", **extra)
     return state
 
 
 # ---------------------------------------------------------------- segredo
 
 @command("segredo")
-def secret_command(state: State, turn: Turn) -> State:
+def secret_command(state: State, scratch: Scratch) -> State:
     """A roll only the GM sees, noted among the secrets."""
-    spec = turn.table(FILE, "rolagens")
-    expression = str(arg(turn, "expressao") or spec["secreta_padrao"])
-    reason = " ".join(str(arg(turn, "motivo") or "").split())[:80]
+    spec = scratch.table(FILE, "rolagens")
+    expression = str(arg(scratch, "expressao") or spec["secreta_padrao"])
+    reason = " ".join(str(arg(scratch, "motivo") or "").split())[:80]
     name = f"{spec['nome_secreta']}: {reason}" if reason else str(spec["nome_secreta"])
-    rolled = turn.roll(expression, name, visibility=GM, motivo=reason or None)
+    rolled = scratch.roll(expression, name, visibility=GM, motivo=reason or None)
     note = f"{reason or spec['nome_secreta']}: {rolled.expression} = {rolled.total}"
     return replace(state, secrets=state.secrets + (note,))
 
@@ -108,13 +108,13 @@ def commands_for(state: State, tables: Tables, player: bool) -> list[tuple[str, 
 
 
 @command("ajuda")
-def help_command(state: State, turn: Turn) -> State:
+def help_command(state: State, scratch: Scratch) -> State:
     """The commands of the current mode, only to whoever asked."""
-    player = _player_id(turn) is not None
-    listed = commands_for(state, turn.tables, player)
-    mode = turn.table("comandos", "modos", state.mode)
+    player = _player_id(scratch) is not None
+    listed = commands_for(state, scratch.tables, player)
+    mode = scratch.table("comandos", "modos", state.mode)
     lines = "\n".join(f"• {text}" for _, text in listed)
-    turn.say(f"Comandos (modo {mode}):\n{lines}", _asker_visibility(turn), kind="ajuda",
+    scratch.say(f"Comandos (modo {mode}):\n{lines}", _asker_visibility(scratch), kind="ajuda",
              modo=state.mode, comandos=[{"nome": n, "ajuda": t} for n, t in listed])
     return state
 
@@ -175,47 +175,47 @@ def _gm_line(view: Mapping[str, Any], kinds: Mapping[str, str]) -> str:
 
 
 @command("estado")
-def state_command(state: State, turn: Turn) -> State:
+def state_command(state: State, scratch: Scratch) -> State:
     """A short summary of the table, plus the GM's secrets line for the GM."""
-    player = _player_id(turn)
+    player = _player_id(scratch)
     viewer = player_visibility(player) if player else PUBLIC
-    view = view_state(state, viewer, turn.tables)
-    turn.say(_summary(view), viewer, kind="estado", estado=view)
+    view = view_state(state, viewer, scratch.tables)
+    scratch.say(_summary(view), viewer, kind="estado", estado=view)
     if player is None:
-        gm_view = view_state(state, GM, turn.tables)
-        turn.say(_gm_line(gm_view, turn.table(FILE, "nomes_pedidos")), GM, kind="estado", mestre=gm_view["mestre"],
+        gm_view = view_state(state, GM, scratch.tables)
+        scratch.say(_gm_line(gm_view, scratch.table(FILE, "nomes_pedidos")), GM, kind="estado", mestre=gm_view["mestre"],
                  pedidos=gm_view["pedidos"])
     return state
 
 
 # ---------------------------------------------------------------- tabela
 
-def _roll_rows(turn: Turn, name: str, dice: str, rows: Mapping[Any, Any], visibility: str,
+def _roll_rows(scratch: Scratch, name: str, dice: str, rows: Mapping[Any, Any], visibility: str,
                **extra: Any) -> None:
-    turn.roll(str(dice), str(name), visibility=visibility, consulta=True,
+    scratch.roll(str(dice), str(name), visibility=visibility, consulta=True,
               describe=lambda total: row_text(pick_row(rows, total)), **extra)
 
 
-def _roll_column(state: State, turn: Turn, node: Any, entry: Mapping[str, Any]) -> None:
+def _roll_column(state: State, scratch: Scratch, node: Any, entry: Mapping[str, Any]) -> None:
     """Tabela D: the column of the current terrain."""
-    column = group_for(turn, node["colunas"], state.travel.terrain, f"{entry['chave']}.colunas")
-    _roll_rows(turn, node["nome"], node[entry["dados"]], column["linhas"],
+    column = group_for(scratch, node["colunas"], state.travel.terrain, f"{entry['chave']}.colunas")
+    _roll_rows(scratch, node["nome"], node[entry["dados"]], column["linhas"],
                str(entry["visibilidade"]), coluna=column["nome"])
 
 
-def _roll_encounter(state: State, turn: Turn, node: Any, entry: Mapping[str, Any]) -> None:
+def _roll_encounter(state: State, scratch: Scratch, node: Any, entry: Mapping[str, Any]) -> None:
     """The encounter table of the region where the day started."""
     region = node[state.travel.day_start_terrain]
-    _roll_rows(turn, region["nome"], region["dados"], region["linhas"],
+    _roll_rows(scratch, region["nome"], region["dados"], region["linhas"],
                str(entry["visibilidade"]))
 
 
-def _roll_plain(state: State, turn: Turn, node: Any, entry: Mapping[str, Any]) -> None:
-    _roll_rows(turn, node["nome"], node["dados"], node["linhas"],
+def _roll_plain(state: State, scratch: Scratch, node: Any, entry: Mapping[str, Any]) -> None:
+    _roll_rows(scratch, node["nome"], node["dados"], node["linhas"],
                str(entry["visibilidade"]))
 
 
-Roller = Callable[[State, Turn, Any, Mapping[str, Any]], None]
+Roller = Callable[[State, Scratch, Any, Mapping[str, Any]], None]
 ROLL: dict[str, Roller] = {"colunas": _roll_column, "encontros": _roll_encounter,
                            "rolar": _roll_plain}
 
@@ -224,46 +224,46 @@ def _fraction(value: Any) -> str:
     return str(Fraction(str(value)).limit_denominator(8))
 
 
-def _explain_advance(state: State, turn: Turn, node: Any) -> list[str]:
-    names = turn.table("viagem", "modos")
+def _explain_advance(state: State, scratch: Scratch, node: Any) -> list[str]:
+    names = scratch.table("viagem", "modos")
     return [f"{names.get(mode, mode)}: {_fraction(hexes)} hex por rodada"
             + (MARK if mode == state.travel.mode else "") for mode, hexes in node["hexes"].items()]
 
 
-def _explain_forced(state: State, turn: Turn, node: Any) -> list[str]:
+def _explain_forced(state: State, scratch: Scratch, node: Any) -> list[str]:
     return [f"Além de {node['rodadas_sem_penalidade']} rodadas consecutivas: teste de "
             f"{str(node['atributo']).upper()}",
             f"1 rodada extra: DC {node['dc']}", f"rodadas subsequentes: +{node['dc_por_rodada']}"]
 
 
-def _explain_groups(state: State, turn: Turn, node: Any) -> list[str]:
+def _explain_groups(state: State, scratch: Scratch, node: Any) -> list[str]:
     return [f"{g['nome']}: {g['chance']}:6"
             + (MARK if state.travel.terrain in g["terrenos"] else "") for g in node["grupos"]]
 
 
-def _explain_activities(state: State, turn: Turn, node: Any) -> list[str]:
+def _explain_activities(state: State, scratch: Scratch, node: Any) -> list[str]:
     names = node["atividades"]
     return [f"{row['nome']}: " + ", ".join(f"{label} {row[key]}:6" for key, label in names.items())
             + (MARK if state.travel.terrain in row["terrenos"] else "") for row in node["linhas"]]
 
 
-def _explain_modifiers(state: State, turn: Turn, node: Any) -> list[str]:
+def _explain_modifiers(state: State, scratch: Scratch, node: Any) -> list[str]:
     return [f"{row['nome']}: {int(row['modificador']):+d}"
             + (MARK if state.travel.terrain in row["terrenos"] else "") for row in node["linhas"]]
 
 
-def _explain_texts(state: State, turn: Turn, node: Any) -> list[str]:
+def _explain_texts(state: State, scratch: Scratch, node: Any) -> list[str]:
     return [f"{key}: {row_text(row)}" for key, row in node["linhas"].items()]
 
 
-def _explain_levels(state: State, turn: Turn, node: Any) -> list[str]:
-    names = turn.table("masmorra", "tabela_a", "niveis")
+def _explain_levels(state: State, scratch: Scratch, node: Any) -> list[str]:
+    names = scratch.table("masmorra", "tabela_a", "niveis")
     current = state.dungeon.danger if state.dungeon.active else None
     return [f"{names.get(level, {}).get('nome', level)}: {row['texto']}"
             + (MARK if level == current else "") for level, row in node["niveis"].items()]
 
 
-Explainer = Callable[[State, Turn, Any], list[str]]
+Explainer = Callable[[State, Scratch, Any], list[str]]
 EXPLAIN: dict[str, Explainer] = {
     "avancar": _explain_advance, "forcando": _explain_forced, "grupos": _explain_groups,
     "atividades": _explain_activities, "modificadores": _explain_modifiers,
@@ -279,10 +279,10 @@ register_schema(FILE, {
 })
 
 
-def _table_key(turn: Turn) -> str:
-    raw = str(arg(turn, "tabela") or "")
+def _table_key(scratch: Scratch) -> str:
+    raw = str(arg(scratch, "tabela") or "")
     key = slug(raw).replace("-", "_").removeprefix("tabela_")
-    known = turn.table(FILE, "tabelas")
+    known = scratch.table(FILE, "tabelas")
     if key not in known:
         letters = ", ".join(k.upper() if len(k) == 1 else k for k in known)
         raise CommandRejected(f"tabela desconhecida: '{raw}'; use {letters}")
@@ -290,21 +290,21 @@ def _table_key(turn: Turn) -> str:
 
 
 @command("tabela")
-def table_command(state: State, turn: Turn) -> State:
+def table_command(state: State, scratch: Scratch) -> State:
     """Roll on a seed table, or explain it when it has nothing to roll."""
-    key = _table_key(turn)
-    entry = turn.table(FILE, "tabelas", key)
+    key = _table_key(scratch)
+    entry = scratch.table(FILE, "tabelas", key)
     try:
-        node = turn.table(str(entry["arquivo"]), str(entry["chave"]))
+        node = scratch.table(str(entry["arquivo"]), str(entry["chave"]))
         if entry["forma"] in ROLL:
-            ROLL[entry["forma"]](state, turn, node, entry)
+            ROLL[entry["forma"]](state, scratch, node, entry)
             return state
-        lines = EXPLAIN[entry["forma"]](state, turn, node)
+        lines = EXPLAIN[entry["forma"]](state, scratch, node)
     except (TableError, KeyError, TypeError) as error:
         raise CommandRejected(f"a tabela '{key}' não está completa nos dados ({error}); "
                               "confira tables/") from None
     title = node.get("nome", key) if isinstance(node, Mapping) else key
     text = f"{title} (nada a rolar; a tabela é consultada pelos comandos):\n" + "\n".join(lines)
-    turn.say(text, str(entry["visibilidade"]), tabela=title, linhas=lines)
+    scratch.say(text, str(entry["visibilidade"]), tabela=title, linhas=lines)
     return state
 

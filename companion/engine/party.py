@@ -36,7 +36,7 @@ from companion.engine.core import (
     CANCEL_HANDLERS,
     PROMPT_HANDLERS,
     PromptAnswer,
-    Turn,
+    Scratch,
     arg,
     command,
     edge_for,
@@ -77,11 +77,11 @@ _DICE = re.compile(r"^(\d*)d(\d+)([+-]\d+)?$")
 # ---------------------------------------------------------------- personagem
 
 @command("personagem")
-def character_command(state: State, turn: Turn) -> State:
+def character_command(state: State, scratch: Scratch) -> State:
     """Create a character or change the fields given."""
-    name = _clean_name(arg(turn, "nome"), turn)
-    relative = _relative_flag(turn)
-    changes = _read_fields(turn, relative)
+    name = _clean_name(arg(scratch, "nome"), scratch)
+    relative = _relative_flag(scratch)
+    changes = _read_fields(scratch, relative)
     wanted = slug(name)
     existing = next((c for c in state.party if c.id == wanted), None)
     if relative and existing is None:
@@ -91,22 +91,22 @@ def character_command(state: State, turn: Turn) -> State:
             f"para criar, diga 'personagem {name}' com valores sem sinal (ex.: 'personagem "
             f"{name} pv 8')")
     if relative:
-        return _change_by(state, existing, changes, turn)
+        return _change_by(state, existing, changes, scratch)
     if existing is None:
-        return _create(state, name, changes, turn)
-    return _change(state, existing, changes, turn)
+        return _create(state, name, changes, scratch)
+    return _change(state, existing, changes, scratch)
 
 
-def _relative_flag(turn: Turn) -> bool:
-    flag = arg(turn, "relativo", False)
+def _relative_flag(scratch: Scratch) -> bool:
+    flag = arg(scratch, "relativo", False)
     if not isinstance(flag, bool):
         raise CommandRejected(f"'relativo' precisa ser sim ou não, não '{flag}'")
     return flag
 
 
-def _clean_name(raw: Any, turn: Turn) -> str:
+def _clean_name(raw: Any, scratch: Scratch) -> str:
     name = " ".join(str(raw or "").split())
-    longest = int(turn.table(FILE, "limites_personagem", "nome_maximo"))
+    longest = int(scratch.table(FILE, "limites_personagem", "nome_maximo"))
     if not slug(name).replace("-", "").isalnum():
         raise CommandRejected(f"nome de personagem inválido: '{raw or ''}'; "
                               "diga 'personagem Ana' (letras ou números)")
@@ -116,12 +116,12 @@ def _clean_name(raw: Any, turn: Turn) -> str:
     return name
 
 
-def _read_fields(turn: Turn, relative: bool = False) -> dict[str, int]:
+def _read_fields(scratch: Scratch, relative: bool = False) -> dict[str, int]:
     """The fields given, as ints within limites_personagem (changes: within its span)."""
-    limits = turn.table(FILE, "limites_personagem")
+    limits = scratch.table(FILE, "limites_personagem")
     accepted = ", ".join(FIELDS)
     changes: dict[str, int] = {}
-    for key, raw in turn.command.args.items():
+    for key, raw in scratch.command.args.items():
         if key in ("nome", "relativo"):
             continue
         if key not in FIELDS:
@@ -169,9 +169,9 @@ def _with_fields(character: Character, changes: Mapping[str, int]) -> Character:
     return replace(character, mods=mods, attribute_damage=harm, **values)
 
 
-def _create(state: State, name: str, changes: dict[str, int], turn: Turn) -> State:
-    defaults = turn.table(FILE, "personagem_padrao")
-    limits = turn.table(FILE, "limites_personagem")
+def _create(state: State, name: str, changes: dict[str, int], scratch: Scratch) -> State:
+    defaults = scratch.table(FILE, "personagem_padrao")
+    limits = scratch.table(FILE, "limites_personagem")
     merged = {**{key: int(defaults[key]) for key in FIELDS if key in defaults}, **changes}
     for value, (top, _) in MAXIMA.items():
         if top not in changes:
@@ -180,13 +180,13 @@ def _create(state: State, name: str, changes: dict[str, int], turn: Turn) -> Sta
             merged[value] = changes[top]
     character = _with_fields(Character(id=slug(name), name=name), merged)
     _check_maxima(character)
-    turn.say(f"Personagem criado: {_summary(character)}.", PUBLIC, personagem=character.id)
+    scratch.say(f"Personagem criado: {_summary(character)}.", PUBLIC, personagem=character.id)
     return replace(state, party=state.party + (character,))
 
 
-def _change(state: State, character: Character, changes: dict[str, int], turn: Turn) -> State:
+def _change(state: State, character: Character, changes: dict[str, int], scratch: Scratch) -> State:
     if not changes:
-        turn.say(f"{_summary(character)}.", PUBLIC, personagem=character.id)
+        scratch.say(f"{_summary(character)}.", PUBLIC, personagem=character.id)
         return state
     for value, (top, _) in MAXIMA.items():  # setting up the sheet: the maximum follows
         if value in changes and top not in changes and \
@@ -195,7 +195,7 @@ def _change(state: State, character: Character, changes: dict[str, int], turn: T
     updated = _with_fields(character, changes)
     _check_maxima(updated)
     said = ", ".join(f"{LABELS[key]} {value}" for key, value in changes.items())
-    turn.say(f"{character.name}: {said}.", PUBLIC, personagem=character.id, campos=changes)
+    scratch.say(f"{character.name}: {said}.", PUBLIC, personagem=character.id, campos=changes)
     return update_character(state, updated)
 
 
@@ -208,12 +208,12 @@ def _current(character: Character, key: str) -> int:
     return int(getattr(character, field) or 0)
 
 
-def _change_by(state: State, character: Character, deltas: dict[str, int], turn: Turn) -> State:
+def _change_by(state: State, character: Character, deltas: dict[str, int], scratch: Scratch) -> State:
     """`relativo`: each field changes by the amount given; results clamp (see the docstring)."""
     if not deltas:
-        turn.say(f"{_summary(character)}.", PUBLIC, personagem=character.id)
+        scratch.say(f"{_summary(character)}.", PUBLIC, personagem=character.id)
         return state
-    limits = turn.table(FILE, "limites_personagem")
+    limits = scratch.table(FILE, "limites_personagem")
     before = {key: _current(character, key) for key in {*deltas, *_paired(deltas)}}
     after: dict[str, int] = {}
     notes: dict[str, str] = {}
@@ -232,7 +232,7 @@ def _change_by(state: State, character: Character, deltas: dict[str, int], turn:
     updated = _with_fields(character, after)
     said = ", ".join(f"{LABELS[key]} {before[key]} → {after[key]}"
                      + (f" ({notes[key]})" if key in notes else "") for key in after)
-    turn.say(f"{character.name}: {said}.", PUBLIC, personagem=character.id, campos=after,
+    scratch.say(f"{character.name}: {said}.", PUBLIC, personagem=character.id, campos=after,
              antes={key: before[key] for key in after}, relativo=True)
     return update_character(state, updated)
 
@@ -271,15 +271,15 @@ def attribute_damage_text(character: Character) -> str:
 
 # ---------------------------------------------------------------- finding prompts
 
-def _actor_character(turn: Turn) -> str | None:
-    actor = turn.command.actor
+def _actor_character(scratch: Scratch) -> str | None:
+    actor = scratch.command.actor
     return actor.split(":", 1)[1] if actor.startswith("player:") else None
 
 
-def _pending_list(state: State, turn: Turn) -> str:
+def _pending_list(state: State, scratch: Scratch) -> str:
     if not state.prompts:
         return "nenhum"
-    names = turn.table(FILE, "nomes_pedidos")
+    names = scratch.table(FILE, "nomes_pedidos")
     return "; ".join(f"{p.id} ({_owner(state, p)}: {names.get(p.kind, p.kind)})"
                      for p in state.prompts)
 
@@ -290,36 +290,36 @@ def _owner(state: State, prompt: Prompt) -> str:
     return next((c.name for c in state.party if c.id == prompt.character), prompt.character)
 
 
-def find_prompt(state: State, turn: Turn) -> Prompt:
+def find_prompt(state: State, scratch: Scratch) -> Prompt:
     """The prompt a `responder`/`cancelar` means (see the module docstring)."""
     if not state.prompts:
         raise CommandRejected("não há nenhum pedido pendente")
-    wanted_id, name = arg(turn, "pedido"), arg(turn, "personagem")
+    wanted_id, name = arg(scratch, "pedido"), arg(scratch, "personagem")
     if wanted_id is not None:
         found = next((p for p in state.prompts if str(p.id) == str(wanted_id).strip()), None)
         if found is None:
             raise CommandRejected(f"pedido desconhecido: '{wanted_id}'; pendentes: "
-                                  f"{_pending_list(state, turn)}")
+                                  f"{_pending_list(state, scratch)}")
         return found
-    owner = find_character(state, name).id if name else _actor_character(turn)
+    owner = find_character(state, name).id if name else _actor_character(scratch)
     if owner is None:
         owners = {p.character for p in state.prompts}
         if len(owners) > 1:  # the GM must say which: guessing answers the wrong one
-            verb = turn.command.name
+            verb = scratch.command.name
             raise CommandRejected(
-                f"há {len(state.prompts)} pedidos pendentes: {_pending_list(state, turn)}; "
+                f"há {len(state.prompts)} pedidos pendentes: {_pending_list(state, scratch)}; "
                 f"diga qual, por exemplo '{verb} pedido {state.prompts[-1].id}' ou "
                 f"'{verb} Nome'")
         return state.prompts[0]
     found = next((p for p in state.prompts if p.character == owner), None)
     if found is None:
         raise CommandRejected(f"não há pedido pendente para '{name or owner}'; pendentes: "
-                              f"{_pending_list(state, turn)}")
+                              f"{_pending_list(state, scratch)}")
     return found
 
 
-def _check_owner(prompt: Prompt, turn: Turn) -> None:
-    player = _actor_character(turn)
+def _check_owner(prompt: Prompt, scratch: Scratch) -> None:
+    player = _actor_character(scratch)
     if player is not None and prompt.character != player:
         raise CommandRejected(f"o pedido {prompt.id} não é seu; responda só aos seus pedidos")
 
@@ -331,13 +331,13 @@ def prompt_visibility(prompt: Prompt) -> Visibility:
 # ---------------------------------------------------------------- responder
 
 @command("responder")
-def answer_command(state: State, turn: Turn) -> State:
+def answer_command(state: State, scratch: Scratch) -> State:
     """Answer a pending prompt with an option, a physical die value, or a companion roll."""
-    turn = _name_said_as_option(state, turn)
-    prompt = find_prompt(state, turn)
-    _check_owner(prompt, turn)
-    option, value = arg(turn, "opcao"), arg(turn, "valor")
-    how: Callable[[State, Prompt, Turn], PromptAnswer]
+    scratch = _name_said_as_option(state, scratch)
+    prompt = find_prompt(state, scratch)
+    _check_owner(prompt, scratch)
+    option, value = arg(scratch, "opcao"), arg(scratch, "valor")
+    how: Callable[[State, Prompt, Scratch], PromptAnswer]
     if prompt.options:
         how = _by_option
     elif option is not None:
@@ -345,21 +345,21 @@ def answer_command(state: State, turn: Turn) -> State:
                               f"opção: diga 'responder 14' ou 'responder rolar'")
     else:
         how = _by_value if value is not None else _by_roll
-    answer = how(state, prompt, turn)
+    answer = how(state, prompt, scratch)
     handler = PROMPT_HANDLERS.get(prompt.kind)
     if handler is None:
         raise CommandRejected(f"ainda não sei resolver pedidos do tipo '{prompt.kind}'")
     shown = _answer_text(prompt, answer)
     who = _owner(state, prompt)
-    if turn.command.actor == "gm" and prompt.character is not None:
+    if scratch.command.actor == "gm" and prompt.character is not None:
         who = f"O Mestre, por {who},"
     physical = {"dados_fisicos": _physical_dice(prompt)} if answer.faces else {}
-    turn.say(f"{who} respondeu ao pedido {prompt.id}: {shown}.",
+    scratch.say(f"{who} respondeu ao pedido {prompt.id}: {shown}.",
              prompt_visibility(prompt), kind="resposta", pedido=prompt.id, tipo=prompt.kind,
              personagem=prompt.character, total=answer.total, natural=answer.natural,
              opcao=answer.option, **physical)
     remaining = tuple(p for p in state.prompts if p.id != prompt.id)
-    return handler(replace(state, prompts=remaining), prompt, answer, turn)
+    return handler(replace(state, prompts=remaining), prompt, answer, scratch)
 
 
 def _physical_dice(prompt: Prompt) -> dict[str, int]:
@@ -390,24 +390,24 @@ def _answer_text(prompt: Prompt, answer: PromptAnswer) -> str:
     return f"{natural} {sign} {abs(prompt.modifier)} = {answer.total}"
 
 
-def _name_said_as_option(state: State, turn: Turn) -> Turn:
+def _name_said_as_option(state: State, scratch: Scratch) -> Scratch:
     """'responder Ana' reaches us as the option 'ana': when no pending prompt offers that option
     and a character has that name, it names whose prompt to answer (the parser cannot know)."""
-    args = dict(turn.command.args)
+    args = dict(scratch.command.args)
     said = args.get("opcao")
     if said is None or "personagem" in args or "pedido" in args:
-        return turn
+        return scratch
     offered = {slug(o) for p in state.prompts for o in p.options}
     named = next((c for c in state.party if c.id == slug(str(said))), None)
     if slug(str(said)) in offered or named is None:
-        return turn
+        return scratch
     args.pop("opcao")
     args["personagem"] = named.name
-    return replace(turn, command=replace(turn.command, args=args))
+    return replace(scratch, command=replace(scratch.command, args=args))
 
 
-def _by_option(state: State, prompt: Prompt, turn: Turn) -> PromptAnswer:
-    option = arg(turn, "opcao")
+def _by_option(state: State, prompt: Prompt, scratch: Scratch) -> PromptAnswer:
+    option = arg(scratch, "opcao")
     listed = " ou ".join(option_label(prompt, o) for o in prompt.options)
     if option is None:
         raise CommandRejected(f"o pedido {prompt.id} é uma escolha: responda {listed} "
@@ -429,20 +429,20 @@ def die_range(expression: str) -> tuple[int, int] | None:
     return count + bonus, count * sides + bonus
 
 
-def _by_value(state: State, prompt: Prompt, turn: Turn) -> PromptAnswer:
+def _by_value(state: State, prompt: Prompt, scratch: Scratch) -> PromptAnswer:
     """A physical die: one value (under DESV, the one the player kept) or, under DESV or
     vantagem, both values (`valor2`): the companion keeps the worse (or the better)."""
     bounds = die_range(prompt.dice)
     if bounds is None:
         raise CommandRejected(f"o pedido {prompt.id} é de {prompt.dice}: diga 'responder rolar' "
                               "para o companheiro rolar")
-    values = [_die_value(prompt, arg(turn, "valor"), bounds)]
-    if arg(turn, "valor2") is not None:
+    values = [_die_value(prompt, arg(scratch, "valor"), bounds)]
+    if arg(scratch, "valor2") is not None:
         edge = prompt_edge(prompt)
         if edge is None:
             raise CommandRejected(f"o pedido {prompt.id} não é com DESV nem vantagem: diga um "
                                   f"valor só, como 'responder {values[0]}'")
-        values.append(_die_value(prompt, arg(turn, "valor2"), bounds))
+        values.append(_die_value(prompt, arg(scratch, "valor2"), bounds))
         keep_high = (edge == "vantagem") != bool(prompt.context.get("rolar_abaixo"))
         natural = max(values) if keep_high else min(values)
     else:
@@ -463,11 +463,11 @@ def _die_value(prompt: Prompt, raw: Any, bounds: tuple[int, int]) -> int:
     return natural
 
 
-def _by_roll(state: State, prompt: Prompt, turn: Turn) -> PromptAnswer:
+def _by_roll(state: State, prompt: Prompt, scratch: Scratch) -> PromptAnswer:
     character = next((c for c in state.party if c.id == prompt.character), None)
     edge = (prompt_edge(prompt) if "vantagem" in prompt.context
-            else edge_for(character, turn.tables, state.minutes) if character else None)
-    names = turn.table(FILE, "nomes_pedidos")
+            else edge_for(character, scratch.tables, state.minutes) if character else None)
+    names = scratch.table(FILE, "nomes_pedidos")
     name = str(prompt.context.get("tabela") or names.get(prompt.kind, prompt.text))
     label = f"{_owner(state, prompt)}: {prompt.context.get('rotulo') or name}"
     def shown(total: int) -> str:
@@ -475,7 +475,7 @@ def _by_roll(state: State, prompt: Prompt, turn: Turn) -> PromptAnswer:
         said = (f"{total} {'+' if prompt.modifier > 0 else '−'} {abs(prompt.modifier)} = "
                 f"{total + prompt.modifier}" if prompt.modifier else f"total {total}")
         return said + (f" contra DC {prompt.dc}" if prompt.dc is not None else "")
-    rolled = turn.roll(prompt.dice, name, visibility=prompt_visibility(prompt), edge=edge,
+    rolled = scratch.roll(prompt.dice, name, visibility=prompt_visibility(prompt), edge=edge,
                        label=label, describe=shown,
                        low_is_good=bool(prompt.context.get("rolar_abaixo")),
                        pedido=prompt.id, personagem=prompt.character,
@@ -485,56 +485,56 @@ def _by_roll(state: State, prompt: Prompt, turn: Turn) -> PromptAnswer:
 
 # ---------------------------------------------------------------- cancelar
 
-def _release_rest(state: State, turn: Turn) -> State | None:
+def _release_rest(state: State, scratch: Scratch) -> State | None:
     """`cancelar Nome`: the GM lets a character who owes rest go on (None: not this case)."""
-    name = arg(turn, "personagem")
-    if not name or arg(turn, "pedido") is not None:
+    name = arg(scratch, "personagem")
+    if not name or arg(scratch, "pedido") is not None:
         return None
     character = find_character(state, str(name))
     if character.rest_rounds_owed <= 0 or any(p.character == character.id
                                               for p in state.prompts):
         return None
     owed = character.rest_rounds_owed
-    turn.say(f"O Mestre dispensa {character.name} do descanso da marcha forçada "
+    scratch.say(f"O Mestre dispensa {character.name} do descanso da marcha forçada "
              f"({'faltava' if owed == 1 else 'faltavam'} {plural(owed, 'rodada')}).", PUBLIC,
              personagem=character.id, descanso_devido=0)
     return update_character(state, replace(character, rest_rounds_owed=0))
 
 
 @command("cancelar")
-def cancel_command(state: State, turn: Turn) -> State:
+def cancel_command(state: State, scratch: Scratch) -> State:
     """Drop a pending prompt (by id, by character, or the oldest); or release a character
     with no pending prompt from the forced-march rest they owe."""
-    released = _release_rest(state, turn)
+    released = _release_rest(state, scratch)
     if released is not None:
         return released
-    prompt = find_prompt(state, turn)
-    kind = turn.table(FILE, "nomes_pedidos").get(prompt.kind, prompt.kind)
-    turn.say(f"Pedido {prompt.id} ({_owner(state, prompt)}: {kind}) cancelado.",
+    prompt = find_prompt(state, scratch)
+    kind = scratch.table(FILE, "nomes_pedidos").get(prompt.kind, prompt.kind)
+    scratch.say(f"Pedido {prompt.id} ({_owner(state, prompt)}: {kind}) cancelado.",
              prompt_visibility(prompt), pedido=prompt.id, tipo=prompt.kind,
              personagem=prompt.character, cancelado=True)
     state = replace(state, prompts=tuple(p for p in state.prompts if p.id != prompt.id))
     after = CANCEL_HANDLERS.get(prompt.kind)
-    return after(state, turn) if after is not None else state
+    return after(state, scratch) if after is not None else state
 
 
 # ---------------------------------------------------------------- vigia
 
 @command("vigia")
-def watch_command(state: State, turn: Turn) -> State:
+def watch_command(state: State, scratch: Scratch) -> State:
     """Choose who keeps watch during the rest, or say who does now."""
     from companion.engine.rest import watcher
 
-    name = arg(turn, "personagem")
+    name = arg(scratch, "personagem")
     if not name:
-        current = watcher(state, turn)
+        current = watcher(state, scratch)
         chosen = state.travel.watcher is not None and current is not None
         how = "escolhido pelo Mestre" if chosen else "padrão da casa"
         who = current.name if current else "ninguém (não há personagens)"
-        turn.say(f"Vigia: {who} ({how}). Para mudar, diga 'vigia Nome'.", PUBLIC,
+        scratch.say(f"Vigia: {who} ({how}). Para mudar, diga 'vigia Nome'.", PUBLIC,
                  vigia=current.id if current else None)
         return state
     character = find_character(state, str(name))
-    turn.say(f"Vigia: {character.name} (até o Mestre escolher outro).", PUBLIC,
+    scratch.say(f"Vigia: {character.name} (até o Mestre escolher outro).", PUBLIC,
              vigia=character.id)
     return replace(state, travel=replace(state.travel, watcher=character.id))
