@@ -98,7 +98,7 @@ def _run(verdict: Heard, session: Any) -> Heard:
     """With a session, an accepted command runs; the engine's refusal becomes the reason."""
     if session is None or verdict.command is None or verdict.command.name == "frase":
         return verdict
-    from companion.engine.model import Command
+    from companion.vocabulary import Command
 
     result = session.run_command(Command(verdict.command.name, dict(verdict.command.args),
                                          "gm"), text=verdict.text)
