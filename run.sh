@@ -89,10 +89,10 @@ fetch_model() {
   "$PY" - <<'PYEOF'
 import hashlib, sys, urllib.request, zipfile
 from pathlib import Path
-from companion.tables import load_tables
+from companion.loader import load_rules
 from companion.voice.config import voice_config
 from companion.voice.models import MODELS_DIR, is_model
-config = voice_config(load_tables())
+config = voice_config(load_rules())
 want = config.download
 target = MODELS_DIR / config.default_model
 if is_model(target):

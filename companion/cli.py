@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, TextIO
 
 from companion.errors import CompanionError, TableError
-from companion.tables import Tables, load_tables
+from companion.tables import Tables
+from companion.loader import load_rules
 
 STARTUP_FAILURE = 2
 NOT_A_COMMAND = 1
@@ -327,7 +328,7 @@ def main(argv: list[str] | None = None) -> int:
     _utf8_streams()
     args = build_parser().parse_args(argv)
     try:
-        tables = load_tables(Path(args.tables) if args.tables else None)
+        tables = load_rules(Path(args.tables) if args.tables else None)
     except TableError as error:
         print(f"erro nas tabelas: {error.message}", file=sys.stderr)
         return STARTUP_FAILURE

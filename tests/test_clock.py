@@ -6,7 +6,7 @@ import random
 import pytest
 
 from companion.engine.clock import day_of, pass_time
-from companion.engine.core import Scratch
+from companion.engine.toolkit import Scratch
 from companion.engine.model import Character, Command, Dungeon, State, Timer, Travel
 from companion.tables import Tables
 

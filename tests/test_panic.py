@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from companion.engine.core import Scratch, edge_for, modifier
+from companion.engine.toolkit import Scratch, edge_for, modifier
 from companion.engine.model import Character, Command, Prompt, State
-from companion.engine.panic import exhaustion_day, request_panic
+from companion.engine.procedures.panic import exhaustion_day, request_panic
 from companion.errors import CommandRejected
 from companion.tables import Tables
 from tests.conftest import FixedDice, Play

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.engine.core import PromptAnswer, Scratch, prompt_handler
+from companion.engine.toolkit import PromptAnswer, Scratch, prompt_handler
 from companion.engine.model import Character, Prompt, State, Travel
 from companion.errors import CommandRejected
 from tests.conftest import FixedDice, Play

@@ -6,12 +6,12 @@ from dataclasses import replace
 import pytest
 
 from companion.engine import Command, State
-from companion.engine import dungeon as dungeon_module
-from companion.engine.core import Scratch, edge_for
+from companion.engine.procedures import dungeon as dungeon_module
+from companion.engine.toolkit import Scratch, edge_for
 from companion.engine.view import view_state
 from companion.errors import CommandRejected
 from companion.engine.model import Character, Dungeon, Travel
-from companion.engine.rest import rest_party
+from companion.engine.procedures.rest import rest_party
 from companion.tables import Tables
 from tests.conftest import FixedDice, Play
 from tests.test_hexcrawl import QUIET, ana, bia, one_roll, rolls, run, start

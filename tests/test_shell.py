@@ -184,7 +184,7 @@ def test_shell_with_db_resumes_and_refuses_another_seed(tmp_path: Path) -> None:
 def test_a_random_seed_is_drawn_and_kept(tmp_path: Path) -> None:
     db = str(tmp_path / "mesa.db")
     companion("shell", "--db", db, stdin="")
-    assert Session.open(db, None, cli.load_tables()).seed.isdigit()
+    assert Session.open(db, None, cli.load_rules()).seed.isdigit()
 
 
 # ---------------------------------------------------------------------- broken tables

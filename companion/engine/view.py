@@ -55,12 +55,14 @@ from __future__ import annotations
 import random
 from typing import Any, Iterable
 
-from companion.engine import dungeon, hexcrawl, rest
-from companion.engine.chase import distance_of, speed_gap_text
 from companion.engine.clock import MINUTES_PER_DAY, day_of
-from companion.engine.core import Scratch, plural, prompt_to_dict
 from companion.engine.model import GM, PUBLIC, Character, Command, State
-from companion.engine.panic import exhaustion_effects
+from companion.engine.procedures import dungeon, rest
+from companion.engine.procedures.chase import distance_of, speed_gap_text
+from companion.engine.procedures.panic import exhaustion_effects
+from companion.engine.procedures.travel import hexes_text, round_of
+from companion.engine.procedures.weather import weather_text
+from companion.engine.toolkit import Scratch, plural, prompt_to_dict, terrain_name
 from companion.tables import Tables
 
 PLAYER_PREFIX = "player:"
@@ -86,7 +88,7 @@ def _clock(state: State, scratch: Scratch) -> dict[str, Any]:
     minutes_per_round = int(scratch.table("viagem", "rodada", "minutos"))
     rounds = int(scratch.table("viagem", "rodada", "rodadas_por_dia"))
     day = day_of(state)
-    round_number = hexcrawl.round_of(state, minutes_per_round)
+    round_number = round_of(state, minutes_per_round)
     hour = time_of_day(state)
     if state.dungeon.active:
         text = f"Dia {day} · {hour} · turno {state.dungeon.turn} na masmorra"
@@ -108,18 +110,18 @@ def time_of_day(state: State) -> str:
 
 def _travel(state: State, scratch: Scratch) -> dict[str, Any]:
     travel = state.travel
-    weather = None if travel.weather_row is None else hexcrawl.weather_text(scratch, state)
+    weather = None if travel.weather_row is None else weather_text(scratch, state)
     return {
         "estacao": travel.season,
         "estacao_nome": str(scratch.table("clima", "estacoes", travel.season, "nome")),
         "clima": weather,
         "terreno": travel.terrain,
-        "terreno_nome": hexcrawl.terrain_name(scratch, travel.terrain),
+        "terreno_nome": terrain_name(scratch, travel.terrain),
         "viagem": {
             "modo": travel.mode,
             "modo_nome": str(scratch.table("viagem", "modos", travel.mode)),
             "hexes": travel.hexes,
-            "hexes_texto": hexcrawl.hexes_text(travel.hexes),
+            "hexes_texto": hexes_text(travel.hexes),
             "avancos_seguidos": travel.consecutive_advances,
             "acampamento_seguro": travel.camp_safe,
             "descansou_hoje": travel.rested_today,

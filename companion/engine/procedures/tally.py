@@ -15,9 +15,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Mapping
 
-from companion.engine.core import Scratch, arg, command, slug
-from companion.engine.hexcrawl import terrain_name
 from companion.engine.model import GM, PUBLIC, State, player_visibility
+from companion.engine.toolkit import Scratch, arg, command, slug, terrain_name
 from companion.errors import CommandRejected
 
 FILE = "panico"

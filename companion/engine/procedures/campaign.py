@@ -14,9 +14,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from companion.engine.clock import day_of
-from companion.engine.core import Scratch, command
+from companion.engine.procedures.tally import current_region, form_lines
 from companion.engine.model import GM, PUBLIC, State, Tally
-from companion.engine.tally import current_region, form_lines
+from companion.engine.toolkit import Scratch, command
 from companion.errors import CommandRejected
 from companion.tables import register_schema
 

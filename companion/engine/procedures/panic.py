@@ -21,7 +21,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Callable, Mapping
 
-from companion.engine.core import (
+from companion.engine.model import PUBLIC, Character, Prompt, State, player_visibility
+from companion.engine.toolkit import (
+    ATTRIBUTES,
     DICE_TEXT,
     EXHAUSTION_DAILY_HARM,
     PromptAnswer,
@@ -30,15 +32,13 @@ from companion.engine.core import (
     arg,
     command,
     find_character,
-    pick_row,
     one_of,
+    pick_row,
     plural,
     prompt_handler,
     update_character,
     variant,
 )
-from companion.engine.model import PUBLIC, Character, Prompt, State, player_visibility
-from companion.engine.party import ATTRIBUTES
 from companion.errors import CommandRejected
 from companion.tables import register_schema
 

@@ -22,22 +22,22 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Callable
 
-from companion.engine.core import (
-    clamp_supplies,
+from companion.engine.clock import pass_time
+from companion.engine.model import GM, Character, Chase, Prompt, State
+from companion.engine.toolkit import (
     PromptAnswer,
     Scratch,
     add_prompt,
     arg,
-    exhaust_party,
+    clamp_supplies,
     command,
-    plural,
+    exhaust_party,
     find_character,
     modifier,
+    plural,
     prompt_handler,
     slug,
 )
-from companion.engine.clock import pass_time
-from companion.engine.model import GM, Chase, Character, Prompt, State
 from companion.errors import CommandRejected, TableError
 from companion.tables import register_schema
 

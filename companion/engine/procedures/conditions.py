@@ -28,7 +28,8 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any, Iterator, Mapping
 
-from companion.engine.core import (
+from companion.engine.model import PUBLIC, Character, Lasting, State
+from companion.engine.toolkit import (
     Scratch,
     arg,
     clamp_supplies,
@@ -38,7 +39,6 @@ from companion.engine.core import (
     slug,
     update_character,
 )
-from companion.engine.model import PUBLIC, Character, Lasting, State
 from companion.errors import CommandRejected, TableError
 from companion.tables import Tables, register_schema
 

@@ -1,4 +1,4 @@
-"""The small commands: `rolar`, `tabela`, `segredo`, `ajuda` and `estado`.
+"""Dice and tables: `rolar`, `segredo` and `tabela`.
 
 - `rolar expressao [vantagem]`: a public rolagem ("Rolagem"). A player's roll names their
   character, and Tabela I's DESV applies to an exhausted character: it cancels a vantagem said
@@ -9,10 +9,6 @@
   Chance, DC and modifier tables (A, B, C, E, G, I, J and the dungeon's A and C) have nothing to
   roll by themselves: the companion explains them, marking the line that applies now.
 - `segredo [expressao] [motivo]`: a GM-only rolagem (default 1d20), noted in state.secrets.
-- `ajuda`: the commands of the current mode with their help texts, only to whoever asked; a
-  player sees only the commands marked `jogador: true`.
-- `estado`: asked by the GM, a public summary plus a GM-only line (lost, monsters, pending
-  prompts, the last secrets); asked by a player, the summary goes only to that player.
 """
 from __future__ import annotations
 
@@ -20,37 +16,32 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any, Callable, Mapping
 
-from companion.engine.core import (
+from companion.engine.model import GM, PUBLIC, State
+from companion.engine.toolkit import (
     DICE_TEXT,
     Scratch,
-    plural,
+    actor_character,
     arg,
     command,
     edge_for,
+    group_for,
     one_of,
     pick_row,
+    row_text,
     slug,
     variant,
 )
-from companion.engine.hexcrawl import group_for
-from companion.engine.model import GM, PUBLIC, State, player_visibility
-from companion.engine.party import _actor_character as _player_id
-from companion.engine.rest import row_text
-from companion.engine.view import view_state
 from companion.errors import CommandRejected, TableError
-from companion.tables import Tables, register_schema
+from companion.tables import register_schema
 
 FILE = "panico"
+
+
 EDGES = ("vantagem", "desvantagem")
+
+
 MARK = " ◀ agora"
 
-
-def _asker_visibility(scratch: Scratch) -> str:
-    player = _player_id(scratch)
-    return player_visibility(player) if player else GM
-
-
-# ---------------------------------------------------------------- rolar
 
 def _edge(said: Any, exhausted: bool) -> tuple[str | None, str]:
     """The edge to roll with, and a note for people when exhaustion changed it."""
@@ -69,7 +60,7 @@ def roll_command(state: State, scratch: Scratch) -> State:
     expression = str(arg(scratch, "expressao") or "").strip()
     if not expression:
         raise CommandRejected("diga o que rolar, como 'rolar 2d6+1' ou 'rolar d20 com vantagem'")
-    player = _player_id(scratch)
+    player = actor_character(scratch)
     character = next((c for c in state.party if c.id == player), None)
     exhausted = character is not None and edge_for(character, scratch.tables, state.minutes) is not None
     edge, note = _edge(arg(scratch, "vantagem"), exhausted)
@@ -79,8 +70,6 @@ def roll_command(state: State, scratch: Scratch) -> State:
     scratch.roll(expression, name, edge=edge, label=f"{who}{name}{note}", **extra)
     return state
 
-
-# ---------------------------------------------------------------- segredo
 
 @command("segredo")
 def secret_command(state: State, scratch: Scratch) -> State:
@@ -92,100 +81,6 @@ def secret_command(state: State, scratch: Scratch) -> State:
     rolled = scratch.roll(expression, name, visibility=GM, motivo=reason or None)
     note = f"{reason or spec['nome_secreta']}: {rolled.expression} = {rolled.total}"
     return replace(state, secrets=state.secrets + (note,))
-
-
-# ---------------------------------------------------------------- ajuda
-
-def commands_for(state: State, tables: Tables, player: bool) -> list[tuple[str, str]]:
-    """(name, help) of the commands valid now; for a player only `jogador: true` ones."""
-    modes = {"todos", state.mode}
-    if state.mode == "perseguicao":
-        modes.add("masmorra" if state.dungeon.active else "viagem")
-    specs = tables.get("comandos", "comandos")
-    return [(name, str(spec.get("ajuda", name))) for name, spec in specs.items()
-            if modes & set(spec.get("modos", ["todos"]))
-            and (not player or spec.get("jogador", False))]
-
-
-@command("ajuda")
-def help_command(state: State, scratch: Scratch) -> State:
-    """The commands of the current mode, only to whoever asked."""
-    player = _player_id(scratch) is not None
-    listed = commands_for(state, scratch.tables, player)
-    mode = scratch.table("comandos", "modos", state.mode)
-    lines = "\n".join(f"• {text}" for _, text in listed)
-    scratch.say(f"Comandos (modo {mode}):\n{lines}", _asker_visibility(scratch), kind="ajuda",
-             modo=state.mode, comandos=[{"nome": n, "ajuda": t} for n, t in listed])
-    return state
-
-
-# ---------------------------------------------------------------- estado
-
-def _summary(view: Mapping[str, Any]) -> str:
-    weather = view["clima"] or "clima não rolado"
-    parts = [str(view["relogio"]), f"{view['estacao_nome']}: {weather}"]
-    dungeon, chase = view["masmorra"], view["perseguicao"]
-    if dungeon:
-        lights = ", ".join(f"{t['nome']} ({plural(t['turnos'], 'turno')})"
-                           for t in dungeon["luzes"])
-        parts.append(f"masmorra, perigo {dungeon['perigo_efetivo_nome']}"
-                     + (" (escuridão total)" if dungeon["escuro"] else f"; luz: {lights}"))
-    else:
-        travel = view["viagem"]
-        parts.append(f"{view['terreno_nome']}, {travel['modo_nome']}, {travel['hexes_texto']}")
-    if chase:
-        parts.append(f"perseguição ({chase['fase']}): distância {chase['distancia_nome']}, "
-                     f"placar {chase['placar']:+d}"
-                     + (f", velocidade {chase['velocidade_grupo']} × "
-                        f"{chase['velocidade_perseguidores']} ({chase['velocidade_diferenca']})"
-                        if "velocidade_grupo" in chase else ""))
-    party = "; ".join(f"{c['nome']} PV {c['pv']}/{c['pv_max']} San {c['sanidade']} "
-                      f"Exa {c['exaustao']} Com {c['comida']} Água {c['agua']} Mun {c['municao']}"
-                      + _harm_text(c) for c in view["grupo"]) or "nenhum personagem"
-    return " · ".join(parts) + f"\nGrupo: {party}"
-
-
-def _harm_text(character: Mapping[str, Any]) -> str:
-    """' Dano SAB 2' (attribute damage), then every condition and affliction:
-    ' · Insanidade · Tornozelo torcido: … · Mosquitos (DESV, mais 2 rodadas) · aflição: Fobia'."""
-    harm = ", ".join(f"{k.upper()} {v}" for k, v in character["dano_atributos"].items())
-    shown = "".join(f" · {text}" for text in character["condicoes"])
-    shown += "".join(f" · aflição: {name}" for name in character["aflicoes"])
-    return (f" Dano {harm}" if harm else "") + shown
-
-
-def _monster_text(monster: Mapping[str, Any]) -> str:
-    """'Ogro (sala 3, alertado)', as the turn's reminder says it."""
-    notes = ([f"sala {monster['sala']}"] if monster["sala"] else []) + (
-        ["alertado"] if monster["alertado"] else [])
-    return str(monster["nome"]) + (f" ({', '.join(notes)})" if notes else "")
-
-
-def _gm_line(view: Mapping[str, Any], kinds: Mapping[str, str]) -> str:
-    secret = view["mestre"]
-    monsters = ", ".join(_monster_text(m) for m in secret["monstros"]) or "nenhum"
-    names = {c["id"]: c["nome"] for c in view["grupo"]}
-    prompts = ", ".join(f"{p['id']} {kinds.get(p['tipo'], p['tipo'])} "
-                        f"({names.get(p['personagem'], p['personagem'] or 'Mestre')})"
-                        for p in view["pedidos"]) or "nenhum"
-    lost = "sim" if secret["perdido"] else "não"
-    secrets = "; ".join(secret["segredos"][-3:]) or "nenhuma"
-    return (f"Só o Mestre — perdidos: {lost}; monstros: {monsters}; "
-            f"pedidos pendentes: {prompts}; últimas rolagens secretas: {secrets}")
-
-
-@command("estado")
-def state_command(state: State, scratch: Scratch) -> State:
-    """A short summary of the table, plus the GM's secrets line for the GM."""
-    player = _player_id(scratch)
-    viewer = player_visibility(player) if player else PUBLIC
-    view = view_state(state, viewer, scratch.tables)
-    scratch.say(_summary(view), viewer, kind="estado", estado=view)
-    if player is None:
-        gm_view = view_state(state, GM, scratch.tables)
-        scratch.say(_gm_line(gm_view, scratch.table(FILE, "nomes_pedidos")), GM, kind="estado", mestre=gm_view["mestre"],
-                 pedidos=gm_view["pedidos"])
-    return state
 
 
 # ---------------------------------------------------------------- tabela
@@ -216,6 +111,8 @@ def _roll_plain(state: State, scratch: Scratch, node: Any, entry: Mapping[str, A
 
 
 Roller = Callable[[State, Scratch, Any, Mapping[str, Any]], None]
+
+
 ROLL: dict[str, Roller] = {"colunas": _roll_column, "encontros": _roll_encounter,
                            "rolar": _roll_plain}
 
@@ -264,6 +161,8 @@ def _explain_levels(state: State, scratch: Scratch, node: Any) -> list[str]:
 
 
 Explainer = Callable[[State, Scratch, Any], list[str]]
+
+
 EXPLAIN: dict[str, Explainer] = {
     "avancar": _explain_advance, "forcando": _explain_forced, "grupos": _explain_groups,
     "atividades": _explain_activities, "modificadores": _explain_modifiers,
@@ -272,7 +171,11 @@ EXPLAIN: dict[str, Explainer] = {
 
 
 _ENTRY = {"arquivo": str, "chave": str, "forma": str, "visibilidade": one_of(PUBLIC, GM)}
+
+
 _FORMS = {**{form: _ENTRY for form in (*ROLL, *EXPLAIN)}, "colunas": {**_ENTRY, "dados": str}}
+
+
 register_schema(FILE, {
     "tabelas": {"*": variant("forma", _FORMS)},
     "rolagens": {"nome": str, "nome_secreta": str, "secreta_padrao": DICE_TEXT},
@@ -307,4 +210,3 @@ def table_command(state: State, scratch: Scratch) -> State:
     text = f"{title} (nada a rolar; a tabela é consultada pelos comandos):\n" + "\n".join(lines)
     scratch.say(text, str(entry["visibilidade"]), tabela=title, linhas=lines)
     return state
-

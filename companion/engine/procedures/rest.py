@@ -37,21 +37,25 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Callable, Mapping
 
-from companion.engine import conditions, panic
-from companion.engine.core import (
+from companion.engine.procedures import conditions, encounters, panic
+from companion.engine.model import GM, PUBLIC, Character, Prompt, State
+from companion.engine.toolkit import (
     PromptAnswer,
-    plural,
     Scratch,
     add_prompt,
+    arg,
     clamp_supplies,
+    command,
     edge_for,
     find_character,
     modifier,
+    passed,
     pick_row,
+    plural,
     prompt_handler,
+    row_text,
     update_character,
 )
-from companion.engine.model import GM, PUBLIC, Character, Lasting, Prompt, State
 from companion.errors import CommandRejected, TableError
 from companion.tables import register_schema
 
@@ -106,11 +110,6 @@ def interruption(scratch: Scratch) -> Test:
 
 def _interruption_dc(scratch: Scratch) -> int:
     return int(scratch.table("viagem", "descanso", "interrupcao_dc"))
-
-
-def row_text(row: Any) -> str:
-    """A table row is a text or a mapping with `texto`."""
-    return str(row["texto"]) if isinstance(row, Mapping) else str(row)
 
 
 def _mishap_table(scratch: Scratch, file: str, key: str) -> tuple[str, Mapping[Any, Any]]:
@@ -204,11 +203,9 @@ def _encounter(state: State, scratch: Scratch, happens: Any,
 
 def _encounter_chance(state: State, scratch: Scratch, chance: Any,
                       row: Any) -> tuple[State, tuple[Test, ...]]:
-    from companion.engine import hexcrawl
-
     spec = scratch.table("viagem", "encontro")
     if scratch.chance(int(chance), spec["nome"], spec["sim"], spec["nao"],
-                   visibility=hexcrawl.encounter_visibility(scratch)):
+                   visibility=encounters.encounter_visibility(scratch)):
         return _encounter_now(state, scratch)
     return state, ()
 
@@ -219,9 +216,7 @@ def _encounter_now(state: State, scratch: Scratch) -> tuple[State, tuple[Test, .
     if state.dungeon.active:
         scratch.warn("Um encontro aleatório acontece durante o descanso!", GM)
         return replace(state, dungeon=replace(state.dungeon, pending_encounter=True)), ()
-    from companion.engine import hexcrawl
-
-    hexcrawl.roll_encounter(state, scratch)
+    encounters.roll_encounter(state, scratch)
     return state, ((_interruption_dc(scratch), INTERRUPTED),)
 
 
@@ -399,15 +394,6 @@ def _ask_interruption(state: State, scratch: Scratch, character: Character,
         rotulo=f"teste de {attribute.upper()} DC {dc} (descanso)")
 
 
-def passed(prompt: Prompt, answer: PromptAnswer) -> bool:
-    """A rolled answer meets the prompt's DC."""
-    if answer.total is None:
-        raise CommandRejected(
-            f"o pedido {prompt.id} é um teste: responda com o resultado do dado "
-            f"(ex.: 'responder 14') ou 'responder' para o companheiro rolar")
-    return prompt.dc is None or answer.total >= prompt.dc
-
-
 @prompt_handler("interrupcao")
 def interruption_answered(state: State, prompt: Prompt, answer: PromptAnswer,
                           scratch: Scratch) -> State:
@@ -439,6 +425,26 @@ def mishap_test_answered(state: State, prompt: Prompt, answer: PromptAnswer,
         scratch.warn(f"{character.name} falha ({answer.total} contra DC {prompt.dc}): "
                   f"{prompt.context.get('falha', '')}.", personagem=character.id, sucesso=False)
     return state
+
+
+# ---------------------------------------------------------------- vigia
+
+@command("vigia")
+def watch_command(state: State, scratch: Scratch) -> State:
+    """Choose who keeps watch during the rest, or say who does now."""
+    name = arg(scratch, "personagem")
+    if not name:
+        current = watcher(state, scratch)
+        chosen = state.travel.watcher is not None and current is not None
+        how = "escolhido pelo Mestre" if chosen else "padrão da casa"
+        who = current.name if current else "ninguém (não há personagens)"
+        scratch.say(f"Vigia: {who} ({how}). Para mudar, diga 'vigia Nome'.", PUBLIC,
+                 vigia=current.id if current else None)
+        return state
+    character = find_character(state, str(name))
+    scratch.say(f"Vigia: {character.name} (até o Mestre escolher outro).", PUBLIC,
+             vigia=character.id)
+    return replace(state, travel=replace(state.travel, watcher=character.id))
 
 
 __all__ = ["rest_party", "finish_rest", "mishap", "interruption", "apply_benefits", "passed", "row_text", "add_condition", "watcher"]
