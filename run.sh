@@ -72,6 +72,9 @@ run_tests() {
   ensure_system_packages
   ensure_venv
   ensure_install ".[test]" "-teste"
+  # the import contract (pyproject.toml [tool.importlinter]) first: a broken one fails the run
+  echo "lint-imports (o contrato de imports em pyproject.toml)"
+  "$VENV/bin/lint-imports" --no-cache
   local status=0
   "$PY" -m pytest -q "$@" || status=$?
   if [ "$status" -eq 5 ]; then
