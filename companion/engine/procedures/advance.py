@@ -53,7 +53,7 @@ def resume_advance(state: State, scratch: Scratch) -> State:
     resting = [c.name for c in state.party if c.rest_rounds_owed > 0]
     if resting:
         scratch.say(f"O grupo não avança nesta rodada: espera {names_text(resting)}, que "
-                 "descansa pela marcha forçada.", sem_avanco=True)
+                    "descansa pela marcha forçada.", sem_avanco=True)
         return close_round(state, scratch)
     state = _advance(state, scratch, state.travel.consecutive_advances + 1)
     return close_round(state, scratch, advancing=True)
@@ -71,16 +71,16 @@ def _advance(state: State, scratch: Scratch, count: int) -> State:
         pace += " — " + conditions.slowed_text(slowed)
         extra = {"fator": slowed.factor, "lentos": [name for name, _ in slowed.who]}
     scratch.say(f"O grupo avança {hexes_text(hexes)} ({pace}). "
-             "Os PdIs óbvios e o tipo de terreno dos hexes vizinhos são revelados.",
-             hexes=hexes, tabela=scratch.table("viagem", "tabela_a", "nome"), **extra)
+                "Os PdIs óbvios e o tipo de terreno dos hexes vizinhos são revelados.",
+                hexes=hexes, tabela=scratch.table("viagem", "tabela_a", "nome"), **extra)
     if lost and state.travel.lost:
         scratch.say("O grupo continua perdido (a Tabela C não é rolada de novo enquanto ele "
-                 "estiver perdido): o Mestre decide para onde ele foi. Quando ele reencontrar "
-                 "o caminho, diga 'o grupo achou o caminho'.", GM, perdido=True)
+                    "estiver perdido): o Mestre decide para onde ele foi. Quando ele reencontrar "
+                    "o caminho, diga 'o grupo achou o caminho'.", GM, perdido=True)
     elif lost:
         scratch.say("O grupo está perdido e não sabe: o Mestre decide para onde ele foi. Ele "
-                 "continua perdido até o Mestre dizer 'o grupo achou o caminho'.", GM,
-                 perdido=True)
+                    "continua perdido até o Mestre dizer 'o grupo achou o caminho'.", GM,
+                    perdido=True)
     state = set_travel(state, lost=lost, hexes=state.travel.hexes + hexes,
                         consecutive_advances=count)
     events_roll(state, scratch, "dados_avancar")
@@ -94,7 +94,7 @@ def found_the_way(state: State, scratch: Scratch) -> State:
         raise CommandRejected("o grupo não está perdido: 'o grupo achou o caminho' só vale "
                               "depois de a Tabela C dizer que ele se perdeu")
     scratch.say("O grupo reencontrou o caminho: não está mais perdido (a Tabela C volta a ser "
-             "rolada a cada avanço).", GM, perdido=False)
+                "rolada a cada avanço).", GM, perdido=False)
     return set_travel(state, lost=False)
 
 
@@ -103,7 +103,7 @@ def _lost_check(state: State, scratch: Scratch) -> bool:
     spec = scratch.table("viagem", "tabela_c")
     group = group_for(scratch, spec["grupos"], state.travel.terrain, "tabela_c.grupos")
     return scratch.chance(group["chance"], spec["nome"], spec["sim"], spec["nao"],
-                       visibility=GM, grupo=group["nome"])
+                          visibility=GM, grupo=group["nome"])
 
 
 # ---------------------------------------------------------------- the forced march's prompts

@@ -45,9 +45,9 @@ def new_session_command(state: State, scratch: Scratch) -> State:
         raise CommandRejected(_text(scratch, "pedidos_pendentes", pedidos=waiting))
     ended, starting = state.session, state.session + 1
     scratch.say(_text(scratch, "ficha", encerrada=ended) + "\n" + "\n".join(form_lines(state, True)),
-             GM, sessao=ended, registro=tally_dict(state.tally))
+                GM, sessao=ended, registro=tally_dict(state.tally))
     place = current_region(state, scratch)
     scratch.say(_text(scratch, "fim", encerrada=ended) + " "
-             + _text(scratch, "inicio", sessao=starting, dia=day_of(state), lugar=place),
-             PUBLIC, encerrada=ended, sessao=starting, dia=day_of(state), lugar=place)
+                + _text(scratch, "inicio", sessao=starting, dia=day_of(state), lugar=place),
+                PUBLIC, encerrada=ended, sessao=starting, dia=day_of(state), lugar=place)
     return replace(state, session=starting, tally=Tally())

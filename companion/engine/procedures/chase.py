@@ -1,4 +1,5 @@
-"""The chase (the experimental rule of seeds/004), read with RULES.md.
+"""The chase (tables/perseguicao.yaml: flight, the escape tests, distance and the
+ranged check).
 
 `fugir` declares flight during a combat round; at the end of that round the escape test (`fuga`)
 decides whether the chase starts. During the chase each escape test is one 10-minute turn that
@@ -10,7 +11,7 @@ tables/perseguicao.yaml.
 Each chase turn passes its minutes through clock.pass_time: in a dungeon the lights and spells
 burn, and the travel's run of advances is broken. A chase that starts leaves any safe camp.
 
-Where the seed is silent: the test's attribute is DEX (house default in data); every test past
+Where the rules are silent: the test's attribute is DEX (house default in data); every test past
 the third turn (4th, 5th, …) asks the GM to confirm the exhaustion of data
 (`exaustao_apos_limite`) for everyone, even if that test ended the chase — one confirmation at
 most: a new one replaces an unanswered one and asks for every extra turn not yet confirmed
@@ -100,8 +101,8 @@ def declare_flight(state: State, scratch: Scratch) -> State:
     name = arg(scratch, "personagem")
     roller = find_character(state, str(name)).id if name else None
     scratch.say("O grupo declara fuga: nesta rodada, ajam para se desvencilhar dos oponentes. "
-             "No fim da rodada, o teste de fuga — 'fuga sucesso', 'fuga falha' ou "
-             "'fuga dificuldade N'.", personagem=roller)
+                "No fim da rodada, o teste de fuga — 'fuga sucesso', 'fuga falha' ou "
+                "'fuga dificuldade N'.", personagem=roller)
     return replace(state, chase=Chase(phase="declarada", roller=roller))
 
 
@@ -160,14 +161,14 @@ def _test_with_dc(state: State, scratch: Scratch, dc: int) -> State:
     character = _roller(state, scratch)
     if character is None:
         rolled = scratch.roll(str(spec["dados"]), str(spec["nome"]), dc=dc,
-                           describe=lambda total: str(spec["sucesso" if total >= dc else "falha"]))
+                              describe=lambda total: str(spec["sucesso" if total >= dc else "falha"]))
         return resolve(state, scratch, rolled.total >= dc)
     attribute = str(spec["atributo"])
     bonus = modifier(character, attribute, scratch.tables)
     text = (f"{character.name}: teste de fuga — role {spec['dados']}{bonus:+d} "
             f"({attribute.upper()}), dificuldade {dc}.")
     scratch.say(f"Teste de fuga: {character.name} rola (dificuldade {dc}).", dc=dc,
-             personagem=character.id)
+                personagem=character.id)
     return add_prompt(state, scratch, "fuga", character.id, text, str(spec["dados"]), bonus, dc,
                       tabela=str(spec["nome"]))
 
@@ -183,7 +184,7 @@ def answer_escape(state: State, prompt: Prompt, answer: PromptAnswer, scratch: S
     success = answer.total >= prompt.dc
     word = spec["sucesso"] if success else spec["falha"]
     scratch.say(f"{spec['nome']}: {answer.total} contra dificuldade {prompt.dc} — {word}.",
-             total=answer.total, dc=prompt.dc, sucesso=success)
+                total=answer.total, dc=prompt.dc, sucesso=success)
     state = replace(state, prompts=tuple(p for p in state.prompts if p.id != prompt.id))
     return resolve(state, scratch, success)
 
@@ -204,7 +205,7 @@ def _resolve_declared(state: State, scratch: Scratch, success: bool) -> State:
         return replace(state, chase=None)
     chase = Chase(phase="ativa", roller=state.chase.roller if state.chase else None)
     scratch.say(f"{_data(scratch, 'declarada', 'sucesso')} Distância: {_distance_name(scratch, chase)}.",
-             fuga=True, distancia=distance_of(chase), placar=0)
+                fuga=True, distancia=distance_of(chase), placar=0)
     return replace(state, chase=chase, travel=replace(state.travel, camp_safe=False))
 
 
@@ -215,7 +216,7 @@ def _resolve_turn(state: State, scratch: Scratch, success: bool) -> State:
                     ranged_checked=False)
     state = pass_time(state, scratch, int(_data(scratch, "turno_minutos")))
     scratch.say(str(_data(scratch, "ponto_de_fuga" if success else "ponto_de_perigo")),
-             turno=chase.turn, placar=chase.score)
+                turno=chase.turn, placar=chase.score)
     state = _after_point(state, scratch, chase)
     if chase.turn > int(_data(scratch, "limite_turnos")):
         state = _past_limit(state, scratch, chase.turn)
@@ -226,14 +227,14 @@ def _after_point(state: State, scratch: Scratch, chase: Chase) -> State:
     end = int(_data(scratch, "pontos_para_fim"))
     if chase.score >= end:
         scratch.say(str(_data(scratch, "fim_escaparam")), fim="escaparam",
-                 regra=_data(scratch, "escaparam"))
+                    regra=_data(scratch, "escaparam"))
         return replace(state, chase=None)
     if chase.score <= -end:
         scratch.warn(str(_data(scratch, "fim_alcancados")), fim="alcancados",
-                  regra=_data(scratch, "alcancados"))
+                     regra=_data(scratch, "alcancados"))
         return replace(state, chase=None)
     scratch.say(f"Turno de perseguição {chase.turn}: distância {_distance_name(scratch, chase)} "
-             f"(placar {chase.score:+d}).", distancia=distance_of(chase), placar=chase.score)
+                f"(placar {chase.score:+d}).", distancia=distance_of(chase), placar=chase.score)
     return replace(state, chase=chase)
 
 
@@ -248,8 +249,8 @@ def _past_limit(state: State, scratch: Scratch, chase_turn: int) -> State:
         state = replace(state, prompts=tuple(p for p in state.prompts if p.kind != CONFIRM))
         old = ", ".join(str(p.id) for p in stale)
         scratch.say(f"O pedido {old} (confirmar a exaustão da perseguição) foi substituído pelo "
-                 "novo, que conta todos os turnos além do limite.", GM,
-                 substituidos=[p.id for p in stale])
+                    "novo, que conta todos os turnos além do limite.", GM,
+                    substituidos=[p.id for p in stale])
     amount = int(_data(scratch, "exaustao_apos_limite")) * extra
     text = (f"A perseguição passou de {limit} turnos (turno {chase_turn}: "
             f"{plural(extra, 'turno')} além do limite sem confirmar): aplicar "
@@ -278,7 +279,7 @@ def confirm_exhaustion(state: State, prompt: Prompt, answer: PromptAnswer,
     amount = int(_data(scratch, "exaustao_apos_limite")) * extra
     state, levels = exhaust_party(state, amount)
     scratch.warn(f"A perseguição longa cobra seu preço: cada personagem sofre "
-              f"{plural(amount, 'ponto')} de exaustão (exaustão: {levels}).", exaustao=amount)
+                 f"{plural(amount, 'ponto')} de exaustão (exaustão: {levels}).", exaustao=amount)
     state = _deprive(state, scratch, extra)
     return _slow_down(state, scratch, extra)
 
@@ -302,12 +303,12 @@ def _slow_down(state: State, scratch: Scratch, extra: int) -> State:
     chase = state.chase
     if chase is None or chase.party_speed is None:
         scratch.say("Redução na velocidade: o grupo está mais lento (diga as velocidades com "
-                 "'velocidade 120 contra 90' para o companheiro mostrar).")
+                    "'velocidade 120 contra 90' para o companheiro mostrar).")
         return state
     loss = float(_data(scratch, "perda_de_velocidade"))
     slower = max(0, round(chase.party_speed * (1 - loss) ** extra))
     scratch.warn(f"Redução na velocidade: o grupo passa de {chase.party_speed} para {slower}.",
-              velocidade_grupo=slower)
+                 velocidade_grupo=slower)
     return replace(state, chase=replace(chase, party_speed=slower))
 
 
@@ -330,8 +331,8 @@ def speeds(state: State, scratch: Scratch) -> State:
     party, foes = values
     chase = replace(chase, party_speed=party, foe_speed=foes)
     scratch.say(f"Velocidades: o grupo {party}, os perseguidores {foes} — {speed_gap_text(chase)}.",
-             velocidade_grupo=party, velocidade_perseguidores=foes,
-             diferenca=party - foes)
+                velocidade_grupo=party, velocidade_perseguidores=foes,
+                diferenca=party - foes)
     return replace(state, chase=chase)
 
 
@@ -362,7 +363,7 @@ def ranged_check(state: State, scratch: Scratch) -> State:
     data = _data(scratch, "alcance")
     if spec["chance"] == ALWAYS:
         scratch.say(f"{data['nome']} — distância {spec['nome']}: {spec['linha']}",
-                 distancia=key, linha=spec["linha"])
+                    distancia=key, linha=spec["linha"])
         return state
     if isinstance(spec["chance"], str):
         raise TableError(f"tables/{FILE}.yaml: 'distancias.{key}.chance' deveria ser um "
@@ -372,6 +373,6 @@ def ranged_check(state: State, scratch: Scratch) -> State:
                               "com uma ação de alcance bem maior ('ataque à distância com "
                               "alcance maior')")
     scratch.chance(int(spec["chance"]), str(data["nome"]), str(data["sim"]), str(data["nao"]),
-                distancia=key, linha=spec["linha"], alcance_maior=wider)
+                   distancia=key, linha=spec["linha"], alcance_maior=wider)
     return replace(state, chase=replace(chase, ranged_checked=True))
 

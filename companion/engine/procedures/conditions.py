@@ -133,9 +133,9 @@ def round_harm(state: State, scratch: Scratch, rounds: int) -> State:
             before = character.hp
             character = clamp_supplies(replace(character, hp=character.hp - harm * rounds))
             scratch.warn(f"{character.name} sofre {harm * rounds} de dano "
-                      f"({str(text).split(':')[0]}): PV {before} → {character.hp}. Diga "
-                      f"'curar {character.name} {_first_word(text)}' quando se livrar.",
-                      personagem=character.id, dano=harm * rounds, condicao=text)
+                         f"({str(text).split(':')[0]}): PV {before} → {character.hp}. Diga "
+                         f"'curar {character.name} {_first_word(text)}' quando se livrar.",
+                         personagem=character.id, dano=harm * rounds, condicao=text)
         state = update_character(state, character)
     return state
 
@@ -214,7 +214,7 @@ def cure_command(state: State, scratch: Scratch) -> State:
     state = update_character(state, replace(character, conditions=kept))
     listed = "; ".join(f"“{text}”" for text in cured)
     scratch.say(f"Cura — {character.name} não tem mais {listed}.", PUBLIC,
-             personagem=character.id, curadas=list(cured))
+                personagem=character.id, curadas=list(cured))
     if slowed_before is not None and advance_factor(state, scratch.tables) is None:
         scratch.say("O grupo volta a avançar no passo normal.", PUBLIC)
     return state

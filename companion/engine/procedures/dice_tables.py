@@ -88,7 +88,7 @@ def secret_command(state: State, scratch: Scratch) -> State:
 def _roll_rows(scratch: Scratch, name: str, dice: str, rows: Mapping[Any, Any], visibility: str,
                **extra: Any) -> None:
     scratch.roll(str(dice), str(name), visibility=visibility, consulta=True,
-              describe=lambda total: row_text(pick_row(rows, total)), **extra)
+                 describe=lambda total: row_text(pick_row(rows, total)), **extra)
 
 
 def _roll_column(state: State, scratch: Scratch, node: Any, entry: Mapping[str, Any]) -> None:

@@ -1,29 +1,30 @@
-"""The dungeon exploration turn (Sessão do Mestre, second half), read with RULES.md.
+"""The dungeon exploration turn (tables/masmorra.yaml: the turn, its encounter
+check and arrival, surprise, the hour rest and the sleep).
 
-One `turno` is 10 minutes, in the seed's order: encounter check → player actions (narrative) →
-monster movement (a GM-only reminder) → end of turn (timers tick, the hour-rest bookkeeping,
-then any rolled encounter arrives, with automatic surprise). `descansar` in the dungeon is a
-rest turn (`rest_turn`, called by the hexcrawl module), `dormir` the 8-hour sleep. Numbers,
-chances and row texts come from tables/masmorra.yaml; light burn times from casa.yaml `luz`.
+One `turno` is 10 minutes, in the order of the rules: encounter check → player actions
+(narrative) → monster movement (a GM-only reminder) → end of turn (timers tick, the hour-rest
+bookkeeping, then any rolled encounter arrives, with automatic surprise). `descansar` in the
+dungeon is a rest turn (`rest_turn`, which the registry's `descansar` runs in a dungeon),
+`dormir` the 8-hour sleep (`sleep`). Numbers, chances and row texts come from
+tables/masmorra.yaml; the lights and spells are light.py's.
 
 Time passes through clock.pass_time: a turn burns one turn of every light and spell, and so does
 a chase turn in the dungeon; entering a dungeon breaks the travel's run of advances and leaves
 the camp.
 
-Where the seed is silent: encounter checks fall on turns divisible by the interval (3, 6, …);
+Where the rules are silent: encounter checks fall on turns divisible by the interval (3, 6, …);
 the check and the arrival roll are GM-only (data), a same-room arrival is announced in public;
-the hour rest warns at the 6th turn and costs exhaustion on the 7th (then a new hour begins);
-`apagar` drops the light (a new one starts full).
+the hour rest warns at the 6th turn and costs exhaustion on the 7th (then a new hour begins).
 
-Sleeping (`dormir`), read with RULES.md: Tabela B's mishap first (a GM-only roll: row 10 is the
-GM's to know; the rows with an effect say it in public), then the 8 hours pass hour by hour: the
-lights and spells burn each hour (a torch is out after the first), and each hour checks Tabela C
-if it falls on the interval of the level of THAT hour (no light left: Mortal, every hour).
-Monsters arriving in an adjacent room are GM-only and interrupt nothing. Monsters arriving IN
-the party's room (`chegada` rows with `na_sala: true`) end the sleep at that hour: no further
-checks, only the hours slept pass, and the rest still applies — food and water, and one CON test
-per interruption. Tabela B's own encounter (row 8) arrives when the sleep is over, and
-interrupts only if it comes into the room.
+Sleeping (`dormir`, masmorra.yaml `tabela_b` and `tabela_c`): Tabela B's mishap first (a GM-only
+roll: row 10 is the GM's to know; the rows with an effect say it in public), then the 8 hours
+pass hour by hour: the lights and spells burn each hour (a torch is out after the first), and
+each hour checks Tabela C if it falls on the interval of the level of THAT hour (no light left:
+Mortal, every hour). Monsters arriving in an adjacent room are GM-only and interrupt nothing.
+Monsters arriving IN the party's room (`chegada` rows with `na_sala: true`) end the sleep at
+that hour: no further checks, only the hours slept pass, and the rest still applies — food and
+water, and one CON test per interruption. Tabela B's own encounter (row 8) arrives when the
+sleep is over, and interrupts only if it comes into the room.
 """
 from __future__ import annotations
 
@@ -110,7 +111,7 @@ def _say_darkness(state: State, scratch: Scratch) -> None:
     if is_dark(state):
         level = _level_name(scratch, effective_danger(state, scratch))
         scratch.warn(f"Escuridão total: o nível de perigo é {level}. "
-                  f"({_data(scratch, 'escuridao', 'texto')})")
+                     f"({_data(scratch, 'escuridao', 'texto')})")
 
 
 def _danger_arg(scratch: Scratch, value: Any) -> str:
@@ -149,7 +150,7 @@ def enter(state: State, scratch: Scratch) -> State:
                                     monsters=state.dungeon.monsters))
     spec = _levels(scratch)[danger]
     scratch.say(f"O grupo entra na masmorra. Perigo {spec['nome']}: {spec['texto']}.",
-             perigo=danger)
+                perigo=danger)
     _say_darkness(state, scratch)
     return state
 
@@ -160,8 +161,8 @@ def leave(state: State, scratch: Scratch) -> State:
     the GM's monster list is kept (the party may come back)."""
     spent = duration_text(state.minutes - state.dungeon.entered_at)
     scratch.say(f"O grupo sai da masmorra depois de {spent} lá dentro "
-             f"({plural(state.dungeon.turn, 'turno')} de exploração). De volta à viagem.",
-             minutos=state.minutes - state.dungeon.entered_at, turnos=state.dungeon.turn)
+                f"({plural(state.dungeon.turn, 'turno')} de exploração). De volta à viagem.",
+                minutos=state.minutes - state.dungeon.entered_at, turnos=state.dungeon.turn)
     return replace(state, dungeon=Dungeon(monsters=state.dungeon.monsters))
 
 
@@ -196,10 +197,10 @@ def _run_turn(state: State, scratch: Scratch, resting: bool) -> State:
     require_group_free(state, scratch)
     number = state.dungeon.turn + 1
     state = replace(state, dungeon=replace(state.dungeon, turn=number))
-    state = _encounter_check(state, scratch)  # the seed's order: the check, then the actions
+    state = _encounter_check(state, scratch)  # the rules' order: the check, then the actions
     doing = "o grupo descansa" if resting else "ações dos jogadores"
     scratch.say(f"Turno de exploração {number} ({_data(scratch, 'turno_minutos')} min): {doing}.",
-             turno=number, descanso=resting)
+                turno=number, descanso=resting)
     _monster_reminder(state, scratch)
     return _end_of_turn(state, scratch, resting)
 
@@ -213,12 +214,12 @@ def _encounter_check(state: State, scratch: Scratch) -> State:
     if state.dungeon.turn % every != 0:
         next_turn = state.dungeon.turn + every - state.dungeon.turn % every
         scratch.say(f"Sem checagem de encontro neste turno (perigo {spec['nome']}: próxima no "
-                 f"turno {next_turn}).", GM)
+                    f"turno {next_turn}).", GM)
         return state
     data = _data(scratch, "encontro")
     happens = scratch.chance(int(spec["chance"]), str(data["nome"]), str(data["sim"]),
-                          str(data["nao"]), visibility=_visibility(str(data["visibilidade"])),
-                          perigo=level)
+                             str(data["nao"]), visibility=_visibility(str(data["visibilidade"])),
+                             perigo=level)
     if not happens:
         return state
     return replace(state, dungeon=replace(state.dungeon, pending_encounter=True))
@@ -229,7 +230,7 @@ def _monster_reminder(state: State, scratch: Scratch) -> None:
     monsters = state.dungeon.monsters
     listed = "; ".join(_monster_text(m) for m in monsters) or "nenhum monstro na lista"
     scratch.say(f"Movimento dos monstros: confira quem foi alertado e mova-os — {listed}.", GM,
-             monstros=[_monster_dict(m) for m in monsters])
+                monstros=[_monster_dict(m) for m in monsters])
 
 
 def _end_of_turn(state: State, scratch: Scratch, resting: bool) -> State:
@@ -259,14 +260,14 @@ def _hour_rest(state: State, scratch: Scratch, resting: bool) -> State:
         count = 1
     elif count == hour:
         scratch.warn("Uma hora de exploração: o grupo precisa descansar um turno ('descansar') "
-                  f"ou cada personagem sofre {plural(amount, 'ponto')} de exaustão.")
+                     f"ou cada personagem sofre {plural(amount, 'ponto')} de exaustão.")
     return replace(state, dungeon=replace(state.dungeon, turns_since_rest=count))
 
 
 def _exhaust_party(state: State, scratch: Scratch, amount: int) -> State:
     state, levels = exhaust_party(state, amount)
     scratch.warn(f"O grupo não descansou depois de uma hora de exploração: cada personagem sofre "
-              f"{plural(amount, 'ponto')} de exaustão (exaustão: {levels}).", exaustao=amount)
+                 f"{plural(amount, 'ponto')} de exaustão (exaustão: {levels}).", exaustao=amount)
     return state
 
 
@@ -279,7 +280,7 @@ def _arrival(state: State, scratch: Scratch) -> tuple[State, bool]:
     data = _data(scratch, "chegada")
     rows = data["linhas"]
     rolled = scratch.roll(str(data["dados"]), str(data["nome"]), visibility=GM,
-                       describe=lambda total: str(pick_row(rows, total)["texto"]))
+                          describe=lambda total: str(pick_row(rows, total)["texto"]))
     row = pick_row(rows, rolled.total)
     visibility = _visibility(str(row["visibilidade"]))
     if visibility == PUBLIC:
@@ -295,7 +296,7 @@ def surprise(scratch: Scratch, visibility: str = PUBLIC) -> tuple[bool, bool]:
     sides = data["lados"]
     party, monsters = (
         scratch.chance(int(data["chance"]), str(data["nome"]), str(sides[side]["sim"]),
-                    str(sides[side]["nao"]), visibility=visibility, lado=side)
+                       str(sides[side]["nao"]), visibility=visibility, lado=side)
         for side in ("grupo", "monstros"))
     group, foes = sides["grupo"]["nome"], sides["monstros"]["nome"]
     outcome = {
@@ -306,7 +307,7 @@ def surprise(scratch: Scratch, visibility: str = PUBLIC) -> tuple[bool, bool]:
     }[(party, monsters)]
     both = party and monsters
     scratch.say(outcome, visibility, grupo_surpreso=party and not both,
-             monstros_surpresos=monsters and not both)
+                monstros_surpresos=monsters and not both)
     return party and not both, monsters and not both
 
 
@@ -321,7 +322,8 @@ def surprise_command(state: State, scratch: Scratch) -> State:
 def sleep(state: State, scratch: Scratch) -> State:
     """Eight hours, hour by hour (or until monsters reach the room): Tabela B's mishap first,
     then each hour the lights burn and Tabela C checks at the level of that hour; then the
-    hexcrawl rest's end (food, water, CON tests or benefits)."""
+    rest's end (rest.finish_rest: food, water, CON tests or benefits). Travelling, `dormir` is
+    the travel rest (the registry decides)."""
     _require_no_chase(state, "dormir")
     require_group_free(state, scratch)
     _say_darkness(state, scratch)
@@ -356,13 +358,13 @@ def _sleep_hours(state: State, scratch: Scratch, hours: int) -> tuple[State, boo
         if hour % max(1, int(data["niveis"][level]["a_cada_horas"])):
             continue
         if not scratch.chance(int(data["chance"]), str(data["nome"]), str(data["sim"]),
-                           str(data["nao"]), visibility=visibility, hora=hour, perigo=level):
+                              str(data["nao"]), visibility=visibility, hora=hour, perigo=level):
             continue
         scratch.warn(f"Encontro aleatório na hora {hour} do sono.", visibility, hora=hour)
         state, in_room = _arrival(state, scratch)
         if not in_room:
             scratch.say(f"Os monstros estão numa sala adjacente (hora {hour}): o grupo não sabe e "
-                     "continua dormindo.", GM, hora=hour)
+                        "continua dormindo.", GM, hora=hour)
             continue
         scratch.warn(_woken_text(hour, hours), PUBLIC, hora=hour)
         return state, True
@@ -423,7 +425,7 @@ def monster(state: State, scratch: Scratch) -> State:
     monsters = handlers[action](state.dungeon.monsters, name, str(arg(scratch, "sala", "") or ""))
     listed = "; ".join(_monster_text(m) for m in monsters) or "vazia"
     scratch.say(f"Monstros ({action}: {name}). Lista: {listed}.", GM,
-             monstros=[_monster_dict(m) for m in monsters])
+                monstros=[_monster_dict(m) for m in monsters])
     return replace(state, dungeon=replace(state.dungeon, monsters=monsters))
 
 

@@ -48,7 +48,7 @@ def check_encounter(state: State, scratch: Scratch) -> bool:
     region = state.travel.day_start_terrain
     group = group_for(scratch, spec["grupos"], region, "encontro.grupos")
     happened = scratch.chance(group["chance"], spec["nome"], spec["sim"], spec["nao"],
-                           visibility=encounter_visibility(scratch), regiao=region)
+                              visibility=encounter_visibility(scratch), regiao=region)
     if happened:
         roll_encounter(state, scratch)
     return happened
@@ -60,17 +60,17 @@ def roll_encounter(state: State, scratch: Scratch) -> None:
     table = scratch.table("encontros", "regioes", state.travel.day_start_terrain)
     visibility = encounter_visibility(scratch)
     rolled = scratch.roll(table["dados"], table["nome"], visibility=visibility,
-                       describe=lambda total: row_text(pick_row(table["linhas"], total)),
-                       regiao=state.travel.day_start_terrain)
+                          describe=lambda total: row_text(pick_row(table["linhas"], total)),
+                          regiao=state.travel.day_start_terrain)
     row = pick_row(table["linhas"], rolled.total)
     if not isinstance(row, Mapping) or "quantidade" not in row:
         return
     what = row_text(row)
     count = scratch.roll(str(row["quantidade"]), str(scratch.table("encontros", "quantos")),
-                      visibility=visibility, describe=lambda total: f"{total} — {what}",
-                      regiao=state.travel.day_start_terrain)
+                         visibility=visibility, describe=lambda total: f"{total} — {what}",
+                         regiao=state.travel.day_start_terrain)
     scratch.say(f"Aparecem {count.total}: {what}.", visibility, quantidade=count.total,
-             encontro=what)
+                encontro=what)
 
 
 @command("encontro")

@@ -68,7 +68,7 @@ def gather(state: State, scratch: Scratch, activity: str, who: tuple[str, ...]) 
     spec = scratch.table("viagem", "tabela_e")
     row = group_for(scratch, spec["linhas"], state.travel.terrain, "tabela_e.linhas")
     found = scratch.chance(row[activity], spec["nome"], spec["sim"], spec["nao"],
-                        atividade=spec["atividades"][activity], linha=row["nome"])
+                           atividade=spec["atividades"][activity], linha=row["nome"])
     if found:
         return _harvest(state, scratch, activity, who)
     return accident(state, scratch, who)
@@ -87,7 +87,7 @@ def _harvest(state: State, scratch: Scratch, activity: str, who: tuple[str, ...]
     if names:
         each = " cada" if len(names) > 1 else ""
         scratch.say(f"{names_text(names)}: {what}{each}.", comida=gain["comida"],
-                 agua=gain["agua"])
+                    agua=gain["agua"])
     else:
         scratch.say(f"Encontram comida ({what} por personagem), mas não há personagens no grupo.")
     return state
@@ -101,7 +101,7 @@ def accident(state: State, scratch: Scratch, who: tuple[str, ...]) -> State:
     """1d10 on Tabela F; apply damage, conditions and the encounter row."""
     spec = scratch.table("viagem", "tabela_f")
     rolled = scratch.roll(spec["dados"], spec["nome"],
-                       describe=lambda total: row_text(pick_row(spec["linhas"], total)))
+                          describe=lambda total: row_text(pick_row(spec["linhas"], total)))
     row = pick_row(spec["linhas"], rolled.total)
     if not isinstance(row, Mapping):
         return state
@@ -117,7 +117,7 @@ def accident(state: State, scratch: Scratch, who: tuple[str, ...]) -> State:
         lasting = conditions.timed(state, scratch, row["condicao_temporaria"])
         hurt = conditions.add_lasting(hurt, lasting)
         scratch.warn(f"{hurt.name}: {conditions.timed_text(lasting, row['condicao_temporaria'])}.",
-                  personagem=hurt.id, condicao=lasting.text)
+                     personagem=hurt.id, condicao=lasting.text)
     if "condicao" in row:
         hurt = rest.add_condition(hurt, str(row["condicao"]))
     if "dano" in row:
@@ -136,7 +136,7 @@ def _victim(state: State, scratch: Scratch, who: tuple[str, ...]) -> Character |
     if len(people) <= 1:
         return people[0] if people else None
     rolled = scratch.roll(f"1d{len(people)}", scratch.table("viagem", "tabela_f", "vitima"),
-                       describe=lambda total: people[total - 1].name)
+                          describe=lambda total: people[total - 1].name)
     return people[rolled.total - 1]
 
 
@@ -156,14 +156,14 @@ def craft(state: State, scratch: Scratch, who: tuple[str, ...]) -> State:
     row = group_for(scratch, spec["linhas"], state.travel.terrain, "tabela_g.linhas")
     if not who:
         scratch.warn(_nobody_text() if state.party
-                  else "Não há personagens no grupo para criar munição.")
+                     else "Não há personagens no grupo para criar munição.")
     for character_id in who:
         character = find_character(state, character_id)
         mods = (modifier(character, spec["atributo"], scratch.tables), int(row["modificador"]))
         expression = spec["dados"] + "".join(f"{m:+d}" for m in mods if m)
         rolled = scratch.roll(expression, spec["nome"], edge=edge_for(character, scratch.tables, state.minutes),
-                           personagem=character.id, linha=row["nome"],
-                           describe=lambda total, c=character: f"{c.name}: {max(0, total)} "
+                              personagem=character.id, linha=row["nome"],
+                              describe=lambda total, c=character: f"{c.name}: {max(0, total)} "
                                                                "munições")
         made = max(0, rolled.total)
         state = update_character(state, replace(character, ammo=character.ammo + made))

@@ -44,8 +44,8 @@ def ask_tests(state: State, scratch: Scratch, count: int) -> State:
     dc = forced_dc(scratch, count)
     attribute = str(spec["atributo"])
     scratch.say(f"Marcha forçada: {count}ª rodada seguida de avanço — antes de avançar, cada "
-             f"personagem faz um teste de {attribute.upper()} DC {dc}.", tabela=spec["nome"],
-             dc=dc)
+                f"personagem faz um teste de {attribute.upper()} DC {dc}.", tabela=spec["nome"],
+                dc=dc)
     state = set_travel(state, pending_advance=True)
     for character in state.party:
         state = add_prompt(
@@ -63,11 +63,11 @@ def forced_march_answered(state: State, prompt: Prompt, answer: PromptAnswer,
     character = find_character(state, str(prompt.character))
     if passed(prompt, answer):
         scratch.say(f"{character.name} aguenta a marcha forçada ({answer.total} contra DC "
-                 f"{prompt.dc}).", personagem=character.id)
+                    f"{prompt.dc}).", personagem=character.id)
         return state
     spec = scratch.table("viagem", "tabela_b")
     scratch.say(f"{character.name} falha na marcha forçada ({answer.total} contra DC {prompt.dc}).",
-             personagem=character.id)
+                personagem=character.id)
     return add_prompt(
         state, scratch, "escolha_marcha", character.id,
         f"{character.name}: descansar {plural(spec['rodadas_de_descanso'], 'rodada')} antes de "
@@ -78,8 +78,8 @@ def forced_march_answered(state: State, prompt: Prompt, answer: PromptAnswer,
 def _owe_rest(state: State, scratch: Scratch, character: Character) -> State:
     rounds = int(scratch.table("viagem", "tabela_b", "rodadas_de_descanso"))
     scratch.say(f"{character.name} vai descansar {plural(rounds, 'rodada')} antes de outra "
-             "atividade.",
-             personagem=character.id)
+                "atividade.",
+                personagem=character.id)
     return update_character(state, replace(character, rest_rounds_owed=rounds))
 
 
@@ -87,8 +87,8 @@ def _take_exhaustion(state: State, scratch: Scratch, character: Character) -> St
     gain = int(scratch.table("viagem", "tabela_b", "exaustao"))
     tired = replace(character, exhaustion=character.exhaustion + gain)
     scratch.say(f"{character.name} recebe {plural(gain, 'ponto')} de exaustão (agora "
-             f"{tired.exhaustion}).",
-             personagem=character.id)
+                f"{tired.exhaustion}).",
+                personagem=character.id)
     return update_character(state, tired)
 
 

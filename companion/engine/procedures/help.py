@@ -43,7 +43,7 @@ def help_command(state: State, scratch: Scratch) -> State:
     mode = scratch.table("comandos", "modos", state.mode)
     lines = "\n".join(f"• {text}" for _, text in listed)
     scratch.say(f"Comandos (modo {mode}):\n{lines}", _asker_visibility(scratch), kind="ajuda",
-             modo=state.mode, comandos=[{"nome": n, "ajuda": t} for n, t in listed])
+                modo=state.mode, comandos=[{"nome": n, "ajuda": t} for n, t in listed])
     return state
 
 
@@ -110,5 +110,5 @@ def state_command(state: State, scratch: Scratch) -> State:
     if player is None:
         gm_view = view_state(state, GM, scratch.tables)
         scratch.say(_gm_line(gm_view, scratch.table(FILE, "nomes_pedidos")), GM, kind="estado", mestre=gm_view["mestre"],
-                 pedidos=gm_view["pedidos"])
+                    pedidos=gm_view["pedidos"])
     return state

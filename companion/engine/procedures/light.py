@@ -1,6 +1,7 @@
 """Light sources and spells in the dungeon (tables/casa.yaml `luz`, tables/masmorra.yaml): `luz`
 lights or puts out a source, `magia` counts a spell's duration in exploration turns, and
 `tick_timers` (the clock's dungeon-turns hook) burns them turn by turn, saying what went out.
+Where the rules are silent: `apagar` drops the light (a new one starts full).
 """
 from __future__ import annotations
 
@@ -62,7 +63,7 @@ def light(state: State, scratch: Scratch) -> State:
 def _light_on(state: State, scratch: Scratch, source: str, spec: dict[str, Any]) -> State:
     timer = Timer(name=source, turns_left=int(spec["turnos"]), kind="luz")
     scratch.say(f"{spec['nome']} acesa: queima por {plural(timer.turns_left, 'turno')}.", luz=source,
-             turnos=timer.turns_left)
+                turnos=timer.turns_left)
     lights = state.dungeon.lights + (timer,)
     return replace(state, dungeon=replace(state.dungeon, lights=lights))
 
@@ -76,7 +77,7 @@ def _light_off(state: State, scratch: Scratch, source: str, spec: dict[str, Any]
     lights.remove(out)
     left = plural(out.turns_left, "turno")
     scratch.say(f"{spec['nome']} apagada ({'restava' if out.turns_left == 1 else 'restavam'} "
-             f"{left}).", luz=source)
+                f"{left}).", luz=source)
     state = replace(state, dungeon=replace(state.dungeon, lights=tuple(lights)))
     if is_dark(state):
         scratch.warn("Nenhuma luz acesa: escuridão total.")

@@ -12,9 +12,10 @@ a result ≤ the character's current Sanity. On a failure Tabela J is read at th
 - Fúria / Catatonia / Terror: 1d4 rounds are rolled and announced.
 - Impactado: 2 damage to Sabedoria, kept in `attribute_damage["sab"]`.
 
-`exhaustion_day(state, scratch)` applies Tabela I's daily harm (the rows with `efeito: dano_diario`,
-level 3+ in the seed: 1d4 CON damage, kept in `attribute_damage`); the hexcrawl day end calls it.
-The `desvantagem` and `sem_modificadores` rows act through core.edge_for / core.modifier.
+`exhaustion_day(state, scratch)` applies Tabela I's daily harm (the rows with `efeito:
+dano_diario`, level 3+ in tables/panico.yaml: 1d4 CON damage, kept in `attribute_damage`);
+travel.end_of_day calls it. The `desvantagem` and `sem_modificadores` rows act through
+toolkit.edge_for / toolkit.modifier.
 """
 from __future__ import annotations
 
@@ -104,10 +105,10 @@ def resolve_panic(state: State, prompt: Prompt, answer: PromptAnswer, scratch: S
     total = answer.total if answer.total is not None else 0
     if total <= character.sanity:
         scratch.say(f"{character.name} passou no {name} ({total} ≤ Sanidade {character.sanity}).",
-                 PUBLIC, personagem=character.id, sucesso=True)
+                    PUBLIC, personagem=character.id, sucesso=True)
         return state
     scratch.say(f"{character.name} falhou no {name} ({total} > Sanidade {character.sanity}).",
-             PUBLIC, personagem=character.id, sucesso=False)
+                PUBLIC, personagem=character.id, sucesso=False)
     return apply_panic_row(state, character, scratch)
 
 
@@ -121,8 +122,8 @@ def apply_panic_row(state: State, character: Character, scratch: Scratch) -> Sta
     table = scratch.table(FILE, "tabela_j")
     row = panic_row(table["linhas"], character.sanity)
     scratch.say(f"{table['nome']} (Sanidade {character.sanity}): {row['texto']}", PUBLIC,
-             tabela=table["nome"], sanidade=character.sanity, resultado=row["texto"],
-             personagem=character.id)
+                tabela=table["nome"], sanidade=character.sanity, resultado=row["texto"],
+                personagem=character.id)
     return EFFECTS[row["efeito"]](state, character, row, scratch)
 
 
@@ -131,7 +132,7 @@ def _insanity(state: State, character: Character, row: Row, scratch: Scratch) ->
     if condition in character.conditions:
         return state
     scratch.say(f"{character.name} agora sofre de {condition.lower()}.", PUBLIC,
-             personagem=character.id, condicao=condition)
+                personagem=character.id, condicao=condition)
     return update_character(state, replace(character,
                                            conditions=character.conditions + (condition,)))
 
@@ -141,11 +142,11 @@ def _afflicted(state: State, character: Character, row: Row, scratch: Scratch) -
     table = scratch.table(FILE, "tabela_k")
     rows = table["linhas"]
     rolled = scratch.roll(table["dados"], table["nome"], visibility=player_visibility(character.id),
-                       describe=lambda total: pick_row(rows, total)["texto"],
-                       personagem=character.id)
+                          describe=lambda total: pick_row(rows, total)["texto"],
+                          personagem=character.id)
     affliction = pick_row(rows, rolled.total)
     scratch.say(f"{character.name} recebeu uma aflição: {affliction['nome']}.", PUBLIC,
-             personagem=character.id, aflicao=affliction["nome"])
+                personagem=character.id, aflicao=affliction["nome"])
     character = replace(character, afflictions=character.afflictions + (affliction["nome"],))
     state = update_character(state, character)
     return _random_effect(state, character, scratch)
@@ -156,7 +157,7 @@ def _random_effect(state: State, character: Character, scratch: Scratch) -> Stat
     spec = scratch.table(FILE, "efeito_aleatorio")
     rows = scratch.table(FILE, "tabela_j", "linhas")
     rolled = scratch.roll(spec["dados"], spec["nome"], personagem=character.id,
-                       describe=lambda total: rows[pick_row(spec["linhas"], total)]["texto"])
+                          describe=lambda total: rows[pick_row(spec["linhas"], total)]["texto"])
     row = rows[pick_row(spec["linhas"], rolled.total)]
     return EFFECTS[row["efeito"]](state, character, row, scratch)
 
@@ -164,10 +165,10 @@ def _random_effect(state: State, character: Character, scratch: Scratch) -> Stat
 def _brief(state: State, character: Character, row: Row, scratch: Scratch) -> State:
     """Fúria, Catatonia, Terror: roll how many rounds it lasts."""
     rolled = scratch.roll(row["duracao"], scratch.table(FILE, "tabela_j", "nome_duracao"),
-                       describe=lambda total: f"{row['nome']}: {plural(total, 'rodada')}",
-                       personagem=character.id)
+                          describe=lambda total: f"{row['nome']}: {plural(total, 'rodada')}",
+                          personagem=character.id)
     scratch.say(f"{character.name}: {row['nome']} por {plural(rolled.total, 'rodada')}.", PUBLIC,
-             personagem=character.id, efeito=row["nome"], rodadas=rolled.total)
+                personagem=character.id, efeito=row["nome"], rodadas=rolled.total)
     return state
 
 
@@ -177,8 +178,8 @@ def _attribute_damage(state: State, character: Character, row: Row, scratch: Scr
     damage = dict(character.attribute_damage)
     damage[attribute] = damage.get(attribute, 0) + amount
     scratch.say(f"{character.name} sofre {amount} de dano em {attribute.upper()} "
-             f"(total {damage[attribute]}).", PUBLIC, personagem=character.id,
-             atributo=attribute, dano=amount)
+                f"(total {damage[attribute]}).", PUBLIC, personagem=character.id,
+                atributo=attribute, dano=amount)
     return update_character(state, replace(character, attribute_damage=damage))
 
 
@@ -218,6 +219,6 @@ def _daily_harm(character: Character, row: Row, name: str, scratch: Scratch) -> 
     damage = dict(character.attribute_damage)
     damage[attribute] = damage.get(attribute, 0) + rolled.total
     scratch.say(f"{character.name} sofre {rolled.total} de dano de {attribute.upper()} pela "
-             f"exaustão (nível {character.exhaustion}).", PUBLIC, personagem=character.id,
-             atributo=attribute, dano=rolled.total)
+                f"exaustão (nível {character.exhaustion}).", PUBLIC, personagem=character.id,
+                atributo=attribute, dano=rolled.total)
     return replace(character, attribute_damage=damage)

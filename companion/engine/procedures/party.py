@@ -1,4 +1,4 @@
-"""The party and the prompts: `personagem`, `responder` and `cancelar`.
+"""The party sheet: `personagem`.
 
 `personagem Nome [campos…]` creates a character with the house defaults of tables/panico.yaml
 (`personagem_padrao`) or changes the given fields of an existing one; every value is checked
@@ -12,19 +12,6 @@ dano" → pv −3; "comida +2"); each result is clamped to `limites_personagem` 
 the counters) and PV/Sanidade never go above their maximum (healing stops there); the event says
 before → after ("Ana: PV 12 → 9") and what was clamped.
 
-`vigia Nome` chooses who keeps watch during the travel rest (Tabela H row 8's panic test); it
-holds until another is chosen. Without a name it says who watches now (the chosen one, else the
-house default of casa.yaml).
-
-`responder` resolves a pending prompt, found by `pedido` (id), by `personagem`, by the player's
-own oldest prompt, or — for the GM with neither — the oldest prompt when every pending prompt
-belongs to the same character (or all are the GM's); prompts of different owners must be named. `opcao` answers a choice;
-`valor` is a physical die (checked against the die's range; total = valor + modifier); with
-neither, the companion rolls the prompt's dice with the character's edge (Tabela I: DESV).
-The answer's event shows the die and the modifier ("Ana respondeu ao pedido 1: 15 + 1 = 16")
-and an option by its label ("exaustão").
-`cancelar` drops a prompt. `cancelar Nome` for a character with no pending prompt who owes
-forced-march rest releases them from it (the GM's call; see hexcrawl.py).
 """
 from __future__ import annotations
 
@@ -216,7 +203,7 @@ def _change_by(state: State, character: Character, deltas: dict[str, int], scrat
     said = ", ".join(f"{LABELS[key]} {before[key]} → {after[key]}"
                      + (f" ({notes[key]})" if key in notes else "") for key in after)
     scratch.say(f"{character.name}: {said}.", PUBLIC, personagem=character.id, campos=after,
-             antes={key: before[key] for key in after}, relativo=True)
+                antes={key: before[key] for key in after}, relativo=True)
     return update_character(state, updated)
 
 

@@ -1,6 +1,16 @@
 """Answering and cancelling prompts: `responder` (a rolled value, the physical die's face, or an
 option; routed to the handler the prompt's kind registered) and `cancelar` (drop a pending
 prompt, or release a character from the forced-march rest they owe).
+
+`responder` resolves a pending prompt, found by `pedido` (id), by `personagem`, by the player's
+own oldest prompt, or — for the GM with neither — the oldest prompt when every pending prompt
+belongs to the same character (or all are the GM's); prompts of different owners must be named.
+`opcao` answers a choice; `valor` is a physical die (checked against the die's range; total =
+valor + modifier); with neither, the companion rolls the prompt's dice with the character's edge
+(Tabela I: DESV). The answer's event shows the die and the modifier ("Ana respondeu ao pedido 1:
+15 + 1 = 16") and an option by its label ("exaustão"). `cancelar` drops a prompt. `cancelar
+Nome` for a character with no pending prompt who owes forced-march rest releases them from it
+(the GM's call; see travel.py).
 """
 from __future__ import annotations
 
@@ -111,9 +121,9 @@ def answer_command(state: State, scratch: Scratch) -> State:
         who = f"O Mestre, por {who},"
     physical = {"dados_fisicos": _physical_dice(prompt)} if answer.faces else {}
     scratch.say(f"{who} respondeu ao pedido {prompt.id}: {shown}.",
-             prompt_visibility(prompt), kind="resposta", pedido=prompt.id, tipo=prompt.kind,
-             personagem=prompt.character, total=answer.total, natural=answer.natural,
-             opcao=answer.option, **physical)
+                prompt_visibility(prompt), kind="resposta", pedido=prompt.id, tipo=prompt.kind,
+                personagem=prompt.character, total=answer.total, natural=answer.natural,
+                opcao=answer.option, **physical)
     remaining = tuple(p for p in state.prompts if p.id != prompt.id)
     return handler(replace(state, prompts=remaining), prompt, answer, scratch)
 
@@ -232,10 +242,10 @@ def _by_roll(state: State, prompt: Prompt, scratch: Scratch) -> PromptAnswer:
                 f"{total + prompt.modifier}" if prompt.modifier else f"total {total}")
         return said + (f" contra DC {prompt.dc}" if prompt.dc is not None else "")
     rolled = scratch.roll(prompt.dice, name, visibility=prompt_visibility(prompt), edge=edge,
-                       label=label, describe=shown,
-                       low_is_good=bool(prompt.context.get("rolar_abaixo")),
-                       pedido=prompt.id, personagem=prompt.character,
-                       modificador=prompt.modifier)
+                          label=label, describe=shown,
+                          low_is_good=bool(prompt.context.get("rolar_abaixo")),
+                          pedido=prompt.id, personagem=prompt.character,
+                          modificador=prompt.modifier)
     return PromptAnswer(total=rolled.total + prompt.modifier, natural=rolled.total)
 
 
@@ -252,8 +262,8 @@ def _release_rest(state: State, scratch: Scratch) -> State | None:
         return None
     owed = character.rest_rounds_owed
     scratch.say(f"O Mestre dispensa {character.name} do descanso da marcha forçada "
-             f"({'faltava' if owed == 1 else 'faltavam'} {plural(owed, 'rodada')}).", PUBLIC,
-             personagem=character.id, descanso_devido=0)
+                f"({'faltava' if owed == 1 else 'faltavam'} {plural(owed, 'rodada')}).", PUBLIC,
+                personagem=character.id, descanso_devido=0)
     return update_character(state, replace(character, rest_rounds_owed=0))
 
 
@@ -267,8 +277,8 @@ def cancel_command(state: State, scratch: Scratch) -> State:
     prompt = find_prompt(state, scratch)
     kind = scratch.table(FILE, "nomes_pedidos").get(prompt.kind, prompt.kind)
     scratch.say(f"Pedido {prompt.id} ({_owner(state, prompt)}: {kind}) cancelado.",
-             prompt_visibility(prompt), pedido=prompt.id, tipo=prompt.kind,
-             personagem=prompt.character, cancelado=True)
+                prompt_visibility(prompt), pedido=prompt.id, tipo=prompt.kind,
+                personagem=prompt.character, cancelado=True)
     state = replace(state, prompts=tuple(p for p in state.prompts if p.id != prompt.id))
     after = CANCEL_HANDLERS.get(prompt.kind)
     return after(state, scratch) if after is not None else state

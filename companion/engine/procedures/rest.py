@@ -1,12 +1,13 @@
-"""Resting: the hexcrawl's Descansar, shared with the dungeon's 8-hour sleep (`dormir`).
+"""Resting: the travel rest (`descansar`), shared with the dungeon's 8-hour sleep (`dormir`).
 
-`rest_party` runs seed 000's "Descansar" steps: a mishap roll when the party is not safe, 1 food
-and 1 water each, hit dice equal to level, and 1 attribute damage / 1 sanity / 1 exhaustion
-recovered. Sanity comes back only up to the character's own Sanity (`Character.sanity_max`, set
-with the character); a Sanity already above it stays where it is. Every interruption asks each
-character for a test (viagem.yaml descanso: CON, 1d20 + modifier against the DC; prompt kind
-"interrupcao"); a character with a pending test gets the benefits only AFTER passing every test,
-so a failure never has to undo anything. Food and water are eaten either way.
+`rest_party` runs the steps of Descansar (tables/viagem.yaml `descanso`): a mishap roll when the
+party is not safe, 1 food and 1 water each, hit dice equal to level, and 1 attribute damage / 1
+sanity / 1 exhaustion recovered. Sanity comes back only up to the character's own Sanity
+(`Character.sanity_max`, set with the character); a Sanity already above it stays where it is.
+Every interruption asks each character for a test (viagem.yaml descanso: CON, 1d20 + modifier
+against the DC; prompt kind "interrupcao"); a character with a pending test gets the benefits
+only AFTER passing every test, so a failure never has to undo anything. Food and water are eaten
+either way.
 
 A mishap row (viagem.yaml tabela_h, masmorra.yaml …) is either a text, or a mapping with `texto`
 and any of these effects (other keys are ignored):
@@ -21,7 +22,7 @@ and any of these effects (other keys are ignored):
   condicao_temporaria: {texto: "…", rodadas: 2, desvantagem: true}
                              a condition on every character for the next N travel rounds
                              (after the one in progress); with desvantagem, DESV on every roll
-                             while it lasts (core.edge_for); clock.pass_time ends it
+                             while it lasts (toolkit.edge_for); clock.pass_time ends it
   perde_item: "nome da rolagem"
                              one character loses 1 random item: with more than one, 1dN over
                              the party (its own rolagem, named by the value) says who
@@ -31,6 +32,10 @@ and any of these effects (other keys are ignored):
 
 The CON test prompts say why they are asked: "o descanso foi interrompido" for an encounter, or
 the mishap row's first sentence ("O ambiente da Dungeon é muito opressor.").
+
+`vigia Nome` chooses who keeps watch during the travel rest (Tabela H row 8's panic test); it
+holds until another is chosen. Without a name it says who watches now (the chosen one, else the
+house default of casa.yaml).
 """
 from __future__ import annotations
 
@@ -125,7 +130,7 @@ def mishap(state: State, scratch: Scratch, file: str, key: str,
     expression, rows = _mishap_table(scratch, file, key)
     visibility = str(scratch.table(file, key).get("visibilidade", PUBLIC))
     rolled = scratch.roll(expression, name, visibility=visibility,
-                       describe=lambda total: row_text(pick_row(rows, total)))
+                          describe=lambda total: row_text(pick_row(rows, total)))
     row = pick_row(rows, rolled.total)
     tests: tuple[Test, ...] = ()
     if not isinstance(row, Mapping):
@@ -148,8 +153,8 @@ def first_sentence(text: str) -> str:
 def _lose_rations(state: State, scratch: Scratch, expression: Any,
                   row: Any) -> tuple[State, tuple[Test, ...]]:
     rolled = scratch.roll(str(expression), "Rações perdidas",
-                       describe=lambda total: f"{plural(total, 'ração')} devoradas"
-                       if total != 1 else "1 ração devorada")
+                          describe=lambda total: f"{plural(total, 'ração')} devoradas"
+                          if total != 1 else "1 ração devorada")
     party = list(state.party)
     lost = 0
     for _ in range(rolled.total):
@@ -205,7 +210,7 @@ def _encounter_chance(state: State, scratch: Scratch, chance: Any,
                       row: Any) -> tuple[State, tuple[Test, ...]]:
     spec = scratch.table("viagem", "encontro")
     if scratch.chance(int(chance), spec["nome"], spec["sim"], spec["nao"],
-                   visibility=encounters.encounter_visibility(scratch)):
+                      visibility=encounters.encounter_visibility(scratch)):
         return _encounter_now(state, scratch)
     return state, ()
 
@@ -261,7 +266,7 @@ def _timed_condition(state: State, scratch: Scratch, value: Any,
     party = tuple(conditions.add_lasting(c, lasting) for c in state.party)
     if party:
         scratch.warn(f"{conditions.timed_text(lasting, value)} (todo o grupo).",
-                  condicao=lasting.text, rodadas=value.get("rodadas"), dias=value.get("dias"))
+                     condicao=lasting.text, rodadas=value.get("rodadas"), dias=value.get("dias"))
     return replace(state, party=party), ()
 
 
@@ -291,10 +296,10 @@ def _lose_item(state: State, scratch: Scratch, name: Any,
     loser = people[0]
     if len(people) > 1:
         rolled = scratch.roll(f"1d{len(people)}", str(name),
-                           describe=lambda total: people[total - 1].name)
+                              describe=lambda total: people[total - 1].name)
         loser = people[rolled.total - 1]
     scratch.warn(f"{loser.name} perde 1 item aleatório (o Mestre sorteia qual).",
-              personagem=loser.id)
+                 personagem=loser.id)
     return state, ()
 
 
@@ -335,7 +340,7 @@ def _consume(state: State, scratch: Scratch,
             cost = (": não recebe os benefícios do descanso" if strict
                     else ": passa o descanso sem")
             scratch.warn(f"{character.name} está sem {' e sem '.join(short)}{cost}.",
-                      personagem=character.id, sem_beneficios=strict)
+                         personagem=character.id, sem_beneficios=strict)
             if strict:
                 hungry.append(character.id)
         state = update_character(state, clamp_supplies(replace(
@@ -360,9 +365,9 @@ def apply_benefits(state: State, scratch: Scratch, character_id: str) -> State:
     healed = 0
     if character.level > 0:
         rolled = scratch.roll(f"{character.level}{_hit_die(scratch, character)}",
-                           str(scratch.table("viagem", "descanso", "dados_de_vida")),
-                           edge=edge_for(character, scratch.tables, state.minutes), personagem=character.id,
-                           describe=lambda total: f"{character.name} recupera até {total} PV")
+                              str(scratch.table("viagem", "descanso", "dados_de_vida")),
+                              edge=edge_for(character, scratch.tables, state.minutes), personagem=character.id,
+                              describe=lambda total: f"{character.name} recupera até {total} PV")
         healed = max(0, rolled.total)
     sanity = character.sanity
     if sanity < character.sanity_max:
@@ -374,7 +379,7 @@ def apply_benefits(state: State, scratch: Scratch, character_id: str) -> State:
         character, hp=character.hp + healed, sanity=sanity, attribute_damage=damage,
         exhaustion=character.exhaustion - recover["exaustao"]))
     scratch.say(f"{rested.name} descansa: PV {character.hp} → {rested.hp}, sanidade {rested.sanity}, "
-             f"exaustão {rested.exhaustion}.", personagem=rested.id)
+                f"exaustão {rested.exhaustion}.", personagem=rested.id)
     return update_character(state, rested)
 
 
@@ -401,15 +406,15 @@ def interruption_answered(state: State, prompt: Prompt, answer: PromptAnswer,
     character = find_character(state, str(prompt.character))
     if not passed(prompt, answer):
         scratch.say(f"{character.name} tira {answer.total} contra DC {prompt.dc}: "
-                 "não recebe os benefícios do descanso.", PUBLIC, personagem=character.id)
+                    "não recebe os benefícios do descanso.", PUBLIC, personagem=character.id)
         return state
     remaining = tuple((int(dc), str(why)) for dc, why in prompt.context.get("restantes", ()))
     if remaining:
         scratch.say(f"{character.name} passa ({answer.total} contra DC {prompt.dc}); "
-                 "falta outro teste.", personagem=character.id)
+                    "falta outro teste.", personagem=character.id)
         return _ask_interruption(state, scratch, character, remaining)
     scratch.say(f"{character.name} passa ({answer.total} contra DC {prompt.dc}).",
-             personagem=character.id)
+                personagem=character.id)
     return apply_benefits(state, scratch, character.id)
 
 
@@ -420,10 +425,10 @@ def mishap_test_answered(state: State, prompt: Prompt, answer: PromptAnswer,
     character = find_character(state, str(prompt.character))
     if passed(prompt, answer):
         scratch.say(f"{character.name} passa ({answer.total} contra DC {prompt.dc}): não perde "
-                 "nada.", personagem=character.id, sucesso=True)
+                    "nada.", personagem=character.id, sucesso=True)
     else:
         scratch.warn(f"{character.name} falha ({answer.total} contra DC {prompt.dc}): "
-                  f"{prompt.context.get('falha', '')}.", personagem=character.id, sucesso=False)
+                     f"{prompt.context.get('falha', '')}.", personagem=character.id, sucesso=False)
     return state
 
 
@@ -439,11 +444,11 @@ def watch_command(state: State, scratch: Scratch) -> State:
         how = "escolhido pelo Mestre" if chosen else "padrão da casa"
         who = current.name if current else "ninguém (não há personagens)"
         scratch.say(f"Vigia: {who} ({how}). Para mudar, diga 'vigia Nome'.", PUBLIC,
-                 vigia=current.id if current else None)
+                    vigia=current.id if current else None)
         return state
     character = find_character(state, str(name))
     scratch.say(f"Vigia: {character.name} (até o Mestre escolher outro).", PUBLIC,
-             vigia=character.id)
+                vigia=character.id)
     return replace(state, travel=replace(state.travel, watcher=character.id))
 
 

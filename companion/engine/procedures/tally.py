@@ -1,4 +1,4 @@
-"""The session form (the last lines of seed 000): what the party defeated, found and rolled.
+"""The session form (tables/panico.yaml `registro`): what the party defeated, found and rolled.
 
 `derrotados N criatura [regiao]` counts creatures per region (default: the current terrain's
 display name, or "Masmorra" — tables/panico.yaml `registro` — inside a dungeon); the first
@@ -84,7 +84,7 @@ def defeated_command(state: State, scratch: Scratch) -> State:
     counts, key, total = _add(regions.get(region_key, {}), creature, amount)
     regions[region_key] = counts
     scratch.say(f"Derrotados: {amount} {key} em {region_key} (total: {total}).", PUBLIC,
-             regiao=region_key, criatura=key, quantidade=amount, total=total)
+                regiao=region_key, criatura=key, quantidade=amount, total=total)
     state = _off_the_monster_list(state, scratch, creature)
     return replace(state, tally=replace(state.tally, defeated=regions))
 
@@ -106,7 +106,7 @@ def _off_the_monster_list(state: State, scratch: Scratch, creature: str) -> Stat
     left = monsters[:index] + monsters[index + 1:]
     room = f" (sala {gone.room})" if gone.room else ""
     scratch.say(f"{gone.name}{room} sai da lista de monstros da masmorra.", GM,
-             monstro=gone.name, monstros=[{"nome": m.name, "sala": m.room,
+                monstro=gone.name, monstros=[{"nome": m.name, "sala": m.room,
                                             "alertado": m.alerted} for m in left])
     return replace(state, dungeon=replace(state.dungeon, monsters=left))
 
@@ -116,7 +116,7 @@ def _found(state: State, scratch: Scratch, field: str, label: str, example: str)
     kind = _label(scratch, "tipo", example)
     counts, key, total = _add(getattr(state.tally, field), kind, amount)
     scratch.say(f"{label}: {amount} {key} (total: {total}).", PUBLIC, tipo=key,
-             quantidade=amount, total=total)
+                quantidade=amount, total=total)
     return replace(state, tally=replace(state.tally, **{field: counts}))
 
 
@@ -170,5 +170,5 @@ def form_command(state: State, scratch: Scratch) -> State:
     if player is None:
         form["dados"] = dict(state.tally.dice)
     scratch.say("Registro da sessão\n" + "\n".join(form_lines(state, player is None)), visibility,
-             registro=form)
+                registro=form)
     return state

@@ -126,8 +126,8 @@ def run_round(state: State, scratch: Scratch, activity: Activity, *, resting: bo
         doing = participants(state)
         names = [find_character(state, c).name for c in doing]
         scratch.say(f"{names_text(names) if names else 'Ninguém'}: "
-                 f"{_activity_name(scratch)} nesta rodada ({_acted_text(state, scratch)}).",
-                 participantes=list(doing), atividade=scratch.command.name)
+                    f"{_activity_name(scratch)} nesta rodada ({_acted_text(state, scratch)}).",
+                    participantes=list(doing), atividade=scratch.command.name)
     else:
         state, encounter = _open_round(state, scratch)
     if not resting:
@@ -144,10 +144,11 @@ def _require_no_chase(state: State, scratch: Scratch) -> None:
 
 
 def _open_round(state: State, scratch: Scratch) -> tuple[State, bool]:
-    """The round's start, in the seed's order: the header, the weather, the encounter check."""
+    """The round's start, in the order of the rules: the header, the weather, the encounter
+    check."""
     scratch.say(f"Dia {day_of(state)}, rodada {round_of(state, _round_minutes(scratch))} de "
-             f"{scratch.table('viagem', 'rodada', 'rodadas_por_dia')}.",
-             dia=day_of(state), rodada=round_of(state, _round_minutes(scratch)))
+                f"{scratch.table('viagem', 'rodada', 'rodadas_por_dia')}.",
+                dia=day_of(state), rodada=round_of(state, _round_minutes(scratch)))
     state = drift_weather(state, scratch)
     encounter = check_encounter(state, scratch)
     return set_travel(state, round_open=True, round_encounter=encounter), encounter
@@ -206,12 +207,12 @@ def named_activity(state: State, scratch: Scratch, character_id: str,
     waiting = [find_character(state, c).name for c in participants(state)]
     if waiting:
         scratch.say(f"{character.name}: {_activity_name(scratch)} nesta rodada. Ainda "
-                 f"falta{'m' if len(waiting) > 1 else ''} agir: {names_text(waiting)}.",
-                 personagem=character.id, atividade=scratch.command.name,
-                 faltam=list(participants(state)))
+                    f"falta{'m' if len(waiting) > 1 else ''} agir: {names_text(waiting)}.",
+                    personagem=character.id, atividade=scratch.command.name,
+                    faltam=list(participants(state)))
         return state
     scratch.say(f"{character.name}: {_activity_name(scratch)} nesta rodada. Todos agiram: a rodada "
-             "termina.", personagem=character.id, atividade=scratch.command.name, faltam=[])
+                "termina.", personagem=character.id, atividade=scratch.command.name, faltam=[])
     return close_round(state, scratch)
 
 
@@ -230,7 +231,7 @@ def _sit_out(state: State, scratch: Scratch) -> State:
             left = (_left_text(rested.rest_rounds_owed) if rested.rest_rounds_owed
                     else "pode voltar às atividades")
             scratch.say(f"{character.name} descansa nesta rodada pela marcha forçada: {left}.",
-                     personagem=character.id, descanso_devido=rested.rest_rounds_owed)
+                        personagem=character.id, descanso_devido=rested.rest_rounds_owed)
             state = update_character(state, rested)
     return state
 
@@ -267,7 +268,7 @@ def end_of_day(state: State, scratch: Scratch, day: int) -> State:
     state = panic.exhaustion_day(state, scratch)
     travel = state.travel
     scratch.say(f"Fim do dia {day}. O dia {day_of(state)} começa em "
-             f"{terrain_name(scratch, travel.terrain)}.", dia=day_of(state))
+                f"{terrain_name(scratch, travel.terrain)}.", dia=day_of(state))
     return set_travel(state, day_start_terrain=travel.terrain, rested_today=False,
                        camp_safe=False)
 
@@ -277,8 +278,8 @@ def _day_without_rest(state: State, scratch: Scratch) -> State:
     state, levels = exhaust_party(state, gain)
     if state.party:
         scratch.warn(f"Um dia sem descansar: cada personagem recebe "
-                  f"{plural(gain, 'ponto')} de exaustão "
-                  f"(exaustão agora: {levels}).")
+                     f"{plural(gain, 'ponto')} de exaustão "
+                     f"(exaustão agora: {levels}).")
     return state
 
 
@@ -289,7 +290,7 @@ def events_roll(state: State, scratch: Scratch, dice_key: str) -> None:
     spec = scratch.table("viagem", "tabela_d")
     column = group_for(scratch, spec["colunas"], state.travel.terrain, "tabela_d.colunas")
     scratch.roll(spec[dice_key], spec["nome"], coluna=column["nome"],
-              describe=lambda total: str(pick_row(column["linhas"], total)))
+                 describe=lambda total: str(pick_row(column["linhas"], total)))
 
 
 @command("explorar")
@@ -314,7 +315,7 @@ def _camp(state: State, scratch: Scratch, encounter: bool) -> State:
     spec = scratch.table("viagem", "acampamento")
     safe = scratch.chance(spec["chance"], spec["nome"], spec["sim"], spec["nao"])
     scratch.say("O acampamento está seguro para a noite." if safe
-             else "O acampamento não ficou seguro.", seguro=safe)
+                else "O acampamento não ficou seguro.", seguro=safe)
     return set_travel(state, camp_safe=safe)
 
 
@@ -386,5 +387,5 @@ def set_mode(state: State, scratch: Scratch) -> State:
     mode = _choose_mode(scratch, arg(scratch, "modo"))
     hexes = float(scratch.table("viagem", "tabela_a", "hexes", mode))
     scratch.say(f"O grupo viaja {scratch.table('viagem', 'modos', mode)}: {hexes_text(hexes)} por "
-             "rodada.", modo=mode)
+                "rodada.", modo=mode)
     return set_travel(state, mode=mode)

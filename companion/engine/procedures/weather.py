@@ -32,7 +32,7 @@ def roll_initial_weather(state: State, scratch: Scratch) -> State:
     season = state.travel.season
     rows = _weather_rows(scratch, season)
     rolled = scratch.roll(spec["dados"], spec["nome"], estacao=season,
-                       describe=lambda total: str(pick_row(rows, total)))
+                          describe=lambda total: str(pick_row(rows, total)))
     return set_travel(state, weather_row=rolled.total)
 
 
@@ -42,13 +42,13 @@ def drift_weather(state: State, scratch: Scratch) -> State:
         state = roll_initial_weather(state, scratch)
     spec = scratch.table("clima", "variacao")
     rolled = scratch.roll(spec["dados"], spec["nome"],
-                       describe=lambda total: pick_row(spec["linhas"], total)["texto"])
+                          describe=lambda total: pick_row(spec["linhas"], total)["texto"])
     rows = [int(key) for key in _weather_rows(scratch, state.travel.season)]
     row = state.travel.weather_row or min(rows)
     new_row = max(min(rows), min(max(rows), row + pick_row(spec["linhas"], rolled.total)["passo"]))
     state = set_travel(state, weather_row=new_row)
     scratch.say(f"Clima: {weather_text(scratch, state)}.", clima=weather_text(scratch, state),
-             linha=new_row)
+                linha=new_row)
     return state
 
 
