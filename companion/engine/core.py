@@ -15,6 +15,7 @@ from companion.engine.toolkit import COMMANDS, Handler, Scratch, spoken_name
 from companion.errors import CommandRejected
 from companion.tables import Tables
 
+
 def require_mode(state: State, scratch: Scratch) -> None:
     """Reject a command that does not fit the current mode (modes come from comandos.yaml),
     saying it in spoken words: "'fuga' só vale numa perseguição (agora: viagem)…"."""

@@ -30,6 +30,7 @@ from companion.engine.model import (
 from companion.errors import CommandRejected, DiceError, TableError
 from companion.tables import Tables, check, register_schema
 
+
 class _Rule(type):
     """A schema leaf checked by a predicate: companion.tables.check tests leaves with isinstance."""
 
