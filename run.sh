@@ -72,6 +72,9 @@ run_tests() {
   ensure_system_packages
   ensure_venv
   ensure_install ".[test]" "-teste"
+  # the import contract (pyproject.toml [tool.importlinter]) first: a broken one fails the run
+  echo "lint-imports (o contrato de imports em pyproject.toml)"
+  "$VENV/bin/lint-imports" --no-cache
   local status=0
   "$PY" -m pytest -q "$@" || status=$?
   if [ "$status" -eq 5 ]; then
@@ -89,10 +92,10 @@ fetch_model() {
   "$PY" - <<'PYEOF'
 import hashlib, sys, urllib.request, zipfile
 from pathlib import Path
-from companion.tables import load_tables
+from companion.loader import load_rules
 from companion.voice.config import voice_config
 from companion.voice.models import MODELS_DIR, is_model
-config = voice_config(load_tables())
+config = voice_config(load_rules())
 want = config.download
 target = MODELS_DIR / config.default_model
 if is_model(target):

@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from companion.commands.parse import parse  # noqa: E402
 from companion.session import Session  # noqa: E402
-from companion.tables import load_tables  # noqa: E402
+from companion.loader import load_rules  # noqa: E402
 
 SETUP = ["personagem Ana nível 2 pv 12 con 1 des 2", "personagem Bia pv 10 des 1",
          "estação outono", "terreno floresta"]
@@ -126,7 +126,7 @@ def main() -> None:
     options = argparse.ArgumentParser(description=__doc__)
     options.add_argument("--commands", type=int, default=300)
     count = options.parse_args().commands
-    tables = load_tables()
+    tables = load_rules()
     rows: list[tuple[str, float]] = []
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)

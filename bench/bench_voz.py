@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 from companion.commands.parse import ParseResult  # noqa: E402
 from companion.server.app import start_in_thread  # noqa: E402
 from companion.session import Session  # noqa: E402
-from companion.tables import load_tables  # noqa: E402
+from companion.loader import load_rules  # noqa: E402
 from companion.voice.config import voice_config  # noqa: E402
 from companion.voice.listener import Listener  # noqa: E402
 from companion.voice.reading import read_voice  # noqa: E402
@@ -70,7 +70,7 @@ def rtf(model: Any, wav: Path) -> float:
 def latencies(model: Any, wav: Path, folder: Path, times: int) -> tuple[float, float]:
     import socketio
 
-    tables = load_tables()
+    tables = load_rules()
     session = Session.open(folder / "bench.db", 1, tables, gm_token=TOKEN)
     config = voice_config(tables)
     said = {"안녕하세요": "avançar"}

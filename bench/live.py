@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from companion.session import Session  # noqa: E402
-from companion.tables import load_tables  # noqa: E402
+from companion.loader import load_rules  # noqa: E402
 from tests.socket_client import ordered_client  # noqa: E402
 
 TOKEN = "bench-mestre"
@@ -326,7 +326,7 @@ def bare_commits(folder: Path, count: int, size: int) -> list[float]:
 
 def long_session(db: Path, commands: int) -> list[float]:
     """Store `commands` commands through Session.run; the seconds of each durable commit."""
-    tables = load_tables()
+    tables = load_rules()
     session = Session.open(db, 4, tables)
     log = session._log
     commits: list[float] = []
@@ -431,7 +431,7 @@ def main() -> None:
         db = folder / "longa.db"
         commits = long_session(db, long_count)
         bare = bare_commits(folder, len(commits), 400)
-        tables = load_tables()
+        tables = load_rules()
         reopened = statistics.median(reopen(db, tables) for _ in range(3))
         rows_read = statistics.median(read_rows(db) for _ in range(3))
 

@@ -12,8 +12,23 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, Iterable, TextIO
 
+from companion.commands.parse import parse
 from companion.errors import CompanionError, TableError
-from companion.tables import Tables, load_tables
+from companion.loader import load_rules
+from companion.report import build
+from companion.report import text as report_text
+from companion.report.source import open_campaign, session_number
+from companion.server.access import NO_LIMITS_ONLY_LOOPBACK, is_loopback
+from companion.server.app import serve
+from companion.server.qr import lan_ip
+from companion.server.tls import certificate
+from companion.session import Session
+from companion.shell import banner, run_shell
+from companion.tables import Tables
+from companion.voice.ouvir import listen_file
+from companion.voice.phrases import phrase_list
+from companion.voice.reading import Known, read_voice
+from companion.voice.service import start_voice
 
 STARTUP_FAILURE = 2
 NOT_A_COMMAND = 1
@@ -111,8 +126,6 @@ def _utf8_streams() -> None:
 
 
 def _open_session(args: argparse.Namespace, tables: Tables, gm_token: str | None = None) -> Any:
-    from companion.session import Session
-
     return Session.open(args.db, args.seed, tables, gm_token=gm_token)
 
 
@@ -127,8 +140,6 @@ def campaign_line(session: Any) -> str:
 
 
 def cmd_shell(args: argparse.Namespace, tables: Tables) -> int:
-    from companion.shell import banner, run_shell
-
     session = _open_session(args, tables)
     print(banner(session), file=sys.stderr, flush=True)
     print(campaign_line(session), file=sys.stderr, flush=True)
@@ -162,9 +173,6 @@ def _parse_lines(texts: Iterable[str], tables: Tables, as_json: bool, out: TextI
                  voice: Any = None) -> bool:
     """Parse each text and print one line for it; True when every text was a command.
     `voice` (a Known) makes it the strict voice reading."""
-    from companion.commands.parse import parse
-    from companion.voice.reading import read_voice
-
     reader = (lambda text: read_voice(text, tables, voice)) if voice is not None else \
         (lambda text: parse(text, tables))
     every = True
@@ -180,8 +188,6 @@ def _parse_lines(texts: Iterable[str], tables: Tables, as_json: bool, out: TextI
 
 def _known(args: argparse.Namespace, tables: Tables) -> Any:
     """What the voice reading may name: that session's party and prompts, or any name."""
-    from companion.voice.reading import Known
-
     if not args.db:
         return Known(any_name=True)
     if not Path(args.db).is_file():
@@ -208,8 +214,6 @@ def cmd_parse(args: argparse.Namespace, tables: Tables) -> int:
 # ---------------------------------------------------------------------- voice
 
 def cmd_voice(args: argparse.Namespace, tables: Tables) -> int:
-    from companion.voice.phrases import phrase_list
-
     names: list[str] = []
     if args.db:
         if not Path(args.db).is_file():
@@ -228,8 +232,6 @@ def cmd_voice(args: argparse.Namespace, tables: Tables) -> int:
 
 
 def cmd_listen(args: argparse.Namespace, tables: Tables) -> int:
-    from companion.voice.ouvir import listen_file
-
     return listen_file(args, tables, sys.stdout, sys.stderr)
 
 
@@ -237,17 +239,12 @@ def cmd_listen(args: argparse.Namespace, tables: Tables) -> int:
 
 def _voice_factory(session: Any, tables: Tables, args: argparse.Namespace) -> Any:
     """Voice for `serve`: the session's listener, or the line that says how to turn it on."""
-    from companion.voice.service import start_voice
-
     return lambda heard, status: start_voice(session, tables, heard, status,
                                              getattr(args, "modelo", None))
 
 
 def _certificate(args: argparse.Namespace) -> tuple[str, str]:
     """The self-signed certificate of `serve --https`, kept beside the session database."""
-    from companion.server.qr import lan_ip
-    from companion.server.tls import certificate
-
     folder = Path(args.db).resolve().parent if args.db else Path.cwd()
     hosts = [h for h in (args.host, lan_ip(), "127.0.0.1") if h and h not in ("0.0.0.0", "::")]
     cert, key = certificate(folder, hosts)
@@ -257,12 +254,6 @@ def _certificate(args: argparse.Namespace) -> tuple[str, str]:
 
 
 def cmd_serve(args: argparse.Namespace, tables: Tables) -> int:
-    try:
-        from companion.server.access import NO_LIMITS_ONLY_LOOPBACK, is_loopback
-        from companion.server.app import serve
-    except ImportError as error:
-        print(f"erro: o servidor não está disponível ({error})", file=sys.stderr)
-        return STARTUP_FAILURE
     tls = _certificate(args) if args.https else None
     if args.sem_limites and not is_loopback(args.host):
         print(f"erro: {NO_LIMITS_ONLY_LOOPBACK}", file=sys.stderr)
@@ -287,16 +278,13 @@ def _write(path: str, text: str) -> None:
 
 
 def cmd_report(args: argparse.Namespace, tables: Tables) -> int:
-    from companion.report import build, text
-    from companion.report.source import open_campaign, session_number
-
     number = session_number(args.sessao)
     campaign = open_campaign(args.db)
     viewer, name = build.viewer_for(campaign, args.jogador)
     if not args.saida:
         if number is not None:  # that session's main lines after the list
             made = build.report(campaign, tables, number, viewer, name)
-            print(build.sessions_text(campaign) + "\n\n" + "\n".join(text.lines(made, tables)))
+            print(build.sessions_text(campaign) + "\n\n" + "\n".join(report_text.lines(made, tables)))
         else:
             print(build.sessions_text(campaign))
         return 0
@@ -306,9 +294,6 @@ def cmd_report(args: argparse.Namespace, tables: Tables) -> int:
 
 
 def cmd_export(args: argparse.Namespace, tables: Tables) -> int:
-    from companion.report import build
-    from companion.report.source import open_campaign, session_number
-
     number = session_number(args.sessao)
     campaign = open_campaign(args.db)
     viewer, _name = build.viewer_for(campaign, args.jogador)
@@ -327,7 +312,7 @@ def main(argv: list[str] | None = None) -> int:
     _utf8_streams()
     args = build_parser().parse_args(argv)
     try:
-        tables = load_tables(Path(args.tables) if args.tables else None)
+        tables = load_rules(Path(args.tables) if args.tables else None)
     except TableError as error:
         print(f"erro nas tabelas: {error.message}", file=sys.stderr)
         return STARTUP_FAILURE

@@ -28,9 +28,10 @@ from typing import Any, Callable, Iterable
 
 from companion import protocol, snapshot
 from companion.engine import Command, State, apply, initial_state
-from companion.engine.core import slug
-from companion.engine.hexcrawl import SESSION_START
+from companion.commands.parse import parse
 from companion.engine.model import GM, PUBLIC
+from companion.engine.procedures.weather import SESSION_START
+from companion.engine.toolkit import slug
 from companion.errors import CommandRejected, CompanionError
 from companion.store.log import Log, Meta, NewEvent, Snapshot, StoredCommand, dumps
 from companion.tables import Tables
@@ -241,8 +242,6 @@ class Session:
 
     def run(self, text: str, actor: str = "gm") -> RunResult:
         """Parse and run one line of text as `actor` ("gm" or "player:<id>")."""
-        from companion.commands.parse import parse  # the parser is its own layer
-
         line = text.strip()
         if not line:
             return RunResult(False, error="linha vazia: diga ou digite um comando; "

@@ -1,6 +1,9 @@
 """Load and validate the rule tables in tables/*.yaml, once, at start.
 
-Each engine module declares the shape of the files it reads with `register_schema`. A schema is
+Each module that reads a file declares its shape with `register_schema` (the engine's procedures,
+the sentence templates' parser, the voice settings…); this module imports none of them:
+companion.loader.load_rules imports the registering modules first, then calls `load_tables`,
+which checks every schema registered by then. A schema is
 a nested structure: a dict maps required keys to sub-schemas (the key "*" matches any key), a
 one-item list means "a non-empty list of this", and a type (int, str, float, bool, dict, list)
 or a tuple of types is a leaf. Errors name the file and the key path, never a traceback.
@@ -137,18 +140,13 @@ def _read(path: Path) -> Any:
 
 
 def load_tables(directory: Path | str | None = None) -> Tables:
-    """Read every tables/*.yaml (or $COMPANION_TABLES/*.yaml) and check each registered schema."""
-    import companion.commands.parse  # noqa: F401  (registers the sentences' schema)
-    import companion.engine.rules  # noqa: F401  (registers every procedure's schema)
-    import companion.pages  # (registers the pages' schema; checks what it names, below)
-
+    """Read every tables/*.yaml (or $COMPANION_TABLES/*.yaml) and check each schema registered
+    so far (companion.loader.load_rules registers them all first)."""
     folder = Path(directory or os.environ.get("COMPANION_TABLES") or DEFAULT_DIR)
     files = {path.stem: _read(path) for path in sorted(folder.glob("*.yaml"))}
     for file, schema in SCHEMAS.items():
         if file not in files:
             raise TableError(f"tables/{file}.yaml: arquivo não encontrado em {folder}")
         check(files[file], schema, file)
-    loaded = Tables(files=files, directory=folder, pieces=build_pieces(files),
-                    narrator=load_narrator(folder))
-    companion.pages.load(loaded)
-    return loaded
+    return Tables(files=files, directory=folder, pieces=build_pieces(files),
+                  narrator=load_narrator(folder))

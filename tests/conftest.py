@@ -13,12 +13,13 @@ settings.register_profile("companion", deadline=None)
 settings.load_profile("companion")
 
 from companion.engine import Command, Event, State, apply, initial_state
-from companion.tables import Tables, load_tables
+from companion.tables import Tables
+from companion.loader import load_rules
 
 
 @pytest.fixture(scope="session")
 def tables() -> Tables:
-    return load_tables()
+    return load_rules()
 
 
 class Play:

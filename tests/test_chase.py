@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.engine import apply
-from companion.engine.chase import distance_of
+from companion.engine.procedures.chase import distance_of
 from companion.engine.model import Chase, Character, Command, Dungeon, State, Timer
 from companion.errors import CommandRejected
 from companion.tables import Tables

@@ -6,7 +6,7 @@ import random
 import pytest
 
 from companion.engine.clock import day_of, pass_time
-from companion.engine.core import Turn
+from companion.engine.toolkit import Scratch
 from companion.engine.model import Character, Command, Dungeon, State, Timer, Travel
 from companion.tables import Tables
 
@@ -14,16 +14,16 @@ TORCH = Timer(name="tocha", turns_left=6, kind="luz")
 SPELL = Timer(name="Escudo", turns_left=2, kind="magia")
 
 
-def turn_for(tables: Tables) -> Turn:
-    return Turn(rng=random.Random(1), tables=tables, command=Command("teste"))
+def scratch_for(tables: Tables) -> Scratch:
+    return Scratch(rng=random.Random(1), tables=tables, command=Command("teste"))
 
 
 def test_time_moves_the_clock_and_resets_the_forced_march(tables: Tables) -> None:
-    turn = turn_for(tables)
-    state = pass_time(State(travel=Travel(consecutive_advances=2)), turn, 30)
+    scratch = scratch_for(tables)
+    state = pass_time(State(travel=Travel(consecutive_advances=2)), scratch, 30)
     assert state.minutes == 30
     assert state.travel.consecutive_advances == 0
-    kept = pass_time(State(travel=Travel(consecutive_advances=2)), turn, 30, advancing=True)
+    kept = pass_time(State(travel=Travel(consecutive_advances=2)), scratch, 30, advancing=True)
     assert kept.travel.consecutive_advances == 2
 
 
@@ -31,27 +31,27 @@ def test_time_moves_the_clock_and_resets_the_forced_march(tables: Tables) -> Non
                                                             (60, None, True)])
 def test_time_in_a_dungeon_burns_its_timers(tables: Tables, minutes: int,
                                             torch_left: int | None, spell_over: bool) -> None:
-    turn = turn_for(tables)
+    scratch = scratch_for(tables)
     state = State(dungeon=Dungeon(active=True, lights=(TORCH,), spells=(SPELL,)))
-    state = pass_time(state, turn, minutes)
+    state = pass_time(state, scratch, minutes)
     assert [t.turns_left for t in state.dungeon.lights] == ([torch_left] if torch_left else [])
     assert (state.dungeon.spells == ()) is spell_over
-    assert any(e.text == "A magia Escudo terminou." for e in turn.events) is spell_over
-    assert any(e.text == "A tocha se apagou." for e in turn.events) is (torch_left is None)
+    assert any(e.text == "A magia Escudo terminou." for e in scratch.events) is spell_over
+    assert any(e.text == "A tocha se apagou." for e in scratch.events) is (torch_left is None)
 
 
 def test_time_outside_a_dungeon_burns_nothing(tables: Tables) -> None:
     state = State(dungeon=Dungeon(active=False, lights=(TORCH,)))
-    assert pass_time(state, turn_for(tables), 600).dungeon.lights == (TORCH,)
+    assert pass_time(state, scratch_for(tables), 600).dungeon.lights == (TORCH,)
 
 
 def test_every_midnight_crossed_ends_a_day(tables: Tables) -> None:
-    turn = turn_for(tables)
+    scratch = scratch_for(tables)
     day = 24 * 60
     state = State(minutes=day - 10, party=(Character(id="ana", name="Ana"),),
                   travel=Travel(camp_safe=True))
-    state = pass_time(state, turn, 2 * day)
+    state = pass_time(state, scratch, 2 * day)
     assert day_of(state) == 3
-    assert [e.data["dia"] for e in turn.events if e.text.startswith("Fim do dia")] == [2, 3]
+    assert [e.data["dia"] for e in scratch.events if e.text.startswith("Fim do dia")] == [2, 3]
     assert state.party[0].exhaustion == 2  # two days without rest
     assert state.travel.camp_safe is False

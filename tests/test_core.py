@@ -10,7 +10,7 @@ from typing import Any, Callable
 import pytest
 
 from companion.engine import Command, apply, initial_state
-from companion.engine.core import (
+from companion.engine.toolkit import (
     duration_text,
     edge_for,
     modifier,
@@ -21,7 +21,8 @@ from companion.engine.core import (
 )
 from companion.engine.model import Character, Dungeon, Lasting, State, Travel
 from companion.errors import CommandRejected, TableError
-from companion.tables import DEFAULT_DIR, SCHEMAS, Tables, check, load_tables
+from companion.tables import DEFAULT_DIR, SCHEMAS, Tables, check
+from companion.loader import load_rules
 from tests.conftest import FixedDice, Play
 
 TIRED = {level: Character(id="ana", name="Ana", exhaustion=level, mods={"des": 2, "con": 1})
@@ -111,7 +112,7 @@ def test_a_bad_starting_value_fails_at_load(tmp_path: Path):
     path.write_text(path.read_text(encoding="utf-8").replace("valor: pantano", "valor: lava")
                     .replace("valor: planicie", "valor: lava"), encoding="utf-8")
     with pytest.raises(TableError) as error:
-        load_tables(folder)
+        load_rules(folder)
     assert "tables/inicio.yaml" in error.value.message and "terreno.valor" in error.value.message
     assert "planicie" in error.value.message  # says what would be accepted
 

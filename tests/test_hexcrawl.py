@@ -8,8 +8,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.engine import Command, State, apply
-from companion.engine.core import edge_for, modifier
-from companion.engine.hexcrawl import day_of, round_of
+from companion.engine.toolkit import edge_for, modifier
+from companion.engine.clock import day_of
+from companion.engine.procedures.travel import round_of
 from companion.engine.model import Character, Travel
 from companion.errors import CommandRejected
 from companion.tables import Tables

@@ -10,7 +10,8 @@ import pytest
 from companion import pages
 from companion.commands.parse import parse
 from companion.errors import TableError
-from companion.tables import DEFAULT_DIR, Tables, load_tables
+from companion.loader import load_rules as load_tables
+from companion.tables import DEFAULT_DIR, Tables
 
 
 def broken(tmp_path: Path, old: str, new: str) -> str:

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from companion.engine.core import Turn, edge_for, modifier
+from companion.engine.toolkit import Scratch, edge_for, modifier
 from companion.engine.model import Character, Command, Prompt, State
-from companion.engine.panic import exhaustion_day, request_panic
+from companion.engine.procedures.panic import exhaustion_day, request_panic
 from companion.errors import CommandRejected
 from companion.tables import Tables
 from tests.conftest import FixedDice, Play
@@ -124,10 +124,10 @@ def test_panic_reads_current_sanity_when_answered(tables):
 
 def test_request_panic_is_callable_by_other_modules(tables):
     state = State(party=(Character(id="ana", name="Ana"),))
-    turn = Turn(rng=random.Random(1), tables=tables, command=Command("descansar"))
-    state = request_panic(state, turn, "ana")
+    scratch = Scratch(rng=random.Random(1), tables=tables, command=Command("descansar"))
+    state = request_panic(state, scratch, "ana")
     assert [p.kind for p in state.prompts] == ["panico"]
-    assert any(e.kind == "pedido" and e.visibility == "player:ana" for e in turn.events)
+    assert any(e.kind == "pedido" and e.visibility == "player:ana" for e in scratch.events)
 
 
 def test_panic_needs_a_known_character(play):
@@ -239,11 +239,11 @@ def test_tabela_i_levels_are_cumulative(tables, level):
     character = exhausted(level)
     assert (edge_for(character, tables, 0) == "desvantagem") == (level >= 1)
     assert modifier(character, "con", tables) == (0 if level >= 2 else 2)
-    turn = Turn(rng=FixedDice(3), tables=tables, command=Command("avancar"))
-    state = exhaustion_day(State(party=(character,)), turn)
+    scratch = Scratch(rng=FixedDice(3), tables=tables, command=Command("avancar"))
+    state = exhaustion_day(State(party=(character,)), scratch)
     damage = state.party[0].attribute_damage.get("con", 0)
     assert damage == (3 if level >= 3 else 0)
-    rolls = [e for e in turn.events if e.kind == "rolagem"]
+    rolls = [e for e in scratch.events if e.kind == "rolagem"]
     if level >= 3:
         assert [(r.data["tabela"], r.data["dados"], r.data["resultado"]) for r in rolls] == \
             [("Tabela I: Exaustão", "1d4", I[3])]
@@ -254,8 +254,8 @@ def test_tabela_i_levels_are_cumulative(tables, level):
 def test_exhaustion_day_damage_adds_up_per_character(tables):
     party = (exhausted(3), Character(id="bia", name="Bia", exhaustion=3,
                                      attribute_damage={"con": 1}))
-    turn = Turn(rng=FixedDice(4, 2), tables=tables, command=Command("avancar"))
-    state = exhaustion_day(State(party=party), turn)
+    scratch = Scratch(rng=FixedDice(4, 2), tables=tables, command=Command("avancar"))
+    state = exhaustion_day(State(party=party), scratch)
     assert [c.attribute_damage["con"] for c in state.party] == [4, 3]
 
 
@@ -267,10 +267,10 @@ def test_the_daily_harm_follows_its_row_in_the_data(tables):
                              "dano_diario": {"atributo": "sab", "dados": "1d6"}},
                             {"texto": rows["3"]["texto"], "efeito": "desvantagem"})
     moved = Tables(files=files, directory=tables.directory)
-    turn = Turn(rng=FixedDice(5), tables=moved, command=Command("avancar"))
-    state = exhaustion_day(State(party=(exhausted(1),)), turn)
+    scratch = Scratch(rng=FixedDice(5), tables=moved, command=Command("avancar"))
+    state = exhaustion_day(State(party=(exhausted(1),)), scratch)
     assert state.party[0].attribute_damage == {"sab": 5}
-    assert [e.data["dados"] for e in turn.events if e.kind == "rolagem"] == ["1d6"]
+    assert [e.data["dados"] for e in scratch.events if e.kind == "rolagem"] == ["1d6"]
 
 
 def test_tabela_i_texts_are_the_seeds(tables):

@@ -12,9 +12,10 @@ from unicode_rbnf import RbnfEngine
 from companion.commands import normalize, parse, sample_phrases
 from companion.commands.normalize import fold
 from companion.commands.parse import ParseResult
-from companion.tables import Tables, load_tables
+from companion.tables import Tables
+from companion.loader import load_rules
 
-TABLES = load_tables()
+TABLES = load_rules()
 WORDS = st.sampled_from([
     "rolar", "d", "2d6", "+1", "avançar", "pânico", "pra", "Ana", "teste", "de", "fuga",
     "dificuldade", "12", "um", "uma", "vinte", "e", "três", "monstro", "na", "sala", ",",

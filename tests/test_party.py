@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.engine.core import PromptAnswer, Turn, prompt_handler
+from companion.engine.toolkit import PromptAnswer, Scratch, prompt_handler
 from companion.engine.model import Character, Prompt, State, Travel
 from companion.errors import CommandRejected
 from tests.conftest import FixedDice, Play
@@ -14,10 +14,10 @@ ANSWERS: list[tuple[int, PromptAnswer]] = []
 
 
 @prompt_handler("teste_registro")
-def _record(state: State, prompt: Prompt, answer: PromptAnswer, turn: Turn) -> State:
+def _record(state: State, prompt: Prompt, answer: PromptAnswer, scratch: Scratch) -> State:
     """A test-only prompt kind that records what it was answered with."""
     ANSWERS.append((prompt.id, answer))
-    turn.say(f"registrado {prompt.id}")
+    scratch.say(f"registrado {prompt.id}")
     return state
 
 

@@ -6,12 +6,12 @@ from dataclasses import replace
 import pytest
 
 from companion.engine import Command, State
-from companion.engine import dungeon as dungeon_module
-from companion.engine.core import Turn, edge_for
+from companion.engine.procedures import dungeon as dungeon_module
+from companion.engine.toolkit import Scratch, edge_for
 from companion.engine.view import view_state
 from companion.errors import CommandRejected
 from companion.engine.model import Character, Dungeon, Travel
-from companion.engine.rest import rest_party
+from companion.engine.procedures.rest import rest_party
 from companion.tables import Tables
 from tests.conftest import FixedDice, Play
 from tests.test_hexcrawl import QUIET, ana, bia, one_roll, rolls, run, start
@@ -344,7 +344,7 @@ def test_dormir_while_travelling_is_the_travel_rest(play: Play) -> None:
 def test_descansar_in_the_dungeon_is_the_dungeon_rest_turn(play: Play, monkeypatch) -> None:
     calls: list[State] = []
 
-    def fake_rest_turn(state: State, turn: Turn) -> State:
+    def fake_rest_turn(state: State, scratch: Scratch) -> State:
         calls.append(state)
         return replace(state, minutes=state.minutes + 10)
 
@@ -359,11 +359,11 @@ def _dungeon_rest(tables: Tables, *faces: int, party: tuple[Character, ...]):
     state = State(dungeon=Dungeon(active=True), party=party,
                   travel=Travel(camp_safe=True))
     dice = FixedDice(*faces)
-    turn = Turn(rng=dice, tables=tables, command=Command("dormir"))
+    scratch = Scratch(rng=dice, tables=tables, command=Command("dormir"))
     name = tables.get("masmorra", "tabela_b", "nome")
-    state = rest_party(state, turn, "masmorra", "tabela_b", name)
+    state = rest_party(state, scratch, "masmorra", "tabela_b", name)
     assert dice.faces == []
-    return state, turn.events
+    return state, scratch.events
 
 
 def test_dungeon_rest_is_never_safe_and_row_6_asks_con(tables: Tables) -> None:

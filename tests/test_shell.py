@@ -11,7 +11,6 @@ import re
 import shutil
 import subprocess
 import sys
-import types
 from pathlib import Path
 from typing import Any
 
@@ -188,7 +187,7 @@ def test_shell_with_db_resumes_and_refuses_another_seed(tmp_path: Path) -> None:
 def test_a_random_seed_is_drawn_and_kept(tmp_path: Path) -> None:
     db = str(tmp_path / "mesa.db")
     companion("shell", "--db", db, stdin="")
-    assert Session.open(db, None, cli.load_tables()).seed.isdigit()
+    assert Session.open(db, None, cli.load_rules()).seed.isdigit()
 
 
 # ---------------------------------------------------------------------- broken tables
@@ -256,10 +255,8 @@ def test_serve_opens_the_session_and_hands_it_to_the_server(tmp_path: Path,
                                                             monkeypatch: pytest.MonkeyPatch
                                                             ) -> None:
     calls: list[tuple[str, int, Session]] = []
-    fake = types.ModuleType("companion.server.app")
-    fake.serve = lambda host, port, session, **_voice_and_tls: calls.append(  # type: ignore
-        (host, port, session))
-    monkeypatch.setitem(sys.modules, "companion.server.app", fake)
+    monkeypatch.setattr(cli, "serve", lambda host, port, session, **_voice_and_tls: calls.append(
+        (host, port, session)))
     db = tmp_path / "mesa.db"
     status = cli.main(["serve", "--port", "5055", "--db", str(db), "--seed", "4",
                        "--gm-token", "mestre"])

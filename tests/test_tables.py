@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from companion.errors import TableError
-from companion.tables import DEFAULT_DIR, check, load_tables
+from companion.tables import DEFAULT_DIR, check
+from companion.loader import load_rules
 
 
 def copy_tables(tmp_path: Path) -> Path:
@@ -29,7 +30,7 @@ def test_missing_key_names_file_and_key(tmp_path: Path) -> None:
     path.write_text(path.read_text(encoding="utf-8").replace("  masmorra: masmorra\n", "", 1),
                     encoding="utf-8")
     with pytest.raises(TableError) as error:
-        load_tables(folder)
+        load_rules(folder)
     assert "tables/comandos.yaml" in error.value.message
     assert "modos.masmorra" in error.value.message
 
@@ -41,7 +42,7 @@ def test_wrong_type_names_the_key(tmp_path: Path) -> None:
     path.write_text(text.replace("avancar: {modos: [viagem]", "avancar: {modos: viagem", 1),
                     encoding="utf-8")
     with pytest.raises(TableError) as error:
-        load_tables(folder)
+        load_rules(folder)
     assert "comandos.avancar.modos" in error.value.message
 
 
@@ -49,7 +50,7 @@ def test_invalid_yaml_names_the_line(tmp_path: Path) -> None:
     folder = copy_tables(tmp_path)
     (folder / "comandos.yaml").write_text("modos: [\n  : :\n", encoding="utf-8")
     with pytest.raises(TableError) as error:
-        load_tables(folder)
+        load_rules(folder)
     assert "comandos.yaml" in error.value.message and "YAML inválido" in error.value.message
 
 
@@ -57,7 +58,7 @@ def test_missing_file(tmp_path: Path) -> None:
     folder = copy_tables(tmp_path)
     (folder / "comandos.yaml").unlink()
     with pytest.raises(TableError, match="comandos.yaml"):
-        load_tables(folder)
+        load_rules(folder)
 
 
 def test_get_missing_path_is_a_table_error(tables) -> None:

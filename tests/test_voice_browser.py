@@ -14,7 +14,7 @@ import pytest
 
 from companion.commands.parse import ParseResult
 from companion.server.app import start_in_thread
-from companion.tables import load_tables
+from companion.loader import load_rules
 from companion.voice.config import voice_config
 from companion.voice.listener import Listener
 from companion.voice.reading import read_voice
@@ -63,7 +63,7 @@ def _reader(tables: Any) -> Any:
 def table(session: Any, mic_browser: Any) -> Iterator[LiveTable]:
     from companion.store.utterances import Utterances
 
-    tables = load_tables()
+    tables = load_rules()
     config = voice_config(tables)
     utterances = Utterances(session.db_path)
 
@@ -123,7 +123,7 @@ def test_without_voice_the_gm_page_says_how_to_turn_it_on(session: Any, mic_brow
                                                           tmp_path: Path) -> None:
     from companion.voice.service import start_voice
 
-    tables = load_tables()
+    tables = load_rules()
     running = start_in_thread(session, voice=lambda heard, status: start_voice(
         session, tables, heard, status, model_dir=tmp_path))
     live = LiveTable(session, running, mic_browser)

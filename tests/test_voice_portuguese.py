@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
-from companion.tables import load_tables
+from companion.loader import load_rules
 from companion.voice.config import voice_config
 from companion.voice.models import find_model
 from tests.voice_helpers import speak
 
 ROOT = Path(__file__).resolve().parents[1]
-MODEL = find_model(voice_config(load_tables()))
+MODEL = find_model(voice_config(load_rules()))
 
 pytestmark = pytest.mark.skipif(
     MODEL is None, reason="sem modelo de português em models/ (./run.sh modelo o baixa): o "
@@ -28,7 +28,7 @@ def test_spoken_portuguese_runs_the_command(tmp_path: Path) -> None:
     from companion.store.utterances import Utterances
 
     db = tmp_path / "mesa.db"
-    Session.open(db, 4, load_tables()).close()
+    Session.open(db, 4, load_rules()).close()
     wav = speak("avançar", "pt-br", tmp_path / "avancar.wav")
     done = subprocess.run([sys.executable, "-m", "companion.cli", "ouvir", str(wav), "--db",
                            str(db), "--json"], capture_output=True, text=True, cwd=ROOT,
@@ -36,7 +36,7 @@ def test_spoken_portuguese_runs_the_command(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     heard = [json.loads(line) for line in done.stdout.splitlines()]
     assert [h["comando"]["command"] for h in heard if h["comando"]] == ["avancar"]
-    session = Session.open(db, None, load_tables())
+    session = Session.open(db, None, load_rules())
     assert [c.name for c in session.commands()] == ["avancar"]
     session.close()
     log = Utterances(db)
@@ -48,7 +48,7 @@ def _voice_server(session: Any) -> Any:
     from companion.server.app import start_in_thread
     from companion.voice.service import start_voice
 
-    tables = load_tables()
+    tables = load_rules()
     return start_in_thread(session, voice=lambda heard, status: start_voice(
         session, tables, heard, status, model_dir=MODEL))
 

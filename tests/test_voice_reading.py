@@ -176,13 +176,13 @@ def test_number_words_read_back(value: int) -> None:
 
 @given(st.text(max_size=80))
 def test_any_text_is_a_command_or_a_refusal(text: str) -> None:
-    from companion.tables import load_tables
+    from companion.loader import load_rules
 
     result = read_voice(text, _TABLES)
     assert (result.command is None) != (result.error is None)
 
 
-from companion.tables import load_tables as _load  # noqa: E402
+from companion.loader import load_rules as _load  # noqa: E402
 
 _TABLES = _load()
 

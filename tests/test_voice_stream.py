@@ -11,7 +11,7 @@ from typing import Any, Iterator
 import pytest
 
 from companion.server.app import start_in_thread
-from companion.tables import load_tables
+from companion.loader import load_rules
 from companion.voice.config import voice_config
 from companion.voice.judge import phrase_reader
 from companion.voice.listener import Listener
@@ -41,7 +41,7 @@ def audio(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 @pytest.fixture
 def voiced(session: Any, ko_model: Any) -> Iterator[Any]:
-    config = voice_config(load_tables())
+    config = voice_config(load_rules())
 
     def factory(on_heard: Any, on_status: Any) -> Voice:
         listener = Listener(ko_model, config, lambda: KOREAN_LIST,
@@ -115,7 +115,7 @@ def test_bad_audio_and_modes_are_refused_in_portuguese(voiced: Any) -> None:
     refused = gm.sio.call("voz_modo", {"modo": "turbo"}, timeout=10)
     assert refused["ok"] is False and "modo de escuta desconhecido" in refused["error"]
     state = gm.sio.call("voz_estado", None, timeout=10)
-    assert state["modo"] == voice_config(load_tables()).initial_mode
+    assert state["modo"] == voice_config(load_rules()).initial_mode
 
 
 def test_without_voice_the_gm_page_is_told_how(server: Any) -> None:
@@ -133,7 +133,7 @@ def test_without_voice_the_gm_page_is_told_how(server: Any) -> None:
 def test_no_model_voice_says_how_to_turn_it_on(session: Any, tmp_path: Path) -> None:
     from companion.voice.service import start_voice
 
-    voice = start_voice(session, load_tables(), lambda _: None, lambda _: None,
+    voice = start_voice(session, load_rules(), lambda _: None, lambda _: None,
                         model_dir=tmp_path)
     assert voice.listener is None
     assert "models/" in voice.line and "./run.sh modelo" in voice.line
@@ -151,7 +151,7 @@ def test_laptop_microphone_follows_the_mode_and_says_when_it_is_missing(
         inputs = []
     if inputs:
         pytest.skip("esta máquina tem microfone: o caminho 'sem microfone' não se mostra aqui")
-    config = voice_config(load_tables())
+    config = voice_config(load_rules())
 
     def factory(on_heard: Any, on_status: Any) -> Voice:
         listener = Listener(ko_model, config, lambda: KOREAN_LIST,

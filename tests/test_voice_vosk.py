@@ -18,10 +18,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _threshold() -> float:
-    from companion.tables import load_tables
+    from companion.loader import load_rules
     from companion.voice.config import voice_config
 
-    return voice_config(load_tables()).min_confidence
+    return voice_config(load_rules()).min_confidence
 
 
 THRESHOLD = _threshold()  # the configured one (tables/voz.yaml), as `companion ouvir` uses

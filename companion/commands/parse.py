@@ -21,7 +21,7 @@ from hassil.expression import TextChunk
 from hassil.sample import sample_sentence
 
 from companion.commands.normalize import Normalized, fold, normalize
-from companion.engine.model import Command
+from companion.vocabulary import Command
 from companion.errors import TableError
 from companion.tables import Tables, check, register_schema
 

@@ -1,29 +1,67 @@
 """The session clock: what passing time does, whichever procedure spends it.
 
 `pass_time` is the one way the engine moves `State.minutes`. Travel rounds, dungeon turns, the
-dungeon sleep and chase turns all call it, so time has the same effects everywhere:
+dungeon sleep and chase turns all call it, so time has the same effects everywhere, always in
+this order:
 
-- time that is not an advance round breaks the run of consecutive advances (Tabela B);
-- inside a dungeon, the lights and spells burn one turn per `masmorra.yaml turno_minutos`
-  minutes (whole turns: `minutes // turno_minutos`), saying what went out;
-- every midnight crossed ends a day (hexcrawl's `end_of_day`: the day without rest, Tabela I,
-  the new day's region), with the clock at that midnight;
-- every travel round ended (each 4 h of the clock), the conditions that hurt per round deal
-  their damage (conditions.round_harm: Tabela F row 7's ticks);
-- a character's lasting conditions (`Character.lasting`, e.g. Tabela H 7's DESV for two rounds)
-  end when the clock reaches their `until` minute, saying so.
+1. time that is not an advance round breaks the run of consecutive advances (Tabela B), and a
+   travel round in progress is over;
+2. inside a dungeon, the `dungeon_turns` hooks: one call with the whole turns that passed
+   (`minutes // masmorra.yaml turno_minutos`, when at least one) — light.tick_timers burns the
+   lights and spells, saying what went out;
+3. every midnight crossed, with the clock at that midnight, the `day_ended` hooks with the day
+   that ended — travel.end_of_day (the day without rest, Tabela I, the new day's region);
+4. the `rounds_ended` hooks with how many travel rounds ended (each 4 h of the clock, possibly
+   0) — conditions.round_harm (Tabela F row 7's ticks);
+5. a character's lasting conditions (`Character.lasting`, e.g. Tabela H 7's DESV for two rounds)
+   end when the clock reaches their `until` minute, saying so (this module's own).
 
-The procedure modules are imported when time passes, not at import time: they import this one.
+The clock imports no procedure: companion.engine.registry registers the hooks, once, in the
+order above (several hooks of one kind run in the order they were registered).
 """
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
+from typing import Callable
 
-from companion.engine import conditions
-from companion.engine.core import Turn
 from companion.engine.model import State
+from companion.engine.toolkit import Scratch
 
 MINUTES_PER_DAY = 24 * 60
+
+# (state, scratch, how many: dungeon turns, the day that ended, travel rounds) -> state
+Hook = Callable[[State, Scratch, int], State]
+
+
+@dataclass
+class ClockHooks:
+    """What reacts to time passing; filled by companion.engine.registry."""
+
+    dungeon_turns: list[Hook] = field(default_factory=list)
+    day_ended: list[Hook] = field(default_factory=list)
+    rounds_ended: list[Hook] = field(default_factory=list)
+
+
+HOOKS = ClockHooks()
+
+
+def on_dungeon_turns(hook: Hook) -> Hook:
+    """Call hook(state, scratch, turns) when whole dungeon turns pass inside a dungeon."""
+    HOOKS.dungeon_turns.append(hook)
+    return hook
+
+
+def on_day_ended(hook: Hook) -> Hook:
+    """Call hook(state, scratch, day) at each midnight crossed, with the day that ended."""
+    HOOKS.day_ended.append(hook)
+    return hook
+
+
+def on_rounds_ended(hook: Hook) -> Hook:
+    """Call hook(state, scratch, rounds) each time the clock moves, with the travel rounds
+    (viagem.yaml rodada.minutos) that ended meanwhile, 0 included."""
+    HOOKS.rounds_ended.append(hook)
+    return hook
 
 
 def day_of(state: State) -> int:
@@ -31,7 +69,7 @@ def day_of(state: State) -> int:
     return state.minutes // MINUTES_PER_DAY + 1
 
 
-def pass_time(state: State, turn: Turn, minutes: int, *, advancing: bool = False) -> State:
+def pass_time(state: State, scratch: Scratch, minutes: int, *, advancing: bool = False) -> State:
     """Move the clock `minutes` forward. `advancing`: this time is an Avançar round."""
     if not advancing:
         state = replace(state, travel=replace(state.travel, consecutive_advances=0))
@@ -39,15 +77,17 @@ def pass_time(state: State, turn: Turn, minutes: int, *, advancing: bool = False
         state = replace(state, travel=replace(state.travel, acted=(), round_open=False,
                                               round_encounter=False, pending_advance=False))
     if state.dungeon.active:
-        state = _burn_dungeon_timers(state, turn, minutes)
+        state = _dungeon_turns(state, scratch, minutes)
     start = state.minutes
-    state = _cross_midnights(state, turn, state.minutes + minutes)
-    length = int(turn.table("viagem", "rodada", "minutos"))
-    state = conditions.round_harm(state, turn, state.minutes // length - start // length)
-    return expire_lasting(state, turn)
+    state = _cross_midnights(state, scratch, state.minutes + minutes)
+    length = int(scratch.table("viagem", "rodada", "minutos"))
+    rounds = state.minutes // length - start // length
+    for hook in HOOKS.rounds_ended:
+        state = hook(state, scratch, rounds)
+    return expire_lasting(state, scratch)
 
 
-def expire_lasting(state: State, turn: Turn) -> State:
+def expire_lasting(state: State, scratch: Scratch) -> State:
     """Drop the lasting conditions whose time is over, one line per condition."""
     ended: dict[str, list[str]] = {}
     party = []
@@ -59,26 +99,27 @@ def expire_lasting(state: State, turn: Turn) -> State:
             c for c in character.lasting if c.until > state.minutes)) if over else character)
     for text, names in ended.items():
         who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " e " + names[-1]
-        turn.say(f"Acabou: {text} ({who}).", condicao=text, fim=True)
+        scratch.say(f"Acabou: {text} ({who}).", condicao=text, fim=True)
     return replace(state, party=tuple(party)) if ended else state
 
 
-def _burn_dungeon_timers(state: State, turn: Turn, minutes: int) -> State:
-    from companion.engine import dungeon
+def _dungeon_turns(state: State, scratch: Scratch, minutes: int) -> State:
+    turns = minutes // int(scratch.table("masmorra", "turno_minutos"))
+    if turns > 0:
+        for hook in HOOKS.dungeon_turns:
+            state = hook(state, scratch, turns)
+    return state
 
-    turns = minutes // int(turn.table("masmorra", "turno_minutos"))
-    return dungeon.tick_timers(state, turn, turns) if turns > 0 else state
 
-
-def _cross_midnights(state: State, turn: Turn, end: int) -> State:
+def _cross_midnights(state: State, scratch: Scratch, end: int) -> State:
     """Step to each midnight before `end`, ending that day there; then stop at `end`."""
-    from companion.engine import hexcrawl
-
     while day_of(state) * MINUTES_PER_DAY <= end:
         ending = day_of(state)
         state = replace(state, minutes=ending * MINUTES_PER_DAY)
-        state = hexcrawl.end_of_day(state, turn, ending)
+        for hook in HOOKS.day_ended:
+            state = hook(state, scratch, ending)
     return replace(state, minutes=end)
 
 
-__all__ = ["MINUTES_PER_DAY", "day_of", "pass_time"]
+__all__ = ["HOOKS", "MINUTES_PER_DAY", "day_of", "on_day_ended", "on_dungeon_turns",
+           "on_rounds_ended", "pass_time"]

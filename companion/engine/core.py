@@ -1,420 +1,26 @@
-"""The engine's entry point and the small toolkit every procedure module uses.
+"""The engine's entry point: `apply(state, command, rng, tables)`, pure.
 
-`apply` is pure: the same state, command, RNG seed and tables give the same new state and
-events. Procedure modules register their commands with `@command("name")` and their prompt
-resolutions with `@prompt_handler("kind")`; rules.py imports them all.
+The same state, command, RNG seed and tables give the same new state and events. The commands
+and prompt handlers are the ones the procedure modules registered in the toolkit's registries;
+companion.engine.registry imports them all (companion/engine/__init__.py imports it, so any
+import of the engine has them registered).
 """
 from __future__ import annotations
 
 import random
-import unicodedata
-from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Mapping, get_args
+from dataclasses import replace
 
 from companion import protocol
-from companion.engine import dice
-from companion.engine.model import (
-    GM,
-    PUBLIC,
-    Character,
-    Command,
-    Danger,
-    Dungeon,
-    Event,
-    Prompt,
-    Season,
-    State,
-    Terrain,
-    Travel,
-    TravelMode,
-    Visibility,
-    player_visibility,
-)
-from companion.errors import CommandRejected, DiceError, TableError
-from companion.tables import Tables, check, register_schema
+from companion.engine.model import Command, Dungeon, Event, State, Travel
+from companion.engine.toolkit import COMMANDS, Handler, Scratch, spoken_name
+from companion.errors import CommandRejected
+from companion.tables import Tables
 
 
-# ---------------------------------------------------------------- schema leaves
-
-class _Rule(type):
-    """A schema leaf checked by a predicate: companion.tables.check tests leaves with isinstance."""
-
-    test: Callable[[Any], bool]
-
-    def __instancecheck__(cls, value: Any) -> bool:
-        return bool(cls.test(value))
-
-
-def schema_rule(expected: str, test: Callable[[Any], bool]) -> type:
-    """A schema leaf accepting the values that pass `test`; `expected` says what they are
-    (it ends the load error: "'x.y' deveria ser <expected>")."""
-    return _Rule(expected, (), {"test": staticmethod(test)})
-
-
-def one_of(*values: str) -> type:
-    """A schema leaf: one of these texts."""
-    return schema_rule("um destes: " + ", ".join(values),
-                       lambda value: isinstance(value, str) and value in values)
-
-
-def _rolls(value: Any) -> bool:
-    try:
-        dice.roll(value, random.Random(0))
-    except DiceError:
-        return False
-    return True
-
-
-DICE_TEXT = schema_rule("uma expressão de dados, como 1d6 ou 2d4+1",
-                        lambda value: isinstance(value, str) and _rolls(value))
-
-
-def _fits(value: Any, schema: Any) -> bool:
-    try:
-        check(value, schema, "")
-    except TableError:
-        return False
-    return True
-
-
-def variant(field_name: str, shapes: Mapping[str, Any]) -> type:
-    """A schema leaf for a mapping whose shape depends on one of its keys (e.g. `efeito`):
-    shapes maps each accepted value of that key to the schema of the whole mapping."""
-    common = [key for key in next(iter(shapes.values())) if all(key in s for s in shapes.values())]
-    extras = "".join(
-        f"; com {field_name} {case}, também {', '.join(k for k in shape if k not in common)}"
-        for case, shape in shapes.items() if set(shape) - set(common))
-    return schema_rule(
-        f"um mapa com {', '.join(common)} ('{field_name}': {', '.join(shapes)}){extras}",
-        lambda value: isinstance(value, Mapping) and value.get(field_name) in shapes
-        and _fits(value, shapes[value[field_name]]))
-
-
-# Tabela I (panico.yaml tabela_i): each row says which effect starts at its level; the levels
-# are cumulative, so an effect applies from its row's level up.
-EXHAUSTION_EDGE = "desvantagem"
-EXHAUSTION_NO_MODIFIERS = "sem_modificadores"
-EXHAUSTION_DAILY_HARM = "dano_diario"
-_EXHAUSTION_ROW = {"texto": str, "efeito": str}
-register_schema("panico", {"tabela_i": {"nome": str, "linhas": {"*": variant("efeito", {
-    EXHAUSTION_EDGE: _EXHAUSTION_ROW,
-    EXHAUSTION_NO_MODIFIERS: _EXHAUSTION_ROW,
-    EXHAUSTION_DAILY_HARM: {**_EXHAUSTION_ROW,
-                            "dano_diario": {"atributo": str, "dados": DICE_TEXT}},
-})}}})
-
-# How a prompt's options are shown to people (canonical value → label), house default.
-register_schema("panico", {"nomes_opcoes": {"*": str},
-                           "dano_de_atributo": {"pontos_por_modificador": int}})
-
-# The prompt kinds that hold the group: while one waits, no group activity runs (comandos.yaml).
-register_schema("comandos", {"pedidos_que_seguram": [str], "repeticoes_maximas": int})
-
-# The session's starting values (tables/inicio.yaml, house defaults).
-register_schema("inicio", {
-    "estacao": {"valor": one_of(*get_args(Season)), "padrao_da_casa": bool},
-    "terreno": {"valor": one_of(*get_args(Terrain)), "padrao_da_casa": bool},
-    "modo": {"valor": one_of(*get_args(TravelMode)), "padrao_da_casa": bool},
-    "perigo": {"valor": one_of(*get_args(Danger)), "padrao_da_casa": bool},
-})
-
-
-@dataclass
-class Turn:
-    """Scratch space for one apply(): the RNG, the tables and the events emitted so far."""
-
-    rng: random.Random
-    tables: Tables
-    command: Command
-    events: list[Event] = field(default_factory=list)
-
-    def say(self, text: str, visibility: Visibility = PUBLIC, kind: str = "relato",
-            **data: Any) -> None:
-        """Emit a plain event."""
-        self.events.append(Event(kind=kind, visibility=visibility, text=text, data=data))
-
-    def warn(self, text: str, visibility: Visibility = PUBLIC, **data: Any) -> None:
-        self.say(text, visibility, kind="aviso", **data)
-
-    def roll(self, expression: str, tabela: str, resultado: str | None = None,
-             visibility: Visibility = PUBLIC, edge: str | None = None,
-             describe: Callable[[int], str] | None = None, low_is_good: bool = False,
-             label: str | None = None, **extra: Any) -> dice.Roll:
-        """Roll for the rules and emit a `rolagem` event. `describe(total)` gives the row text.
-
-        `low_is_good` marks a roll-under test, where DESV keeps the higher die. `label` is the
-        heading people read (default: the table's name, which data["tabela"] always keeps)."""
-        rolled, other = dice.roll_with_edge(expression, self.rng, edge, low_is_good)
-        text_result = describe(rolled.total) if describe else resultado
-        data: dict[str, Any] = {
-            "tabela": tabela,
-            "dados": rolled.expression,
-            "total": rolled.total,
-            "resultado": text_result,
-            "faces": [[kind, list(values)] for kind, values in rolled.faces],
-            **extra,
-        }
-        if other is not None:
-            data["vantagem"] = edge
-            data["descartado"] = other.total
-            data["faces"] += [[kind, list(values)] for kind, values in other.faces]
-        edge_text = f" ({edge}, descartado {other.total})" if other is not None else ""
-        shown = f": {text_result}" if text_result else ""
-        self.events.append(Event(
-            kind="rolagem", visibility=visibility,
-            text=f"{label or tabela} — {rolled.expression} = {rolled.total}{edge_text}{shown}",
-            data=data,
-        ))
-        return rolled
-
-    def chance(self, x: int, tabela: str, yes: str, no: str,
-               visibility: Visibility = PUBLIC, **extra: Any) -> bool:
-        """An X-in-6 check as its own rolagem event: happens on 1d6 ≤ x."""
-        rolled = self.roll("1d6", tabela, visibility=visibility,
-                           describe=lambda total: yes if total <= x else no,
-                           chance=f"{x}:6", **extra)
-        return rolled.total <= x
-
-    def table(self, file: str, *path: str | int) -> Any:
-        return self.tables.get(file, *path)
-
-
-Handler = Callable[[State, Turn], State]
-PromptHandler = Callable[[State, Prompt, "PromptAnswer", Turn], State]
-COMMANDS: dict[str, Handler] = {}
-PROMPT_HANDLERS: dict[str, PromptHandler] = {}
-CANCEL_HANDLERS: dict[str, Handler] = {}  # what happens after a prompt of a kind is cancelled
-
-
-@dataclass(frozen=True)
-class PromptAnswer:
-    """A player's answer: a rolled total (natural die + modifier) or a chosen option."""
-
-    total: int | None = None
-    natural: int | None = None
-    option: str | None = None
-    faces: tuple[int, ...] = ()  # the physical die values said (two under DESV/vantagem)
-
-
-def command(name: str) -> Callable[[Handler], Handler]:
-    """Register a handler for a canonical command name."""
-    def register(handler: Handler) -> Handler:
-        COMMANDS[name] = handler
-        return handler
-    return register
-
-
-def cancel_handler(kind: str) -> Callable[[Handler], Handler]:
-    """Register what happens after a prompt of this kind is cancelled (`cancelar`)."""
-    def register(handler: Handler) -> Handler:
-        CANCEL_HANDLERS[kind] = handler
-        return handler
-    return register
-
-
-def prompt_handler(kind: str) -> Callable[[PromptHandler], PromptHandler]:
-    """Register what happens when a prompt of this kind is answered."""
-    def register(handler: PromptHandler) -> PromptHandler:
-        PROMPT_HANDLERS[kind] = handler
-        return handler
-    return register
-
-
-# ---------------------------------------------------------------- helpers for modules
-
-def slug(text: str) -> str:
-    """Lowercase, no accents, words joined by '-': the id of a character."""
-    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    return "-".join(plain.lower().split())
-
-
-def pick_row(rows: Mapping[Any, Any], value: int) -> Any:
-    """The row of a table keyed by '3', '1-5' or '14+' that contains value."""
-    for key, row in rows.items():
-        text = str(key).strip()
-        if text.endswith("+") and value >= int(text[:-1]):
-            return row
-        if "-" in text[1:]:
-            low, high = text.split("-", 1)
-            if int(low) <= value <= int(high):
-                return row
-        elif text.lstrip("-").isdigit() and int(text) == value:
-            return row
-    raise CommandRejected(f"nenhuma linha da tabela para o resultado {value}")
-
-
-def number_text(value: float) -> str:
-    """A number as people read it in Brazil: 1,5 (decimal comma), 2 (no ',0')."""
-    if float(value).is_integer():
-        return str(int(value))
-    return f"{value:g}".replace(".", ",")
-
-
-def plural(count: float, singular: str, plural_form: str | None = None) -> str:
-    """'1 rodada', '2 rodadas', '0 rodadas', '1,5 hex': plural from 2 up (and for 0), as in
-    Portuguese. The plural is singular + 's' unless given ('ração' → 'rações' is automatic)."""
-    if plural_form is None:
-        plural_form = singular[:-2] + "ões" if singular.endswith("ão") else singular + "s"
-    word = singular if 0 < abs(count) < 2 else plural_form
-    return f"{number_text(count)} {word}"
-
-
-def duration_text(minutes: int) -> str:
-    """'8 horas e 10 minutos', '1 hora', '30 minutos'."""
-    hours, rest = divmod(max(0, int(minutes)), 60)
-    parts = ([plural(hours, "hora")] if hours else []) + ([plural(rest, "minuto")] if rest else [])
-    return " e ".join(parts) or "0 minutos"
-
-
-def arg(turn: Turn, name: str, default: Any = None) -> Any:
-    return turn.command.args.get(name, default)
-
-
-def find_character(state: State, name_or_id: str) -> Character:
-    """The character named (accents and case ignored), or a rejection listing the party."""
-    wanted = slug(str(name_or_id))
-    for character in state.party:
-        if character.id == wanted or slug(character.name) == wanted:
-            return character
-    names = ", ".join(c.name for c in state.party) or "nenhum — crie com 'personagem Nome'"
-    raise CommandRejected(f"personagem desconhecido: '{name_or_id}'; personagens: {names}")
-
-
-def update_character(state: State, character: Character) -> State:
-    """Replace the character with the same id."""
-    party = tuple(character if c.id == character.id else c for c in state.party)
-    return replace(state, party=party)
-
-
-def clamp_supplies(character: Character) -> Character:
-    """Supplies and trackers never go negative; HP stays within 0..max."""
-    return replace(
-        character,
-        hp=max(0, min(character.hp, character.hp_max)),
-        food=max(0, character.food), water=max(0, character.water),
-        ammo=max(0, character.ammo), exhaustion=max(0, character.exhaustion),
-        sanity=max(0, character.sanity), rest_rounds_owed=max(0, character.rest_rounds_owed),
-    )
-
-
-def exhaust_party(state: State, amount: int) -> tuple[State, str]:
-    """Every character gains `amount` exhaustion; also returns 'Ana 2, Bia 1' for the message."""
-    party = tuple(clamp_supplies(replace(c, exhaustion=c.exhaustion + amount))
-                  for c in state.party)
-    levels = ", ".join(f"{c.name} {c.exhaustion}" for c in party) or "nenhum personagem"
-    return replace(state, party=party), levels
-
-
-def exhaustion_level(effect: str, tables: Tables) -> int | None:
-    """The Tabela I level from which `effect` applies (None if no row has it)."""
-    rows = tables.get("panico", "tabela_i", "linhas")
-    levels = [int(key) for key, row in rows.items() if row["efeito"] == effect]
-    return min(levels, default=None)
-
-
-def has_exhaustion_effect(character: Character, effect: str, tables: Tables) -> bool:
-    """Whether the character's exhaustion has reached the Tabela I row with `effect`."""
-    level = exhaustion_level(effect, tables)
-    return level is not None and character.exhaustion >= level
-
-
-def modifier(character: Character, attribute: str, tables: Tables) -> int:
-    """The attribute modifier as the rules apply it: Tabela I `sem_modificadores` drops it;
-    attribute damage lowers it by 1 per `dano_de_atributo.pontos_por_modificador` points."""
-    if has_exhaustion_effect(character, EXHAUSTION_NO_MODIFIERS, tables):
-        return 0
-    per = int(tables.get("panico", "dano_de_atributo", "pontos_por_modificador"))
-    harm = int(character.attribute_damage.get(attribute, 0)) // max(1, per)
-    return int(character.mods.get(attribute, 0)) - harm
-
-
-def edge_for(character: Character, tables: Tables, now: int) -> str | None:
-    """Tabela I `desvantagem`, or the edge of a lasting condition in force at minute `now`
-    (Tabela H 7: DESV for the next two rounds, from the round after the one it happened in)."""
-    if has_exhaustion_effect(character, EXHAUSTION_EDGE, tables):
-        return EXHAUSTION_EDGE
-    return next((c.edge for c in character.lasting if c.edge and c.since <= now < c.until),
-                None)
-
-
-def add_prompt(state: State, turn: Turn, kind: str, character: str | None, text: str,
-               dice_expression: str = "1d20", modifier_value: int = 0, dc: int | None = None,
-               options: tuple[str, ...] = (), **context: Any) -> State:
-    """Queue a prompt for a character's player (or the GM when character is None)."""
-    names = turn.table("panico", "nomes_opcoes")
-    owner = next((c for c in state.party if c.id == character), None)
-    if owner is not None and not options:  # a roll: DESV applies to the physical die too
-        edge = edge_for(owner, turn.tables, state.minutes)
-        context = {**context, "vantagem": edge}
-        if edge is not None:
-            text += " " + edge_text(edge, dice_expression, bool(context.get("rolar_abaixo")))
-    prompt = Prompt(id=state.next_prompt_id, kind=kind, character=character, text=text,
-                    dice=dice_expression, modifier=modifier_value, dc=dc, options=options,
-                    labels=tuple(str(names.get(o, o)) for o in options), context=context)
-    visibility = player_visibility(character) if character else GM
-    turn.say(text, visibility, kind="pedido", pedido=prompt_to_dict(prompt))
-    return replace(state, prompts=state.prompts + (prompt,),
-                   next_prompt_id=state.next_prompt_id + 1)
-
-
-def prompt_name(tables: Tables, kind: str) -> str:
-    """How people call a prompt kind (tables/panico.yaml `nomes_pedidos`)."""
-    return str(tables.get("panico", "nomes_pedidos").get(kind, kind))
-
-
-def require_group_free(state: State, turn: Turn, who: tuple[str, ...] | None = None) -> None:
-    """Refuse a group activity (or one for `who`) while a prompt of a kind that holds the group
-    (comandos.yaml `pedidos_que_seguram`) waits, naming whose and which."""
-    kinds = set(turn.table("comandos", "pedidos_que_seguram"))
-    waiting = [p for p in state.prompts
-               if p.kind in kinds and (who is None or p.character in who)]
-    if not waiting:
-        return
-    names = {c.id: c.name for c in state.party}
-    said = "; ".join(f"{names.get(str(p.character), p.character or 'o Mestre')} ainda não "
-                     f"respondeu ao pedido {p.id} ({prompt_name(turn.tables, p.kind)})"
-                     for p in waiting)
-    first = waiting[0].id
-    raise CommandRejected(f"{said}: responda ('responder pedido {first}') ou cancele "
-                          f"('cancelar pedido {first}') antes de seguir", code="pedido_pendente")
-
-
-def edge_text(edge: str, dice_expression: str, low_is_good: bool) -> str:
-    """What a prompt under DESV (or vantagem) asks of a physical die: roll twice, keep one."""
-    worse = edge == EXHAUSTION_EDGE
-    keep = "menor" if worse != low_is_good else "maior"
-    name = "DESV" if worse else "vantagem"
-    return (f"Com {name}: role {dice_expression} duas vezes e fique com o "
-            f"{'pior' if worse else 'melhor'} (o {keep}); diga os dois valores ou só o que "
-            "ficou.")
-
-
-def prompt_edge(prompt: Prompt) -> str | None:
-    """The edge the prompt was asked with (DESV of exhaustion or of a lasting condition)."""
-    edge = prompt.context.get("vantagem")
-    return str(edge) if edge else None
-
-
-def prompt_to_dict(prompt: Prompt) -> dict[str, Any]:
-    shown = {"id": prompt.id, "tipo": prompt.kind, "personagem": prompt.character,
-             "texto": prompt.text, "dados": prompt.dice, "modificador": prompt.modifier,
-             "dc": prompt.dc, "opcoes": list(prompt.options),
-             "opcoes_nomes": list(prompt.labels or prompt.options)}
-    if prompt_edge(prompt):
-        shown["vantagem"] = prompt_edge(prompt)
-    return shown
-
-
-def option_label(prompt: Prompt, option: str) -> str:
-    """How a canonical option of this prompt is shown (its label from tables)."""
-    labels = dict(zip(prompt.options, prompt.labels))
-    return labels.get(option, option)
-
-
-def require_mode(state: State, turn: Turn) -> None:
+def require_mode(state: State, scratch: Scratch) -> None:
     """Reject a command that does not fit the current mode (modes come from comandos.yaml),
     saying it in spoken words: "'fuga' só vale numa perseguição (agora: viagem)…"."""
-    spec = turn.tables.get("comandos", "comandos").get(turn.command.name, {})
+    spec = scratch.tables.get("comandos", "comandos").get(scratch.command.name, {})
     modes = spec.get("modos", ["todos"])
     if "todos" in modes or state.mode in modes:
         return
@@ -422,31 +28,18 @@ def require_mode(state: State, turn: Turn) -> None:
         return
     if state.mode == "perseguicao" and not state.dungeon.active and "viagem" in modes:
         return
-    phrases = turn.tables.get("comandos", "modos_frases")
+    phrases = scratch.tables.get("comandos", "modos_frases")
     where = " ou ".join(str(phrases[m]["onde"]) for m in modes)
     now = phrases[state.mode]
     raise CommandRejected(
-        f"'{spoken_name(turn.tables, turn.command.name)}' só vale {where} "
+        f"'{spoken_name(scratch.tables, scratch.command.name)}' só vale {where} "
         f"(agora: {now['nome']}). Diga 'ajuda' para ver os comandos {now['de']}."
     )
 
 
-def spoken_name(tables: Tables, name: str) -> str:
-    """How people say a command: the start of its `ajuda` text (before " — "), up to the first
-    placeholder (a word with [ | / or a digit, or a capitalized example name)."""
-    spec = tables.get("comandos", "comandos").get(name, {})
-    words = []
-    for word in str(spec.get("ajuda", name)).split(" — ")[0].split():
-        if any(mark in word for mark in "[|/") or any(ch.isdigit() for ch in word) \
-                or word[:1].isupper():
-            break
-        words.append(word.strip(",;"))
-    return " ".join(words) or name
-
-
-def require_actor(state: State, turn: Turn) -> None:
+def require_actor(state: State, scratch: Scratch) -> None:
     """Players may run only what comandos.yaml marks `jogador: true` (companion.protocol)."""
-    protocol.require_may_run(turn.command.actor, turn.command.name, turn.tables)
+    protocol.require_may_run(scratch.command.actor, scratch.command.name, scratch.tables)
 
 
 def _count_dice(state: State, events: list[Event]) -> State:
@@ -477,35 +70,33 @@ def initial_state(tables: Tables) -> State:
 def apply(state: State, command: Command, rng: random.Random,
           tables: Tables) -> tuple[State, list[Event]]:
     """Run one command. Raises CommandRejected (nothing changes) when it cannot run."""
-    import companion.engine.rules  # noqa: F401  (registers every command)
-
     handler = COMMANDS.get(command.name)
     if handler is None:
         raise CommandRejected(f"comando desconhecido: '{command.name}'; diga 'ajuda' para a lista")
-    turn = Turn(rng=rng, tables=tables, command=command)
-    require_actor(state, turn)
-    require_mode(state, turn)
-    new_state = _repeated(handler, state, turn) if "vezes" in command.args \
-        else handler(state, turn)
-    return _count_dice(new_state, turn.events), turn.events
+    scratch = Scratch(rng=rng, tables=tables, command=command)
+    require_actor(state, scratch)
+    require_mode(state, scratch)
+    new_state = _repeated(handler, state, scratch) if "vezes" in command.args \
+        else handler(state, scratch)
+    return _count_dice(new_state, scratch.events), scratch.events
 
 
-def _repeated(handler: Handler, state: State, turn: Turn) -> State:
+def _repeated(handler: Handler, state: State, scratch: Scratch) -> State:
     """'avançar duas vezes', '2 turnos': the command N times in a row, as one command (all or
     nothing: a refusal at any time refuses the whole, saying at which one). Only commands
     marked `repete` in comandos.yaml, at most `repeticoes_maximas` times."""
-    name = turn.command.name
-    times = turn.command.args["vezes"]
-    top = int(turn.table("comandos", "repeticoes_maximas"))
-    spec = turn.tables.get("comandos", "comandos").get(name, {})
+    name = scratch.command.name
+    times = scratch.command.args["vezes"]
+    top = int(scratch.table("comandos", "repeticoes_maximas"))
+    spec = scratch.tables.get("comandos", "comandos").get(name, {})
     if not spec.get("repete", False):
-        raise CommandRejected(f"'{spoken_name(turn.tables, name)}' não se repete: diga-o uma "
+        raise CommandRejected(f"'{spoken_name(scratch.tables, name)}' não se repete: diga-o uma "
                               "vez de cada vez")
     if isinstance(times, bool) or not isinstance(times, int) or not 1 <= times <= top:
         raise CommandRejected(f"número de vezes inválido: '{times}'; diga de 1 a {top}, como em "
-                              f"'{spoken_name(turn.tables, name)} duas vezes'")
-    args = {k: v for k, v in turn.command.args.items() if k != "vezes"}
-    once = replace(turn, command=replace(turn.command, args=args))
+                              f"'{spoken_name(scratch.tables, name)} duas vezes'")
+    args = {k: v for k, v in scratch.command.args.items() if k != "vezes"}
+    once = replace(scratch, command=replace(scratch.command, args=args))
     for count in range(1, times + 1):
         try:
             state = handler(state, once)
@@ -513,5 +104,5 @@ def _repeated(handler: Handler, state: State, turn: Turn) -> State:
             if count == 1:
                 raise
             raise CommandRejected(f"na {count}ª vez: {refused.message}") from None
-    turn.events[:] = once.events
+    scratch.events[:] = once.events
     return state

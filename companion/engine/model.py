@@ -1,10 +1,11 @@
-"""Immutable values the engine works on: commands, events, state."""
+"""Immutable values the engine works on: events and state (commands: companion.vocabulary)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Literal, Mapping
 
 from companion import protocol
+from companion.vocabulary import Command  # noqa: F401  (re-exported for the engine's callers)
 
 Visibility = str  # "public", "gm" or "player:<character id>"
 PUBLIC: Visibility = protocol.PUBLIC
@@ -14,15 +15,6 @@ GM: Visibility = protocol.GM
 def player_visibility(character_id: str) -> Visibility:
     """The visibility of an event meant for one character's player (and the GM)."""
     return protocol.player_key(character_id)
-
-
-@dataclass(frozen=True)
-class Command:
-    """A parsed command: canonical name, JSON-safe args, and who gave it."""
-
-    name: str
-    args: Mapping[str, Any] = field(default_factory=dict)
-    actor: str = "gm"  # "gm" or "player:<character id>"
 
 
 @dataclass(frozen=True)

@@ -56,12 +56,14 @@ import random
 from typing import Any, Iterable
 
 from companion import protocol
-from companion.engine import dungeon, hexcrawl, rest
-from companion.engine.chase import distance_of, speed_gap_text
 from companion.engine.clock import MINUTES_PER_DAY, day_of
-from companion.engine.core import Turn, plural, prompt_to_dict
 from companion.engine.model import GM, PUBLIC, Character, Command, State
-from companion.engine.panic import exhaustion_effects
+from companion.engine.procedures import dungeon, rest
+from companion.engine.procedures.chase import distance_of, speed_gap_text
+from companion.engine.procedures.panic import exhaustion_effects
+from companion.engine.procedures.travel import hexes_text, round_of
+from companion.engine.procedures.weather import weather_text
+from companion.engine.toolkit import Scratch, plural, prompt_to_dict, terrain_name
 from companion.tables import Tables
 
 PLAYER_PREFIX = protocol.PLAYER_PREFIX
@@ -73,20 +75,20 @@ def visible_to(event_visibility: str, viewer: str) -> bool:
     return protocol.may_see(event_visibility, viewer)
 
 
-def _reader(tables: Tables) -> Turn:
-    """A Turn only for reading tables through the procedure modules' own helpers (it never rolls:
+def _reader(tables: Tables) -> Scratch:
+    """A Scratch only for reading tables through the procedure modules' own helpers (it never rolls:
     its RNG is fixed and its events are dropped)."""
-    return Turn(rng=random.Random(0), tables=tables, command=Command("estado"))
+    return Scratch(rng=random.Random(0), tables=tables, command=Command("estado"))
 
 
 # ---------------------------------------------------------------- clock
 
-def _clock(state: State, turn: Turn) -> dict[str, Any]:
+def _clock(state: State, scratch: Scratch) -> dict[str, Any]:
     """Day, travel round (viagem.yaml `rodada`) and a clock text for people."""
-    minutes_per_round = int(turn.table("viagem", "rodada", "minutos"))
-    rounds = int(turn.table("viagem", "rodada", "rodadas_por_dia"))
+    minutes_per_round = int(scratch.table("viagem", "rodada", "minutos"))
+    rounds = int(scratch.table("viagem", "rodada", "rodadas_por_dia"))
     day = day_of(state)
-    round_number = hexcrawl.round_of(state, minutes_per_round)
+    round_number = round_of(state, minutes_per_round)
     hour = time_of_day(state)
     if state.dungeon.active:
         text = f"Dia {day} · {hour} · turno {state.dungeon.turn} na masmorra"
@@ -106,52 +108,52 @@ def time_of_day(state: State) -> str:
 
 # ---------------------------------------------------------------- sections
 
-def _travel(state: State, turn: Turn) -> dict[str, Any]:
+def _travel(state: State, scratch: Scratch) -> dict[str, Any]:
     travel = state.travel
-    weather = None if travel.weather_row is None else hexcrawl.weather_text(turn, state)
+    weather = None if travel.weather_row is None else weather_text(scratch, state)
     return {
         "estacao": travel.season,
-        "estacao_nome": str(turn.table("clima", "estacoes", travel.season, "nome")),
+        "estacao_nome": str(scratch.table("clima", "estacoes", travel.season, "nome")),
         "clima": weather,
         "terreno": travel.terrain,
-        "terreno_nome": hexcrawl.terrain_name(turn, travel.terrain),
+        "terreno_nome": terrain_name(scratch, travel.terrain),
         "viagem": {
             "modo": travel.mode,
-            "modo_nome": str(turn.table("viagem", "modos", travel.mode)),
+            "modo_nome": str(scratch.table("viagem", "modos", travel.mode)),
             "hexes": travel.hexes,
-            "hexes_texto": hexcrawl.hexes_text(travel.hexes),
+            "hexes_texto": hexes_text(travel.hexes),
             "avancos_seguidos": travel.consecutive_advances,
             "acampamento_seguro": travel.camp_safe,
             "descansou_hoje": travel.rested_today,
-            **_watch(state, turn),
+            **_watch(state, scratch),
         },
     }
 
 
-def _watch(state: State, turn: Turn) -> dict[str, Any]:
+def _watch(state: State, scratch: Scratch) -> dict[str, Any]:
     """Who keeps watch during the rest: chosen with `vigia`, or the house default."""
-    watcher = rest.watcher(state, turn)
+    watcher = rest.watcher(state, scratch)
     chosen = watcher is not None and watcher.id == state.travel.watcher
     return {"vigia": watcher.name if watcher else None, "vigia_escolhido": chosen}
 
 
-def _danger_name(turn: Turn, level: str) -> str:
-    return str(turn.table("masmorra", "tabela_a", "niveis", level, "nome"))
+def _danger_name(scratch: Scratch, level: str) -> str:
+    return str(scratch.table("masmorra", "tabela_a", "niveis", level, "nome"))
 
 
-def _dungeon(state: State, turn: Turn) -> dict[str, Any] | None:
+def _dungeon(state: State, scratch: Scratch) -> dict[str, Any] | None:
     current = state.dungeon
     if not current.active:
         return None
-    effective = dungeon.effective_danger(state, turn)
+    effective = dungeon.effective_danger(state, scratch)
     names = {c.id: c.name for c in state.party}
     return {
         "turno": current.turn,
         "perigo": current.danger,
-        "perigo_nome": _danger_name(turn, current.danger),
+        "perigo_nome": _danger_name(scratch, current.danger),
         "escuro": dungeon.is_dark(state),
         "perigo_efetivo": effective,
-        "perigo_efetivo_nome": _danger_name(turn, effective),
+        "perigo_efetivo_nome": _danger_name(scratch, effective),
         "turnos_sem_descanso": current.turns_since_rest,
         "luzes": [{"nome": t.name, "turnos": t.turns_left} for t in current.lights],
         "magias": [{"nome": t.name, "turnos": t.turns_left} for t in current.spells],
@@ -159,12 +161,12 @@ def _dungeon(state: State, turn: Turn) -> dict[str, Any] | None:
     }
 
 
-def _chase(state: State, turn: Turn) -> dict[str, Any] | None:
+def _chase(state: State, scratch: Scratch) -> dict[str, Any] | None:
     chase = state.chase
     if chase is None:
         return None
     distance = distance_of(chase)
-    name = str(turn.table("perseguicao", "distancias", distance, "nome"))
+    name = str(scratch.table("perseguicao", "distancias", distance, "nome"))
     shown: dict[str, Any] = {"fase": chase.phase, "placar": chase.score, "turno": chase.turn,
                              "distancia": distance, "distancia_nome": name}
     if chase.party_speed is not None:  # only once the GM gave them
@@ -174,9 +176,9 @@ def _chase(state: State, turn: Turn) -> dict[str, Any] | None:
     return shown
 
 
-def _lasting(state: State, character: Character, turn: Turn) -> list[dict[str, Any]]:
+def _lasting(state: State, character: Character, scratch: Scratch) -> list[dict[str, Any]]:
     """Conditions with an end, with the travel rounds they still last (rounded up)."""
-    minutes = int(turn.table("viagem", "rodada", "minutos"))
+    minutes = int(scratch.table("viagem", "rodada", "minutos"))
     shown = []
     for c in character.lasting:
         entry: dict[str, Any] = {"texto": c.text, "rodadas": -(-(c.until - state.minutes) // minutes),
@@ -195,8 +197,8 @@ def _lasting_text(entry: dict[str, Any]) -> str:
 
 
 def _character(state: State, character: Character, detailed: bool,
-               turn: Turn) -> dict[str, Any]:
-    lasting = _lasting(state, character, turn)
+               scratch: Scratch) -> dict[str, Any]:
+    lasting = _lasting(state, character, scratch)
     shown: dict[str, Any] = {
         "id": character.id, "nome": character.name, "nivel": character.level,
         "pv": character.hp, "pv_max": character.hp_max, "sanidade": character.sanity,
@@ -211,16 +213,16 @@ def _character(state: State, character: Character, detailed: bool,
             "atributos": dict(character.mods),
             "descanso_devido": character.rest_rounds_owed,
             "exaustao_efeitos": exhaustion_effects(
-                character, turn.table("panico", "tabela_i", "linhas")),
+                character, scratch.table("panico", "tabela_i", "linhas")),
         })
     return shown
 
 
-def _party(state: State, viewer: str, turn: Turn) -> list[dict[str, Any]]:
+def _party(state: State, viewer: str, scratch: Scratch) -> list[dict[str, Any]]:
     party = []
     for character in state.party:
         own = viewer == protocol.player_key(character.id)
-        entry = _character(state, character, viewer == GM or own, turn)
+        entry = _character(state, character, viewer == GM or own, scratch)
         if own:
             entry["proprio"] = True
         party.append(entry)
@@ -270,14 +272,14 @@ def view_states(state: State, viewers: Iterable[str], tables: Tables) -> dict[st
     """`view_state` for several viewers at once: what they share is built once (the server
     builds every connected viewer's view after each command). Equal to calling view_state
     for each; the returned views may share their unchanged parts, so never mutate them."""
-    turn = _reader(tables)
+    scratch = _reader(tables)
     common = {
         "modo": state.mode,
-        "modo_nome": str(turn.table("comandos", "modos", state.mode)),
-        **_clock(state, turn),
-        **_travel(state, turn),
-        "masmorra": _dungeon(state, turn),
-        "perseguicao": _chase(state, turn),
+        "modo_nome": str(scratch.table("comandos", "modos", state.mode)),
+        **_clock(state, scratch),
+        **_travel(state, scratch),
+        "masmorra": _dungeon(state, scratch),
+        "perseguicao": _chase(state, scratch),
     }
     brief: list[dict[str, Any]] | None = None
     public_tally: dict[str, Any] | None = None
@@ -285,11 +287,11 @@ def view_states(state: State, viewers: Iterable[str], tables: Tables) -> dict[st
     for asked in viewers:
         viewer = _viewer(asked)
         if viewer == GM:
-            party, tally = _party(state, viewer, turn), _tally(state, True)
+            party, tally = _party(state, viewer, scratch), _tally(state, True)
         else:
             if brief is None:
-                brief, public_tally = _party(state, PUBLIC, turn), _tally(state, False)
-            party, tally = _own_party(state, viewer, brief, turn), public_tally
+                brief, public_tally = _party(state, PUBLIC, scratch), _tally(state, False)
+            party, tally = _own_party(state, viewer, brief, scratch), public_tally
         view: dict[str, Any] = {"visao": viewer, **common, "grupo": party,
                                 "pedidos": _prompts(state, viewer), "registro": tally}
         if viewer == GM:
@@ -299,7 +301,7 @@ def view_states(state: State, viewers: Iterable[str], tables: Tables) -> dict[st
 
 
 def _own_party(state: State, viewer: str, brief: list[dict[str, Any]],
-               turn: Turn) -> list[dict[str, Any]]:
+               scratch: Scratch) -> list[dict[str, Any]]:
     """The public party list with the viewer's own character in detail."""
     mine = protocol.character_of(viewer)
     if mine is None:
@@ -307,5 +309,5 @@ def _own_party(state: State, viewer: str, brief: list[dict[str, Any]],
     party = list(brief)
     for index, character in enumerate(state.party):
         if character.id == mine:
-            party[index] = {**_character(state, character, True, turn), "proprio": True}
+            party[index] = {**_character(state, character, True, scratch), "proprio": True}
     return party

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable, Mapping, Sequence
 
-from companion.engine.core import slug
+from companion.engine.toolkit import slug
 from companion.report.model import (
     CharacterLine,
     ChaseLine,

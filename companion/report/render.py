@@ -12,7 +12,7 @@ from html import escape
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-from companion.engine.core import number_text, plural
+from companion.engine.toolkit import number_text, plural
 from companion.report import charts
 from companion.report.model import Count, Report
 from companion.report.source import SessionSpan

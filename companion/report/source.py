@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from companion.engine import Command, State, apply, initial_state
-from companion.engine.hexcrawl import SESSION_START
+from companion.engine.procedures.weather import SESSION_START
 from companion.engine.view import view_state, visible_to
 from companion.errors import CommandRejected, CompanionError
 from companion.store.log import MEMORY, Log, StoredCommand

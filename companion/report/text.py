@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from companion.engine.core import number_text
+from companion.engine.toolkit import number_text
 from companion.report.model import Count, Report
 from companion.tables import Tables
 

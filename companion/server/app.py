@@ -19,7 +19,10 @@ from flask_socketio import SocketIO
 from werkzeug.exceptions import HTTPException
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
+from companion.commands.parse import parse
+from companion.engine.view import view_state, view_states, visible_to
 from companion.errors import CompanionError
+from companion.loader import load_rules
 from companion.server import access, api, guard, qr, report, sockets
 from companion.server import voice as voice_events
 
@@ -43,8 +46,6 @@ def create_app(session: Any, tables: Any = None, web_dir: Path = WEB_DIR,
     the rate limiters (players', GM's) are for tests that need a frozen clock; `voice` makes
     the session's Voice from (on_heard, on_status) (companion.voice.service.start_voice);
     `limits=False` turns off the join and command limits (`--sem-limites`, loopback only)."""
-    from companion.engine.view import view_state, view_states, visible_to
-
     tables = tables if tables is not None else _session_tables(session)
     app = Flask(__name__, static_folder=str(web_dir / "static"), static_url_path="/static")
     app.config.update(MAX_CONTENT_LENGTH=access.MAX_HTTP_BODY, MESA_BASE_URL=base_url)
@@ -55,7 +56,7 @@ def create_app(session: Any, tables: Any = None, web_dir: Path = WEB_DIR,
                         logger=False, engineio_logger=False)
     guard.guard_messages(socketio.server, voice_events.BINARY_EVENTS)
     guard.guard_transport(socketio.server)
-    hub = sockets.Hub(socketio, session, tables, view_state, visible_to, _parser(),
+    hub = sockets.Hub(socketio, session, tables, view_state, visible_to, parse,
                       rate_limiter, gm_rate_limiter, base_url=base_url, limits=limits,
                       view_states=view_states)
     sockets.register(socketio, hub)
@@ -83,17 +84,8 @@ def _voice(socketio: SocketIO, hub: sockets.Hub,
 def _session_tables(session: Any) -> Any:
     tables = getattr(session, "tables", None)
     if tables is None:
-        from companion.tables import load_tables
-        tables = load_tables()
+        tables = load_rules()
     return tables
-
-
-def _parser() -> Callable[..., Any] | None:
-    try:
-        from companion.commands.parse import parse
-    except ImportError:
-        return None
-    return parse
 
 
 # ---------------------------------------------------------------------------- pages

@@ -48,7 +48,7 @@ from flask_socketio import SocketIO, ConnectionRefusedError
 
 from companion import pages, protocol
 from companion.engine import Command
-from companion.engine.core import slug
+from companion.engine.toolkit import slug
 from companion.errors import AccessDenied, CommandRejected, CompanionError
 from companion.server import access
 from companion.server.numbering import GM_VIEWER, Numbering, PromptNumbering

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from companion.commands.parse import ParseResult
-from companion.engine.model import Command
+from companion.vocabulary import Command
 from companion.voice.recognizer import Utterance
 
 Reader = Callable[[str], ParseResult]

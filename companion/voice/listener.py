@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Sequence
 
-from companion.engine.model import Command
+from companion.vocabulary import Command
 from companion.voice.config import VoiceConfig
 from companion.voice.gate import Listening, gate, push, set_mode
 from companion.voice.judge import Heard, Reader, judge

@@ -11,8 +11,10 @@ import json
 from pathlib import Path
 from typing import Any, TextIO
 
+from companion.session import Session
 from companion.store.utterances import Utterances
 from companion.tables import Tables
+from companion.vocabulary import Command
 from companion.voice.config import voice_config
 from companion.voice.judge import Heard, judge, phrase_reader
 from companion.voice.models import NO_MODEL, find_model
@@ -81,8 +83,6 @@ def _lines(path: str) -> list[str]:
 def _session(args: argparse.Namespace, tables: Tables) -> Any:
     if not getattr(args, "db", None):
         return None
-    from companion.session import Session
-
     return Session.open(args.db, getattr(args, "seed", None), tables)
 
 
@@ -98,8 +98,6 @@ def _run(verdict: Heard, session: Any) -> Heard:
     """With a session, an accepted command runs; the engine's refusal becomes the reason."""
     if session is None or verdict.command is None or verdict.command.name == "frase":
         return verdict
-    from companion.engine.model import Command
-
     result = session.run_command(Command(verdict.command.name, dict(verdict.command.args),
                                          "gm"), text=verdict.text)
     if result.ok:

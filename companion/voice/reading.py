@@ -18,7 +18,7 @@ from hassil.expression import ListReference, Sequence
 
 from companion.commands.normalize import fold
 from companion.commands.parse import ParseResult, grammar, readings
-from companion.engine.model import Command
+from companion.vocabulary import Command
 from companion.tables import Tables
 from companion.voice.config import voice_config
 

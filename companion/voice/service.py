@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from companion.engine.model import Command
+from companion.vocabulary import Command
 from companion.store.utterances import Utterances
 from companion.tables import Tables
 from companion.voice.config import voice_config

@@ -1,12 +1,13 @@
-"""Resting: the hexcrawl's Descansar, shared with the dungeon's 8-hour sleep (`dormir`).
+"""Resting: the travel rest (`descansar`), shared with the dungeon's 8-hour sleep (`dormir`).
 
-`rest_party` runs seed 000's "Descansar" steps: a mishap roll when the party is not safe, 1 food
-and 1 water each, hit dice equal to level, and 1 attribute damage / 1 sanity / 1 exhaustion
-recovered. Sanity comes back only up to the character's own Sanity (`Character.sanity_max`, set
-with the character); a Sanity already above it stays where it is. Every interruption asks each
-character for a test (viagem.yaml descanso: CON, 1d20 + modifier against the DC; prompt kind
-"interrupcao"); a character with a pending test gets the benefits only AFTER passing every test,
-so a failure never has to undo anything. Food and water are eaten either way.
+`rest_party` runs the steps of Descansar (tables/viagem.yaml `descanso`): a mishap roll when the
+party is not safe, 1 food and 1 water each, hit dice equal to level, and 1 attribute damage / 1
+sanity / 1 exhaustion recovered. Sanity comes back only up to the character's own Sanity
+(`Character.sanity_max`, set with the character); a Sanity already above it stays where it is.
+Every interruption asks each character for a test (viagem.yaml descanso: CON, 1d20 + modifier
+against the DC; prompt kind "interrupcao"); a character with a pending test gets the benefits
+only AFTER passing every test, so a failure never has to undo anything. Food and water are eaten
+either way.
 
 A mishap row (viagem.yaml tabela_h, masmorra.yaml …) is either a text, or a mapping with `texto`
 and any of these effects (other keys are ignored):
@@ -21,7 +22,7 @@ and any of these effects (other keys are ignored):
   condicao_temporaria: {texto: "…", rodadas: 2, desvantagem: true}
                              a condition on every character for the next N travel rounds
                              (after the one in progress); with desvantagem, DESV on every roll
-                             while it lasts (core.edge_for); clock.pass_time ends it
+                             while it lasts (toolkit.edge_for); clock.pass_time ends it
   perde_item: "nome da rolagem"
                              one character loses 1 random item: with more than one, 1dN over
                              the party (its own rolagem, named by the value) says who
@@ -31,27 +32,35 @@ and any of these effects (other keys are ignored):
 
 The CON test prompts say why they are asked: "o descanso foi interrompido" for an encounter, or
 the mishap row's first sentence ("O ambiente da Dungeon é muito opressor.").
+
+`vigia Nome` chooses who keeps watch during the travel rest (Tabela H row 8's panic test); it
+holds until another is chosen. Without a name it says who watches now (the chosen one, else the
+house default of casa.yaml).
 """
 from __future__ import annotations
 
 from dataclasses import replace
 from typing import Any, Callable, Mapping
 
-from companion.engine import conditions, panic
-from companion.engine.core import (
+from companion.engine.procedures import conditions, encounters, panic
+from companion.engine.model import GM, PUBLIC, Character, Prompt, State
+from companion.engine.toolkit import (
     PromptAnswer,
-    plural,
-    Turn,
+    Scratch,
     add_prompt,
+    arg,
     clamp_supplies,
+    command,
     edge_for,
     find_character,
     modifier,
+    passed,
     pick_row,
+    plural,
     prompt_handler,
+    row_text,
     update_character,
 )
-from companion.engine.model import GM, PUBLIC, Character, Lasting, Prompt, State
 from companion.errors import CommandRejected, TableError
 from companion.tables import register_schema
 
@@ -63,13 +72,13 @@ register_schema("viagem", {"descanso": {
 register_schema("casa", {"descanso": {"dado_de_vida": str, "dados_de_vida": dict, "vigia": str}})
 
 Test = tuple[int, str]  # a CON test for the rest's benefits: (DC, why it is asked)
-Effect = Callable[[State, Turn, Any, Any], tuple[State, tuple[Test, ...]]]
+Effect = Callable[[State, Scratch, Any, Any], tuple[State, tuple[Test, ...]]]
 INTERRUPTED = "O descanso foi interrompido."
 
 
 # ---------------------------------------------------------------- the procedure
 
-def rest_party(state: State, turn: Turn, mishap_file: str, mishap_key: str,
+def rest_party(state: State, scratch: Scratch, mishap_file: str, mishap_key: str,
                mishap_table_name: str, *, safe: bool | None = None,
                interruptions: int = 0, who: tuple[str, ...] | None = None) -> State:
     """The whole rest. `safe` defaults to the travel camp (never safe in a dungeon);
@@ -78,62 +87,57 @@ def rest_party(state: State, turn: Turn, mishap_file: str, mishap_key: str,
     recover; the mishap falls on the camp as a whole."""
     if safe is None:
         safe = state.travel.camp_safe and not state.dungeon.active
-    tests: tuple[Test, ...] = ((_interruption_dc(turn), INTERRUPTED),) * interruptions
+    tests: tuple[Test, ...] = ((_interruption_dc(scratch), INTERRUPTED),) * interruptions
     if safe:
-        turn.say("O acampamento está seguro: nenhum percalço durante o descanso.")
+        scratch.say("O acampamento está seguro: nenhum percalço durante o descanso.")
     else:
-        state, found = mishap(state, turn, mishap_file, mishap_key, mishap_table_name)
+        state, found = mishap(state, scratch, mishap_file, mishap_key, mishap_table_name)
         tests += found
-    return finish_rest(state, turn, tests, who)
+    return finish_rest(state, scratch, tests, who)
 
 
-def finish_rest(state: State, turn: Turn, tests: tuple[Test, ...],
+def finish_rest(state: State, scratch: Scratch, tests: tuple[Test, ...],
                 who: tuple[str, ...] | None = None) -> State:
     """The rest's end: food and water, then the CON tests (one per interruption) or the
     benefits straight away."""
     resting = tuple(c.id for c in state.party) if who is None else who
-    state, hungry = _consume(state, turn, resting)
+    state, hungry = _consume(state, scratch, resting)
     for character in (c for c in state.party if c.id in resting and c.id not in hungry):
-        state = (_ask_interruption(state, turn, character, tests) if tests
-                 else apply_benefits(state, turn, character.id))
+        state = (_ask_interruption(state, scratch, character, tests) if tests
+                 else apply_benefits(state, scratch, character.id))
     return replace(state, travel=replace(state.travel, rested_today=True, camp_safe=False))
 
 
-def interruption(turn: Turn) -> Test:
+def interruption(scratch: Scratch) -> Test:
     """The CON test an interruption of the rest asks for."""
-    return (_interruption_dc(turn), INTERRUPTED)
+    return (_interruption_dc(scratch), INTERRUPTED)
 
 
-def _interruption_dc(turn: Turn) -> int:
-    return int(turn.table("viagem", "descanso", "interrupcao_dc"))
+def _interruption_dc(scratch: Scratch) -> int:
+    return int(scratch.table("viagem", "descanso", "interrupcao_dc"))
 
 
-def row_text(row: Any) -> str:
-    """A table row is a text or a mapping with `texto`."""
-    return str(row["texto"]) if isinstance(row, Mapping) else str(row)
-
-
-def _mishap_table(turn: Turn, file: str, key: str) -> tuple[str, Mapping[Any, Any]]:
+def _mishap_table(scratch: Scratch, file: str, key: str) -> tuple[str, Mapping[Any, Any]]:
     """The mishap table's dice and rows (both required by the reading module's schema)."""
-    return str(turn.table(file, key, "dados")), turn.table(file, key, "linhas")
+    return str(scratch.table(file, key, "dados")), scratch.table(file, key, "linhas")
 
 
-def mishap(state: State, turn: Turn, file: str, key: str,
+def mishap(state: State, scratch: Scratch, file: str, key: str,
            name: str) -> tuple[State, tuple[Test, ...]]:
     """Roll on the mishap table and apply the row's mechanical parts. The table may say who
     sees the roll (`visibilidade`: public or gm; the dungeon's Tabela B is the GM's, so a row
     that only the GM may know, like its row 10, leaves no trace for the players)."""
-    expression, rows = _mishap_table(turn, file, key)
-    visibility = str(turn.table(file, key).get("visibilidade", PUBLIC))
-    rolled = turn.roll(expression, name, visibility=visibility,
-                       describe=lambda total: row_text(pick_row(rows, total)))
+    expression, rows = _mishap_table(scratch, file, key)
+    visibility = str(scratch.table(file, key).get("visibilidade", PUBLIC))
+    rolled = scratch.roll(expression, name, visibility=visibility,
+                          describe=lambda total: row_text(pick_row(rows, total)))
     row = pick_row(rows, rolled.total)
     tests: tuple[Test, ...] = ()
     if not isinstance(row, Mapping):
         return state, tests
     for effect_key, effect in EFFECTS.items():
         if effect_key in row:
-            state, found = effect(state, turn, row[effect_key], row)
+            state, found = effect(state, scratch, row[effect_key], row)
             tests += found
     return state, tests
 
@@ -146,11 +150,11 @@ def first_sentence(text: str) -> str:
 
 # ---------------------------------------------------------------- mishap effects
 
-def _lose_rations(state: State, turn: Turn, expression: Any,
+def _lose_rations(state: State, scratch: Scratch, expression: Any,
                   row: Any) -> tuple[State, tuple[Test, ...]]:
-    rolled = turn.roll(str(expression), "Rações perdidas",
-                       describe=lambda total: f"{plural(total, 'ração')} devoradas"
-                       if total != 1 else "1 ração devorada")
+    rolled = scratch.roll(str(expression), "Rações perdidas",
+                          describe=lambda total: f"{plural(total, 'ração')} devoradas"
+                          if total != 1 else "1 ração devorada")
     party = list(state.party)
     lost = 0
     for _ in range(rolled.total):
@@ -161,25 +165,25 @@ def _lose_rations(state: State, turn: Turn, expression: Any,
         lost += 1
     if lost < rolled.total:
         had = "não tinha rações" if lost == 0 else f"só tinha {plural(lost, 'ração')}"
-        turn.warn(f"O grupo {had}: perdeu tudo o que tinha.")
+        scratch.warn(f"O grupo {had}: perdeu tudo o que tinha.")
     else:
-        turn.say(f"O grupo perde {plural(lost, 'ração')}.")
+        scratch.say(f"O grupo perde {plural(lost, 'ração')}.")
     return replace(state, party=tuple(party)), ()
 
 
-def watcher(state: State, turn: Turn) -> Character | None:
+def watcher(state: State, scratch: Scratch) -> Character | None:
     """Who keeps watch: the character chosen with `vigia`, else the house default."""
-    found = _watcher(state, turn)
+    found = _watcher(state, scratch)
     return found[0] if found else None
 
 
-def _watcher(state: State, turn: Turn) -> tuple[Character, ...]:
+def _watcher(state: State, scratch: Scratch) -> tuple[Character, ...]:
     if not state.party:
         return ()
     named = next((c for c in state.party if c.id == state.travel.watcher), None)
     if named is not None:
         return (named,)
-    chosen = str(turn.table("casa", "descanso", "vigia"))
+    chosen = str(scratch.table("casa", "descanso", "vigia"))
     if chosen == "primeiro":
         return (state.party[0],)
     try:
@@ -188,65 +192,61 @@ def _watcher(state: State, turn: Turn) -> tuple[Character, ...]:
         return (state.party[0],)
 
 
-def _panic(state: State, turn: Turn, who: Any, row: Any) -> tuple[State, tuple[Test, ...]]:
-    targets = state.party if who == "todos" else _watcher(state, turn)
+def _panic(state: State, scratch: Scratch, who: Any, row: Any) -> tuple[State, tuple[Test, ...]]:
+    targets = state.party if who == "todos" else _watcher(state, scratch)
     for character in targets:
-        state = panic.request_panic(state, turn, character.id)
+        state = panic.request_panic(state, scratch, character.id)
     return state, ()
 
 
-def _encounter(state: State, turn: Turn, happens: Any,
+def _encounter(state: State, scratch: Scratch, happens: Any,
                row: Any) -> tuple[State, tuple[Test, ...]]:
     if not happens:
         return state, ()
-    return _encounter_now(state, turn)
+    return _encounter_now(state, scratch)
 
 
-def _encounter_chance(state: State, turn: Turn, chance: Any,
+def _encounter_chance(state: State, scratch: Scratch, chance: Any,
                       row: Any) -> tuple[State, tuple[Test, ...]]:
-    from companion.engine import hexcrawl
-
-    spec = turn.table("viagem", "encontro")
-    if turn.chance(int(chance), spec["nome"], spec["sim"], spec["nao"],
-                   visibility=hexcrawl.encounter_visibility(turn)):
-        return _encounter_now(state, turn)
+    spec = scratch.table("viagem", "encontro")
+    if scratch.chance(int(chance), spec["nome"], spec["sim"], spec["nao"],
+                      visibility=encounters.encounter_visibility(scratch)):
+        return _encounter_now(state, scratch)
     return state, ()
 
 
-def _encounter_now(state: State, turn: Turn) -> tuple[State, tuple[Test, ...]]:
+def _encounter_now(state: State, scratch: Scratch) -> tuple[State, tuple[Test, ...]]:
     """An encounter interrupts the rest. Travel: roll the region's table. Dungeon: flag it;
     the sleep rolls where it arrives, and only an arrival in the party's room interrupts."""
     if state.dungeon.active:
-        turn.warn("Um encontro aleatório acontece durante o descanso!", GM)
+        scratch.warn("Um encontro aleatório acontece durante o descanso!", GM)
         return replace(state, dungeon=replace(state.dungeon, pending_encounter=True)), ()
-    from companion.engine import hexcrawl
-
-    hexcrawl.roll_encounter(state, turn)
-    return state, ((_interruption_dc(turn), INTERRUPTED),)
+    encounters.roll_encounter(state, scratch)
+    return state, ((_interruption_dc(scratch), INTERRUPTED),)
 
 
-def _damage_all(state: State, turn: Turn, amount: Any,
+def _damage_all(state: State, scratch: Scratch, amount: Any,
                 row: Any) -> tuple[State, tuple[Test, ...]]:
     for character in state.party:
         state = update_character(state, clamp_supplies(
             replace(character, hp=character.hp - int(amount))))
     if state.party:
-        turn.say(f"Cada personagem sofre {int(amount)} de dano.")
+        scratch.say(f"Cada personagem sofre {int(amount)} de dano.")
     return state, ()
 
 
-def _condition_all(state: State, turn: Turn, text: Any,
+def _condition_all(state: State, scratch: Scratch, text: Any,
                    row: Any) -> tuple[State, tuple[Test, ...]]:
     for character in state.party:
         state = update_character(state, add_condition(character, str(text)))
     if state.party:
         cure = (" Dura até ser curada: diga 'curar Nome'."
-                if conditions.lasts_until_cured(turn.tables, str(text)) else "")
-        turn.warn(f"{text}: todo o grupo.{cure}", condicao=str(text))
+                if conditions.lasts_until_cured(scratch.tables, str(text)) else "")
+        scratch.warn(f"{text}: todo o grupo.{cure}", condicao=str(text))
     return state, ()
 
 
-def _con_test(state: State, turn: Turn, dc: Any, row: Any) -> tuple[State, tuple[Test, ...]]:
+def _con_test(state: State, scratch: Scratch, dc: Any, row: Any) -> tuple[State, tuple[Test, ...]]:
     return state, ((int(dc), first_sentence(row_text(row))),)
 
 
@@ -259,34 +259,34 @@ def _need(value: Any, keys: Mapping[str, type], where: str) -> Mapping[str, Any]
     return value
 
 
-def _timed_condition(state: State, turn: Turn, value: Any,
+def _timed_condition(state: State, scratch: Scratch, value: Any,
                      row: Any) -> tuple[State, tuple[Test, ...]]:
     """A condition on everyone for the next N travel rounds (after the one in progress)."""
-    lasting = conditions.timed(state, turn, value)
+    lasting = conditions.timed(state, scratch, value)
     party = tuple(conditions.add_lasting(c, lasting) for c in state.party)
     if party:
-        turn.warn(f"{conditions.timed_text(lasting, value)} (todo o grupo).",
-                  condicao=lasting.text, rodadas=value.get("rodadas"), dias=value.get("dias"))
+        scratch.warn(f"{conditions.timed_text(lasting, value)} (todo o grupo).",
+                     condicao=lasting.text, rodadas=value.get("rodadas"), dias=value.get("dias"))
     return replace(state, party=party), ()
 
 
-def _attribute_test(state: State, turn: Turn, value: Any,
+def _attribute_test(state: State, scratch: Scratch, value: Any,
                     row: Any) -> tuple[State, tuple[Test, ...]]:
     """Every character tests an attribute (a prompt); a failure costs what the row says."""
     spec = _need(value, {"atributo": str, "dc": int, "falha": str}, "teste_atributo")
     attribute, dc = str(spec["atributo"]), int(spec["dc"])
     why = first_sentence(str(spec.get("motivo") or row_text(row)))
-    dice = str(turn.table("viagem", "descanso", "dados_teste"))
+    dice = str(scratch.table("viagem", "descanso", "dados_teste"))
     for character in state.party:
         state = add_prompt(
-            state, turn, "teste_percalco", character.id,
+            state, scratch, "teste_percalco", character.id,
             f"{character.name}: {why} Teste de {attribute.upper()} DC {dc} ou {spec['falha']}.",
-            dice, modifier(character, attribute, turn.tables), dc,
+            dice, modifier(character, attribute, scratch.tables), dc,
             falha=str(spec["falha"]), rotulo=f"teste de {attribute.upper()} DC {dc}")
     return state, ()
 
 
-def _lose_item(state: State, turn: Turn, name: Any,
+def _lose_item(state: State, scratch: Scratch, name: Any,
                row: Any) -> tuple[State, tuple[Test, ...]]:
     """"Um personagem perde 1 item aleatório.": 1dN over the party says who (the GM picks the
     item)."""
@@ -295,11 +295,11 @@ def _lose_item(state: State, turn: Turn, name: Any,
         return state, ()
     loser = people[0]
     if len(people) > 1:
-        rolled = turn.roll(f"1d{len(people)}", str(name),
-                           describe=lambda total: people[total - 1].name)
+        rolled = scratch.roll(f"1d{len(people)}", str(name),
+                              describe=lambda total: people[total - 1].name)
         loser = people[rolled.total - 1]
-    turn.warn(f"{loser.name} perde 1 item aleatório (o Mestre sorteia qual).",
-              personagem=loser.id)
+    scratch.warn(f"{loser.name} perde 1 item aleatório (o Mestre sorteia qual).",
+                 personagem=loser.id)
     return state, ()
 
 
@@ -325,12 +325,12 @@ def add_condition(character: Character, text: str) -> Character:
 
 # ---------------------------------------------------------------- consumption and benefits
 
-def _consume(state: State, turn: Turn,
+def _consume(state: State, scratch: Scratch,
              who: tuple[str, ...]) -> tuple[State, tuple[str, ...]]:
     """Each one resting eats and drinks; nobody goes below 0. Also returns who went without
     and so gets none of the rest's benefits (viagem.yaml descanso.sem_comida_sem_beneficios)."""
-    use = turn.table("viagem", "descanso", "consumo")
-    strict = bool(turn.table("viagem", "descanso", "sem_comida_sem_beneficios"))
+    use = scratch.table("viagem", "descanso", "consumo")
+    strict = bool(scratch.table("viagem", "descanso", "sem_comida_sem_beneficios"))
     hungry: list[str] = []
     for character in (c for c in state.party if c.id in who):
         short = [word for word, have, need in (("comida", character.food, use["comida"]),
@@ -339,8 +339,8 @@ def _consume(state: State, turn: Turn,
         if short:
             cost = (": não recebe os benefícios do descanso" if strict
                     else ": passa o descanso sem")
-            turn.warn(f"{character.name} está sem {' e sem '.join(short)}{cost}.",
-                      personagem=character.id, sem_beneficios=strict)
+            scratch.warn(f"{character.name} está sem {' e sem '.join(short)}{cost}.",
+                         personagem=character.id, sem_beneficios=strict)
             if strict:
                 hungry.append(character.id)
         state = update_character(state, clamp_supplies(replace(
@@ -349,25 +349,25 @@ def _consume(state: State, turn: Turn,
     return state, tuple(hungry)
 
 
-def _hit_die(turn: Turn, character: Character) -> str:
+def _hit_die(scratch: Scratch, character: Character) -> str:
     if character.hit_die:  # set on the sheet ("personagem Ana dado de vida d6")
         return f"d{character.hit_die}"
-    per_character = turn.table("casa", "descanso", "dados_de_vida") or {}
-    die = str(per_character.get(character.id, turn.table("casa", "descanso", "dado_de_vida")))
+    per_character = scratch.table("casa", "descanso", "dados_de_vida") or {}
+    die = str(per_character.get(character.id, scratch.table("casa", "descanso", "dado_de_vida")))
     return die if die.startswith("d") else f"d{die}"
 
 
-def apply_benefits(state: State, turn: Turn, character_id: str) -> State:
+def apply_benefits(state: State, scratch: Scratch, character_id: str) -> State:
     """Hit dice = level for HP; recover attribute damage, sanity (up to the character's own
     Sanity), exhaustion."""
     character = find_character(state, character_id)
-    recover = turn.table("viagem", "descanso", "recupera")
+    recover = scratch.table("viagem", "descanso", "recupera")
     healed = 0
     if character.level > 0:
-        rolled = turn.roll(f"{character.level}{_hit_die(turn, character)}",
-                           str(turn.table("viagem", "descanso", "dados_de_vida")),
-                           edge=edge_for(character, turn.tables, state.minutes), personagem=character.id,
-                           describe=lambda total: f"{character.name} recupera até {total} PV")
+        rolled = scratch.roll(f"{character.level}{_hit_die(scratch, character)}",
+                              str(scratch.table("viagem", "descanso", "dados_de_vida")),
+                              edge=edge_for(character, scratch.tables, state.minutes), personagem=character.id,
+                              describe=lambda total: f"{character.name} recupera até {total} PV")
         healed = max(0, rolled.total)
     sanity = character.sanity
     if sanity < character.sanity_max:
@@ -378,67 +378,78 @@ def apply_benefits(state: State, turn: Turn, character_id: str) -> State:
     rested = clamp_supplies(replace(
         character, hp=character.hp + healed, sanity=sanity, attribute_damage=damage,
         exhaustion=character.exhaustion - recover["exaustao"]))
-    turn.say(f"{rested.name} descansa: PV {character.hp} → {rested.hp}, sanidade {rested.sanity}, "
-             f"exaustão {rested.exhaustion}.", personagem=rested.id)
+    scratch.say(f"{rested.name} descansa: PV {character.hp} → {rested.hp}, sanidade {rested.sanity}, "
+                f"exaustão {rested.exhaustion}.", personagem=rested.id)
     return update_character(state, rested)
 
 
 # ---------------------------------------------------------------- interruptions
 
-def _ask_interruption(state: State, turn: Turn, character: Character,
+def _ask_interruption(state: State, scratch: Scratch, character: Character,
                       tests: tuple[Test, ...]) -> State:
-    spec = turn.table("viagem", "descanso")
+    spec = scratch.table("viagem", "descanso")
     attribute = str(spec["atributo"])
     dc, why = tests[0]
     return add_prompt(
-        state, turn, "interrupcao", character.id,
+        state, scratch, "interrupcao", character.id,
         f"{character.name}: {why} Teste de {attribute.upper()} DC {dc} para ter os benefícios "
         "do descanso.",
-        str(spec["dados_teste"]), modifier(character, attribute, turn.tables), dc,
+        str(spec["dados_teste"]), modifier(character, attribute, scratch.tables), dc,
         restantes=[[d, w] for d, w in tests[1:]],
         rotulo=f"teste de {attribute.upper()} DC {dc} (descanso)")
 
 
-def passed(prompt: Prompt, answer: PromptAnswer) -> bool:
-    """A rolled answer meets the prompt's DC."""
-    if answer.total is None:
-        raise CommandRejected(
-            f"o pedido {prompt.id} é um teste: responda com o resultado do dado "
-            f"(ex.: 'responder 14') ou 'responder' para o companheiro rolar")
-    return prompt.dc is None or answer.total >= prompt.dc
-
-
 @prompt_handler("interrupcao")
 def interruption_answered(state: State, prompt: Prompt, answer: PromptAnswer,
-                          turn: Turn) -> State:
+                          scratch: Scratch) -> State:
     """Passed every test → the rest's benefits; failed one → none."""
     character = find_character(state, str(prompt.character))
     if not passed(prompt, answer):
-        turn.say(f"{character.name} tira {answer.total} contra DC {prompt.dc}: "
-                 "não recebe os benefícios do descanso.", PUBLIC, personagem=character.id)
+        scratch.say(f"{character.name} tira {answer.total} contra DC {prompt.dc}: "
+                    "não recebe os benefícios do descanso.", PUBLIC, personagem=character.id)
         return state
     remaining = tuple((int(dc), str(why)) for dc, why in prompt.context.get("restantes", ()))
     if remaining:
-        turn.say(f"{character.name} passa ({answer.total} contra DC {prompt.dc}); "
-                 "falta outro teste.", personagem=character.id)
-        return _ask_interruption(state, turn, character, remaining)
-    turn.say(f"{character.name} passa ({answer.total} contra DC {prompt.dc}).",
-             personagem=character.id)
-    return apply_benefits(state, turn, character.id)
+        scratch.say(f"{character.name} passa ({answer.total} contra DC {prompt.dc}); "
+                    "falta outro teste.", personagem=character.id)
+        return _ask_interruption(state, scratch, character, remaining)
+    scratch.say(f"{character.name} passa ({answer.total} contra DC {prompt.dc}).",
+                personagem=character.id)
+    return apply_benefits(state, scratch, character.id)
 
 
 @prompt_handler("teste_percalco")
 def mishap_test_answered(state: State, prompt: Prompt, answer: PromptAnswer,
-                         turn: Turn) -> State:
+                         scratch: Scratch) -> State:
     """Passed: nothing lost; failed: the row's cost for this character (e.g. 1 random item)."""
     character = find_character(state, str(prompt.character))
     if passed(prompt, answer):
-        turn.say(f"{character.name} passa ({answer.total} contra DC {prompt.dc}): não perde "
-                 "nada.", personagem=character.id, sucesso=True)
+        scratch.say(f"{character.name} passa ({answer.total} contra DC {prompt.dc}): não perde "
+                    "nada.", personagem=character.id, sucesso=True)
     else:
-        turn.warn(f"{character.name} falha ({answer.total} contra DC {prompt.dc}): "
-                  f"{prompt.context.get('falha', '')}.", personagem=character.id, sucesso=False)
+        scratch.warn(f"{character.name} falha ({answer.total} contra DC {prompt.dc}): "
+                     f"{prompt.context.get('falha', '')}.", personagem=character.id, sucesso=False)
     return state
+
+
+# ---------------------------------------------------------------- vigia
+
+@command("vigia")
+def watch_command(state: State, scratch: Scratch) -> State:
+    """Choose who keeps watch during the rest, or say who does now."""
+    name = arg(scratch, "personagem")
+    if not name:
+        current = watcher(state, scratch)
+        chosen = state.travel.watcher is not None and current is not None
+        how = "escolhido pelo Mestre" if chosen else "padrão da casa"
+        who = current.name if current else "ninguém (não há personagens)"
+        scratch.say(f"Vigia: {who} ({how}). Para mudar, diga 'vigia Nome'.", PUBLIC,
+                    vigia=current.id if current else None)
+        return state
+    character = find_character(state, str(name))
+    scratch.say(f"Vigia: {character.name} (até o Mestre escolher outro).", PUBLIC,
+                vigia=character.id)
+    return replace(state, travel=replace(state.travel, watcher=character.id))
 
 
 __all__ = ["rest_party", "finish_rest", "mishap", "interruption", "apply_benefits", "passed", "row_text", "add_condition", "watcher"]

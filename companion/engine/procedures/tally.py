@@ -1,4 +1,4 @@
-"""The session form (the last lines of seed 000): what the party defeated, found and rolled.
+"""The session form (tables/panico.yaml `registro`): what the party defeated, found and rolled.
 
 `derrotados N criatura [regiao]` counts creatures per region (default: the current terrain's
 display name, or "Masmorra" — tables/panico.yaml `registro` — inside a dungeon); the first
@@ -16,17 +16,16 @@ from dataclasses import replace
 from typing import Any, Mapping
 
 from companion import protocol
-from companion.engine.core import Turn, arg, command, slug
-from companion.engine.hexcrawl import terrain_name
 from companion.engine.model import GM, PUBLIC, State, player_visibility
+from companion.engine.toolkit import Scratch, arg, command, slug, terrain_name
 from companion.errors import CommandRejected
 
 FILE = "panico"
 
 
-def _quantity(turn: Turn) -> int:
-    raw = arg(turn, "quantidade")
-    highest = int(turn.table(FILE, "registro", "quantidade_maxima"))
+def _quantity(scratch: Scratch) -> int:
+    raw = arg(scratch, "quantidade")
+    highest = int(scratch.table(FILE, "registro", "quantidade_maxima"))
     value: Any = raw
     if isinstance(raw, float) and raw.is_integer():
         value = int(raw)
@@ -38,11 +37,11 @@ def _quantity(turn: Turn) -> int:
     return value
 
 
-def _label(turn: Turn, key: str, example: str) -> str:
-    text = " ".join(str(arg(turn, key) or "").split())
+def _label(scratch: Scratch, key: str, example: str) -> str:
+    text = " ".join(str(arg(scratch, key) or "").split())
     if not text or not slug(text):
         raise CommandRejected(f"falta dizer o quê: '{text}'; por exemplo '{example}'")
-    longest = int(turn.table(FILE, "registro", "nome_maximo"))
+    longest = int(scratch.table(FILE, "registro", "nome_maximo"))
     if len(text) > longest:
         raise CommandRejected(f"nome longo demais: '{text[:longest]}…'; "
                               f"use até {longest} letras")
@@ -57,37 +56,37 @@ def _add(counts: Mapping[str, int], name: str, amount: int) -> tuple[dict[str, i
     return merged, key, merged[key]
 
 
-def current_region(state: State, turn: Turn) -> str:
+def current_region(state: State, scratch: Scratch) -> str:
     """Where the party is, as the form names it."""
     if state.dungeon.active:
-        return str(turn.table(FILE, "registro", "regiao_masmorra"))
-    return terrain_name(turn, state.travel.terrain)
+        return str(scratch.table(FILE, "registro", "regiao_masmorra"))
+    return terrain_name(scratch, state.travel.terrain)
 
 
-def _region(state: State, turn: Turn) -> str:
+def _region(state: State, scratch: Scratch) -> str:
     """The region said (a terrain id becomes its display name), else the current one."""
-    said = " ".join(str(arg(turn, "regiao") or "").split())
+    said = " ".join(str(arg(scratch, "regiao") or "").split())
     if not said:
-        return current_region(state, turn)
-    dungeon = str(turn.table(FILE, "registro", "regiao_masmorra"))
-    terrains = {slug(key): str(name) for key, name in turn.table("viagem", "terrenos").items()}
+        return current_region(state, scratch)
+    dungeon = str(scratch.table(FILE, "registro", "regiao_masmorra"))
+    terrains = {slug(key): str(name) for key, name in scratch.table("viagem", "terrenos").items()}
     known = {**terrains, slug(dungeon): dungeon}
     return known.get(slug(said), said)
 
 
 @command("derrotados")
-def defeated_command(state: State, turn: Turn) -> State:
+def defeated_command(state: State, scratch: Scratch) -> State:
     """Count creatures defeated in a region."""
-    amount = _quantity(turn)
-    creature = _label(turn, "criatura", "derrotados 3 goblins")
-    region = _region(state, turn)
+    amount = _quantity(scratch)
+    creature = _label(scratch, "criatura", "derrotados 3 goblins")
+    region = _region(state, scratch)
     regions = dict(state.tally.defeated)
     region_key = next((k for k in regions if slug(k) == slug(region)), region)
     counts, key, total = _add(regions.get(region_key, {}), creature, amount)
     regions[region_key] = counts
-    turn.say(f"Derrotados: {amount} {key} em {region_key} (total: {total}).", PUBLIC,
-             regiao=region_key, criatura=key, quantidade=amount, total=total)
-    state = _off_the_monster_list(state, turn, creature)
+    scratch.say(f"Derrotados: {amount} {key} em {region_key} (total: {total}).", PUBLIC,
+                regiao=region_key, criatura=key, quantidade=amount, total=total)
+    state = _off_the_monster_list(state, scratch, creature)
     return replace(state, tally=replace(state.tally, defeated=regions))
 
 
@@ -98,7 +97,7 @@ def same_creature(a: str, b: str) -> bool:
     return words(a) == words(b)
 
 
-def _off_the_monster_list(state: State, turn: Turn, creature: str) -> State:
+def _off_the_monster_list(state: State, scratch: Scratch, creature: str) -> State:
     """The first monster of the GM's dungeon list with that name is defeated: take it off."""
     monsters = state.dungeon.monsters
     index = next((i for i, m in enumerate(monsters) if same_creature(m.name, creature)), None)
@@ -107,31 +106,31 @@ def _off_the_monster_list(state: State, turn: Turn, creature: str) -> State:
     gone = monsters[index]
     left = monsters[:index] + monsters[index + 1:]
     room = f" (sala {gone.room})" if gone.room else ""
-    turn.say(f"{gone.name}{room} sai da lista de monstros da masmorra.", GM,
-             monstro=gone.name, monstros=[{"nome": m.name, "sala": m.room,
+    scratch.say(f"{gone.name}{room} sai da lista de monstros da masmorra.", GM,
+                monstro=gone.name, monstros=[{"nome": m.name, "sala": m.room,
                                             "alertado": m.alerted} for m in left])
     return replace(state, dungeon=replace(state.dungeon, monsters=left))
 
 
-def _found(state: State, turn: Turn, field: str, label: str, example: str) -> State:
-    amount = _quantity(turn)
-    kind = _label(turn, "tipo", example)
+def _found(state: State, scratch: Scratch, field: str, label: str, example: str) -> State:
+    amount = _quantity(scratch)
+    kind = _label(scratch, "tipo", example)
     counts, key, total = _add(getattr(state.tally, field), kind, amount)
-    turn.say(f"{label}: {amount} {key} (total: {total}).", PUBLIC, tipo=key,
-             quantidade=amount, total=total)
+    scratch.say(f"{label}: {amount} {key} (total: {total}).", PUBLIC, tipo=key,
+                quantidade=amount, total=total)
     return replace(state, tally=replace(state.tally, **{field: counts}))
 
 
 @command("tesouro")
-def treasure_command(state: State, turn: Turn) -> State:
+def treasure_command(state: State, scratch: Scratch) -> State:
     """Count treasure found."""
-    return _found(state, turn, "treasure", "Tesouro", "tesouro 50 moedas de ouro")
+    return _found(state, scratch, "treasure", "Tesouro", "tesouro 50 moedas de ouro")
 
 
 @command("item")
-def item_command(state: State, turn: Turn) -> State:
+def item_command(state: State, scratch: Scratch) -> State:
     """Count items found."""
-    return _found(state, turn, "items", "Itens", "item 2 poções")
+    return _found(state, scratch, "items", "Itens", "item 2 poções")
 
 
 # ---------------------------------------------------------------- registro
@@ -161,15 +160,15 @@ def form_lines(state: State, gm: bool) -> list[str]:
 
 
 @command("registro")
-def form_command(state: State, turn: Turn) -> State:
+def form_command(state: State, scratch: Scratch) -> State:
     """The session form, only to whoever asked."""
-    player = protocol.character_of(turn.command.actor)
+    player = protocol.character_of(scratch.command.actor)
     visibility = player_visibility(player) if player else GM
     form: dict[str, Any] = {
         "derrotados": {region: dict(counts) for region, counts in state.tally.defeated.items()},
         "tesouro": dict(state.tally.treasure), "itens": dict(state.tally.items)}
     if player is None:
         form["dados"] = dict(state.tally.dice)
-    turn.say("Registro da sessão\n" + "\n".join(form_lines(state, player is None)), visibility,
-             registro=form)
+    scratch.say("Registro da sessão\n" + "\n".join(form_lines(state, player is None)), visibility,
+                registro=form)
     return state

@@ -14,9 +14,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from companion.engine.clock import day_of
-from companion.engine.core import Turn, command
+from companion.engine.procedures.tally import current_region, form_lines
 from companion.engine.model import GM, PUBLIC, State, Tally
-from companion.engine.tally import current_region, form_lines
+from companion.engine.toolkit import Scratch, command
 from companion.errors import CommandRejected
 from companion.tables import register_schema
 
@@ -26,8 +26,8 @@ register_schema(FILE, {"nova_sessao": {"fim": str, "inicio": str, "ficha": str,
                                        "pedidos_pendentes": str}})
 
 
-def _text(turn: Turn, key: str, **values: object) -> str:
-    return str(turn.table(FILE, "nova_sessao", key)).format(**values)
+def _text(scratch: Scratch, key: str, **values: object) -> str:
+    return str(scratch.table(FILE, "nova_sessao", key)).format(**values)
 
 
 def tally_dict(tally: Tally) -> dict[str, object]:
@@ -38,16 +38,16 @@ def tally_dict(tally: Tally) -> dict[str, object]:
 
 
 @command("nova_sessao")
-def new_session_command(state: State, turn: Turn) -> State:
+def new_session_command(state: State, scratch: Scratch) -> State:
     """End this session (its form to the GM) and start the next one where the party is."""
     if state.prompts:
         waiting = ", ".join(str(p.id) for p in state.prompts)
-        raise CommandRejected(_text(turn, "pedidos_pendentes", pedidos=waiting))
+        raise CommandRejected(_text(scratch, "pedidos_pendentes", pedidos=waiting))
     ended, starting = state.session, state.session + 1
-    turn.say(_text(turn, "ficha", encerrada=ended) + "\n" + "\n".join(form_lines(state, True)),
-             GM, sessao=ended, registro=tally_dict(state.tally))
-    place = current_region(state, turn)
-    turn.say(_text(turn, "fim", encerrada=ended) + " "
-             + _text(turn, "inicio", sessao=starting, dia=day_of(state), lugar=place),
-             PUBLIC, encerrada=ended, sessao=starting, dia=day_of(state), lugar=place)
+    scratch.say(_text(scratch, "ficha", encerrada=ended) + "\n" + "\n".join(form_lines(state, True)),
+                GM, sessao=ended, registro=tally_dict(state.tally))
+    place = current_region(state, scratch)
+    scratch.say(_text(scratch, "fim", encerrada=ended) + " "
+                + _text(scratch, "inicio", sessao=starting, dia=day_of(state), lugar=place),
+                PUBLIC, encerrada=ended, sessao=starting, dia=day_of(state), lugar=place)
     return replace(state, session=starting, tally=Tally())

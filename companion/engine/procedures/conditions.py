@@ -28,8 +28,9 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any, Iterator, Mapping
 
-from companion.engine.core import (
-    Turn,
+from companion.engine.model import PUBLIC, Character, Lasting, State
+from companion.engine.toolkit import (
+    Scratch,
     arg,
     clamp_supplies,
     command,
@@ -38,7 +39,6 @@ from companion.engine.core import (
     slug,
     update_character,
 )
-from companion.engine.model import PUBLIC, Character, Lasting, State
 from companion.errors import CommandRejected, TableError
 from companion.tables import Tables, register_schema
 
@@ -85,7 +85,7 @@ def condition_row(tables: Tables, text: str) -> Mapping[str, Any] | None:
 MINUTES_PER_DAY = 24 * 60
 
 
-def timed(state: State, turn: Turn, spec: Mapping[str, Any]) -> Lasting:
+def timed(state: State, scratch: Scratch, spec: Mapping[str, Any]) -> Lasting:
     """A condition that ends by itself, from a row's `condicao_temporaria` (see above)."""
     if not isinstance(spec, Mapping) or not isinstance(spec.get("texto"), str) or not (
             isinstance(spec.get("rodadas"), int) or isinstance(spec.get("dias"), int)):
@@ -95,7 +95,7 @@ def timed(state: State, turn: Turn, spec: Mapping[str, Any]) -> Lasting:
         start = (state.minutes // length + 1) * length
         count = int(spec["dias"])
     else:
-        length = int(turn.table("viagem", "rodada", "minutos"))
+        length = int(scratch.table("viagem", "rodada", "minutos"))
         start = (state.minutes // length + 1) * length
         count = int(spec["rodadas"])
     return Lasting(text=str(spec["texto"]), since=start, until=start + count * length,
@@ -120,22 +120,22 @@ def add_lasting(character: Character, lasting: Lasting) -> Character:
     return replace(character, lasting=kept + (lasting,))
 
 
-def round_harm(state: State, turn: Turn, rounds: int) -> State:
+def round_harm(state: State, scratch: Scratch, rounds: int) -> State:
     """`rounds` travel rounds ended: each condition with `dano_por_rodada` deals its damage."""
     if rounds <= 0:
         return state
     for character in state.party:
         for text in character.conditions:
-            row = condition_row(turn.tables, text)
+            row = condition_row(scratch.tables, text)
             harm = int(row.get("dano_por_rodada", 0)) if row is not None else 0
             if harm <= 0:
                 continue
             before = character.hp
             character = clamp_supplies(replace(character, hp=character.hp - harm * rounds))
-            turn.warn(f"{character.name} sofre {harm * rounds} de dano "
-                      f"({str(text).split(':')[0]}): PV {before} → {character.hp}. Diga "
-                      f"'curar {character.name} {_first_word(text)}' quando se livrar.",
-                      personagem=character.id, dano=harm * rounds, condicao=text)
+            scratch.warn(f"{character.name} sofre {harm * rounds} de dano "
+                         f"({str(text).split(':')[0]}): PV {before} → {character.hp}. Diga "
+                         f"'curar {character.name} {_first_word(text)}' quando se livrar.",
+                         personagem=character.id, dano=harm * rounds, condicao=text)
         state = update_character(state, character)
     return state
 
@@ -200,23 +200,23 @@ def _names(names: list[str]) -> str:
 # ---------------------------------------------------------------- curar
 
 @command("curar")
-def cure_command(state: State, turn: Turn) -> State:
+def cure_command(state: State, scratch: Scratch) -> State:
     """Remove the conditions that last until cured (or the one named)."""
-    name = arg(turn, "personagem")
+    name = arg(scratch, "personagem")
     if not name:
         raise CommandRejected("diga quem é curado: 'curar Ana'")
-    name, named = _split_name(state, str(name), arg(turn, "condicao"))
+    name, named = _split_name(state, str(name), arg(scratch, "condicao"))
     character = find_character(state, name)
     cured = (_named(character, str(named)) if named
-             else _until_cured(character, turn.tables))
+             else _until_cured(character, scratch.tables))
     kept = tuple(c for c in character.conditions if c not in cured)
-    slowed_before = advance_factor(state, turn.tables)
+    slowed_before = advance_factor(state, scratch.tables)
     state = update_character(state, replace(character, conditions=kept))
     listed = "; ".join(f"“{text}”" for text in cured)
-    turn.say(f"Cura — {character.name} não tem mais {listed}.", PUBLIC,
-             personagem=character.id, curadas=list(cured))
-    if slowed_before is not None and advance_factor(state, turn.tables) is None:
-        turn.say("O grupo volta a avançar no passo normal.", PUBLIC)
+    scratch.say(f"Cura — {character.name} não tem mais {listed}.", PUBLIC,
+                personagem=character.id, curadas=list(cured))
+    if slowed_before is not None and advance_factor(state, scratch.tables) is None:
+        scratch.say("O grupo volta a avançar no passo normal.", PUBLIC)
     return state
 
 

@@ -1,0 +1,126 @@
+"""`avancar` (tables/viagem.yaml Tabela A: hexes by travel mode, Tabela C: getting lost, Tabela
+D: what the party meets) and `caminho` (the lost party found its way).
+
+A round of advance past the free rounds asks the forced-march tests first (forced_march.py);
+the advance runs when the last one is settled: this module registers those prompts' handlers.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from companion.engine.procedures import conditions
+from companion.engine.procedures.forced_march import (
+    MARCH_PROMPTS,
+    ask_tests,
+    forced_dc,
+    forced_march_answered,
+    march_choice_answered,
+)
+from companion.engine.procedures.travel import close_round, events_roll, hexes_text, run_round
+from companion.engine.model import GM, Prompt, State
+from companion.engine.toolkit import (
+    PromptAnswer,
+    Scratch,
+    cancel_handler,
+    command,
+    group_for,
+    names_text,
+    prompt_handler,
+    set_travel,
+)
+from companion.errors import CommandRejected
+
+
+@command("avancar")
+def advance(state: State, scratch: Scratch) -> State:
+    """A round of advance. Past the free rounds, the forced-march test comes BEFORE the advance
+    ("requer um teste"): the round opens, every character is asked, and the advance itself
+    runs when the last test (and choice) is settled — unless someone must now rest, who the
+    group waits for: then the round passes without advancing."""
+    count = state.travel.consecutive_advances + 1
+    if forced_dc(scratch, count) is None or not state.party:
+        return run_round(state, scratch, lambda s, t, _: _advance(s, t, count), advancing=True)
+    return run_round(state, scratch, lambda s, t, _: ask_tests(s, t, count), advancing=True,
+                     close=False)
+
+
+def resume_advance(state: State, scratch: Scratch) -> State:
+    """After a forced-march prompt is settled: the round's advance, once none is left."""
+    if not state.travel.pending_advance or any(
+            p.kind in MARCH_PROMPTS for p in state.prompts):
+        return state
+    state = set_travel(state, pending_advance=False)
+    resting = [c.name for c in state.party if c.rest_rounds_owed > 0]
+    if resting:
+        scratch.say(f"O grupo não avança nesta rodada: espera {names_text(resting)}, que "
+                    "descansa pela marcha forçada.", sem_avanco=True)
+        return close_round(state, scratch)
+    state = _advance(state, scratch, state.travel.consecutive_advances + 1)
+    return close_round(state, scratch, advancing=True)
+
+
+def _advance(state: State, scratch: Scratch, count: int) -> State:
+    lost = state.travel.lost or _lost_check(state, scratch)
+    mode = state.travel.mode
+    hexes = float(scratch.table("viagem", "tabela_a", "hexes", mode))
+    slowed = conditions.advance_factor(state, scratch.tables)
+    pace = str(scratch.table("viagem", "modos", mode))
+    extra: dict[str, Any] = {}
+    if slowed is not None:  # the group moves at the slowest member's pace
+        hexes *= slowed.factor
+        pace += " — " + conditions.slowed_text(slowed)
+        extra = {"fator": slowed.factor, "lentos": [name for name, _ in slowed.who]}
+    scratch.say(f"O grupo avança {hexes_text(hexes)} ({pace}). "
+                "Os PdIs óbvios e o tipo de terreno dos hexes vizinhos são revelados.",
+                hexes=hexes, tabela=scratch.table("viagem", "tabela_a", "nome"), **extra)
+    if lost and state.travel.lost:
+        scratch.say("O grupo continua perdido (a Tabela C não é rolada de novo enquanto ele "
+                    "estiver perdido): o Mestre decide para onde ele foi. Quando ele reencontrar "
+                    "o caminho, diga 'o grupo achou o caminho'.", GM, perdido=True)
+    elif lost:
+        scratch.say("O grupo está perdido e não sabe: o Mestre decide para onde ele foi. Ele "
+                    "continua perdido até o Mestre dizer 'o grupo achou o caminho'.", GM,
+                    perdido=True)
+    state = set_travel(state, lost=lost, hexes=state.travel.hexes + hexes,
+                        consecutive_advances=count)
+    events_roll(state, scratch, "dados_avancar")
+    return state
+
+
+@command("caminho")
+def found_the_way(state: State, scratch: Scratch) -> State:
+    """The GM says the lost party found its way (GM-only: the players never knew)."""
+    if not state.travel.lost:
+        raise CommandRejected("o grupo não está perdido: 'o grupo achou o caminho' só vale "
+                              "depois de a Tabela C dizer que ele se perdeu")
+    scratch.say("O grupo reencontrou o caminho: não está mais perdido (a Tabela C volta a ser "
+                "rolada a cada avanço).", GM, perdido=False)
+    return set_travel(state, lost=False)
+
+
+def _lost_check(state: State, scratch: Scratch) -> bool:
+    """Tabela C — a GM-only roll: players never learn they are lost from the app."""
+    spec = scratch.table("viagem", "tabela_c")
+    group = group_for(scratch, spec["grupos"], state.travel.terrain, "tabela_c.grupos")
+    return scratch.chance(group["chance"], spec["nome"], spec["sim"], spec["nao"],
+                          visibility=GM, grupo=group["nome"])
+
+
+# ---------------------------------------------------------------- the forced march's prompts
+
+@prompt_handler("marcha_forcada")
+def forced_march_test(state: State, prompt: Prompt, answer: PromptAnswer,
+                      scratch: Scratch) -> State:
+    """A forced-march test settled: then the advance, once no test or choice is left."""
+    return resume_advance(forced_march_answered(state, prompt, answer, scratch), scratch)
+
+
+@prompt_handler("escolha_marcha")
+def forced_march_choice(state: State, prompt: Prompt, answer: PromptAnswer,
+                        scratch: Scratch) -> State:
+    """The choice after a failed test settled: then the advance, once none is left."""
+    return resume_advance(march_choice_answered(state, prompt, answer, scratch), scratch)
+
+
+for _kind in MARCH_PROMPTS:  # a test or choice cancelled by the GM: the advance goes on
+    cancel_handler(_kind)(resume_advance)

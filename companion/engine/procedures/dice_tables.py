@@ -1,0 +1,212 @@
+"""Dice and tables: `rolar`, `segredo` and `tabela`.
+
+- `rolar expressao [vantagem]`: a public rolagem ("Rolagem"). A player's roll names their
+  character, and Tabela I's DESV applies to an exhausted character: it cancels a vantagem said
+  aloud, and is the edge when none was said.
+- `tabela X`: looks X up in tables/panico.yaml `tabelas` (which file and key hold it, and its
+  form). Tables with rows to roll (D on the current terrain's column, F, H, K, the dungeon's B,
+  and the start-of-day region's encounters) are rolled and only shown — nothing is applied.
+  Chance, DC and modifier tables (A, B, C, E, G, I, J and the dungeon's A and C) have nothing to
+  roll by themselves: the companion explains them, marking the line that applies now.
+- `segredo [expressao] [motivo]`: a GM-only rolagem (default 1d20), noted in state.secrets.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+from typing import Any, Callable, Mapping
+
+from companion.engine.model import GM, PUBLIC, State
+from companion.engine.toolkit import (
+    DICE_TEXT,
+    Scratch,
+    actor_character,
+    arg,
+    command,
+    edge_for,
+    group_for,
+    one_of,
+    pick_row,
+    row_text,
+    slug,
+    variant,
+)
+from companion.errors import CommandRejected, TableError
+from companion.tables import register_schema
+
+FILE = "panico"
+
+
+EDGES = ("vantagem", "desvantagem")
+
+
+MARK = " ◀ agora"
+
+
+def _edge(said: Any, exhausted: bool) -> tuple[str | None, str]:
+    """The edge to roll with, and a note for people when exhaustion changed it."""
+    if said not in (None, "", *EDGES):
+        raise CommandRejected(f"vantagem desconhecida: '{said}'; use vantagem ou desvantagem")
+    if not exhausted or said == "desvantagem":
+        return (said or None), ""
+    if said == "vantagem":
+        return None, " (vantagem e a DESV da exaustão se anulam)"
+    return "desvantagem", " (DESV da exaustão)"
+
+
+@command("rolar")
+def roll_command(state: State, scratch: Scratch) -> State:
+    """Roll any dice expression in public."""
+    expression = str(arg(scratch, "expressao") or "").strip()
+    if not expression:
+        raise CommandRejected("diga o que rolar, como 'rolar 2d6+1' ou 'rolar d20 com vantagem'")
+    player = actor_character(scratch)
+    character = next((c for c in state.party if c.id == player), None)
+    exhausted = character is not None and edge_for(character, scratch.tables, state.minutes) is not None
+    edge, note = _edge(arg(scratch, "vantagem"), exhausted)
+    name = str(scratch.table(FILE, "rolagens", "nome"))
+    who = f"{character.name if character else player}: " if player else ""
+    extra = {"personagem": player} if player else {}
+    scratch.roll(expression, name, edge=edge, label=f"{who}{name}{note}", **extra)
+    return state
+
+
+@command("segredo")
+def secret_command(state: State, scratch: Scratch) -> State:
+    """A roll only the GM sees, noted among the secrets."""
+    spec = scratch.table(FILE, "rolagens")
+    expression = str(arg(scratch, "expressao") or spec["secreta_padrao"])
+    reason = " ".join(str(arg(scratch, "motivo") or "").split())[:80]
+    name = f"{spec['nome_secreta']}: {reason}" if reason else str(spec["nome_secreta"])
+    rolled = scratch.roll(expression, name, visibility=GM, motivo=reason or None)
+    note = f"{reason or spec['nome_secreta']}: {rolled.expression} = {rolled.total}"
+    return replace(state, secrets=state.secrets + (note,))
+
+
+# ---------------------------------------------------------------- tabela
+
+def _roll_rows(scratch: Scratch, name: str, dice: str, rows: Mapping[Any, Any], visibility: str,
+               **extra: Any) -> None:
+    scratch.roll(str(dice), str(name), visibility=visibility, consulta=True,
+                 describe=lambda total: row_text(pick_row(rows, total)), **extra)
+
+
+def _roll_column(state: State, scratch: Scratch, node: Any, entry: Mapping[str, Any]) -> None:
+    """Tabela D: the column of the current terrain."""
+    column = group_for(scratch, node["colunas"], state.travel.terrain, f"{entry['chave']}.colunas")
+    _roll_rows(scratch, node["nome"], node[entry["dados"]], column["linhas"],
+               str(entry["visibilidade"]), coluna=column["nome"])
+
+
+def _roll_encounter(state: State, scratch: Scratch, node: Any, entry: Mapping[str, Any]) -> None:
+    """The encounter table of the region where the day started."""
+    region = node[state.travel.day_start_terrain]
+    _roll_rows(scratch, region["nome"], region["dados"], region["linhas"],
+               str(entry["visibilidade"]))
+
+
+def _roll_plain(state: State, scratch: Scratch, node: Any, entry: Mapping[str, Any]) -> None:
+    _roll_rows(scratch, node["nome"], node["dados"], node["linhas"],
+               str(entry["visibilidade"]))
+
+
+Roller = Callable[[State, Scratch, Any, Mapping[str, Any]], None]
+
+
+ROLL: dict[str, Roller] = {"colunas": _roll_column, "encontros": _roll_encounter,
+                           "rolar": _roll_plain}
+
+
+def _fraction(value: Any) -> str:
+    return str(Fraction(str(value)).limit_denominator(8))
+
+
+def _explain_advance(state: State, scratch: Scratch, node: Any) -> list[str]:
+    names = scratch.table("viagem", "modos")
+    return [f"{names.get(mode, mode)}: {_fraction(hexes)} hex por rodada"
+            + (MARK if mode == state.travel.mode else "") for mode, hexes in node["hexes"].items()]
+
+
+def _explain_forced(state: State, scratch: Scratch, node: Any) -> list[str]:
+    return [f"Além de {node['rodadas_sem_penalidade']} rodadas consecutivas: teste de "
+            f"{str(node['atributo']).upper()}",
+            f"1 rodada extra: DC {node['dc']}", f"rodadas subsequentes: +{node['dc_por_rodada']}"]
+
+
+def _explain_groups(state: State, scratch: Scratch, node: Any) -> list[str]:
+    return [f"{g['nome']}: {g['chance']}:6"
+            + (MARK if state.travel.terrain in g["terrenos"] else "") for g in node["grupos"]]
+
+
+def _explain_activities(state: State, scratch: Scratch, node: Any) -> list[str]:
+    names = node["atividades"]
+    return [f"{row['nome']}: " + ", ".join(f"{label} {row[key]}:6" for key, label in names.items())
+            + (MARK if state.travel.terrain in row["terrenos"] else "") for row in node["linhas"]]
+
+
+def _explain_modifiers(state: State, scratch: Scratch, node: Any) -> list[str]:
+    return [f"{row['nome']}: {int(row['modificador']):+d}"
+            + (MARK if state.travel.terrain in row["terrenos"] else "") for row in node["linhas"]]
+
+
+def _explain_texts(state: State, scratch: Scratch, node: Any) -> list[str]:
+    return [f"{key}: {row_text(row)}" for key, row in node["linhas"].items()]
+
+
+def _explain_levels(state: State, scratch: Scratch, node: Any) -> list[str]:
+    names = scratch.table("masmorra", "tabela_a", "niveis")
+    current = state.dungeon.danger if state.dungeon.active else None
+    return [f"{names.get(level, {}).get('nome', level)}: {row['texto']}"
+            + (MARK if level == current else "") for level, row in node["niveis"].items()]
+
+
+Explainer = Callable[[State, Scratch, Any], list[str]]
+
+
+EXPLAIN: dict[str, Explainer] = {
+    "avancar": _explain_advance, "forcando": _explain_forced, "grupos": _explain_groups,
+    "atividades": _explain_activities, "modificadores": _explain_modifiers,
+    "textos": _explain_texts, "niveis": _explain_levels,
+}
+
+
+_ENTRY = {"arquivo": str, "chave": str, "forma": str, "visibilidade": one_of(PUBLIC, GM)}
+
+
+_FORMS = {**{form: _ENTRY for form in (*ROLL, *EXPLAIN)}, "colunas": {**_ENTRY, "dados": str}}
+
+
+register_schema(FILE, {
+    "tabelas": {"*": variant("forma", _FORMS)},
+    "rolagens": {"nome": str, "nome_secreta": str, "secreta_padrao": DICE_TEXT},
+})
+
+
+def _table_key(scratch: Scratch) -> str:
+    raw = str(arg(scratch, "tabela") or "")
+    key = slug(raw).replace("-", "_").removeprefix("tabela_")
+    known = scratch.table(FILE, "tabelas")
+    if key not in known:
+        letters = ", ".join(k.upper() if len(k) == 1 else k for k in known)
+        raise CommandRejected(f"tabela desconhecida: '{raw}'; use {letters}")
+    return key
+
+
+@command("tabela")
+def table_command(state: State, scratch: Scratch) -> State:
+    """Roll on a seed table, or explain it when it has nothing to roll."""
+    key = _table_key(scratch)
+    entry = scratch.table(FILE, "tabelas", key)
+    try:
+        node = scratch.table(str(entry["arquivo"]), str(entry["chave"]))
+        if entry["forma"] in ROLL:
+            ROLL[entry["forma"]](state, scratch, node, entry)
+            return state
+        lines = EXPLAIN[entry["forma"]](state, scratch, node)
+    except (TableError, KeyError, TypeError) as error:
+        raise CommandRejected(f"a tabela '{key}' não está completa nos dados ({error}); "
+                              "confira tables/") from None
+    title = node.get("nome", key) if isinstance(node, Mapping) else key
+    text = f"{title} (nada a rolar; a tabela é consultada pelos comandos):\n" + "\n".join(lines)
+    scratch.say(text, str(entry["visibilidade"]), tabela=title, linhas=lines)
+    return state

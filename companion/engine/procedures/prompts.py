@@ -1,0 +1,286 @@
+"""Answering and cancelling prompts: `responder` (a rolled value, the physical die's face, or an
+option; routed to the handler the prompt's kind registered) and `cancelar` (drop a pending
+prompt, or release a character from the forced-march rest they owe).
+
+`responder` resolves a pending prompt, found by `pedido` (id), by `personagem`, by the player's
+own oldest prompt, or — for the GM with neither — the oldest prompt when every pending prompt
+belongs to the same character (or all are the GM's); prompts of different owners must be named.
+`opcao` answers a choice; `valor` is a physical die (checked against the die's range; total =
+valor + modifier); with neither, the companion rolls the prompt's dice with the character's edge
+(Tabela I: DESV). The answer's event shows the die and the modifier ("Ana respondeu ao pedido 1:
+15 + 1 = 16") and an option by its label ("exaustão"). `cancelar` drops a prompt. `cancelar
+Nome` for a character with no pending prompt who owes forced-march rest releases them from it
+(the GM's call; see travel.py).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any, Callable
+
+from companion import protocol
+from companion.engine.model import GM, PUBLIC, Prompt, State, Visibility, player_visibility
+from companion.engine.toolkit import (
+    CANCEL_HANDLERS,
+    PROMPT_HANDLERS,
+    PromptAnswer,
+    Scratch,
+    actor_character,
+    arg,
+    command,
+    edge_for,
+    find_character,
+    option_label,
+    plural,
+    prompt_edge,
+    slug,
+    update_character,
+)
+from companion.errors import CommandRejected
+from companion.engine.procedures.party import whole_number
+
+_DICE = re.compile(r"^(\d*)d(\d+)([+-]\d+)?$")
+
+
+FILE = "panico"
+
+
+def _pending_list(state: State, scratch: Scratch) -> str:
+    if not state.prompts:
+        return "nenhum"
+    names = scratch.table(FILE, "nomes_pedidos")
+    return "; ".join(f"{p.id} ({_owner(state, p)}: {names.get(p.kind, p.kind)})"
+                     for p in state.prompts)
+
+
+def _owner(state: State, prompt: Prompt) -> str:
+    if prompt.character is None:
+        return "Mestre"
+    return next((c.name for c in state.party if c.id == prompt.character), prompt.character)
+
+
+def find_prompt(state: State, scratch: Scratch) -> Prompt:
+    """The prompt a `responder`/`cancelar` means (see the module docstring)."""
+    if not state.prompts:
+        raise CommandRejected("não há nenhum pedido pendente", code="sem_pedido")
+    wanted_id, name = arg(scratch, "pedido"), arg(scratch, "personagem")
+    if wanted_id is not None:
+        found = next((p for p in state.prompts if str(p.id) == str(wanted_id).strip()), None)
+        if found is None:
+            raise CommandRejected(f"pedido desconhecido: '{wanted_id}'; pendentes: "
+                                  f"{_pending_list(state, scratch)}", code="pedido_encerrado")
+        return found
+    owner = find_character(state, name).id if name else actor_character(scratch)
+    if owner is None:
+        owners = {p.character for p in state.prompts}
+        if len(owners) > 1:  # the GM must say which: guessing answers the wrong one
+            verb = scratch.command.name
+            raise CommandRejected(
+                f"há {len(state.prompts)} pedidos pendentes: {_pending_list(state, scratch)}; "
+                f"diga qual, por exemplo '{verb} pedido {state.prompts[-1].id}' ou "
+                f"'{verb} Nome'")
+        return state.prompts[0]
+    found = next((p for p in state.prompts if p.character == owner), None)
+    if found is None:
+        raise CommandRejected(f"não há pedido pendente para '{name or owner}'; pendentes: "
+                              f"{_pending_list(state, scratch)}")
+    return found
+
+
+def _check_owner(prompt: Prompt, scratch: Scratch) -> None:
+    if not protocol.may_answer(scratch.command.actor, prompt.character):
+        raise CommandRejected(f"o pedido {prompt.id} não é seu; responda só aos seus pedidos",
+                              code="pedido_alheio")
+
+
+def prompt_visibility(prompt: Prompt) -> Visibility:
+    return player_visibility(prompt.character) if prompt.character else GM
+
+
+@command("responder")
+def answer_command(state: State, scratch: Scratch) -> State:
+    """Answer a pending prompt with an option, a physical die value, or a companion roll."""
+    scratch = _name_said_as_option(state, scratch)
+    prompt = find_prompt(state, scratch)
+    _check_owner(prompt, scratch)
+    option, value = arg(scratch, "opcao"), arg(scratch, "valor")
+    how: Callable[[State, Prompt, Scratch], PromptAnswer]
+    if prompt.options:
+        how = _by_option
+    elif option is not None:
+        raise CommandRejected(f"o pedido {prompt.id} pede uma rolagem ({prompt.dice}), não uma "
+                              f"opção: diga 'responder 14' ou 'responder rolar'")
+    else:
+        how = _by_value if value is not None else _by_roll
+    answer = how(state, prompt, scratch)
+    handler = PROMPT_HANDLERS.get(prompt.kind)
+    if handler is None:
+        raise CommandRejected(f"ainda não sei resolver pedidos do tipo '{prompt.kind}'")
+    shown = _answer_text(prompt, answer)
+    who = _owner(state, prompt)
+    if scratch.command.actor == "gm" and prompt.character is not None:
+        who = f"O Mestre, por {who},"
+    physical = {"dados_fisicos": _physical_dice(prompt)} if answer.faces else {}
+    scratch.say(f"{who} respondeu ao pedido {prompt.id}: {shown}.",
+                prompt_visibility(prompt), kind="resposta", pedido=prompt.id, tipo=prompt.kind,
+                personagem=prompt.character, total=answer.total, natural=answer.natural,
+                opcao=answer.option, **physical)
+    remaining = tuple(p for p in state.prompts if p.id != prompt.id)
+    return handler(replace(state, prompts=remaining), prompt, answer, scratch)
+
+
+def _physical_dice(prompt: Prompt) -> dict[str, int]:
+    """The dice a physical answer rolled, for the session tally: '2d6' → {'d6': 2}; under DESV
+    or vantagem the prompt asked for two rolls, so twice that."""
+    match = _DICE.match(prompt.dice.strip().lower().replace(" ", ""))
+    if not match:
+        return {}
+    count = int(match.group(1) or 1) * (2 if prompt_edge(prompt) else 1)
+    return {f"d{match.group(2)}": count}
+
+
+def _answer_text(prompt: Prompt, answer: PromptAnswer) -> str:
+    """'exaustão', '16', '15 + 1 = 16' when a modifier was added to the die, and under DESV
+    with both dice said, '9 (DESV, descartado 15) + 1 = 10'."""
+    if answer.option is not None:
+        return option_label(prompt, answer.option)
+    natural = str(answer.natural)
+    if len(answer.faces) == 2:
+        other = answer.faces[1] if answer.faces[0] == answer.natural else answer.faces[0]
+        natural += f" ({'DESV' if prompt_edge(prompt) == 'desvantagem' else 'vantagem'}, " \
+                   f"descartado {other})"
+    elif answer.natural is None or not prompt.modifier:
+        return str(answer.total)
+    if not prompt.modifier:
+        return natural
+    sign = "+" if prompt.modifier > 0 else "−"
+    return f"{natural} {sign} {abs(prompt.modifier)} = {answer.total}"
+
+
+def _name_said_as_option(state: State, scratch: Scratch) -> Scratch:
+    """'responder Ana' reaches us as the option 'ana': when no pending prompt offers that option
+    and a character has that name, it names whose prompt to answer (the parser cannot know)."""
+    args = dict(scratch.command.args)
+    said = args.get("opcao")
+    if said is None or "personagem" in args or "pedido" in args:
+        return scratch
+    offered = {slug(o) for p in state.prompts for o in p.options}
+    named = next((c for c in state.party if c.id == slug(str(said))), None)
+    if slug(str(said)) in offered or named is None:
+        return scratch
+    args.pop("opcao")
+    args["personagem"] = named.name
+    return replace(scratch, command=replace(scratch.command, args=args))
+
+
+def _by_option(state: State, prompt: Prompt, scratch: Scratch) -> PromptAnswer:
+    option = arg(scratch, "opcao")
+    listed = " ou ".join(option_label(prompt, o) for o in prompt.options)
+    if option is None:
+        raise CommandRejected(f"o pedido {prompt.id} é uma escolha: responda {listed} "
+                              f"(ex.: 'responder {option_label(prompt, prompt.options[0])}')")
+    chosen = next((o for o in prompt.options if slug(str(option)) in
+                   (slug(o), slug(option_label(prompt, o)))), None)
+    if chosen is None:
+        raise CommandRejected(f"opção desconhecida: '{option}'; use {listed}")
+    return PromptAnswer(option=chosen)
+
+
+def die_range(expression: str) -> tuple[int, int] | None:
+    """Lowest and highest total of 'NdS' or 'NdS+M' (None for other shapes)."""
+    match = _DICE.match(expression.strip().lower().replace(" ", ""))
+    if not match:
+        return None
+    count, sides = int(match.group(1) or 1), int(match.group(2))
+    bonus = int(match.group(3) or 0)
+    return count + bonus, count * sides + bonus
+
+
+def _by_value(state: State, prompt: Prompt, scratch: Scratch) -> PromptAnswer:
+    """A physical die: one value (under DESV, the one the player kept) or, under DESV or
+    vantagem, both values (`valor2`): the companion keeps the worse (or the better)."""
+    bounds = die_range(prompt.dice)
+    if bounds is None:
+        raise CommandRejected(f"o pedido {prompt.id} é de {prompt.dice}: diga 'responder rolar' "
+                              "para o companheiro rolar")
+    values = [_die_value(prompt, arg(scratch, "valor"), bounds)]
+    if arg(scratch, "valor2") is not None:
+        edge = prompt_edge(prompt)
+        if edge is None:
+            raise CommandRejected(f"o pedido {prompt.id} não é com DESV nem vantagem: diga um "
+                                  f"valor só, como 'responder {values[0]}'")
+        values.append(_die_value(prompt, arg(scratch, "valor2"), bounds))
+        keep_high = (edge == "vantagem") != bool(prompt.context.get("rolar_abaixo"))
+        natural = max(values) if keep_high else min(values)
+    else:
+        natural = values[0]
+    return PromptAnswer(total=natural + prompt.modifier, natural=natural, faces=tuple(values))
+
+
+def _die_value(prompt: Prompt, raw: Any, bounds: tuple[int, int]) -> int:
+    low, high = bounds
+    refusal = CommandRejected(f"valor fora do dado: '{raw}'; o pedido {prompt.id} é de "
+                              f"{prompt.dice}: diga um número de {low} a {high}",
+                              code="valor_fora_do_dado")
+    try:
+        natural = whole_number("valor", raw)
+    except CommandRejected:
+        raise refusal from None
+    if not low <= natural <= high:
+        raise refusal
+    return natural
+
+
+def _by_roll(state: State, prompt: Prompt, scratch: Scratch) -> PromptAnswer:
+    character = next((c for c in state.party if c.id == prompt.character), None)
+    edge = (prompt_edge(prompt) if "vantagem" in prompt.context
+            else edge_for(character, scratch.tables, state.minutes) if character else None)
+    names = scratch.table(FILE, "nomes_pedidos")
+    name = str(prompt.context.get("tabela") or names.get(prompt.kind, prompt.text))
+    label = f"{_owner(state, prompt)}: {prompt.context.get('rotulo') or name}"
+    def shown(total: int) -> str:
+        """The roll's `resultado`: the total with the modifier, against the DC if any."""
+        said = (f"{total} {'+' if prompt.modifier > 0 else '−'} {abs(prompt.modifier)} = "
+                f"{total + prompt.modifier}" if prompt.modifier else f"total {total}")
+        return said + (f" contra DC {prompt.dc}" if prompt.dc is not None else "")
+    rolled = scratch.roll(prompt.dice, name, visibility=prompt_visibility(prompt), edge=edge,
+                          label=label, describe=shown,
+                          low_is_good=bool(prompt.context.get("rolar_abaixo")),
+                          pedido=prompt.id, personagem=prompt.character,
+                          modificador=prompt.modifier)
+    return PromptAnswer(total=rolled.total + prompt.modifier, natural=rolled.total)
+
+
+# ---------------------------------------------------------------- cancelar
+
+def _release_rest(state: State, scratch: Scratch) -> State | None:
+    """`cancelar Nome`: the GM lets a character who owes rest go on (None: not this case)."""
+    name = arg(scratch, "personagem")
+    if not name or arg(scratch, "pedido") is not None:
+        return None
+    character = find_character(state, str(name))
+    if character.rest_rounds_owed <= 0 or any(p.character == character.id
+                                              for p in state.prompts):
+        return None
+    owed = character.rest_rounds_owed
+    scratch.say(f"O Mestre dispensa {character.name} do descanso da marcha forçada "
+                f"({'faltava' if owed == 1 else 'faltavam'} {plural(owed, 'rodada')}).", PUBLIC,
+                personagem=character.id, descanso_devido=0)
+    return update_character(state, replace(character, rest_rounds_owed=0))
+
+
+@command("cancelar")
+def cancel_command(state: State, scratch: Scratch) -> State:
+    """Drop a pending prompt (by id, by character, or the oldest); or release a character
+    with no pending prompt from the forced-march rest they owe."""
+    released = _release_rest(state, scratch)
+    if released is not None:
+        return released
+    prompt = find_prompt(state, scratch)
+    kind = scratch.table(FILE, "nomes_pedidos").get(prompt.kind, prompt.kind)
+    scratch.say(f"Pedido {prompt.id} ({_owner(state, prompt)}: {kind}) cancelado.",
+                prompt_visibility(prompt), pedido=prompt.id, tipo=prompt.kind,
+                personagem=prompt.character, cancelado=True)
+    state = replace(state, prompts=tuple(p for p in state.prompts if p.id != prompt.id))
+    after = CANCEL_HANDLERS.get(prompt.kind)
+    return after(state, scratch) if after is not None else state

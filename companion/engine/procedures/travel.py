@@ -1,0 +1,391 @@
+"""The travel round (tables/viagem.yaml `rodada`): rounds of 4 h, the party's activities in
+them, the end of the day, and the travel settings (`estacao`, `terreno`, `modo`).
+
+Each character does one activity per round. A round starts, in order, with the weather drift
+(weather.py) and the encounter check (encounters.py, by the terrain where the party started the
+day). A named activity ("caçar Ana") is that character's one activity of the round: the first
+one opens the round, a second one for the same character is refused, and when everyone has
+acted the round closes by itself (clock +4 h). A group activity (no character named) is the
+activity of everyone who has not acted yet, and closes the round; `avancar` (advance.py) moves
+the whole party, so it is refused once someone did another activity this round. After the last
+round of the day the day ends (`end_of_day`, the clock's day-ended hook).
+
+Forced march (Tabela B, forced_march.py): "o personagem deve descansar por 2 rodadas antes de
+realizar qualquer outra atividade", read literally: THAT character rests, not the group. While
+a character owes rest rounds (`rest_rounds_owed`), every travel round that passes (whatever the
+group does) pays one round for them: they sit it out and take no part in the group's activity
+(no share of a harvest, no ammunition made, never Tabela F's victim); the travel rest itself
+they share. An activity named for them is refused, and so is `avancar`: leaving the hex waits
+for them (or the GM releases them with `cancelar Nome`, prompts.py).
+
+Prompts that hold the group (comandos.yaml `pedidos_que_seguram`: the forced-march test and the
+choice after a failure, the rest's CON tests, Tabela H's DEX test): while one waits, no group
+activity runs (toolkit.require_group_free), and an activity named for its character neither.
+
+The clock itself lives in clock.py (time passes the same way in the dungeon and in a chase):
+any time that is not an advance round breaks the run of advances (Tabela B). A safe camp
+(Levantar Acampamento) lasts until the party rests, does another group activity, enters a
+dungeon or the day ends — whichever comes first.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Callable, Mapping
+
+from companion.engine.clock import MINUTES_PER_DAY, day_of, pass_time
+from companion.engine.procedures import panic, rest
+from companion.engine.procedures.encounters import check_encounter
+from companion.engine.procedures.weather import drift_weather, roll_initial_weather
+from companion.engine.model import State
+from companion.engine.toolkit import (
+    Scratch,
+    arg,
+    command,
+    exhaust_party,
+    find_character,
+    group_for,
+    names_text,
+    pick_row,
+    plural,
+    require_group_free,
+    set_travel,
+    slug,
+    spoken_name,
+    terrain_name,
+    update_character,
+)
+from companion.errors import CommandRejected
+from companion.tables import register_schema
+
+_GROUP = {"nome": str, "chance": int, "terrenos": [str]}
+
+
+_ROWS = {"*": (str, dict)}
+
+
+register_schema("viagem", {
+    "terrenos": {"*": str},
+    "modos": {"*": str},
+    "rodada": {"rodadas_por_dia": int, "minutos": int},
+    "encontro": {"nome": str, "sim": str, "nao": str, "grupos": [_GROUP]},
+    "tabela_a": {"nome": str, "hexes": {"*": (int, float)}},
+    "tabela_b": {"nome": str, "dados": str, "rodadas_sem_penalidade": int, "dc": int,
+                 "dc_por_rodada": int, "atributo": str, "rodadas_de_descanso": int,
+                 "exaustao": int},
+    "tabela_c": {"nome": str, "dados": str, "sim": str, "nao": str, "grupos": [_GROUP]},
+    "tabela_d": {"nome": str, "dados_avancar": str, "dados_explorar": str,
+                 "colunas": [{"nome": str, "terrenos": [str], "linhas": _ROWS}]},
+    "tabela_e": {"nome": str, "dados": str, "sim": str, "nao": str, "atividades": {"*": str},
+                 "linhas": [{"nome": str, "terrenos": [str], "forragear": int, "cacar": int,
+                             "pescar": int}]},
+    "tabela_f": {"nome": str, "dados": str, "vitima": str, "linhas": _ROWS},
+    "tabela_g": {"nome": str, "dados": str, "atributo": str,
+                 "linhas": [{"nome": str, "terrenos": [str], "modificador": int}]},
+    "acampamento": {"nome": str, "chance": int, "sim": str, "nao": str},
+    "tabela_h": {"nome": str, "dados": str, "linhas": _ROWS},
+})
+
+
+register_schema("casa", {
+    "colheita": {"*": {"comida": int, "agua": int}},
+    "encontros": {"visibilidade": str},
+})
+
+
+Activity = Callable[[State, Scratch, bool], State]  # (state, scratch, encounter this round)
+
+
+# ---------------------------------------------------------------- rounds of the day
+
+def round_of(state: State, round_minutes: int) -> int:
+    """The travel round of the day, from 1 (round_minutes: viagem.yaml rodada.minutos)."""
+    return (state.minutes % MINUTES_PER_DAY) // round_minutes + 1
+
+
+def _round_minutes(scratch: Scratch) -> int:
+    return int(scratch.table("viagem", "rodada", "minutos"))
+
+
+def hexes_text(hexes: float) -> str:
+    """'0,5 hex', '1 hex', '1,5 hex', '2 hexes' (decimal comma, plural from 2)."""
+    return plural(hexes, "hex", "hexes")
+
+
+def run_round(state: State, scratch: Scratch, activity: Activity, *, resting: bool = False,
+              advancing: bool = False, close: bool = True) -> State:
+    """A group activity: the activity of everyone who has not acted yet this round, then the
+    round closes (+4 h). A fresh round first rolls its weather and encounter check. Characters
+    owing forced-march rest sit the round out (see the module docstring)."""
+    _require_no_chase(state, scratch)
+    require_group_free(state, scratch)
+    if advancing:
+        require_rested(state, scratch, tuple(c.id for c in state.party))
+    if state.travel.acted:
+        _require_whole_group(state, scratch, advancing, resting)
+        encounter = state.travel.round_encounter
+        doing = participants(state)
+        names = [find_character(state, c).name for c in doing]
+        scratch.say(f"{names_text(names) if names else 'Ninguém'}: "
+                    f"{_activity_name(scratch)} nesta rodada ({_acted_text(state, scratch)}).",
+                    participantes=list(doing), atividade=scratch.command.name)
+    else:
+        state, encounter = _open_round(state, scratch)
+    if not resting:
+        state = set_travel(state, camp_safe=False)  # the party leaves its camp
+    state = activity(state, scratch, encounter)
+    return close_round(state, scratch, advancing=advancing) if close else state
+
+
+def _require_no_chase(state: State, scratch: Scratch) -> None:
+    if state.chase is not None:
+        raise CommandRejected(f"'{spoken_name(scratch.tables, scratch.command.name)}' não vale "
+                              "durante a fuga ou a perseguição; resolva-a antes com 'fuga "
+                              "sucesso', 'fuga falha' ou 'fuga dificuldade N'")
+
+
+def _open_round(state: State, scratch: Scratch) -> tuple[State, bool]:
+    """The round's start, in the order of the rules: the header, the weather, the encounter
+    check."""
+    scratch.say(f"Dia {day_of(state)}, rodada {round_of(state, _round_minutes(scratch))} de "
+                f"{scratch.table('viagem', 'rodada', 'rodadas_por_dia')}.",
+                dia=day_of(state), rodada=round_of(state, _round_minutes(scratch)))
+    state = drift_weather(state, scratch)
+    encounter = check_encounter(state, scratch)
+    return set_travel(state, round_open=True, round_encounter=encounter), encounter
+
+
+def close_round(state: State, scratch: Scratch, advancing: bool = False) -> State:
+    state = _sit_out(state, scratch)
+    return pass_time(state, scratch, _round_minutes(scratch), advancing=advancing)
+
+
+def _activity_name(scratch: Scratch) -> str:
+    """How people say the activity: 'caçar', 'criar munição', 'explorar'."""
+    return spoken_name(scratch.tables, scratch.command.name)
+
+
+def _acted_text(state: State, scratch: Scratch) -> str:
+    """'Ana já caçou' → 'Ana já fez caçar'; said as 'já agiu: Ana (caçar)'."""
+    names = {c.id: c.name for c in state.party}
+    done = ", ".join(f"{names.get(who, who)} ({spoken_name(scratch.tables, what)})"
+                     for who, what in state.travel.acted)
+    return f"já agiu nesta rodada: {done}"
+
+
+def _require_whole_group(state: State, scratch: Scratch, advancing: bool, resting: bool) -> None:
+    """Advancing moves the whole party: not after someone already did another activity."""
+    if not advancing:
+        return
+    waiting = [find_character(state, c).name for c in participants(state)]
+    others = (f"; {names_text(waiting)} ainda pode agir (ex.: 'explorar', 'acampar' ou "
+              f"'caçar {waiting[0]}')" if waiting else "")
+    raise CommandRejected(f"'{_activity_name(scratch)}' leva o grupo todo, mas "
+                          f"{_acted_text(state, scratch)}{others}; o grupo avança na próxima "
+                          "rodada (ou diga 'desfazer')")
+
+
+def named_activity(state: State, scratch: Scratch, character_id: str,
+                   do: Callable[[State, Scratch, tuple[str, ...]], State]) -> State:
+    """One character's activity of the round ("caçar Ana"): it opens the round when it is the
+    first (weather, encounter check), counts as that character's one activity, and closes the
+    round when everyone has acted. A second activity in the same round is refused."""
+    _require_no_chase(state, scratch)
+    character = find_character(state, character_id)
+    done = dict(state.travel.acted).get(character.id)
+    if done is not None:
+        waiting = [find_character(state, c).name for c in participants(state)]
+        left = (f"; ainda falta{'m' if len(waiting) > 1 else ''} agir: "
+                f"{names_text(waiting)}" if waiting else "")
+        raise CommandRejected(
+            f"{character.name} já fez a atividade desta rodada "
+            f"({spoken_name(scratch.tables, done)}): cada personagem faz uma atividade por "
+            f"rodada{left}; uma atividade do grupo (ex.: 'explorar') fecha a rodada")
+    if not state.travel.round_open:
+        state, _ = _open_round(state, scratch)
+    state = do(state, scratch, (character.id,))
+    state = set_travel(state, acted=state.travel.acted + ((character.id, scratch.command.name),))
+    waiting = [find_character(state, c).name for c in participants(state)]
+    if waiting:
+        scratch.say(f"{character.name}: {_activity_name(scratch)} nesta rodada. Ainda "
+                    f"falta{'m' if len(waiting) > 1 else ''} agir: {names_text(waiting)}.",
+                    personagem=character.id, atividade=scratch.command.name,
+                    faltam=list(participants(state)))
+        return state
+    scratch.say(f"{character.name}: {_activity_name(scratch)} nesta rodada. Todos agiram: a rodada "
+                "termina.", personagem=character.id, atividade=scratch.command.name, faltam=[])
+    return close_round(state, scratch)
+
+
+def participants(state: State) -> tuple[str, ...]:
+    """Who takes part in the group's activity: everyone who has not acted yet this round and
+    is not resting off a forced march."""
+    acted = {who for who, _ in state.travel.acted}
+    return tuple(c.id for c in state.party if c.rest_rounds_owed <= 0 and c.id not in acted)
+
+
+def _sit_out(state: State, scratch: Scratch) -> State:
+    """Forced-march debt: every travel round pays one round for everyone who owes rest."""
+    for character in state.party:
+        if character.rest_rounds_owed > 0:
+            rested = replace(character, rest_rounds_owed=character.rest_rounds_owed - 1)
+            left = (_left_text(rested.rest_rounds_owed) if rested.rest_rounds_owed
+                    else "pode voltar às atividades")
+            scratch.say(f"{character.name} descansa nesta rodada pela marcha forçada: {left}.",
+                        personagem=character.id, descanso_devido=rested.rest_rounds_owed)
+            state = update_character(state, rested)
+    return state
+
+
+def _left_text(rounds: int) -> str:
+    """'falta 1 rodada', 'faltam 2 rodadas'."""
+    return f"{'falta' if rounds == 1 else 'faltam'} {plural(rounds, 'rodada')}"
+
+
+def require_rested(state: State, scratch: Scratch, who: tuple[str, ...]) -> None:
+    """Refuse while any of `who` still owes forced-march rest rounds."""
+    owing = [c for c in state.party if c.id in who and c.rest_rounds_owed > 0]
+    if not owing:
+        return
+    said = "; ".join(f"{c.name} ainda descansa pela marcha forçada "
+                     f"({_left_text(c.rest_rounds_owed)})" for c in owing)
+    release = " ou ".join(f"'cancelar {c.name}'" for c in owing)
+    if scratch.command.args.get("personagem") is None:
+        wait = ("o grupo só avança depois disso, e qualquer outra atividade do grupo passa as "
+                "rodadas (explorar, forragear, acampar, descansar…)")
+    else:
+        wait = "nenhuma outra atividade antes disso"
+    raise CommandRejected(f"{said}: {wait}; ou dispense o descanso com {release}")
+
+
+# ---------------------------------------------------------------- the end of the day
+
+def end_of_day(state: State, scratch: Scratch, day: int) -> State:
+    """No rest today → exhaustion for everyone; Tabela I daily harm; the new day's region.
+
+    Called by clock.pass_time at each midnight; a safe camp does not outlast its day."""
+    if not state.travel.rested_today:
+        state = _day_without_rest(state, scratch)
+    state = panic.exhaustion_day(state, scratch)
+    travel = state.travel
+    scratch.say(f"Fim do dia {day}. O dia {day_of(state)} começa em "
+                f"{terrain_name(scratch, travel.terrain)}.", dia=day_of(state))
+    return set_travel(state, day_start_terrain=travel.terrain, rested_today=False,
+                       camp_safe=False)
+
+
+def _day_without_rest(state: State, scratch: Scratch) -> State:
+    gain = int(scratch.table("viagem", "descanso", "dia_sem_descanso"))
+    state, levels = exhaust_party(state, gain)
+    if state.party:
+        scratch.warn(f"Um dia sem descansar: cada personagem recebe "
+                     f"{plural(gain, 'ponto')} de exaustão "
+                     f"(exaustão agora: {levels}).")
+    return state
+
+
+# ---------------------------------------------------------------- Explorar (and Tabela D)
+
+def events_roll(state: State, scratch: Scratch, dice_key: str) -> None:
+    """Tabela D, column by the current terrain: 1d6 when advancing, 1d8 when exploring."""
+    spec = scratch.table("viagem", "tabela_d")
+    column = group_for(scratch, spec["colunas"], state.travel.terrain, "tabela_d.colunas")
+    scratch.roll(spec[dice_key], spec["nome"], coluna=column["nome"],
+                 describe=lambda total: str(pick_row(column["linhas"], total)))
+
+
+@command("explorar")
+def explore(state: State, scratch: Scratch) -> State:
+    return run_round(state, scratch, _explore)
+
+
+def _explore(state: State, scratch: Scratch, encounter: bool) -> State:
+    scratch.say("O grupo explora o hex atual, procurando PdIs e rastros.")
+    events_roll(state, scratch, "dados_explorar")
+    return state
+
+
+# ---------------------------------------------------------------- Acampar / Descansar
+
+@command("acampar")
+def make_camp(state: State, scratch: Scratch) -> State:
+    return run_round(state, scratch, _camp)
+
+
+def _camp(state: State, scratch: Scratch, encounter: bool) -> State:
+    spec = scratch.table("viagem", "acampamento")
+    safe = scratch.chance(spec["chance"], spec["nome"], spec["sim"], spec["nao"])
+    scratch.say("O acampamento está seguro para a noite." if safe
+                else "O acampamento não ficou seguro.", seguro=safe)
+    return set_travel(state, camp_safe=safe)
+
+
+def travel_rest(state: State, scratch: Scratch) -> State:
+    """`descansar` (and `dormir`) while travelling: the party sleeps (one round). In a dungeon
+    the registry sends them to the dungeon's rest turn and sleep instead."""
+    return run_round(state, scratch, _rest, resting=True)
+
+
+def _rest(state: State, scratch: Scratch, encounter: bool) -> State:
+    """An encounter this round interrupts the rest (one CON test each)."""
+    acted = {who for who, _ in state.travel.acted}
+    return rest.rest_party(state, scratch, "viagem", "tabela_h",
+                           str(scratch.table("viagem", "tabela_h", "nome")),
+                           interruptions=1 if encounter else 0,
+                           who=tuple(c.id for c in state.party if c.id not in acted))
+
+
+# ---------------------------------------------------------------- settings
+
+def _spoken_list(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " ou " + words[-1]
+
+
+def _choose(value: Any, options: Mapping[str, str], unknown: str, shown: list[str]) -> str:
+    """The canonical key for what was said (accents and case ignored), or a rejection."""
+    said = slug(str(value or "")).replace("-", " ")
+    for key, name in options.items():
+        if said in (slug(key).replace("-", " "), slug(name).replace("-", " ")):
+            return key
+    raise CommandRejected(f"{unknown}: '{value or ''}'; use {_spoken_list(shown)}")
+
+
+def _choose_terrain(scratch: Scratch, value: Any) -> str:
+    names = scratch.table("viagem", "terrenos")
+    return _choose(value, names, "terreno desconhecido", [n.lower() for n in names.values()])
+
+
+def _choose_season(scratch: Scratch, value: Any) -> str:
+    seasons = {key: spec["nome"] for key, spec in scratch.table("clima", "estacoes").items()}
+    return _choose(value, seasons, "estação desconhecida", [n.lower() for n in seasons.values()])
+
+
+def _choose_mode(scratch: Scratch, value: Any) -> str:
+    modes = scratch.table("viagem", "modos")
+    return _choose(value, modes, "modo de viagem desconhecido", list(modes))
+
+
+@command("estacao")
+def set_season(state: State, scratch: Scratch) -> State:
+    season = _choose_season(scratch, arg(scratch, "estacao"))
+    scratch.say(f"Estação: {scratch.table('clima', 'estacoes', season, 'nome')}.", estacao=season)
+    return roll_initial_weather(set_travel(state, season=season), scratch)
+
+
+@command("terreno")
+def set_terrain(state: State, scratch: Scratch) -> State:
+    """The current hex. Before the day's first round it is also where the day started."""
+    terrain = _choose_terrain(scratch, arg(scratch, "terreno"))
+    changes: dict[str, Any] = {"terrain": terrain}
+    if state.minutes % MINUTES_PER_DAY == 0:
+        changes["day_start_terrain"] = terrain
+    scratch.say(f"Terreno do hex atual: {terrain_name(scratch, terrain)}.", terreno=terrain)
+    return set_travel(state, **changes)
+
+
+@command("modo")
+def set_mode(state: State, scratch: Scratch) -> State:
+    mode = _choose_mode(scratch, arg(scratch, "modo"))
+    hexes = float(scratch.table("viagem", "tabela_a", "hexes", mode))
+    scratch.say(f"O grupo viaja {scratch.table('viagem', 'modos', mode)}: {hexes_text(hexes)} por "
+                "rodada.", modo=mode)
+    return set_travel(state, mode=mode)

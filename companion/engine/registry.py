@@ -1,0 +1,64 @@
+"""The one place that assembles the engine.
+
+Every procedure module registers, on import, the commands it handles (`@command`), the prompt
+kinds it resolves (`@prompt_handler`, `@cancel_handler`) and the shape of the tables it reads
+(`register_schema`). This module imports them all, registers the commands that mean a different
+procedure in a dungeon and while travelling, and hooks the procedures that react to time into
+the clock. companion/engine/__init__.py imports it, so whoever imports the engine gets it whole;
+no other module imports every procedure.
+
+The clock's hooks, in the order clock.pass_time calls them (see clock.py):
+1. dungeon turns passed → light.tick_timers (lights and spells burn);
+2. a day ended (each midnight) → travel.end_of_day (day without rest, Tabela I, new region);
+3. travel rounds ended → conditions.round_harm (Tabela F row 7's damage per round).
+"""
+from __future__ import annotations
+
+from companion.engine import clock
+from companion.engine.procedures import (  # noqa: F401  (each registers its commands on import)
+    advance,
+    campaign,
+    chase,
+    conditions,
+    dice_tables,
+    dungeon,
+    encounters,
+    foraging,
+    forced_march,
+    help,
+    light,
+    panic,
+    party,
+    prompts,
+    rest,
+    tally,
+    travel,
+    weather,
+)
+from companion.engine.model import State
+from companion.engine.toolkit import Scratch, command
+
+
+# ---------------------------------------------------------------- one word, two procedures
+
+@command("descansar")
+def rest_here(state: State, scratch: Scratch) -> State:
+    """In a dungeon an exploration turn spent resting; travelling, a round of rest."""
+    if state.dungeon.active:
+        return dungeon.rest_turn(state, scratch)
+    return travel.travel_rest(state, scratch)
+
+
+@command("dormir")
+def sleep_here(state: State, scratch: Scratch) -> State:
+    """In a dungeon the 8-hour sleep; travelling, the same round of rest as `descansar`."""
+    if state.dungeon.active:
+        return dungeon.sleep(state, scratch)
+    return travel.travel_rest(state, scratch)
+
+
+# ---------------------------------------------------------------- the clock's hooks, in order
+
+clock.on_dungeon_turns(light.tick_timers)
+clock.on_day_ended(travel.end_of_day)
+clock.on_rounds_ended(conditions.round_harm)

@@ -1,0 +1,489 @@
+"""The toolkit every procedure module uses: the per-call scratch object, the registries the
+procedures fill with `@command`, `@prompt_handler` and `@cancel_handler`, schema leaves for
+`register_schema`, and small helpers (arguments, characters, prompts, table rows, plurals).
+
+It imports only the model, the dice and the rules loader: never a procedure.
+"""
+from __future__ import annotations
+
+import random
+import unicodedata
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Iterable, Mapping, get_args
+
+from companion import protocol
+from companion.engine import dice
+from companion.engine.model import (
+    GM,
+    PUBLIC,
+    Character,
+    Command,
+    Danger,
+    Event,
+    Prompt,
+    Season,
+    State,
+    Terrain,
+    TravelMode,
+    Visibility,
+    player_visibility,
+)
+from companion.errors import CommandRejected, DiceError, TableError
+from companion.tables import Tables, check, register_schema
+
+
+class _Rule(type):
+    """A schema leaf checked by a predicate: companion.tables.check tests leaves with isinstance."""
+
+    test: Callable[[Any], bool]
+
+    def __instancecheck__(cls, value: Any) -> bool:
+        return bool(cls.test(value))
+
+
+def schema_rule(expected: str, test: Callable[[Any], bool]) -> type:
+    """A schema leaf accepting the values that pass `test`; `expected` says what they are
+    (it ends the load error: "'x.y' deveria ser <expected>")."""
+    return _Rule(expected, (), {"test": staticmethod(test)})
+
+
+def one_of(*values: str) -> type:
+    """A schema leaf: one of these texts."""
+    return schema_rule("um destes: " + ", ".join(values),
+                       lambda value: isinstance(value, str) and value in values)
+
+
+def _rolls(value: Any) -> bool:
+    try:
+        dice.roll(value, random.Random(0))
+    except DiceError:
+        return False
+    return True
+
+
+DICE_TEXT = schema_rule("uma expressão de dados, como 1d6 ou 2d4+1",
+                        lambda value: isinstance(value, str) and _rolls(value))
+
+
+def _fits(value: Any, schema: Any) -> bool:
+    try:
+        check(value, schema, "")
+    except TableError:
+        return False
+    return True
+
+
+def variant(field_name: str, shapes: Mapping[str, Any]) -> type:
+    """A schema leaf for a mapping whose shape depends on one of its keys (e.g. `efeito`):
+    shapes maps each accepted value of that key to the schema of the whole mapping."""
+    common = [key for key in next(iter(shapes.values())) if all(key in s for s in shapes.values())]
+    extras = "".join(
+        f"; com {field_name} {case}, também {', '.join(k for k in shape if k not in common)}"
+        for case, shape in shapes.items() if set(shape) - set(common))
+    return schema_rule(
+        f"um mapa com {', '.join(common)} ('{field_name}': {', '.join(shapes)}){extras}",
+        lambda value: isinstance(value, Mapping) and value.get(field_name) in shapes
+        and _fits(value, shapes[value[field_name]]))
+
+
+# Tabela I (panico.yaml tabela_i): each row says which effect starts at its level; the levels
+# are cumulative, so an effect applies from its row's level up.
+EXHAUSTION_EDGE = "desvantagem"
+
+
+EXHAUSTION_NO_MODIFIERS = "sem_modificadores"
+
+
+EXHAUSTION_DAILY_HARM = "dano_diario"
+
+
+_EXHAUSTION_ROW = {"texto": str, "efeito": str}
+
+
+register_schema("panico", {"tabela_i": {"nome": str, "linhas": {"*": variant("efeito", {
+    EXHAUSTION_EDGE: _EXHAUSTION_ROW,
+    EXHAUSTION_NO_MODIFIERS: _EXHAUSTION_ROW,
+    EXHAUSTION_DAILY_HARM: {**_EXHAUSTION_ROW,
+                            "dano_diario": {"atributo": str, "dados": DICE_TEXT}},
+})}}})
+
+
+# How a prompt's options are shown to people (canonical value → label), house default.
+register_schema("panico", {"nomes_opcoes": {"*": str},
+                           "dano_de_atributo": {"pontos_por_modificador": int}})
+
+
+# The prompt kinds that hold the group: while one waits, no group activity runs (comandos.yaml).
+register_schema("comandos", {"pedidos_que_seguram": [str], "repeticoes_maximas": int})
+
+# How the modes are named and which modes each command runs in (core.require_mode, spoken_name).
+_PHRASES = {"onde": str, "nome": str, "de": str}
+register_schema("comandos", {"modos": {"viagem": str, "masmorra": str, "perseguicao": str},
+                             "modos_frases": {"viagem": _PHRASES, "masmorra": _PHRASES,
+                                              "perseguicao": _PHRASES},
+                             "comandos": {"*": {"modos": [str], "ajuda": str}}})
+
+
+# The session's starting values (tables/inicio.yaml, house defaults).
+register_schema("inicio", {
+    "estacao": {"valor": one_of(*get_args(Season)), "padrao_da_casa": bool},
+    "terreno": {"valor": one_of(*get_args(Terrain)), "padrao_da_casa": bool},
+    "modo": {"valor": one_of(*get_args(TravelMode)), "padrao_da_casa": bool},
+    "perigo": {"valor": one_of(*get_args(Danger)), "padrao_da_casa": bool},
+})
+
+
+@dataclass
+class Scratch:
+    """Scratch space for one apply(): the RNG, the tables and the events emitted so far."""
+
+    rng: random.Random
+    tables: Tables
+    command: Command
+    events: list[Event] = field(default_factory=list)
+
+    def say(self, text: str, visibility: Visibility = PUBLIC, kind: str = "relato",
+            **data: Any) -> None:
+        """Emit a plain event."""
+        self.events.append(Event(kind=kind, visibility=visibility, text=text, data=data))
+
+    def warn(self, text: str, visibility: Visibility = PUBLIC, **data: Any) -> None:
+        self.say(text, visibility, kind="aviso", **data)
+
+    def roll(self, expression: str, tabela: str, resultado: str | None = None,
+             visibility: Visibility = PUBLIC, edge: str | None = None,
+             describe: Callable[[int], str] | None = None, low_is_good: bool = False,
+             label: str | None = None, **extra: Any) -> dice.Roll:
+        """Roll for the rules and emit a `rolagem` event. `describe(total)` gives the row text.
+
+        `low_is_good` marks a roll-under test, where DESV keeps the higher die. `label` is the
+        heading people read (default: the table's name, which data["tabela"] always keeps)."""
+        rolled, other = dice.roll_with_edge(expression, self.rng, edge, low_is_good)
+        text_result = describe(rolled.total) if describe else resultado
+        data: dict[str, Any] = {
+            "tabela": tabela,
+            "dados": rolled.expression,
+            "total": rolled.total,
+            "resultado": text_result,
+            "faces": [[kind, list(values)] for kind, values in rolled.faces],
+            **extra,
+        }
+        if other is not None:
+            data["vantagem"] = edge
+            data["descartado"] = other.total
+            data["faces"] += [[kind, list(values)] for kind, values in other.faces]
+        edge_text = f" ({edge}, descartado {other.total})" if other is not None else ""
+        shown = f": {text_result}" if text_result else ""
+        self.events.append(Event(
+            kind="rolagem", visibility=visibility,
+            text=f"{label or tabela} — {rolled.expression} = {rolled.total}{edge_text}{shown}",
+            data=data,
+        ))
+        return rolled
+
+    def chance(self, x: int, tabela: str, yes: str, no: str,
+               visibility: Visibility = PUBLIC, **extra: Any) -> bool:
+        """An X-in-6 check as its own rolagem event: happens on 1d6 ≤ x."""
+        rolled = self.roll("1d6", tabela, visibility=visibility,
+                           describe=lambda total: yes if total <= x else no,
+                           chance=f"{x}:6", **extra)
+        return rolled.total <= x
+
+    def table(self, file: str, *path: str | int) -> Any:
+        return self.tables.get(file, *path)
+
+
+Handler = Callable[[State, Scratch], State]
+
+
+PromptHandler = Callable[[State, Prompt, "PromptAnswer", Scratch], State]
+
+
+COMMANDS: dict[str, Handler] = {}
+
+
+PROMPT_HANDLERS: dict[str, PromptHandler] = {}
+
+
+CANCEL_HANDLERS: dict[str, Handler] = {}  # what happens after a prompt of a kind is cancelled
+
+
+@dataclass(frozen=True)
+class PromptAnswer:
+    """A player's answer: a rolled total (natural die + modifier) or a chosen option."""
+
+    total: int | None = None
+    natural: int | None = None
+    option: str | None = None
+    faces: tuple[int, ...] = ()  # the physical die values said (two under DESV/vantagem)
+
+
+def command(name: str) -> Callable[[Handler], Handler]:
+    """Register a handler for a canonical command name."""
+    def register(handler: Handler) -> Handler:
+        COMMANDS[name] = handler
+        return handler
+    return register
+
+
+def cancel_handler(kind: str) -> Callable[[Handler], Handler]:
+    """Register what happens after a prompt of this kind is cancelled (`cancelar`)."""
+    def register(handler: Handler) -> Handler:
+        CANCEL_HANDLERS[kind] = handler
+        return handler
+    return register
+
+
+def prompt_handler(kind: str) -> Callable[[PromptHandler], PromptHandler]:
+    """Register what happens when a prompt of this kind is answered."""
+    def register(handler: PromptHandler) -> PromptHandler:
+        PROMPT_HANDLERS[kind] = handler
+        return handler
+    return register
+
+
+def slug(text: str) -> str:
+    """Lowercase, no accents, words joined by '-': the id of a character."""
+    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return "-".join(plain.lower().split())
+
+
+def pick_row(rows: Mapping[Any, Any], value: int) -> Any:
+    """The row of a table keyed by '3', '1-5' or '14+' that contains value."""
+    for key, row in rows.items():
+        text = str(key).strip()
+        if text.endswith("+") and value >= int(text[:-1]):
+            return row
+        if "-" in text[1:]:
+            low, high = text.split("-", 1)
+            if int(low) <= value <= int(high):
+                return row
+        elif text.lstrip("-").isdigit() and int(text) == value:
+            return row
+    raise CommandRejected(f"nenhuma linha da tabela para o resultado {value}")
+
+
+def number_text(value: float) -> str:
+    """A number as people read it in Brazil: 1,5 (decimal comma), 2 (no ',0')."""
+    if float(value).is_integer():
+        return str(int(value))
+    return f"{value:g}".replace(".", ",")
+
+
+def plural(count: float, singular: str, plural_form: str | None = None) -> str:
+    """'1 rodada', '2 rodadas', '0 rodadas', '1,5 hex': plural from 2 up (and for 0), as in
+    Portuguese. The plural is singular + 's' unless given ('ração' → 'rações' is automatic)."""
+    if plural_form is None:
+        plural_form = singular[:-2] + "ões" if singular.endswith("ão") else singular + "s"
+    word = singular if 0 < abs(count) < 2 else plural_form
+    return f"{number_text(count)} {word}"
+
+
+def duration_text(minutes: int) -> str:
+    """'8 horas e 10 minutos', '1 hora', '30 minutos'."""
+    hours, rest = divmod(max(0, int(minutes)), 60)
+    parts = ([plural(hours, "hora")] if hours else []) + ([plural(rest, "minuto")] if rest else [])
+    return " e ".join(parts) or "0 minutos"
+
+
+def arg(scratch: Scratch, name: str, default: Any = None) -> Any:
+    return scratch.command.args.get(name, default)
+
+
+def find_character(state: State, name_or_id: str) -> Character:
+    """The character named (accents and case ignored), or a rejection listing the party."""
+    wanted = slug(str(name_or_id))
+    for character in state.party:
+        if character.id == wanted or slug(character.name) == wanted:
+            return character
+    names = ", ".join(c.name for c in state.party) or "nenhum — crie com 'personagem Nome'"
+    raise CommandRejected(f"personagem desconhecido: '{name_or_id}'; personagens: {names}")
+
+
+def update_character(state: State, character: Character) -> State:
+    """Replace the character with the same id."""
+    party = tuple(character if c.id == character.id else c for c in state.party)
+    return replace(state, party=party)
+
+
+def clamp_supplies(character: Character) -> Character:
+    """Supplies and trackers never go negative; HP stays within 0..max."""
+    return replace(
+        character,
+        hp=max(0, min(character.hp, character.hp_max)),
+        food=max(0, character.food), water=max(0, character.water),
+        ammo=max(0, character.ammo), exhaustion=max(0, character.exhaustion),
+        sanity=max(0, character.sanity), rest_rounds_owed=max(0, character.rest_rounds_owed),
+    )
+
+
+def exhaust_party(state: State, amount: int) -> tuple[State, str]:
+    """Every character gains `amount` exhaustion; also returns 'Ana 2, Bia 1' for the message."""
+    party = tuple(clamp_supplies(replace(c, exhaustion=c.exhaustion + amount))
+                  for c in state.party)
+    levels = ", ".join(f"{c.name} {c.exhaustion}" for c in party) or "nenhum personagem"
+    return replace(state, party=party), levels
+
+
+def exhaustion_level(effect: str, tables: Tables) -> int | None:
+    """The Tabela I level from which `effect` applies (None if no row has it)."""
+    rows = tables.get("panico", "tabela_i", "linhas")
+    levels = [int(key) for key, row in rows.items() if row["efeito"] == effect]
+    return min(levels, default=None)
+
+
+def has_exhaustion_effect(character: Character, effect: str, tables: Tables) -> bool:
+    """Whether the character's exhaustion has reached the Tabela I row with `effect`."""
+    level = exhaustion_level(effect, tables)
+    return level is not None and character.exhaustion >= level
+
+
+def modifier(character: Character, attribute: str, tables: Tables) -> int:
+    """The attribute modifier as the rules apply it: Tabela I `sem_modificadores` drops it;
+    attribute damage lowers it by 1 per `dano_de_atributo.pontos_por_modificador` points."""
+    if has_exhaustion_effect(character, EXHAUSTION_NO_MODIFIERS, tables):
+        return 0
+    per = int(tables.get("panico", "dano_de_atributo", "pontos_por_modificador"))
+    harm = int(character.attribute_damage.get(attribute, 0)) // max(1, per)
+    return int(character.mods.get(attribute, 0)) - harm
+
+
+def edge_for(character: Character, tables: Tables, now: int) -> str | None:
+    """Tabela I `desvantagem`, or the edge of a lasting condition in force at minute `now`
+    (Tabela H 7: DESV for the next two rounds, from the round after the one it happened in)."""
+    if has_exhaustion_effect(character, EXHAUSTION_EDGE, tables):
+        return EXHAUSTION_EDGE
+    return next((c.edge for c in character.lasting if c.edge and c.since <= now < c.until),
+                None)
+
+
+def add_prompt(state: State, scratch: Scratch, kind: str, character: str | None, text: str,
+               dice_expression: str = "1d20", modifier_value: int = 0, dc: int | None = None,
+               options: tuple[str, ...] = (), **context: Any) -> State:
+    """Queue a prompt for a character's player (or the GM when character is None)."""
+    names = scratch.table("panico", "nomes_opcoes")
+    owner = next((c for c in state.party if c.id == character), None)
+    if owner is not None and not options:  # a roll: DESV applies to the physical die too
+        edge = edge_for(owner, scratch.tables, state.minutes)
+        context = {**context, "vantagem": edge}
+        if edge is not None:
+            text += " " + edge_text(edge, dice_expression, bool(context.get("rolar_abaixo")))
+    prompt = Prompt(id=state.next_prompt_id, kind=kind, character=character, text=text,
+                    dice=dice_expression, modifier=modifier_value, dc=dc, options=options,
+                    labels=tuple(str(names.get(o, o)) for o in options), context=context)
+    visibility = player_visibility(character) if character else GM
+    scratch.say(text, visibility, kind="pedido", pedido=prompt_to_dict(prompt))
+    return replace(state, prompts=state.prompts + (prompt,),
+                   next_prompt_id=state.next_prompt_id + 1)
+
+
+def prompt_name(tables: Tables, kind: str) -> str:
+    """How people call a prompt kind (tables/panico.yaml `nomes_pedidos`)."""
+    return str(tables.get("panico", "nomes_pedidos").get(kind, kind))
+
+
+def require_group_free(state: State, scratch: Scratch, who: tuple[str, ...] | None = None) -> None:
+    """Refuse a group activity (or one for `who`) while a prompt of a kind that holds the group
+    (comandos.yaml `pedidos_que_seguram`) waits, naming whose and which."""
+    kinds = set(scratch.table("comandos", "pedidos_que_seguram"))
+    waiting = [p for p in state.prompts
+               if p.kind in kinds and (who is None or p.character in who)]
+    if not waiting:
+        return
+    names = {c.id: c.name for c in state.party}
+    said = "; ".join(f"{names.get(str(p.character), p.character or 'o Mestre')} ainda não "
+                     f"respondeu ao pedido {p.id} ({prompt_name(scratch.tables, p.kind)})"
+                     for p in waiting)
+    first = waiting[0].id
+    raise CommandRejected(f"{said}: responda ('responder pedido {first}') ou cancele "
+                          f"('cancelar pedido {first}') antes de seguir", code="pedido_pendente")
+
+
+def edge_text(edge: str, dice_expression: str, low_is_good: bool) -> str:
+    """What a prompt under DESV (or vantagem) asks of a physical die: roll twice, keep one."""
+    worse = edge == EXHAUSTION_EDGE
+    keep = "menor" if worse != low_is_good else "maior"
+    name = "DESV" if worse else "vantagem"
+    return (f"Com {name}: role {dice_expression} duas vezes e fique com o "
+            f"{'pior' if worse else 'melhor'} (o {keep}); diga os dois valores ou só o que "
+            "ficou.")
+
+
+def prompt_edge(prompt: Prompt) -> str | None:
+    """The edge the prompt was asked with (DESV of exhaustion or of a lasting condition)."""
+    edge = prompt.context.get("vantagem")
+    return str(edge) if edge else None
+
+
+def prompt_to_dict(prompt: Prompt) -> dict[str, Any]:
+    shown = {"id": prompt.id, "tipo": prompt.kind, "personagem": prompt.character,
+             "texto": prompt.text, "dados": prompt.dice, "modificador": prompt.modifier,
+             "dc": prompt.dc, "opcoes": list(prompt.options),
+             "opcoes_nomes": list(prompt.labels or prompt.options)}
+    if prompt_edge(prompt):
+        shown["vantagem"] = prompt_edge(prompt)
+    return shown
+
+
+def option_label(prompt: Prompt, option: str) -> str:
+    """How a canonical option of this prompt is shown (its label from tables)."""
+    labels = dict(zip(prompt.options, prompt.labels))
+    return labels.get(option, option)
+
+
+def spoken_name(tables: Tables, name: str) -> str:
+    """How people say a command: the start of its `ajuda` text (before " — "), up to the first
+    placeholder (a word with [ | / or a digit, or a capitalized example name)."""
+    spec = tables.get("comandos", "comandos").get(name, {})
+    words = []
+    for word in str(spec.get("ajuda", name)).split(" — ")[0].split():
+        if any(mark in word for mark in "[|/") or any(ch.isdigit() for ch in word) \
+                or word[:1].isupper():
+            break
+        words.append(word.strip(",;"))
+    return " ".join(words) or name
+
+
+# ---------------------------------------------------------------- helpers shared by procedures
+
+ATTRIBUTES = ("for", "des", "con", "int", "sab", "car")
+
+
+def set_travel(state: State, **changes: Any) -> State:
+    return replace(state, travel=replace(state.travel, **changes))
+
+
+def names_text(names: list[str]) -> str:
+    """'Ana', 'Ana e Bia', 'Ana, Bia e Caio'."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " e " + names[-1]
+
+
+def terrain_name(scratch: Scratch, terrain: str) -> str:
+    return str(scratch.table("viagem", "terrenos", terrain))
+
+
+def group_for(scratch: Scratch, groups: Iterable[Mapping[str, Any]], terrain: str,
+              where: str) -> Mapping[str, Any]:
+    """The group/column/row of a table that covers this terrain (mapped in data)."""
+    for group in groups:
+        if terrain in group["terrenos"]:
+            return group
+    raise TableError(f"tables/viagem.yaml: '{where}' não cobre o terreno '{terrain}'")
+
+
+def row_text(row: Any) -> str:
+    """A table row is a text or a mapping with `texto`."""
+    return str(row["texto"]) if isinstance(row, Mapping) else str(row)
+
+
+def passed(prompt: Prompt, answer: PromptAnswer) -> bool:
+    """A rolled answer meets the prompt's DC."""
+    if answer.total is None:
+        raise CommandRejected(
+            f"o pedido {prompt.id} é um teste: responda com o resultado do dado "
+            f"(ex.: 'responder 14') ou 'responder' para o companheiro rolar")
+    return prompt.dc is None or answer.total >= prompt.dc
+
+
+def actor_character(scratch: Scratch) -> str | None:
+    return protocol.character_of(scratch.command.actor)
