@@ -5,12 +5,14 @@ fields are the keys of that part of the file (the data's own Portuguese words, s
 the code say the same thing). Loading builds every declared piece once, with dacite (strict by
 default: a key the dataclass does not know is an error too), so a mistake in a file is a
 TableError naming the file and the key, and nothing downstream reads raw dicts:
-`rules.piece(ForcedMarch).dc`. A field's own check (a dice expression, a chance within 0–6) is
-a `__post_init__` that raises `InvalidValue(field, what it should be)`.
+`rules.piece(ForcedMarch).dc`. A value's own check (a dice expression, a chance within 0–6) is
+a `validate()` method on its dataclass that raises `InvalidValue(field, what it should be)`;
+it runs after the piece is built, for every dataclass inside it, so the error names the whole
+key path ('variacao.dados').
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, is_dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from typing import Any, Callable, Mapping, TypeVar
 
 import dacite
@@ -37,7 +39,7 @@ PIECES: dict[type, Place] = {}
 
 
 class InvalidValue(ValueError):
-    """Raised by a piece's __post_init__: `field` should be `expected` (in Portuguese)."""
+    """Raised by a piece's validate(): `field` should be `expected` (in Portuguese)."""
 
     def __init__(self, field: str, expected: str) -> None:
         super().__init__(f"{field}: {expected}")
@@ -82,6 +84,26 @@ def _node(files: Mapping[str, Any], place: Place) -> Any:
     return node
 
 
+def _validate(value: Any, path: str) -> None:
+    """Call validate() on every dataclass inside value; InvalidValue gets the full path."""
+    if is_dataclass(value) and not isinstance(value, type):
+        check = getattr(value, "validate", None)
+        if check is not None:
+            try:
+                check()
+            except InvalidValue as error:
+                raise InvalidValue(f"{path}.{error.field}" if path else error.field,
+                                   error.expected) from None
+        for item in fields(value):
+            _validate(getattr(value, item.name), f"{path}.{item.name}" if path else item.name)
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            _validate(item, f"{path}.{key}" if path else str(key))
+    elif isinstance(value, tuple):
+        for index, item in enumerate(value):
+            _validate(item, f"{path}[{index}]")
+
+
 def build_piece(cls: type[T], files: Mapping[str, Any]) -> T:
     """The typed piece `cls` from the loaded files; TableError naming file and key."""
     place = PIECES[cls]
@@ -89,7 +111,9 @@ def build_piece(cls: type[T], files: Mapping[str, Any]) -> T:
     prefix = f"tables/{place.file}.yaml"
     config = dacite.Config(strict=place.strict, cast=[tuple])
     try:
-        return dacite.from_dict(cls, node, config=config)
+        built = dacite.from_dict(cls, node, config=config)
+        _validate(built, "")
+        return built
     except dacite.WrongTypeError as error:
         raise TableError(f"{prefix}: '{place.where(error.field_path or '')}' deveria ser "
                          f"{_expected(error)}") from None

@@ -15,7 +15,7 @@ class _Row:
     nome: str
     chance: int
 
-    def __post_init__(self) -> None:
+    def validate(self) -> None:
         if not 0 <= self.chance <= 6:
             raise InvalidValue("chance", "um número de 0 a 6 (X em 6)")
 
@@ -54,7 +54,8 @@ def test_a_piece_is_built_typed_and_frozen(declared) -> None:
     ({"dc": "doze"}, r"tables/teste\.yaml: 'tabela_b\.dc' deveria ser número inteiro"),
     ({"nivel": "facil"}, r"'tabela_b\.nivel' deveria ser um destes: inseguro, arriscado, mortal"),
     ({"extra": 1}, r"chave desconhecida em 'tabela_b': extra"),
-    ({"grupos": [{"nome": "Colinas", "chance": 9}]}, r"'tabela_b\.chance' deveria ser um número"),
+    ({"grupos": [{"nome": "Colinas", "chance": 9}]},
+     r"'tabela_b\.grupos\[0\]\.chance' deveria ser um número de 0 a 6"),
 ])
 def test_a_mistake_names_the_file_and_the_key(declared, changes, message) -> None:
     with pytest.raises(TableError, match=message):

@@ -76,9 +76,26 @@ def apply(state: State, command: Command, rng: random.Random,
     scratch = Scratch(rng=rng, tables=tables, command=command)
     require_actor(state, scratch)
     require_mode(state, scratch)
-    new_state = _repeated(handler, state, scratch) if "vezes" in command.args \
-        else handler(state, scratch)
+    narrated = _narrating_refusals(handler)
+    new_state = _repeated(narrated, state, scratch) if "vezes" in command.args \
+        else narrated(state, scratch)
     return _count_dice(new_state, scratch.events), scratch.events
+
+
+def _narrating_refusals(handler: Handler) -> Handler:
+    """The handler, with a refusal said by its code (CommandRejected.because) written out from
+    tables/narracao/ before it leaves the engine: `message` is always the text people read."""
+
+    def run(state: State, scratch: Scratch) -> State:
+        try:
+            return handler(state, scratch)
+        except CommandRejected as refusal:
+            if refusal.message or refusal.code is None:
+                raise
+            text = scratch.tables.narration.render(refusal.code, refusal.params)
+            raise refusal.rendered(text) from None
+
+    return run
 
 
 def _repeated(handler: Handler, state: State, scratch: Scratch) -> State:

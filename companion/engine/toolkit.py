@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 import unicodedata
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Iterable, Mapping, get_args
+from typing import Any, Callable, Iterable, Mapping, TypeVar, get_args
 
 from companion import protocol
 from companion.engine import dice
@@ -29,7 +29,10 @@ from companion.engine.model import (
     player_visibility,
 )
 from companion.errors import CommandRejected, DiceError, TableError
+from companion.rulebook import InvalidValue
 from companion.tables import Tables, check, register_schema
+
+T = TypeVar("T")
 
 
 class _Rule(type):
@@ -59,6 +62,12 @@ def _rolls(value: Any) -> bool:
     except DiceError:
         return False
     return True
+
+
+def require_dice(field_name: str, value: str) -> None:
+    """For a typed rules piece's validate(): `value` must be a dice expression."""
+    if not _rolls(value):
+        raise InvalidValue(field_name, "uma expressão de dados, como 1d6 ou 2d4+1")
 
 
 DICE_TEXT = schema_rule("uma expressão de dados, como 1d6 ou 2d4+1",
@@ -149,6 +158,19 @@ class Scratch:
 
     def warn(self, text: str, visibility: Visibility = PUBLIC, **data: Any) -> None:
         self.say(text, visibility, kind="aviso", **data)
+
+    def tell(self, code: str, visibility: Visibility = PUBLIC, kind: str = "relato", *,
+             words: Mapping[str, Any] | None = None, **data: Any) -> None:
+        """Emit an event narrated from tables/narracao/: its text is the template `code`
+        ('viagem.avancou') rendered with `data` plus `words` (values only the text needs);
+        the event's data is `data` alone."""
+        text = self.tables.narration.render(code, {**data, **(words or {})})
+        self.events.append(Event(kind=kind, visibility=visibility, text=text, data=data,
+                                 code=code))
+
+    def piece(self, cls: type[T]) -> T:
+        """The typed rules piece `cls` (companion.rulebook.piece)."""
+        return self.tables.piece(cls)
 
     def roll(self, expression: str, tabela: str, resultado: str | None = None,
              visibility: Visibility = PUBLIC, edge: str | None = None,

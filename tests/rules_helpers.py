@@ -1,0 +1,22 @@
+"""A copy of tables/ with one change, loaded as the companion loads it (issue 8: every value
+the engine uses comes from the typed rules, so changing it in the data changes behaviour)."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from companion.loader import load_rules
+from companion.tables import DEFAULT_DIR, Tables
+
+
+def changed_rules(tmp_path: Path, file: str, old: str, new: str) -> Tables:
+    """tables/ copied to tmp_path with `old` replaced by `new` (once) in `file`
+    (a path inside tables/, e.g. 'clima.yaml' or 'narracao/clima.yaml')."""
+    folder = tmp_path / "tables"
+    if not folder.exists():
+        shutil.copytree(DEFAULT_DIR, folder)
+    path = folder / file
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, f"{file}: {old!r} aparece {text.count(old)} vezes"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return load_rules(folder)
