@@ -130,6 +130,12 @@ sys.exit(0 if is_model(target) else 1)
 PYEOF
 }
 
+# Bytecode for the project's own modules, as an installed package has it: Python writes it by
+# itself unless PYTHONDONTWRITEBYTECODE is set, and then every start compiles ~50 modules again.
+compile_project() {
+  "$PY" -m compileall -q companion >/dev/null || true
+}
+
 # A whole number for crash/fuzz, or a clear message.
 count_or_default() {
   local value="${1:-$2}"
@@ -153,6 +159,7 @@ case "${1:-}" in
     shift
     ensure_venv
     ensure_install ".[test]" "-teste"
+    compile_project
     exec "$PY" bench/live.py "$@"
     ;;
   crash)
@@ -169,6 +176,7 @@ esac
 
 ensure_venv
 ensure_install ".[voz]" "" "$VENV/.instalado-teste"
+compile_project
 # The evening must survive anything, kill -9 included: without --db the session lives in mesa.db.
 case " $* " in
   *" --db "*|*" --db="*) ;;

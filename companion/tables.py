@@ -10,7 +10,13 @@ or a tuple of types is a leaf. Errors name the file and the key path, never a tr
 """
 from __future__ import annotations
 
+import glob
+import hashlib
+import marshal
 import os
+import re
+import sys
+import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -125,18 +131,61 @@ def check(data: Any, schema: Any, file: str, path: str = "") -> None:
 
 # libyaml's safe loader when PyYAML has it (the same documents, several times faster at start-up)
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# What reading a YAML file gave, kept like Python keeps bytecode: marshal, named by the file's
+# SHA-256 (and the Python and PyYAML versions), so an edited file is simply read again.
+
+
+def _cache_dir() -> Path:
+    try:
+        return Path(os.environ.get("XDG_CACHE_HOME") or Path("~/.cache").expanduser()) / "mesa"
+    except RuntimeError:  # no home directory: the cache (then unwritable) is only skipped
+        return Path("/nonexistent/mesa")
+
+
+CACHE_DIR = _cache_dir()
+_CACHE_TAG = f"{sys.implementation.cache_tag}-yaml{yaml.__version__}"
+_CACHED_NAME = re.compile(r"[0-9a-f]{32}-.*\.marshal")  # what follows "<stem>-"
 
 
 def _read(path: Path) -> Any:
     try:
-        with path.open(encoding="utf-8") as handle:
-            return yaml.load(handle, Loader=LOADER)
+        raw = path.read_bytes()
+        text = raw.decode("utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise TableError(f"tables/{path.name}: não consegui ler o arquivo ({error})") from None
+    cached = CACHE_DIR / f"{path.stem}-{hashlib.sha256(raw).hexdigest()[:32]}-{_CACHE_TAG}.marshal"
+    try:
+        return marshal.loads(cached.read_bytes())
+    except (OSError, ValueError, EOFError, TypeError):
+        pass  # not read before (or an unreadable cache file): read the YAML
+    data = _parse(path, text.replace("\r\n", "\n").replace("\r", "\n"))
+    _keep(cached, path.stem, data)
+    return data
+
+
+def _parse(path: Path, text: str) -> Any:
+    try:
+        return yaml.load(text, Loader=LOADER)
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         line = f" (linha {mark.line + 1})" if mark is not None else ""
         raise TableError(f"tables/{path.name}: YAML inválido{line}") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise TableError(f"tables/{path.name}: não consegui ler o arquivo ({error})") from None
+
+
+def _keep(cached: Path, stem: str, data: Any) -> None:
+    """Write the cache file (atomically), dropping older ones of the same table; a cache that
+    cannot be written only means reading the YAML again next time."""
+    try:
+        blob = marshal.dumps(data)
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        partial = cached.with_name(f"{cached.name}.{os.getpid()}.{threading.get_ident()}")
+        partial.write_bytes(blob)
+        os.replace(partial, cached)
+        for old in cached.parent.glob(f"{glob.escape(stem)}-*.marshal"):
+            if old != cached and _CACHED_NAME.fullmatch(old.name[len(stem) + 1:]):
+                old.unlink(missing_ok=True)
+    except (OSError, ValueError):
+        pass
 
 
 def load_tables(directory: Path | str | None = None) -> Tables:

@@ -64,3 +64,28 @@ def test_disadvantage_on_a_roll_under_test_keeps_the_higher_die() -> None:
     assert (kept.total, other.total) == (17, 4)
     kept, other = dice.roll_with_edge("1d20", FixedDice(4, 17), "vantagem", low_is_good=True)
     assert (kept.total, other.total) == (4, 17)
+
+
+_TERMS = st.one_of(
+    st.builds(lambda n, s: f"{n}d{s}", st.sampled_from(["", "0", "1", "2", "3", "10", "01"]),
+              st.sampled_from([2, 4, 6, 8, 10, 12, 20, 100])),
+    st.integers(min_value=0, max_value=30).map(str))
+
+
+@given(st.lists(_TERMS, min_size=1, max_size=4), st.lists(st.sampled_from("+-"), min_size=3,
+                                                           max_size=3),
+       st.integers(min_value=0, max_value=10**9))
+def test_sums_roll_as_the_library_rolls_them(terms: list[str], signs: list[str],
+                                             seed: int) -> None:
+    """The plan of a sum of dice and numbers rolls what the library would, with the same
+    calls to the RNG (same seed → same faces, golden files unchanged)."""
+    text = terms[0] + "".join(sign + term for sign, term in zip(signs, terms[1:]))
+    mine, theirs = random.Random(seed), random.Random(seed)
+    try:
+        rolled = dice.roll(text, mine)
+    except DiceError:
+        assert not any("d" in term for term in terms)  # only a sum without dice is refused
+        return
+    assert dice.plan(text) is not None
+    assert (rolled.total, rolled.faces) == dice._roll_library(text, text, theirs, 100)
+    assert mine.getstate() == theirs.getstate()

@@ -99,3 +99,27 @@ def test_cli_reports_broken_tables_without_traceback(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert "tables/comandos.yaml" in result.stderr + result.stdout
     assert "Traceback" not in result.stderr
+
+
+def test_read_tables_are_kept_and_an_edited_file_is_read_again(tmp_path: Path,
+                                                                monkeypatch) -> None:
+    """The start-up cache (marshal, named by each file's SHA-256) gives back exactly what the
+    YAML gave; an edited file is read again, and a broken cache file only means re-reading."""
+    import companion.tables as tables_module
+
+    cache = tmp_path / "cache"
+    monkeypatch.setattr(tables_module, "CACHE_DIR", cache)
+    folder = copy_tables(tmp_path)
+    first = load_rules(folder)
+    kept = sorted(p.name for p in cache.iterdir())
+    assert len(kept) == len(list(folder.glob("*.yaml")))
+    assert load_rules(folder).files == first.files
+    assert repr(load_rules(folder).files) == repr(first.files)  # snapshot versions agree
+    path = folder / "inicio.yaml"
+    path.write_text(path.read_text(encoding="utf-8") + "\nnova_chave: 1\n", encoding="utf-8")
+    edited = load_rules(folder)
+    assert edited.files["inicio"]["nova_chave"] == 1
+    assert len(list(cache.glob("inicio-*.marshal"))) == 1  # the old one is gone
+    for file in cache.iterdir():
+        file.write_bytes(b"\x00 not marshal")
+    assert load_rules(folder).files == edited.files

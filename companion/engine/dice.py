@@ -1,4 +1,10 @@
-"""Dice rolling on top of the `dice` library, always with the RNG passed in."""
+"""Dice rolling on top of the `dice` library, always with the RNG passed in.
+
+The sums every table and most commands use (1d6, 2d6+1, d20, 1d8+1d4-1) are read once into an
+immutable plan (`Term`s) and rolled straight from it: one `rng.randint(1, sides)` per die, left
+to right, exactly the calls the library makes for them, so the same seed gives the same faces.
+Anything else (keep-highest, exploding dice…) goes through the library itself.
+"""
 from __future__ import annotations
 
 import copy
@@ -15,6 +21,9 @@ from companion.errors import DiceError
 
 ACCEPTED = "use algo como 1d20, 2d6+1, 3d6-1 ou d8"
 _SIDES = re.compile(r"d(\d+)", re.IGNORECASE)
+_TERM = r"(?:\d*d\d+|\d+)"
+_SUM = re.compile(rf"{_TERM}(?:[+-]{_TERM})*")
+_SIGNED_TERM = re.compile(r"([+-]?)(?:(\d*)d(\d+)|(\d+))")
 
 
 @dataclass(frozen=True)
@@ -24,6 +33,16 @@ class Roll:
     expression: str
     total: int
     faces: tuple[tuple[str, tuple[int, ...]], ...]  # (("d6", (3, 5)),)
+
+
+@dataclass(frozen=True)
+class Term:
+    """One term of a sum of dice and numbers: `amount` dice of `sides` faces (sides 0 for a
+    plain number, `amount` then being the number), added (sign 1) or subtracted (-1)."""
+
+    sign: int
+    amount: int
+    sides: int
 
 
 def _collect_dice(element: object, out: list[tuple[str, tuple[int, ...]]]) -> None:
@@ -36,13 +55,62 @@ def _collect_dice(element: object, out: list[tuple[str, tuple[int, ...]]]) -> No
 
 
 @lru_cache(maxsize=512)
+def plan(text: str) -> tuple[Term, ...] | None:
+    """The text as a sum of dice and numbers (read once per text); None for anything else,
+    or for a sum without dice."""
+    if not _SUM.fullmatch(text):
+        return None
+    terms = tuple(
+        Term(-1 if sign == "-" else 1, int(amount or 1) if sides else int(number),
+             int(sides) if sides else 0)
+        for sign, amount, sides, number in _SIGNED_TERM.findall(text))
+    return terms if any(term.sides for term in terms) else None
+
+
+def _roll_plan(terms: tuple[Term, ...], rng: random.Random
+               ) -> tuple[int, tuple[tuple[str, tuple[int, ...]], ...]]:
+    total = 0
+    faces: list[tuple[str, tuple[int, ...]]] = []
+    for term in terms:
+        if not term.sides:
+            total += term.sign * term.amount
+            continue
+        rolled = tuple(rng.randint(1, term.sides) for _ in range(term.amount))
+        faces.append((f"d{term.sides}", rolled))
+        total += term.sign * sum(rolled)
+    return total, tuple(faces)
+
+
+@lru_cache(maxsize=512)
 def _parsed(text: str, max_dice: int) -> object:
     """Parsing is the slow part of the dice library (pyparsing): parse each text once."""
     return dicelib.roll(text, raw=True, max_dice=max_dice)
 
 
-def roll(expression: str, rng: random.Random, max_dice: int = 100, max_sides: int = 1000) -> Roll:
-    """Roll a dice expression; raise DiceError with a Portuguese message when it is bad or absurd."""
+def _roll_library(text: str, expression: str, rng: random.Random, max_dice: int
+                  ) -> tuple[int, tuple[tuple[str, tuple[int, ...]], ...]]:
+    """Any other expression the library reads, its errors in Portuguese."""
+    try:
+        element = copy.deepcopy(_parsed(text, max_dice))  # evaluation mutates the tree
+        value = element.evaluate_cached(random=rng, max_dice=max_dice)
+    except DiceBaseException as error:
+        if "Too many dice" in str(error):
+            raise _too_many(expression, max_dice) from None
+        raise DiceError(f"expressão de dados inválida: '{expression}'; {ACCEPTED}") from None
+    except (ValueError, TypeError, ZeroDivisionError, RecursionError):
+        raise DiceError(f"expressão de dados inválida: '{expression}'; {ACCEPTED}") from None
+    total = int(sum(value)) if isinstance(value, list) else int(value)
+    faces: list[tuple[str, tuple[int, ...]]] = []
+    _collect_dice(element, faces)
+    return total, tuple(faces)
+
+
+def _too_many(expression: str, max_dice: int) -> DiceError:
+    return DiceError(f"dados demais em '{expression}': no máximo {max_dice} dados; {ACCEPTED}")
+
+
+def _checked(expression: str, max_sides: int) -> str:
+    """The expression as rolled (lower case, no spaces), refused when empty, long or absurd."""
     text = expression.strip().lower().replace(" ", "")
     if not text or len(text) > 40:
         raise DiceError(f"expressão de dados inválida: '{expression}'; {ACCEPTED}")
@@ -51,23 +119,22 @@ def roll(expression: str, rng: random.Random, max_dice: int = 100, max_sides: in
             raise DiceError(
                 f"dado absurdo em '{expression}': use dados de 2 a {max_sides} faces; {ACCEPTED}"
             )
-    try:
-        element = copy.deepcopy(_parsed(text, max_dice))  # evaluation mutates the tree
-        value = element.evaluate_cached(random=rng, max_dice=max_dice)
-    except DiceBaseException as error:
-        if "Too many dice" in str(error):
-            raise DiceError(
-                f"dados demais em '{expression}': no máximo {max_dice} dados; {ACCEPTED}"
-            ) from None
-        raise DiceError(f"expressão de dados inválida: '{expression}'; {ACCEPTED}") from None
-    except (ValueError, TypeError, ZeroDivisionError, RecursionError):
-        raise DiceError(f"expressão de dados inválida: '{expression}'; {ACCEPTED}") from None
-    total = int(sum(value)) if isinstance(value, list) else int(value)
-    faces: list[tuple[str, tuple[int, ...]]] = []
-    _collect_dice(element, faces)
+    return text
+
+
+def roll(expression: str, rng: random.Random, max_dice: int = 100, max_sides: int = 1000) -> Roll:
+    """Roll a dice expression; raise DiceError with a Portuguese message when it is bad or absurd."""
+    text = _checked(expression, max_sides)
+    terms = plan(text)
+    if terms is None:
+        total, faces = _roll_library(text, expression, rng, max_dice)
+    elif any(term.sides and term.amount > max_dice for term in terms):
+        raise _too_many(expression, max_dice)
+    else:
+        total, faces = _roll_plan(terms, rng)
     if not faces:
         raise DiceError(f"'{expression}' não tem dados para rolar; {ACCEPTED}")
-    return Roll(expression=text if text[0] != "d" else "1" + text, total=total, faces=tuple(faces))
+    return Roll(expression=text if text[0] != "d" else "1" + text, total=total, faces=faces)
 
 
 def roll_with_edge(

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import errno
+import gc
 import logging
 import socket
 import threading
@@ -304,6 +305,9 @@ def serve(host: str, port: int, session: Any, voice: Callable[..., Any] | None =
     voice_hub = app.extensions["mesa_voice"]
     if voice_hub.voice is not None:
         print(voice_hub.voice.line, flush=True)
+    # Everything loaded so far (modules, tables, the session) lives as long as the server: out of
+    # the collector's sight, a full collection no longer walks it in the middle of a command.
+    gc.freeze()
     try:
         server.serve_forever()  # werkzeug's returns quietly on Ctrl+C
     finally:

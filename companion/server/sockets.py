@@ -59,6 +59,9 @@ GM_ROOM = "gm"
 PUBLIC_ROOM = "public"
 TABLE_ROOM = "mesa"  # shared screens: they get the public estado
 WELCOME_WAIT = 5.0  # seconds to wait for the connection to be accepted before welcoming
+# Events go out before views: the websocket writer threads need the GIL to send the events
+# the dispatcher just queued, and building and sending the views would hold it meanwhile.
+VIEWS_AFTER = 0.002  # seconds between a batch's events and its views
 
 
 def player_room(character_id: str) -> str:
@@ -318,6 +321,7 @@ class Hub:
             for client in live:
                 client.last_sent = max(client.last_sent, event["seq"])
             self.cursor = event["seq"]
+        time.sleep(VIEWS_AFTER)
         self._send_states(fresh)
 
     def _localized(self, event: dict, live: list[Client]) -> list[tuple[dict, list[str]]]:
