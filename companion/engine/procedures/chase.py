@@ -5,8 +5,9 @@ ranged check).
 decides whether the chase starts. During the chase each escape test is one 10-minute turn that
 moves ONE signed score (+1 Ponto de Fuga, −1 Ponto de Perigo); the distance is derived from it.
 The test's difficulty is always the GM's: `fuga sucesso|falha` or `fuga dc N` (a prompt for the
-rolling character, or a public d20 when there is no party). Numbers and texts come from
-tables/perseguicao.yaml.
+rolling character, or a public d20 when there is no party). Numbers and the seed's sentences
+come from tables/perseguicao.yaml (the ChaseRules piece, including the score → distance
+thresholds `distancia_pelo_placar`); the texts people read from tables/narracao/perseguicao.yaml.
 
 Each chase turn passes its minutes through clock.pass_time: in a dungeon the lights and spells
 burn, and the travel's run of advances is broken. A chase that starts leaves any safe camp.

@@ -6,7 +6,8 @@ One `turno` is 10 minutes, in the order of the rules: encounter check → player
 bookkeeping, then any rolled encounter arrives, with automatic surprise). `descansar` in the
 dungeon is a rest turn (`rest_turn`, which the registry's `descansar` runs in a dungeon),
 `dormir` the 8-hour sleep (`sleep`). Numbers, chances and row texts come from
-tables/masmorra.yaml; the lights and spells are light.py's.
+tables/masmorra.yaml (the DungeonRules piece; who sees an event is `mestre` or `publico` there),
+the texts people read from tables/narracao/masmorra.yaml; the lights and spells are light.py's.
 
 Time passes through clock.pass_time: a turn burns one turn of every light and spell, and so does
 a chase turn in the dungeon; entering a dungeon breaks the travel's run of advances and leaves
