@@ -5,8 +5,9 @@ ranged check).
 decides whether the chase starts. During the chase each escape test is one 10-minute turn that
 moves ONE signed score (+1 Ponto de Fuga, −1 Ponto de Perigo); the distance is derived from it.
 The test's difficulty is always the GM's: `fuga sucesso|falha` or `fuga dc N` (a prompt for the
-rolling character, or a public d20 when there is no party). Numbers and texts come from
-tables/perseguicao.yaml.
+rolling character, or a public d20 when there is no party). Numbers and the seed's sentences
+come from tables/perseguicao.yaml (the ChaseRules piece, including the score → distance
+thresholds `distancia_pelo_placar`); the texts people read from tables/narracao/perseguicao.yaml.
 
 Each chase turn passes its minutes through clock.pass_time: in a dungeon the lights and spells
 burn, and the travel's run of advances is broken. A chase that starts leaves any safe camp.
@@ -20,12 +21,13 @@ use up the turn's check.
 """
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Any, Callable
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Literal
 
 from companion.engine.clock import pass_time
 from companion.engine.model import GM, Character, Chase, Prompt, State
 from companion.engine.toolkit import (
+    ATTRIBUTES,
     PromptAnswer,
     Scratch,
     add_prompt,
@@ -35,58 +37,147 @@ from companion.engine.toolkit import (
     exhaust_party,
     find_character,
     modifier,
-    plural,
     prompt_handler,
+    require_dice,
     slug,
 )
-from companion.errors import CommandRejected, TableError
-from companion.tables import register_schema
+from companion.errors import CommandRejected
+from companion.rulebook import InvalidValue, piece
 
 FILE = "perseguicao"
-_DISTANCE = {"nome": str, "linha": str, "chance": (int, str)}
-register_schema(FILE, {
-    "teste_de_fuga": {"nome": str, "dados": str, "atributo": str, "sucesso": str, "falha": str,
-                      "dc_minima": int, "dc_maxima": int},
-    "declarada": {"falha": str, "sucesso": str},
-    "turno_minutos": int,
-    "limite_turnos": int,
-    "limite_texto": str,
-    "exaustao_apos_limite": int,
-    "privacao": {"comida": int, "agua": int},
-    "perda_de_velocidade": float,
-    "velocidade_maxima": int,
-    "pontos_para_fim": int,
-    "ponto_de_fuga": str,
-    "ponto_de_perigo": str,
-    "escaparam": str,
-    "alcancados": str,
-    "fim_escaparam": str,
-    "fim_alcancados": str,
-    "alcance": {"nome": str, "sim": str, "nao": str},
-    "distancias": {"menor": _DISTANCE, "neutra": _DISTANCE, "maior": _DISTANCE},
-})
-
 ALWAYS = "sempre"
+DistanceKey = Literal["menor", "neutra", "maior"]
 
 
-def _data(scratch: Scratch, *path: str | int) -> Any:
-    return scratch.table(FILE, *path)
+@dataclass(frozen=True)
+class EscapeTest:
+    """The escape test: its dice and attribute; the GM's DC within dc_minima..dc_maxima."""
+
+    nome: str
+    dados: str
+    atributo: str
+    atributo_padrao_da_casa: bool
+    sucesso: str
+    falha: str
+    dc_minima: int
+    dc_maxima: int
+
+    def validate(self) -> None:
+        require_dice("dados", self.dados)
+        if self.atributo not in ATTRIBUTES:
+            raise InvalidValue("atributo", "um destes: " + ", ".join(ATTRIBUTES))
+        if self.dc_maxima < self.dc_minima:
+            raise InvalidValue("dc_maxima", f"um número, {self.dc_minima} (dc_minima) ou mais")
 
 
-def distance_of(chase: Chase) -> str:
-    """The abstract distance derived from the score: −1 menor, 0 neutra, +1 maior."""
-    if chase.score < 0:
+@dataclass(frozen=True)
+class DeclaredFlight:
+    falha: str
+    sucesso: str
+
+
+@dataclass(frozen=True)
+class Privation:
+    comida: int
+    agua: int
+
+
+@dataclass(frozen=True)
+class RangeCheck:
+    nome: str
+    sim: str
+    nao: str
+
+
+@dataclass(frozen=True)
+class Distance:
+    """A distance: its row text and the range chance in 6 (or `sempre`, no roll)."""
+
+    nome: str
+    linha: str
+    chance: int | Literal["sempre"]
+
+    def validate(self) -> None:
+        if isinstance(self.chance, int) and not 0 <= self.chance <= 6:
+            raise InvalidValue("chance", f"uma chance em 6, de 0 a 6, ou '{ALWAYS}'")
+
+
+@dataclass(frozen=True)
+class Distances:
+    menor: Distance
+    neutra: Distance
+    maior: Distance
+
+    def of(self, key: str) -> Distance:
+        return {"menor": self.menor, "neutra": self.neutra, "maior": self.maior}[key]
+
+
+@dataclass(frozen=True)
+class ScoreDistances:
+    """The score → distance thresholds: menor at most `menor_ate`, maior from `maior_desde`,
+    neutra between."""
+
+    menor_ate: int
+    maior_desde: int
+
+    def validate(self) -> None:
+        if self.maior_desde <= self.menor_ate:
+            raise InvalidValue("maior_desde", f"um número maior que menor_ate ({self.menor_ate})")
+
+
+@piece(FILE)
+@dataclass(frozen=True)
+class ChaseRules:
+    """tables/perseguicao.yaml."""
+
+    teste_de_fuga: EscapeTest
+    declarada: DeclaredFlight
+    turno_minutos: int
+    limite_turnos: int
+    limite_texto: str
+    exaustao_apos_limite: int
+    privacao: Privation
+    perda_de_velocidade: float | int
+    velocidade_maxima: int
+    exaustao_padrao_da_casa: bool
+    pontos_para_fim: int
+    ponto_de_fuga: str
+    ponto_de_perigo: str
+    escaparam: str
+    alcancados: str
+    fim_escaparam: str
+    fim_alcancados: str
+    alcance: RangeCheck
+    distancia_pelo_placar: ScoreDistances
+    distancias: Distances
+
+    def validate(self) -> None:
+        if not 0 <= self.perda_de_velocidade <= 1:
+            raise InvalidValue("perda_de_velocidade", "uma fração de 0 a 1")
+        if self.pontos_para_fim < 1:
+            raise InvalidValue("pontos_para_fim", "um número inteiro, 1 ou mais")
+
+
+# The thresholds of tables/perseguicao.yaml `distancia_pelo_placar` as shipped, for callers
+# that do not pass the rules yet (companion/engine/view.py, tests/test_chase.py).
+SHIPPED_THRESHOLDS = ScoreDistances(menor_ate=-1, maior_desde=1)
+
+
+def distance_of(chase: Chase, thresholds: ScoreDistances = SHIPPED_THRESHOLDS) -> str:
+    """The abstract distance derived from the score (tables/perseguicao.yaml
+    `distancia_pelo_placar`): −1 menor, 0 neutra, +1 maior as shipped."""
+    if chase.score <= thresholds.menor_ate:
         return "menor"
-    return "maior" if chase.score > 0 else "neutra"
+    return "maior" if chase.score >= thresholds.maior_desde else "neutra"
 
 
-def _distance_name(scratch: Scratch, chase: Chase) -> str:
-    return str(_data(scratch, "distancias", distance_of(chase), "nome"))
+def _distance(rules: ChaseRules, chase: Chase) -> str:
+    return distance_of(chase, rules.distancia_pelo_placar)
 
 
 def _require_chase(state: State) -> Chase:
     if state.chase is None:
-        raise CommandRejected("não há perseguição: o grupo declara a fuga com 'fugir'")
+        raise CommandRejected.because("perseguicao.sem_perseguicao")
     return state.chase
 
 
@@ -96,13 +187,10 @@ def _require_chase(state: State) -> Chase:
 def declare_flight(state: State, scratch: Scratch) -> State:
     """Flight is declared at the start of a combat round; the test comes at its end."""
     if state.chase is not None:
-        raise CommandRejected("o grupo já está em fuga; resolva com 'fuga sucesso', "
-                              "'fuga falha' ou 'fuga dificuldade N'")
+        raise CommandRejected.because("perseguicao.ja_em_fuga")
     name = arg(scratch, "personagem")
     roller = find_character(state, str(name)).id if name else None
-    scratch.say("O grupo declara fuga: nesta rodada, ajam para se desvencilhar dos oponentes. "
-                "No fim da rodada, o teste de fuga — 'fuga sucesso', 'fuga falha' ou "
-                "'fuga dificuldade N'.", personagem=roller)
+    scratch.tell("perseguicao.fuga_declarada", personagem=roller)
     return replace(state, chase=Chase(phase="declarada", roller=roller))
 
 
@@ -113,35 +201,31 @@ def escape_test(state: State, scratch: Scratch) -> State:
     """The GM gives the outcome (sucesso/falha) or the difficulty (dc); never invented."""
     _require_chase(state)
     if any(p.kind == "fuga" for p in state.prompts):
-        raise CommandRejected("já há um teste de fuga esperando resposta; responda-o ou "
-                              "cancele-o com 'cancelar'")
+        raise CommandRejected.because("perseguicao.teste_esperando")
     result, dc = arg(scratch, "resultado"), arg(scratch, "dc")
     if result is not None and dc is not None:
-        raise CommandRejected(f"diga o resultado ('{result}') OU a dificuldade ({dc}), não os "
-                              "dois: 'fuga sucesso', 'fuga falha' ou 'fuga dificuldade 12'")
+        raise CommandRejected.because("perseguicao.resultado_e_dificuldade", resultado=result,
+                                      dc=dc)
     if result is not None:
         return resolve(state, scratch, _outcome(str(result)))
     if dc is not None:
-        return _test_with_dc(state, scratch, _dc(scratch, dc))
-    raise CommandRejected("a dificuldade do teste de fuga é do Mestre: diga o resultado "
-                          "('fuga sucesso' ou 'fuga falha') ou a dificuldade "
-                          "('fuga dificuldade 12')")
+        return _test_with_dc(state, scratch, _dc(scratch.piece(ChaseRules).teste_de_fuga, dc))
+    raise CommandRejected.because("perseguicao.dificuldade_do_mestre")
 
 
 def _outcome(value: str) -> bool:
     outcomes = {"sucesso": True, "falha": False}
     key = slug(value)
     if key not in outcomes:
-        raise CommandRejected(f"resultado de fuga desconhecido: '{value}'; use sucesso ou falha")
+        raise CommandRejected.because("perseguicao.resultado_desconhecido", valor=value)
     return outcomes[key]
 
 
-def _dc(scratch: Scratch, value: Any) -> int:
-    low = int(_data(scratch, "teste_de_fuga", "dc_minima"))
-    high = int(_data(scratch, "teste_de_fuga", "dc_maxima"))
+def _dc(test: EscapeTest, value: Any) -> int:
+    low, high = test.dc_minima, test.dc_maxima
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise CommandRejected(f"dificuldade de fuga inválida: '{value}'; diga um número de "
-                              f"{low} a {high}, como em 'fuga dificuldade 12'")
+        raise CommandRejected.because("perseguicao.dificuldade_invalida", valor=value,
+                                      minima=low, maxima=high)
     return value
 
 
@@ -157,34 +241,34 @@ def _roller(state: State, scratch: Scratch) -> Character | None:
 
 def _test_with_dc(state: State, scratch: Scratch, dc: int) -> State:
     """A prompt on the roller's phone; with no party the companion rolls the d20 in public."""
-    spec = _data(scratch, "teste_de_fuga")
+    spec = scratch.piece(ChaseRules).teste_de_fuga
     character = _roller(state, scratch)
     if character is None:
-        rolled = scratch.roll(str(spec["dados"]), str(spec["nome"]), dc=dc,
-                              describe=lambda total: str(spec["sucesso" if total >= dc else "falha"]))
+        rolled = scratch.roll(spec.dados, spec.nome, dc=dc,
+                              describe=lambda total: spec.sucesso if total >= dc else spec.falha)
         return resolve(state, scratch, rolled.total >= dc)
-    attribute = str(spec["atributo"])
+    attribute = spec.atributo
     bonus = modifier(character, attribute, scratch.tables)
-    text = (f"{character.name}: teste de fuga — role {spec['dados']}{bonus:+d} "
-            f"({attribute.upper()}), dificuldade {dc}.")
-    scratch.say(f"Teste de fuga: {character.name} rola (dificuldade {dc}).", dc=dc,
-                personagem=character.id)
-    return add_prompt(state, scratch, "fuga", character.id, text, str(spec["dados"]), bonus, dc,
-                      tabela=str(spec["nome"]))
+    text = scratch.tables.narration.render("perseguicao.pedido_teste", {
+        "nome": character.name, "dados": spec.dados, "modificador": bonus,
+        "atributo": attribute, "dc": dc})
+    scratch.tell("perseguicao.teste_com_dificuldade", words={"nome": character.name}, dc=dc,
+                 personagem=character.id)
+    return add_prompt(state, scratch, "fuga", character.id, text, spec.dados, bonus, dc,
+                      tabela=spec.nome)
 
 
 @prompt_handler("fuga")
 def answer_escape(state: State, prompt: Prompt, answer: PromptAnswer, scratch: Scratch) -> State:
     """The roller answered: success when the total (die + modifier) reaches the DC."""
     _require_chase(state)
-    spec = _data(scratch, "teste_de_fuga")
+    spec = scratch.piece(ChaseRules).teste_de_fuga
     if answer.total is None or prompt.dc is None:
-        raise CommandRejected("responda o teste de fuga com o valor do dado ('responder 14') "
-                              "ou 'responder' para o companheiro rolar")
+        raise CommandRejected.because("perseguicao.responda_com_o_dado")
     success = answer.total >= prompt.dc
-    word = spec["sucesso"] if success else spec["falha"]
-    scratch.say(f"{spec['nome']}: {answer.total} contra dificuldade {prompt.dc} — {word}.",
-                total=answer.total, dc=prompt.dc, sucesso=success)
+    scratch.tell("perseguicao.teste_respondido",
+                 words={"nome": spec.nome, "palavra": spec.sucesso if success else spec.falha},
+                 total=answer.total, dc=prompt.dc, sucesso=success)
     state = replace(state, prompts=tuple(p for p in state.prompts if p.id != prompt.id))
     return resolve(state, scratch, success)
 
@@ -200,62 +284,68 @@ def resolve(state: State, scratch: Scratch, success: bool) -> State:
 
 
 def _resolve_declared(state: State, scratch: Scratch, success: bool) -> State:
+    rules = scratch.piece(ChaseRules)
     if not success:
-        scratch.say(str(_data(scratch, "declarada", "falha")), fuga=False)
+        scratch.tell("perseguicao.declarada_falha", words={"texto": rules.declarada.falha},
+                     fuga=False)
         return replace(state, chase=None)
     chase = Chase(phase="ativa", roller=state.chase.roller if state.chase else None)
-    scratch.say(f"{_data(scratch, 'declarada', 'sucesso')} Distância: {_distance_name(scratch, chase)}.",
-                fuga=True, distancia=distance_of(chase), placar=0)
+    distance = _distance(rules, chase)
+    scratch.tell("perseguicao.declarada_sucesso",
+                 words={"texto": rules.declarada.sucesso,
+                        "nome": rules.distancias.of(distance).nome},
+                 fuga=True, distancia=distance, placar=0)
     return replace(state, chase=chase, travel=replace(state.travel, camp_safe=False))
 
 
 def _resolve_turn(state: State, scratch: Scratch, success: bool) -> State:
     """One chase turn: 10 minutes, one point of the tug of war, maybe the end or the limit."""
+    rules = scratch.piece(ChaseRules)
     chase = _require_chase(state)
     chase = replace(chase, turn=chase.turn + 1, score=chase.score + (1 if success else -1),
                     ranged_checked=False)
-    state = pass_time(state, scratch, int(_data(scratch, "turno_minutos")))
-    scratch.say(str(_data(scratch, "ponto_de_fuga" if success else "ponto_de_perigo")),
-                turno=chase.turn, placar=chase.score)
-    state = _after_point(state, scratch, chase)
-    if chase.turn > int(_data(scratch, "limite_turnos")):
-        state = _past_limit(state, scratch, chase.turn)
+    state = pass_time(state, scratch, rules.turno_minutos)
+    scratch.tell("perseguicao.ponto",
+                 words={"texto": rules.ponto_de_fuga if success else rules.ponto_de_perigo},
+                 turno=chase.turn, placar=chase.score)
+    state = _after_point(state, scratch, rules, chase)
+    if chase.turn > rules.limite_turnos:
+        state = _past_limit(state, scratch, rules, chase.turn)
     return state
 
 
-def _after_point(state: State, scratch: Scratch, chase: Chase) -> State:
-    end = int(_data(scratch, "pontos_para_fim"))
+def _after_point(state: State, scratch: Scratch, rules: ChaseRules, chase: Chase) -> State:
+    end = rules.pontos_para_fim
     if chase.score >= end:
-        scratch.say(str(_data(scratch, "fim_escaparam")), fim="escaparam",
-                    regra=_data(scratch, "escaparam"))
+        scratch.tell("perseguicao.escaparam", words={"texto": rules.fim_escaparam},
+                     fim="escaparam", regra=rules.escaparam)
         return replace(state, chase=None)
     if chase.score <= -end:
-        scratch.warn(str(_data(scratch, "fim_alcancados")), fim="alcancados",
-                     regra=_data(scratch, "alcancados"))
+        scratch.tell("perseguicao.alcancados", kind="aviso",
+                     words={"texto": rules.fim_alcancados}, fim="alcancados",
+                     regra=rules.alcancados)
         return replace(state, chase=None)
-    scratch.say(f"Turno de perseguição {chase.turn}: distância {_distance_name(scratch, chase)} "
-                f"(placar {chase.score:+d}).", distancia=distance_of(chase), placar=chase.score)
+    distance = _distance(rules, chase)
+    scratch.tell("perseguicao.turno",
+                 words={"turno": chase.turn, "nome": rules.distancias.of(distance).nome},
+                 distancia=distance, placar=chase.score)
     return replace(state, chase=chase)
 
 
-def _past_limit(state: State, scratch: Scratch, chase_turn: int) -> State:
+def _past_limit(state: State, scratch: Scratch, rules: ChaseRules, chase_turn: int) -> State:
     """Past the turn limit: say so and ask the GM to confirm the exhaustion. One confirmation at
     most: a new one replaces the unanswered one and counts its extra turns too."""
-    limit = int(_data(scratch, "limite_turnos"))
-    scratch.warn(str(_data(scratch, "limite_texto")), turno=chase_turn)
+    scratch.tell("perseguicao.limite", kind="aviso", words={"texto": rules.limite_texto},
+                 turno=chase_turn)
     stale = [p for p in state.prompts if p.kind == CONFIRM]
     extra = 1 + sum(int(p.context.get("turnos_extras", 1)) for p in stale)
     if stale:
         state = replace(state, prompts=tuple(p for p in state.prompts if p.kind != CONFIRM))
-        old = ", ".join(str(p.id) for p in stale)
-        scratch.say(f"O pedido {old} (confirmar a exaustão da perseguição) foi substituído pelo "
-                    "novo, que conta todos os turnos além do limite.", GM,
-                    substituidos=[p.id for p in stale])
-    amount = int(_data(scratch, "exaustao_apos_limite")) * extra
-    text = (f"A perseguição passou de {limit} turnos (turno {chase_turn}: "
-            f"{plural(extra, 'turno')} além do limite sem confirmar): aplicar "
-            f"{plural(amount, 'ponto')} de exaustão, a privação e a redução na velocidade a "
-            "todos os personagens? (sim ou não)")
+        scratch.tell("perseguicao.pedido_substituido", GM,
+                     substituidos=[p.id for p in stale])
+    amount = rules.exaustao_apos_limite * extra
+    text = scratch.tables.narration.render("perseguicao.confirmar_exaustao", {
+        "limite": rules.limite_turnos, "turno": chase_turn, "extras": extra, "pontos": amount})
     return add_prompt(state, scratch, CONFIRM, None, text, options=("sim", "nao"),
                       turnos_extras=extra, turno=chase_turn)
 
@@ -269,46 +359,42 @@ def confirm_exhaustion(state: State, prompt: Prompt, answer: PromptAnswer,
     """The GM confirms (sim) or declines (nao) the exhaustion of a long chase."""
     option = slug(answer.option or "")
     if option not in ("sim", "nao"):
-        raise CommandRejected(f"responda 'sim' ou 'não' para a exaustão da perseguição "
-                              f"(recebi '{answer.option or answer.total}')")
+        raise CommandRejected.because("perseguicao.responda_sim_ou_nao",
+                                      recebido=answer.option or answer.total)
     state = replace(state, prompts=tuple(p for p in state.prompts if p.id != prompt.id))
     if option == "nao":
-        scratch.say("O Mestre não aplicou a exaustão da perseguição.")
+        scratch.tell("perseguicao.exaustao_recusada")
         return state
+    rules = scratch.piece(ChaseRules)
     extra = int(prompt.context.get("turnos_extras", 1))
-    amount = int(_data(scratch, "exaustao_apos_limite")) * extra
+    amount = rules.exaustao_apos_limite * extra
     state, levels = exhaust_party(state, amount)
-    scratch.warn(f"A perseguição longa cobra seu preço: cada personagem sofre "
-                 f"{plural(amount, 'ponto')} de exaustão (exaustão: {levels}).", exaustao=amount)
-    state = _deprive(state, scratch, extra)
-    return _slow_down(state, scratch, extra)
+    scratch.tell("perseguicao.exaustao", kind="aviso", words={"niveis": levels},
+                 exaustao=amount)
+    state = _deprive(state, scratch, rules.privacao, extra)
+    return _slow_down(state, scratch, rules.perda_de_velocidade, extra)
 
 
-def _deprive(state: State, scratch: Scratch, extra: int) -> State:
+def _deprive(state: State, scratch: Scratch, cost: Privation, extra: int) -> State:
     """Privation (house default): each character loses food and water per extra turn."""
-    cost = _data(scratch, "privacao")
-    food, water = int(cost["comida"]) * extra, int(cost["agua"]) * extra
+    food, water = cost.comida * extra, cost.agua * extra
     if not (food or water) or not state.party:
         return state
     party = tuple(clamp_supplies(replace(c, food=c.food - food, water=c.water - water))
                   for c in state.party)
-    what = " e ".join(f"{amount} de {name}" for amount, name in ((food, "comida"),
-                                                                  (water, "água")) if amount)
-    scratch.warn(f"Privação: cada personagem perde {what}.", comida=food, agua=water)
+    scratch.tell("perseguicao.privacao", kind="aviso", comida=food, agua=water)
     return replace(state, party=party)
 
 
-def _slow_down(state: State, scratch: Scratch, extra: int) -> State:
+def _slow_down(state: State, scratch: Scratch, loss: float, extra: int) -> State:
     """The party's speed drops (house default fraction per extra turn), when the GM gave it."""
     chase = state.chase
     if chase is None or chase.party_speed is None:
-        scratch.say("Redução na velocidade: o grupo está mais lento (diga as velocidades com "
-                    "'velocidade 120 contra 90' para o companheiro mostrar).")
+        scratch.tell("perseguicao.mais_lento")
         return state
-    loss = float(_data(scratch, "perda_de_velocidade"))
-    slower = max(0, round(chase.party_speed * (1 - loss) ** extra))
-    scratch.warn(f"Redução na velocidade: o grupo passa de {chase.party_speed} para {slower}.",
-                 velocidade_grupo=slower)
+    slower = max(0, round(chase.party_speed * (1 - float(loss)) ** extra))
+    scratch.tell("perseguicao.velocidade_reduzida", kind="aviso",
+                 words={"antes": chase.party_speed}, velocidade_grupo=slower)
     return replace(state, chase=replace(chase, party_speed=slower))
 
 
@@ -319,25 +405,23 @@ def speeds(state: State, scratch: Scratch) -> State:
     """The sides' speeds (50× each side's exploration rate), as the GM says them: shown with
     the difference, as information for the escape test's difficulty."""
     chase = _require_chase(state)
-    top = int(_data(scratch, "velocidade_maxima"))
+    top = scratch.piece(ChaseRules).velocidade_maxima
     values = []
     for key in ("grupo", "perseguidores"):
         raw = arg(scratch, key)
         if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw <= top:
-            raise CommandRejected(f"velocidade inválida: '{raw}'; diga as duas, de 0 a {top}, "
-                                  "como em 'velocidade 120 contra 90' (o grupo, depois os "
-                                  "perseguidores)")
+            raise CommandRejected.because("perseguicao.velocidade_invalida", valor=raw,
+                                          maxima=top)
         values.append(raw)
     party, foes = values
     chase = replace(chase, party_speed=party, foe_speed=foes)
-    scratch.say(f"Velocidades: o grupo {party}, os perseguidores {foes} — {speed_gap_text(chase)}.",
-                velocidade_grupo=party, velocidade_perseguidores=foes,
-                diferenca=party - foes)
+    scratch.tell("perseguicao.velocidades", velocidade_grupo=party,
+                 velocidade_perseguidores=foes, diferenca=party - foes)
     return replace(state, chase=chase)
 
 
 def speed_gap_text(chase: Chase) -> str:
-    """'o grupo é 30 mais rápido', '… mais lento', 'mesma velocidade'."""
+    """'o grupo é 30 mais rápido', '… mais lento', 'mesma velocidade' (for the view)."""
     if chase.party_speed is None or chase.foe_speed is None:
         return "velocidades não informadas"
     gap = chase.party_speed - chase.foe_speed
@@ -353,26 +437,21 @@ def ranged_check(state: State, scratch: Scratch) -> State:
     """Ataques, Arremessos e Magias: by the current distance, once per turn unless wider range."""
     chase = _require_chase(state)
     if chase.phase != "ativa":
-        raise CommandRejected("a perseguição ainda não começou: primeiro o teste de fuga "
-                              "('fuga sucesso', 'fuga falha' ou 'fuga dificuldade N')")
+        raise CommandRejected.because("perseguicao.ainda_nao_comecou")
     wider = arg(scratch, "alcance_maior", False)
     if not isinstance(wider, bool):
-        raise CommandRejected(f"alcance maior inválido: '{wider}'; use sim ou não")
-    key = distance_of(chase)
-    spec = _data(scratch, "distancias", key)
-    data = _data(scratch, "alcance")
-    if spec["chance"] == ALWAYS:
-        scratch.say(f"{data['nome']} — distância {spec['nome']}: {spec['linha']}",
-                    distancia=key, linha=spec["linha"])
+        raise CommandRejected.because("perseguicao.alcance_maior_invalido", valor=wider)
+    rules = scratch.piece(ChaseRules)
+    key = _distance(rules, chase)
+    spec = rules.distancias.of(key)
+    check = rules.alcance
+    if spec.chance == ALWAYS:
+        scratch.tell("perseguicao.alcance_sempre",
+                     words={"tabela": check.nome, "nome": spec.nome},
+                     distancia=key, linha=spec.linha)
         return state
-    if isinstance(spec["chance"], str):
-        raise TableError(f"tables/{FILE}.yaml: 'distancias.{key}.chance' deveria ser um "
-                         f"número ou '{ALWAYS}'")
     if chase.ranged_checked and not wider:
-        raise CommandRejected("o teste de alcance já foi feito neste turno; só vale de novo "
-                              "com uma ação de alcance bem maior ('ataque à distância com "
-                              "alcance maior')")
-    scratch.chance(int(spec["chance"]), str(data["nome"]), str(data["sim"]), str(data["nao"]),
-                   distancia=key, linha=spec["linha"], alcance_maior=wider)
+        raise CommandRejected.because("perseguicao.alcance_ja_testado")
+    scratch.chance(int(spec.chance), check.nome, check.sim, check.nao,
+                   distancia=key, linha=spec.linha, alcance_maior=wider)
     return replace(state, chase=replace(chase, ranged_checked=True))
-

@@ -6,7 +6,8 @@ One `turno` is 10 minutes, in the order of the rules: encounter check → player
 bookkeeping, then any rolled encounter arrives, with automatic surprise). `descansar` in the
 dungeon is a rest turn (`rest_turn`, which the registry's `descansar` runs in a dungeon),
 `dormir` the 8-hour sleep (`sleep`). Numbers, chances and row texts come from
-tables/masmorra.yaml; the lights and spells are light.py's.
+tables/masmorra.yaml (the DungeonRules piece; who sees an event is `mestre` or `publico` there),
+the texts people read from tables/narracao/masmorra.yaml; the lights and spells are light.py's.
 
 Time passes through clock.pass_time: a turn burns one turn of every light and spell, and so does
 a chase turn in the dungeon; entering a dungeon breaks the travel's run of advances and leaves
@@ -28,72 +29,215 @@ sleep is over, and interrupts only if it comes into the room.
 """
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, Literal, Mapping, get_args
 
 from companion.engine.clock import pass_time
 from companion.engine.procedures import rest
-from companion.engine.model import GM, PUBLIC, Dungeon, Monster, State
+from companion.engine.model import GM, PUBLIC, Danger, Dungeon, Monster, State, Visibility
 from companion.engine.toolkit import (
     Scratch,
     arg,
     command,
-    duration_text,
     exhaust_party,
     find_character,
     pick_row,
-    plural,
+    require_dice,
     require_group_free,
     slug,
 )
-from companion.errors import CommandRejected, TableError
-from companion.tables import register_schema
+from companion.errors import CommandRejected
+from companion.rulebook import InvalidValue, piece
 
 FILE = "masmorra"
-_LEVEL = {"nome": str, "chance": int, "a_cada_turnos": int, "texto": str}
-register_schema(FILE, {
-    "turno_minutos": int,
-    "perigo_padrao": str,
-    "tabela_a": {"nome": str, "niveis": {"inseguro": _LEVEL, "arriscado": _LEVEL,
-                                         "mortal": _LEVEL}},
-    "escuridao": {"nivel": str, "texto": str},
-    "encontro": {"nome": str, "sim": str, "nao": str, "visibilidade": str},
-    "chegada": {"nome": str, "dados": str,
-                "linhas": {"*": {"texto": str, "visibilidade": str, "na_sala": bool}}},
-    "surpresa": {"nome": str, "chance": int,
-                 "lados": {side: {"nome": str, "sim": str, "nao": str}
-                           for side in ("grupo", "monstros")},
-                 "ambos": str, "nenhum": str},
-    "descanso": {"turnos_por_hora": int, "exaustao": int},
-    "tabela_b": {"nome": str, "dados": str, "visibilidade": str,
-                 "linhas": {"*": (str, dict)}},
-    "tabela_c": {"nome": str, "horas": int, "chance": int, "sim": str, "nao": str,
-                 "niveis": {"*": {"a_cada_horas": int, "texto": str}}},
-    "magia_maximo_turnos": int,
-})
-
 MISHAP_KEY = "tabela_b"
+
+Seen = Literal["mestre", "publico"]  # who sees an event, in the data's words
+_SEEN: dict[str, Visibility] = {"mestre": GM, "publico": PUBLIC}
+_DANGERS = get_args(Danger)
+
+
+def _require_chance(field_name: str, value: int) -> None:
+    if not 0 <= value <= 6:
+        raise InvalidValue(field_name, "uma chance em 6, de 0 a 6")
+
+
+def _require_positive(field_name: str, value: int) -> None:
+    if value < 1:
+        raise InvalidValue(field_name, "um número inteiro, 1 ou mais")
+
+
+def _require_every_danger(field_name: str, levels: Mapping[str, Any]) -> None:
+    if any(level not in levels for level in _DANGERS):
+        raise InvalidValue(field_name, "um mapa com " + ", ".join(_DANGERS))
+
+
+@dataclass(frozen=True)
+class DangerLevel:
+    """A row of Tabela A: the check's chance in 6, every how many turns."""
+
+    nome: str
+    chance: int
+    a_cada_turnos: int
+    texto: str
+
+    def validate(self) -> None:
+        _require_chance("chance", self.chance)
+        _require_positive("a_cada_turnos", self.a_cada_turnos)
+
+
+@dataclass(frozen=True)
+class DangerTable:
+    nome: str
+    niveis: Mapping[str, DangerLevel]
+
+    def validate(self) -> None:
+        _require_every_danger("niveis", self.niveis)
+
+
+@dataclass(frozen=True)
+class Darkness:
+    """Total darkness makes the danger level `nivel`."""
+
+    nivel: Danger
+    texto: str
+
+
+@dataclass(frozen=True)
+class EncounterCheck:
+    nome: str
+    sim: str
+    nao: str
+    visibilidade: Seen
+    visibilidade_padrao_da_casa: bool
+
+    @property
+    def visibility(self) -> Visibility:
+        return _SEEN[self.visibilidade]
+
+
+@dataclass(frozen=True)
+class ArrivalRow:
+    texto: str
+    visibilidade: Seen
+    na_sala: bool  # the monsters come into the party's room
+
+    @property
+    def visibility(self) -> Visibility:
+        return _SEEN[self.visibilidade]
+
+
+@dataclass(frozen=True)
+class Arrival:
+    nome: str
+    dados: str
+    linhas: Mapping[str, ArrivalRow]
+
+    def validate(self) -> None:
+        require_dice("dados", self.dados)
+
+
+@dataclass(frozen=True)
+class SurpriseSide:
+    nome: str
+    sim: str
+    nao: str
+
+
+@dataclass(frozen=True)
+class SurpriseSides:
+    grupo: SurpriseSide
+    monstros: SurpriseSide
+
+
+@dataclass(frozen=True)
+class Surprise:
+    """Each side surprised on `chance` in 6; the four outcomes' texts."""
+
+    nome: str
+    chance: int
+    lados: SurpriseSides
+    ambos: str
+    nenhum: str
+    so_grupo: str
+    so_monstros: str
+
+    def validate(self) -> None:
+        _require_chance("chance", self.chance)
+
+
+@dataclass(frozen=True)
+class HourRest:
+    turnos_por_hora: int
+    exaustao: int
+
+    def validate(self) -> None:
+        _require_positive("turnos_por_hora", self.turnos_por_hora)
+
+
+@dataclass(frozen=True)
+class SleepMishap:
+    """Tabela B (its rows' effects are read by rest.mishap, in rest's own vocabulary)."""
+
+    nome: str
+    dados: str
+    visibilidade: Literal["gm", "public"]
+    linhas: Mapping[str, str | Mapping[str, Any]]
+
+    def validate(self) -> None:
+        require_dice("dados", self.dados)
+
+
+@dataclass(frozen=True)
+class SleepLevel:
+    a_cada_horas: int
+    texto: str
+
+    def validate(self) -> None:
+        _require_positive("a_cada_horas", self.a_cada_horas)
+
+
+@dataclass(frozen=True)
+class SleepChecks:
+    """Tabela C: `chance` in 6 every `a_cada_horas` of the level, over `horas`."""
+
+    nome: str
+    horas: int
+    chance: int
+    niveis: Mapping[str, SleepLevel]
+    sim: str
+    nao: str
+
+    def validate(self) -> None:
+        _require_chance("chance", self.chance)
+        _require_positive("horas", self.horas)
+        _require_every_danger("niveis", self.niveis)
+
+
+@piece(FILE)
+@dataclass(frozen=True)
+class DungeonRules:
+    """tables/masmorra.yaml."""
+
+    turno_minutos: int
+    perigo_padrao: Danger
+    perigo_padrao_da_casa: bool
+    tabela_a: DangerTable
+    escuridao: Darkness
+    encontro: EncounterCheck
+    chegada: Arrival
+    surpresa: Surprise
+    descanso: HourRest
+    tabela_b: SleepMishap
+    tabela_c: SleepChecks
+    magia_maximo_turnos: int
+
+    def validate(self) -> None:
+        _require_positive("turno_minutos", self.turno_minutos)
+        _require_positive("magia_maximo_turnos", self.magia_maximo_turnos)
 
 
 # ---------------------------------------------------------------- small readers
-
-def _data(scratch: Scratch, *path: str | int) -> Any:
-    return scratch.table(FILE, *path)
-
-
-def _levels(scratch: Scratch) -> dict[str, Any]:
-    return _data(scratch, "tabela_a", "niveis")
-
-
-def _level_name(scratch: Scratch, level: str) -> str:
-    return str(_levels(scratch)[level]["nome"])
-
-
-def _visibility(value: str) -> str:
-    if value not in (PUBLIC, GM):
-        raise TableError(f"tables/{FILE}.yaml: visibilidade '{value}' inválida; use public ou gm")
-    return value
-
 
 def is_dark(state: State) -> bool:
     """Total darkness: no light source burning."""
@@ -102,30 +246,32 @@ def is_dark(state: State) -> bool:
 
 def effective_danger(state: State, scratch: Scratch) -> str:
     """The danger level the rules use now: total darkness makes it the darkness level (Mortal)."""
-    if is_dark(state):
-        return str(_data(scratch, "escuridao", "nivel"))
-    return state.dungeon.danger
+    return _danger_now(state, scratch.piece(DungeonRules).escuridao)
+
+
+def _danger_now(state: State, darkness: Darkness) -> str:
+    return darkness.nivel if is_dark(state) else state.dungeon.danger
 
 
 def _say_darkness(state: State, scratch: Scratch) -> None:
     if is_dark(state):
-        level = _level_name(scratch, effective_danger(state, scratch))
-        scratch.warn(f"Escuridão total: o nível de perigo é {level}. "
-                     f"({_data(scratch, 'escuridao', 'texto')})")
+        rules = scratch.piece(DungeonRules)
+        level = rules.tabela_a.niveis[rules.escuridao.nivel].nome
+        scratch.tell("masmorra.escuridao", kind="aviso",
+                     words={"nivel": level, "regra": rules.escuridao.texto})
 
 
-def _danger_arg(scratch: Scratch, value: Any) -> str:
+def _danger_arg(levels: DangerTable, value: Any) -> str:
     key = slug(str(value))
-    if key not in _levels(scratch):
-        names = ", ".join(str(level["nome"]).lower() for level in _levels(scratch).values())
-        raise CommandRejected(f"nível de perigo desconhecido: '{value}'; use {names}")
+    if key not in levels.niveis:
+        raise CommandRejected.because("masmorra.perigo_desconhecido", valor=value,
+                                      niveis=[level.nome for level in levels.niveis.values()])
     return key
 
 
 def _require_no_chase(state: State, what: str) -> None:
     if state.chase is not None:
-        raise CommandRejected(f"'{what}' não vale durante a perseguição; resolva a fuga com "
-                              "'fuga sucesso', 'fuga falha' ou 'fuga dificuldade N'")
+        raise CommandRejected.because("masmorra.durante_perseguicao", comando=what)
 
 
 # ---------------------------------------------------------------- entering and leaving
@@ -137,20 +283,19 @@ def enter(state: State, scratch: Scratch) -> State:
     list is kept from an earlier visit (the party may come back)."""
     if state.dungeon.active:
         if arg(scratch, "perigo") is None:
-            raise CommandRejected("o grupo já está na masmorra; para mudar o nível de perigo "
-                                  "diga 'masmorra arriscado' (ou inseguro, mortal); para sair, "
-                                  "'viagem'")
+            raise CommandRejected.because("masmorra.ja_na_masmorra")
         return set_danger(state, scratch)
-    danger = _danger_arg(scratch, arg(scratch, "perigo", _data(scratch, "perigo_padrao")))
+    rules = scratch.piece(DungeonRules)
+    danger = _danger_arg(rules.tabela_a, arg(scratch, "perigo", rules.perigo_padrao))
     require_group_free(state, scratch)
     travel = replace(state.travel, consecutive_advances=0, camp_safe=False)
     state = replace(state, travel=travel,
                     dungeon=Dungeon(active=True, danger=danger,  # type: ignore[arg-type]
                                     entered_at=state.minutes,
                                     monsters=state.dungeon.monsters))
-    spec = _levels(scratch)[danger]
-    scratch.say(f"O grupo entra na masmorra. Perigo {spec['nome']}: {spec['texto']}.",
-                perigo=danger)
+    spec = rules.tabela_a.niveis[danger]
+    scratch.tell("masmorra.entrou", words={"nome": spec.nome, "texto": spec.texto},
+                 perigo=danger)
     _say_darkness(state, scratch)
     return state
 
@@ -159,21 +304,20 @@ def enter(state: State, scratch: Scratch) -> State:
 def leave(state: State, scratch: Scratch) -> State:
     """Leave the dungeon and go back to travel; the timers and the marching order are cleared,
     the GM's monster list is kept (the party may come back)."""
-    spent = duration_text(state.minutes - state.dungeon.entered_at)
-    scratch.say(f"O grupo sai da masmorra depois de {spent} lá dentro "
-                f"({plural(state.dungeon.turn, 'turno')} de exploração). De volta à viagem.",
-                minutos=state.minutes - state.dungeon.entered_at, turnos=state.dungeon.turn)
+    scratch.tell("masmorra.saiu", minutos=state.minutes - state.dungeon.entered_at,
+                 turnos=state.dungeon.turn)
     return replace(state, dungeon=Dungeon(monsters=state.dungeon.monsters))
 
 
 @command("perigo")
 def set_danger(state: State, scratch: Scratch) -> State:
     if arg(scratch, "perigo") is None:
-        raise CommandRejected("diga o nível de perigo: 'perigo inseguro', 'perigo arriscado' "
-                              "ou 'perigo mortal'")
-    danger = _danger_arg(scratch, arg(scratch, "perigo"))
-    spec = _levels(scratch)[danger]
-    scratch.say(f"Nível de perigo: {spec['nome']} ({spec['texto']}).", perigo=danger)
+        raise CommandRejected.because("masmorra.perigo_sem_nivel")
+    levels = scratch.piece(DungeonRules).tabela_a
+    danger = _danger_arg(levels, arg(scratch, "perigo"))
+    spec = levels.niveis[danger]
+    scratch.tell("masmorra.perigo", words={"nome": spec.nome, "texto": spec.texto},
+                 perigo=danger)
     _say_darkness(state, scratch)
     return replace(state, dungeon=replace(state.dungeon, danger=danger))  # type: ignore[arg-type]
 
@@ -198,9 +342,8 @@ def _run_turn(state: State, scratch: Scratch, resting: bool) -> State:
     number = state.dungeon.turn + 1
     state = replace(state, dungeon=replace(state.dungeon, turn=number))
     state = _encounter_check(state, scratch)  # the rules' order: the check, then the actions
-    doing = "o grupo descansa" if resting else "ações dos jogadores"
-    scratch.say(f"Turno de exploração {number} ({_data(scratch, 'turno_minutos')} min): {doing}.",
-                turno=number, descanso=resting)
+    scratch.tell("masmorra.turno", words={"minutos": scratch.piece(DungeonRules).turno_minutos},
+                 turno=number, descanso=resting)
     _monster_reminder(state, scratch)
     return _end_of_turn(state, scratch, resting)
 
@@ -208,18 +351,18 @@ def _run_turn(state: State, scratch: Scratch, resting: bool) -> State:
 def _encounter_check(state: State, scratch: Scratch) -> State:
     """Step 1: every N turns by the (effective) danger level, 1:6."""
     _say_darkness(state, scratch)
-    level = effective_danger(state, scratch)
-    spec = _levels(scratch)[level]
-    every = max(1, int(spec["a_cada_turnos"]))
+    rules = scratch.piece(DungeonRules)
+    level = _danger_now(state, rules.escuridao)
+    spec = rules.tabela_a.niveis[level]
+    every = spec.a_cada_turnos
     if state.dungeon.turn % every != 0:
         next_turn = state.dungeon.turn + every - state.dungeon.turn % every
-        scratch.say(f"Sem checagem de encontro neste turno (perigo {spec['nome']}: próxima no "
-                    f"turno {next_turn}).", GM)
+        scratch.tell("masmorra.sem_checagem", GM,
+                     words={"nome": spec.nome, "proximo": next_turn})
         return state
-    data = _data(scratch, "encontro")
-    happens = scratch.chance(int(spec["chance"]), str(data["nome"]), str(data["sim"]),
-                             str(data["nao"]), visibility=_visibility(str(data["visibilidade"])),
-                             perigo=level)
+    check = rules.encontro
+    happens = scratch.chance(spec.chance, check.nome, check.sim, check.nao,
+                             visibility=check.visibility, perigo=level)
     if not happens:
         return state
     return replace(state, dungeon=replace(state.dungeon, pending_encounter=True))
@@ -227,47 +370,41 @@ def _encounter_check(state: State, scratch: Scratch) -> State:
 
 def _monster_reminder(state: State, scratch: Scratch) -> None:
     """Step 3: a GM-only reminder with the dungeon's monster list."""
-    monsters = state.dungeon.monsters
-    listed = "; ".join(_monster_text(m) for m in monsters) or "nenhum monstro na lista"
-    scratch.say(f"Movimento dos monstros: confira quem foi alertado e mova-os — {listed}.", GM,
-                monstros=[_monster_dict(m) for m in monsters])
+    scratch.tell("masmorra.movimento_dos_monstros", GM,
+                 monstros=[_monster_dict(m) for m in state.dungeon.monsters])
 
 
 def _end_of_turn(state: State, scratch: Scratch, resting: bool) -> State:
     """Step 4: the clock (which burns the timers), the hour rest; then the encounter arrives."""
-    state = pass_time(state, scratch, int(_data(scratch, "turno_minutos")))
-    state = _hour_rest(state, scratch, resting)
+    rules = scratch.piece(DungeonRules)
+    state = pass_time(state, scratch, rules.turno_minutos)
+    state = _hour_rest(state, scratch, rules.descanso, resting)
     if state.dungeon.pending_encounter:
         state, _ = _arrival(state, scratch)
     return state
 
 
-# ---------------------------------------------------------------- timers
-
-
 # ---------------------------------------------------------------- the hour rest
 
-def _hour_rest(state: State, scratch: Scratch, resting: bool) -> State:
+def _hour_rest(state: State, scratch: Scratch, rules: HourRest, resting: bool) -> State:
     """Every hour (6 turns) of exploration the party rests a turn or each gains exhaustion."""
     if resting:
-        scratch.say("O grupo descansou um turno.")
+        scratch.tell("masmorra.descansou")
         return replace(state, dungeon=replace(state.dungeon, turns_since_rest=0))
-    hour = int(_data(scratch, "descanso", "turnos_por_hora"))
-    amount = int(_data(scratch, "descanso", "exaustao"))
     count = state.dungeon.turns_since_rest + 1
-    if count > hour:
-        state = _exhaust_party(state, scratch, amount)
+    if count > rules.turnos_por_hora:
+        state = _exhaust_party(state, scratch, rules.exaustao)
         count = 1
-    elif count == hour:
-        scratch.warn("Uma hora de exploração: o grupo precisa descansar um turno ('descansar') "
-                     f"ou cada personagem sofre {plural(amount, 'ponto')} de exaustão.")
+    elif count == rules.turnos_por_hora:
+        scratch.tell("masmorra.hora_de_descansar", kind="aviso",
+                     words={"pontos": rules.exaustao})
     return replace(state, dungeon=replace(state.dungeon, turns_since_rest=count))
 
 
 def _exhaust_party(state: State, scratch: Scratch, amount: int) -> State:
     state, levels = exhaust_party(state, amount)
-    scratch.warn(f"O grupo não descansou depois de uma hora de exploração: cada personagem sofre "
-                 f"{plural(amount, 'ponto')} de exaustão (exaustão: {levels}).", exaustao=amount)
+    scratch.tell("masmorra.sem_descanso", kind="aviso", words={"niveis": levels},
+                 exaustao=amount)
     return state
 
 
@@ -277,37 +414,33 @@ def _arrival(state: State, scratch: Scratch) -> tuple[State, bool]:
     """The rolled encounter arrives: 1d6 ranges (1–3 this room, 4–6 next room) + surprise.
 
     Also returns whether the monsters came into the party's room (the row's `na_sala`)."""
-    data = _data(scratch, "chegada")
-    rows = data["linhas"]
-    rolled = scratch.roll(str(data["dados"]), str(data["nome"]), visibility=GM,
-                          describe=lambda total: str(pick_row(rows, total)["texto"]))
-    row = pick_row(rows, rolled.total)
-    visibility = _visibility(str(row["visibilidade"]))
-    if visibility == PUBLIC:
-        scratch.warn(f"Encontro! {row['texto']}")
-    surprise(scratch, visibility)
-    return replace(state, dungeon=replace(state.dungeon, pending_encounter=False)), bool(
-        row["na_sala"])
+    arrival = scratch.piece(DungeonRules).chegada
+    rows = arrival.linhas
+    rolled = scratch.roll(arrival.dados, arrival.nome, visibility=GM,
+                          describe=lambda total: pick_row(rows, total).texto)
+    row: ArrivalRow = pick_row(rows, rolled.total)
+    if row.visibility == PUBLIC:
+        scratch.tell("masmorra.encontro", kind="aviso", words={"texto": row.texto})
+    surprise(scratch, row.visibility)
+    return replace(state, dungeon=replace(state.dungeon, pending_encounter=False)), row.na_sala
 
 
 def surprise(scratch: Scratch, visibility: str = PUBLIC) -> tuple[bool, bool]:
     """Each side rolls 1d6, surprised on 2:6; both surprised means nobody is."""
-    data = _data(scratch, "surpresa")
-    sides = data["lados"]
+    rules = scratch.piece(DungeonRules).surpresa
     party, monsters = (
-        scratch.chance(int(data["chance"]), str(data["nome"]), str(sides[side]["sim"]),
-                       str(sides[side]["nao"]), visibility=visibility, lado=side)
-        for side in ("grupo", "monstros"))
-    group, foes = sides["grupo"]["nome"], sides["monstros"]["nome"]
+        scratch.chance(rules.chance, rules.nome, side.sim, side.nao, visibility=visibility,
+                       lado=name)
+        for name, side in (("grupo", rules.lados.grupo), ("monstros", rules.lados.monstros)))
     outcome = {
-        (True, True): str(data["ambos"]),
-        (False, False): str(data["nenhum"]),
-        (True, False): f"{group} está surpreso: {foes.lower()} têm um turno de surpresa.",
-        (False, True): f"{foes} estão surpresos: {group.lower()} tem um turno de surpresa.",
+        (True, True): rules.ambos,
+        (False, False): rules.nenhum,
+        (True, False): rules.so_grupo,
+        (False, True): rules.so_monstros,
     }[(party, monsters)]
     both = party and monsters
-    scratch.say(outcome, visibility, grupo_surpreso=party and not both,
-                monstros_surpresos=monsters and not both)
+    scratch.tell("masmorra.surpresa", visibility, words={"texto": outcome},
+                 grupo_surpreso=party and not both, monstros_surpresos=monsters and not both)
     return party and not both, monsters and not both
 
 
@@ -327,10 +460,10 @@ def sleep(state: State, scratch: Scratch) -> State:
     _require_no_chase(state, "dormir")
     require_group_free(state, scratch)
     _say_darkness(state, scratch)
-    hours = int(_data(scratch, "tabela_c", "horas"))
-    scratch.say(f"O grupo dorme {plural(hours, 'hora')} na masmorra.", horas=hours)
-    state, tests = rest.mishap(state, scratch, FILE, MISHAP_KEY,
-                               str(_data(scratch, "tabela_b", "nome")))
+    rules = scratch.piece(DungeonRules)
+    hours = rules.tabela_c.horas
+    scratch.tell("masmorra.dorme", horas=hours)
+    state, tests = rest.mishap(state, scratch, FILE, MISHAP_KEY, rules.tabela_b.nome)
     state, interrupted = _sleep_hours(state, scratch, hours)
     if state.dungeon.pending_encounter:  # Tabela B's own encounter, when they wake up
         state, in_room = _arrival(state, scratch)
@@ -348,36 +481,26 @@ def _sleep_hours(state: State, scratch: Scratch, hours: int) -> tuple[State, boo
     in an adjacent room are the GM's to know and the party sleeps on.
 
     Returns the state and whether monsters came into the room."""
-    data = _data(scratch, "tabela_c")
-    visibility = _visibility(str(_data(scratch, "encontro", "visibilidade")))
+    rules = scratch.piece(DungeonRules)
+    checks = rules.tabela_c
+    visibility = rules.encontro.visibility
     for hour in range(1, hours + 1):
         state = pass_time(state, scratch, 60)
-        level = effective_danger(state, scratch)
-        if level not in data["niveis"]:
-            raise TableError(f"tables/{FILE}.yaml: falta a chave 'tabela_c.niveis.{level}'")
-        if hour % max(1, int(data["niveis"][level]["a_cada_horas"])):
+        level = _danger_now(state, rules.escuridao)
+        if hour % checks.niveis[level].a_cada_horas:
             continue
-        if not scratch.chance(int(data["chance"]), str(data["nome"]), str(data["sim"]),
-                              str(data["nao"]), visibility=visibility, hora=hour, perigo=level):
+        if not scratch.chance(checks.chance, checks.nome, checks.sim, checks.nao,
+                              visibility=visibility, hora=hour, perigo=level):
             continue
-        scratch.warn(f"Encontro aleatório na hora {hour} do sono.", visibility, hora=hour)
+        scratch.tell("masmorra.encontro_no_sono", visibility, kind="aviso", hora=hour)
         state, in_room = _arrival(state, scratch)
         if not in_room:
-            scratch.say(f"Os monstros estão numa sala adjacente (hora {hour}): o grupo não sabe e "
-                        "continua dormindo.", GM, hora=hour)
+            scratch.tell("masmorra.sala_adjacente_no_sono", GM, hora=hour)
             continue
-        scratch.warn(_woken_text(hour, hours), PUBLIC, hora=hour)
+        scratch.tell("masmorra.acordados", PUBLIC, kind="aviso", words={"horas": hours},
+                     hora=hour)
         return state, True
     return state, False
-
-
-def _woken_text(hour: int, hours: int) -> str:
-    if hour >= hours:
-        return (f"Os monstros chegam à sala do grupo na hora {hour}, no fim do sono: isso "
-                "interrompe o descanso.")
-    return (f"Os monstros chegam à sala do grupo na hora {hour}: isso interrompe o sono. O "
-            f"descanso vale só {'pela' if hour == 1 else 'pelas'} {plural(hour, 'hora')} "
-            f"{'dormida' if hour == 1 else 'dormidas'}.")
 
 
 # ---------------------------------------------------------------- marching order and monsters
@@ -388,20 +511,14 @@ def marching_order(state: State, scratch: Scratch) -> State:
     if isinstance(names, str):
         names = [part for part in names.split(",") if part.strip()]
     if not names:
-        raise CommandRejected("diga a ordem de marcha: 'ordem de marcha Ana, Bia, Caio'")
+        raise CommandRejected.because("masmorra.marcha_vazia")
     characters = [find_character(state, str(name)) for name in names]
     ids = [c.id for c in characters]
     if len(set(ids)) != len(ids):
-        raise CommandRejected(f"personagem repetido na ordem de marcha: '{', '.join(names)}'; "
-                              "diga cada um uma vez")
-    scratch.say("Ordem de marcha: " + ", ".join(c.name for c in characters) + ".", ordem=ids)
+        raise CommandRejected.because("masmorra.marcha_repetida",
+                                      nomes=[str(name) for name in names])
+    scratch.tell("masmorra.marcha", words={"nomes": [c.name for c in characters]}, ordem=ids)
     return replace(state, dungeon=replace(state.dungeon, marching_order=tuple(ids)))
-
-
-def _monster_text(monster: Monster) -> str:
-    room = f", sala {monster.room}" if monster.room else ""
-    alert = ", alertado" if monster.alerted else ""
-    return f"{monster.name}{room}{alert}"
 
 
 def _monster_dict(monster: Monster) -> dict[str, Any]:
@@ -416,16 +533,15 @@ def monster(state: State, scratch: Scratch) -> State:
     handlers = {"adicionar": _monster_add, "remover": _monster_remove,
                 "alertar": _monster_alert}
     if action not in handlers:
-        raise CommandRejected(f"ação de monstro desconhecida: '{arg(scratch, 'acao')}'; "
-                              "use adicionar, remover ou alertar")
+        raise CommandRejected.because("masmorra.monstro_acao_desconhecida",
+                                      acao=arg(scratch, "acao"))
     if not name:
-        listed = "; ".join(_monster_text(m) for m in state.dungeon.monsters) or "vazia"
-        scratch.say(f"Lista de monstros: {listed}.", GM)
+        scratch.tell("masmorra.lista_de_monstros", GM,
+                     words={"monstros": [_monster_dict(m) for m in state.dungeon.monsters]})
         return state
     monsters = handlers[action](state.dungeon.monsters, name, str(arg(scratch, "sala", "") or ""))
-    listed = "; ".join(_monster_text(m) for m in monsters) or "vazia"
-    scratch.say(f"Monstros ({action}: {name}). Lista: {listed}.", GM,
-                monstros=[_monster_dict(m) for m in monsters])
+    scratch.tell("masmorra.monstros", GM, words={"acao": action, "nome": name},
+                 monstros=[_monster_dict(m) for m in monsters])
     return replace(state, dungeon=replace(state.dungeon, monsters=monsters))
 
 
@@ -433,8 +549,8 @@ def _find_monster(monsters: tuple[Monster, ...], name: str) -> int:
     for index, known in enumerate(monsters):
         if slug(known.name) == slug(name):
             return index
-    names = ", ".join(m.name for m in monsters) or "nenhum"
-    raise CommandRejected(f"monstro desconhecido: '{name}'; na lista: {names}")
+    raise CommandRejected.because("masmorra.monstro_desconhecido", nome=name,
+                                  nomes=[m.name for m in monsters])
 
 
 def _monster_add(monsters: tuple[Monster, ...], name: str, room: str) -> tuple[Monster, ...]:

@@ -1,20 +1,45 @@
 """Light sources and spells in the dungeon (tables/casa.yaml `luz`, tables/masmorra.yaml): `luz`
 lights or puts out a source, `magia` counts a spell's duration in exploration turns, and
 `tick_timers` (the clock's dungeon-turns hook) burns them turn by turn, saying what went out.
+Texts: tables/narracao/masmorra.yaml.
 Where the rules are silent: `apagar` drops the light (a new one starts full).
 """
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Any, Callable
+from dataclasses import dataclass, replace
+from typing import Callable, Mapping
 
-from companion.engine.procedures.dungeon import is_dark
 from companion.engine.model import State, Timer
-from companion.engine.toolkit import Scratch, arg, command, plural, slug
+from companion.engine.procedures.dungeon import DungeonRules, is_dark
+from companion.engine.toolkit import Scratch, arg, command, slug
 from companion.errors import CommandRejected
+from companion.rulebook import InvalidValue, piece
 from companion.tables import register_schema
 
+# Kept although LightRules validates `luz` at load (stricter): tests/test_rest.py
+# (test_schemas_shared_by_several_modules_keep_every_part) pins "luz" among casa's schemas.
 register_schema("casa", {"luz": {"*": {"nome": str, "turnos": int, "apagou": str}}})
+
+
+@dataclass(frozen=True)
+class LightSource:
+    """A light the GM can light: its name, how many exploration turns it burns, its end."""
+
+    nome: str
+    turnos: int
+    apagou: str
+
+    def validate(self) -> None:
+        if self.turnos < 1:
+            raise InvalidValue("turnos", "um número inteiro de turnos, 1 ou mais")
+
+
+@piece("casa", strict=False)  # only `luz` of tables/casa.yaml is the light's
+@dataclass(frozen=True)
+class LightRules:
+    """tables/casa.yaml `luz`: each key is a source the GM may light."""
+
+    luz: Mapping[str, LightSource]
 
 
 def _tick(timers: tuple[Timer, ...], turns: int) -> tuple[tuple[Timer, ...], tuple[Timer, ...]]:
@@ -28,76 +53,77 @@ def tick_timers(state: State, scratch: Scratch, turns: int) -> State:
     """Burn `turns` turns of every light and spell, saying what went out (clock.pass_time)."""
     lights, lights_out = _tick(state.dungeon.lights, turns)
     spells, spells_over = _tick(state.dungeon.spells, turns)
+    sources = scratch.piece(LightRules)
     for light in lights_out:
-        scratch.warn(_light_spec(scratch, light.name)["apagou"], luz=light.name)
+        scratch.tell("masmorra.luz_apagou", kind="aviso",
+                     words={"texto": _light_spec(sources, light.name).apagou}, luz=light.name)
     for spell in spells_over:
-        scratch.warn(f"A magia {spell.name} terminou.", magia=spell.name)
+        scratch.tell("masmorra.magia_terminou", kind="aviso", magia=spell.name)
     state = replace(state, dungeon=replace(state.dungeon, lights=lights, spells=spells))
     if lights_out and is_dark(state):
-        scratch.warn("Nenhuma luz acesa: escuridão total.")
+        scratch.tell("masmorra.escuridao_total", kind="aviso")
     return state
 
 
-def _light_spec(scratch: Scratch, source: str) -> dict[str, Any]:
-    sources = scratch.table("casa", "luz")
-    if source not in sources:
-        names = ", ".join(sources)
-        raise CommandRejected(f"fonte de luz desconhecida: '{source}'; use {names}")
-    return sources[source]
+def _light_spec(rules: LightRules, source: str) -> LightSource:
+    if source not in rules.luz:
+        raise CommandRejected.because("masmorra.luz_desconhecida", fonte=source,
+                                      fontes=list(rules.luz))
+    return rules.luz[source]
 
 
 @command("luz")
 def light(state: State, scratch: Scratch) -> State:
     """Light (a new, full) source or put one out."""
     source = slug(str(arg(scratch, "fonte", "")))
-    spec = _light_spec(scratch, source)
+    spec = _light_spec(scratch.piece(LightRules), source)
     action = slug(str(arg(scratch, "acao", "acender")))
-    handlers: dict[str, Callable[[State, Scratch, str, dict[str, Any]], State]] = {
+    handlers: dict[str, Callable[[State, Scratch, str, LightSource], State]] = {
         "acender": _light_on, "apagar": _light_off}
     if action not in handlers:
-        raise CommandRejected(f"ação de luz desconhecida: '{arg(scratch, 'acao')}'; "
-                              "use acender ou apagar")
+        raise CommandRejected.because("masmorra.luz_acao_desconhecida",
+                                      acao=arg(scratch, "acao"))
     return handlers[action](state, scratch, source, spec)
 
 
-def _light_on(state: State, scratch: Scratch, source: str, spec: dict[str, Any]) -> State:
-    timer = Timer(name=source, turns_left=int(spec["turnos"]), kind="luz")
-    scratch.say(f"{spec['nome']} acesa: queima por {plural(timer.turns_left, 'turno')}.", luz=source,
-                turnos=timer.turns_left)
+def _light_on(state: State, scratch: Scratch, source: str, spec: LightSource) -> State:
+    timer = Timer(name=source, turns_left=spec.turnos, kind="luz")
+    scratch.tell("masmorra.luz_acesa", words={"nome": spec.nome}, luz=source,
+                 turnos=timer.turns_left)
     lights = state.dungeon.lights + (timer,)
     return replace(state, dungeon=replace(state.dungeon, lights=lights))
 
 
-def _light_off(state: State, scratch: Scratch, source: str, spec: dict[str, Any]) -> State:
+def _light_off(state: State, scratch: Scratch, source: str, spec: LightSource) -> State:
     burning = [t for t in state.dungeon.lights if t.name == source]
     if not burning:
-        raise CommandRejected(f"não há {str(spec['nome']).lower()} acesa para apagar")
+        raise CommandRejected.because("masmorra.luz_nao_acesa", nome=spec.nome)
     out = min(burning, key=lambda t: t.turns_left)
     lights = list(state.dungeon.lights)
     lights.remove(out)
-    left = plural(out.turns_left, "turno")
-    scratch.say(f"{spec['nome']} apagada ({'restava' if out.turns_left == 1 else 'restavam'} "
-                f"{left}).", luz=source)
+    scratch.tell("masmorra.luz_apagada", words={"nome": spec.nome, "restavam": out.turns_left},
+                 luz=source)
     state = replace(state, dungeon=replace(state.dungeon, lights=tuple(lights)))
     if is_dark(state):
-        scratch.warn("Nenhuma luz acesa: escuridão total.")
+        scratch.tell("masmorra.escuridao_total", kind="aviso")
     return state
 
 
 @command("magia")
 def spell(state: State, scratch: Scratch) -> State:
     """Count a spell's duration in exploration turns."""
+    rules = scratch.piece(DungeonRules)
     name = " ".join(str(arg(scratch, "nome", "")).split())
     turns = arg(scratch, "turnos")
     hours = arg(scratch, "horas")  # "por uma hora": the turns of that many hours
     if turns is None and isinstance(hours, int) and not isinstance(hours, bool):
-        turns = hours * 60 // int(scratch.table("masmorra", "turno_minutos"))
-    top = int(scratch.table("masmorra", "magia_maximo_turnos"))
+        turns = hours * 60 // rules.turno_minutos
+    top = rules.magia_maximo_turnos
     if not name:
-        raise CommandRejected("diga o nome da magia: 'magia escudo 6 turnos'")
+        raise CommandRejected.because("masmorra.magia_sem_nome")
     if isinstance(turns, bool) or not isinstance(turns, int) or not 1 <= turns <= top:
-        raise CommandRejected(f"duração da magia inválida: '{turns}'; diga de 1 a {top} turnos, "
-                              "como em 'magia escudo 6 turnos'")
+        raise CommandRejected.because("masmorra.magia_duracao_invalida", turnos=turns,
+                                      maximo=top)
     spells = state.dungeon.spells + (Timer(name=name, turns_left=turns, kind="magia"),)
-    scratch.say(f"Magia {name}: dura {plural(turns, 'turno')}.", magia=name, turnos=turns)
+    scratch.tell("masmorra.magia", magia=name, turnos=turns)
     return replace(state, dungeon=replace(state.dungeon, spells=spells))
