@@ -1,0 +1,81 @@
+"""The party sheet, panic, rest and conditions read tables/ through their typed pieces and say
+their texts from tables/narracao/: a change in the data changes what happens and what is said
+(issue 8)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companion.engine.model import Character, State
+from companion.engine.procedures.panic import AfflictionTable, PanicTable, PanicTest
+from companion.errors import CommandRejected, TableError
+from companion.tables import Tables
+from tests.conftest import FixedDice, Play
+from tests.rules_helpers import changed_rules
+
+
+def _party(tables: Tables, **ana: int) -> Play:
+    return Play(tables, State(party=(Character(id="ana", name="Ana", **ana),
+                                     Character(id="bia", name="Bia"))))
+
+
+def _panic(play: Play, *faces: int) -> list:
+    play("panico", personagem="Ana")
+    return play("responder", actor="player:ana", rng=FixedDice(*faces))
+
+
+# ---------------------------------------------------------------- panic
+
+def test_the_panic_pieces_are_typed(tables: Tables) -> None:
+    assert tables.piece(PanicTest).dados == "1d20"
+    assert tables.piece(PanicTable).linhas["8-10"].dano == 2
+    assert tables.piece(AfflictionTable).linhas["1"].nome == "Fobia"
+
+
+def test_a_panic_damage_changed_in_the_data_changes_the_damage(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "panico.yaml", "      atributo: sab\n      dano: 2",
+                          "      atributo: sab\n      dano: 5")
+    play = _party(rules, sanity=9)
+    events = _panic(play, 20)  # fails; Sanidade 9 reads the 8-10 row (Impactado)
+    hurt = [e for e in events if e.code == "panico.dano_atributo"]
+    assert hurt and hurt[0].data == {"personagem": "ana", "atributo": "sab", "dano": 5}
+    assert play.state.party[0].attribute_damage == {"sab": 5}
+
+
+def test_an_affliction_name_changed_in_the_data_is_the_one_received(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "panico.yaml", 'nome: "Fobia"', 'nome: "Pavor"')
+    play = _party(rules, sanity=3)
+    events = _panic(play, 20, 1, 1, 1)  # fail, Tabela K 1, random effect 1 (Fúria), 1 round
+    assert play.state.party[0].afflictions == ("Pavor",)
+    assert any(e.code == "panico.aflicao" and e.data["aflicao"] == "Pavor" for e in events)
+
+
+def test_the_panic_texts_come_from_narracao(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "narracao/panico.yaml",
+                          'passou: "{{ nome }} passou no',
+                          'passou: "{{ nome }} resistiu ao')
+    events = _panic(_party(rules, sanity=12), 4)
+    said = [e for e in events if e.code == "panico.passou"]
+    assert said and said[0].text.startswith("Ana resistiu ao teste de pânico")
+    assert said[0].data == {"personagem": "ana", "sucesso": True}
+
+
+def test_a_panic_refusal_is_said_from_narracao(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "narracao/panico.yaml",
+                          "sem_personagem: \"diga de quem", "sem_personagem: \"diga já de quem")
+    with pytest.raises(CommandRejected, match="diga já de quem") as refused:
+        _party(rules)("panico")
+    assert refused.value.code == "panico.sem_personagem"
+
+
+def test_a_bad_panic_row_names_the_file_and_key(tmp_path: Path) -> None:
+    with pytest.raises(TableError, match=r"tables/panico\.yaml: 'tabela_j\.linhas\.5-7\.duracao' "
+                                         r"deveria ser uma expressão de dados"):
+        changed_rules(tmp_path, "panico.yaml", '      nome: "Fúria"\n      duracao: "1d4"',
+                      '      nome: "Fúria"\n      duracao: "várias"')
+
+
+def test_a_panic_row_without_what_its_effect_needs_names_the_key(tmp_path: Path) -> None:
+    with pytest.raises(TableError, match=r"tables/panico\.yaml: 'tabela_j\.linhas\.1\.condicao'"):
+        changed_rules(tmp_path, "panico.yaml", '      condicao: "Insanidade"', "")
