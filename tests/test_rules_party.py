@@ -79,3 +79,48 @@ def test_a_bad_panic_row_names_the_file_and_key(tmp_path: Path) -> None:
 def test_a_panic_row_without_what_its_effect_needs_names_the_key(tmp_path: Path) -> None:
     with pytest.raises(TableError, match=r"tables/panico\.yaml: 'tabela_j\.linhas\.1\.condicao'"):
         changed_rules(tmp_path, "panico.yaml", '      condicao: "Insanidade"', "")
+
+
+# ---------------------------------------------------------------- the party sheet
+
+def test_a_default_changed_in_the_data_is_the_new_character_sheet(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "panico.yaml", "  sanidade: 10\n  exaustao: 0\n  comida: 3",
+                          "  sanidade: 10\n  exaustao: 0\n  comida: 5")
+    play = Play(rules)
+    events = play("personagem", nome="Ana")
+    assert play.state.party[0].food == 5 and play.state.party[0].sanity_max == 10
+    assert events[0].code == "personagem.criado" and events[0].data == {"personagem": "ana"}
+    assert "comida 5" in events[0].text
+
+
+def test_a_limit_changed_in_the_data_changes_what_is_accepted(tables: Tables,
+                                                              tmp_path: Path) -> None:
+    Play(tables)("personagem", nome="Ana", nivel=15)
+    rules = changed_rules(tmp_path, "panico.yaml", "nivel: [1, 20]", "nivel: [1, 10]")
+    with pytest.raises(CommandRejected, match="use de 1 a 10") as refused:
+        Play(rules)("personagem", nome="Ana", nivel=15)
+    assert refused.value.code == "personagem.fora_do_razoavel"
+
+
+def test_the_party_texts_come_from_narracao(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "narracao/personagem.yaml",
+                          'criado: "Personagem criado: {{ ficha }}."',
+                          'criado: "Entra no grupo: {{ ficha }}!"')
+    events = Play(rules)("personagem", nome="Ana")
+    assert events[0].text.startswith("Entra no grupo: Ana (nível 1") and \
+        events[0].text.endswith("!")
+
+
+def test_a_relative_change_says_before_and_after(play: Play) -> None:
+    play("personagem", nome="Ana", pv=8)
+    events = play("personagem", nome="Ana", pv=-20, relativo=True)
+    assert events[0].code == "personagem.mudou_relativo"
+    assert events[0].data == {"personagem": "ana", "campos": {"pv": 0}, "antes": {"pv": 8},
+                              "relativo": True}
+    assert events[0].text == "Ana: PV 8 → 0 (não fica abaixo de 0)."
+
+
+def test_a_bad_limit_names_the_file_and_key(tmp_path: Path) -> None:
+    with pytest.raises(TableError, match=r"tables/panico\.yaml: 'limites_personagem\.nivel' "
+                                         r"deveria ser \[mínimo, máximo\]"):
+        changed_rules(tmp_path, "panico.yaml", "nivel: [1, 20]", "nivel: [20, 1]")

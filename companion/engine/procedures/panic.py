@@ -42,13 +42,7 @@ from companion.tables import register_schema
 
 FILE = "panico"
 
-register_schema(FILE, {  # read by other modules (tally, prompts) and by the party sheet
-    "personagem_padrao": {"nivel": int, "pv": int, "sanidade": int, "exaustao": int,
-                          "comida": int, "agua": int, "municao": int},
-    "limites_personagem": {"nivel": [int], "pv": [int], "pv_max": [int], "atributo": [int],
-                           "sanidade": [int], "exaustao": [int], "comida": [int],
-                           "agua": [int], "municao": [int], "dado_de_vida": [int],
-                           "dano_atributo": [int], "nome_maximo": int},
+register_schema(FILE, {  # read by other modules (tally, prompts); not pieces yet
     "registro": {"regiao_masmorra": str, "quantidade_maxima": int, "nome_maximo": int},
     "nomes_pedidos": {"*": str},
 })
