@@ -124,3 +124,71 @@ def test_a_bad_limit_names_the_file_and_key(tmp_path: Path) -> None:
     with pytest.raises(TableError, match=r"tables/panico\.yaml: 'limites_personagem\.nivel' "
                                          r"deveria ser \[mínimo, máximo\]"):
         changed_rules(tmp_path, "panico.yaml", "nivel: [1, 20]", "nivel: [20, 1]")
+
+
+# ---------------------------------------------------------------- conditions
+
+ANKLE = "Tornozelo torcido: 1/2 do movimento até ser curado"
+
+
+def _hurt(tables: Tables) -> Play:
+    return Play(tables, State(party=(Character(id="ana", name="Ana", conditions=(ANKLE,)),)))
+
+
+def test_the_condition_piece_is_typed(tables: Tables) -> None:
+    from companion.engine.procedures.conditions import ConditionRules
+
+    rules = tables.piece(ConditionRules)
+    assert rules.efeitos_de_condicao["meio_movimento"].fator_avanco == 0.5
+    assert rules.rodada.minutos == 240
+
+
+def test_a_slowing_factor_changed_in_the_data_changes_the_pace(tables: Tables,
+                                                               tmp_path: Path) -> None:
+    from companion.engine.procedures.conditions import advance_factor
+
+    rules = changed_rules(tmp_path, "viagem.yaml", "fator_avanco: 0.5", "fator_avanco: 0.25")
+    assert advance_factor(_hurt(tables).state, tables).factor == 0.5
+    assert advance_factor(_hurt(rules).state, rules).factor == 0.25
+
+
+def test_a_round_harm_changed_in_the_data_changes_the_damage(tmp_path: Path) -> None:
+    from companion.engine.procedures.conditions import round_harm
+    from companion.engine.toolkit import Scratch
+    from companion.engine.model import Command
+    import random
+
+    rules = changed_rules(tmp_path, "viagem.yaml", "dano_por_rodada: 1 ", "dano_por_rodada: 3 ")
+    tick = "Carrapatos/sanguessugas: 1 de dano por rodada até se livrar"
+    state = State(party=(Character(id="ana", name="Ana", conditions=(tick,)),))
+    scratch = Scratch(rng=random.Random(1), tables=rules, command=Command("avancar"))
+    state = round_harm(state, scratch, 1)
+    assert state.party[0].hp == 5
+    assert scratch.events[0].code == "condicoes.dano_por_rodada"
+    assert scratch.events[0].kind == "aviso"
+    assert scratch.events[0].data == {"personagem": "ana", "dano": 3, "condicao": tick}
+
+
+def test_the_cure_texts_come_from_narracao(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "narracao/condicoes.yaml",
+                          'passo_normal: "O grupo volta a avançar no passo normal."',
+                          'passo_normal: "Passo normal outra vez."')
+    events = _hurt(rules)("curar", personagem="Ana")
+    assert [e.code for e in events] == ["condicoes.curado", "condicoes.passo_normal"]
+    assert events[0].data == {"personagem": "ana", "curadas": [ANKLE]}
+    assert events[1].text == "Passo normal outra vez."
+
+
+def test_a_cure_refusal_has_its_code(play: Play) -> None:
+    play("personagem", nome="Ana")
+    with pytest.raises(CommandRejected, match=r"^Ana não tem condição que dure até ser curada "
+                                              r"\(condições: nenhuma\)$") as refused:
+        play("curar", personagem="Ana")
+    assert refused.value.code == "condicoes.nada_ate_a_cura"
+
+
+def test_a_bad_condition_effect_names_the_file_and_key(tmp_path: Path) -> None:
+    with pytest.raises(TableError, match=r"tables/viagem\.yaml: "
+                                         r"'efeitos_de_condicao\.meio_movimento\.fator_avanco' "
+                                         r"deveria ser um número a partir de 0"):
+        changed_rules(tmp_path, "viagem.yaml", "fator_avanco: 0.5", "fator_avanco: -1")
