@@ -192,3 +192,84 @@ def test_a_bad_condition_effect_names_the_file_and_key(tmp_path: Path) -> None:
                                          r"'efeitos_de_condicao\.meio_movimento\.fator_avanco' "
                                          r"deveria ser um número a partir de 0"):
         changed_rules(tmp_path, "viagem.yaml", "fator_avanco: 0.5", "fator_avanco: -1")
+
+
+# ---------------------------------------------------------------- rest
+
+def _camp(tables: Tables, *party: Character, safe: bool = True) -> Play:
+    from tests.test_hexcrawl import start
+
+    return start(Play(tables), party=party, terrain="floresta", day_start_terrain="estepe",
+                 camp_safe=safe)
+
+
+def _fed(**values: int) -> Character:
+    return Character(id="ana", name="Ana", food=3, water=3, **values)
+
+
+def test_the_rest_pieces_are_typed(tables: Tables) -> None:
+    from companion.engine.procedures.rest import HouseRest, RestRules
+
+    assert tables.piece(RestRules).recupera.sanidade == 1
+    assert tables.piece(HouseRest).racoes_perdidas == "Rações perdidas"
+
+
+def test_a_rest_recovery_changed_in_the_data_changes_the_benefits(tmp_path: Path) -> None:
+    from tests.test_hexcrawl import QUIET, run
+
+    rules = changed_rules(tmp_path, "viagem.yaml", "recupera: {atributo: 1, sanidade: 1,",
+                          "recupera: {atributo: 1, sanidade: 3,")
+    play = _camp(rules, _fed(sanity=2, sanity_max=10))
+    events = run(play, "descansar", *QUIET, 1)
+    assert play.state.party[0].sanity == 5
+    said = [e for e in events if e.code == "descanso.descansa"]
+    assert said and said[0].data == {"personagem": "ana"} and "sanidade 5" in said[0].text
+
+
+def test_the_interruption_dc_changed_in_the_data_is_the_prompt_dc(tmp_path: Path) -> None:
+    from companion.engine.procedures.rest import interruption
+    from companion.engine.toolkit import Scratch
+    from companion.engine.model import Command
+    import random
+
+    rules = changed_rules(tmp_path, "viagem.yaml", "interrupcao_dc: 12", "interrupcao_dc: 15")
+    scratch = Scratch(rng=random.Random(1), tables=rules, command=Command("descansar"))
+    assert interruption(scratch) == (15, "O descanso foi interrompido.")
+
+
+def test_the_lost_rations_roll_is_named_by_the_data(tmp_path: Path) -> None:
+    from tests.test_hexcrawl import QUIET, run
+
+    rules = changed_rules(tmp_path, "casa.yaml", 'racoes_perdidas: "Rações perdidas"',
+                          'racoes_perdidas: "Despensa saqueada"')
+    play = _camp(rules, _fed(), safe=False)
+    events = run(play, "descansar", *QUIET, 6, 1, 1)
+    (lost,) = [e for e in events if e.data.get("tabela") == "Despensa saqueada"]
+    assert lost.data["resultado"] == "1 ração devorada"
+    assert any(e.code == "descanso.racoes_perdidas" and e.text == "O grupo perde 1 ração."
+               for e in events)
+
+
+def test_the_rest_texts_come_from_narracao(tmp_path: Path) -> None:
+    from tests.test_hexcrawl import QUIET, run
+
+    rules = changed_rules(tmp_path, "narracao/descanso.yaml",
+                          'seguro: "O acampamento está seguro: nenhum percalço durante o descanso."',
+                          'seguro: "Noite tranquila."')
+    events = run(_camp(rules, _fed()), "descansar", *QUIET, 1)
+    (safe,) = [e for e in events if e.code == "descanso.seguro"]
+    assert safe.text == "Noite tranquila." and safe.data == {}
+
+
+def test_the_watch_texts_come_from_narracao(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "narracao/descanso.yaml",
+                          'vigia_escolhido: "Vigia: {{ nome }} (até o Mestre escolher outro)."',
+                          'vigia_escolhido: "{{ nome }} fica de guarda."')
+    events = _camp(rules, _fed())("vigia", personagem="Ana")
+    assert events[0].text == "Ana fica de guarda." and events[0].data == {"vigia": "ana"}
+
+
+def test_a_bad_hit_die_names_the_file_and_key(tmp_path: Path) -> None:
+    with pytest.raises(TableError, match=r"tables/casa\.yaml: 'descanso\.dado_de_vida' deveria "
+                                         r"ser uma expressão de dados"):
+        changed_rules(tmp_path, "casa.yaml", "dado_de_vida: d8 ", "dado_de_vida: oito ")
