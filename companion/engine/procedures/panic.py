@@ -25,16 +25,19 @@ from typing import Callable, Literal, Mapping
 from companion.engine.model import PUBLIC, Character, Prompt, State, player_visibility
 from companion.engine.toolkit import (
     ATTRIBUTES,
+    DICE_TEXT,
     PromptAnswer,
     Scratch,
     add_prompt,
     arg,
     command,
     find_character,
+    one_of,
     pick_row,
     prompt_handler,
     require_dice,
     update_character,
+    variant,
 )
 from companion.errors import CommandRejected
 from companion.rulebook import InvalidValue, piece
@@ -45,6 +48,22 @@ FILE = "panico"
 register_schema(FILE, {  # read by other modules (tally, prompts); not pieces yet
     "registro": {"regiao_masmorra": str, "quantidade_maxima": int, "nome_maximo": int},
     "nomes_pedidos": {"*": str},
+})
+
+# The pieces below check these parts too, but a wrong type inside a row of `linhas` (a Mapping)
+# reaches rulebook without the row's key; the schema names it ('tabela_j.linhas.8-10').
+_J_ROW = {"texto": str, "efeito": str}
+register_schema(FILE, {
+    "teste_panico": {"nome": str, "dados": DICE_TEXT},
+    "tabela_j": {"nome": str, "nome_duracao": str, "linhas": {"*": variant("efeito", {
+        "insanidade": {**_J_ROW, "condicao": str},
+        "afetado": _J_ROW,
+        "breve": {**_J_ROW, "nome": str, "duracao": DICE_TEXT},
+        "dano_atributo": {**_J_ROW, "nome": str, "atributo": one_of(*ATTRIBUTES), "dano": int},
+    })}},
+    "efeito_aleatorio": {"nome": str, "dados": DICE_TEXT, "linhas": {"*": str}},
+    "tabela_k": {"nome": str, "dados": DICE_TEXT,
+                 "linhas": {"*": {"nome": str, "texto": str}}},
 })
 
 PanicEffect = Literal["insanidade", "afetado", "breve", "dano_atributo"]

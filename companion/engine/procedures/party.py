@@ -1,6 +1,6 @@
 """The party sheet: `personagem`.
 
-`personagem Nome [campos…]` creates a character with the house defaults of tables/panico.yaml
+`personagem Nome [campos…]` creates a character with the house defaults of tables/personagem.yaml
 (`personagem_padrao`) or changes the given fields of an existing one; every value is checked
 against `limites_personagem`. A value and its maximum go together (`pv`/`pv_max`,
 `sanidade`/`sanidade_max`, the character's own Sanity that resting recovers up to): on creation
@@ -24,7 +24,7 @@ from companion.engine.toolkit import ATTRIBUTES, Scratch, arg, command, slug, up
 from companion.errors import CommandRejected
 from companion.rulebook import InvalidValue, piece
 
-FILE = "panico"
+FILE = "personagem"
 # Field said at the table → (Character attribute, limit key in limites_personagem).
 FIELDS: dict[str, tuple[str, str]] = {
     "nivel": ("level", "nivel"), "pv": ("hp", "pv"), "pv_max": ("hp_max", "pv_max"),
