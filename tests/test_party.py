@@ -39,7 +39,7 @@ def with_prompts(tables, *prompts: Prompt) -> Play:
 # ---------------------------------------------------------------- personagem
 
 def test_new_character_gets_the_house_defaults(play, tables):
-    defaults = tables.get("panico", "personagem_padrao")
+    defaults = tables.get("personagem", "personagem_padrao")
     events = play("personagem", nome="Ana")
     (ana,) = play.state.party
     assert (ana.id, ana.name, ana.level, ana.hp, ana.hp_max, ana.sanity, ana.food, ana.water,
@@ -117,7 +117,7 @@ def test_sanity_on_creation_is_also_the_characters_own_sanity(play, tables):
     play("personagem", nome="Ana")
     play("personagem", nome="Bia", sanidade=14)
     ana, bia = play.state.party
-    default = tables.get("panico", "personagem_padrao", "sanidade")
+    default = tables.get("personagem", "personagem_padrao", "sanidade")
     assert (ana.sanity, ana.sanity_max) == (default, default)
     assert (bia.sanity, bia.sanity_max) == (14, 14)
 
@@ -404,7 +404,7 @@ def test_a_change_of_any_size_is_clamped(play):
     play("personagem", nome="Ana", pv=-100000, relativo=True)
     assert play.state.party[0].hp == 0
     play("personagem", nome="Ana", comida=100000, relativo=True)
-    assert play.state.party[0].food == play.tables.get("panico", "limites_personagem",
+    assert play.state.party[0].food == play.tables.get("personagem", "limites_personagem",
                                                        "comida")[1]
 
 

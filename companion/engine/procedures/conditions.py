@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any, Iterator, Mapping
 
-from companion.engine.model import PUBLIC, Character, Lasting, State
+from companion.engine.model import PUBLIC, Character, Lasting, State, TravelMode
 from companion.engine.toolkit import (
     Scratch,
     arg,
@@ -40,10 +40,42 @@ from companion.engine.toolkit import (
     update_character,
 )
 from companion.errors import CommandRejected, TableError
+from companion.rulebook import InvalidValue, piece
 from companion.tables import Tables, register_schema
 
+# ConditionRules checks these too (and that `modos` are travel modes), but a wrong type inside
+# an entry of the mapping reaches rulebook without the entry's key; the schema names it.
 register_schema("viagem", {"efeitos_de_condicao": {"*": {
     "nome": str, "fator_avanco": float, "modos": [str]}}})
+
+
+@dataclass(frozen=True)
+class ConditionEffect:
+    """An entry of viagem.yaml `efeitos_de_condicao`: what a condition does while it lasts."""
+
+    nome: str
+    fator_avanco: float | int  # Tabela A's progress is multiplied by it
+    modos: tuple[TravelMode, ...]  # the travel modes it applies in
+
+    def validate(self) -> None:
+        if not 0 <= self.fator_avanco:
+            raise InvalidValue("fator_avanco", "um número a partir de 0")
+        if not self.modos:
+            raise InvalidValue("modos", "uma lista não vazia de modos de viagem")
+
+
+@dataclass(frozen=True)
+class RoundLength:
+    minutos: int  # a travel round, in minutes (the clock of `rodadas: N` conditions)
+
+
+@piece("viagem", strict=False)  # the rest of viagem.yaml belongs to the travel procedures
+@dataclass(frozen=True)
+class ConditionRules:
+    """What conditions do (viagem.yaml `efeitos_de_condicao`) and how long a round lasts."""
+
+    efeitos_de_condicao: Mapping[str, ConditionEffect]
+    rodada: RoundLength
 
 
 @dataclass(frozen=True)
@@ -71,7 +103,7 @@ def _rows(node: Any) -> Iterator[Mapping[str, Any]]:
 
 def condition_row(tables: Tables, text: str) -> Mapping[str, Any] | None:
     """The table row that notes this condition text, when it has effects (else None)."""
-    effects = tables.get("viagem", "efeitos_de_condicao")
+    effects = tables.piece(ConditionRules).efeitos_de_condicao
     for file in tables.files.values():
         for row in _rows(file):
             # a Tabela J row's `efeito` is a panic effect, not a condition's
@@ -95,7 +127,7 @@ def timed(state: State, scratch: Scratch, spec: Mapping[str, Any]) -> Lasting:
         start = (state.minutes // length + 1) * length
         count = int(spec["dias"])
     else:
-        length = int(scratch.table("viagem", "rodada", "minutos"))
+        length = scratch.piece(ConditionRules).rodada.minutos
         start = (state.minutes // length + 1) * length
         count = int(spec["rodadas"])
     return Lasting(text=str(spec["texto"]), since=start, until=start + count * length,
@@ -132,10 +164,11 @@ def round_harm(state: State, scratch: Scratch, rounds: int) -> State:
                 continue
             before = character.hp
             character = clamp_supplies(replace(character, hp=character.hp - harm * rounds))
-            scratch.warn(f"{character.name} sofre {harm * rounds} de dano "
-                         f"({str(text).split(':')[0]}): PV {before} → {character.hp}. Diga "
-                         f"'curar {character.name} {_first_word(text)}' quando se livrar.",
-                         personagem=character.id, dano=harm * rounds, condicao=text)
+            scratch.tell("condicoes.dano_por_rodada", kind="aviso", personagem=character.id,
+                         dano=harm * rounds, condicao=text,
+                         words={"nome": character.name, "curta": str(text).split(":")[0],
+                                "antes": before, "depois": character.hp,
+                                "palavra": _first_word(text)})
         state = update_character(state, character)
     return state
 
@@ -145,11 +178,11 @@ def lasts_until_cured(tables: Tables, text: str) -> bool:
     return bool(row and row.get("ate_ser_curado") is True)
 
 
-def _effect(tables: Tables, row: Mapping[str, Any]) -> Mapping[str, Any] | None:
+def _effect(tables: Tables, row: Mapping[str, Any]) -> ConditionEffect | None:
     key = row.get("efeito")
     if key is None:
         return None
-    effects = tables.get("viagem", "efeitos_de_condicao")
+    effects = tables.piece(ConditionRules).efeitos_de_condicao
     if key not in effects:
         raise TableError(f"tables: a condição '{row['condicao']}' tem efeito '{key}', que não "
                          f"está em viagem.yaml efeitos_de_condicao ({', '.join(effects)})")
@@ -171,9 +204,9 @@ def advance_factor(state: State, tables: Tables) -> Slowed | None:
         for text in character.conditions:
             row = condition_row(tables, text)
             effect = _effect(tables, row) if row is not None else None
-            if row is None or effect is None or state.travel.mode not in effect["modos"]:
+            if row is None or effect is None or state.travel.mode not in effect.modos:
                 continue
-            found.append((float(effect["fator_avanco"]), str(effect["nome"]),
+            found.append((float(effect.fator_avanco), effect.nome,
                           character.name, _how_said(row)))
     slowest = min((f for f in found if f[0] < 1), default=None)
     if slowest is None:
@@ -204,7 +237,7 @@ def cure_command(state: State, scratch: Scratch) -> State:
     """Remove the conditions that last until cured (or the one named)."""
     name = arg(scratch, "personagem")
     if not name:
-        raise CommandRejected("diga quem é curado: 'curar Ana'")
+        raise CommandRejected.because("condicoes.sem_personagem")
     name, named = _split_name(state, str(name), arg(scratch, "condicao"))
     character = find_character(state, name)
     cured = (_named(character, str(named)) if named
@@ -212,11 +245,10 @@ def cure_command(state: State, scratch: Scratch) -> State:
     kept = tuple(c for c in character.conditions if c not in cured)
     slowed_before = advance_factor(state, scratch.tables)
     state = update_character(state, replace(character, conditions=kept))
-    listed = "; ".join(f"“{text}”" for text in cured)
-    scratch.say(f"Cura — {character.name} não tem mais {listed}.", PUBLIC,
-                personagem=character.id, curadas=list(cured))
+    scratch.tell("condicoes.curado", PUBLIC, personagem=character.id, curadas=list(cured),
+                 words={"nome": character.name})
     if slowed_before is not None and advance_factor(state, scratch.tables) is None:
-        scratch.say("O grupo volta a avançar no passo normal.", PUBLIC)
+        scratch.tell("condicoes.passo_normal", PUBLIC)
     return state
 
 
@@ -236,19 +268,13 @@ def _split_name(state: State, said: str, condition: Any) -> tuple[str, Any]:
     return said, condition
 
 
-def _conditions_text(character: Character) -> str:
-    return "; ".join(character.conditions) or "nenhuma"
-
-
 def _until_cured(character: Character, tables: Tables) -> tuple[str, ...]:
     cured = tuple(c for c in character.conditions if lasts_until_cured(tables, c))
     if cured:
         return cured
-    other = (f"; para tirar outra, diga qual: 'curar {character.name} "
-             f"{_first_word(character.conditions[0])}'"
-             if character.conditions else "")
-    raise CommandRejected(f"{character.name} não tem condição que dure até ser curada "
-                          f"(condições: {_conditions_text(character)}){other}")
+    first = _first_word(character.conditions[0]) if character.conditions else None
+    raise CommandRejected.because("condicoes.nada_ate_a_cura", nome=character.name,
+                                  condicoes=list(character.conditions), palavra=first)
 
 
 def _first_word(text: str) -> str:
@@ -261,10 +287,8 @@ def _named(character: Character, named: str) -> tuple[str, ...]:
     cured = tuple(c for c in character.conditions if wanted and wanted in
                   slug(c).replace("-", " "))
     if not cured:
-        raise CommandRejected(
-            f"{character.name} não tem nenhuma condição '{named}' (condições: "
-            f"{_conditions_text(character)}); diga 'curar {character.name}' para tirar as que "
-            "duram até a cura")
+        raise CommandRejected.because("condicoes.sem_essa", nome=character.name, condicao=named,
+                                      condicoes=list(character.conditions))
     return cured
 
 

@@ -19,14 +19,13 @@ toolkit.edge_for / toolkit.modifier.
 """
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Any, Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Callable, Literal, Mapping
 
 from companion.engine.model import PUBLIC, Character, Prompt, State, player_visibility
 from companion.engine.toolkit import (
     ATTRIBUTES,
     DICE_TEXT,
-    EXHAUSTION_DAILY_HARM,
     PromptAnswer,
     Scratch,
     add_prompt,
@@ -35,42 +34,157 @@ from companion.engine.toolkit import (
     find_character,
     one_of,
     pick_row,
-    plural,
     prompt_handler,
+    require_dice,
     update_character,
     variant,
 )
 from companion.errors import CommandRejected
+from companion.rulebook import InvalidValue, piece
 from companion.tables import register_schema
 
 FILE = "panico"
 
-# Tabela J rows: the keys each effect reads (the effects are EFFECTS, below).
-_J_ROW = {"texto": str, "efeito": str}
-_J_ROWS = {
-    "insanidade": {**_J_ROW, "condicao": str},
-    "afetado": _J_ROW,
-    "breve": {**_J_ROW, "nome": str, "duracao": DICE_TEXT},
-    "dano_atributo": {**_J_ROW, "nome": str, "atributo": one_of(*ATTRIBUTES), "dano": int},
-}
-register_schema(FILE, {  # tabela_i is declared by core, which reads its levels
-    "teste_panico": {"nome": str, "dados": DICE_TEXT},
-    "tabela_j": {"nome": str, "nome_duracao": str, "linhas": {"*": variant("efeito", _J_ROWS)}},
-    "efeito_aleatorio": {"nome": str, "dados": DICE_TEXT, "linhas": {"*": str}},
-    "tabela_k": {"nome": str, "dados": DICE_TEXT,
-                 "linhas": {"*": {"nome": str, "texto": str}}},
-    "personagem_padrao": {"nivel": int, "pv": int, "sanidade": int, "exaustao": int,
-                          "comida": int, "agua": int, "municao": int},
-    "limites_personagem": {"nivel": [int], "pv": [int], "pv_max": [int], "atributo": [int],
-                           "sanidade": [int], "exaustao": [int], "comida": [int],
-                           "agua": [int], "municao": [int], "dado_de_vida": [int],
-                           "dano_atributo": [int], "nome_maximo": int},
+register_schema(FILE, {  # read by other modules (tally, prompts); not pieces yet
     "registro": {"regiao_masmorra": str, "quantidade_maxima": int, "nome_maximo": int},
     "nomes_pedidos": {"*": str},
 })
 
-Row = Mapping[str, Any]
-Effect = Callable[[State, Character, Row, Scratch], State]
+# The pieces below check these parts too, but a wrong type inside a row of `linhas` (a Mapping)
+# reaches rulebook without the row's key; the schema names it ('tabela_j.linhas.8-10').
+_J_ROW = {"texto": str, "efeito": str}
+register_schema(FILE, {
+    "teste_panico": {"nome": str, "dados": DICE_TEXT},
+    "tabela_j": {"nome": str, "nome_duracao": str, "linhas": {"*": variant("efeito", {
+        "insanidade": {**_J_ROW, "condicao": str},
+        "afetado": _J_ROW,
+        "breve": {**_J_ROW, "nome": str, "duracao": DICE_TEXT},
+        "dano_atributo": {**_J_ROW, "nome": str, "atributo": one_of(*ATTRIBUTES), "dano": int},
+    })}},
+    "efeito_aleatorio": {"nome": str, "dados": DICE_TEXT, "linhas": {"*": str}},
+    "tabela_k": {"nome": str, "dados": DICE_TEXT,
+                 "linhas": {"*": {"nome": str, "texto": str}}},
+})
+
+PanicEffect = Literal["insanidade", "afetado", "breve", "dano_atributo"]
+# The keys each Tabela J effect reads, besides texto and efeito.
+_J_KEYS: dict[str, tuple[str, ...]] = {
+    "insanidade": ("condicao",), "afetado": (),
+    "breve": ("nome", "duracao"), "dano_atributo": ("nome", "atributo", "dano"),
+}
+
+
+@piece(FILE, "teste_panico")
+@dataclass(frozen=True)
+class PanicTest:
+    """The panic test (house default): roll `dados`, pass on a result <= current Sanity."""
+
+    nome: str
+    dados: str
+    padrao_da_casa: bool = False
+
+    def validate(self) -> None:
+        require_dice("dados", self.dados)
+
+
+@dataclass(frozen=True)
+class PanicRow:
+    """A Tabela J row; which optional keys it needs depends on its `efeito`."""
+
+    texto: str
+    efeito: PanicEffect
+    condicao: str | None = None
+    nome: str | None = None
+    duracao: str | None = None
+    atributo: str | None = None
+    dano: int | None = None
+
+    def validate(self) -> None:
+        for key in _J_KEYS[self.efeito]:
+            if getattr(self, key) is None:
+                raise InvalidValue(key, f"presente (o efeito {self.efeito} precisa de "
+                                        f"{', '.join(_J_KEYS[self.efeito])})")
+        if self.duracao is not None:
+            require_dice("duracao", self.duracao)
+        if self.atributo is not None and self.atributo not in ATTRIBUTES:
+            raise InvalidValue("atributo", "um destes: " + ", ".join(ATTRIBUTES))
+
+
+@piece(FILE, "tabela_j")
+@dataclass(frozen=True)
+class PanicTable:
+    """Tabela J: Pânico, read at the current Sanity."""
+
+    nome: str
+    nome_duracao: str
+    linhas: Mapping[str, PanicRow]
+
+
+@piece(FILE, "efeito_aleatorio")
+@dataclass(frozen=True)
+class RandomPanicEffect:
+    """House default: a die over some of Tabela J's rows (value: the row's key)."""
+
+    nome: str
+    dados: str
+    linhas: Mapping[str, str]
+    padrao_da_casa: bool = False
+
+    def validate(self) -> None:
+        require_dice("dados", self.dados)
+
+
+@dataclass(frozen=True)
+class Affliction:
+    nome: str
+    texto: str
+
+
+@piece(FILE, "tabela_k")
+@dataclass(frozen=True)
+class AfflictionTable:
+    """Tabela K: Aflição."""
+
+    nome: str
+    dados: str
+    linhas: Mapping[str, Affliction]
+
+    def validate(self) -> None:
+        require_dice("dados", self.dados)
+
+
+@dataclass(frozen=True)
+class DailyHarm:
+    atributo: str
+    dados: str
+
+    def validate(self) -> None:
+        require_dice("dados", self.dados)
+        if self.atributo not in ATTRIBUTES:
+            raise InvalidValue("atributo", "um destes: " + ", ".join(ATTRIBUTES))
+
+
+@dataclass(frozen=True)
+class ExhaustionRow:
+    texto: str
+    efeito: Literal["desvantagem", "sem_modificadores", "dano_diario"]
+    dano_diario: DailyHarm | None = None
+
+    def validate(self) -> None:
+        if self.efeito == "dano_diario" and self.dano_diario is None:
+            raise InvalidValue("dano_diario", "presente (atributo e dados do dano diário)")
+
+
+@piece(FILE, "tabela_i")
+@dataclass(frozen=True)
+class ExhaustionTable:
+    """Tabela I: Exaustão (levels are cumulative)."""
+
+    nome: str
+    linhas: Mapping[str, ExhaustionRow]
+
+
+Effect = Callable[[State, Character, PanicRow, Scratch], State]
 
 
 # ---------------------------------------------------------------- asking for the test
@@ -78,11 +192,13 @@ Effect = Callable[[State, Character, Row, Scratch], State]
 def request_panic(state: State, scratch: Scratch, character_id: str) -> State:
     """Queue a panic test (prompt kind "panico") on the character's player's phone."""
     character = find_character(state, character_id)
-    test = scratch.table(FILE, "teste_panico")
-    text = (f"{character.name}: {test['nome'].lower()}! Role {test['dados']}: passa com "
-            f"{character.sanity} ou menos (sua Sanidade atual).")
-    scratch.say(f"{test['nome']} para {character.name}.", PUBLIC, personagem=character.id)
-    return add_prompt(state, scratch, "panico", character.id, text, dice_expression=test["dados"],
+    test = scratch.piece(PanicTest)
+    text = scratch.tables.narration.render("panico.pedido", {
+        "personagem": character.name, "teste": test.nome, "dados": test.dados,
+        "sanidade": character.sanity})
+    scratch.tell("panico.teste_para", personagem=character.id,
+                 words={"teste": test.nome, "nome": character.name})
+    return add_prompt(state, scratch, "panico", character.id, text, dice_expression=test.dados,
                       rolar_abaixo=True)
 
 
@@ -91,7 +207,7 @@ def panic_command(state: State, scratch: Scratch) -> State:
     """`panico personagem`: ask that character's player for a panic test."""
     name = arg(scratch, "personagem")
     if not name:
-        raise CommandRejected("diga de quem é o teste de pânico: 'pânico Ana'")
+        raise CommandRejected.because("panico.sem_personagem")
     return request_panic(state, scratch, name)
 
 
@@ -99,87 +215,88 @@ def panic_command(state: State, scratch: Scratch) -> State:
 
 @prompt_handler("panico")
 def resolve_panic(state: State, prompt: Prompt, answer: PromptAnswer, scratch: Scratch) -> State:
-    """Pass on total ≤ current Sanity; otherwise Tabela J at the current Sanity."""
+    """Pass on total <= current Sanity; otherwise Tabela J at the current Sanity."""
     character = find_character(state, prompt.character or "")
-    name = scratch.table(FILE, "teste_panico", "nome").lower()
-    total = answer.total if answer.total is not None else 0
-    if total <= character.sanity:
-        scratch.say(f"{character.name} passou no {name} ({total} ≤ Sanidade {character.sanity}).",
-                    PUBLIC, personagem=character.id, sucesso=True)
+    words = {"nome": character.name, "teste": scratch.piece(PanicTest).nome,
+             "total": answer.total if answer.total is not None else 0,
+             "sanidade": character.sanity}
+    if words["total"] <= character.sanity:
+        scratch.tell("panico.passou", personagem=character.id, sucesso=True, words=words)
         return state
-    scratch.say(f"{character.name} falhou no {name} ({total} > Sanidade {character.sanity}).",
-                PUBLIC, personagem=character.id, sucesso=False)
+    scratch.tell("panico.falhou", personagem=character.id, sucesso=False, words=words)
     return apply_panic_row(state, character, scratch)
 
 
-def panic_row(tables_rows: Mapping[str, Row], sanity: int) -> Row:
+def panic_row(rows: Mapping[str, PanicRow], sanity: int) -> PanicRow:
     """The Tabela J row for a Sanity (0 or below reads as row 1)."""
-    return pick_row(tables_rows, max(1, sanity))
+    row: PanicRow = pick_row(rows, max(1, sanity))
+    return row
 
 
 def apply_panic_row(state: State, character: Character, scratch: Scratch) -> State:
     """Announce and apply Tabela J at the character's current Sanity."""
-    table = scratch.table(FILE, "tabela_j")
-    row = panic_row(table["linhas"], character.sanity)
-    scratch.say(f"{table['nome']} (Sanidade {character.sanity}): {row['texto']}", PUBLIC,
-                tabela=table["nome"], sanidade=character.sanity, resultado=row["texto"],
-                personagem=character.id)
-    return EFFECTS[row["efeito"]](state, character, row, scratch)
+    table = scratch.piece(PanicTable)
+    row = panic_row(table.linhas, character.sanity)
+    scratch.tell("panico.tabela_j", tabela=table.nome, sanidade=character.sanity,
+                 resultado=row.texto, personagem=character.id)
+    return EFFECTS[row.efeito](state, character, row, scratch)
 
 
-def _insanity(state: State, character: Character, row: Row, scratch: Scratch) -> State:
-    condition = str(row["condicao"])
+def _insanity(state: State, character: Character, row: PanicRow, scratch: Scratch) -> State:
+    condition = str(row.condicao)
     if condition in character.conditions:
         return state
-    scratch.say(f"{character.name} agora sofre de {condition.lower()}.", PUBLIC,
-                personagem=character.id, condicao=condition)
+    scratch.tell("panico.insanidade", personagem=character.id, condicao=condition,
+                 words={"nome": character.name})
     return update_character(state, replace(character,
                                            conditions=character.conditions + (condition,)))
 
 
-def _afflicted(state: State, character: Character, row: Row, scratch: Scratch) -> State:
+def _afflicted(state: State, character: Character, row: PanicRow, scratch: Scratch) -> State:
     """Tabela K to the player, then a random brief panic effect."""
-    table = scratch.table(FILE, "tabela_k")
-    rows = table["linhas"]
-    rolled = scratch.roll(table["dados"], table["nome"], visibility=player_visibility(character.id),
-                          describe=lambda total: pick_row(rows, total)["texto"],
+    table = scratch.piece(AfflictionTable)
+    rows = table.linhas
+    rolled = scratch.roll(table.dados, table.nome, visibility=player_visibility(character.id),
+                          describe=lambda total: pick_row(rows, total).texto,
                           personagem=character.id)
     affliction = pick_row(rows, rolled.total)
-    scratch.say(f"{character.name} recebeu uma aflição: {affliction['nome']}.", PUBLIC,
-                personagem=character.id, aflicao=affliction["nome"])
-    character = replace(character, afflictions=character.afflictions + (affliction["nome"],))
+    scratch.tell("panico.aflicao", personagem=character.id, aflicao=affliction.nome,
+                 words={"nome": character.name})
+    character = replace(character, afflictions=character.afflictions + (affliction.nome,))
     state = update_character(state, character)
     return _random_effect(state, character, scratch)
 
 
 def _random_effect(state: State, character: Character, scratch: Scratch) -> State:
     """House default: 1d4 over Tabela J's brief rows, applied like the rolled row."""
-    spec = scratch.table(FILE, "efeito_aleatorio")
-    rows = scratch.table(FILE, "tabela_j", "linhas")
-    rolled = scratch.roll(spec["dados"], spec["nome"], personagem=character.id,
-                          describe=lambda total: rows[pick_row(spec["linhas"], total)]["texto"])
-    row = rows[pick_row(spec["linhas"], rolled.total)]
-    return EFFECTS[row["efeito"]](state, character, row, scratch)
+    spec = scratch.piece(RandomPanicEffect)
+    rows = scratch.piece(PanicTable).linhas
+    rolled = scratch.roll(spec.dados, spec.nome, personagem=character.id,
+                          describe=lambda total: rows[pick_row(spec.linhas, total)].texto)
+    row = rows[pick_row(spec.linhas, rolled.total)]
+    return EFFECTS[row.efeito](state, character, row, scratch)
 
 
-def _brief(state: State, character: Character, row: Row, scratch: Scratch) -> State:
+def _brief(state: State, character: Character, row: PanicRow, scratch: Scratch) -> State:
     """Fúria, Catatonia, Terror: roll how many rounds it lasts."""
-    rolled = scratch.roll(row["duracao"], scratch.table(FILE, "tabela_j", "nome_duracao"),
-                          describe=lambda total: f"{row['nome']}: {plural(total, 'rodada')}",
+    narration = scratch.tables.narration
+    rolled = scratch.roll(str(row.duracao), scratch.piece(PanicTable).nome_duracao,
+                          describe=lambda total: narration.render(
+                              "panico.duracao", {"efeito": row.nome, "rodadas": total}),
                           personagem=character.id)
-    scratch.say(f"{character.name}: {row['nome']} por {plural(rolled.total, 'rodada')}.", PUBLIC,
-                personagem=character.id, efeito=row["nome"], rodadas=rolled.total)
+    scratch.tell("panico.breve", personagem=character.id, efeito=row.nome,
+                 rodadas=rolled.total, words={"nome": character.name})
     return state
 
 
-def _attribute_damage(state: State, character: Character, row: Row, scratch: Scratch) -> State:
+def _attribute_damage(state: State, character: Character, row: PanicRow,
+                      scratch: Scratch) -> State:
     """Impactado: damage to an attribute (Sabedoria)."""
-    attribute, amount = str(row["atributo"]), int(row["dano"])
+    attribute, amount = str(row.atributo), int(row.dano or 0)
     damage = dict(character.attribute_damage)
     damage[attribute] = damage.get(attribute, 0) + amount
-    scratch.say(f"{character.name} sofre {amount} de dano em {attribute.upper()} "
-                f"(total {damage[attribute]}).", PUBLIC, personagem=character.id,
-                atributo=attribute, dano=amount)
+    scratch.tell("panico.dano_atributo", personagem=character.id, atributo=attribute,
+                 dano=amount, words={"nome": character.name, "total": damage[attribute]})
     return update_character(state, replace(character, attribute_damage=damage))
 
 
@@ -193,32 +310,35 @@ EFFECTS: dict[str, Effect] = {
 
 # ---------------------------------------------------------------- exhaustion (Tabela I)
 
-def exhaustion_effects(character: Character, tables_rows: Mapping[str, Row]) -> list[str]:
-    """Tabela I texts that apply to the character (levels are cumulative)."""
-    return [row["texto"] for key, row in sorted(tables_rows.items(), key=lambda kv: int(kv[0]))
+def exhaustion_effects(character: Character, rows: Mapping[str, Mapping[str, str]]) -> list[str]:
+    """Tabela I texts that apply to the character (levels are cumulative); `rows` as the
+    state view reads them (engine/view.py)."""
+    return [row["texto"] for key, row in sorted(rows.items(), key=lambda kv: int(kv[0]))
             if character.exhaustion >= int(key)]
 
 
 def exhaustion_day(state: State, scratch: Scratch) -> State:
     """At a day's end: every Tabela I `dano_diario` row the character's level has reached."""
-    table = scratch.table(FILE, "tabela_i")
-    harmful = [(int(key), row) for key, row in table["linhas"].items()
-               if row["efeito"] == EXHAUSTION_DAILY_HARM]
+    table = scratch.piece(ExhaustionTable)
+    harmful = [(int(key), row) for key, row in table.linhas.items()
+               if row.efeito == "dano_diario"]
     for character in state.party:
         for level, row in harmful:
             if character.exhaustion >= level:
-                character = _daily_harm(character, row, table["nome"], scratch)
+                character = _daily_harm(character, row, table.nome, scratch)
         state = update_character(state, character)
     return state
 
 
-def _daily_harm(character: Character, row: Row, name: str, scratch: Scratch) -> Character:
-    harm = row["dano_diario"]
-    attribute = str(harm["atributo"])
-    rolled = scratch.roll(str(harm["dados"]), name, resultado=row["texto"], personagem=character.id)
+def _daily_harm(character: Character, row: ExhaustionRow, name: str,
+                scratch: Scratch) -> Character:
+    harm = row.dano_diario
+    assert harm is not None
+    attribute = harm.atributo
+    rolled = scratch.roll(harm.dados, name, resultado=row.texto, personagem=character.id)
     damage = dict(character.attribute_damage)
     damage[attribute] = damage.get(attribute, 0) + rolled.total
-    scratch.say(f"{character.name} sofre {rolled.total} de dano de {attribute.upper()} pela "
-                f"exaustão (nível {character.exhaustion}).", PUBLIC, personagem=character.id,
-                atributo=attribute, dano=rolled.total)
+    scratch.tell("panico.dano_exaustao", personagem=character.id, atributo=attribute,
+                 dano=rolled.total, words={"nome": character.name,
+                                           "exaustao": character.exhaustion})
     return replace(character, attribute_damage=damage)

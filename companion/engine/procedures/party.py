@@ -1,6 +1,6 @@
 """The party sheet: `personagem`.
 
-`personagem Nome [campos…]` creates a character with the house defaults of tables/panico.yaml
+`personagem Nome [campos…]` creates a character with the house defaults of tables/personagem.yaml
 (`personagem_padrao`) or changes the given fields of an existing one; every value is checked
 against `limites_personagem`. A value and its maximum go together (`pv`/`pv_max`,
 `sanidade`/`sanidade_max`, the character's own Sanity that resting recovers up to): on creation
@@ -16,14 +16,15 @@ before → after ("Ana: PV 12 → 9") and what was clamped.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, fields, replace
 from typing import Any, Mapping
 
 from companion.engine.model import PUBLIC, Character, State
 from companion.engine.toolkit import ATTRIBUTES, Scratch, arg, command, slug, update_character
 from companion.errors import CommandRejected
+from companion.rulebook import InvalidValue, piece
 
-FILE = "panico"
+FILE = "personagem"
 # Field said at the table → (Character attribute, limit key in limites_personagem).
 FIELDS: dict[str, tuple[str, str]] = {
     "nivel": ("level", "nivel"), "pv": ("hp", "pv"), "pv_max": ("hp_max", "pv_max"),
@@ -44,24 +45,79 @@ MAXIMA: dict[str, tuple[str, str]] = {"pv": ("pv_max", "pv_max"),
                                       "sanidade": ("sanidade_max", "sanidade máxima")}
 
 
+@piece(FILE, "personagem_padrao")
+@dataclass(frozen=True)
+class CharacterDefaults:
+    """House default: the sheet of a character created with `personagem Nome`."""
+
+    nivel: int
+    pv: int
+    sanidade: int
+    exaustao: int
+    comida: int
+    agua: int
+    municao: int
+    padrao_da_casa: bool = False
+
+    def values(self) -> dict[str, int]:
+        """The defaults by field name (the keys of FIELDS)."""
+        return {item.name: int(getattr(self, item.name)) for item in fields(self)
+                if item.name in FIELDS}
+
+
+Span = tuple[int, int]
+
+
+@piece(FILE, "limites_personagem")
+@dataclass(frozen=True)
+class CharacterLimits:
+    """House default: the (lowest, highest) value `personagem` accepts for each field."""
+
+    nivel: Span
+    pv: Span
+    pv_max: Span
+    atributo: Span
+    sanidade: Span
+    exaustao: Span
+    comida: Span
+    agua: Span
+    municao: Span
+    dado_de_vida: Span
+    dano_atributo: Span
+    nome_maximo: int
+    padrao_da_casa: bool = False
+
+    def validate(self) -> None:
+        for item in fields(self):
+            span = getattr(self, item.name)
+            if isinstance(span, tuple) and not span[0] <= span[1]:
+                raise InvalidValue(item.name, "[mínimo, máximo], com o mínimo até o máximo")
+        if self.nome_maximo < 1:
+            raise InvalidValue("nome_maximo", "um número inteiro a partir de 1")
+
+    def of(self, key: str) -> Span:
+        """The span of a field said at the table (FIELDS key)."""
+        span: Span = getattr(self, FIELDS[key][1])
+        return span
+
+
 # ---------------------------------------------------------------- personagem
 
 @command("personagem")
 def character_command(state: State, scratch: Scratch) -> State:
     """Create a character or change the fields given."""
-    name = _clean_name(arg(scratch, "nome"), scratch)
+    limits = scratch.piece(CharacterLimits)
+    name = _clean_name(arg(scratch, "nome"), limits.nome_maximo)
     relative = _relative_flag(scratch)
-    changes = _read_fields(scratch, relative)
+    changes = _read_fields(scratch.command.args, limits, relative)
     wanted = slug(name)
     existing = next((c for c in state.party if c.id == wanted), None)
     if relative and existing is None:
-        said = ", ".join(f"{LABELS[key]} {value:+d}" for key, value in changes.items())
-        raise CommandRejected(
-            f"'{name}' ainda não está no grupo, e '{said}' muda a ficha de quem já existe; "
-            f"para criar, diga 'personagem {name}' com valores sem sinal (ex.: 'personagem "
-            f"{name} pv 8')")
+        raise CommandRejected.because(
+            "personagem.relativo_sem_ficha", nome=name,
+            mudancas=[(LABELS[key], value) for key, value in changes.items()])
     if relative:
-        return _change_by(state, existing, changes, scratch)
+        return _change_by(state, existing, changes, limits, scratch)
     if existing is None:
         return _create(state, name, changes, scratch)
     return _change(state, existing, changes, scratch)
@@ -70,57 +126,50 @@ def character_command(state: State, scratch: Scratch) -> State:
 def _relative_flag(scratch: Scratch) -> bool:
     flag = arg(scratch, "relativo", False)
     if not isinstance(flag, bool):
-        raise CommandRejected(f"'relativo' precisa ser sim ou não, não '{flag}'")
+        raise CommandRejected.because("personagem.relativo_invalido", valor=flag)
     return flag
 
 
-def _clean_name(raw: Any, scratch: Scratch) -> str:
+def _clean_name(raw: Any, longest: int) -> str:
     name = " ".join(str(raw or "").split())
-    longest = int(scratch.table(FILE, "limites_personagem", "nome_maximo"))
     if not slug(name).replace("-", "").isalnum():
-        raise CommandRejected(f"nome de personagem inválido: '{raw or ''}'; "
-                              "diga 'personagem Ana' (letras ou números)")
+        raise CommandRejected.because("personagem.nome_invalido", nome=raw or "")
     if len(name) > longest:
-        raise CommandRejected(f"nome de personagem longo demais: '{name}'; "
-                              f"use no máximo {longest} letras")
+        raise CommandRejected.because("personagem.nome_longo", nome=name, maximo=longest)
     return name
 
 
-def _read_fields(scratch: Scratch, relative: bool = False) -> dict[str, int]:
-    """The fields given, as ints within limites_personagem (changes: within its span)."""
-    limits = scratch.table(FILE, "limites_personagem")
-    accepted = ", ".join(FIELDS)
+def _read_fields(args: Mapping[str, Any], limits: CharacterLimits,
+                 relative: bool = False) -> dict[str, int]:
+    """The fields given, as ints within limites_personagem (changes: any size)."""
     changes: dict[str, int] = {}
-    for key, raw in scratch.command.args.items():
+    for key, raw in args.items():
         if key in ("nome", "relativo"):
             continue
         if key not in FIELDS:
-            raise CommandRejected(f"campo desconhecido: '{key}'; use {accepted}")
+            raise CommandRejected.because("personagem.campo_desconhecido", campo=key,
+                                          aceitos=list(FIELDS))
         value = whole_number(key, raw)
-        low, high = limits[FIELDS[key][1]]
+        low, high = limits.of(key)
         if relative:  # a change of any size: the result is clamped ("toma 1000 de dano" → 0)
             changes[key] = value
             continue
         if not low <= value <= high:
-            what = "mudança" if relative else "valor"
-            shown = f"{value:+d}" if relative else str(value)
-            raise CommandRejected(f"{what} fora do razoável: {LABELS[key]} {shown}; "
-                                  f"use de {low} a {high}")
+            raise CommandRejected.because("personagem.fora_do_razoavel", rotulo=LABELS[key],
+                                          valor=value, minimo=low, maximo=high)
         changes[key] = value
     return changes
 
 
 def whole_number(key: str, raw: Any) -> int:
-    if isinstance(raw, bool):
-        raise CommandRejected(f"{LABELS.get(key, key)} precisa ser um número inteiro, "
-                              f"não '{raw}'")
-    if isinstance(raw, int):
+    if isinstance(raw, int) and not isinstance(raw, bool):
         return raw
     if isinstance(raw, float) and raw.is_integer():
         return int(raw)
     if isinstance(raw, str) and re.fullmatch(r"-?\d{1,6}", raw.strip()):
         return int(raw.strip())
-    raise CommandRejected(f"{LABELS.get(key, key)} precisa ser um número inteiro, não '{raw}'")
+    raise CommandRejected.because("personagem.nao_inteiro", rotulo=LABELS.get(key, key),
+                                  valor=raw)
 
 
 def _with_fields(character: Character, changes: Mapping[str, int]) -> Character:
@@ -140,23 +189,24 @@ def _with_fields(character: Character, changes: Mapping[str, int]) -> Character:
 
 
 def _create(state: State, name: str, changes: dict[str, int], scratch: Scratch) -> State:
-    defaults = scratch.table(FILE, "personagem_padrao")
-    limits = scratch.table(FILE, "limites_personagem")
-    merged = {**{key: int(defaults[key]) for key in FIELDS if key in defaults}, **changes}
+    limits = scratch.piece(CharacterLimits)
+    merged = {**scratch.piece(CharacterDefaults).values(), **changes}
     for value, (top, _) in MAXIMA.items():
         if top not in changes:
-            merged[top] = max(int(limits[FIELDS[top][1]][0]), merged[value])
+            merged[top] = max(limits.of(top)[0], merged[value])
         elif value not in changes:
             merged[value] = changes[top]
     character = _with_fields(Character(id=slug(name), name=name), merged)
     _check_maxima(character)
-    scratch.say(f"Personagem criado: {_summary(character)}.", PUBLIC, personagem=character.id)
+    scratch.tell("personagem.criado", PUBLIC, personagem=character.id,
+                 words={"ficha": _summary(scratch, character)})
     return replace(state, party=state.party + (character,))
 
 
 def _change(state: State, character: Character, changes: dict[str, int], scratch: Scratch) -> State:
     if not changes:
-        scratch.say(f"{_summary(character)}.", PUBLIC, personagem=character.id)
+        scratch.tell("personagem.ficha", PUBLIC, personagem=character.id,
+                     words={"ficha": _summary(scratch, character)})
         return state
     for value, (top, _) in MAXIMA.items():  # setting up the sheet: the maximum follows
         if value in changes and top not in changes and \
@@ -164,8 +214,9 @@ def _change(state: State, character: Character, changes: dict[str, int], scratch
             changes = {**changes, top: changes[value]}
     updated = _with_fields(character, changes)
     _check_maxima(updated)
-    said = ", ".join(f"{LABELS[key]} {value}" for key, value in changes.items())
-    scratch.say(f"{character.name}: {said}.", PUBLIC, personagem=character.id, campos=changes)
+    scratch.tell("personagem.mudou", PUBLIC, personagem=character.id, campos=changes,
+                 words={"nome": character.name,
+                        "ditos": [(LABELS[key], value) for key, value in changes.items()]})
     return update_character(state, updated)
 
 
@@ -178,32 +229,35 @@ def _current(character: Character, key: str) -> int:
     return int(getattr(character, field) or 0)
 
 
-def _change_by(state: State, character: Character, deltas: dict[str, int], scratch: Scratch) -> State:
+def _change_by(state: State, character: Character, deltas: dict[str, int],
+               limits: CharacterLimits, scratch: Scratch) -> State:
     """`relativo`: each field changes by the amount given; results clamp (see the docstring)."""
     if not deltas:
-        scratch.say(f"{_summary(character)}.", PUBLIC, personagem=character.id)
+        scratch.tell("personagem.ficha", PUBLIC, personagem=character.id,
+                     words={"ficha": _summary(scratch, character)})
         return state
-    limits = scratch.table(FILE, "limites_personagem")
     before = {key: _current(character, key) for key in {*deltas, *_paired(deltas)}}
     after: dict[str, int] = {}
-    notes: dict[str, str] = {}
+    notes: dict[str, tuple[str, int]] = {}  # why a result was clamped: (which bound, value)
     for key, delta in deltas.items():
-        low, high = limits[FIELDS[key][1]]
+        low, high = limits.of(key)
         wanted = before[key] + delta
         after[key] = max(low, min(high, wanted))
         if after[key] != wanted:
-            notes[key] = f"não fica abaixo de {low}" if wanted < low else f"no máximo {high}"
+            notes[key] = ("minimo", low) if wanted < low else ("limite", high)
     for value, (top, _) in MAXIMA.items():
         highest = after.get(top, _current(character, top))
         current = after.get(value, before.get(value, _current(character, value)))
         if current > highest:
             after[value] = highest
-            notes[value] = f"só até o máximo, {highest}"
+            notes[value] = ("maximo", highest)
     updated = _with_fields(character, after)
-    said = ", ".join(f"{LABELS[key]} {before[key]} → {after[key]}"
-                     + (f" ({notes[key]})" if key in notes else "") for key in after)
-    scratch.say(f"{character.name}: {said}.", PUBLIC, personagem=character.id, campos=after,
-                antes={key: before[key] for key in after}, relativo=True)
+    lines = [{"rotulo": LABELS[key], "antes": before[key], "depois": after[key],
+              "nota": notes.get(key, (None, None))[0], "limite": notes.get(key, (None, None))[1]}
+             for key in after]
+    scratch.tell("personagem.mudou_relativo", PUBLIC, personagem=character.id, campos=after,
+                 antes={key: before[key] for key in after}, relativo=True,
+                 words={"nome": character.name, "linhas": lines})
     return update_character(state, updated)
 
 
@@ -217,36 +271,18 @@ def _check_maxima(character: Character) -> None:
     for value, (top, said) in MAXIMA.items():
         current, highest = getattr(character, FIELDS[value][0]), getattr(character, FIELDS[top][0])
         if current > highest:
-            raise CommandRejected(f"{LABELS[value]} {current} maior que {LABELS[top]} {highest} "
-                                  f"de {character.name}; diga também '{said} {current}'")
+            raise CommandRejected.because(
+                "personagem.acima_do_maximo", rotulo=LABELS[value], valor=current,
+                rotulo_maximo=LABELS[top], maximo=highest, nome=character.name, como_diz=said)
 
 
-def _summary(character: Character) -> str:
-    mods = " ".join(f"{k.upper()} {v:+d}" for k, v in character.mods.items() if v)
-    harm = attribute_damage_text(character)
-    return (f"{character.name} (nível {character.level}, PV {character.hp}/{character.hp_max}, "
-            f"Sanidade {character.sanity}/{character.sanity_max}, "
-            f"exaustão {character.exhaustion}, "
-            f"comida {character.food}, água {character.water}, munição {character.ammo}"
-            + (f", {mods}" if mods else "")
-            + (f", dano de atributo: {harm}" if harm else "")
-            + (f", dado de vida d{character.hit_die}" if character.hit_die else "") + ")")
-
-
-def attribute_damage_text(character: Character) -> str:
-    """'SAB 2, CON 1' (empty when there is none)."""
-    return ", ".join(f"{name.upper()} {value}"
-                     for name, value in character.attribute_damage.items() if value)
-
-
-# ---------------------------------------------------------------- finding prompts
-
-
-# ---------------------------------------------------------------- responder
-
-
-# ---------------------------------------------------------------- cancelar
-
-
-# ---------------------------------------------------------------- vigia
-
+def _summary(scratch: Scratch, character: Character) -> str:
+    """The sheet in one line (tables/narracao/personagem.yaml `resumo`)."""
+    return scratch.tables.narration.render("personagem.resumo", {
+        "nome": character.name, "nivel": character.level, "pv": character.hp,
+        "pv_max": character.hp_max, "sanidade": character.sanity,
+        "sanidade_max": character.sanity_max, "exaustao": character.exhaustion,
+        "comida": character.food, "agua": character.water, "municao": character.ammo,
+        "mods": [(name, value) for name, value in character.mods.items() if value],
+        "dano": [(name, value) for name, value in character.attribute_damage.items() if value],
+        "dado_de_vida": character.hit_die})

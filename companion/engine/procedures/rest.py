@@ -39,12 +39,13 @@ house default of casa.yaml).
 """
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Mapping
 
 from companion.engine.procedures import conditions, encounters, panic
 from companion.engine.model import GM, PUBLIC, Character, Prompt, State
 from companion.engine.toolkit import (
+    ATTRIBUTES,
     PromptAnswer,
     Scratch,
     add_prompt,
@@ -56,24 +57,82 @@ from companion.engine.toolkit import (
     modifier,
     passed,
     pick_row,
-    plural,
     prompt_handler,
+    require_dice,
     row_text,
     update_character,
 )
 from companion.errors import CommandRejected, TableError
-from companion.tables import register_schema
+from companion.rulebook import InvalidValue, piece
 
-register_schema("viagem", {"descanso": {
-    "consumo": {"comida": int, "agua": int}, "interrupcao_dc": int, "atributo": str,
-    "dados_teste": str, "recupera": {"atributo": int, "sanidade": int, "exaustao": int},
-    "dados_de_vida": str, "dia_sem_descanso": int, "sem_comida_sem_beneficios": bool,
-}})
-register_schema("casa", {"descanso": {"dado_de_vida": str, "dados_de_vida": dict, "vigia": str}})
+
+@dataclass(frozen=True)
+class Ration:
+    comida: int
+    agua: int
+
+
+@dataclass(frozen=True)
+class Recovery:
+    """What one rest gives back: attribute damage, Sanity and exhaustion points."""
+
+    atributo: int
+    sanidade: int
+    exaustao: int
+
+
+@piece("viagem", "descanso")
+@dataclass(frozen=True)
+class RestRules:
+    """Descansar (viagem.yaml `descanso`)."""
+
+    consumo: Ration
+    interrupcao_dc: int
+    atributo: str  # the attribute an interruption tests
+    dados_teste: str
+    recupera: Recovery
+    dados_de_vida: str  # the name of the HP roll
+    dia_sem_descanso: int  # read by travel (a day without rest)
+    sem_comida_sem_beneficios: bool
+
+    def validate(self) -> None:
+        require_dice("dados_teste", self.dados_teste)
+        if self.atributo not in ATTRIBUTES:
+            raise InvalidValue("atributo", "um destes: " + ", ".join(ATTRIBUTES))
+
+
+def _hit_die_text(die: str) -> str:
+    return die if die.startswith("d") else f"d{die}"
+
+
+@piece("casa", "descanso")
+@dataclass(frozen=True)
+class HouseRest:
+    """House defaults of the rest (casa.yaml `descanso`)."""
+
+    dado_de_vida: str  # the hit die of whoever has none on the sheet
+    dados_de_vida: Mapping[str, str]  # by character id
+    vigia: str  # "primeiro" or a character's name
+    racoes_perdidas: str  # the name of the roll of rations lost to a mishap
+
+    def validate(self) -> None:
+        for where, die in [("dado_de_vida", self.dado_de_vida),
+                           *((f"dados_de_vida.{k}", v) for k, v in self.dados_de_vida.items())]:
+            require_dice(where, "1" + _hit_die_text(str(die)))
+
+
+@piece("viagem", "encontro", strict=False)  # the rest of it is the travel encounters'
+@dataclass(frozen=True)
+class EncounterCheck:
+    """How the encounter check is named (a mishap's `encontro_chance`)."""
+
+    nome: str
+    sim: str
+    nao: str
+
 
 Test = tuple[int, str]  # a CON test for the rest's benefits: (DC, why it is asked)
 Effect = Callable[[State, Scratch, Any, Any], tuple[State, tuple[Test, ...]]]
-INTERRUPTED = "O descanso foi interrompido."
 
 
 # ---------------------------------------------------------------- the procedure
@@ -87,9 +146,9 @@ def rest_party(state: State, scratch: Scratch, mishap_file: str, mishap_key: str
     recover; the mishap falls on the camp as a whole."""
     if safe is None:
         safe = state.travel.camp_safe and not state.dungeon.active
-    tests: tuple[Test, ...] = ((_interruption_dc(scratch), INTERRUPTED),) * interruptions
+    tests: tuple[Test, ...] = (interruption(scratch),) * interruptions
     if safe:
-        scratch.say("O acampamento está seguro: nenhum percalço durante o descanso.")
+        scratch.tell("descanso.seguro")
     else:
         state, found = mishap(state, scratch, mishap_file, mishap_key, mishap_table_name)
         tests += found
@@ -110,11 +169,8 @@ def finish_rest(state: State, scratch: Scratch, tests: tuple[Test, ...],
 
 def interruption(scratch: Scratch) -> Test:
     """The CON test an interruption of the rest asks for."""
-    return (_interruption_dc(scratch), INTERRUPTED)
-
-
-def _interruption_dc(scratch: Scratch) -> int:
-    return int(scratch.table("viagem", "descanso", "interrupcao_dc"))
+    return (scratch.piece(RestRules).interrupcao_dc,
+            scratch.tables.narration.render("descanso.interrompido", {}))
 
 
 def _mishap_table(scratch: Scratch, file: str, key: str) -> tuple[str, Mapping[Any, Any]]:
@@ -152,9 +208,10 @@ def first_sentence(text: str) -> str:
 
 def _lose_rations(state: State, scratch: Scratch, expression: Any,
                   row: Any) -> tuple[State, tuple[Test, ...]]:
-    rolled = scratch.roll(str(expression), "Rações perdidas",
-                          describe=lambda total: f"{plural(total, 'ração')} devoradas"
-                          if total != 1 else "1 ração devorada")
+    narration = scratch.tables.narration
+    rolled = scratch.roll(str(expression), scratch.piece(HouseRest).racoes_perdidas,
+                          describe=lambda total: narration.render(
+                              "descanso.racoes_devoradas", {"racoes": total}))
     party = list(state.party)
     lost = 0
     for _ in range(rolled.total):
@@ -164,10 +221,9 @@ def _lose_rations(state: State, scratch: Scratch, expression: Any,
         party[richest] = replace(party[richest], food=party[richest].food - 1)
         lost += 1
     if lost < rolled.total:
-        had = "não tinha rações" if lost == 0 else f"só tinha {plural(lost, 'ração')}"
-        scratch.warn(f"O grupo {had}: perdeu tudo o que tinha.")
+        scratch.tell("descanso.racoes_faltaram", kind="aviso", words={"perdidas": lost})
     else:
-        scratch.say(f"O grupo perde {plural(lost, 'ração')}.")
+        scratch.tell("descanso.racoes_perdidas", words={"perdidas": lost})
     return replace(state, party=tuple(party)), ()
 
 
@@ -183,7 +239,7 @@ def _watcher(state: State, scratch: Scratch) -> tuple[Character, ...]:
     named = next((c for c in state.party if c.id == state.travel.watcher), None)
     if named is not None:
         return (named,)
-    chosen = str(scratch.table("casa", "descanso", "vigia"))
+    chosen = scratch.piece(HouseRest).vigia
     if chosen == "primeiro":
         return (state.party[0],)
     try:
@@ -208,8 +264,8 @@ def _encounter(state: State, scratch: Scratch, happens: Any,
 
 def _encounter_chance(state: State, scratch: Scratch, chance: Any,
                       row: Any) -> tuple[State, tuple[Test, ...]]:
-    spec = scratch.table("viagem", "encontro")
-    if scratch.chance(int(chance), spec["nome"], spec["sim"], spec["nao"],
+    spec = scratch.piece(EncounterCheck)
+    if scratch.chance(int(chance), spec.nome, spec.sim, spec.nao,
                       visibility=encounters.encounter_visibility(scratch)):
         return _encounter_now(state, scratch)
     return state, ()
@@ -219,10 +275,10 @@ def _encounter_now(state: State, scratch: Scratch) -> tuple[State, tuple[Test, .
     """An encounter interrupts the rest. Travel: roll the region's table. Dungeon: flag it;
     the sleep rolls where it arrives, and only an arrival in the party's room interrupts."""
     if state.dungeon.active:
-        scratch.warn("Um encontro aleatório acontece durante o descanso!", GM)
+        scratch.tell("descanso.encontro_masmorra", GM, kind="aviso")
         return replace(state, dungeon=replace(state.dungeon, pending_encounter=True)), ()
     encounters.roll_encounter(state, scratch)
-    return state, ((_interruption_dc(scratch), INTERRUPTED),)
+    return state, (interruption(scratch),)
 
 
 def _damage_all(state: State, scratch: Scratch, amount: Any,
@@ -231,7 +287,7 @@ def _damage_all(state: State, scratch: Scratch, amount: Any,
         state = update_character(state, clamp_supplies(
             replace(character, hp=character.hp - int(amount))))
     if state.party:
-        scratch.say(f"Cada personagem sofre {int(amount)} de dano.")
+        scratch.tell("descanso.dano_todos", words={"dano": int(amount)})
     return state, ()
 
 
@@ -240,9 +296,9 @@ def _condition_all(state: State, scratch: Scratch, text: Any,
     for character in state.party:
         state = update_character(state, add_condition(character, str(text)))
     if state.party:
-        cure = (" Dura até ser curada: diga 'curar Nome'."
-                if conditions.lasts_until_cured(scratch.tables, str(text)) else "")
-        scratch.warn(f"{text}: todo o grupo.{cure}", condicao=str(text))
+        cured = conditions.lasts_until_cured(scratch.tables, str(text))
+        scratch.tell("descanso.condicao_todos", kind="aviso", condicao=str(text),
+                     words={"ate_a_cura": cured})
     return state, ()
 
 
@@ -265,8 +321,9 @@ def _timed_condition(state: State, scratch: Scratch, value: Any,
     lasting = conditions.timed(state, scratch, value)
     party = tuple(conditions.add_lasting(c, lasting) for c in state.party)
     if party:
-        scratch.warn(f"{conditions.timed_text(lasting, value)} (todo o grupo).",
-                     condicao=lasting.text, rodadas=value.get("rodadas"), dias=value.get("dias"))
+        scratch.tell("descanso.condicao_temporaria", kind="aviso", condicao=lasting.text,
+                     rodadas=value.get("rodadas"), dias=value.get("dias"),
+                     words={"texto": conditions.timed_text(lasting, value)})
     return replace(state, party=party), ()
 
 
@@ -276,13 +333,15 @@ def _attribute_test(state: State, scratch: Scratch, value: Any,
     spec = _need(value, {"atributo": str, "dc": int, "falha": str}, "teste_atributo")
     attribute, dc = str(spec["atributo"]), int(spec["dc"])
     why = first_sentence(str(spec.get("motivo") or row_text(row)))
-    dice = str(scratch.table("viagem", "descanso", "dados_teste"))
+    dice = scratch.piece(RestRules).dados_teste
+    narration = scratch.tables.narration
+    words = {"motivo": why, "atributo": attribute, "dc": dc, "falha": str(spec["falha"])}
     for character in state.party:
         state = add_prompt(
             state, scratch, "teste_percalco", character.id,
-            f"{character.name}: {why} Teste de {attribute.upper()} DC {dc} ou {spec['falha']}.",
+            narration.render("descanso.pedido_percalco", {**words, "nome": character.name}),
             dice, modifier(character, attribute, scratch.tables), dc,
-            falha=str(spec["falha"]), rotulo=f"teste de {attribute.upper()} DC {dc}")
+            falha=str(spec["falha"]), rotulo=narration.render("descanso.rotulo_percalco", words))
     return state, ()
 
 
@@ -298,8 +357,8 @@ def _lose_item(state: State, scratch: Scratch, name: Any,
         rolled = scratch.roll(f"1d{len(people)}", str(name),
                               describe=lambda total: people[total - 1].name)
         loser = people[rolled.total - 1]
-    scratch.warn(f"{loser.name} perde 1 item aleatório (o Mestre sorteia qual).",
-                 personagem=loser.id)
+    scratch.tell("descanso.perde_item", kind="aviso", personagem=loser.id,
+                 words={"nome": loser.name})
     return state, ()
 
 
@@ -329,57 +388,59 @@ def _consume(state: State, scratch: Scratch,
              who: tuple[str, ...]) -> tuple[State, tuple[str, ...]]:
     """Each one resting eats and drinks; nobody goes below 0. Also returns who went without
     and so gets none of the rest's benefits (viagem.yaml descanso.sem_comida_sem_beneficios)."""
-    use = scratch.table("viagem", "descanso", "consumo")
-    strict = bool(scratch.table("viagem", "descanso", "sem_comida_sem_beneficios"))
+    rules = scratch.piece(RestRules)
+    use = rules.consumo
+    strict = rules.sem_comida_sem_beneficios
     hungry: list[str] = []
     for character in (c for c in state.party if c.id in who):
-        short = [word for word, have, need in (("comida", character.food, use["comida"]),
-                                               ("água", character.water, use["agua"]))
+        short = [word for word, have, need in (("comida", character.food, use.comida),
+                                               ("agua", character.water, use.agua))
                  if have < need]
         if short:
-            cost = (": não recebe os benefícios do descanso" if strict
-                    else ": passa o descanso sem")
-            scratch.warn(f"{character.name} está sem {' e sem '.join(short)}{cost}.",
-                         personagem=character.id, sem_beneficios=strict)
+            scratch.tell("descanso.sem_suprimentos", kind="aviso", personagem=character.id,
+                         sem_beneficios=strict, words={"nome": character.name, "faltam": short})
             if strict:
                 hungry.append(character.id)
         state = update_character(state, clamp_supplies(replace(
-            character, food=character.food - use["comida"],
-            water=character.water - use["agua"])))
+            character, food=character.food - use.comida,
+            water=character.water - use.agua)))
     return state, tuple(hungry)
 
 
-def _hit_die(scratch: Scratch, character: Character) -> str:
+def _hit_die(house: HouseRest, character: Character) -> str:
     if character.hit_die:  # set on the sheet ("personagem Ana dado de vida d6")
         return f"d{character.hit_die}"
-    per_character = scratch.table("casa", "descanso", "dados_de_vida") or {}
-    die = str(per_character.get(character.id, scratch.table("casa", "descanso", "dado_de_vida")))
-    return die if die.startswith("d") else f"d{die}"
+    return _hit_die_text(str(house.dados_de_vida.get(character.id, house.dado_de_vida)))
 
 
 def apply_benefits(state: State, scratch: Scratch, character_id: str) -> State:
     """Hit dice = level for HP; recover attribute damage, sanity (up to the character's own
     Sanity), exhaustion."""
     character = find_character(state, character_id)
-    recover = scratch.table("viagem", "descanso", "recupera")
+    rules = scratch.piece(RestRules)
+    recover = rules.recupera
+    narration = scratch.tables.narration
     healed = 0
     if character.level > 0:
-        rolled = scratch.roll(f"{character.level}{_hit_die(scratch, character)}",
-                              str(scratch.table("viagem", "descanso", "dados_de_vida")),
-                              edge=edge_for(character, scratch.tables, state.minutes), personagem=character.id,
-                              describe=lambda total: f"{character.name} recupera até {total} PV")
+        rolled = scratch.roll(f"{character.level}{_hit_die(scratch.piece(HouseRest), character)}",
+                              rules.dados_de_vida,
+                              edge=edge_for(character, scratch.tables, state.minutes),
+                              personagem=character.id,
+                              describe=lambda total: narration.render(
+                                  "descanso.recupera_pv", {"nome": character.name, "pv": total}))
         healed = max(0, rolled.total)
     sanity = character.sanity
     if sanity < character.sanity_max:
-        sanity = min(character.sanity_max, sanity + recover["sanidade"])
-    damage = {name: value - recover["atributo"]
+        sanity = min(character.sanity_max, sanity + recover.sanidade)
+    damage = {name: value - recover.atributo
               for name, value in character.attribute_damage.items()
-              if value - recover["atributo"] > 0}
+              if value - recover.atributo > 0}
     rested = clamp_supplies(replace(
         character, hp=character.hp + healed, sanity=sanity, attribute_damage=damage,
-        exhaustion=character.exhaustion - recover["exaustao"]))
-    scratch.say(f"{rested.name} descansa: PV {character.hp} → {rested.hp}, sanidade {rested.sanity}, "
-                f"exaustão {rested.exhaustion}.", personagem=rested.id)
+        exhaustion=character.exhaustion - recover.exaustao))
+    scratch.tell("descanso.descansa", personagem=rested.id,
+                 words={"nome": rested.name, "antes": character.hp, "pv": rested.hp,
+                        "sanidade": rested.sanity, "exaustao": rested.exhaustion})
     return update_character(state, rested)
 
 
@@ -387,16 +448,17 @@ def apply_benefits(state: State, scratch: Scratch, character_id: str) -> State:
 
 def _ask_interruption(state: State, scratch: Scratch, character: Character,
                       tests: tuple[Test, ...]) -> State:
-    spec = scratch.table("viagem", "descanso")
-    attribute = str(spec["atributo"])
+    rules = scratch.piece(RestRules)
+    attribute = rules.atributo
     dc, why = tests[0]
+    narration = scratch.tables.narration
+    words = {"nome": character.name, "motivo": why, "atributo": attribute, "dc": dc}
     return add_prompt(
         state, scratch, "interrupcao", character.id,
-        f"{character.name}: {why} Teste de {attribute.upper()} DC {dc} para ter os benefícios "
-        "do descanso.",
-        str(spec["dados_teste"]), modifier(character, attribute, scratch.tables), dc,
+        narration.render("descanso.pedido_interrupcao", words),
+        rules.dados_teste, modifier(character, attribute, scratch.tables), dc,
         restantes=[[d, w] for d, w in tests[1:]],
-        rotulo=f"teste de {attribute.upper()} DC {dc} (descanso)")
+        rotulo=narration.render("descanso.rotulo_interrupcao", words))
 
 
 @prompt_handler("interrupcao")
@@ -404,17 +466,16 @@ def interruption_answered(state: State, prompt: Prompt, answer: PromptAnswer,
                           scratch: Scratch) -> State:
     """Passed every test → the rest's benefits; failed one → none."""
     character = find_character(state, str(prompt.character))
+    words = {"nome": character.name, "total": answer.total, "dc": prompt.dc}
     if not passed(prompt, answer):
-        scratch.say(f"{character.name} tira {answer.total} contra DC {prompt.dc}: "
-                    "não recebe os benefícios do descanso.", PUBLIC, personagem=character.id)
+        scratch.tell("descanso.interrupcao_falhou", PUBLIC, personagem=character.id,
+                     words=words)
         return state
     remaining = tuple((int(dc), str(why)) for dc, why in prompt.context.get("restantes", ()))
     if remaining:
-        scratch.say(f"{character.name} passa ({answer.total} contra DC {prompt.dc}); "
-                    "falta outro teste.", personagem=character.id)
+        scratch.tell("descanso.interrupcao_falta_outro", personagem=character.id, words=words)
         return _ask_interruption(state, scratch, character, remaining)
-    scratch.say(f"{character.name} passa ({answer.total} contra DC {prompt.dc}).",
-                personagem=character.id)
+    scratch.tell("descanso.interrupcao_passou", personagem=character.id, words=words)
     return apply_benefits(state, scratch, character.id)
 
 
@@ -423,12 +484,14 @@ def mishap_test_answered(state: State, prompt: Prompt, answer: PromptAnswer,
                          scratch: Scratch) -> State:
     """Passed: nothing lost; failed: the row's cost for this character (e.g. 1 random item)."""
     character = find_character(state, str(prompt.character))
+    words = {"nome": character.name, "total": answer.total, "dc": prompt.dc,
+             "falha": prompt.context.get("falha", "")}
     if passed(prompt, answer):
-        scratch.say(f"{character.name} passa ({answer.total} contra DC {prompt.dc}): não perde "
-                    "nada.", personagem=character.id, sucesso=True)
+        scratch.tell("descanso.percalco_passou", personagem=character.id, sucesso=True,
+                     words=words)
     else:
-        scratch.warn(f"{character.name} falha ({answer.total} contra DC {prompt.dc}): "
-                     f"{prompt.context.get('falha', '')}.", personagem=character.id, sucesso=False)
+        scratch.tell("descanso.percalco_falhou", kind="aviso", personagem=character.id,
+                     sucesso=False, words=words)
     return state
 
 
@@ -441,14 +504,12 @@ def watch_command(state: State, scratch: Scratch) -> State:
     if not name:
         current = watcher(state, scratch)
         chosen = state.travel.watcher is not None and current is not None
-        how = "escolhido pelo Mestre" if chosen else "padrão da casa"
-        who = current.name if current else "ninguém (não há personagens)"
-        scratch.say(f"Vigia: {who} ({how}). Para mudar, diga 'vigia Nome'.", PUBLIC,
-                    vigia=current.id if current else None)
+        scratch.tell("descanso.vigia_atual", PUBLIC, vigia=current.id if current else None,
+                     words={"nome": current.name if current else None, "escolhido": chosen})
         return state
     character = find_character(state, str(name))
-    scratch.say(f"Vigia: {character.name} (até o Mestre escolher outro).", PUBLIC,
-                vigia=character.id)
+    scratch.tell("descanso.vigia_escolhido", PUBLIC, vigia=character.id,
+                 words={"nome": character.name})
     return replace(state, travel=replace(state.travel, watcher=character.id))
 
 
