@@ -88,7 +88,6 @@ register_schema("viagem", {
 
 register_schema("casa", {
     "colheita": {"*": {"comida": int, "agua": int}},
-    "encontros": {"visibilidade": str},
 })
 
 
