@@ -8,7 +8,14 @@ from pathlib import Path
 import pytest
 
 from companion.engine.procedures.encounters import EncounterSettings, EncounterTables
-from companion.errors import TableError
+from companion.engine import Command
+from companion.engine.procedures.forced_march import (
+    ForcedMarch,
+    forced_dc,
+    march_choice_answered,
+)
+from companion.engine.toolkit import PromptAnswer, Scratch
+from companion.errors import CommandRejected, TableError
 from companion.tables import Tables
 from tests.conftest import FixedDice, Play
 from tests.test_hexcrawl import QUIET, ana, bia, run, start  # noqa: F401
@@ -64,3 +71,71 @@ def test_a_bad_encounter_chance_names_the_file_and_key(tmp_path: Path) -> None:
     with pytest.raises(TableError, match=r"tables/viagem\.yaml: 'encontro\.grupos\[2\]\.chance'"
                                          r" deveria ser uma chance de 0 a 6"):
         changed_rules(tmp_path, "viagem.yaml", old, old.replace("chance: 3", "chance: 9"))
+
+
+# ---------------------------------------------------------------- forced march (Tabela B)
+
+def _three_advances(play: Play) -> list:
+    start(play, party=(ana(),), terrain="estepe")
+    run(play, "avancar", *QUIET, 6, 5)
+    run(play, "avancar", *QUIET, 6, 5)
+    return run(play, "avancar", *QUIET)
+
+
+def test_the_forced_march_piece_is_typed(tables: Tables) -> None:
+    rules = tables.piece(ForcedMarch)
+    assert (rules.dc, rules.dc_por_rodada, rules.atributo) == (12, 3, "con")
+    assert forced_dc(rules, 2) is None and forced_dc(rules, 4) == 15
+
+
+def test_a_forced_march_dc_changed_in_the_data_is_the_test_asked(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "viagem.yaml", "  dc: 12               # 1 rodada extra",
+                          "  dc: 14")
+    play = Play(rules)
+    events = _three_advances(play)
+    (prompt,) = play.state.prompts
+    assert prompt.dc == 14 and "DC 14" in prompt.text
+    said = [e for e in events if e.code == "viagem.marcha_forcada"]
+    assert said and said[0].data == {"tabela": "Tabela B: Forçando o Avanço", "dc": 14}
+
+
+def test_the_rest_rounds_changed_in_the_data_are_owed(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "viagem.yaml", "rodadas_de_descanso: 2", "rodadas_de_descanso: 3")
+    play = Play(rules)
+    _three_advances(play)
+    run(play, "responder", valor=1)
+    events = run(play, "responder", opcao="descansar")
+    said = [e for e in events if e.code == "viagem.vai_descansar"]
+    assert said[0].text == "Ana vai descansar 3 rodadas antes de outra atividade."
+
+
+def test_the_forced_march_texts_come_from_narracao(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "narracao/viagem.yaml",
+                          'aguenta_marcha: "{{ nome }} aguenta',
+                          'aguenta_marcha: "Firme! {{ nome }} aguenta')
+    play = Play(rules)
+    _three_advances(play)
+    events = run(play, "responder", 6, 5, valor=15)
+    said = [e for e in events if e.code == "viagem.aguenta_marcha"]
+    assert said[0].text == "Firme! Ana aguenta a marcha forçada (16 contra DC 12)."
+    assert said[0].data == {"personagem": "ana"}
+
+
+def test_an_unknown_march_choice_is_refused_from_narracao(tables: Tables) -> None:
+    play = Play(tables)
+    _three_advances(play)
+    run(play, "responder", valor=1)
+    (prompt,) = play.state.prompts
+    scratch = Scratch(rng=FixedDice(), tables=tables, command=Command("responder"))
+    with pytest.raises(CommandRejected) as refusal:
+        march_choice_answered(play.state, prompt, PromptAnswer(option="voar"), scratch)
+    assert refusal.value.code == "viagem.escolha_desconhecida"
+    assert tables.narration.render(refusal.value.code, refusal.value.params) == \
+        "escolha desconhecida: 'voar'; use descansar ou exaustão"
+
+
+def test_a_bad_forced_march_die_names_the_file_and_key(tmp_path: Path) -> None:
+    with pytest.raises(TableError, match=r"tables/viagem\.yaml: 'tabela_b\.dados' deveria ser "
+                                         r"uma expressão de dados"):
+        changed_rules(tmp_path, "viagem.yaml", "  dados: 1d20          # o teste de CON",
+                      "  dados: vinte  # o teste de CON")

@@ -11,6 +11,7 @@ from typing import Any
 from companion.engine.procedures import conditions
 from companion.engine.procedures.forced_march import (
     MARCH_PROMPTS,
+    ForcedMarch,
     ask_tests,
     forced_dc,
     forced_march_answered,
@@ -38,7 +39,7 @@ def advance(state: State, scratch: Scratch) -> State:
     runs when the last test (and choice) is settled — unless someone must now rest, who the
     group waits for: then the round passes without advancing."""
     count = state.travel.consecutive_advances + 1
-    if forced_dc(scratch, count) is None or not state.party:
+    if forced_dc(scratch.piece(ForcedMarch), count) is None or not state.party:
         return run_round(state, scratch, lambda s, t, _: _advance(s, t, count), advancing=True)
     return run_round(state, scratch, lambda s, t, _: ask_tests(s, t, count), advancing=True,
                      close=False)
