@@ -9,11 +9,13 @@ import pytest
 
 from companion.engine.procedures.encounters import EncounterSettings, EncounterTables
 from companion.engine import Command
+from companion.engine.procedures.advance import GettingLost
 from companion.engine.procedures.forced_march import (
     ForcedMarch,
     forced_dc,
     march_choice_answered,
 )
+from companion.engine.procedures.travel import AdvanceTable, TravelModes
 from companion.engine.toolkit import PromptAnswer, Scratch
 from companion.errors import CommandRejected, TableError
 from companion.tables import Tables
@@ -139,3 +141,55 @@ def test_a_bad_forced_march_die_names_the_file_and_key(tmp_path: Path) -> None:
                                          r"uma expressão de dados"):
         changed_rules(tmp_path, "viagem.yaml", "  dados: 1d20          # o teste de CON",
                       "  dados: vinte  # o teste de CON")
+
+
+# ---------------------------------------------------------------- advance (Tabelas A and C)
+
+def test_the_advance_pieces_are_typed(tables: Tables) -> None:
+    assert tables.piece(AdvanceTable).hexes["navegando"] == 2
+    assert tables.piece(TravelModes).name("montado") == "Montado / Dirigindo"
+    assert [g.chance for g in tables.piece(GettingLost).grupos] == [1, 2, 3]
+
+
+def test_hexes_changed_in_the_data_are_the_advance(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "viagem.yaml", "hexes: {andando: 0.5,", "hexes: {andando: 1.5,")
+    play = start(Play(rules), terrain="estepe")
+    events = run(play, "avancar", *QUIET, 6, 5)
+    assert play.state.travel.hexes == 1.5
+    said = [e for e in events if e.code == "viagem.avanca"][0]
+    assert said.text.startswith("O grupo avança 1,5 hex (Andando).")
+    assert said.data == {"hexes": 1.5, "tabela": "Tabela A: Avançar"}
+
+
+def test_a_lost_chance_changed_in_the_data_changes_the_check(tables: Tables,
+                                                              tmp_path: Path) -> None:
+    old = "{nome: Estepes, chance: 1, terrenos: [estepe]}"
+    rules = changed_rules(tmp_path, "viagem.yaml", old, old.replace("chance: 1", "chance: 5"))
+    for source, lost in ((tables, False), (rules, True)):
+        play = start(Play(source), terrain="estepe")
+        events = run(play, "avancar", *QUIET, 4, 5)
+        assert play.state.travel.lost is lost
+        assert any(e.code == "viagem.perdido" for e in events) is lost
+
+
+def test_the_advance_texts_come_from_narracao(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "narracao/viagem.yaml",
+                          "modo: \"O grupo viaja {{ nome }}:", "modo: \"Agora {{ nome }}:")
+    play = start(Play(rules))
+    (said,) = run(play, "modo", modo="montado")
+    assert said.code == "viagem.modo" and said.data == {"modo": "montado"}
+    assert said.text == "Agora Montado / Dirigindo: 1 hex por rodada."
+
+
+def test_found_the_way_refused_from_narracao(tables: Tables) -> None:
+    play = start(Play(tables))
+    with pytest.raises(CommandRejected) as refusal:
+        run(play, "caminho")
+    assert refusal.value.code == "viagem.nao_esta_perdido"
+    assert refusal.value.message.startswith("o grupo não está perdido: ")
+
+
+def test_hexes_missing_a_mode_names_the_file_and_key(tmp_path: Path) -> None:
+    with pytest.raises(TableError, match=r"tables/viagem\.yaml: 'tabela_a\.hexes' deveria ser "
+                                         r"um número de hexes para cada modo \(falta navegando\)"):
+        changed_rules(tmp_path, "viagem.yaml", "montado: 1, navegando: 2}", "montado: 1}")

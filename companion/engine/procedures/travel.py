@@ -29,14 +29,14 @@ dungeon or the day ends — whichever comes first.
 """
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Any, Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Mapping, get_args
 
 from companion.engine.clock import MINUTES_PER_DAY, day_of, pass_time
 from companion.engine.procedures import panic, rest
 from companion.engine.procedures.encounters import check_encounter
 from companion.engine.procedures.weather import drift_weather, roll_initial_weather
-from companion.engine.model import State
+from companion.engine.model import State, TravelMode
 from companion.engine.toolkit import (
     Scratch,
     arg,
@@ -55,21 +55,15 @@ from companion.engine.toolkit import (
     update_character,
 )
 from companion.errors import CommandRejected
+from companion.rulebook import InvalidValue, piece
 from companion.tables import register_schema
-
-_GROUP = {"nome": str, "chance": int, "terrenos": [str]}
-
 
 _ROWS = {"*": (str, dict)}
 
 
 register_schema("viagem", {
     "terrenos": {"*": str},
-    "modos": {"*": str},
     "rodada": {"rodadas_por_dia": int, "minutos": int},
-    "encontro": {"nome": str, "sim": str, "nao": str, "grupos": [_GROUP]},
-    "tabela_a": {"nome": str, "hexes": {"*": (int, float)}},
-    "tabela_c": {"nome": str, "dados": str, "sim": str, "nao": str, "grupos": [_GROUP]},
     "tabela_d": {"nome": str, "dados_avancar": str, "dados_explorar": str,
                  "colunas": [{"nome": str, "terrenos": [str], "linhas": _ROWS}]},
     "tabela_e": {"nome": str, "dados": str, "sim": str, "nao": str, "atividades": {"*": str},
@@ -86,6 +80,33 @@ register_schema("viagem", {
 register_schema("casa", {
     "colheita": {"*": {"comida": int, "agua": int}},
 })
+
+
+@piece("viagem", "modos")
+@dataclass(frozen=True)
+class TravelModes:
+    """tables/viagem.yaml `modos`: how each travel mode is named (Tabela A)."""
+
+    andando: str
+    montado: str
+    navegando: str
+
+    def name(self, mode: str) -> str:
+        return str(getattr(self, mode))
+
+
+@piece("viagem", "tabela_a")
+@dataclass(frozen=True)
+class AdvanceTable:
+    """tables/viagem.yaml `tabela_a`: hexes per round of advance, by travel mode."""
+
+    nome: str
+    hexes: Mapping[str, float | int]
+
+    def validate(self) -> None:
+        missing = [mode for mode in get_args(TravelMode) if mode not in self.hexes]
+        if missing:
+            raise InvalidValue("hexes", f"um número de hexes para cada modo (falta {missing[0]})")
 
 
 Activity = Callable[[State, Scratch, bool], State]  # (state, scratch, encounter this round)
@@ -356,7 +377,7 @@ def _choose_season(scratch: Scratch, value: Any) -> str:
 
 
 def _choose_mode(scratch: Scratch, value: Any) -> str:
-    modes = scratch.table("viagem", "modos")
+    modes = {mode: scratch.piece(TravelModes).name(mode) for mode in get_args(TravelMode)}
     return _choose(value, modes, "modo de viagem desconhecido", list(modes))
 
 
@@ -381,7 +402,7 @@ def set_terrain(state: State, scratch: Scratch) -> State:
 @command("modo")
 def set_mode(state: State, scratch: Scratch) -> State:
     mode = _choose_mode(scratch, arg(scratch, "modo"))
-    hexes = float(scratch.table("viagem", "tabela_a", "hexes", mode))
-    scratch.say(f"O grupo viaja {scratch.table('viagem', 'modos', mode)}: {hexes_text(hexes)} por "
-                "rodada.", modo=mode)
+    hexes = float(scratch.piece(AdvanceTable).hexes[mode])
+    scratch.tell("viagem.modo", modo=mode,
+                 words={"nome": scratch.piece(TravelModes).name(mode), "hexes": hexes})
     return set_travel(state, mode=mode)
