@@ -15,7 +15,14 @@ from companion.engine.procedures.forced_march import (
     forced_dc,
     march_choice_answered,
 )
-from companion.engine.procedures.travel import AdvanceTable, TravelModes
+from companion.engine.procedures.travel import (
+    AdvanceTable,
+    Camp,
+    EventsTable,
+    TerrainNames,
+    TravelModes,
+    TravelRound,
+)
 from companion.engine.toolkit import PromptAnswer, Scratch
 from companion.errors import CommandRejected, TableError
 from companion.tables import Tables
@@ -193,3 +200,65 @@ def test_hexes_missing_a_mode_names_the_file_and_key(tmp_path: Path) -> None:
     with pytest.raises(TableError, match=r"tables/viagem\.yaml: 'tabela_a\.hexes' deveria ser "
                                          r"um número de hexes para cada modo \(falta navegando\)"):
         changed_rules(tmp_path, "viagem.yaml", "montado: 1, navegando: 2}", "montado: 1}")
+
+
+# ---------------------------------------------------------------- the travel round (travel.py)
+
+def test_the_travel_pieces_are_typed(tables: Tables) -> None:
+    assert tables.piece(TravelRound).minutos == 240
+    assert tables.piece(TerrainNames).names()["pantano"] == "Pântano"
+    assert tables.piece(EventsTable).column("montanha").linhas[2] == "Evento"
+    assert tables.piece(Camp).chance == 5
+
+
+def test_a_camp_chance_changed_in_the_data_changes_the_camp(tables: Tables,
+                                                             tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "viagem.yaml", "  chance: 5            # 5:6",
+                          "  chance: 2            # 5:6")
+    for source, safe in ((tables, True), (rules, False)):
+        play = start(Play(source))
+        events = run(play, "acampar", *QUIET, 4)
+        said = [e for e in events if e.code == "viagem.acampamento"][0]
+        assert said.data == {"seguro": safe} and play.state.travel.camp_safe is safe
+
+
+def test_a_round_length_changed_in_the_data_is_the_clock(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "viagem.yaml", "  minutos: 240", "  minutos: 120")
+    play = start(Play(rules))
+    events = run(play, "explorar", *QUIET, 5)
+    assert play.state.minutes == 120
+    said = [e for e in events if e.code == "viagem.rodada"][0]
+    assert said.data == {"dia": 1, "rodada": 1} and said.text == "Dia 1, rodada 1 de 6."
+
+
+def test_an_events_row_changed_in_the_data_is_the_row_rolled(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "viagem.yaml", "4: Peregrinos,\n", "4: Mercadores,\n")
+    play = start(Play(rules), terrain="planicie")
+    events = run(play, "explorar", *QUIET, 4)
+    assert [e.data["resultado"] for e in events if e.data.get("tabela") == "Tabela D: Eventos"] \
+        == ["Mercadores"]
+
+
+def test_the_travel_texts_come_from_narracao(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "narracao/viagem.yaml",
+                          'explora: "O grupo explora o hex atual, procurando PdIs e rastros."',
+                          'explora: "Vasculham o hex."')
+    play = start(Play(rules))
+    events = run(play, "explorar", *QUIET, 5)
+    said = [e for e in events if e.code == "viagem.explora"]
+    assert [e.text for e in said] == ["Vasculham o hex."] and said[0].data == {}
+
+
+def test_an_unknown_terrain_is_refused_from_narracao(tables: Tables) -> None:
+    play = start(Play(tables))
+    with pytest.raises(CommandRejected) as refusal:
+        run(play, "terreno", terreno="lua")
+    assert refusal.value.code == "viagem.terreno_desconhecido"
+    assert refusal.value.message == ("terreno desconhecido: 'lua'; use planície, estepe, "
+                                     "colinas, floresta, pântano ou montanha")
+
+
+def test_a_bad_camp_chance_names_the_file_and_key(tmp_path: Path) -> None:
+    with pytest.raises(TableError, match=r"tables/viagem\.yaml: 'acampamento\.chance' deveria "
+                                         r"ser uma chance de 0 a 6"):
+        changed_rules(tmp_path, "viagem.yaml", "  chance: 5            # 5:6", "  chance: 7  #")
