@@ -23,6 +23,12 @@ from companion.engine.procedures.travel import (
     TravelModes,
     TravelRound,
 )
+from companion.engine.procedures.foraging import (
+    AccidentTable,
+    AmmoTable,
+    GatheringTable,
+    Yields,
+)
 from companion.engine.toolkit import PromptAnswer, Scratch
 from companion.errors import CommandRejected, TableError
 from companion.tables import Tables
@@ -109,7 +115,8 @@ def test_a_forced_march_dc_changed_in_the_data_is_the_test_asked(tmp_path: Path)
 
 
 def test_the_rest_rounds_changed_in_the_data_are_owed(tmp_path: Path) -> None:
-    rules = changed_rules(tmp_path, "viagem.yaml", "rodadas_de_descanso: 2", "rodadas_de_descanso: 3")
+    rules = changed_rules(tmp_path, "viagem.yaml", "rodadas_de_descanso: 2",
+                          "rodadas_de_descanso: 3")
     play = Play(rules)
     _three_advances(play)
     run(play, "responder", valor=1)
@@ -262,3 +269,66 @@ def test_a_bad_camp_chance_names_the_file_and_key(tmp_path: Path) -> None:
     with pytest.raises(TableError, match=r"tables/viagem\.yaml: 'acampamento\.chance' deveria "
                                          r"ser uma chance de 0 a 6"):
         changed_rules(tmp_path, "viagem.yaml", "  chance: 5            # 5:6", "  chance: 7  #")
+
+
+# ---------------------------------------------------------------- foraging (Tabelas E, F, G)
+
+def test_the_foraging_pieces_are_typed(tables: Tables) -> None:
+    assert tables.piece(Yields).of("cacar").comida == 2
+    assert tables.piece(GatheringTable).linhas[2].chance("pescar") == 5
+    assert tables.piece(AccidentTable).linhas[8].dano == 2
+    assert tables.piece(AmmoTable).linhas[4].modificador == -10
+
+
+def test_a_yield_changed_in_the_data_is_the_harvest(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "casa.yaml", "cacar: {comida: 2, agua: 0}",
+                          "cacar: {comida: 4, agua: 1}")
+    play = start(Play(rules), party=(ana(),), terrain="floresta")
+    events = run(play, "cacar", 1, personagem="Ana")
+    assert (play.state.party[0].food, play.state.party[0].water) == (4, 1)
+    said = [e for e in events if e.code == "viagem.colheita"][0]
+    assert said.data == {"comida": 4, "agua": 1} and said.text == "Ana: +4 comida e +1 água."
+
+
+def test_a_gathering_chance_changed_in_the_data_changes_the_check(tmp_path: Path) -> None:
+    old = "{nome: Montanha, terrenos: [montanha], forragear: 1, cacar: 2, pescar: 2}"
+    rules = changed_rules(tmp_path, "viagem.yaml", old, old.replace("cacar: 2", "cacar: 4"))
+    play = start(Play(rules), party=(ana(),), terrain="montanha")
+    events = run(play, "cacar", 4, personagem="Ana")
+    check = [e for e in events if e.data.get("tabela") == "Tabela E: Forragear/Caçar/Pescar"][0]
+    assert check.data["chance"] == "4:6" and check.data["resultado"] == "Sucesso"
+
+
+def test_an_accident_damage_changed_in_the_data_is_the_harm(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "viagem.yaml", "      dano: 2\n", "      dano: 4\n")
+    play = start(Play(rules), party=(ana(hp=5),), terrain="montanha")
+    events = run(play, "cacar", 3, 8, personagem="ana")
+    assert play.state.party[0].hp == 1
+    said = [e for e in events if e.code == "viagem.dano"][0]
+    assert said.text == "Ana sofre 4 de dano (PV 1)." and said.data == {"personagem": "ana"}
+
+
+def test_an_ammo_modifier_changed_in_the_data_is_the_roll(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "viagem.yaml", "terrenos: [montanha], modificador: -10",
+                          "terrenos: [montanha], modificador: -1")
+    play = start(Play(rules), party=(ana(),), terrain="montanha")
+    events = run(play, "criar_municao", 15, personagem="Ana")
+    assert play.state.party[0].ammo == 16  # 15 + DES 2 - 1
+    roll = [e for e in events if e.data.get("tabela") == "Tabela G: Criar Munição"][0]
+    assert roll.data["resultado"] == "Ana: 16 munições"
+
+
+def test_the_foraging_texts_come_from_narracao(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "narracao/viagem.yaml",
+                          'municoes: "{{ nome }}: {{ municoes }} munições"',
+                          'municoes: "{{ nome }} faz {{ municoes }} flechas"')
+    play = start(Play(rules), party=(ana(),), terrain="floresta")
+    events = run(play, "criar_municao", 10, personagem="Ana")
+    roll = [e for e in events if e.data.get("tabela") == "Tabela G: Criar Munição"][0]
+    assert roll.data["resultado"] == "Ana faz 12 flechas"
+
+
+def test_a_bad_yield_names_the_file_and_key(tmp_path: Path) -> None:
+    with pytest.raises(TableError, match=r"tables/casa\.yaml: 'colheita\.pescar\.comida' "
+                                         r"deveria ser número inteiro"):
+        changed_rules(tmp_path, "casa.yaml", "pescar: {comida: 1,", "pescar: {comida: muita,")

@@ -57,23 +57,7 @@ from companion.errors import CommandRejected, TableError
 from companion.rulebook import InvalidValue, piece
 from companion.tables import register_schema
 
-_ROWS = {"*": (str, dict)}
-
-
-register_schema("viagem", {
-    "tabela_e": {"nome": str, "dados": str, "sim": str, "nao": str, "atividades": {"*": str},
-                 "linhas": [{"nome": str, "terrenos": [str], "forragear": int, "cacar": int,
-                             "pescar": int}]},
-    "tabela_f": {"nome": str, "dados": str, "vitima": str, "linhas": _ROWS},
-    "tabela_g": {"nome": str, "dados": str, "atributo": str,
-                 "linhas": [{"nome": str, "terrenos": [str], "modificador": int}]},
-    "tabela_h": {"nome": str, "dados": str, "linhas": _ROWS},
-})
-
-
-register_schema("casa", {
-    "colheita": {"*": {"comida": int, "agua": int}},
-})
+register_schema("viagem", {"tabela_h": {"nome": str, "dados": str, "linhas": {"*": (str, dict)}}})
 
 
 @piece("viagem", "terrenos")
