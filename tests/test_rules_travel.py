@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from companion.engine.procedures.encounters import EncounterSettings, EncounterTables
-from companion.engine import Command
+from companion.engine import Command, initial_state
 from companion.engine.procedures.advance import GettingLost
 from companion.engine.procedures.forced_march import (
     ForcedMarch,
@@ -17,6 +17,7 @@ from companion.engine.procedures.forced_march import (
 )
 from companion.engine.procedures.travel import (
     AdvanceTable,
+    SessionStart,
     Camp,
     EventsTable,
     TerrainNames,
@@ -332,3 +333,18 @@ def test_a_bad_yield_names_the_file_and_key(tmp_path: Path) -> None:
     with pytest.raises(TableError, match=r"tables/casa\.yaml: 'colheita\.pescar\.comida' "
                                          r"deveria ser número inteiro"):
         changed_rules(tmp_path, "casa.yaml", "pescar: {comida: 1,", "pescar: {comida: muita,")
+
+
+# ---------------------------------------------------------------- the session's start (inicio)
+
+def test_a_starting_terrain_changed_in_the_data_is_the_new_session(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "inicio.yaml", "  valor: planicie", "  valor: colinas")
+    assert rules.piece(SessionStart).terreno.valor == "colinas"
+    state = initial_state(rules)
+    assert state.travel.terrain == state.travel.day_start_terrain == "colinas"
+
+
+def test_a_bad_starting_mode_names_the_file_and_key(tmp_path: Path) -> None:
+    with pytest.raises(TableError, match=r"tables/inicio\.yaml: 'modo\.valor' deveria ser um "
+                                         r"destes: andando, montado, navegando"):
+        changed_rules(tmp_path, "inicio.yaml", "  valor: andando", "  valor: voando")
