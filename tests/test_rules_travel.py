@@ -348,3 +348,15 @@ def test_a_bad_starting_mode_names_the_file_and_key(tmp_path: Path) -> None:
     with pytest.raises(TableError, match=r"tables/inicio\.yaml: 'modo\.valor' deveria ser um "
                                          r"destes: andando, montado, navegando"):
         changed_rules(tmp_path, "inicio.yaml", "  valor: andando", "  valor: voando")
+
+
+def test_the_exhaustion_of_a_day_without_rest_comes_from_the_data(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "viagem.yaml", "  dia_sem_descanso: 1 ",
+                          "  dia_sem_descanso: 2 ")
+    play = start(Play(rules), party=(ana(),))
+    events = []
+    for _ in range(6):
+        events += run(play, "explorar", *QUIET, 5)
+    assert play.state.party[0].exhaustion == 2
+    said = [e for e in events if e.code == "viagem.dia_sem_descanso"]
+    assert said[0].kind == "aviso" and "recebe 2 pontos de exaustão" in said[0].text

@@ -26,6 +26,9 @@ The clock itself lives in clock.py (time passes the same way in the dungeon and 
 any time that is not an advance round breaks the run of advances (Tabela B). A safe camp
 (Levantar Acampamento) lasts until the party rests, does another group activity, enters a
 dungeon or the day ends — whichever comes first.
+
+Rules: the typed pieces below (and in advance.py, forced_march.py, encounters.py,
+foraging.py); texts and refusals: tables/narracao/viagem.yaml.
 """
 from __future__ import annotations
 
@@ -172,6 +175,23 @@ class Camp:
 
     def validate(self) -> None:
         require_chance("chance", self.chance)
+
+
+@piece("viagem", "descanso", strict=False)
+@dataclass(frozen=True)
+class DayWithoutRest:
+    """The one key of tables/viagem.yaml `descanso` the end of the day reads (rest.py reads
+    the rest of it): the exhaustion a day without resting costs."""
+
+    dia_sem_descanso: int
+
+
+@piece("viagem", "tabela_h", strict=False)
+@dataclass(frozen=True)
+class MishapsName:
+    """The name of Tabela H (its rows are rest.py's): the travel rest rolls on it."""
+
+    nome: str
 
 
 @piece("viagem", "modos")
@@ -365,7 +385,7 @@ def end_of_day(state: State, scratch: Scratch, day: int) -> State:
 
 
 def _day_without_rest(state: State, scratch: Scratch) -> State:
-    gain = int(scratch.table("viagem", "descanso", "dia_sem_descanso"))
+    gain = scratch.piece(DayWithoutRest).dia_sem_descanso
     state, levels = exhaust_party(state, gain)
     if state.party:
         scratch.tell("viagem.dia_sem_descanso", kind="aviso",
@@ -418,7 +438,7 @@ def _rest(state: State, scratch: Scratch, encounter: bool) -> State:
     """An encounter this round interrupts the rest (one CON test each)."""
     acted = {who for who, _ in state.travel.acted}
     return rest.rest_party(state, scratch, "viagem", "tabela_h",
-                           str(scratch.table("viagem", "tabela_h", "nome")),
+                           scratch.piece(MishapsName).nome,
                            interruptions=1 if encounter else 0,
                            who=tuple(c.id for c in state.party if c.id not in acted))
 
