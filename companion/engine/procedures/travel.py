@@ -112,7 +112,7 @@ class TerrainNames:
     montanha: str
 
     def names(self) -> dict[str, str]:
-        """terrain id → name, in the data's order."""
+        """terrain id → name, in the order of model.Terrain (the data's order too)."""
         return {terrain: str(getattr(self, terrain)) for terrain in get_args(Terrain)}
 
 
