@@ -239,8 +239,9 @@ def test_the_swamp_lizardmen_come_in_2d4(play: Play) -> None:
 
 
 def test_an_encounter_row_with_bad_dice_is_refused_at_load(tables) -> None:
+    from companion.engine.procedures.encounters import EncounterTables
     from companion.errors import TableError
-    from companion.tables import SCHEMAS, check
+    from companion.rulebook import build_piece
 
     files = dict(tables.files)
     regions = dict(files["encontros"]["regioes"])
@@ -248,7 +249,7 @@ def test_an_encounter_row_with_bad_dice_is_refused_at_load(tables) -> None:
         **regions["pantano"]["linhas"], 1: {"texto": "Homens-lagarto", "quantidade": "dois"}}}
     files["encontros"] = {**files["encontros"], "regioes": regions}
     with pytest.raises(TableError, match="encontros.*regioes.pantano.linhas.1"):
-        check(files["encontros"], SCHEMAS["encontros"], "encontros")
+        build_piece(EncounterTables, files)
 
 
 def test_encounter_tables_are_marked_as_house_defaults(tables) -> None:

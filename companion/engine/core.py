@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from companion import protocol
 from companion.engine.model import Command, Dungeon, Event, State, Travel
+from companion.engine.procedures.travel import SessionStart
 from companion.engine.toolkit import COMMANDS, Handler, Scratch, spoken_name
 from companion.errors import CommandRejected
 from companion.tables import Tables
@@ -60,11 +61,11 @@ def _count_dice(state: State, events: list[Event]) -> State:
 
 def initial_state(tables: Tables) -> State:
     """A new session: season, terrain, travel mode and danger level from tables/inicio.yaml."""
-    start = tables["inicio"]
-    terrain = start["terreno"]["valor"]
-    travel = Travel(season=start["estacao"]["valor"], terrain=terrain,
-                    day_start_terrain=terrain, mode=start["modo"]["valor"])
-    return State(travel=travel, dungeon=Dungeon(danger=start["perigo"]["valor"]))
+    start = tables.piece(SessionStart)
+    terrain = start.terreno.valor
+    travel = Travel(season=start.estacao.valor, terrain=terrain,
+                    day_start_terrain=terrain, mode=start.modo.valor)
+    return State(travel=travel, dungeon=Dungeon(danger=start.perigo.valor))
 
 
 def apply(state: State, command: Command, rng: random.Random,

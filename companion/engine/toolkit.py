@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 import unicodedata
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Iterable, Mapping, TypeVar, get_args
+from typing import Any, Callable, Iterable, Mapping, TypeVar
 
 from companion import protocol
 from companion.engine import dice
@@ -18,13 +18,9 @@ from companion.engine.model import (
     PUBLIC,
     Character,
     Command,
-    Danger,
     Event,
     Prompt,
-    Season,
     State,
-    Terrain,
-    TravelMode,
     Visibility,
     player_visibility,
 )
@@ -131,15 +127,6 @@ register_schema("comandos", {"modos": {"viagem": str, "masmorra": str, "persegui
                              "modos_frases": {"viagem": _PHRASES, "masmorra": _PHRASES,
                                               "perseguicao": _PHRASES},
                              "comandos": {"*": {"modos": [str], "ajuda": str}}})
-
-
-# The session's starting values (tables/inicio.yaml, house defaults).
-register_schema("inicio", {
-    "estacao": {"valor": one_of(*get_args(Season)), "padrao_da_casa": bool},
-    "terreno": {"valor": one_of(*get_args(Terrain)), "padrao_da_casa": bool},
-    "modo": {"valor": one_of(*get_args(TravelMode)), "padrao_da_casa": bool},
-    "perigo": {"valor": one_of(*get_args(Danger)), "padrao_da_casa": bool},
-})
 
 
 @dataclass

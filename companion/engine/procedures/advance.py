@@ -6,29 +6,38 @@ the advance runs when the last one is settled: this module registers those promp
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from companion.engine.procedures import conditions
 from companion.engine.procedures.forced_march import (
     MARCH_PROMPTS,
+    ForcedMarch,
     ask_tests,
     forced_dc,
     forced_march_answered,
     march_choice_answered,
 )
-from companion.engine.procedures.travel import close_round, events_roll, hexes_text, run_round
+from companion.engine.procedures.encounters import TerrainGroup, group_of
+from companion.engine.procedures.travel import (
+    AdvanceTable,
+    TravelModes,
+    close_round,
+    events_roll,
+    run_round,
+)
 from companion.engine.model import GM, Prompt, State
 from companion.engine.toolkit import (
     PromptAnswer,
     Scratch,
     cancel_handler,
     command,
-    group_for,
-    names_text,
     prompt_handler,
+    require_dice,
     set_travel,
 )
 from companion.errors import CommandRejected
+from companion.rulebook import piece
 
 
 @command("avancar")
@@ -38,7 +47,7 @@ def advance(state: State, scratch: Scratch) -> State:
     runs when the last test (and choice) is settled — unless someone must now rest, who the
     group waits for: then the round passes without advancing."""
     count = state.travel.consecutive_advances + 1
-    if forced_dc(scratch, count) is None or not state.party:
+    if forced_dc(scratch.piece(ForcedMarch), count) is None or not state.party:
         return run_round(state, scratch, lambda s, t, _: _advance(s, t, count), advancing=True)
     return run_round(state, scratch, lambda s, t, _: ask_tests(s, t, count), advancing=True,
                      close=False)
@@ -52,8 +61,7 @@ def resume_advance(state: State, scratch: Scratch) -> State:
     state = set_travel(state, pending_advance=False)
     resting = [c.name for c in state.party if c.rest_rounds_owed > 0]
     if resting:
-        scratch.say(f"O grupo não avança nesta rodada: espera {names_text(resting)}, que "
-                    "descansa pela marcha forçada.", sem_avanco=True)
+        scratch.tell("viagem.sem_avanco", sem_avanco=True, words={"nomes": resting})
         return close_round(state, scratch)
     state = _advance(state, scratch, state.travel.consecutive_advances + 1)
     return close_round(state, scratch, advancing=True)
@@ -62,25 +70,21 @@ def resume_advance(state: State, scratch: Scratch) -> State:
 def _advance(state: State, scratch: Scratch, count: int) -> State:
     lost = state.travel.lost or _lost_check(state, scratch)
     mode = state.travel.mode
-    hexes = float(scratch.table("viagem", "tabela_a", "hexes", mode))
+    table = scratch.piece(AdvanceTable)
+    hexes = float(table.hexes[mode])
     slowed = conditions.advance_factor(state, scratch.tables)
-    pace = str(scratch.table("viagem", "modos", mode))
+    pace = scratch.piece(TravelModes).name(mode)
     extra: dict[str, Any] = {}
     if slowed is not None:  # the group moves at the slowest member's pace
         hexes *= slowed.factor
         pace += " — " + conditions.slowed_text(slowed)
         extra = {"fator": slowed.factor, "lentos": [name for name, _ in slowed.who]}
-    scratch.say(f"O grupo avança {hexes_text(hexes)} ({pace}). "
-                "Os PdIs óbvios e o tipo de terreno dos hexes vizinhos são revelados.",
-                hexes=hexes, tabela=scratch.table("viagem", "tabela_a", "nome"), **extra)
+    scratch.tell("viagem.avanca", hexes=hexes, tabela=table.nome, **extra,
+                 words={"ritmo": pace})
     if lost and state.travel.lost:
-        scratch.say("O grupo continua perdido (a Tabela C não é rolada de novo enquanto ele "
-                    "estiver perdido): o Mestre decide para onde ele foi. Quando ele reencontrar "
-                    "o caminho, diga 'o grupo achou o caminho'.", GM, perdido=True)
+        scratch.tell("viagem.continua_perdido", GM, perdido=True)
     elif lost:
-        scratch.say("O grupo está perdido e não sabe: o Mestre decide para onde ele foi. Ele "
-                    "continua perdido até o Mestre dizer 'o grupo achou o caminho'.", GM,
-                    perdido=True)
+        scratch.tell("viagem.perdido", GM, perdido=True)
     state = set_travel(state, lost=lost, hexes=state.travel.hexes + hexes,
                         consecutive_advances=count)
     events_roll(state, scratch, "dados_avancar")
@@ -91,19 +95,32 @@ def _advance(state: State, scratch: Scratch, count: int) -> State:
 def found_the_way(state: State, scratch: Scratch) -> State:
     """The GM says the lost party found its way (GM-only: the players never knew)."""
     if not state.travel.lost:
-        raise CommandRejected("o grupo não está perdido: 'o grupo achou o caminho' só vale "
-                              "depois de a Tabela C dizer que ele se perdeu")
-    scratch.say("O grupo reencontrou o caminho: não está mais perdido (a Tabela C volta a ser "
-                "rolada a cada avanço).", GM, perdido=False)
+        raise CommandRejected.because("viagem.nao_esta_perdido")
+    scratch.tell("viagem.achou_o_caminho", GM, perdido=False)
     return set_travel(state, lost=False)
+
+
+@piece("viagem", "tabela_c")
+@dataclass(frozen=True)
+class GettingLost:
+    """tables/viagem.yaml `tabela_c` (Tabela C: Perdendo a direção): X-in-6 by terrain."""
+
+    nome: str
+    dados: str
+    sim: str
+    nao: str
+    grupos: tuple[TerrainGroup, ...]
+
+    def validate(self) -> None:
+        require_dice("dados", self.dados)
 
 
 def _lost_check(state: State, scratch: Scratch) -> bool:
     """Tabela C — a GM-only roll: players never learn they are lost from the app."""
-    spec = scratch.table("viagem", "tabela_c")
-    group = group_for(scratch, spec["grupos"], state.travel.terrain, "tabela_c.grupos")
-    return scratch.chance(group["chance"], spec["nome"], spec["sim"], spec["nao"],
-                          visibility=GM, grupo=group["nome"])
+    spec = scratch.piece(GettingLost)
+    group = group_of(spec.grupos, state.travel.terrain, "viagem", "tabela_c.grupos")
+    return scratch.chance(group.chance, spec.nome, spec.sim, spec.nao,
+                          visibility=GM, grupo=group.nome)
 
 
 # ---------------------------------------------------------------- the forced march's prompts

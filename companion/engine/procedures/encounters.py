@@ -1,53 +1,111 @@
 """Random encounters while travelling (tables/viagem.yaml `encontro`, tables/encontros.yaml):
 the X-in-6 check by the terrain where the day started, the region's table (with how many
 appear), who sees it (casa.yaml `encontros.visibilidade`), and `encontro` (roll one now).
+Texts: tables/narracao/encontros.yaml.
 """
 from __future__ import annotations
 
-from typing import Mapping
+from dataclasses import dataclass
+from typing import Literal, Mapping, Union
 
-from companion.engine.model import GM, PUBLIC, State
-from companion.engine.toolkit import (
-    DICE_TEXT,
-    Scratch,
-    command,
-    group_for,
-    pick_row,
-    row_text,
-    schema_rule,
-)
+from companion.engine.model import GM, PUBLIC, State, Visibility
+from companion.engine.toolkit import Scratch, command, pick_row, require_dice
 from companion.errors import TableError
-from companion.tables import register_schema
-
-_ENCOUNTER_ROW = schema_rule(
-    "um texto, ou um mapa com texto e quantidade (dados, como 2d4)",
-    lambda row: isinstance(row, str) or (
-        isinstance(row, Mapping) and isinstance(row.get("texto"), str)
-        and set(row) <= {"texto", "quantidade"}
-        and ("quantidade" not in row or isinstance(row["quantidade"], DICE_TEXT))))
+from companion.rulebook import InvalidValue, piece
 
 
-register_schema("encontros", {
-    "regioes": {"*": {"nome": str, "dados": DICE_TEXT, "linhas": {"*": _ENCOUNTER_ROW}}},
-    "quantos": str,
-})
+def require_chance(field_name: str, value: int) -> None:
+    """For a piece's validate(): an X-in-6 chance (0 to 6)."""
+    if not 0 <= value <= 6:
+        raise InvalidValue(field_name, "uma chance de 0 a 6 (X em 6)")
 
 
-def encounter_visibility(scratch: Scratch) -> str:
-    chosen = scratch.table("casa", "encontros", "visibilidade")
-    visibility = {"mestre": GM, "publico": PUBLIC}.get(chosen)
-    if visibility is None:
-        raise TableError(f"tables/casa.yaml: 'encontros.visibilidade' deveria ser mestre ou "
-                         f"publico, não '{chosen}'")
-    return visibility
+@dataclass(frozen=True)
+class TerrainGroup:
+    """A group of terrains sharing an X-in-6 chance."""
+
+    nome: str
+    chance: int
+    terrenos: tuple[str, ...]
+
+    def validate(self) -> None:
+        require_chance("chance", self.chance)
+
+
+def group_of(groups: tuple[TerrainGroup, ...], terrain: str, file: str, where: str) -> TerrainGroup:
+    """The group that covers this terrain (mapped in data)."""
+    for group in groups:
+        if terrain in group.terrenos:
+            return group
+    raise TableError(f"tables/{file}.yaml: '{where}' não cobre o terreno '{terrain}'")
+
+
+@piece("viagem", "encontro")
+@dataclass(frozen=True)
+class EncounterCheck:
+    """tables/viagem.yaml `encontro`: the chance of an encounter each round, by terrain group."""
+
+    nome: str
+    sim: str
+    nao: str
+    grupos: tuple[TerrainGroup, ...]
+
+
+@dataclass(frozen=True)
+class EncounterRow:
+    texto: str
+    quantidade: str | None = None  # dice of how many appear
+
+    def validate(self) -> None:
+        if self.quantidade is not None:
+            require_dice("quantidade", self.quantidade)
+
+
+@dataclass(frozen=True)
+class RegionTable:
+    nome: str
+    dados: str
+    linhas: Mapping[Union[int, str], Union[str, EncounterRow]]
+
+    def validate(self) -> None:
+        require_dice("dados", self.dados)
+
+
+@piece("encontros")
+@dataclass(frozen=True)
+class EncounterTables:
+    """tables/encontros.yaml: the GM's encounter table of each region."""
+
+    quantos: str
+    regioes: Mapping[str, RegionTable]
+    padrao_da_casa: bool = True
+
+
+@piece("casa", "encontros")
+@dataclass(frozen=True)
+class EncounterSettings:
+    """tables/casa.yaml `encontros`: who sees the encounter check and roll."""
+
+    visibilidade: Literal["mestre", "publico"]
+
+
+_VISIBILITY: dict[str, Visibility] = {"mestre": GM, "publico": PUBLIC}
+
+
+def encounter_visibility(scratch: Scratch) -> Visibility:
+    return _VISIBILITY[scratch.piece(EncounterSettings).visibilidade]
+
+
+def _row_text(row: str | EncounterRow) -> str:
+    return row if isinstance(row, str) else row.texto
 
 
 def check_encounter(state: State, scratch: Scratch) -> bool:
     """X-in-6 by the terrain where the party started the day; on a hit, the region's table."""
-    spec = scratch.table("viagem", "encontro")
+    spec = scratch.piece(EncounterCheck)
     region = state.travel.day_start_terrain
-    group = group_for(scratch, spec["grupos"], region, "encontro.grupos")
-    happened = scratch.chance(group["chance"], spec["nome"], spec["sim"], spec["nao"],
+    group = group_of(spec.grupos, region, "viagem", "encontro.grupos")
+    happened = scratch.chance(group.chance, spec.nome, spec.sim, spec.nao,
                               visibility=encounter_visibility(scratch), regiao=region)
     if happened:
         roll_encounter(state, scratch)
@@ -57,20 +115,20 @@ def check_encounter(state: State, scratch: Scratch) -> bool:
 def roll_encounter(state: State, scratch: Scratch) -> None:
     """Roll on the start-of-day region's encounter table (the GM's own, in encontros.yaml);
     a row with `quantidade` rolls how many appear as its own rolagem."""
-    table = scratch.table("encontros", "regioes", state.travel.day_start_terrain)
+    tables = scratch.piece(EncounterTables)
+    region = state.travel.day_start_terrain
+    table = tables.regioes[region]
     visibility = encounter_visibility(scratch)
-    rolled = scratch.roll(table["dados"], table["nome"], visibility=visibility,
-                          describe=lambda total: row_text(pick_row(table["linhas"], total)),
-                          regiao=state.travel.day_start_terrain)
-    row = pick_row(table["linhas"], rolled.total)
-    if not isinstance(row, Mapping) or "quantidade" not in row:
+    rolled = scratch.roll(table.dados, table.nome, visibility=visibility,
+                          describe=lambda total: _row_text(pick_row(table.linhas, total)),
+                          regiao=region)
+    row = pick_row(table.linhas, rolled.total)
+    if isinstance(row, str) or row.quantidade is None:
         return
-    what = row_text(row)
-    count = scratch.roll(str(row["quantidade"]), str(scratch.table("encontros", "quantos")),
-                         visibility=visibility, describe=lambda total: f"{total} — {what}",
-                         regiao=state.travel.day_start_terrain)
-    scratch.say(f"Aparecem {count.total}: {what}.", visibility, quantidade=count.total,
-                encontro=what)
+    what = row.texto
+    count = scratch.roll(row.quantidade, tables.quantos, visibility=visibility,
+                         describe=lambda total: f"{total} — {what}", regiao=region)
+    scratch.tell("encontros.aparecem", visibility, quantidade=count.total, encontro=what)
 
 
 @command("encontro")

@@ -4,11 +4,11 @@ Each is a travel-round activity (travel.py): named for one character, or the gro
 """
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Mapping, Union
 
 from companion.engine.procedures import conditions, rest
-from companion.engine.procedures.encounters import roll_encounter
+from companion.engine.procedures.encounters import group_of, require_chance, roll_encounter
 from companion.engine.procedures.travel import (
     named_activity,
     participants,
@@ -23,14 +23,122 @@ from companion.engine.toolkit import (
     command,
     edge_for,
     find_character,
-    group_for,
     modifier,
-    names_text,
     pick_row,
+    require_dice,
     require_group_free,
-    row_text,
     update_character,
 )
+from companion.rulebook import piece
+
+GATHERINGS = ("forragear", "cacar", "pescar")  # Tabela E's columns (and casa.yaml colheita)
+
+
+@dataclass(frozen=True)
+class GatheringRow:
+    """A row of Tabela E: the X-in-6 chance of each activity on these terrains."""
+
+    nome: str
+    terrenos: tuple[str, ...]
+    forragear: int
+    cacar: int
+    pescar: int
+
+    def validate(self) -> None:
+        for activity in GATHERINGS:
+            require_chance(activity, getattr(self, activity))
+
+    def chance(self, activity: str) -> int:
+        return int(getattr(self, activity))
+
+
+@piece("viagem", "tabela_e")
+@dataclass(frozen=True)
+class GatheringTable:
+    """tables/viagem.yaml `tabela_e` (Tabela E: Forragear/Caçar/Pescar)."""
+
+    nome: str
+    dados: str
+    sim: str
+    nao: str
+    atividades: Mapping[str, str]
+    linhas: tuple[GatheringRow, ...]
+
+    def validate(self) -> None:
+        require_dice("dados", self.dados)
+
+
+@dataclass(frozen=True)
+class AccidentRow:
+    """A row of Tabela F with effects the engine applies (viagem.yaml explains each key)."""
+
+    texto: str
+    dano: int | None = None
+    condicao: str | None = None
+    condicao_temporaria: Mapping[str, Any] | None = None
+    encontro: bool = False
+    ate_ser_curado: bool = False
+    dano_por_rodada: int | None = None
+    efeito: str | None = None
+    como_fica: str | None = None
+
+
+@piece("viagem", "tabela_f")
+@dataclass(frozen=True)
+class AccidentTable:
+    """tables/viagem.yaml `tabela_f` (Tabela F: Acidentes)."""
+
+    nome: str
+    dados: str
+    vitima: str  # the name of the 1dN roll that picks who suffers it
+    linhas: Mapping[Union[int, str], Union[str, AccidentRow]]
+
+    def validate(self) -> None:
+        require_dice("dados", self.dados)
+
+
+@dataclass(frozen=True)
+class AmmoRow:
+    nome: str
+    terrenos: tuple[str, ...]
+    modificador: int
+
+
+@piece("viagem", "tabela_g")
+@dataclass(frozen=True)
+class AmmoTable:
+    """tables/viagem.yaml `tabela_g` (Tabela G: Criar Munição)."""
+
+    nome: str
+    dados: str
+    atributo: str
+    linhas: tuple[AmmoRow, ...]
+
+    def validate(self) -> None:
+        require_dice("dados", self.dados)
+
+
+@dataclass(frozen=True)
+class Yield:
+    comida: int
+    agua: int
+
+
+@piece("casa", "colheita")
+@dataclass(frozen=True)
+class Yields:
+    """tables/casa.yaml `colheita`: what each character taking part gains on a success."""
+
+    forragear: Yield
+    cacar: Yield
+    pescar: Yield
+
+    def of(self, activity: str) -> Yield:
+        return getattr(self, activity)  # type: ignore[no-any-return]
+
+
+def _row_text(row: str | AccidentRow) -> str:
+    return row if isinstance(row, str) else row.texto
 
 
 def _who(state: State, scratch: Scratch) -> tuple[str, ...] | None:
@@ -56,19 +164,19 @@ def _gathering(activity: str) -> Callable[[State, Scratch], State]:
     return handler
 
 
-for _activity in ("forragear", "cacar", "pescar"):
+for _activity in GATHERINGS:
     command(_activity)(_gathering(_activity))
 
 
 def gather(state: State, scratch: Scratch, activity: str, who: tuple[str, ...]) -> State:
     """1d6 X-in-6 on Tabela E (terrain row, activity column); failure → Tabela F."""
     if not who and state.party:
-        scratch.say(_nobody_text())
+        scratch.tell("viagem.ninguem_participa")
         return state
-    spec = scratch.table("viagem", "tabela_e")
-    row = group_for(scratch, spec["linhas"], state.travel.terrain, "tabela_e.linhas")
-    found = scratch.chance(row[activity], spec["nome"], spec["sim"], spec["nao"],
-                           atividade=spec["atividades"][activity], linha=row["nome"])
+    spec = scratch.piece(GatheringTable)
+    row = _row_for(spec.linhas, state.travel.terrain, "tabela_e.linhas")
+    found = scratch.chance(row.chance(activity), spec.nome, spec.sim, spec.nao,
+                           atividade=spec.atividades[activity], linha=row.nome)
     if found:
         return _harvest(state, scratch, activity, who)
     return accident(state, scratch, who)
@@ -76,66 +184,70 @@ def gather(state: State, scratch: Scratch, activity: str, who: tuple[str, ...]) 
 
 def _harvest(state: State, scratch: Scratch, activity: str, who: tuple[str, ...]) -> State:
     """House default yields (casa.yaml colheita) for each character taking part."""
-    gain = scratch.table("casa", "colheita", activity)
+    gain = scratch.piece(Yields).of(activity)
     names = []
     for character_id in who:
         character = find_character(state, character_id)
         names.append(character.name)
-        state = update_character(state, replace(character, food=character.food + gain["comida"],
-                                                water=character.water + gain["agua"]))
-    what = f"+{gain['comida']} comida e +{gain['agua']} água"
+        state = update_character(state, replace(character, food=character.food + gain.comida,
+                                                water=character.water + gain.agua))
     if names:
-        each = " cada" if len(names) > 1 else ""
-        scratch.say(f"{names_text(names)}: {what}{each}.", comida=gain["comida"],
-                    agua=gain["agua"])
+        scratch.tell("viagem.colheita", comida=gain.comida, agua=gain.agua,
+                     words={"nomes": names})
     else:
-        scratch.say(f"Encontram comida ({what} por personagem), mas não há personagens no grupo.")
+        scratch.tell("viagem.colheita_sem_grupo",
+                     words={"comida": gain.comida, "agua": gain.agua})
     return state
 
 
-def _nobody_text() -> str:
-    return "Ninguém participa: todo o grupo descansa nesta rodada pela marcha forçada."
+def _row_for(rows: tuple[Any, ...], terrain: str, where: str) -> Any:
+    """The row of a table (Tabela E, G) that covers this terrain."""
+    return group_of(rows, terrain, "viagem", where)
 
 
 def accident(state: State, scratch: Scratch, who: tuple[str, ...]) -> State:
     """1d10 on Tabela F; apply damage, conditions and the encounter row."""
-    spec = scratch.table("viagem", "tabela_f")
-    rolled = scratch.roll(spec["dados"], spec["nome"],
-                          describe=lambda total: row_text(pick_row(spec["linhas"], total)))
-    row = pick_row(spec["linhas"], rolled.total)
-    if not isinstance(row, Mapping):
+    spec = scratch.piece(AccidentTable)
+    rolled = scratch.roll(spec.dados, spec.nome,
+                          describe=lambda total: _row_text(pick_row(spec.linhas, total)))
+    row = pick_row(spec.linhas, rolled.total)
+    if isinstance(row, str):
         return state
-    if row.get("encontro"):
+    if row.encontro:
         roll_encounter(state, scratch)
-    if not {"dano", "condicao", "condicao_temporaria"} & set(row):
+    if row.dano is None and row.condicao is None and row.condicao_temporaria is None:
         return state
-    victim = _victim(state, scratch, who)
+    victim = _victim(state, scratch, who, spec.vitima)
     if victim is None:
         return state
     hurt = victim
-    if "condicao_temporaria" in row:
-        lasting = conditions.timed(state, scratch, row["condicao_temporaria"])
+    if row.condicao_temporaria is not None:
+        lasting = conditions.timed(state, scratch, row.condicao_temporaria)
         hurt = conditions.add_lasting(hurt, lasting)
-        scratch.warn(f"{hurt.name}: {conditions.timed_text(lasting, row['condicao_temporaria'])}.",
-                     personagem=hurt.id, condicao=lasting.text)
-    if "condicao" in row:
-        hurt = rest.add_condition(hurt, str(row["condicao"]))
-    if "dano" in row:
-        hurt = clamp_supplies(replace(hurt, hp=hurt.hp - int(row["dano"])))
-        scratch.say(f"{hurt.name} sofre {row['dano']} de dano (PV {hurt.hp}).", personagem=hurt.id)
-    if "condicao" in row:
-        cure = (f" Dura até ser curado: diga 'curar {hurt.name}'."
-                if row.get("ate_ser_curado") is True else "")
-        scratch.warn(f"{hurt.name}: {row['condicao']}.{cure}", personagem=hurt.id)
+        scratch.tell("viagem.condicao_temporaria", kind="aviso", personagem=hurt.id,
+                     condicao=lasting.text,
+                     words={"nome": hurt.name,
+                            "efeito": conditions.timed_text(lasting, row.condicao_temporaria)})
+    if row.condicao is not None:
+        hurt = rest.add_condition(hurt, row.condicao)
+    if row.dano is not None:
+        hurt = clamp_supplies(replace(hurt, hp=hurt.hp - row.dano))
+        scratch.tell("viagem.dano", personagem=hurt.id,
+                     words={"nome": hurt.name, "dano": row.dano, "pv": hurt.hp})
+    if row.condicao is not None:
+        scratch.tell("viagem.condicao", kind="aviso", personagem=hurt.id,
+                     words={"nome": hurt.name, "condicao": row.condicao,
+                            "ate_ser_curado": row.ate_ser_curado})
     return update_character(state, hurt)
 
 
-def _victim(state: State, scratch: Scratch, who: tuple[str, ...]) -> Character | None:
+def _victim(state: State, scratch: Scratch, who: tuple[str, ...],
+            roll_name: str) -> Character | None:
     """The one taking part, or 1dN among the party when the whole group foraged."""
     people = [find_character(state, character_id) for character_id in who]
     if len(people) <= 1:
         return people[0] if people else None
-    rolled = scratch.roll(f"1d{len(people)}", scratch.table("viagem", "tabela_f", "vitima"),
+    rolled = scratch.roll(f"1d{len(people)}", roll_name,
                           describe=lambda total: people[total - 1].name)
     return people[rolled.total - 1]
 
@@ -152,19 +264,22 @@ def craft_ammo(state: State, scratch: Scratch) -> State:
 
 def craft(state: State, scratch: Scratch, who: tuple[str, ...]) -> State:
     """DEX test (d20 + DEX modifier) + Tabela G: ammunition made = result, never below 0."""
-    spec = scratch.table("viagem", "tabela_g")
-    row = group_for(scratch, spec["linhas"], state.travel.terrain, "tabela_g.linhas")
-    if not who:
-        scratch.warn(_nobody_text() if state.party
-                     else "Não há personagens no grupo para criar munição.")
+    spec = scratch.piece(AmmoTable)
+    row = _row_for(spec.linhas, state.travel.terrain, "tabela_g.linhas")
+    if not who and state.party:
+        scratch.tell("viagem.ninguem_participa", kind="aviso")
+    elif not who:
+        scratch.tell("viagem.sem_personagens_municao", kind="aviso")
+    narration = scratch.tables.narration
     for character_id in who:
         character = find_character(state, character_id)
-        mods = (modifier(character, spec["atributo"], scratch.tables), int(row["modificador"]))
-        expression = spec["dados"] + "".join(f"{m:+d}" for m in mods if m)
-        rolled = scratch.roll(expression, spec["nome"], edge=edge_for(character, scratch.tables, state.minutes),
-                              personagem=character.id, linha=row["nome"],
-                              describe=lambda total, c=character: f"{c.name}: {max(0, total)} "
-                                                               "munições")
+        mods = (modifier(character, spec.atributo, scratch.tables), row.modificador)
+        expression = spec.dados + "".join(f"{m:+d}" for m in mods if m)
+        rolled = scratch.roll(expression, spec.nome,
+                              edge=edge_for(character, scratch.tables, state.minutes),
+                              personagem=character.id, linha=row.nome,
+                              describe=lambda total, c=character: narration.render(
+                                  "viagem.municoes", {"nome": c.name, "municoes": max(0, total)}))
         made = max(0, rolled.total)
         state = update_character(state, replace(character, ammo=character.ammo + made))
     return state

@@ -7,7 +7,7 @@ since once the last test (and choice) is settled the advance itself runs (`resum
 """
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from companion.engine.model import Character, Prompt, State
@@ -19,40 +19,62 @@ from companion.engine.toolkit import (
     modifier,
     option_label,
     passed,
-    plural,
+    require_dice,
     set_travel,
     slug,
     update_character,
 )
 from companion.errors import CommandRejected
+from companion.rulebook import InvalidValue, piece
 
 
 MARCH_PROMPTS = ("marcha_forcada", "escolha_marcha")
 
 
-def forced_dc(scratch: Scratch, count: int) -> int | None:
+@piece("viagem", "tabela_b")
+@dataclass(frozen=True)
+class ForcedMarch:
+    """tables/viagem.yaml `tabela_b` (Tabela B: Forçando o Avanço)."""
+
+    nome: str
+    dados: str  # the test's die: d20 + the attribute's modifier against the DC
+    rodadas_sem_penalidade: int
+    dc: int
+    dc_por_rodada: int
+    atributo: str
+    rodadas_de_descanso: int
+    exaustao: int
+
+    def validate(self) -> None:
+        require_dice("dados", self.dados)
+        for name in ("rodadas_sem_penalidade", "rodadas_de_descanso", "exaustao"):
+            if getattr(self, name) < 0:
+                raise InvalidValue(name, "um número inteiro de 0 para cima")
+
+
+def forced_dc(rules: ForcedMarch, count: int) -> int | None:
     """Tabela B: the DC of the `count`-th consecutive advance (None within the free rounds)."""
-    spec = scratch.table("viagem", "tabela_b")
-    extra = count - spec["rodadas_sem_penalidade"]
-    return None if extra < 1 else spec["dc"] + spec["dc_por_rodada"] * (extra - 1)
+    extra = count - rules.rodadas_sem_penalidade
+    return None if extra < 1 else rules.dc + rules.dc_por_rodada * (extra - 1)
 
 
 def ask_tests(state: State, scratch: Scratch, count: int) -> State:
     """Tabela B: past the free rounds every character tests CON, DC 12 then +3 per round,
     before the group advances (the advance waits: `resume_advance`)."""
-    spec = scratch.table("viagem", "tabela_b")
-    dc = forced_dc(scratch, count)
-    attribute = str(spec["atributo"])
-    scratch.say(f"Marcha forçada: {count}ª rodada seguida de avanço — antes de avançar, cada "
-                f"personagem faz um teste de {attribute.upper()} DC {dc}.", tabela=spec["nome"],
-                dc=dc)
+    rules = scratch.piece(ForcedMarch)
+    dc = forced_dc(rules, count)
+    attribute = rules.atributo
+    scratch.tell("viagem.marcha_forcada", tabela=rules.nome, dc=dc,
+                 words={"rodada": count, "atributo": attribute})
     state = set_travel(state, pending_advance=True)
+    narration = scratch.tables.narration
     for character in state.party:
+        words = {"nome": character.name, "atributo": attribute, "dc": dc}
         state = add_prompt(
             state, scratch, "marcha_forcada", character.id,
-            f"{character.name}: teste de {attribute.upper()} DC {dc} (marcha forçada).",
-            str(spec["dados"]), modifier(character, attribute, scratch.tables), dc,
-            rotulo=f"teste de {attribute.upper()} DC {dc} (marcha forçada)")
+            narration.render("viagem.pedido_marcha", words),
+            rules.dados, modifier(character, attribute, scratch.tables), dc,
+            rotulo=narration.render("viagem.rotulo_marcha", words))
     return state
 
 
@@ -61,34 +83,32 @@ def forced_march_answered(state: State, prompt: Prompt, answer: PromptAnswer,
     """Pass → goes on (advance.py resumes the advance); fail → the player chooses: rest 2 rounds
     or 1 exhaustion (a new prompt, so the advance still waits)."""
     character = find_character(state, str(prompt.character))
+    words = {"nome": character.name, "total": answer.total, "dc": prompt.dc}
     if passed(prompt, answer):
-        scratch.say(f"{character.name} aguenta a marcha forçada ({answer.total} contra DC "
-                    f"{prompt.dc}).", personagem=character.id)
+        scratch.tell("viagem.aguenta_marcha", personagem=character.id, words=words)
         return state
-    spec = scratch.table("viagem", "tabela_b")
-    scratch.say(f"{character.name} falha na marcha forçada ({answer.total} contra DC {prompt.dc}).",
-                personagem=character.id)
+    rules = scratch.piece(ForcedMarch)
+    scratch.tell("viagem.falha_marcha", personagem=character.id, words=words)
     return add_prompt(
         state, scratch, "escolha_marcha", character.id,
-        f"{character.name}: descansar {plural(spec['rodadas_de_descanso'], 'rodada')} antes de "
-        f"qualquer outra atividade, ou receber {plural(spec['exaustao'], 'ponto')} de exaustão?",
+        scratch.tables.narration.render("viagem.pedido_escolha_marcha", {
+            "nome": character.name, "rodadas": rules.rodadas_de_descanso,
+            "exaustao": rules.exaustao}),
         options=tuple(MARCH_CHOICES))
 
 
 def _owe_rest(state: State, scratch: Scratch, character: Character) -> State:
-    rounds = int(scratch.table("viagem", "tabela_b", "rodadas_de_descanso"))
-    scratch.say(f"{character.name} vai descansar {plural(rounds, 'rodada')} antes de outra "
-                "atividade.",
-                personagem=character.id)
+    rounds = scratch.piece(ForcedMarch).rodadas_de_descanso
+    scratch.tell("viagem.vai_descansar", personagem=character.id,
+                 words={"nome": character.name, "rodadas": rounds})
     return update_character(state, replace(character, rest_rounds_owed=rounds))
 
 
 def _take_exhaustion(state: State, scratch: Scratch, character: Character) -> State:
-    gain = int(scratch.table("viagem", "tabela_b", "exaustao"))
+    gain = scratch.piece(ForcedMarch).exaustao
     tired = replace(character, exhaustion=character.exhaustion + gain)
-    scratch.say(f"{character.name} recebe {plural(gain, 'ponto')} de exaustão (agora "
-                f"{tired.exhaustion}).",
-                personagem=character.id)
+    scratch.tell("viagem.recebe_exaustao", personagem=character.id,
+                 words={"nome": character.name, "pontos": gain, "exaustao": tired.exhaustion})
     return update_character(state, tired)
 
 
@@ -103,6 +123,7 @@ def march_choice_answered(state: State, prompt: Prompt, answer: PromptAnswer,
     character = find_character(state, str(prompt.character))
     choice = MARCH_CHOICES.get(slug(str(answer.option or "")))
     if choice is None:
-        listed = " ou ".join(option_label(prompt, o) for o in prompt.options)
-        raise CommandRejected(f"escolha desconhecida: '{answer.option or ''}'; use {listed}")
+        raise CommandRejected.because(
+            "viagem.escolha_desconhecida", escolha=answer.option or "",
+            opcoes=[option_label(prompt, o) for o in prompt.options])
     return choice(state, scratch, character)

@@ -26,27 +26,29 @@ The clock itself lives in clock.py (time passes the same way in the dungeon and 
 any time that is not an advance round breaks the run of advances (Tabela B). A safe camp
 (Levantar Acampamento) lasts until the party rests, does another group activity, enters a
 dungeon or the day ends — whichever comes first.
+
+Rules: the typed pieces below (and in advance.py, forced_march.py, encounters.py,
+foraging.py); texts and refusals: tables/narracao/viagem.yaml.
 """
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Any, Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Mapping, get_args
 
 from companion.engine.clock import MINUTES_PER_DAY, day_of, pass_time
 from companion.engine.procedures import panic, rest
-from companion.engine.procedures.encounters import check_encounter
-from companion.engine.procedures.weather import drift_weather, roll_initial_weather
-from companion.engine.model import State
+from companion.engine.procedures.encounters import check_encounter, require_chance
+from companion.engine.procedures.weather import WeatherRules, drift_weather, roll_initial_weather
+from companion.engine.model import Danger, Season, State, Terrain, TravelMode
 from companion.engine.toolkit import (
     Scratch,
     arg,
     command,
     exhaust_party,
     find_character,
-    group_for,
-    names_text,
     pick_row,
     plural,
+    require_dice,
     require_group_free,
     set_travel,
     slug,
@@ -54,42 +56,169 @@ from companion.engine.toolkit import (
     terrain_name,
     update_character,
 )
-from companion.errors import CommandRejected
+from companion.errors import CommandRejected, TableError
+from companion.rulebook import InvalidValue, piece
 from companion.tables import register_schema
 
-_GROUP = {"nome": str, "chance": int, "terrenos": [str]}
+register_schema("viagem", {"tabela_h": {"nome": str, "dados": str, "linhas": {"*": (str, dict)}}})
 
 
-_ROWS = {"*": (str, dict)}
+@dataclass(frozen=True)
+class StartingSeason:
+    valor: Season
+    padrao_da_casa: bool
 
 
-register_schema("viagem", {
-    "terrenos": {"*": str},
-    "modos": {"*": str},
-    "rodada": {"rodadas_por_dia": int, "minutos": int},
-    "encontro": {"nome": str, "sim": str, "nao": str, "grupos": [_GROUP]},
-    "tabela_a": {"nome": str, "hexes": {"*": (int, float)}},
-    "tabela_b": {"nome": str, "dados": str, "rodadas_sem_penalidade": int, "dc": int,
-                 "dc_por_rodada": int, "atributo": str, "rodadas_de_descanso": int,
-                 "exaustao": int},
-    "tabela_c": {"nome": str, "dados": str, "sim": str, "nao": str, "grupos": [_GROUP]},
-    "tabela_d": {"nome": str, "dados_avancar": str, "dados_explorar": str,
-                 "colunas": [{"nome": str, "terrenos": [str], "linhas": _ROWS}]},
-    "tabela_e": {"nome": str, "dados": str, "sim": str, "nao": str, "atividades": {"*": str},
-                 "linhas": [{"nome": str, "terrenos": [str], "forragear": int, "cacar": int,
-                             "pescar": int}]},
-    "tabela_f": {"nome": str, "dados": str, "vitima": str, "linhas": _ROWS},
-    "tabela_g": {"nome": str, "dados": str, "atributo": str,
-                 "linhas": [{"nome": str, "terrenos": [str], "modificador": int}]},
-    "acampamento": {"nome": str, "chance": int, "sim": str, "nao": str},
-    "tabela_h": {"nome": str, "dados": str, "linhas": _ROWS},
-})
+@dataclass(frozen=True)
+class StartingTerrain:
+    valor: Terrain
+    padrao_da_casa: bool
 
 
-register_schema("casa", {
-    "colheita": {"*": {"comida": int, "agua": int}},
-    "encontros": {"visibilidade": str},
-})
+@dataclass(frozen=True)
+class StartingMode:
+    valor: TravelMode
+    padrao_da_casa: bool
+
+
+@dataclass(frozen=True)
+class StartingDanger:
+    valor: Danger
+    padrao_da_casa: bool
+
+
+@piece("inicio")
+@dataclass(frozen=True)
+class SessionStart:
+    """tables/inicio.yaml: a new session's season, terrain, travel mode and danger level
+    (house defaults; read by core.initial_state)."""
+
+    estacao: StartingSeason
+    terreno: StartingTerrain
+    modo: StartingMode
+    perigo: StartingDanger
+
+
+@piece("viagem", "terrenos")
+@dataclass(frozen=True)
+class TerrainNames:
+    """tables/viagem.yaml `terrenos`: how each of the six terrains is named."""
+
+    planicie: str
+    estepe: str
+    colinas: str
+    floresta: str
+    pantano: str
+    montanha: str
+
+    def names(self) -> dict[str, str]:
+        """terrain id → name, in the order of model.Terrain (the data's order too)."""
+        return {terrain: str(getattr(self, terrain)) for terrain in get_args(Terrain)}
+
+
+@piece("viagem", "rodada")
+@dataclass(frozen=True)
+class TravelRound:
+    """tables/viagem.yaml `rodada`: the travel round's length and how many make a day."""
+
+    rodadas_por_dia: int
+    minutos: int
+
+    def validate(self) -> None:
+        for name in ("rodadas_por_dia", "minutos"):
+            if getattr(self, name) < 1:
+                raise InvalidValue(name, "um número inteiro de 1 para cima")
+
+
+@dataclass(frozen=True)
+class EventsColumn:
+    nome: str
+    terrenos: tuple[str, ...]
+    linhas: Mapping[int | str, str]
+
+
+@piece("viagem", "tabela_d")
+@dataclass(frozen=True)
+class EventsTable:
+    """tables/viagem.yaml `tabela_d` (Tabela D: Eventos): a column per terrain group; 1d6 when
+    advancing, 1d8 when exploring."""
+
+    nome: str
+    dados_avancar: str
+    dados_explorar: str
+    colunas: tuple[EventsColumn, ...]
+
+    def validate(self) -> None:
+        require_dice("dados_avancar", self.dados_avancar)
+        require_dice("dados_explorar", self.dados_explorar)
+
+    def dice(self, key: str) -> str:
+        return {"dados_avancar": self.dados_avancar, "dados_explorar": self.dados_explorar}[key]
+
+    def column(self, terrain: str) -> EventsColumn:
+        for column in self.colunas:
+            if terrain in column.terrenos:
+                return column
+        raise TableError(f"tables/viagem.yaml: 'tabela_d.colunas' não cobre o terreno "
+                         f"'{terrain}'")
+
+
+@piece("viagem", "acampamento")
+@dataclass(frozen=True)
+class Camp:
+    """tables/viagem.yaml `acampamento` (Levantar Acampamento): X-in-6 of a safe camp."""
+
+    nome: str
+    chance: int
+    sim: str
+    nao: str
+
+    def validate(self) -> None:
+        require_chance("chance", self.chance)
+
+
+@piece("viagem", "descanso", strict=False)
+@dataclass(frozen=True)
+class DayWithoutRest:
+    """The one key of tables/viagem.yaml `descanso` the end of the day reads (rest.py reads
+    the rest of it): the exhaustion a day without resting costs."""
+
+    dia_sem_descanso: int
+
+
+@piece("viagem", "tabela_h", strict=False)
+@dataclass(frozen=True)
+class MishapsName:
+    """The name of Tabela H (its rows are rest.py's): the travel rest rolls on it."""
+
+    nome: str
+
+
+@piece("viagem", "modos")
+@dataclass(frozen=True)
+class TravelModes:
+    """tables/viagem.yaml `modos`: how each travel mode is named (Tabela A)."""
+
+    andando: str
+    montado: str
+    navegando: str
+
+    def name(self, mode: str) -> str:
+        return str(getattr(self, mode))
+
+
+@piece("viagem", "tabela_a")
+@dataclass(frozen=True)
+class AdvanceTable:
+    """tables/viagem.yaml `tabela_a`: hexes per round of advance, by travel mode."""
+
+    nome: str
+    hexes: Mapping[str, float | int]
+
+    def validate(self) -> None:
+        missing = [mode for mode in get_args(TravelMode) if mode not in self.hexes]
+        if missing:
+            raise InvalidValue("hexes", f"um número de hexes para cada modo (falta {missing[0]})")
 
 
 Activity = Callable[[State, Scratch, bool], State]  # (state, scratch, encounter this round)
@@ -103,7 +232,7 @@ def round_of(state: State, round_minutes: int) -> int:
 
 
 def _round_minutes(scratch: Scratch) -> int:
-    return int(scratch.table("viagem", "rodada", "minutos"))
+    return scratch.piece(TravelRound).minutos
 
 
 def hexes_text(hexes: float) -> str:
@@ -125,9 +254,10 @@ def run_round(state: State, scratch: Scratch, activity: Activity, *, resting: bo
         encounter = state.travel.round_encounter
         doing = participants(state)
         names = [find_character(state, c).name for c in doing]
-        scratch.say(f"{names_text(names) if names else 'Ninguém'}: "
-                    f"{_activity_name(scratch)} nesta rodada ({_acted_text(state, scratch)}).",
-                    participantes=list(doing), atividade=scratch.command.name)
+        scratch.tell("viagem.atividade_do_grupo", participantes=list(doing),
+                     atividade=scratch.command.name,
+                     words={"nomes": names, "nome_atividade": _activity_name(scratch),
+                            "feitos": _acted(state, scratch)})
     else:
         state, encounter = _open_round(state, scratch)
     if not resting:
@@ -138,17 +268,17 @@ def run_round(state: State, scratch: Scratch, activity: Activity, *, resting: bo
 
 def _require_no_chase(state: State, scratch: Scratch) -> None:
     if state.chase is not None:
-        raise CommandRejected(f"'{spoken_name(scratch.tables, scratch.command.name)}' não vale "
-                              "durante a fuga ou a perseguição; resolva-a antes com 'fuga "
-                              "sucesso', 'fuga falha' ou 'fuga dificuldade N'")
+        raise CommandRejected.because("viagem.durante_fuga",
+                                      atividade=spoken_name(scratch.tables,
+                                                            scratch.command.name))
 
 
 def _open_round(state: State, scratch: Scratch) -> tuple[State, bool]:
     """The round's start, in the order of the rules: the header, the weather, the encounter
     check."""
-    scratch.say(f"Dia {day_of(state)}, rodada {round_of(state, _round_minutes(scratch))} de "
-                f"{scratch.table('viagem', 'rodada', 'rodadas_por_dia')}.",
-                dia=day_of(state), rodada=round_of(state, _round_minutes(scratch)))
+    rules = scratch.piece(TravelRound)
+    scratch.tell("viagem.rodada", dia=day_of(state), rodada=round_of(state, rules.minutos),
+                 words={"rodadas": rules.rodadas_por_dia})
     state = drift_weather(state, scratch)
     encounter = check_encounter(state, scratch)
     return set_travel(state, round_open=True, round_encounter=encounter), encounter
@@ -164,12 +294,12 @@ def _activity_name(scratch: Scratch) -> str:
     return spoken_name(scratch.tables, scratch.command.name)
 
 
-def _acted_text(state: State, scratch: Scratch) -> str:
-    """'Ana já caçou' → 'Ana já fez caçar'; said as 'já agiu: Ana (caçar)'."""
+def _acted(state: State, scratch: Scratch) -> list[dict[str, str]]:
+    """Who already acted this round and how people say what they did (for the texts:
+    'já agiu nesta rodada: Ana (caçar)')."""
     names = {c.id: c.name for c in state.party}
-    done = ", ".join(f"{names.get(who, who)} ({spoken_name(scratch.tables, what)})"
-                     for who, what in state.travel.acted)
-    return f"já agiu nesta rodada: {done}"
+    return [{"nome": names.get(who, who), "atividade": spoken_name(scratch.tables, what)}
+            for who, what in state.travel.acted]
 
 
 def _require_whole_group(state: State, scratch: Scratch, advancing: bool, resting: bool) -> None:
@@ -177,11 +307,8 @@ def _require_whole_group(state: State, scratch: Scratch, advancing: bool, restin
     if not advancing:
         return
     waiting = [find_character(state, c).name for c in participants(state)]
-    others = (f"; {names_text(waiting)} ainda pode agir (ex.: 'explorar', 'acampar' ou "
-              f"'caçar {waiting[0]}')" if waiting else "")
-    raise CommandRejected(f"'{_activity_name(scratch)}' leva o grupo todo, mas "
-                          f"{_acted_text(state, scratch)}{others}; o grupo avança na próxima "
-                          "rodada (ou diga 'desfazer')")
+    raise CommandRejected.because("viagem.grupo_todo", atividade=_activity_name(scratch),
+                                  feitos=_acted(state, scratch), faltam=waiting)
 
 
 def named_activity(state: State, scratch: Scratch, character_id: str,
@@ -194,25 +321,21 @@ def named_activity(state: State, scratch: Scratch, character_id: str,
     done = dict(state.travel.acted).get(character.id)
     if done is not None:
         waiting = [find_character(state, c).name for c in participants(state)]
-        left = (f"; ainda falta{'m' if len(waiting) > 1 else ''} agir: "
-                f"{names_text(waiting)}" if waiting else "")
-        raise CommandRejected(
-            f"{character.name} já fez a atividade desta rodada "
-            f"({spoken_name(scratch.tables, done)}): cada personagem faz uma atividade por "
-            f"rodada{left}; uma atividade do grupo (ex.: 'explorar') fecha a rodada")
+        raise CommandRejected.because("viagem.ja_agiu", nome=character.name,
+                                      atividade=spoken_name(scratch.tables, done),
+                                      faltam=waiting)
     if not state.travel.round_open:
         state, _ = _open_round(state, scratch)
     state = do(state, scratch, (character.id,))
     state = set_travel(state, acted=state.travel.acted + ((character.id, scratch.command.name),))
     waiting = [find_character(state, c).name for c in participants(state)]
+    words = {"nome": character.name, "nome_atividade": _activity_name(scratch)}
     if waiting:
-        scratch.say(f"{character.name}: {_activity_name(scratch)} nesta rodada. Ainda "
-                    f"falta{'m' if len(waiting) > 1 else ''} agir: {names_text(waiting)}.",
-                    personagem=character.id, atividade=scratch.command.name,
-                    faltam=list(participants(state)))
+        scratch.tell("viagem.agiu", personagem=character.id, atividade=scratch.command.name,
+                     faltam=list(participants(state)), words={**words, "nomes": waiting})
         return state
-    scratch.say(f"{character.name}: {_activity_name(scratch)} nesta rodada. Todos agiram: a rodada "
-                "termina.", personagem=character.id, atividade=scratch.command.name, faltam=[])
+    scratch.tell("viagem.todos_agiram", personagem=character.id,
+                 atividade=scratch.command.name, faltam=[], words=words)
     return close_round(state, scratch)
 
 
@@ -228,17 +351,11 @@ def _sit_out(state: State, scratch: Scratch) -> State:
     for character in state.party:
         if character.rest_rounds_owed > 0:
             rested = replace(character, rest_rounds_owed=character.rest_rounds_owed - 1)
-            left = (_left_text(rested.rest_rounds_owed) if rested.rest_rounds_owed
-                    else "pode voltar às atividades")
-            scratch.say(f"{character.name} descansa nesta rodada pela marcha forçada: {left}.",
-                        personagem=character.id, descanso_devido=rested.rest_rounds_owed)
+            scratch.tell("viagem.descansa_pela_marcha", personagem=character.id,
+                         descanso_devido=rested.rest_rounds_owed,
+                         words={"nome": character.name})
             state = update_character(state, rested)
     return state
-
-
-def _left_text(rounds: int) -> str:
-    """'falta 1 rodada', 'faltam 2 rodadas'."""
-    return f"{'falta' if rounds == 1 else 'faltam'} {plural(rounds, 'rodada')}"
 
 
 def require_rested(state: State, scratch: Scratch, who: tuple[str, ...]) -> None:
@@ -246,15 +363,9 @@ def require_rested(state: State, scratch: Scratch, who: tuple[str, ...]) -> None
     owing = [c for c in state.party if c.id in who and c.rest_rounds_owed > 0]
     if not owing:
         return
-    said = "; ".join(f"{c.name} ainda descansa pela marcha forçada "
-                     f"({_left_text(c.rest_rounds_owed)})" for c in owing)
-    release = " ou ".join(f"'cancelar {c.name}'" for c in owing)
-    if scratch.command.args.get("personagem") is None:
-        wait = ("o grupo só avança depois disso, e qualquer outra atividade do grupo passa as "
-                "rodadas (explorar, forragear, acampar, descansar…)")
-    else:
-        wait = "nenhuma outra atividade antes disso"
-    raise CommandRejected(f"{said}: {wait}; ou dispense o descanso com {release}")
+    raise CommandRejected.because(
+        "viagem.descansando", grupo=scratch.command.args.get("personagem") is None,
+        devedores=[{"nome": c.name, "rodadas": c.rest_rounds_owed} for c in owing])
 
 
 # ---------------------------------------------------------------- the end of the day
@@ -267,19 +378,18 @@ def end_of_day(state: State, scratch: Scratch, day: int) -> State:
         state = _day_without_rest(state, scratch)
     state = panic.exhaustion_day(state, scratch)
     travel = state.travel
-    scratch.say(f"Fim do dia {day}. O dia {day_of(state)} começa em "
-                f"{terrain_name(scratch, travel.terrain)}.", dia=day_of(state))
+    scratch.tell("viagem.fim_do_dia", dia=day_of(state),
+                 words={"fim": day, "terreno": terrain_name(scratch, travel.terrain)})
     return set_travel(state, day_start_terrain=travel.terrain, rested_today=False,
                        camp_safe=False)
 
 
 def _day_without_rest(state: State, scratch: Scratch) -> State:
-    gain = int(scratch.table("viagem", "descanso", "dia_sem_descanso"))
+    gain = scratch.piece(DayWithoutRest).dia_sem_descanso
     state, levels = exhaust_party(state, gain)
     if state.party:
-        scratch.warn(f"Um dia sem descansar: cada personagem recebe "
-                     f"{plural(gain, 'ponto')} de exaustão "
-                     f"(exaustão agora: {levels}).")
+        scratch.tell("viagem.dia_sem_descanso", kind="aviso",
+                     words={"pontos": gain, "niveis": levels})
     return state
 
 
@@ -287,10 +397,10 @@ def _day_without_rest(state: State, scratch: Scratch) -> State:
 
 def events_roll(state: State, scratch: Scratch, dice_key: str) -> None:
     """Tabela D, column by the current terrain: 1d6 when advancing, 1d8 when exploring."""
-    spec = scratch.table("viagem", "tabela_d")
-    column = group_for(scratch, spec["colunas"], state.travel.terrain, "tabela_d.colunas")
-    scratch.roll(spec[dice_key], spec["nome"], coluna=column["nome"],
-                 describe=lambda total: str(pick_row(column["linhas"], total)))
+    spec = scratch.piece(EventsTable)
+    column = spec.column(state.travel.terrain)
+    scratch.roll(spec.dice(dice_key), spec.nome, coluna=column.nome,
+                 describe=lambda total: str(pick_row(column.linhas, total)))
 
 
 @command("explorar")
@@ -299,7 +409,7 @@ def explore(state: State, scratch: Scratch) -> State:
 
 
 def _explore(state: State, scratch: Scratch, encounter: bool) -> State:
-    scratch.say("O grupo explora o hex atual, procurando PdIs e rastros.")
+    scratch.tell("viagem.explora")
     events_roll(state, scratch, "dados_explorar")
     return state
 
@@ -312,10 +422,9 @@ def make_camp(state: State, scratch: Scratch) -> State:
 
 
 def _camp(state: State, scratch: Scratch, encounter: bool) -> State:
-    spec = scratch.table("viagem", "acampamento")
-    safe = scratch.chance(spec["chance"], spec["nome"], spec["sim"], spec["nao"])
-    scratch.say("O acampamento está seguro para a noite." if safe
-                else "O acampamento não ficou seguro.", seguro=safe)
+    spec = scratch.piece(Camp)
+    safe = scratch.chance(spec.chance, spec.nome, spec.sim, spec.nao)
+    scratch.tell("viagem.acampamento", seguro=safe)
     return set_travel(state, camp_safe=safe)
 
 
@@ -329,45 +438,54 @@ def _rest(state: State, scratch: Scratch, encounter: bool) -> State:
     """An encounter this round interrupts the rest (one CON test each)."""
     acted = {who for who, _ in state.travel.acted}
     return rest.rest_party(state, scratch, "viagem", "tabela_h",
-                           str(scratch.table("viagem", "tabela_h", "nome")),
+                           scratch.piece(MishapsName).nome,
                            interruptions=1 if encounter else 0,
                            who=tuple(c.id for c in state.party if c.id not in acted))
 
 
 # ---------------------------------------------------------------- settings
 
-def _spoken_list(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " ou " + words[-1]
-
-
-def _choose(value: Any, options: Mapping[str, str], unknown: str, shown: list[str]) -> str:
-    """The canonical key for what was said (accents and case ignored), or a rejection."""
+def _choose(value: Any, options: Mapping[str, str]) -> str | None:
+    """The canonical key for what was said (accents and case ignored), or None."""
     said = slug(str(value or "")).replace("-", " ")
     for key, name in options.items():
         if said in (slug(key).replace("-", " "), slug(name).replace("-", " ")):
             return key
-    raise CommandRejected(f"{unknown}: '{value or ''}'; use {_spoken_list(shown)}")
+    return None
 
 
 def _choose_terrain(scratch: Scratch, value: Any) -> str:
-    names = scratch.table("viagem", "terrenos")
-    return _choose(value, names, "terreno desconhecido", [n.lower() for n in names.values()])
+    names = scratch.piece(TerrainNames).names()
+    chosen = _choose(value, names)
+    if chosen is None:
+        raise CommandRejected.because("viagem.terreno_desconhecido", valor=value or "",
+                                      aceitos=[n.lower() for n in names.values()])
+    return chosen
 
 
 def _choose_season(scratch: Scratch, value: Any) -> str:
-    seasons = {key: spec["nome"] for key, spec in scratch.table("clima", "estacoes").items()}
-    return _choose(value, seasons, "estação desconhecida", [n.lower() for n in seasons.values()])
+    seasons = {key: column.nome for key, column in scratch.piece(WeatherRules).estacoes.items()}
+    chosen = _choose(value, seasons)
+    if chosen is None:
+        raise CommandRejected.because("viagem.estacao_desconhecida", valor=value or "",
+                                      aceitos=[n.lower() for n in seasons.values()])
+    return chosen
 
 
 def _choose_mode(scratch: Scratch, value: Any) -> str:
-    modes = scratch.table("viagem", "modos")
-    return _choose(value, modes, "modo de viagem desconhecido", list(modes))
+    modes = {mode: scratch.piece(TravelModes).name(mode) for mode in get_args(TravelMode)}
+    chosen = _choose(value, modes)
+    if chosen is None:
+        raise CommandRejected.because("viagem.modo_desconhecido", valor=value or "",
+                                      aceitos=list(modes))
+    return chosen
 
 
 @command("estacao")
 def set_season(state: State, scratch: Scratch) -> State:
     season = _choose_season(scratch, arg(scratch, "estacao"))
-    scratch.say(f"Estação: {scratch.table('clima', 'estacoes', season, 'nome')}.", estacao=season)
+    scratch.tell("viagem.estacao", estacao=season,
+                 words={"nome": scratch.piece(WeatherRules).estacoes[season].nome})
     return roll_initial_weather(set_travel(state, season=season), scratch)
 
 
@@ -378,14 +496,15 @@ def set_terrain(state: State, scratch: Scratch) -> State:
     changes: dict[str, Any] = {"terrain": terrain}
     if state.minutes % MINUTES_PER_DAY == 0:
         changes["day_start_terrain"] = terrain
-    scratch.say(f"Terreno do hex atual: {terrain_name(scratch, terrain)}.", terreno=terrain)
+    scratch.tell("viagem.terreno", terreno=terrain,
+                 words={"nome": scratch.piece(TerrainNames).names()[terrain]})
     return set_travel(state, **changes)
 
 
 @command("modo")
 def set_mode(state: State, scratch: Scratch) -> State:
     mode = _choose_mode(scratch, arg(scratch, "modo"))
-    hexes = float(scratch.table("viagem", "tabela_a", "hexes", mode))
-    scratch.say(f"O grupo viaja {scratch.table('viagem', 'modos', mode)}: {hexes_text(hexes)} por "
-                "rodada.", modo=mode)
+    hexes = float(scratch.piece(AdvanceTable).hexes[mode])
+    scratch.tell("viagem.modo", modo=mode,
+                 words={"nome": scratch.piece(TravelModes).name(mode), "hexes": hexes})
     return set_travel(state, mode=mode)
