@@ -1,0 +1,117 @@
+"""The engine's common parts and the small procedures read tables/ through typed pieces and
+say their texts from tables/narracao/ (issue 8): a change in the data changes what happens,
+and a change in a template changes what is said."""
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from companion import protocol
+from companion.engine import Command, apply, initial_state
+from companion.engine.model import Character, Event, Prompt, State
+from companion.engine.toolkit import CommandRules, spoken_name
+from companion.errors import CommandRejected, TableError
+from companion.tables import Tables
+from tests.rules_helpers import changed_rules
+
+
+def run(tables: Tables, *commands: Command, state: State | None = None,
+        seed: int = 1) -> tuple[State, list[Event]]:
+    """Apply the commands in order; the events of the last one."""
+    state = state or initial_state(tables)
+    events: list[Event] = []
+    for index, command in enumerate(commands):
+        state, events = apply(state, command, random.Random(f"{seed}:{index}"), tables)
+    return state, events
+
+
+def with_ana(tables: Tables) -> State:
+    state, _ = run(tables, Command("personagem", {"nome": "Ana"}))
+    return state
+
+
+def held(tables: Tables) -> State:
+    """Ana owes a forced-march CON test (a prompt that holds the group)."""
+    state = with_ana(tables)
+    prompt = Prompt(id=1, kind="marcha_forcada", character="ana", text="Teste de CON")
+    return replace(state, prompts=(prompt,), next_prompt_id=2)
+
+
+# ---------------------------------------------------------------- toolkit: rolls and chances
+
+def test_the_roll_text_comes_from_narracao(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "narracao/dados.yaml", "rolagem: \"{{ rotulo }} — ",
+                          "rolagem: \"Rolou {{ rotulo }} — ")
+    _, events = run(rules, Command("rolar", {"expressao": "2d6"}))
+    assert events[0].code == "dados.rolagem"
+    assert events[0].text.startswith("Rolou Rolagem — 2d6 = ")
+    assert events[0].data["tabela"] == "Rolagem" and events[0].data["dados"] == "2d6"
+
+
+def test_the_chance_text_comes_from_narracao(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "narracao/dados.yaml",
+                          "chance: \"{{ rotulo }} — ", "chance: \"{{ x }} em 6: {{ rotulo }} — ")
+    _, events = run(rules, Command("acampar"))
+    chances = [e for e in events if e.code == "dados.chance"]
+    assert chances and all(" em 6: " in e.text for e in chances)
+    assert all(e.kind == "rolagem" and e.data["chance"].endswith(":6") for e in chances)
+
+
+# ---------------------------------------------------------------- toolkit: require_group_free
+
+def test_a_held_group_refusal_is_narrated_and_keeps_its_page_word(tables: Tables) -> None:
+    with pytest.raises(CommandRejected) as refused:
+        run(tables, Command("avancar"), state=held(tables))
+    assert refused.value.code == "pedidos.pedido_pendente"
+    assert refused.value.message.startswith("Ana ainda não respondeu ao pedido 1 (")
+    assert refused.value.message.endswith("ou cancele ('cancelar pedido 1') antes de seguir")
+    assert protocol.refusal(refused.value.message, refused.value.code)["codigo"] == \
+        "pedido_pendente"
+
+
+def test_the_kinds_that_hold_the_group_are_data(tables: Tables, tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "comandos.yaml",
+                          "pedidos_que_seguram: [marcha_forcada, escolha_marcha,",
+                          "pedidos_que_seguram: [escolha_marcha,")
+    assert "marcha_forcada" not in rules.piece(CommandRules).pedidos_que_seguram
+    state, _ = run(rules, Command("avancar"), state=held(rules))  # no longer held
+    assert state.minutes > 0
+
+
+def test_the_held_group_text_comes_from_narracao(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "narracao/pedidos.yaml", "antes de seguir\"",
+                          "antes de continuar\"")
+    with pytest.raises(CommandRejected, match="antes de continuar$"):
+        run(rules, Command("avancar"), state=held(rules))
+
+
+def test_page_codes_are_the_word_after_the_file() -> None:
+    assert protocol.page_code("pedidos.sem_pedido") == "sem_pedido"
+    assert protocol.page_code("sem_pedido") == "sem_pedido"
+    assert protocol.page_code("comandos.desconhecido") is None
+    assert "codigo" not in protocol.refusal("x", "comandos.desconhecido")
+
+
+# ---------------------------------------------------------------- comandos.yaml piece
+
+def test_the_commands_piece_is_typed(tables: Tables) -> None:
+    rules = tables.piece(CommandRules)
+    assert rules.comandos["avancar"].repete and rules.comandos["rolar"].jogador
+    assert rules.modos_frases.of("perseguicao").onde == "numa perseguição"
+    assert spoken_name(tables, "criar_municao") == "criar munição"
+
+
+def test_a_help_text_changed_changes_the_spoken_name(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "comandos.yaml", 'ajuda: "acampar — levantar',
+                          'ajuda: "montar acampamento — levantar')
+    assert spoken_name(rules, "acampar") == "montar acampamento"
+
+
+def test_a_bad_mode_names_the_file_and_key(tmp_path: Path) -> None:
+    with pytest.raises(TableError, match=r"tables/comandos\.yaml: 'comandos\.acampar\.modos' "
+                                         r"deveria ser uma lista de modos"):
+        changed_rules(tmp_path, "comandos.yaml", "acampar: {modos: [viagem]",
+                      "acampar: {modos: [praia]")
