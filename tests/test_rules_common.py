@@ -11,7 +11,7 @@ import pytest
 
 from companion import protocol
 from companion.engine import Command, apply, initial_state
-from companion.engine.model import Character, Event, Prompt, State
+from companion.engine.model import Event, Lasting, Prompt, State
 from companion.engine.toolkit import CommandRules, spoken_name
 from companion.errors import CommandRejected, TableError
 from companion.tables import Tables
@@ -115,3 +115,79 @@ def test_a_bad_mode_names_the_file_and_key(tmp_path: Path) -> None:
                                          r"deveria ser uma lista de modos"):
         changed_rules(tmp_path, "comandos.yaml", "acampar: {modos: [viagem]",
                       "acampar: {modos: [praia]")
+
+
+# ---------------------------------------------------------------- core: refusals
+
+def test_an_unknown_command_is_refused_by_its_code(tables: Tables) -> None:
+    with pytest.raises(CommandRejected) as refused:
+        run(tables, Command("voar"))
+    assert refused.value.code == "comandos.desconhecido"
+    assert refused.value.message == "comando desconhecido: 'voar'; diga 'ajuda' para a lista"
+
+
+def test_a_command_out_of_mode_is_said_from_the_data(tables: Tables, tmp_path: Path) -> None:
+    with pytest.raises(CommandRejected) as refused:
+        run(tables, Command("turno"))
+    assert refused.value.code == "comandos.fora_do_modo"
+    assert refused.value.message == ("'turno' só vale na masmorra (agora: viagem). Diga 'ajuda' "
+                                     "para ver os comandos da viagem.")
+    rules = changed_rules(tmp_path, "comandos.yaml", "turno: {modos: [masmorra]",
+                          "turno: {modos: [masmorra, viagem]")
+    try:  # no longer out of mode (whatever the turn itself then says)
+        run(rules, Command("turno"))
+    except CommandRejected as again:
+        assert again.code != "comandos.fora_do_modo"
+
+
+def test_the_out_of_mode_text_comes_from_narracao(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "narracao/comandos.yaml", "Diga 'ajuda' para ver os",
+                          "Peça 'ajuda' para ver os")
+    with pytest.raises(CommandRejected, match="Peça 'ajuda' para ver os comandos da viagem"):
+        run(rules, Command("turno"))
+
+
+def test_the_most_repetitions_are_data(tables: Tables, tmp_path: Path) -> None:
+    with pytest.raises(CommandRejected) as refused:
+        run(tables, Command("explorar", {"vezes": 7}))
+    assert refused.value.code == "comandos.vezes_invalidas"
+    assert refused.value.params["maximo"] == 6
+    rules = changed_rules(tmp_path, "comandos.yaml", "repeticoes_maximas: 6",
+                          "repeticoes_maximas: 2")
+    with pytest.raises(CommandRejected, match="diga de 1 a 2, como em 'explorar duas vezes'"):
+        run(rules, Command("explorar", {"vezes": 3}))
+
+
+def test_a_repetition_refused_midway_says_which_time(tables: Tables) -> None:
+    with pytest.raises(CommandRejected) as refused:
+        run(tables, Command("acampar", {"vezes": 2}))
+    assert refused.value.code == "comandos.nao_repete"
+    assert refused.value.message == "'acampar' não se repete: diga-o uma vez de cada vez"
+
+
+def test_too_few_repetitions_is_a_load_error(tmp_path: Path) -> None:
+    with pytest.raises(TableError, match=r"tables/comandos\.yaml: 'repeticoes_maximas' deveria"):
+        changed_rules(tmp_path, "comandos.yaml", "repeticoes_maximas: 6", "repeticoes_maximas: 0")
+
+
+# ---------------------------------------------------------------- clock
+
+def _bitten(tables: Tables) -> State:
+    state = with_ana(tables)
+    ana = replace(state.party[0], lasting=(Lasting(text="Mosquitos", until=60),))
+    return replace(state, party=(ana,))
+
+
+def test_a_lasting_condition_ends_saying_so(tables: Tables) -> None:
+    _, events = run(tables, Command("acampar"), state=_bitten(tables))
+    ended = [e for e in events if e.code == "relogio.acabou"]
+    assert [e.text for e in ended] == ["Acabou: Mosquitos (Ana)."]
+    assert ended[0].data == {"condicao": "Mosquitos", "fim": True}
+
+
+def test_the_end_of_a_condition_is_said_from_narracao(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "narracao/relogio.yaml", 'acabou: "Acabou: ',
+                          'acabou: "Terminou: ')
+    _, events = run(rules, Command("acampar"), state=_bitten(rules))
+    assert [e.text for e in events if e.code == "relogio.acabou"] == \
+        ["Terminou: Mosquitos (Ana)."]

@@ -192,6 +192,8 @@ class CommandRules:
     def validate(self) -> None:
         if not self.pedidos_que_seguram:
             raise InvalidValue("pedidos_que_seguram", "uma lista não vazia de tipos de pedido")
+        if self.repeticoes_maximas < 1:
+            raise InvalidValue("repeticoes_maximas", "um número inteiro de 1 para cima")
 
 
 # The session's starting values (tables/inicio.yaml, house defaults).
