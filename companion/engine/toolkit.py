@@ -176,7 +176,7 @@ class CommandSpec:
             raise InvalidValue("modos", "uma lista de modos: " + ", ".join(accepted))
 
 
-@piece("comandos")
+@piece("comandos", strict=False)  # a missing key is said before an unknown one (test_shell)
 @dataclass(frozen=True)
 class CommandRules:
     """tables/comandos.yaml: the prompt kinds that hold the group (while one waits, no group
