@@ -52,8 +52,8 @@ def test_the_roll_text_comes_from_narracao(tmp_path: Path) -> None:
 
 
 def test_the_chance_text_comes_from_narracao(tmp_path: Path) -> None:
-    rules = changed_rules(tmp_path, "narracao/dados.yaml",
-                          "chance: \"{{ rotulo }} — ", "chance: \"{{ x }} em 6: {{ rotulo }} — ")
+    rules = changed_rules(tmp_path, "narracao/dados.yaml", "chance: \"{{ rotulo }} — ",
+                          "chance: \"{{ x }} em 6: {{ rotulo }} — ")
     _, events = run(rules, Command("acampar"))
     chances = [e for e in events if e.code == "dados.chance"]
     assert chances and all(" em 6: " in e.text for e in chances)
@@ -191,3 +191,51 @@ def test_the_end_of_a_condition_is_said_from_narracao(tmp_path: Path) -> None:
     _, events = run(rules, Command("acampar"), state=_bitten(rules))
     assert [e.text for e in events if e.code == "relogio.acabou"] == \
         ["Terminou: Mosquitos (Ana)."]
+
+
+# ---------------------------------------------------------------- prompts: responder, cancelar
+
+def test_answering_with_no_prompt_keeps_the_page_word(tables: Tables) -> None:
+    with pytest.raises(CommandRejected) as refused:
+        run(tables, Command("responder", {"valor": 12}))
+    assert refused.value.code == "pedidos.sem_pedido"
+    assert refused.value.message == "não há nenhum pedido pendente"
+    assert protocol.refusal(refused.value.message, refused.value.code)["codigo"] == "sem_pedido"
+
+
+def test_a_value_off_the_die_keeps_the_page_word(tables: Tables) -> None:
+    with pytest.raises(CommandRejected) as refused:
+        run(tables, Command("responder", {"valor": 25}), state=held(tables))
+    assert refused.value.code == "pedidos.valor_fora_do_dado"
+    assert refused.value.message == ("valor fora do dado: '25'; o pedido 1 é de 1d20: diga um "
+                                     "número de 1 a 20")
+    assert protocol.page_code(refused.value.code) == "valor_fora_do_dado"
+
+
+def test_the_answer_is_said_from_narracao(tables: Tables, tmp_path: Path) -> None:
+    prompt_state = held(tables)
+    prompt = replace(prompt_state.prompts[0], modifier=1)
+    state = replace(prompt_state, prompts=(prompt,))
+    _, events = run(tables, Command("responder", {"valor": 15}), state=state)
+    answer = next(e for e in events if e.code == "pedidos.respondeu")
+    assert answer.text == "O Mestre, por Ana, respondeu ao pedido 1: 15 + 1 = 16."
+    assert answer.data["total"] == 16 and answer.data["natural"] == 15
+    rules = changed_rules(tmp_path, "narracao/pedidos.yaml",
+                          " respondeu ao pedido {{ pedido }}: ",
+                          " deu ao pedido {{ pedido }} a resposta ")
+    _, events = run(rules, Command("responder", {"valor": 15}), state=state)
+    assert next(e for e in events if e.code == "pedidos.respondeu").text == \
+        "O Mestre, por Ana, deu ao pedido 1 a resposta 15 + 1 = 16."
+
+
+def test_the_prompt_kind_names_are_data_for_the_cancel(tables: Tables, tmp_path: Path) -> None:
+    _, events = run(tables, Command("cancelar"), state=held(tables))
+    cancelled = next(e for e in events if e.code == "pedidos.cancelado")
+    assert cancelled.data == {"pedido": 1, "tipo": "marcha_forcada", "personagem": "ana",
+                              "cancelado": True}
+    name = str(tables.get("panico", "nomes_pedidos", "marcha_forcada"))
+    assert cancelled.text == f"Pedido 1 (Ana: {name}) cancelado."
+    rules = changed_rules(tmp_path, "panico.yaml", f"marcha_forcada: \"{name}\"",
+                          "marcha_forcada: a marcha longa")
+    _, events = run(rules, Command("cancelar"), state=held(rules))
+    assert "Pedido 1 (Ana: a marcha longa) cancelado." in [e.text for e in events]

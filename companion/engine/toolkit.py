@@ -563,9 +563,7 @@ def row_text(row: Any) -> str:
 def passed(prompt: Prompt, answer: PromptAnswer) -> bool:
     """A rolled answer meets the prompt's DC."""
     if answer.total is None:
-        raise CommandRejected(
-            f"o pedido {prompt.id} é um teste: responda com o resultado do dado "
-            f"(ex.: 'responder 14') ou 'responder' para o companheiro rolar")
+        raise CommandRejected.because("pedidos.e_um_teste", pedido=prompt.id)
     return prompt.dc is None or answer.total >= prompt.dc
 
 
