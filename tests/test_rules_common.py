@@ -239,3 +239,78 @@ def test_the_prompt_kind_names_are_data_for_the_cancel(tables: Tables, tmp_path:
                           "marcha_forcada: a marcha longa")
     _, events = run(rules, Command("cancelar"), state=held(rules))
     assert "Pedido 1 (Ana: a marcha longa) cancelado." in [e.text for e in events]
+
+
+# ---------------------------------------------------------------- tally (registro)
+
+def _defeated(tables: Tables, creature: str = "goblins") -> list[Event]:
+    _, events = run(tables, Command("derrotados", {"quantidade": 3, "criatura": creature}))
+    return events
+
+
+def test_the_longest_name_is_data(tables: Tables, tmp_path: Path) -> None:
+    assert _defeated(tables)[0].data == {"regiao": "Planície", "criatura": "goblins",
+                                         "quantidade": 3, "total": 3}
+    rules = changed_rules(tmp_path, "panico.yaml", "nome_maximo: 60", "nome_maximo: 4")
+    with pytest.raises(CommandRejected) as refused:
+        _defeated(rules)
+    assert refused.value.code == "registro.nome_longo"
+    assert refused.value.message == "nome longo demais: 'gobl…'; use até 4 letras"
+
+
+def test_the_dungeon_region_name_is_data(tables: Tables, tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "panico.yaml", 'regiao_masmorra: "Masmorra"',
+                          'regiao_masmorra: "Subterrâneo"')
+    state, _ = run(rules, Command("masmorra"))
+    _, events = run(rules, Command("derrotados", {"quantidade": 1, "criatura": "ogro"}),
+                    state=state)
+    assert events[0].data["regiao"] == "Subterrâneo"
+
+
+def test_the_tally_texts_come_from_narracao(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "narracao/registro.yaml", 'derrotados: "Derrotados: ',
+                          'derrotados: "Caíram: ')
+    events = _defeated(rules)
+    assert events[0].code == "registro.derrotados" and events[0].text.startswith("Caíram: 3 ")
+
+
+def test_the_form_is_said_from_narracao(tables: Tables) -> None:
+    state, _ = run(tables, Command("tesouro", {"quantidade": 50, "tipo": "moedas"}))
+    _, events = run(tables, Command("registro"), state=state)
+    assert events[0].code == "registro.registro"
+    assert events[0].text.splitlines()[:4] == ["Registro da sessão", "Derrotados por região:",
+                                               "  nenhuma criatura", "Tesouro: 50 moedas"]
+
+
+def test_a_bad_tally_limit_names_the_file_and_key(tmp_path: Path) -> None:
+    with pytest.raises(TableError, match=r"tables/panico\.yaml: 'registro\.quantidade_maxima' "
+                                         r"deveria ser número inteiro"):
+        changed_rules(tmp_path, "panico.yaml", "quantidade_maxima: 100000",
+                      "quantidade_maxima: muitas")
+
+
+# ---------------------------------------------------------------- campaign
+
+def test_a_new_session_is_said_from_narracao(tables: Tables, tmp_path: Path) -> None:
+    _, events = run(tables, Command("nova_sessao"))
+    assert [e.code for e in events] == ["campanha.ficha", "campanha.nova_sessao"]
+    assert events[1].text == ("Fim da sessão 1. Começa a sessão 2: o grupo continua de onde "
+                              "parou — dia 1, Planície.")
+    assert events[1].data == {"encerrada": 1, "sessao": 2, "dia": 1, "lugar": "Planície"}
+    rules = changed_rules(tmp_path, "narracao/campanha.yaml", "Fim da sessão {{ encerrada }}.",
+                          "A sessão {{ encerrada }} acabou.")
+    _, events = run(rules, Command("nova_sessao"))
+    assert events[1].text.startswith("A sessão 1 acabou. Começa a sessão 2")
+
+
+def test_a_new_session_waits_for_the_prompts(tables: Tables) -> None:
+    with pytest.raises(CommandRejected) as refused:
+        run(tables, Command("nova_sessao"), state=held(tables))
+    assert refused.value.code == "campanha.pedidos_pendentes"
+    assert refused.value.message.startswith("ainda há pedidos esperando resposta (1): ")
+
+
+def test_the_starting_region_is_data_for_the_new_session(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "viagem.yaml", "planicie: Planície", "planicie: Campina")
+    _, events = run(rules, Command("nova_sessao"))
+    assert events[1].data["lugar"] == "Campina"
