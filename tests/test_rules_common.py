@@ -314,3 +314,28 @@ def test_the_starting_region_is_data_for_the_new_session(tmp_path: Path) -> None
     rules = changed_rules(tmp_path, "viagem.yaml", "planicie: Planície", "planicie: Campina")
     _, events = run(rules, Command("nova_sessao"))
     assert events[1].data["lugar"] == "Campina"
+
+
+# ---------------------------------------------------------------- dice and tables
+
+def test_the_free_roll_name_is_data(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "panico.yaml", 'nome: "Rolagem"', 'nome: "Dados"')
+    _, events = run(rules, Command("rolar", {"expressao": "1d6"}))
+    assert events[0].data["tabela"] == "Dados" and events[0].text.startswith("Dados — 1d6 = ")
+
+
+def test_a_table_explained_is_said_from_narracao(tables: Tables, tmp_path: Path) -> None:
+    _, events = run(tables, Command("tabela", {"tabela": "a"}))
+    assert events[0].code == "dados.consulta"
+    assert events[0].data["linhas"][0].endswith(" hex por rodada ◀ agora")
+    rules = changed_rules(tmp_path, "narracao/dados.yaml", " hex por rodada{% if agora %}",
+                          " hex a cada rodada{% if agora %}")
+    _, events = run(rules, Command("tabela", {"tabela": "a"}))
+    assert events[0].data["linhas"][0].endswith(" hex a cada rodada ◀ agora")
+
+
+def test_an_unknown_table_is_refused_by_its_code(tables: Tables) -> None:
+    with pytest.raises(CommandRejected) as refused:
+        run(tables, Command("tabela", {"tabela": "zz"}))
+    assert refused.value.code == "dados.tabela_desconhecida"
+    assert refused.value.message.startswith("tabela desconhecida: 'zz'; use A, B, C,")
