@@ -339,3 +339,32 @@ def test_an_unknown_table_is_refused_by_its_code(tables: Tables) -> None:
         run(tables, Command("tabela", {"tabela": "zz"}))
     assert refused.value.code == "dados.tabela_desconhecida"
     assert refused.value.message.startswith("tabela desconhecida: 'zz'; use A, B, C,")
+
+
+# ---------------------------------------------------------------- ajuda, estado
+
+def test_the_help_lists_the_data(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "comandos.yaml", "clima — rola o clima inicial da estação",
+                          "clima — o tempo que faz")
+    _, events = run(rules, Command("ajuda"))
+    assert events[0].code == "comandos.ajuda" and "• clima — o tempo que faz" in events[0].text
+    assert {"nome": "clima", "ajuda": "clima — o tempo que faz"} in events[0].data["comandos"]
+
+
+def test_the_help_heading_comes_from_narracao(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "narracao/comandos.yaml", 'ajuda: "Comandos (modo ',
+                          'ajuda: "O que dizer (modo ')
+    _, events = run(rules, Command("ajuda"))
+    assert events[0].text.startswith("O que dizer (modo viagem (hexcrawl)):\n• ")
+
+
+def test_the_state_lines_come_from_narracao(tables: Tables, tmp_path: Path) -> None:
+    _, events = run(tables, Command("estado"), state=held(tables))
+    assert [e.code for e in events] == ["comandos.estado", "comandos.estado_mestre"]
+    assert "\nGrupo: Ana PV " in events[0].text
+    assert "pedidos pendentes: 1 " in events[1].text and events[1].text.endswith(
+        "últimas rolagens secretas: nenhuma")
+    rules = changed_rules(tmp_path, "narracao/comandos.yaml", "\\nGrupo: {% for c in",
+                          "\\nPersonagens: {% for c in")
+    _, events = run(rules, Command("estado"), state=held(rules))
+    assert "\nPersonagens: Ana PV " in events[0].text
