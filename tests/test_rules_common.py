@@ -11,6 +11,7 @@ import pytest
 
 from companion import protocol
 from companion.engine import Command, apply, initial_state
+from companion.engine.core import StartRules
 from companion.engine.model import Event, Lasting, Prompt, State
 from companion.engine.toolkit import CommandRules, spoken_name
 from companion.errors import CommandRejected, TableError
@@ -368,3 +369,17 @@ def test_the_state_lines_come_from_narracao(tables: Tables, tmp_path: Path) -> N
                           "\\nPersonagens: {% for c in")
     _, events = run(rules, Command("estado"), state=held(rules))
     assert "\nPersonagens: Ana PV " in events[0].text
+
+
+# ---------------------------------------------------------------- the session's start
+
+def test_the_starting_values_are_a_typed_piece(tables: Tables, tmp_path: Path) -> None:
+    assert tables.piece(StartRules).terreno.valor == "planicie"
+    rules = changed_rules(tmp_path, "inicio.yaml", "valor: inseguro", "valor: mortal")
+    assert initial_state(rules).dungeon.danger == "mortal"
+
+
+def test_a_bad_starting_season_names_the_file_and_key(tmp_path: Path) -> None:
+    with pytest.raises(TableError, match=r"tables/inicio\.yaml: 'estacao\.valor' deveria ser "
+                                         r"um destes: primavera"):
+        changed_rules(tmp_path, "inicio.yaml", "valor: primavera", "valor: monção")

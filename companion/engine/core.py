@@ -8,12 +8,23 @@ import of the engine has them registered).
 from __future__ import annotations
 
 import random
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from companion import protocol
-from companion.engine.model import Command, Dungeon, Event, State, Travel
+from companion.engine.model import (
+    Command,
+    Danger,
+    Dungeon,
+    Event,
+    Season,
+    State,
+    Terrain,
+    Travel,
+    TravelMode,
+)
 from companion.engine.toolkit import COMMANDS, CommandRules, Handler, Scratch, spoken_name
 from companion.errors import CommandRejected
+from companion.rulebook import piece
 from companion.tables import Tables
 
 
@@ -56,13 +67,48 @@ def _count_dice(state: State, events: list[Event]) -> State:
     return replace(state, tally=replace(state.tally, dice=counts))
 
 
+@dataclass(frozen=True)
+class StartSeason:
+    valor: Season
+    padrao_da_casa: bool
+
+
+@dataclass(frozen=True)
+class StartTerrain:
+    valor: Terrain
+    padrao_da_casa: bool
+
+
+@dataclass(frozen=True)
+class StartMode:
+    valor: TravelMode
+    padrao_da_casa: bool
+
+
+@dataclass(frozen=True)
+class StartDanger:
+    valor: Danger
+    padrao_da_casa: bool
+
+
+@piece("inicio")
+@dataclass(frozen=True)
+class StartRules:
+    """tables/inicio.yaml: the session's starting values (house defaults)."""
+
+    estacao: StartSeason
+    terreno: StartTerrain
+    modo: StartMode
+    perigo: StartDanger
+
+
 def initial_state(tables: Tables) -> State:
     """A new session: season, terrain, travel mode and danger level from tables/inicio.yaml."""
-    start = tables["inicio"]
-    terrain = start["terreno"]["valor"]
-    travel = Travel(season=start["estacao"]["valor"], terrain=terrain,
-                    day_start_terrain=terrain, mode=start["modo"]["valor"])
-    return State(travel=travel, dungeon=Dungeon(danger=start["perigo"]["valor"]))
+    start = tables.piece(StartRules)
+    terrain = start.terreno.valor
+    travel = Travel(season=start.estacao.valor, terrain=terrain,
+                    day_start_terrain=terrain, mode=start.modo.valor)
+    return State(travel=travel, dungeon=Dungeon(danger=start.perigo.valor))
 
 
 def apply(state: State, command: Command, rng: random.Random,

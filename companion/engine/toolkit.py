@@ -18,13 +18,9 @@ from companion.engine.model import (
     PUBLIC,
     Character,
     Command,
-    Danger,
     Event,
     Prompt,
-    Season,
     State,
-    Terrain,
-    TravelMode,
     Visibility,
     player_visibility,
 )
@@ -196,13 +192,6 @@ class CommandRules:
             raise InvalidValue("repeticoes_maximas", "um número inteiro de 1 para cima")
 
 
-# The session's starting values (tables/inicio.yaml, house defaults).
-register_schema("inicio", {
-    "estacao": {"valor": one_of(*get_args(Season)), "padrao_da_casa": bool},
-    "terreno": {"valor": one_of(*get_args(Terrain)), "padrao_da_casa": bool},
-    "modo": {"valor": one_of(*get_args(TravelMode)), "padrao_da_casa": bool},
-    "perigo": {"valor": one_of(*get_args(Danger)), "padrao_da_casa": bool},
-})
 
 
 def _roll_data(rolled: dice.Roll, other: dice.Roll | None, tabela: str, edge: str | None,
