@@ -383,3 +383,13 @@ def test_a_bad_starting_season_names_the_file_and_key(tmp_path: Path) -> None:
     with pytest.raises(TableError, match=r"tables/inicio\.yaml: 'estacao\.valor' deveria ser "
                                          r"um destes: primavera"):
         changed_rules(tmp_path, "inicio.yaml", "valor: primavera", "valor: monção")
+
+
+def test_the_clock_text_of_the_state_comes_from_narracao(tables: Tables, tmp_path: Path) -> None:
+    _, events = run(tables, Command("estado"))
+    assert events[0].data["estado"]["relogio"] == "Dia 1 · rodada 1 de 6 (0h–4h)"
+    rules = changed_rules(tmp_path, "narracao/relogio.yaml", 'na_viagem: "Dia {{ dia }} · ',
+                          'na_viagem: "{{ dia }}º dia · ')
+    _, events = run(rules, Command("estado"))
+    assert events[0].data["estado"]["relogio"] == "1º dia · rodada 1 de 6 (0h–4h)"
+    assert events[0].text.startswith("1º dia · rodada 1 de 6 (0h–4h) · ")
