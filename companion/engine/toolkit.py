@@ -249,28 +249,31 @@ class Scratch:
     def roll(self, expression: str, tabela: str, resultado: str | None = None,
              visibility: Visibility = PUBLIC, edge: str | None = None,
              describe: Callable[[int], str] | None = None, low_is_good: bool = False,
-             label: str | None = None, **extra: Any) -> dice.Roll:
+             label: str | None = None, *, x_in_6: int | None = None,
+             **extra: Any) -> dice.Roll:
         """Roll for the rules and emit a `rolagem` event (its text: tables/narracao/dados.yaml
-        `rolagem`). `describe(total)` gives the row text.
+        `rolagem`, or `chance` for an X-in-6 check, `x_in_6`). `describe(total)` gives the
+        row text.
 
         `low_is_good` marks a roll-under test, where DESV keeps the higher die. `label` is the
         heading people read (default: the table's name, which data["tabela"] always keeps)."""
         rolled, other = dice.roll_with_edge(expression, self.rng, edge, low_is_good)
         data, words = _roll_data(rolled, other, tabela, edge, label,
                                  describe(rolled.total) if describe else resultado, extra)
-        self.tell("dados.rolagem", visibility, "rolagem", words=words, **data)
+        if x_in_6 is None:
+            self.tell("dados.rolagem", visibility, "rolagem", words=words, **data)
+        else:
+            self.tell("dados.chance", visibility, "rolagem", words={**words, "x": x_in_6},
+                      **data)
         return rolled
 
     def chance(self, x: int, tabela: str, yes: str, no: str,
                visibility: Visibility = PUBLIC, **extra: Any) -> bool:
-        """An X-in-6 check as its own rolagem event (text: tables/narracao/dados.yaml
-        `chance`): happens on 1d6 ≤ x."""
-        rolled, _ = dice.roll_with_edge("1d6", self.rng, None, False)
-        happens = rolled.total <= x
-        data, words = _roll_data(rolled, None, tabela, None, None, yes if happens else no,
-                                 {"chance": f"{x}:6", **extra})
-        self.tell("dados.chance", visibility, "rolagem", words={**words, "x": x}, **data)
-        return happens
+        """An X-in-6 check as its own rolagem event: happens on 1d6 ≤ x."""
+        rolled = self.roll("1d6", tabela, visibility=visibility,
+                           describe=lambda total: yes if total <= x else no,
+                           chance=f"{x}:6", x_in_6=x, **extra)
+        return rolled.total <= x
 
     def table(self, file: str, *path: str | int) -> Any:
         return self.tables.get(file, *path)
