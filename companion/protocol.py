@@ -140,6 +140,18 @@ REFUSAL_CODES = frozenset({
 def refusal(message: str, code: str | None = None) -> dict[str, Any]:
     """A refused acknowledgement: `{"ok": false, "error": …}`, plus `codigo` when known."""
     shown: dict[str, Any] = {"ok": False, "error": message}
-    if code is not None:
-        shown["codigo"] = code
+    word = page_code(code)
+    if word is not None:
+        shown["codigo"] = word
     return shown
+
+
+def page_code(code: str | None) -> str | None:
+    """The word a page decides on for a refusal's code: a narration code
+    ('pedidos.sem_pedido', rendered from tables/narracao/) gives the part after the file when
+    that part is one of REFUSAL_CODES, and nothing otherwise (the pages need no word for it);
+    any other code is sent as it is."""
+    if code is None or "." not in code:
+        return code
+    word = code.split(".", 1)[1]
+    return word if word in REFUSAL_CODES else None

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.engine.core import StartRules
 from companion.engine.procedures.encounters import EncounterSettings, EncounterTables
 from companion.engine import Command, initial_state
 from companion.engine.procedures.advance import GettingLost
@@ -17,7 +18,6 @@ from companion.engine.procedures.forced_march import (
 )
 from companion.engine.procedures.travel import (
     AdvanceTable,
-    SessionStart,
     Camp,
     EventsTable,
     TerrainNames,
@@ -339,7 +339,7 @@ def test_a_bad_yield_names_the_file_and_key(tmp_path: Path) -> None:
 
 def test_a_starting_terrain_changed_in_the_data_is_the_new_session(tmp_path: Path) -> None:
     rules = changed_rules(tmp_path, "inicio.yaml", "  valor: planicie", "  valor: colinas")
-    assert rules.piece(SessionStart).terreno.valor == "colinas"
+    assert rules.piece(StartRules).terreno.valor == "colinas"
     state = initial_state(rules)
     assert state.travel.terrain == state.travel.day_start_terrain == "colinas"
 

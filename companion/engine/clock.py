@@ -98,8 +98,7 @@ def expire_lasting(state: State, scratch: Scratch) -> State:
         party.append(replace(character, lasting=tuple(
             c for c in character.lasting if c.until > state.minutes)) if over else character)
     for text, names in ended.items():
-        who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " e " + names[-1]
-        scratch.say(f"Acabou: {text} ({who}).", condicao=text, fim=True)
+        scratch.tell("relogio.acabou", condicao=text, fim=True, words={"quem": names})
     return replace(state, party=tuple(party)) if ended else state
 
 

@@ -8,34 +8,42 @@ import of the engine has them registered).
 from __future__ import annotations
 
 import random
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from companion import protocol
-from companion.engine.model import Command, Dungeon, Event, State, Travel
-from companion.engine.procedures.travel import SessionStart
-from companion.engine.toolkit import COMMANDS, Handler, Scratch, spoken_name
+from companion.engine.model import (
+    Command,
+    Danger,
+    Dungeon,
+    Event,
+    Season,
+    State,
+    Terrain,
+    Travel,
+    TravelMode,
+)
+from companion.engine.toolkit import COMMANDS, CommandRules, Handler, Scratch, spoken_name
 from companion.errors import CommandRejected
+from companion.rulebook import piece
 from companion.tables import Tables
 
 
 def require_mode(state: State, scratch: Scratch) -> None:
     """Reject a command that does not fit the current mode (modes come from comandos.yaml),
     saying it in spoken words: "'fuga' só vale numa perseguição (agora: viagem)…"."""
-    spec = scratch.tables.get("comandos", "comandos").get(scratch.command.name, {})
-    modes = spec.get("modos", ["todos"])
+    rules = scratch.piece(CommandRules)
+    spec = rules.comandos.get(scratch.command.name)
+    modes = spec.modos if spec is not None else ("todos",)
     if "todos" in modes or state.mode in modes:
         return
     if state.mode == "perseguicao" and state.dungeon.active and "masmorra" in modes:
         return
     if state.mode == "perseguicao" and not state.dungeon.active and "viagem" in modes:
         return
-    phrases = scratch.tables.get("comandos", "modos_frases")
-    where = " ou ".join(str(phrases[m]["onde"]) for m in modes)
-    now = phrases[state.mode]
-    raise CommandRejected(
-        f"'{spoken_name(scratch.tables, scratch.command.name)}' só vale {where} "
-        f"(agora: {now['nome']}). Diga 'ajuda' para ver os comandos {now['de']}."
-    )
+    now = rules.modos_frases.of(state.mode)
+    raise CommandRejected.because(
+        "comandos.fora_do_modo", comando=spoken_name(scratch.tables, scratch.command.name),
+        onde=[rules.modos_frases.of(mode).onde for mode in modes], agora=now.nome, de=now.de)
 
 
 def require_actor(state: State, scratch: Scratch) -> None:
@@ -59,9 +67,44 @@ def _count_dice(state: State, events: list[Event]) -> State:
     return replace(state, tally=replace(state.tally, dice=counts))
 
 
+@dataclass(frozen=True)
+class StartSeason:
+    valor: Season
+    padrao_da_casa: bool
+
+
+@dataclass(frozen=True)
+class StartTerrain:
+    valor: Terrain
+    padrao_da_casa: bool
+
+
+@dataclass(frozen=True)
+class StartMode:
+    valor: TravelMode
+    padrao_da_casa: bool
+
+
+@dataclass(frozen=True)
+class StartDanger:
+    valor: Danger
+    padrao_da_casa: bool
+
+
+@piece("inicio")
+@dataclass(frozen=True)
+class StartRules:
+    """tables/inicio.yaml: the session's starting values (house defaults)."""
+
+    estacao: StartSeason
+    terreno: StartTerrain
+    modo: StartMode
+    perigo: StartDanger
+
+
 def initial_state(tables: Tables) -> State:
     """A new session: season, terrain, travel mode and danger level from tables/inicio.yaml."""
-    start = tables.piece(SessionStart)
+    start = tables.piece(StartRules)
     terrain = start.terreno.valor
     travel = Travel(season=start.estacao.valor, terrain=terrain,
                     day_start_terrain=terrain, mode=start.modo.valor)
@@ -71,16 +114,27 @@ def initial_state(tables: Tables) -> State:
 def apply(state: State, command: Command, rng: random.Random,
           tables: Tables) -> tuple[State, list[Event]]:
     """Run one command. Raises CommandRejected (nothing changes) when it cannot run."""
-    handler = COMMANDS.get(command.name)
-    if handler is None:
-        raise CommandRejected(f"comando desconhecido: '{command.name}'; diga 'ajuda' para a lista")
     scratch = Scratch(rng=rng, tables=tables, command=command)
-    require_actor(state, scratch)
-    require_mode(state, scratch)
-    narrated = _narrating_refusals(handler)
-    new_state = _repeated(narrated, state, scratch) if "vezes" in command.args \
-        else narrated(state, scratch)
+    try:
+        handler = COMMANDS.get(command.name)
+        if handler is None:
+            raise CommandRejected.because("comandos.desconhecido", comando=command.name)
+        require_actor(state, scratch)
+        require_mode(state, scratch)
+        narrated = _narrating_refusals(handler)
+        new_state = _repeated(narrated, state, scratch) if "vezes" in command.args \
+            else narrated(state, scratch)
+    except CommandRejected as refusal:
+        raise _written_out(refusal, tables) from None
     return _count_dice(new_state, scratch.events), scratch.events
+
+
+def _written_out(refusal: CommandRejected, tables: Tables) -> CommandRejected:
+    """A refusal said by its code (CommandRejected.because) with its message written out from
+    tables/narracao/; a refusal that has its message already is itself."""
+    if refusal.message or refusal.code is None:
+        return refusal
+    return refusal.rendered(tables.narration.render(refusal.code, refusal.params))
 
 
 def _narrating_refusals(handler: Handler) -> Handler:
@@ -91,10 +145,10 @@ def _narrating_refusals(handler: Handler) -> Handler:
         try:
             return handler(state, scratch)
         except CommandRejected as refusal:
-            if refusal.message or refusal.code is None:
+            written = _written_out(refusal, scratch.tables)
+            if written is refusal:
                 raise
-            text = scratch.tables.narration.render(refusal.code, refusal.params)
-            raise refusal.rendered(text) from None
+            raise written from None
 
     return run
 
@@ -105,14 +159,15 @@ def _repeated(handler: Handler, state: State, scratch: Scratch) -> State:
     marked `repete` in comandos.yaml, at most `repeticoes_maximas` times."""
     name = scratch.command.name
     times = scratch.command.args["vezes"]
-    top = int(scratch.table("comandos", "repeticoes_maximas"))
-    spec = scratch.tables.get("comandos", "comandos").get(name, {})
-    if not spec.get("repete", False):
-        raise CommandRejected(f"'{spoken_name(scratch.tables, name)}' não se repete: diga-o uma "
-                              "vez de cada vez")
+    rules = scratch.piece(CommandRules)
+    top = rules.repeticoes_maximas
+    spec = rules.comandos.get(name)
+    if spec is None or not spec.repete:
+        raise CommandRejected.because("comandos.nao_repete",
+                                      comando=spoken_name(scratch.tables, name))
     if isinstance(times, bool) or not isinstance(times, int) or not 1 <= times <= top:
-        raise CommandRejected(f"número de vezes inválido: '{times}'; diga de 1 a {top}, como em "
-                              f"'{spoken_name(scratch.tables, name)} duas vezes'")
+        raise CommandRejected.because("comandos.vezes_invalidas", vezes=times, maximo=top,
+                                      comando=spoken_name(scratch.tables, name))
     args = {k: v for k, v in scratch.command.args.items() if k != "vezes"}
     once = replace(scratch, command=replace(scratch.command, args=args))
     for count in range(1, times + 1):
@@ -121,6 +176,7 @@ def _repeated(handler: Handler, state: State, scratch: Scratch) -> State:
         except CommandRejected as refused:
             if count == 1:
                 raise
-            raise CommandRejected(f"na {count}ª vez: {refused.message}") from None
+            raise CommandRejected.because("comandos.na_vez", vez=count,
+                                          motivo=refused.message) from None
     scratch.events[:] = once.events
     return state

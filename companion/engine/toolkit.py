@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 import unicodedata
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Iterable, Mapping, TypeVar
+from typing import Any, Callable, Iterable, Literal, Mapping, TypeVar, get_args
 
 from companion import protocol
 from companion.engine import dice
@@ -25,7 +25,10 @@ from companion.engine.model import (
     player_visibility,
 )
 from companion.errors import CommandRejected, DiceError, TableError
-from companion.rulebook import InvalidValue
+from companion.narration import counted
+from companion.narration import duration_text as narrated_duration
+from companion.narration import number_text as narrated_number
+from companion.rulebook import InvalidValue, piece
 from companion.tables import Tables, check, register_schema
 
 T = TypeVar("T")
@@ -118,15 +121,99 @@ register_schema("panico", {"nomes_opcoes": {"*": str},
                            "dano_de_atributo": {"pontos_por_modificador": int}})
 
 
-# The prompt kinds that hold the group: while one waits, no group activity runs (comandos.yaml).
-register_schema("comandos", {"pedidos_que_seguram": [str], "repeticoes_maximas": int})
+Mode = Literal["viagem", "masmorra", "perseguicao"]
 
-# How the modes are named and which modes each command runs in (core.require_mode, spoken_name).
-_PHRASES = {"onde": str, "nome": str, "de": str}
-register_schema("comandos", {"modos": {"viagem": str, "masmorra": str, "perseguicao": str},
-                             "modos_frases": {"viagem": _PHRASES, "masmorra": _PHRASES,
-                                              "perseguicao": _PHRASES},
-                             "comandos": {"*": {"modos": [str], "ajuda": str}}})
+
+@dataclass(frozen=True)
+class ModeNames:
+    """How each mode is named (comandos.yaml `modos`)."""
+
+    viagem: str
+    masmorra: str
+    perseguicao: str
+
+    def of(self, mode: str) -> str:
+        return str(getattr(self, mode))
+
+
+@dataclass(frozen=True)
+class ModePhrase:
+    """How a refusal out of mode speaks of a mode: 'só vale <onde> (agora: <nome>)…
+    os comandos <de>'."""
+
+    onde: str
+    nome: str
+    de: str
+
+
+@dataclass(frozen=True)
+class ModePhrases:
+    viagem: ModePhrase
+    masmorra: ModePhrase
+    perseguicao: ModePhrase
+
+    def of(self, mode: str) -> ModePhrase:
+        phrase: ModePhrase = getattr(self, mode)
+        return phrase
+
+
+@dataclass(frozen=True)
+class CommandSpec:
+    """One command of comandos.yaml `comandos`: where it runs, who may run it, its help."""
+
+    modos: tuple[str, ...]  # "todos" or some of Mode (checked here, so errors name the command)
+    ajuda: str
+    repete: bool = False  # 'avançar duas vezes' (core._repeated)
+    jogador: bool = False  # a player may run it (companion.protocol)
+
+    def validate(self) -> None:
+        accepted = ("todos", *get_args(Mode))
+        if not self.modos or any(mode not in accepted for mode in self.modos):
+            raise InvalidValue("modos", "uma lista de modos: " + ", ".join(accepted))
+
+
+@piece("comandos", strict=False)  # a missing key is said before an unknown one (test_shell)
+@dataclass(frozen=True)
+class CommandRules:
+    """tables/comandos.yaml: the prompt kinds that hold the group (while one waits, no group
+    activity runs), how many times a command may be repeated at once, the modes' names and
+    phrases, and every command's modes and help (core.require_mode, spoken_name)."""
+
+    pedidos_que_seguram: tuple[str, ...]
+    repeticoes_maximas: int
+    modos: ModeNames
+    modos_frases: ModePhrases
+    comandos: Mapping[str, CommandSpec]
+
+    def validate(self) -> None:
+        if not self.pedidos_que_seguram:
+            raise InvalidValue("pedidos_que_seguram", "uma lista não vazia de tipos de pedido")
+        if self.repeticoes_maximas < 1:
+            raise InvalidValue("repeticoes_maximas", "um número inteiro de 1 para cima")
+
+
+
+
+def _roll_data(rolled: dice.Roll, other: dice.Roll | None, tabela: str, edge: str | None,
+               label: str | None, text_result: str | None,
+               extra: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A rolagem event's data (the contract's tabela, dados, total, resultado; the faces;
+    under an edge the discarded roll) and the words only its text needs."""
+    data: dict[str, Any] = {
+        "tabela": tabela,
+        "dados": rolled.expression,
+        "total": rolled.total,
+        "resultado": text_result,
+        "faces": [[kind, list(values)] for kind, values in rolled.faces],
+        **extra,
+    }
+    if other is not None:
+        data["vantagem"] = edge
+        data["descartado"] = other.total
+        data["faces"] += [[kind, list(values)] for kind, values in other.faces]
+    words = {"rotulo": label or tabela, "lado": edge if other is not None else None,
+             "outro": other.total if other is not None else None}
+    return data, words
 
 
 @dataclass
@@ -162,32 +249,22 @@ class Scratch:
     def roll(self, expression: str, tabela: str, resultado: str | None = None,
              visibility: Visibility = PUBLIC, edge: str | None = None,
              describe: Callable[[int], str] | None = None, low_is_good: bool = False,
-             label: str | None = None, **extra: Any) -> dice.Roll:
-        """Roll for the rules and emit a `rolagem` event. `describe(total)` gives the row text.
+             label: str | None = None, *, x_in_6: int | None = None,
+             **extra: Any) -> dice.Roll:
+        """Roll for the rules and emit a `rolagem` event (its text: tables/narracao/dados.yaml
+        `rolagem`, or `chance` for an X-in-6 check, `x_in_6`). `describe(total)` gives the
+        row text.
 
         `low_is_good` marks a roll-under test, where DESV keeps the higher die. `label` is the
         heading people read (default: the table's name, which data["tabela"] always keeps)."""
         rolled, other = dice.roll_with_edge(expression, self.rng, edge, low_is_good)
-        text_result = describe(rolled.total) if describe else resultado
-        data: dict[str, Any] = {
-            "tabela": tabela,
-            "dados": rolled.expression,
-            "total": rolled.total,
-            "resultado": text_result,
-            "faces": [[kind, list(values)] for kind, values in rolled.faces],
-            **extra,
-        }
-        if other is not None:
-            data["vantagem"] = edge
-            data["descartado"] = other.total
-            data["faces"] += [[kind, list(values)] for kind, values in other.faces]
-        edge_text = f" ({edge}, descartado {other.total})" if other is not None else ""
-        shown = f": {text_result}" if text_result else ""
-        self.events.append(Event(
-            kind="rolagem", visibility=visibility,
-            text=f"{label or tabela} — {rolled.expression} = {rolled.total}{edge_text}{shown}",
-            data=data,
-        ))
+        data, words = _roll_data(rolled, other, tabela, edge, label,
+                                 describe(rolled.total) if describe else resultado, extra)
+        if x_in_6 is None:
+            self.tell("dados.rolagem", visibility, "rolagem", words=words, **data)
+        else:
+            self.tell("dados.chance", visibility, "rolagem", words={**words, "x": x_in_6},
+                      **data)
         return rolled
 
     def chance(self, x: int, tabela: str, yes: str, no: str,
@@ -195,7 +272,7 @@ class Scratch:
         """An X-in-6 check as its own rolagem event: happens on 1d6 ≤ x."""
         rolled = self.roll("1d6", tabela, visibility=visibility,
                            describe=lambda total: yes if total <= x else no,
-                           chance=f"{x}:6", **extra)
+                           chance=f"{x}:6", x_in_6=x, **extra)
         return rolled.total <= x
 
     def table(self, file: str, *path: str | int) -> Any:
@@ -273,26 +350,18 @@ def pick_row(rows: Mapping[Any, Any], value: int) -> Any:
 
 
 def number_text(value: float) -> str:
-    """A number as people read it in Brazil: 1,5 (decimal comma), 2 (no ',0')."""
-    if float(value).is_integer():
-        return str(int(value))
-    return f"{value:g}".replace(".", ",")
+    """A number as people read it in Brazil (companion.narration.number_text)."""
+    return narrated_number(value)
 
 
 def plural(count: float, singular: str, plural_form: str | None = None) -> str:
-    """'1 rodada', '2 rodadas', '0 rodadas', '1,5 hex': plural from 2 up (and for 0), as in
-    Portuguese. The plural is singular + 's' unless given ('ração' → 'rações' is automatic)."""
-    if plural_form is None:
-        plural_form = singular[:-2] + "ões" if singular.endswith("ão") else singular + "s"
-    word = singular if 0 < abs(count) < 2 else plural_form
-    return f"{number_text(count)} {word}"
+    """'1 rodada', '2 rodadas', '0 rodadas', '1,5 hex' (companion.narration.counted)."""
+    return counted(count, singular, plural_form)
 
 
 def duration_text(minutes: int) -> str:
-    """'8 horas e 10 minutos', '1 hora', '30 minutos'."""
-    hours, rest = divmod(max(0, int(minutes)), 60)
-    parts = ([plural(hours, "hora")] if hours else []) + ([plural(rest, "minuto")] if rest else [])
-    return " e ".join(parts) or "0 minutos"
+    """'8 horas e 10 minutos', '1 hora', '30 minutos' (companion.narration.duration_text)."""
+    return narrated_duration(minutes)
 
 
 def arg(scratch: Scratch, name: str, default: Any = None) -> Any:
@@ -394,18 +463,16 @@ def prompt_name(tables: Tables, kind: str) -> str:
 def require_group_free(state: State, scratch: Scratch, who: tuple[str, ...] | None = None) -> None:
     """Refuse a group activity (or one for `who`) while a prompt of a kind that holds the group
     (comandos.yaml `pedidos_que_seguram`) waits, naming whose and which."""
-    kinds = set(scratch.table("comandos", "pedidos_que_seguram"))
+    kinds = set(scratch.piece(CommandRules).pedidos_que_seguram)
     waiting = [p for p in state.prompts
                if p.kind in kinds and (who is None or p.character in who)]
     if not waiting:
         return
     names = {c.id: c.name for c in state.party}
-    said = "; ".join(f"{names.get(str(p.character), p.character or 'o Mestre')} ainda não "
-                     f"respondeu ao pedido {p.id} ({prompt_name(scratch.tables, p.kind)})"
-                     for p in waiting)
-    first = waiting[0].id
-    raise CommandRejected(f"{said}: responda ('responder pedido {first}') ou cancele "
-                          f"('cancelar pedido {first}') antes de seguir", code="pedido_pendente")
+    raise CommandRejected.because(
+        "pedidos.pedido_pendente", primeiro=waiting[0].id,
+        esperando=[{"quem": names.get(str(p.character), p.character or "o Mestre"), "id": p.id,
+                    "tipo": prompt_name(scratch.tables, p.kind)} for p in waiting])
 
 
 def edge_text(edge: str, dice_expression: str, low_is_good: bool) -> str:
@@ -443,9 +510,9 @@ def option_label(prompt: Prompt, option: str) -> str:
 def spoken_name(tables: Tables, name: str) -> str:
     """How people say a command: the start of its `ajuda` text (before " — "), up to the first
     placeholder (a word with [ | / or a digit, or a capitalized example name)."""
-    spec = tables.get("comandos", "comandos").get(name, {})
+    spec = tables.piece(CommandRules).comandos.get(name)
     words = []
-    for word in str(spec.get("ajuda", name)).split(" — ")[0].split():
+    for word in (spec.ajuda if spec is not None else name).split(" — ")[0].split():
         if any(mark in word for mark in "[|/") or any(ch.isdigit() for ch in word) \
                 or word[:1].isupper():
             break
@@ -488,9 +555,7 @@ def row_text(row: Any) -> str:
 def passed(prompt: Prompt, answer: PromptAnswer) -> bool:
     """A rolled answer meets the prompt's DC."""
     if answer.total is None:
-        raise CommandRejected(
-            f"o pedido {prompt.id} é um teste: responda com o resultado do dado "
-            f"(ex.: 'responder 14') ou 'responder' para o companheiro rolar")
+        raise CommandRejected.because("pedidos.e_um_teste", pedido=prompt.id)
     return prompt.dc is None or answer.total >= prompt.dc
 
 

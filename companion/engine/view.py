@@ -63,7 +63,7 @@ from companion.engine.procedures.chase import distance_of, speed_gap_text
 from companion.engine.procedures.panic import exhaustion_effects
 from companion.engine.procedures.travel import hexes_text, round_of
 from companion.engine.procedures.weather import weather_text
-from companion.engine.toolkit import Scratch, plural, prompt_to_dict, terrain_name
+from companion.engine.toolkit import Scratch, prompt_to_dict, terrain_name
 from companion.tables import Tables
 
 PLAYER_PREFIX = protocol.PLAYER_PREFIX
@@ -91,11 +91,13 @@ def _clock(state: State, scratch: Scratch) -> dict[str, Any]:
     round_number = round_of(state, minutes_per_round)
     hour = time_of_day(state)
     if state.dungeon.active:
-        text = f"Dia {day} · {hour} · turno {state.dungeon.turn} na masmorra"
+        text = scratch.tables.narration.render("relogio.na_masmorra", {
+            "dia": day, "hora": hour, "turno": state.dungeon.turn})
     else:
-        start = (round_number - 1) * minutes_per_round // 60
-        end = round_number * minutes_per_round // 60
-        text = f"Dia {day} · rodada {round_number} de {rounds} ({start}h–{end}h)"
+        text = scratch.tables.narration.render("relogio.na_viagem", {
+            "dia": day, "rodada": round_number, "rodadas_por_dia": rounds,
+            "inicio": (round_number - 1) * minutes_per_round // 60,
+            "fim": round_number * minutes_per_round // 60})
     return {"dia": day, "rodada": round_number, "rodadas_por_dia": rounds,
             "minutos": state.minutes, "hora": hour, "relogio": text}
 
@@ -189,11 +191,10 @@ def _lasting(state: State, character: Character, scratch: Scratch) -> list[dict[
     return shown
 
 
-def _lasting_text(entry: dict[str, Any]) -> str:
-    edge = "DESV, " if entry["desvantagem"] else ""
-    if "comeca_dia" in entry:
-        return f"{entry['texto']} ({edge}no dia {entry['comeca_dia']})"
-    return f"{entry['texto']} ({edge}mais {plural(entry['rodadas'], 'rodada')})"
+def _lasting_text(entry: dict[str, Any], scratch: Scratch) -> str:
+    """'Mosquitos (DESV, mais 2 rodadas)', 'Febre (no dia 3)' (tables/narracao/relogio.yaml)."""
+    return scratch.tables.narration.render("relogio.condicao_com_fim",
+                                           {"comeca_dia": None, **entry})
 
 
 def _character(state: State, character: Character, detailed: bool,
@@ -204,7 +205,7 @@ def _character(state: State, character: Character, detailed: bool,
         "pv": character.hp, "pv_max": character.hp_max, "sanidade": character.sanity,
         "exaustao": character.exhaustion, "comida": character.food, "agua": character.water,
         "municao": character.ammo, "aflicoes": list(character.afflictions),
-        "condicoes": list(character.conditions) + [_lasting_text(e) for e in lasting],
+        "condicoes": list(character.conditions) + [_lasting_text(e, scratch) for e in lasting],
         "condicoes_temporarias": lasting,
         "dano_atributos": {k: v for k, v in character.attribute_damage.items() if v},
     }

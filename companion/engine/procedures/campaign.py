@@ -14,20 +14,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from companion.engine.clock import day_of
-from companion.engine.procedures.tally import current_region, form_lines
+from companion.engine.procedures.tally import current_region, form_text
 from companion.engine.model import GM, PUBLIC, State, Tally
 from companion.engine.toolkit import Scratch, command
 from companion.errors import CommandRejected
-from companion.tables import register_schema
-
-FILE = "campanha"
-
-register_schema(FILE, {"nova_sessao": {"fim": str, "inicio": str, "ficha": str,
-                                       "pedidos_pendentes": str}})
-
-
-def _text(scratch: Scratch, key: str, **values: object) -> str:
-    return str(scratch.table(FILE, "nova_sessao", key)).format(**values)
 
 
 def tally_dict(tally: Tally) -> dict[str, object]:
@@ -39,15 +29,15 @@ def tally_dict(tally: Tally) -> dict[str, object]:
 
 @command("nova_sessao")
 def new_session_command(state: State, scratch: Scratch) -> State:
-    """End this session (its form to the GM) and start the next one where the party is."""
+    """End this session (its form to the GM) and start the next one where the party is.
+    Texts: tables/narracao/campanha.yaml."""
     if state.prompts:
-        waiting = ", ".join(str(p.id) for p in state.prompts)
-        raise CommandRejected(_text(scratch, "pedidos_pendentes", pedidos=waiting))
+        raise CommandRejected.because("campanha.pedidos_pendentes",
+                                      pedidos=[p.id for p in state.prompts])
     ended, starting = state.session, state.session + 1
-    scratch.say(_text(scratch, "ficha", encerrada=ended) + "\n" + "\n".join(form_lines(state, True)),
-                GM, sessao=ended, registro=tally_dict(state.tally))
+    scratch.tell("campanha.ficha", GM, sessao=ended, registro=tally_dict(state.tally),
+                 words={"ficha": form_text(state, scratch.tables.narration, True)})
     place = current_region(state, scratch)
-    scratch.say(_text(scratch, "fim", encerrada=ended) + " "
-                + _text(scratch, "inicio", sessao=starting, dia=day_of(state), lugar=place),
-                PUBLIC, encerrada=ended, sessao=starting, dia=day_of(state), lugar=place)
+    scratch.tell("campanha.nova_sessao", PUBLIC, encerrada=ended, sessao=starting,
+                 dia=day_of(state), lugar=place)
     return replace(state, session=starting, tally=Tally())

@@ -40,18 +40,16 @@ FILE = "panico"
 EDGES = ("vantagem", "desvantagem")
 
 
-MARK = " ◀ agora"
-
-
-def _edge(said: Any, exhausted: bool) -> tuple[str | None, str]:
-    """The edge to roll with, and a note for people when exhaustion changed it."""
+def _edge(said: Any, exhausted: bool) -> tuple[str | None, str | None]:
+    """The edge to roll with, and why exhaustion changed it (for the roll's heading):
+    'anulam' (vantagem said, cancelled by DESV), 'desv' (DESV of exhaustion), or None."""
     if said not in (None, "", *EDGES):
-        raise CommandRejected(f"vantagem desconhecida: '{said}'; use vantagem ou desvantagem")
+        raise CommandRejected.because("dados.vantagem_desconhecida", vantagem=said)
     if not exhausted or said == "desvantagem":
-        return (said or None), ""
+        return (said or None), None
     if said == "vantagem":
-        return None, " (vantagem e a DESV da exaustão se anulam)"
-    return "desvantagem", " (DESV da exaustão)"
+        return None, "anulam"
+    return "desvantagem", "desv"
 
 
 @command("rolar")
@@ -59,15 +57,17 @@ def roll_command(state: State, scratch: Scratch) -> State:
     """Roll any dice expression in public."""
     expression = str(arg(scratch, "expressao") or "").strip()
     if not expression:
-        raise CommandRejected("diga o que rolar, como 'rolar 2d6+1' ou 'rolar d20 com vantagem'")
+        raise CommandRejected.because("dados.o_que_rolar")
     player = actor_character(scratch)
     character = next((c for c in state.party if c.id == player), None)
     exhausted = character is not None and edge_for(character, scratch.tables, state.minutes) is not None
     edge, note = _edge(arg(scratch, "vantagem"), exhausted)
     name = str(scratch.table(FILE, "rolagens", "nome"))
-    who = f"{character.name if character else player}: " if player else ""
     extra = {"personagem": player} if player else {}
-    scratch.roll(expression, name, edge=edge, label=f"{who}{name}{note}", **extra)
+    label = scratch.tables.narration.render("dados.rotulo_rolar", {
+        "quem": (character.name if character else player) if player else None, "nome": name,
+        "nota": note})
+    scratch.roll(expression, name, edge=edge, label=label, **extra)
     return state
 
 
@@ -123,41 +123,48 @@ def _fraction(value: Any) -> str:
 
 def _explain_advance(state: State, scratch: Scratch, node: Any) -> list[str]:
     names = scratch.table("viagem", "modos")
-    return [f"{names.get(mode, mode)}: {_fraction(hexes)} hex por rodada"
-            + (MARK if mode == state.travel.mode else "") for mode, hexes in node["hexes"].items()]
+    return [scratch.tables.narration.render("dados.linha_avancar", {
+        "modo": names.get(mode, mode), "hexes": _fraction(hexes),
+        "agora": mode == state.travel.mode}) for mode, hexes in node["hexes"].items()]
 
 
 def _explain_forced(state: State, scratch: Scratch, node: Any) -> list[str]:
-    return [f"Além de {node['rodadas_sem_penalidade']} rodadas consecutivas: teste de "
-            f"{str(node['atributo']).upper()}",
-            f"1 rodada extra: DC {node['dc']}", f"rodadas subsequentes: +{node['dc_por_rodada']}"]
+    return scratch.tables.narration.render("dados.linhas_forcando", {
+        "rodadas": node["rodadas_sem_penalidade"], "atributo": str(node["atributo"]).upper(),
+        "dc": node["dc"], "por_rodada": node["dc_por_rodada"]}).split("\n")
 
 
 def _explain_groups(state: State, scratch: Scratch, node: Any) -> list[str]:
-    return [f"{g['nome']}: {g['chance']}:6"
-            + (MARK if state.travel.terrain in g["terrenos"] else "") for g in node["grupos"]]
+    return [scratch.tables.narration.render("dados.linha_grupo", {
+        "nome": g["nome"], "chance": g["chance"], "agora": state.travel.terrain in g["terrenos"]})
+        for g in node["grupos"]]
 
 
 def _explain_activities(state: State, scratch: Scratch, node: Any) -> list[str]:
     names = node["atividades"]
-    return [f"{row['nome']}: " + ", ".join(f"{label} {row[key]}:6" for key, label in names.items())
-            + (MARK if state.travel.terrain in row["terrenos"] else "") for row in node["linhas"]]
+    return [scratch.tables.narration.render("dados.linha_atividades", {
+        "nome": row["nome"], "chances": [(label, row[key]) for key, label in names.items()],
+        "agora": state.travel.terrain in row["terrenos"]}) for row in node["linhas"]]
 
 
 def _explain_modifiers(state: State, scratch: Scratch, node: Any) -> list[str]:
-    return [f"{row['nome']}: {int(row['modificador']):+d}"
-            + (MARK if state.travel.terrain in row["terrenos"] else "") for row in node["linhas"]]
+    return [scratch.tables.narration.render("dados.linha_modificador", {
+        "nome": row["nome"], "modificador": int(row["modificador"]),
+        "agora": state.travel.terrain in row["terrenos"]}) for row in node["linhas"]]
 
 
 def _explain_texts(state: State, scratch: Scratch, node: Any) -> list[str]:
-    return [f"{key}: {row_text(row)}" for key, row in node["linhas"].items()]
+    return [scratch.tables.narration.render("dados.linha_texto", {
+        "nome": key, "texto": row_text(row), "agora": False})
+        for key, row in node["linhas"].items()]
 
 
 def _explain_levels(state: State, scratch: Scratch, node: Any) -> list[str]:
     names = scratch.table("masmorra", "tabela_a", "niveis")
     current = state.dungeon.danger if state.dungeon.active else None
-    return [f"{names.get(level, {}).get('nome', level)}: {row['texto']}"
-            + (MARK if level == current else "") for level, row in node["niveis"].items()]
+    return [scratch.tables.narration.render("dados.linha_texto", {
+        "nome": names.get(level, {}).get("nome", level), "texto": row["texto"],
+        "agora": level == current}) for level, row in node["niveis"].items()]
 
 
 Explainer = Callable[[State, Scratch, Any], list[str]]
@@ -187,8 +194,8 @@ def _table_key(scratch: Scratch) -> str:
     key = slug(raw).replace("-", "_").removeprefix("tabela_")
     known = scratch.table(FILE, "tabelas")
     if key not in known:
-        letters = ", ".join(k.upper() if len(k) == 1 else k for k in known)
-        raise CommandRejected(f"tabela desconhecida: '{raw}'; use {letters}")
+        raise CommandRejected.because("dados.tabela_desconhecida", tabela=raw,
+                                      letras=[k.upper() if len(k) == 1 else k for k in known])
     return key
 
 
@@ -204,9 +211,8 @@ def table_command(state: State, scratch: Scratch) -> State:
             return state
         lines = EXPLAIN[entry["forma"]](state, scratch, node)
     except (TableError, KeyError, TypeError) as error:
-        raise CommandRejected(f"a tabela '{key}' não está completa nos dados ({error}); "
-                              "confira tables/") from None
+        raise CommandRejected.because("dados.tabela_incompleta", tabela=key,
+                                      erro=str(error)) from None
     title = node.get("nome", key) if isinstance(node, Mapping) else key
-    text = f"{title} (nada a rolar; a tabela é consultada pelos comandos):\n" + "\n".join(lines)
-    scratch.say(text, str(entry["visibilidade"]), tabela=title, linhas=lines)
+    scratch.tell("dados.consulta", str(entry["visibilidade"]), tabela=title, linhas=lines)
     return state

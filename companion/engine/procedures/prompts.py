@@ -31,7 +31,6 @@ from companion.engine.toolkit import (
     edge_for,
     find_character,
     option_label,
-    plural,
     prompt_edge,
     slug,
     update_character,
@@ -45,12 +44,11 @@ _DICE = re.compile(r"^(\d*)d(\d+)([+-]\d+)?$")
 FILE = "panico"
 
 
-def _pending_list(state: State, scratch: Scratch) -> str:
-    if not state.prompts:
-        return "nenhum"
+def _pending_list(state: State, scratch: Scratch) -> list[dict[str, Any]]:
+    """The pending prompts as the refusals list them: id, whose, which kind."""
     names = scratch.table(FILE, "nomes_pedidos")
-    return "; ".join(f"{p.id} ({_owner(state, p)}: {names.get(p.kind, p.kind)})"
-                     for p in state.prompts)
+    return [{"id": p.id, "dono": _owner(state, p), "tipo": names.get(p.kind, p.kind)}
+            for p in state.prompts]
 
 
 def _owner(state: State, prompt: Prompt) -> str:
@@ -62,35 +60,32 @@ def _owner(state: State, prompt: Prompt) -> str:
 def find_prompt(state: State, scratch: Scratch) -> Prompt:
     """The prompt a `responder`/`cancelar` means (see the module docstring)."""
     if not state.prompts:
-        raise CommandRejected("não há nenhum pedido pendente", code="sem_pedido")
+        raise CommandRejected.because("pedidos.sem_pedido")
     wanted_id, name = arg(scratch, "pedido"), arg(scratch, "personagem")
     if wanted_id is not None:
         found = next((p for p in state.prompts if str(p.id) == str(wanted_id).strip()), None)
         if found is None:
-            raise CommandRejected(f"pedido desconhecido: '{wanted_id}'; pendentes: "
-                                  f"{_pending_list(state, scratch)}", code="pedido_encerrado")
+            raise CommandRejected.because("pedidos.pedido_encerrado", pedido=wanted_id,
+                                          pendentes=_pending_list(state, scratch))
         return found
     owner = find_character(state, name).id if name else actor_character(scratch)
     if owner is None:
         owners = {p.character for p in state.prompts}
         if len(owners) > 1:  # the GM must say which: guessing answers the wrong one
-            verb = scratch.command.name
-            raise CommandRejected(
-                f"há {len(state.prompts)} pedidos pendentes: {_pending_list(state, scratch)}; "
-                f"diga qual, por exemplo '{verb} pedido {state.prompts[-1].id}' ou "
-                f"'{verb} Nome'")
+            raise CommandRejected.because("pedidos.diga_qual", verbo=scratch.command.name,
+                                          pendentes=_pending_list(state, scratch),
+                                          ultimo=state.prompts[-1].id)
         return state.prompts[0]
     found = next((p for p in state.prompts if p.character == owner), None)
     if found is None:
-        raise CommandRejected(f"não há pedido pendente para '{name or owner}'; pendentes: "
-                              f"{_pending_list(state, scratch)}")
+        raise CommandRejected.because("pedidos.sem_pedido_para", quem=name or owner,
+                                      pendentes=_pending_list(state, scratch))
     return found
 
 
 def _check_owner(prompt: Prompt, scratch: Scratch) -> None:
     if not protocol.may_answer(scratch.command.actor, prompt.character):
-        raise CommandRejected(f"o pedido {prompt.id} não é seu; responda só aos seus pedidos",
-                              code="pedido_alheio")
+        raise CommandRejected.because("pedidos.pedido_alheio", pedido=prompt.id)
 
 
 def prompt_visibility(prompt: Prompt) -> Visibility:
@@ -108,23 +103,21 @@ def answer_command(state: State, scratch: Scratch) -> State:
     if prompt.options:
         how = _by_option
     elif option is not None:
-        raise CommandRejected(f"o pedido {prompt.id} pede uma rolagem ({prompt.dice}), não uma "
-                              f"opção: diga 'responder 14' ou 'responder rolar'")
+        raise CommandRejected.because("pedidos.pede_rolagem", pedido=prompt.id,
+                                      dados=prompt.dice)
     else:
         how = _by_value if value is not None else _by_roll
     answer = how(state, prompt, scratch)
     handler = PROMPT_HANDLERS.get(prompt.kind)
     if handler is None:
-        raise CommandRejected(f"ainda não sei resolver pedidos do tipo '{prompt.kind}'")
-    shown = _answer_text(prompt, answer)
-    who = _owner(state, prompt)
-    if scratch.command.actor == "gm" and prompt.character is not None:
-        who = f"O Mestre, por {who},"
+        raise CommandRejected.because("pedidos.tipo_sem_resolucao", tipo=prompt.kind)
     physical = {"dados_fisicos": _physical_dice(prompt)} if answer.faces else {}
-    scratch.say(f"{who} respondeu ao pedido {prompt.id}: {shown}.",
-                prompt_visibility(prompt), kind="resposta", pedido=prompt.id, tipo=prompt.kind,
-                personagem=prompt.character, total=answer.total, natural=answer.natural,
-                opcao=answer.option, **physical)
+    by_gm = scratch.command.actor == "gm" and prompt.character is not None
+    scratch.tell("pedidos.respondeu", prompt_visibility(prompt), "resposta",
+                 words={"quem": _owner(state, prompt), "pelo_mestre": by_gm,
+                        **_answer_words(prompt, answer)},
+                 pedido=prompt.id, tipo=prompt.kind, personagem=prompt.character,
+                 total=answer.total, natural=answer.natural, opcao=answer.option, **physical)
     remaining = tuple(p for p in state.prompts if p.id != prompt.id)
     return handler(replace(state, prompts=remaining), prompt, answer, scratch)
 
@@ -139,22 +132,16 @@ def _physical_dice(prompt: Prompt) -> dict[str, int]:
     return {f"d{match.group(2)}": count}
 
 
-def _answer_text(prompt: Prompt, answer: PromptAnswer) -> str:
-    """'exaustão', '16', '15 + 1 = 16' when a modifier was added to the die, and under DESV
-    with both dice said, '9 (DESV, descartado 15) + 1 = 10'."""
-    if answer.option is not None:
-        return option_label(prompt, answer.option)
-    natural = str(answer.natural)
+def _answer_words(prompt: Prompt, answer: PromptAnswer) -> dict[str, Any]:
+    """What the answer's text shows (tables/narracao/pedidos.yaml `respondeu`): an option by
+    its label; a value with the modifier added ('15 + 1 = 16'); under DESV or vantagem with
+    both dice said, the one discarded ('9 (DESV, descartado 15) + 1 = 10')."""
+    other = None
     if len(answer.faces) == 2:
         other = answer.faces[1] if answer.faces[0] == answer.natural else answer.faces[0]
-        natural += f" ({'DESV' if prompt_edge(prompt) == 'desvantagem' else 'vantagem'}, " \
-                   f"descartado {other})"
-    elif answer.natural is None or not prompt.modifier:
-        return str(answer.total)
-    if not prompt.modifier:
-        return natural
-    sign = "+" if prompt.modifier > 0 else "−"
-    return f"{natural} {sign} {abs(prompt.modifier)} = {answer.total}"
+    return {"rotulo": option_label(prompt, answer.option) if answer.option is not None else None,
+            "outro": other, "modificador": prompt.modifier,
+            "lado": "DESV" if prompt_edge(prompt) == "desvantagem" else "vantagem"}
 
 
 def _name_said_as_option(state: State, scratch: Scratch) -> Scratch:
@@ -175,14 +162,13 @@ def _name_said_as_option(state: State, scratch: Scratch) -> Scratch:
 
 def _by_option(state: State, prompt: Prompt, scratch: Scratch) -> PromptAnswer:
     option = arg(scratch, "opcao")
-    listed = " ou ".join(option_label(prompt, o) for o in prompt.options)
+    listed = [option_label(prompt, o) for o in prompt.options]
     if option is None:
-        raise CommandRejected(f"o pedido {prompt.id} é uma escolha: responda {listed} "
-                              f"(ex.: 'responder {option_label(prompt, prompt.options[0])}')")
+        raise CommandRejected.because("pedidos.escolha", pedido=prompt.id, opcoes=listed)
     chosen = next((o for o in prompt.options if slug(str(option)) in
                    (slug(o), slug(option_label(prompt, o)))), None)
     if chosen is None:
-        raise CommandRejected(f"opção desconhecida: '{option}'; use {listed}")
+        raise CommandRejected.because("pedidos.opcao_desconhecida", opcao=option, opcoes=listed)
     return PromptAnswer(option=chosen)
 
 
@@ -201,14 +187,14 @@ def _by_value(state: State, prompt: Prompt, scratch: Scratch) -> PromptAnswer:
     vantagem, both values (`valor2`): the companion keeps the worse (or the better)."""
     bounds = die_range(prompt.dice)
     if bounds is None:
-        raise CommandRejected(f"o pedido {prompt.id} é de {prompt.dice}: diga 'responder rolar' "
-                              "para o companheiro rolar")
+        raise CommandRejected.because("pedidos.dado_sem_faixa", pedido=prompt.id,
+                                      dados=prompt.dice)
     values = [_die_value(prompt, arg(scratch, "valor"), bounds)]
     if arg(scratch, "valor2") is not None:
         edge = prompt_edge(prompt)
         if edge is None:
-            raise CommandRejected(f"o pedido {prompt.id} não é com DESV nem vantagem: diga um "
-                                  f"valor só, como 'responder {values[0]}'")
+            raise CommandRejected.because("pedidos.sem_vantagem", pedido=prompt.id,
+                                          valor=values[0])
         values.append(_die_value(prompt, arg(scratch, "valor2"), bounds))
         keep_high = (edge == "vantagem") != bool(prompt.context.get("rolar_abaixo"))
         natural = max(values) if keep_high else min(values)
@@ -219,9 +205,8 @@ def _by_value(state: State, prompt: Prompt, scratch: Scratch) -> PromptAnswer:
 
 def _die_value(prompt: Prompt, raw: Any, bounds: tuple[int, int]) -> int:
     low, high = bounds
-    refusal = CommandRejected(f"valor fora do dado: '{raw}'; o pedido {prompt.id} é de "
-                              f"{prompt.dice}: diga um número de {low} a {high}",
-                              code="valor_fora_do_dado")
+    refusal = CommandRejected.because("pedidos.valor_fora_do_dado", valor=raw, pedido=prompt.id,
+                                      dados=prompt.dice, minimo=low, maximo=high)
     try:
         natural = whole_number("valor", raw)
     except CommandRejected:
@@ -240,9 +225,8 @@ def _by_roll(state: State, prompt: Prompt, scratch: Scratch) -> PromptAnswer:
     label = f"{_owner(state, prompt)}: {prompt.context.get('rotulo') or name}"
     def shown(total: int) -> str:
         """The roll's `resultado`: the total with the modifier, against the DC if any."""
-        said = (f"{total} {'+' if prompt.modifier > 0 else '−'} {abs(prompt.modifier)} = "
-                f"{total + prompt.modifier}" if prompt.modifier else f"total {total}")
-        return said + (f" contra DC {prompt.dc}" if prompt.dc is not None else "")
+        return scratch.tables.narration.render("pedidos.resultado_rolado", {
+            "natural": total, "modificador": prompt.modifier, "dc": prompt.dc})
     rolled = scratch.roll(prompt.dice, name, visibility=prompt_visibility(prompt), edge=edge,
                           label=label, describe=shown,
                           low_is_good=bool(prompt.context.get("rolar_abaixo")),
@@ -262,10 +246,8 @@ def _release_rest(state: State, scratch: Scratch) -> State | None:
     if character.rest_rounds_owed <= 0 or any(p.character == character.id
                                               for p in state.prompts):
         return None
-    owed = character.rest_rounds_owed
-    scratch.say(f"O Mestre dispensa {character.name} do descanso da marcha forçada "
-                f"({'faltava' if owed == 1 else 'faltavam'} {plural(owed, 'rodada')}).", PUBLIC,
-                personagem=character.id, descanso_devido=0)
+    scratch.tell("pedidos.dispensado", PUBLIC, personagem=character.id, descanso_devido=0,
+                 words={"nome": character.name, "devido": character.rest_rounds_owed})
     return update_character(state, replace(character, rest_rounds_owed=0))
 
 
@@ -278,9 +260,9 @@ def cancel_command(state: State, scratch: Scratch) -> State:
         return released
     prompt = find_prompt(state, scratch)
     kind = scratch.table(FILE, "nomes_pedidos").get(prompt.kind, prompt.kind)
-    scratch.say(f"Pedido {prompt.id} ({_owner(state, prompt)}: {kind}) cancelado.",
-                prompt_visibility(prompt), pedido=prompt.id, tipo=prompt.kind,
-                personagem=prompt.character, cancelado=True)
+    scratch.tell("pedidos.cancelado", prompt_visibility(prompt), pedido=prompt.id,
+                 tipo=prompt.kind, personagem=prompt.character, cancelado=True,
+                 words={"dono": _owner(state, prompt), "nome_tipo": kind})
     state = replace(state, prompts=tuple(p for p in state.prompts if p.id != prompt.id))
     after = CANCEL_HANDLERS.get(prompt.kind)
     return after(state, scratch) if after is not None else state

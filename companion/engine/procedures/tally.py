@@ -12,39 +12,58 @@ region, treasure and items; the dice rolled per type only to the GM (they includ
 """
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
 from companion import protocol
 from companion.engine.model import GM, PUBLIC, State, player_visibility
 from companion.engine.toolkit import Scratch, arg, command, slug, terrain_name
 from companion.errors import CommandRejected
+from companion.narration import Narrator
+from companion.rulebook import InvalidValue, piece
 
-FILE = "panico"
+
+@piece("panico", "registro")
+@dataclass(frozen=True)
+class TallyRules:
+    """tables/panico.yaml `registro` (house defaults): the region a dungeon is counted in, the
+    largest quantity said at once and the longest name."""
+
+    padrao_da_casa: bool
+    regiao_masmorra: str
+    quantidade_maxima: int
+    nome_maximo: int
+
+    def validate(self) -> None:
+        if self.quantidade_maxima < 1:
+            raise InvalidValue("quantidade_maxima", "um número inteiro de 1 para cima")
+        if self.nome_maximo < 1:
+            raise InvalidValue("nome_maximo", "um número inteiro de 1 para cima")
 
 
 def _quantity(scratch: Scratch) -> int:
     raw = arg(scratch, "quantidade")
-    highest = int(scratch.table(FILE, "registro", "quantidade_maxima"))
+    highest = scratch.piece(TallyRules).quantidade_maxima
     value: Any = raw
     if isinstance(raw, float) and raw.is_integer():
         value = int(raw)
     if isinstance(raw, str) and raw.strip().isdigit():
         value = int(raw.strip())
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= highest:
-        raise CommandRejected(f"quantidade inválida: '{raw}'; diga um número inteiro de 1 a "
-                              f"{highest}, como 'derrotados 3 goblins'")
+        raise CommandRejected.because("registro.quantidade_invalida", quantidade=raw,
+                                      maximo=highest)
     return value
 
 
-def _label(scratch: Scratch, key: str, example: str) -> str:
+def _label(scratch: Scratch, key: str) -> str:
     text = " ".join(str(arg(scratch, key) or "").split())
     if not text or not slug(text):
-        raise CommandRejected(f"falta dizer o quê: '{text}'; por exemplo '{example}'")
-    longest = int(scratch.table(FILE, "registro", "nome_maximo"))
+        raise CommandRejected.because("registro.falta_o_que", dito=text,
+                                      comando=scratch.command.name)
+    longest = scratch.piece(TallyRules).nome_maximo
     if len(text) > longest:
-        raise CommandRejected(f"nome longo demais: '{text[:longest]}…'; "
-                              f"use até {longest} letras")
+        raise CommandRejected.because("registro.nome_longo", inicio=text[:longest],
+                                      maximo=longest)
     return text
 
 
@@ -59,7 +78,7 @@ def _add(counts: Mapping[str, int], name: str, amount: int) -> tuple[dict[str, i
 def current_region(state: State, scratch: Scratch) -> str:
     """Where the party is, as the form names it."""
     if state.dungeon.active:
-        return str(scratch.table(FILE, "registro", "regiao_masmorra"))
+        return scratch.piece(TallyRules).regiao_masmorra
     return terrain_name(scratch, state.travel.terrain)
 
 
@@ -68,7 +87,7 @@ def _region(state: State, scratch: Scratch) -> str:
     said = " ".join(str(arg(scratch, "regiao") or "").split())
     if not said:
         return current_region(state, scratch)
-    dungeon = str(scratch.table(FILE, "registro", "regiao_masmorra"))
+    dungeon = scratch.piece(TallyRules).regiao_masmorra
     terrains = {slug(key): str(name) for key, name in scratch.table("viagem", "terrenos").items()}
     known = {**terrains, slug(dungeon): dungeon}
     return known.get(slug(said), said)
@@ -78,14 +97,14 @@ def _region(state: State, scratch: Scratch) -> str:
 def defeated_command(state: State, scratch: Scratch) -> State:
     """Count creatures defeated in a region."""
     amount = _quantity(scratch)
-    creature = _label(scratch, "criatura", "derrotados 3 goblins")
+    creature = _label(scratch, "criatura")
     region = _region(state, scratch)
     regions = dict(state.tally.defeated)
     region_key = next((k for k in regions if slug(k) == slug(region)), region)
     counts, key, total = _add(regions.get(region_key, {}), creature, amount)
     regions[region_key] = counts
-    scratch.say(f"Derrotados: {amount} {key} em {region_key} (total: {total}).", PUBLIC,
-                regiao=region_key, criatura=key, quantidade=amount, total=total)
+    scratch.tell("registro.derrotados", PUBLIC, regiao=region_key, criatura=key,
+                 quantidade=amount, total=total)
     state = _off_the_monster_list(state, scratch, creature)
     return replace(state, tally=replace(state.tally, defeated=regions))
 
@@ -105,58 +124,52 @@ def _off_the_monster_list(state: State, scratch: Scratch, creature: str) -> Stat
         return state
     gone = monsters[index]
     left = monsters[:index] + monsters[index + 1:]
-    room = f" (sala {gone.room})" if gone.room else ""
-    scratch.say(f"{gone.name}{room} sai da lista de monstros da masmorra.", GM,
-                monstro=gone.name, monstros=[{"nome": m.name, "sala": m.room,
-                                            "alertado": m.alerted} for m in left])
+    scratch.tell("registro.fora_da_lista", GM, words={"sala": gone.room},
+                 monstro=gone.name, monstros=[{"nome": m.name, "sala": m.room,
+                                             "alertado": m.alerted} for m in left])
     return replace(state, dungeon=replace(state.dungeon, monsters=left))
 
 
-def _found(state: State, scratch: Scratch, field: str, label: str, example: str) -> State:
+def _found(state: State, scratch: Scratch, field: str) -> tuple[State, dict[str, Any]]:
+    """Count what was found under the tally's `field`; the event's data."""
     amount = _quantity(scratch)
-    kind = _label(scratch, "tipo", example)
+    kind = _label(scratch, "tipo")
     counts, key, total = _add(getattr(state.tally, field), kind, amount)
-    scratch.say(f"{label}: {amount} {key} (total: {total}).", PUBLIC, tipo=key,
-                quantidade=amount, total=total)
-    return replace(state, tally=replace(state.tally, **{field: counts}))
+    found = {"tipo": key, "quantidade": amount, "total": total}
+    return replace(state, tally=replace(state.tally, **{field: counts})), found
 
 
 @command("tesouro")
 def treasure_command(state: State, scratch: Scratch) -> State:
     """Count treasure found."""
-    return _found(state, scratch, "treasure", "Tesouro", "tesouro 50 moedas de ouro")
+    state, found = _found(state, scratch, "treasure")
+    scratch.tell("registro.tesouro", PUBLIC, **found)
+    return state
 
 
 @command("item")
 def item_command(state: State, scratch: Scratch) -> State:
     """Count items found."""
-    return _found(state, scratch, "items", "Itens", "item 2 poções")
+    state, found = _found(state, scratch, "items")
+    scratch.tell("registro.itens", PUBLIC, **found)
+    return state
 
 
 # ---------------------------------------------------------------- registro
-
-def _counts_text(counts: Mapping[str, int]) -> str:
-    return ", ".join(f"{amount} {name}" for name, amount in counts.items()) or "nada"
-
 
 def _die_size(kind: str) -> int:
     digits = kind.lstrip("dD")
     return int(digits) if digits.isdigit() else 10 ** 6
 
 
-def form_lines(state: State, gm: bool) -> list[str]:
-    """The session form as lines people read (dice only for the GM)."""
+def form_text(state: State, narration: Narrator, gm: bool) -> str:
+    """The session form as people read it (tables/narracao/registro.yaml `ficha`; the dice
+    rolled only for the GM, smallest die first)."""
     tally = state.tally
-    defeated = [f"  {region}: {_counts_text(counts)}"
-                for region, counts in tally.defeated.items()] or ["  nenhuma criatura"]
-    lines = ["Derrotados por região:", *defeated,
-             f"Tesouro: {_counts_text(tally.treasure)}",
-             f"Itens: {_counts_text(tally.items)}"]
-    if gm:
-        dice = sorted(tally.dice.items(), key=lambda item: _die_size(item[0]))
-        lines.append("Dados rolados: " + (", ".join(f"{kind} × {count}" for kind, count in dice)
-                                          or "nenhum"))
-    return lines
+    dice = sorted(tally.dice.items(), key=lambda item: _die_size(item[0])) if gm else None
+    return narration.render("registro.ficha", {
+        "derrotados": tally.defeated, "tesouro": tally.treasure, "itens": tally.items,
+        "dados": dice})
 
 
 @command("registro")
@@ -169,6 +182,6 @@ def form_command(state: State, scratch: Scratch) -> State:
         "tesouro": dict(state.tally.treasure), "itens": dict(state.tally.items)}
     if player is None:
         form["dados"] = dict(state.tally.dice)
-    scratch.say("Registro da sessão\n" + "\n".join(form_lines(state, player is None)), visibility,
-                registro=form)
+    scratch.tell("registro.registro", visibility, registro=form,
+                 words={"ficha": form_text(state, scratch.tables.narration, player is None)})
     return state

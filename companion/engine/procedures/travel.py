@@ -39,7 +39,7 @@ from companion.engine.clock import MINUTES_PER_DAY, day_of, pass_time
 from companion.engine.procedures import panic, rest
 from companion.engine.procedures.encounters import check_encounter, require_chance
 from companion.engine.procedures.weather import WeatherRules, drift_weather, roll_initial_weather
-from companion.engine.model import Danger, Season, State, Terrain, TravelMode
+from companion.engine.model import State, Terrain, TravelMode
 from companion.engine.toolkit import (
     Scratch,
     arg,
@@ -61,42 +61,6 @@ from companion.rulebook import InvalidValue, piece
 from companion.tables import register_schema
 
 register_schema("viagem", {"tabela_h": {"nome": str, "dados": str, "linhas": {"*": (str, dict)}}})
-
-
-@dataclass(frozen=True)
-class StartingSeason:
-    valor: Season
-    padrao_da_casa: bool
-
-
-@dataclass(frozen=True)
-class StartingTerrain:
-    valor: Terrain
-    padrao_da_casa: bool
-
-
-@dataclass(frozen=True)
-class StartingMode:
-    valor: TravelMode
-    padrao_da_casa: bool
-
-
-@dataclass(frozen=True)
-class StartingDanger:
-    valor: Danger
-    padrao_da_casa: bool
-
-
-@piece("inicio")
-@dataclass(frozen=True)
-class SessionStart:
-    """tables/inicio.yaml: a new session's season, terrain, travel mode and danger level
-    (house defaults; read by core.initial_state)."""
-
-    estacao: StartingSeason
-    terreno: StartingTerrain
-    modo: StartingMode
-    perigo: StartingDanger
 
 
 @piece("viagem", "terrenos")

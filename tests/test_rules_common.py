@@ -1,0 +1,395 @@
+"""The engine's common parts and the small procedures read tables/ through typed pieces and
+say their texts from tables/narracao/ (issue 8): a change in the data changes what happens,
+and a change in a template changes what is said."""
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from companion import protocol
+from companion.engine import Command, apply, initial_state
+from companion.engine.core import StartRules
+from companion.engine.model import Event, Lasting, Prompt, State
+from companion.engine.toolkit import CommandRules, spoken_name
+from companion.errors import CommandRejected, TableError
+from companion.tables import Tables
+from tests.rules_helpers import changed_rules
+
+
+def run(tables: Tables, *commands: Command, state: State | None = None,
+        seed: int = 1) -> tuple[State, list[Event]]:
+    """Apply the commands in order; the events of the last one."""
+    state = state or initial_state(tables)
+    events: list[Event] = []
+    for index, command in enumerate(commands):
+        state, events = apply(state, command, random.Random(f"{seed}:{index}"), tables)
+    return state, events
+
+
+def with_ana(tables: Tables) -> State:
+    state, _ = run(tables, Command("personagem", {"nome": "Ana"}))
+    return state
+
+
+def held(tables: Tables) -> State:
+    """Ana owes a forced-march CON test (a prompt that holds the group)."""
+    state = with_ana(tables)
+    prompt = Prompt(id=1, kind="marcha_forcada", character="ana", text="Teste de CON")
+    return replace(state, prompts=(prompt,), next_prompt_id=2)
+
+
+# ---------------------------------------------------------------- toolkit: rolls and chances
+
+def test_the_roll_text_comes_from_narracao(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "narracao/dados.yaml", "rolagem: \"{{ rotulo }} — ",
+                          "rolagem: \"Rolou {{ rotulo }} — ")
+    _, events = run(rules, Command("rolar", {"expressao": "2d6"}))
+    assert events[0].code == "dados.rolagem"
+    assert events[0].text.startswith("Rolou Rolagem — 2d6 = ")
+    assert events[0].data["tabela"] == "Rolagem" and events[0].data["dados"] == "2d6"
+
+
+def test_the_chance_text_comes_from_narracao(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "narracao/dados.yaml", "chance: \"{{ rotulo }} — ",
+                          "chance: \"{{ x }} em 6: {{ rotulo }} — ")
+    _, events = run(rules, Command("acampar"))
+    chances = [e for e in events if e.code == "dados.chance"]
+    assert chances and all(" em 6: " in e.text for e in chances)
+    assert all(e.kind == "rolagem" and e.data["chance"].endswith(":6") for e in chances)
+
+
+# ---------------------------------------------------------------- toolkit: require_group_free
+
+def test_a_held_group_refusal_is_narrated_and_keeps_its_page_word(tables: Tables) -> None:
+    with pytest.raises(CommandRejected) as refused:
+        run(tables, Command("avancar"), state=held(tables))
+    assert refused.value.code == "pedidos.pedido_pendente"
+    assert refused.value.message.startswith("Ana ainda não respondeu ao pedido 1 (")
+    assert refused.value.message.endswith("ou cancele ('cancelar pedido 1') antes de seguir")
+    assert protocol.refusal(refused.value.message, refused.value.code)["codigo"] == \
+        "pedido_pendente"
+
+
+def test_the_kinds_that_hold_the_group_are_data(tables: Tables, tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "comandos.yaml",
+                          "pedidos_que_seguram: [marcha_forcada, escolha_marcha,",
+                          "pedidos_que_seguram: [escolha_marcha,")
+    assert "marcha_forcada" not in rules.piece(CommandRules).pedidos_que_seguram
+    state, _ = run(rules, Command("avancar"), state=held(rules))  # no longer held
+    assert state.minutes > 0
+
+
+def test_the_held_group_text_comes_from_narracao(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "narracao/pedidos.yaml", "antes de seguir\"",
+                          "antes de continuar\"")
+    with pytest.raises(CommandRejected, match="antes de continuar$"):
+        run(rules, Command("avancar"), state=held(rules))
+
+
+def test_page_codes_are_the_word_after_the_file() -> None:
+    assert protocol.page_code("pedidos.sem_pedido") == "sem_pedido"
+    assert protocol.page_code("sem_pedido") == "sem_pedido"
+    assert protocol.page_code("comandos.desconhecido") is None
+    assert "codigo" not in protocol.refusal("x", "comandos.desconhecido")
+
+
+# ---------------------------------------------------------------- comandos.yaml piece
+
+def test_the_commands_piece_is_typed(tables: Tables) -> None:
+    rules = tables.piece(CommandRules)
+    assert rules.comandos["avancar"].repete and rules.comandos["rolar"].jogador
+    assert rules.modos_frases.of("perseguicao").onde == "numa perseguição"
+    assert spoken_name(tables, "criar_municao") == "criar munição"
+
+
+def test_a_help_text_changed_changes_the_spoken_name(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "comandos.yaml", 'ajuda: "acampar — levantar',
+                          'ajuda: "montar acampamento — levantar')
+    assert spoken_name(rules, "acampar") == "montar acampamento"
+
+
+def test_a_bad_mode_names_the_file_and_key(tmp_path: Path) -> None:
+    with pytest.raises(TableError, match=r"tables/comandos\.yaml: 'comandos\.acampar\.modos' "
+                                         r"deveria ser uma lista de modos"):
+        changed_rules(tmp_path, "comandos.yaml", "acampar: {modos: [viagem]",
+                      "acampar: {modos: [praia]")
+
+
+# ---------------------------------------------------------------- core: refusals
+
+def test_an_unknown_command_is_refused_by_its_code(tables: Tables) -> None:
+    with pytest.raises(CommandRejected) as refused:
+        run(tables, Command("voar"))
+    assert refused.value.code == "comandos.desconhecido"
+    assert refused.value.message == "comando desconhecido: 'voar'; diga 'ajuda' para a lista"
+
+
+def test_a_command_out_of_mode_is_said_from_the_data(tables: Tables, tmp_path: Path) -> None:
+    with pytest.raises(CommandRejected) as refused:
+        run(tables, Command("turno"))
+    assert refused.value.code == "comandos.fora_do_modo"
+    assert refused.value.message == ("'turno' só vale na masmorra (agora: viagem). Diga 'ajuda' "
+                                     "para ver os comandos da viagem.")
+    rules = changed_rules(tmp_path, "comandos.yaml", "turno: {modos: [masmorra]",
+                          "turno: {modos: [masmorra, viagem]")
+    try:  # no longer out of mode (whatever the turn itself then says)
+        run(rules, Command("turno"))
+    except CommandRejected as again:
+        assert again.code != "comandos.fora_do_modo"
+
+
+def test_the_out_of_mode_text_comes_from_narracao(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "narracao/comandos.yaml", "Diga 'ajuda' para ver os",
+                          "Peça 'ajuda' para ver os")
+    with pytest.raises(CommandRejected, match="Peça 'ajuda' para ver os comandos da viagem"):
+        run(rules, Command("turno"))
+
+
+def test_the_most_repetitions_are_data(tables: Tables, tmp_path: Path) -> None:
+    with pytest.raises(CommandRejected) as refused:
+        run(tables, Command("explorar", {"vezes": 7}))
+    assert refused.value.code == "comandos.vezes_invalidas"
+    assert refused.value.params["maximo"] == 6
+    rules = changed_rules(tmp_path, "comandos.yaml", "repeticoes_maximas: 6",
+                          "repeticoes_maximas: 2")
+    with pytest.raises(CommandRejected, match="diga de 1 a 2, como em 'explorar duas vezes'"):
+        run(rules, Command("explorar", {"vezes": 3}))
+
+
+def test_a_repetition_refused_midway_says_which_time(tables: Tables) -> None:
+    with pytest.raises(CommandRejected) as refused:
+        run(tables, Command("acampar", {"vezes": 2}))
+    assert refused.value.code == "comandos.nao_repete"
+    assert refused.value.message == "'acampar' não se repete: diga-o uma vez de cada vez"
+
+
+def test_too_few_repetitions_is_a_load_error(tmp_path: Path) -> None:
+    with pytest.raises(TableError, match=r"tables/comandos\.yaml: 'repeticoes_maximas' deveria"):
+        changed_rules(tmp_path, "comandos.yaml", "repeticoes_maximas: 6", "repeticoes_maximas: 0")
+
+
+# ---------------------------------------------------------------- clock
+
+def _bitten(tables: Tables) -> State:
+    state = with_ana(tables)
+    ana = replace(state.party[0], lasting=(Lasting(text="Mosquitos", until=60),))
+    return replace(state, party=(ana,))
+
+
+def test_a_lasting_condition_ends_saying_so(tables: Tables) -> None:
+    _, events = run(tables, Command("acampar"), state=_bitten(tables))
+    ended = [e for e in events if e.code == "relogio.acabou"]
+    assert [e.text for e in ended] == ["Acabou: Mosquitos (Ana)."]
+    assert ended[0].data == {"condicao": "Mosquitos", "fim": True}
+
+
+def test_the_end_of_a_condition_is_said_from_narracao(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "narracao/relogio.yaml", 'acabou: "Acabou: ',
+                          'acabou: "Terminou: ')
+    _, events = run(rules, Command("acampar"), state=_bitten(rules))
+    assert [e.text for e in events if e.code == "relogio.acabou"] == \
+        ["Terminou: Mosquitos (Ana)."]
+
+
+# ---------------------------------------------------------------- prompts: responder, cancelar
+
+def test_answering_with_no_prompt_keeps_the_page_word(tables: Tables) -> None:
+    with pytest.raises(CommandRejected) as refused:
+        run(tables, Command("responder", {"valor": 12}))
+    assert refused.value.code == "pedidos.sem_pedido"
+    assert refused.value.message == "não há nenhum pedido pendente"
+    assert protocol.refusal(refused.value.message, refused.value.code)["codigo"] == "sem_pedido"
+
+
+def test_a_value_off_the_die_keeps_the_page_word(tables: Tables) -> None:
+    with pytest.raises(CommandRejected) as refused:
+        run(tables, Command("responder", {"valor": 25}), state=held(tables))
+    assert refused.value.code == "pedidos.valor_fora_do_dado"
+    assert refused.value.message == ("valor fora do dado: '25'; o pedido 1 é de 1d20: diga um "
+                                     "número de 1 a 20")
+    assert protocol.page_code(refused.value.code) == "valor_fora_do_dado"
+
+
+def test_the_answer_is_said_from_narracao(tables: Tables, tmp_path: Path) -> None:
+    prompt_state = held(tables)
+    prompt = replace(prompt_state.prompts[0], modifier=1)
+    state = replace(prompt_state, prompts=(prompt,))
+    _, events = run(tables, Command("responder", {"valor": 15}), state=state)
+    answer = next(e for e in events if e.code == "pedidos.respondeu")
+    assert answer.text == "O Mestre, por Ana, respondeu ao pedido 1: 15 + 1 = 16."
+    assert answer.data["total"] == 16 and answer.data["natural"] == 15
+    rules = changed_rules(tmp_path, "narracao/pedidos.yaml",
+                          " respondeu ao pedido {{ pedido }}: ",
+                          " deu ao pedido {{ pedido }} a resposta ")
+    _, events = run(rules, Command("responder", {"valor": 15}), state=state)
+    assert next(e for e in events if e.code == "pedidos.respondeu").text == \
+        "O Mestre, por Ana, deu ao pedido 1 a resposta 15 + 1 = 16."
+
+
+def test_the_prompt_kind_names_are_data_for_the_cancel(tables: Tables, tmp_path: Path) -> None:
+    _, events = run(tables, Command("cancelar"), state=held(tables))
+    cancelled = next(e for e in events if e.code == "pedidos.cancelado")
+    assert cancelled.data == {"pedido": 1, "tipo": "marcha_forcada", "personagem": "ana",
+                              "cancelado": True}
+    name = str(tables.get("panico", "nomes_pedidos", "marcha_forcada"))
+    assert cancelled.text == f"Pedido 1 (Ana: {name}) cancelado."
+    rules = changed_rules(tmp_path, "panico.yaml", f"marcha_forcada: \"{name}\"",
+                          "marcha_forcada: a marcha longa")
+    _, events = run(rules, Command("cancelar"), state=held(rules))
+    assert "Pedido 1 (Ana: a marcha longa) cancelado." in [e.text for e in events]
+
+
+# ---------------------------------------------------------------- tally (registro)
+
+def _defeated(tables: Tables, creature: str = "goblins") -> list[Event]:
+    _, events = run(tables, Command("derrotados", {"quantidade": 3, "criatura": creature}))
+    return events
+
+
+def test_the_longest_name_is_data(tables: Tables, tmp_path: Path) -> None:
+    assert _defeated(tables)[0].data == {"regiao": "Planície", "criatura": "goblins",
+                                         "quantidade": 3, "total": 3}
+    rules = changed_rules(tmp_path, "panico.yaml", "nome_maximo: 60", "nome_maximo: 4")
+    with pytest.raises(CommandRejected) as refused:
+        _defeated(rules)
+    assert refused.value.code == "registro.nome_longo"
+    assert refused.value.message == "nome longo demais: 'gobl…'; use até 4 letras"
+
+
+def test_the_dungeon_region_name_is_data(tables: Tables, tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "panico.yaml", 'regiao_masmorra: "Masmorra"',
+                          'regiao_masmorra: "Subterrâneo"')
+    state, _ = run(rules, Command("masmorra"))
+    _, events = run(rules, Command("derrotados", {"quantidade": 1, "criatura": "ogro"}),
+                    state=state)
+    assert events[0].data["regiao"] == "Subterrâneo"
+
+
+def test_the_tally_texts_come_from_narracao(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "narracao/registro.yaml", 'derrotados: "Derrotados: ',
+                          'derrotados: "Caíram: ')
+    events = _defeated(rules)
+    assert events[0].code == "registro.derrotados" and events[0].text.startswith("Caíram: 3 ")
+
+
+def test_the_form_is_said_from_narracao(tables: Tables) -> None:
+    state, _ = run(tables, Command("tesouro", {"quantidade": 50, "tipo": "moedas"}))
+    _, events = run(tables, Command("registro"), state=state)
+    assert events[0].code == "registro.registro"
+    assert events[0].text.splitlines()[:4] == ["Registro da sessão", "Derrotados por região:",
+                                               "  nenhuma criatura", "Tesouro: 50 moedas"]
+
+
+def test_a_bad_tally_limit_names_the_file_and_key(tmp_path: Path) -> None:
+    with pytest.raises(TableError, match=r"tables/panico\.yaml: 'registro\.quantidade_maxima' "
+                                         r"deveria ser número inteiro"):
+        changed_rules(tmp_path, "panico.yaml", "quantidade_maxima: 100000",
+                      "quantidade_maxima: muitas")
+
+
+# ---------------------------------------------------------------- campaign
+
+def test_a_new_session_is_said_from_narracao(tables: Tables, tmp_path: Path) -> None:
+    _, events = run(tables, Command("nova_sessao"))
+    assert [e.code for e in events] == ["campanha.ficha", "campanha.nova_sessao"]
+    assert events[1].text == ("Fim da sessão 1. Começa a sessão 2: o grupo continua de onde "
+                              "parou — dia 1, Planície.")
+    assert events[1].data == {"encerrada": 1, "sessao": 2, "dia": 1, "lugar": "Planície"}
+    rules = changed_rules(tmp_path, "narracao/campanha.yaml", "Fim da sessão {{ encerrada }}.",
+                          "A sessão {{ encerrada }} acabou.")
+    _, events = run(rules, Command("nova_sessao"))
+    assert events[1].text.startswith("A sessão 1 acabou. Começa a sessão 2")
+
+
+def test_a_new_session_waits_for_the_prompts(tables: Tables) -> None:
+    with pytest.raises(CommandRejected) as refused:
+        run(tables, Command("nova_sessao"), state=held(tables))
+    assert refused.value.code == "campanha.pedidos_pendentes"
+    assert refused.value.message.startswith("ainda há pedidos esperando resposta (1): ")
+
+
+def test_the_starting_region_is_data_for_the_new_session(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "viagem.yaml", "planicie: Planície", "planicie: Campina")
+    _, events = run(rules, Command("nova_sessao"))
+    assert events[1].data["lugar"] == "Campina"
+
+
+# ---------------------------------------------------------------- dice and tables
+
+def test_the_free_roll_name_is_data(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "panico.yaml", 'nome: "Rolagem"', 'nome: "Dados"')
+    _, events = run(rules, Command("rolar", {"expressao": "1d6"}))
+    assert events[0].data["tabela"] == "Dados" and events[0].text.startswith("Dados — 1d6 = ")
+
+
+def test_a_table_explained_is_said_from_narracao(tables: Tables, tmp_path: Path) -> None:
+    _, events = run(tables, Command("tabela", {"tabela": "a"}))
+    assert events[0].code == "dados.consulta"
+    assert events[0].data["linhas"][0].endswith(" hex por rodada ◀ agora")
+    rules = changed_rules(tmp_path, "narracao/dados.yaml", " hex por rodada{% if agora %}",
+                          " hex a cada rodada{% if agora %}")
+    _, events = run(rules, Command("tabela", {"tabela": "a"}))
+    assert events[0].data["linhas"][0].endswith(" hex a cada rodada ◀ agora")
+
+
+def test_an_unknown_table_is_refused_by_its_code(tables: Tables) -> None:
+    with pytest.raises(CommandRejected) as refused:
+        run(tables, Command("tabela", {"tabela": "zz"}))
+    assert refused.value.code == "dados.tabela_desconhecida"
+    assert refused.value.message.startswith("tabela desconhecida: 'zz'; use A, B, C,")
+
+
+# ---------------------------------------------------------------- ajuda, estado
+
+def test_the_help_lists_the_data(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "comandos.yaml", "clima — rola o clima inicial da estação",
+                          "clima — o tempo que faz")
+    _, events = run(rules, Command("ajuda"))
+    assert events[0].code == "comandos.ajuda" and "• clima — o tempo que faz" in events[0].text
+    assert {"nome": "clima", "ajuda": "clima — o tempo que faz"} in events[0].data["comandos"]
+
+
+def test_the_help_heading_comes_from_narracao(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "narracao/comandos.yaml", 'ajuda: "Comandos (modo ',
+                          'ajuda: "O que dizer (modo ')
+    _, events = run(rules, Command("ajuda"))
+    assert events[0].text.startswith("O que dizer (modo viagem (hexcrawl)):\n• ")
+
+
+def test_the_state_lines_come_from_narracao(tables: Tables, tmp_path: Path) -> None:
+    _, events = run(tables, Command("estado"), state=held(tables))
+    assert [e.code for e in events] == ["comandos.estado", "comandos.estado_mestre"]
+    assert "\nGrupo: Ana PV " in events[0].text
+    assert "pedidos pendentes: 1 " in events[1].text and events[1].text.endswith(
+        "últimas rolagens secretas: nenhuma")
+    rules = changed_rules(tmp_path, "narracao/comandos.yaml", "\\nGrupo: {% for c in",
+                          "\\nPersonagens: {% for c in")
+    _, events = run(rules, Command("estado"), state=held(rules))
+    assert "\nPersonagens: Ana PV " in events[0].text
+
+
+# ---------------------------------------------------------------- the session's start
+
+def test_the_starting_values_are_a_typed_piece(tables: Tables, tmp_path: Path) -> None:
+    assert tables.piece(StartRules).terreno.valor == "planicie"
+    rules = changed_rules(tmp_path, "inicio.yaml", "valor: inseguro", "valor: mortal")
+    assert initial_state(rules).dungeon.danger == "mortal"
+
+
+def test_a_bad_starting_season_names_the_file_and_key(tmp_path: Path) -> None:
+    with pytest.raises(TableError, match=r"tables/inicio\.yaml: 'estacao\.valor' deveria ser "
+                                         r"um destes: primavera"):
+        changed_rules(tmp_path, "inicio.yaml", "valor: primavera", "valor: monção")
+
+
+def test_the_clock_text_of_the_state_comes_from_narracao(tables: Tables, tmp_path: Path) -> None:
+    _, events = run(tables, Command("estado"))
+    assert events[0].data["estado"]["relogio"] == "Dia 1 · rodada 1 de 6 (0h–4h)"
+    rules = changed_rules(tmp_path, "narracao/relogio.yaml", 'na_viagem: "Dia {{ dia }} · ',
+                          'na_viagem: "{{ dia }}º dia · ')
+    _, events = run(rules, Command("estado"))
+    assert events[0].data["estado"]["relogio"] == "1º dia · rodada 1 de 6 (0h–4h)"
+    assert events[0].text.startswith("1º dia · rodada 1 de 6 (0h–4h) · ")
