@@ -220,8 +220,9 @@ def test_a_refusal_is_said_from_narracao(tmp_path: Path) -> None:
 def test_a_visibility_outside_the_vocabulary_names_the_file_and_key(tmp_path: Path) -> None:
     with pytest.raises(TableError, match=r"tables/masmorra\.yaml: 'encontro\.visibilidade' "
                                          r"deveria ser um destes: mestre, publico"):
-        changed_rules(tmp_path, "masmorra.yaml", "  visibilidade: mestre\n",
-                      "  visibilidade: gm\n")
+        changed_rules(tmp_path, "masmorra.yaml",
+                      "  visibilidade: mestre\n  visibilidade_padrao_da_casa",
+                      "  visibilidade: gm\n  visibilidade_padrao_da_casa")
 
 
 def test_a_chance_outside_six_names_the_file_and_key(tmp_path: Path) -> None:

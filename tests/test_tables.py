@@ -116,9 +116,11 @@ def test_read_tables_are_kept_and_an_edited_file_is_read_again(tmp_path: Path,
     assert load_rules(folder).files == first.files
     assert repr(load_rules(folder).files) == repr(first.files)  # snapshot versions agree
     path = folder / "inicio.yaml"
-    path.write_text(path.read_text(encoding="utf-8") + "\nnova_chave: 1\n", encoding="utf-8")
+    text = path.read_text(encoding="utf-8")
+    assert text.count("valor: planicie") == 1
+    path.write_text(text.replace("valor: planicie", "valor: colinas"), encoding="utf-8")
     edited = load_rules(folder)
-    assert edited.files["inicio"]["nova_chave"] == 1
+    assert edited.files["inicio"]["terreno"]["valor"] == "colinas"
     assert len(list(cache.glob("inicio-*.marshal"))) == 1  # the old one is gone
     for file in cache.iterdir():
         file.write_bytes(b"\x00 not marshal")

@@ -346,7 +346,7 @@ def pick_row(rows: Mapping[Any, Any], value: int) -> Any:
                 return row
         elif text.lstrip("-").isdigit() and int(text) == value:
             return row
-    raise CommandRejected(f"nenhuma linha da tabela para o resultado {value}")
+    raise CommandRejected.because("dados.sem_linha", resultado=value)
 
 
 def number_text(value: float) -> str:
@@ -374,8 +374,8 @@ def find_character(state: State, name_or_id: str) -> Character:
     for character in state.party:
         if character.id == wanted or slug(character.name) == wanted:
             return character
-    names = ", ".join(c.name for c in state.party) or "nenhum — crie com 'personagem Nome'"
-    raise CommandRejected(f"personagem desconhecido: '{name_or_id}'; personagens: {names}")
+    raise CommandRejected.because("personagem.desconhecido", nome=name_or_id,
+                                  personagens=[c.name for c in state.party])
 
 
 def update_character(state: State, character: Character) -> State:

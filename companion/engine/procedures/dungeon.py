@@ -181,7 +181,7 @@ class SleepMishap:
 
     nome: str
     dados: str
-    visibilidade: Literal["gm", "public"]
+    visibilidade: Literal["mestre", "publico"]
     linhas: Mapping[str, str | Mapping[str, Any]]
 
     def validate(self) -> None:

@@ -184,7 +184,8 @@ def mishap(state: State, scratch: Scratch, file: str, key: str,
     sees the roll (`visibilidade`: public or gm; the dungeon's Tabela B is the GM's, so a row
     that only the GM may know, like its row 10, leaves no trace for the players)."""
     expression, rows = _mishap_table(scratch, file, key)
-    visibility = str(scratch.table(file, key).get("visibilidade", PUBLIC))
+    said = scratch.table(file, key).get("visibilidade", "publico")
+    visibility = {"mestre": GM, "publico": PUBLIC}[said]
     rolled = scratch.roll(expression, name, visibility=visibility,
                           describe=lambda total: row_text(pick_row(rows, total)))
     row = pick_row(rows, rolled.total)
