@@ -8,13 +8,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.engine import apply
-from companion.engine.procedures.chase import distance_of
+from companion.engine.procedures.chase import ChaseRules, distance_of
+from companion.loader import load_rules
 from companion.engine.model import Chase, Character, Command, Dungeon, State, Timer
 from companion.errors import CommandRejected
 from companion.tables import Tables
 from tests.conftest import FixedDice, Play
 
 RANGED = "Ataques, Arremessos e Magias"
+
+THRESHOLDS = load_rules().piece(ChaseRules).distancia_pelo_placar
 
 
 def chase_play(tables: Tables, score: int | None = None, characters: tuple = (),
@@ -64,7 +67,7 @@ def test_declared_success_starts_the_chase_at_neutral(tables: Tables) -> None:
     play = chase_play(tables)
     events = play("fuga", resultado="sucesso")
     assert play.state.chase == Chase(phase="ativa", score=0, turn=0)
-    assert distance_of(play.state.chase) == "neutra"
+    assert distance_of(play.state.chase, THRESHOLDS) == "neutra"
     assert "A Perseguição se inicia" in events[-1].text.replace("a Perseguição", "A Perseguição")
     assert "Neutra" in events[-1].text
 
@@ -159,7 +162,7 @@ def test_two_escape_points_escape(tables: Tables) -> None:
     minutes = play.state.minutes
     events = play("fuga", resultado="sucesso")
     assert "Ponto de Fuga" in events[0].text
-    assert distance_of(play.state.chase) == "maior"
+    assert distance_of(play.state.chase, THRESHOLDS) == "maior"
     events = play("fuga", resultado="sucesso")
     assert play.state.chase is None
     end = next(e for e in events if e.data.get("fim") == "escaparam")
@@ -171,7 +174,7 @@ def test_two_danger_points_and_combat_resumes(tables: Tables) -> None:
     play = chase_play(tables, 0)
     events = play("fuga", resultado="falha")
     assert "Ponto de Perigo" in events[0].text
-    assert distance_of(play.state.chase) == "menor"
+    assert distance_of(play.state.chase, THRESHOLDS) == "menor"
     events = play("fuga", resultado="falha")
     assert play.state.chase is None
     end = next(e for e in events if e.data.get("fim") == "alcancados")
@@ -184,13 +187,13 @@ def test_points_cancel_on_one_signed_score(tables: Tables) -> None:
     seen = []
     for result in ("sucesso", "falha", "falha", "sucesso"):
         play("fuga", resultado=result)
-        seen.append((play.state.chase.score, distance_of(play.state.chase)))
+        seen.append((play.state.chase.score, distance_of(play.state.chase, THRESHOLDS)))
     assert seen == [(1, "maior"), (0, "neutra"), (-1, "menor"), (0, "neutra")]
 
 
 @pytest.mark.parametrize("score,distance", [(-1, "menor"), (0, "neutra"), (1, "maior")])
 def test_distance_is_derived_from_the_score(score: int, distance: str) -> None:
-    assert distance_of(Chase(phase="ativa", score=score)) == distance
+    assert distance_of(Chase(phase="ativa", score=score), THRESHOLDS) == distance
 
 
 # ---------------------------------------------------------------- the 3-turn limit

@@ -8,6 +8,7 @@ import pytest
 
 from companion.engine.model import Chase, Character, State
 from companion.engine.procedures.chase import ChaseRules, distance_of
+from companion.engine.view import view_state
 from companion.errors import CommandRejected, TableError
 from companion.tables import Tables
 from tests.conftest import FixedDice, Play
@@ -41,6 +42,9 @@ def test_the_score_thresholds_in_the_data_decide_the_distance(tables: Tables,
         (turn,) = said(play("fuga", resultado="sucesso"), "perseguicao.turno")
         assert turn.data == {"distancia": distance, "placar": 1}
         assert turn.text == f"Turno de perseguição 1: distância {name} (placar +1)."
+        # the phones' view reads the same thresholds as the chase's events
+        shown = view_state(play.state, "public", rules)["perseguicao"]
+        assert (shown["distancia"], shown["distancia_nome"]) == (distance, name)
 
 
 def test_the_points_to_end_come_from_the_data(tables: Tables, tmp_path: Path) -> None:

@@ -346,7 +346,8 @@ def pick_row(rows: Mapping[Any, Any], value: int) -> Any:
                 return row
         elif text.lstrip("-").isdigit() and int(text) == value:
             return row
-    raise CommandRejected.because("dados.sem_linha", resultado=value)
+    # a plain message: pick_row also runs outside apply (the view), where no code is rendered
+    raise CommandRejected(f"nenhuma linha da tabela para o resultado {value}")
 
 
 def number_text(value: float) -> str:

@@ -59,7 +59,7 @@ from companion import protocol
 from companion.engine.clock import MINUTES_PER_DAY, day_of
 from companion.engine.model import GM, PUBLIC, Character, Command, State
 from companion.engine.procedures import dungeon, rest
-from companion.engine.procedures.chase import distance_of, speed_gap_text
+from companion.engine.procedures.chase import ChaseRules, distance_of, speed_gap_text
 from companion.engine.procedures.panic import exhaustion_effects
 from companion.engine.procedures.travel import hexes_text, round_of
 from companion.engine.procedures.weather import weather_text
@@ -167,7 +167,7 @@ def _chase(state: State, scratch: Scratch) -> dict[str, Any] | None:
     chase = state.chase
     if chase is None:
         return None
-    distance = distance_of(chase)
+    distance = distance_of(chase, scratch.piece(ChaseRules).distancia_pelo_placar)
     name = str(scratch.table("perseguicao", "distancias", distance, "nome"))
     shown: dict[str, Any] = {"fase": chase.phase, "placar": chase.score, "turno": chase.turn,
                              "distancia": distance, "distancia_nome": name}

@@ -158,12 +158,7 @@ class ChaseRules:
             raise InvalidValue("pontos_para_fim", "um número inteiro, 1 ou mais")
 
 
-# The thresholds of tables/perseguicao.yaml `distancia_pelo_placar` as shipped, for callers
-# that do not pass the rules yet (companion/engine/view.py, tests/test_chase.py).
-SHIPPED_THRESHOLDS = ScoreDistances(menor_ate=-1, maior_desde=1)
-
-
-def distance_of(chase: Chase, thresholds: ScoreDistances = SHIPPED_THRESHOLDS) -> str:
+def distance_of(chase: Chase, thresholds: ScoreDistances) -> str:
     """The abstract distance derived from the score (tables/perseguicao.yaml
     `distancia_pelo_placar`): −1 menor, 0 neutra, +1 maior as shipped."""
     if chase.score <= thresholds.menor_ate:

@@ -185,7 +185,7 @@ def mishap(state: State, scratch: Scratch, file: str, key: str,
     that only the GM may know, like its row 10, leaves no trace for the players)."""
     expression, rows = _mishap_table(scratch, file, key)
     said = scratch.table(file, key).get("visibilidade", "publico")
-    visibility = {"mestre": GM, "publico": PUBLIC}[said]
+    visibility = GM if said == "mestre" else PUBLIC  # the data's words: mestre or publico
     rolled = scratch.roll(expression, name, visibility=visibility,
                           describe=lambda total: row_text(pick_row(rows, total)))
     row = pick_row(rows, rolled.total)
