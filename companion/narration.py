@@ -108,6 +108,10 @@ class Narrator:
             file, key = _split(code)
             raise TableError(f"tables/{FOLDER}/{file}.yaml: o texto '{key}' usa um valor que "
                              f"o evento não traz ({error.message})") from None
+        except (TemplateError, TypeError, ValueError, ArithmeticError) as error:
+            file, key = _split(code)
+            raise TableError(f"tables/{FOLDER}/{file}.yaml: o texto '{key}' não pôde ser "
+                             f"escrito com estes dados ({error})") from None
 
 
 def _split(code: str) -> tuple[str, str]:

@@ -10,8 +10,8 @@ from typing import Any, Callable
 import pytest
 
 from companion.engine import Command, apply, initial_state
+from companion.narration import duration_text
 from companion.engine.toolkit import (
-    duration_text,
     edge_for,
     modifier,
     one_of,

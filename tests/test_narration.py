@@ -34,6 +34,13 @@ def test_missing_data_and_unknown_codes_name_the_file_and_key() -> None:
         narrator.render("masmorra.x", {"luz": "tocha"})
 
 
+def test_a_template_that_cannot_use_its_data_names_the_file_and_key() -> None:
+    narrator = compile_templates({"perseguicao": {"placar": "Placar {{ placar + 1 }}."}})
+    assert narrator.render("perseguicao.placar", {"placar": 1}) == "Placar 2."
+    with pytest.raises(TableError, match=r"narracao/perseguicao\.yaml: o texto 'placar' não"):
+        narrator.render("perseguicao.placar", {"placar": "alto"})
+
+
 def test_a_broken_template_is_refused_when_loaded(tmp_path: Path) -> None:
     (tmp_path / "narracao").mkdir()
     (tmp_path / "narracao" / "panico.yaml").write_text('teste: "{{ nome "\n', encoding="utf-8")

@@ -26,7 +26,6 @@ from companion.engine.model import (
 )
 from companion.errors import CommandRejected, DiceError, TableError
 from companion.narration import counted
-from companion.narration import duration_text as narrated_duration
 from companion.narration import number_text as narrated_number
 from companion.rulebook import InvalidValue, piece
 from companion.tables import Tables, check, register_schema
@@ -230,9 +229,6 @@ class Scratch:
         """Emit a plain event."""
         self.events.append(Event(kind=kind, visibility=visibility, text=text, data=data))
 
-    def warn(self, text: str, visibility: Visibility = PUBLIC, **data: Any) -> None:
-        self.say(text, visibility, kind="aviso", **data)
-
     def tell(self, code: str, visibility: Visibility = PUBLIC, kind: str = "relato", *,
              words: Mapping[str, Any] | None = None, **data: Any) -> None:
         """Emit an event narrated from tables/narracao/: its text is the template `code`
@@ -358,11 +354,6 @@ def number_text(value: float) -> str:
 def plural(count: float, singular: str, plural_form: str | None = None) -> str:
     """'1 rodada', '2 rodadas', '0 rodadas', '1,5 hex' (companion.narration.counted)."""
     return counted(count, singular, plural_form)
-
-
-def duration_text(minutes: int) -> str:
-    """'8 horas e 10 minutos', '1 hora', '30 minutos' (companion.narration.duration_text)."""
-    return narrated_duration(minutes)
 
 
 def arg(scratch: Scratch, name: str, default: Any = None) -> Any:
@@ -528,11 +519,6 @@ ATTRIBUTES = ("for", "des", "con", "int", "sab", "car")
 
 def set_travel(state: State, **changes: Any) -> State:
     return replace(state, travel=replace(state.travel, **changes))
-
-
-def names_text(names: list[str]) -> str:
-    """'Ana', 'Ana e Bia', 'Ana, Bia e Caio'."""
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " e " + names[-1]
 
 
 def terrain_name(scratch: Scratch, terrain: str) -> str:

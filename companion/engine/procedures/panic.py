@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Callable, Literal, Mapping
 
-from companion.engine.model import PUBLIC, Character, Prompt, State, player_visibility
+from companion.engine.model import Character, Prompt, State, player_visibility
 from companion.engine.toolkit import (
     ATTRIBUTES,
     DICE_TEXT,
