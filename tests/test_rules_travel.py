@@ -85,7 +85,7 @@ def test_a_bad_encounter_visibility_names_the_file_and_key(tmp_path: Path) -> No
 def test_a_bad_encounter_chance_names_the_file_and_key(tmp_path: Path) -> None:
     old = '{nome: "Pântano", chance: 3, terrenos: [pantano]}'
     with pytest.raises(TableError, match=r"tables/viagem\.yaml: 'encontro\.grupos\[2\]\.chance'"
-                                         r" deveria ser uma chance de 0 a 6"):
+                                         r" deveria ser uma chance em 6, de 0 a 6"):
         changed_rules(tmp_path, "viagem.yaml", old, old.replace("chance: 3", "chance: 9"))
 
 
@@ -268,7 +268,7 @@ def test_an_unknown_terrain_is_refused_from_narracao(tables: Tables) -> None:
 
 def test_a_bad_camp_chance_names_the_file_and_key(tmp_path: Path) -> None:
     with pytest.raises(TableError, match=r"tables/viagem\.yaml: 'acampamento\.chance' deveria "
-                                         r"ser uma chance de 0 a 6"):
+                                         r"ser uma chance em 6, de 0 a 6"):
         changed_rules(tmp_path, "viagem.yaml", "  chance: 5            # 5:6", "  chance: 7  #")
 
 

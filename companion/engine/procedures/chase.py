@@ -27,6 +27,7 @@ from typing import Any, Callable, Literal
 from companion.engine.clock import pass_time
 from companion.engine.model import GM, Character, Chase, Prompt, State
 from companion.engine.toolkit import (
+    require_chance,
     ATTRIBUTES,
     PromptAnswer,
     Scratch,
@@ -98,8 +99,8 @@ class Distance:
     chance: int | Literal["sempre"]
 
     def validate(self) -> None:
-        if isinstance(self.chance, int) and not 0 <= self.chance <= 6:
-            raise InvalidValue("chance", f"uma chance em 6, de 0 a 6, ou '{ALWAYS}'")
+        if isinstance(self.chance, int):
+            require_chance("chance", self.chance)
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,7 @@ from companion.engine.clock import pass_time
 from companion.engine.procedures import rest
 from companion.engine.model import GM, PUBLIC, Danger, Dungeon, Monster, State, Visibility
 from companion.engine.toolkit import (
+    require_chance,
     Scratch,
     arg,
     command,
@@ -55,11 +56,6 @@ MISHAP_KEY = "tabela_b"
 Seen = Literal["mestre", "publico"]  # who sees an event, in the data's words
 _SEEN: dict[str, Visibility] = {"mestre": GM, "publico": PUBLIC}
 _DANGERS = get_args(Danger)
-
-
-def _require_chance(field_name: str, value: int) -> None:
-    if not 0 <= value <= 6:
-        raise InvalidValue(field_name, "uma chance em 6, de 0 a 6")
 
 
 def _require_positive(field_name: str, value: int) -> None:
@@ -82,7 +78,7 @@ class DangerLevel:
     texto: str
 
     def validate(self) -> None:
-        _require_chance("chance", self.chance)
+        require_chance("chance", self.chance)
         _require_positive("a_cada_turnos", self.a_cada_turnos)
 
 
@@ -163,7 +159,7 @@ class Surprise:
     so_monstros: str
 
     def validate(self) -> None:
-        _require_chance("chance", self.chance)
+        require_chance("chance", self.chance)
 
 
 @dataclass(frozen=True)
@@ -209,7 +205,7 @@ class SleepChecks:
     nao: str
 
     def validate(self) -> None:
-        _require_chance("chance", self.chance)
+        require_chance("chance", self.chance)
         _require_positive("horas", self.horas)
         _require_every_danger("niveis", self.niveis)
 

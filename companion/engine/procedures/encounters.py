@@ -9,15 +9,9 @@ from dataclasses import dataclass
 from typing import Literal, Mapping, Union
 
 from companion.engine.model import GM, PUBLIC, State, Visibility
-from companion.engine.toolkit import Scratch, command, pick_row, require_dice
+from companion.engine.toolkit import Scratch, command, pick_row, require_chance, require_dice
 from companion.errors import TableError
-from companion.rulebook import InvalidValue, piece
-
-
-def require_chance(field_name: str, value: int) -> None:
-    """For a piece's validate(): an X-in-6 chance (0 to 6)."""
-    if not 0 <= value <= 6:
-        raise InvalidValue(field_name, "uma chance de 0 a 6 (X em 6)")
+from companion.rulebook import piece
 
 
 @dataclass(frozen=True)

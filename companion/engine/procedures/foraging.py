@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Mapping, Union
 
 from companion.engine.procedures import conditions, rest
-from companion.engine.procedures.encounters import group_of, require_chance, roll_encounter
+from companion.engine.procedures.encounters import group_of, roll_encounter
 from companion.engine.procedures.travel import (
     named_activity,
     participants,
@@ -17,6 +17,7 @@ from companion.engine.procedures.travel import (
 )
 from companion.engine.model import Character, State
 from companion.engine.toolkit import (
+    require_chance,
     Scratch,
     arg,
     clamp_supplies,

@@ -37,10 +37,11 @@ from typing import Any, Callable, Mapping, get_args
 
 from companion.engine.clock import MINUTES_PER_DAY, day_of, pass_time
 from companion.engine.procedures import panic, rest
-from companion.engine.procedures.encounters import check_encounter, require_chance
+from companion.engine.procedures.encounters import check_encounter
 from companion.engine.procedures.weather import WeatherRules, drift_weather, roll_initial_weather
 from companion.engine.model import State, Terrain, TravelMode
 from companion.engine.toolkit import (
+    require_chance,
     Scratch,
     arg,
     command,
