@@ -26,10 +26,13 @@ order, only through the rooms allowed to see them, followed by the GM's fresh `e
 players and table screens, `estado_mudou` with just the top-level keys of their view that
 changed (nothing when none did).
 
-One dispatcher thread does all of this (welcomes and fan-out), reading the committed log with
-session.events_since: the order is the log's order whatever thread ran the command, and a
-client whose missed events are replayed during its welcome never gets them again live (each
-client remembers the last global seq it was sent).
+New events go out from the thread that ran the command, as soon as it is committed: the
+session calls its subscribers batch by batch in seq order, and the hub reads the committed log
+from its cursor (session.events_since), so the order is the log's whatever thread ran what.
+One dispatcher thread does the rest: welcomes, and the views, which follow the events once the
+websocket writers have taken them (a burst of commands gets one round of views). A welcome
+replays a client's missed events under the same lock as the live fan-out, so it never gets
+one twice (each client remembers the last global seq it was sent) nor misses one.
 """
 from __future__ import annotations
 
@@ -59,9 +62,11 @@ GM_ROOM = "gm"
 PUBLIC_ROOM = "public"
 TABLE_ROOM = "mesa"  # shared screens: they get the public estado
 WELCOME_WAIT = 5.0  # seconds to wait for the connection to be accepted before welcoming
-# Events go out before views: the websocket writer threads need the GIL to send the events
-# the dispatcher just queued, and building and sending the views would hold it meanwhile.
-VIEWS_AFTER = 0.002  # seconds between a batch's events and its views
+# Views go out after the events they follow, once the websocket writers have the events
+# (Hub._wait_sent): seconds.
+VIEWS_WAIT = 0.02  # at most this long waiting for the send queues to empty
+VIEWS_POLL = 0.0005  # how often to look at them meanwhile
+VIEWS_SETTLE = 0.005  # then this much more
 
 
 def player_room(character_id: str) -> str:
@@ -143,6 +148,8 @@ class Hub:
         self.pages = pages.page_data(tables)
         last = getattr(session, "last_seq", None)
         self.cursor = last() if last is not None else self._last_seq(0)
+        self.sending = threading.RLock()  # live events, and the welcomes' replays
+        self.unviewed: list[dict] = []  # events sent since the last views
         self.stopped = threading.Event()
         self.thread: threading.Thread | None = None
 
@@ -165,11 +172,14 @@ class Hub:
             self.thread.join(timeout=5)
 
     def _on_events(self, _events: list[dict]) -> None:
-        """Session callback: never blocks (the session may hold its own lock here)."""
-        self.jobs.put(("events", None))
+        """Session callback, batch by batch in seq order, in the thread that ran the command
+        (without the session's lock): the new events go out at once; the views follow from
+        the dispatcher."""
+        self._send_events()
+        self.jobs.put(("views", None))
 
     def _dispatch_forever(self) -> None:
-        actions = {"events": lambda _: self._fan_out(), "welcome": self._welcome,
+        actions = {"views": lambda _: self._send_views(), "welcome": self._welcome,
                    "stop": lambda _: None}
         while not self.stopped.is_set():
             kind, payload = self.jobs.get()
@@ -254,23 +264,24 @@ class Hub:
             client = self.pending.pop(sid, None)
         if client is None:
             return
-        since = self._replay_from(client)
         sio = self.socketio.server
-        sio.emit("boas_vindas", {"papel": client.role, "token": client.token,
-                                 "jogador": client.player, "paginas": self.pages,
-                                 **client.welcome},
-                 to=sid, namespace=NAMESPACE)
-        missed = self.session.events_since(since)
-        for event in missed:
-            if self.visible_to(event["visibility"], client.viewer):
-                sio.emit("evento", self.numbering.localize(event, client.viewer), to=sid,
-                         namespace=NAMESPACE)
-        client.last_sent = missed[-1]["seq"] if missed else max(since, self.cursor)
-        view = self._sync_view(client.viewer)  # the others of its kind catch up first
-        for room in client.rooms:
-            sio.enter_room(sid, room, namespace=NAMESPACE)
-        with self.lock:
-            self.clients[sid] = client
+        with self.sending:  # no live event goes out between its replay and its rooms
+            since = self._replay_from(client)
+            sio.emit("boas_vindas", {"papel": client.role, "token": client.token,
+                                     "jogador": client.player, "paginas": self.pages,
+                                     **client.welcome},
+                     to=sid, namespace=NAMESPACE)
+            missed = self.session.events_since(since)
+            for event in missed:
+                if self.visible_to(event["visibility"], client.viewer):
+                    sio.emit("evento", self.numbering.localize(event, client.viewer), to=sid,
+                             namespace=NAMESPACE)
+            client.last_sent = missed[-1]["seq"] if missed else max(since, self.cursor)
+            view = self._sync_view(client.viewer)  # the others of its kind catch up first
+            for room in client.rooms:
+                sio.enter_room(sid, room, namespace=NAMESPACE)
+            with self.lock:
+                self.clients[sid] = client
         if not sio.manager.is_connected(sid, NAMESPACE):  # it left during the welcome
             self._forget(client)
             return
@@ -306,23 +317,43 @@ class Hub:
 
     # ------------------------------------------------------------------ fan-out
 
-    def _fan_out(self) -> None:
-        """Send every committed event past the cursor to its rooms, then fresh estados."""
-        fresh = self.session.events_since(self.cursor)
-        if not fresh:
-            return
-        sio = self.socketio.server
-        for event in fresh:
-            with self.lock:
-                live = list(self.clients.values())
-            already = [c.sid for c in live if c.last_sent >= event["seq"]]
-            for local, rooms in self._localized(event, live):
-                sio.emit("evento", local, to=rooms, skip_sid=already, namespace=NAMESPACE)
-            for client in live:
-                client.last_sent = max(client.last_sent, event["seq"])
-            self.cursor = event["seq"]
-        time.sleep(VIEWS_AFTER)
-        self._send_states(fresh)
+    def _send_events(self) -> None:
+        """Send every committed event past the cursor to its rooms (skipping the clients
+        whose welcome already replayed it); remember them for the next views."""
+        with self.sending:
+            fresh = self.session.events_since(self.cursor)
+            sio = self.socketio.server
+            for event in fresh:
+                with self.lock:
+                    live = list(self.clients.values())
+                already = [c.sid for c in live if c.last_sent >= event["seq"]]
+                for local, rooms in self._localized(event, live):
+                    sio.emit("evento", local, to=rooms, skip_sid=already, namespace=NAMESPACE)
+                for client in live:
+                    client.last_sent = max(client.last_sent, event["seq"])
+                self.cursor = event["seq"]
+            self.unviewed += fresh
+
+    def _send_views(self) -> None:
+        """The views after the events sent since the last views, once the phones have those
+        events: building the views holds the GIL the websocket writers need, and a view is
+        worth less than the event it follows. A burst of commands gets one round of views."""
+        self._wait_sent()
+        with self.sending:
+            fresh, self.unviewed = self.unviewed, []
+        if fresh:
+            self._send_states(fresh)
+
+    def _wait_sent(self) -> None:
+        """Wait until every connection's send queue is empty (at most VIEWS_WAIT seconds),
+        then VIEWS_SETTLE more: the writers have taken the events and are sending them."""
+        eio = self.socketio.server.eio
+        deadline = time.monotonic() + VIEWS_WAIT
+        while time.monotonic() < deadline:
+            if all(s.queue.empty() for s in list(eio.sockets.values())):
+                break
+            time.sleep(VIEWS_POLL)
+        time.sleep(VIEWS_SETTLE)
 
     def _localized(self, event: dict, live: list[Client]) -> list[tuple[dict, list[str]]]:
         """The event as each of its rooms receives it, rooms receiving the same numbers grouped
