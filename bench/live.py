@@ -390,7 +390,7 @@ def main() -> None:
                          help="quantos celulares em cada medida de latência (padrão 10,50,100)")
     args = options.parse_args()
     quick = args.curto
-    per_run = 30 if quick else 100
+    per_run = 30 if quick else 200
     seconds = args.sustentado if args.sustentado is not None else (10 if quick else 60)
     long_count = args.comandos or 10_000
     lines: list[str] = []

@@ -371,14 +371,16 @@ class Hub:
     @staticmethod
     def _targets(visibility: str, live: list[Client]) -> list[tuple[str, str]]:
         """(room, viewer key) pairs an event goes to: one room per numbering, so each viewer
-        gets its own seq. The public room is split into the GM's, the table screens' and each
-        connected player's own room."""
+        gets its own seq. The public room is split into the table screens', each connected
+        player's own room and the GM's, the GM last: its own commands' events already reach it
+        in the acknowledgement."""
         players = sorted({c.viewer for c in live if c.role == "jogador"})
         targets: list[tuple[str, str]] = []
         for room in rooms_for(visibility):
             if room == PUBLIC_ROOM:
-                targets += [(GM_ROOM, GM_VIEWER), (TABLE_ROOM, "public")]
+                targets.append((TABLE_ROOM, "public"))
                 targets += [(player, player) for player in players]
+                targets.append((GM_ROOM, GM_VIEWER))
             elif room == GM_ROOM:
                 targets.append((GM_ROOM, GM_VIEWER))
             elif room in players:
