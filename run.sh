@@ -75,8 +75,11 @@ run_tests() {
   # the import contract (pyproject.toml [tool.importlinter]) first: a broken one fails the run
   echo "lint-imports (o contrato de imports em pyproject.toml)"
   "$VENV/bin/lint-imports" --no-cache
-  local status=0
-  "$PY" -m pytest -q "$@" || status=$?
+  local status=0 quiet=(-q)
+  for arg in "$@"; do  # the caller's own -q/-v wins (a second -q would hide the summary)
+    case "$arg" in -q*|-v*|--quiet|--verbose) quiet=() ;; esac
+  done
+  "$PY" -m pytest "${quiet[@]}" "$@" || status=$?
   if [ "$status" -eq 5 ]; then
     echo "erro: nenhum teste foi coletado" >&2
     exit 1
