@@ -495,6 +495,29 @@ def test_event_committed_during_replay_is_sent_once(server: RunningServer,
             late.close()
 
 
+def test_a_command_sent_during_its_own_welcome_is_taken(server: RunningServer) -> None:
+    """A connection whose welcome waits behind a long fan-out (100 phones at a busy table)
+    may already send commands: they are run, not refused as "not accepted yet"."""
+    hub = server.app.extensions["mesa_hub"]
+    hub.sending.acquire()  # a fan-out in progress: the welcome's replay must wait for it
+    try:
+        gm = Peer(server.url, {"token": GM_TOKEN})
+        wait_until(lambda: hub.pending, what="the welcome waiting")
+        time.sleep(0.1)  # the dispatcher has taken the welcome and waits for the fan-out
+        acks: list[Any] = []
+        gm.sio.emit("comando", {"text": "rolar 1d6"}, callback=acks.append)
+        time.sleep(0.3)
+    finally:
+        hub.sending.release()
+    try:
+        wait_until(lambda: acks, what="the acknowledgement")
+        assert acks[0]["ok"], acks[0]
+        gm.wait_seq(acks[0]["events"][0]["seq"])  # and its event too, once
+        assert gm.seqs.count(acks[0]["events"][0]["seq"]) == 1
+    finally:
+        gm.close()
+
+
 def test_events_during_welcome_are_not_duplicated(peers, session: Session) -> None:
     """Players join while the GM keeps rolling: every connection gets each seq once."""
     gm = peers({"token": GM_TOKEN})

@@ -260,8 +260,8 @@ class Hub:
             with self.lock:
                 self.pending.pop(sid, None)
             return
-        with self.lock:
-            client = self.pending.pop(sid, None)
+        with self.lock:  # it stays pending (its commands are taken) until it is live
+            client = self.pending.get(sid)
         if client is None:
             return
         sio = self.socketio.server
@@ -282,6 +282,7 @@ class Hub:
                 sio.enter_room(sid, room, namespace=NAMESPACE)
             with self.lock:
                 self.clients[sid] = client
+                self.pending.pop(sid, None)
         if not sio.manager.is_connected(sid, NAMESPACE):  # it left during the welcome
             self._forget(client)
             return
