@@ -21,6 +21,7 @@ from companion.engine.toolkit import (
 )
 from companion.engine.model import Character, Dungeon, Lasting, State, Travel
 from companion.errors import CommandRejected, TableError
+from companion.rulebook import PIECES, build_piece
 from companion.tables import DEFAULT_DIR, SCHEMAS, Tables, check
 from companion.loader import load_rules
 from tests.conftest import FixedDice, Play
@@ -134,10 +135,16 @@ def test_variant_checks_the_keys_of_its_case():
             check({"x": bad}, schema, "teste")
 
 
-def broken_panico(tables: Tables, change: Callable[[dict[str, Any]], None]) -> None:
-    data = copy.deepcopy(tables["panico"])
+def broken_panico(tables: Tables, change: Callable[[dict[str, Any]], None],
+                  file: str = "panico") -> None:
+    """Load `file` changed: its schema (if any) and every typed piece declared in it."""
+    data = copy.deepcopy(tables[file])
     change(data)
-    check(data, SCHEMAS["panico"], "panico")
+    if file in SCHEMAS:
+        check(data, SCHEMAS[file], file)
+    for cls, place in PIECES.items():
+        if place.file == file:
+            build_piece(cls, {**tables.files, file: data})
 
 
 def _set(path: tuple[str, ...], value: Any) -> Callable[[dict[str, Any]], None]:

@@ -1,7 +1,7 @@
 """Descansar: the shared rest procedure (travel with Tabela H, dungeon with its Tabela B)."""
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import fields, replace
 
 import pytest
 
@@ -111,7 +111,8 @@ def test_schemas_shared_by_several_modules_keep_every_part() -> None:
     from companion.tables import SCHEMAS
 
     def checked(file: str) -> set[str]:  # by a schema, or by a typed piece (issue 8)
-        pieces = {place.path[0] for place in PIECES.values() if place.file == file and place.path}
+        pieces = {key for cls, place in PIECES.items() if place.file == file
+                  for key in (place.path[:1] or [item.name for item in fields(cls)])}
         return set(SCHEMAS.get(file, {})) | pieces
 
     assert {"descanso", "tabela_b", "tabela_h", "rodada"} <= checked("viagem")

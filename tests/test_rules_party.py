@@ -140,11 +140,11 @@ def _hurt(tables: Tables) -> Play:
 
 
 def test_the_condition_piece_is_typed(tables: Tables) -> None:
-    from companion.engine.procedures.conditions import ConditionRules
+    from companion.engine.procedures.conditions import ConditionRules, TravelRound
 
     rules = tables.piece(ConditionRules)
     assert rules.efeitos_de_condicao["meio_movimento"].fator_avanco == 0.5
-    assert rules.rodada.minutos == 240
+    assert tables.piece(TravelRound).minutos == 240  # the one piece of `rodada` (travel's too)
 
 
 def test_a_slowing_factor_changed_in_the_data_changes_the_pace(tables: Tables,

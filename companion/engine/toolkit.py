@@ -28,7 +28,7 @@ from companion.errors import CommandRejected, DiceError, TableError
 from companion.narration import counted
 from companion.narration import number_text as narrated_number
 from companion.rulebook import InvalidValue, piece
-from companion.tables import Tables, check, register_schema
+from companion.tables import Tables, check
 
 T = TypeVar("T")
 
@@ -110,20 +110,71 @@ EXHAUSTION_NO_MODIFIERS = "sem_modificadores"
 EXHAUSTION_DAILY_HARM = "dano_diario"
 
 
-_EXHAUSTION_ROW = {"texto": str, "efeito": str}
+@dataclass(frozen=True)
+class DailyHarm:
+    """Tabela I `dano_diario`: the damage rolled on an attribute at each day's end."""
+
+    atributo: str
+    dados: str
+
+    def validate(self) -> None:
+        require_dice("dados", self.dados)
+        if self.atributo not in ATTRIBUTES:
+            raise InvalidValue("atributo", "um destes: " + ", ".join(ATTRIBUTES))
 
 
-register_schema("panico", {"tabela_i": {"nome": str, "linhas": {"*": variant("efeito", {
-    EXHAUSTION_EDGE: _EXHAUSTION_ROW,
-    EXHAUSTION_NO_MODIFIERS: _EXHAUSTION_ROW,
-    EXHAUSTION_DAILY_HARM: {**_EXHAUSTION_ROW,
-                            "dano_diario": {"atributo": str, "dados": DICE_TEXT}},
-})}}})
+@dataclass(frozen=True)
+class ExhaustionRow:
+    texto: str
+    efeito: Literal["desvantagem", "sem_modificadores", "dano_diario"]
+    dano_diario: DailyHarm | None = None
+
+    def validate(self) -> None:
+        if self.efeito == EXHAUSTION_DAILY_HARM and self.dano_diario is None:
+            raise InvalidValue("dano_diario", "presente (atributo e dados do dano diário)")
 
 
-# How a prompt's options are shown to people (canonical value → label), house default.
-register_schema("panico", {"nomes_opcoes": {"*": str},
-                           "dano_de_atributo": {"pontos_por_modificador": int}})
+@piece("panico", "tabela_i")
+@dataclass(frozen=True)
+class ExhaustionTable:
+    """Tabela I: Exaustão (levels are cumulative)."""
+
+    nome: str
+    linhas: Mapping[str, ExhaustionRow]
+
+    def level_of(self, effect: str) -> int | None:
+        """The level from which `effect` applies (None if no row has it)."""
+        return min((int(key) for key, row in self.linhas.items() if row.efeito == effect),
+                   default=None)
+
+
+@piece("panico", "dano_de_atributo")
+@dataclass(frozen=True)
+class AttributeDamage:
+    """House default: attribute damage lowers that modifier by 1 per `pontos_por_modificador`."""
+
+    pontos_por_modificador: int
+    padrao_da_casa: bool = False
+
+    def validate(self) -> None:
+        if self.pontos_por_modificador < 1:
+            raise InvalidValue("pontos_por_modificador", "um número inteiro de 1 para cima")
+
+
+@piece("panico", strict=False)
+@dataclass(frozen=True)
+class PromptLabels:
+    """How people call each prompt kind (`nomes_pedidos`) and how a prompt's options are
+    shown (`nomes_opcoes`: canonical value → label), house defaults."""
+
+    nomes_pedidos: Mapping[str, str]
+    nomes_opcoes: Mapping[str, str]
+
+    def kind_name(self, kind: str) -> str:
+        return self.nomes_pedidos.get(kind, kind)
+
+    def option_name(self, option: str) -> str:
+        return self.nomes_opcoes.get(option, option)
 
 
 Mode = Literal["viagem", "masmorra", "perseguicao"]
@@ -403,9 +454,7 @@ def exhaust_party(state: State, amount: int) -> tuple[State, str]:
 
 def exhaustion_level(effect: str, tables: Tables) -> int | None:
     """The Tabela I level from which `effect` applies (None if no row has it)."""
-    rows = tables.get("panico", "tabela_i", "linhas")
-    levels = [int(key) for key, row in rows.items() if row["efeito"] == effect]
-    return min(levels, default=None)
+    return tables.piece(ExhaustionTable).level_of(effect)
 
 
 def has_exhaustion_effect(character: Character, effect: str, tables: Tables) -> bool:
@@ -419,8 +468,8 @@ def modifier(character: Character, attribute: str, tables: Tables) -> int:
     attribute damage lowers it by 1 per `dano_de_atributo.pontos_por_modificador` points."""
     if has_exhaustion_effect(character, EXHAUSTION_NO_MODIFIERS, tables):
         return 0
-    per = int(tables.get("panico", "dano_de_atributo", "pontos_por_modificador"))
-    harm = int(character.attribute_damage.get(attribute, 0)) // max(1, per)
+    per = tables.piece(AttributeDamage).pontos_por_modificador
+    harm = int(character.attribute_damage.get(attribute, 0)) // per
     return int(character.mods.get(attribute, 0)) - harm
 
 
@@ -437,7 +486,7 @@ def add_prompt(state: State, scratch: Scratch, kind: str, character: str | None,
                dice_expression: str = "1d20", modifier_value: int = 0, dc: int | None = None,
                options: tuple[str, ...] = (), **context: Any) -> State:
     """Queue a prompt for a character's player (or the GM when character is None)."""
-    names = scratch.table("panico", "nomes_opcoes")
+    names = scratch.piece(PromptLabels)
     owner = next((c for c in state.party if c.id == character), None)
     if owner is not None and not options:  # a roll: DESV applies to the physical die too
         edge = edge_for(owner, scratch.tables, state.minutes)
@@ -446,7 +495,7 @@ def add_prompt(state: State, scratch: Scratch, kind: str, character: str | None,
             text += " " + edge_text(edge, dice_expression, bool(context.get("rolar_abaixo")))
     prompt = Prompt(id=state.next_prompt_id, kind=kind, character=character, text=text,
                     dice=dice_expression, modifier=modifier_value, dc=dc, options=options,
-                    labels=tuple(str(names.get(o, o)) for o in options), context=context)
+                    labels=tuple(names.option_name(o) for o in options), context=context)
     visibility = player_visibility(character) if character else GM
     scratch.say(text, visibility, kind="pedido", pedido=prompt_to_dict(prompt))
     return replace(state, prompts=state.prompts + (prompt,),
@@ -455,7 +504,7 @@ def add_prompt(state: State, scratch: Scratch, kind: str, character: str | None,
 
 def prompt_name(tables: Tables, kind: str) -> str:
     """How people call a prompt kind (tables/panico.yaml `nomes_pedidos`)."""
-    return str(tables.get("panico", "nomes_pedidos").get(kind, kind))
+    return tables.piece(PromptLabels).kind_name(kind)
 
 
 def require_group_free(state: State, scratch: Scratch, who: tuple[str, ...] | None = None) -> None:

@@ -121,16 +121,6 @@ class HouseRest:
             require_dice(where, "1" + _hit_die_text(str(die)))
 
 
-@piece("viagem", "encontro", strict=False)  # the rest of it is the travel encounters'
-@dataclass(frozen=True)
-class EncounterCheck:
-    """How the encounter check is named (a mishap's `encontro_chance`)."""
-
-    nome: str
-    sim: str
-    nao: str
-
-
 Test = tuple[int, str]  # a CON test for the rest's benefits: (DC, why it is asked)
 Effect = Callable[[State, Scratch, Any, Any], tuple[State, tuple[Test, ...]]]
 
@@ -265,7 +255,7 @@ def _encounter(state: State, scratch: Scratch, happens: Any,
 
 def _encounter_chance(state: State, scratch: Scratch, chance: Any,
                       row: Any) -> tuple[State, tuple[Test, ...]]:
-    spec = scratch.piece(EncounterCheck)
+    spec = scratch.piece(encounters.EncounterCheck)
     if scratch.chance(int(chance), spec.nome, spec.sim, spec.nao,
                       visibility=encounters.encounter_visibility(scratch)):
         return _encounter_now(state, scratch)
