@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import TableError
+from companion.prompt_names import PromptLabels
 from companion.tables import Tables, register_schema
 
 FILE = "paginas"
@@ -59,7 +60,7 @@ def _known(file: str, where: str, keys: Any, known: Any, what: str) -> None:
 
 def load(tables: Tables) -> Pages:
     """tables/paginas.yaml as typed values; modes, prompt kinds and options it names must
-    exist (comandos.yaml `modos`, panico.yaml `nomes_pedidos` and `nomes_opcoes`), and every
+    exist (comandos.yaml `modos`, pedidos.yaml `nomes_pedidos` and `nomes_opcoes`), and every
     mode has its name and its buttons."""
     raw = tables[FILE]
     modes = tables.get("comandos", "modos")
@@ -70,10 +71,9 @@ def load(tables: Tables) -> Pages:
             if mode not in raw[key]:
                 raise TableError(f"tables/{FILE}.yaml: falta a chave '{key}.{mode}'")
     kinds = [k for k in raw["titulos_pedidos"] if k != DEFAULT_TITLE]
-    _known(FILE, "titulos_pedidos", kinds, tables.get("panico", "nomes_pedidos"),
-           "um tipo de pedido")
-    _known(FILE, "opcoes", raw["opcoes"], tables.get("panico", "nomes_opcoes"),
-           "uma opção de pedido")
+    labels = tables.piece(PromptLabels)
+    _known(FILE, "titulos_pedidos", kinds, labels.nomes_pedidos, "um tipo de pedido")
+    _known(FILE, "opcoes", raw["opcoes"], labels.nomes_opcoes, "uma opção de pedido")
     for index, die in enumerate(raw["dados_jogador"]):
         if not (die.startswith("d") and die[1:].isdigit() and int(die[1:]) > 1):
             raise TableError(f"tables/{FILE}.yaml: 'dados_jogador[{index}]' deveria ser um "

@@ -577,7 +577,7 @@ def test_rest_tests_hold_the_group_too(play: Play, kind: str) -> None:
     start(play, party=(ana(), bia()), terrain="estepe")
     play.state = replace(play.state, prompts=(Prompt(4, kind, "bia", "teste"),),
                          next_prompt_id=5)
-    name = play.tables.get("panico", "nomes_pedidos", kind)
+    name = play.tables.get("pedidos", "nomes_pedidos", kind)
     for activity in ("avancar", "explorar", "descansar", "dormir", "masmorra"):
         with pytest.raises(CommandRejected, match=rf"Bia ainda não respondeu ao pedido 4 "
                                                   rf"\({name}\)"):

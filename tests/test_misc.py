@@ -249,7 +249,7 @@ def test_tabela_d_without_a_column_for_the_terrain_is_rejected_naming_the_data(t
 
 def test_a_table_shown_only_to_the_gm_follows_its_entry(tables):
     files = copy.deepcopy(dict(tables.files))
-    files["panico"]["tabelas"]["k"]["visibilidade"] = "gm"
+    files["dados"]["tabelas"]["k"]["visibilidade"] = "gm"
     play = Play(Tables(files=files, directory=tables.directory))
     (event,) = play("tabela", tabela="k", rng=FixedDice(1))
     assert event.visibility == "gm" and event.data["tabela"] == "Tabela K: Aflição"

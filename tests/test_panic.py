@@ -262,7 +262,7 @@ def test_exhaustion_day_damage_adds_up_per_character(tables):
 def test_the_daily_harm_follows_its_row_in_the_data(tables):
     """Moving `dano_diario` to row 1 makes level 1 take the damage (1d4 CON, from the row)."""
     files = copy.deepcopy(dict(tables.files))
-    rows = files["panico"]["tabela_i"]["linhas"]
+    rows = files["exaustao"]["tabela_i"]["linhas"]
     rows["1"], rows["3"] = ({**rows["1"], "efeito": "dano_diario",
                              "dano_diario": {"atributo": "sab", "dados": "1d6"}},
                             {"texto": rows["3"]["texto"], "efeito": "desvantagem"})
@@ -274,7 +274,7 @@ def test_the_daily_harm_follows_its_row_in_the_data(tables):
 
 
 def test_tabela_i_texts_are_the_seeds(tables):
-    rows = tables.get("panico", "tabela_i", "linhas")
+    rows = tables.get("exaustao", "tabela_i", "linhas")
     assert {int(k): v["texto"] for k, v in rows.items()} == I
 
 

@@ -27,6 +27,7 @@ from companion.engine.model import (
 from companion.errors import CommandRejected, DiceError, TableError
 from companion.narration import counted
 from companion.narration import number_text as narrated_number
+from companion.prompt_names import PromptLabels
 from companion.rulebook import InvalidValue, piece
 from companion.tables import Tables, check
 
@@ -99,7 +100,7 @@ def variant(field_name: str, shapes: Mapping[str, Any]) -> type:
         and _fits(value, shapes[value[field_name]]))
 
 
-# Tabela I (panico.yaml tabela_i): each row says which effect starts at its level; the levels
+# Tabela I (exaustao.yaml tabela_i): each row says which effect starts at its level; the levels
 # are cumulative, so an effect applies from its row's level up.
 EXHAUSTION_EDGE = "desvantagem"
 
@@ -134,7 +135,7 @@ class ExhaustionRow:
             raise InvalidValue("dano_diario", "presente (atributo e dados do dano diário)")
 
 
-@piece("panico", "tabela_i")
+@piece("exaustao", "tabela_i")
 @dataclass(frozen=True)
 class ExhaustionTable:
     """Tabela I: Exaustão (levels are cumulative)."""
@@ -148,10 +149,11 @@ class ExhaustionTable:
                    default=None)
 
 
-@piece("panico", "dano_de_atributo")
+@piece("personagem", "dano_de_atributo")
 @dataclass(frozen=True)
 class AttributeDamage:
-    """House default: attribute damage lowers that modifier by 1 per `pontos_por_modificador`."""
+    """personagem.yaml `dano_de_atributo` (house default): attribute damage lowers that
+    modifier by 1 per `pontos_por_modificador` points."""
 
     pontos_por_modificador: int
     padrao_da_casa: bool = False
@@ -159,22 +161,6 @@ class AttributeDamage:
     def validate(self) -> None:
         if self.pontos_por_modificador < 1:
             raise InvalidValue("pontos_por_modificador", "um número inteiro de 1 para cima")
-
-
-@piece("panico", strict=False)
-@dataclass(frozen=True)
-class PromptLabels:
-    """How people call each prompt kind (`nomes_pedidos`) and how a prompt's options are
-    shown (`nomes_opcoes`: canonical value → label), house defaults."""
-
-    nomes_pedidos: Mapping[str, str]
-    nomes_opcoes: Mapping[str, str]
-
-    def kind_name(self, kind: str) -> str:
-        return self.nomes_pedidos.get(kind, kind)
-
-    def option_name(self, option: str) -> str:
-        return self.nomes_opcoes.get(option, option)
 
 
 Mode = Literal["viagem", "masmorra", "perseguicao"]
@@ -503,7 +489,7 @@ def add_prompt(state: State, scratch: Scratch, kind: str, character: str | None,
 
 
 def prompt_name(tables: Tables, kind: str) -> str:
-    """How people call a prompt kind (tables/panico.yaml `nomes_pedidos`)."""
+    """How people call a prompt kind (tables/pedidos.yaml `nomes_pedidos`)."""
     return tables.piece(PromptLabels).kind_name(kind)
 
 

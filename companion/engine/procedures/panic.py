@@ -13,7 +13,7 @@ a result ≤ the character's current Sanity. On a failure Tabela J is read at th
 - Impactado: 2 damage to Sabedoria, kept in `attribute_damage["sab"]`.
 
 `exhaustion_day(state, scratch)` applies Tabela I's daily harm (the rows with `efeito:
-dano_diario`, level 3+ in tables/panico.yaml: 1d4 CON damage, kept in `attribute_damage`);
+dano_diario`, level 3+ in tables/exaustao.yaml: 1d4 CON damage, kept in `attribute_damage`);
 travel.end_of_day calls it. The `desvantagem` and `sem_modificadores` rows act through
 toolkit.edge_for / toolkit.modifier.
 """
