@@ -19,14 +19,15 @@ from companion.engine.toolkit import (
     spoken_name,
     variant,
 )
-from companion.engine.model import Character, Dungeon, Lasting, State, Travel
+from companion.engine.model import Dungeon, Lasting, State, Travel
 from companion.errors import CommandRejected, TableError
 from companion.rulebook import PIECES, build_piece
 from companion.tables import DEFAULT_DIR, SCHEMAS, Tables, check
 from companion.loader import load_rules
 from tests.conftest import FixedDice, Play
+from tests.rules_helpers import new_character
 
-TIRED = {level: Character(id="ana", name="Ana", exhaustion=level, mods={"des": 2, "con": 1})
+TIRED = {level: new_character(id="ana", name="Ana", exhaustion=level, mods={"des": 2, "con": 1})
          for level in range(5)}
 
 
@@ -249,6 +250,6 @@ def test_the_wrong_mode_refusal_is_short_and_spoken(tables, state, name, message
 
 
 def test_a_lasting_condition_with_an_edge_gives_desv(tables):
-    bitten = Character(id="ana", name="Ana", lasting=(Lasting("Mosquitos", 720, "desvantagem"),))
-    plain = Character(id="bia", name="Bia", lasting=(Lasting("Frio", 720),))
+    bitten = new_character(id="ana", name="Ana", lasting=(Lasting("Mosquitos", 720, "desvantagem"),))
+    plain = new_character(id="bia", name="Bia", lasting=(Lasting("Frio", 720),))
     assert (edge_for(bitten, tables, 0), edge_for(plain, tables, 0)) == ("desvantagem", None)

@@ -15,6 +15,7 @@ from companion.engine.procedures.rest import rest_party
 from companion.tables import Tables
 from tests.conftest import FixedDice, Play
 from tests.test_hexcrawl import QUIET, ana, bia, one_roll, rolls, run, start
+from tests.rules_helpers import new_character
 
 H = "Tabela H: Percalços"
 SEED_H = {
@@ -156,7 +157,7 @@ def test_tabela_h_item_row_5_is_told(play: Play) -> None:
 
 @pytest.mark.parametrize("face, loser", [(1, "Ana"), (2, "Bia"), (3, "Caio")])
 def test_tabela_h_row_5_rolls_who_loses_the_item(play: Play, face: int, loser: str) -> None:
-    caio = Character(id="caio", name="Caio")
+    caio = new_character(id="caio", name="Caio")
     camp(play, fed(ana()), fed(bia()), fed(caio), safe=False)
     events = run(play, "descansar", *QUIET, 5, face, 5, 5, 5)
     who = one_roll(events, "Percalço: quem perde o item")
