@@ -14,15 +14,13 @@ from companion.narration import duration_text
 from companion.engine.toolkit import (
     edge_for,
     modifier,
-    one_of,
     plural,
     spoken_name,
-    variant,
 )
 from companion.engine.model import Dungeon, Lasting, State, Travel
 from companion.errors import CommandRejected, TableError
 from companion.rulebook import PIECES, build_piece
-from companion.tables import DEFAULT_DIR, SCHEMAS, Tables, check
+from companion.tables import DEFAULT_DIR, Tables
 from companion.loader import load_rules
 from tests.conftest import FixedDice, Play
 from tests.rules_helpers import new_character
@@ -119,30 +117,11 @@ def test_a_bad_starting_value_fails_at_load(tmp_path: Path):
     assert "planicie" in error.value.message  # says what would be accepted
 
 
-# ---------------------------------------------------------------- schema leaves
-
-def test_one_of_names_what_is_accepted():
-    with pytest.raises(TableError, match="'cor' deveria ser um destes: azul, verde"):
-        check({"cor": "roxo"}, {"cor": one_of("azul", "verde")}, "teste")
-    check({"cor": "azul"}, {"cor": one_of("azul", "verde")}, "teste")
-
-
-def test_variant_checks_the_keys_of_its_case():
-    schema = {"x": variant("tipo", {"a": {"tipo": str, "n": int}, "b": {"tipo": str}})}
-    check({"x": {"tipo": "a", "n": 1}}, schema, "teste")
-    check({"x": {"tipo": "b"}}, schema, "teste")
-    for bad in ({"tipo": "a"}, {"tipo": "a", "n": "um"}, {"tipo": "c"}, ["tipo"]):
-        with pytest.raises(TableError, match="tables/teste.yaml: 'x' deveria ser um mapa com"):
-            check({"x": bad}, schema, "teste")
-
-
 def broken_panico(tables: Tables, change: Callable[[dict[str, Any]], None],
                   file: str = "panico") -> None:
-    """Load `file` changed: its schema (if any) and every typed piece declared in it."""
+    """Load `file` changed: every typed piece declared in it."""
     data = copy.deepcopy(tables[file])
     change(data)
-    if file in SCHEMAS:
-        check(data, SCHEMAS[file], file)
     for cls, place in PIECES.items():
         if place.file == file:
             build_piece(cls, {**tables.files, file: data})

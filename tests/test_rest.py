@@ -109,12 +109,10 @@ def test_the_interruption_test_reads_its_die_and_attribute_from_the_table(tables
 
 def test_schemas_shared_by_several_modules_keep_every_part() -> None:
     from companion.rulebook import PIECES
-    from companion.tables import SCHEMAS
 
-    def checked(file: str) -> set[str]:  # by a schema, or by a typed piece (issue 8)
-        pieces = {key for cls, place in PIECES.items() if place.file == file
-                  for key in (place.path[:1] or [item.name for item in fields(cls)])}
-        return set(SCHEMAS.get(file, {})) | pieces
+    def checked(file: str) -> set[str]:  # by a typed piece (issue 8)
+        return {key for cls, place in PIECES.items() if place.file == file
+                for key in (place.path[:1] or [item.name for item in fields(cls)])}
 
     assert {"descanso", "tabela_b", "tabela_h", "rodada"} <= checked("viagem")
     assert {"colheita", "descanso", "encontros", "luz"} <= checked("casa")

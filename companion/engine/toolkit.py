@@ -1,6 +1,7 @@
 """The toolkit every procedure module uses: the per-call scratch object, the registries the
-procedures fill with `@command`, `@prompt_handler` and `@cancel_handler`, schema leaves for
-`register_schema`, and small helpers (arguments, characters, prompts, table rows, plurals).
+procedures fill with `@command`, `@prompt_handler` and `@cancel_handler`, the checks a typed
+rules piece's validate() shares (require_dice, require_chance), and small helpers (arguments,
+characters, prompts, table rows, plurals).
 
 It imports only the model, the dice and the rules loader: never a procedure.
 """
@@ -29,30 +30,9 @@ from companion.narration import counted
 from companion.narration import number_text as narrated_number
 from companion.prompt_names import PromptLabels
 from companion.rulebook import InvalidValue, piece
-from companion.tables import Tables, check
+from companion.tables import Tables
 
 T = TypeVar("T")
-
-
-class _Rule(type):
-    """A schema leaf checked by a predicate: companion.tables.check tests leaves with isinstance."""
-
-    test: Callable[[Any], bool]
-
-    def __instancecheck__(cls, value: Any) -> bool:
-        return bool(cls.test(value))
-
-
-def schema_rule(expected: str, test: Callable[[Any], bool]) -> type:
-    """A schema leaf accepting the values that pass `test`; `expected` says what they are
-    (it ends the load error: "'x.y' deveria ser <expected>")."""
-    return _Rule(expected, (), {"test": staticmethod(test)})
-
-
-def one_of(*values: str) -> type:
-    """A schema leaf: one of these texts."""
-    return schema_rule("um destes: " + ", ".join(values),
-                       lambda value: isinstance(value, str) and value in values)
 
 
 def _rolls(value: Any) -> bool:
@@ -73,31 +53,6 @@ def require_dice(field_name: str, value: str) -> None:
     """For a typed rules piece's validate(): `value` must be a dice expression."""
     if not _rolls(value):
         raise InvalidValue(field_name, "uma expressão de dados, como 1d6 ou 2d4+1")
-
-
-DICE_TEXT = schema_rule("uma expressão de dados, como 1d6 ou 2d4+1",
-                        lambda value: isinstance(value, str) and _rolls(value))
-
-
-def _fits(value: Any, schema: Any) -> bool:
-    try:
-        check(value, schema, "")
-    except TableError:
-        return False
-    return True
-
-
-def variant(field_name: str, shapes: Mapping[str, Any]) -> type:
-    """A schema leaf for a mapping whose shape depends on one of its keys (e.g. `efeito`):
-    shapes maps each accepted value of that key to the schema of the whole mapping."""
-    common = [key for key in next(iter(shapes.values())) if all(key in s for s in shapes.values())]
-    extras = "".join(
-        f"; com {field_name} {case}, também {', '.join(k for k in shape if k not in common)}"
-        for case, shape in shapes.items() if set(shape) - set(common))
-    return schema_rule(
-        f"um mapa com {', '.join(common)} ('{field_name}': {', '.join(shapes)}){extras}",
-        lambda value: isinstance(value, Mapping) and value.get(field_name) in shapes
-        and _fits(value, shapes[value[field_name]]))
 
 
 # Tabela I (exaustao.yaml tabela_i): each row says which effect starts at its level; the levels
