@@ -164,7 +164,7 @@ def interruption(scratch: Scratch) -> Test:
 
 
 def _mishap_table(scratch: Scratch, file: str, key: str) -> tuple[str, Mapping[Any, Any]]:
-    """The mishap table's dice and rows (both required by the reading module's schema)."""
+    """The mishap table's dice and rows (both required by the reading module's piece)."""
     return str(scratch.table(file, key, "dados")), scratch.table(file, key, "linhas")
 
 
@@ -298,7 +298,7 @@ def _con_test(state: State, scratch: Scratch, dc: Any, row: Any) -> tuple[State,
 
 
 def _need(value: Any, keys: Mapping[str, type], where: str) -> Mapping[str, Any]:
-    """A mishap effect's mapping, checked (rows are free-form in the schema)."""
+    """A mishap effect's mapping, checked (rows are free-form in the piece)."""
     if not isinstance(value, Mapping) or not all(
             isinstance(value.get(k), t) for k, t in keys.items()):
         wanted = ", ".join(keys)
