@@ -1,24 +1,25 @@
-"""The rule tables, loaded once with every schema checked.
+"""The rule tables, loaded once with every typed piece built.
 
-companion.tables reads and checks tables/*.yaml against the schemas registered so far; the
-modules that own a file register its schema when imported. This module imports them (the
-engine's procedures, through companion.engine; the sentence templates', through the parser;
-the pages') so that `load_rules` checks them all, then checks what tables/paginas.yaml names
-against the other files. The shells (cli, session, server…) load tables here.
+companion.tables reads tables/*.yaml and builds the typed pieces declared so far; the modules
+that read a part of a file declare its piece (companion.rulebook.piece) when imported. This
+module imports them (the engine's procedures, through companion.engine; the sentence
+templates', through the parser; the pages') so that `load_rules` builds them all, then checks
+what tables/paginas.yaml names against the other files. The shells (cli, session, server…)
+load tables here.
 """
 from __future__ import annotations
 
 from pathlib import Path
 
-import companion.commands.parse  # noqa: F401  (registers tables/frases.yaml's schema)
-import companion.engine  # noqa: F401  (registers every procedure's schemas)
+import companion.commands.parse  # noqa: F401  (declares tables/frases.yaml's piece)
+import companion.engine  # noqa: F401  (declares every procedure's pieces)
 from companion import pages
 from companion.tables import Tables, load_tables
 
 
 def load_rules(directory: Path | str | None = None) -> Tables:
-    """Every tables/*.yaml (or $COMPANION_TABLES/*.yaml, or `directory`), each registered
-    schema checked; a TableError names the file and the key."""
+    """Every tables/*.yaml (or $COMPANION_TABLES/*.yaml, or `directory`), each declared piece
+    built; a TableError names the file and the key."""
     tables = load_tables(directory)
     pages.load(tables)
     return tables

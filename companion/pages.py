@@ -7,21 +7,44 @@ buttons' labels. The pages keep none of these texts themselves.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Mapping
 
 from companion.errors import TableError
-from companion.tables import Tables, register_schema
+from companion.prompt_names import PromptLabels
+from companion.rulebook import InvalidValue, piece
+from companion.tables import Tables
 
 FILE = "paginas"
 DEFAULT_TITLE = "padrao"
 
-register_schema(FILE, {
-    "modos": {"*": str},
-    "botoes": {"*": [{"rotulo": str, "comando": str}]},
-    "dados_jogador": [str],
-    "titulos_pedidos": {DEFAULT_TITLE: str, "*": str},
-    "opcoes": {"*": str},
-})
+
+@dataclass(frozen=True)
+class ButtonSpec:
+    rotulo: str
+    comando: str
+
+
+@piece(FILE)
+@dataclass(frozen=True)
+class PageTexts:
+    """tables/paginas.yaml as written: each mode's name and buttons, the player's dice, the
+    prompt cards' titles (`padrao` for a kind without one) and the option labels."""
+
+    modos: Mapping[str, str]
+    botoes: Mapping[str, tuple[ButtonSpec, ...]]
+    dados_jogador: tuple[str, ...]
+    titulos_pedidos: Mapping[str, str]
+    opcoes: Mapping[str, str]
+
+    def validate(self) -> None:
+        if not self.dados_jogador:
+            raise InvalidValue("dados_jogador", "uma lista não vazia de dados")
+        for mode, buttons in self.botoes.items():
+            if not buttons:
+                raise InvalidValue(f"botoes.{mode}", "uma lista não vazia de botões")
+        if DEFAULT_TITLE not in self.titulos_pedidos:
+            raise InvalidValue(f"titulos_pedidos.{DEFAULT_TITLE}",
+                               "presente (o título de um pedido sem título próprio)")
 
 
 @dataclass(frozen=True)
@@ -59,32 +82,31 @@ def _known(file: str, where: str, keys: Any, known: Any, what: str) -> None:
 
 def load(tables: Tables) -> Pages:
     """tables/paginas.yaml as typed values; modes, prompt kinds and options it names must
-    exist (comandos.yaml `modos`, panico.yaml `nomes_pedidos` and `nomes_opcoes`), and every
+    exist (comandos.yaml `modos`, pedidos.yaml `nomes_pedidos` and `nomes_opcoes`), and every
     mode has its name and its buttons."""
-    raw = tables[FILE]
+    raw = tables.piece(PageTexts)
     modes = tables.get("comandos", "modos")
-    _known(FILE, "modos", raw["modos"], modes, "um modo")
-    _known(FILE, "botoes", raw["botoes"], modes, "um modo")
+    _known(FILE, "modos", raw.modos, modes, "um modo")
+    _known(FILE, "botoes", raw.botoes, modes, "um modo")
     for mode in modes:
-        for key in ("modos", "botoes"):
-            if mode not in raw[key]:
+        for key, named in (("modos", raw.modos), ("botoes", raw.botoes)):
+            if mode not in named:
                 raise TableError(f"tables/{FILE}.yaml: falta a chave '{key}.{mode}'")
-    kinds = [k for k in raw["titulos_pedidos"] if k != DEFAULT_TITLE]
-    _known(FILE, "titulos_pedidos", kinds, tables.get("panico", "nomes_pedidos"),
-           "um tipo de pedido")
-    _known(FILE, "opcoes", raw["opcoes"], tables.get("panico", "nomes_opcoes"),
-           "uma opção de pedido")
-    for index, die in enumerate(raw["dados_jogador"]):
+    kinds = [k for k in raw.titulos_pedidos if k != DEFAULT_TITLE]
+    labels = tables.piece(PromptLabels)
+    _known(FILE, "titulos_pedidos", kinds, labels.nomes_pedidos, "um tipo de pedido")
+    _known(FILE, "opcoes", raw.opcoes, labels.nomes_opcoes, "uma opção de pedido")
+    for index, die in enumerate(raw.dados_jogador):
         if not (die.startswith("d") and die[1:].isdigit() and int(die[1:]) > 1):
             raise TableError(f"tables/{FILE}.yaml: 'dados_jogador[{index}]' deveria ser um "
                              f"dado como d20, não '{die}'")
     return Pages(
-        modes={str(k): str(v) for k, v in raw["modos"].items()},
-        buttons={str(mode): tuple(Button(str(b["rotulo"]), str(b["comando"])) for b in buttons)
-                 for mode, buttons in raw["botoes"].items()},
-        dice=tuple(str(d) for d in raw["dados_jogador"]),
-        prompt_titles={str(k): str(v) for k, v in raw["titulos_pedidos"].items()},
-        options={str(k): str(v) for k, v in raw["opcoes"].items()},
+        modes=dict(raw.modos),
+        buttons={mode: tuple(Button(b.rotulo, b.comando) for b in buttons)
+                 for mode, buttons in raw.botoes.items()},
+        dice=raw.dados_jogador,
+        prompt_titles=dict(raw.titulos_pedidos),
+        options=dict(raw.opcoes),
     )
 
 

@@ -2,20 +2,23 @@
 
 A procedure declares a piece with `@piece("viagem", "tabela_b")` on a frozen dataclass whose
 fields are the keys of that part of the file (the data's own Portuguese words, so the file and
-the code say the same thing). Loading builds every declared piece once, with dacite (strict by
-default: a key the dataclass does not know is an error too), so a mistake in a file is a
-TableError naming the file and the key, and nothing downstream reads raw dicts:
-`rules.piece(ForcedMarch).dc`. A value's own check (a dice expression, a chance within 0–6) is
-a `validate()` method on its dataclass that raises `InvalidValue(field, what it should be)`;
-it runs after the piece is built, for every dataclass inside it, so the error names the whole
-key path ('variacao.dados').
+the code say the same thing). Each place is declared once: a second class over the same keys
+(the same place, or one inside or around it that would read the same keys) is refused when it
+is declared. Loading builds every declared piece once, strict by default (a key the dataclass
+does not know is an error too), so a mistake in a file is a TableError naming the file and the
+whole key path, through lists ('grupos[0].chance') and maps ('linhas.3.efeito') alike, and
+nothing downstream reads raw dicts: `rules.piece(ForcedMarch).dc`. A value's own check (a dice
+expression, a chance within 0–6) is a `validate()` method on its dataclass that raises
+`InvalidValue(field, what it should be)`; it runs after the piece is built, for every dataclass
+inside it, so the error names the whole key path ('variacao.dados').
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, is_dataclass
-from typing import Any, Callable, Mapping, TypeVar
-
-import dacite
+import types
+from dataclasses import MISSING, dataclass, fields, is_dataclass
+from functools import lru_cache
+from typing import Any, Callable, Literal, Mapping, TypeVar, Union, get_args, get_origin, \
+    get_type_hints
 
 from companion.errors import TableError
 
@@ -34,6 +37,9 @@ class Place:
         keys = ".".join([*self.path, *([field_path] if field_path else [])])
         return keys or "(raiz)"
 
+    def text(self) -> str:
+        return f"tables/{self.file}.yaml '{'.'.join(self.path) or '(root)'}'"
+
 
 PIECES: dict[type, Place] = {}
 
@@ -47,29 +53,190 @@ class InvalidValue(ValueError):
         self.expected = expected
 
 
+class DuplicatePiece(TypeError):
+    """A programming error: two rules pieces declared over the same keys of a file."""
+
+
+def _field_names(cls: type) -> set[str]:
+    return {item.name for item in fields(cls)}
+
+
+def _overlap(outer_cls: type, outer: Place, inner: Place) -> bool:
+    """Whether the piece at `outer` (a prefix of `inner`'s path) reads keys `inner` reads."""
+    if outer.path == inner.path or outer.strict:
+        return True
+    return inner.path[len(outer.path)] in _field_names(outer_cls)
+
+
+def _conflict(cls: type, place: Place) -> type | None:
+    """The piece already declared over keys that `cls` at `place` would read too, if any."""
+    for other, known in PIECES.items():
+        if _name(other) == _name(cls) or known.file != place.file:  # itself (or reloaded)
+            continue
+        shorter = min(len(known.path), len(place.path))
+        if known.path[:shorter] != place.path[:shorter]:
+            continue
+        if len(known.path) <= len(place.path):
+            if _overlap(other, known, place):
+                return other
+        elif _overlap(cls, place, known):
+            return other
+    return None
+
+
+def _name(cls: type) -> str:
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
 def piece(file: str, *path: str, strict: bool = True) -> Callable[[type[T]], type[T]]:
-    """Declare a frozen dataclass as the typed form of tables/<file>.yaml at `path`."""
+    """Declare a frozen dataclass as the typed form of tables/<file>.yaml at `path`; a place
+    another piece already reads is refused (DuplicatePiece): each part is declared once."""
 
     def register(cls: type[T]) -> type[T]:
         if not is_dataclass(cls):
             raise TypeError(f"{cls.__name__} must be a dataclass to be a rules piece")
-        PIECES[cls] = Place(file, tuple(path), strict)
+        place = Place(file, tuple(path), strict)
+        other = _conflict(cls, place)
+        if other is not None:
+            raise DuplicatePiece(
+                f"{_name(cls)} declares {place.text()}, but {_name(other)} already declares "
+                f"{PIECES[other].text()} over the same keys: read that piece instead")
+        for old in [known for known in PIECES if _name(known) == _name(cls)]:
+            del PIECES[old]  # the same class declared again (its module reloaded)
+        PIECES[cls] = place
         return cls
 
     return register
 
 
-_TYPE_NAMES = {"int": "número inteiro", "str": "texto", "float": "número", "bool": "sim/não",
-               "Mapping": "mapa", "dict": "mapa", "tuple": "lista", "list": "lista",
-               "Literal": "um dos valores aceitos"}
+class _Fault(Exception):
+    """Why a value does not fit its type, and where (the key path inside the piece)."""
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(message)
+        self.path = path
+        self.message = message
 
 
-def _expected(error: dacite.WrongTypeError) -> str:
-    name = getattr(error.field_type, "__name__", None) or str(error.field_type)
-    literal = getattr(error.field_type, "__args__", None)
-    if str(error.field_type).startswith("typing.Literal") and literal:
-        return "um destes: " + ", ".join(str(value) for value in literal)
-    return _TYPE_NAMES.get(name, name)
+_TYPE_NAMES: dict[Any, str] = {int: "número inteiro", str: "texto", float: "número",
+                               bool: "sim/não", type(None): "vazio"}
+
+
+def _expected(kind: Any) -> str:
+    """What a value of this type is called in an error ('número inteiro', 'um destes: …')."""
+    origin = get_origin(kind)
+    if origin is Literal:
+        return "um destes: " + ", ".join(str(value) for value in get_args(kind))
+    if origin in (Union, types.UnionType):
+        return " ou ".join(_expected(arg) for arg in get_args(kind) if arg is not type(None))
+    if origin in (tuple, list):
+        return "lista"
+    if origin is not None or kind is dict or is_dataclass(kind):
+        return "mapa"
+    return _TYPE_NAMES.get(kind, getattr(kind, "__name__", str(kind)))
+
+
+def _join(path: str, key: Any) -> str:
+    return f"{path}.{key}" if path else str(key)
+
+
+def _wrong(path: str, kind: Any) -> _Fault:
+    return _Fault(path, f"deveria ser {_expected(kind)}")
+
+
+@lru_cache(maxsize=None)
+def _hints(cls: type) -> dict[str, Any]:
+    return get_type_hints(cls)
+
+
+def _build_dataclass(cls: type, data: Any, path: str, strict: bool) -> Any:
+    if not isinstance(data, Mapping):
+        raise _wrong(path, cls)
+    names = [item for item in fields(cls) if item.init]
+    unknown = set(data) - {item.name for item in names}
+    if strict and unknown:
+        keys = ", ".join(sorted(str(key) for key in unknown))
+        raise _Fault(path, f"chave desconhecida em '{{where}}': {keys}")
+    values = {}
+    for item in names:
+        if item.name in data:
+            values[item.name] = _build(_hints(cls)[item.name], data[item.name],
+                                       _join(path, item.name), strict)
+        elif item.default is MISSING and item.default_factory is MISSING:
+            raise _Fault(_join(path, item.name), "falta a chave '{where}'")
+    return cls(**values)
+
+
+def _build_union(kind: Any, data: Any, path: str, strict: bool) -> Any:
+    options = [arg for arg in get_args(kind) if arg is not type(None)]
+    if data is None and len(options) < len(get_args(kind)):
+        return None
+    if len(options) == 1:  # Optional[X]: X's own error says more
+        return _build(options[0], data, path, strict)
+    for option in options:
+        try:
+            return _build(option, data, path, strict)
+        except _Fault:
+            continue
+    raise _wrong(path, kind)
+
+
+def _build_mapping(kind: Any, data: Any, path: str, strict: bool) -> dict[Any, Any]:
+    """A map built value by value, so an error inside names the entry's key."""
+    if not isinstance(data, Mapping):
+        raise _wrong(path, kind)
+    key_kind, value_kind = get_args(kind) or (Any, Any)
+    built = {}
+    for key, value in data.items():
+        where = _join(path, key)
+        try:
+            _build(key_kind, key, path, strict)
+        except _Fault:
+            raise _Fault(where, f"é uma chave que deveria ser {_expected(key_kind)}") from None
+        built[key] = _build(value_kind, value, where, strict)
+    return built
+
+
+def _build_sequence(kind: Any, data: Any, path: str, strict: bool) -> tuple[Any, ...]:
+    if not isinstance(data, (list, tuple)):
+        raise _wrong(path, kind)
+    items = get_args(kind)
+    if get_origin(kind) is list or (len(items) == 2 and items[1] is Ellipsis) or not items:
+        item_kind = items[0] if items else Any
+        return tuple(_build(item_kind, item, f"{path}[{index}]", strict)
+                     for index, item in enumerate(data))
+    if len(data) != len(items):
+        raise _wrong(path, kind)
+    return tuple(_build(item_kind, item, f"{path}[{index}]", strict)
+                 for index, (item_kind, item) in enumerate(zip(items, data)))
+
+
+def _build_plain(kind: Any, data: Any, path: str) -> Any:
+    if kind is Any:
+        return data
+    if isinstance(data, bool) and kind is not bool:
+        raise _wrong(path, kind)
+    if not isinstance(kind, type) or not isinstance(data, kind):
+        raise _wrong(path, kind)
+    return data
+
+
+def _build(kind: Any, data: Any, path: str, strict: bool) -> Any:
+    """The value of type `kind` from the loaded YAML `data`, or a _Fault naming where."""
+    origin = get_origin(kind)
+    if is_dataclass(kind):
+        return _build_dataclass(kind, data, path, strict)
+    if origin is Literal:
+        if any(data == value and type(data) is type(value) for value in get_args(kind)):
+            return data
+        raise _wrong(path, kind)
+    if origin in (Union, types.UnionType):
+        return _build_union(kind, data, path, strict)
+    if kind is dict or (isinstance(origin, type) and issubclass(origin, Mapping)):
+        return _build_mapping(kind, data, path, strict)
+    if origin in (tuple, list):
+        return _build_sequence(kind, data, path, strict)
+    return _build_plain(kind, data, path)
 
 
 def _node(files: Mapping[str, Any], place: Place) -> Any:
@@ -92,39 +259,31 @@ def _validate(value: Any, path: str) -> None:
             try:
                 check()
             except InvalidValue as error:
-                raise InvalidValue(f"{path}.{error.field}" if path else error.field,
-                                   error.expected) from None
+                raise InvalidValue(_join(path, error.field), error.expected) from None
         for item in fields(value):
-            _validate(getattr(value, item.name), f"{path}.{item.name}" if path else item.name)
+            _validate(getattr(value, item.name), _join(path, item.name))
     elif isinstance(value, Mapping):
         for key, item in value.items():
-            _validate(item, f"{path}.{key}" if path else str(key))
+            _validate(item, _join(path, key))
     elif isinstance(value, tuple):
         for index, item in enumerate(value):
             _validate(item, f"{path}[{index}]")
 
 
 def build_piece(cls: type[T], files: Mapping[str, Any]) -> T:
-    """The typed piece `cls` from the loaded files; TableError naming file and key."""
+    """The typed piece `cls` from the loaded files; TableError naming file and key path."""
     place = PIECES[cls]
     node = _node(files, place)
     prefix = f"tables/{place.file}.yaml"
-    config = dacite.Config(strict=place.strict, cast=[tuple])
     try:
-        built = dacite.from_dict(cls, node, config=config)
+        built: T = _build_dataclass(cls, node, "", place.strict)
         _validate(built, "")
         return built
-    except dacite.WrongTypeError as error:
-        raise TableError(f"{prefix}: '{place.where(error.field_path or '')}' deveria ser "
-                         f"{_expected(error)}") from None
-    except dacite.MissingValueError as error:
-        raise TableError(f"{prefix}: falta a chave '{place.where(error.field_path or '')}'") \
-            from None
-    except dacite.UnexpectedDataError as error:
-        keys = ", ".join(sorted(str(key) for key in error.keys))
-        raise TableError(f"{prefix}: chave desconhecida em '{place.where()}': {keys}") from None
-    except dacite.DaciteError as error:
-        raise TableError(f"{prefix}: '{place.where()}' inválido ({error})") from None
+    except _Fault as fault:
+        where = place.where(fault.path)
+        if "{where}" in fault.message:
+            raise TableError(f"{prefix}: {fault.message.format(where=where)}") from None
+        raise TableError(f"{prefix}: '{where}' {fault.message}") from None
     except InvalidValue as error:
         raise TableError(f"{prefix}: '{place.where(error.field)}' deveria ser "
                          f"{error.expected}") from None
@@ -135,4 +294,4 @@ def build_pieces(files: Mapping[str, Any]) -> dict[type, Any]:
     return {cls: build_piece(cls, files) for cls in PIECES}
 
 
-__all__ = ["InvalidValue", "PIECES", "build_piece", "build_pieces", "piece"]
+__all__ = ["DuplicatePiece", "InvalidValue", "PIECES", "build_piece", "build_pieces", "piece"]

@@ -1,12 +1,9 @@
-"""Load and validate the rule tables in tables/*.yaml, once, at start.
+"""Load the rule tables in tables/*.yaml, once, at start.
 
-Each module that reads a file declares its shape with `register_schema` (the engine's procedures,
-the sentence templates' parser, the voice settings…); this module imports none of them:
-companion.loader.load_rules imports the registering modules first, then calls `load_tables`,
-which checks every schema registered by then. A schema is
-a nested structure: a dict maps required keys to sub-schemas (the key "*" matches any key), a
-one-item list means "a non-empty list of this", and a type (int, str, float, bool, dict, list)
-or a tuple of types is a leaf. Errors name the file and the key path, never a traceback.
+`load_tables` reads every file (through a cache keyed on each file's content) and builds every
+typed piece declared so far (companion.rulebook.piece: each module that reads a part of a file
+declares its dataclass; companion.loader.load_rules imports them all first). This module imports
+none of them. Errors name the file and the key path, never a traceback.
 """
 from __future__ import annotations
 
@@ -31,20 +28,6 @@ from companion.rulebook import build_piece, build_pieces
 T = TypeVar("T")
 
 DEFAULT_DIR = Path(__file__).resolve().parent.parent / "tables"
-SCHEMAS: dict[str, Any] = {}
-
-
-def register_schema(file: str, schema: Any) -> None:
-    """Declare the shape of tables/<file>.yaml (file without extension).
-
-    Several modules may share one file (casa.yaml): their dict schemas are merged by key.
-    """
-    previous = SCHEMAS.get(file)
-    if isinstance(previous, dict) and isinstance(schema, dict):
-        schema = {**previous, **schema}
-    SCHEMAS[file] = schema
-
-
 @dataclass(frozen=True)
 class Tables:
     """The parsed tables, by file stem ('viagem' for tables/viagem.yaml)."""
@@ -88,45 +71,6 @@ class Tables:
 @lru_cache(maxsize=8)
 def _narrator_of(directory: Path) -> Narrator:
     return load_narrator(directory)
-
-
-def _type_name(expected: Any) -> str:
-    names = {int: "número inteiro", str: "texto", float: "número", bool: "sim/não",
-             dict: "mapa", list: "lista"}
-    if isinstance(expected, tuple):
-        return " ou ".join(names.get(t, t.__name__) for t in expected)
-    return names.get(expected, getattr(expected, "__name__", str(expected)))
-
-
-def check(data: Any, schema: Any, file: str, path: str = "") -> None:
-    """Raise TableError if data does not have the shape of schema."""
-    where = path or "(raiz)"
-    if isinstance(schema, dict):
-        if not isinstance(data, dict):
-            raise TableError(f"tables/{file}.yaml: '{where}' deveria ser um mapa")
-        for key, sub in schema.items():
-            if key == "*":
-                for real_key, value in data.items():
-                    check(value, sub, file, f"{path}.{real_key}" if path else str(real_key))
-                continue
-            if key not in data:
-                full = f"{path}.{key}" if path else str(key)
-                raise TableError(f"tables/{file}.yaml: falta a chave '{full}'")
-            check(data[key], sub, file, f"{path}.{key}" if path else str(key))
-        return
-    if isinstance(schema, list):
-        if not isinstance(data, list) or not data:
-            raise TableError(f"tables/{file}.yaml: '{where}' deveria ser uma lista não vazia")
-        for index, item in enumerate(data):
-            check(item, schema[0], file, f"{path}[{index}]")
-        return
-    expected = schema if isinstance(schema, tuple) else (schema,)
-    if float in expected:
-        expected = expected + (int,)
-    if isinstance(data, bool) and bool not in expected:
-        raise TableError(f"tables/{file}.yaml: '{where}' deveria ser {_type_name(schema)}")
-    if not isinstance(data, expected):
-        raise TableError(f"tables/{file}.yaml: '{where}' deveria ser {_type_name(schema)}")
 
 
 # libyaml's safe loader when PyYAML has it (the same documents, several times faster at start-up)
@@ -189,13 +133,9 @@ def _keep(cached: Path, stem: str, data: Any) -> None:
 
 
 def load_tables(directory: Path | str | None = None) -> Tables:
-    """Read every tables/*.yaml (or $COMPANION_TABLES/*.yaml) and check each schema registered
-    so far (companion.loader.load_rules registers them all first)."""
+    """Read every tables/*.yaml (or $COMPANION_TABLES/*.yaml) and build each typed piece
+    declared so far (companion.loader.load_rules imports every declaring module first)."""
     folder = Path(directory or os.environ.get("COMPANION_TABLES") or DEFAULT_DIR)
     files = {path.stem: _read(path) for path in sorted(folder.glob("*.yaml"))}
-    for file, schema in SCHEMAS.items():
-        if file not in files:
-            raise TableError(f"tables/{file}.yaml: arquivo não encontrado em {folder}")
-        check(files[file], schema, file)
     return Tables(files=files, directory=folder, pieces=build_pieces(files),
                   narrator=load_narrator(folder))

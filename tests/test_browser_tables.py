@@ -32,7 +32,7 @@ def renamed(tmp_path: Path, browser: Any, monkeypatch: pytest.MonkeyPatch) -> It
              '  marcha_forcada: "Pé na estrada: teste de CON"\n')
     _rewrite(pages, "  exaustao: Receber 1 de exaustão\n", "  exaustao: Aceitar o cansaço\n")
     _rewrite(pages, "  descansar: Descansar 2 rodadas\n", "")  # falls back to nomes_opcoes
-    _rewrite(copy / "panico.yaml", "  descansar: descansar\n", "  descansar: repousar de verdade\n")
+    _rewrite(copy / "pedidos.yaml", "  descansar: descansar\n", "  descansar: repousar de verdade\n")
     monkeypatch.setenv("COMPANION_TABLES", str(copy))
     tables = load_tables()
     assert tables.directory == copy

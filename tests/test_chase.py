@@ -14,6 +14,7 @@ from companion.engine.model import Chase, Character, Command, Dungeon, State, Ti
 from companion.errors import CommandRejected
 from companion.tables import Tables
 from tests.conftest import FixedDice, Play
+from tests.rules_helpers import new_character
 
 RANGED = "Ataques, Arremessos e Magias"
 
@@ -31,8 +32,8 @@ def chase_play(tables: Tables, score: int | None = None, characters: tuple = (),
 
 
 def ana_and_bia(**fields: object) -> tuple[Character, ...]:
-    return (Character(id="ana", name="Ana", mods={"des": 1}),
-            Character(id="bia", name="Bia", mods={"des": 3}, **fields))  # type: ignore[arg-type]
+    return (new_character(id="ana", name="Ana", mods={"des": 1}),
+            new_character(id="bia", name="Bia", mods={"des": 3}, **fields))  # type: ignore[arg-type]
 
 
 # ---------------------------------------------------------------- declaring flight
@@ -367,8 +368,8 @@ COMMANDS = st.sampled_from([
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(script=st.lists(st.tuples(COMMANDS, st.integers(0, 2 ** 32)), max_size=40))
 def test_random_dungeon_and_chase_commands_stay_sane(tables: Tables, script: list) -> None:
-    state = State(party=(Character(id="ana", name="Ana", food=2, water=2),
-                         Character(id="bia", name="Bia", exhaustion=1)),
+    state = State(party=(new_character(id="ana", name="Ana", food=2, water=2),
+                         new_character(id="bia", name="Bia", exhaustion=1)),
                   dungeon=Dungeon(lights=(Timer(name="tocha", turns_left=1),)))
     for (name, args), seed in script:
         try:

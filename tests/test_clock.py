@@ -7,8 +7,9 @@ import pytest
 
 from companion.engine.clock import day_of, pass_time
 from companion.engine.toolkit import Scratch
-from companion.engine.model import Character, Command, Dungeon, State, Timer, Travel
+from companion.engine.model import Command, Dungeon, State, Timer, Travel
 from companion.tables import Tables
+from tests.rules_helpers import new_character
 
 TORCH = Timer(name="tocha", turns_left=6, kind="luz")
 SPELL = Timer(name="Escudo", turns_left=2, kind="magia")
@@ -48,7 +49,7 @@ def test_time_outside_a_dungeon_burns_nothing(tables: Tables) -> None:
 def test_every_midnight_crossed_ends_a_day(tables: Tables) -> None:
     scratch = scratch_for(tables)
     day = 24 * 60
-    state = State(minutes=day - 10, party=(Character(id="ana", name="Ana"),),
+    state = State(minutes=day - 10, party=(new_character(id="ana", name="Ana"),),
                   travel=Travel(camp_safe=True))
     state = pass_time(state, scratch, 2 * day)
     assert day_of(state) == 3

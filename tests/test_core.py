@@ -14,18 +14,18 @@ from companion.narration import duration_text
 from companion.engine.toolkit import (
     edge_for,
     modifier,
-    one_of,
     plural,
     spoken_name,
-    variant,
 )
-from companion.engine.model import Character, Dungeon, Lasting, State, Travel
+from companion.engine.model import Dungeon, Lasting, State, Travel
 from companion.errors import CommandRejected, TableError
-from companion.tables import DEFAULT_DIR, SCHEMAS, Tables, check
+from companion.rulebook import PIECES, build_piece
+from companion.tables import DEFAULT_DIR, Tables
 from companion.loader import load_rules
 from tests.conftest import FixedDice, Play
+from tests.rules_helpers import new_character
 
-TIRED = {level: Character(id="ana", name="Ana", exhaustion=level, mods={"des": 2, "con": 1})
+TIRED = {level: new_character(id="ana", name="Ana", exhaustion=level, mods={"des": 2, "con": 1})
          for level in range(5)}
 
 
@@ -38,7 +38,7 @@ def changed(tables: Tables, change: Callable[[dict[str, Any]], None]) -> Tables:
 
 def swap_levels(files: dict[str, Any]) -> None:
     """DESV from level 2, no modifiers from level 1 (the seed has it the other way round)."""
-    rows = files["panico"]["tabela_i"]["linhas"]
+    rows = files["exaustao"]["tabela_i"]["linhas"]
     rows["1"]["efeito"], rows["2"]["efeito"] = rows["2"]["efeito"], rows["1"]["efeito"]
 
 
@@ -61,7 +61,7 @@ def test_the_levels_come_from_the_rows_efeito(tables, level):
 
 def test_an_effect_no_row_has_never_applies(tables):
     def drop_edge(files: dict[str, Any]) -> None:
-        files["panico"]["tabela_i"]["linhas"]["1"]["efeito"] = "sem_modificadores"
+        files["exaustao"]["tabela_i"]["linhas"]["1"]["efeito"] = "sem_modificadores"
     no_edge = changed(tables, drop_edge)
     assert edge_for(TIRED[4], no_edge, 0) is None
     assert modifier(TIRED[1], "des", no_edge) == 0
@@ -117,27 +117,14 @@ def test_a_bad_starting_value_fails_at_load(tmp_path: Path):
     assert "planicie" in error.value.message  # says what would be accepted
 
 
-# ---------------------------------------------------------------- schema leaves
-
-def test_one_of_names_what_is_accepted():
-    with pytest.raises(TableError, match="'cor' deveria ser um destes: azul, verde"):
-        check({"cor": "roxo"}, {"cor": one_of("azul", "verde")}, "teste")
-    check({"cor": "azul"}, {"cor": one_of("azul", "verde")}, "teste")
-
-
-def test_variant_checks_the_keys_of_its_case():
-    schema = {"x": variant("tipo", {"a": {"tipo": str, "n": int}, "b": {"tipo": str}})}
-    check({"x": {"tipo": "a", "n": 1}}, schema, "teste")
-    check({"x": {"tipo": "b"}}, schema, "teste")
-    for bad in ({"tipo": "a"}, {"tipo": "a", "n": "um"}, {"tipo": "c"}, ["tipo"]):
-        with pytest.raises(TableError, match="tables/teste.yaml: 'x' deveria ser um mapa com"):
-            check({"x": bad}, schema, "teste")
-
-
-def broken_panico(tables: Tables, change: Callable[[dict[str, Any]], None]) -> None:
-    data = copy.deepcopy(tables["panico"])
+def broken_panico(tables: Tables, change: Callable[[dict[str, Any]], None],
+                  file: str = "panico") -> None:
+    """Load `file` changed: every typed piece declared in it."""
+    data = copy.deepcopy(tables[file])
     change(data)
-    check(data, SCHEMAS["panico"], "panico")
+    for cls, place in PIECES.items():
+        if place.file == file:
+            build_piece(cls, {**tables.files, file: data})
 
 
 def _set(path: tuple[str, ...], value: Any) -> Callable[[dict[str, Any]], None]:
@@ -152,32 +139,41 @@ def _set(path: tuple[str, ...], value: Any) -> Callable[[dict[str, Any]], None]:
     return change
 
 
-@pytest.mark.parametrize("path,value,where", [
-    (("tabela_j", "linhas", "5-7", "duracao"), None, "tabela_j.linhas.5-7"),
-    (("tabela_j", "linhas", "5-7", "duracao"), "umas rodadas", "tabela_j.linhas.5-7"),
-    (("tabela_j", "linhas", "8-10", "atributo"), "sorte", "tabela_j.linhas.8-10"),
-    (("tabela_j", "linhas", "8-10", "dano"), "dois", "tabela_j.linhas.8-10"),
-    (("tabela_j", "linhas", "1", "condicao"), None, "tabela_j.linhas.1"),
-    (("tabela_j", "linhas", "14+", "efeito"), "pânico", "tabela_j.linhas.14+"),
-    (("tabela_i", "linhas", "1", "efeito"), "cansado", "tabela_i.linhas.1"),
-    (("tabela_i", "linhas", "3", "dano_diario"), None, "tabela_i.linhas.3"),
-    (("tabelas", "d", "dados"), None, "tabelas.d"),
-    (("tabelas", "f", "forma"), "sortear", "tabelas.f"),
-    (("tabelas", "encontros", "visibilidade"), "jogadores", "tabelas.encontros"),
-    (("tabelas", "k", "arquivo"), None, "tabelas.k"),
-    (("rolagens", "secreta_padrao"), None, "rolagens.secreta_padrao"),
-    (("rolagens", "secreta_padrao"), "d", "rolagens.secreta_padrao"),
-    (("tabela_k", "dados"), "oito", "tabela_k.dados"),
-    (("registro", "nome_maximo"), None, "registro.nome_maximo"),
+@pytest.mark.parametrize("file,path,value,where", [
+    ("panico", ("tabela_j", "linhas", "5-7", "duracao"), None, "tabela_j.linhas.5-7.duracao"),
+    ("panico", ("tabela_j", "linhas", "5-7", "duracao"), "umas rodadas",
+     "tabela_j.linhas.5-7.duracao"),
+    ("panico", ("tabela_j", "linhas", "8-10", "atributo"), "sorte",
+     "tabela_j.linhas.8-10.atributo"),
+    ("panico", ("tabela_j", "linhas", "8-10", "dano"), "dois", "tabela_j.linhas.8-10.dano"),
+    ("panico", ("tabela_j", "linhas", "1", "condicao"), None, "tabela_j.linhas.1.condicao"),
+    ("panico", ("tabela_j", "linhas", "14+", "efeito"), "pânico", "tabela_j.linhas.14+.efeito"),
+    ("exaustao", ("tabela_i", "linhas", "1", "efeito"), "cansado", "tabela_i.linhas.1.efeito"),
+    ("exaustao", ("tabela_i", "linhas", "3", "dano_diario"), None,
+     "tabela_i.linhas.3.dano_diario"),
+    ("dados", ("tabelas", "d", "dados"), None, "tabelas.d.dados"),
+    ("dados", ("tabelas", "f", "forma"), "sortear", "tabelas.f.forma"),
+    ("dados", ("tabelas", "encontros", "visibilidade"), "jogadores",
+     "tabelas.encontros.visibilidade"),
+    ("dados", ("tabelas", "k", "arquivo"), None, "tabelas.k.arquivo"),
+    ("dados", ("rolagens", "secreta_padrao"), None, "rolagens.secreta_padrao"),
+    ("dados", ("rolagens", "secreta_padrao"), "d", "rolagens.secreta_padrao"),
+    ("panico", ("tabela_k", "dados"), "oito", "tabela_k.dados"),
+    ("registro", ("nome_maximo",), None, "'nome_maximo'"),
+    ("pedidos", ("nomes_opcoes", "sim"), 5, "nomes_opcoes.sim"),
+    ("personagem", ("dano_de_atributo", "pontos_por_modificador"), 0,
+     "dano_de_atributo.pontos_por_modificador"),
 ])
-def test_a_broken_panico_yaml_fails_at_load_naming_the_key(tables, path, value, where):
+def test_a_broken_panico_yaml_fails_at_load_naming_the_key(tables, file, path, value, where):
+    """panico.yaml and the files it was split into (issue 8): each names its file and key."""
     with pytest.raises(TableError) as error:
-        broken_panico(tables, _set(path, value))
-    assert error.value.message.startswith("tables/panico.yaml:") and where in error.value.message
+        broken_panico(tables, _set(path, value), file)
+    assert error.value.message.startswith(f"tables/{file}.yaml:") and where in error.value.message
 
 
-def test_the_shipped_panico_yaml_passes(tables):
-    broken_panico(tables, lambda data: None)
+@pytest.mark.parametrize("file", ["panico", "exaustao", "pedidos", "registro", "dados"])
+def test_the_shipped_panico_yaml_passes(tables, file):
+    broken_panico(tables, lambda data: None, file)
 
 
 # ---------------------------------------------------------------- rolls keep the table's name
@@ -233,6 +229,6 @@ def test_the_wrong_mode_refusal_is_short_and_spoken(tables, state, name, message
 
 
 def test_a_lasting_condition_with_an_edge_gives_desv(tables):
-    bitten = Character(id="ana", name="Ana", lasting=(Lasting("Mosquitos", 720, "desvantagem"),))
-    plain = Character(id="bia", name="Bia", lasting=(Lasting("Frio", 720),))
+    bitten = new_character(id="ana", name="Ana", lasting=(Lasting("Mosquitos", 720, "desvantagem"),))
+    plain = new_character(id="bia", name="Bia", lasting=(Lasting("Frio", 720),))
     assert (edge_for(bitten, tables, 0), edge_for(plain, tables, 0)) == ("desvantagem", None)

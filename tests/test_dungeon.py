@@ -10,6 +10,7 @@ from companion.engine.view import view_state
 from companion.errors import CommandRejected
 from companion.tables import Tables
 from tests.conftest import FixedDice, Play
+from tests.rules_helpers import new_character
 
 SEED_TABELA_B = {
     1: "Nada",
@@ -29,7 +30,9 @@ LANTERN = Timer(name="lanterna", turns_left=24, kind="luz")
 
 
 def party(*names: str, **fields: int) -> tuple[Character, ...]:
-    return tuple(Character(id=name.lower(), name=name, **fields) for name in names)
+    """Characters with the sheet's defaults but no rations unless `fields` give them."""
+    fields = {"food": 0, "water": 0, **fields}
+    return tuple(new_character(id=name.lower(), name=name, **fields) for name in names)
 
 
 def in_dungeon(tables: Tables, danger: str = "inseguro", lit: bool = True,

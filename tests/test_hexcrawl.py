@@ -15,6 +15,7 @@ from companion.engine.model import Character, Travel
 from companion.errors import CommandRejected
 from companion.tables import Tables
 from tests.conftest import FixedDice, Play
+from tests.rules_helpers import new_character
 
 TERRAINS = ["planicie", "estepe", "colinas", "floresta", "pantano", "montanha"]
 QUIET = (3, 6)  # weather: no change; encounter check: never (the highest chance is 3:6)
@@ -53,11 +54,14 @@ SEED_F = {
 
 
 def ana(**changes: object) -> Character:
-    return replace(Character(id="ana", name="Ana", mods={"con": 1, "des": 2}), **changes)
+    """Ana with the sheet's defaults but no rations (tests give food where it matters)."""
+    return replace(new_character(id="ana", name="Ana", mods={"con": 1, "des": 2}, food=0,
+                                 water=0), **changes)
 
 
 def bia(**changes: object) -> Character:
-    return replace(Character(id="bia", name="Bia", mods={"con": -1, "des": 0}), **changes)
+    return replace(new_character(id="bia", name="Bia", mods={"con": -1, "des": 0}, food=0,
+                                 water=0), **changes)
 
 
 def start(play: Play, party: tuple[Character, ...] = (), **travel: object) -> Play:
@@ -577,7 +581,7 @@ def test_rest_tests_hold_the_group_too(play: Play, kind: str) -> None:
     start(play, party=(ana(), bia()), terrain="estepe")
     play.state = replace(play.state, prompts=(Prompt(4, kind, "bia", "teste"),),
                          next_prompt_id=5)
-    name = play.tables.get("panico", "nomes_pedidos", kind)
+    name = play.tables.get("pedidos", "nomes_pedidos", kind)
     for activity in ("avancar", "explorar", "descansar", "dormir", "masmorra"):
         with pytest.raises(CommandRejected, match=rf"Bia ainda não respondeu ao pedido 4 "
                                                   rf"\({name}\)"):

@@ -6,16 +6,17 @@ from dataclasses import replace
 
 import pytest
 
-from companion.engine.model import Character, Chase, Dungeon, Monster, Prompt, State, Travel
+from companion.engine.model import Chase, Dungeon, Monster, Prompt, State, Travel
 from companion.errors import CommandRejected
 from companion.tables import Tables
 from tests.conftest import FixedDice, Play
+from tests.rules_helpers import new_character
 
-ANA = Character(id="ana", name="Ana")
+ANA = new_character(id="ana", name="Ana")
 
 
 def party_play(tables, **state) -> Play:
-    return Play(tables, State(party=(ANA, Character(id="bia", name="Bia", exhaustion=1)),
+    return Play(tables, State(party=(ANA, new_character(id="bia", name="Bia", exhaustion=1)),
                               **state))
 
 
@@ -249,14 +250,15 @@ def test_tabela_d_without_a_column_for_the_terrain_is_rejected_naming_the_data(t
 
 def test_a_table_shown_only_to_the_gm_follows_its_entry(tables):
     files = copy.deepcopy(dict(tables.files))
-    files["panico"]["tabelas"]["k"]["visibilidade"] = "gm"
+    files["dados"]["tabelas"]["k"]["visibilidade"] = "gm"
     play = Play(Tables(files=files, directory=tables.directory))
     (event,) = play("tabela", tabela="k", rng=FixedDice(1))
     assert event.visibility == "gm" and event.data["tabela"] == "Tabela K: Aflição"
 
 
 def test_estado_shows_attribute_damage_and_hexes_with_a_comma(tables):
-    hurt = Character(id="ana", name="Ana", attribute_damage={"sab": 2, "con": 1})
+    hurt = new_character(id="ana", name="Ana", attribute_damage={"sab": 2, "con": 1}, food=0,
+                         water=0)
     play = Play(tables, State(party=(hurt,), travel=Travel(hexes=1.5)))
     (public, _) = play("estado")
     assert "1,5 hex" in public.text

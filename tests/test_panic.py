@@ -12,6 +12,7 @@ from companion.engine.procedures.panic import exhaustion_day, request_panic
 from companion.errors import CommandRejected
 from companion.tables import Tables
 from tests.conftest import FixedDice, Play
+from tests.rules_helpers import new_character
 
 # The seed's texts, copied independently of tables/panico.yaml.
 J = {
@@ -64,8 +65,8 @@ I = {1: "DESV em todas as rolagens", 2: "Não adiciona modificadores de atributo
 
 
 def party_play(tables, **ana: int) -> Play:
-    ana_character = Character(id="ana", name="Ana", **ana)
-    return Play(tables, State(party=(ana_character, Character(id="bia", name="Bia"))))
+    ana_character = new_character(id="ana", name="Ana", **ana)
+    return Play(tables, State(party=(ana_character, new_character(id="bia", name="Bia"))))
 
 
 def ana(play: Play) -> Character:
@@ -103,7 +104,7 @@ def test_roll_equal_to_sanity_passes(tables, sanity):
     assert any("passou" in e.text for e in events)
     assert not [e for e in events if e.data.get("tabela") == "Tabela J: Pânico"]
     assert play.state.prompts == ()
-    assert ana(play) == Character(id="ana", name="Ana", sanity=sanity)
+    assert ana(play) == new_character(id="ana", name="Ana", sanity=sanity)
 
 
 def test_roll_above_sanity_fails(tables):
@@ -123,7 +124,7 @@ def test_panic_reads_current_sanity_when_answered(tables):
 
 
 def test_request_panic_is_callable_by_other_modules(tables):
-    state = State(party=(Character(id="ana", name="Ana"),))
+    state = State(party=(new_character(id="ana", name="Ana"),))
     scratch = Scratch(rng=random.Random(1), tables=tables, command=Command("descansar"))
     state = request_panic(state, scratch, "ana")
     assert [p.kind for p in state.prompts] == ["panico"]
@@ -231,7 +232,7 @@ def test_afflicted_also_suffers_a_random_panic_effect(tables, face, row):
 # ---------------------------------------------------------------- Tabela I
 
 def exhausted(level: int) -> Character:
-    return Character(id="ana", name="Ana", exhaustion=level, mods={"con": 2, "des": 1})
+    return new_character(id="ana", name="Ana", exhaustion=level, mods={"con": 2, "des": 1})
 
 
 @pytest.mark.parametrize("level", [0, 1, 2, 3, 4])
@@ -252,7 +253,7 @@ def test_tabela_i_levels_are_cumulative(tables, level):
 
 
 def test_exhaustion_day_damage_adds_up_per_character(tables):
-    party = (exhausted(3), Character(id="bia", name="Bia", exhaustion=3,
+    party = (exhausted(3), new_character(id="bia", name="Bia", exhaustion=3,
                                      attribute_damage={"con": 1}))
     scratch = Scratch(rng=FixedDice(4, 2), tables=tables, command=Command("avancar"))
     state = exhaustion_day(State(party=party), scratch)
@@ -262,7 +263,7 @@ def test_exhaustion_day_damage_adds_up_per_character(tables):
 def test_the_daily_harm_follows_its_row_in_the_data(tables):
     """Moving `dano_diario` to row 1 makes level 1 take the damage (1d4 CON, from the row)."""
     files = copy.deepcopy(dict(tables.files))
-    rows = files["panico"]["tabela_i"]["linhas"]
+    rows = files["exaustao"]["tabela_i"]["linhas"]
     rows["1"], rows["3"] = ({**rows["1"], "efeito": "dano_diario",
                              "dano_diario": {"atributo": "sab", "dados": "1d6"}},
                             {"texto": rows["3"]["texto"], "efeito": "desvantagem"})
@@ -274,13 +275,13 @@ def test_the_daily_harm_follows_its_row_in_the_data(tables):
 
 
 def test_tabela_i_texts_are_the_seeds(tables):
-    rows = tables.get("panico", "tabela_i", "linhas")
+    rows = tables.get("exaustao", "tabela_i", "linhas")
     assert {int(k): v["texto"] for k, v in rows.items()} == I
 
 
 def test_panic_prompt_with_modifier_counts_it(tables):
     prompt = Prompt(id=1, kind="panico", character="ana", text="teste", modifier=2)
-    play = Play(tables, State(party=(Character(id="ana", name="Ana", sanity=10),),
+    play = Play(tables, State(party=(new_character(id="ana", name="Ana", sanity=10),),
                               prompts=(prompt,), next_prompt_id=2))
     events = play("responder", actor="player:ana", valor=9)
     assert any("falhou" in e.text and "11 > Sanidade 10" in e.text for e in events)

@@ -6,9 +6,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.engine.toolkit import PromptAnswer, Scratch, prompt_handler
-from companion.engine.model import Character, Prompt, State, Travel
+from companion.engine.model import Prompt, State, Travel
 from companion.errors import CommandRejected
 from tests.conftest import FixedDice, Play
+from tests.rules_helpers import new_character
 
 ANSWERS: list[tuple[int, PromptAnswer]] = []
 
@@ -32,7 +33,7 @@ def prompt(id_: int, character: str | None, **fields) -> Prompt:
 
 
 def with_prompts(tables, *prompts: Prompt) -> Play:
-    party = (Character(id="ana", name="Ana"), Character(id="bia", name="Bia", exhaustion=1))
+    party = (new_character(id="ana", name="Ana"), new_character(id="bia", name="Bia", exhaustion=1))
     return Play(tables, State(party=party, prompts=prompts, next_prompt_id=len(prompts) + 1))
 
 
@@ -338,7 +339,7 @@ def test_cancel_is_for_the_gm_and_needs_a_prompt(tables):
 
 
 def test_answer_then_prompt_ids_keep_growing(tables):
-    play = Play(tables, State(party=(Character(id="ana", name="Ana"),)))
+    play = Play(tables, State(party=(new_character(id="ana", name="Ana"),)))
     play("panico", personagem="ana")
     play("responder", valor=1)
     play("panico", personagem="ana")
@@ -422,7 +423,7 @@ def test_relative_changes_stay_within_bounds(tables, changes):
 
 
 def test_the_summary_shows_attribute_damage(tables):
-    state = State(party=(Character(id="ana", name="Ana", attribute_damage={"sab": 2}),))
+    state = State(party=(new_character(id="ana", name="Ana", attribute_damage={"sab": 2}),))
     play = Play(tables, state)
     (event,) = play("personagem", nome="Ana")
     assert event.text.endswith("dano de atributo: SAB 2).")
@@ -481,8 +482,8 @@ INSANE = "Insanidade"  # Tabela J row 1: no cure in the rules, `curar Ana` leave
 
 
 def hurt_party(tables, *ana_conditions: str) -> Play:
-    party = (Character(id="ana", name="Ana", conditions=ana_conditions),
-             Character(id="bia", name="Bia"))
+    party = (new_character(id="ana", name="Ana", conditions=ana_conditions),
+             new_character(id="bia", name="Bia"))
     return Play(tables, State(party=party))
 
 
@@ -559,5 +560,5 @@ def test_curar_never_touches_anything_but_the_conditions(tables, conditions):
     ana = play.state.party[0]
     assert set(conditions) - {INSANE}
     assert ana.conditions == tuple(c for c in conditions if c == INSANE)
-    assert ana == Character(id="ana", name="Ana", conditions=ana.conditions)
+    assert ana == new_character(id="ana", name="Ana", conditions=ana.conditions)
     assert play.state.party[1] == before.party[1]

@@ -1,7 +1,7 @@
 """Descansar: the shared rest procedure (travel with Tabela H, dungeon with its Tabela B)."""
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import fields, replace
 
 import pytest
 
@@ -15,6 +15,7 @@ from companion.engine.procedures.rest import rest_party
 from companion.tables import Tables
 from tests.conftest import FixedDice, Play
 from tests.test_hexcrawl import QUIET, ana, bia, one_roll, rolls, run, start
+from tests.rules_helpers import new_character
 
 H = "Tabela H: Percalços"
 SEED_H = {
@@ -108,11 +109,10 @@ def test_the_interruption_test_reads_its_die_and_attribute_from_the_table(tables
 
 def test_schemas_shared_by_several_modules_keep_every_part() -> None:
     from companion.rulebook import PIECES
-    from companion.tables import SCHEMAS
 
-    def checked(file: str) -> set[str]:  # by a schema, or by a typed piece (issue 8)
-        pieces = {place.path[0] for place in PIECES.values() if place.file == file and place.path}
-        return set(SCHEMAS.get(file, {})) | pieces
+    def checked(file: str) -> set[str]:  # by a typed piece (issue 8)
+        return {key for cls, place in PIECES.items() if place.file == file
+                for key in (place.path[:1] or [item.name for item in fields(cls)])}
 
     assert {"descanso", "tabela_b", "tabela_h", "rodada"} <= checked("viagem")
     assert {"colheita", "descanso", "encontros", "luz"} <= checked("casa")
@@ -155,7 +155,7 @@ def test_tabela_h_item_row_5_is_told(play: Play) -> None:
 
 @pytest.mark.parametrize("face, loser", [(1, "Ana"), (2, "Bia"), (3, "Caio")])
 def test_tabela_h_row_5_rolls_who_loses_the_item(play: Play, face: int, loser: str) -> None:
-    caio = Character(id="caio", name="Caio")
+    caio = new_character(id="caio", name="Caio")
     camp(play, fed(ana()), fed(bia()), fed(caio), safe=False)
     events = run(play, "descansar", *QUIET, 5, face, 5, 5, 5)
     who = one_roll(events, "Percalço: quem perde o item")

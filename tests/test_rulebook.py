@@ -69,3 +69,89 @@ def test_a_missing_key_is_named(declared) -> None:
         build_piece(declared, files)
     with pytest.raises(TableError, match=r"falta a chave 'tabela_b'"):
         build_piece(declared, {"teste": {}})
+
+
+# ---------------------------------------------------------------- each place declared once
+
+@dataclass(frozen=True)
+class _Again:
+    nome: str
+
+
+@dataclass(frozen=True)
+class _Around:
+    tabela_b: _Check
+
+
+@dataclass(frozen=True)
+class _Beside:
+    outra: str
+
+
+@pytest.fixture
+def forget():
+    """Drop what a test declares, whether or not the declaration was refused."""
+    yield
+    for cls in (_Again, _Around, _Beside):
+        PIECES.pop(cls, None)
+
+
+@pytest.mark.parametrize("cls, file, path, strict", [
+    (_Again, "teste", ("tabela_b",), True),          # the same place
+    (_Again, "teste", ("tabela_b",), False),         # the same place, loosely
+    (_Around, "teste", (), True),                    # around it, strict: reads every key
+    (_Around, "teste", (), False),                   # around it, with a field over it
+    (_Again, "teste", ("tabela_b", "grupos"), True),  # inside it
+])
+def test_a_second_declaration_of_the_same_keys_is_refused(declared, forget, cls, file, path,
+                                                           strict) -> None:
+    with pytest.raises(TypeError, match=rf"{cls.__qualname__} declares tables/teste\.yaml.*"
+                                        r"_Check already declares tables/teste\.yaml "
+                                        r"'tabela_b'"):
+        piece(file, *path, strict=strict)(cls)
+    assert cls not in PIECES
+
+
+def test_places_that_do_not_share_keys_may_both_be_declared(declared, forget) -> None:
+    piece("teste", strict=False)(_Beside)  # around tabela_b, but reads only `outra`
+    piece("outro", "tabela_b")(_Again)     # another file
+    assert PIECES[_Beside].file == "teste" and PIECES[_Again].file == "outro"
+    with pytest.raises(TypeError, match="_Beside"):
+        piece("teste", "outra", "x")(_Again)  # inside what _Beside reads
+
+
+# ---------------------------------------------------------------- error paths through maps
+
+@dataclass(frozen=True)
+class _Mapped:
+    linhas: Mapping[str, _Row]
+    nomes: Mapping[str, str] = field(default_factory=dict)
+
+
+@pytest.fixture
+def mapped():
+    piece("teste", "tabela_m")(_Mapped)
+    yield _Mapped
+    PIECES.pop(_Mapped, None)
+
+
+@pytest.mark.parametrize("linhas, nomes, message", [
+    ({"3": {"nome": "a", "chance": "dois"}}, {},
+     r"tables/teste\.yaml: 'tabela_m\.linhas\.3\.chance' deveria ser número inteiro"),
+    ({"3": {"nome": "a"}}, {}, r"tables/teste\.yaml: falta a chave 'tabela_m\.linhas\.3\.chance'"),
+    ({"3": {"nome": "a", "chance": 1, "cor": "azul"}}, {},
+     r"tables/teste\.yaml: chave desconhecida em 'tabela_m\.linhas\.3': cor"),
+    ({"3": {"nome": "a", "chance": 9}}, {},
+     r"'tabela_m\.linhas\.3\.chance' deveria ser um número de 0 a 6"),
+    ({"3": "a"}, {}, r"'tabela_m\.linhas\.3' deveria ser mapa"),
+    ({}, {"tocha": 6}, r"'tabela_m\.nomes\.tocha' deveria ser texto"),
+])
+def test_a_mistake_inside_a_map_names_the_entry(mapped, linhas, nomes, message) -> None:
+    with pytest.raises(TableError, match=message):
+        build_piece(mapped, {"teste": {"tabela_m": {"linhas": linhas, "nomes": nomes}}})
+
+
+def test_a_map_is_built_entry_by_entry(mapped) -> None:
+    built = build_piece(mapped, {"teste": {"tabela_m": {"linhas": {"3": {"nome": "a",
+                                                                         "chance": 2}}}}})
+    assert built.linhas["3"] == _Row("a", 2) and built.nomes == {}

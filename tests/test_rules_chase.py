@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from companion.engine.model import Chase, Character, State
+from companion.engine.model import Chase, State
 from companion.engine.procedures.chase import ChaseRules, distance_of
 from companion.engine.view import view_state
 from companion.errors import CommandRejected, TableError
 from companion.tables import Tables
 from tests.conftest import FixedDice, Play
-from tests.rules_helpers import changed_rules
+from tests.rules_helpers import changed_rules, new_character
 
 THRESHOLDS = "distancia_pelo_placar: {menor_ate: -1, maior_desde: 1}"
 
@@ -70,7 +70,7 @@ def test_the_range_chance_comes_from_the_data(tables: Tables, tmp_path: Path) ->
 
 def test_the_escape_dc_limits_come_from_the_data(tables: Tables, tmp_path: Path) -> None:
     narrow = changed_rules(tmp_path, "perseguicao.yaml", "dc_maxima: 40", "dc_maxima: 20")
-    party = (Character(id="ana", name="Ana", mods={"des": 1}),)
+    party = (new_character(id="ana", name="Ana", mods={"des": 1}),)
     Play(tables, State(chase=Chase(phase="ativa"), party=party))("fuga", dc=30)
     with pytest.raises(CommandRejected, match="diga um número de 1 a 20") as refused:
         Play(narrow, State(chase=Chase(phase="ativa"), party=party))("fuga", dc=30)
@@ -89,7 +89,7 @@ def test_the_prompt_text_comes_from_narracao(tmp_path: Path) -> None:
     rules = changed_rules(tmp_path, "narracao/perseguicao.yaml",
                           'pedido_teste: "{{ nome }}: teste de fuga — role',
                           'pedido_teste: "{{ nome }}, fuja! Role')
-    party = (Character(id="ana", name="Ana", mods={"des": 1}),)
+    party = (new_character(id="ana", name="Ana", mods={"des": 1}),)
     play = Play(rules, State(chase=Chase(phase="ativa"), party=party))
     play("fuga", dc=12)
     (prompt,) = play.state.prompts

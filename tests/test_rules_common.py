@@ -234,9 +234,9 @@ def test_the_prompt_kind_names_are_data_for_the_cancel(tables: Tables, tmp_path:
     cancelled = next(e for e in events if e.code == "pedidos.cancelado")
     assert cancelled.data == {"pedido": 1, "tipo": "marcha_forcada", "personagem": "ana",
                               "cancelado": True}
-    name = str(tables.get("panico", "nomes_pedidos", "marcha_forcada"))
+    name = str(tables.get("pedidos", "nomes_pedidos", "marcha_forcada"))
     assert cancelled.text == f"Pedido 1 (Ana: {name}) cancelado."
-    rules = changed_rules(tmp_path, "panico.yaml", f"marcha_forcada: \"{name}\"",
+    rules = changed_rules(tmp_path, "pedidos.yaml", f"marcha_forcada: \"{name}\"",
                           "marcha_forcada: a marcha longa")
     _, events = run(rules, Command("cancelar"), state=held(rules))
     assert "Pedido 1 (Ana: a marcha longa) cancelado." in [e.text for e in events]
@@ -252,7 +252,7 @@ def _defeated(tables: Tables, creature: str = "goblins") -> list[Event]:
 def test_the_longest_name_is_data(tables: Tables, tmp_path: Path) -> None:
     assert _defeated(tables)[0].data == {"regiao": "Planície", "criatura": "goblins",
                                          "quantidade": 3, "total": 3}
-    rules = changed_rules(tmp_path, "panico.yaml", "nome_maximo: 60", "nome_maximo: 4")
+    rules = changed_rules(tmp_path, "registro.yaml", "nome_maximo: 60", "nome_maximo: 4")
     with pytest.raises(CommandRejected) as refused:
         _defeated(rules)
     assert refused.value.code == "registro.nome_longo"
@@ -260,7 +260,7 @@ def test_the_longest_name_is_data(tables: Tables, tmp_path: Path) -> None:
 
 
 def test_the_dungeon_region_name_is_data(tables: Tables, tmp_path: Path) -> None:
-    rules = changed_rules(tmp_path, "panico.yaml", 'regiao_masmorra: "Masmorra"',
+    rules = changed_rules(tmp_path, "registro.yaml", 'regiao_masmorra: "Masmorra"',
                           'regiao_masmorra: "Subterrâneo"')
     state, _ = run(rules, Command("masmorra"))
     _, events = run(rules, Command("derrotados", {"quantidade": 1, "criatura": "ogro"}),
@@ -284,9 +284,9 @@ def test_the_form_is_said_from_narracao(tables: Tables) -> None:
 
 
 def test_a_bad_tally_limit_names_the_file_and_key(tmp_path: Path) -> None:
-    with pytest.raises(TableError, match=r"tables/panico\.yaml: 'registro\.quantidade_maxima' "
+    with pytest.raises(TableError, match=r"tables/registro\.yaml: 'quantidade_maxima' "
                                          r"deveria ser número inteiro"):
-        changed_rules(tmp_path, "panico.yaml", "quantidade_maxima: 100000",
+        changed_rules(tmp_path, "registro.yaml", "quantidade_maxima: 100000",
                       "quantidade_maxima: muitas")
 
 
@@ -320,7 +320,7 @@ def test_the_starting_region_is_data_for_the_new_session(tmp_path: Path) -> None
 # ---------------------------------------------------------------- dice and tables
 
 def test_the_free_roll_name_is_data(tmp_path: Path) -> None:
-    rules = changed_rules(tmp_path, "panico.yaml", 'nome: "Rolagem"', 'nome: "Dados"')
+    rules = changed_rules(tmp_path, "dados.yaml", 'nome: "Rolagem"', 'nome: "Dados"')
     _, events = run(rules, Command("rolar", {"expressao": "1d6"}))
     assert events[0].data["tabela"] == "Dados" and events[0].text.startswith("Dados — 1d6 = ")
 

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from companion.engine.model import GM, PUBLIC, Character, Dungeon, State, Timer
+from companion.engine.model import GM, PUBLIC, Dungeon, State, Timer
 from companion.engine.procedures.dungeon import DungeonRules
 from companion.engine.procedures.light import LightRules
 from companion.errors import CommandRejected, TableError
 from companion.tables import Tables
 from tests.conftest import FixedDice, Play
-from tests.rules_helpers import changed_rules
+from tests.rules_helpers import changed_rules, new_character
 
 LANTERN = Timer(name="lanterna", turns_left=24, kind="luz")
 INSEGURO = 'inseguro: {nome: Inseguro, chance: 1, a_cada_turnos: 3,'
@@ -24,7 +24,7 @@ def in_dungeon(tables: Tables, lit: bool = True, light: Timer = LANTERN,
                **dungeon: object) -> Play:
     state = State(dungeon=Dungeon(active=True, danger="inseguro",  # type: ignore[arg-type]
                                   lights=(light,) if lit else (), **dungeon),
-                  party=(Character(id="ana", name="Ana", food=3, water=3),))
+                  party=(new_character(id="ana", name="Ana", food=3, water=3),))
     return Play(tables, state)
 
 

@@ -3,21 +3,23 @@ their texts from tables/narracao/: a change in the data changes what happens and
 (issue 8)."""
 from __future__ import annotations
 
+from dataclasses import MISSING, fields
 from pathlib import Path
 
 import pytest
 
 from companion.engine.model import Character, State
 from companion.engine.procedures.panic import AfflictionTable, PanicTable, PanicTest
+from companion.engine.procedures.party import CharacterDefaults
 from companion.errors import CommandRejected, TableError
 from companion.tables import Tables
 from tests.conftest import FixedDice, Play
-from tests.rules_helpers import changed_rules
+from tests.rules_helpers import changed_rules, new_character
 
 
 def _party(tables: Tables, **ana: int) -> Play:
-    return Play(tables, State(party=(Character(id="ana", name="Ana", **ana),
-                                     Character(id="bia", name="Bia"))))
+    return Play(tables, State(party=(new_character(id="ana", name="Ana", **ana),
+                                     new_character(id="bia", name="Bia"))))
 
 
 def _panic(play: Play, *faces: int) -> list:
@@ -136,15 +138,15 @@ ANKLE = "Tornozelo torcido: 1/2 do movimento até ser curado"
 
 
 def _hurt(tables: Tables) -> Play:
-    return Play(tables, State(party=(Character(id="ana", name="Ana", conditions=(ANKLE,)),)))
+    return Play(tables, State(party=(new_character(id="ana", name="Ana", conditions=(ANKLE,)),)))
 
 
 def test_the_condition_piece_is_typed(tables: Tables) -> None:
-    from companion.engine.procedures.conditions import ConditionRules
+    from companion.engine.procedures.conditions import ConditionRules, TravelRound
 
     rules = tables.piece(ConditionRules)
     assert rules.efeitos_de_condicao["meio_movimento"].fator_avanco == 0.5
-    assert rules.rodada.minutos == 240
+    assert tables.piece(TravelRound).minutos == 240  # the one piece of `rodada` (travel's too)
 
 
 def test_a_slowing_factor_changed_in_the_data_changes_the_pace(tables: Tables,
@@ -164,7 +166,7 @@ def test_a_round_harm_changed_in_the_data_changes_the_damage(tmp_path: Path) -> 
 
     rules = changed_rules(tmp_path, "viagem.yaml", "dano_por_rodada: 1 ", "dano_por_rodada: 3 ")
     tick = "Carrapatos/sanguessugas: 1 de dano por rodada até se livrar"
-    state = State(party=(Character(id="ana", name="Ana", conditions=(tick,)),))
+    state = State(party=(new_character(id="ana", name="Ana", conditions=(tick,)),))
     scratch = Scratch(rng=random.Random(1), tables=rules, command=Command("avancar"))
     state = round_harm(state, scratch, 1)
     assert state.party[0].hp == 5
@@ -208,7 +210,7 @@ def _camp(tables: Tables, *party: Character, safe: bool = True) -> Play:
 
 
 def _fed(**values: int) -> Character:
-    return Character(id="ana", name="Ana", food=3, water=3, **values)
+    return new_character(id="ana", name="Ana", food=3, water=3, **values)
 
 
 def test_the_rest_pieces_are_typed(tables: Tables) -> None:
@@ -277,3 +279,25 @@ def test_a_bad_hit_die_names_the_file_and_key(tmp_path: Path) -> None:
     with pytest.raises(TableError, match=r"tables/casa\.yaml: 'descanso\.dado_de_vida' deveria "
                                          r"ser uma expressão de dados"):
         changed_rules(tmp_path, "casa.yaml", "dado_de_vida: d8 ", "dado_de_vida: oito ")
+
+
+# ---------------------------------------------------------------- the sheet's defaults (party.py)
+
+SHEET = ("level", "hp", "hp_max", "sanity", "sanity_max", "exhaustion", "food", "water", "ammo")
+
+
+def test_the_sheets_numbers_have_no_defaults_in_code() -> None:
+    """personagem.yaml `personagem_padrao` is the one source of a new character's numbers."""
+    defaults = {item.name for item in fields(Character)
+                if item.default is not MISSING or item.default_factory is not MISSING}
+    assert defaults.isdisjoint(SHEET)
+
+
+def test_a_new_character_has_the_sheet_of_the_data(tables: Tables, tmp_path: Path) -> None:
+    made = tables.piece(CharacterDefaults).character("ana", "Ana")
+    assert [getattr(made, name) for name in SHEET] == [1, 8, 8, 10, 10, 0, 3, 3, 0]
+    rules = changed_rules(tmp_path, "personagem.yaml", "  comida: 3\n", "  comida: 5\n")
+    assert rules.piece(CharacterDefaults).character("ana", "Ana").food == 5
+    play = Play(rules)
+    play("personagem", nome="Bia")
+    assert play.state.party[0].food == 5

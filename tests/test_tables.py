@@ -4,12 +4,15 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+from dataclasses import dataclass, make_dataclass
 from pathlib import Path
+from typing import Mapping
 
 import pytest
 
 from companion.errors import TableError
-from companion.tables import DEFAULT_DIR, check
+from companion.rulebook import PIECES, build_piece, piece
+from companion.tables import DEFAULT_DIR
 from companion.loader import load_rules
 
 
@@ -66,26 +69,36 @@ def test_get_missing_path_is_a_table_error(tables) -> None:
         tables.get("comandos", "comandos", "nao_existe")
 
 
+@dataclass(frozen=True)
+class _B:
+    b: int
+
+
 @pytest.mark.parametrize(
-    ("data", "schema", "ok"),
+    ("kind", "value", "ok"),
     [
-        ({"a": 1}, {"a": int}, True),
-        ({"a": "x"}, {"a": int}, False),
-        ({"a": True}, {"a": int}, False),
-        ({"a": 1.5}, {"a": float}, True),
-        ({"a": 2}, {"a": float}, True),
-        ({"a": []}, {"a": [int]}, False),
-        ({"a": [1, 2]}, {"a": [int]}, True),
-        ({"x": {"b": 1}, "y": {"b": 2}}, {"*": {"b": int}}, True),
-        ({"x": {"b": 1}, "y": {}}, {"*": {"b": int}}, False),
+        (int, 1, True),
+        (int, "x", False),
+        (int, True, False),
+        (float | int, 1.5, True),
+        (float | int, 2, True),
+        (tuple[int, ...], [1, 2], True),
+        (tuple[int, ...], [1, "dois"], False),
+        (Mapping[str, _B], {"x": {"b": 1}, "y": {"b": 2}}, True),
+        (Mapping[str, _B], {"x": {"b": 1}, "y": {}}, False),
     ],
 )
-def test_check_shapes(data, schema, ok) -> None:
-    if ok:
-        check(data, schema, "f")
-    else:
-        with pytest.raises(TableError):
-            check(data, schema, "f")
+def test_piece_shapes(kind, value, ok) -> None:
+    """The shapes a typed piece accepts (what the old schemas checked, now rulebook.piece)."""
+    shape = piece("f")(make_dataclass("_Shape", [("a", kind)], frozen=True))
+    try:
+        if ok:
+            assert build_piece(shape, {"f": {"a": value}}).a is not None
+        else:
+            with pytest.raises(TableError, match=r"tables/f\.yaml: .*'a"):
+                build_piece(shape, {"f": {"a": value}})
+    finally:
+        PIECES.pop(shape, None)
 
 
 def test_cli_reports_broken_tables_without_traceback(tmp_path: Path) -> None:

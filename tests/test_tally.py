@@ -92,7 +92,7 @@ def test_what_was_found_must_be_said(play):
 
 
 def test_the_name_limit_comes_from_the_data(tables):
-    longest = int(tables.get("panico", "registro", "nome_maximo"))
+    longest = int(tables.get("registro", "nome_maximo"))
     play = Play(tables)
     play("item", quantidade=1, tipo="x" * longest)
     before = play.state
@@ -100,7 +100,7 @@ def test_the_name_limit_comes_from_the_data(tables):
         play("item", quantidade=1, tipo="y" * (longest + 1))
     assert play.state == before
     files = copy.deepcopy(dict(tables.files))
-    files["panico"]["registro"]["nome_maximo"] = 5
+    files["registro"] = {**files["registro"], "nome_maximo": 5}
     short = Play(Tables(files=files, directory=tables.directory))
     with pytest.raises(CommandRejected, match="'gobli…'; use até 5 letras"):
         short("derrotados", quantidade=1, criatura="goblins")

@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 
 from companion.engine import Command, apply
 from companion.engine.model import (
-    Character,
     Chase,
     Dungeon,
     Monster,
@@ -25,6 +24,7 @@ from companion.engine.view import view_state, visible_to
 from companion.errors import CommandRejected, TableError
 from companion.tables import Tables
 from tests.conftest import Play
+from tests.rules_helpers import new_character
 
 GM_ONLY_KEYS = {"mestre", "perdido", "monstros", "segredos", "encontro_pendente", "context"}
 MARK = "XSEGREDOX"  # put in every GM-only text; must never reach another viewer
@@ -39,8 +39,8 @@ def keys_of(node) -> set[str]:
 
 
 def secret_state() -> State:
-    party = (Character(id="ana", name="Ana", mods={"con": 1}, attribute_damage={"sab": 2}),
-             Character(id="bia", name="Bia", exhaustion=2))
+    party = (new_character(id="ana", name="Ana", mods={"con": 1}, attribute_damage={"sab": 2}),
+             new_character(id="bia", name="Bia", exhaustion=2))
     prompts = (Prompt(id=1, kind="panico", character="ana", text="pânico da Ana"),
                Prompt(id=2, kind="fuga", character="bia", text=f"fuga da Bia {MARK}"),
                Prompt(id=3, kind="confirmar_perseguicao", character=None, text=f"GM {MARK}",
@@ -266,7 +266,7 @@ COMMANDS = st.one_of(
        lost=st.booleans(), characters=st.lists(names, min_size=1, max_size=3, unique=True))
 def test_random_sessions_never_leak_gm_only_things(tables, script, seed, lost, characters):
     state = State(travel=Travel(lost=lost), party=tuple(
-        Character(id=n, name=n) for n in characters))
+        new_character(id=n, name=n) for n in characters))
     events = []
     for number, (name, args) in enumerate(script):
         try:

@@ -7,11 +7,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.engine import Command, apply
-from companion.engine.model import Character, State, Travel
+from companion.engine.model import State, Travel
 from companion.engine.view import view_state, view_states
 from companion.errors import CommandRejected
 
 from tests.test_view import COMMANDS, names
+from tests.rules_helpers import new_character
 
 
 @settings(max_examples=60, deadline=None)
@@ -22,7 +23,7 @@ from tests.test_view import COMMANDS, names
 def test_view_states_equals_one_view_state_per_viewer(tables, script, seed, lost, characters,
                                                       extra):
     state = State(travel=Travel(lost=lost), party=tuple(
-        Character(id=n, name=n) for n in characters))
+        new_character(id=n, name=n) for n in characters))
     for number, (name, args) in enumerate(script):
         try:
             state, _ = apply(state, Command(name, args), random.Random(f"{seed}:{number}"),

@@ -23,36 +23,98 @@ from hassil.sample import sample_sentence
 from companion.commands.normalize import Normalized, fold, normalize
 from companion.vocabulary import Command
 from companion.errors import TableError
-from companion.tables import Tables, check, register_schema
+from companion.rulebook import InvalidValue, piece
+from companion.tables import Tables
 
 HELP_HINT = "diga 'ajuda' para ver os comandos"
 LANGUAGE = "pt"
 _QUOTE_MAX = 60
 
-SCHEMA: dict[str, Any] = {
-    "language": str,
-    "intents": {"*": {"data": [{"sentences": [str]}]}},
-    "lists": dict,
-    "expansion_rules": dict,
-    "skip_words": [str],
-    "mesa": {
-        "max_caracteres": int,
-        "max_palavras": int,
-        "curingas": {"*": {"palavras": int, "nome_de_pessoa": bool, "filtra_inicio": bool}},
-        "nao_sao_nomes": [str],
-        "particulas": [str],
-        "artigos": [str],
-        "varios_personagens": [str],
-        "separadores_de_nomes": [str],
-        "palavras_de_rolar": [str],
-        "separadores_de_marcha": [str],
-        "atributos_com_sinal": [str],
-        "palavras_de_tesouro": [str],
-        "atributos": {"*": [str]},
-        "amostra": {"de": int, "ate": int, "por_modelo": int},
-    },
-}
-register_schema("frases", SCHEMA)
+@dataclass(frozen=True)
+class Wildcard:
+    """A free slot (mesa.curingas): how many words it takes, and how they are cleaned."""
+
+    palavras: int
+    nome_de_pessoa: bool
+    filtra_inicio: bool
+
+
+@dataclass(frozen=True)
+class Sample:
+    """How many sentences per template the phrase sample takes (mesa.amostra)."""
+
+    de: int
+    ate: int
+    por_modelo: int
+
+
+_WORD_LISTS = ("nao_sao_nomes", "particulas", "artigos", "varios_personagens",
+               "separadores_de_nomes", "palavras_de_rolar", "separadores_de_marcha",
+               "atributos_com_sinal", "palavras_de_tesouro")
+
+
+@dataclass(frozen=True)
+class HouseRules:
+    """frases.yaml `mesa`: the house's rules for reading a sentence's slots."""
+
+    max_caracteres: int
+    max_palavras: int
+    curingas: Mapping[str, Wildcard]
+    nao_sao_nomes: tuple[str, ...]
+    particulas: tuple[str, ...]
+    artigos: tuple[str, ...]
+    varios_personagens: tuple[str, ...]
+    separadores_de_nomes: tuple[str, ...]
+    palavras_de_rolar: tuple[str, ...]
+    separadores_de_marcha: tuple[str, ...]
+    atributos_com_sinal: tuple[str, ...]
+    palavras_de_tesouro: tuple[str, ...]
+    atributos: Mapping[str, tuple[str, ...]]
+    amostra: Sample
+    padrao_da_casa: bool = False
+
+    def validate(self) -> None:
+        for name in _WORD_LISTS:
+            if not getattr(self, name):
+                raise InvalidValue(name, "uma lista não vazia")
+        for name, words in self.atributos.items():
+            if not words:
+                raise InvalidValue(f"atributos.{name}", "uma lista não vazia")
+
+
+@dataclass(frozen=True)
+class IntentSpec:
+    """One intent of hassil's format: its `data` blocks, each with its `sentences` (the rest
+    of a block, slots and metadata, is hassil's to read)."""
+
+    data: tuple[Mapping[str, Any], ...]
+
+    def validate(self) -> None:
+        if not self.data:
+            raise InvalidValue("data", "uma lista não vazia")
+        for index, block in enumerate(self.data):
+            sentences = block.get("sentences")
+            if not isinstance(sentences, list) or not sentences \
+                    or not all(isinstance(sentence, str) for sentence in sentences):
+                raise InvalidValue(f"data[{index}].sentences", "uma lista não vazia de frases")
+
+
+@piece("frases")
+@dataclass(frozen=True)
+class SentenceFile:
+    """tables/frases.yaml: hassil's templates (language, intents, lists, expansion rules,
+    skip words) and the house's rules (`mesa`)."""
+
+    language: str
+    intents: Mapping[str, IntentSpec]
+    lists: Mapping[str, Any]
+    expansion_rules: Mapping[str, Any]
+    skip_words: tuple[str, ...]
+    mesa: HouseRules
+
+    def validate(self) -> None:
+        if not self.skip_words:
+            raise InvalidValue("skip_words", "uma lista não vazia")
 
 
 @dataclass(frozen=True)
@@ -103,8 +165,8 @@ def grammar(tables: Tables) -> Grammar:
     cached = _CACHE.get(id(tables))
     if cached is not None and cached[0] is tables:
         return cached[1]
+    tables.piece(SentenceFile)  # checked (hassil reads the templates themselves)
     data = tables["frases"]
-    check(data, SCHEMA, "frases")
     try:
         intents = Intents.from_dict({k: v for k, v in data.items() if k != "mesa"})
     except Exception as error:  # hassil's template errors, translated once here

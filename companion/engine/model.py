@@ -41,20 +41,23 @@ class Lasting:
 
 @dataclass(frozen=True)
 class Character:
-    """One member of the party. Ids are slugs of the name (no accents, lowercase)."""
+    """One member of the party. Ids are slugs of the name (no accents, lowercase).
+
+    The sheet's numbers have no defaults here: a new character's come from the rules
+    (tables/personagem.yaml `personagem_padrao`, party.CharacterDefaults.character)."""
 
     id: str
     name: str
-    level: int = 1
-    hp: int = 8
-    hp_max: int = 8
+    level: int
+    hp: int
+    hp_max: int
+    sanity: int
+    sanity_max: int  # the character's own Sanity: resting recovers up to it
+    exhaustion: int
+    food: int
+    water: int
+    ammo: int
     mods: Mapping[str, int] = field(default_factory=dict)  # for des con int sab car
-    sanity: int = 10
-    sanity_max: int = 10  # the character's own Sanity: resting recovers up to it
-    exhaustion: int = 0
-    food: int = 0
-    water: int = 0
-    ammo: int = 0
     afflictions: tuple[str, ...] = ()
     attribute_damage: Mapping[str, int] = field(default_factory=dict)
     hit_die: int | None = None  # sides of the character's hit die (None: casa.yaml's)

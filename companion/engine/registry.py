@@ -1,8 +1,8 @@
 """The one place that assembles the engine.
 
 Every procedure module registers, on import, the commands it handles (`@command`), the prompt
-kinds it resolves (`@prompt_handler`, `@cancel_handler`) and the shape of the tables it reads
-(`register_schema`). This module imports them all, registers the commands that mean a different
+kinds it resolves (`@prompt_handler`, `@cancel_handler`) and the typed parts of the tables it
+reads (`@piece`). This module imports them all, registers the commands that mean a different
 procedure in a dungeon and while travelling, and hooks the procedures that react to time into
 the clock. companion/engine/__init__.py imports it, so whoever imports the engine gets it whole;
 no other module imports every procedure.

@@ -1,6 +1,7 @@
 """The toolkit every procedure module uses: the per-call scratch object, the registries the
-procedures fill with `@command`, `@prompt_handler` and `@cancel_handler`, schema leaves for
-`register_schema`, and small helpers (arguments, characters, prompts, table rows, plurals).
+procedures fill with `@command`, `@prompt_handler` and `@cancel_handler`, the checks a typed
+rules piece's validate() shares (require_dice, require_chance), and small helpers (arguments,
+characters, prompts, table rows, plurals).
 
 It imports only the model, the dice and the rules loader: never a procedure.
 """
@@ -27,31 +28,11 @@ from companion.engine.model import (
 from companion.errors import CommandRejected, DiceError, TableError
 from companion.narration import counted
 from companion.narration import number_text as narrated_number
+from companion.prompt_names import PromptLabels
 from companion.rulebook import InvalidValue, piece
-from companion.tables import Tables, check, register_schema
+from companion.tables import Tables
 
 T = TypeVar("T")
-
-
-class _Rule(type):
-    """A schema leaf checked by a predicate: companion.tables.check tests leaves with isinstance."""
-
-    test: Callable[[Any], bool]
-
-    def __instancecheck__(cls, value: Any) -> bool:
-        return bool(cls.test(value))
-
-
-def schema_rule(expected: str, test: Callable[[Any], bool]) -> type:
-    """A schema leaf accepting the values that pass `test`; `expected` says what they are
-    (it ends the load error: "'x.y' deveria ser <expected>")."""
-    return _Rule(expected, (), {"test": staticmethod(test)})
-
-
-def one_of(*values: str) -> type:
-    """A schema leaf: one of these texts."""
-    return schema_rule("um destes: " + ", ".join(values),
-                       lambda value: isinstance(value, str) and value in values)
 
 
 def _rolls(value: Any) -> bool:
@@ -74,32 +55,7 @@ def require_dice(field_name: str, value: str) -> None:
         raise InvalidValue(field_name, "uma expressão de dados, como 1d6 ou 2d4+1")
 
 
-DICE_TEXT = schema_rule("uma expressão de dados, como 1d6 ou 2d4+1",
-                        lambda value: isinstance(value, str) and _rolls(value))
-
-
-def _fits(value: Any, schema: Any) -> bool:
-    try:
-        check(value, schema, "")
-    except TableError:
-        return False
-    return True
-
-
-def variant(field_name: str, shapes: Mapping[str, Any]) -> type:
-    """A schema leaf for a mapping whose shape depends on one of its keys (e.g. `efeito`):
-    shapes maps each accepted value of that key to the schema of the whole mapping."""
-    common = [key for key in next(iter(shapes.values())) if all(key in s for s in shapes.values())]
-    extras = "".join(
-        f"; com {field_name} {case}, também {', '.join(k for k in shape if k not in common)}"
-        for case, shape in shapes.items() if set(shape) - set(common))
-    return schema_rule(
-        f"um mapa com {', '.join(common)} ('{field_name}': {', '.join(shapes)}){extras}",
-        lambda value: isinstance(value, Mapping) and value.get(field_name) in shapes
-        and _fits(value, shapes[value[field_name]]))
-
-
-# Tabela I (panico.yaml tabela_i): each row says which effect starts at its level; the levels
+# Tabela I (exaustao.yaml tabela_i): each row says which effect starts at its level; the levels
 # are cumulative, so an effect applies from its row's level up.
 EXHAUSTION_EDGE = "desvantagem"
 
@@ -110,20 +66,56 @@ EXHAUSTION_NO_MODIFIERS = "sem_modificadores"
 EXHAUSTION_DAILY_HARM = "dano_diario"
 
 
-_EXHAUSTION_ROW = {"texto": str, "efeito": str}
+@dataclass(frozen=True)
+class DailyHarm:
+    """Tabela I `dano_diario`: the damage rolled on an attribute at each day's end."""
+
+    atributo: str
+    dados: str
+
+    def validate(self) -> None:
+        require_dice("dados", self.dados)
+        if self.atributo not in ATTRIBUTES:
+            raise InvalidValue("atributo", "um destes: " + ", ".join(ATTRIBUTES))
 
 
-register_schema("panico", {"tabela_i": {"nome": str, "linhas": {"*": variant("efeito", {
-    EXHAUSTION_EDGE: _EXHAUSTION_ROW,
-    EXHAUSTION_NO_MODIFIERS: _EXHAUSTION_ROW,
-    EXHAUSTION_DAILY_HARM: {**_EXHAUSTION_ROW,
-                            "dano_diario": {"atributo": str, "dados": DICE_TEXT}},
-})}}})
+@dataclass(frozen=True)
+class ExhaustionRow:
+    texto: str
+    efeito: Literal["desvantagem", "sem_modificadores", "dano_diario"]
+    dano_diario: DailyHarm | None = None
+
+    def validate(self) -> None:
+        if self.efeito == EXHAUSTION_DAILY_HARM and self.dano_diario is None:
+            raise InvalidValue("dano_diario", "presente (atributo e dados do dano diário)")
 
 
-# How a prompt's options are shown to people (canonical value → label), house default.
-register_schema("panico", {"nomes_opcoes": {"*": str},
-                           "dano_de_atributo": {"pontos_por_modificador": int}})
+@piece("exaustao", "tabela_i")
+@dataclass(frozen=True)
+class ExhaustionTable:
+    """Tabela I: Exaustão (levels are cumulative)."""
+
+    nome: str
+    linhas: Mapping[str, ExhaustionRow]
+
+    def level_of(self, effect: str) -> int | None:
+        """The level from which `effect` applies (None if no row has it)."""
+        return min((int(key) for key, row in self.linhas.items() if row.efeito == effect),
+                   default=None)
+
+
+@piece("personagem", "dano_de_atributo")
+@dataclass(frozen=True)
+class AttributeDamage:
+    """personagem.yaml `dano_de_atributo` (house default): attribute damage lowers that
+    modifier by 1 per `pontos_por_modificador` points."""
+
+    pontos_por_modificador: int
+    padrao_da_casa: bool = False
+
+    def validate(self) -> None:
+        if self.pontos_por_modificador < 1:
+            raise InvalidValue("pontos_por_modificador", "um número inteiro de 1 para cima")
 
 
 Mode = Literal["viagem", "masmorra", "perseguicao"]
@@ -403,9 +395,7 @@ def exhaust_party(state: State, amount: int) -> tuple[State, str]:
 
 def exhaustion_level(effect: str, tables: Tables) -> int | None:
     """The Tabela I level from which `effect` applies (None if no row has it)."""
-    rows = tables.get("panico", "tabela_i", "linhas")
-    levels = [int(key) for key, row in rows.items() if row["efeito"] == effect]
-    return min(levels, default=None)
+    return tables.piece(ExhaustionTable).level_of(effect)
 
 
 def has_exhaustion_effect(character: Character, effect: str, tables: Tables) -> bool:
@@ -419,8 +409,8 @@ def modifier(character: Character, attribute: str, tables: Tables) -> int:
     attribute damage lowers it by 1 per `dano_de_atributo.pontos_por_modificador` points."""
     if has_exhaustion_effect(character, EXHAUSTION_NO_MODIFIERS, tables):
         return 0
-    per = int(tables.get("panico", "dano_de_atributo", "pontos_por_modificador"))
-    harm = int(character.attribute_damage.get(attribute, 0)) // max(1, per)
+    per = tables.piece(AttributeDamage).pontos_por_modificador
+    harm = int(character.attribute_damage.get(attribute, 0)) // per
     return int(character.mods.get(attribute, 0)) - harm
 
 
@@ -437,7 +427,7 @@ def add_prompt(state: State, scratch: Scratch, kind: str, character: str | None,
                dice_expression: str = "1d20", modifier_value: int = 0, dc: int | None = None,
                options: tuple[str, ...] = (), **context: Any) -> State:
     """Queue a prompt for a character's player (or the GM when character is None)."""
-    names = scratch.table("panico", "nomes_opcoes")
+    names = scratch.piece(PromptLabels)
     owner = next((c for c in state.party if c.id == character), None)
     if owner is not None and not options:  # a roll: DESV applies to the physical die too
         edge = edge_for(owner, scratch.tables, state.minutes)
@@ -446,7 +436,7 @@ def add_prompt(state: State, scratch: Scratch, kind: str, character: str | None,
             text += " " + edge_text(edge, dice_expression, bool(context.get("rolar_abaixo")))
     prompt = Prompt(id=state.next_prompt_id, kind=kind, character=character, text=text,
                     dice=dice_expression, modifier=modifier_value, dc=dc, options=options,
-                    labels=tuple(str(names.get(o, o)) for o in options), context=context)
+                    labels=tuple(names.option_name(o) for o in options), context=context)
     visibility = player_visibility(character) if character else GM
     scratch.say(text, visibility, kind="pedido", pedido=prompt_to_dict(prompt))
     return replace(state, prompts=state.prompts + (prompt,),
@@ -454,8 +444,8 @@ def add_prompt(state: State, scratch: Scratch, kind: str, character: str | None,
 
 
 def prompt_name(tables: Tables, kind: str) -> str:
-    """How people call a prompt kind (tables/panico.yaml `nomes_pedidos`)."""
-    return str(tables.get("panico", "nomes_pedidos").get(kind, kind))
+    """How people call a prompt kind (tables/pedidos.yaml `nomes_pedidos`)."""
+    return tables.piece(PromptLabels).kind_name(kind)
 
 
 def require_group_free(state: State, scratch: Scratch, who: tuple[str, ...] | None = None) -> None:

@@ -213,8 +213,7 @@ def _character(state: State, character: Character, detailed: bool,
         shown.update({
             "atributos": dict(character.mods),
             "descanso_devido": character.rest_rounds_owed,
-            "exaustao_efeitos": exhaustion_effects(
-                character, scratch.table("panico", "tabela_i", "linhas")),
+            "exaustao_efeitos": exhaustion_effects(character, scratch.tables),
         })
     return shown
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable, Mapping, Sequence
 
+from companion.engine.procedures.tally import TallyRules
 from companion.engine.toolkit import slug
 from companion.report.model import (
     CharacterLine,
@@ -44,7 +45,7 @@ def _live_events(entries: Sequence[Entry]) -> Iterable[tuple[Entry, EventDict]]:
 def region_of(view: Mapping[str, Any], tables: Tables) -> str:
     """Where the party was, as the form names it (the terrain, or the dungeon)."""
     if view.get("masmorra"):
-        return str(tables.get("panico", "registro", "regiao_masmorra"))
+        return tables.piece(TallyRules).regiao_masmorra
     return str(view.get("terreno_nome") or view.get("terreno") or "")
 
 

@@ -19,6 +19,7 @@ from hassil.expression import ListReference, Sequence
 from companion.commands.normalize import fold
 from companion.commands.parse import ParseResult, grammar, readings
 from companion.vocabulary import Command
+from companion.prompt_names import PromptLabels
 from companion.tables import Tables
 from companion.voice.config import voice_config
 
@@ -188,8 +189,8 @@ def _without_article(said: str, tables: Tables) -> str:
 
 
 def prompt_options(tables: Tables) -> frozenset[str]:
-    """Every option a prompt can offer (panico.yaml nomes_opcoes: values and their names)."""
-    names = tables.files.get("panico", {}).get("nomes_opcoes", {}) or {}
+    """Every option a prompt can offer (pedidos.yaml nomes_opcoes: values and their names)."""
+    names = tables.piece(PromptLabels).nomes_opcoes
     return frozenset(" ".join(fold(str(w)).split()) for pair in names.items() for w in pair)
 
 

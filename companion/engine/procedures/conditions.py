@@ -41,12 +41,7 @@ from companion.engine.toolkit import (
 )
 from companion.errors import CommandRejected, TableError
 from companion.rulebook import InvalidValue, piece
-from companion.tables import Tables, register_schema
-
-# ConditionRules checks these too (and that `modos` are travel modes), but a wrong type inside
-# an entry of the mapping reaches rulebook without the entry's key; the schema names it.
-register_schema("viagem", {"efeitos_de_condicao": {"*": {
-    "nome": str, "fator_avanco": float, "modos": [str]}}})
+from companion.tables import Tables
 
 
 @dataclass(frozen=True)
@@ -64,18 +59,27 @@ class ConditionEffect:
             raise InvalidValue("modos", "uma lista não vazia de modos de viagem")
 
 
+@piece("viagem", "rodada")
 @dataclass(frozen=True)
-class RoundLength:
-    minutos: int  # a travel round, in minutes (the clock of `rodadas: N` conditions)
+class TravelRound:
+    """tables/viagem.yaml `rodada`: the travel round's length (the clock of `rodadas: N`
+    conditions) and how many make a day."""
+
+    rodadas_por_dia: int
+    minutos: int
+
+    def validate(self) -> None:
+        for name in ("rodadas_por_dia", "minutos"):
+            if getattr(self, name) < 1:
+                raise InvalidValue(name, "um número inteiro de 1 para cima")
 
 
 @piece("viagem", strict=False)  # the rest of viagem.yaml belongs to the travel procedures
 @dataclass(frozen=True)
 class ConditionRules:
-    """What conditions do (viagem.yaml `efeitos_de_condicao`) and how long a round lasts."""
+    """What conditions do (viagem.yaml `efeitos_de_condicao`)."""
 
     efeitos_de_condicao: Mapping[str, ConditionEffect]
-    rodada: RoundLength
 
 
 @dataclass(frozen=True)
@@ -127,7 +131,7 @@ def timed(state: State, scratch: Scratch, spec: Mapping[str, Any]) -> Lasting:
         start = (state.minutes // length + 1) * length
         count = int(spec["dias"])
     else:
-        length = scratch.piece(ConditionRules).rodada.minutos
+        length = scratch.piece(TravelRound).minutos
         start = (state.minutes // length + 1) * length
         count = int(spec["rodadas"])
     return Lasting(text=str(spec["texto"]), since=start, until=start + count * length,

@@ -3,7 +3,7 @@
 - `rolar expressao [vantagem]`: a public rolagem ("Rolagem"). A player's roll names their
   character, and Tabela I's DESV applies to an exhausted character: it cancels a vantagem said
   aloud, and is the edge when none was said.
-- `tabela X`: looks X up in tables/panico.yaml `tabelas` (which file and key hold it, and its
+- `tabela X`: looks X up in tables/dados.yaml `tabelas` (which file and key hold it, and its
   form). Tables with rows to roll (D on the current terrain's column, F, H, K, the dungeon's B,
   and the start-of-day region's encounters) are rolled and only shown — nothing is applied.
   Chance, DC and modifier tables (A, B, C, E, G, I, J and the dungeon's A and C) have nothing to
@@ -12,29 +12,27 @@
 """
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Literal, Mapping
 
-from companion.engine.model import GM, PUBLIC, State
+from companion.engine.model import GM, State
 from companion.engine.toolkit import (
-    DICE_TEXT,
     Scratch,
     actor_character,
     arg,
     command,
     edge_for,
     group_for,
-    one_of,
     pick_row,
+    require_dice,
     row_text,
     slug,
-    variant,
 )
 from companion.errors import CommandRejected, TableError
-from companion.tables import register_schema
+from companion.rulebook import InvalidValue, piece
 
-FILE = "panico"
+FILE = "dados"
 
 
 EDGES = ("vantagem", "desvantagem")
@@ -91,26 +89,24 @@ def _roll_rows(scratch: Scratch, name: str, dice: str, rows: Mapping[Any, Any], 
                  describe=lambda total: row_text(pick_row(rows, total)), **extra)
 
 
-def _roll_column(state: State, scratch: Scratch, node: Any, entry: Mapping[str, Any]) -> None:
+def _roll_column(state: State, scratch: Scratch, node: Any, entry: TableEntry) -> None:
     """Tabela D: the column of the current terrain."""
-    column = group_for(scratch, node["colunas"], state.travel.terrain, f"{entry['chave']}.colunas")
-    _roll_rows(scratch, node["nome"], node[entry["dados"]], column["linhas"],
-               str(entry["visibilidade"]), coluna=column["nome"])
+    column = group_for(scratch, node["colunas"], state.travel.terrain, f"{entry.chave}.colunas")
+    _roll_rows(scratch, node["nome"], node[str(entry.dados)], column["linhas"],
+               entry.visibilidade, coluna=column["nome"])
 
 
-def _roll_encounter(state: State, scratch: Scratch, node: Any, entry: Mapping[str, Any]) -> None:
+def _roll_encounter(state: State, scratch: Scratch, node: Any, entry: TableEntry) -> None:
     """The encounter table of the region where the day started."""
     region = node[state.travel.day_start_terrain]
-    _roll_rows(scratch, region["nome"], region["dados"], region["linhas"],
-               str(entry["visibilidade"]))
+    _roll_rows(scratch, region["nome"], region["dados"], region["linhas"], entry.visibilidade)
 
 
-def _roll_plain(state: State, scratch: Scratch, node: Any, entry: Mapping[str, Any]) -> None:
-    _roll_rows(scratch, node["nome"], node["dados"], node["linhas"],
-               str(entry["visibilidade"]))
+def _roll_plain(state: State, scratch: Scratch, node: Any, entry: TableEntry) -> None:
+    _roll_rows(scratch, node["nome"], node["dados"], node["linhas"], entry.visibilidade)
 
 
-Roller = Callable[[State, Scratch, Any, Mapping[str, Any]], None]
+Roller = Callable[[State, Scratch, Any, "TableEntry"], None]
 
 
 ROLL: dict[str, Roller] = {"colunas": _roll_column, "encontros": _roll_encounter,
@@ -177,22 +173,51 @@ EXPLAIN: dict[str, Explainer] = {
 }
 
 
-_ENTRY = {"arquivo": str, "chave": str, "forma": str, "visibilidade": one_of(PUBLIC, GM)}
+@dataclass(frozen=True)
+class TableEntry:
+    """An entry of dados.yaml `tabelas`: where a seed table is (`arquivo`, `chave`), what
+    `tabela X` does with it (`forma`: ROLL or EXPLAIN) and who sees it; a table rolled by
+    columns (`colunas`) names which of its dice (`dados`)."""
+
+    arquivo: str
+    chave: str
+    forma: str
+    visibilidade: Literal["public", "gm"]
+    dados: str | None = None
+
+    def validate(self) -> None:
+        if self.forma not in (*ROLL, *EXPLAIN):
+            raise InvalidValue("forma", "um destes: " + ", ".join((*ROLL, *EXPLAIN)))
+        if self.forma == "colunas" and self.dados is None:
+            raise InvalidValue("dados", "presente (a chave dos dados da tabela por colunas)")
 
 
-_FORMS = {**{form: _ENTRY for form in (*ROLL, *EXPLAIN)}, "colunas": {**_ENTRY, "dados": str}}
+@dataclass(frozen=True)
+class FreeRolls:
+    """dados.yaml `rolagens`: the names of `rolar` and `segredo`, and a secret's default dice."""
+
+    nome: str
+    nome_secreta: str
+    secreta_padrao: str
+    padrao_da_casa: bool = False
+
+    def validate(self) -> None:
+        require_dice("secreta_padrao", self.secreta_padrao)
 
 
-register_schema(FILE, {
-    "tabelas": {"*": variant("forma", _FORMS)},
-    "rolagens": {"nome": str, "nome_secreta": str, "secreta_padrao": DICE_TEXT},
-})
+@piece(FILE)
+@dataclass(frozen=True)
+class DiceRules:
+    """tables/dados.yaml: the free and secret rolls and the index of `tabela X`."""
+
+    rolagens: FreeRolls
+    tabelas: Mapping[str, TableEntry]
 
 
 def _table_key(scratch: Scratch) -> str:
     raw = str(arg(scratch, "tabela") or "")
     key = slug(raw).replace("-", "_").removeprefix("tabela_")
-    known = scratch.table(FILE, "tabelas")
+    known = scratch.piece(DiceRules).tabelas
     if key not in known:
         raise CommandRejected.because("dados.tabela_desconhecida", tabela=raw,
                                       letras=[k.upper() if len(k) == 1 else k for k in known])
@@ -203,16 +228,16 @@ def _table_key(scratch: Scratch) -> str:
 def table_command(state: State, scratch: Scratch) -> State:
     """Roll on a seed table, or explain it when it has nothing to roll."""
     key = _table_key(scratch)
-    entry = scratch.table(FILE, "tabelas", key)
+    entry = scratch.piece(DiceRules).tabelas[key]
     try:
-        node = scratch.table(str(entry["arquivo"]), str(entry["chave"]))
-        if entry["forma"] in ROLL:
-            ROLL[entry["forma"]](state, scratch, node, entry)
+        node = scratch.table(entry.arquivo, entry.chave)
+        if entry.forma in ROLL:
+            ROLL[entry.forma](state, scratch, node, entry)
             return state
-        lines = EXPLAIN[entry["forma"]](state, scratch, node)
+        lines = EXPLAIN[entry.forma](state, scratch, node)
     except (TableError, KeyError, TypeError) as error:
         raise CommandRejected.because("dados.tabela_incompleta", tabela=key,
                                       erro=str(error)) from None
     title = node.get("nome", key) if isinstance(node, Mapping) else key
-    scratch.tell("dados.consulta", str(entry["visibilidade"]), tabela=title, linhas=lines)
+    scratch.tell("dados.consulta", entry.visibilidade, tabela=title, linhas=lines)
     return state

@@ -12,9 +12,8 @@ from __future__ import annotations
 from companion.engine.view import view_state
 from companion.engine.model import GM, PUBLIC, State, player_visibility
 from companion.engine.toolkit import CommandRules, Scratch, actor_character, command
+from companion.prompt_names import PromptLabels
 from companion.tables import Tables
-
-FILE = "panico"
 
 
 def _asker_visibility(scratch: Scratch) -> str:
@@ -57,5 +56,5 @@ def state_command(state: State, scratch: Scratch) -> State:
         names = {c["id"]: c["nome"] for c in gm_view["grupo"]}
         scratch.tell("comandos.estado_mestre", GM, "estado", mestre=gm_view["mestre"],
                      pedidos=gm_view["pedidos"],
-                     words={"tipos": scratch.table(FILE, "nomes_pedidos"), "nomes": names})
+                     words={"tipos": scratch.piece(PromptLabels).nomes_pedidos, "nomes": names})
     return state

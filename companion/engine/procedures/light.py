@@ -14,11 +14,6 @@ from companion.engine.procedures.dungeon import DungeonRules, is_dark
 from companion.engine.toolkit import Scratch, arg, command, slug
 from companion.errors import CommandRejected
 from companion.rulebook import InvalidValue, piece
-from companion.tables import register_schema
-
-# Kept although LightRules validates `luz` at load (stricter): tests/test_rest.py
-# (test_schemas_shared_by_several_modules_keep_every_part) pins "luz" among casa's schemas.
-register_schema("casa", {"luz": {"*": {"nome": str, "turnos": int, "apagou": str}}})
 
 
 @dataclass(frozen=True)

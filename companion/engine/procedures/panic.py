@@ -13,7 +13,7 @@ a result ≤ the character's current Sanity. On a failure Tabela J is read at th
 - Impactado: 2 damage to Sabedoria, kept in `attribute_damage["sab"]`.
 
 `exhaustion_day(state, scratch)` applies Tabela I's daily harm (the rows with `efeito:
-dano_diario`, level 3+ in tables/panico.yaml: 1d4 CON damage, kept in `attribute_damage`);
+dano_diario`, level 3+ in tables/exaustao.yaml: 1d4 CON damage, kept in `attribute_damage`);
 travel.end_of_day calls it. The `desvantagem` and `sem_modificadores` rows act through
 toolkit.edge_for / toolkit.modifier.
 """
@@ -25,46 +25,24 @@ from typing import Callable, Literal, Mapping
 from companion.engine.model import Character, Prompt, State, player_visibility
 from companion.engine.toolkit import (
     ATTRIBUTES,
-    DICE_TEXT,
+    ExhaustionRow,
+    ExhaustionTable,
     PromptAnswer,
     Scratch,
     add_prompt,
     arg,
     command,
     find_character,
-    one_of,
     pick_row,
     prompt_handler,
     require_dice,
     update_character,
-    variant,
 )
 from companion.errors import CommandRejected
 from companion.rulebook import InvalidValue, piece
-from companion.tables import register_schema
+from companion.tables import Tables
 
 FILE = "panico"
-
-register_schema(FILE, {  # read by other modules (tally, prompts); not pieces yet
-    "registro": {"regiao_masmorra": str, "quantidade_maxima": int, "nome_maximo": int},
-    "nomes_pedidos": {"*": str},
-})
-
-# The pieces below check these parts too, but a wrong type inside a row of `linhas` (a Mapping)
-# reaches rulebook without the row's key; the schema names it ('tabela_j.linhas.8-10').
-_J_ROW = {"texto": str, "efeito": str}
-register_schema(FILE, {
-    "teste_panico": {"nome": str, "dados": DICE_TEXT},
-    "tabela_j": {"nome": str, "nome_duracao": str, "linhas": {"*": variant("efeito", {
-        "insanidade": {**_J_ROW, "condicao": str},
-        "afetado": _J_ROW,
-        "breve": {**_J_ROW, "nome": str, "duracao": DICE_TEXT},
-        "dano_atributo": {**_J_ROW, "nome": str, "atributo": one_of(*ATTRIBUTES), "dano": int},
-    })}},
-    "efeito_aleatorio": {"nome": str, "dados": DICE_TEXT, "linhas": {"*": str}},
-    "tabela_k": {"nome": str, "dados": DICE_TEXT,
-                 "linhas": {"*": {"nome": str, "texto": str}}},
-})
 
 PanicEffect = Literal["insanidade", "afetado", "breve", "dano_atributo"]
 # The keys each Tabela J effect reads, besides texto and efeito.
@@ -151,37 +129,6 @@ class AfflictionTable:
 
     def validate(self) -> None:
         require_dice("dados", self.dados)
-
-
-@dataclass(frozen=True)
-class DailyHarm:
-    atributo: str
-    dados: str
-
-    def validate(self) -> None:
-        require_dice("dados", self.dados)
-        if self.atributo not in ATTRIBUTES:
-            raise InvalidValue("atributo", "um destes: " + ", ".join(ATTRIBUTES))
-
-
-@dataclass(frozen=True)
-class ExhaustionRow:
-    texto: str
-    efeito: Literal["desvantagem", "sem_modificadores", "dano_diario"]
-    dano_diario: DailyHarm | None = None
-
-    def validate(self) -> None:
-        if self.efeito == "dano_diario" and self.dano_diario is None:
-            raise InvalidValue("dano_diario", "presente (atributo e dados do dano diário)")
-
-
-@piece(FILE, "tabela_i")
-@dataclass(frozen=True)
-class ExhaustionTable:
-    """Tabela I: Exaustão (levels are cumulative)."""
-
-    nome: str
-    linhas: Mapping[str, ExhaustionRow]
 
 
 Effect = Callable[[State, Character, PanicRow, Scratch], State]
@@ -310,10 +257,10 @@ EFFECTS: dict[str, Effect] = {
 
 # ---------------------------------------------------------------- exhaustion (Tabela I)
 
-def exhaustion_effects(character: Character, rows: Mapping[str, Mapping[str, str]]) -> list[str]:
-    """Tabela I texts that apply to the character (levels are cumulative); `rows` as the
-    state view reads them (engine/view.py)."""
-    return [row["texto"] for key, row in sorted(rows.items(), key=lambda kv: int(kv[0]))
+def exhaustion_effects(character: Character, tables: Tables) -> list[str]:
+    """Tabela I texts that apply to the character (levels are cumulative; engine/view.py)."""
+    rows = tables.piece(ExhaustionTable).linhas
+    return [row.texto for key, row in sorted(rows.items(), key=lambda kv: int(kv[0]))
             if character.exhaustion >= int(key)]
 
 

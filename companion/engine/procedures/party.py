@@ -64,6 +64,13 @@ class CharacterDefaults:
         return {item.name: int(getattr(self, item.name)) for item in fields(self)
                 if item.name in FIELDS}
 
+    def character(self, character_id: str, name: str) -> Character:
+        """A new character with this sheet (its maxima equal to its PV and Sanity)."""
+        return Character(id=character_id, name=name, level=self.nivel, hp=self.pv,
+                         hp_max=self.pv, sanity=self.sanidade, sanity_max=self.sanidade,
+                         exhaustion=self.exaustao, food=self.comida, water=self.agua,
+                         ammo=self.municao)
+
 
 Span = tuple[int, int]
 
@@ -196,7 +203,8 @@ def _create(state: State, name: str, changes: dict[str, int], scratch: Scratch) 
             merged[top] = max(limits.of(top)[0], merged[value])
         elif value not in changes:
             merged[value] = changes[top]
-    character = _with_fields(Character(id=slug(name), name=name), merged)
+    blank = scratch.piece(CharacterDefaults).character(slug(name), name)
+    character = _with_fields(blank, merged)
     _check_maxima(character)
     scratch.tell("personagem.criado", PUBLIC, personagem=character.id,
                  words={"ficha": _summary(scratch, character)})

@@ -37,17 +37,15 @@ from companion.engine.toolkit import (
 )
 from companion.errors import CommandRejected
 from companion.engine.procedures.party import whole_number
+from companion.prompt_names import PromptLabels
 
 _DICE = re.compile(r"^(\d*)d(\d+)([+-]\d+)?$")
 
 
-FILE = "panico"
-
-
 def _pending_list(state: State, scratch: Scratch) -> list[dict[str, Any]]:
     """The pending prompts as the refusals list them: id, whose, which kind."""
-    names = scratch.table(FILE, "nomes_pedidos")
-    return [{"id": p.id, "dono": _owner(state, p), "tipo": names.get(p.kind, p.kind)}
+    names = scratch.piece(PromptLabels)
+    return [{"id": p.id, "dono": _owner(state, p), "tipo": names.kind_name(p.kind)}
             for p in state.prompts]
 
 
@@ -220,7 +218,7 @@ def _by_roll(state: State, prompt: Prompt, scratch: Scratch) -> PromptAnswer:
     character = next((c for c in state.party if c.id == prompt.character), None)
     edge = (prompt_edge(prompt) if "vantagem" in prompt.context
             else edge_for(character, scratch.tables, state.minutes) if character else None)
-    names = scratch.table(FILE, "nomes_pedidos")
+    names = scratch.piece(PromptLabels).nomes_pedidos
     name = str(prompt.context.get("tabela") or names.get(prompt.kind, prompt.text))
     label = f"{_owner(state, prompt)}: {prompt.context.get('rotulo') or name}"
     def shown(total: int) -> str:
@@ -259,7 +257,7 @@ def cancel_command(state: State, scratch: Scratch) -> State:
     if released is not None:
         return released
     prompt = find_prompt(state, scratch)
-    kind = scratch.table(FILE, "nomes_pedidos").get(prompt.kind, prompt.kind)
+    kind = scratch.piece(PromptLabels).kind_name(prompt.kind)
     scratch.tell("pedidos.cancelado", prompt_visibility(prompt), pedido=prompt.id,
                  tipo=prompt.kind, personagem=prompt.character, cancelado=True,
                  words={"dono": _owner(state, prompt), "nome_tipo": kind})

@@ -121,16 +121,6 @@ class HouseRest:
             require_dice(where, "1" + _hit_die_text(str(die)))
 
 
-@piece("viagem", "encontro", strict=False)  # the rest of it is the travel encounters'
-@dataclass(frozen=True)
-class EncounterCheck:
-    """How the encounter check is named (a mishap's `encontro_chance`)."""
-
-    nome: str
-    sim: str
-    nao: str
-
-
 Test = tuple[int, str]  # a CON test for the rest's benefits: (DC, why it is asked)
 Effect = Callable[[State, Scratch, Any, Any], tuple[State, tuple[Test, ...]]]
 
@@ -174,7 +164,7 @@ def interruption(scratch: Scratch) -> Test:
 
 
 def _mishap_table(scratch: Scratch, file: str, key: str) -> tuple[str, Mapping[Any, Any]]:
-    """The mishap table's dice and rows (both required by the reading module's schema)."""
+    """The mishap table's dice and rows (both required by the reading module's piece)."""
     return str(scratch.table(file, key, "dados")), scratch.table(file, key, "linhas")
 
 
@@ -265,7 +255,7 @@ def _encounter(state: State, scratch: Scratch, happens: Any,
 
 def _encounter_chance(state: State, scratch: Scratch, chance: Any,
                       row: Any) -> tuple[State, tuple[Test, ...]]:
-    spec = scratch.piece(EncounterCheck)
+    spec = scratch.piece(encounters.EncounterCheck)
     if scratch.chance(int(chance), spec.nome, spec.sim, spec.nao,
                       visibility=encounters.encounter_visibility(scratch)):
         return _encounter_now(state, scratch)
@@ -308,7 +298,7 @@ def _con_test(state: State, scratch: Scratch, dc: Any, row: Any) -> tuple[State,
 
 
 def _need(value: Any, keys: Mapping[str, type], where: str) -> Mapping[str, Any]:
-    """A mishap effect's mapping, checked (rows are free-form in the schema)."""
+    """A mishap effect's mapping, checked (rows are free-form in the piece)."""
     if not isinstance(value, Mapping) or not all(
             isinstance(value.get(k), t) for k, t in keys.items()):
         wanted = ", ".join(keys)

@@ -1,10 +1,10 @@
-"""The session form (tables/panico.yaml `registro`): what the party defeated, found and rolled.
+"""The session form (tables/registro.yaml): what the party defeated, found and rolled.
 
 `derrotados N criatura [regiao]` counts creatures per region (default: the current terrain's
-display name, or "Masmorra" — tables/panico.yaml `registro` — inside a dungeon); the first
+display name, or "Masmorra" — tables/registro.yaml — inside a dungeon); the first
 monster of the GM's dungeon list with that name (accents, case and a plural 's' ignored) leaves
 the list, said only to the GM; `tesouro N tipo` and `item N tipo` count what was found (names up
-to `registro.nome_maximo` letters). The dice rolled per type are counted by core from every
+to tables/registro.yaml `nome_maximo` letters). The dice rolled per type are counted by core from every
 `rolagem` event. Names are kept as first said; later mentions match ignoring case and accents.
 
 `registro` shows the form to whoever asked (visibility = the actor): creatures defeated per
@@ -23,10 +23,10 @@ from companion.narration import Narrator
 from companion.rulebook import InvalidValue, piece
 
 
-@piece("panico", "registro")
+@piece("registro")
 @dataclass(frozen=True)
 class TallyRules:
-    """tables/panico.yaml `registro` (house defaults): the region a dungeon is counted in, the
+    """tables/registro.yaml (house defaults): the region a dungeon is counted in, the
     largest quantity said at once and the longest name."""
 
     padrao_da_casa: bool

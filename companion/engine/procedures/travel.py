@@ -37,6 +37,7 @@ from typing import Any, Callable, Mapping, get_args
 
 from companion.engine.clock import MINUTES_PER_DAY, day_of, pass_time
 from companion.engine.procedures import panic, rest
+from companion.engine.procedures.conditions import TravelRound
 from companion.engine.procedures.encounters import check_encounter
 from companion.engine.procedures.weather import WeatherRules, drift_weather, roll_initial_weather
 from companion.engine.model import State, Terrain, TravelMode
@@ -59,9 +60,6 @@ from companion.engine.toolkit import (
 )
 from companion.errors import CommandRejected, TableError
 from companion.rulebook import InvalidValue, piece
-from companion.tables import register_schema
-
-register_schema("viagem", {"tabela_h": {"nome": str, "dados": str, "linhas": {"*": (str, dict)}}})
 
 
 @piece("viagem", "terrenos")
@@ -79,20 +77,6 @@ class TerrainNames:
     def names(self) -> dict[str, str]:
         """terrain id → name, in the order of model.Terrain (the data's order too)."""
         return {terrain: str(getattr(self, terrain)) for terrain in get_args(Terrain)}
-
-
-@piece("viagem", "rodada")
-@dataclass(frozen=True)
-class TravelRound:
-    """tables/viagem.yaml `rodada`: the travel round's length and how many make a day."""
-
-    rodadas_por_dia: int
-    minutos: int
-
-    def validate(self) -> None:
-        for name in ("rodadas_por_dia", "minutos"):
-            if getattr(self, name) < 1:
-                raise InvalidValue(name, "um número inteiro de 1 para cima")
 
 
 @dataclass(frozen=True)
@@ -142,21 +126,18 @@ class Camp:
         require_chance("chance", self.chance)
 
 
-@piece("viagem", "descanso", strict=False)
+@piece("viagem", "tabela_h")
 @dataclass(frozen=True)
-class DayWithoutRest:
-    """The one key of tables/viagem.yaml `descanso` the end of the day reads (rest.py reads
-    the rest of it): the exhaustion a day without resting costs."""
-
-    dia_sem_descanso: int
-
-
-@piece("viagem", "tabela_h", strict=False)
-@dataclass(frozen=True)
-class MishapsName:
-    """The name of Tabela H (its rows are rest.py's): the travel rest rolls on it."""
+class Mishaps:
+    """Tabela H: Percalços, rolled by the travel rest (its rows' effects are read by
+    rest.mishap, in rest's own vocabulary)."""
 
     nome: str
+    dados: str
+    linhas: Mapping[int | str, str | Mapping[str, Any]]
+
+    def validate(self) -> None:
+        require_dice("dados", self.dados)
 
 
 @piece("viagem", "modos")
@@ -350,7 +331,7 @@ def end_of_day(state: State, scratch: Scratch, day: int) -> State:
 
 
 def _day_without_rest(state: State, scratch: Scratch) -> State:
-    gain = scratch.piece(DayWithoutRest).dia_sem_descanso
+    gain = scratch.piece(rest.RestRules).dia_sem_descanso
     state, levels = exhaust_party(state, gain)
     if state.party:
         scratch.tell("viagem.dia_sem_descanso", kind="aviso",
@@ -403,7 +384,7 @@ def _rest(state: State, scratch: Scratch, encounter: bool) -> State:
     """An encounter this round interrupts the rest (one CON test each)."""
     acted = {who for who, _ in state.travel.acted}
     return rest.rest_party(state, scratch, "viagem", "tabela_h",
-                           scratch.piece(MishapsName).nome,
+                           scratch.piece(Mishaps).nome,
                            interruptions=1 if encounter else 0,
                            who=tuple(c.id for c in state.party if c.id not in acted))
 
