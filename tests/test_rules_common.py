@@ -393,3 +393,43 @@ def test_the_clock_text_of_the_state_comes_from_narracao(tables: Tables, tmp_pat
     _, events = run(rules, Command("estado"))
     assert events[0].data["estado"]["relogio"] == "1º dia · rodada 1 de 6 (0h–4h)"
     assert events[0].text.startswith("1º dia · rodada 1 de 6 (0h–4h) · ")
+
+
+# ---------------------------------------------------------------- the last raw reads (issue 8)
+
+def test_a_typo_in_the_roll_names_is_a_load_error(tmp_path: Path) -> None:
+    with pytest.raises(TableError, match=r"tables/panico\.yaml: chave desconhecida em "
+                                         r"'rolagens': nome_secret$"):
+        changed_rules(tmp_path, "panico.yaml", 'nome_secreta: "Rolagem secreta"',
+                      'nome_secreta: "Rolagem secreta"\n  nome_secret: "x"')
+
+
+def test_the_secret_roll_default_is_data(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "panico.yaml", 'secreta_padrao: "1d20"',
+                          'secreta_padrao: "1d4"')
+    _, events = run(rules, Command("segredo"))
+    assert events[0].data["dados"] == "1d4" and events[0].data["tabela"] == "Rolagem secreta"
+
+
+def test_a_typo_in_tabela_h_is_a_load_error(tmp_path: Path) -> None:
+    with pytest.raises(TableError, match=r"tables/viagem\.yaml: chave desconhecida em "
+                                         r"'tabela_h': visibilidad$"):
+        changed_rules(tmp_path, "viagem.yaml", 'nome: "Tabela H: Percalços"',
+                      'nome: "Tabela H: Percalços"\n  visibilidad: mestre')
+
+
+def test_the_travel_mishap_can_be_the_gms(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "viagem.yaml", 'nome: "Tabela H: Percalços"',
+                          'nome: "Tabela H: Percalços"\n  visibilidade: mestre')
+    state = with_ana(rules)
+    _, events = run(rules, Command("descansar"), state=state)
+    mishap = [e for e in events if e.data.get("tabela") == "Tabela H: Percalços"]
+    assert mishap and all(e.visibility == "gm" for e in mishap)
+
+
+def test_the_dungeon_turn_length_is_data_for_the_clock(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "masmorra.yaml", "turno_minutos: 10", "turno_minutos: 5")
+    state, _ = run(rules, Command("masmorra"), Command("luz", {"fonte": "tocha"}))
+    start = state.dungeon.lights[0].turns_left
+    state, _ = run(rules, Command("turno"), state=state)
+    assert state.minutes % 60 == 5 and state.dungeon.lights[0].turns_left == start - 1

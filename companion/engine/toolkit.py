@@ -21,6 +21,7 @@ from companion.engine.model import (
     Event,
     Prompt,
     State,
+    Terrain,
     Visibility,
     player_visibility,
 )
@@ -527,8 +528,32 @@ def set_travel(state: State, **changes: Any) -> State:
     return replace(state, travel=replace(state.travel, **changes))
 
 
+@piece("viagem", "terrenos")
+@dataclass(frozen=True)
+class TerrainNames:
+    """tables/viagem.yaml `terrenos`: how each of the six terrains is named."""
+
+    planicie: str
+    estepe: str
+    colinas: str
+    floresta: str
+    pantano: str
+    montanha: str
+
+    def names(self) -> dict[str, str]:
+        """terrain id → name, in the order of model.Terrain (the data's order too)."""
+        return {terrain: str(getattr(self, terrain)) for terrain in get_args(Terrain)}
+
+    def name(self, terrain: str) -> str:
+        """The name of one terrain id (an unknown id: a TableError naming the key)."""
+        if terrain not in get_args(Terrain):
+            raise TableError(f"tables/viagem.yaml: chave 'terrenos.{terrain}' não encontrada")
+        return str(getattr(self, terrain))
+
+
 def terrain_name(scratch: Scratch, terrain: str) -> str:
-    return str(scratch.table("viagem", "terrenos", terrain))
+    """How people call a terrain (tables/viagem.yaml `terrenos`)."""
+    return scratch.piece(TerrainNames).name(terrain)
 
 
 def group_for(scratch: Scratch, groups: Iterable[Mapping[str, Any]], terrain: str,

@@ -61,9 +61,10 @@ from companion.engine.model import GM, PUBLIC, Character, Command, State
 from companion.engine.procedures import dungeon, rest
 from companion.engine.procedures.chase import ChaseRules, distance_of, speed_gap_text
 from companion.engine.procedures.panic import exhaustion_effects
-from companion.engine.procedures.travel import hexes_text, round_of
-from companion.engine.procedures.weather import weather_text
-from companion.engine.toolkit import Scratch, prompt_to_dict, terrain_name
+from companion.engine.procedures.dungeon import DungeonRules
+from companion.engine.procedures.travel import TravelModes, TravelRound, hexes_text, round_of
+from companion.engine.procedures.weather import WeatherRules, weather_text
+from companion.engine.toolkit import CommandRules, Scratch, prompt_to_dict, terrain_name
 from companion.tables import Tables
 
 PLAYER_PREFIX = protocol.PLAYER_PREFIX
@@ -85,8 +86,8 @@ def _reader(tables: Tables) -> Scratch:
 
 def _clock(state: State, scratch: Scratch) -> dict[str, Any]:
     """Day, travel round (viagem.yaml `rodada`) and a clock text for people."""
-    minutes_per_round = int(scratch.table("viagem", "rodada", "minutos"))
-    rounds = int(scratch.table("viagem", "rodada", "rodadas_por_dia"))
+    travel_round = scratch.piece(TravelRound)
+    minutes_per_round, rounds = travel_round.minutos, travel_round.rodadas_por_dia
     day = day_of(state)
     round_number = round_of(state, minutes_per_round)
     hour = time_of_day(state)
@@ -115,13 +116,13 @@ def _travel(state: State, scratch: Scratch) -> dict[str, Any]:
     weather = None if travel.weather_row is None else weather_text(scratch, state)
     return {
         "estacao": travel.season,
-        "estacao_nome": str(scratch.table("clima", "estacoes", travel.season, "nome")),
+        "estacao_nome": scratch.piece(WeatherRules).estacoes[travel.season].nome,
         "clima": weather,
         "terreno": travel.terrain,
         "terreno_nome": terrain_name(scratch, travel.terrain),
         "viagem": {
             "modo": travel.mode,
-            "modo_nome": str(scratch.table("viagem", "modos", travel.mode)),
+            "modo_nome": scratch.piece(TravelModes).name(travel.mode),
             "hexes": travel.hexes,
             "hexes_texto": hexes_text(travel.hexes),
             "avancos_seguidos": travel.consecutive_advances,
@@ -140,7 +141,7 @@ def _watch(state: State, scratch: Scratch) -> dict[str, Any]:
 
 
 def _danger_name(scratch: Scratch, level: str) -> str:
-    return str(scratch.table("masmorra", "tabela_a", "niveis", level, "nome"))
+    return scratch.piece(DungeonRules).tabela_a.niveis[level].nome
 
 
 def _dungeon(state: State, scratch: Scratch) -> dict[str, Any] | None:
@@ -167,8 +168,9 @@ def _chase(state: State, scratch: Scratch) -> dict[str, Any] | None:
     chase = state.chase
     if chase is None:
         return None
-    distance = distance_of(chase, scratch.piece(ChaseRules).distancia_pelo_placar)
-    name = str(scratch.table("perseguicao", "distancias", distance, "nome"))
+    rules = scratch.piece(ChaseRules)
+    distance = distance_of(chase, rules.distancia_pelo_placar)
+    name = rules.distancias.of(distance).nome
     shown: dict[str, Any] = {"fase": chase.phase, "placar": chase.score, "turno": chase.turn,
                              "distancia": distance, "distancia_nome": name}
     if chase.party_speed is not None:  # only once the GM gave them
@@ -180,7 +182,7 @@ def _chase(state: State, scratch: Scratch) -> dict[str, Any] | None:
 
 def _lasting(state: State, character: Character, scratch: Scratch) -> list[dict[str, Any]]:
     """Conditions with an end, with the travel rounds they still last (rounded up)."""
-    minutes = int(scratch.table("viagem", "rodada", "minutos"))
+    minutes = scratch.piece(TravelRound).minutos
     shown = []
     for c in character.lasting:
         entry: dict[str, Any] = {"texto": c.text, "rodadas": -(-(c.until - state.minutes) // minutes),
@@ -276,7 +278,7 @@ def view_states(state: State, viewers: Iterable[str], tables: Tables) -> dict[st
     scratch = _reader(tables)
     common = {
         "modo": state.mode,
-        "modo_nome": str(scratch.table("comandos", "modos", state.mode)),
+        "modo_nome": scratch.piece(CommandRules).modos.of(state.mode),
         **_clock(state, scratch),
         **_travel(state, scratch),
         "masmorra": _dungeon(state, scratch),

@@ -12,11 +12,13 @@
 """
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, get_args
 
-from companion.engine.model import GM, PUBLIC, State
+from companion.engine.model import GM, PUBLIC, State, TravelMode
+from companion.engine.procedures.dungeon import DungeonRules
+from companion.engine.procedures.travel import TravelModes
 from companion.engine.toolkit import (
     DICE_TEXT,
     Scratch,
@@ -27,17 +29,34 @@ from companion.engine.toolkit import (
     group_for,
     one_of,
     pick_row,
+    require_dice,
     row_text,
     slug,
     variant,
 )
 from companion.errors import CommandRejected, TableError
+from companion.rulebook import piece
 from companion.tables import register_schema
 
 FILE = "panico"
 
 
 EDGES = ("vantagem", "desvantagem")
+
+
+@piece(FILE, "rolagens")
+@dataclass(frozen=True)
+class RollNames:
+    """tables/panico.yaml `rolagens` (house defaults): how `rolar` and `segredo` name their
+    rolls, and what `segredo` rolls when no expression is said."""
+
+    padrao_da_casa: bool
+    nome: str
+    nome_secreta: str
+    secreta_padrao: str
+
+    def validate(self) -> None:
+        require_dice("secreta_padrao", self.secreta_padrao)
 
 
 def _edge(said: Any, exhausted: bool) -> tuple[str | None, str | None]:
@@ -62,7 +81,7 @@ def roll_command(state: State, scratch: Scratch) -> State:
     character = next((c for c in state.party if c.id == player), None)
     exhausted = character is not None and edge_for(character, scratch.tables, state.minutes) is not None
     edge, note = _edge(arg(scratch, "vantagem"), exhausted)
-    name = str(scratch.table(FILE, "rolagens", "nome"))
+    name = scratch.piece(RollNames).nome
     extra = {"personagem": player} if player else {}
     label = scratch.tables.narration.render("dados.rotulo_rolar", {
         "quem": (character.name if character else player) if player else None, "nome": name,
@@ -74,12 +93,12 @@ def roll_command(state: State, scratch: Scratch) -> State:
 @command("segredo")
 def secret_command(state: State, scratch: Scratch) -> State:
     """A roll only the GM sees, noted among the secrets."""
-    spec = scratch.table(FILE, "rolagens")
-    expression = str(arg(scratch, "expressao") or spec["secreta_padrao"])
+    spec = scratch.piece(RollNames)
+    expression = str(arg(scratch, "expressao") or spec.secreta_padrao)
     reason = " ".join(str(arg(scratch, "motivo") or "").split())[:80]
-    name = f"{spec['nome_secreta']}: {reason}" if reason else str(spec["nome_secreta"])
+    name = f"{spec.nome_secreta}: {reason}" if reason else spec.nome_secreta
     rolled = scratch.roll(expression, name, visibility=GM, motivo=reason or None)
-    note = f"{reason or spec['nome_secreta']}: {rolled.expression} = {rolled.total}"
+    note = f"{reason or spec.nome_secreta}: {rolled.expression} = {rolled.total}"
     return replace(state, secrets=state.secrets + (note,))
 
 
@@ -122,9 +141,9 @@ def _fraction(value: Any) -> str:
 
 
 def _explain_advance(state: State, scratch: Scratch, node: Any) -> list[str]:
-    names = scratch.table("viagem", "modos")
+    names = scratch.piece(TravelModes)
     return [scratch.tables.narration.render("dados.linha_avancar", {
-        "modo": names.get(mode, mode), "hexes": _fraction(hexes),
+        "modo": names.name(mode) if mode in get_args(TravelMode) else mode, "hexes": _fraction(hexes),
         "agora": mode == state.travel.mode}) for mode, hexes in node["hexes"].items()]
 
 
@@ -160,10 +179,10 @@ def _explain_texts(state: State, scratch: Scratch, node: Any) -> list[str]:
 
 
 def _explain_levels(state: State, scratch: Scratch, node: Any) -> list[str]:
-    names = scratch.table("masmorra", "tabela_a", "niveis")
+    names = scratch.piece(DungeonRules).tabela_a.niveis
     current = state.dungeon.danger if state.dungeon.active else None
     return [scratch.tables.narration.render("dados.linha_texto", {
-        "nome": names.get(level, {}).get("nome", level), "texto": row["texto"],
+        "nome": names[level].nome if level in names else level, "texto": row["texto"],
         "agora": level == current}) for level, row in node["niveis"].items()]
 
 

@@ -51,7 +51,6 @@ from companion.errors import CommandRejected
 from companion.rulebook import InvalidValue, piece
 
 FILE = "masmorra"
-MISHAP_KEY = "tabela_b"
 
 Seen = Literal["mestre", "publico"]  # who sees an event, in the data's words
 _SEEN: dict[str, Visibility] = {"mestre": GM, "publico": PUBLIC}
@@ -459,7 +458,7 @@ def sleep(state: State, scratch: Scratch) -> State:
     rules = scratch.piece(DungeonRules)
     hours = rules.tabela_c.horas
     scratch.tell("masmorra.dorme", horas=hours)
-    state, tests = rest.mishap(state, scratch, FILE, MISHAP_KEY, rules.tabela_b.nome)
+    state, tests = rest.mishap(state, scratch, rules.tabela_b)
     state, interrupted = _sleep_hours(state, scratch, hours)
     if state.dungeon.pending_encounter:  # Tabela B's own encounter, when they wake up
         state, in_room = _arrival(state, scratch)

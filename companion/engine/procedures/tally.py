@@ -17,7 +17,7 @@ from typing import Any, Mapping
 
 from companion import protocol
 from companion.engine.model import GM, PUBLIC, State, player_visibility
-from companion.engine.toolkit import Scratch, arg, command, slug, terrain_name
+from companion.engine.toolkit import Scratch, TerrainNames, arg, command, slug, terrain_name
 from companion.errors import CommandRejected
 from companion.narration import Narrator
 from companion.rulebook import InvalidValue, piece
@@ -88,7 +88,7 @@ def _region(state: State, scratch: Scratch) -> str:
     if not said:
         return current_region(state, scratch)
     dungeon = scratch.piece(TallyRules).regiao_masmorra
-    terrains = {slug(key): str(name) for key, name in scratch.table("viagem", "terrenos").items()}
+    terrains = {slug(key): name for key, name in scratch.piece(TerrainNames).names().items()}
     known = {**terrains, slug(dungeon): dungeon}
     return known.get(slug(said), said)
 

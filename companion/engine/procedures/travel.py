@@ -39,7 +39,7 @@ from companion.engine.clock import MINUTES_PER_DAY, day_of, pass_time
 from companion.engine.procedures import panic, rest
 from companion.engine.procedures.encounters import check_encounter
 from companion.engine.procedures.weather import WeatherRules, drift_weather, roll_initial_weather
-from companion.engine.model import State, Terrain, TravelMode
+from companion.engine.model import State, TravelMode
 from companion.engine.toolkit import (
     require_chance,
     Scratch,
@@ -54,6 +54,7 @@ from companion.engine.toolkit import (
     set_travel,
     slug,
     spoken_name,
+    TerrainNames,
     terrain_name,
     update_character,
 )
@@ -62,23 +63,6 @@ from companion.rulebook import InvalidValue, piece
 from companion.tables import register_schema
 
 register_schema("viagem", {"tabela_h": {"nome": str, "dados": str, "linhas": {"*": (str, dict)}}})
-
-
-@piece("viagem", "terrenos")
-@dataclass(frozen=True)
-class TerrainNames:
-    """tables/viagem.yaml `terrenos`: how each of the six terrains is named."""
-
-    planicie: str
-    estepe: str
-    colinas: str
-    floresta: str
-    pantano: str
-    montanha: str
-
-    def names(self) -> dict[str, str]:
-        """terrain id → name, in the order of model.Terrain (the data's order too)."""
-        return {terrain: str(getattr(self, terrain)) for terrain in get_args(Terrain)}
 
 
 @piece("viagem", "rodada")
@@ -149,14 +133,6 @@ class DayWithoutRest:
     the rest of it): the exhaustion a day without resting costs."""
 
     dia_sem_descanso: int
-
-
-@piece("viagem", "tabela_h", strict=False)
-@dataclass(frozen=True)
-class MishapsName:
-    """The name of Tabela H (its rows are rest.py's): the travel rest rolls on it."""
-
-    nome: str
 
 
 @piece("viagem", "modos")
@@ -402,8 +378,7 @@ def travel_rest(state: State, scratch: Scratch) -> State:
 def _rest(state: State, scratch: Scratch, encounter: bool) -> State:
     """An encounter this round interrupts the rest (one CON test each)."""
     acted = {who for who, _ in state.travel.acted}
-    return rest.rest_party(state, scratch, "viagem", "tabela_h",
-                           scratch.piece(MishapsName).nome,
+    return rest.rest_party(state, scratch, scratch.piece(rest.TravelMishaps),
                            interruptions=1 if encounter else 0,
                            who=tuple(c.id for c in state.party if c.id not in acted))
 
