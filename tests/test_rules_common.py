@@ -13,7 +13,8 @@ from companion import protocol
 from companion.engine import Command, apply, initial_state
 from companion.engine.core import StartRules
 from companion.engine.model import Event, Lasting, Prompt, State
-from companion.engine.toolkit import CommandRules, spoken_name
+from companion.engine.procedures.conditions import Slowed, slowed_text, timed_text
+from companion.engine.toolkit import CommandRules, edge_text, spoken_name
 from companion.errors import CommandRejected, TableError
 from companion.tables import Tables
 from tests.rules_helpers import changed_rules
@@ -433,3 +434,43 @@ def test_the_dungeon_turn_length_is_data_for_the_clock(tmp_path: Path) -> None:
     start = state.dungeon.lights[0].turns_left
     state, _ = run(rules, Command("turno"), state=state)
     assert state.minutes % 60 == 5 and state.dungeon.lights[0].turns_left == start - 1
+
+
+# ---------------------------------------------------------------- texts moved out of Python
+
+def test_the_edge_of_a_prompt_is_said_from_narracao(tables: Tables, tmp_path: Path) -> None:
+    assert edge_text(tables.narration, "desvantagem", "1d20", False) == (
+        "Com DESV: role 1d20 duas vezes e fique com o pior (o menor); diga os dois valores ou "
+        "só o que ficou.")
+    assert "fique com o pior (o maior)" in edge_text(tables.narration, "desvantagem", "1d20",
+                                                       True)
+    assert edge_text(tables.narration, "vantagem", "1d20", False).startswith(
+        "Com vantagem: role 1d20 duas vezes e fique com o melhor (o maior)")
+    rules = changed_rules(tmp_path, "narracao/pedidos.yaml", "diga os dois valores ou só",
+                          "diga os dois ou só")
+    assert edge_text(rules.narration, "desvantagem", "1d20", False).endswith(
+        "diga os dois ou só o que ficou.")
+
+
+def test_a_lasting_condition_is_said_from_narracao(tables: Tables, tmp_path: Path) -> None:
+    bitten = Lasting(text="Mosquitos", since=240, until=720, edge="desvantagem")
+    assert timed_text(tables.narration, bitten, {"rodadas": 2}) == (
+        "Mosquitos: DESV em todas as rolagens nas próximas 2 rodadas")
+    fever = Lasting(text="Febre", since=1440, until=4320)
+    assert timed_text(tables.narration, fever, {"dias": 1}) == "Febre durante o dia 2"
+    assert timed_text(tables.narration, fever, {"dias": 2}) == "Febre do dia 2 ao dia 3"
+    rules = changed_rules(tmp_path, "narracao/condicoes.yaml", "nas próximas {{",
+                          "pelas próximas {{")
+    assert timed_text(rules.narration, bitten, {"rodadas": 2}).endswith(
+        "pelas próximas 2 rodadas")
+
+
+def test_who_slows_the_party_is_said_from_narracao(tables: Tables, tmp_path: Path) -> None:
+    slowed = Slowed(factor=0.5, effect="meio movimento",
+                    who=(("Ana", "com o tornozelo torcido"), ("Bia", "com o tornozelo torcido"),
+                         ("Caio", "doente")))
+    assert slowed_text(tables.narration, slowed) == (
+        "meio movimento: Ana e Bia estão com o tornozelo torcido; Caio está doente")
+    rules = changed_rules(tmp_path, "narracao/condicoes.yaml", "{{ g.como }}{{ '; '",
+                          "{{ g.como }}{{ ' / '")
+    assert slowed_text(rules.narration, slowed).endswith("torcido / Caio está doente")

@@ -26,7 +26,7 @@ from companion.engine.model import (
     player_visibility,
 )
 from companion.errors import CommandRejected, DiceError, TableError
-from companion.narration import counted
+from companion.narration import Narrator, counted
 from companion.narration import number_text as narrated_number
 from companion.rulebook import InvalidValue, piece
 from companion.tables import Tables, check, register_schema
@@ -444,7 +444,8 @@ def add_prompt(state: State, scratch: Scratch, kind: str, character: str | None,
         edge = edge_for(owner, scratch.tables, state.minutes)
         context = {**context, "vantagem": edge}
         if edge is not None:
-            text += " " + edge_text(edge, dice_expression, bool(context.get("rolar_abaixo")))
+            text += " " + edge_text(scratch.tables.narration, edge, dice_expression,
+                                    bool(context.get("rolar_abaixo")))
     prompt = Prompt(id=state.next_prompt_id, kind=kind, character=character, text=text,
                     dice=dice_expression, modifier=modifier_value, dc=dc, options=options,
                     labels=tuple(str(names.get(o, o)) for o in options), context=context)
@@ -474,14 +475,12 @@ def require_group_free(state: State, scratch: Scratch, who: tuple[str, ...] | No
                     "tipo": prompt_name(scratch.tables, p.kind)} for p in waiting])
 
 
-def edge_text(edge: str, dice_expression: str, low_is_good: bool) -> str:
-    """What a prompt under DESV (or vantagem) asks of a physical die: roll twice, keep one."""
+def edge_text(narrator: Narrator, edge: str, dice_expression: str, low_is_good: bool) -> str:
+    """What a prompt under DESV (or vantagem) asks of a physical die: roll twice, keep one
+    (tables/narracao/pedidos.yaml `com_vantagem`)."""
     worse = edge == EXHAUSTION_EDGE
-    keep = "menor" if worse != low_is_good else "maior"
-    name = "DESV" if worse else "vantagem"
-    return (f"Com {name}: role {dice_expression} duas vezes e fique com o "
-            f"{'pior' if worse else 'melhor'} (o {keep}); diga os dois valores ou só o que "
-            "ficou.")
+    return narrator.render("pedidos.com_vantagem", {
+        "desv": worse, "dados": dice_expression, "fica_menor": worse != low_is_good})
 
 
 def prompt_edge(prompt: Prompt) -> str | None:

@@ -349,7 +349,7 @@ def _timed_condition(state: State, scratch: Scratch, value: Any,
     if party:
         scratch.tell("descanso.condicao_temporaria", kind="aviso", condicao=lasting.text,
                      rodadas=value.get("rodadas"), dias=value.get("dias"),
-                     words={"texto": conditions.timed_text(lasting, value)})
+                     words={"texto": conditions.timed_text(scratch.tables.narration, lasting, value)})
     return replace(state, party=party), ()
 
 
