@@ -394,12 +394,12 @@ def clamp_supplies(character: Character) -> Character:
     )
 
 
-def exhaust_party(state: State, amount: int) -> tuple[State, str]:
-    """Every character gains `amount` exhaustion; also returns 'Ana 2, Bia 1' for the message."""
+def exhaust_party(state: State, amount: int) -> tuple[State, list[tuple[str, int]]]:
+    """Every character gains `amount` exhaustion; also returns each one's (name, new level)
+    for the message (its template says them: 'Ana 2, Bia 1')."""
     party = tuple(clamp_supplies(replace(c, exhaustion=c.exhaustion + amount))
                   for c in state.party)
-    levels = ", ".join(f"{c.name} {c.exhaustion}" for c in party) or "nenhum personagem"
-    return replace(state, party=party), levels
+    return replace(state, party=party), [(c.name, c.exhaustion) for c in party]
 
 
 def exhaustion_level(effect: str, tables: Tables) -> int | None:

@@ -62,7 +62,7 @@ from companion.engine.procedures import dungeon, rest
 from companion.engine.procedures.chase import ChaseRules, distance_of, speed_gap_text
 from companion.engine.procedures.panic import exhaustion_effects
 from companion.engine.procedures.dungeon import DungeonRules
-from companion.engine.procedures.travel import TravelModes, TravelRound, hexes_text, round_of
+from companion.engine.procedures.travel import TravelModes, TravelRound, round_of
 from companion.engine.procedures.weather import WeatherRules, weather_text
 from companion.engine.toolkit import CommandRules, Scratch, prompt_to_dict, terrain_name
 from companion.tables import Tables
@@ -90,7 +90,7 @@ def _clock(state: State, scratch: Scratch) -> dict[str, Any]:
     minutes_per_round, rounds = travel_round.minutos, travel_round.rodadas_por_dia
     day = day_of(state)
     round_number = round_of(state, minutes_per_round)
-    hour = time_of_day(state)
+    hour = time_of_day(state, scratch)
     if state.dungeon.active:
         text = scratch.tables.narration.render("relogio.na_masmorra", {
             "dia": day, "hora": hour, "turno": state.dungeon.turn})
@@ -103,10 +103,11 @@ def _clock(state: State, scratch: Scratch) -> dict[str, Any]:
             "minutos": state.minutes, "hora": hour, "relogio": text}
 
 
-def time_of_day(state: State) -> str:
-    """The clock's time of day as people write it: '14h20', '8h00'."""
+def time_of_day(state: State, scratch: Scratch) -> str:
+    """The clock's time of day as people write it: '14h20', '8h00'
+    (tables/narracao/relogio.yaml `hora`)."""
     hours, minutes = divmod(state.minutes % MINUTES_PER_DAY, 60)
-    return f"{hours}h{minutes:02d}"
+    return scratch.tables.narration.render("relogio.hora", {"horas": hours, "minutos": minutes})
 
 
 # ---------------------------------------------------------------- sections
@@ -124,7 +125,8 @@ def _travel(state: State, scratch: Scratch) -> dict[str, Any]:
             "modo": travel.mode,
             "modo_nome": scratch.piece(TravelModes).name(travel.mode),
             "hexes": travel.hexes,
-            "hexes_texto": hexes_text(travel.hexes),
+            "hexes_texto": scratch.tables.narration.render("viagem.hexes",
+                                                           {"hexes": travel.hexes}),
             "avancos_seguidos": travel.consecutive_advances,
             "acampamento_seguro": travel.camp_safe,
             "descansou_hoje": travel.rested_today,
@@ -176,7 +178,7 @@ def _chase(state: State, scratch: Scratch) -> dict[str, Any] | None:
     if chase.party_speed is not None:  # only once the GM gave them
         shown.update({"velocidade_grupo": chase.party_speed,
                       "velocidade_perseguidores": chase.foe_speed,
-                      "velocidade_diferenca": speed_gap_text(chase)})
+                      "velocidade_diferenca": speed_gap_text(scratch.tables.narration, chase)})
     return shown
 
 

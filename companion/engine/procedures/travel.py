@@ -48,7 +48,6 @@ from companion.engine.toolkit import (
     exhaust_party,
     find_character,
     pick_row,
-    plural,
     require_dice,
     require_group_free,
     set_travel,
@@ -174,11 +173,6 @@ def round_of(state: State, round_minutes: int) -> int:
 
 def _round_minutes(scratch: Scratch) -> int:
     return scratch.piece(TravelRound).minutos
-
-
-def hexes_text(hexes: float) -> str:
-    """'0,5 hex', '1 hex', '1,5 hex', '2 hexes' (decimal comma, plural from 2)."""
-    return plural(hexes, "hex", "hexes")
 
 
 def run_round(state: State, scratch: Scratch, activity: Activity, *, resting: bool = False,
