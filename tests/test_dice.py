@@ -7,8 +7,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.engine import dice
-from companion.errors import DiceError
+from companion.engine import Command, apply, dice, initial_state
+from companion.errors import CommandRejected, DiceError
+from companion.tables import Tables
 from tests.conftest import FixedDice
 
 
@@ -29,10 +30,29 @@ def test_faces_by_type() -> None:
 
 @pytest.mark.parametrize("expression", ["1000d1000000", "101d6", "1d1001", "1d1", "", "x2",
                                         "d", "2d6+", "1d6" * 20, "\x00\x01", "drop table"])
-def test_bad_or_absurd_expressions_are_rejected_in_portuguese(expression: str) -> None:
+def test_bad_or_absurd_expressions_are_rejected_in_portuguese(expression: str,
+                                                              tables: Tables) -> None:
     with pytest.raises(DiceError) as error:
         dice.roll(expression, random.Random(1))
-    assert "use algo como" in error.value.message or "dados" in error.value.message
+    message = tables.narration.render(error.value.code, error.value.params)  # said by its code
+    assert "use algo como" in message or "dados" in message
+
+
+@pytest.mark.parametrize(("expression", "said"), [
+    ("x2", "expressão de dados inválida: 'x2'; use algo como 1d20, 2d6+1, 3d6-1 ou d8"),
+    ("101d6", "dados demais em '101d6': no máximo 100 dados; use algo como 1d20, 2d6+1, "
+              "3d6-1 ou d8"),
+    ("1d1", "dado absurdo em '1d1': use dados de 2 a 1000 faces; use algo como 1d20, 2d6+1, "
+            "3d6-1 ou d8"),
+    ("3", "'3' não tem dados para rolar; use algo como 1d20, 2d6+1, 3d6-1 ou d8"),
+])
+def test_a_bad_expression_is_said_from_narracao(expression: str, said: str,
+                                                tables: Tables) -> None:
+    with pytest.raises(CommandRejected) as refused:
+        apply(initial_state(tables), Command("rolar", {"expressao": expression}),
+              random.Random(1), tables)
+    assert isinstance(refused.value, DiceError) and refused.value.message == said
+    assert refused.value.code.startswith("dados.")
 
 
 def test_advantage_keeps_higher_and_disadvantage_lower() -> None:

@@ -19,7 +19,6 @@ from dice.exceptions import DiceBaseException
 
 from companion.errors import DiceError
 
-ACCEPTED = "use algo como 1d20, 2d6+1, 3d6-1 ou d8"
 _SIDES = re.compile(r"d(\d+)", re.IGNORECASE)
 _TERM = r"(?:\d*d\d+|\d+)"
 _SUM = re.compile(rf"{_TERM}(?:[+-]{_TERM})*")
@@ -96,9 +95,9 @@ def _roll_library(text: str, expression: str, rng: random.Random, max_dice: int
     except DiceBaseException as error:
         if "Too many dice" in str(error):
             raise _too_many(expression, max_dice) from None
-        raise DiceError(f"expressão de dados inválida: '{expression}'; {ACCEPTED}") from None
+        raise _invalid(expression) from None
     except (ValueError, TypeError, ZeroDivisionError, RecursionError):
-        raise DiceError(f"expressão de dados inválida: '{expression}'; {ACCEPTED}") from None
+        raise _invalid(expression) from None
     total = int(sum(value)) if isinstance(value, list) else int(value)
     faces: list[tuple[str, tuple[int, ...]]] = []
     _collect_dice(element, faces)
@@ -106,24 +105,28 @@ def _roll_library(text: str, expression: str, rng: random.Random, max_dice: int
 
 
 def _too_many(expression: str, max_dice: int) -> DiceError:
-    return DiceError(f"dados demais em '{expression}': no máximo {max_dice} dados; {ACCEPTED}")
+    return DiceError.because("dados.dados_demais", expressao=expression, maximo=max_dice)
+
+
+def _invalid(expression: str) -> DiceError:
+    return DiceError.because("dados.expressao_invalida", expressao=expression)
 
 
 def _checked(expression: str, max_sides: int) -> str:
     """The expression as rolled (lower case, no spaces), refused when empty, long or absurd."""
     text = expression.strip().lower().replace(" ", "")
     if not text or len(text) > 40:
-        raise DiceError(f"expressão de dados inválida: '{expression}'; {ACCEPTED}")
+        raise _invalid(expression)
     for sides in _SIDES.findall(text):
         if int(sides) > max_sides or int(sides) < 2:
-            raise DiceError(
-                f"dado absurdo em '{expression}': use dados de 2 a {max_sides} faces; {ACCEPTED}"
-            )
+            raise DiceError.because("dados.dado_absurdo", expressao=expression,
+                                    maximo=max_sides)
     return text
 
 
 def roll(expression: str, rng: random.Random, max_dice: int = 100, max_sides: int = 1000) -> Roll:
-    """Roll a dice expression; raise DiceError with a Portuguese message when it is bad or absurd."""
+    """Roll a dice expression; raise DiceError when it is bad or absurd (said by its code:
+    tables/narracao/dados.yaml, rendered at the engine's boundary like every refusal)."""
     text = _checked(expression, max_sides)
     terms = plan(text)
     if terms is None:
@@ -133,7 +136,7 @@ def roll(expression: str, rng: random.Random, max_dice: int = 100, max_sides: in
     else:
         total, faces = _roll_plan(terms, rng)
     if not faces:
-        raise DiceError(f"'{expression}' não tem dados para rolar; {ACCEPTED}")
+        raise DiceError.because("dados.sem_dados", expressao=expression)
     return Roll(expression=text if text[0] != "d" else "1" + text, total=total, faces=faces)
 
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 import random
 import unicodedata
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Iterable, Literal, Mapping, TypeVar, get_args
+from typing import Any, Callable, Iterable, Mapping, TypeVar, get_args
 
 from companion import protocol
+from companion.protocol import CommandRules
 from companion.engine import dice
 from companion.engine.model import (
     GM,
@@ -125,79 +126,6 @@ register_schema("panico", {"tabela_i": {"nome": str, "linhas": {"*": variant("ef
 # How a prompt's options are shown to people (canonical value → label), house default.
 register_schema("panico", {"nomes_opcoes": {"*": str},
                            "dano_de_atributo": {"pontos_por_modificador": int}})
-
-
-Mode = Literal["viagem", "masmorra", "perseguicao"]
-
-
-@dataclass(frozen=True)
-class ModeNames:
-    """How each mode is named (comandos.yaml `modos`)."""
-
-    viagem: str
-    masmorra: str
-    perseguicao: str
-
-    def of(self, mode: str) -> str:
-        return str(getattr(self, mode))
-
-
-@dataclass(frozen=True)
-class ModePhrase:
-    """How a refusal out of mode speaks of a mode: 'só vale <onde> (agora: <nome>)…
-    os comandos <de>'."""
-
-    onde: str
-    nome: str
-    de: str
-
-
-@dataclass(frozen=True)
-class ModePhrases:
-    viagem: ModePhrase
-    masmorra: ModePhrase
-    perseguicao: ModePhrase
-
-    def of(self, mode: str) -> ModePhrase:
-        phrase: ModePhrase = getattr(self, mode)
-        return phrase
-
-
-@dataclass(frozen=True)
-class CommandSpec:
-    """One command of comandos.yaml `comandos`: where it runs, who may run it, its help."""
-
-    modos: tuple[str, ...]  # "todos" or some of Mode (checked here, so errors name the command)
-    ajuda: str
-    repete: bool = False  # 'avançar duas vezes' (core._repeated)
-    jogador: bool = False  # a player may run it (companion.protocol)
-
-    def validate(self) -> None:
-        accepted = ("todos", *get_args(Mode))
-        if not self.modos or any(mode not in accepted for mode in self.modos):
-            raise InvalidValue("modos", "uma lista de modos: " + ", ".join(accepted))
-
-
-@piece("comandos", strict=False)  # a missing key is said before an unknown one (test_shell)
-@dataclass(frozen=True)
-class CommandRules:
-    """tables/comandos.yaml: the prompt kinds that hold the group (while one waits, no group
-    activity runs), how many times a command may be repeated at once, the modes' names and
-    phrases, and every command's modes and help (core.require_mode, spoken_name)."""
-
-    pedidos_que_seguram: tuple[str, ...]
-    repeticoes_maximas: int
-    modos: ModeNames
-    modos_frases: ModePhrases
-    comandos: Mapping[str, CommandSpec]
-
-    def validate(self) -> None:
-        if not self.pedidos_que_seguram:
-            raise InvalidValue("pedidos_que_seguram", "uma lista não vazia de tipos de pedido")
-        if self.repeticoes_maximas < 1:
-            raise InvalidValue("repeticoes_maximas", "um número inteiro de 1 para cima")
-
-
 
 
 def _roll_data(rolled: dice.Roll, other: dice.Roll | None, tabela: str, edge: str | None,
