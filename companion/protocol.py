@@ -36,6 +36,10 @@ PUBLIC = "public"
 PLAYER_PREFIX = "player:"
 
 Role = Literal["mestre", "jogador", "mesa"]
+
+# Who sees something, in the data's words (tables/*.yaml `visibilidade`): the GM or everyone.
+Seen = Literal["mestre", "publico"]
+SEEN: dict[str, str] = {"mestre": GM, "publico": PUBLIC}
 ROLE_VIEWERS: dict[str, str] = {"mestre": GM, "mesa": PUBLIC}
 
 
@@ -165,6 +169,12 @@ def actor_for_viewer(viewer: str) -> str | None:
 
 
 # ---------------------------------------------------------------- may see
+
+def seen_by(word: str) -> str:
+    """The visibility key of a data word (`visibilidade: mestre` → 'gm', `publico` →
+    'public')."""
+    return SEEN[word]
+
 
 def may_see(visibility: str, viewer: str) -> bool:
     """Whether an event (or anything) of this visibility may reach this viewer."""

@@ -27,7 +27,8 @@ from typing import Callable
 from companion.engine.model import State
 from companion.engine.toolkit import Scratch
 
-MINUTES_PER_DAY = 24 * 60
+MINUTES_PER_HOUR = 60
+MINUTES_PER_DAY = 24 * MINUTES_PER_HOUR
 
 # (state, scratch, how many: dungeon turns, the day that ended, travel rounds) -> state
 Hook = Callable[[State, Scratch, int], State]
@@ -137,5 +138,5 @@ def _cross_midnights(state: State, scratch: Scratch, end: int) -> State:
     return replace(state, minutes=end)
 
 
-__all__ = ["HOOKS", "MINUTES_PER_DAY", "day_of", "measure", "on_day_ended", "on_dungeon_turns",
+__all__ = ["HOOKS", "MINUTES_PER_DAY", "MINUTES_PER_HOUR", "day_of", "measure", "on_day_ended", "on_dungeon_turns",
            "on_rounds_ended", "pass_time"]

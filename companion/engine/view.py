@@ -61,6 +61,7 @@ from companion.engine.model import GM, PUBLIC, Character, Command, State
 from companion.engine.procedures import dungeon, rest
 from companion.engine.procedures.chase import ChaseRules, distance_of, speed_gap_text
 from companion.engine.procedures.panic import exhaustion_effects
+from companion.engine.procedures.tally import tally_dict
 from companion.engine.procedures.dungeon import DungeonRules
 from companion.engine.procedures.travel import TravelModes, TravelRound, round_of
 from companion.engine.procedures.weather import WeatherRules, weather_text
@@ -245,13 +246,7 @@ def _prompts(state: State, viewer: str) -> list[dict[str, Any]]:
 
 def _tally(state: State, gm: bool) -> dict[str, Any]:
     """The session form. Dice counts include secret rolls, so only the GM sees them."""
-    tally = state.tally
-    form: dict[str, Any] = {
-        "derrotados": {region: dict(counts) for region, counts in tally.defeated.items()},
-        "tesouro": dict(tally.treasure), "itens": dict(tally.items)}
-    if gm:
-        form["dados"] = dict(tally.dice)
-    return form
+    return tally_dict(state.tally, with_dice=gm)
 
 
 def _gm_only(state: State) -> dict[str, Any]:

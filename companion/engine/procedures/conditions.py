@@ -28,6 +28,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any, Iterator, Mapping
 
+from companion.engine.clock import MINUTES_PER_DAY
 from companion.engine.model import PUBLIC, Character, Lasting, State, TravelMode
 from companion.engine.toolkit import (
     Scratch,
@@ -112,9 +113,6 @@ def condition_row(tables: Tables, text: str) -> Mapping[str, Any] | None:
             if row["condicao"] == text and own:
                 return row
     return None
-
-
-MINUTES_PER_DAY = 24 * 60
 
 
 def timed(state: State, scratch: Scratch, spec: Mapping[str, Any]) -> Lasting:

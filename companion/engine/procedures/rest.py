@@ -40,9 +40,10 @@ house default of casa.yaml).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Literal, Mapping, Protocol
+from typing import Any, Callable, Mapping, Protocol
 
 from companion.engine.procedures import conditions, encounters, panic
+from companion import protocol
 from companion.engine.model import GM, PUBLIC, Character, Prompt, State
 from companion.engine.toolkit import (
     ATTRIBUTES,
@@ -163,7 +164,7 @@ class TravelMishaps:
     nome: str
     dados: str
     linhas: Mapping[int | str, str | Mapping[str, Any]]
-    visibilidade: Literal["mestre", "publico"] = "publico"
+    visibilidade: protocol.Seen = "publico"
 
     def validate(self) -> None:
         require_dice("dados", self.dados)
@@ -210,7 +211,7 @@ def mishap(state: State, scratch: Scratch, table: MishapTable) -> tuple[State, t
     sees the roll (`visibilidade`: publico or mestre; the dungeon's Tabela B is the GM's, so a
     row that only the GM may know, like its row 10, leaves no trace for the players)."""
     rows = table.linhas
-    visibility = GM if table.visibilidade == "mestre" else PUBLIC
+    visibility = protocol.seen_by(table.visibilidade)
     rolled = scratch.roll(table.dados, table.nome, visibility=visibility,
                           describe=lambda total: row_text(pick_row(rows, total)))
     row = pick_row(rows, rolled.total)
