@@ -8,9 +8,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.engine import Command, apply, dice, initial_state
-from companion.errors import CommandRejected, DiceError
+from companion.errors import CommandRejected, DiceError, TableError
+from companion.loader import load_rules
 from companion.tables import Tables
 from tests.conftest import FixedDice
+from tests.rules_helpers import changed_rules
+
+LIMITS = load_rules().piece(dice.DiceLimits)  # tables/casa.yaml limites_dados, as shipped
 
 
 @pytest.mark.parametrize(
@@ -33,7 +37,7 @@ def test_faces_by_type() -> None:
 def test_bad_or_absurd_expressions_are_rejected_in_portuguese(expression: str,
                                                               tables: Tables) -> None:
     with pytest.raises(DiceError) as error:
-        dice.roll(expression, random.Random(1))
+        dice.roll(expression, random.Random(1), LIMITS)
     message = tables.narration.render(error.value.code, error.value.params)  # said by its code
     assert "use algo como" in message or "dados" in message
 
@@ -74,7 +78,7 @@ def test_same_seed_same_roll(seed: int) -> None:
 @given(st.text(max_size=60))
 def test_any_text_rolls_or_is_rejected(text: str) -> None:
     try:
-        dice.roll(text, random.Random(0))
+        dice.roll(text, random.Random(0), LIMITS)
     except DiceError:
         pass
 
@@ -109,3 +113,23 @@ def test_sums_roll_as_the_library_rolls_them(terms: list[str], signs: list[str],
     assert dice.plan(text) is not None
     assert (rolled.total, rolled.faces) == dice._roll_library(text, text, theirs, 100)
     assert mine.getstate() == theirs.getstate()
+
+
+def test_the_dice_limits_are_data(tmp_path) -> None:
+    rules = changed_rules(tmp_path, "casa.yaml", "  dados: 100\n", "  dados: 3\n")
+    with pytest.raises(CommandRejected) as refused:
+        apply(initial_state(rules), Command("rolar", {"expressao": "4d6"}), random.Random(1),
+              rules)
+    assert refused.value.message.startswith("dados demais em '4d6': no máximo 3 dados;")
+    rules = changed_rules(tmp_path, "casa.yaml", "  faces: 1000\n", "  faces: 20\n")
+    with pytest.raises(CommandRejected, match="use dados de 2 a 20 faces"):
+        apply(initial_state(rules), Command("rolar", {"expressao": "1d100"}), random.Random(1),
+              rules)
+    _, events = apply(initial_state(rules), Command("rolar", {"expressao": "1d20"}),
+                      random.Random(1), rules)
+    assert events[0].data["dados"] == "1d20"
+
+
+def test_a_bad_dice_limit_names_the_file_and_key(tmp_path) -> None:
+    with pytest.raises(TableError, match=r"tables/casa\.yaml: 'limites_dados\.faces' deveria"):
+        changed_rules(tmp_path, "casa.yaml", "  faces: 1000\n", "  faces: 1\n")

@@ -188,7 +188,8 @@ class Scratch:
 
         `low_is_good` marks a roll-under test, where DESV keeps the higher die. `label` is the
         heading people read (default: the table's name, which data["tabela"] always keeps)."""
-        rolled, other = dice.roll_with_edge(expression, self.rng, edge, low_is_good)
+        rolled, other = dice.roll_with_edge(expression, self.rng, edge, low_is_good,
+                                            limits=self.piece(dice.DiceLimits))
         data, words = _roll_data(rolled, other, tabela, edge, label,
                                  describe(rolled.total) if describe else resultado, extra)
         if x_in_6 is None:
