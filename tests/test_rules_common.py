@@ -17,6 +17,7 @@ from companion.engine.procedures.conditions import Slowed, slowed_text, timed_te
 from companion.engine.toolkit import CommandRules, edge_text, spoken_name
 from companion.errors import CommandRejected, TableError
 from companion.tables import Tables
+from companion.voice.config import VoiceRules, voice_config
 from tests.rules_helpers import changed_rules
 
 
@@ -474,3 +475,14 @@ def test_who_slows_the_party_is_said_from_narracao(tables: Tables, tmp_path: Pat
     rules = changed_rules(tmp_path, "narracao/condicoes.yaml", "{{ g.como }}{{ '; '",
                           "{{ g.como }}{{ ' / '")
     assert slowed_text(rules.narration, slowed).endswith("torcido / Caio está doente")
+
+
+def test_the_voice_settings_are_a_typed_piece(tables: Tables, tmp_path: Path) -> None:
+    assert tables.piece(VoiceRules).palavra_de_ativacao == "mestre"
+    rules = changed_rules(tmp_path, "voz.yaml", "palavra_de_ativacao: mestre",
+                          "palavra_de_ativacao: companheiro")
+    assert voice_config(rules).wake_word == "companheiro"
+    with pytest.raises(TableError, match=r"^tables/voz\.yaml: chave desconhecida em "
+                                         r"'\(raiz\)': palavra_de_ativacoa$"):
+        changed_rules(tmp_path, "voz.yaml", "palavra_de_ativacao: companheiro",
+                      "palavra_de_ativacao: mestre\npalavra_de_ativacoa: x").piece(VoiceRules)

@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 from companion.commands.normalize import fold
 from companion.errors import TableError
-from companion.tables import Tables, check, register_schema
+from companion.rulebook import piece
+from companion.tables import Tables, register_schema
 
 MODES = ("ativacao", "apertar", "sempre", "desligado")
 
@@ -31,6 +32,52 @@ SCHEMA: dict[str, Any] = {
                 "baixar": {"arquivo": str, "url": str, "tamanho": int, "sha256": str}},
 }
 register_schema("voz", SCHEMA)
+
+
+@dataclass(frozen=True)
+class ListenPhrases:
+    parar: tuple[str, ...]
+    ouvir: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class DownloadSpec:
+    arquivo: str
+    url: str
+    tamanho: int
+    sha256: str
+
+
+@dataclass(frozen=True)
+class VoiceModels:
+    padrao: str
+    maiores: tuple[str, ...]
+    baixar: DownloadSpec
+
+
+@piece("voz")
+@dataclass(frozen=True)
+class VoiceRules:
+    """tables/voz.yaml as written (the data's words); VoiceConfig is what the voice derives
+    from it (folded phrases, accents checked)."""
+
+    confianca_minima: float | int
+    palavra_de_ativacao: str
+    modo_inicial: str
+    apertar_segundos: float | int
+    aviso_segundos: float | int
+    silencio_final_ms: int
+    comandos_de_escuta: ListenPhrases
+    so_com_pedido: tuple[str, ...]
+    valor_so_com_pedido: tuple[str, ...]
+    so_pelo_chat: tuple[str, ...]
+    nao_sao_nomes: tuple[str, ...]
+    palavras_de_responder: tuple[str, ...]
+    numeros: tuple[int, ...]
+    frases_evitar: tuple[str, ...]
+    listas: Mapping[str, tuple[str, ...]]
+    acentos: Mapping[str, str]
+    modelos: VoiceModels
 
 
 @dataclass(frozen=True)
@@ -72,7 +119,7 @@ class VoiceConfig:
 _CACHE: dict[int, tuple[Tables, VoiceConfig]] = {}
 
 
-def _folded(words: list[str]) -> tuple[str, ...]:
+def _folded(words: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(" ".join(fold(w).split()) for w in words if fold(w).strip()))
 
 
@@ -81,48 +128,46 @@ def voice_config(tables: Tables) -> VoiceConfig:
     cached = _CACHE.get(id(tables))
     if cached is not None and cached[0] is tables:
         return cached[1]
-    data = tables["voz"]
-    check(data, SCHEMA, "voz")
-    if data["modo_inicial"] not in MODES:
-        raise TableError(f"tables/voz.yaml: modo_inicial '{data['modo_inicial']}' "
+    data = tables.piece(VoiceRules)
+    if data.modo_inicial not in MODES:
+        raise TableError(f"tables/voz.yaml: modo_inicial '{data.modo_inicial}' "
                          f"desconhecido; use {', '.join(MODES)}")
-    if not 0 <= float(data["confianca_minima"]) <= 1:
+    if not 0 <= float(data.confianca_minima) <= 1:
         raise TableError("tables/voz.yaml: confianca_minima deve estar entre 0 e 1")
-    accents = {fold(key): str(value) for key, value in data["acentos"].items()}
-    for words in data["listas"].values():  # the lists are written as said, accents and all
+    accents = {fold(key): str(value) for key, value in data.acentos.items()}
+    for words in data.listas.values():  # the lists are written as said, accents and all
         for word in " ".join(str(w) for w in words).lower().split():
             accents.setdefault(fold(word), word)
     wrong = [k for k, v in accents.items() if fold(v) != k]
     if wrong:
         raise TableError(f"tables/voz.yaml: acentos que não batem com a palavra: {wrong}")
-    models = data["modelos"]
-    download = models["baixar"]
+    models, download = data.modelos, data.modelos.baixar
     config = VoiceConfig(
-        min_confidence=float(data["confianca_minima"]),
-        wake_word=" ".join(fold(data["palavra_de_ativacao"]).split()),
-        initial_mode=data["modo_inicial"],
-        push_seconds=float(data["apertar_segundos"]),
-        toast_seconds=float(data["aviso_segundos"]),
-        trailing_silence_ms=int(data["silencio_final_ms"]),
-        stop_phrases=_folded(data["comandos_de_escuta"]["parar"]),
-        listen_phrases=_folded(data["comandos_de_escuta"]["ouvir"]),
-        prompt_only=frozenset(_folded(data["so_com_pedido"])),
+        min_confidence=float(data.confianca_minima),
+        wake_word=" ".join(fold(data.palavra_de_ativacao).split()),
+        initial_mode=data.modo_inicial,
+        push_seconds=float(data.apertar_segundos),
+        toast_seconds=float(data.aviso_segundos),
+        trailing_silence_ms=data.silencio_final_ms,
+        stop_phrases=_folded(data.comandos_de_escuta.parar),
+        listen_phrases=_folded(data.comandos_de_escuta.ouvir),
+        prompt_only=frozenset(_folded(data.so_com_pedido)),
         prompt_only_spoken=frozenset(" ".join(str(w).lower().split())
-                                     for w in data["so_com_pedido"]),
-        value_only_with_prompt=frozenset(_folded(data["valor_so_com_pedido"])),
-        chat_only=frozenset(_folded(data["so_pelo_chat"])),
-        not_names=frozenset(_folded(data["nao_sao_nomes"])),
-        answer_words=frozenset(_folded(data["palavras_de_responder"])),
-        numbers=tuple(sorted(set(int(n) for n in data["numeros"]))),
-        avoid=tuple(f" {phrase} " for phrase in _folded(data["frases_evitar"])),
-        free_lists={name: _folded(words) for name, words in data["listas"].items()},
+                                     for w in data.so_com_pedido),
+        value_only_with_prompt=frozenset(_folded(data.valor_so_com_pedido)),
+        chat_only=frozenset(_folded(data.so_pelo_chat)),
+        not_names=frozenset(_folded(data.nao_sao_nomes)),
+        answer_words=frozenset(_folded(data.palavras_de_responder)),
+        numbers=tuple(sorted(set(data.numeros))),
+        avoid=tuple(f" {phrase} " for phrase in _folded(data.frases_evitar)),
+        free_lists={name: _folded(words) for name, words in data.listas.items()},
         accents=accents,
-        accents_folded_grammar=frozenset(fold(str(k)) for k in data["acentos"]
+        accents_folded_grammar=frozenset(fold(str(k)) for k in data.acentos
                                          if " " not in str(k)),
-        default_model=str(models["padrao"]),
-        larger_models=tuple(str(m) for m in models["maiores"]),
-        download=ModelDownload(str(download["arquivo"]), str(download["url"]),
-                               int(download["tamanho"]), str(download["sha256"])),
+        default_model=models.padrao,
+        larger_models=models.maiores,
+        download=ModelDownload(download.arquivo, download.url, download.tamanho,
+                               download.sha256),
     )
     _CACHE[id(tables)] = (tables, config)
     return config
