@@ -43,7 +43,6 @@ SEEN: dict[str, str] = {"mestre": GM, "publico": PUBLIC}
 ROLE_VIEWERS: dict[str, str] = {"mestre": GM, "mesa": PUBLIC}
 
 
-
 # ---------------------------------------------------------------- the commands' rules
 
 Mode = Literal["viagem", "masmorra", "perseguicao"]
@@ -89,7 +88,7 @@ class CommandSpec:
     modos: tuple[str, ...]  # "todos" or some of Mode (checked here, so errors name the command)
     ajuda: str
     repete: bool = False  # 'avançar duas vezes' (core._repeated)
-    jogador: bool = False  # a player may run it (companion.protocol)
+    jogador: bool = False  # a player may run it (may_run)
 
     def validate(self) -> None:
         accepted = ("todos", *get_args(Mode))
