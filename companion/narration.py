@@ -12,7 +12,7 @@ is rendering a code no file defines or a template that uses data the event does 
 (StrictUndefined: a missing value is never rendered as an empty string).
 
 Filters for Portuguese: `numero` (1,5 · 2), `plural(n, singular, plural)` (the word only;
-'ração' → 'rações' by itself), `contagem(singular, plural)` (number and word: '2 rações'),
+'ração' → 'rações', 'mão' → 'mãos' by themselves), `contagem(singular, plural)` (number and word: '2 rações'),
 `lista` ('Ana, Bia e Caio'), `ou` ('Ana, Bia ou Caio'), `sinal` (+1 · −1 · +0) and
 `duracao` (minutes → '8 horas e 10 minutos').
 """
@@ -37,11 +37,32 @@ def number_text(value: float) -> str:
     return f"{value:g}".replace(".", ",")
 
 
+# Words in -ão whose plural is not -ões. Paroxytones (órgão, bênção, sótão: an accent before
+# the -ão) take -s by rule; these are the common ones the rule cannot tell.
+_AO_PLURALS = {"mão": "mãos", "irmão": "irmãos", "grão": "grãos", "chão": "chãos",
+               "vão": "vãos", "cidadão": "cidadãos", "cristão": "cristãos",
+               "pão": "pães", "cão": "cães", "capitão": "capitães", "alemão": "alemães",
+               "capelão": "capelães", "escrivão": "escrivães", "tabelião": "tabeliães",
+               "charlatão": "charlatães", "sacristão": "sacristães"}
+_ACCENTED = set("áéíóúâêô")
+
+
+def _ao_plural(singular: str) -> str:
+    """The plural of a word in -ão: the list above, -ãos for a paroxytone, else -ões."""
+    known = _AO_PLURALS.get(singular.lower())
+    if known is not None:
+        return singular[0] + known[1:] if singular[:1].isupper() else known
+    if _ACCENTED & set(singular[:-2].lower()):
+        return singular + "s"
+    return singular[:-2] + "ões"
+
+
 def plural_word(count: float, singular: str, plural_form: str | None = None) -> str:
     """The word for `count` things: singular for 1 (and 1,5), plural from 2 up and for 0.
-    The plural is singular + 's' unless given ('ração' → 'rações' is automatic)."""
+    The plural is singular + 's' unless given; a word in -ão gets its own ('ração' →
+    'rações', 'mão' → 'mãos', 'pão' → 'pães')."""
     if plural_form is None:
-        plural_form = singular[:-2] + "ões" if singular.endswith("ão") else singular + "s"
+        plural_form = _ao_plural(singular) if singular.endswith("ão") else singular + "s"
     return singular if 0 < abs(count) < 2 else plural_form
 
 

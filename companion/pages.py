@@ -81,6 +81,15 @@ def _known(file: str, where: str, keys: Any, known: Any, what: str) -> None:
 
 
 def load(tables: Tables) -> Pages:
+    """The pages' data of this load of the rules: built (and checked) once, then kept with
+    the rules' typed pieces, so every boas_vindas and API call reuses it."""
+    found = tables.pieces.get(Pages)
+    if found is None:
+        found = tables.pieces[Pages] = _build(tables)
+    return found
+
+
+def _build(tables: Tables) -> Pages:
     """tables/paginas.yaml as typed values; modes, prompt kinds and options it names must
     exist (comandos.yaml `modos`, pedidos.yaml `nomes_pedidos` and `nomes_opcoes`), and every
     mode has its name and its buttons."""
@@ -111,4 +120,5 @@ def load(tables: Tables) -> Pages:
 
 
 def page_data(tables: Tables) -> dict[str, Any]:
+    """The `paginas` of boas_vindas (from the data built once per load)."""
     return load(tables).to_json()

@@ -15,24 +15,108 @@ says which commands a player may give (comandos.yaml `jogador: true`: rolling di
 a prompt, `estado`, `ajuda`); `may_answer(actor, owner)` whether an actor may answer a prompt
 of that character (the GM answers any; a player only their own).
 
-This module imports only the standard library, companion.errors and companion.tables: the
-engine, the session, the server and the shell all import it, never the reverse.
+The commands' rules (tables/comandos.yaml) are the typed piece `CommandRules`, declared here
+so that this module and the engine read the same one.
+
+This module imports only the standard library, companion.errors, companion.rulebook and
+companion.tables: the engine, the session, the server and the shell all import it, never the
+reverse.
 """
 from __future__ import annotations
 
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Any, Literal, Mapping, get_args
 
 from companion.errors import CommandRejected
+from companion.rulebook import InvalidValue, piece
+from companion.tables import Tables
 
 GM = "gm"
 PUBLIC = "public"
 PLAYER_PREFIX = "player:"
 
 Role = Literal["mestre", "jogador", "mesa"]
+
+# Who sees something, in the data's words (tables/*.yaml `visibilidade`): the GM or everyone.
+Seen = Literal["mestre", "publico"]
+SEEN: dict[str, str] = {"mestre": GM, "publico": PUBLIC}
 ROLE_VIEWERS: dict[str, str] = {"mestre": GM, "mesa": PUBLIC}
 
-PLAYER_MAY_RUN = ("jogadores podem rolar dados, responder aos seus pedidos, ver o estado e "
-                  "pedir ajuda")
+
+# ---------------------------------------------------------------- the commands' rules
+
+Mode = Literal["viagem", "masmorra", "perseguicao"]
+
+
+@dataclass(frozen=True)
+class ModeNames:
+    """How each mode is named (comandos.yaml `modos`)."""
+
+    viagem: str
+    masmorra: str
+    perseguicao: str
+
+    def of(self, mode: str) -> str:
+        return str(getattr(self, mode))
+
+
+@dataclass(frozen=True)
+class ModePhrase:
+    """How a refusal out of mode speaks of a mode: 'só vale <onde> (agora: <nome>)…
+    os comandos <de>'."""
+
+    onde: str
+    nome: str
+    de: str
+
+
+@dataclass(frozen=True)
+class ModePhrases:
+    viagem: ModePhrase
+    masmorra: ModePhrase
+    perseguicao: ModePhrase
+
+    def of(self, mode: str) -> ModePhrase:
+        phrase: ModePhrase = getattr(self, mode)
+        return phrase
+
+
+@dataclass(frozen=True)
+class CommandSpec:
+    """One command of comandos.yaml `comandos`: where it runs, who may run it, its help."""
+
+    modos: tuple[str, ...]  # "todos" or some of Mode (checked here, so errors name the command)
+    ajuda: str
+    repete: bool = False  # 'avançar duas vezes' (core._repeated)
+    jogador: bool = False  # a player may run it (may_run)
+
+    def validate(self) -> None:
+        accepted = ("todos", *get_args(Mode))
+        if not self.modos or any(mode not in accepted for mode in self.modos):
+            raise InvalidValue("modos", "uma lista de modos: " + ", ".join(accepted))
+
+
+# A renamed key ('modas:') is said as the missing one ('falta a chave modos'): the rulebook
+# names a missing key before an unknown one.
+@piece("comandos")  # strict: a typo in an optional key ('jogadr: true') is a load error
+@dataclass(frozen=True)
+class CommandRules:
+    """tables/comandos.yaml: the prompt kinds that hold the group (while one waits, no group
+    activity runs), how many times a command may be repeated at once, the modes' names and
+    phrases, and every command's modes, help and who may run it (core.require_mode,
+    toolkit.spoken_name, may_run)."""
+
+    pedidos_que_seguram: tuple[str, ...]
+    repeticoes_maximas: int
+    modos: ModeNames
+    modos_frases: ModePhrases
+    comandos: Mapping[str, CommandSpec]
+
+    def validate(self) -> None:
+        if not self.pedidos_que_seguram:
+            raise InvalidValue("pedidos_que_seguram", "uma lista não vazia de tipos de pedido")
+        if self.repeticoes_maximas < 1:
+            raise InvalidValue("repeticoes_maximas", "um número inteiro de 1 para cima")
 
 
 # ---------------------------------------------------------------- keys
@@ -81,6 +165,12 @@ def actor_for_viewer(viewer: str) -> str | None:
 
 # ---------------------------------------------------------------- may see
 
+def seen_by(word: str) -> str:
+    """The visibility key of a data word (`visibilidade: mestre` → 'gm', `publico` →
+    'public')."""
+    return SEEN[word]
+
+
 def may_see(visibility: str, viewer: str) -> bool:
     """Whether an event (or anything) of this visibility may reach this viewer."""
     if is_gm(viewer) or visibility == PUBLIC:
@@ -90,27 +180,25 @@ def may_see(visibility: str, viewer: str) -> bool:
 
 # ---------------------------------------------------------------- may run
 
-def _spec(tables: Any, command: str) -> dict[str, Any]:
-    spec = tables.get("comandos", "comandos").get(command, {})
-    return spec if isinstance(spec, dict) else {}
-
-
-def may_run(actor: str, command: str, tables: Any) -> bool:
+def may_run(actor: str, command: str, tables: Tables) -> bool:
     """The GM runs every command; a player only those comandos.yaml marks `jogador: true`."""
     if is_gm(actor):
         return True
-    return is_player(actor) and bool(_spec(tables, command).get("jogador", False))
+    spec = tables.piece(CommandRules).comandos.get(command)
+    return is_player(actor) and spec is not None and spec.jogador
 
 
-def refusal_to_run(command: str) -> str:
-    """What a player hears when a command is not theirs to give."""
-    return f"só o Mestre pode usar '{command}'; {PLAYER_MAY_RUN}"
+def refusal_to_run(command: str, tables: Tables) -> str:
+    """What a player hears when a command is not theirs to give
+    (tables/narracao/comandos.yaml `so_mestre`)."""
+    return tables.narration.render("comandos.so_mestre", {"comando": command})
 
 
-def require_may_run(actor: str, command: str, tables: Any) -> None:
+def require_may_run(actor: str, command: str, tables: Tables) -> None:
     """Raise CommandRejected (the table's message) when `actor` may not run `command`."""
     if not may_run(actor, command, tables):
-        raise CommandRejected(refusal_to_run(command), code="so_mestre")
+        raise CommandRejected(refusal_to_run(command, tables), code="so_mestre",
+                              params={"comando": command})
 
 
 def may_answer(actor: str, owner: str | None) -> bool:

@@ -149,22 +149,33 @@ def _hints(cls: type) -> dict[str, Any]:
     return get_type_hints(cls)
 
 
-def _build_dataclass(cls: type, data: Any, path: str, strict: bool) -> Any:
+def _typed(hint: Any, params: Mapping[Any, Any]) -> Any:
+    """A field's type with the type parameters of a generic dataclass filled in
+    (`HouseValue[Season]`: `valor: V` is a Season)."""
+    if isinstance(hint, TypeVar):
+        return params.get(hint, Any)
+    needed = getattr(hint, "__parameters__", ())
+    return hint[tuple(params.get(p, Any) for p in needed)] if needed else hint
+
+
+def _build_dataclass(cls: type, data: Any, path: str, strict: bool,
+                     params: Mapping[Any, Any] | None = None) -> Any:
     if not isinstance(data, Mapping):
         raise _wrong(path, cls)
+    hints = {name: _typed(hint, params or {}) for name, hint in _hints(cls).items()}
     names = [item for item in fields(cls) if item.init]
+    for item in names:  # a missing key first: a misspelt one is also unknown, and this says
+        # what the key should be called
+        if (item.name not in data and item.default is MISSING
+                and item.default_factory is MISSING):
+            raise _Fault(_join(path, item.name), "falta a chave '{where}'")
     unknown = set(data) - {item.name for item in names}
     if strict and unknown:
         keys = ", ".join(sorted(str(key) for key in unknown))
         raise _Fault(path, f"chave desconhecida em '{{where}}': {keys}")
-    values = {}
-    for item in names:
-        if item.name in data:
-            values[item.name] = _build(_hints(cls)[item.name], data[item.name],
-                                       _join(path, item.name), strict)
-        elif item.default is MISSING and item.default_factory is MISSING:
-            raise _Fault(_join(path, item.name), "falta a chave '{where}'")
-    return cls(**values)
+    return cls(**{item.name: _build(hints[item.name], data[item.name],
+                                    _join(path, item.name), strict)
+                  for item in names if item.name in data})
 
 
 def _build_union(kind: Any, data: Any, path: str, strict: bool) -> Any:
@@ -226,6 +237,9 @@ def _build(kind: Any, data: Any, path: str, strict: bool) -> Any:
     origin = get_origin(kind)
     if is_dataclass(kind):
         return _build_dataclass(kind, data, path, strict)
+    if origin is not None and is_dataclass(origin):  # a generic dataclass: HouseValue[Season]
+        params = dict(zip(getattr(origin, "__parameters__", ()), get_args(kind)))
+        return _build_dataclass(origin, data, path, strict, params)
     if origin is Literal:
         if any(data == value and type(data) is type(value) for value in get_args(kind)):
             return data

@@ -7,9 +7,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.engine import dice
-from companion.errors import DiceError
+from companion.engine import Command, apply, dice, initial_state
+from companion.errors import CommandRejected, DiceError, TableError
+from companion.loader import load_rules
+from companion.tables import Tables
 from tests.conftest import FixedDice
+from tests.rules_helpers import changed_rules
+
+LIMITS = load_rules().piece(dice.DiceLimits)  # tables/casa.yaml limites_dados, as shipped
 
 
 @pytest.mark.parametrize(
@@ -29,10 +34,29 @@ def test_faces_by_type() -> None:
 
 @pytest.mark.parametrize("expression", ["1000d1000000", "101d6", "1d1001", "1d1", "", "x2",
                                         "d", "2d6+", "1d6" * 20, "\x00\x01", "drop table"])
-def test_bad_or_absurd_expressions_are_rejected_in_portuguese(expression: str) -> None:
+def test_bad_or_absurd_expressions_are_rejected_in_portuguese(expression: str,
+                                                              tables: Tables) -> None:
     with pytest.raises(DiceError) as error:
-        dice.roll(expression, random.Random(1))
-    assert "use algo como" in error.value.message or "dados" in error.value.message
+        dice.roll(expression, random.Random(1), LIMITS)
+    message = tables.narration.render(error.value.code, error.value.params)  # said by its code
+    assert "use algo como" in message or "dados" in message
+
+
+@pytest.mark.parametrize(("expression", "said"), [
+    ("x2", "expressão de dados inválida: 'x2'; use algo como 1d20, 2d6+1, 3d6-1 ou d8"),
+    ("101d6", "dados demais em '101d6': no máximo 100 dados; use algo como 1d20, 2d6+1, "
+              "3d6-1 ou d8"),
+    ("1d1", "dado absurdo em '1d1': use dados de 2 a 1000 faces; use algo como 1d20, 2d6+1, "
+            "3d6-1 ou d8"),
+    ("3", "'3' não tem dados para rolar; use algo como 1d20, 2d6+1, 3d6-1 ou d8"),
+])
+def test_a_bad_expression_is_said_from_narracao(expression: str, said: str,
+                                                tables: Tables) -> None:
+    with pytest.raises(CommandRejected) as refused:
+        apply(initial_state(tables), Command("rolar", {"expressao": expression}),
+              random.Random(1), tables)
+    assert isinstance(refused.value, DiceError) and refused.value.message == said
+    assert refused.value.code.startswith("dados.")
 
 
 def test_advantage_keeps_higher_and_disadvantage_lower() -> None:
@@ -54,7 +78,7 @@ def test_same_seed_same_roll(seed: int) -> None:
 @given(st.text(max_size=60))
 def test_any_text_rolls_or_is_rejected(text: str) -> None:
     try:
-        dice.roll(text, random.Random(0))
+        dice.roll(text, random.Random(0), LIMITS)
     except DiceError:
         pass
 
@@ -89,3 +113,23 @@ def test_sums_roll_as_the_library_rolls_them(terms: list[str], signs: list[str],
     assert dice.plan(text) is not None
     assert (rolled.total, rolled.faces) == dice._roll_library(text, text, theirs, 100)
     assert mine.getstate() == theirs.getstate()
+
+
+def test_the_dice_limits_are_data(tmp_path) -> None:
+    rules = changed_rules(tmp_path, "casa.yaml", "  dados: 100\n", "  dados: 3\n")
+    with pytest.raises(CommandRejected) as refused:
+        apply(initial_state(rules), Command("rolar", {"expressao": "4d6"}), random.Random(1),
+              rules)
+    assert refused.value.message.startswith("dados demais em '4d6': no máximo 3 dados;")
+    rules = changed_rules(tmp_path, "casa.yaml", "  faces: 1000\n", "  faces: 20\n")
+    with pytest.raises(CommandRejected, match="use dados de 2 a 20 faces"):
+        apply(initial_state(rules), Command("rolar", {"expressao": "1d100"}), random.Random(1),
+              rules)
+    _, events = apply(initial_state(rules), Command("rolar", {"expressao": "1d20"}),
+                      random.Random(1), rules)
+    assert events[0].data["dados"] == "1d20"
+
+
+def test_a_bad_dice_limit_names_the_file_and_key(tmp_path) -> None:
+    with pytest.raises(TableError, match=r"tables/casa\.yaml: 'limites_dados\.faces' deveria"):
+        changed_rules(tmp_path, "casa.yaml", "  faces: 1000\n", "  faces: 1\n")

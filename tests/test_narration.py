@@ -8,7 +8,7 @@ from hypothesis import given, strategies as st
 
 from companion.errors import TableError
 from companion.narration import (compile_templates, counted, duration_text, load_narrator,
-                                 number_text, spoken_list)
+                                 number_text, plural_word, spoken_list)
 
 
 def test_a_template_renders_its_data_with_the_portuguese_filters() -> None:
@@ -67,3 +67,13 @@ def test_a_spoken_list_keeps_every_item_in_order(items: list[str]) -> None:
 def test_durations() -> None:
     assert [duration_text(m) for m in (0, 30, 60, 490)] == [
         "0 minutos", "30 minutos", "1 hora", "8 horas e 10 minutos"]
+
+
+@pytest.mark.parametrize(("singular", "plural_form"), [
+    ("ração", "rações"), ("porção", "porções"), ("mão", "mãos"), ("pão", "pães"),
+    ("cão", "cães"), ("irmão", "irmãos"), ("capitão", "capitães"), ("órgão", "órgãos"),
+    ("bênção", "bênçãos"), ("Mão", "Mãos"), ("hex", "hexs"), ("rodada", "rodadas"),
+])
+def test_the_automatic_plural_of_ao_words(singular: str, plural_form: str) -> None:
+    assert plural_word(2, singular) == plural_form
+    assert plural_word(1, singular) == singular

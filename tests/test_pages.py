@@ -54,3 +54,10 @@ def test_every_button_sends_a_command_of_its_mode(tables: Tables) -> None:
             assert "todos" in modes or mode in modes, (mode, button)
     for die in data["dados_jogador"]:
         assert parse(f"rolar 1{die}", tables).command.name == "rolar"
+
+
+def test_the_pages_data_is_built_once_per_load_of_the_rules(tmp_path: Path) -> None:
+    rules = load_tables(DEFAULT_DIR)  # load_rules checks the pages once, and keeps them
+    assert pages.load(rules) is pages.load(rules)
+    assert pages.page_data(rules) == pages.page_data(rules)
+    assert pages.load(load_tables(DEFAULT_DIR)) is not pages.load(rules)  # a new load: anew

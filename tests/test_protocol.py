@@ -13,11 +13,12 @@ import pytest
 from companion import protocol
 from companion.engine import Command, apply, initial_state
 from companion.engine.view import visible_to
-from companion.errors import CommandRejected
+from companion.errors import CommandRejected, TableError
 from companion.server import sockets
 from companion.session import Session
 from companion.tables import Tables
 from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
+from tests.rules_helpers import changed_rules
 from tests.test_server_socket import gm_ok, peers, wait_until  # noqa: F401 (fixture)
 
 VISIBILITIES = ["public", "gm", "player:ana", "player:bia"]
@@ -67,7 +68,7 @@ def test_the_engine_refuses_with_the_protocols_words(tables: Tables) -> None:
     state = initial_state(tables)
     with pytest.raises(CommandRejected) as refused:
         apply(state, Command("avancar", {}, "player:ana"), random.Random(1), tables)
-    assert refused.value.message == protocol.refusal_to_run("avancar")
+    assert refused.value.message == protocol.refusal_to_run("avancar", tables)
     assert refused.value.code == "so_mestre"
 
 
@@ -82,7 +83,7 @@ def test_the_protocol_imports_nothing_above_it() -> None:
             imported |= {f"{base}.{alias.name}" if base == "companion" else base
                          for alias in node.names}
     ours = {name for name in imported if name.split(".")[0] == "companion"}
-    assert ours <= {"companion.errors", "companion.tables"}, ours
+    assert ours <= {"companion.errors", "companion.rulebook", "companion.tables"}, ours
     others = {name.split(".")[0] for name in imported} - {"companion"}
     assert others <= set(sys.stdlib_module_names) | {"__future__"}, others
 
@@ -128,3 +129,29 @@ def test_a_player_socket_never_gets_a_gm_event(peers, session: Session) -> None:
         assert [e["visibility"] for e in peer.events] == [e["visibility"] for e in wanted]
         received: list[Any] = peer.events + [e for ack in peer.acks for e in ack["events"]]
         assert all(protocol.may_see(e["visibility"], viewer) for e in received)
+
+
+# ---------------------------------------------------------------- the commands' rules, typed
+
+def test_a_typo_in_an_optional_command_key_is_a_load_error(tmp_path: Path) -> None:
+    with pytest.raises(TableError, match=r"^tables/comandos\.yaml: chave desconhecida em "
+                                         r"'comandos\.rolar': jogadr$"):
+        changed_rules(tmp_path, "comandos.yaml", "rolar: {modos: [todos], jogador: true,",
+                      "rolar: {modos: [todos], jogadr: true,")
+
+
+def test_who_may_run_a_command_is_read_from_the_typed_piece(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "comandos.yaml", "rolar: {modos: [todos], jogador: true,",
+                          "rolar: {modos: [todos], jogador: false,")
+    assert not protocol.may_run("player:ana", "rolar", rules)
+    assert not rules.piece(protocol.CommandRules).comandos["rolar"].jogador
+
+
+def test_the_players_refusal_is_said_from_narracao(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "narracao/comandos.yaml", "só o Mestre pode usar '",
+                          "apenas o Mestre usa '")
+    with pytest.raises(CommandRejected) as refused:
+        apply(initial_state(rules), Command("avancar", {}, "player:ana"), random.Random(1),
+              rules)
+    assert refused.value.message.startswith("apenas o Mestre usa 'avancar'; jogadores podem")
+    assert refused.value.code == "so_mestre"

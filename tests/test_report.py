@@ -17,10 +17,13 @@ from hypothesis import strategies as st
 from companion import cli
 from companion.engine.view import visible_to
 from companion.report import build, charts
+from companion.errors import TableError
 from companion.report.source import ReportError, open_campaign, sessions
+from companion.report.words import ReportWords
 from companion.session import Session
 from companion.tables import Tables
 from tests.report_helpers import EVENING, clear_prompts, play
+from tests.rules_helpers import changed_rules
 
 
 @pytest.fixture
@@ -413,3 +416,15 @@ def test_the_gm_notes_hold_this_sessions_secret_rolls(tmp_path: Path, tables: Ta
     assert [m["nome"] for m in second.gm_notes["monstros"]] == ["ogro"]
     assert _report(session, tables, 2, "player:ana", "Ana").gm_notes == {}
     session.close()
+
+
+def test_the_reports_words_are_a_typed_piece(tables: Tables, tmp_path: Path) -> None:
+    words = tables.piece(ReportWords)
+    assert words.titulo == "Relatório da sessão {sessao}"
+    assert words.procura.tabelas_panico[0] == "Tabela J: Pânico"
+    with pytest.raises(TableError, match=r"^tables/relatorio\.yaml: chave desconhecida em "
+                                         r"'\(raiz\)': faces_no_grafic$"):
+        changed_rules(tmp_path, "relatorio.yaml", "faces_no_grafico: 20",
+                      "faces_no_grafico: 20\nfaces_no_grafic: 6").piece(ReportWords)
+    with pytest.raises(TableError, match=r"tables/relatorio\.yaml: chave 'rotulos\.zz'"):
+        words.label("zz")

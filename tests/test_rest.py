@@ -365,8 +365,7 @@ def _dungeon_rest(tables: Tables, *faces: int, party: tuple[Character, ...]):
                   travel=Travel(camp_safe=True))
     dice = FixedDice(*faces)
     scratch = Scratch(rng=dice, tables=tables, command=Command("dormir"))
-    name = tables.get("masmorra", "tabela_b", "nome")
-    state = rest_party(state, scratch, "masmorra", "tabela_b", name)
+    state = rest_party(state, scratch, tables.piece(dungeon_module.DungeonRules).tabela_b)
     assert dice.faces == []
     return state, scratch.events
 

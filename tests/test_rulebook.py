@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, Mapping
+from typing import Generic, Literal, Mapping, TypeVar
 
 import pytest
 
@@ -155,3 +155,48 @@ def test_a_map_is_built_entry_by_entry(mapped) -> None:
     built = build_piece(mapped, {"teste": {"tabela_m": {"linhas": {"3": {"nome": "a",
                                                                          "chance": 2}}}}})
     assert built.linhas["3"] == _Row("a", 2) and built.nomes == {}
+
+
+# ---------------------------------------------------------------- generic pieces and key order
+
+V = TypeVar("V")
+
+
+@dataclass(frozen=True)
+class _House(Generic[V]):
+    valor: V
+    padrao_da_casa: bool
+
+
+@dataclass(frozen=True)
+class _Start:
+    estacao: _House[Literal["verao", "inverno"]]
+    dias: _House[int]
+
+
+@pytest.fixture
+def started():
+    piece("teste", "inicio")(_Start)
+    yield _Start
+    PIECES.pop(_Start, None)
+
+
+def _start(**estacao):
+    return {"teste": {"inicio": {"estacao": {"valor": "verao", "padrao_da_casa": True, **estacao},
+                                 "dias": {"valor": 3, "padrao_da_casa": False}}}}
+
+
+def test_a_generic_piece_is_built_with_its_type_filled_in(started) -> None:
+    built = build_piece(started, _start())
+    assert built.estacao == _House("verao", True) and built.dias.valor == 3
+    with pytest.raises(TableError, match=r"'inicio\.estacao\.valor' deveria ser um destes: "
+                                         r"verao, inverno"):
+        build_piece(started, _start(valor="outono"))
+
+
+def test_a_misspelt_key_is_said_as_the_missing_one(started) -> None:
+    files = _start()
+    node = files["teste"]["inicio"]
+    node["estacoa"] = node.pop("estacao")
+    with pytest.raises(TableError, match=r"falta a chave 'inicio\.estacao'"):
+        build_piece(started, files)

@@ -13,9 +13,11 @@ from companion import protocol
 from companion.engine import Command, apply, initial_state
 from companion.engine.core import StartRules
 from companion.engine.model import Event, Lasting, Prompt, State
-from companion.engine.toolkit import CommandRules, spoken_name
+from companion.engine.procedures.conditions import Slowed, slowed_text, timed_text
+from companion.engine.toolkit import CommandRules, edge_text, spoken_name
 from companion.errors import CommandRejected, TableError
 from companion.tables import Tables
+from companion.voice.config import VoiceData, voice_config
 from tests.rules_helpers import changed_rules
 
 
@@ -393,3 +395,94 @@ def test_the_clock_text_of_the_state_comes_from_narracao(tables: Tables, tmp_pat
     _, events = run(rules, Command("estado"))
     assert events[0].data["estado"]["relogio"] == "1º dia · rodada 1 de 6 (0h–4h)"
     assert events[0].text.startswith("1º dia · rodada 1 de 6 (0h–4h) · ")
+
+
+# ---------------------------------------------------------------- the last raw reads (issue 8)
+
+def test_a_typo_in_the_roll_names_is_a_load_error(tmp_path: Path) -> None:
+    with pytest.raises(TableError, match=r"tables/dados\.yaml: chave desconhecida em "
+                                         r"'rolagens': nome_secret$"):
+        changed_rules(tmp_path, "dados.yaml", 'nome_secreta: "Rolagem secreta"',
+                      'nome_secreta: "Rolagem secreta"\n  nome_secret: "x"')
+
+
+def test_the_secret_roll_default_is_data(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "dados.yaml", 'secreta_padrao: "1d20"',
+                          'secreta_padrao: "1d4"')
+    _, events = run(rules, Command("segredo"))
+    assert events[0].data["dados"] == "1d4" and events[0].data["tabela"] == "Rolagem secreta"
+
+
+def test_a_typo_in_tabela_h_is_a_load_error(tmp_path: Path) -> None:
+    with pytest.raises(TableError, match=r"tables/viagem\.yaml: chave desconhecida em "
+                                         r"'tabela_h': visibilidad$"):
+        changed_rules(tmp_path, "viagem.yaml", 'nome: "Tabela H: Percalços"',
+                      'nome: "Tabela H: Percalços"\n  visibilidad: mestre')
+
+
+def test_the_travel_mishap_can_be_the_gms(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "viagem.yaml", 'nome: "Tabela H: Percalços"',
+                          'nome: "Tabela H: Percalços"\n  visibilidade: mestre')
+    state = with_ana(rules)
+    _, events = run(rules, Command("descansar"), state=state)
+    mishap = [e for e in events if e.data.get("tabela") == "Tabela H: Percalços"]
+    assert mishap and all(e.visibility == "gm" for e in mishap)
+
+
+def test_the_dungeon_turn_length_is_data_for_the_clock(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "masmorra.yaml", "turno_minutos: 10", "turno_minutos: 5")
+    state, _ = run(rules, Command("masmorra"), Command("luz", {"fonte": "tocha"}))
+    start = state.dungeon.lights[0].turns_left
+    state, _ = run(rules, Command("turno"), state=state)
+    assert state.minutes % 60 == 5 and state.dungeon.lights[0].turns_left == start - 1
+
+
+# ---------------------------------------------------------------- texts moved out of Python
+
+def test_the_edge_of_a_prompt_is_said_from_narracao(tables: Tables, tmp_path: Path) -> None:
+    assert edge_text(tables.narration, "desvantagem", "1d20", False) == (
+        "Com DESV: role 1d20 duas vezes e fique com o pior (o menor); diga os dois valores ou "
+        "só o que ficou.")
+    assert "fique com o pior (o maior)" in edge_text(tables.narration, "desvantagem", "1d20",
+                                                       True)
+    assert edge_text(tables.narration, "vantagem", "1d20", False).startswith(
+        "Com vantagem: role 1d20 duas vezes e fique com o melhor (o maior)")
+    rules = changed_rules(tmp_path, "narracao/pedidos.yaml", "diga os dois valores ou só",
+                          "diga os dois ou só")
+    assert edge_text(rules.narration, "desvantagem", "1d20", False).endswith(
+        "diga os dois ou só o que ficou.")
+
+
+def test_a_lasting_condition_is_said_from_narracao(tables: Tables, tmp_path: Path) -> None:
+    bitten = Lasting(text="Mosquitos", since=240, until=720, edge="desvantagem")
+    assert timed_text(tables.narration, bitten, {"rodadas": 2}) == (
+        "Mosquitos: DESV em todas as rolagens nas próximas 2 rodadas")
+    fever = Lasting(text="Febre", since=1440, until=4320)
+    assert timed_text(tables.narration, fever, {"dias": 1}) == "Febre durante o dia 2"
+    assert timed_text(tables.narration, fever, {"dias": 2}) == "Febre do dia 2 ao dia 3"
+    rules = changed_rules(tmp_path, "narracao/condicoes.yaml", "nas próximas {{",
+                          "pelas próximas {{")
+    assert timed_text(rules.narration, bitten, {"rodadas": 2}).endswith(
+        "pelas próximas 2 rodadas")
+
+
+def test_who_slows_the_party_is_said_from_narracao(tables: Tables, tmp_path: Path) -> None:
+    slowed = Slowed(factor=0.5, effect="meio movimento",
+                    who=(("Ana", "com o tornozelo torcido"), ("Bia", "com o tornozelo torcido"),
+                         ("Caio", "doente")))
+    assert slowed_text(tables.narration, slowed) == (
+        "meio movimento: Ana e Bia estão com o tornozelo torcido; Caio está doente")
+    rules = changed_rules(tmp_path, "narracao/condicoes.yaml", "{{ g.como }}{{ '; '",
+                          "{{ g.como }}{{ ' / '")
+    assert slowed_text(rules.narration, slowed).endswith("torcido / Caio está doente")
+
+
+def test_the_voice_settings_are_a_typed_piece(tables: Tables, tmp_path: Path) -> None:
+    assert tables.piece(VoiceData).palavra_de_ativacao == "mestre"
+    rules = changed_rules(tmp_path, "voz.yaml", "palavra_de_ativacao: mestre",
+                          "palavra_de_ativacao: companheiro")
+    assert voice_config(rules).wake_word == "companheiro"
+    with pytest.raises(TableError, match=r"^tables/voz\.yaml: chave desconhecida em "
+                                         r"'\(raiz\)': palavra_de_ativacoa$"):
+        changed_rules(tmp_path, "voz.yaml", "palavra_de_ativacao: companheiro",
+                      "palavra_de_ativacao: mestre\npalavra_de_ativacoa: x").piece(VoiceData)

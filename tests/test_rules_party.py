@@ -301,3 +301,31 @@ def test_a_new_character_has_the_sheet_of_the_data(tables: Tables, tmp_path: Pat
     play = Play(rules)
     play("personagem", nome="Bia")
     assert play.state.party[0].food == 5
+
+
+def test_the_sheet_labels_are_data(tables: Tables, tmp_path: Path) -> None:
+    play = Play(tables)
+    play("personagem", nome="Ana")
+    assert "PV máx. 12" in play("personagem", nome="Ana", pv_max=12)[0].text
+    rules = changed_rules(tmp_path, "personagem.yaml", 'pv_max: "PV máx."',
+                          'pv_max: "PV máximo"')
+    play = Play(rules)
+    play("personagem", nome="Ana")
+    assert "PV máximo 12" in play("personagem", nome="Ana", pv_max=12)[0].text
+    with pytest.raises(CommandRejected, match="PV máximo"):
+        play("personagem", nome="Ana", pv=14, pv_max=10)
+
+
+def test_how_a_maximum_is_said_is_data(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "personagem.yaml", 'sanidade: "sanidade máxima"',
+                          'sanidade: "sanidade de teto"')
+    play = Play(rules)
+    play("personagem", nome="Ana", sanidade=10)
+    with pytest.raises(CommandRejected, match="sanidade de teto"):
+        play("personagem", nome="Ana", sanidade=12, sanidade_max=11)
+
+
+def test_a_field_without_a_label_is_a_load_error(tmp_path: Path) -> None:
+    with pytest.raises(TableError, match=r"tables/personagem\.yaml: 'rotulos\.campos' deveria "
+                                         r"ser um texto para cada campo \(falta municao\)"):
+        changed_rules(tmp_path, "personagem.yaml", '    municao: "munição"\n', "")

@@ -25,6 +25,7 @@ from companion.errors import CommandRejected, TableError
 from companion.tables import Tables
 from tests.conftest import Play
 from tests.rules_helpers import new_character
+from tests.rules_helpers import changed_rules
 
 GM_ONLY_KEYS = {"mestre", "perdido", "monstros", "segredos", "encontro_pendente", "context"}
 MARK = "XSEGREDOX"  # put in every GM-only text; must never reach another viewer
@@ -299,3 +300,32 @@ def test_the_view_follows_a_played_panic(tables):
     play("responder", actor="player:ana", valor=20, rng=random.Random(1))
     ana = view_state(play.state, "public", tables)["grupo"][0]
     assert len(ana["aflicoes"]) == 1
+
+
+# ---------------------------------------------------------------- view texts from tables/narracao
+
+@pytest.mark.parametrize("party, foes, said", [
+    (None, None, None), (120, 90, "o grupo é 30 mais rápido"),
+    (90, 120, "o grupo é 30 mais lento"), (90, 90, "mesma velocidade"),
+])
+def test_the_speed_gap_is_shown_as_people_say_it(tables, party, foes, said):
+    chase = Chase(phase="ativa", party_speed=party, foe_speed=foes)
+    shown = view_state(State(chase=chase), "public", tables)["perseguicao"]
+    assert shown.get("velocidade_diferenca") == said
+
+
+def test_the_view_texts_come_from_narracao(tmp_path):
+    from_here = changed_rules(tmp_path, "narracao/relogio.yaml",
+                              "hora: \"{{ horas }}h{{ '%02d' | format(minutos) }}\"",
+                              "hora: \"{{ horas }}:{{ '%02d' | format(minutos) }}\"")
+    from_here = changed_rules(tmp_path, "narracao/viagem.yaml",
+                              "hexes: \"{{ hexes | contagem('hex', 'hexes') }}\"",
+                              "hexes: \"{{ hexes | contagem('hexágono', 'hexágonos') }}\"")
+    from_here = changed_rules(tmp_path, "narracao/perseguicao.yaml",
+                              "{% elif diferenca == 0 %}mesma velocidade",
+                              "{% elif diferenca == 0 %}velocidades iguais")
+    state = State(minutes=70, travel=Travel(hexes=2),
+                  chase=Chase(phase="ativa", party_speed=90, foe_speed=90))
+    view = view_state(state, "public", from_here)
+    assert view["hora"] == "1:10" and view["viagem"]["hexes_texto"] == "2 hexágonos"
+    assert view["perseguicao"]["velocidade_diferenca"] == "velocidades iguais"

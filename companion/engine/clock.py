@@ -27,22 +27,40 @@ from typing import Callable
 from companion.engine.model import State
 from companion.engine.toolkit import Scratch
 
-MINUTES_PER_DAY = 24 * 60
+MINUTES_PER_HOUR = 60
+MINUTES_PER_DAY = 24 * MINUTES_PER_HOUR
 
 # (state, scratch, how many: dungeon turns, the day that ended, travel rounds) -> state
 Hook = Callable[[State, Scratch, int], State]
 
+# How many minutes one unit of the clock lasts, read from the rules' typed piece that holds it
+Length = Callable[[Scratch], int]
+
+
+def _unmeasured(scratch: Scratch) -> int:
+    raise RuntimeError("clock units not set: companion.engine.registry calls clock.measure")
+
 
 @dataclass
 class ClockHooks:
-    """What reacts to time passing; filled by companion.engine.registry."""
+    """What reacts to time passing, and how long a travel round and a dungeon turn last;
+    filled by companion.engine.registry."""
 
     dungeon_turns: list[Hook] = field(default_factory=list)
     day_ended: list[Hook] = field(default_factory=list)
     rounds_ended: list[Hook] = field(default_factory=list)
+    round_minutes: Length = _unmeasured
+    turn_minutes: Length = _unmeasured
 
 
 HOOKS = ClockHooks()
+
+
+def measure(round_minutes: Length, turn_minutes: Length) -> None:
+    """Say how long a travel round (viagem.yaml `rodada.minutos`) and a dungeon turn
+    (masmorra.yaml `turno_minutos`) last: each reads its procedure's typed piece."""
+    HOOKS.round_minutes = round_minutes
+    HOOKS.turn_minutes = turn_minutes
 
 
 def on_dungeon_turns(hook: Hook) -> Hook:
@@ -80,7 +98,7 @@ def pass_time(state: State, scratch: Scratch, minutes: int, *, advancing: bool =
         state = _dungeon_turns(state, scratch, minutes)
     start = state.minutes
     state = _cross_midnights(state, scratch, state.minutes + minutes)
-    length = int(scratch.table("viagem", "rodada", "minutos"))
+    length = HOOKS.round_minutes(scratch)
     rounds = state.minutes // length - start // length
     for hook in HOOKS.rounds_ended:
         state = hook(state, scratch, rounds)
@@ -103,7 +121,7 @@ def expire_lasting(state: State, scratch: Scratch) -> State:
 
 
 def _dungeon_turns(state: State, scratch: Scratch, minutes: int) -> State:
-    turns = minutes // int(scratch.table("masmorra", "turno_minutos"))
+    turns = minutes // HOOKS.turn_minutes(scratch)
     if turns > 0:
         for hook in HOOKS.dungeon_turns:
             state = hook(state, scratch, turns)
@@ -120,5 +138,5 @@ def _cross_midnights(state: State, scratch: Scratch, end: int) -> State:
     return replace(state, minutes=end)
 
 
-__all__ = ["HOOKS", "MINUTES_PER_DAY", "day_of", "on_day_ended", "on_dungeon_turns",
+__all__ = ["HOOKS", "MINUTES_PER_DAY", "MINUTES_PER_HOUR", "day_of", "measure", "on_day_ended", "on_dungeon_turns",
            "on_rounds_ended", "pass_time"]

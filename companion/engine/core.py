@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
+from typing import Generic, TypeVar
 
 from companion import protocol
 from companion.engine.model import (
@@ -67,27 +68,14 @@ def _count_dice(state: State, events: list[Event]) -> State:
     return replace(state, tally=replace(state.tally, dice=counts))
 
 
-@dataclass(frozen=True)
-class StartSeason:
-    valor: Season
-    padrao_da_casa: bool
+V = TypeVar("V")
 
 
 @dataclass(frozen=True)
-class StartTerrain:
-    valor: Terrain
-    padrao_da_casa: bool
+class HouseValue(Generic[V]):
+    """A starting value of tables/inicio.yaml: the value, and whether it is a house default."""
 
-
-@dataclass(frozen=True)
-class StartMode:
-    valor: TravelMode
-    padrao_da_casa: bool
-
-
-@dataclass(frozen=True)
-class StartDanger:
-    valor: Danger
+    valor: V
     padrao_da_casa: bool
 
 
@@ -96,10 +84,10 @@ class StartDanger:
 class StartRules:
     """tables/inicio.yaml: the session's starting values (house defaults)."""
 
-    estacao: StartSeason
-    terreno: StartTerrain
-    modo: StartMode
-    perigo: StartDanger
+    estacao: HouseValue[Season]
+    terreno: HouseValue[Terrain]
+    modo: HouseValue[TravelMode]
+    perigo: HouseValue[Danger]
 
 
 def initial_state(tables: Tables) -> State:

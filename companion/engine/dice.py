@@ -18,12 +18,31 @@ from dice.elements import Dice
 from dice.exceptions import DiceBaseException
 
 from companion.errors import DiceError
+from companion.rulebook import InvalidValue, piece
 
-ACCEPTED = "use algo como 1d20, 2d6+1, 3d6-1 ou d8"
 _SIDES = re.compile(r"d(\d+)", re.IGNORECASE)
 _TERM = r"(?:\d*d\d+|\d+)"
 _SUM = re.compile(rf"{_TERM}(?:[+-]{_TERM})*")
 _SIGNED_TERM = re.compile(r"([+-]?)(?:(\d*)d(\d+)|(\d+))")
+
+
+@piece("casa", "limites_dados")
+@dataclass(frozen=True)
+class DiceLimits:
+    """tables/casa.yaml `limites_dados` (house defaults): the longest expression, the most dice
+    and the most faces a command may roll (a dice bomb is refused, not rolled)."""
+
+    padrao_da_casa: bool
+    caracteres: int
+    dados: int
+    faces: int
+
+    def validate(self) -> None:
+        for name in ("caracteres", "dados"):
+            if getattr(self, name) < 1:
+                raise InvalidValue(name, "um número inteiro de 1 para cima")
+        if self.faces < 2:
+            raise InvalidValue("faces", "um número inteiro de 2 para cima")
 
 
 @dataclass(frozen=True)
@@ -82,72 +101,84 @@ def _roll_plan(terms: tuple[Term, ...], rng: random.Random
 
 
 @lru_cache(maxsize=512)
-def _parsed(text: str, max_dice: int) -> object:
+def _parsed(text: str, max_dice: int | None) -> object:
     """Parsing is the slow part of the dice library (pyparsing): parse each text once."""
-    return dicelib.roll(text, raw=True, max_dice=max_dice)
+    return dicelib.roll(text, raw=True, **_library_limit(max_dice))
 
 
-def _roll_library(text: str, expression: str, rng: random.Random, max_dice: int
+def _library_limit(max_dice: int | None) -> dict[str, int]:
+    return {} if max_dice is None else {"max_dice": max_dice}
+
+
+def _roll_library(text: str, expression: str, rng: random.Random, max_dice: int | None
                   ) -> tuple[int, tuple[tuple[str, tuple[int, ...]], ...]]:
     """Any other expression the library reads, its errors in Portuguese."""
     try:
         element = copy.deepcopy(_parsed(text, max_dice))  # evaluation mutates the tree
-        value = element.evaluate_cached(random=rng, max_dice=max_dice)
+        value = element.evaluate_cached(random=rng, **_library_limit(max_dice))
     except DiceBaseException as error:
         if "Too many dice" in str(error):
             raise _too_many(expression, max_dice) from None
-        raise DiceError(f"expressão de dados inválida: '{expression}'; {ACCEPTED}") from None
+        raise _invalid(expression) from None
     except (ValueError, TypeError, ZeroDivisionError, RecursionError):
-        raise DiceError(f"expressão de dados inválida: '{expression}'; {ACCEPTED}") from None
+        raise _invalid(expression) from None
     total = int(sum(value)) if isinstance(value, list) else int(value)
     faces: list[tuple[str, tuple[int, ...]]] = []
     _collect_dice(element, faces)
     return total, tuple(faces)
 
 
-def _too_many(expression: str, max_dice: int) -> DiceError:
-    return DiceError(f"dados demais em '{expression}': no máximo {max_dice} dados; {ACCEPTED}")
+def _too_many(expression: str, max_dice: int | None) -> DiceError:
+    return DiceError.because("dados.dados_demais", expressao=expression, maximo=max_dice)
 
 
-def _checked(expression: str, max_sides: int) -> str:
+def _invalid(expression: str) -> DiceError:
+    return DiceError.because("dados.expressao_invalida", expressao=expression)
+
+
+def _checked(expression: str, limits: DiceLimits | None) -> str:
     """The expression as rolled (lower case, no spaces), refused when empty, long or absurd."""
     text = expression.strip().lower().replace(" ", "")
-    if not text or len(text) > 40:
-        raise DiceError(f"expressão de dados inválida: '{expression}'; {ACCEPTED}")
+    if not text or (limits is not None and len(text) > limits.caracteres):
+        raise _invalid(expression)
     for sides in _SIDES.findall(text):
-        if int(sides) > max_sides or int(sides) < 2:
-            raise DiceError(
-                f"dado absurdo em '{expression}': use dados de 2 a {max_sides} faces; {ACCEPTED}"
-            )
+        if int(sides) < 2 or (limits is not None and int(sides) > limits.faces):
+            raise DiceError.because("dados.dado_absurdo", expressao=expression,
+                                    maximo=limits.faces if limits is not None else None)
     return text
 
 
-def roll(expression: str, rng: random.Random, max_dice: int = 100, max_sides: int = 1000) -> Roll:
-    """Roll a dice expression; raise DiceError with a Portuguese message when it is bad or absurd."""
-    text = _checked(expression, max_sides)
+def roll(expression: str, rng: random.Random, limits: DiceLimits | None = None) -> Roll:
+    """Roll a dice expression within `limits` (casa.yaml `limites_dados`; every command rolls
+    with them, Scratch.roll; None only to check the tables' own expressions at load); raise
+    DiceError when it is bad or absurd (said by its code: tables/narracao/dados.yaml, rendered
+    at the engine's boundary like every refusal)."""
+    text = _checked(expression, limits)
+    max_dice = limits.dados if limits is not None else None
     terms = plan(text)
     if terms is None:
         total, faces = _roll_library(text, expression, rng, max_dice)
-    elif any(term.sides and term.amount > max_dice for term in terms):
+    elif max_dice is not None and any(term.sides and term.amount > max_dice for term in terms):
         raise _too_many(expression, max_dice)
     else:
         total, faces = _roll_plan(terms, rng)
     if not faces:
-        raise DiceError(f"'{expression}' não tem dados para rolar; {ACCEPTED}")
+        raise DiceError.because("dados.sem_dados", expressao=expression)
     return Roll(expression=text if text[0] != "d" else "1" + text, total=total, faces=faces)
 
 
 def roll_with_edge(
-    expression: str, rng: random.Random, edge: str | None = None, low_is_good: bool = False
+    expression: str, rng: random.Random, edge: str | None = None, low_is_good: bool = False,
+    *, limits: DiceLimits | None = None,
 ) -> tuple[Roll, Roll | None]:
     """Roll with vantagem/desvantagem (DESV): two rolls, keep the better/worse one first.
 
     Better is higher, except for roll-under tests (low_is_good), where DESV keeps the higher.
     """
-    first = roll(expression, rng)
+    first = roll(expression, rng, limits)
     if edge not in ("vantagem", "desvantagem"):
         return first, None
-    second = roll(expression, rng)
+    second = roll(expression, rng, limits)
     keep_high = (edge == "vantagem") != low_is_good
     better = first if (first.total >= second.total) == keep_high else second
     other = second if better is first else first

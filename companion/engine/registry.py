@@ -11,6 +11,8 @@ The clock's hooks, in the order clock.pass_time calls them (see clock.py):
 1. dungeon turns passed → light.tick_timers (lights and spells burn);
 2. a day ended (each midnight) → travel.end_of_day (day without rest, Tabela I, new region);
 3. travel rounds ended → conditions.round_harm (Tabela F row 7's damage per round).
+The clock's units come from the procedures' pieces too: a travel round (travel.TravelRound) and
+a dungeon turn (dungeon.DungeonRules.turno_minutos).
 """
 from __future__ import annotations
 
@@ -62,3 +64,14 @@ def sleep_here(state: State, scratch: Scratch) -> State:
 clock.on_dungeon_turns(light.tick_timers)
 clock.on_day_ended(travel.end_of_day)
 clock.on_rounds_ended(conditions.round_harm)
+
+
+def _round_minutes(scratch: Scratch) -> int:
+    return scratch.piece(travel.TravelRound).minutos
+
+
+def _turn_minutes(scratch: Scratch) -> int:
+    return scratch.piece(dungeon.DungeonRules).turno_minutos
+
+
+clock.measure(round_minutes=_round_minutes, turn_minutes=_turn_minutes)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Literal, Mapping, TypeVar, get_args
 
 from companion import protocol
+from companion.protocol import CommandRules
 from companion.engine import dice
 from companion.engine.model import (
     GM,
@@ -22,11 +23,12 @@ from companion.engine.model import (
     Event,
     Prompt,
     State,
+    Terrain,
     Visibility,
     player_visibility,
 )
 from companion.errors import CommandRejected, DiceError, TableError
-from companion.narration import counted
+from companion.narration import Narrator, counted
 from companion.narration import number_text as narrated_number
 from companion.prompt_names import PromptLabels
 from companion.rulebook import InvalidValue, piece
@@ -118,79 +120,6 @@ class AttributeDamage:
             raise InvalidValue("pontos_por_modificador", "um número inteiro de 1 para cima")
 
 
-Mode = Literal["viagem", "masmorra", "perseguicao"]
-
-
-@dataclass(frozen=True)
-class ModeNames:
-    """How each mode is named (comandos.yaml `modos`)."""
-
-    viagem: str
-    masmorra: str
-    perseguicao: str
-
-    def of(self, mode: str) -> str:
-        return str(getattr(self, mode))
-
-
-@dataclass(frozen=True)
-class ModePhrase:
-    """How a refusal out of mode speaks of a mode: 'só vale <onde> (agora: <nome>)…
-    os comandos <de>'."""
-
-    onde: str
-    nome: str
-    de: str
-
-
-@dataclass(frozen=True)
-class ModePhrases:
-    viagem: ModePhrase
-    masmorra: ModePhrase
-    perseguicao: ModePhrase
-
-    def of(self, mode: str) -> ModePhrase:
-        phrase: ModePhrase = getattr(self, mode)
-        return phrase
-
-
-@dataclass(frozen=True)
-class CommandSpec:
-    """One command of comandos.yaml `comandos`: where it runs, who may run it, its help."""
-
-    modos: tuple[str, ...]  # "todos" or some of Mode (checked here, so errors name the command)
-    ajuda: str
-    repete: bool = False  # 'avançar duas vezes' (core._repeated)
-    jogador: bool = False  # a player may run it (companion.protocol)
-
-    def validate(self) -> None:
-        accepted = ("todos", *get_args(Mode))
-        if not self.modos or any(mode not in accepted for mode in self.modos):
-            raise InvalidValue("modos", "uma lista de modos: " + ", ".join(accepted))
-
-
-@piece("comandos", strict=False)  # a missing key is said before an unknown one (test_shell)
-@dataclass(frozen=True)
-class CommandRules:
-    """tables/comandos.yaml: the prompt kinds that hold the group (while one waits, no group
-    activity runs), how many times a command may be repeated at once, the modes' names and
-    phrases, and every command's modes and help (core.require_mode, spoken_name)."""
-
-    pedidos_que_seguram: tuple[str, ...]
-    repeticoes_maximas: int
-    modos: ModeNames
-    modos_frases: ModePhrases
-    comandos: Mapping[str, CommandSpec]
-
-    def validate(self) -> None:
-        if not self.pedidos_que_seguram:
-            raise InvalidValue("pedidos_que_seguram", "uma lista não vazia de tipos de pedido")
-        if self.repeticoes_maximas < 1:
-            raise InvalidValue("repeticoes_maximas", "um número inteiro de 1 para cima")
-
-
-
-
 def _roll_data(rolled: dice.Roll, other: dice.Roll | None, tabela: str, edge: str | None,
                label: str | None, text_result: str | None,
                extra: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -251,7 +180,8 @@ class Scratch:
 
         `low_is_good` marks a roll-under test, where DESV keeps the higher die. `label` is the
         heading people read (default: the table's name, which data["tabela"] always keeps)."""
-        rolled, other = dice.roll_with_edge(expression, self.rng, edge, low_is_good)
+        rolled, other = dice.roll_with_edge(expression, self.rng, edge, low_is_good,
+                                            limits=self.piece(dice.DiceLimits))
         data, words = _roll_data(rolled, other, tabela, edge, label,
                                  describe(rolled.total) if describe else resultado, extra)
         if x_in_6 is None:
@@ -385,12 +315,12 @@ def clamp_supplies(character: Character) -> Character:
     )
 
 
-def exhaust_party(state: State, amount: int) -> tuple[State, str]:
-    """Every character gains `amount` exhaustion; also returns 'Ana 2, Bia 1' for the message."""
+def exhaust_party(state: State, amount: int) -> tuple[State, list[tuple[str, int]]]:
+    """Every character gains `amount` exhaustion; also returns each one's (name, new level)
+    for the message (its template says them: 'Ana 2, Bia 1')."""
     party = tuple(clamp_supplies(replace(c, exhaustion=c.exhaustion + amount))
                   for c in state.party)
-    levels = ", ".join(f"{c.name} {c.exhaustion}" for c in party) or "nenhum personagem"
-    return replace(state, party=party), levels
+    return replace(state, party=party), [(c.name, c.exhaustion) for c in party]
 
 
 def exhaustion_level(effect: str, tables: Tables) -> int | None:
@@ -433,7 +363,8 @@ def add_prompt(state: State, scratch: Scratch, kind: str, character: str | None,
         edge = edge_for(owner, scratch.tables, state.minutes)
         context = {**context, "vantagem": edge}
         if edge is not None:
-            text += " " + edge_text(edge, dice_expression, bool(context.get("rolar_abaixo")))
+            text += " " + edge_text(scratch.tables.narration, edge, dice_expression,
+                                    bool(context.get("rolar_abaixo")))
     prompt = Prompt(id=state.next_prompt_id, kind=kind, character=character, text=text,
                     dice=dice_expression, modifier=modifier_value, dc=dc, options=options,
                     labels=tuple(names.option_name(o) for o in options), context=context)
@@ -463,14 +394,12 @@ def require_group_free(state: State, scratch: Scratch, who: tuple[str, ...] | No
                     "tipo": prompt_name(scratch.tables, p.kind)} for p in waiting])
 
 
-def edge_text(edge: str, dice_expression: str, low_is_good: bool) -> str:
-    """What a prompt under DESV (or vantagem) asks of a physical die: roll twice, keep one."""
+def edge_text(narrator: Narrator, edge: str, dice_expression: str, low_is_good: bool) -> str:
+    """What a prompt under DESV (or vantagem) asks of a physical die: roll twice, keep one
+    (tables/narracao/pedidos.yaml `com_vantagem`)."""
     worse = edge == EXHAUSTION_EDGE
-    keep = "menor" if worse != low_is_good else "maior"
-    name = "DESV" if worse else "vantagem"
-    return (f"Com {name}: role {dice_expression} duas vezes e fique com o "
-            f"{'pior' if worse else 'melhor'} (o {keep}); diga os dois valores ou só o que "
-            "ficou.")
+    return narrator.render("pedidos.com_vantagem", {
+        "desv": worse, "dados": dice_expression, "fica_menor": worse != low_is_good})
 
 
 def prompt_edge(prompt: Prompt) -> str | None:
@@ -517,8 +446,32 @@ def set_travel(state: State, **changes: Any) -> State:
     return replace(state, travel=replace(state.travel, **changes))
 
 
+@piece("viagem", "terrenos")
+@dataclass(frozen=True)
+class TerrainNames:
+    """tables/viagem.yaml `terrenos`: how each of the six terrains is named."""
+
+    planicie: str
+    estepe: str
+    colinas: str
+    floresta: str
+    pantano: str
+    montanha: str
+
+    def names(self) -> dict[str, str]:
+        """terrain id → name, in the order of model.Terrain (the data's order too)."""
+        return {terrain: str(getattr(self, terrain)) for terrain in get_args(Terrain)}
+
+    def name(self, terrain: str) -> str:
+        """The name of one terrain id (an unknown id: a TableError naming the key)."""
+        if terrain not in get_args(Terrain):
+            raise TableError(f"tables/viagem.yaml: chave 'terrenos.{terrain}' não encontrada")
+        return str(getattr(self, terrain))
+
+
 def terrain_name(scratch: Scratch, terrain: str) -> str:
-    return str(scratch.table("viagem", "terrenos", terrain))
+    """How people call a terrain (tables/viagem.yaml `terrenos`)."""
+    return scratch.piece(TerrainNames).name(terrain)
 
 
 def group_for(scratch: Scratch, groups: Iterable[Mapping[str, Any]], terrain: str,

@@ -61,9 +61,11 @@ from companion.engine.model import GM, PUBLIC, Character, Command, State
 from companion.engine.procedures import dungeon, rest
 from companion.engine.procedures.chase import ChaseRules, distance_of, speed_gap_text
 from companion.engine.procedures.panic import exhaustion_effects
-from companion.engine.procedures.travel import hexes_text, round_of
-from companion.engine.procedures.weather import weather_text
-from companion.engine.toolkit import Scratch, prompt_to_dict, terrain_name
+from companion.engine.procedures.tally import tally_dict
+from companion.engine.procedures.dungeon import DungeonRules
+from companion.engine.procedures.travel import TravelModes, TravelRound, round_of
+from companion.engine.procedures.weather import WeatherRules, weather_text
+from companion.engine.toolkit import CommandRules, Scratch, prompt_to_dict, terrain_name
 from companion.tables import Tables
 
 PLAYER_PREFIX = protocol.PLAYER_PREFIX
@@ -85,11 +87,11 @@ def _reader(tables: Tables) -> Scratch:
 
 def _clock(state: State, scratch: Scratch) -> dict[str, Any]:
     """Day, travel round (viagem.yaml `rodada`) and a clock text for people."""
-    minutes_per_round = int(scratch.table("viagem", "rodada", "minutos"))
-    rounds = int(scratch.table("viagem", "rodada", "rodadas_por_dia"))
+    travel_round = scratch.piece(TravelRound)
+    minutes_per_round, rounds = travel_round.minutos, travel_round.rodadas_por_dia
     day = day_of(state)
     round_number = round_of(state, minutes_per_round)
-    hour = time_of_day(state)
+    hour = time_of_day(state, scratch)
     if state.dungeon.active:
         text = scratch.tables.narration.render("relogio.na_masmorra", {
             "dia": day, "hora": hour, "turno": state.dungeon.turn})
@@ -102,10 +104,11 @@ def _clock(state: State, scratch: Scratch) -> dict[str, Any]:
             "minutos": state.minutes, "hora": hour, "relogio": text}
 
 
-def time_of_day(state: State) -> str:
-    """The clock's time of day as people write it: '14h20', '8h00'."""
+def time_of_day(state: State, scratch: Scratch) -> str:
+    """The clock's time of day as people write it: '14h20', '8h00'
+    (tables/narracao/relogio.yaml `hora`)."""
     hours, minutes = divmod(state.minutes % MINUTES_PER_DAY, 60)
-    return f"{hours}h{minutes:02d}"
+    return scratch.tables.narration.render("relogio.hora", {"horas": hours, "minutos": minutes})
 
 
 # ---------------------------------------------------------------- sections
@@ -115,15 +118,16 @@ def _travel(state: State, scratch: Scratch) -> dict[str, Any]:
     weather = None if travel.weather_row is None else weather_text(scratch, state)
     return {
         "estacao": travel.season,
-        "estacao_nome": str(scratch.table("clima", "estacoes", travel.season, "nome")),
+        "estacao_nome": scratch.piece(WeatherRules).estacoes[travel.season].nome,
         "clima": weather,
         "terreno": travel.terrain,
         "terreno_nome": terrain_name(scratch, travel.terrain),
         "viagem": {
             "modo": travel.mode,
-            "modo_nome": str(scratch.table("viagem", "modos", travel.mode)),
+            "modo_nome": scratch.piece(TravelModes).name(travel.mode),
             "hexes": travel.hexes,
-            "hexes_texto": hexes_text(travel.hexes),
+            "hexes_texto": scratch.tables.narration.render("viagem.hexes",
+                                                           {"hexes": travel.hexes}),
             "avancos_seguidos": travel.consecutive_advances,
             "acampamento_seguro": travel.camp_safe,
             "descansou_hoje": travel.rested_today,
@@ -140,7 +144,7 @@ def _watch(state: State, scratch: Scratch) -> dict[str, Any]:
 
 
 def _danger_name(scratch: Scratch, level: str) -> str:
-    return str(scratch.table("masmorra", "tabela_a", "niveis", level, "nome"))
+    return scratch.piece(DungeonRules).tabela_a.niveis[level].nome
 
 
 def _dungeon(state: State, scratch: Scratch) -> dict[str, Any] | None:
@@ -167,20 +171,21 @@ def _chase(state: State, scratch: Scratch) -> dict[str, Any] | None:
     chase = state.chase
     if chase is None:
         return None
-    distance = distance_of(chase, scratch.piece(ChaseRules).distancia_pelo_placar)
-    name = str(scratch.table("perseguicao", "distancias", distance, "nome"))
+    rules = scratch.piece(ChaseRules)
+    distance = distance_of(chase, rules.distancia_pelo_placar)
+    name = rules.distancias.of(distance).nome
     shown: dict[str, Any] = {"fase": chase.phase, "placar": chase.score, "turno": chase.turn,
                              "distancia": distance, "distancia_nome": name}
     if chase.party_speed is not None:  # only once the GM gave them
         shown.update({"velocidade_grupo": chase.party_speed,
                       "velocidade_perseguidores": chase.foe_speed,
-                      "velocidade_diferenca": speed_gap_text(chase)})
+                      "velocidade_diferenca": speed_gap_text(scratch.tables.narration, chase)})
     return shown
 
 
 def _lasting(state: State, character: Character, scratch: Scratch) -> list[dict[str, Any]]:
     """Conditions with an end, with the travel rounds they still last (rounded up)."""
-    minutes = int(scratch.table("viagem", "rodada", "minutos"))
+    minutes = scratch.piece(TravelRound).minutos
     shown = []
     for c in character.lasting:
         entry: dict[str, Any] = {"texto": c.text, "rodadas": -(-(c.until - state.minutes) // minutes),
@@ -240,13 +245,7 @@ def _prompts(state: State, viewer: str) -> list[dict[str, Any]]:
 
 def _tally(state: State, gm: bool) -> dict[str, Any]:
     """The session form. Dice counts include secret rolls, so only the GM sees them."""
-    tally = state.tally
-    form: dict[str, Any] = {
-        "derrotados": {region: dict(counts) for region, counts in tally.defeated.items()},
-        "tesouro": dict(tally.treasure), "itens": dict(tally.items)}
-    if gm:
-        form["dados"] = dict(tally.dice)
-    return form
+    return tally_dict(state.tally, with_dice=gm)
 
 
 def _gm_only(state: State) -> dict[str, Any]:
@@ -275,7 +274,7 @@ def view_states(state: State, viewers: Iterable[str], tables: Tables) -> dict[st
     scratch = _reader(tables)
     common = {
         "modo": state.mode,
-        "modo_nome": str(scratch.table("comandos", "modos", state.mode)),
+        "modo_nome": scratch.piece(CommandRules).modos.of(state.mode),
         **_clock(state, scratch),
         **_travel(state, scratch),
         "masmorra": _dungeon(state, scratch),

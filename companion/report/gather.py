@@ -5,7 +5,7 @@ import re
 from typing import Any, Iterable, Mapping, Sequence
 
 from companion.engine.procedures.tally import TallyRules
-from companion.engine.toolkit import slug
+from companion.engine.toolkit import TerrainNames, slug
 from companion.report.model import (
     CharacterLine,
     ChaseLine,
@@ -20,15 +20,16 @@ from companion.report.model import (
     WeatherPoint,
 )
 from companion.report.source import Campaign, Entry, SessionSpan
+from companion.report.words import ReportLookups, ReportWords
 from companion.tables import Tables
 
-FILE = "relatorio"
 SUPPLIES = ("comida", "agua", "municao")
 EventDict = dict[str, Any]
 
 
-def _find(tables: Tables, key: str) -> Any:
-    return tables.get(FILE, "procura", key)
+def _find(tables: Tables) -> ReportLookups:
+    """What the report looks for in the log (tables/relatorio.yaml `procura`)."""
+    return tables.piece(ReportWords).procura
 
 
 def _live(entries: Sequence[Entry]) -> list[Entry]:
@@ -50,8 +51,8 @@ def region_of(view: Mapping[str, Any], tables: Tables) -> str:
 
 
 def _terrain_name(tables: Tables, terrain: Any, fallback: str) -> str:
-    names = tables.get("viagem", "terrenos")
-    return str(names.get(str(terrain), fallback)) if terrain else fallback
+    names = tables.piece(TerrainNames).names()
+    return names.get(str(terrain), fallback) if terrain else fallback
 
 
 def _add(counts: dict[str, dict[str, int]], group: str, name: str, amount: int) -> None:
@@ -130,7 +131,7 @@ def travel(entries: Sequence[Entry], tables: Tables) -> tuple[int, int, int, flo
     days = rounds = turns = 0
     hexes = 0.0
     terrains: dict[str, int] = {}
-    advance = _find(tables, "tabela_avanco")
+    advance = _find(tables).tabela_avanco
     for entry, event in _live_events(entries):
         data = event["data"]
         if _is_round(data):
@@ -169,8 +170,9 @@ def _chance_hit(data: Mapping[str, Any]) -> bool:
 
 def encounters(entries: Sequence[Entry], tables: Tables) -> tuple[Encounter, ...]:
     """Each encounter check that came up, and each roll on a region's encounter table."""
-    check, prefix = _find(tables, "checagem_encontro"), _find(tables, "prefixo_encontros")
-    nothing = str(tables.get(FILE, "rotulos", "encontro_sem_tabela"))
+    lookups = _find(tables)
+    check, prefix = lookups.checagem_encontro, lookups.prefixo_encontros
+    nothing = tables.piece(ReportWords).label("encontro_sem_tabela")
     found: list[Encounter] = []
     for entry in _live(entries):
         rounds = [e["data"] for e in entry.events if _is_round(e["data"])]
@@ -198,7 +200,7 @@ def encounters(entries: Sequence[Entry], tables: Tables) -> tuple[Encounter, ...
 
 def lights(entries: Sequence[Entry], tables: Tables) -> tuple[Count, ...]:
     """Light sources lit (a torch lit is a torch spent)."""
-    names = _find(tables, "luzes")
+    names = _find(tables).luzes
     lit: dict[str, int] = {}
     for _entry, event in _live_events(entries):
         data = event["data"]
@@ -250,7 +252,7 @@ def characters(start: Mapping[str, Any], entries: Sequence[Entry],
             for index, key in enumerate(SUPPLIES):
                 spent.setdefault(cid, [0, 0, 0])[index] += max(0, int(was.get(key, 0))
                                                                - int(now.get(key, 0)))
-    panic_tables = set(_find(tables, "tabelas_panico"))
+    panic_tables = set(_find(tables).tabelas_panico)
     panic: dict[str, list[str]] = {}
     for _entry, event in _live_events(entries):
         data = event["data"]
@@ -301,7 +303,7 @@ def chases(start: Mapping[str, Any], entries: Sequence[Entry],
                 open_chase = None
     if open_chase is not None:
         out.append(ChaseLine(open_chase["day"], open_chase["where"], open_chase["turns"],
-                             str(tables.get(FILE, "rotulos", "em_jogo"))))
+                             tables.piece(ReportWords).label("em_jogo")))
     return tuple(out)
 
 
@@ -365,7 +367,7 @@ def build(campaign: Campaign, span: SessionSpan, start: Mapping[str, Any],
           entries: Sequence[Entry], tables: Tables, viewer: str = "gm",
           viewer_name: str | None = None) -> Report:
     """The report of one session as `viewer` may see it."""
-    labels = tables.get(FILE, "rotulos")
+    words = tables.piece(ReportWords)
     end = entries[-1].after if entries else start
     days, rounds, turns, hexes, terrains = travel(entries, tables)
     points, rows = weather(entries)
@@ -379,8 +381,8 @@ def build(campaign: Campaign, span: SessionSpan, start: Mapping[str, Any],
         days_ended=days, rounds=rounds, dungeon_turns=turns, hexes=hexes, terrains=terrains,
         weather=points, weather_rows=rows, encounters=encounters(entries, tables),
         lights=lights(entries, tables),
-        supplies=supplies(start, entries, str(labels["inicio"]), str(labels["fim"]),
-                          str(labels["dia"])),
+        supplies=supplies(start, entries, words.label("inicio"), words.label("fim"),
+                          words.label("dia")),
         characters=characters(start, entries, tables), chases=chases(start, entries, tables),
         utterances=utterances(campaign, span) if gm else (),
         undone=tuple((e.command.n, e.command.text) for e in entries

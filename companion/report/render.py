@@ -16,29 +16,10 @@ from companion.engine.toolkit import number_text, plural
 from companion.report import charts
 from companion.report.model import Count, Report
 from companion.report.source import SessionSpan
+from companion.report.words import ReportWords
 from companion.tables import Tables
 
-FILE = "relatorio"
 STYLESHEET = Path(__file__).resolve().parents[2] / "web" / "static" / "css" / "relatorio.css"
-
-
-class _Words:
-    """The report's words from tables/relatorio.yaml."""
-
-    def __init__(self, tables: Tables) -> None:
-        self.tables = tables
-
-    def label(self, key: str) -> str:
-        return str(self.tables.get(FILE, "rotulos", key))
-
-    def section(self, key: str) -> str:
-        return str(self.tables.get(FILE, "secoes", key))
-
-    def empty(self, key: str) -> str:
-        return str(self.tables.get(FILE, "vazios", key))
-
-    def top(self, key: str) -> str:
-        return str(self.tables.get(FILE, key))
 
 
 def _e(value: Any) -> str:
@@ -81,7 +62,7 @@ def when(iso: str | None) -> str:
 
 # ---------------------------------------------------------------- sections
 
-def _summary(report: Report, w: _Words) -> str:
+def _summary(report: Report, w: ReportWords) -> str:
     span = report.span
     rows = [(w.label("inicio"), when(span.started)),
             (w.label("fim"), when(span.ended) if span.ended else w.label("em_jogo")),
@@ -93,7 +74,7 @@ def _summary(report: Report, w: _Words) -> str:
     return _section("resumo", w.section("resumo"), f"<table class=\"chave\">{body}</table>")
 
 
-def _form(report: Report, w: _Words) -> str:
+def _form(report: Report, w: ReportWords) -> str:
     """The seed's form: one block per region, then the dice per type."""
     nothing = w.label("nada")
     blocks = []
@@ -120,12 +101,12 @@ def _form(report: Report, w: _Words) -> str:
     return _section("ficha", w.section("ficha"), body)
 
 
-def _dice_charts(report: Report, w: _Words) -> str:
+def _dice_charts(report: Report, w: ReportWords) -> str:
     if not report.dice:
         return ""
     parts = [charts.bars("dados-por-tipo", w.section("dados"),
                          [(d.kind, d.dice) for d in report.dice])]
-    biggest = int(w.top("faces_no_grafico"))
+    biggest = w.faces_no_grafico
     for die in report.dice:
         seen = sum(die.faces)  # the dice whose face is known (the companion's own rolls)
         if not die.sides or die.sides > biggest or seen == 0:
@@ -138,7 +119,7 @@ def _dice_charts(report: Report, w: _Words) -> str:
                     "<div class=\"graficos\">" + "".join(parts) + "</div>")
 
 
-def _travel(report: Report, w: _Words) -> str:
+def _travel(report: Report, w: ReportWords) -> str:
     if not (report.rounds or report.dungeon_turns or report.days_ended):
         return _section("viagem", w.section("viagem"), _empty(w.empty("viagem")))
     rows = [(w.label("dias"), f"{report.start.day} → {report.end.day}"),
@@ -153,7 +134,7 @@ def _travel(report: Report, w: _Words) -> str:
     return _section("viagem", w.section("viagem"), f"<table class=\"chave\">{body}</table>")
 
 
-def _weather(report: Report, w: _Words) -> str:
+def _weather(report: Report, w: ReportWords) -> str:
     if not report.weather:
         return _section("clima", w.section("clima"), _empty(w.empty("clima")))
     labels = [f"{p.day}.{p.round}" if p.round else str(p.day) for p in report.weather]
@@ -169,7 +150,7 @@ def _weather(report: Report, w: _Words) -> str:
     return _section("clima", w.section("clima"), chart + table)
 
 
-def _encounters(report: Report, w: _Words) -> str:
+def _encounters(report: Report, w: ReportWords) -> str:
     if not report.encounters:
         return _section("encontros", w.section("encontros"), _empty(w.empty("encontros")))
     rows = [(e.day, e.round or "", e.where, e.what) for e in report.encounters]
@@ -177,7 +158,7 @@ def _encounters(report: Report, w: _Words) -> str:
         [w.label("dia"), w.label("rodada"), w.label("onde"), w.label("o_que")], rows))
 
 
-def _supplies(report: Report, w: _Words) -> str:
+def _supplies(report: Report, w: ReportWords) -> str:
     rows = [(c.name, c.spent[0], c.spent[1], c.spent[2]) for c in report.characters]
     total = tuple(sum(c.spent[i] for c in report.characters) for i in range(3))
     head = [w.label("personagem"), w.label("comida"), w.label("agua"), w.label("municao")]
@@ -194,7 +175,7 @@ def _supplies(report: Report, w: _Words) -> str:
     return _section("provisoes", w.section("provisoes"), body)
 
 
-def _characters(report: Report, w: _Words) -> str:
+def _characters(report: Report, w: ReportWords) -> str:
     if not report.characters:
         return _section("personagens", w.section("personagens"), _empty(w.empty("personagens")))
     rows = []
@@ -211,7 +192,7 @@ def _characters(report: Report, w: _Words) -> str:
     return _section("personagens", w.section("personagens"), _table(head, rows, "personagens empilhada"))
 
 
-def _chases(report: Report, w: _Words) -> str:
+def _chases(report: Report, w: ReportWords) -> str:
     if not report.chases:
         return _section("perseguicoes", w.section("perseguicoes"),
                         _empty(w.empty("perseguicoes")))
@@ -221,7 +202,7 @@ def _chases(report: Report, w: _Words) -> str:
         rows, "empilhada"))
 
 
-def _voice(report: Report, w: _Words) -> str:
+def _voice(report: Report, w: ReportWords) -> str:
     if not report.utterances:
         return _section("voz", w.section("voz"), _empty(w.empty("voz")))
     yes, no = w.label("sim"), w.label("nao")
@@ -237,13 +218,13 @@ def _voice(report: Report, w: _Words) -> str:
          w.label("comando"), w.label("motivo")], rows, "voz empilhada"))
 
 
-def _undone(report: Report, w: _Words) -> str:
+def _undone(report: Report, w: ReportWords) -> str:
     body = _table(["nº", w.label("comando")], report.undone) if report.undone \
         else _empty(w.empty("desfeitos"))
     return _section("desfeitos", w.section("desfeitos"), body)
 
 
-def _gm_notes(report: Report, w: _Words) -> str:
+def _gm_notes(report: Report, w: ReportWords) -> str:
     notes = report.gm_notes
     monsters = ", ".join(f"{m['nome']}" + (f" (sala {m['sala']})" if m.get("sala") else "")
                          for m in notes.get("monstros", [])) or w.label("nenhum")
@@ -256,7 +237,7 @@ def _gm_notes(report: Report, w: _Words) -> str:
     return _section("mestre", w.section("mestre"), body)
 
 
-def _log(report: Report, w: _Words) -> str:
+def _log(report: Report, w: ReportWords) -> str:
     if not report.log:
         return _section("registro", w.section("registro"), _empty(w.empty("registro")))
     items = []
@@ -275,21 +256,21 @@ def sessions_list(spans: Sequence[SessionSpan], tables: Tables,
                   link: Mapping[int, str] | None = None, current: int | None = None,
                   counts: bool = True) -> str:
     """The campaign's sessions (number, start, end, commands), each linked to its report."""
-    w = _Words(tables)
+    w = tables.piece(ReportWords)
     rows = []
     for span in reversed(spans):
         href = (link or {}).get(span.number)
         shown = f"<a href=\"{_e(href)}\">{_e(w.label('ver'))} {span.number}</a>" if href \
             else _e(span.number)
         mark = " class=\"atual\"" if span.number == current else ""
-        ended = when(span.ended) if span.ended else w.top("sessao_atual")
+        ended = when(span.ended) if span.ended else w.sessao_atual
         rows.append(f"<tr{mark} data-sessao=\"{span.number}\"><td>{shown}</td>"
                     f"<td>{_e(when(span.started))}</td><td>{_e(ended)}</td>"
                     + (f"<td class=\"num\">{span.commands}</td>" if counts else "") + "</tr>")
     head = "".join(f"<th scope=\"col\">{_e(h)}</th>" for h in
                    (w.label("sessao"), w.label("inicio"), w.label("fim"))
                    + ((w.label("comandos"),) if counts else ()))
-    return _section("sessoes", w.top("sessoes"),
+    return _section("sessoes", w.sessoes,
                     f"<table class=\"sessoes\"><thead><tr>{head}</tr></thead>"
                     f"<tbody>{''.join(rows)}</tbody></table>")
 
@@ -297,11 +278,11 @@ def sessions_list(spans: Sequence[SessionSpan], tables: Tables,
 def page(report: Report, tables: Tables, standalone: bool = True,
          downloads: Mapping[str, str] | None = None, sessions_html: str = "") -> str:
     """The whole report document."""
-    w = _Words(tables)
+    w = tables.piece(ReportWords)
     if report.gm:
-        title = w.top("titulo").format(sessao=report.span.number)
+        title = w.titulo.format(sessao=report.span.number)
     else:
-        title = w.top("titulo_jogador").format(sessao=report.span.number,
+        title = w.titulo_jogador.format(sessao=report.span.number,
                                                 nome=report.viewer_name or "")
     style = f"<style>{STYLESHEET.read_text(encoding='utf-8')}</style>" if standalone else \
         "<link rel=\"stylesheet\" href=\"/static/css/relatorio.css\">"

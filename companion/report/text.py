@@ -1,29 +1,21 @@
 """The report's main lines as plain text, for the terminal (`companion relatorio --sessao N`)."""
 from __future__ import annotations
 
-from functools import partial
-
 from companion.engine.toolkit import number_text
 from companion.report.model import Count, Report
+from companion.report.words import ReportWords
 from companion.tables import Tables
-
-FILE = "relatorio"
-
 
 def _counts(counts: tuple[Count, ...], nothing: str) -> str:
     return ", ".join(f"{c.amount} {c.name}" for c in counts) or nothing
 
 
-def _word(tables: Tables, group: str, key: str) -> str:
-    return str(tables.get(FILE, group, key))
-
-
 def lines(report: Report, tables: Tables) -> list[str]:
     """The session, where it started and stopped, the seed's form, travel and the party."""
-    label = partial(_word, tables, "rotulos")
-    section = partial(_word, tables, "secoes")
+    words = tables.piece(ReportWords)
+    label, section = words.label, words.section
     nothing = label("nada")
-    title = str(tables.get(FILE, "titulo")).format(sessao=report.span.number)
+    title = words.titulo.format(sessao=report.span.number)
     out = [title,
            f"{label('onde_comecou')}: {report.start.clock} — {report.start.where}",
            f"{label('onde_parou')}: {report.end.clock} — {report.end.where}",
@@ -34,7 +26,7 @@ def lines(report: Report, tables: Tables) -> list[str]:
                 f"    {label('tesouro')}: {_counts(form.treasure, nothing)}",
                 f"    {label('item')}: {_counts(form.items, nothing)}"]
     if not report.forms:
-        out.append("  " + str(tables.get(FILE, "vazios", "ficha")))
+        out.append("  " + words.empty("ficha"))
     dice = ", ".join(f"{d.kind} × {d.dice}" for d in report.dice) or nothing
     out += [f"  {label('dado')}: {dice}",
             f"{section('viagem')}: {label('rodadas').lower()} {report.rounds}, "

@@ -489,7 +489,8 @@ class Hub:
         if command is None:
             return self._ack(self.session.run(text, actor=actor), client)  # its parse error
         if not protocol.may_run(actor, command.name, self.tables):
-            return protocol.refusal(protocol.refusal_to_run(command.name), "so_mestre")
+            return protocol.refusal(protocol.refusal_to_run(command.name, self.tables),
+                                    "so_mestre")
         args = dict(command.args)
         try:
             said = self._own_prompt(client.viewer, command.name, args, text.strip())

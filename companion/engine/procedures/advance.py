@@ -75,12 +75,13 @@ def _advance(state: State, scratch: Scratch, count: int) -> State:
     slowed = conditions.advance_factor(state, scratch.tables)
     pace = scratch.piece(TravelModes).name(mode)
     extra: dict[str, Any] = {}
+    slow = None
     if slowed is not None:  # the group moves at the slowest member's pace
         hexes *= slowed.factor
-        pace += " — " + conditions.slowed_text(slowed)
+        slow = conditions.slowed_text(scratch.tables.narration, slowed)
         extra = {"fator": slowed.factor, "lentos": [name for name, _ in slowed.who]}
     scratch.tell("viagem.avanca", hexes=hexes, tabela=table.nome, **extra,
-                 words={"ritmo": pace})
+                 words={"ritmo": pace, "lento": slow})
     if lost and state.travel.lost:
         scratch.tell("viagem.continua_perdido", GM, perdido=True)
     elif lost:

@@ -14,17 +14,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from companion.engine.clock import day_of
-from companion.engine.procedures.tally import current_region, form_text
+from companion.engine.procedures.tally import current_region, form_text, tally_dict
 from companion.engine.model import GM, PUBLIC, State, Tally
 from companion.engine.toolkit import Scratch, command
 from companion.errors import CommandRejected
-
-
-def tally_dict(tally: Tally) -> dict[str, object]:
-    """The session form as JSON-safe data (the shape of `registro`'s event)."""
-    return {"derrotados": {region: dict(counts) for region, counts in tally.defeated.items()},
-            "tesouro": dict(tally.treasure), "itens": dict(tally.items),
-            "dados": dict(tally.dice)}
 
 
 @command("nova_sessao")

@@ -43,6 +43,7 @@ from companion.engine.toolkit import (
     slug,
 )
 from companion.errors import CommandRejected
+from companion.narration import Narrator
 from companion.rulebook import InvalidValue, piece
 
 FILE = "perseguicao"
@@ -416,14 +417,12 @@ def speeds(state: State, scratch: Scratch) -> State:
     return replace(state, chase=chase)
 
 
-def speed_gap_text(chase: Chase) -> str:
-    """'o grupo é 30 mais rápido', '… mais lento', 'mesma velocidade' (for the view)."""
-    if chase.party_speed is None or chase.foe_speed is None:
-        return "velocidades não informadas"
-    gap = chase.party_speed - chase.foe_speed
-    if gap == 0:
-        return "mesma velocidade"
-    return f"o grupo é {abs(gap)} mais {'rápido' if gap > 0 else 'lento'}"
+def speed_gap_text(narrator: Narrator, chase: Chase) -> str:
+    """'o grupo é 30 mais rápido', '… mais lento', 'mesma velocidade' (for the view;
+    tables/narracao/perseguicao.yaml `diferenca_de_velocidade`)."""
+    known = chase.party_speed is not None and chase.foe_speed is not None
+    gap = (chase.party_speed or 0) - (chase.foe_speed or 0) if known else None
+    return narrator.render("perseguicao.diferenca_de_velocidade", {"diferenca": gap})
 
 
 # ---------------------------------------------------------------- ranged actions

@@ -28,6 +28,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any, Iterator, Mapping
 
+from companion.engine.clock import MINUTES_PER_DAY
 from companion.engine.model import PUBLIC, Character, Lasting, State, TravelMode
 from companion.engine.toolkit import (
     Scratch,
@@ -35,11 +36,11 @@ from companion.engine.toolkit import (
     clamp_supplies,
     command,
     find_character,
-    plural,
     slug,
     update_character,
 )
 from companion.errors import CommandRejected, TableError
+from companion.narration import Narrator
 from companion.rulebook import InvalidValue, piece
 from companion.tables import Tables
 
@@ -118,9 +119,6 @@ def condition_row(tables: Tables, text: str) -> Mapping[str, Any] | None:
     return None
 
 
-MINUTES_PER_DAY = 24 * 60
-
-
 def timed(state: State, scratch: Scratch, spec: Mapping[str, Any]) -> Lasting:
     """A condition that ends by itself, from a row's `condicao_temporaria` (see above)."""
     if not isinstance(spec, Mapping) or not isinstance(spec.get("texto"), str) or not (
@@ -138,16 +136,14 @@ def timed(state: State, scratch: Scratch, spec: Mapping[str, Any]) -> Lasting:
                    edge="desvantagem" if spec.get("desvantagem") else None)
 
 
-def timed_text(lasting: Lasting, spec: Mapping[str, Any]) -> str:
-    """'DESV em todas as rolagens nas próximas 2 rodadas' / '… durante o dia 2'."""
-    edge = ": DESV em todas as rolagens" if lasting.edge else ""
-    if "dias" in spec:
-        first = lasting.since // MINUTES_PER_DAY + 1
-        days = int(spec["dias"])
-        when = (f"durante o dia {first}" if days == 1
-                else f"do dia {first} ao dia {first + days - 1}")
-        return f"{lasting.text}{edge} {when}"
-    return f"{lasting.text}{edge} nas próximas {plural(int(spec['rodadas']), 'rodada')}"
+def timed_text(narrator: Narrator, lasting: Lasting, spec: Mapping[str, Any]) -> str:
+    """'DESV em todas as rolagens nas próximas 2 rodadas' / '… durante o dia 2'
+    (tables/narracao/condicoes.yaml `com_tempo`)."""
+    days = int(spec["dias"]) if "dias" in spec else None
+    return narrator.render("condicoes.com_tempo", {
+        "texto": lasting.text, "desv": bool(lasting.edge), "dias": days,
+        "primeiro_dia": lasting.since // MINUTES_PER_DAY + 1,
+        "rodadas": None if days is not None else int(spec["rodadas"])})
 
 
 def add_lasting(character: Character, lasting: Lasting) -> Character:
@@ -220,18 +216,15 @@ def advance_factor(state: State, tables: Tables) -> Slowed | None:
     return Slowed(factor=slowest[0], effect=slowest[1], who=who)
 
 
-def slowed_text(slowed: Slowed) -> str:
-    """'meio movimento: Ana está com o tornozelo torcido' (Ana e Bia estão …)."""
+def slowed_text(narrator: Narrator, slowed: Slowed) -> str:
+    """'meio movimento: Ana está com o tornozelo torcido' (Ana e Bia estão …)
+    (tables/narracao/condicoes.yaml `mais_lento`)."""
     by_how: dict[str, list[str]] = {}
     for name, said in slowed.who:
         by_how.setdefault(said, []).append(name)
-    parts = [f"{_names(names)} {'está' if len(names) == 1 else 'estão'} {said}"
-             for said, names in by_how.items()]
-    return f"{slowed.effect}: {'; '.join(parts)}"
-
-
-def _names(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " e " + names[-1]
+    return narrator.render("condicoes.mais_lento", {
+        "efeito": slowed.effect,
+        "grupos": [{"nomes": names, "como": said} for said, names in by_how.items()]})
 
 
 # ---------------------------------------------------------------- curar

@@ -14,9 +14,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any, Callable, Literal, Mapping
+from typing import Any, Callable, Literal, Mapping, get_args
 
-from companion.engine.model import GM, State
+from companion.engine.model import GM, State, TravelMode
+from companion.engine.procedures.dungeon import DungeonRules
+from companion.engine.procedures.travel import TravelModes
 from companion.engine.toolkit import (
     Scratch,
     actor_character,
@@ -60,7 +62,7 @@ def roll_command(state: State, scratch: Scratch) -> State:
     character = next((c for c in state.party if c.id == player), None)
     exhausted = character is not None and edge_for(character, scratch.tables, state.minutes) is not None
     edge, note = _edge(arg(scratch, "vantagem"), exhausted)
-    name = str(scratch.table(FILE, "rolagens", "nome"))
+    name = scratch.piece(DiceRules).rolagens.nome
     extra = {"personagem": player} if player else {}
     label = scratch.tables.narration.render("dados.rotulo_rolar", {
         "quem": (character.name if character else player) if player else None, "nome": name,
@@ -72,12 +74,12 @@ def roll_command(state: State, scratch: Scratch) -> State:
 @command("segredo")
 def secret_command(state: State, scratch: Scratch) -> State:
     """A roll only the GM sees, noted among the secrets."""
-    spec = scratch.table(FILE, "rolagens")
-    expression = str(arg(scratch, "expressao") or spec["secreta_padrao"])
+    spec = scratch.piece(DiceRules).rolagens
+    expression = str(arg(scratch, "expressao") or spec.secreta_padrao)
     reason = " ".join(str(arg(scratch, "motivo") or "").split())[:80]
-    name = f"{spec['nome_secreta']}: {reason}" if reason else str(spec["nome_secreta"])
+    name = f"{spec.nome_secreta}: {reason}" if reason else spec.nome_secreta
     rolled = scratch.roll(expression, name, visibility=GM, motivo=reason or None)
-    note = f"{reason or spec['nome_secreta']}: {rolled.expression} = {rolled.total}"
+    note = f"{reason or spec.nome_secreta}: {rolled.expression} = {rolled.total}"
     return replace(state, secrets=state.secrets + (note,))
 
 
@@ -118,9 +120,9 @@ def _fraction(value: Any) -> str:
 
 
 def _explain_advance(state: State, scratch: Scratch, node: Any) -> list[str]:
-    names = scratch.table("viagem", "modos")
+    names = scratch.piece(TravelModes)
     return [scratch.tables.narration.render("dados.linha_avancar", {
-        "modo": names.get(mode, mode), "hexes": _fraction(hexes),
+        "modo": names.name(mode) if mode in get_args(TravelMode) else mode, "hexes": _fraction(hexes),
         "agora": mode == state.travel.mode}) for mode, hexes in node["hexes"].items()]
 
 
@@ -156,10 +158,10 @@ def _explain_texts(state: State, scratch: Scratch, node: Any) -> list[str]:
 
 
 def _explain_levels(state: State, scratch: Scratch, node: Any) -> list[str]:
-    names = scratch.table("masmorra", "tabela_a", "niveis")
+    names = scratch.piece(DungeonRules).tabela_a.niveis
     current = state.dungeon.danger if state.dungeon.active else None
     return [scratch.tables.narration.render("dados.linha_texto", {
-        "nome": names.get(level, {}).get("nome", level), "texto": row["texto"],
+        "nome": names[level].nome if level in names else level, "texto": row["texto"],
         "agora": level == current}) for level, row in node["niveis"].items()]
 
 

@@ -30,9 +30,10 @@ sleep is over, and interrupts only if it comes into the room.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Literal, Mapping, get_args
+from typing import Any, Mapping, get_args
 
-from companion.engine.clock import pass_time
+from companion import protocol
+from companion.engine.clock import MINUTES_PER_HOUR, pass_time
 from companion.engine.procedures import rest
 from companion.engine.model import GM, PUBLIC, Danger, Dungeon, Monster, State, Visibility
 from companion.engine.toolkit import (
@@ -51,10 +52,7 @@ from companion.errors import CommandRejected
 from companion.rulebook import InvalidValue, piece
 
 FILE = "masmorra"
-MISHAP_KEY = "tabela_b"
 
-Seen = Literal["mestre", "publico"]  # who sees an event, in the data's words
-_SEEN: dict[str, Visibility] = {"mestre": GM, "publico": PUBLIC}
 _DANGERS = get_args(Danger)
 
 
@@ -104,23 +102,23 @@ class EncounterCheck:
     nome: str
     sim: str
     nao: str
-    visibilidade: Seen
+    visibilidade: protocol.Seen
     visibilidade_padrao_da_casa: bool
 
     @property
     def visibility(self) -> Visibility:
-        return _SEEN[self.visibilidade]
+        return protocol.seen_by(self.visibilidade)
 
 
 @dataclass(frozen=True)
 class ArrivalRow:
     texto: str
-    visibilidade: Seen
+    visibilidade: protocol.Seen
     na_sala: bool  # the monsters come into the party's room
 
     @property
     def visibility(self) -> Visibility:
-        return _SEEN[self.visibilidade]
+        return protocol.seen_by(self.visibilidade)
 
 
 @dataclass(frozen=True)
@@ -177,7 +175,7 @@ class SleepMishap:
 
     nome: str
     dados: str
-    visibilidade: Literal["mestre", "publico"]
+    visibilidade: protocol.Seen
     linhas: Mapping[str, str | Mapping[str, Any]]
 
     def validate(self) -> None:
@@ -459,7 +457,7 @@ def sleep(state: State, scratch: Scratch) -> State:
     rules = scratch.piece(DungeonRules)
     hours = rules.tabela_c.horas
     scratch.tell("masmorra.dorme", horas=hours)
-    state, tests = rest.mishap(state, scratch, FILE, MISHAP_KEY, rules.tabela_b.nome)
+    state, tests = rest.mishap(state, scratch, rules.tabela_b)
     state, interrupted = _sleep_hours(state, scratch, hours)
     if state.dungeon.pending_encounter:  # Tabela B's own encounter, when they wake up
         state, in_room = _arrival(state, scratch)
@@ -481,7 +479,7 @@ def _sleep_hours(state: State, scratch: Scratch, hours: int) -> tuple[State, boo
     checks = rules.tabela_c
     visibility = rules.encontro.visibility
     for hour in range(1, hours + 1):
-        state = pass_time(state, scratch, 60)
+        state = pass_time(state, scratch, MINUTES_PER_HOUR)
         level = _danger_now(state, rules.escuridao)
         if hour % checks.niveis[level].a_cada_horas:
             continue

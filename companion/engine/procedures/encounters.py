@@ -6,9 +6,10 @@ Texts: tables/narracao/encontros.yaml.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, Mapping, Union
+from typing import Mapping, Union
 
-from companion.engine.model import GM, PUBLIC, State, Visibility
+from companion import protocol
+from companion.engine.model import State, Visibility
 from companion.engine.toolkit import Scratch, command, pick_row, require_chance, require_dice
 from companion.errors import TableError
 from companion.rulebook import piece
@@ -80,14 +81,11 @@ class EncounterTables:
 class EncounterSettings:
     """tables/casa.yaml `encontros`: who sees the encounter check and roll."""
 
-    visibilidade: Literal["mestre", "publico"]
-
-
-_VISIBILITY: dict[str, Visibility] = {"mestre": GM, "publico": PUBLIC}
+    visibilidade: protocol.Seen
 
 
 def encounter_visibility(scratch: Scratch) -> Visibility:
-    return _VISIBILITY[scratch.piece(EncounterSettings).visibilidade]
+    return protocol.seen_by(scratch.piece(EncounterSettings).visibilidade)
 
 
 def _row_text(row: str | EncounterRow) -> str:

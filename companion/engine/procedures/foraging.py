@@ -228,7 +228,8 @@ def accident(state: State, scratch: Scratch, who: tuple[str, ...]) -> State:
         scratch.tell("viagem.condicao_temporaria", kind="aviso", personagem=hurt.id,
                      condicao=lasting.text,
                      words={"nome": hurt.name,
-                            "efeito": conditions.timed_text(lasting, row.condicao_temporaria)})
+                            "efeito": conditions.timed_text(
+                                scratch.tables.narration, lasting, row.condicao_temporaria)})
     if row.condicao is not None:
         hurt = rest.add_condition(hurt, row.condicao)
     if row.dano is not None:

@@ -35,14 +35,30 @@ FIELDS: dict[str, tuple[str, str]] = {
     "dado_de_vida": ("hit_die", "dado_de_vida"),
     **{f"dano_{name}": ("attribute_damage", "dano_atributo") for name in ATTRIBUTES},
 }
-LABELS = {"nivel": "nível", "pv": "PV", "pv_max": "PV máx.", "sanidade": "Sanidade",
-          "sanidade_max": "Sanidade máx.", "exaustao": "exaustão", "comida": "comida",
-          "agua": "água", "municao": "munição", **{name: name.upper() for name in ATTRIBUTES},
-          "dado_de_vida": "dado de vida",
-          **{f"dano_{name}": f"dano de {name.upper()}" for name in ATTRIBUTES}}
-# A value and the maximum it never goes above, with how the maximum is said at the table.
-MAXIMA: dict[str, tuple[str, str]] = {"pv": ("pv_max", "pv_max"),
-                                      "sanidade": ("sanidade_max", "sanidade máxima")}
+# A value and the maximum it never goes above (how the maximum is said: SheetLabels).
+MAXIMA: dict[str, str] = {"pv": "pv_max", "sanidade": "sanidade_max"}
+
+
+@piece(FILE, "rotulos")
+@dataclass(frozen=True)
+class SheetLabels:
+    """tables/personagem.yaml `rotulos`: how each field of the sheet is shown to people
+    (`campos`, one per FIELDS key) and how a value's maximum is said in a command
+    (`maximos_ditos`, one per MAXIMA key)."""
+
+    campos: Mapping[str, str]
+    maximos_ditos: Mapping[str, str]
+
+    def validate(self) -> None:
+        for where, wanted, given in (("campos", FIELDS, self.campos),
+                                     ("maximos_ditos", MAXIMA, self.maximos_ditos)):
+            missing = [key for key in wanted if key not in given]
+            if missing:
+                raise InvalidValue(where, f"um texto para cada campo (falta {missing[0]})")
+
+    def of(self, key: str) -> str:
+        """The label of a field said at the table (the key itself when it has none)."""
+        return str(self.campos.get(key, key))
 
 
 @piece(FILE, "personagem_padrao")
@@ -113,16 +129,16 @@ class CharacterLimits:
 @command("personagem")
 def character_command(state: State, scratch: Scratch) -> State:
     """Create a character or change the fields given."""
-    limits = scratch.piece(CharacterLimits)
+    limits, labels = scratch.piece(CharacterLimits), scratch.piece(SheetLabels)
     name = _clean_name(arg(scratch, "nome"), limits.nome_maximo)
     relative = _relative_flag(scratch)
-    changes = _read_fields(scratch.command.args, limits, relative)
+    changes = _read_fields(scratch.command.args, limits, labels, relative)
     wanted = slug(name)
     existing = next((c for c in state.party if c.id == wanted), None)
     if relative and existing is None:
         raise CommandRejected.because(
             "personagem.relativo_sem_ficha", nome=name,
-            mudancas=[(LABELS[key], value) for key, value in changes.items()])
+            mudancas=[(labels.of(key), value) for key, value in changes.items()])
     if relative:
         return _change_by(state, existing, changes, limits, scratch)
     if existing is None:
@@ -146,7 +162,7 @@ def _clean_name(raw: Any, longest: int) -> str:
     return name
 
 
-def _read_fields(args: Mapping[str, Any], limits: CharacterLimits,
+def _read_fields(args: Mapping[str, Any], limits: CharacterLimits, labels: SheetLabels,
                  relative: bool = False) -> dict[str, int]:
     """The fields given, as ints within limites_personagem (changes: any size)."""
     changes: dict[str, int] = {}
@@ -156,26 +172,27 @@ def _read_fields(args: Mapping[str, Any], limits: CharacterLimits,
         if key not in FIELDS:
             raise CommandRejected.because("personagem.campo_desconhecido", campo=key,
                                           aceitos=list(FIELDS))
-        value = whole_number(key, raw)
+        value = whole_number(key, raw, labels.of(key))
         low, high = limits.of(key)
         if relative:  # a change of any size: the result is clamped ("toma 1000 de dano" → 0)
             changes[key] = value
             continue
         if not low <= value <= high:
-            raise CommandRejected.because("personagem.fora_do_razoavel", rotulo=LABELS[key],
+            raise CommandRejected.because("personagem.fora_do_razoavel", rotulo=labels.of(key),
                                           valor=value, minimo=low, maximo=high)
         changes[key] = value
     return changes
 
 
-def whole_number(key: str, raw: Any) -> int:
+def whole_number(key: str, raw: Any, label: str | None = None) -> int:
+    """raw as an int, or a refusal naming the field by its label (default: the key)."""
     if isinstance(raw, int) and not isinstance(raw, bool):
         return raw
     if isinstance(raw, float) and raw.is_integer():
         return int(raw)
     if isinstance(raw, str) and re.fullmatch(r"-?\d{1,6}", raw.strip()):
         return int(raw.strip())
-    raise CommandRejected.because("personagem.nao_inteiro", rotulo=LABELS.get(key, key),
+    raise CommandRejected.because("personagem.nao_inteiro", rotulo=label or key,
                                   valor=raw)
 
 
@@ -198,14 +215,14 @@ def _with_fields(character: Character, changes: Mapping[str, int]) -> Character:
 def _create(state: State, name: str, changes: dict[str, int], scratch: Scratch) -> State:
     limits = scratch.piece(CharacterLimits)
     merged = {**scratch.piece(CharacterDefaults).values(), **changes}
-    for value, (top, _) in MAXIMA.items():
+    for value, top in MAXIMA.items():
         if top not in changes:
             merged[top] = max(limits.of(top)[0], merged[value])
         elif value not in changes:
             merged[value] = changes[top]
     blank = scratch.piece(CharacterDefaults).character(slug(name), name)
     character = _with_fields(blank, merged)
-    _check_maxima(character)
+    _check_maxima(character, scratch.piece(SheetLabels))
     scratch.tell("personagem.criado", PUBLIC, personagem=character.id,
                  words={"ficha": _summary(scratch, character)})
     return replace(state, party=state.party + (character,))
@@ -216,15 +233,16 @@ def _change(state: State, character: Character, changes: dict[str, int], scratch
         scratch.tell("personagem.ficha", PUBLIC, personagem=character.id,
                      words={"ficha": _summary(scratch, character)})
         return state
-    for value, (top, _) in MAXIMA.items():  # setting up the sheet: the maximum follows
+    for value, top in MAXIMA.items():  # setting up the sheet: the maximum follows
         if value in changes and top not in changes and \
                 changes[value] > getattr(character, FIELDS[top][0]):
             changes = {**changes, top: changes[value]}
     updated = _with_fields(character, changes)
-    _check_maxima(updated)
+    labels = scratch.piece(SheetLabels)
+    _check_maxima(updated, labels)
     scratch.tell("personagem.mudou", PUBLIC, personagem=character.id, campos=changes,
                  words={"nome": character.name,
-                        "ditos": [(LABELS[key], value) for key, value in changes.items()]})
+                        "ditos": [(labels.of(key), value) for key, value in changes.items()]})
     return update_character(state, updated)
 
 
@@ -253,14 +271,15 @@ def _change_by(state: State, character: Character, deltas: dict[str, int],
         after[key] = max(low, min(high, wanted))
         if after[key] != wanted:
             notes[key] = ("minimo", low) if wanted < low else ("limite", high)
-    for value, (top, _) in MAXIMA.items():
+    for value, top in MAXIMA.items():
         highest = after.get(top, _current(character, top))
         current = after.get(value, before.get(value, _current(character, value)))
         if current > highest:
             after[value] = highest
             notes[value] = ("maximo", highest)
     updated = _with_fields(character, after)
-    lines = [{"rotulo": LABELS[key], "antes": before[key], "depois": after[key],
+    labels = scratch.piece(SheetLabels)
+    lines = [{"rotulo": labels.of(key), "antes": before[key], "depois": after[key],
               "nota": notes.get(key, (None, None))[0], "limite": notes.get(key, (None, None))[1]}
              for key in after]
     scratch.tell("personagem.mudou_relativo", PUBLIC, personagem=character.id, campos=after,
@@ -271,17 +290,18 @@ def _change_by(state: State, character: Character, deltas: dict[str, int],
 
 def _paired(keys: Mapping[str, int]) -> list[str]:
     """The values whose maximum is among keys (a lower maximum may lower them)."""
-    return [value for value, (top, _) in MAXIMA.items() if top in keys]
+    return [value for value, top in MAXIMA.items() if top in keys]
 
 
-def _check_maxima(character: Character) -> None:
+def _check_maxima(character: Character, labels: SheetLabels) -> None:
     """No value above its maximum (PV, Sanidade)."""
-    for value, (top, said) in MAXIMA.items():
+    for value, top in MAXIMA.items():
         current, highest = getattr(character, FIELDS[value][0]), getattr(character, FIELDS[top][0])
         if current > highest:
             raise CommandRejected.because(
-                "personagem.acima_do_maximo", rotulo=LABELS[value], valor=current,
-                rotulo_maximo=LABELS[top], maximo=highest, nome=character.name, como_diz=said)
+                "personagem.acima_do_maximo", rotulo=labels.of(value), valor=current,
+                rotulo_maximo=labels.of(top), maximo=highest, nome=character.name,
+                como_diz=labels.maximos_ditos[value])
 
 
 def _summary(scratch: Scratch, character: Character) -> str:

@@ -40,9 +40,10 @@ house default of casa.yaml).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Protocol
 
 from companion.engine.procedures import conditions, encounters, panic
+from companion import protocol
 from companion.engine.model import GM, PUBLIC, Character, Prompt, State
 from companion.engine.toolkit import (
     ATTRIBUTES,
@@ -127,20 +128,52 @@ Effect = Callable[[State, Scratch, Any, Any], tuple[State, tuple[Test, ...]]]
 
 # ---------------------------------------------------------------- the procedure
 
-def rest_party(state: State, scratch: Scratch, mishap_file: str, mishap_key: str,
-               mishap_table_name: str, *, safe: bool | None = None,
-               interruptions: int = 0, who: tuple[str, ...] | None = None) -> State:
+class MishapTable(Protocol):
+    """A mishap table as `mishap` rolls it: the travel rest's Tabela H (TravelMishaps) or the
+    dungeon's Tabela B (dungeon.SleepMishap), each the typed piece of whoever owns it."""
+
+    @property
+    def nome(self) -> str: ...
+
+    @property
+    def dados(self) -> str: ...
+
+    @property
+    def visibilidade(self) -> str: ...  # the data's words: mestre or publico
+
+    @property
+    def linhas(self) -> Mapping[Any, Any]: ...
+
+
+@piece("viagem", "tabela_h")
+@dataclass(frozen=True)
+class TravelMishaps:
+    """tables/viagem.yaml `tabela_h` (Tabela H: Percalços): the travel rest's mishaps, rows in
+    this module's vocabulary (EFFECTS). Who sees the roll: `visibilidade`, public unless said."""
+
+    nome: str
+    dados: str
+    linhas: Mapping[int | str, str | Mapping[str, Any]]
+    visibilidade: protocol.Seen = "publico"
+
+    def validate(self) -> None:
+        require_dice("dados", self.dados)
+
+
+def rest_party(state: State, scratch: Scratch, mishaps: MishapTable, *,
+               safe: bool | None = None, interruptions: int = 0,
+               who: tuple[str, ...] | None = None) -> State:
     """The whole rest. `safe` defaults to the travel camp (never safe in a dungeon);
     `interruptions` counts interruptions found by the caller (e.g. an encounter this round);
     `who` are the characters who rest (default: the whole party): they eat, drink, test and
-    recover; the mishap falls on the camp as a whole."""
+    recover; the mishap (rolled on `mishaps`) falls on the camp as a whole."""
     if safe is None:
         safe = state.travel.camp_safe and not state.dungeon.active
     tests: tuple[Test, ...] = (interruption(scratch),) * interruptions
     if safe:
         scratch.tell("descanso.seguro")
     else:
-        state, found = mishap(state, scratch, mishap_file, mishap_key, mishap_table_name)
+        state, found = mishap(state, scratch, mishaps)
         tests += found
     return finish_rest(state, scratch, tests, who)
 
@@ -163,20 +196,13 @@ def interruption(scratch: Scratch) -> Test:
             scratch.tables.narration.render("descanso.interrompido", {}))
 
 
-def _mishap_table(scratch: Scratch, file: str, key: str) -> tuple[str, Mapping[Any, Any]]:
-    """The mishap table's dice and rows (both required by the reading module's piece)."""
-    return str(scratch.table(file, key, "dados")), scratch.table(file, key, "linhas")
-
-
-def mishap(state: State, scratch: Scratch, file: str, key: str,
-           name: str) -> tuple[State, tuple[Test, ...]]:
-    """Roll on the mishap table and apply the row's mechanical parts. The table may say who
-    sees the roll (`visibilidade`: public or gm; the dungeon's Tabela B is the GM's, so a row
-    that only the GM may know, like its row 10, leaves no trace for the players)."""
-    expression, rows = _mishap_table(scratch, file, key)
-    said = scratch.table(file, key).get("visibilidade", "publico")
-    visibility = GM if said == "mestre" else PUBLIC  # the data's words: mestre or publico
-    rolled = scratch.roll(expression, name, visibility=visibility,
+def mishap(state: State, scratch: Scratch, table: MishapTable) -> tuple[State, tuple[Test, ...]]:
+    """Roll on the mishap table and apply the row's mechanical parts. The table says who
+    sees the roll (`visibilidade`: publico or mestre; the dungeon's Tabela B is the GM's, so a
+    row that only the GM may know, like its row 10, leaves no trace for the players)."""
+    rows = table.linhas
+    visibility = protocol.seen_by(table.visibilidade)
+    rolled = scratch.roll(table.dados, table.nome, visibility=visibility,
                           describe=lambda total: row_text(pick_row(rows, total)))
     row = pick_row(rows, rolled.total)
     tests: tuple[Test, ...] = ()
@@ -314,7 +340,7 @@ def _timed_condition(state: State, scratch: Scratch, value: Any,
     if party:
         scratch.tell("descanso.condicao_temporaria", kind="aviso", condicao=lasting.text,
                      rodadas=value.get("rodadas"), dias=value.get("dias"),
-                     words={"texto": conditions.timed_text(lasting, value)})
+                     words={"texto": conditions.timed_text(scratch.tables.narration, lasting, value)})
     return replace(state, party=party), ()
 
 
@@ -504,4 +530,4 @@ def watch_command(state: State, scratch: Scratch) -> State:
     return replace(state, travel=replace(state.travel, watcher=character.id))
 
 
-__all__ = ["rest_party", "finish_rest", "mishap", "interruption", "apply_benefits", "passed", "row_text", "add_condition", "watcher"]
+__all__ = ["MishapTable", "TravelMishaps", "rest_party", "finish_rest", "mishap", "interruption", "apply_benefits", "passed", "row_text", "add_condition", "watcher"]

@@ -16,8 +16,8 @@ from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
 from companion import protocol
-from companion.engine.model import GM, PUBLIC, State, player_visibility
-from companion.engine.toolkit import Scratch, arg, command, slug, terrain_name
+from companion.engine.model import GM, PUBLIC, State, Tally, player_visibility
+from companion.engine.toolkit import Scratch, TerrainNames, arg, command, slug, terrain_name
 from companion.errors import CommandRejected
 from companion.narration import Narrator
 from companion.rulebook import InvalidValue, piece
@@ -88,7 +88,7 @@ def _region(state: State, scratch: Scratch) -> str:
     if not said:
         return current_region(state, scratch)
     dungeon = scratch.piece(TallyRules).regiao_masmorra
-    terrains = {slug(key): str(name) for key, name in scratch.table("viagem", "terrenos").items()}
+    terrains = {slug(key): name for key, name in scratch.piece(TerrainNames).names().items()}
     known = {**terrains, slug(dungeon): dungeon}
     return known.get(slug(said), said)
 
@@ -172,16 +172,23 @@ def form_text(state: State, narration: Narrator, gm: bool) -> str:
         "dados": dice})
 
 
+def tally_dict(tally: Tally, with_dice: bool = True) -> dict[str, Any]:
+    """The session form as JSON-safe data (the `registro` of the form's events and of the
+    view); the dice counts only `with_dice` (they include secret rolls: the GM's)."""
+    form: dict[str, Any] = {
+        "derrotados": {region: dict(counts) for region, counts in tally.defeated.items()},
+        "tesouro": dict(tally.treasure), "itens": dict(tally.items)}
+    if with_dice:
+        form["dados"] = dict(tally.dice)
+    return form
+
+
 @command("registro")
 def form_command(state: State, scratch: Scratch) -> State:
     """The session form, only to whoever asked."""
     player = protocol.character_of(scratch.command.actor)
     visibility = player_visibility(player) if player else GM
-    form: dict[str, Any] = {
-        "derrotados": {region: dict(counts) for region, counts in state.tally.defeated.items()},
-        "tesouro": dict(state.tally.treasure), "itens": dict(state.tally.items)}
-    if player is None:
-        form["dados"] = dict(state.tally.dice)
+    form = tally_dict(state.tally, with_dice=player is None)
     scratch.tell("registro.registro", visibility, registro=form,
                  words={"ficha": form_text(state, scratch.tables.narration, player is None)})
     return state

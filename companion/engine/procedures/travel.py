@@ -40,7 +40,7 @@ from companion.engine.procedures import panic, rest
 from companion.engine.procedures.conditions import TravelRound
 from companion.engine.procedures.encounters import check_encounter
 from companion.engine.procedures.weather import WeatherRules, drift_weather, roll_initial_weather
-from companion.engine.model import State, Terrain, TravelMode
+from companion.engine.model import State, TravelMode
 from companion.engine.toolkit import (
     require_chance,
     Scratch,
@@ -49,34 +49,17 @@ from companion.engine.toolkit import (
     exhaust_party,
     find_character,
     pick_row,
-    plural,
     require_dice,
     require_group_free,
     set_travel,
     slug,
     spoken_name,
+    TerrainNames,
     terrain_name,
     update_character,
 )
 from companion.errors import CommandRejected, TableError
 from companion.rulebook import InvalidValue, piece
-
-
-@piece("viagem", "terrenos")
-@dataclass(frozen=True)
-class TerrainNames:
-    """tables/viagem.yaml `terrenos`: how each of the six terrains is named."""
-
-    planicie: str
-    estepe: str
-    colinas: str
-    floresta: str
-    pantano: str
-    montanha: str
-
-    def names(self) -> dict[str, str]:
-        """terrain id → name, in the order of model.Terrain (the data's order too)."""
-        return {terrain: str(getattr(self, terrain)) for terrain in get_args(Terrain)}
 
 
 @dataclass(frozen=True)
@@ -126,18 +109,6 @@ class Camp:
         require_chance("chance", self.chance)
 
 
-@piece("viagem", "tabela_h")
-@dataclass(frozen=True)
-class Mishaps:
-    """Tabela H: Percalços, rolled by the travel rest (its rows' effects are read by
-    rest.mishap, in rest's own vocabulary)."""
-
-    nome: str
-    dados: str
-    linhas: Mapping[int | str, str | Mapping[str, Any]]
-
-    def validate(self) -> None:
-        require_dice("dados", self.dados)
 
 
 @piece("viagem", "modos")
@@ -179,11 +150,6 @@ def round_of(state: State, round_minutes: int) -> int:
 
 def _round_minutes(scratch: Scratch) -> int:
     return scratch.piece(TravelRound).minutos
-
-
-def hexes_text(hexes: float) -> str:
-    """'0,5 hex', '1 hex', '1,5 hex', '2 hexes' (decimal comma, plural from 2)."""
-    return plural(hexes, "hex", "hexes")
 
 
 def run_round(state: State, scratch: Scratch, activity: Activity, *, resting: bool = False,
@@ -383,8 +349,7 @@ def travel_rest(state: State, scratch: Scratch) -> State:
 def _rest(state: State, scratch: Scratch, encounter: bool) -> State:
     """An encounter this round interrupts the rest (one CON test each)."""
     acted = {who for who, _ in state.travel.acted}
-    return rest.rest_party(state, scratch, "viagem", "tabela_h",
-                           scratch.piece(Mishaps).nome,
+    return rest.rest_party(state, scratch, scratch.piece(rest.TravelMishaps),
                            interruptions=1 if encounter else 0,
                            who=tuple(c.id for c in state.party if c.id not in acted))
 

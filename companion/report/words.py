@@ -1,0 +1,62 @@
+"""The report's words and lookups (tables/relatorio.yaml) as one typed piece."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+from companion.errors import TableError
+from companion.rulebook import InvalidValue, piece
+
+FILE = "relatorio"
+
+
+@dataclass(frozen=True)
+class ReportLookups:
+    """`procura`: the names of rolls and tables the report looks for in the log (the same as
+    in the other tables)."""
+
+    checagem_encontro: str
+    prefixo_encontros: str
+    tabela_avanco: str
+    tabelas_panico: tuple[str, ...]
+    luzes: Mapping[str, str]
+
+
+@piece(FILE)
+@dataclass(frozen=True)
+class ReportWords:
+    """tables/relatorio.yaml: titles, section names, labels, empty-section texts, what the
+    report looks for in the log, and the largest die that gets a faces chart."""
+
+    titulo: str
+    titulo_jogador: str
+    campanha: str
+    sessoes: str
+    sessao_atual: str
+    secoes: Mapping[str, str]
+    rotulos: Mapping[str, str]
+    vazios: Mapping[str, str]
+    procura: ReportLookups
+    faces_no_grafico: int
+
+    def validate(self) -> None:
+        if self.faces_no_grafico < 2:
+            raise InvalidValue("faces_no_grafico", "um número inteiro de 2 para cima")
+
+    def label(self, key: str) -> str:
+        return _word(self.rotulos, "rotulos", key)
+
+    def section(self, key: str) -> str:
+        return _word(self.secoes, "secoes", key)
+
+    def empty(self, key: str) -> str:
+        return _word(self.vazios, "vazios", key)
+
+
+def _word(group: Mapping[str, str], where: str, key: str) -> str:
+    if key not in group:
+        raise TableError(f"tables/{FILE}.yaml: chave '{where}.{key}' não encontrada")
+    return str(group[key])
+
+
+__all__ = ["ReportLookups", "ReportWords"]
