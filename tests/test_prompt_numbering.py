@@ -152,3 +152,78 @@ def test_an_undone_answer_quotes_each_player_only_their_own_numbers(peers,
     assert said["gm"] == "Desfeito: 'responder pedido 2 rolar'"
     assert said["bia"] == "Desfeito: 'responder pedido 1 rolar'"
     assert said["ana"] == "Desfeito: 'responder um pedido rolar'"
+
+
+# ---------------------------------------------------------------- refusals: only one's own prompts
+
+def crowded(peers: Any) -> tuple[Peer, Peer, Peer]:
+    """Ana has the log's prompts 1–3; Bia's only prompt is the log's 4 (her 1); Caio has none."""
+    gm, ana, bia = table(peers)
+    gm_ok(gm, "personagem Caio")
+    for name in ("Ana", "Ana", "Ana", "Bia"):
+        gm_ok(gm, f"pânico {name}")
+    wait_until(lambda: pending_ids(bia) == [1], what="o pedido de Bia")
+    return gm, ana, bia
+
+
+def refused(peer: Peer, text: str) -> dict[str, Any]:
+    ack = peer.cmd(text)
+    assert ack["ok"] is False, ack
+    return ack
+
+
+def test_a_refusal_lists_only_the_players_own_prompts_in_their_numbers(peers,
+                                                                        session: Session) -> None:
+    gm, ana, bia = crowded(peers)
+    count = len(session.events_since(0))
+    said = refused(bia, "responder Caio")["error"]  # Caio has no prompt: pendentes are listed
+    assert "Ana" not in said and "4" not in said, said
+    assert said == "não há pedido pendente para 'Caio'; pendentes: 1 (Bia: Teste de pânico)"
+    # the GM reads the same refusal with every prompt, in the log's ids (unchanged)
+    gm_said = refused(gm, "responder Caio")["error"]
+    assert gm_said.startswith("não há pedido pendente para 'Caio'; pendentes: 1 (Ana: ")
+    assert "4 (Bia: Teste de pânico)" in gm_said
+    assert len(session.events_since(0)) == count
+
+
+def test_naming_another_players_prompt_holder_never_shows_that_prompts_id(peers,
+                                                                          session: Session) -> None:
+    gm, ana, bia = crowded(peers)
+    ack = refused(bia, "responder Ana")  # read as an option, then as Ana's prompt
+    assert ack["codigo"] == "pedido_alheio"
+    assert ack["error"] == "esse pedido não é seu; responda só aos seus pedidos"
+
+
+def test_refusals_about_the_players_prompt_use_their_number(peers, session: Session) -> None:
+    gm, ana, bia = crowded(peers)
+    out_of_range = refused(bia, "responder pedido 1 99")
+    assert out_of_range["codigo"] == "valor_fora_do_dado"
+    assert "o pedido 1 é de" in out_of_range["error"] and "pedido 4" not in out_of_range["error"]
+    option = refused(bia, "responder pedido 1 exaustão")  # a roll, not a choice
+    assert option["error"].startswith("o pedido 1 pede uma rolagem"), option
+
+
+def test_the_servers_own_refusals_come_from_the_narration_tables(peers, session: Session) -> None:
+    gm, ana, bia = crowded(peers)
+    assert refused(bia, "responder pedido 9 rolar")["error"] == \
+        "pedido desconhecido: '9'; seus pedidos pendentes: 1"
+    assert refused(bia, "responder 12 Ana")["error"] == \
+        "'Ana' não é o seu personagem; responda só aos seus pedidos"
+    assert bia.cmd("responder pedido 1 rolar")["ok"]
+    assert refused(bia, "responder pedido 1 rolar")["error"] == \
+        "o pedido 1 já foi respondido ou cancelado; seus pedidos pendentes: nenhum"
+    assert refused(bia, "responder rolar")["error"] == "não há nenhum pedido pendente para você"
+
+
+def test_nothing_a_player_receives_carries_another_players_prompt(peers,
+                                                                   session: Session) -> None:
+    gm, ana, bia = crowded(peers)
+    for text in ("responder Caio", "responder Ana", "responder pedido 1 99", "estado",
+                 "responder pedido 2", "registro", "ajuda"):
+        bia.cmd(text)
+    gm_ok(gm, "cancelar pedido 4")
+    wait_until(lambda: pending_ids(bia) == [], what="o pedido de Bia foi cancelado")
+    everything = bia.everything()
+    assert "Ana: " not in everything and "pedido 4" not in everything.lower()
+    (cancelled,) = [e for e in bia.events if e["data"].get("cancelado")]
+    assert cancelled["data"]["pedido"] == 1 and cancelled["text"].startswith("Pedido 1 (Bia")

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 import threading
 from bisect import bisect_left
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from companion import protocol
 
@@ -196,6 +196,27 @@ class PromptNumbering:
             return data
         return _rewrite(data, self.mapping(viewer, wanted))
 
+    def localize_params(self, params: Mapping[str, Any], viewer: str) -> dict[str, Any]:
+        """A refusal's params (tables/narracao/pedidos.yaml) as `viewer` may read them: every
+        prompt id in the viewer's numbers (another's prompt: None), and the lists of pending
+        prompts (`pendentes`, `esperando`) cut to the viewer's own prompts."""
+        if not protocol.is_player(viewer):
+            return dict(params)
+        wanted = {_as_id(params.get(key)) for key in PROMPT_ID_PARAMS}
+        wanted |= {_as_id(p.get("id")) for key in PROMPT_LIST_PARAMS
+                   for p in params.get(key) or [] if isinstance(p, Mapping)}
+        local = self.mapping(viewer, {i for i in wanted if i is not None})
+        out = dict(params)
+        for key in PROMPT_ID_PARAMS:
+            if key in params:
+                out[key] = local.get(_as_id(params[key]))  # type: ignore[arg-type]
+        for key in PROMPT_LIST_PARAMS:
+            if isinstance(params.get(key), list):
+                out[key] = [{**p, "id": local[_as_id(p.get("id"))]}  # type: ignore[index]
+                            for p in params[key] if isinstance(p, Mapping)
+                            and _as_id(p.get("id")) in local]
+        return out
+
     def localize_text(self, text: Any, viewer: str) -> Any:
         """'… respondeu ao pedido 7' → '… respondeu ao pedido 2' for the viewer's own prompts;
         another's prompt (quoted in a public undo: "Desfeito: 'responder pedido 7 rolar'")
@@ -213,6 +234,28 @@ class PromptNumbering:
                 return f"{match.group(1)} {number}"
             return "Um pedido" if match.group(1)[0] == "P" else "um pedido"
         return PROMPT_IN_TEXT.sub(swap, text)
+
+
+# The params of a refusal (tables/narracao/pedidos.yaml) that name a prompt by its id, and
+# those that list prompts (each with an `id`).
+PROMPT_ID_PARAMS = ("pedido", "primeiro", "ultimo")
+PROMPT_LIST_PARAMS = ("pendentes", "esperando")
+
+
+def carries_prompt_ids(params: Mapping[str, Any]) -> bool:
+    """Whether a refusal's params name or list prompts by id."""
+    return any(key in params for key in PROMPT_ID_PARAMS + PROMPT_LIST_PARAMS)
+
+
+def _as_id(value: Any) -> int | None:
+    """A prompt id as the engine said it (an int, or the digits the GM typed)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+        return int(value.strip())
+    return None
 
 
 def _prompt_ids(data: Any) -> list[int]:
