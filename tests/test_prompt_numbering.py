@@ -3,7 +3,10 @@ counts only the prompts addressed to them (1, 2, 3, … with no gap left by anot
 prompts), answers by that number, and never sees the log's command numbers."""
 from __future__ import annotations
 
+import json
 from typing import Any
+from urllib.parse import quote
+from urllib.request import urlopen
 
 from companion.session import Session
 from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
@@ -227,3 +230,23 @@ def test_nothing_a_player_receives_carries_another_players_prompt(peers,
     assert "Ana: " not in everything and "pedido 4" not in everything.lower()
     (cancelled,) = [e for e in bia.events if e["data"].get("cancelado")]
     assert cancelled["data"]["pedido"] == 1 and cancelled["text"].startswith("Pedido 1 (Bia")
+
+
+def test_a_players_report_and_exports_use_their_own_prompt_numbers(peers, server: Any,
+                                                                    session: Session) -> None:
+    gm, ana, bia = crowded(peers)
+    token = bia.welcome()["token"]
+    gm_ok(gm, "responder pedido 4 12")  # Bia's prompt 1, answered for her by the GM
+    gm_ok(gm, "pânico Bia")  # the log's 5: her 2
+    gm_ok(gm, "cancelar pedido 5")
+    exported = json.loads(urlopen(f"{server.url}/relatorio/eventos.json?token={quote(token)}").read())
+    said = [(e["dados"], e["texto"], e["comando_texto"]) for e in exported["eventos"]]
+    ids = [d["pedido"]["id"] if isinstance(d.get("pedido"), dict) else d["pedido"]
+           for d, _text, _command in said if "pedido" in d]
+    assert ids and set(ids) == {1, 2}, said
+    written = json.dumps(said, ensure_ascii=False)
+    for global_only in ("pedido 4", "pedido 5", "Pedido 5"):
+        assert global_only not in written, written
+    assert "responder pedido 1 12" in written and "cancelar pedido 2" in written
+    page = urlopen(f"{server.url}/relatorio?token={quote(token)}").read().decode()
+    assert "pedido 4" not in page and "pedido 5" not in page and "Pedido 5" not in page

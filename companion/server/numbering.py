@@ -16,12 +16,12 @@ thread-safe (the dispatcher thread and the command handlers' threads both use it
 """
 from __future__ import annotations
 
-import re
 import threading
 from bisect import bisect_left
 from typing import Any, Callable, Mapping
 
 from companion import protocol
+from companion.report import prompt_ids
 
 GM_VIEWER = protocol.GM
 
@@ -123,9 +123,6 @@ class Numbering:
 
 # ---------------------------------------------------------------- prompt ids
 
-PROMPT_IN_TEXT = re.compile(r"\b([Pp]edidos?) (\d+)\b")
-
-
 class PromptNumbering:
     """Per-viewer prompt ids: a player's prompts are 1, 2, 3, … counted over the prompts
     addressed to them (the `pedido` events of visibility "player:<id>", in log order, undone
@@ -146,14 +143,15 @@ class PromptNumbering:
     def _advance(self) -> None:
         fresh = self._read(self._upto)
         for event in fresh:
-            if event.get("kind") != "pedido" or not protocol.is_player(event["visibility"]):
+            asked = prompt_ids.asked_prompt(event)
+            if asked is None:
                 continue
-            pedido = (event.get("data") or {}).get("pedido")
-            if isinstance(pedido, dict) and isinstance(pedido.get("id"), int):
-                ids = self._ids.setdefault(event["visibility"], [])
-                if pedido["id"] not in self._local.setdefault(event["visibility"], {}):
-                    ids.append(pedido["id"])
-                    self._local[event["visibility"]][pedido["id"]] = len(ids)
+            viewer, global_id = asked
+            local = self._local.setdefault(viewer, {})
+            if global_id not in local:
+                ids = self._ids.setdefault(viewer, [])
+                ids.append(global_id)
+                local[global_id] = len(ids)
         if fresh:
             self._upto = fresh[-1]["seq"]
 
@@ -191,10 +189,10 @@ class PromptNumbering:
         """An event's data (or a view) with its prompt ids in the viewer's numbers."""
         if not protocol.is_player(viewer) or not isinstance(data, dict):
             return data
-        wanted = set(_prompt_ids(data))
+        wanted = set(prompt_ids.prompt_ids(data))
         if not wanted:
             return data
-        return _rewrite(data, self.mapping(viewer, wanted))
+        return prompt_ids.rewrite_data(data, self.mapping(viewer, wanted))
 
     def localize_params(self, params: Mapping[str, Any], viewer: str) -> dict[str, Any]:
         """A refusal's params (tables/narracao/pedidos.yaml) as `viewer` may read them: every
@@ -223,18 +221,10 @@ class PromptNumbering:
         becomes 'um pedido', so no number of the log's count reaches the player."""
         if not protocol.is_player(viewer) or not isinstance(text, str) or "edido" not in text:
             return text
-        found = {int(m.group(2)) for m in PROMPT_IN_TEXT.finditer(text)}
+        found = prompt_ids.ids_in_text(text)
         if not found:
             return text
-        local = self.mapping(viewer, found)
-
-        def swap(match: re.Match[str]) -> str:
-            number = local.get(int(match.group(2)))
-            if number is not None:
-                return f"{match.group(1)} {number}"
-            return "Um pedido" if match.group(1)[0] == "P" else "um pedido"
-        return PROMPT_IN_TEXT.sub(swap, text)
-
+        return prompt_ids.rewrite_text(text, self.mapping(viewer, found))
 
 # The params of a refusal (tables/narracao/pedidos.yaml) that name a prompt by its id, and
 # those that list prompts (each with an `id`).
@@ -256,37 +246,3 @@ def _as_id(value: Any) -> int | None:
     if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
         return int(value.strip())
     return None
-
-
-def _prompt_ids(data: Any) -> list[int]:
-    """The prompt ids a data dict carries: `pedido` (an id or a prompt), `pedidos` (prompts),
-    `estado` (a view with `pedidos`)."""
-    found: list[int] = []
-    pedido = data.get("pedido")
-    if isinstance(pedido, bool):
-        pass
-    elif isinstance(pedido, int):
-        found.append(pedido)
-    elif isinstance(pedido, dict) and isinstance(pedido.get("id"), int):
-        found.append(pedido["id"])
-    for prompt in data.get("pedidos") or []:
-        if isinstance(prompt, dict) and isinstance(prompt.get("id"), int):
-            found.append(prompt["id"])
-    if isinstance(data.get("estado"), dict):
-        found += _prompt_ids(data["estado"])
-    return found
-
-
-def _rewrite(data: dict, local: dict[int, int]) -> dict:
-    out = dict(data)
-    pedido = data.get("pedido")
-    if isinstance(pedido, int) and not isinstance(pedido, bool):
-        out["pedido"] = local.get(pedido)
-    elif isinstance(pedido, dict) and isinstance(pedido.get("id"), int):
-        out["pedido"] = {**pedido, "id": local.get(pedido["id"])}
-    if isinstance(data.get("pedidos"), list):
-        out["pedidos"] = [{**p, "id": local.get(p["id"])} if isinstance(p, dict)
-                          and isinstance(p.get("id"), int) else p for p in data["pedidos"]]
-    if isinstance(data.get("estado"), dict):
-        out["estado"] = _rewrite(data["estado"], local)
-    return out
