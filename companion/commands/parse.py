@@ -417,11 +417,19 @@ def _secret_reason(slots: Mapping[str, Any]) -> str:
 
 def _marching_order(slots: dict[str, Any], rules: Mapping[str, Any],
                     shown: str) -> dict[str, Any]:
-    """'Ana, Bia e Caio', 'Caio na frente, depois Ana e Bia', 'Caio Ana Bia' → the names."""
+    """'Ana, Bia e Caio', 'Caio na frente, depois Ana e Bia', 'Caio Ana Bia' → the names.
+
+    With commas, each name is what stands between separators ('Ana Clara, Bia e Caio').
+    Without a comma, a name is one word (particles join: 'Ana de Souza') except the last item
+    of the list, which may have several ('ana bia e caio' → Ana, Bia, Caio; 'Bia e Ana Clara'
+    → Bia, Ana Clara): a list said without commas left them out before its last 'e'."""
     words = str(slots["ordem"]).replace(",", " , ").replace(";", " , ").split()
     groups, separated = _split_on_separators(words, rules)
     if not separated:
         groups = [name for group in groups for name in _one_word_names(group, rules)]
+    elif "," not in words:
+        groups = [name for group in groups[:-1] for name in _one_word_names(group, rules)] \
+            + groups[-1:]
     cleaned = [_person_name(" ".join(n), fold(" ".join(n)).split(), rules)
                for n in groups if n]
     if not cleaned:
