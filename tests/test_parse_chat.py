@@ -21,3 +21,17 @@ def test_marching_order_without_commas_is_one_name_per_word(said: str, names: li
     result = parse(said, tables)
     assert result.command is not None, result.error
     assert result.command.args["ordem"] == names
+
+
+@pytest.mark.parametrize("said", ["xyzzy rolar", "blorp rolar", "ana bia rolar"])
+def test_a_stray_word_before_rolar_is_not_a_command(said: str, tables: Tables) -> None:
+    result = parse(said, tables)
+    assert result.command is None, result.command
+    assert result.error == f"não entendi '{said}' como comando; diga 'ajuda' para ver os comandos"
+
+
+@pytest.mark.parametrize("said", ["Ana rola", "a Carla rola o teste", "ana vai rolar",
+                                  "responder Carla rolar"])
+def test_a_character_who_rolls_is_still_an_answer(said: str, tables: Tables) -> None:
+    result = parse(said, tables)
+    assert result.command is not None and result.command.name == "responder", result.error
