@@ -20,6 +20,8 @@ from hassil import Intents, RangeSlotList, TextSlotList, TextSlotValue, recogniz
 from hassil.expression import TextChunk
 from hassil.sample import sample_sentence
 
+from companion.commands import contract
+from companion.commands.contract import ArgumentContract
 from companion.commands.normalize import Normalized, fold, normalize
 from companion.vocabulary import Command
 from companion.errors import TableError
@@ -93,6 +95,7 @@ class Grammar:
     intents: Intents
     rules: Mapping[str, Any]
     usage: Mapping[str, str]
+    contract: ArgumentContract  # tables/argumentos.yaml: what each command takes
 
 
 _CACHE: dict[int, tuple[Tables, Grammar]] = {}
@@ -111,7 +114,8 @@ def grammar(tables: Tables) -> Grammar:
         raise TableError(f"tables/frases.yaml: modelo de frase inválido ({error})") from None
     _add_light_sources(intents, tables)
     _add_sheet_fields(intents, data["mesa"])
-    compiled = Grammar(intents=intents, rules=data["mesa"], usage=_usage(tables))
+    compiled = Grammar(intents=intents, rules=data["mesa"], usage=_usage(tables),
+                       contract=tables.piece(ArgumentContract))
     if len(_CACHE) > 8:
         _CACHE.clear()
     _CACHE[id(tables)] = (tables, compiled)
@@ -240,9 +244,14 @@ def _build(result: Any, normalized: Normalized, compiled: Grammar,
         slots = _slots(result, normalized, rules)
         if metadata.get("tesouro_ou_item"):
             name = _treasure_or_item(slots, rules)
-        return name, BUILDERS.get(name, _as_is)(slots, rules, shown)
+        args = BUILDERS.get(name, _as_is)(slots, rules, shown)
     except SeveralCharacters as several:
         raise _one_at_a_time(several, name, compiled, shown) from None
+    try:
+        contract.check(compiled.contract, name, args)
+    except contract.ContractBroken as broken:
+        raise ArgError(f"'{shown}': {broken}", final=True) from None
+    return name, args
 
 
 def _slots(result: Any, normalized: Normalized, rules: Mapping[str, Any]) -> dict[str, Any]:
