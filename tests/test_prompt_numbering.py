@@ -204,6 +204,8 @@ def test_refusals_about_the_players_prompt_use_their_number(peers, session: Sess
     assert "o pedido 1 é de" in out_of_range["error"] and "pedido 4" not in out_of_range["error"]
     option = refused(bia, "responder pedido 1 exaustão")  # a roll, not a choice
     assert option["error"].startswith("o pedido 1 pede uma rolagem"), option
+    both = refused(bia, "responder 9 15")  # two dice for a prompt with no edge
+    assert both["error"].startswith("o pedido 1 não é com DESV nem vantagem"), both
 
 
 def test_the_servers_own_refusals_come_from_the_narration_tables(peers, session: Session) -> None:
