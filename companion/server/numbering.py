@@ -200,31 +200,37 @@ class PromptNumbering:
         prompts (`pendentes`, `esperando`) cut to the viewer's own prompts."""
         if not protocol.is_player(viewer):
             return dict(params)
-        wanted = {_as_id(params.get(key)) for key in PROMPT_ID_PARAMS}
-        wanted |= {_as_id(p.get("id")) for key in PROMPT_LIST_PARAMS
-                   for p in params.get(key) or [] if isinstance(p, Mapping)}
-        local = self.mapping(viewer, {i for i in wanted if i is not None})
+        said = [_as_id(params.get(key)) for key in PROMPT_ID_PARAMS]
+        said += [_as_id(p.get("id")) for key in PROMPT_LIST_PARAMS
+                 for p in params.get(key) or [] if isinstance(p, Mapping)]
+        local = self.mapping(viewer, {i for i in said if i is not None})
+
+        def mine(value: Any) -> int | None:
+            found = _as_id(value)
+            return local.get(found) if found is not None else None
         out = dict(params)
         for key in PROMPT_ID_PARAMS:
             if key in params:
-                out[key] = local.get(_as_id(params[key]))  # type: ignore[arg-type]
+                out[key] = mine(params[key])
         for key in PROMPT_LIST_PARAMS:
             if isinstance(params.get(key), list):
-                out[key] = [{**p, "id": local[_as_id(p.get("id"))]}  # type: ignore[index]
-                            for p in params[key] if isinstance(p, Mapping)
-                            and _as_id(p.get("id")) in local]
+                out[key] = [{**p, "id": mine(p.get("id"))} for p in params[key]
+                            if isinstance(p, Mapping) and mine(p.get("id")) is not None]
         return out
 
     def localize_text(self, text: Any, viewer: str) -> Any:
         """'… respondeu ao pedido 7' → '… respondeu ao pedido 2' for the viewer's own prompts;
         another's prompt (quoted in a public undo: "Desfeito: 'responder pedido 7 rolar'")
-        becomes 'um pedido', so no number of the log's count reaches the player."""
+        becomes 'um pedido', so no number of the log's count reaches the player. The one path
+        that reads ids from words: for prose the log keeps as text (an event's text, rendered
+        when its command ran; a command's text quoted by an undo), where no data carries them."""
         if not protocol.is_player(viewer) or not isinstance(text, str) or "edido" not in text:
             return text
         found = prompt_ids.ids_in_text(text)
         if not found:
             return text
         return prompt_ids.rewrite_text(text, self.mapping(viewer, found))
+
 
 # The params of a refusal (tables/narracao/pedidos.yaml) that name a prompt by its id, and
 # those that list prompts (each with an `id`).
