@@ -68,9 +68,9 @@ def test_the_commands_of_the_golden_sentences_keep_the_contract(tables: Tables) 
 
 
 @pytest.mark.parametrize("said, limit_word", [
-    ("rolar 1d6+1000000", "o modificador vai até 100"),
-    ("rolar 2d6-101", "o modificador vai até 100"),
-    ("segredo 1d20+500 escutar a porta", "o modificador vai até 100"),
+    ("rolar 1d6+1000000", "o modificador vai até 1000,"),
+    ("rolar 2d6-1001", "o modificador vai até 1000,"),
+    ("segredo 1d20+5000 escutar a porta", "o modificador vai até 1000,"),
 ])
 def test_a_dice_modifier_past_the_limit_is_refused_saying_the_limit(said: str, limit_word: str,
                                                                     tables: Tables) -> None:
@@ -85,7 +85,11 @@ def test_the_modifier_limit_comes_from_the_tables(tables: Tables) -> None:
                                             "modificador_maximo": 1000000}}
     wider = replace(tables, files=files, pieces={})
     assert parse("rolar 1d6+1000000", wider).command is not None
-    assert parse("rolar 1d6+100", tables).command is not None
+    assert parse("rolar 1d6+1000", tables).command is not None
+    files = {**tables.files, "argumentos": {**tables.files["argumentos"],
+                                            "modificador_maximo": 10}}
+    narrower = replace(tables, files=files, pieces={})
+    assert "vai até 10," in (parse("rolar 1d6+11", narrower).error or "")
 
 
 @pytest.mark.parametrize("name, args, words", [
