@@ -8,6 +8,8 @@ from typing import Any
 from urllib.parse import quote
 from urllib.request import urlopen
 
+from companion.report import build
+from companion.report.source import open_campaign
 from companion.session import Session
 from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
 from tests.test_server_socket import Peer, gm_ok, peers, wait_until  # noqa: F401 (fixture)
@@ -252,3 +254,28 @@ def test_a_players_report_and_exports_use_their_own_prompt_numbers(peers, server
     assert "responder pedido 1 12" in written and "cancelar pedido 2" in written
     page = urlopen(f"{server.url}/relatorio?token={quote(token)}").read().decode()
     assert "pedido 4" not in page and "pedido 5" not in page and "Pedido 5" not in page
+
+
+def test_a_players_export_names_an_undo_in_their_own_numbers(tmp_path: Any, tables: Any) -> None:
+    db = tmp_path / "desfeito.db"
+    session = Session.open(db, 7, tables)
+    session.join_player("Ana")
+    session.join_player("Bia")
+    for text in ("segredo 1d20 porta", "segredo 1d20 porta", "pânico Bia", "pânico Ana",
+                 "responder pedido 2 12", "desfazer"):
+        assert session.run(text).ok, text
+    undone = session.commands()[-2].n
+    session.close()
+    exported = json.loads(build.export(open_campaign(db), tables, "json", None, "player:ana"))
+    (undo,) = [e for e in exported["eventos"] if "desfeito" in e["dados"]]
+    answered = next(e for e in exported["eventos"] if e["comando_texto"] == "responder pedido 1 12")
+    assert undo["dados"]["desfeito"] == answered["seq"] != undone  # her number, not the log's
+    assert undo["dados"]["texto"] == "responder pedido 1 12" and undo["texto"] == \
+        "Desfeito: 'responder pedido 1 12'"
+    # Bia saw the answer's public outcome: her number of it; Ana's prompt has no number of hers
+    for_bia = json.loads(build.export(open_campaign(db), tables, "json", None, "player:bia"))
+    (other,) = [e for e in for_bia["eventos"] if "desfeito" in e["dados"]]
+    outcome = next(e for e in for_bia["eventos"] if e["comando"] == "responder")
+    assert outcome["comando_texto"] == "responder um pedido 12"
+    assert other["dados"]["desfeito"] == outcome["seq"]
+    assert other["dados"]["texto"] == "responder um pedido 12"

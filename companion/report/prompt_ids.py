@@ -93,6 +93,9 @@ def rewrite_text(text: Any, local: Mapping[int, int]) -> Any:
 
 
 def localize_event(event: EventDict, local: Mapping[int, int]) -> EventDict:
-    """An event as a player reads it in the report: data and text in their prompt numbers."""
-    return {**event, "data": rewrite_data(event.get("data"), local),
-            "text": rewrite_text(event.get("text"), local)}
+    """An event as a player reads it in the report: data and text in their prompt numbers
+    (an undo's `texto`, the undone command's words, too)."""
+    data = rewrite_data(event.get("data"), local)
+    if isinstance(data, dict) and "desfeito" in data and isinstance(data.get("texto"), str):
+        data = {**data, "texto": rewrite_text(data["texto"], local)}
+    return {**event, "data": data, "text": rewrite_text(event.get("text"), local)}

@@ -216,7 +216,8 @@ def entries(campaign: Campaign, span: SessionSpan, tables: Tables,
             view = start
         assert view is not None
         shown = _seen_view(after, viewer, tables, mine) if after is not before else view
-        seen = tuple(_seen_event({**e, "seq": numbers[e["seq"]]}, mine)
+        seen = tuple(_seen_event(_undo_seen(campaign, {**e, "seq": numbers[e["seq"]]}, viewer,
+                                            numbers), mine)
                      for e in campaign.events.get(stored.n, ()) if e["seq"] in numbers)
         out.append(Entry(_seen_command(stored, mine), seen, view, shown))
         view = shown
@@ -240,6 +241,19 @@ def _seen_view(state: State, viewer: str, tables: Tables,
                mine: dict[int, int] | None) -> dict[str, Any]:
     view = view_state(state, viewer, tables)
     return view if mine is None else prompt_ids.rewrite_data(view, mine)
+
+
+def _undo_seen(campaign: Campaign, event: EventDict, viewer: str,
+               numbers: Mapping[int, int]) -> EventDict:
+    """An undo as `viewer` reads it: for everyone but the GM, `desfeito` is not the log's
+    command number (it counts the GM's hidden commands) but the viewer's number of the first
+    event of the undone command it saw (None: it saw none), as on the live connection."""
+    data = event.get("data")
+    if viewer == "gm" or not isinstance(data, dict) or "desfeito" not in data:
+        return event
+    seen = [numbers[e["seq"]] for e in campaign.events.get(data["desfeito"], ())
+            if e["seq"] in numbers] if isinstance(data["desfeito"], int) else []
+    return {**event, "data": {**data, "desfeito": seen[0] if seen else None}}
 
 
 def _seen_event(event: EventDict, mine: dict[int, int] | None) -> EventDict:
