@@ -61,6 +61,7 @@ class RunResult:
     events: list[EventDict] = field(default_factory=list)
     error: str | None = None
     code: str | None = None  # why, for the pages (companion.protocol.REFUSAL_CODES)
+    params: dict[str, Any] = field(default_factory=dict)  # the refusal's data (its code's)
 
     def to_json(self) -> dict[str, Any]:
         """The acknowledgement shape of the HTTP API and Socket.IO."""
@@ -282,7 +283,8 @@ class Session:
             try:
                 stored = self._run_locked(command, said)
             except CompanionError as error:
-                return RunResult(False, error=error.message, code=getattr(error, "code", None))
+                return RunResult(False, error=error.message, code=getattr(error, "code", None),
+                                 params=getattr(error, "params", {}))
             except Exception as error:  # a bug must not take the table down; nothing stored
                 logger.exception("erro interno ao executar %r", said)
                 return RunResult(False, error=f"erro interno ao executar '{said}': "

@@ -3,8 +3,13 @@ counts only the prompts addressed to them (1, 2, 3, … with no gap left by anot
 prompts), answers by that number, and never sees the log's command numbers."""
 from __future__ import annotations
 
+import json
 from typing import Any
+from urllib.parse import quote
+from urllib.request import urlopen
 
+from companion.report import build
+from companion.report.source import open_campaign
 from companion.session import Session
 from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
 from tests.test_server_socket import Peer, gm_ok, peers, wait_until  # noqa: F401 (fixture)
@@ -152,3 +157,125 @@ def test_an_undone_answer_quotes_each_player_only_their_own_numbers(peers,
     assert said["gm"] == "Desfeito: 'responder pedido 2 rolar'"
     assert said["bia"] == "Desfeito: 'responder pedido 1 rolar'"
     assert said["ana"] == "Desfeito: 'responder um pedido rolar'"
+
+
+# ---------------------------------------------------------------- refusals: only one's own prompts
+
+def crowded(peers: Any) -> tuple[Peer, Peer, Peer]:
+    """Ana has the log's prompts 1–3; Bia's only prompt is the log's 4 (her 1); Caio has none."""
+    gm, ana, bia = table(peers)
+    gm_ok(gm, "personagem Caio")
+    for name in ("Ana", "Ana", "Ana", "Bia"):
+        gm_ok(gm, f"pânico {name}")
+    wait_until(lambda: pending_ids(bia) == [1], what="o pedido de Bia")
+    return gm, ana, bia
+
+
+def refused(peer: Peer, text: str) -> dict[str, Any]:
+    ack = peer.cmd(text)
+    assert ack["ok"] is False, ack
+    return ack
+
+
+def test_a_refusal_lists_only_the_players_own_prompts_in_their_numbers(peers,
+                                                                        session: Session) -> None:
+    gm, ana, bia = crowded(peers)
+    count = len(session.events_since(0))
+    said = refused(bia, "responder Caio")["error"]  # Caio has no prompt: pendentes are listed
+    assert "Ana" not in said and "4" not in said, said
+    assert said == "não há pedido pendente para 'Caio'; pendentes: 1 (Bia: Teste de pânico)"
+    # the GM reads the same refusal with every prompt, in the log's ids (unchanged)
+    gm_said = refused(gm, "responder Caio")["error"]
+    assert gm_said.startswith("não há pedido pendente para 'Caio'; pendentes: 1 (Ana: ")
+    assert "4 (Bia: Teste de pânico)" in gm_said
+    assert len(session.events_since(0)) == count
+
+
+def test_naming_another_players_prompt_holder_never_shows_that_prompts_id(peers,
+                                                                          session: Session) -> None:
+    gm, ana, bia = crowded(peers)
+    ack = refused(bia, "responder Ana")  # read as an option, then as Ana's prompt
+    assert ack["codigo"] == "pedido_alheio"
+    assert ack["error"] == "esse pedido não é seu; responda só aos seus pedidos"
+
+
+def test_refusals_about_the_players_prompt_use_their_number(peers, session: Session) -> None:
+    gm, ana, bia = crowded(peers)
+    out_of_range = refused(bia, "responder pedido 1 99")
+    assert out_of_range["codigo"] == "valor_fora_do_dado"
+    assert "o pedido 1 é de" in out_of_range["error"] and "pedido 4" not in out_of_range["error"]
+    option = refused(bia, "responder pedido 1 exaustão")  # a roll, not a choice
+    assert option["error"].startswith("o pedido 1 pede uma rolagem"), option
+    both = refused(bia, "responder 9 15")  # two dice for a prompt with no edge
+    assert both["error"].startswith("o pedido 1 não é com DESV nem vantagem"), both
+
+
+def test_the_servers_own_refusals_come_from_the_narration_tables(peers, session: Session) -> None:
+    gm, ana, bia = crowded(peers)
+    assert refused(bia, "responder pedido 9 rolar")["error"] == \
+        "pedido desconhecido: '9'; seus pedidos pendentes: 1"
+    assert refused(bia, "responder 12 Ana")["error"] == \
+        "'Ana' não é o seu personagem; responda só aos seus pedidos"
+    assert bia.cmd("responder pedido 1 rolar")["ok"]
+    assert refused(bia, "responder pedido 1 rolar")["error"] == \
+        "o pedido 1 já foi respondido ou cancelado; seus pedidos pendentes: nenhum"
+    assert refused(bia, "responder rolar")["error"] == "não há nenhum pedido pendente para você"
+
+
+def test_nothing_a_player_receives_carries_another_players_prompt(peers,
+                                                                   session: Session) -> None:
+    gm, ana, bia = crowded(peers)
+    for text in ("responder Caio", "responder Ana", "responder pedido 1 99", "estado",
+                 "responder pedido 2", "registro", "ajuda"):
+        bia.cmd(text)
+    gm_ok(gm, "cancelar pedido 4")
+    wait_until(lambda: pending_ids(bia) == [], what="o pedido de Bia foi cancelado")
+    everything = bia.everything()
+    assert "Ana: " not in everything and "pedido 4" not in everything.lower()
+    (cancelled,) = [e for e in bia.events if e["data"].get("cancelado")]
+    assert cancelled["data"]["pedido"] == 1 and cancelled["text"].startswith("Pedido 1 (Bia")
+
+
+def test_a_players_report_and_exports_use_their_own_prompt_numbers(peers, server: Any,
+                                                                    session: Session) -> None:
+    gm, ana, bia = crowded(peers)
+    token = bia.welcome()["token"]
+    gm_ok(gm, "responder pedido 4 12")  # Bia's prompt 1, answered for her by the GM
+    gm_ok(gm, "pânico Bia")  # the log's 5: her 2
+    gm_ok(gm, "cancelar pedido 5")
+    exported = json.loads(urlopen(f"{server.url}/relatorio/eventos.json?token={quote(token)}").read())
+    said = [(e["dados"], e["texto"], e["comando_texto"]) for e in exported["eventos"]]
+    ids = [d["pedido"]["id"] if isinstance(d.get("pedido"), dict) else d["pedido"]
+           for d, _text, _command in said if "pedido" in d]
+    assert ids and set(ids) == {1, 2}, said
+    written = json.dumps(said, ensure_ascii=False)
+    for global_only in ("pedido 4", "pedido 5", "Pedido 5"):
+        assert global_only not in written, written
+    assert "responder pedido 1 12" in written and "cancelar pedido 2" in written
+    page = urlopen(f"{server.url}/relatorio?token={quote(token)}").read().decode()
+    assert "pedido 4" not in page and "pedido 5" not in page and "Pedido 5" not in page
+
+
+def test_a_players_export_names_an_undo_in_their_own_numbers(tmp_path: Any, tables: Any) -> None:
+    db = tmp_path / "desfeito.db"
+    session = Session.open(db, 7, tables)
+    session.join_player("Ana")
+    session.join_player("Bia")
+    for text in ("segredo 1d20 porta", "segredo 1d20 porta", "pânico Bia", "pânico Ana",
+                 "responder pedido 2 12", "desfazer"):
+        assert session.run(text).ok, text
+    undone = session.commands()[-2].n
+    session.close()
+    exported = json.loads(build.export(open_campaign(db), tables, "json", None, "player:ana"))
+    (undo,) = [e for e in exported["eventos"] if "desfeito" in e["dados"]]
+    answered = next(e for e in exported["eventos"] if e["comando_texto"] == "responder pedido 1 12")
+    assert undo["dados"]["desfeito"] == answered["seq"] != undone  # her number, not the log's
+    assert undo["dados"]["texto"] == "responder pedido 1 12" and undo["texto"] == \
+        "Desfeito: 'responder pedido 1 12'"
+    # Bia saw the answer's public outcome: her number of it; Ana's prompt has no number of hers
+    for_bia = json.loads(build.export(open_campaign(db), tables, "json", None, "player:bia"))
+    (other,) = [e for e in for_bia["eventos"] if "desfeito" in e["dados"]]
+    outcome = next(e for e in for_bia["eventos"] if e["comando"] == "responder")
+    assert outcome["comando_texto"] == "responder um pedido 12"
+    assert other["dados"]["desfeito"] == outcome["seq"]
+    assert other["dados"]["texto"] == "responder um pedido 12"

@@ -264,3 +264,33 @@ def test_serve_opens_the_session_and_hands_it_to_the_server(tmp_path: Path,
     ((host, port, session),) = calls
     assert (host, port, session.seed, session.gm_token) == ("0.0.0.0", 5055, "4", "mestre")
     assert session.db_path == str(db)
+
+
+@pytest.mark.parametrize("args, said", [
+    (["serve", "--port", "abc"], "companion serve: erro: argumento --port: valor inválido: "
+                                 "'abc' (esperado: um número inteiro)"),
+    ([], "companion: erro: falta o argumento: AÇÃO"),
+    (["shell", "--seed", "x"], "companion shell: erro: argumento --seed: valor inválido: 'x' "
+                               "(esperado: um número inteiro)"),
+    (["shell", "--desconhecida"], "companion: erro: argumentos desconhecidos: --desconhecida"),
+    (["parse", "--db"], "companion parse: erro: argumento --db: falta o valor"),
+    (["voar"], "companion: erro: argumento AÇÃO: escolha inválida: 'voar' (use "),
+])
+def test_command_line_mistakes_are_said_in_portuguese_with_status_2(
+        args: list[str], said: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        cli.main(args)
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("uso: companion"), err
+    assert said in err, err
+    assert "error" not in err and "usage" not in err and "invalid" not in err
+
+
+def test_the_command_line_help_is_in_portuguese(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        cli.main(["serve", "--help"])
+    assert exited.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith("uso: companion serve") and "opções:" in out
+    assert "mostra esta ajuda e sai" in out and "show this help" not in out

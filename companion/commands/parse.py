@@ -20,6 +20,8 @@ from hassil import Intents, RangeSlotList, TextSlotList, TextSlotValue, recogniz
 from hassil.expression import TextChunk
 from hassil.sample import sample_sentence
 
+from companion.commands import contract
+from companion.commands.contract import ArgumentContract
 from companion.commands.normalize import Normalized, fold, normalize
 from companion.vocabulary import Command
 from companion.errors import TableError
@@ -155,6 +157,7 @@ class Grammar:
     intents: Intents
     rules: Mapping[str, Any]
     usage: Mapping[str, str]
+    contract: ArgumentContract  # tables/argumentos.yaml: what each command takes
 
 
 _CACHE: dict[int, tuple[Tables, Grammar]] = {}
@@ -173,7 +176,8 @@ def grammar(tables: Tables) -> Grammar:
         raise TableError(f"tables/frases.yaml: modelo de frase inválido ({error})") from None
     _add_light_sources(intents, tables)
     _add_sheet_fields(intents, data["mesa"])
-    compiled = Grammar(intents=intents, rules=data["mesa"], usage=_usage(tables))
+    compiled = Grammar(intents=intents, rules=data["mesa"], usage=_usage(tables),
+                       contract=tables.piece(ArgumentContract))
     if len(_CACHE) > 8:
         _CACHE.clear()
     _CACHE[id(tables)] = (tables, compiled)
@@ -302,9 +306,14 @@ def _build(result: Any, normalized: Normalized, compiled: Grammar,
         slots = _slots(result, normalized, rules)
         if metadata.get("tesouro_ou_item"):
             name = _treasure_or_item(slots, rules)
-        return name, BUILDERS.get(name, _as_is)(slots, rules, shown)
+        args = BUILDERS.get(name, _as_is)(slots, rules, shown)
     except SeveralCharacters as several:
         raise _one_at_a_time(several, name, compiled, shown) from None
+    try:
+        contract.check(compiled.contract, name, args)
+    except contract.ContractBroken as broken:
+        raise ArgError(f"'{shown}': {broken}", final=True) from None
+    return name, args
 
 
 def _slots(result: Any, normalized: Normalized, rules: Mapping[str, Any]) -> dict[str, Any]:
@@ -479,11 +488,19 @@ def _secret_reason(slots: Mapping[str, Any]) -> str:
 
 def _marching_order(slots: dict[str, Any], rules: Mapping[str, Any],
                     shown: str) -> dict[str, Any]:
-    """'Ana, Bia e Caio', 'Caio na frente, depois Ana e Bia', 'Caio Ana Bia' → the names."""
+    """'Ana, Bia e Caio', 'Caio na frente, depois Ana e Bia', 'Caio Ana Bia' → the names.
+
+    With commas, each name is what stands between separators ('Ana Clara, Bia e Caio').
+    Without a comma, a name is one word (particles join: 'Ana de Souza') except the last item
+    of the list, which may have several ('ana bia e caio' → Ana, Bia, Caio; 'Bia e Ana Clara'
+    → Bia, Ana Clara): a list said without commas left them out before its last 'e'."""
     words = str(slots["ordem"]).replace(",", " , ").replace(";", " , ").split()
     groups, separated = _split_on_separators(words, rules)
     if not separated:
         groups = [name for group in groups for name in _one_word_names(group, rules)]
+    elif "," not in words:
+        groups = [name for group in groups[:-1] for name in _one_word_names(group, rules)] \
+            + groups[-1:]
     cleaned = [_person_name(" ".join(n), fold(" ".join(n)).split(), rules)
                for n in groups if n]
     if not cleaned:

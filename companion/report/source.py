@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import random
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
+from companion import protocol
 from companion.engine import Command, State, apply, initial_state
 from companion.engine.procedures.weather import SESSION_START
 from companion.engine.view import view_state, visible_to
 from companion.errors import CommandRejected, CompanionError
+from companion.report import prompt_ids
 from companion.store.log import MEMORY, Log, StoredCommand
 from companion.tables import Tables
 
@@ -202,6 +204,7 @@ def entries(campaign: Campaign, span: SessionSpan, tables: Tables,
     """The view at the session's start, and its commands with the events `viewer` may see
     and the views after each. Undone commands are kept (marked) but changed nothing."""
     numbers = _numbering(campaign, viewer)
+    mine = _prompt_numbers(campaign, viewer)
     start: dict[str, Any] | None = None
     out: list[Entry] = []
     view: dict[str, Any] | None = None
@@ -209,17 +212,56 @@ def entries(campaign: Campaign, span: SessionSpan, tables: Tables,
         if stored.n < span.first:
             continue
         if start is None:
-            start = view_state(before, viewer, tables)
+            start = _seen_view(before, viewer, tables, mine)
             view = start
         assert view is not None
-        shown = view_state(after, viewer, tables) if after is not before else view
-        seen = tuple({**e, "seq": numbers[e["seq"]]} for e in campaign.events.get(stored.n, ())
-                     if e["seq"] in numbers)
-        out.append(Entry(stored, seen, view, shown))
+        shown = _seen_view(after, viewer, tables, mine) if after is not before else view
+        seen = tuple(_seen_event(_undo_seen(campaign, {**e, "seq": numbers[e["seq"]]}, viewer,
+                                            numbers), mine)
+                     for e in campaign.events.get(stored.n, ()) if e["seq"] in numbers)
+        out.append(Entry(_seen_command(stored, mine), seen, view, shown))
         view = shown
     if start is None:  # a session with no command yet: the table as the last one left it
         state = initial_state(tables)
         for _stored, _before, state in _replayed(campaign, tables, span.first - 1):
             pass
-        start = view_state(state, viewer, tables)
+        start = _seen_view(state, viewer, tables, mine)
     return start, out
+
+
+def _prompt_numbers(campaign: Campaign, viewer: str) -> dict[int, int] | None:
+    """A player's prompt numbers (report.prompt_ids); None for the GM, who reads the log's."""
+    if not protocol.is_player(viewer):
+        return None
+    return prompt_ids.numbers_for(
+        (e for stored in campaign.commands for e in campaign.events.get(stored.n, ())), viewer)
+
+
+def _seen_view(state: State, viewer: str, tables: Tables,
+               mine: dict[int, int] | None) -> dict[str, Any]:
+    view = view_state(state, viewer, tables)
+    return view if mine is None else prompt_ids.rewrite_data(view, mine)
+
+
+def _undo_seen(campaign: Campaign, event: EventDict, viewer: str,
+               numbers: Mapping[int, int]) -> EventDict:
+    """An undo as `viewer` reads it: for everyone but the GM, `desfeito` is not the log's
+    command number (it counts the GM's hidden commands) but the viewer's number of the first
+    event of the undone command it saw (None: it saw none), as on the live connection."""
+    data = event.get("data")
+    if viewer == "gm" or not isinstance(data, dict) or "desfeito" not in data:
+        return event
+    seen = [numbers[e["seq"]] for e in campaign.events.get(data["desfeito"], ())
+            if e["seq"] in numbers] if isinstance(data["desfeito"], int) else []
+    return {**event, "data": {**data, "desfeito": seen[0] if seen else None}}
+
+
+def _seen_event(event: EventDict, mine: dict[int, int] | None) -> EventDict:
+    return event if mine is None else prompt_ids.localize_event(event, mine)
+
+
+def _seen_command(stored: StoredCommand, mine: dict[int, int] | None) -> StoredCommand:
+    """The command as a player reads it: 'responder pedido 7' in their own numbers."""
+    if mine is None:
+        return stored
+    return replace(stored, text=prompt_ids.rewrite_text(stored.text, mine))

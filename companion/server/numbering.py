@@ -16,12 +16,12 @@ thread-safe (the dispatcher thread and the command handlers' threads both use it
 """
 from __future__ import annotations
 
-import re
 import threading
 from bisect import bisect_left
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from companion import protocol
+from companion.report import prompt_ids
 
 GM_VIEWER = protocol.GM
 
@@ -123,9 +123,6 @@ class Numbering:
 
 # ---------------------------------------------------------------- prompt ids
 
-PROMPT_IN_TEXT = re.compile(r"\b([Pp]edidos?) (\d+)\b")
-
-
 class PromptNumbering:
     """Per-viewer prompt ids: a player's prompts are 1, 2, 3, … counted over the prompts
     addressed to them (the `pedido` events of visibility "player:<id>", in log order, undone
@@ -146,14 +143,15 @@ class PromptNumbering:
     def _advance(self) -> None:
         fresh = self._read(self._upto)
         for event in fresh:
-            if event.get("kind") != "pedido" or not protocol.is_player(event["visibility"]):
+            asked = prompt_ids.asked_prompt(event)
+            if asked is None:
                 continue
-            pedido = (event.get("data") or {}).get("pedido")
-            if isinstance(pedido, dict) and isinstance(pedido.get("id"), int):
-                ids = self._ids.setdefault(event["visibility"], [])
-                if pedido["id"] not in self._local.setdefault(event["visibility"], {}):
-                    ids.append(pedido["id"])
-                    self._local[event["visibility"]][pedido["id"]] = len(ids)
+            viewer, global_id = asked
+            local = self._local.setdefault(viewer, {})
+            if global_id not in local:
+                ids = self._ids.setdefault(viewer, [])
+                ids.append(global_id)
+                local[global_id] = len(ids)
         if fresh:
             self._upto = fresh[-1]["seq"]
 
@@ -191,59 +189,66 @@ class PromptNumbering:
         """An event's data (or a view) with its prompt ids in the viewer's numbers."""
         if not protocol.is_player(viewer) or not isinstance(data, dict):
             return data
-        wanted = set(_prompt_ids(data))
+        wanted = set(prompt_ids.prompt_ids(data))
         if not wanted:
             return data
-        return _rewrite(data, self.mapping(viewer, wanted))
+        return prompt_ids.rewrite_data(data, self.mapping(viewer, wanted))
+
+    def localize_params(self, params: Mapping[str, Any], viewer: str) -> dict[str, Any]:
+        """A refusal's params (tables/narracao/pedidos.yaml) as `viewer` may read them: every
+        prompt id in the viewer's numbers (another's prompt: None), and the lists of pending
+        prompts (`pendentes`, `esperando`) cut to the viewer's own prompts."""
+        if not protocol.is_player(viewer):
+            return dict(params)
+        said = [_as_id(params.get(key)) for key in PROMPT_ID_PARAMS]
+        said += [_as_id(p.get("id")) for key in PROMPT_LIST_PARAMS
+                 for p in params.get(key) or [] if isinstance(p, Mapping)]
+        local = self.mapping(viewer, {i for i in said if i is not None})
+
+        def mine(value: Any) -> int | None:
+            found = _as_id(value)
+            return local.get(found) if found is not None else None
+        out = dict(params)
+        for key in PROMPT_ID_PARAMS:
+            if key in params:
+                out[key] = mine(params[key])
+        for key in PROMPT_LIST_PARAMS:
+            if isinstance(params.get(key), list):
+                out[key] = [{**p, "id": mine(p.get("id"))} for p in params[key]
+                            if isinstance(p, Mapping) and mine(p.get("id")) is not None]
+        return out
 
     def localize_text(self, text: Any, viewer: str) -> Any:
         """'… respondeu ao pedido 7' → '… respondeu ao pedido 2' for the viewer's own prompts;
         another's prompt (quoted in a public undo: "Desfeito: 'responder pedido 7 rolar'")
-        becomes 'um pedido', so no number of the log's count reaches the player."""
+        becomes 'um pedido', so no number of the log's count reaches the player. The one path
+        that reads ids from words: for prose the log keeps as text (an event's text, rendered
+        when its command ran; a command's text quoted by an undo), where no data carries them."""
         if not protocol.is_player(viewer) or not isinstance(text, str) or "edido" not in text:
             return text
-        found = {int(m.group(2)) for m in PROMPT_IN_TEXT.finditer(text)}
+        found = prompt_ids.ids_in_text(text)
         if not found:
             return text
-        local = self.mapping(viewer, found)
-
-        def swap(match: re.Match[str]) -> str:
-            number = local.get(int(match.group(2)))
-            if number is not None:
-                return f"{match.group(1)} {number}"
-            return "Um pedido" if match.group(1)[0] == "P" else "um pedido"
-        return PROMPT_IN_TEXT.sub(swap, text)
+        return prompt_ids.rewrite_text(text, self.mapping(viewer, found))
 
 
-def _prompt_ids(data: Any) -> list[int]:
-    """The prompt ids a data dict carries: `pedido` (an id or a prompt), `pedidos` (prompts),
-    `estado` (a view with `pedidos`)."""
-    found: list[int] = []
-    pedido = data.get("pedido")
-    if isinstance(pedido, bool):
-        pass
-    elif isinstance(pedido, int):
-        found.append(pedido)
-    elif isinstance(pedido, dict) and isinstance(pedido.get("id"), int):
-        found.append(pedido["id"])
-    for prompt in data.get("pedidos") or []:
-        if isinstance(prompt, dict) and isinstance(prompt.get("id"), int):
-            found.append(prompt["id"])
-    if isinstance(data.get("estado"), dict):
-        found += _prompt_ids(data["estado"])
-    return found
+# The params of a refusal (tables/narracao/pedidos.yaml) that name a prompt by its id, and
+# those that list prompts (each with an `id`).
+PROMPT_ID_PARAMS = ("pedido", "primeiro", "ultimo")
+PROMPT_LIST_PARAMS = ("pendentes", "esperando")
 
 
-def _rewrite(data: dict, local: dict[int, int]) -> dict:
-    out = dict(data)
-    pedido = data.get("pedido")
-    if isinstance(pedido, int) and not isinstance(pedido, bool):
-        out["pedido"] = local.get(pedido)
-    elif isinstance(pedido, dict) and isinstance(pedido.get("id"), int):
-        out["pedido"] = {**pedido, "id": local.get(pedido["id"])}
-    if isinstance(data.get("pedidos"), list):
-        out["pedidos"] = [{**p, "id": local.get(p["id"])} if isinstance(p, dict)
-                          and isinstance(p.get("id"), int) else p for p in data["pedidos"]]
-    if isinstance(data.get("estado"), dict):
-        out["estado"] = _rewrite(data["estado"], local)
-    return out
+def carries_prompt_ids(params: Mapping[str, Any]) -> bool:
+    """Whether a refusal's params name or list prompts by id."""
+    return any(key in params for key in PROMPT_ID_PARAMS + PROMPT_LIST_PARAMS)
+
+
+def _as_id(value: Any) -> int | None:
+    """A prompt id as the engine said it (an int, or the digits the GM typed)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+        return int(value.strip())
+    return None

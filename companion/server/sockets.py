@@ -53,7 +53,7 @@ from companion import pages, protocol
 from companion.engine import Command
 from companion.engine.toolkit import slug
 from companion.errors import AccessDenied, CommandRejected, CompanionError
-from companion.server import access
+from companion.server import access, numbering
 from companion.server.numbering import GM_VIEWER, Numbering, PromptNumbering
 
 log = logging.getLogger(__name__)
@@ -474,11 +474,31 @@ class Hub:
 
     def _ack(self, result: Any, client: Client) -> dict[str, Any]:
         if not result.ok:
-            message = self.prompts.localize_text(result.error or "", client.viewer)
-            return protocol.refusal(message, getattr(result, "code", None))
+            return protocol.refusal(self._refusal_text(result, client.viewer),
+                                    getattr(result, "code", None))
         events = [self.numbering.localize(e, client.viewer) for e in result.events
                   if self.visible_to(e["visibility"], client.viewer)]
         return {"ok": True, "events": events}
+
+    def _refusal_text(self, result: Any, viewer: str) -> str:
+        """What the viewer reads of a refusal. The GM reads the engine's text. For a player, a
+        refusal whose params name prompts is written again from its template with the params in
+        the player's numbers and only the player's own prompts (numbering.localize_params);
+        any other keeps its text, with the regex pass (localize_text) as the last resort for a
+        prompt quoted in prose (a refusal about a refusal: comandos.na_vez)."""
+        message = result.error or ""
+        code, params = getattr(result, "code", None), getattr(result, "params", None) or {}
+        if viewer == GM_VIEWER or not protocol.is_player(viewer):
+            return message
+        if code in self.tables.narration.codes and numbering.carries_prompt_ids(params):
+            return self.tables.narration.render(code, self.prompts.localize_params(params,
+                                                                                   viewer))
+        return self.prompts.localize_text(message, viewer)
+
+    def _refused(self, refusal: CommandRejected) -> dict[str, Any]:
+        """The server's own refusal (said by its code) as the acknowledgement."""
+        text = refusal.message or self.tables.narration.render(refusal.code, refusal.params)
+        return protocol.refusal(text, refusal.code)
 
     def _player_command(self, client: Client, actor: str, text: str) -> dict[str, Any]:
         """A player's line: parsed once here, refused unless it is theirs to give (the session
@@ -495,15 +515,15 @@ class Hub:
         try:
             said = self._own_prompt(client.viewer, command.name, args, text.strip())
         except CommandRejected as refused:
-            return protocol.refusal(refused.message, refused.code)
+            return self._refused(refused)
         result = self.session.run_command(Command(command.name, args, actor), text=said)
         return self._ack(result, client)
 
     def _own_prompt(self, viewer: str, name: str, args: dict[str, Any], text: str) -> str:
         """For an answer, the prompt it names in the player's numbers becomes the engine's id
         (in `args`, and in the text kept in the log); returns that text. A number the player
-        never had, or whose prompt is no longer pending, is refused here: the engine's own
-        refusals would list every pending prompt, other players' too."""
+        never had, or whose prompt is no longer pending, is refused here (tables/narracao/
+        pedidos_jogador.yaml), listing only the player's own pending prompts."""
         if name != "responder":
             return text
         mine = [p for p in self.session.state.prompts
@@ -512,21 +532,20 @@ class Hub:
         if "pedido" not in args:
             named = args.get("personagem")
             if named is not None and slug(str(named)) != protocol.character_of(viewer):
-                raise CommandRejected(f"'{named}' não é o seu personagem; responda só aos seus "
-                                      "pedidos", "pedido_alheio")
+                raise CommandRejected.because("pedidos_jogador.pedido_alheio", nome=named)
             if not mine:
-                raise CommandRejected("não há nenhum pedido pendente para você", "sem_pedido")
+                raise CommandRejected.because("pedidos_jogador.sem_pedido")
             return text
         said = str(args["pedido"]).strip()
         number = int(said) if said.isascii() and said.isdigit() else 0
         wanted = self.prompts.to_global(viewer, number) if number else None
-        pending = ", ".join(str(local[p.id]) for p in mine if p.id in local) or "nenhum"
+        pending = [local[p.id] for p in mine if p.id in local]
         if wanted is None:
-            raise CommandRejected(f"pedido desconhecido: '{said}'; seus pedidos pendentes: "
-                                  f"{pending}", "pedido_desconhecido")
+            raise CommandRejected.because("pedidos_jogador.pedido_desconhecido", pedido=said,
+                                          pendentes=pending)
         if not any(p.id == wanted for p in mine):
-            raise CommandRejected(f"o pedido {number} já foi respondido ou cancelado; seus "
-                                  f"pedidos pendentes: {pending}", "pedido_encerrado")
+            raise CommandRejected.because("pedidos_jogador.pedido_encerrado", pedido=number,
+                                          pendentes=pending)
         args["pedido"] = wanted
         return re.sub(rf"\bpedido\s+0*{number}\b", f"pedido {wanted}", text, count=1,
                       flags=re.IGNORECASE)

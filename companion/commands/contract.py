@@ -1,0 +1,120 @@
+"""The argument contract of every command (tables/argumentos.yaml, documented in
+docs/commands.md): checked once, where text becomes a command (parse), for every input.
+
+Only what the words themselves can get wrong is checked here: an argument the command does not
+take, one it cannot go without, a value of the wrong kind, a value outside a closed set, a dice
+modifier past the house limit. What depends on the rules (terrains, seasons, tables, a number's
+bounds) or on the table's state (a character that does not exist) stays with the engine, which
+says what it accepts.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Literal, Mapping, get_args
+
+from companion.rulebook import InvalidValue, piece
+
+Kind = Literal["nome", "nomes", "texto", "regra", "inteiro", "sim_nao", "escolha", "dados",
+               "pedido"]
+_MODIFIER = re.compile(r"([+-])\s*(\d+)(?!\s*d)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class ArgumentSpec:
+    """One argument of one command: its kind, and what bounds it."""
+
+    tipo: Kind
+    obrigatorio: bool = False
+    valores: tuple[str, ...] = ()
+
+    def validate(self) -> None:
+        if (self.tipo == "escolha") != bool(self.valores):
+            raise InvalidValue("valores", "uma lista de valores, só (e sempre) no tipo escolha")
+
+
+@piece("argumentos")
+@dataclass(frozen=True)
+class ArgumentContract:
+    """tables/argumentos.yaml: every command's arguments, and the largest dice modifier."""
+
+    modificador_maximo: int
+    comandos: Mapping[str, Mapping[str, ArgumentSpec]]
+
+    def validate(self) -> None:
+        if self.modificador_maximo < 0:
+            raise InvalidValue("modificador_maximo", "um número inteiro de 0 para cima")
+
+
+class ContractBroken(ValueError):
+    """A command's arguments break the contract; the message says what would be accepted."""
+
+
+def check(contract: ArgumentContract, name: str, args: Mapping[str, Any]) -> None:
+    """Raise ContractBroken (in Portuguese) unless `args` are what `name` takes."""
+    specs = contract.comandos.get(name)
+    if specs is None:
+        raise ContractBroken(f"comando sem contrato de argumentos: '{name}'")
+    unknown = sorted(set(args) - set(specs))
+    if unknown:
+        taken = ", ".join(specs) or "nenhum"
+        raise ContractBroken(f"'{name}' não leva {', '.join(unknown)}; leva: {taken}")
+    missing = [key for key, spec in specs.items() if spec.obrigatorio and key not in args]
+    if missing:
+        raise ContractBroken(f"falta {', '.join(missing)} em '{name}'")
+    for key, value in args.items():
+        problem = _problem(specs[key], value, contract)
+        if problem is not None:
+            raise ContractBroken(f"valor inválido para {key}: {_quoted(value)}; {problem}")
+
+
+def _quoted(value: Any) -> str:
+    return f"'{value}'" if not isinstance(value, list) else ", ".join(map(str, value))
+
+
+def _problem(spec: ArgumentSpec, value: Any, contract: ArgumentContract) -> str | None:
+    """What would be accepted, when `value` is not; None when it is."""
+    return _CHECKS[spec.tipo](spec, value, contract)
+
+
+def _text(spec: ArgumentSpec, value: Any, contract: ArgumentContract) -> str | None:
+    return None if isinstance(value, str) and value.strip() else "diga um texto"
+
+
+def _names(spec: ArgumentSpec, value: Any, contract: ArgumentContract) -> str | None:
+    ok = isinstance(value, list) and value and all(isinstance(v, str) and v.strip()
+                                                  for v in value)
+    return None if ok else "diga os nomes, como 'Ana, Bia e Caio'"
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _integer(spec: ArgumentSpec, value: Any, contract: ArgumentContract) -> str | None:
+    return None if _whole(value) else "use um número inteiro"
+
+
+def _yes_no(spec: ArgumentSpec, value: Any, contract: ArgumentContract) -> str | None:
+    return None if isinstance(value, bool) else "use sim ou não"
+
+
+def _choice(spec: ArgumentSpec, value: Any, contract: ArgumentContract) -> str | None:
+    return None if value in spec.valores else f"use {' ou '.join(spec.valores)}"
+
+
+def _dice(spec: ArgumentSpec, value: Any, contract: ArgumentContract) -> str | None:
+    if not isinstance(value, str) or not value.strip():
+        return "use algo como 1d20 ou 2d6+1"
+    top = contract.modificador_maximo
+    if any(int(amount) > top for _sign, amount in _MODIFIER.findall(value)):
+        return f"o modificador vai até {top}, para mais ou para menos (ex.: 1d20+{min(2, top)})"
+    return None
+
+
+def _prompt(spec: ArgumentSpec, value: Any, contract: ArgumentContract) -> str | None:
+    return None if _whole(value) else "use o número do pedido"
+
+
+_CHECKS = {"nome": _text, "texto": _text, "regra": _text, "nomes": _names, "inteiro": _integer,
+           "sim_nao": _yes_no, "escolha": _choice, "dados": _dice, "pedido": _prompt}

@@ -1,0 +1,120 @@
+"""The argument contract (tables/argumentos.yaml): applied once in the parse layer, for every
+input, and said the same way in docs/commands.md."""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from companion.commands import parse
+from companion.commands import contract
+from companion.commands.contract import ArgumentContract, ContractBroken
+from companion.commands.parse import grammar
+from companion.errors import TableError
+from companion.rulebook import build_piece
+from companion.tables import Tables
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "commands.md"
+ROW = re.compile(r"^\| `(?P<command>[a-z_]+)` \| (?P<args>.*) \|$")
+ARG = re.compile(r"`(?P<name>[a-z_0-9]+)(?P<optional>\??)` \((?P<kind>[a-z_]+)(?::"
+                 r" (?P<values>[a-z_/]+))?\)")
+
+
+def documented_contract() -> dict[str, dict[str, tuple[str, bool, tuple[str, ...]]]]:
+    """command → argument → (kind, required, values), from docs/commands.md's contract table."""
+    text = DOCS.read_text(encoding="utf-8")
+    section = text.split("## Argument contract", 1)[1]
+    found: dict[str, dict[str, tuple[str, bool, tuple[str, ...]]]] = {}
+    for line in section.splitlines():
+        row = ROW.match(line.strip())
+        if row is None:
+            continue
+        found[row["command"]] = {
+            arg["name"]: (arg["kind"], not arg["optional"],
+                          tuple(arg["values"].split("/")) if arg["values"] else ())
+            for arg in ARG.finditer(row["args"])}
+    return found
+
+
+def test_docs_and_the_contract_say_the_same(tables: Tables) -> None:
+    rules = tables.piece(ArgumentContract)
+    from_yaml = {name: {arg: (spec.tipo, spec.obrigatorio, spec.valores)
+                        for arg, spec in args.items()}
+                 for name, args in rules.comandos.items()}
+    assert documented_contract() == from_yaml
+
+
+def test_every_command_the_parser_knows_has_a_contract_and_is_documented(tables: Tables) -> None:
+    rules = tables.piece(ArgumentContract)
+    said = set(grammar(tables).intents.intents)
+    assert said == set(rules.comandos)
+    described = {m for line in DOCS.read_text(encoding="utf-8").split("## Argument contract")[0]
+                 .splitlines() if line.startswith("| `")
+                 for m in re.findall(r"`([a-z_]+)`", line.split("|")[1])}
+    assert set(rules.comandos) <= described
+
+
+def test_the_commands_of_the_golden_sentences_keep_the_contract(tables: Tables) -> None:
+    golden = Path(__file__).resolve().parent / "golden" / "sentences.yaml"
+    cases = yaml.safe_load(golden.read_text(encoding="utf-8"))["positivos"]
+    rules = tables.piece(ArgumentContract)
+    for case in cases:
+        wanted = case["comando"]
+        contract.check(rules, wanted["command"], wanted["args"])  # raises if not
+
+
+@pytest.mark.parametrize("said, limit_word", [
+    ("rolar 1d6+1000000", "o modificador vai até 1000,"),
+    ("rolar 2d6-1001", "o modificador vai até 1000,"),
+    ("segredo 1d20+5000 escutar a porta", "o modificador vai até 1000,"),
+])
+def test_a_dice_modifier_past_the_limit_is_refused_saying_the_limit(said: str, limit_word: str,
+                                                                    tables: Tables) -> None:
+    result = parse(said, tables)
+    assert result.command is None
+    assert result.error is not None and result.error.startswith(f"'{said}': ")
+    assert limit_word in result.error
+
+
+def test_the_modifier_limit_comes_from_the_tables(tables: Tables) -> None:
+    files = {**tables.files, "argumentos": {**tables.files["argumentos"],
+                                            "modificador_maximo": 1000000}}
+    wider = replace(tables, files=files, pieces={})
+    assert parse("rolar 1d6+1000000", wider).command is not None
+    assert parse("rolar 1d6+1000", tables).command is not None
+    files = {**tables.files, "argumentos": {**tables.files["argumentos"],
+                                            "modificador_maximo": 10}}
+    narrower = replace(tables, files=files, pieces={})
+    assert "vai até 10," in (parse("rolar 1d6+11", narrower).error or "")
+
+
+@pytest.mark.parametrize("name, args, words", [
+    ("rolar", {}, "falta expressao em 'rolar'"),
+    ("rolar", {"expressao": "1d6", "voando": True}, "'rolar' não leva voando; leva: expressao, "
+                                                    "vantagem"),
+    ("rolar", {"expressao": "1d6", "vantagem": "sorte"}, "use vantagem ou desvantagem"),
+    ("luz", {"fonte": "tocha", "acao": "quebrar"}, "use acender ou apagar"),
+    ("tesouro", {"quantidade": "muito", "tipo": "ouro"}, "use um número inteiro"),
+    ("tesouro", {"quantidade": True, "tipo": "ouro"}, "use um número inteiro"),
+    ("marcha", {"ordem": []}, "diga os nomes"),
+    ("distancia", {"alcance_maior": "sim"}, "use sim ou não"),
+    ("voar", {}, "comando sem contrato de argumentos: 'voar'"),
+])
+def test_broken_arguments_say_what_would_be_accepted(name: str, args: dict[str, Any],
+                                                     words: str, tables: Tables) -> None:
+    with pytest.raises(ContractBroken) as broken:
+        contract.check(tables.piece(ArgumentContract), name, args)
+    assert words in str(broken.value)
+
+
+def test_a_bad_contract_file_names_the_file_and_the_key(tables: Tables) -> None:
+    bad = {**tables.files, "argumentos": {"modificador_maximo": 100, "comandos": {
+        "rolar": {"expressao": {"tipo": "escolha"}}}}}
+    with pytest.raises(TableError) as error:
+        build_piece(ArgumentContract, bad)
+    assert "tables/argumentos.yaml" in error.value.message
+    assert "comandos.rolar.expressao.valores" in error.value.message
