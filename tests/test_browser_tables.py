@@ -44,7 +44,10 @@ def test_the_pages_show_the_labels_of_the_tables_they_are_given(renamed: Table) 
     table = renamed
     ana = table.player("Ana")
     gm = table.gm()
+    # the page is connected before its first estado arrives: wait for the name, then compare
+    gm.locator("#mode-name", has_text="estrada").wait_for()
     assert gm.locator("#mode-name").text_content() == "estrada"
+    ana.locator(".mode-tag", has_text="Estrada").first.wait_for()
     assert ana.locator(".mode-tag").first.text_content() == "Estrada"
     assert gm.get_by_role("button", name="Avançar", exact=True).count() == 0
     advance = gm.get_by_role("button", name="Seguir a estrada")

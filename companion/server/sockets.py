@@ -338,12 +338,15 @@ class Hub:
     def _send_views(self) -> None:
         """The views after the events sent since the last views, once the phones have those
         events: building the views holds the GIL the websocket writers need, and a view is
-        worth less than the event it follows. A burst of commands gets one round of views."""
+        worth less than the event it follows. A burst of commands gets one round of views
+        (the later jobs of the burst find nothing left to show, and wait for nothing)."""
+        with self.sending:
+            if not self.unviewed:
+                return
         self._wait_sent()
         with self.sending:
             fresh, self.unviewed = self.unviewed, []
-        if fresh:
-            self._send_states(fresh)
+        self._send_states(fresh)
 
     def _wait_sent(self) -> None:
         """Wait until every connection's send queue is empty (at most VIEWS_WAIT seconds),
