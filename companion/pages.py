@@ -7,10 +7,11 @@ buttons' labels. The pages keep none of these texts themselves.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Mapping, get_args
 
 from companion.errors import TableError
 from companion.prompt_names import PromptLabels
+from companion.protocol import Mode
 from companion.rulebook import InvalidValue, piece
 from companion.tables import Tables
 
@@ -91,10 +92,10 @@ def load(tables: Tables) -> Pages:
 
 def _build(tables: Tables) -> Pages:
     """tables/paginas.yaml as typed values; modes, prompt kinds and options it names must
-    exist (comandos.yaml `modos`, pedidos.yaml `nomes_pedidos` and `nomes_opcoes`), and every
+    exist (the modes of protocol.Mode, pedidos.yaml `nomes_pedidos` and `nomes_opcoes`), and every
     mode has its name and its buttons."""
     raw = tables.piece(PageTexts)
-    modes = tables.get("comandos", "modos")
+    modes = get_args(Mode)  # the modes comandos.yaml names (protocol.ModeNames)
     _known(FILE, "modos", raw.modos, modes, "um modo")
     _known(FILE, "botoes", raw.botoes, modes, "um modo")
     for mode in modes:

@@ -25,6 +25,7 @@ from companion.commands.contract import ArgumentContract
 from companion.commands.normalize import Normalized, fold, normalize
 from companion.vocabulary import Command
 from companion.errors import TableError
+from companion.protocol import CommandRules
 from companion.rulebook import InvalidValue, piece
 from companion.tables import Tables
 
@@ -186,12 +187,7 @@ def grammar(tables: Tables) -> Grammar:
 
 def _usage(tables: Tables) -> dict[str, str]:
     """Each command's help line from comandos.yaml ("terreno planície|… — terreno do hex")."""
-    commands = tables.files.get("comandos", {})
-    commands = commands.get("comandos", {}) if isinstance(commands, Mapping) else {}
-    if not isinstance(commands, Mapping):
-        return {}
-    return {str(name): str(spec.get("ajuda", name)) for name, spec in commands.items()
-            if isinstance(spec, Mapping)}
+    return {name: spec.ajuda for name, spec in tables.piece(CommandRules).comandos.items()}
 
 
 def _add_light_sources(intents: Intents, tables: Tables) -> None:
