@@ -200,8 +200,8 @@ def _open_session(args: argparse.Namespace, tables: Tables, gm_token: str | None
 def campaign_line(session: Any) -> str:
     """Which session of the campaign goes on (the last one, where the party stopped)."""
     number = getattr(session.state, "session", 1)
-    where = "só na memória" if session.db_path == ":memory:" else session.db_path
-    return (f"campanha em {where}: sessão {number} "
+    where = "só na memória" if session.db_path == ":memory:" else f"em {session.db_path}"
+    return (f"campanha {where}: sessão {number} "
             "(no fim da noite, diga 'encerrar sessão'; o relatório fica em /relatorio)")
 
 
