@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -59,6 +60,8 @@ def free_port() -> int:
 
 CONTROL = st.sampled_from(["\x00", "\x07", "\x1b[31m", "\u200b", "\u200d", "\ufeff", "\u202e",
                            "\r", "\n\n", "\t", "\x7f", "\ud800", "\udfff", "\U0010ffff"])
+# Where a clause of table talk ends (the parser reads the last clause after it as a command).
+TABLE_TALK_END = re.compile(r"[.!?;,…]+(?=\s|$)")
 WORDS = st.sampled_from(["rolar", "avançar", "fuga", "turno", "pânico", "responder",
                          "personagem", "tesouro", "desfazer", "masmorra", "d", "1d6", "999",
                          "-1", "ana", "Ana", "de", "dano", "toma", "pedido", "opção", "🐉"])
@@ -82,7 +85,9 @@ def nested(depth: int) -> Any:
 REFUSED_TEXTS = st.one_of(
     st.text(max_size=60).map(lambda t: "zq" + t),  # never a command's first word
     st.lists(st.one_of(WORDS, CONTROL, st.text(max_size=6)), min_size=1, max_size=8)
-    .map(lambda parts: "xyzzy " + " ".join(parts)),
+    .map(lambda parts: "xyzzy " + " ".join(parts))
+    # table talk, then a command ("xyzzy . avançar") is that command (parse._last_clause)
+    .filter(lambda text: not TABLE_TALK_END.search(text)),
     st.integers(101, 10**12).map(lambda n: f"rolar {n}d{n}"),
     st.integers(1001, 10**30).map(lambda n: f"rolar 1d{n}"),
     st.sampled_from(["turno", "fuga sucesso", "fuga falha", "distância", "ataque à distância",
