@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Callable, Mapping
 
+from companion.engine.clock import MINUTES_PER_HOUR
 from companion.engine.model import State, Timer
 from companion.engine.procedures.dungeon import DungeonRules, is_dark
 from companion.engine.toolkit import Scratch, arg, command, slug
@@ -112,7 +113,7 @@ def spell(state: State, scratch: Scratch) -> State:
     turns = arg(scratch, "turnos")
     hours = arg(scratch, "horas")  # "por uma hora": the turns of that many hours
     if turns is None and isinstance(hours, int) and not isinstance(hours, bool):
-        turns = hours * 60 // rules.turno_minutos
+        turns = hours * MINUTES_PER_HOUR // rules.turno_minutos
     top = rules.magia_maximo_turnos
     if not name:
         raise CommandRejected.because("masmorra.magia_sem_nome")
