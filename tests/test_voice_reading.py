@@ -70,9 +70,11 @@ def test_every_printed_phrase_is_read_by_voice_and_chat_alike(phrases: list,
     for phrase in phrases:
         voice = read_voice(phrase.text, tables)
         chat = parse(phrase.text, tables)
+        expected = {"tesouro", "item"} if phrase.command in {"tesouro", "item"} \
+            else {phrase.command}
         if voice.command is None or chat.command is None \
-                or voice.command.name != chat.command.name:
-            wrong.append(phrase.text)
+                or voice.command.name != chat.command.name or voice.command.name not in expected:
+            wrong.append(phrase.text)  # read alike, and as the command it is listed for
     assert wrong == []
 
 
