@@ -156,7 +156,7 @@ class Grammar:
     """frases.yaml compiled once: hassil intents plus the house rules for cleaning slots."""
 
     intents: Intents
-    rules: Mapping[str, Any]
+    rules: HouseRules
     usage: Mapping[str, str]
     contract: ArgumentContract  # tables/argumentos.yaml: what each command takes
 
@@ -169,15 +169,15 @@ def grammar(tables: Tables) -> Grammar:
     cached = _CACHE.get(id(tables))
     if cached is not None and cached[0] is tables:
         return cached[1]
-    tables.piece(SentenceFile)  # checked (hassil reads the templates themselves)
+    house = tables.piece(SentenceFile).mesa  # checked (hassil reads the templates themselves)
     data = tables["frases"]
     try:
         intents = Intents.from_dict({k: v for k, v in data.items() if k != "mesa"})
     except Exception as error:  # hassil's template errors, translated once here
         raise TableError(f"tables/frases.yaml: modelo de frase inválido ({error})") from None
     _add_light_sources(intents, tables)
-    _add_sheet_fields(intents, data["mesa"])
-    compiled = Grammar(intents=intents, rules=data["mesa"], usage=_usage(tables),
+    _add_sheet_fields(intents, house)
+    compiled = Grammar(intents=intents, rules=house, usage=_usage(tables),
                        contract=tables.piece(ArgumentContract))
     if len(_CACHE) > 8:
         _CACHE.clear()
@@ -205,11 +205,11 @@ def _add_light_sources(intents: Intents, tables: Tables) -> None:
                                                    values=[*slot_list.values, *extra])
 
 
-def _add_sheet_fields(intents: Intents, rules: Mapping[str, Any]) -> None:
+def _add_sheet_fields(intents: Intents, rules: HouseRules) -> None:
     """The {campo} list ("Ana comida +2"): every sheet alias except the signed modifiers."""
-    signed = set(rules["atributos_com_sinal"])
+    signed = set(rules.atributos_com_sinal)
     values = [TextSlotValue(TextChunk(" ".join(fold(alias).split())), str(key))
-              for key, aliases in rules["atributos"].items() if key not in signed
+              for key, aliases in rules.atributos.items() if key not in signed
               for alias in aliases]
     intents.slot_lists["campo"] = TextSlotList(name="campo", values=values)
 
@@ -220,7 +220,7 @@ def _add_sheet_fields(intents: Intents, rules: Mapping[str, Any]) -> None:
 def parse(text: str, tables: Tables) -> ParseResult:
     """What the text means. Never raises for any text."""
     compiled = grammar(tables)
-    limit = compiled.rules["max_caracteres"]
+    limit = compiled.rules.max_caracteres
     raw = str(text)
     normalized = normalize(raw[: limit + 1])
     shown = _quote(normalized)
@@ -231,7 +231,7 @@ def parse(text: str, tables: Tables) -> ParseResult:
                                   f"{limit}); {HELP_HINT}"))
     if not normalized.tokens:
         return ParseResult(error=f"não entendi '{shown}' como comando; {HELP_HINT}")
-    if len(normalized.tokens) > compiled.rules["max_palavras"]:
+    if len(normalized.tokens) > compiled.rules.max_palavras:
         return ParseResult(error=f"comando longo demais ('{shown}'); {HELP_HINT}")
     try:
         result = _best(normalized, compiled, shown)
@@ -312,7 +312,7 @@ def _build(result: Any, normalized: Normalized, compiled: Grammar,
     return name, args
 
 
-def _slots(result: Any, normalized: Normalized, rules: Mapping[str, Any]) -> dict[str, Any]:
+def _slots(result: Any, normalized: Normalized, rules: HouseRules) -> dict[str, Any]:
     """Every slot of a match: list values as they are, wildcards cleaned."""
     slots: dict[str, Any] = {}
     for entity in result.entities_list:
@@ -347,52 +347,51 @@ def _plain_value(value: Any) -> Any:
     return value
 
 
-_DEFAULT_WILDCARD: Mapping[str, Any] = {"palavras": 4, "nome_de_pessoa": False,
-                                        "filtra_inicio": False}
+_DEFAULT_WILDCARD = Wildcard(palavras=4, nome_de_pessoa=False, filtra_inicio=False)
 
 
 def _clean_wildcard(slot: str, value: str, normalized: Normalized,
-                    rules: Mapping[str, Any]) -> str:
+                    rules: HouseRules) -> str:
     """A captured name as the GM wrote it, trimmed, within the word limit."""
-    spec = rules["curingas"].get(slot, _DEFAULT_WILDCARD)
+    spec = rules.curingas.get(slot, _DEFAULT_WILDCARD)
     words = value.split()
     restored = normalized.restore(value) or value
-    if spec["nome_de_pessoa"]:
+    if spec.nome_de_pessoa:
         _refuse_several(restored, words, rules)
-    if not words or len(words) > spec["palavras"]:
+    if not words or len(words) > spec.palavras:
         raise ArgError("")  # too long to be a name: table talk, not a command
-    if spec["nome_de_pessoa"]:
+    if spec.nome_de_pessoa:
         return _person_name(restored, words, rules)
-    if spec["filtra_inicio"] and words[0] in rules["nao_sao_nomes"]:
+    if spec.filtra_inicio and words[0] in rules.nao_sao_nomes:
         raise ArgError("")  # "a estação de trem": an article or pronoun, not a value
     return restored
 
 
-def _person_name(restored: str, words: list[str], rules: Mapping[str, Any]) -> str:
+def _person_name(restored: str, words: list[str], rules: HouseRules) -> str:
     """A character's name: not a pronoun; capitalized when said all lowercase.
 
     An article before the name is how Brazilians talk ("a Bia", "o Caio"): it is dropped.
     """
     said = restored
-    if len(words) > 1 and words[0] in rules["artigos"]:
+    if len(words) > 1 and words[0] in rules.artigos:
         restored, words = _drop_first_word(restored, words)
-    if words[0] in rules["nao_sao_nomes"] or any(w.isdigit() for w in words):
+    if words[0] in rules.nao_sao_nomes or any(w.isdigit() for w in words):
         raise ArgError(f"'{said}' não parece nome de personagem; {HELP_HINT}")
     if restored != restored.lower():
         return restored
-    particles = set(rules["particulas"])
+    particles = set(rules.particulas)
     return " ".join(w if w in particles else w[:1].upper() + w[1:] for w in restored.split())
 
 
-def _refuse_several(restored: str, words: list[str], rules: Mapping[str, Any]) -> None:
+def _refuse_several(restored: str, words: list[str], rules: HouseRules) -> None:
     """'Ana e Carla', 'Ana, Bia e Caio', 'os três', 'todos': several characters, not one name.
 
     `words` are the normalized words ("os 3"). A name with 'e' inside stays one name when a
     part has more words ('Ana Souza e Silva').
     """
-    article = len(words) > 1 and words[0] in rules["artigos"]
+    article = len(words) > 1 and words[0] in rules.artigos
     rest = words[1:] if article else words
-    if " ".join(rest) in rules["varios_personagens"] or (article and all(
+    if " ".join(rest) in rules.varios_personagens or (article and all(
             w.isdigit() for w in rest)):
         raise SeveralCharacters(restored)
     names = _names_said_together(restored, rules)
@@ -400,9 +399,9 @@ def _refuse_several(restored: str, words: list[str], rules: Mapping[str, Any]) -
         raise SeveralCharacters(restored.strip(" ,;:.!?"), tuple(names))
 
 
-def _names_said_together(restored: str, rules: Mapping[str, Any]) -> list[str]:
+def _names_said_together(restored: str, rules: HouseRules) -> list[str]:
     """The one-word names of 'a Ana, Bia e o Caio' (articles dropped); [] when not a list."""
-    separators = [fold(s).strip() for s in rules["separadores_de_nomes"]]
+    separators = [fold(s).strip() for s in rules.separadores_de_nomes]
     pieces = restored.replace(",", " , ").split()
     parts: list[list[str]] = [[]]
     for piece in pieces:
@@ -412,7 +411,7 @@ def _names_said_together(restored: str, rules: Mapping[str, Any]) -> list[str]:
             parts[-1].append(piece.strip(" ,;:.!?"))
     parts = [part for part in parts if part]
     for part in parts:
-        if len(part) > 1 and fold(part[0]) in rules["artigos"]:
+        if len(part) > 1 and fold(part[0]) in rules.artigos:
             del part[0]
     if len(parts) < 2 or any(len(part) != 1 for part in parts):
         return []
@@ -427,10 +426,10 @@ def _drop_first_word(restored: str, words: list[str]) -> tuple[str, list[str]]:
     return " ".join(words[1:]), words[1:]
 
 
-def _treasure_or_item(slots: Mapping[str, Any], rules: Mapping[str, Any]) -> str:
+def _treasure_or_item(slots: Mapping[str, Any], rules: HouseRules) -> str:
     """'achamos 50 moedas de ouro' is treasure; 'achamos 2 poções' is an item."""
     words = set(fold(str(slots.get("tipo", ""))).split())
-    return "tesouro" if words & set(rules["palavras_de_tesouro"]) else "item"
+    return "tesouro" if words & set(rules.palavras_de_tesouro) else "item"
 
 
 # ---------------------------------------------------------------- builders per command
@@ -438,7 +437,7 @@ def _treasure_or_item(slots: Mapping[str, Any], rules: Mapping[str, Any]) -> str
 Builder = Callable[[dict[str, Any], Mapping[str, Any], str], dict[str, Any]]
 
 
-def _as_is(slots: dict[str, Any], rules: Mapping[str, Any], shown: str) -> dict[str, Any]:
+def _as_is(slots: dict[str, Any], rules: HouseRules, shown: str) -> dict[str, Any]:
     return slots
 
 
@@ -455,14 +454,14 @@ def _dice_expression(slots: dict[str, Any]) -> str:
     return text + (f"+{bonus}" if bonus else "") + (f"-{penalty}" if penalty else "")
 
 
-def _roll(slots: dict[str, Any], rules: Mapping[str, Any], shown: str) -> dict[str, Any]:
+def _roll(slots: dict[str, Any], rules: HouseRules, shown: str) -> dict[str, Any]:
     args = {"expressao": _dice_expression(slots)}
     if "vantagem" in slots:
         args["vantagem"] = slots["vantagem"]
     return args
 
 
-def _secret(slots: dict[str, Any], rules: Mapping[str, Any], shown: str) -> dict[str, Any]:
+def _secret(slots: dict[str, Any], rules: HouseRules, shown: str) -> dict[str, Any]:
     """'segredo 1d20+2 escutar' or 'o Bruno escuta atrás da porta' (motivo 'Bruno: escutar…')."""
     args: dict[str, Any] = {}
     if "lados" in slots:
@@ -482,7 +481,7 @@ def _secret_reason(slots: Mapping[str, Any]) -> str:
     return f"{who}: {action}" if who else action
 
 
-def _marching_order(slots: dict[str, Any], rules: Mapping[str, Any],
+def _marching_order(slots: dict[str, Any], rules: HouseRules,
                     shown: str) -> dict[str, Any]:
     """'Ana, Bia e Caio', 'Caio na frente, depois Ana e Bia', 'Caio Ana Bia' → the names.
 
@@ -505,9 +504,9 @@ def _marching_order(slots: dict[str, Any], rules: Mapping[str, Any],
 
 
 def _split_on_separators(words: list[str],
-                         rules: Mapping[str, Any]) -> tuple[list[list[str]], bool]:
+                         rules: HouseRules) -> tuple[list[list[str]], bool]:
     """Groups of words between separators (',', 'e', 'depois', 'na frente'…); any found?"""
-    separators = sorted((fold(s).split() or [","] for s in rules["separadores_de_marcha"]),
+    separators = sorted((fold(s).split() or [","] for s in rules.separadores_de_marcha),
                         key=len, reverse=True)
     folded = [fold(w).strip(".!?:") or w for w in words]
     groups: list[list[str]] = [[]]
@@ -524,9 +523,9 @@ def _split_on_separators(words: list[str],
     return [g for g in groups if any(g)], found
 
 
-def _one_word_names(group: list[str], rules: Mapping[str, Any]) -> list[list[str]]:
+def _one_word_names(group: list[str], rules: HouseRules) -> list[list[str]]:
     """'Caio Ana Bia' (no separator): a name per word; 'de'/'da' join ('Ana de Souza')."""
-    particles = set(rules["particulas"]) - {"e"}
+    particles = set(rules.particulas) - {"e"}
     names: list[list[str]] = []
     for word in group:
         joined = names and (fold(word) in particles or fold(names[-1][-1]) in particles)
@@ -537,7 +536,7 @@ def _one_word_names(group: list[str], rules: Mapping[str, Any]) -> list[list[str
     return names
 
 
-def _monster(slots: dict[str, Any], rules: Mapping[str, Any], shown: str) -> dict[str, Any]:
+def _monster(slots: dict[str, Any], rules: HouseRules, shown: str) -> dict[str, Any]:
     """'monstro ogro na sala 3' and the bare 'o ogro morreu' ({monstro_dito}) give `nome`."""
     if "sala_num" in slots:
         slots["sala"] = str(slots.pop("sala_num"))
@@ -546,7 +545,7 @@ def _monster(slots: dict[str, Any], rules: Mapping[str, Any], shown: str) -> dic
     return slots
 
 
-def _sheet(slots: dict[str, Any], rules: Mapping[str, Any], shown: str) -> dict[str, Any]:
+def _sheet(slots: dict[str, Any], rules: HouseRules, shown: str) -> dict[str, Any]:
     """'Ana nível 2 pv 12 con 1' → nome and the numbers that follow each attribute.
 
     A sign on a field other than an attribute modifier ('comida +2', 'pv menos 3') makes the
@@ -557,7 +556,7 @@ def _sheet(slots: dict[str, Any], rules: Mapping[str, Any], shown: str) -> dict[
     raw = str(slots["ficha"])
     sheet = normalize(raw)  # "pv_max 12" → "pv max 12", "doze" → "12"
     words = [token.text for token in sheet.tokens]
-    aliases = sorted(((fold(alias).split(), key) for key, names in rules["atributos"].items()
+    aliases = sorted(((fold(alias).split(), key) for key, names in rules.atributos.items()
                       for alias in names), key=lambda pair: -len(pair[0]))
     start = next((i for i in range(len(words)) if _alias_at(words, i, aliases)), len(words))
     if start == 0:
@@ -570,7 +569,7 @@ def _sheet(slots: dict[str, Any], rules: Mapping[str, Any], shown: str) -> dict[
         found = _alias_at(words, index, aliases)
         if found is None:
             raise ArgError(f"não entendi '{words[index]}' na ficha de '{args['nome']}'; "
-                           f"use {', '.join(rules['atributos'])} seguidos de um número")
+                           f"use {', '.join(rules.atributos)} seguidos de um número")
         size, key = found
         value, used, has_sign = _signed_number(words, index + size)
         if value is None and key == "dado_de_vida" and words[index + size:index + size + 1] \
@@ -586,10 +585,10 @@ def _sheet(slots: dict[str, Any], rules: Mapping[str, Any], shown: str) -> dict[
     return _relative_if_signed(args, signed, rules, shown)
 
 
-def _relative_if_signed(args: dict[str, Any], signed: set[str], rules: Mapping[str, Any],
+def _relative_if_signed(args: dict[str, Any], signed: set[str], rules: HouseRules,
                         shown: str) -> dict[str, Any]:
     """'comida +2' is a change; mixing changes and values in one sheet is refused."""
-    if not signed - set(rules["atributos_com_sinal"]):
+    if not signed - set(rules.atributos_com_sinal):
         return args
     unsigned = [key for key in args if key != "nome" and key not in signed]
     if unsigned:
@@ -600,7 +599,7 @@ def _relative_if_signed(args: dict[str, Any], signed: set[str], rules: Mapping[s
     return {**args, "relativo": True}
 
 
-def _said_change(slots: dict[str, Any], rules: Mapping[str, Any]) -> dict[str, Any]:
+def _said_change(slots: dict[str, Any], rules: HouseRules) -> dict[str, Any]:
     """'Ana toma 3 de dano' → {"nome": "Ana", "pv": -3, "relativo": true}."""
     amount = int(slots.get("quantidade", 1))
     sign = -1 if slots["sinal"] == "menos" else 1
@@ -634,7 +633,7 @@ def _signed_number(words: list[str], index: int) -> tuple[int | None, int, bool]
     return None, 0, False
 
 
-def _answer(slots: dict[str, Any], rules: Mapping[str, Any], shown: str) -> dict[str, Any]:
+def _answer(slots: dict[str, Any], rules: HouseRules, shown: str) -> dict[str, Any]:
     """Options are one word, compared without accents ('exaustão' → 'exaustao'), no digits.
 
     Words before the option name who answers: 'responder ana exaustao' (hassil cannot split
@@ -642,12 +641,12 @@ def _answer(slots: dict[str, Any], rules: Mapping[str, Any], shown: str) -> dict
     """
     if "opcao" in slots:
         said = str(slots["opcao"]).split()
-        if "personagem" in slots and len(said) > 1 and fold(said[0]) in rules["artigos"]:
+        if "personagem" in slots and len(said) > 1 and fold(said[0]) in rules.artigos:
             said = said[1:]  # "a Carla prefere a exaustão"
         option = fold(said[-1])
         if any(char.isdigit() for char in fold(" ".join(said))):
             raise ArgError("")  # "pedido 3 rolar" is not an option: another template reads it
-        if {fold(word) for word in said} & set(rules["palavras_de_rolar"]):
+        if {fold(word) for word in said} & set(rules.palavras_de_rolar):
             raise ArgError("")  # "responder Carla rolar": the companion rolls, not an option
         if len(said) > 1:
             slots["personagem"] = _answerer(said[:-1], slots, rules)
@@ -655,7 +654,7 @@ def _answer(slots: dict[str, Any], rules: Mapping[str, Any], shown: str) -> dict
     return slots
 
 
-def _light(slots: dict[str, Any], rules: Mapping[str, Any], shown: str) -> dict[str, Any]:
+def _light(slots: dict[str, Any], rules: HouseRules, shown: str) -> dict[str, Any]:
     """'a Ana acende a tocha' lights a torch; 'acendam duas tochas' is refused (one per command)."""
     slots.pop("personagem", None)
     count = slots.pop("quantidade", 1)
@@ -665,9 +664,9 @@ def _light(slots: dict[str, Any], rules: Mapping[str, Any], shown: str) -> dict[
     return slots
 
 
-def _answerer(words: list[str], slots: Mapping[str, Any], rules: Mapping[str, Any]) -> str:
+def _answerer(words: list[str], slots: Mapping[str, Any], rules: HouseRules) -> str:
     """The name said before an option; refused when a name was already said or is too long."""
-    limit = rules["curingas"].get("personagem", _DEFAULT_WILDCARD)["palavras"]
+    limit = rules.curingas.get("personagem", _DEFAULT_WILDCARD).palavras
     if "personagem" in slots or len(words) > limit:
         raise ArgError("")
     name = " ".join(words).strip(" ,;:.!?")  # "responder Ana, exaustão"
@@ -691,8 +690,8 @@ BUILDERS: dict[str, Builder] = {
 def sample_phrases(tables: Tables) -> list[tuple[str, str]]:
     """(command, sentence) for every template without wildcards, a few numbers each."""
     compiled = grammar(tables)
-    sample = compiled.rules["amostra"]
-    lists = {name: _small_range(slot_list, sample["de"], sample["ate"])
+    sample = compiled.rules.amostra
+    lists = {name: _small_range(slot_list, sample.de, sample.ate)
              for name, slot_list in compiled.intents.slot_lists.items()}
     pairs: list[tuple[str, str]] = []
     for intent in compiled.intents.intents.values():
@@ -705,7 +704,7 @@ def sample_phrases(tables: Tables) -> list[tuple[str, str]]:
                 if set(sentence.list_names(rules)) & data.wildcard_list_names:
                     continue
                 texts = sample_sentence(sentence, lists, rules, language=LANGUAGE)
-                for text in itertools.islice(texts, sample["por_modelo"]):
+                for text in itertools.islice(texts, sample.por_modelo):
                     pairs.append((intent.name, " ".join(text.split())))
     return list(dict.fromkeys(pairs))
 
@@ -743,10 +742,10 @@ def readings(text: str, tables: Tables) -> list[Reading]:
     `parse` keeps the first match that makes a command; a stricter reader (voice) walks them
     all and keeps the first it trusts. Never raises for any text."""
     compiled = grammar(tables)
-    raw = str(text)[: compiled.rules["max_caracteres"] + 1]
+    raw = str(text)[: compiled.rules.max_caracteres + 1]
     normalized = normalize(raw)
     shown = _quote(normalized)
-    if not normalized.tokens or len(normalized.tokens) > compiled.rules["max_palavras"]:
+    if not normalized.tokens or len(normalized.tokens) > compiled.rules.max_palavras:
         return []
     try:
         matches = sorted(recognize_all(normalized.text, compiled.intents, language=LANGUAGE),

@@ -176,7 +176,7 @@ def _can_be_a_name(said: str, tables: Tables) -> bool:
     things = {w for name in ("criatura", "tipo", "nome", "alvo", "condicao")
               for phrase in config.free_lists.get(name, ()) for w in phrase.split()}
     rules = grammar(tables).rules
-    not_names = set(rules["nao_sao_nomes"]) | set(rules["varios_personagens"]) | \
+    not_names = set(rules.nao_sao_nomes) | set(rules.varios_personagens) | \
         set(config.not_names)
     return not any(w in things or w in not_names or w in config.accents_folded_grammar
                    for w in words)
@@ -184,7 +184,7 @@ def _can_be_a_name(said: str, tables: Tables) -> bool:
 
 def _without_article(said: str, tables: Tables) -> str:
     words = said.split()
-    articles = set(grammar(tables).rules["artigos"])
+    articles = set(grammar(tables).rules.artigos)
     return " ".join(words[1:]) if len(words) > 1 and words[0] in articles else said
 
 
