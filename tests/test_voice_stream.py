@@ -86,9 +86,10 @@ def test_streamed_audio_is_heard_as_ouvir_hears_the_file(voiced: Any, audio: dic
     expected = _ouvir(audio[key], tmp_path)
     _stream(gm, audio[key])
     wait_until(lambda: len(gm.of("voz")) >= len(expected), what="falas ouvidas")
-    heard = [{k: v for k, v in h.items() if k != "aceito"} for h in gm.of("voz")]
+    heard = [{k: v for k, v in h.items() if k not in ("aceito", "codigo")} for h in gm.of("voz")]
     assert same_hearing(heard, expected)
     assert all(h["aceito"] == (h["comando"] is not None) for h in gm.of("voz"))
+    assert all((h["codigo"] == "aceito") == h["aceito"] for h in gm.of("voz"))
     assert player.of("voz") == []  # what the GM said is the GM's
     assert any(s["modo"] == "sempre" for s in gm.of("voz_estado"))
 

@@ -7,8 +7,8 @@ Client → server (GM only; anyone else is refused with a reason):
 - `voz_falar` {"fonte": "notebook"|"pagina"}: push-to-talk; "notebook" opens the laptop's
   microphone for the configured seconds;
 - `voz_estado` → the voice state (the table screen may ask too).
-Server → client: `voz` {"ouvi", "confianca", "comando", "motivo", "aceito"} to the GM room for
-every utterance read; `voz_estado` {"ligada", "modo", "palavra", "apertar_restante", "aviso"}
+Server → client: `voz` {"ouvi", "confianca", "comando", "motivo", "aceito", "codigo"} to the GM
+room for every utterance read (`codigo`: aceito, confianca_baixa, nao_entendido or recusado); `voz_estado` {"ligada", "modo", "palavra", "apertar_restante", "aviso"}
 to the GM and the table screens whenever it changes.
 """
 from __future__ import annotations

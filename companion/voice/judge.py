@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Literal, Sequence
 
 from companion.commands.parse import ParseResult
 from companion.vocabulary import Command
@@ -10,6 +10,9 @@ from companion.voice.recognizer import Utterance
 
 Reader = Callable[[str], ParseResult]
 ACCEPTED = "aceito"
+# Why an utterance did or did not become a command, for the pages (the `voz` report's
+# `codigo`): they decide what to show from it, never from the wording of `motivo`.
+Outcome = Literal["aceito", "confianca_baixa", "nao_entendido", "recusado"]
 
 
 @dataclass(frozen=True)
@@ -20,6 +23,11 @@ class Heard:
     confidence: float
     command: Command | None
     reason: str
+    outcome: Outcome = "aceito"
+
+    def refused(self, reason: str) -> Heard:
+        """The same utterance, read as a command the rules then refused for `reason`."""
+        return Heard(self.text, self.confidence, None, reason, "recusado")
 
     def to_json(self) -> dict[str, Any]:
         command = None if self.command is None else \
@@ -35,10 +43,11 @@ def judge(utterance: Utterance, reader: Reader, threshold: float) -> Heard:
         word = min(low, key=lambda w: w.confidence)
         return Heard(utterance.text, utterance.confidence, None,
                      f"confiança baixa em '{word.text}' ({_decimal(word.confidence)}; "
-                     f"o mínimo é {_decimal(threshold)})")
+                     f"o mínimo é {_decimal(threshold)})", "confianca_baixa")
     result = reader(utterance.text)
     if result.command is None:
-        return Heard(utterance.text, utterance.confidence, None, result.error or "não entendi")
+        return Heard(utterance.text, utterance.confidence, None, result.error or "não entendi",
+                     "nao_entendido")
     return Heard(utterance.text, utterance.confidence, result.command, ACCEPTED)
 
 

@@ -186,10 +186,10 @@ class Listener:
         if verdict.command is not None and self._runner is not None:
             result = self._runner(verdict.command, verdict.text)
             if not getattr(result, "ok", False):
-                verdict = Heard(verdict.text, verdict.confidence, None,
-                                getattr(result, "error", None) or "recusado")
+                verdict = verdict.refused(getattr(result, "error", None) or "recusado")
         if self._remember is not None:
             self._remember(verdict, result)
         report = verdict.to_json()
         report["aceito"] = verdict.command is not None
+        report["codigo"] = verdict.outcome
         self._on_heard(report)

@@ -102,7 +102,7 @@ def _run(verdict: Heard, session: Any) -> Heard:
                                          "gm"), text=verdict.text)
     if result.ok:
         return verdict
-    return Heard(verdict.text, verdict.confidence, None, result.error or "recusado")
+    return verdict.refused(result.error or "recusado")
 
 
 def _print(verdict: Heard, as_json: bool, out: TextIO) -> None:

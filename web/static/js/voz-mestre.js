@@ -17,14 +17,16 @@ function decimal(value) {
   return Number(value || 0).toFixed(2).replace(".", ",");
 }
 
-/** "Ouvi: 'avançar' (0,91)" with Desfazer; a refusal says what was heard and why. */
+/** "Ouvi: 'avançar' (0,91)" with Desfazer; a refusal says what was heard and why: the rules'
+ * reason when they refused the command, a plain "não entendi" when it was not read as one
+ * (the report's `codigo`, companion.voice.judge.Outcome). */
 function showHeard(report) {
   const box = $("#voice-toast");
   const text = $("#voice-heard");
   const said = `'${report.ouvi}'`;
   if (report.aceito) {
     text.textContent = `Ouvi: ${said} (${decimal(report.confianca)})`;
-  } else if (/^(não entendi|não ouvi|confiança baixa)/.test(report.motivo || "")) {
+  } else if (report.codigo === "confianca_baixa" || report.codigo === "nao_entendido") {
     text.textContent = `Ouvi algo, mas não entendi: ${said}`;
   } else {
     text.textContent = `Ouvi: ${said}, mas ${report.motivo}`;
