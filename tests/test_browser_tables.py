@@ -33,6 +33,11 @@ def renamed(tmp_path: Path, browser: Any, monkeypatch: pytest.MonkeyPatch) -> It
     _rewrite(pages, "  exaustao: Receber 1 de exaustão\n", "  exaustao: Aceitar o cansaço\n")
     _rewrite(pages, "  descansar: Descansar 2 rodadas\n", "")  # falls back to nomes_opcoes
     _rewrite(copy / "pedidos.yaml", "  descansar: descansar\n", "  descansar: repousar de verdade\n")
+    # sentences changed only in tables/narracao: the result card still reads the data
+    _rewrite(copy / "narracao" / "viagem.yaml", "{{ nome }} aguenta a marcha forçada",
+             "{{ nome }} segue firme na marcha forçada")
+    _rewrite(copy / "narracao" / "pedidos.yaml", "O Mestre, por {{ quem }},",
+             "A mesa, por {{ quem }},")
     monkeypatch.setenv("COMPANION_TABLES", str(copy))
     tables = load_tables()
     assert tables.directory == copy
@@ -79,3 +84,43 @@ def test_the_pages_show_the_labels_of_the_tables_they_are_given(renamed: Table) 
     chosen = answered(table, before, "a escolha de Ana não chegou")
     assert chosen["data"]["opcao"] == "exaustao"
     ana.locator(".headline", has_text="Você escolheu: Aceitar o cansaço").wait_for()
+
+
+def test_the_result_card_reads_data_not_the_sentences(renamed: Table) -> None:
+    """The forced march's result says neither 'passa' nor 'falha', and the GM's answer for a
+    player no longer starts with 'O Mestre': the card still says who answered and the verdict
+    (the prompt's DC against the total; whether this page sent the answer)."""
+    table = renamed
+    ana = table.player("Ana")
+    gm = table.gm()
+    advance = gm.get_by_role("button", name="Seguir a estrada")
+
+    def next_march(rounds: int) -> Any:
+        for _ in range(rounds):
+            before = len(table.events())
+            advance.click()
+            wait_until(lambda: len(table.events()) > before, message="o botão não avançou")
+        return wait_until(lambda: [p for p in table.session.state.prompts
+                                   if p.kind == "marcha_forcada"],
+                          message="Ana não recebeu a marcha forçada")[0]
+
+    march = next_march(3)  # the third round in a row asks for the test
+    card = ana.locator(".prompt.current")
+    card.get_by_label("Rolou o dado na mesa? Digite o valor:").fill("20")
+    before = len(table.events())
+    card.get_by_role("button", name="Enviar valor").click()
+    answer = answered(table, before, "o valor de Ana não chegou")
+    assert "segue firme" in " ".join(e["text"] for e in table.events()[before:])
+    assert answer["data"]["total"] >= march.dc
+    result = ana.locator("#answer-result .answer-card.passed")
+    result.wait_for()
+    assert result.locator(".headline").inner_text().startswith("Você tirou 20")
+    assert "passou" in result.locator(".headline").inner_text()
+    march = next_march(1)  # and so does the fourth
+    before = len(table.events())
+    table.command(gm, f"responder pedido {march.id} 20")
+    answer = answered(table, before, "o Mestre não respondeu por Ana")
+    assert answer["text"].startswith("A mesa, por Ana,")
+    headline = ana.locator("#answer-result .answer-card.passed .headline")
+    headline.wait_for()
+    assert headline.inner_text().startswith("O Mestre rolou por você: 20")

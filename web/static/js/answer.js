@@ -1,6 +1,7 @@
 // The player's own last answer, summed up where its prompt card was: "Você tirou 20 — falhou:
 // Impactado. 2 de dano em Sabedoria." Built only from the events the phone receives: the
-// `resposta` event and the events of the same command that follow it, in seq order.
+// `resposta` event and the events of the same command that follow it, in seq order, and the
+// prompt it answered (from its `pedido` event) — data, never the wording of the texts.
 import { sentence } from "./common.js";
 import { optionLabel } from "./commands.js";
 
@@ -29,16 +30,16 @@ function valueText(data) {
   return `${data.natural} ${mod > 0 ? "+" : "−"} ${Math.abs(mod)} = ${total}`;
 }
 
-/** Passed or failed, from an event's `sucesso`, else from its wording ("falha", "passou"). */
-function verdictOf(events) {
+/** Passed or failed: from an event's `sucesso`, else — a test the engine judges by the
+ * prompt's DC alone (companion.engine.toolkit.passed) — the answer's total against that DC. */
+function verdictOf(events, answer, prompt) {
   for (const event of events) {
     const data = dataOf(event);
     if (typeof data.sucesso === "boolean") return { event, ok: data.sucesso };
   }
-  for (const event of events) {
-    const text = String(event.text || "");
-    if (/\bfalh(a|ou)\b/i.test(text)) return { event, ok: false };
-    if (/\bpass(a|ou)\b/i.test(text)) return { event, ok: true };
+  const total = dataOf(answer).total;
+  if (prompt && isNumber(prompt.dc) && isNumber(total)) {
+    return { event: null, ok: Number(total) >= Number(prompt.dc) };
   }
   return null;
 }
@@ -52,11 +53,11 @@ function tableRowOf(events) {
 
 /**
  * The card's content: {headline, details, ok}. `prompt` is the answered prompt as the page last
- * saw it (for option names), or null. `ok` is true/false when a test passed/failed, else null.
+ * saw it (for option names and its DC), or null; `byGm`: the GM answered for the player (the
+ * page did not send this answer). `ok` is true/false when a test passed/failed, else null.
  */
-export function answerSummary(answer, followers = [], prompt = null) {
+export function answerSummary(answer, followers = [], prompt = null, byGm = false) {
   const data = dataOf(answer);
-  const byGm = /^O Mestre\b/.test(String(answer.text || ""));
   let headline;
   if (data.opcao !== undefined && data.opcao !== null) {
     const index = prompt && Array.isArray(prompt.options) ? prompt.options.indexOf(data.opcao) : -1;
@@ -68,7 +69,7 @@ export function answerSummary(answer, followers = [], prompt = null) {
     headline = "Sua resposta foi registrada";
   }
   const shown = followers.filter((e) => e.kind !== "pedido" && e.kind !== "resposta");
-  const verdict = verdictOf(shown);
+  const verdict = verdictOf(shown, answer, prompt);
   const row = tableRowOf(shown);
   if (verdict) headline += ` — ${verdict.ok ? "passou" : "falhou"}`;
   if (row) headline += `${verdict ? ":" : " —"} ${row.text}`;

@@ -15,8 +15,9 @@ let state = {};
 const seenPrompts = new Set();
 const knownPrompts = new Map(); // prompt id → promptInfo, to name an answered option
 let loaded = false; // the page's first estado arrived: the history before it is in the log only
-let lastAnswer = null; // {event, followers, pending: ids still pending when it was answered}
+let lastAnswer = null; // {event, followers, pending: ids still pending when it was answered, byGm}
 let collecting = false; // the events arriving now still belong to that answer's command
+let sending = 0; // commands this page sent that have no acknowledgement yet
 const showStatus = statusPill($("#status"));
 const addEvent = eventLog($("#log"), { names: () => namesOf(state), selfId: () => (me ? me.id : null) });
 
@@ -139,7 +140,13 @@ function showDice() {
  * passes its own); an accepted command clears every refusal on the page. */
 async function run(text, show = showDiceError) {
   if (!conn) return { ok: false };
-  const ack = await conn.send(text);
+  sending += 1;
+  let ack;
+  try {
+    ack = await conn.send(text);
+  } finally {
+    sending -= 1;
+  }
   if (ack.ok) clearErrors();
   else show(ack.error || "Comando recusado.", ack);
   return ack;
@@ -215,7 +222,9 @@ function trackAnswer(event) {
   }
   if (loaded && me && isOwnAnswer(event, me.id)) {
     const pending = new Set(promptsOf(state).map((p) => promptInfo(p).id).filter((id) => id !== pedido));
-    lastAnswer = { event, followers: [], pending };
+    // the server sends a command's events before its acknowledgement: an answer that arrives
+    // while none of this page's commands is waiting for one was sent by the GM
+    lastAnswer = { event, followers: [], pending, byGm: sending === 0 };
     collecting = true;
   } else if (collecting && lastAnswer && followsAnswer(event, lastAnswer.event)) {
     lastAnswer.followers.push(event);
@@ -227,9 +236,9 @@ function trackAnswer(event) {
 }
 
 function showAnswer() {
-  const { event, followers } = lastAnswer;
+  const { event, followers, byGm } = lastAnswer;
   const data = event.data || {};
-  const { headline, details, ok } = answerSummary(event, followers, knownPrompts.get(data.pedido) || null);
+  const { headline, details, ok } = answerSummary(event, followers, knownPrompts.get(data.pedido) || null, byGm);
   const box = $("#answer-result");
   const verdict = ok === true ? " passed" : ok === false ? " failed" : "";
   fill(box, el("div", { class: `answer-card${verdict}`, "data-pedido": data.pedido ?? "", "data-seq": event.seq },
