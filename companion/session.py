@@ -24,7 +24,7 @@ from collections import OrderedDict, deque
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Sequence
 
 from companion import protocol, snapshot
 from companion.engine import Command, State, apply, initial_state
@@ -33,7 +33,8 @@ from companion.engine.model import GM, PUBLIC
 from companion.engine.procedures.weather import SESSION_START
 from companion.engine.toolkit import slug
 from companion.errors import CommandRejected, CompanionError
-from companion.store.log import Log, Meta, NewEvent, Snapshot, StoredCommand, dumps
+from companion.store.log import (Log, Meta, Narration, NewEvent, Snapshot, StoredCommand,
+                                 dumps)
 from companion.tables import Tables
 
 logger = logging.getLogger(__name__)
@@ -209,6 +210,11 @@ class Session:
         with self._lock:
             return self._log.events_since(seq)
 
+    def narrations(self, seqs: Sequence[int]) -> dict[int, Narration]:
+        """How these events' texts were rendered (Log.narrations)."""
+        with self._lock:
+            return self._log.narrations(seqs)
+
     def events_of(self, n: int) -> list[EventDict]:
         """The events command n produced."""
         with self._lock:
@@ -308,8 +314,8 @@ class Session:
         state, events = apply(fresh_prompt_ids(self._state, self._prompts_issued), clean,
                               self._rng(n), self.tables)
         stored = self._log.append(n, text, clean.name, args, clean.actor, _now(),
-                                  [NewEvent(e.kind, e.visibility, e.text, e.data)
-                                   for e in events], snapshot=self._snapshot_at(n, state))
+                                  [NewEvent(e.kind, e.visibility, e.text, e.data, e.code,
+                                            e.words) for e in events], snapshot=self._snapshot_at(n, state))
         self._before[n] = self._state
         self._state = state
         self._prompts_issued = max([self._prompts_issued] + [
@@ -321,10 +327,8 @@ class Session:
         protocol.require_may_run(command.actor, UNDO, self.tables)
         target = self._log.last_active(sorted(NOT_UNDOABLE | {SESSION_START}))
         if target is None:
-            raise CommandRejected(
-                f"nada para desfazer: '{text}' desfaz o último comando que mudou a mesa, e "
-                "não há nenhum (ajuda, estado, registro e desfazer não contam)"
-            )
+            refusal = CommandRejected.because("desfazer.nada", dito=text)
+            raise refusal.rendered(self.tables.narration.render("desfazer.nada", refusal.params))
         # Everything after the target is read-only (ajuda, estado, desfazer), so the state
         # before it is the state without it. When it was never recorded (the session was
         # reopened from a later snapshot), rebuild it: the newest snapshot before the target
@@ -348,11 +352,16 @@ class Session:
     def _undo_events(self, target: StoredCommand) -> list[NewEvent]:
         """Say what was undone; a command the table never saw is named to the GM alone."""
         details = {"desfeito": target.n, "comando": target.name, "texto": target.text}
-        said = NewEvent("relato", PUBLIC, f"Desfeito: '{target.text}'", details)
+        said = self._narrated("desfazer.desfeito", PUBLIC, details)
         if any(e["visibility"] == PUBLIC for e in self._log.events_of(target.n)):
             return [said]
-        return [NewEvent("relato", PUBLIC, "O Mestre desfez o último comando.", {}),
-                NewEvent("relato", GM, said.text, details)]
+        return [self._narrated("desfazer.mestre_desfez", PUBLIC, {}),
+                replace(said, visibility=GM)]
+
+    def _narrated(self, code: str, visibility: str, data: dict[str, Any]) -> NewEvent:
+        """A session event (not the engine's) narrated from tables/narracao/."""
+        return NewEvent("relato", visibility, self.tables.narration.render(code, data), data,
+                        code)
 
     def _replay(self, history: Iterable[StoredCommand], check: bool = False,
                 record: dict[int, State] | None = None, start: State | None = None

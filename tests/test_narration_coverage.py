@@ -8,7 +8,8 @@ from pathlib import Path
 from companion.tables import Tables
 
 PACKAGE = Path(__file__).resolve().parent.parent / "companion"
-SAYERS = {"tell", "because"}  # Scratch.tell(code, …), CommandRejected.because(code, …)
+# Scratch.tell(code, …), CommandRejected.because(code, …), Session._narrated(code, …)
+SAYERS = {"tell", "because", "_narrated"}
 RENDERERS = {"render"}  # narration.render(code, data)
 
 

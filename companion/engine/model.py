@@ -26,6 +26,7 @@ class Event:
     text: str
     data: Mapping[str, Any] = field(default_factory=dict)
     code: str | None = None  # the narration code the text was rendered from (tables/narracao)
+    words: Mapping[str, Any] = field(default_factory=dict)  # the values only the text used
 
 
 @dataclass(frozen=True)

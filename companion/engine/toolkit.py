@@ -163,7 +163,7 @@ class Scratch:
         the event's data is `data` alone."""
         text = self.tables.narration.render(code, {**data, **(words or {})})
         self.events.append(Event(kind=kind, visibility=visibility, text=text, data=data,
-                                 code=code))
+                                 code=code, words=dict(words or {})))
 
     def piece(self, cls: type[T]) -> T:
         """The typed rules piece `cls` (companion.rulebook.piece)."""

@@ -1,19 +1,95 @@
 """A player's prompt ids (DESIGN.md: numbering is per viewer): the prompts addressed to a player
 are 1, 2, 3, … in the order the log asked them, undone ones included (a number is never given
 twice). Pure functions over event dicts, used by the report (a player's report and exports) and
-by the live server (companion.server.numbering)."""
+by the live server (companion.server.numbering).
+
+An event's text names prompts by their ids ("respondeu ao pedido 7"): for a player it is
+rendered again from its narration (code and words, kept in the log) with the ids in the
+player's numbers. Words are read for ids only in what a person typed (the command an undo
+quotes) and in texts of a log written before events kept their narration."""
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from companion import protocol
+from companion.store.log import Narration
 
 EventDict = dict[str, Any]
+Render = Callable[[str, Mapping[str, Any]], str]
 
-# "pedido 7" in prose the log keeps (the text of a command; an event's text, rendered when the
-# command ran): the one place an id is read from words, because nothing else carries it there.
+# "pedido 7" in words: a command as a person typed it, or an old log's text.
 PROMPT_IN_TEXT = re.compile(r"\b([Pp]edidos?) (\d+)\b")
+
+# The narration params (tables/narracao/) that name a prompt by its id, those that list prompts
+# (each with an `id`) and those that list bare ids.
+PROMPT_ID_PARAMS = ("pedido", "primeiro", "ultimo")
+PROMPT_LIST_PARAMS = ("pendentes", "esperando")
+PROMPT_IDS_PARAMS = ("substituidos",)
+
+
+def as_id(value: Any) -> int | None:
+    """A prompt id as the engine said it (an int, or the digits the GM typed)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+        return int(value.strip())
+    return None
+
+
+def param_ids(params: Mapping[str, Any]) -> set[int]:
+    """Every prompt id narration params name."""
+    said = [as_id(params.get(key)) for key in PROMPT_ID_PARAMS]
+    said += [as_id(p.get("id")) for key in PROMPT_LIST_PARAMS
+             for p in params.get(key) or [] if isinstance(p, Mapping)]
+    said += [as_id(i) for key in PROMPT_IDS_PARAMS
+             for i in (params.get(key) if isinstance(params.get(key), list) else [])]
+    return {i for i in said if i is not None}
+
+
+def carries_prompt_ids(params: Mapping[str, Any]) -> bool:
+    """Whether narration params name or list prompts by id."""
+    return any(key in params for key in PROMPT_ID_PARAMS + PROMPT_LIST_PARAMS
+               + PROMPT_IDS_PARAMS)
+
+
+def localize_params(params: Mapping[str, Any], local: Mapping[int, int]) -> dict[str, Any]:
+    """Narration params as the viewer of `local` may read them: every prompt id in the viewer's
+    numbers (another's prompt: None), the lists of prompts cut to the viewer's own."""
+    def mine(value: Any) -> int | None:
+        found = as_id(value)
+        return local.get(found) if found is not None else None
+    out = dict(params)
+    for key in PROMPT_ID_PARAMS:
+        if key in params:
+            out[key] = mine(params[key])
+    for key in PROMPT_LIST_PARAMS:
+        if isinstance(params.get(key), list):
+            out[key] = [{**p, "id": mine(p.get("id"))} for p in params[key]
+                        if isinstance(p, Mapping) and mine(p.get("id")) is not None]
+    for key in PROMPT_IDS_PARAMS:
+        if isinstance(params.get(key), list):
+            out[key] = [mine(i) for i in params[key] if mine(i) is not None]
+    return out
+
+
+def narrated_again(event: Mapping[str, Any], narration: Narration | None,
+                   local: Mapping[int, int], render: Render) -> str | None:
+    """The event's text rendered again for the viewer of `local`, when it names prompts and
+    the log kept how it was rendered; None otherwise (the text stands as it is)."""
+    data = event.get("data")
+    if narration is None or not isinstance(data, dict):
+        return None
+    params = {**data, **narration.words}
+    undo = "desfeito" in params and isinstance(params.get("texto"), str)
+    if not carries_prompt_ids(params) and not undo:
+        return None
+    localized = localize_params(params, local)
+    if undo:
+        localized["texto"] = rewrite_text(params["texto"], local)
+    return render(narration.code, localized)
 
 
 def asked_prompt(event: Mapping[str, Any]) -> tuple[str, int] | None:
@@ -92,10 +168,20 @@ def rewrite_text(text: Any, local: Mapping[int, int]) -> Any:
     return PROMPT_IN_TEXT.sub(swap, text)
 
 
-def localize_event(event: EventDict, local: Mapping[int, int]) -> EventDict:
+def localize_text(event: Mapping[str, Any], local: Mapping[int, int],
+                  narration: Narration | None = None, render: Render | None = None) -> Any:
+    """An event's text in the prompt numbers of `local`'s viewer: rendered again from its
+    narration when the log kept it, else (an old log) its "pedido N" rewritten."""
+    again = narrated_again(event, narration, local, render) if render is not None else None
+    return again if again is not None else rewrite_text(event.get("text"), local)
+
+
+def localize_event(event: EventDict, local: Mapping[int, int],
+                   narration: Narration | None = None, render: Render | None = None
+                   ) -> EventDict:
     """An event as a player reads it in the report: data and text in their prompt numbers
     (an undo's `texto`, the undone command's words, too)."""
     data = rewrite_data(event.get("data"), local)
     if isinstance(data, dict) and "desfeito" in data and isinstance(data.get("texto"), str):
         data = {**data, "texto": rewrite_text(data["texto"], local)}
-    return {**event, "data": data, "text": rewrite_text(event.get("text"), local)}
+    return {**event, "data": data, "text": localize_text(event, local, narration, render)}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 import sqlite3
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -19,7 +19,7 @@ from companion.engine.procedures.weather import SESSION_START
 from companion.engine.view import view_state, visible_to
 from companion.errors import CommandRejected, CompanionError
 from companion.report import prompt_ids
-from companion.store.log import MEMORY, Log, StoredCommand
+from companion.store.log import MEMORY, Log, Narration, StoredCommand
 from companion.tables import Tables
 
 BOUNDARY = "nova_sessao"
@@ -66,6 +66,7 @@ class Campaign:
     events: Mapping[int, tuple[EventDict, ...]]  # by command number
     utterances: tuple[dict[str, Any], ...]
     players: tuple[tuple[str, str, str], ...]  # token, character id, name
+    narrations: Mapping[int, Narration] = field(default_factory=dict)  # by seq, those kept
 
 
 def read_log(log: Log, db_path: str | Path | None = None) -> Campaign:
@@ -77,8 +78,11 @@ def read_log(log: Log, db_path: str | Path | None = None) -> Campaign:
     where = db_path if db_path is not None else log.path
     commands = tuple(log.commands(after=-1))  # with command 0, the session's own start
     events = {c.n: tuple(log.events_of(c.n)) for c in commands}
+    named = [e["seq"] for stored in events.values() for e in stored
+             if isinstance(e.get("data"), dict)
+             and (prompt_ids.carries_prompt_ids(e["data"]) or "desfeito" in e["data"])]
     return Campaign(meta.seed, meta.created, commands, events,
-                    tuple(read_utterances(where)), tuple(log.players()))
+                    tuple(read_utterances(where)), tuple(log.players()), log.narrations(named))
 
 
 def open_campaign(db_path: str | Path) -> Campaign:
@@ -217,7 +221,8 @@ def entries(campaign: Campaign, span: SessionSpan, tables: Tables,
         assert view is not None
         shown = _seen_view(after, viewer, tables, mine) if after is not before else view
         seen = tuple(_seen_event(_undo_seen(campaign, {**e, "seq": numbers[e["seq"]]}, viewer,
-                                            numbers), mine)
+                                            numbers), mine, campaign.narrations.get(e["seq"]),
+                                 tables)
                      for e in campaign.events.get(stored.n, ()) if e["seq"] in numbers)
         out.append(Entry(_seen_command(stored, mine), seen, view, shown))
         view = shown
@@ -256,8 +261,13 @@ def _undo_seen(campaign: Campaign, event: EventDict, viewer: str,
     return {**event, "data": {**data, "desfeito": seen[0] if seen else None}}
 
 
-def _seen_event(event: EventDict, mine: dict[int, int] | None) -> EventDict:
-    return event if mine is None else prompt_ids.localize_event(event, mine)
+def _seen_event(event: EventDict, mine: dict[int, int] | None, narration: Narration | None,
+                tables: Tables) -> EventDict:
+    """The event as a player reads it: its prompt ids in their numbers (its text rendered
+    again from its narration when the log kept it)."""
+    if mine is None:
+        return event
+    return prompt_ids.localize_event(event, mine, narration, tables.narration.render)
 
 
 def _seen_command(stored: StoredCommand, mine: dict[int, int] | None) -> StoredCommand:

@@ -18,16 +18,19 @@ from __future__ import annotations
 
 import threading
 from bisect import bisect_left
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from companion import protocol
 from companion.report import prompt_ids
+from companion.store import Narration
 
 GM_VIEWER = protocol.GM
 
 EventDict = dict[str, Any]
 ReadLog = Callable[[int], list[EventDict]]
 VisibleTo = Callable[[str, str], bool]
+ReadNarrations = Callable[[Sequence[int]], Mapping[int, Narration]]
+NARRATIONS_KEPT = 4096  # events whose narration a PromptNumbering keeps read
 
 
 class Numbering:
@@ -57,7 +60,7 @@ class Numbering:
         if isinstance(data, dict) and "desfeito" in data:
             local["data"] = data = {**data, "desfeito": self._undone(data["desfeito"], viewer)}
         if self.prompts is not None and protocol.is_player(viewer):
-            local["text"] = self.prompts.localize_text(event.get("text"), viewer)
+            local["text"] = self.prompts.localize_event_text(event, viewer)
             data = self.prompts.localize_data(data, viewer)
             if isinstance(data, dict) and isinstance(data.get("texto"), str) and "desfeito" in data:
                 data = {**data, "texto": self.prompts.localize_text(data["texto"], viewer)}
@@ -133,8 +136,12 @@ class PromptNumbering:
     `pedidos`, the "pedido N" of a text); `to_global` reads a number a player sent back.
     Thread-safe, advanced lazily from the log."""
 
-    def __init__(self, read_log: ReadLog) -> None:
+    def __init__(self, read_log: ReadLog, narrations: ReadNarrations | None = None,
+                 render: prompt_ids.Render | None = None) -> None:
         self._read = read_log
+        self._narrations = narrations  # seq → how its text was rendered (Log.narrations)
+        self._render = render  # the narration's renderer (tables.narration.render)
+        self._narrated: dict[int, Narration | None] = {}  # seq → its narration, once read
         self._lock = threading.Lock()
         self._upto = 0
         self._ids: dict[str, list[int]] = {}  # viewer → global prompt ids, in order
@@ -200,30 +207,48 @@ class PromptNumbering:
         prompts (`pendentes`, `esperando`) cut to the viewer's own prompts."""
         if not protocol.is_player(viewer):
             return dict(params)
-        said = [_as_id(params.get(key)) for key in PROMPT_ID_PARAMS]
-        said += [_as_id(p.get("id")) for key in PROMPT_LIST_PARAMS
-                 for p in params.get(key) or [] if isinstance(p, Mapping)]
-        local = self.mapping(viewer, {i for i in said if i is not None})
+        local = self.mapping(viewer, prompt_ids.param_ids(params))
+        return prompt_ids.localize_params(params, local)
 
-        def mine(value: Any) -> int | None:
-            found = _as_id(value)
-            return local.get(found) if found is not None else None
-        out = dict(params)
-        for key in PROMPT_ID_PARAMS:
-            if key in params:
-                out[key] = mine(params[key])
-        for key in PROMPT_LIST_PARAMS:
-            if isinstance(params.get(key), list):
-                out[key] = [{**p, "id": mine(p.get("id"))} for p in params[key]
-                            if isinstance(p, Mapping) and mine(p.get("id")) is not None]
-        return out
+    def localize_event_text(self, event: Mapping[str, Any], viewer: str) -> Any:
+        """An event's text as `viewer` reads it: for a player, when it names prompts, rendered
+        again from its narration (the log keeps code and words) with the player's numbers."""
+        text = event.get("text")
+        data = event.get("data")
+        if not protocol.is_player(viewer) or not isinstance(data, dict):
+            return text
+        named = prompt_ids.carries_prompt_ids(data) or "desfeito" in data
+        if not named and (not isinstance(text, str) or "edido" not in text):
+            return text
+        narration = self._narration_of(event["seq"])
+        if narration is None:
+            return self.localize_text(text, viewer)  # a log from before narrations were kept
+        wanted = prompt_ids.param_ids({**data, **narration.words})
+        if "desfeito" in data and isinstance(data.get("texto"), str):
+            wanted |= prompt_ids.ids_in_text(data["texto"])
+        return prompt_ids.localize_text(event, self.mapping(viewer, wanted), narration,
+                                        self._render)
+
+    def _narration_of(self, seq: int) -> Narration | None:
+        """How event `seq`'s text was rendered, read from the log once for all the players it
+        goes to (None: the log kept no narration for it)."""
+        if self._narrations is None:
+            return None
+        with self._lock:
+            if seq in self._narrated:
+                return self._narrated[seq]
+        found = self._narrations([seq]).get(seq)
+        with self._lock:
+            if len(self._narrated) >= NARRATIONS_KEPT:
+                self._narrated.clear()
+            self._narrated[seq] = found
+        return found
 
     def localize_text(self, text: Any, viewer: str) -> Any:
-        """'… respondeu ao pedido 7' → '… respondeu ao pedido 2' for the viewer's own prompts;
-        another's prompt (quoted in a public undo: "Desfeito: 'responder pedido 7 rolar'")
-        becomes 'um pedido', so no number of the log's count reaches the player. The one path
-        that reads ids from words: for prose the log keeps as text (an event's text, rendered
-        when its command ran; a command's text quoted by an undo), where no data carries them."""
+        """'responder pedido 7' → 'responder pedido 2': a prompt id in words a person typed
+        (the command an undo quotes) or in an old log's text, for the viewer's own prompts;
+        another's prompt becomes 'um pedido', so no number of the log's count reaches the
+        player."""
         if not protocol.is_player(viewer) or not isinstance(text, str) or "edido" not in text:
             return text
         found = prompt_ids.ids_in_text(text)
@@ -232,23 +257,4 @@ class PromptNumbering:
         return prompt_ids.rewrite_text(text, self.mapping(viewer, found))
 
 
-# The params of a refusal (tables/narracao/pedidos.yaml) that name a prompt by its id, and
-# those that list prompts (each with an `id`).
-PROMPT_ID_PARAMS = ("pedido", "primeiro", "ultimo")
-PROMPT_LIST_PARAMS = ("pendentes", "esperando")
-
-
-def carries_prompt_ids(params: Mapping[str, Any]) -> bool:
-    """Whether a refusal's params name or list prompts by id."""
-    return any(key in params for key in PROMPT_ID_PARAMS + PROMPT_LIST_PARAMS)
-
-
-def _as_id(value: Any) -> int | None:
-    """A prompt id as the engine said it (an int, or the digits the GM typed)."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
-        return int(value.strip())
-    return None
+carries_prompt_ids = prompt_ids.carries_prompt_ids

@@ -141,7 +141,9 @@ class Hub:
         self.jobs: queue.Queue[tuple[str, Any]] = queue.Queue()
         self.last_views: dict[str, dict] = {}  # the estado each viewer kind was last sent
         light = getattr(session, "visibilities_since", None)  # no data decoding, if it can
-        self.prompts = PromptNumbering(lambda seq: self.session.events_since(seq))
+        self.prompts = PromptNumbering(lambda seq: self.session.events_since(seq),
+                                       getattr(session, "narrations", None),
+                                       tables.narration.render)
         self.numbering = Numbering(light or (lambda seq: self.session.events_since(seq)),
                                    visible_to, getattr(session, "events_of", None),
                                    prompts=self.prompts)

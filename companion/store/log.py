@@ -11,6 +11,10 @@ Reopening loads the newest snapshot of the running version and replays only what
 Undoing command n deletes every snapshot at or after n in the undo's own transaction, so a kept
 snapshot always describes the log as it now stands.
 
+Each event keeps, beside its text, how the text was rendered (`code`, `words`: the narration
+code and the values only the text used), so a viewer's copy can be rendered again in their own
+prompt numbers. A log written before these columns existed gets them, empty, when opened.
+
 The log is not thread-safe by itself: the Session serialises every call with its lock (the
 connection is opened with check_same_thread=False for that reason).
 """
@@ -19,7 +23,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
@@ -48,7 +52,9 @@ CREATE TABLE IF NOT EXISTS events (
     kind TEXT NOT NULL,
     visibility TEXT NOT NULL,
     text TEXT NOT NULL,
-    data TEXT NOT NULL
+    data TEXT NOT NULL,
+    code TEXT,
+    words TEXT
 );
 CREATE INDEX IF NOT EXISTS events_by_command ON events(command_n);
 CREATE TABLE IF NOT EXISTS snapshots (
@@ -102,11 +108,36 @@ class NewEvent:
     visibility: str
     text: str
     data: Mapping[str, Any]
+    code: str | None = None  # the narration code `text` was rendered from (tables/narracao)
+    words: Mapping[str, Any] = field(default_factory=dict)  # the values only the text used
+
+
+@dataclass(frozen=True)
+class Narration:
+    """How a stored event's text was rendered: its code and the words beside its data, so the
+    text can be rendered again for one viewer (a player's own prompt numbers)."""
+
+    code: str
+    words: Mapping[str, Any]
 
 
 def dumps(value: Any) -> str:
     """JSON as stored: UTF-8 text, keys in the order given."""
     return json.dumps(value, ensure_ascii=False)
+
+
+def _words_json(words: Mapping[str, Any]) -> str:
+    """The words as stored: JSON, with anything JSON cannot say as its text (the words are
+    only read back to render the text again, never as data)."""
+    return json.dumps(words, ensure_ascii=False, default=str)
+
+
+def _add_missing_columns(connection: sqlite3.Connection) -> None:
+    """A log written before events kept their narration gets the (empty) columns."""
+    have = {row[1] for row in connection.execute("PRAGMA table_info(events)")}
+    for column in ("code", "words"):
+        if column not in have:
+            connection.execute(f"ALTER TABLE events ADD COLUMN {column} TEXT")
 
 
 def event_dict(seq: int, command: str, kind: str, visibility: str, text: str,
@@ -132,6 +163,7 @@ class Log:
         connection.execute("PRAGMA synchronous=FULL")
         connection.execute("PRAGMA foreign_keys=ON")
         connection.executescript(SCHEMA)
+        _add_missing_columns(connection)
         return cls(connection, where)
 
     def close(self) -> None:
@@ -183,7 +215,8 @@ class Log:
         Returns the stored events as dicts with their seq. Data that is not JSON-safe raises
         before anything is written.
         """
-        rows = [(e.kind, e.visibility, e.text, dumps(e.data)) for e in events]
+        rows = [(e.kind, e.visibility, e.text, dumps(e.data), e.code,
+                 _words_json(e.words) if e.code else None) for e in events]
         with self.transaction() as db:
             if undo is not None:
                 db.execute("UPDATE commands SET undone = 1 WHERE n = ?", (undo,))
@@ -194,10 +227,11 @@ class Log:
                 db.execute("INSERT OR REPLACE INTO snapshots (n, version, state) "
                            "VALUES (?, ?, ?)", (n, snapshot.version, snapshot.state))
             stored = []
-            for kind, visibility, event_text, data in rows:
+            for kind, visibility, event_text, data, code, words in rows:
                 cursor = db.execute(
-                    "INSERT INTO events (command_n, command, kind, visibility, text, data) "
-                    "VALUES (?, ?, ?, ?, ?, ?)", (n, name, kind, visibility, event_text, data))
+                    "INSERT INTO events (command_n, command, kind, visibility, text, data, code, "
+                    "words) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (n, name, kind, visibility, event_text, data, code, words))
                 stored.append(event_dict(int(cursor.lastrowid or 0), name, kind, visibility,
                                          event_text, json.loads(data)))
         return stored
@@ -234,6 +268,20 @@ class Log:
             "SELECT seq, command, kind, visibility, text, data FROM events "
             "WHERE command_n = ? ORDER BY seq", (n,)).fetchall()
         return [event_dict(s, c, k, v, t, json.loads(d)) for s, c, k, v, t, d in rows]
+
+    def narrations(self, seqs: Sequence[int]) -> dict[int, Narration]:
+        """seq → how its text was rendered, for those of `seqs` the log knows it of (events
+        written before the log kept codes have none)."""
+        found: dict[int, Narration] = {}
+        wanted = sorted(set(seqs))
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start:start + 500]
+            marks = ", ".join("?" * len(chunk))
+            for seq, code, words in self._db.execute(
+                    f"SELECT seq, code, words FROM events WHERE seq IN ({marks}) "
+                    "AND code IS NOT NULL", chunk):
+                found[seq] = Narration(code, json.loads(words) if words else {})
+        return found
 
     def prompt_ids(self) -> dict[int, int]:
         """For each command that asked for something, the highest prompt id it issued (its
