@@ -327,8 +327,7 @@ class Session:
         protocol.require_may_run(command.actor, UNDO, self.tables)
         target = self._log.last_active(sorted(NOT_UNDOABLE | {SESSION_START}))
         if target is None:
-            refusal = CommandRejected.because("desfazer.nada", dito=text)
-            raise refusal.rendered(self.tables.narration.render("desfazer.nada", refusal.params))
+            raise self._refusal(CommandRejected.because("desfazer.nada", dito=text))
         # Everything after the target is read-only (ajuda, estado, desfazer), so the state
         # before it is the state without it. When it was never recorded (the session was
         # reopened from a later snapshot), rebuild it: the newest snapshot before the target
@@ -357,6 +356,11 @@ class Session:
             return [said]
         return [self._narrated("desfazer.mestre_desfez", PUBLIC, {}),
                 replace(said, visibility=GM)]
+
+    def _refusal(self, refusal: CommandRejected) -> CommandRejected:
+        """A session refusal said by its code, its message rendered from tables/narracao/."""
+        assert refusal.code is not None
+        return refusal.rendered(self.tables.narration.render(refusal.code, refusal.params))
 
     def _narrated(self, code: str, visibility: str, data: dict[str, Any]) -> NewEvent:
         """A session event (not the engine's) narrated from tables/narracao/."""
@@ -438,13 +442,13 @@ class Session:
         shown = " ".join(name.split())
         character_id = slug(shown)
         if not character_id:
-            raise CommandRejected(f"nome de jogador inválido: '{name}'; use um nome como 'Ana'")
+            raise self._refusal(CommandRejected.because("entrada.nome_invalido", nome=name))
         with self._lock:
             if not any(c.id == character_id for c in self._state.party):
                 self._run_locked(Command("personagem", {"nome": shown}), f"personagem {shown}")
             character = next((c for c in self._state.party if c.id == character_id), None)
             if character is None:
-                raise CommandRejected(f"o personagem '{shown}' não foi criado")
+                raise self._refusal(CommandRejected.because("entrada.nao_criado", nome=shown))
             player = Player(secrets.token_urlsafe(12), character.id, character.name)
             self._log.add_player(player.token, player.character_id, player.name)
         self._deliver()
