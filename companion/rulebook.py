@@ -184,12 +184,28 @@ def _build_union(kind: Any, data: Any, path: str, strict: bool) -> Any:
         return None
     if len(options) == 1:  # Optional[X]: X's own error says more
         return _build(options[0], data, path, strict)
+    faults = []
     for option in options:
         try:
             return _build(option, data, path, strict)
-        except _Fault:
-            continue
+        except _Fault as fault:
+            faults.append((option, fault))
+    shaped = [fault for option, fault in faults if _has_shape(option, data)]
+    if len(shaped) == 1:  # the one option of the value's shape: its own error says where
+        raise shaped[0]
     raise _wrong(path, kind)
+
+
+def _has_shape(kind: Any, data: Any) -> bool:
+    """Whether data is the kind of YAML node `kind` is built from (a map for a dataclass or a
+    mapping, a list for a tuple), so its error, not the union's, says what is wrong."""
+    origin = get_origin(kind) or kind
+    if is_dataclass(origin) or origin is dict or (
+            isinstance(origin, type) and issubclass(origin, Mapping)):
+        return isinstance(data, Mapping)
+    if origin in (tuple, list):
+        return isinstance(data, (list, tuple))
+    return False
 
 
 def _build_mapping(kind: Any, data: Any, path: str, strict: bool) -> dict[Any, Any]:
