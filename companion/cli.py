@@ -13,6 +13,11 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, Iterable, NoReturn, TextIO
 
+# The rules pieces declared above companion.loader (it imports those below it): imported here by
+# name, so that load_rules checks them at start for every action whatever the imports below
+# become (tests/test_cli_pieces.py checks that no module declaring a piece is left out).
+import companion.report.words  # noqa: F401  (declares tables/relatorio.yaml's piece)
+import companion.voice.config  # noqa: F401  (declares tables/voz.yaml's piece)
 from companion.commands.parse import parse
 from companion.errors import CompanionError, TableError
 from companion.loader import load_rules

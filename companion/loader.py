@@ -5,7 +5,9 @@ that read a part of a file declare its piece (companion.rulebook.piece) when imp
 module imports them (the engine's procedures, through companion.engine; the sentence
 templates', through the parser; the pages') so that `load_rules` builds them all, then checks
 what tables/paginas.yaml names against the other files. The shells (cli, session, server…)
-load tables here.
+load tables here. The pieces of the layers above this one (the report's tables/relatorio.yaml,
+the voice's tables/voz.yaml) are declared when companion.cli imports their modules, before any
+action loads the rules, so every entry point checks every piece at start.
 """
 from __future__ import annotations
 

@@ -11,6 +11,10 @@ rules load; a template with a syntax error is a TableError naming the file and t
 is rendering a code no file defines or a template that uses data the event does not carry
 (StrictUndefined: a missing value is never rendered as an empty string).
 
+A file whose name starts with '_' holds shared parts, not codes: a template says one with
+`{% include '_partes.niveis_de_exaustao' %}` (the part sees the template's data). Parts are
+compiled with the rest; including a part no file defines is a TableError when the rules load.
+
 Filters for Portuguese: `numero` (1,5 · 2), `plural(n, singular, plural)` (the word only;
 'ração' → 'rações', 'mão' → 'mãos' by themselves), `contagem(singular, plural)` (number and word: '2 rações'),
 `lista` ('Ana, Bia e Caio'), `ou` ('Ana, Bia ou Caio'), `sinal` (+1 · −1 · +0) and
@@ -23,11 +27,13 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 import yaml
-from jinja2 import Environment, StrictUndefined, Template, TemplateError, UndefinedError
+from jinja2 import Environment, FunctionLoader, StrictUndefined, Template, TemplateError, \
+    UndefinedError, meta
 
 from companion.errors import TableError
 
 FOLDER = "narracao"  # under the tables directory
+PARTS = "_"  # a file stem starting with it holds shared parts (included), not codes
 
 
 def number_text(value: float) -> str:
@@ -91,9 +97,9 @@ def duration_text(minutes: int) -> str:
     return " e ".join(parts) or counted(0, "minuto")
 
 
-def _environment() -> Environment:
+def _environment(parts: Mapping[str, str]) -> Environment:
     environment = Environment(undefined=StrictUndefined, autoescape=False,
-                              keep_trailing_newline=True)
+                              keep_trailing_newline=True, loader=FunctionLoader(parts.get))
     environment.filters.update({
         "numero": number_text,
         "plural": plural_word,
@@ -140,25 +146,46 @@ def _split(code: str) -> tuple[str, str]:
     return file, key
 
 
-def compile_templates(files: Mapping[str, Mapping[str, Any]]) -> Narrator:
-    """Compile {file stem: {key: template text}}; errors name the file and the key."""
-    environment = _environment()
-    templates: dict[str, Template] = {}
-    sources: dict[str, str] = {}
+def _texts(files: Mapping[str, Any]) -> dict[str, str]:
+    """{'file.key': template text} of every file; errors name the file and the key."""
+    texts: dict[str, str] = {}
     for file, entries in files.items():
         if not isinstance(entries, Mapping):
             raise TableError(f"tables/{FOLDER}/{file}.yaml: deveria ser um mapa de código → texto")
         for key, text in entries.items():
-            code = f"{file}.{key}"
             if not isinstance(text, str):
                 raise TableError(f"tables/{FOLDER}/{file}.yaml: '{key}' deveria ser texto")
-            try:
-                templates[code] = environment.from_string(text)
-            except TemplateError as error:
-                raise TableError(f"tables/{FOLDER}/{file}.yaml: '{key}' tem um modelo "
-                                 f"inválido ({error.message})") from None
-            sources[code] = text
-    return Narrator(templates=templates, sources=sources)
+            texts[f"{file}.{key}"] = text
+    return texts
+
+
+def _compiled(environment: Environment, code: str, text: str,
+              parts: Mapping[str, str]) -> Template:
+    """One template, with the parts it includes known; errors name the file and the key."""
+    file, key = _split(code)
+    try:
+        missing = [name for name in meta.find_referenced_templates(environment.parse(text))
+                   if name not in parts]
+        compiled = environment.from_string(text)
+    except TemplateError as error:
+        raise TableError(f"tables/{FOLDER}/{file}.yaml: '{key}' tem um modelo "
+                         f"inválido ({error.message})") from None
+    if missing:
+        raise TableError(f"tables/{FOLDER}/{file}.yaml: '{key}' inclui "
+                         f"'{missing[0]}', que nenhum arquivo define")
+    return compiled
+
+
+def compile_templates(files: Mapping[str, Mapping[str, Any]]) -> Narrator:
+    """Compile {file stem: {key: template text}} (files starting with '_' are shared parts,
+    not codes); errors name the file and the key."""
+    texts = _texts(files)
+    parts = {code: text for code, text in texts.items() if code.startswith(PARTS)}
+    environment = _environment(parts)
+    templates = {code: _compiled(environment, code, text, parts)
+                 for code, text in texts.items()}
+    sources = {code: text for code, text in texts.items() if code not in parts}
+    return Narrator(templates={code: templates[code] for code in sources}, sources=sources)
 
 
 def load_narrator(tables_directory: Path) -> Narrator:

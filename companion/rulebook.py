@@ -10,10 +10,13 @@ whole key path, through lists ('grupos[0].chance') and maps ('linhas.3.efeito') 
 nothing downstream reads raw dicts: `rules.piece(ForcedMarch).dc`. A value's own check (a dice
 expression, a chance within 0–6) is a `validate()` method on its dataclass that raises
 `InvalidValue(field, what it should be)`; it runs after the piece is built, for every dataclass
-inside it, so the error names the whole key path ('variacao.dados').
+inside it, so the error names the whole key path ('variacao.dados'). A value that fits no type
+of a union is quoted, short ("'linhas.3' deveria ser texto ou mapa, mas é 7"); a map where the
+union has one map-shaped type gets that type's own error instead (its unknown key, its path).
 """
 from __future__ import annotations
 
+import json
 import types
 from dataclasses import MISSING, dataclass, fields, is_dataclass
 from functools import lru_cache
@@ -184,12 +187,39 @@ def _build_union(kind: Any, data: Any, path: str, strict: bool) -> Any:
         return None
     if len(options) == 1:  # Optional[X]: X's own error says more
         return _build(options[0], data, path, strict)
+    faults = []
     for option in options:
         try:
             return _build(option, data, path, strict)
-        except _Fault:
-            continue
-    raise _wrong(path, kind)
+        except _Fault as fault:
+            faults.append((option, fault))
+    shaped = [fault for option, fault in faults if _has_shape(option, data)]
+    if len(shaped) == 1:  # the one option of the value's shape: its own error says where
+        raise shaped[0]
+    raise _Fault(path, f"deveria ser {_expected(kind)}, mas é {_quoted(data)}")
+
+
+QUOTE_LENGTH = 40  # characters of a value quoted in an error, before '…'
+
+
+def _quoted(value: Any) -> str:
+    """A value as the file wrote it, short: '"doze"', '[1, 2]', 'true', 'vazio'."""
+    if value is None:
+        return "vazio"
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= QUOTE_LENGTH else text[:QUOTE_LENGTH - 1] + "…"
+
+
+def _has_shape(kind: Any, data: Any) -> bool:
+    """Whether data is the kind of YAML node `kind` is built from (a map for a dataclass or a
+    mapping, a list for a tuple), so its error, not the union's, says what is wrong."""
+    origin = get_origin(kind) or kind
+    if is_dataclass(origin) or origin is dict or (
+            isinstance(origin, type) and issubclass(origin, Mapping)):
+        return isinstance(data, Mapping)
+    if origin in (tuple, list):
+        return isinstance(data, (list, tuple))
+    return False
 
 
 def _build_mapping(kind: Any, data: Any, path: str, strict: bool) -> dict[Any, Any]:

@@ -9,6 +9,7 @@ from hypothesis import given, strategies as st
 from companion.errors import TableError
 from companion.narration import (compile_templates, counted, duration_text, load_narrator,
                                  number_text, plural_word, spoken_list)
+from companion.tables import Tables
 
 
 def test_a_template_renders_its_data_with_the_portuguese_filters() -> None:
@@ -49,6 +50,44 @@ def test_a_broken_template_is_refused_when_loaded(tmp_path: Path) -> None:
     (tmp_path / "narracao" / "panico.yaml").write_text("teste: [1, 2\n", encoding="utf-8")
     with pytest.raises(TableError, match=r"narracao/panico\.yaml: YAML inválido \(linha"):
         load_narrator(tmp_path)
+
+
+EXHAUSTION_TEXTS = {  # the three texts that list the exhaustion levels, as they always read
+    "viagem.dia_sem_descanso": ("Um dia sem descansar: cada personagem recebe 1 ponto de "
+                                "exaustão (exaustão agora: {})."),
+    "masmorra.sem_descanso": ("O grupo não descansou depois de uma hora de exploração: cada "
+                              "personagem sofre 1 ponto de exaustão (exaustão: {})."),
+    "perseguicao.exaustao": ("A perseguição longa cobra seu preço: cada personagem sofre "
+                             "1 ponto de exaustão (exaustão: {})."),
+}
+
+
+@pytest.mark.parametrize("code", sorted(EXHAUSTION_TEXTS))
+@pytest.mark.parametrize("levels, said", [
+    ([["Ana", 2], ["Bia", 1]], "Ana 2, Bia 1"), ([["Ana", 0]], "Ana 0"), ([], "nenhum personagem")])
+def test_the_exhaustion_levels_are_one_shared_part(tables: Tables, code: str,
+                                                    levels: list[list[object]],
+                                                    said: str) -> None:
+    assert "{% include '_partes.niveis_de_exaustao' %}" in tables.narration.sources[code]
+    data = {"niveis": levels, "pontos": 1, "exaustao": 1}
+    assert tables.narration.render(code, data) == EXHAUSTION_TEXTS[code].format(said)
+
+
+def test_a_shared_part_is_included_and_is_no_code() -> None:
+    narrator = compile_templates({
+        "_partes": {"nomes": "{{ nomes | lista }}"},
+        "viagem": {"grupo": "O grupo: {% include '_partes.nomes' %}."}})
+    assert narrator.codes == {"viagem.grupo"}
+    assert narrator.render("viagem.grupo", {"nomes": ["Ana", "Bia"]}) == "O grupo: Ana e Bia."
+    with pytest.raises(TableError, match=r"narracao/viagem\.yaml: o texto 'grupo' usa um valor"):
+        narrator.render("viagem.grupo", {})
+
+
+def test_including_a_part_no_file_defines_is_refused_when_loaded() -> None:
+    with pytest.raises(TableError, match=r"^tables/narracao/viagem\.yaml: 'grupo' inclui "
+                                         r"'_partes\.nome', que nenhum arquivo define$"):
+        compile_templates({"_partes": {"nomes": "{{ nomes }}"},
+                           "viagem": {"grupo": "{% include '_partes.nome' %}"}})
 
 
 @given(st.floats(min_value=0, max_value=1000, allow_nan=False).map(lambda v: round(v * 2) / 2))

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import fields, replace
+from pathlib import Path
 
 import pytest
 
@@ -9,13 +10,13 @@ from companion.engine import Command, State
 from companion.engine.procedures import dungeon as dungeon_module
 from companion.engine.toolkit import Scratch, edge_for
 from companion.engine.view import view_state
-from companion.errors import CommandRejected
+from companion.errors import CommandRejected, TableError
 from companion.engine.model import Character, Dungeon, Travel
-from companion.engine.procedures.rest import rest_party
+from companion.engine.procedures.rest import TravelMishaps, rest_party
 from companion.tables import Tables
 from tests.conftest import FixedDice, Play
 from tests.test_hexcrawl import QUIET, ana, bia, one_roll, rolls, run, start
-from tests.rules_helpers import new_character
+from tests.rules_helpers import changed_rules, new_character
 
 H = "Tabela H: Percalços"
 SEED_H = {
@@ -416,3 +417,32 @@ def test_the_companion_rolls_the_fire_test_naming_whose_it_is(play: Play) -> Non
     rolled = one_roll(events, "Teste do percalço")
     assert rolled.text.startswith("Ana: teste de DES DC 12 — 1d20 = 3")
     assert events[-1].text == "Ana falha (5 contra DC 12): perde 1 item aleatório."
+
+
+# ---------------------------------------------------------------- typed mishap rows
+
+def test_a_mishap_effect_changed_in_the_data_changes_the_rest(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "masmorra.yaml", "dano: 2", "dano: 4")
+    state, _ = _dungeon_rest(rules, 7, party=(fed(ana(hp=5)),))
+    assert state.party[0].hp == 1
+    rules = changed_rules(tmp_path, "viagem.yaml", "des, dc: 12", "sab, dc: 15")
+    scratch = Scratch(rng=FixedDice(9, 5), tables=rules, command=Command("descansar"))
+    state = rest_party(State(party=(fed(ana()),)), scratch, rules.piece(TravelMishaps))
+    assert [(p.kind, p.dc) for p in state.prompts] == [("teste_percalco", 15)]
+    assert "SAB DC 15" in state.prompts[0].context["rotulo"]
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("      perde_racoes: 1d4", "      perde_racoes: 1d4\n      perde_racao: 2",
+     r"chave desconhecida em 'tabela_h\.linhas\.6': perde_racao$"),
+    ("      encontro_chance: 3", "      encontro_chance: tres",
+     r"'tabela_h\.linhas\.8\.encontro_chance' deveria ser número inteiro$"),
+    ("des, dc: 12", "des, dc: 12, motiv: x",
+     r"chave desconhecida em 'tabela_h\.linhas\.9\.teste_atributo': motiv$"),
+    ("des, dc: 12", "sorte, dc: 12",
+     r"'tabela_h\.linhas\.9\.teste_atributo\.atributo' deveria ser um destes: "),
+])
+def test_a_bad_mishap_effect_is_refused_at_load(tmp_path: Path, old: str, new: str,
+                                                message: str) -> None:
+    with pytest.raises(TableError, match=r"^tables/viagem\.yaml: " + message):
+        changed_rules(tmp_path, "viagem.yaml", old, new)

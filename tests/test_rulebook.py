@@ -200,3 +200,47 @@ def test_a_misspelt_key_is_said_as_the_missing_one(started) -> None:
     node["estacoa"] = node.pop("estacao")
     with pytest.raises(TableError, match=r"falta a chave 'inicio\.estacao'"):
         build_piece(started, files)
+
+
+# ---------------------------------------------------------------- unions
+
+@dataclass(frozen=True)
+class _Either:
+    rotulo: int | Literal["livre"]
+    linhas: Mapping[str, str | _Row] = field(default_factory=dict)
+
+
+@pytest.fixture
+def either():
+    piece("teste", "tabela_u")(_Either)
+    yield _Either
+    PIECES.pop(_Either, None)
+
+
+def _union(**node):
+    return {"teste": {"tabela_u": {"rotulo": 1, **node}}}
+
+
+@pytest.mark.parametrize("node, message", [
+    ({"rotulo": "preso"}, r"'tabela_u\.rotulo' deveria ser número inteiro ou um destes: livre, "
+                          r"mas é \"preso\"$"),
+    ({"rotulo": [1, 2]}, r"'tabela_u\.rotulo' deveria ser .*, mas é \[1, 2\]$"),
+    ({"rotulo": None}, r"'tabela_u\.rotulo' deveria ser .*, mas é vazio$"),
+    ({"rotulo": True}, r"'tabela_u\.rotulo' deveria ser .*, mas é true$"),
+    ({"linhas": {"3": 7}}, r"'tabela_u\.linhas\.3' deveria ser texto ou mapa, mas é 7$"),
+    ({"linhas": {"3": list(range(30))}},
+     r"'tabela_u\.linhas\.3' deveria ser texto ou mapa, mas é \[0, 1, 2, 3, 4, 5, 6, 7, 8, "
+     r"9, 10, 11, …$"),
+])
+def test_a_value_that_fits_no_type_of_a_union_is_quoted(either, node, message) -> None:
+    with pytest.raises(TableError, match=r"^tables/teste\.yaml: " + message):
+        build_piece(either, _union(**node))
+
+
+def test_a_map_where_a_union_has_one_map_gets_the_maps_own_error(either) -> None:
+    with pytest.raises(TableError, match=r"^tables/teste\.yaml: chave desconhecida em "
+                                         r"'tabela_u\.linhas\.3': cor$"):
+        build_piece(either, _union(linhas={"3": {"nome": "a", "chance": 1, "cor": "azul"}}))
+    built = build_piece(either, _union(rotulo="livre", linhas={"3": "a", "4": {"nome": "b",
+                                                                             "chance": 2}}))
+    assert built.rotulo == "livre" and built.linhas == {"3": "a", "4": _Row("b", 2)}

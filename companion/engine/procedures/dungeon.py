@@ -171,12 +171,12 @@ class HourRest:
 
 @dataclass(frozen=True)
 class SleepMishap:
-    """Tabela B (its rows' effects are read by rest.mishap, in rest's own vocabulary)."""
+    """Tabela B (its rows are rest.MishapRow, read by rest.mishap in rest's own vocabulary)."""
 
     nome: str
     dados: str
     visibilidade: protocol.Seen
-    linhas: Mapping[str, str | Mapping[str, Any]]
+    linhas: rest.MishapRows
 
     def validate(self) -> None:
         require_dice("dados", self.dados)

@@ -10,7 +10,8 @@ only AFTER passing every test, so a failure never has to undo anything. Food and
 either way.
 
 A mishap row (viagem.yaml tabela_h, masmorra.yaml …) is either a text, or a mapping with `texto`
-and any of these effects (other keys are ignored):
+and any of these effects (a `MishapRow`, built and checked at load: an unknown key or a value
+of the wrong type is a TableError naming the file and key):
   perde_racoes: "1d4"        rations lost from the party (from whoever carries most)
   panico: vigia | todos      panic test for the watcher or everyone (the watcher: the one
                              chosen with `vigia Nome`, else casa.yaml descanso.vigia)
@@ -29,6 +30,8 @@ and any of these effects (other keys are ignored):
   teste_atributo: {atributo: des, dc: 12, motivo: "…", falha: "…"}
                              every character tests the attribute (a prompt, kind
                              "teste_percalco"); a failure says `falha` for that character
+A row that notes a `condicao` may also say what the condition does (`ate_ser_curado`,
+`como_fica`, `efeito`, `dano_por_rodada`: read by conditions.py, not here).
 
 The CON test prompts say why they are asked: "o descanso foi interrompido" for an encounter, or
 the mishap row's first sentence ("O ambiente da Dungeon é muito opressor.").
@@ -40,7 +43,7 @@ house default of casa.yaml).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Mapping, Protocol
+from typing import Any, Callable, Literal, Mapping, Protocol, Union
 
 from companion.engine.procedures import conditions, encounters, panic
 from companion import protocol
@@ -59,11 +62,12 @@ from companion.engine.toolkit import (
     passed,
     pick_row,
     prompt_handler,
+    require_chance,
     require_dice,
     row_text,
     update_character,
 )
-from companion.errors import CommandRejected, TableError
+from companion.errors import CommandRejected
 from companion.rulebook import InvalidValue, piece
 
 
@@ -122,8 +126,53 @@ class HouseRest:
             require_dice(where, "1" + _hit_die_text(str(die)))
 
 
+@dataclass(frozen=True)
+class AttributeTest:
+    """A mishap row's `teste_atributo`: every character tests `atributo` at `dc`; a failure
+    says `falha`; `motivo` is why it is asked (else the row's first sentence)."""
+
+    atributo: str
+    dc: int
+    falha: str
+    motivo: str | None = None
+
+    def validate(self) -> None:
+        if self.atributo not in ATTRIBUTES:
+            raise InvalidValue("atributo", "um destes: " + ", ".join(ATTRIBUTES))
+
+
+@dataclass(frozen=True)
+class MishapRow:
+    """A mishap row with effects (the module's docstring says what each one does); an effect
+    left out is None."""
+
+    texto: str
+    perde_racoes: str | None = None
+    perde_item: str | None = None
+    dano: int | None = None
+    condicao: str | None = None
+    panico: Literal["vigia", "todos"] | None = None
+    encontro: bool | None = None
+    encontro_chance: int | None = None
+    teste_con: int | None = None
+    condicao_temporaria: Mapping[str, Any] | None = None  # checked by conditions.timed
+    teste_atributo: AttributeTest | None = None
+    # what the condition noted by `condicao` does (read by conditions.py from the files)
+    ate_ser_curado: bool | None = None
+    como_fica: str | None = None
+    efeito: str | None = None
+    dano_por_rodada: int | None = None
+
+    def validate(self) -> None:
+        if self.perde_racoes is not None:
+            require_dice("perde_racoes", self.perde_racoes)
+        if self.encontro_chance is not None:
+            require_chance("encontro_chance", self.encontro_chance)
+
+
+MishapRows = Mapping[Union[int, str], Union[str, MishapRow]]
 Test = tuple[int, str]  # a CON test for the rest's benefits: (DC, why it is asked)
-Effect = Callable[[State, Scratch, Any, Any], tuple[State, tuple[Test, ...]]]
+Effect = Callable[[State, Scratch, Any, MishapRow], tuple[State, tuple[Test, ...]]]
 
 
 # ---------------------------------------------------------------- the procedure
@@ -142,7 +191,7 @@ class MishapTable(Protocol):
     def visibilidade(self) -> str: ...  # the data's words: mestre or publico
 
     @property
-    def linhas(self) -> Mapping[Any, Any]: ...
+    def linhas(self) -> MishapRows: ...
 
 
 @piece("viagem", "tabela_h")
@@ -153,7 +202,7 @@ class TravelMishaps:
 
     nome: str
     dados: str
-    linhas: Mapping[int | str, str | Mapping[str, Any]]
+    linhas: MishapRows
     visibilidade: protocol.Seen = "publico"
 
     def validate(self) -> None:
@@ -203,16 +252,21 @@ def mishap(state: State, scratch: Scratch, table: MishapTable) -> tuple[State, t
     rows = table.linhas
     visibility = protocol.seen_by(table.visibilidade)
     rolled = scratch.roll(table.dados, table.nome, visibility=visibility,
-                          describe=lambda total: row_text(pick_row(rows, total)))
+                          describe=lambda total: _text(pick_row(rows, total)))
     row = pick_row(rows, rolled.total)
     tests: tuple[Test, ...] = ()
-    if not isinstance(row, Mapping):
+    if isinstance(row, str):
         return state, tests
     for effect_key, effect in EFFECTS.items():
-        if effect_key in row:
-            state, found = effect(state, scratch, row[effect_key], row)
+        value = getattr(row, effect_key)
+        if value is not None:
+            state, found = effect(state, scratch, value, row)
             tests += found
     return state, tests
+
+
+def _text(row: str | MishapRow) -> str:
+    return row if isinstance(row, str) else row.texto
 
 
 def first_sentence(text: str) -> str:
@@ -223,10 +277,10 @@ def first_sentence(text: str) -> str:
 
 # ---------------------------------------------------------------- mishap effects
 
-def _lose_rations(state: State, scratch: Scratch, expression: Any,
-                  row: Any) -> tuple[State, tuple[Test, ...]]:
+def _lose_rations(state: State, scratch: Scratch, expression: str,
+                  row: MishapRow) -> tuple[State, tuple[Test, ...]]:
     narration = scratch.tables.narration
-    rolled = scratch.roll(str(expression), scratch.piece(HouseRest).racoes_perdidas,
+    rolled = scratch.roll(expression, scratch.piece(HouseRest).racoes_perdidas,
                           describe=lambda total: narration.render(
                               "descanso.racoes_devoradas", {"racoes": total}))
     party = list(state.party)
@@ -265,24 +319,24 @@ def _watcher(state: State, scratch: Scratch) -> tuple[Character, ...]:
         return (state.party[0],)
 
 
-def _panic(state: State, scratch: Scratch, who: Any, row: Any) -> tuple[State, tuple[Test, ...]]:
+def _panic(state: State, scratch: Scratch, who: str, row: MishapRow) -> tuple[State, tuple[Test, ...]]:
     targets = state.party if who == "todos" else _watcher(state, scratch)
     for character in targets:
         state = panic.request_panic(state, scratch, character.id)
     return state, ()
 
 
-def _encounter(state: State, scratch: Scratch, happens: Any,
-               row: Any) -> tuple[State, tuple[Test, ...]]:
+def _encounter(state: State, scratch: Scratch, happens: bool,
+               row: MishapRow) -> tuple[State, tuple[Test, ...]]:
     if not happens:
         return state, ()
     return _encounter_now(state, scratch)
 
 
-def _encounter_chance(state: State, scratch: Scratch, chance: Any,
-                      row: Any) -> tuple[State, tuple[Test, ...]]:
+def _encounter_chance(state: State, scratch: Scratch, chance: int,
+                      row: MishapRow) -> tuple[State, tuple[Test, ...]]:
     spec = scratch.piece(encounters.EncounterCheck)
-    if scratch.chance(int(chance), spec.nome, spec.sim, spec.nao,
+    if scratch.chance(chance, spec.nome, spec.sim, spec.nao,
                       visibility=encounters.encounter_visibility(scratch)):
         return _encounter_now(state, scratch)
     return state, ()
@@ -298,42 +352,34 @@ def _encounter_now(state: State, scratch: Scratch) -> tuple[State, tuple[Test, .
     return state, (interruption(scratch),)
 
 
-def _damage_all(state: State, scratch: Scratch, amount: Any,
-                row: Any) -> tuple[State, tuple[Test, ...]]:
+def _damage_all(state: State, scratch: Scratch, amount: int,
+                row: MishapRow) -> tuple[State, tuple[Test, ...]]:
     for character in state.party:
         state = update_character(state, clamp_supplies(
-            replace(character, hp=character.hp - int(amount))))
+            replace(character, hp=character.hp - amount)))
     if state.party:
-        scratch.tell("descanso.dano_todos", words={"dano": int(amount)})
+        scratch.tell("descanso.dano_todos", words={"dano": amount})
     return state, ()
 
 
-def _condition_all(state: State, scratch: Scratch, text: Any,
-                   row: Any) -> tuple[State, tuple[Test, ...]]:
+def _condition_all(state: State, scratch: Scratch, text: str,
+                   row: MishapRow) -> tuple[State, tuple[Test, ...]]:
     for character in state.party:
-        state = update_character(state, add_condition(character, str(text)))
+        state = update_character(state, add_condition(character, text))
     if state.party:
-        cured = conditions.lasts_until_cured(scratch.tables, str(text))
-        scratch.tell("descanso.condicao_todos", kind="aviso", condicao=str(text),
+        cured = conditions.lasts_until_cured(scratch.tables, text)
+        scratch.tell("descanso.condicao_todos", kind="aviso", condicao=text,
                      words={"ate_a_cura": cured})
     return state, ()
 
 
-def _con_test(state: State, scratch: Scratch, dc: Any, row: Any) -> tuple[State, tuple[Test, ...]]:
-    return state, ((int(dc), first_sentence(row_text(row))),)
+def _con_test(state: State, scratch: Scratch, dc: int,
+              row: MishapRow) -> tuple[State, tuple[Test, ...]]:
+    return state, ((dc, first_sentence(row.texto)),)
 
 
-def _need(value: Any, keys: Mapping[str, type], where: str) -> Mapping[str, Any]:
-    """A mishap effect's mapping, checked (rows are free-form in the piece)."""
-    if not isinstance(value, Mapping) or not all(
-            isinstance(value.get(k), t) for k, t in keys.items()):
-        wanted = ", ".join(keys)
-        raise TableError(f"tables: o efeito '{where}' de um percalço precisa de {wanted}")
-    return value
-
-
-def _timed_condition(state: State, scratch: Scratch, value: Any,
-                     row: Any) -> tuple[State, tuple[Test, ...]]:
+def _timed_condition(state: State, scratch: Scratch, value: Mapping[str, Any],
+                     row: MishapRow) -> tuple[State, tuple[Test, ...]]:
     """A condition on everyone for the next N travel rounds (after the one in progress)."""
     lasting = conditions.timed(state, scratch, value)
     party = tuple(conditions.add_lasting(c, lasting) for c in state.party)
@@ -344,26 +390,25 @@ def _timed_condition(state: State, scratch: Scratch, value: Any,
     return replace(state, party=party), ()
 
 
-def _attribute_test(state: State, scratch: Scratch, value: Any,
-                    row: Any) -> tuple[State, tuple[Test, ...]]:
+def _attribute_test(state: State, scratch: Scratch, spec: AttributeTest,
+                    row: MishapRow) -> tuple[State, tuple[Test, ...]]:
     """Every character tests an attribute (a prompt); a failure costs what the row says."""
-    spec = _need(value, {"atributo": str, "dc": int, "falha": str}, "teste_atributo")
-    attribute, dc = str(spec["atributo"]), int(spec["dc"])
-    why = first_sentence(str(spec.get("motivo") or row_text(row)))
+    attribute, dc = spec.atributo, spec.dc
+    why = first_sentence(spec.motivo or row.texto)
     dice = scratch.piece(RestRules).dados_teste
     narration = scratch.tables.narration
-    words = {"motivo": why, "atributo": attribute, "dc": dc, "falha": str(spec["falha"])}
+    words = {"motivo": why, "atributo": attribute, "dc": dc, "falha": spec.falha}
     for character in state.party:
         state = add_prompt(
             state, scratch, "teste_percalco", character.id,
             narration.render("descanso.pedido_percalco", {**words, "nome": character.name}),
             dice, modifier(character, attribute, scratch.tables), dc,
-            falha=str(spec["falha"]), rotulo=narration.render("descanso.rotulo_percalco", words))
+            falha=spec.falha, rotulo=narration.render("descanso.rotulo_percalco", words))
     return state, ()
 
 
-def _lose_item(state: State, scratch: Scratch, name: Any,
-               row: Any) -> tuple[State, tuple[Test, ...]]:
+def _lose_item(state: State, scratch: Scratch, name: str,
+               row: MishapRow) -> tuple[State, tuple[Test, ...]]:
     """"Um personagem perde 1 item aleatório.": 1dN over the party says who (the GM picks the
     item)."""
     people = list(state.party)
@@ -371,7 +416,7 @@ def _lose_item(state: State, scratch: Scratch, name: Any,
         return state, ()
     loser = people[0]
     if len(people) > 1:
-        rolled = scratch.roll(f"1d{len(people)}", str(name),
+        rolled = scratch.roll(f"1d{len(people)}", name,
                               describe=lambda total: people[total - 1].name)
         loser = people[rolled.total - 1]
     scratch.tell("descanso.perde_item", kind="aviso", personagem=loser.id,
@@ -530,4 +575,4 @@ def watch_command(state: State, scratch: Scratch) -> State:
     return replace(state, travel=replace(state.travel, watcher=character.id))
 
 
-__all__ = ["MishapTable", "TravelMishaps", "rest_party", "finish_rest", "mishap", "interruption", "apply_benefits", "passed", "row_text", "add_condition", "watcher"]
+__all__ = ["MishapTable", "MishapRow", "AttributeTest", "TravelMishaps", "rest_party", "finish_rest", "mishap", "interruption", "apply_benefits", "passed", "row_text", "add_condition", "watcher"]
