@@ -14,6 +14,7 @@ from companion.commands import parse
 from companion.commands import contract
 from companion.commands.contract import ArgumentContract, ContractBroken
 from companion.commands.parse import grammar
+from companion.dice_limits import DiceLimits
 from companion.errors import TableError
 from companion.rulebook import build_piece
 from companion.tables import Tables
@@ -62,9 +63,10 @@ def test_the_commands_of_the_golden_sentences_keep_the_contract(tables: Tables) 
     golden = Path(__file__).resolve().parent / "golden" / "sentences.yaml"
     cases = yaml.safe_load(golden.read_text(encoding="utf-8"))["positivos"]
     rules = tables.piece(ArgumentContract)
+    limits = tables.piece(DiceLimits)
     for case in cases:
         wanted = case["comando"]
-        contract.check(rules, wanted["command"], wanted["args"])  # raises if not
+        contract.check(rules, limits, wanted["command"], wanted["args"])  # raises if not
 
 
 @pytest.mark.parametrize("said, limit_word", [
@@ -80,15 +82,19 @@ def test_a_dice_modifier_past_the_limit_is_refused_saying_the_limit(said: str, l
     assert limit_word in result.error
 
 
-def test_the_modifier_limit_comes_from_the_tables(tables: Tables) -> None:
-    files = {**tables.files, "argumentos": {**tables.files["argumentos"],
-                                            "modificador_maximo": 1000000}}
-    wider = replace(tables, files=files, pieces={})
+def _with_modifier_limit(tables: Tables, top: int) -> Tables:
+    """The tables with casa.yaml `limites_dados.modificador` set to `top`."""
+    casa = tables.files["casa"]
+    files = {**tables.files, "casa": {**casa, "limites_dados": {**casa["limites_dados"],
+                                                                "modificador": top}}}
+    return replace(tables, files=files, pieces={})
+
+
+def test_the_modifier_limit_comes_from_the_house_dice_limits(tables: Tables) -> None:
+    wider = _with_modifier_limit(tables, 1000000)
     assert parse("rolar 1d6+1000000", wider).command is not None
     assert parse("rolar 1d6+1000", tables).command is not None
-    files = {**tables.files, "argumentos": {**tables.files["argumentos"],
-                                            "modificador_maximo": 10}}
-    narrower = replace(tables, files=files, pieces={})
+    narrower = _with_modifier_limit(tables, 10)
     assert "vai até 10," in (parse("rolar 1d6+11", narrower).error or "")
 
 
@@ -107,12 +113,12 @@ def test_the_modifier_limit_comes_from_the_tables(tables: Tables) -> None:
 def test_broken_arguments_say_what_would_be_accepted(name: str, args: dict[str, Any],
                                                      words: str, tables: Tables) -> None:
     with pytest.raises(ContractBroken) as broken:
-        contract.check(tables.piece(ArgumentContract), name, args)
+        contract.check(tables.piece(ArgumentContract), tables.piece(DiceLimits), name, args)
     assert words in str(broken.value)
 
 
 def test_a_bad_contract_file_names_the_file_and_the_key(tables: Tables) -> None:
-    bad = {**tables.files, "argumentos": {"modificador_maximo": 100, "comandos": {
+    bad = {**tables.files, "argumentos": {"comandos": {
         "rolar": {"expressao": {"tipo": "escolha"}}}}}
     with pytest.raises(TableError) as error:
         build_piece(ArgumentContract, bad)

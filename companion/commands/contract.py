@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal, Mapping, get_args
 
+from companion.dice_limits import DiceLimits
 from companion.rulebook import InvalidValue, piece
 
 Kind = Literal["nome", "nomes", "texto", "regra", "inteiro", "sim_nao", "escolha", "dados",
@@ -36,22 +37,20 @@ class ArgumentSpec:
 @piece("argumentos")
 @dataclass(frozen=True)
 class ArgumentContract:
-    """tables/argumentos.yaml: every command's arguments, and the largest dice modifier."""
+    """tables/argumentos.yaml: every command's arguments (the largest dice modifier is the
+    house's dice limits', tables/casa.yaml `limites_dados.modificador`)."""
 
-    modificador_maximo: int
     comandos: Mapping[str, Mapping[str, ArgumentSpec]]
-
-    def validate(self) -> None:
-        if self.modificador_maximo < 0:
-            raise InvalidValue("modificador_maximo", "um número inteiro de 0 para cima")
 
 
 class ContractBroken(ValueError):
     """A command's arguments break the contract; the message says what would be accepted."""
 
 
-def check(contract: ArgumentContract, name: str, args: Mapping[str, Any]) -> None:
-    """Raise ContractBroken (in Portuguese) unless `args` are what `name` takes."""
+def check(contract: ArgumentContract, limits: DiceLimits, name: str,
+          args: Mapping[str, Any]) -> None:
+    """Raise ContractBroken (in Portuguese) unless `args` are what `name` takes, its dice
+    within the house's `limits`."""
     specs = contract.comandos.get(name)
     if specs is None:
         raise ContractBroken(f"comando sem contrato de argumentos: '{name}'")
@@ -63,7 +62,7 @@ def check(contract: ArgumentContract, name: str, args: Mapping[str, Any]) -> Non
     if missing:
         raise ContractBroken(f"falta {', '.join(missing)} em '{name}'")
     for key, value in args.items():
-        problem = _problem(specs[key], value, contract)
+        problem = _problem(specs[key], value, limits)
         if problem is not None:
             raise ContractBroken(f"valor inválido para {key}: {_quoted(value)}; {problem}")
 
@@ -72,16 +71,16 @@ def _quoted(value: Any) -> str:
     return f"'{value}'" if not isinstance(value, list) else ", ".join(map(str, value))
 
 
-def _problem(spec: ArgumentSpec, value: Any, contract: ArgumentContract) -> str | None:
+def _problem(spec: ArgumentSpec, value: Any, limits: DiceLimits) -> str | None:
     """What would be accepted, when `value` is not; None when it is."""
-    return _CHECKS[spec.tipo](spec, value, contract)
+    return _CHECKS[spec.tipo](spec, value, limits)
 
 
-def _text(spec: ArgumentSpec, value: Any, contract: ArgumentContract) -> str | None:
+def _text(spec: ArgumentSpec, value: Any, limits: DiceLimits) -> str | None:
     return None if isinstance(value, str) and value.strip() else "diga um texto"
 
 
-def _names(spec: ArgumentSpec, value: Any, contract: ArgumentContract) -> str | None:
+def _names(spec: ArgumentSpec, value: Any, limits: DiceLimits) -> str | None:
     ok = isinstance(value, list) and value and all(isinstance(v, str) and v.strip()
                                                   for v in value)
     return None if ok else "diga os nomes, como 'Ana, Bia e Caio'"
@@ -91,28 +90,28 @@ def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _integer(spec: ArgumentSpec, value: Any, contract: ArgumentContract) -> str | None:
+def _integer(spec: ArgumentSpec, value: Any, limits: DiceLimits) -> str | None:
     return None if _whole(value) else "use um número inteiro"
 
 
-def _yes_no(spec: ArgumentSpec, value: Any, contract: ArgumentContract) -> str | None:
+def _yes_no(spec: ArgumentSpec, value: Any, limits: DiceLimits) -> str | None:
     return None if isinstance(value, bool) else "use sim ou não"
 
 
-def _choice(spec: ArgumentSpec, value: Any, contract: ArgumentContract) -> str | None:
+def _choice(spec: ArgumentSpec, value: Any, limits: DiceLimits) -> str | None:
     return None if value in spec.valores else f"use {' ou '.join(spec.valores)}"
 
 
-def _dice(spec: ArgumentSpec, value: Any, contract: ArgumentContract) -> str | None:
+def _dice(spec: ArgumentSpec, value: Any, limits: DiceLimits) -> str | None:
     if not isinstance(value, str) or not value.strip():
         return "use algo como 1d20 ou 2d6+1"
-    top = contract.modificador_maximo
+    top = limits.modificador
     if any(int(amount) > top for _sign, amount in _MODIFIER.findall(value)):
         return f"o modificador vai até {top}, para mais ou para menos (ex.: 1d20+{min(2, top)})"
     return None
 
 
-def _prompt(spec: ArgumentSpec, value: Any, contract: ArgumentContract) -> str | None:
+def _prompt(spec: ArgumentSpec, value: Any, limits: DiceLimits) -> str | None:
     return None if _whole(value) else "use o número do pedido"
 
 

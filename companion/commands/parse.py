@@ -23,6 +23,7 @@ from hassil.sample import sample_sentence
 from companion.commands import contract
 from companion.commands.contract import ArgumentContract
 from companion.commands.normalize import Normalized, fold, normalize
+from companion.dice_limits import DiceLimits
 from companion.vocabulary import Command
 from companion.errors import TableError
 from companion.protocol import CommandRules
@@ -159,6 +160,7 @@ class Grammar:
     rules: HouseRules
     usage: Mapping[str, str]
     contract: ArgumentContract  # tables/argumentos.yaml: what each command takes
+    dice_limits: DiceLimits  # tables/casa.yaml limites_dados: the largest dice modifier
 
 
 _CACHE: dict[int, tuple[Tables, Grammar]] = {}
@@ -178,7 +180,8 @@ def grammar(tables: Tables) -> Grammar:
     _add_light_sources(intents, tables)
     _add_sheet_fields(intents, house)
     compiled = Grammar(intents=intents, rules=house, usage=_usage(tables),
-                       contract=tables.piece(ArgumentContract))
+                       contract=tables.piece(ArgumentContract),
+                       dice_limits=tables.piece(DiceLimits))
     if len(_CACHE) > 8:
         _CACHE.clear()
     _CACHE[id(tables)] = (tables, compiled)
@@ -306,7 +309,7 @@ def _build(result: Any, normalized: Normalized, compiled: Grammar,
     except SeveralCharacters as several:
         raise _one_at_a_time(several, name, compiled, shown) from None
     try:
-        contract.check(compiled.contract, name, args)
+        contract.check(compiled.contract, compiled.dice_limits, name, args)
     except contract.ContractBroken as broken:
         raise ArgError(f"'{shown}': {broken}", final=True) from None
     return name, args
