@@ -26,6 +26,7 @@ from companion.commands.normalize import Normalized, fold, normalize
 from companion.dice_limits import DiceLimits
 from companion.vocabulary import Command
 from companion.errors import TableError
+from companion.light_sources import LightRules
 from companion.protocol import CommandRules
 from companion.rulebook import InvalidValue, piece
 from companion.tables import Tables
@@ -194,11 +195,10 @@ def _usage(tables: Tables) -> dict[str, str]:
 
 
 def _add_light_sources(intents: Intents, tables: Tables) -> None:
-    """Every light source of casa.yaml (if present) can be named as itself."""
-    sources = tables.files.get("casa", {})
-    sources = sources.get("luz", {}) if isinstance(sources, Mapping) else {}
+    """Every light source of casa.yaml `luz` can be named as itself."""
+    sources = tables.piece(LightRules).luz
     slot_list = intents.slot_lists.get("fonte")
-    if not isinstance(sources, Mapping) or not isinstance(slot_list, TextSlotList):
+    if not isinstance(slot_list, TextSlotList):
         return
     known = {value.value_out for value in slot_list.values}
     extra = [TextSlotValue(TextChunk(fold(str(key))), str(key))
