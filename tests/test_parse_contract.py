@@ -18,6 +18,7 @@ from companion.dice_limits import DiceLimits
 from companion.errors import TableError
 from companion.rulebook import build_piece
 from companion.tables import Tables
+from tests.rules_helpers import changed_rules
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "commands.md"
 ROW = re.compile(r"^\| `(?P<command>[a-z_]+)` \| (?P<args>.*) \|$")
@@ -42,7 +43,7 @@ def documented_contract() -> dict[str, dict[str, tuple[str, bool, tuple[str, ...
 
 
 def test_docs_and_the_contract_say_the_same(tables: Tables) -> None:
-    rules = tables.piece(ArgumentContract)
+    rules = grammar(tables).contract
     from_yaml = {name: {arg: (spec.tipo, spec.obrigatorio, spec.valores)
                         for arg, spec in args.items()}
                  for name, args in rules.comandos.items()}
@@ -62,7 +63,7 @@ def test_every_command_the_parser_knows_has_a_contract_and_is_documented(tables:
 def test_the_commands_of_the_golden_sentences_keep_the_contract(tables: Tables) -> None:
     golden = Path(__file__).resolve().parent / "golden" / "sentences.yaml"
     cases = yaml.safe_load(golden.read_text(encoding="utf-8"))["positivos"]
-    rules = tables.piece(ArgumentContract)
+    rules = grammar(tables).contract
     limits = tables.piece(DiceLimits)
     for case in cases:
         wanted = case["comando"]
@@ -113,14 +114,48 @@ def test_the_modifier_limit_comes_from_the_house_dice_limits(tables: Tables) -> 
 def test_broken_arguments_say_what_would_be_accepted(name: str, args: dict[str, Any],
                                                      words: str, tables: Tables) -> None:
     with pytest.raises(ContractBroken) as broken:
-        contract.check(tables.piece(ArgumentContract), tables.piece(DiceLimits), name, args)
+        contract.check(grammar(tables).contract, tables.piece(DiceLimits), name, args)
     assert words in str(broken.value)
 
 
 def test_a_bad_contract_file_names_the_file_and_the_key(tables: Tables) -> None:
-    bad = {**tables.files, "argumentos": {"comandos": {
-        "rolar": {"expressao": {"tipo": "escolha"}}}}}
+    bad = {**tables.files, "argumentos": {**tables.files["argumentos"], "comandos": {
+        "rolar": {"expressao": {"tipo": "escolha"}}, "personagem": {}}}}
     with pytest.raises(TableError) as error:
         build_piece(ArgumentContract, bad)
     assert "tables/argumentos.yaml" in error.value.message
     assert "comandos.rolar.expressao.valores" in error.value.message
+
+
+def test_the_sheet_fields_are_listed_once_in_frases(tables: Tables) -> None:
+    """argumentos.yaml `ficha`: every key of frases.yaml `mesa.atributos` is an argument of
+    `personagem`, besides its own; docs/commands.md's command table lists the same fields."""
+    fields = list(grammar(tables).rules.atributos)
+    own = tables.piece(ArgumentContract).comandos["personagem"]
+    taken = grammar(tables).contract.comandos["personagem"]
+    assert list(taken) == [*own, *fields]
+    assert {taken[field].tipo for field in fields} == {"inteiro"}
+    row = next(line for line in DOCS.read_text(encoding="utf-8").splitlines()
+               if line.startswith("| `personagem` |"))
+    listed = re.search(r"plus any of `([a-z_ ]+)`", row)
+    assert listed is not None and sorted(listed[1].split()) == sorted(fields)
+
+
+def test_a_sheet_field_added_to_frases_only_is_an_argument(tmp_path: Path) -> None:
+    changed = changed_rules(tmp_path, "frases.yaml", "    agua: [agua]\n",
+                            "    agua: [agua]\n    tochas: [tochas]\n")
+    assert grammar(changed).contract.comandos["personagem"]["tochas"].tipo == "inteiro"
+
+
+def test_the_sheet_command_must_be_in_the_contract(tables: Tables) -> None:
+    bad = {**tables.files, "argumentos": {**tables.files["argumentos"],
+                                          "ficha": {"comando": "ficha", "campo": {
+                                              "tipo": "inteiro"}}}}
+    with pytest.raises(TableError, match=r"tables/argumentos\.yaml: 'ficha\.comando' deveria"):
+        build_piece(ArgumentContract, bad)
+
+
+def test_a_sheet_field_named_like_the_commands_own_argument_is_refused(tables: Tables) -> None:
+    with pytest.raises(TableError, match=r"'mesa\.atributos' tem nome, que já é argumento de "
+                                         r"'personagem'"):
+        tables.piece(ArgumentContract).with_sheet(["pv", "nome"])

@@ -10,10 +10,11 @@ says what it accepts.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any, Literal, Mapping, get_args
+from dataclasses import dataclass, replace
+from typing import Any, Iterable, Literal, Mapping, get_args
 
 from companion.dice_limits import DiceLimits
+from companion.errors import TableError
 from companion.rulebook import InvalidValue, piece
 
 Kind = Literal["nome", "nomes", "texto", "regra", "inteiro", "sim_nao", "escolha", "dados",
@@ -34,13 +35,43 @@ class ArgumentSpec:
             raise InvalidValue("valores", "uma lista de valores, só (e sempre) no tipo escolha")
 
 
+@dataclass(frozen=True)
+class SheetArguments:
+    """argumentos.yaml `ficha`: the command that takes every sheet field (the keys of
+    frases.yaml `mesa.atributos`, which say how each is said) and the argument each field is."""
+
+    comando: str
+    campo: ArgumentSpec
+
+
 @piece("argumentos")
 @dataclass(frozen=True)
 class ArgumentContract:
-    """tables/argumentos.yaml: every command's arguments (the largest dice modifier is the
-    house's dice limits', tables/casa.yaml `limites_dados.modificador`)."""
+    """tables/argumentos.yaml: every command's arguments (the sheet fields come from frases.yaml,
+    `with_sheet`; the largest dice modifier is the house's dice limits', tables/casa.yaml
+    `limites_dados.modificador`)."""
 
     comandos: Mapping[str, Mapping[str, ArgumentSpec]]
+    ficha: SheetArguments
+
+    def validate(self) -> None:
+        if self.ficha.comando not in self.comandos:
+            raise InvalidValue("ficha.comando", "um dos comandos de 'comandos'")
+
+    def with_sheet(self, fields: Iterable[str]) -> ArgumentContract:
+        """The whole contract: every sheet field (frases.yaml `mesa.atributos`) also an
+        argument of `ficha.comando`; a field named like one of its own arguments is a
+        TableError."""
+        name = self.ficha.comando
+        own = self.comandos[name]
+        fields = list(fields)
+        clash = [field for field in fields if field in own]
+        if clash:
+            raise TableError(f"tables/frases.yaml: 'mesa.atributos' tem {', '.join(clash)}, que "
+                             f"já é argumento de '{name}' em tables/argumentos.yaml; dê outro "
+                             "nome ao campo da ficha")
+        sheet = {field: self.ficha.campo for field in fields}
+        return replace(self, comandos={**self.comandos, name: {**own, **sheet}})
 
 
 class ContractBroken(ValueError):

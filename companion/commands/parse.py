@@ -160,7 +160,7 @@ class Grammar:
     intents: Intents
     rules: HouseRules
     usage: Mapping[str, str]
-    contract: ArgumentContract  # tables/argumentos.yaml: what each command takes
+    contract: ArgumentContract  # argumentos.yaml (+ the sheet fields): what each command takes
     dice_limits: DiceLimits  # tables/casa.yaml limites_dados: the largest dice modifier
 
 
@@ -181,7 +181,7 @@ def grammar(tables: Tables) -> Grammar:
     _add_light_sources(intents, tables)
     _add_sheet_fields(intents, house)
     compiled = Grammar(intents=intents, rules=house, usage=_usage(tables),
-                       contract=tables.piece(ArgumentContract),
+                       contract=tables.piece(ArgumentContract).with_sheet(house.atributos),
                        dice_limits=tables.piece(DiceLimits))
     if len(_CACHE) > 8:
         _CACHE.clear()
