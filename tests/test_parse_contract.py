@@ -67,7 +67,7 @@ def test_the_commands_of_the_golden_sentences_keep_the_contract(tables: Tables) 
     limits = tables.piece(DiceLimits)
     for case in cases:
         wanted = case["comando"]
-        contract.check(rules, limits, wanted["command"], wanted["args"])  # raises if not
+        contract.check(rules, limits, tables.narration, wanted["command"], wanted["args"])  # raises if not
 
 
 @pytest.mark.parametrize("said, limit_word", [
@@ -114,7 +114,8 @@ def test_the_modifier_limit_comes_from_the_house_dice_limits(tables: Tables) -> 
 def test_broken_arguments_say_what_would_be_accepted(name: str, args: dict[str, Any],
                                                      words: str, tables: Tables) -> None:
     with pytest.raises(ContractBroken) as broken:
-        contract.check(grammar(tables).contract, tables.piece(DiceLimits), name, args)
+        contract.check(grammar(tables).contract, tables.piece(DiceLimits), tables.narration,
+                       name, args)
     assert words in str(broken.value)
 
 
@@ -159,3 +160,38 @@ def test_a_sheet_field_named_like_the_commands_own_argument_is_refused(tables: T
     with pytest.raises(TableError, match=r"'mesa\.atributos' tem nome, que já é argumento de "
                                          r"'personagem'"):
         tables.piece(ArgumentContract).with_sheet(["pv", "nome"])
+
+
+@pytest.mark.parametrize("name, args, message", [
+    ("voar", {}, "comando sem contrato de argumentos: 'voar'"),
+    ("rolar", {"expressao": "1d6", "voando": True, "asas": 1},
+     "'rolar' não leva asas, voando; leva: expressao, vantagem"),
+    ("caminho", {"x": 1}, "'caminho' não leva x; leva: nenhum"),
+    ("velocidade", {}, "falta grupo, perseguidores em 'velocidade'"),
+    ("monstro", {"nome": " "}, "valor inválido para nome: ' '; diga um texto"),
+    ("marcha", {"ordem": ["Ana", ""]},
+     "valor inválido para ordem: Ana, ; diga os nomes, como 'Ana, Bia e Caio'"),
+    ("avancar", {"vezes": True}, "valor inválido para vezes: 'True'; use um número inteiro"),
+    ("distancia", {"alcance_maior": 1}, "valor inválido para alcance_maior: '1'; use sim ou não"),
+    ("monstro", {"nome": "orc", "acao": "x"},
+     "valor inválido para acao: 'x'; use adicionar ou remover ou alertar"),
+    ("rolar", {"expressao": ""}, "valor inválido para expressao: ''; use algo como 1d20 ou 2d6+1"),
+    ("rolar", {"expressao": "1d6-1001"}, "valor inválido para expressao: '1d6-1001'; o "
+     "modificador vai até 1000, para mais ou para menos (ex.: 1d20+2)"),
+    ("cancelar", {"pedido": "x"}, "valor inválido para pedido: 'x'; use o número do pedido"),
+])
+def test_the_contract_refusals_are_said_from_their_templates(name: str, args: dict[str, Any],
+                                                             message: str,
+                                                             tables: Tables) -> None:
+    """tables/narracao/argumentos.yaml: the texts as they were when they lived in the code."""
+    with pytest.raises(ContractBroken) as broken:
+        contract.check(grammar(tables).contract, tables.piece(DiceLimits), tables.narration,
+                       name, args)
+    assert str(broken.value) == message
+
+
+def test_the_modifier_example_stays_within_a_small_limit(tables: Tables) -> None:
+    narrow = _with_modifier_limit(tables, 1)
+    assert parse("rolar 1d6+5", narrow).error == (
+        "'rolar 1d6+5': valor inválido para expressao: '1d6+5'; o modificador vai até 1, para "
+        "mais ou para menos (ex.: 1d20+1)")

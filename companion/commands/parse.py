@@ -27,6 +27,7 @@ from companion.dice_limits import DiceLimits
 from companion.vocabulary import Command
 from companion.errors import TableError
 from companion.light_sources import LightRules
+from companion.narration import Narrator
 from companion.protocol import CommandRules
 from companion.rulebook import InvalidValue, piece
 from companion.tables import Tables
@@ -162,6 +163,7 @@ class Grammar:
     usage: Mapping[str, str]
     contract: ArgumentContract  # argumentos.yaml (+ the sheet fields): what each command takes
     dice_limits: DiceLimits  # tables/casa.yaml limites_dados: the largest dice modifier
+    narration: Narrator  # the contract's refusals: tables/narracao/argumentos.yaml
 
 
 _CACHE: dict[int, tuple[Tables, Grammar]] = {}
@@ -182,7 +184,7 @@ def grammar(tables: Tables) -> Grammar:
     _add_sheet_fields(intents, house)
     compiled = Grammar(intents=intents, rules=house, usage=_usage(tables),
                        contract=tables.piece(ArgumentContract).with_sheet(house.atributos),
-                       dice_limits=tables.piece(DiceLimits))
+                       dice_limits=tables.piece(DiceLimits), narration=tables.narration)
     if len(_CACHE) > 8:
         _CACHE.clear()
     _CACHE[id(tables)] = (tables, compiled)
@@ -309,7 +311,7 @@ def _build(result: Any, normalized: Normalized, compiled: Grammar,
     except SeveralCharacters as several:
         raise _one_at_a_time(several, name, compiled, shown) from None
     try:
-        contract.check(compiled.contract, compiled.dice_limits, name, args)
+        contract.check(compiled.contract, compiled.dice_limits, compiled.narration, name, args)
     except contract.ContractBroken as broken:
         raise ArgError(f"'{shown}': {broken}", final=True) from None
     return name, args
