@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from companion.dice_limits import DiceLimits
 from companion.engine import Command, apply, dice, initial_state
 from companion.errors import CommandRejected, DiceError, TableError
 from companion.loader import load_rules
@@ -14,7 +15,7 @@ from companion.tables import Tables
 from tests.conftest import FixedDice
 from tests.rules_helpers import changed_rules
 
-LIMITS = load_rules().piece(dice.DiceLimits)  # tables/casa.yaml limites_dados, as shipped
+LIMITS = load_rules().piece(DiceLimits)  # tables/casa.yaml limites_dados, as shipped
 
 
 @pytest.mark.parametrize(
@@ -133,3 +134,9 @@ def test_the_dice_limits_are_data(tmp_path) -> None:
 def test_a_bad_dice_limit_names_the_file_and_key(tmp_path) -> None:
     with pytest.raises(TableError, match=r"tables/casa\.yaml: 'limites_dados\.faces' deveria"):
         changed_rules(tmp_path, "casa.yaml", "  faces: 1000\n", "  faces: 1\n")
+
+
+def test_a_negative_modifier_limit_names_the_file_and_key(tmp_path) -> None:
+    with pytest.raises(TableError,
+                       match=r"tables/casa\.yaml: 'limites_dados\.modificador' deveria"):
+        changed_rules(tmp_path, "casa.yaml", "  modificador: 1000\n", "  modificador: -1\n")

@@ -13,6 +13,7 @@ from companion.commands.parse import ParseResult, grammar
 from companion.engine.model import Command
 from companion.session import Session
 from companion.tables import Tables
+from tests.rules_helpers import changed_rules
 
 GOLDEN = yaml.safe_load((Path(__file__).parent / "golden" / "sentences.yaml").read_text("utf-8"))
 
@@ -130,13 +131,29 @@ def test_treasure_and_items_are_told_apart(tables: Tables) -> None:
     assert parse("achamos 3 tochas", tables).command.name == "item"
 
 
-def test_light_sources_from_house_table_are_accepted(tables: Tables) -> None:
-    house = {"luz": {"tocha": {"turnos": 6}, "vela": {"turnos": 2}}}
-    extended = replace(tables, files={**tables.files, "casa": house})
+def test_light_sources_from_house_table_are_accepted(tables: Tables, tmp_path: Path) -> None:
+    extended = changed_rules(tmp_path, "casa.yaml", "luz:\n", "luz:\n"
+                             "  vela:\n    nome: Vela\n    turnos: 2\n"
+                             "    apagou: A vela se apagou.\n")
     # a house source is a list value: canonical, whatever the case said
     assert parse("acender Vela", extended).command.args == {"fonte": "vela", "acao": "acender"}
     # unknown to the house table: it reaches the engine as said (see the session test below)
     assert parse("acender Vela", tables).command.args == {"fonte": "Vela", "acao": "acender"}
+
+
+def test_a_light_source_only_in_a_copy_of_the_tables_is_lit_from_the_chat(
+        tmp_path: Path) -> None:
+    extended = changed_rules(tmp_path, "casa.yaml", "luz:\n", "luz:\n"
+                             "  vela:\n    nome: Vela\n    turnos: 2\n"
+                             "    apagou: A vela se apagou.\n")
+    session = Session.open(None, 1, extended)
+    try:
+        assert session.run("masmorra").ok
+        result = session.run("acender a Vela")
+        assert result.ok, result.error
+        assert [light.name for light in session.state.dungeon.lights] == ["vela"]
+    finally:
+        session.close()
 
 
 # ---------------------------------------------------------------- values outside the lists

@@ -14,9 +14,11 @@ from companion.commands import parse
 from companion.commands import contract
 from companion.commands.contract import ArgumentContract, ContractBroken
 from companion.commands.parse import grammar
+from companion.dice_limits import DiceLimits
 from companion.errors import TableError
 from companion.rulebook import build_piece
 from companion.tables import Tables
+from tests.rules_helpers import changed_rules
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "commands.md"
 ROW = re.compile(r"^\| `(?P<command>[a-z_]+)` \| (?P<args>.*) \|$")
@@ -41,7 +43,7 @@ def documented_contract() -> dict[str, dict[str, tuple[str, bool, tuple[str, ...
 
 
 def test_docs_and_the_contract_say_the_same(tables: Tables) -> None:
-    rules = tables.piece(ArgumentContract)
+    rules = grammar(tables).contract
     from_yaml = {name: {arg: (spec.tipo, spec.obrigatorio, spec.valores)
                         for arg, spec in args.items()}
                  for name, args in rules.comandos.items()}
@@ -61,10 +63,11 @@ def test_every_command_the_parser_knows_has_a_contract_and_is_documented(tables:
 def test_the_commands_of_the_golden_sentences_keep_the_contract(tables: Tables) -> None:
     golden = Path(__file__).resolve().parent / "golden" / "sentences.yaml"
     cases = yaml.safe_load(golden.read_text(encoding="utf-8"))["positivos"]
-    rules = tables.piece(ArgumentContract)
+    rules = grammar(tables).contract
+    limits = tables.piece(DiceLimits)
     for case in cases:
         wanted = case["comando"]
-        contract.check(rules, wanted["command"], wanted["args"])  # raises if not
+        contract.check(rules, limits, tables.narration, wanted["command"], wanted["args"])  # raises if not
 
 
 @pytest.mark.parametrize("said, limit_word", [
@@ -80,15 +83,19 @@ def test_a_dice_modifier_past_the_limit_is_refused_saying_the_limit(said: str, l
     assert limit_word in result.error
 
 
-def test_the_modifier_limit_comes_from_the_tables(tables: Tables) -> None:
-    files = {**tables.files, "argumentos": {**tables.files["argumentos"],
-                                            "modificador_maximo": 1000000}}
-    wider = replace(tables, files=files, pieces={})
+def _with_modifier_limit(tables: Tables, top: int) -> Tables:
+    """The tables with casa.yaml `limites_dados.modificador` set to `top`."""
+    casa = tables.files["casa"]
+    files = {**tables.files, "casa": {**casa, "limites_dados": {**casa["limites_dados"],
+                                                                "modificador": top}}}
+    return replace(tables, files=files, pieces={})
+
+
+def test_the_modifier_limit_comes_from_the_house_dice_limits(tables: Tables) -> None:
+    wider = _with_modifier_limit(tables, 1000000)
     assert parse("rolar 1d6+1000000", wider).command is not None
     assert parse("rolar 1d6+1000", tables).command is not None
-    files = {**tables.files, "argumentos": {**tables.files["argumentos"],
-                                            "modificador_maximo": 10}}
-    narrower = replace(tables, files=files, pieces={})
+    narrower = _with_modifier_limit(tables, 10)
     assert "vai até 10," in (parse("rolar 1d6+11", narrower).error or "")
 
 
@@ -107,14 +114,84 @@ def test_the_modifier_limit_comes_from_the_tables(tables: Tables) -> None:
 def test_broken_arguments_say_what_would_be_accepted(name: str, args: dict[str, Any],
                                                      words: str, tables: Tables) -> None:
     with pytest.raises(ContractBroken) as broken:
-        contract.check(tables.piece(ArgumentContract), name, args)
+        contract.check(grammar(tables).contract, tables.piece(DiceLimits), tables.narration,
+                       name, args)
     assert words in str(broken.value)
 
 
 def test_a_bad_contract_file_names_the_file_and_the_key(tables: Tables) -> None:
-    bad = {**tables.files, "argumentos": {"modificador_maximo": 100, "comandos": {
-        "rolar": {"expressao": {"tipo": "escolha"}}}}}
+    bad = {**tables.files, "argumentos": {**tables.files["argumentos"], "comandos": {
+        "rolar": {"expressao": {"tipo": "escolha"}}, "personagem": {}}}}
     with pytest.raises(TableError) as error:
         build_piece(ArgumentContract, bad)
     assert "tables/argumentos.yaml" in error.value.message
     assert "comandos.rolar.expressao.valores" in error.value.message
+
+
+def test_the_sheet_fields_are_listed_once_in_frases(tables: Tables) -> None:
+    """argumentos.yaml `ficha`: every key of frases.yaml `mesa.atributos` is an argument of
+    `personagem`, besides its own; docs/commands.md's command table lists the same fields."""
+    fields = list(grammar(tables).rules.atributos)
+    own = tables.piece(ArgumentContract).comandos["personagem"]
+    taken = grammar(tables).contract.comandos["personagem"]
+    assert list(taken) == [*own, *fields]
+    assert {taken[field].tipo for field in fields} == {"inteiro"}
+    row = next(line for line in DOCS.read_text(encoding="utf-8").splitlines()
+               if line.startswith("| `personagem` |"))
+    listed = re.search(r"plus any of `([a-z_ ]+)`", row)
+    assert listed is not None and sorted(listed[1].split()) == sorted(fields)
+
+
+def test_a_sheet_field_added_to_frases_only_is_an_argument(tmp_path: Path) -> None:
+    changed = changed_rules(tmp_path, "frases.yaml", "    agua: [agua]\n",
+                            "    agua: [agua]\n    tochas: [tochas]\n")
+    assert grammar(changed).contract.comandos["personagem"]["tochas"].tipo == "inteiro"
+
+
+def test_the_sheet_command_must_be_in_the_contract(tables: Tables) -> None:
+    bad = {**tables.files, "argumentos": {**tables.files["argumentos"],
+                                          "ficha": {"comando": "ficha", "campo": {
+                                              "tipo": "inteiro"}}}}
+    with pytest.raises(TableError, match=r"tables/argumentos\.yaml: 'ficha\.comando' deveria"):
+        build_piece(ArgumentContract, bad)
+
+
+def test_a_sheet_field_named_like_the_commands_own_argument_is_refused(tables: Tables) -> None:
+    with pytest.raises(TableError, match=r"'mesa\.atributos' tem nome, que já é argumento de "
+                                         r"'personagem'"):
+        tables.piece(ArgumentContract).with_sheet(["pv", "nome"])
+
+
+@pytest.mark.parametrize("name, args, message", [
+    ("voar", {}, "comando sem contrato de argumentos: 'voar'"),
+    ("rolar", {"expressao": "1d6", "voando": True, "asas": 1},
+     "'rolar' não leva asas, voando; leva: expressao, vantagem"),
+    ("caminho", {"x": 1}, "'caminho' não leva x; leva: nenhum"),
+    ("velocidade", {}, "falta grupo, perseguidores em 'velocidade'"),
+    ("monstro", {"nome": " "}, "valor inválido para nome: ' '; diga um texto"),
+    ("marcha", {"ordem": ["Ana", ""]},
+     "valor inválido para ordem: Ana, ; diga os nomes, como 'Ana, Bia e Caio'"),
+    ("avancar", {"vezes": True}, "valor inválido para vezes: 'True'; use um número inteiro"),
+    ("distancia", {"alcance_maior": 1}, "valor inválido para alcance_maior: '1'; use sim ou não"),
+    ("monstro", {"nome": "orc", "acao": "x"},
+     "valor inválido para acao: 'x'; use adicionar ou remover ou alertar"),
+    ("rolar", {"expressao": ""}, "valor inválido para expressao: ''; use algo como 1d20 ou 2d6+1"),
+    ("rolar", {"expressao": "1d6-1001"}, "valor inválido para expressao: '1d6-1001'; o "
+     "modificador vai até 1000, para mais ou para menos (ex.: 1d20+2)"),
+    ("cancelar", {"pedido": "x"}, "valor inválido para pedido: 'x'; use o número do pedido"),
+])
+def test_the_contract_refusals_are_said_from_their_templates(name: str, args: dict[str, Any],
+                                                             message: str,
+                                                             tables: Tables) -> None:
+    """tables/narracao/argumentos.yaml: the texts as they were when they lived in the code."""
+    with pytest.raises(ContractBroken) as broken:
+        contract.check(grammar(tables).contract, tables.piece(DiceLimits), tables.narration,
+                       name, args)
+    assert str(broken.value) == message
+
+
+def test_the_modifier_example_stays_within_a_small_limit(tables: Tables) -> None:
+    narrow = _with_modifier_limit(tables, 1)
+    assert parse("rolar 1d6+5", narrow).error == (
+        "'rolar 1d6+5': valor inválido para expressao: '1d6+5'; o modificador vai até 1, para "
+        "mais ou para menos (ex.: 1d20+1)")

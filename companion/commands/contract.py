@@ -5,14 +5,17 @@ Only what the words themselves can get wrong is checked here: an argument the co
 take, one it cannot go without, a value of the wrong kind, a value outside a closed set, a dice
 modifier past the house limit. What depends on the rules (terrains, seasons, tables, a number's
 bounds) or on the table's state (a character that does not exist) stays with the engine, which
-says what it accepts.
+says what it accepts. The refusals are said by code, from tables/narracao/argumentos.yaml.
 """
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any, Literal, Mapping, get_args
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterable, Literal, Mapping, get_args
 
+from companion.dice_limits import DiceLimits
+from companion.errors import TableError
+from companion.narration import Narrator
 from companion.rulebook import InvalidValue, piece
 
 Kind = Literal["nome", "nomes", "texto", "regra", "inteiro", "sim_nao", "escolha", "dados",
@@ -33,87 +36,134 @@ class ArgumentSpec:
             raise InvalidValue("valores", "uma lista de valores, só (e sempre) no tipo escolha")
 
 
+@dataclass(frozen=True)
+class SheetArguments:
+    """argumentos.yaml `ficha`: the command that takes every sheet field (the keys of
+    frases.yaml `mesa.atributos`, which say how each is said) and the argument each field is."""
+
+    comando: str
+    campo: ArgumentSpec
+
+
 @piece("argumentos")
 @dataclass(frozen=True)
 class ArgumentContract:
-    """tables/argumentos.yaml: every command's arguments, and the largest dice modifier."""
+    """tables/argumentos.yaml: every command's arguments (the sheet fields come from frases.yaml,
+    `with_sheet`; the largest dice modifier is the house's dice limits', tables/casa.yaml
+    `limites_dados.modificador`)."""
 
-    modificador_maximo: int
     comandos: Mapping[str, Mapping[str, ArgumentSpec]]
+    ficha: SheetArguments
 
     def validate(self) -> None:
-        if self.modificador_maximo < 0:
-            raise InvalidValue("modificador_maximo", "um número inteiro de 0 para cima")
+        if self.ficha.comando not in self.comandos:
+            raise InvalidValue("ficha.comando", "um dos comandos de 'comandos'")
+
+    def with_sheet(self, fields: Iterable[str]) -> ArgumentContract:
+        """The whole contract: every sheet field (frases.yaml `mesa.atributos`) also an
+        argument of `ficha.comando`; a field named like one of its own arguments is a
+        TableError."""
+        name = self.ficha.comando
+        own = self.comandos[name]
+        fields = list(fields)
+        clash = [key for key in fields if key in own]
+        if clash:
+            raise TableError(f"tables/frases.yaml: 'mesa.atributos' tem {', '.join(clash)}, que "
+                             f"já é argumento de '{name}' em tables/argumentos.yaml; dê outro "
+                             "nome ao campo da ficha")
+        sheet = {key: self.ficha.campo for key in fields}
+        return replace(self, comandos={**self.comandos, name: {**own, **sheet}})
 
 
 class ContractBroken(ValueError):
-    """A command's arguments break the contract; the message says what would be accepted."""
+    """A command's arguments break the contract; the message (rendered from
+    tables/narracao/argumentos.yaml) says what would be accepted."""
 
 
-def check(contract: ArgumentContract, name: str, args: Mapping[str, Any]) -> None:
-    """Raise ContractBroken (in Portuguese) unless `args` are what `name` takes."""
+@dataclass(frozen=True)
+class Problem:
+    """What a value should have been, said by its code (tables/narracao/argumentos.yaml)."""
+
+    code: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def because(cls, code: str, **params: Any) -> Problem:
+        return cls(code, params)
+
+
+def check(contract: ArgumentContract, limits: DiceLimits, narration: Narrator, name: str,
+          args: Mapping[str, Any]) -> None:
+    """Raise ContractBroken (in Portuguese, from tables/narracao/argumentos.yaml) unless `args`
+    are what `name` takes, its dice within the house's `limits`."""
     specs = contract.comandos.get(name)
     if specs is None:
-        raise ContractBroken(f"comando sem contrato de argumentos: '{name}'")
+        raise _broken(narration, Problem.because("argumentos.sem_contrato", comando=name))
     unknown = sorted(set(args) - set(specs))
     if unknown:
-        taken = ", ".join(specs) or "nenhum"
-        raise ContractBroken(f"'{name}' não leva {', '.join(unknown)}; leva: {taken}")
+        raise _broken(narration, Problem.because("argumentos.nao_leva", comando=name,
+                                                 argumentos=unknown, aceitos=list(specs)))
     missing = [key for key, spec in specs.items() if spec.obrigatorio and key not in args]
     if missing:
-        raise ContractBroken(f"falta {', '.join(missing)} em '{name}'")
+        raise _broken(narration, Problem.because("argumentos.falta", comando=name,
+                                                 argumentos=missing))
     for key, value in args.items():
-        problem = _problem(specs[key], value, contract)
+        problem = _problem(specs[key], value, limits)
         if problem is not None:
-            raise ContractBroken(f"valor inválido para {key}: {_quoted(value)}; {problem}")
+            said = narration.render(problem.code, problem.params)
+            raise _broken(narration, Problem.because(
+                "argumentos.valor_invalido", argumento=key, valor=value,
+                lista=isinstance(value, list), problema=said))
 
 
-def _quoted(value: Any) -> str:
-    return f"'{value}'" if not isinstance(value, list) else ", ".join(map(str, value))
+def _broken(narration: Narrator, problem: Problem) -> ContractBroken:
+    return ContractBroken(narration.render(problem.code, problem.params))
 
 
-def _problem(spec: ArgumentSpec, value: Any, contract: ArgumentContract) -> str | None:
+def _problem(spec: ArgumentSpec, value: Any, limits: DiceLimits) -> Problem | None:
     """What would be accepted, when `value` is not; None when it is."""
-    return _CHECKS[spec.tipo](spec, value, contract)
+    return _CHECKS[spec.tipo](spec, value, limits)
 
 
-def _text(spec: ArgumentSpec, value: Any, contract: ArgumentContract) -> str | None:
-    return None if isinstance(value, str) and value.strip() else "diga um texto"
+def _text(spec: ArgumentSpec, value: Any, limits: DiceLimits) -> Problem | None:
+    return None if isinstance(value, str) and value.strip() else Problem.because(
+        "argumentos.texto")
 
 
-def _names(spec: ArgumentSpec, value: Any, contract: ArgumentContract) -> str | None:
+def _names(spec: ArgumentSpec, value: Any, limits: DiceLimits) -> Problem | None:
     ok = isinstance(value, list) and value and all(isinstance(v, str) and v.strip()
                                                   for v in value)
-    return None if ok else "diga os nomes, como 'Ana, Bia e Caio'"
+    return None if ok else Problem.because("argumentos.nomes")
 
 
 def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _integer(spec: ArgumentSpec, value: Any, contract: ArgumentContract) -> str | None:
-    return None if _whole(value) else "use um número inteiro"
+def _integer(spec: ArgumentSpec, value: Any, limits: DiceLimits) -> Problem | None:
+    return None if _whole(value) else Problem.because("argumentos.inteiro")
 
 
-def _yes_no(spec: ArgumentSpec, value: Any, contract: ArgumentContract) -> str | None:
-    return None if isinstance(value, bool) else "use sim ou não"
+def _yes_no(spec: ArgumentSpec, value: Any, limits: DiceLimits) -> Problem | None:
+    return None if isinstance(value, bool) else Problem.because("argumentos.sim_nao")
 
 
-def _choice(spec: ArgumentSpec, value: Any, contract: ArgumentContract) -> str | None:
-    return None if value in spec.valores else f"use {' ou '.join(spec.valores)}"
+def _choice(spec: ArgumentSpec, value: Any, limits: DiceLimits) -> Problem | None:
+    return None if value in spec.valores else Problem.because(
+        "argumentos.escolha", valores=list(spec.valores))
 
 
-def _dice(spec: ArgumentSpec, value: Any, contract: ArgumentContract) -> str | None:
+def _dice(spec: ArgumentSpec, value: Any, limits: DiceLimits) -> Problem | None:
     if not isinstance(value, str) or not value.strip():
-        return "use algo como 1d20 ou 2d6+1"
-    top = contract.modificador_maximo
+        return Problem.because("argumentos.dados")
+    top = limits.modificador
     if any(int(amount) > top for _sign, amount in _MODIFIER.findall(value)):
-        return f"o modificador vai até {top}, para mais ou para menos (ex.: 1d20+{min(2, top)})"
+        return Problem.because("argumentos.modificador", maximo=top)
     return None
 
 
-def _prompt(spec: ArgumentSpec, value: Any, contract: ArgumentContract) -> str | None:
-    return None if _whole(value) else "use o número do pedido"
+def _prompt(spec: ArgumentSpec, value: Any, limits: DiceLimits) -> Problem | None:
+    return None if _whole(value) else Problem.because("argumentos.pedido")
 
 
 _CHECKS = {"nome": _text, "texto": _text, "regra": _text, "nomes": _names, "inteiro": _integer,

@@ -23,8 +23,11 @@ from hassil.sample import sample_sentence
 from companion.commands import contract
 from companion.commands.contract import ArgumentContract
 from companion.commands.normalize import Normalized, fold, normalize
+from companion.dice_limits import DiceLimits
 from companion.vocabulary import Command
 from companion.errors import TableError
+from companion.light_sources import LightRules
+from companion.narration import Narrator
 from companion.protocol import CommandRules
 from companion.rulebook import InvalidValue, piece
 from companion.tables import Tables
@@ -158,7 +161,9 @@ class Grammar:
     intents: Intents
     rules: HouseRules
     usage: Mapping[str, str]
-    contract: ArgumentContract  # tables/argumentos.yaml: what each command takes
+    contract: ArgumentContract  # argumentos.yaml (+ the sheet fields): what each command takes
+    dice_limits: DiceLimits  # tables/casa.yaml limites_dados: the largest dice modifier
+    narration: Narrator  # the contract's refusals: tables/narracao/argumentos.yaml
 
 
 _CACHE: dict[int, tuple[Tables, Grammar]] = {}
@@ -178,7 +183,8 @@ def grammar(tables: Tables) -> Grammar:
     _add_light_sources(intents, tables)
     _add_sheet_fields(intents, house)
     compiled = Grammar(intents=intents, rules=house, usage=_usage(tables),
-                       contract=tables.piece(ArgumentContract))
+                       contract=tables.piece(ArgumentContract).with_sheet(house.atributos),
+                       dice_limits=tables.piece(DiceLimits), narration=tables.narration)
     if len(_CACHE) > 8:
         _CACHE.clear()
     _CACHE[id(tables)] = (tables, compiled)
@@ -191,11 +197,10 @@ def _usage(tables: Tables) -> dict[str, str]:
 
 
 def _add_light_sources(intents: Intents, tables: Tables) -> None:
-    """Every light source of casa.yaml (if present) can be named as itself."""
-    sources = tables.files.get("casa", {})
-    sources = sources.get("luz", {}) if isinstance(sources, Mapping) else {}
+    """Every light source of casa.yaml `luz` can be named as itself."""
+    sources = tables.piece(LightRules).luz
     slot_list = intents.slot_lists.get("fonte")
-    if not isinstance(sources, Mapping) or not isinstance(slot_list, TextSlotList):
+    if not isinstance(slot_list, TextSlotList):
         return
     known = {value.value_out for value in slot_list.values}
     extra = [TextSlotValue(TextChunk(fold(str(key))), str(key))
@@ -306,7 +311,7 @@ def _build(result: Any, normalized: Normalized, compiled: Grammar,
     except SeveralCharacters as several:
         raise _one_at_a_time(several, name, compiled, shown) from None
     try:
-        contract.check(compiled.contract, name, args)
+        contract.check(compiled.contract, compiled.dice_limits, compiled.narration, name, args)
     except contract.ContractBroken as broken:
         raise ArgError(f"'{shown}': {broken}", final=True) from None
     return name, args

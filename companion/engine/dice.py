@@ -17,32 +17,13 @@ import dice as dicelib
 from dice.elements import Dice
 from dice.exceptions import DiceBaseException
 
+from companion.dice_limits import DiceLimits
 from companion.errors import DiceError
-from companion.rulebook import InvalidValue, piece
 
 _SIDES = re.compile(r"d(\d+)", re.IGNORECASE)
 _TERM = r"(?:\d*d\d+|\d+)"
 _SUM = re.compile(rf"{_TERM}(?:[+-]{_TERM})*")
 _SIGNED_TERM = re.compile(r"([+-]?)(?:(\d*)d(\d+)|(\d+))")
-
-
-@piece("casa", "limites_dados")
-@dataclass(frozen=True)
-class DiceLimits:
-    """tables/casa.yaml `limites_dados` (house defaults): the longest expression, the most dice
-    and the most faces a command may roll (a dice bomb is refused, not rolled)."""
-
-    padrao_da_casa: bool
-    caracteres: int
-    dados: int
-    faces: int
-
-    def validate(self) -> None:
-        for name in ("caracteres", "dados"):
-            if getattr(self, name) < 1:
-                raise InvalidValue(name, "um número inteiro de 1 para cima")
-        if self.faces < 2:
-            raise InvalidValue("faces", "um número inteiro de 2 para cima")
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from companion.engine.model import (
     Visibility,
     player_visibility,
 )
+from companion.dice_limits import DiceLimits
 from companion.errors import CommandRejected, DiceError, TableError
 from companion.narration import Narrator, counted
 from companion.narration import number_text as narrated_number
@@ -181,7 +182,7 @@ class Scratch:
         `low_is_good` marks a roll-under test, where DESV keeps the higher die. `label` is the
         heading people read (default: the table's name, which data["tabela"] always keeps)."""
         rolled, other = dice.roll_with_edge(expression, self.rng, edge, low_is_good,
-                                            limits=self.piece(dice.DiceLimits))
+                                            limits=self.piece(DiceLimits))
         data, words = _roll_data(rolled, other, tabela, edge, label,
                                  describe(rolled.total) if describe else resultado, extra)
         if x_in_6 is None:

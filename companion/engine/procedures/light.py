@@ -1,41 +1,21 @@
-"""Light sources and spells in the dungeon (tables/casa.yaml `luz`, tables/masmorra.yaml): `luz`
-lights or puts out a source, `magia` counts a spell's duration in exploration turns, and
-`tick_timers` (the clock's dungeon-turns hook) burns them turn by turn, saying what went out.
+"""Light sources and spells in the dungeon (tables/casa.yaml `luz`, read through
+companion/light_sources.py; tables/masmorra.yaml): `luz` lights or puts out a source, `magia`
+counts a spell's duration in exploration turns, and `tick_timers` (the clock's dungeon-turns
+hook) burns them turn by turn, saying what went out.
 Texts: tables/narracao/masmorra.yaml.
 Where the rules are silent: `apagar` drops the light (a new one starts full).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Callable, Mapping
+from dataclasses import replace
+from typing import Callable
 
 from companion.engine.clock import MINUTES_PER_HOUR
 from companion.engine.model import State, Timer
 from companion.engine.procedures.dungeon import DungeonRules, is_dark
 from companion.engine.toolkit import Scratch, arg, command, slug
 from companion.errors import CommandRejected
-from companion.rulebook import InvalidValue, piece
-
-
-@dataclass(frozen=True)
-class LightSource:
-    """A light the GM can light: its name, how many exploration turns it burns, its end."""
-
-    nome: str
-    turnos: int
-    apagou: str
-
-    def validate(self) -> None:
-        if self.turnos < 1:
-            raise InvalidValue("turnos", "um número inteiro de turnos, 1 ou mais")
-
-
-@piece("casa", strict=False)  # only `luz` of tables/casa.yaml is the light's
-@dataclass(frozen=True)
-class LightRules:
-    """tables/casa.yaml `luz`: each key is a source the GM may light."""
-
-    luz: Mapping[str, LightSource]
+from companion.light_sources import LightRules, LightSource
 
 
 def _tick(timers: tuple[Timer, ...], turns: int) -> tuple[tuple[Timer, ...], tuple[Timer, ...]]:
