@@ -32,7 +32,6 @@ from companion.protocol import CommandRules
 from companion.rulebook import InvalidValue, piece
 from companion.tables import Tables
 
-HELP_HINT = "diga 'ajuda' para ver os comandos"
 LANGUAGE = "pt"
 _QUOTE_MAX = 60
 
@@ -138,11 +137,25 @@ class ParseResult:
 
 
 class ArgError(Exception):
-    """A template matched but its slots do not make a command (a bad name, a bad sheet)."""
+    """A template matched but its slots do not make a command (a bad name, a bad sheet).
+    Without a code it is table talk, not a command (nothing to say); with one, the reason is
+    rendered from tables/narracao/leitura.yaml where the error is caught."""
 
-    def __init__(self, message: str = "", final: bool = False) -> None:
-        super().__init__(message)
+    def __init__(self, code: str | None = None, final: bool = False,
+                 params: Mapping[str, Any] | None = None) -> None:
+        super().__init__(code or "")
+        self.code = code
+        self.params = dict(params or {})
         self.final = final  # the form is clear and wrong: no other reading should win
+
+    @classmethod
+    def because(cls, code: str, final: bool = False, **params: Any) -> ArgError:
+        """The reason said by its code ('leitura.nao_e_nome') and the values it needs."""
+        return cls(code, final, params)
+
+    def message(self, narrator: Narrator) -> str:
+        """The reason in words ('' for table talk)."""
+        return narrator.render(self.code, self.params) if self.code else ""
 
 
 class SeveralCharacters(Exception):
@@ -163,7 +176,7 @@ class Grammar:
     usage: Mapping[str, str]
     contract: ArgumentContract  # argumentos.yaml (+ the sheet fields): what each command takes
     dice_limits: DiceLimits  # tables/casa.yaml limites_dados: the largest dice modifier
-    narration: Narrator  # the contract's refusals: tables/narracao/argumentos.yaml
+    narration: Narrator  # refusals: tables/narracao/leitura.yaml, argumentos.yaml
 
 
 _CACHE: dict[int, tuple[Tables, Grammar]] = {}
@@ -229,26 +242,27 @@ def parse(text: str, tables: Tables) -> ParseResult:
     raw = str(text)
     normalized = normalize(raw[: limit + 1])
     shown = _quote(normalized)
+    words = compiled.narration
     if not shown:
-        return ParseResult(error=f"comando vazio; {HELP_HINT}")
+        return ParseResult(error=words.render("leitura.vazio", {}))
     if len(raw) > limit:
-        return ParseResult(error=(f"comando longo demais ({len(raw)} caracteres; no máximo "
-                                  f"{limit}); {HELP_HINT}"))
+        return ParseResult(error=words.render("leitura.longo_demais",
+                                              {"caracteres": len(raw), "maximo": limit}))
     if not normalized.tokens:
-        return ParseResult(error=f"não entendi '{shown}' como comando; {HELP_HINT}")
+        return ParseResult(error=_unknown(shown, compiled))
     if len(normalized.tokens) > compiled.rules.max_palavras:
-        return ParseResult(error=f"comando longo demais ('{shown}'); {HELP_HINT}")
+        return ParseResult(error=words.render("leitura.palavras_demais", {"dito": shown}))
     try:
         result = _best(normalized, compiled, shown)
     except (ValueError, TypeError, KeyError, IndexError, RecursionError):
-        return ParseResult(error=_unknown(shown))
-    if result.command is None and result.error == _unknown(shown):
+        return ParseResult(error=_unknown(shown, compiled))
+    if result.command is None and result.error == _unknown(shown, compiled):
         return _last_clause(raw, tables) or result
     return result
 
 
-def _unknown(shown: str) -> str:
-    return f"não entendi '{shown}' como comando; {HELP_HINT}"
+def _unknown(shown: str, compiled: Grammar) -> str:
+    return compiled.narration.render("leitura.nao_entendi", {"dito": shown})
 
 
 _CLAUSE_END = re.compile(r"[.!?;,…]+(?=\s|$)")
@@ -279,11 +293,11 @@ def _best(normalized: Normalized, compiled: Grammar, shown: str) -> ParseResult:
             name, args = _build(result, normalized, compiled, shown)
         except ArgError as error:
             if error.final:
-                return ParseResult(error=str(error))
-            first_error = first_error or str(error) or None
+                return ParseResult(error=error.message(compiled.narration))
+            first_error = first_error or error.message(compiled.narration) or None
             continue
         return ParseResult(command=Command(name=name, args=args))
-    return ParseResult(error=first_error or _unknown(shown))
+    return ParseResult(error=first_error or _unknown(shown, compiled))
 
 
 def _rank(result: Any) -> tuple[int, int, int, str]:
@@ -299,9 +313,11 @@ def _build(result: Any, normalized: Normalized, compiled: Grammar,
     rules = compiled.rules
     metadata = result.intent_metadata or {}
     if metadata.get("falta"):
-        raise ArgError(_missing(result.intent.name, str(metadata["falta"]), compiled, shown))
+        raise ArgError.because("leitura.falta", o_que=str(metadata["falta"]), dito=shown,
+                               uso=compiled.usage.get(result.intent.name, result.intent.name))
     if metadata.get("recusa"):
-        raise ArgError(f"'{shown}': {metadata['recusa']}", final=True)
+        raise ArgError.because("leitura.recusa", final=True, dito=shown,
+                               motivo=str(metadata["recusa"]))
     name = result.intent.name
     try:
         slots = _slots(result, normalized, rules)
@@ -313,7 +329,8 @@ def _build(result: Any, normalized: Normalized, compiled: Grammar,
     try:
         contract.check(compiled.contract, compiled.dice_limits, compiled.narration, name, args)
     except contract.ContractBroken as broken:
-        raise ArgError(f"'{shown}': {broken}", final=True) from None
+        raise ArgError.because("leitura.contrato", final=True, dito=shown,
+                               problema=str(broken)) from None
     return name, args
 
 
@@ -333,16 +350,11 @@ def _one_at_a_time(several: SeveralCharacters, name: str, compiled: Grammar,
                    shown: str) -> ArgError:
     """'pânico Ana e Carla' → say it once per character ('pânico Ana', depois 'pânico Carla')."""
     if several.names and several.said in shown:
-        examples = ", depois ".join(f"'{shown.replace(several.said, who, 1)}'"
-                                    for who in several.names)
-        return ArgError(f"'{shown}': um personagem por vez; diga {examples}", final=True)
-    return ArgError(f"'{shown}': um personagem por vez; diga o comando uma vez para cada um, "
-                    f"com o nome (uso: {compiled.usage.get(name, name)})")
-
-
-def _missing(name: str, what: str, compiled: Grammar, shown: str) -> str:
-    """'terreno' said alone: what is missing, and how the command is said."""
-    return f"falta {what} em '{shown}'; uso: {compiled.usage.get(name, name)}"
+        return ArgError.because("leitura.um_por_vez_exemplos", final=True, dito=shown,
+                                exemplos=[shown.replace(several.said, who, 1)
+                                          for who in several.names])
+    return ArgError.because("leitura.um_por_vez", dito=shown,
+                            uso=compiled.usage.get(name, name))
 
 
 def _plain_value(value: Any) -> Any:
@@ -364,11 +376,11 @@ def _clean_wildcard(slot: str, value: str, normalized: Normalized,
     if spec.nome_de_pessoa:
         _refuse_several(restored, words, rules)
     if not words or len(words) > spec.palavras:
-        raise ArgError("")  # too long to be a name: table talk, not a command
+        raise ArgError()  # too long to be a name: table talk, not a command
     if spec.nome_de_pessoa:
         return _person_name(restored, words, rules)
     if spec.filtra_inicio and words[0] in rules.nao_sao_nomes:
-        raise ArgError("")  # "a estação de trem": an article or pronoun, not a value
+        raise ArgError()  # "a estação de trem": an article or pronoun, not a value
     return restored
 
 
@@ -381,7 +393,7 @@ def _person_name(restored: str, words: list[str], rules: HouseRules) -> str:
     if len(words) > 1 and words[0] in rules.artigos:
         restored, words = _drop_first_word(restored, words)
     if words[0] in rules.nao_sao_nomes or any(w.isdigit() for w in words):
-        raise ArgError(f"'{said}' não parece nome de personagem; {HELP_HINT}")
+        raise ArgError.because("leitura.nao_e_nome", dito=said)
     if restored != restored.lower():
         return restored
     particles = set(rules.particulas)
@@ -453,8 +465,8 @@ def _dice_expression(slots: dict[str, Any]) -> str:
     bonus = int(slots.pop("bonus", 0))
     penalty = int(slots.pop("penalidade", 0))
     if count < 1:
-        raise ArgError(f"não dá para rolar {count} dados em '{count}d{sides}'; "
-                       "diga algo como 'rolar 1d20' ou 'rolar 2d6+1'", final=True)
+        raise ArgError.because("leitura.dados_de_menos", final=True, quantidade=count,
+                               lados=sides)
     text = f"{count}d{sides}"
     return text + (f"+{bonus}" if bonus else "") + (f"-{penalty}" if penalty else "")
 
@@ -504,7 +516,7 @@ def _marching_order(slots: dict[str, Any], rules: HouseRules,
     cleaned = [_person_name(" ".join(n), fold(" ".join(n)).split(), rules)
                for n in groups if n]
     if not cleaned:
-        raise ArgError("ordem de marcha sem nomes; diga 'ordem de marcha Ana, Bia e Caio'")
+        raise ArgError.because("leitura.marcha_sem_nomes")
     return {"ordem": cleaned}
 
 
@@ -565,7 +577,7 @@ def _sheet(slots: dict[str, Any], rules: HouseRules, shown: str) -> dict[str, An
                       for alias in names), key=lambda pair: -len(pair[0]))
     start = next((i for i in range(len(words)) if _alias_at(words, i, aliases)), len(words))
     if start == 0:
-        raise ArgError(f"personagem sem nome: '{raw}'; diga 'personagem Ana nível 2 pv 12'")
+        raise ArgError.because("leitura.ficha_sem_nome", dito=raw)
     said = sheet.restore(" ".join(words[:start]))
     args: dict[str, Any] = {"nome": _person_name(said, fold(said).split(), rules)}
     signed: set[str] = set()
@@ -573,8 +585,8 @@ def _sheet(slots: dict[str, Any], rules: HouseRules, shown: str) -> dict[str, An
     while index < len(words):
         found = _alias_at(words, index, aliases)
         if found is None:
-            raise ArgError(f"não entendi '{words[index]}' na ficha de '{args['nome']}'; "
-                           f"use {', '.join(rules.atributos)} seguidos de um número")
+            raise ArgError.because("leitura.ficha_palavra", palavra=words[index],
+                                   nome=args["nome"], campos=list(rules.atributos))
         size, key = found
         value, used, has_sign = _signed_number(words, index + size)
         if value is None and key == "dado_de_vida" and words[index + size:index + size + 1] \
@@ -582,8 +594,8 @@ def _sheet(slots: dict[str, Any], rules: HouseRules, shown: str) -> dict[str, An
             value, used, has_sign = _signed_number(words, index + size + 1)
             used += 1
         if value is None:
-            raise ArgError(f"falta o número depois de '{' '.join(words[index:index + size])}'; "
-                           "ex.: 'personagem Ana nível 2 pv 12 con 1'")
+            raise ArgError.because("leitura.ficha_sem_numero",
+                                   campo=" ".join(words[index:index + size]))
         args[key] = value
         signed |= {key} if has_sign else set()
         index += size + used
@@ -597,10 +609,8 @@ def _relative_if_signed(args: dict[str, Any], signed: set[str], rules: HouseRule
         return args
     unsigned = [key for key in args if key != "nome" and key not in signed]
     if unsigned:
-        said = ", ".join(unsigned)
-        raise ArgError(f"'{shown}' mistura mudanças (com + ou -) e valores ({said}); "
-                       "diga-os em comandos separados: 'personagem Ana comida +2', "
-                       "'personagem Ana pv 12'", final=True)
+        raise ArgError.because("leitura.ficha_mistura", final=True, dito=shown,
+                               valores=unsigned)
     return {**args, "relativo": True}
 
 
@@ -650,9 +660,9 @@ def _answer(slots: dict[str, Any], rules: HouseRules, shown: str) -> dict[str, A
             said = said[1:]  # "a Carla prefere a exaustão"
         option = fold(said[-1])
         if any(char.isdigit() for char in fold(" ".join(said))):
-            raise ArgError("")  # "pedido 3 rolar" is not an option: another template reads it
+            raise ArgError()  # "pedido 3 rolar" is not an option: another template reads it
         if {fold(word) for word in said} & set(rules.palavras_de_rolar):
-            raise ArgError("")  # "responder Carla rolar": the companion rolls, not an option
+            raise ArgError()  # "responder Carla rolar": the companion rolls, not an option
         if len(said) > 1:
             slots["personagem"] = _answerer(said[:-1], slots, rules)
         slots["opcao"] = option
@@ -664,8 +674,8 @@ def _light(slots: dict[str, Any], rules: HouseRules, shown: str) -> dict[str, An
     slots.pop("personagem", None)
     count = slots.pop("quantidade", 1)
     if count != 1:
-        raise ArgError(f"'{shown}': acendo uma fonte de luz por comando; diga 'acender "
-                       f"{slots.get('fonte', 'tocha')}' uma vez para cada uma", final=True)
+        raise ArgError.because("leitura.uma_luz", final=True, dito=shown,
+                               fonte=slots.get("fonte", "tocha"))
     return slots
 
 
@@ -673,7 +683,7 @@ def _answerer(words: list[str], slots: Mapping[str, Any], rules: HouseRules) -> 
     """The name said before an option; refused when a name was already said or is too long."""
     limit = rules.curingas.get("personagem", _DEFAULT_WILDCARD).palavras
     if "personagem" in slots or len(words) > limit:
-        raise ArgError("")
+        raise ArgError()
     name = " ".join(words).strip(" ,;:.!?")  # "responder Ana, exaustão"
     return _person_name(name, fold(name).split(), rules)
 
@@ -762,9 +772,10 @@ def readings(text: str, tables: Tables) -> list[Reading]:
         try:
             name, args = _build(match, normalized, compiled, shown)
         except ArgError as error:
-            found.append(Reading(match, ParseResult(error=str(error) or _unknown(shown))))
+            found.append(Reading(match, ParseResult(
+                error=error.message(compiled.narration) or _unknown(shown, compiled))))
         except (ValueError, TypeError, KeyError, IndexError):
-            found.append(Reading(match, ParseResult(error=_unknown(shown))))
+            found.append(Reading(match, ParseResult(error=_unknown(shown, compiled))))
         else:
             found.append(Reading(match, ParseResult(command=Command(name=name, args=args))))
     return found
