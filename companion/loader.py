@@ -4,7 +4,8 @@ companion.tables reads tables/*.yaml and builds the typed pieces declared so far
 that read a part of a file declare its piece (companion.rulebook.piece) when imported. This
 module imports them (the engine's procedures, through companion.engine; the sentence
 templates', through the parser; the pages') so that `load_rules` builds them all, then checks
-what tables/paginas.yaml names against the other files. The shells (cli, session, server…)
+what tables/paginas.yaml names against the other files, and the sheet fields the sentences
+name against the ones the engine keeps. The shells (cli, session, server…)
 load tables here. The pieces of the layers above this one (the report's tables/relatorio.yaml,
 the voice's tables/voz.yaml) are declared when companion.cli imports their modules, before any
 action loads the rules, so every entry point checks every piece at start.
@@ -13,9 +14,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import companion.commands.parse  # noqa: F401  (declares tables/frases.yaml's piece)
 import companion.engine  # noqa: F401  (declares every procedure's pieces)
 from companion import pages
+from companion.commands.parse import SentenceFile
+from companion.engine.procedures.party import FIELDS
+from companion.errors import TableError
 from companion.tables import Tables, load_tables
 
 
@@ -24,4 +27,14 @@ def load_rules(directory: Path | str | None = None) -> Tables:
     built; a TableError names the file and the key."""
     tables = load_tables(directory)
     pages.load(tables)
+    _check_sheet_fields(tables)
     return tables
+
+
+def _check_sheet_fields(tables: Tables) -> None:
+    """Every sheet field the sentences name (frases.yaml `mesa.atributos`, the fields the parser
+    accepts) is one the engine keeps on a character (party.FIELDS)."""
+    unknown = [key for key in tables.piece(SentenceFile).mesa.atributos if key not in FIELDS]
+    if unknown:
+        raise TableError(f"tables/frases.yaml: 'mesa.atributos.{unknown[0]}' não é um campo da "
+                         f"ficha; os campos são: {', '.join(FIELDS)}")

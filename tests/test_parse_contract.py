@@ -142,10 +142,18 @@ def test_the_sheet_fields_are_listed_once_in_frases(tables: Tables) -> None:
     assert listed is not None and sorted(listed[1].split()) == sorted(fields)
 
 
-def test_a_sheet_field_added_to_frases_only_is_an_argument(tmp_path: Path) -> None:
-    changed = changed_rules(tmp_path, "frases.yaml", "    agua: [agua]\n",
-                            "    agua: [agua]\n    tochas: [tochas]\n")
-    assert grammar(changed).contract.comandos["personagem"]["tochas"].tipo == "inteiro"
+def test_every_sheet_field_is_an_argument_of_the_sheet_command(tables: Tables) -> None:
+    whole = tables.piece(ArgumentContract).with_sheet(["pv", "tochas"])
+    assert whole.comandos["personagem"]["tochas"].tipo == "inteiro"
+
+
+def test_a_sheet_field_the_engine_does_not_keep_is_refused_at_load(tmp_path: Path) -> None:
+    """frases.yaml names the fields the parser accepts; one the engine keeps nowhere on a
+    character (party.FIELDS) would be accepted, then refused at the table: refused at load."""
+    with pytest.raises(TableError, match=r"tables/frases\.yaml: 'mesa\.atributos\.tochas' não é "
+                                         r"um campo da ficha; os campos são: nivel, pv"):
+        changed_rules(tmp_path, "frases.yaml", "    agua: [agua]\n",
+                      "    agua: [agua]\n    tochas: [tochas]\n")
 
 
 def test_the_sheet_command_must_be_in_the_contract(tables: Tables) -> None:
