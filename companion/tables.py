@@ -36,8 +36,9 @@ class Tables:
     directory: Path
     pieces: dict[type, Any] = field(default_factory=dict, compare=False, repr=False)
     narrator: Narrator | None = field(default=None, compare=False, repr=False)
-    derived_values: dict[Callable[..., Any], Any] = field(default_factory=dict, compare=False,
-                                                          repr=False)
+    # not an argument: a Tables made with dataclasses.replace(…, files=…) computes its own
+    derived_values: dict[Callable[..., Any], Any] = field(default_factory=dict, init=False,
+                                                          compare=False, repr=False)
 
     def piece(self, cls: type[T]) -> T:
         """The typed piece `cls` (typed rules, rulebook.piece): built at load, or on first
