@@ -13,6 +13,10 @@ expression, a chance within 0–6) is a `validate()` method on its dataclass tha
 inside it, so the error names the whole key path ('variacao.dados'). A value that fits no type
 of a union is quoted, short ("'linhas.3' deveria ser texto ou mapa, mas é 7"); a map where the
 union has one map-shaped type gets that type's own error instead (its unknown key, its path).
+A value that names an entry of another piece (a condition's `efeito`, a key of viagem.yaml
+`efeitos_de_condicao`) is checked by a `check_against(rules)` method, given every piece
+(`rules(Cls)`): it runs once all are built, for every dataclass inside, and its InvalidValue
+names the key path the same way.
 """
 from __future__ import annotations
 
@@ -20,8 +24,8 @@ import json
 import types
 from dataclasses import MISSING, dataclass, fields, is_dataclass
 from functools import lru_cache
-from typing import Any, Callable, Literal, Mapping, TypeVar, Union, get_args, get_origin, \
-    get_type_hints
+from typing import Any, Callable, Iterator, Literal, Mapping, TypeVar, Union, get_args, \
+    get_origin, get_type_hints
 
 from companion.errors import TableError
 
@@ -295,23 +299,38 @@ def _node(files: Mapping[str, Any], place: Place) -> Any:
     return node
 
 
-def _validate(value: Any, path: str) -> None:
-    """Call validate() on every dataclass inside value; InvalidValue gets the full path."""
+def _dataclasses_in(value: Any, path: str) -> Iterator[tuple[Any, str]]:
+    """Every dataclass inside a built value (itself first), with its key path."""
     if is_dataclass(value) and not isinstance(value, type):
-        check = getattr(value, "validate", None)
-        if check is not None:
-            try:
-                check()
-            except InvalidValue as error:
-                raise InvalidValue(_join(path, error.field), error.expected) from None
+        yield value, path
         for item in fields(value):
-            _validate(getattr(value, item.name), _join(path, item.name))
+            yield from _dataclasses_in(getattr(value, item.name), _join(path, item.name))
     elif isinstance(value, Mapping):
         for key, item in value.items():
-            _validate(item, _join(path, key))
+            yield from _dataclasses_in(item, _join(path, key))
     elif isinstance(value, tuple):
         for index, item in enumerate(value):
-            _validate(item, f"{path}[{index}]")
+            yield from _dataclasses_in(item, f"{path}[{index}]")
+
+
+def _run_checks(value: Any, method: str, *args: Any) -> None:
+    """Call `method` (validate, check_against) on every dataclass inside value that has it;
+    InvalidValue gets the full key path."""
+    for item, path in _dataclasses_in(value, ""):
+        check = getattr(item, method, None)
+        if check is not None:
+            try:
+                check(*args)
+            except InvalidValue as error:
+                raise InvalidValue(_join(path, error.field), error.expected) from None
+
+
+def _validate(value: Any, path: str) -> None:
+    """Call validate() on every dataclass inside value; InvalidValue gets the full path."""
+    try:
+        _run_checks(value, "validate")
+    except InvalidValue as error:
+        raise InvalidValue(_join(path, error.field), error.expected) from None
 
 
 def build_piece(cls: type[T], files: Mapping[str, Any]) -> T:
@@ -333,9 +352,53 @@ def build_piece(cls: type[T], files: Mapping[str, Any]) -> T:
                          f"{error.expected}") from None
 
 
+def check_piece(cls: type[T], built: T, rules: Callable[[type[Any]], Any]) -> None:
+    """Check what the built piece `cls` names in other pieces (`check_against(rules)` of every
+    dataclass inside it); TableError naming file and key path."""
+    place = PIECES[cls]
+    try:
+        _run_checks(built, "check_against", rules)
+    except InvalidValue as error:
+        raise TableError(f"tables/{place.file}.yaml: '{place.where(error.field)}' deveria ser "
+                         f"{error.expected}") from None
+
+
 def build_pieces(files: Mapping[str, Any]) -> dict[type, Any]:
-    """Every declared piece, built once from the loaded files."""
-    return {cls: build_piece(cls, files) for cls in PIECES}
+    """Every declared piece, built once from the loaded files, then checked against the
+    others."""
+    built = {cls: build_piece(cls, files) for cls in PIECES}
+    for cls, value in built.items():
+        check_piece(cls, value, built.__getitem__)
+    return built
 
 
-__all__ = ["DuplicatePiece", "InvalidValue", "PIECES", "build_piece", "build_pieces", "piece"]
+def can_hold(kind: Any, target: type) -> bool:
+    """Whether a value of type `kind` (a piece, a field's type) may hold `target` values
+    (instances of it or of a subclass), anywhere inside."""
+    return _can_hold(kind, target, set())
+
+
+def _can_hold(kind: Any, target: type, seen: set[Any]) -> bool:
+    if isinstance(kind, type) and issubclass(kind, target):
+        return True
+    origin = get_origin(kind)
+    if origin is not None and is_dataclass(origin):
+        kind = origin
+    if is_dataclass(kind) and isinstance(kind, type):
+        if kind in seen:
+            return False
+        seen.add(kind)
+        return any(_can_hold(hint, target, seen) for hint in _hints(kind).values())
+    return any(_can_hold(arg, target, seen) for arg in get_args(kind)
+               if arg is not Ellipsis and not isinstance(arg, (str, int, bool)))
+
+
+def held(value: Any, target: type[T]) -> Iterator[T]:
+    """The `target` values inside a built piece, in the file's order."""
+    for item, _ in _dataclasses_in(value, ""):
+        if isinstance(item, target):
+            yield item
+
+
+__all__ = ["DuplicatePiece", "InvalidValue", "PIECES", "build_piece", "build_pieces", "can_hold",
+           "check_piece", "held", "piece"]

@@ -17,13 +17,13 @@ import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Mapping, TypeVar
+from typing import Any, Callable, Mapping, TypeVar
 
 import yaml
 
 from companion.errors import TableError
 from companion.narration import Narrator, load_narrator
-from companion.rulebook import build_piece, build_pieces
+from companion.rulebook import build_piece, build_pieces, check_piece
 
 T = TypeVar("T")
 
@@ -36,6 +36,9 @@ class Tables:
     directory: Path
     pieces: dict[type, Any] = field(default_factory=dict, compare=False, repr=False)
     narrator: Narrator | None = field(default=None, compare=False, repr=False)
+    # not an argument: a Tables made with dataclasses.replace(…, files=…) computes its own
+    derived_values: dict[Callable[..., Any], Any] = field(default_factory=dict, init=False,
+                                                          compare=False, repr=False)
 
     def piece(self, cls: type[T]) -> T:
         """The typed piece `cls` (typed rules, rulebook.piece): built at load, or on first
@@ -43,7 +46,19 @@ class Tables:
         found = self.pieces.get(cls)
         if found is None:
             found = self.pieces[cls] = build_piece(cls, self.files)
+            try:
+                check_piece(cls, found, self.piece)
+            except TableError:
+                del self.pieces[cls]
+                raise
         return found
+
+    def derived(self, make: Callable[[Tables], T]) -> T:
+        """What `make` computes from these tables' pieces (e.g. conditions.condition_notes:
+        the conditions table rows note), computed once per Tables."""
+        if make not in self.derived_values:
+            self.derived_values[make] = make(self)
+        return self.derived_values[make]
 
     @property
     def narration(self) -> Narrator:

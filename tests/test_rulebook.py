@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Generic, Literal, Mapping, TypeVar
 
 import pytest
@@ -244,3 +245,49 @@ def test_a_map_where_a_union_has_one_map_gets_the_maps_own_error(either) -> None
     built = build_piece(either, _union(rotulo="livre", linhas={"3": "a", "4": {"nome": "b",
                                                                              "chance": 2}}))
     assert built.rotulo == "livre" and built.linhas == {"3": "a", "4": _Row("b", 2)}
+
+
+# ---------------------------------------------------------------- naming another piece
+
+@dataclass(frozen=True)
+class _Named:
+    """A row that names an entry of another piece (`_Check.linhas`)."""
+
+    linha: str
+
+    def check_against(self, rules) -> None:
+        if self.linha not in rules(_Check).linhas:
+            raise InvalidValue("linha", "uma linha da tabela_b")
+
+
+@dataclass(frozen=True)
+class _Naming:
+    linhas: Mapping[str, _Named]
+
+
+@pytest.fixture
+def naming(declared):
+    piece("teste", "outra")(_Naming)
+    yield _Naming
+    PIECES.pop(_Naming, None)
+
+
+def test_a_name_of_another_piece_is_checked_with_file_and_key(naming) -> None:
+    from companion.tables import Tables
+
+    files = _files()
+    files["teste"]["outra"] = {"linhas": {"x": {"linha": "2-6"}}}
+    assert Tables(files=files, directory=Path(".")).piece(naming).linhas["x"].linha == "2-6"
+    files["teste"]["outra"] = {"linhas": {"x": {"linha": "7"}}}
+    with pytest.raises(TableError, match=r"^tables/teste\.yaml: 'outra\.linhas\.x\.linha' "
+                                         r"deveria ser uma linha da tabela_b$"):
+        Tables(files=files, directory=Path(".")).piece(naming)
+
+
+def test_a_piece_says_whether_it_can_hold_a_row_and_finds_them(naming) -> None:
+    from companion.rulebook import can_hold, held
+
+    assert can_hold(_Naming, _Named) and not can_hold(_Check, _Named)
+    built = build_piece(naming, {"teste": {"outra": {"linhas": {"a": {"linha": "1"},
+                                                                "b": {"linha": "2-6"}}}}})
+    assert [row.linha for row in held(built, _Named)] == ["1", "2-6"]

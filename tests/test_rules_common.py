@@ -13,7 +13,8 @@ from companion import protocol
 from companion.engine import Command, apply, initial_state
 from companion.engine.core import StartRules
 from companion.engine.model import Event, Lasting, Prompt, State
-from companion.engine.procedures.conditions import Slowed, slowed_text, timed_text
+from companion.engine.procedures.conditions import Slowed, TimedCondition, slowed_text, \
+    timed_text
 from companion.engine.toolkit import CommandRules, edge_text, spoken_name
 from companion.errors import CommandRejected, TableError
 from companion.tables import Tables
@@ -455,14 +456,15 @@ def test_the_edge_of_a_prompt_is_said_from_narracao(tables: Tables, tmp_path: Pa
 
 def test_a_lasting_condition_is_said_from_narracao(tables: Tables, tmp_path: Path) -> None:
     bitten = Lasting(text="Mosquitos", since=240, until=720, edge="desvantagem")
-    assert timed_text(tables.narration, bitten, {"rodadas": 2}) == (
+    assert timed_text(tables.narration, bitten, TimedCondition("Mosquitos", rodadas=2)) == (
         "Mosquitos: DESV em todas as rolagens nas próximas 2 rodadas")
     fever = Lasting(text="Febre", since=1440, until=4320)
-    assert timed_text(tables.narration, fever, {"dias": 1}) == "Febre durante o dia 2"
-    assert timed_text(tables.narration, fever, {"dias": 2}) == "Febre do dia 2 ao dia 3"
+    one, two = TimedCondition("Febre", dias=1), TimedCondition("Febre", dias=2)
+    assert timed_text(tables.narration, fever, one) == "Febre durante o dia 2"
+    assert timed_text(tables.narration, fever, two) == "Febre do dia 2 ao dia 3"
     rules = changed_rules(tmp_path, "narracao/condicoes.yaml", "nas próximas {{",
                           "pelas próximas {{")
-    assert timed_text(rules.narration, bitten, {"rodadas": 2}).endswith(
+    assert timed_text(rules.narration, bitten, TimedCondition("Mosquitos", rodadas=2)).endswith(
         "pelas próximas 2 rodadas")
 
 

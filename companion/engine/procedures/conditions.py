@@ -5,8 +5,13 @@ notes a condition (`condicao: "…"`, e.g. viagem.yaml Tabela F row 8) may also 
   efeito: meio_movimento      an entry of viagem.yaml `efeitos_de_condicao`
   ate_ser_curado: true        it stays until the GM says `curar Nome`
   como_fica: "com o …"        how a text says who has it ("Ana está com o tornozelo torcido")
-The rows are found by their condition text, in every table file, so a condition noted by any
-table (travel accident, rest mishap, panic) gets its effect the same way.
+A row dataclass that may note one inherits these keys from `NotesCondition` (foraging's
+AccidentRow, rest's MishapRow: Tabela F, Tabela H, masmorra.yaml's Tabela B), and
+`condition_notes` collects each row's `ConditionNote` from the typed pieces once per rules
+load, by condition text, so a condition noted by any table gets its effect the same way. An
+`efeito` that is not in `efeitos_de_condicao` is a TableError at load naming file and key.
+(Tabela J's `condicao`, "Insanidade", says nothing of what it does: its `efeito` is a panic
+effect.)
 
 Effects: `fator_avanco` scales Tabela A's progress while anyone in the party has the condition;
 the group moves at the slowest member's pace, so the lowest factor counts, once, however many
@@ -14,8 +19,9 @@ are hurt (`advance_factor`). A row with `dano_por_rodada: N` deals N damage to w
 condition at the end of every travel round (every 4 h of the clock, wherever the party is)
 until it is cured (`round_harm`, called by clock.pass_time).
 
-Conditions that end by themselves (`condicao_temporaria: {texto, rodadas | dias, desvantagem}`)
-become `Lasting` values (`timed`): `rodadas: N` for the N travel rounds after the one in
+Conditions that end by themselves (`condicao_temporaria: {texto, rodadas | dias, desvantagem}`,
+a `TimedCondition` checked at load: exactly one of rodadas and dias) become `Lasting` values
+(`timed`): `rodadas: N` for the N travel rounds after the one in
 progress ("nas próximas duas rodadas"), `dias: N` for the N days after the current one ("pelo
 próximo dia"); with `desvantagem`, DESV on every roll while it lasts.
 
@@ -26,7 +32,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Any, Iterator, Mapping
+from typing import Any, Callable, Mapping
 
 from companion.engine.clock import MINUTES_PER_DAY
 from companion.engine.model import PUBLIC, Character, Lasting, State, TravelMode
@@ -39,9 +45,9 @@ from companion.engine.toolkit import (
     slug,
     update_character,
 )
-from companion.errors import CommandRejected, TableError
+from companion.errors import CommandRejected
 from companion.narration import Narrator
-from companion.rulebook import InvalidValue, piece
+from companion.rulebook import PIECES, InvalidValue, can_hold, held, piece
 from companion.tables import Tables
 
 
@@ -92,58 +98,131 @@ class Slowed:
     who: tuple[tuple[str, str], ...]  # (character name, how it is said: "com o tornozelo…")
 
 
-# ---------------------------------------------------------------- finding the rows
+@dataclass(frozen=True)
+class TimedCondition:
+    """A row's `condicao_temporaria`: a condition that ends by itself after `rodadas` travel
+    rounds or `dias` days (exactly one of them); with `desvantagem`, DESV on every roll."""
 
-def _rows(node: Any) -> Iterator[Mapping[str, Any]]:
-    """Every mapping in a table file that notes a condition (`condicao` as text)."""
-    if isinstance(node, Mapping):
-        if isinstance(node.get("condicao"), str):
-            yield node
-        for value in node.values():
-            yield from _rows(value)
-    elif isinstance(node, list):
-        for item in node:
-            yield from _rows(item)
+    texto: str
+    rodadas: int | None = None
+    dias: int | None = None
+    desvantagem: bool = False
 
-
-def condition_row(tables: Tables, text: str) -> Mapping[str, Any] | None:
-    """The table row that notes this condition text, when it has effects (else None)."""
-    effects = tables.piece(ConditionRules).efeitos_de_condicao
-    for file in tables.files.values():
-        for row in _rows(file):
-            # a Tabela J row's `efeito` is a panic effect, not a condition's
-            own = row.get("efeito") in effects or bool(
-                {"ate_ser_curado", "dano_por_rodada"} & set(row))
-            if row["condicao"] == text and own:
-                return row
-    return None
+    def validate(self) -> None:
+        if self.rodadas is not None and self.dias is not None:
+            raise InvalidValue("dias", "omitido quando há rodadas (a condição dura rodadas ou "
+                                       "dias, não os dois)")
+        if self.rodadas is None and self.dias is None:
+            raise InvalidValue("rodadas", "um número inteiro de 1 para cima, ou diga dias (a "
+                                          "condição dura rodadas ou dias)")
+        for name in ("rodadas", "dias"):
+            value = getattr(self, name)
+            if value is not None and value < 1:
+                raise InvalidValue(name, "um número inteiro de 1 para cima")
 
 
-def timed(state: State, scratch: Scratch, spec: Mapping[str, Any]) -> Lasting:
+@dataclass(frozen=True)
+class ConditionNote:
+    """What a table row says a lasting condition does (the module's docstring says each)."""
+
+    condicao: str
+    efeito: str | None = None  # a key of viagem.yaml efeitos_de_condicao
+    ate_ser_curado: bool = False
+    como_fica: str | None = None
+    dano_por_rodada: int | None = None
+
+    def how_said(self) -> str:
+        """'com o tornozelo torcido'; without `como_fica`, the condition's text before ':'."""
+        return self.como_fica or "com " + self.condicao.split(":")[0].lower()
+
+
+_NOTE_KEYS = ("efeito", "ate_ser_curado", "como_fica", "dano_por_rodada")
+
+
+@dataclass(frozen=True, kw_only=True)
+class NotesCondition:
+    """The keys of a table row that notes a lasting condition (`condicao`) and says what it
+    does; a row dataclass inherits them, and `condition_notes` finds it in any piece."""
+
+    condicao: str | None = None
+    efeito: str | None = None
+    ate_ser_curado: bool = False
+    como_fica: str | None = None
+    dano_por_rodada: int | None = None
+
+    def validate(self) -> None:
+        if self.condicao is None and any(getattr(self, key) for key in _NOTE_KEYS):
+            raise InvalidValue("condicao", "o texto da condição (" + ", ".join(_NOTE_KEYS)
+                               + " dizem o que ela faz)")
+
+    def check_against(self, rules: Callable[[type[Any]], Any]) -> None:
+        effects = rules(ConditionRules).efeitos_de_condicao
+        if self.efeito is not None and self.efeito not in effects:
+            raise InvalidValue("efeito", "um destes: " + ", ".join(effects)
+                               + " (viagem.yaml efeitos_de_condicao)")
+
+    def note(self) -> ConditionNote | None:
+        """The row's condition, when the row says what it does (else None)."""
+        if self.condicao is None or (self.efeito is None and not self.ate_ser_curado
+                                     and self.dano_por_rodada is None):
+            return None
+        return ConditionNote(condicao=self.condicao, efeito=self.efeito,
+                             ate_ser_curado=self.ate_ser_curado, como_fica=self.como_fica,
+                             dano_por_rodada=self.dano_por_rodada)
+
+
+# ---------------------------------------------------------------- finding the notes
+
+def condition_notes(tables: Tables) -> Mapping[str, ConditionNote]:
+    """Every condition a table row notes and says what it does, by its text (the first row
+    that notes it, files by name, each in its order), from the typed pieces; once per Tables."""
+    return tables.derived(_collect_notes)
+
+
+def _collect_notes(tables: Tables) -> Mapping[str, ConditionNote]:
+    notes: dict[str, ConditionNote] = {}
+    for cls in _noting_pieces(tables):
+        for row in held(tables.piece(cls), NotesCondition):
+            note = row.note()
+            if note is not None:
+                notes.setdefault(note.condicao, note)
+    return notes
+
+
+def _noting_pieces(tables: Tables) -> list[type]:
+    """The declared pieces that may hold a NotesCondition row, in the order of the files."""
+    def where(cls: type) -> tuple[str, int]:
+        place = PIECES[cls]
+        keys = list(tables.files.get(place.file) or ())
+        return place.file, keys.index(place.path[0]) if place.path[:1] and place.path[0] in keys \
+            else -1
+
+    return sorted((cls for cls in PIECES if can_hold(cls, NotesCondition)), key=where)
+
+
+def condition_note(tables: Tables, text: str) -> ConditionNote | None:
+    """What the table row that notes this condition text says it does (None: nothing)."""
+    return condition_notes(tables).get(text)
+
+
+def timed(state: State, scratch: Scratch, spec: TimedCondition) -> Lasting:
     """A condition that ends by itself, from a row's `condicao_temporaria` (see above)."""
-    if not isinstance(spec, Mapping) or not isinstance(spec.get("texto"), str) or not (
-            isinstance(spec.get("rodadas"), int) or isinstance(spec.get("dias"), int)):
-        raise TableError("tables: 'condicao_temporaria' precisa de texto e de rodadas ou dias")
-    if "dias" in spec:
-        length = MINUTES_PER_DAY
-        start = (state.minutes // length + 1) * length
-        count = int(spec["dias"])
+    if spec.dias is not None:
+        length, count = MINUTES_PER_DAY, spec.dias
     else:
-        length = scratch.piece(TravelRound).minutos
-        start = (state.minutes // length + 1) * length
-        count = int(spec["rodadas"])
-    return Lasting(text=str(spec["texto"]), since=start, until=start + count * length,
-                   edge="desvantagem" if spec.get("desvantagem") else None)
+        length, count = scratch.piece(TravelRound).minutos, int(spec.rodadas or 0)
+    start = (state.minutes // length + 1) * length
+    return Lasting(text=spec.texto, since=start, until=start + count * length,
+                   edge="desvantagem" if spec.desvantagem else None)
 
 
-def timed_text(narrator: Narrator, lasting: Lasting, spec: Mapping[str, Any]) -> str:
+def timed_text(narrator: Narrator, lasting: Lasting, spec: TimedCondition) -> str:
     """'DESV em todas as rolagens nas próximas 2 rodadas' / '… durante o dia 2'
     (tables/narracao/condicoes.yaml `com_tempo`)."""
-    days = int(spec["dias"]) if "dias" in spec else None
     return narrator.render("condicoes.com_tempo", {
-        "texto": lasting.text, "desv": bool(lasting.edge), "dias": days,
+        "texto": lasting.text, "desv": bool(lasting.edge), "dias": spec.dias,
         "primeiro_dia": lasting.since // MINUTES_PER_DAY + 1,
-        "rodadas": None if days is not None else int(spec["rodadas"])})
+        "rodadas": None if spec.dias is not None else spec.rodadas})
 
 
 def add_lasting(character: Character, lasting: Lasting) -> Character:
@@ -158,8 +237,8 @@ def round_harm(state: State, scratch: Scratch, rounds: int) -> State:
         return state
     for character in state.party:
         for text in character.conditions:
-            row = condition_row(scratch.tables, text)
-            harm = int(row.get("dano_por_rodada", 0)) if row is not None else 0
+            note = condition_note(scratch.tables, text)
+            harm = (note.dano_por_rodada or 0) if note is not None else 0
             if harm <= 0:
                 continue
             before = character.hp
@@ -174,25 +253,15 @@ def round_harm(state: State, scratch: Scratch, rounds: int) -> State:
 
 
 def lasts_until_cured(tables: Tables, text: str) -> bool:
-    row = condition_row(tables, text)
-    return bool(row and row.get("ate_ser_curado") is True)
+    note = condition_note(tables, text)
+    return bool(note and note.ate_ser_curado)
 
 
-def _effect(tables: Tables, row: Mapping[str, Any]) -> ConditionEffect | None:
-    key = row.get("efeito")
-    if key is None:
+def _effect(tables: Tables, note: ConditionNote) -> ConditionEffect | None:
+    """The note's effect (its name checked at load against viagem.yaml efeitos_de_condicao)."""
+    if note.efeito is None:
         return None
-    effects = tables.piece(ConditionRules).efeitos_de_condicao
-    if key not in effects:
-        raise TableError(f"tables: a condição '{row['condicao']}' tem efeito '{key}', que não "
-                         f"está em viagem.yaml efeitos_de_condicao ({', '.join(effects)})")
-    return effects[key]
-
-
-def _how_said(row: Mapping[str, Any]) -> str:
-    """'com o tornozelo torcido'; without `como_fica`, the condition's text before ':'."""
-    said = row.get("como_fica")
-    return str(said) if said else "com " + str(row["condicao"]).split(":")[0].lower()
+    return tables.piece(ConditionRules).efeitos_de_condicao[note.efeito]
 
 
 # ---------------------------------------------------------------- Avançar
@@ -202,12 +271,12 @@ def advance_factor(state: State, tables: Tables) -> Slowed | None:
     found: list[tuple[float, str, str, str]] = []
     for character in state.party:
         for text in character.conditions:
-            row = condition_row(tables, text)
-            effect = _effect(tables, row) if row is not None else None
-            if row is None or effect is None or state.travel.mode not in effect.modos:
+            note = condition_note(tables, text)
+            effect = _effect(tables, note) if note is not None else None
+            if note is None or effect is None or state.travel.mode not in effect.modos:
                 continue
             found.append((float(effect.fator_avanco), effect.nome,
-                          character.name, _how_said(row)))
+                          character.name, note.how_said()))
     slowest = min((f for f in found if f[0] < 1), default=None)
     if slowest is None:
         return None
@@ -289,4 +358,4 @@ def _named(character: Character, named: str) -> tuple[str, ...]:
     return cured
 
 
-__all__ = ["timed", "timed_text", "add_lasting", "round_harm", "advance_factor", "slowed_text", "lasts_until_cured", "condition_row", "Slowed"]
+__all__ = ["timed", "timed_text", "add_lasting", "round_harm", "advance_factor", "slowed_text", "lasts_until_cured", "condition_note", "condition_notes", "ConditionNote", "NotesCondition", "TimedCondition", "Slowed"]

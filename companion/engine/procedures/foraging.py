@@ -70,18 +70,14 @@ class GatheringTable:
 
 
 @dataclass(frozen=True)
-class AccidentRow:
-    """A row of Tabela F with effects the engine applies (viagem.yaml explains each key)."""
+class AccidentRow(conditions.NotesCondition):
+    """A row of Tabela F with effects the engine applies (viagem.yaml explains each key;
+    `condicao` and what it does are conditions.NotesCondition's keys)."""
 
     texto: str
     dano: int | None = None
-    condicao: str | None = None
-    condicao_temporaria: Mapping[str, Any] | None = None
+    condicao_temporaria: conditions.TimedCondition | None = None
     encontro: bool = False
-    ate_ser_curado: bool = False
-    dano_por_rodada: int | None = None
-    efeito: str | None = None
-    como_fica: str | None = None
 
 
 @piece("viagem", "tabela_f")

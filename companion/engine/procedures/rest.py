@@ -31,7 +31,7 @@ of the wrong type is a TableError naming the file and key):
                              every character tests the attribute (a prompt, kind
                              "teste_percalco"); a failure says `falha` for that character
 A row that notes a `condicao` may also say what the condition does (`ate_ser_curado`,
-`como_fica`, `efeito`, `dano_por_rodada`: read by conditions.py, not here).
+`como_fica`, `efeito`, `dano_por_rodada`: conditions.NotesCondition, read by conditions.py).
 
 The CON test prompts say why they are asked: "o descanso foi interrompido" for an encounter, or
 the mishap row's first sentence ("O ambiente da Dungeon é muito opressor.").
@@ -142,28 +142,24 @@ class AttributeTest:
 
 
 @dataclass(frozen=True)
-class MishapRow:
+class MishapRow(conditions.NotesCondition):
     """A mishap row with effects (the module's docstring says what each one does); an effect
-    left out is None."""
+    left out is None. `condicao` and what it does (`ate_ser_curado`, `como_fica`, `efeito`,
+    `dano_por_rodada`) are conditions.NotesCondition's keys."""
 
     texto: str
     perde_racoes: str | None = None
     perde_item: str | None = None
     dano: int | None = None
-    condicao: str | None = None
     panico: Literal["vigia", "todos"] | None = None
     encontro: bool | None = None
     encontro_chance: int | None = None
     teste_con: int | None = None
-    condicao_temporaria: Mapping[str, Any] | None = None  # checked by conditions.timed
+    condicao_temporaria: conditions.TimedCondition | None = None
     teste_atributo: AttributeTest | None = None
-    # what the condition noted by `condicao` does (read by conditions.py from the files)
-    ate_ser_curado: bool | None = None
-    como_fica: str | None = None
-    efeito: str | None = None
-    dano_por_rodada: int | None = None
 
     def validate(self) -> None:
+        super().validate()
         if self.perde_racoes is not None:
             require_dice("perde_racoes", self.perde_racoes)
         if self.encontro_chance is not None:
@@ -378,14 +374,14 @@ def _con_test(state: State, scratch: Scratch, dc: int,
     return state, ((dc, first_sentence(row.texto)),)
 
 
-def _timed_condition(state: State, scratch: Scratch, value: Mapping[str, Any],
+def _timed_condition(state: State, scratch: Scratch, value: conditions.TimedCondition,
                      row: MishapRow) -> tuple[State, tuple[Test, ...]]:
     """A condition on everyone for the next N travel rounds (after the one in progress)."""
     lasting = conditions.timed(state, scratch, value)
     party = tuple(conditions.add_lasting(c, lasting) for c in state.party)
     if party:
         scratch.tell("descanso.condicao_temporaria", kind="aviso", condicao=lasting.text,
-                     rodadas=value.get("rodadas"), dias=value.get("dias"),
+                     rodadas=value.rodadas, dias=value.dias,
                      words={"texto": conditions.timed_text(scratch.tables.narration, lasting, value)})
     return replace(state, party=party), ()
 
