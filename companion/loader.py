@@ -5,7 +5,8 @@ that read a part of a file declare its piece (companion.rulebook.piece) when imp
 module imports them (the engine's procedures, through companion.engine; the sentence
 templates', through the parser; the pages') so that `load_rules` builds them all, then checks
 what tables/paginas.yaml names against the other files, and the sheet fields the sentences
-name against the ones the engine keeps. The shells (cli, session, server…)
+name against the ones the engine keeps, and the conditions the table rows note (each described
+one way). The shells (cli, session, server…)
 load tables here. The pieces of the layers above this one (the report's tables/relatorio.yaml,
 the voice's tables/voz.yaml) are declared when companion.cli imports their modules, before any
 action loads the rules, so every entry point checks every piece at start.
@@ -17,6 +18,7 @@ from pathlib import Path
 import companion.engine  # noqa: F401  (declares every procedure's pieces)
 from companion import pages
 from companion.commands.parse import SentenceFile
+from companion.engine.procedures.conditions import condition_notes
 from companion.engine.procedures.party import FIELDS
 from companion.errors import TableError
 from companion.tables import Tables, load_tables
@@ -28,6 +30,7 @@ def load_rules(directory: Path | str | None = None) -> Tables:
     tables = load_tables(directory)
     pages.load(tables)
     _check_sheet_fields(tables)
+    condition_notes(tables)  # a condition two rows describe differently is refused now
     return tables
 
 

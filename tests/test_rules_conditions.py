@@ -110,3 +110,20 @@ def test_what_a_condition_does_needs_the_condition(tmp_path: Path) -> None:
                                          r"condicao' deveria ser o texto da condição"):
         changed_rules(tmp_path, "viagem.yaml", "      encontro: true\n",
                       "      encontro: true\n      ate_ser_curado: true\n")
+
+
+def test_a_round_harm_below_one_is_refused_at_load(tmp_path: Path) -> None:
+    with pytest.raises(TableError, match=r"tables/viagem\.yaml: 'tabela_f\.linhas\.7\."
+                                         r"dano_por_rodada' deveria ser um número inteiro de 1"):
+        changed_rules(tmp_path, "viagem.yaml", "      dano_por_rodada: 1 ",
+                      "      dano_por_rodada: 0 ")
+
+
+def test_one_condition_described_two_ways_is_refused_at_load(tmp_path: Path) -> None:
+    """Row 7 says the ticks deal 1 a round; a rest mishap that notes the same condition with
+    another effect would make which one counts depend on the files' order."""
+    with pytest.raises(TableError, match=r"a condição 'Doença \(roedores/pestes\)' é descrita "
+                                         r"de dois jeitos"):
+        changed_rules(tmp_path, "viagem.yaml",
+                      '      condicao: "Carrapatos/sanguessugas: 1 de dano por rodada até se livrar"',
+                      '      condicao: "Doença (roedores/pestes)"')

@@ -45,7 +45,7 @@ from companion.engine.toolkit import (
     slug,
     update_character,
 )
-from companion.errors import CommandRejected
+from companion.errors import CommandRejected, TableError
 from companion.narration import Narrator
 from companion.rulebook import PIECES, InvalidValue, can_hold, held, piece
 from companion.tables import Tables
@@ -154,6 +154,8 @@ class NotesCondition:
         if self.condicao is None and any(getattr(self, key) for key in _NOTE_KEYS):
             raise InvalidValue("condicao", "o texto da condição (" + ", ".join(_NOTE_KEYS)
                                + " dizem o que ela faz)")
+        if self.dano_por_rodada is not None and self.dano_por_rodada < 1:
+            raise InvalidValue("dano_por_rodada", "um número inteiro de 1 para cima")
 
     def check_against(self, rules: Callable[[type[Any]], Any]) -> None:
         effects = rules(ConditionRules).efeitos_de_condicao
@@ -184,9 +186,22 @@ def _collect_notes(tables: Tables) -> Mapping[str, ConditionNote]:
     for cls in _noting_pieces(tables):
         for row in held(tables.piece(cls), NotesCondition):
             note = row.note()
-            if note is not None:
-                notes.setdefault(note.condicao, note)
+            if note is None:
+                continue
+            known = notes.setdefault(note.condicao, note)
+            if known != note:
+                raise TableError(f"tables: a condição '{note.condicao}' é descrita de dois "
+                                 f"jeitos ({_said(known)}; {_said(note)}); diga o que ela faz "
+                                 "numa linha só, ou dê outro texto a uma delas")
     return notes
+
+
+def _said(note: ConditionNote) -> str:
+    """'efeito meio_movimento, até ser curado': what a note says, for an error."""
+    parts = [f"efeito {note.efeito}" if note.efeito else "",
+             "até ser curado" if note.ate_ser_curado else "",
+             f"{note.dano_por_rodada} de dano por rodada" if note.dano_por_rodada else ""]
+    return ", ".join(part for part in parts if part) or "nada"
 
 
 def _noting_pieces(tables: Tables) -> list[type]:
