@@ -106,7 +106,9 @@ def test_the_result_card_reads_data_not_the_sentences(renamed: Table) -> None:
 
     march = next_march(3)  # the third round in a row asks for the test
     card = ana.locator(".prompt.current")
-    card.get_by_label("Rolou o dado na mesa? Digite o valor:").fill("20")
+    value = card.get_by_label("Rolou o dado na mesa? Digite o valor:")
+    assert value.get_attribute("placeholder") == "1 a 20"  # the die's faces, from its dice
+    value.fill("20")
     before = len(table.events())
     card.get_by_role("button", name="Enviar valor").click()
     answer = answered(table, before, "o valor de Ana não chegou")

@@ -4,7 +4,7 @@
 // decided from the acknowledgement's `codigo` (commands.plainAnswerError).
 import { el } from "./common.js";
 import { promptTitle, promptDetail } from "./view.js";
-import { answerText, cancelText, optionLabel, plainAnswerError, valueProblem } from "./commands.js";
+import { answerText, cancelText, dieBounds, optionLabel, plainAnswerError, valueProblem } from "./commands.js";
 
 /**
  * `p` is a promptInfo; `send(text, show)` runs a command text and calls `show(message, ack)` on
@@ -46,9 +46,9 @@ function optionButtons(p, { gm, compact, run }) {
 /** "Rolar" (the companion rolls) and the value of a die rolled at the table. */
 function rollAnswers(p, { gm, who, compact, run, showHere }) {
   const inputId = `valor-${p.id}`;
-  const bounds = valueProblem(p, "") || "";
+  const bounds = dieBounds(p.dice);
   const placeholder = gm ? (compact ? `Valor (${p.dice})` : null)
-    : bounds.replace(/^Digite um número de /, "").replace(/\.$/, "");
+    : bounds ? `${bounds[0]} a ${bounds[1]}` : "Digite um número inteiro";
   const input = el("input", { type: "number", id: inputId, inputmode: "numeric", min: "1", placeholder });
   const label = gm ? `${compact ? "" : "Rolou na mesa? "}Valor do ${p.dice}:`
     : compact ? "Valor:" : "Rolou o dado na mesa? Digite o valor:";
