@@ -200,9 +200,6 @@ class Scratch:
                            chance=f"{x}:6", x_in_6=x, **extra)
         return rolled.total <= x
 
-    def table(self, file: str, *path: str | int) -> Any:
-        return self.tables.get(file, *path)
-
 
 Handler = Callable[[State, Scratch], State]
 

@@ -7,7 +7,9 @@
   form). Tables with rows to roll (D on the current terrain's column, F, H, K, the dungeon's B,
   and the start-of-day region's encounters) are rolled and only shown — nothing is applied.
   Chance, DC and modifier tables (A, B, C, E, G, I, J and the dungeon's A and C) have nothing to
-  roll by themselves: the companion explains them, marking the line that applies now.
+  roll by themselves: the companion explains them, marking the line that applies now. Each
+  table is read as the typed value of the piece that owns it (rulebook.typed_at, resolved once
+  per rules load): an entry no piece types, or whose forma the table cannot take, is a load error.
 - `segredo [expressao] [motivo]`: a GM-only rolagem (default 1d20), noted in state.secrets.
 """
 from __future__ import annotations
