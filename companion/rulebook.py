@@ -393,6 +393,32 @@ def _can_hold(kind: Any, target: type, seen: set[Any]) -> bool:
                if arg is not Ellipsis and not isinstance(arg, (str, int, bool)))
 
 
+def typed_at(rules: Callable[[type[Any]], Any], file: str, *path: str) -> Any:
+    """The typed value of tables/<file>.yaml at `path`: the piece declared exactly there, or
+    what a piece declared around it (the closest) reads there, when path's next key is one of
+    its fields; `rules(Cls)` gives the built pieces. LookupError when no piece types it."""
+    found: tuple[type, Place] | None = None
+    for cls, place in PIECES.items():
+        depth = len(place.path)
+        if place.file != file or depth > len(path) or path[:depth] != place.path:
+            continue
+        if depth < len(path) and path[depth] not in _field_names(cls):
+            continue
+        if found is None or depth > len(found[1].path):
+            found = (cls, place)
+    if found is None:
+        raise LookupError(f"tables/{file}.yaml '{'.'.join(path) or '(raiz)'}'")
+    value = rules(found[0])
+    for key in path[len(found[1].path):]:
+        if isinstance(value, Mapping) and key in value:
+            value = value[key]
+        elif is_dataclass(value) and key in _field_names(type(value)):
+            value = getattr(value, key)
+        else:
+            raise LookupError(f"tables/{file}.yaml '{'.'.join(path)}'")
+    return value
+
+
 def held(value: Any, target: type[T]) -> Iterator[T]:
     """The `target` values inside a built piece, in the file's order."""
     for item, _ in _dataclasses_in(value, ""):
@@ -401,4 +427,4 @@ def held(value: Any, target: type[T]) -> Iterator[T]:
 
 
 __all__ = ["DuplicatePiece", "InvalidValue", "PIECES", "build_piece", "build_pieces", "can_hold",
-           "check_piece", "held", "piece"]
+           "check_piece", "held", "piece", "typed_at"]

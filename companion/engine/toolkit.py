@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import unicodedata
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Iterable, Literal, Mapping, TypeVar, get_args
+from typing import Any, Callable, Iterable, Literal, Mapping, Protocol, TypeVar, get_args
 
 from companion import protocol
 from companion.protocol import CommandRules
@@ -199,9 +199,6 @@ class Scratch:
                            describe=lambda total: yes if total <= x else no,
                            chance=f"{x}:6", x_in_6=x, **extra)
         return rolled.total <= x
-
-    def table(self, file: str, *path: str | int) -> Any:
-        return self.tables.get(file, *path)
 
 
 Handler = Callable[[State, Scratch], State]
@@ -475,18 +472,27 @@ def terrain_name(scratch: Scratch, terrain: str) -> str:
     return scratch.piece(TerrainNames).name(terrain)
 
 
-def group_for(scratch: Scratch, groups: Iterable[Mapping[str, Any]], terrain: str,
-              where: str) -> Mapping[str, Any]:
-    """The group/column/row of a table that covers this terrain (mapped in data)."""
+class Terrained(Protocol):
+    """A typed group, column or row of a table that says which terrains it covers."""
+
+    @property
+    def terrenos(self) -> tuple[str, ...]: ...
+
+
+G = TypeVar("G", bound=Terrained)
+
+
+def group_for(groups: Iterable[G], terrain: str, file: str, where: str) -> G:
+    """The group/column/row of a typed table that covers this terrain (mapped in data)."""
     for group in groups:
-        if terrain in group["terrenos"]:
+        if terrain in group.terrenos:
             return group
-    raise TableError(f"tables/viagem.yaml: '{where}' não cobre o terreno '{terrain}'")
+    raise TableError(f"tables/{file}.yaml: '{where}' não cobre o terreno '{terrain}'")
 
 
 def row_text(row: Any) -> str:
-    """A table row is a text or a mapping with `texto`."""
-    return str(row["texto"]) if isinstance(row, Mapping) else str(row)
+    """A typed table row is a text or a row with `texto`."""
+    return row if isinstance(row, str) else str(row.texto)
 
 
 def passed(prompt: Prompt, answer: PromptAnswer) -> bool:

@@ -7,7 +7,9 @@
   form). Tables with rows to roll (D on the current terrain's column, F, H, K, the dungeon's B,
   and the start-of-day region's encounters) are rolled and only shown — nothing is applied.
   Chance, DC and modifier tables (A, B, C, E, G, I, J and the dungeon's A and C) have nothing to
-  roll by themselves: the companion explains them, marking the line that applies now.
+  roll by themselves: the companion explains them, marking the line that applies now. Each
+  table is read as the typed value of the piece that owns it (rulebook.typed_at, resolved once
+  per rules load): an entry no piece types, or whose forma the table cannot take, is a load error.
 - `segredo [expressao] [motivo]`: a GM-only rolagem (default 1d20), noted in state.secrets.
 """
 from __future__ import annotations
@@ -32,7 +34,8 @@ from companion.engine.toolkit import (
     slug,
 )
 from companion.errors import CommandRejected, TableError
-from companion.rulebook import InvalidValue, piece
+from companion.rulebook import InvalidValue, piece, typed_at
+from companion.tables import Tables
 
 FILE = "dados"
 
@@ -91,21 +94,22 @@ def _roll_rows(scratch: Scratch, name: str, dice: str, rows: Mapping[Any, Any], 
                  describe=lambda total: row_text(pick_row(rows, total)), **extra)
 
 
-def _roll_column(state: State, scratch: Scratch, node: Any, entry: TableEntry) -> None:
+def _roll_column(state: State, scratch: Scratch, table: Any, entry: TableEntry) -> None:
     """Tabela D: the column of the current terrain."""
-    column = group_for(scratch, node["colunas"], state.travel.terrain, f"{entry.chave}.colunas")
-    _roll_rows(scratch, node["nome"], node[str(entry.dados)], column["linhas"],
-               entry.visibilidade, coluna=column["nome"])
+    column = group_for(table.colunas, state.travel.terrain, entry.arquivo,
+                       f"{entry.chave}.colunas")
+    _roll_rows(scratch, table.nome, getattr(table, str(entry.dados)), column.linhas,
+               entry.visibilidade, coluna=column.nome)
 
 
-def _roll_encounter(state: State, scratch: Scratch, node: Any, entry: TableEntry) -> None:
+def _roll_encounter(state: State, scratch: Scratch, regions: Any, entry: TableEntry) -> None:
     """The encounter table of the region where the day started."""
-    region = node[state.travel.day_start_terrain]
-    _roll_rows(scratch, region["nome"], region["dados"], region["linhas"], entry.visibilidade)
+    region = regions[state.travel.day_start_terrain]
+    _roll_rows(scratch, region.nome, region.dados, region.linhas, entry.visibilidade)
 
 
-def _roll_plain(state: State, scratch: Scratch, node: Any, entry: TableEntry) -> None:
-    _roll_rows(scratch, node["nome"], node["dados"], node["linhas"], entry.visibilidade)
+def _roll_plain(state: State, scratch: Scratch, table: Any, entry: TableEntry) -> None:
+    _roll_rows(scratch, table.nome, table.dados, table.linhas, entry.visibilidade)
 
 
 Roller = Callable[[State, Scratch, Any, "TableEntry"], None]
@@ -119,50 +123,50 @@ def _fraction(value: Any) -> str:
     return str(Fraction(str(value)).limit_denominator(8))
 
 
-def _explain_advance(state: State, scratch: Scratch, node: Any) -> list[str]:
+def _explain_advance(state: State, scratch: Scratch, table: Any) -> list[str]:
     names = scratch.piece(TravelModes)
     return [scratch.tables.narration.render("dados.linha_avancar", {
         "modo": names.name(mode) if mode in get_args(TravelMode) else mode, "hexes": _fraction(hexes),
-        "agora": mode == state.travel.mode}) for mode, hexes in node["hexes"].items()]
+        "agora": mode == state.travel.mode}) for mode, hexes in table.hexes.items()]
 
 
-def _explain_forced(state: State, scratch: Scratch, node: Any) -> list[str]:
+def _explain_forced(state: State, scratch: Scratch, table: Any) -> list[str]:
     return scratch.tables.narration.render("dados.linhas_forcando", {
-        "rodadas": node["rodadas_sem_penalidade"], "atributo": str(node["atributo"]).upper(),
-        "dc": node["dc"], "por_rodada": node["dc_por_rodada"]}).split("\n")
+        "rodadas": table.rodadas_sem_penalidade, "atributo": str(table.atributo).upper(),
+        "dc": table.dc, "por_rodada": table.dc_por_rodada}).split("\n")
 
 
-def _explain_groups(state: State, scratch: Scratch, node: Any) -> list[str]:
+def _explain_groups(state: State, scratch: Scratch, table: Any) -> list[str]:
     return [scratch.tables.narration.render("dados.linha_grupo", {
-        "nome": g["nome"], "chance": g["chance"], "agora": state.travel.terrain in g["terrenos"]})
-        for g in node["grupos"]]
+        "nome": g.nome, "chance": g.chance, "agora": state.travel.terrain in g.terrenos})
+        for g in table.grupos]
 
 
-def _explain_activities(state: State, scratch: Scratch, node: Any) -> list[str]:
-    names = node["atividades"]
+def _explain_activities(state: State, scratch: Scratch, table: Any) -> list[str]:
+    names = table.atividades
     return [scratch.tables.narration.render("dados.linha_atividades", {
-        "nome": row["nome"], "chances": [(label, row[key]) for key, label in names.items()],
-        "agora": state.travel.terrain in row["terrenos"]}) for row in node["linhas"]]
+        "nome": row.nome, "chances": [(label, getattr(row, key)) for key, label in names.items()],
+        "agora": state.travel.terrain in row.terrenos}) for row in table.linhas]
 
 
-def _explain_modifiers(state: State, scratch: Scratch, node: Any) -> list[str]:
+def _explain_modifiers(state: State, scratch: Scratch, table: Any) -> list[str]:
     return [scratch.tables.narration.render("dados.linha_modificador", {
-        "nome": row["nome"], "modificador": int(row["modificador"]),
-        "agora": state.travel.terrain in row["terrenos"]}) for row in node["linhas"]]
+        "nome": row.nome, "modificador": int(row.modificador),
+        "agora": state.travel.terrain in row.terrenos}) for row in table.linhas]
 
 
-def _explain_texts(state: State, scratch: Scratch, node: Any) -> list[str]:
+def _explain_texts(state: State, scratch: Scratch, table: Any) -> list[str]:
     return [scratch.tables.narration.render("dados.linha_texto", {
         "nome": key, "texto": row_text(row), "agora": False})
-        for key, row in node["linhas"].items()]
+        for key, row in table.linhas.items()]
 
 
-def _explain_levels(state: State, scratch: Scratch, node: Any) -> list[str]:
+def _explain_levels(state: State, scratch: Scratch, table: Any) -> list[str]:
     names = scratch.piece(DungeonRules).tabela_a.niveis
     current = state.dungeon.danger if state.dungeon.active else None
     return [scratch.tables.narration.render("dados.linha_texto", {
-        "nome": names[level].nome if level in names else level, "texto": row["texto"],
-        "agora": level == current}) for level, row in node["niveis"].items()]
+        "nome": names[level].nome if level in names else level, "texto": row.texto,
+        "agora": level == current}) for level, row in table.niveis.items()]
 
 
 Explainer = Callable[[State, Scratch, Any], list[str]]
@@ -173,6 +177,30 @@ EXPLAIN: dict[str, Explainer] = {
     "atividades": _explain_activities, "modificadores": _explain_modifiers,
     "textos": _explain_texts, "niveis": _explain_levels,
 }
+
+
+# The keys of the typed table each forma reads (`colunas` also its `dados`; `encontros` reads a
+# map of regions, each with the keys of `rolar`).
+READS: dict[str, tuple[str, ...]] = {
+    "colunas": ("nome", "colunas"), "encontros": ("nome", "dados", "linhas"),
+    "rolar": ("nome", "dados", "linhas"), "avancar": ("hexes",),
+    "forcando": ("rodadas_sem_penalidade", "atributo", "dc", "dc_por_rodada"),
+    "grupos": ("grupos",), "atividades": ("atividades", "linhas"), "modificadores": ("linhas",),
+    "textos": ("linhas",), "niveis": ("niveis",),
+}
+
+
+def _lacking(entry: TableEntry, table: Any) -> str | None:
+    """What the typed table lacks that the entry's forma reads ("'linhas'"), or None."""
+    keys = READS[entry.forma] + ((str(entry.dados),) if entry.forma == "colunas" else ())
+    if entry.forma == "encontros":
+        if not isinstance(table, Mapping):
+            return "um mapa de regiões"
+        found = (f"'{region}.{key}'" for region, value in table.items() for key in keys
+                 if not hasattr(value, key))
+    else:
+        found = (f"'{key}'" for key in keys if not hasattr(table, key))
+    return next(found, None)
 
 
 @dataclass(frozen=True)
@@ -192,6 +220,23 @@ class TableEntry:
             raise InvalidValue("forma", "um destes: " + ", ".join((*ROLL, *EXPLAIN)))
         if self.forma == "colunas" and self.dados is None:
             raise InvalidValue("dados", "presente (a chave dos dados da tabela por colunas)")
+
+    def typed(self, rules: Callable[[type[Any]], Any]) -> Any:
+        """The typed value this entry names (rulebook.typed_at); LookupError if none."""
+        return typed_at(rules, self.arquivo, self.chave)
+
+    def check_against(self, rules: Callable[[type[Any]], Any]) -> None:
+        try:
+            table = self.typed(rules)
+        except LookupError:
+            raise InvalidValue("chave", f"uma parte de tables/{self.arquivo}.yaml que o "
+                                        f"companion lê tipada (nenhuma peça lê "
+                                        f"'{self.chave}')") from None
+        lacking = _lacking(self, table)
+        if lacking is not None:
+            field = "dados" if lacking == f"'{self.dados}'" else "forma"
+            raise InvalidValue(field, f"uma forma que tables/{self.arquivo}.yaml "
+                                      f"'{self.chave}' tem (falta {lacking})")
 
 
 @dataclass(frozen=True)
@@ -216,6 +261,12 @@ class DiceRules:
     tabelas: Mapping[str, TableEntry]
 
 
+def typed_tables(tables: Tables) -> dict[str, Any]:
+    """Each table of dados.yaml `tabelas`, by key: its typed value (once per rules load)."""
+    return {key: entry.typed(tables.piece)
+            for key, entry in tables.piece(DiceRules).tabelas.items()}
+
+
 def _table_key(scratch: Scratch) -> str:
     raw = str(arg(scratch, "tabela") or "")
     key = slug(raw).replace("-", "_").removeprefix("tabela_")
@@ -231,15 +282,15 @@ def table_command(state: State, scratch: Scratch) -> State:
     """Roll on a seed table, or explain it when it has nothing to roll."""
     key = _table_key(scratch)
     entry = scratch.piece(DiceRules).tabelas[key]
+    table = scratch.tables.derived(typed_tables)[key]
     try:
-        node = scratch.table(entry.arquivo, entry.chave)
         if entry.forma in ROLL:
-            ROLL[entry.forma](state, scratch, node, entry)
+            ROLL[entry.forma](state, scratch, table, entry)
             return state
-        lines = EXPLAIN[entry.forma](state, scratch, node)
-    except (TableError, KeyError, TypeError) as error:
+        lines = EXPLAIN[entry.forma](state, scratch, table)
+    except (TableError, KeyError, AttributeError) as error:  # a terrain or region not covered
         raise CommandRejected.because("dados.tabela_incompleta", tabela=key,
                                       erro=str(error)) from None
-    title = node.get("nome", key) if isinstance(node, Mapping) else key
-    scratch.tell("dados.consulta", entry.visibilidade, tabela=title, linhas=lines)
+    scratch.tell("dados.consulta", entry.visibilidade, tabela=getattr(table, "nome", key),
+                 linhas=lines)
     return state
