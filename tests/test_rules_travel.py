@@ -3,11 +3,14 @@ reads its tables through typed pieces and says its texts from tables/narracao/: 
 the data changes what happens and what is said."""
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 
 from companion.engine.core import StartRules
+from companion.loader import load_rules
 from companion.engine.procedures.encounters import EncounterSettings, EncounterTables
 from companion.engine import Command, initial_state
 from companion.engine.procedures.advance import GettingLost
@@ -32,7 +35,7 @@ from companion.engine.procedures.foraging import (
 )
 from companion.engine.toolkit import PromptAnswer, Scratch
 from companion.errors import CommandRejected, TableError
-from companion.tables import Tables
+from companion.tables import DEFAULT_DIR, Tables
 from tests.conftest import FixedDice, Play
 from tests.test_hexcrawl import QUIET, ana, bia, run, start  # noqa: F401
 from tests.rules_helpers import changed_rules
@@ -360,3 +363,16 @@ def test_the_exhaustion_of_a_day_without_rest_comes_from_the_data(tmp_path: Path
     assert play.state.party[0].exhaustion == 2
     said = [e for e in events if e.code == "viagem.dia_sem_descanso"]
     assert said[0].kind == "aviso" and "recebe 2 pontos de exaustão" in said[0].text
+
+
+def test_an_encounter_table_missing_for_a_region_is_refused_at_load(tmp_path: Path) -> None:
+    """Every terrain starts a day somewhere: encontros.yaml needs a table for each."""
+    folder = tmp_path / "tables"
+    shutil.copytree(DEFAULT_DIR, folder)
+    path = folder / "encontros.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    del data["regioes"]["pantano"]
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    with pytest.raises(TableError, match=r"tables/encontros\.yaml: 'regioes\.pantano' deveria "
+                                         r"ser a tabela de encontros dessa região"):
+        load_rules(folder)

@@ -18,7 +18,7 @@ from companion.engine.procedures.forced_march import (
     forced_march_answered,
     march_choice_answered,
 )
-from companion.engine.procedures.encounters import TerrainGroup, group_of
+from companion.engine.procedures.encounters import TerrainGroup
 from companion.engine.procedures.travel import (
     AdvanceTable,
     TravelModes,
@@ -32,6 +32,7 @@ from companion.engine.toolkit import (
     Scratch,
     cancel_handler,
     command,
+    group_for,
     prompt_handler,
     require_dice,
     set_travel,
@@ -119,7 +120,7 @@ class GettingLost:
 def _lost_check(state: State, scratch: Scratch) -> bool:
     """Tabela C — a GM-only roll: players never learn they are lost from the app."""
     spec = scratch.piece(GettingLost)
-    group = group_of(spec.grupos, state.travel.terrain, "viagem", "tabela_c.grupos")
+    group = group_for(spec.grupos, state.travel.terrain, "viagem", "tabela_c.grupos")
     return scratch.chance(group.chance, spec.nome, spec.sim, spec.nao,
                           visibility=GM, grupo=group.nome)
 

@@ -6,13 +6,20 @@ Texts: tables/narracao/encontros.yaml.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping, Union
+from typing import Mapping, Union, get_args
 
 from companion import protocol
-from companion.engine.model import State, Visibility
-from companion.engine.toolkit import Scratch, command, pick_row, require_chance, require_dice
-from companion.errors import TableError
-from companion.rulebook import piece
+from companion.engine.model import State, Terrain, Visibility
+from companion.engine.toolkit import (
+    Scratch,
+    command,
+    group_for,
+    pick_row,
+    require_chance,
+    require_dice,
+    row_text,
+)
+from companion.rulebook import InvalidValue, piece
 
 
 @dataclass(frozen=True)
@@ -25,14 +32,6 @@ class TerrainGroup:
 
     def validate(self) -> None:
         require_chance("chance", self.chance)
-
-
-def group_of(groups: tuple[TerrainGroup, ...], terrain: str, file: str, where: str) -> TerrainGroup:
-    """The group that covers this terrain (mapped in data)."""
-    for group in groups:
-        if terrain in group.terrenos:
-            return group
-    raise TableError(f"tables/{file}.yaml: '{where}' não cobre o terreno '{terrain}'")
 
 
 @piece("viagem", "encontro")
@@ -75,6 +74,12 @@ class EncounterTables:
     regioes: Mapping[str, RegionTable]
     padrao_da_casa: bool = True
 
+    def validate(self) -> None:
+        missing = [terrain for terrain in get_args(Terrain) if terrain not in self.regioes]
+        if missing:
+            raise InvalidValue(f"regioes.{missing[0]}", "a tabela de encontros dessa região "
+                               "(cada terreno começa um dia numa região)")
+
 
 @piece("casa", "encontros")
 @dataclass(frozen=True)
@@ -88,15 +93,11 @@ def encounter_visibility(scratch: Scratch) -> Visibility:
     return protocol.seen_by(scratch.piece(EncounterSettings).visibilidade)
 
 
-def _row_text(row: str | EncounterRow) -> str:
-    return row if isinstance(row, str) else row.texto
-
-
 def check_encounter(state: State, scratch: Scratch) -> bool:
     """X-in-6 by the terrain where the party started the day; on a hit, the region's table."""
     spec = scratch.piece(EncounterCheck)
     region = state.travel.day_start_terrain
-    group = group_of(spec.grupos, region, "viagem", "encontro.grupos")
+    group = group_for(spec.grupos, region, "viagem", "encontro.grupos")
     happened = scratch.chance(group.chance, spec.nome, spec.sim, spec.nao,
                               visibility=encounter_visibility(scratch), regiao=region)
     if happened:
@@ -112,7 +113,7 @@ def roll_encounter(state: State, scratch: Scratch) -> None:
     table = tables.regioes[region]
     visibility = encounter_visibility(scratch)
     rolled = scratch.roll(table.dados, table.nome, visibility=visibility,
-                          describe=lambda total: _row_text(pick_row(table.linhas, total)),
+                          describe=lambda total: row_text(pick_row(table.linhas, total)),
                           regiao=region)
     row = pick_row(table.linhas, rolled.total)
     if isinstance(row, str) or row.quantidade is None:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Mapping, Union
 
 from companion.engine.procedures import conditions, rest
-from companion.engine.procedures.encounters import group_of, roll_encounter
+from companion.engine.procedures.encounters import roll_encounter
 from companion.engine.procedures.travel import (
     named_activity,
     participants,
@@ -24,10 +24,12 @@ from companion.engine.toolkit import (
     command,
     edge_for,
     find_character,
+    group_for,
     modifier,
     pick_row,
     require_dice,
     require_group_free,
+    row_text,
     update_character,
 )
 from companion.rulebook import piece
@@ -134,10 +136,6 @@ class Yields:
         return getattr(self, activity)  # type: ignore[no-any-return]
 
 
-def _row_text(row: str | AccidentRow) -> str:
-    return row if isinstance(row, str) else row.texto
-
-
 def _who(state: State, scratch: Scratch) -> tuple[str, ...] | None:
     """The named character's id, or None for a group activity."""
     name = arg(scratch, "personagem")
@@ -199,14 +197,14 @@ def _harvest(state: State, scratch: Scratch, activity: str, who: tuple[str, ...]
 
 def _row_for(rows: tuple[Any, ...], terrain: str, where: str) -> Any:
     """The row of a table (Tabela E, G) that covers this terrain."""
-    return group_of(rows, terrain, "viagem", where)
+    return group_for(rows, terrain, "viagem", where)
 
 
 def accident(state: State, scratch: Scratch, who: tuple[str, ...]) -> State:
     """1d10 on Tabela F; apply damage, conditions and the encounter row."""
     spec = scratch.piece(AccidentTable)
     rolled = scratch.roll(spec.dados, spec.nome,
-                          describe=lambda total: _row_text(pick_row(spec.linhas, total)))
+                          describe=lambda total: row_text(pick_row(spec.linhas, total)))
     row = pick_row(spec.linhas, rolled.total)
     if isinstance(row, str):
         return state

@@ -248,7 +248,7 @@ def mishap(state: State, scratch: Scratch, table: MishapTable) -> tuple[State, t
     rows = table.linhas
     visibility = protocol.seen_by(table.visibilidade)
     rolled = scratch.roll(table.dados, table.nome, visibility=visibility,
-                          describe=lambda total: _text(pick_row(rows, total)))
+                          describe=lambda total: row_text(pick_row(rows, total)))
     row = pick_row(rows, rolled.total)
     tests: tuple[Test, ...] = ()
     if isinstance(row, str):
@@ -259,10 +259,6 @@ def mishap(state: State, scratch: Scratch, table: MishapTable) -> tuple[State, t
             state, found = effect(state, scratch, value, row)
             tests += found
     return state, tests
-
-
-def _text(row: str | MishapRow) -> str:
-    return row if isinstance(row, str) else row.texto
 
 
 def first_sentence(text: str) -> str:
@@ -571,4 +567,4 @@ def watch_command(state: State, scratch: Scratch) -> State:
     return replace(state, travel=replace(state.travel, watcher=character.id))
 
 
-__all__ = ["MishapTable", "MishapRow", "AttributeTest", "TravelMishaps", "rest_party", "finish_rest", "mishap", "interruption", "apply_benefits", "passed", "row_text", "add_condition", "watcher"]
+__all__ = ["MishapTable", "MishapRow", "AttributeTest", "TravelMishaps", "rest_party", "finish_rest", "mishap", "interruption", "apply_benefits", "passed", "add_condition", "watcher"]
