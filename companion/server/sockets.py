@@ -273,13 +273,14 @@ class Hub:
                                      "jogador": client.player, "paginas": self.pages,
                                      **client.welcome},
                      to=sid, namespace=NAMESPACE)
+            state = self._caught_up()  # the others of its kind have every event of it
             missed = self.session.events_since(since)
             for event in missed:
                 if self.visible_to(event["visibility"], client.viewer):
                     sio.emit("evento", self.numbering.localize(event, client.viewer), to=sid,
                              namespace=NAMESPACE)
             client.last_sent = missed[-1]["seq"] if missed else max(since, self.cursor)
-            view = self._sync_view(client.viewer)  # the others of its kind catch up first
+            view = self._sync_view(client.viewer, view=self._view(client.viewer, state))
             for room in client.rooms:
                 sio.enter_room(sid, room, namespace=NAMESPACE)
             with self.lock:
@@ -347,8 +348,17 @@ class Hub:
                 return
         self._wait_sent()
         with self.sending:
+            state = self._caught_up()
             fresh, self.unviewed = self.unviewed, []
-        self._send_states(fresh)
+        self._send_states(fresh, state)
+
+    def _caught_up(self) -> Any:
+        """The session's state, with every event it follows from already sent to the phones
+        (a command may have committed while its own fan-out lags: its events go out now, from
+        here, so that no view runs ahead of the events a phone has). Hold `sending`."""
+        state = self.session.state
+        self._send_events()  # reads the log after the state: it covers every event of it
+        return state
 
     def _wait_sent(self) -> None:
         """Wait until every connection's send queue is empty (at most VIEWS_WAIT seconds),
@@ -393,14 +403,14 @@ class Hub:
                 targets.append((room, room))
         return targets
 
-    def _send_states(self, fresh: list[dict]) -> None:
-        """After new events, each kind of viewer gets what changed in its view (see
+    def _send_states(self, fresh: list[dict], state: Any) -> None:
+        """After new events, each kind of viewer gets what changed in its view of `state` (see
         _sync_view); a viewer that saw none of them and whose view did not change gets
         nothing, so a GM-only command leaves no trace on the players' phones."""
         with self.lock:
             viewers = sorted({c.viewer for c in self.clients.values()})
         views = {viewer: self._localize_view(view, viewer) for viewer, view in
-                 self.view_states(self.session.state, viewers, self.tables).items()}
+                 self.view_states(state, viewers, self.tables).items()}
         changes: dict[str, tuple[dict, list[str]]] = {}  # one message for every room it suits
         for viewer in viewers:
             saw = any(self.visible_to(e["visibility"], viewer) for e in fresh)
@@ -440,9 +450,10 @@ class Hub:
             changes.setdefault(key, (changed, []))[1].append(room)
         return view
 
-    def _view(self, viewer: str) -> dict:
-        return self._localize_view(self.view_state(self.session.state, viewer, self.tables),
-                                   viewer)
+    def _view(self, viewer: str, state: Any = None) -> dict:
+        """The viewer's view of `state` (default: the session's now)."""
+        state = self.session.state if state is None else state
+        return self._localize_view(self.view_state(state, viewer, self.tables), viewer)
 
     def _localize_view(self, view: dict, viewer: str) -> dict:
         """A player's view with its prompt ids in that player's numbers."""
