@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sqlite3
 import sys
@@ -37,6 +38,7 @@ from companion.voice.reading import Known, read_voice
 from companion.voice.service import start_voice
 
 STARTUP_FAILURE = 2
+CLOSED_PIPE = 141  # 128 + SIGPIPE, as the shell reports a reader that stopped early
 NOT_A_COMMAND = 1
 
 
@@ -397,7 +399,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"erro no banco de dados '{getattr(args, 'db', None)}': {error}", file=sys.stderr)
     except KeyboardInterrupt:
         return 0
+    except BrokenPipeError:  # `companion voz frases | head`: the reader had enough
+        _quiet_stdout()
+        return CLOSED_PIPE
     return STARTUP_FAILURE
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's last flush finds no closed pipe."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 if __name__ == "__main__":
