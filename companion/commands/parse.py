@@ -65,6 +65,7 @@ class HouseRules:
     max_caracteres: int
     max_palavras: int
     curingas: Mapping[str, Wildcard]
+    curinga_padrao: Wildcard  # a free slot `curingas` does not name
     nao_sao_nomes: tuple[str, ...]
     particulas: tuple[str, ...]
     artigos: tuple[str, ...]
@@ -77,6 +78,10 @@ class HouseRules:
     atributos: Mapping[str, tuple[str, ...]]
     amostra: Sample
     padrao_da_casa: bool = False
+
+    def wildcard(self, slot: str) -> Wildcard:
+        """How a free slot is read: its own entry of `curingas`, else `curinga_padrao`."""
+        return self.curingas.get(slot, self.curinga_padrao)
 
     def validate(self) -> None:
         for name in _WORD_LISTS:
@@ -364,13 +369,12 @@ def _plain_value(value: Any) -> Any:
     return value
 
 
-_DEFAULT_WILDCARD = Wildcard(palavras=4, nome_de_pessoa=False, filtra_inicio=False)
 
 
 def _clean_wildcard(slot: str, value: str, normalized: Normalized,
                     rules: HouseRules) -> str:
     """A captured name as the GM wrote it, trimmed, within the word limit."""
-    spec = rules.curingas.get(slot, _DEFAULT_WILDCARD)
+    spec = rules.wildcard(slot)
     words = value.split()
     restored = normalized.restore(value) or value
     if spec.nome_de_pessoa:
@@ -681,7 +685,7 @@ def _light(slots: dict[str, Any], rules: HouseRules, shown: str) -> dict[str, An
 
 def _answerer(words: list[str], slots: Mapping[str, Any], rules: HouseRules) -> str:
     """The name said before an option; refused when a name was already said or is too long."""
-    limit = rules.curingas.get("personagem", _DEFAULT_WILDCARD).palavras
+    limit = rules.wildcard("personagem").palavras
     if "personagem" in slots or len(words) > limit:
         raise ArgError()
     name = " ".join(words).strip(" ,;:.!?")  # "responder Ana, exaustão"
