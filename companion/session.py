@@ -358,9 +358,9 @@ class Session:
                 replace(said, visibility=GM)]
 
     def _refusal(self, refusal: CommandRejected) -> CommandRejected:
-        """A session refusal said by its code, its message rendered from tables/narracao/."""
-        assert refusal.code is not None
-        return refusal.rendered(self.tables.narration.render(refusal.code, refusal.params))
+        """A session refusal said by its code (CommandRejected.because), its message rendered
+        from tables/narracao/."""
+        return refusal.rendered(self.tables.narration.render(str(refusal.code), refusal.params))
 
     def _narrated(self, code: str, visibility: str, data: dict[str, Any]) -> NewEvent:
         """A session event (not the engine's) narrated from tables/narracao/."""
