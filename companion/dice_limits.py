@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.rulebook import InvalidValue, piece
+from companion.rulebook import piece, require_at_least
 
 
 @piece("casa", "limites_dados")
@@ -22,13 +22,9 @@ class DiceLimits:
     modificador: int
 
     def validate(self) -> None:
-        for name in ("caracteres", "dados"):
-            if getattr(self, name) < 1:
-                raise InvalidValue(name, "um número inteiro de 1 para cima")
-        if self.faces < 2:
-            raise InvalidValue("faces", "um número inteiro de 2 para cima")
-        if self.modificador < 0:
-            raise InvalidValue("modificador", "um número inteiro de 0 para cima")
+        require_at_least(self, 1, "caracteres", "dados")
+        require_at_least(self, 2, "faces")
+        require_at_least(self, 0, "modificador")
 
 
 __all__ = ["DiceLimits"]

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, Mapping, get_args
 
 from companion.errors import CommandRejected
-from companion.rulebook import InvalidValue, piece
+from companion.rulebook import InvalidValue, piece, require_at_least
 from companion.tables import Tables
 
 GM = "gm"
@@ -115,8 +115,7 @@ class CommandRules:
     def validate(self) -> None:
         if not self.pedidos_que_seguram:
             raise InvalidValue("pedidos_que_seguram", "uma lista não vazia de tipos de pedido")
-        if self.repeticoes_maximas < 1:
-            raise InvalidValue("repeticoes_maximas", "um número inteiro de 1 para cima")
+        require_at_least(self, 1, "repeticoes_maximas")
 
 
 # ---------------------------------------------------------------- keys

@@ -60,6 +60,27 @@ class InvalidValue(ValueError):
         self.expected = expected
 
 
+def require_at_least(spec: object, minimum: int, *names: str) -> None:
+    """For a piece's validate(): each named field is a whole number from `minimum` up (a field
+    that may be left out, None, is not checked)."""
+    for name in names:
+        value = getattr(spec, name)
+        if value is not None and value < minimum:
+            raise InvalidValue(name, f"um número inteiro de {minimum} para cima")
+
+
+def require_filled(spec: object, *names: str) -> None:
+    """For a piece's validate(): each named list has something; for a map of lists, each of
+    its lists does."""
+    for name in names:
+        value = getattr(spec, name)
+        lists = value.items() if isinstance(value, Mapping) else [(None, value)]
+        for key, items in lists:
+            if not items:
+                raise InvalidValue(name if key is None else f"{name}.{key}",
+                                   "uma lista não vazia")
+
+
 class DuplicatePiece(TypeError):
     """A programming error: two rules pieces declared over the same keys of a file."""
 
@@ -426,5 +447,5 @@ def held(value: Any, target: type[T]) -> Iterator[T]:
             yield item
 
 
-__all__ = ["DuplicatePiece", "InvalidValue", "PIECES", "build_piece", "build_pieces", "can_hold",
+__all__ = ["DuplicatePiece", "InvalidValue", "PIECES", "require_at_least", "require_filled", "build_piece", "build_pieces", "can_hold",
            "check_piece", "held", "piece", "typed_at"]

@@ -291,3 +291,27 @@ def test_a_piece_says_whether_it_can_hold_a_row_and_finds_them(naming) -> None:
     built = build_piece(naming, {"teste": {"outra": {"linhas": {"a": {"linha": "1"},
                                                                 "b": {"linha": "2-6"}}}}})
     assert [row.linha for row in held(built, _Named)] == ["1", "2-6"]
+
+
+def test_the_shared_checks_say_the_field_and_what_it_should_be() -> None:
+    from dataclasses import dataclass
+
+    from companion.rulebook import InvalidValue, require_at_least, require_filled
+
+    @dataclass
+    class Spec:
+        vezes: int | None
+        nomes: tuple[str, ...]
+        listas: dict[str, tuple[str, ...]]
+
+    require_at_least(Spec(None, ("a",), {}), 1, "vezes")  # left out: not checked
+    with pytest.raises(InvalidValue) as low:
+        require_at_least(Spec(0, ("a",), {}), 1, "vezes")
+    assert (low.value.field, low.value.expected) == ("vezes", "um número inteiro de 1 para cima")
+    require_filled(Spec(1, ("a",), {}), "nomes", "listas")  # an empty map has no empty list
+    with pytest.raises(InvalidValue) as empty:
+        require_filled(Spec(1, (), {}), "nomes")
+    assert (empty.value.field, empty.value.expected) == ("nomes", "uma lista não vazia")
+    with pytest.raises(InvalidValue) as inner:
+        require_filled(Spec(1, ("a",), {"criatura": ()}), "listas")
+    assert inner.value.field == "listas.criatura"

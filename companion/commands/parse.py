@@ -29,7 +29,7 @@ from companion.errors import TableError
 from companion.light_sources import LightRules
 from companion.narration import Narrator
 from companion.protocol import CommandRules
-from companion.rulebook import InvalidValue, piece
+from companion.rulebook import InvalidValue, piece, require_filled
 from companion.tables import Tables
 
 LANGUAGE = "pt"
@@ -84,12 +84,7 @@ class HouseRules:
         return self.curingas.get(slot, self.curinga_padrao)
 
     def validate(self) -> None:
-        for name in _WORD_LISTS:
-            if not getattr(self, name):
-                raise InvalidValue(name, "uma lista não vazia")
-        for name, words in self.atributos.items():
-            if not words:
-                raise InvalidValue(f"atributos.{name}", "uma lista não vazia")
+        require_filled(self, *_WORD_LISTS, "atributos")
 
 
 @dataclass(frozen=True)
@@ -123,8 +118,7 @@ class SentenceFile:
     mesa: HouseRules
 
     def validate(self) -> None:
-        if not self.skip_words:
-            raise InvalidValue("skip_words", "uma lista não vazia")
+        require_filled(self, "skip_words")
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ from companion.errors import CommandRejected, DiceError, TableError
 from companion.narration import Narrator, counted
 from companion.narration import number_text as narrated_number
 from companion.prompt_names import PromptLabels
-from companion.rulebook import InvalidValue, piece
+from companion.rulebook import InvalidValue, piece, require_at_least
 from companion.tables import Tables
 
 T = TypeVar("T")
@@ -117,8 +117,7 @@ class AttributeDamage:
     padrao_da_casa: bool = False
 
     def validate(self) -> None:
-        if self.pontos_por_modificador < 1:
-            raise InvalidValue("pontos_por_modificador", "um número inteiro de 1 para cima")
+        require_at_least(self, 1, "pontos_por_modificador")
 
 
 def _roll_data(rolled: dice.Roll, other: dice.Roll | None, tabela: str, edge: str | None,

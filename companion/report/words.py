@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from companion.errors import TableError
-from companion.rulebook import InvalidValue, piece
+from companion.rulebook import piece, require_at_least
 
 FILE = "relatorio"
 
@@ -40,8 +40,7 @@ class ReportWords:
     faces_no_grafico: int
 
     def validate(self) -> None:
-        if self.faces_no_grafico < 2:
-            raise InvalidValue("faces_no_grafico", "um número inteiro de 2 para cima")
+        require_at_least(self, 2, "faces_no_grafico")
 
     def label(self, key: str) -> str:
         return _word(self.rotulos, "rotulos", key)

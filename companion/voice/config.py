@@ -6,7 +6,7 @@ from typing import Iterable, Mapping
 
 from companion.commands.normalize import fold
 from companion.errors import TableError
-from companion.rulebook import InvalidValue, piece
+from companion.rulebook import InvalidValue, piece, require_filled
 from companion.tables import Tables
 
 MODES = ("ativacao", "apertar", "sempre", "desligado")
@@ -18,7 +18,7 @@ class ListeningPhrases:
     ouvir: tuple[str, ...]
 
     def validate(self) -> None:
-        _require_some(self, ("parar", "ouvir"))
+        require_filled(self, "parar", "ouvir")
 
 
 @dataclass(frozen=True)
@@ -39,12 +39,6 @@ class Models:
 # The lists of voz.yaml that may not be empty.
 _NON_EMPTY = ("so_com_pedido", "valor_so_com_pedido", "so_pelo_chat", "nao_sao_nomes",
               "palavras_de_responder", "numeros", "frases_evitar")
-
-
-def _require_some(spec: object, names: tuple[str, ...]) -> None:
-    for name in names:
-        if not getattr(spec, name):
-            raise InvalidValue(name, "uma lista não vazia")
 
 
 @piece("voz")
@@ -71,10 +65,7 @@ class VoiceData:
     modelos: Models
 
     def validate(self) -> None:
-        _require_some(self, _NON_EMPTY)
-        for name, words in self.listas.items():
-            if not words:
-                raise InvalidValue(f"listas.{name}", "uma lista não vazia")
+        require_filled(self, *_NON_EMPTY, "listas")
         if self.modo_inicial not in MODES:
             raise InvalidValue("modo_inicial", "um destes: " + ", ".join(MODES))
         if not 0 <= self.confianca_minima <= 1:

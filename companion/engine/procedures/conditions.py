@@ -47,7 +47,7 @@ from companion.engine.toolkit import (
 )
 from companion.errors import CommandRejected, TableError
 from companion.narration import Narrator
-from companion.rulebook import PIECES, InvalidValue, can_hold, held, piece
+from companion.rulebook import PIECES, InvalidValue, can_hold, held, piece, require_at_least
 from companion.tables import Tables
 
 
@@ -76,9 +76,7 @@ class TravelRound:
     minutos: int
 
     def validate(self) -> None:
-        for name in ("rodadas_por_dia", "minutos"):
-            if getattr(self, name) < 1:
-                raise InvalidValue(name, "um número inteiro de 1 para cima")
+        require_at_least(self, 1, "rodadas_por_dia", "minutos")
 
 
 @piece("viagem", strict=False)  # the rest of viagem.yaml belongs to the travel procedures
@@ -115,10 +113,7 @@ class TimedCondition:
         if self.rodadas is None and self.dias is None:
             raise InvalidValue("rodadas", "um número inteiro de 1 para cima, ou diga dias (a "
                                           "condição dura rodadas ou dias)")
-        for name in ("rodadas", "dias"):
-            value = getattr(self, name)
-            if value is not None and value < 1:
-                raise InvalidValue(name, "um número inteiro de 1 para cima")
+        require_at_least(self, 1, "rodadas", "dias")
 
 
 @dataclass(frozen=True)
@@ -154,8 +149,7 @@ class NotesCondition:
         if self.condicao is None and any(getattr(self, key) for key in _NOTE_KEYS):
             raise InvalidValue("condicao", "o texto da condição (" + ", ".join(_NOTE_KEYS)
                                + " dizem o que ela faz)")
-        if self.dano_por_rodada is not None and self.dano_por_rodada < 1:
-            raise InvalidValue("dano_por_rodada", "um número inteiro de 1 para cima")
+        require_at_least(self, 1, "dano_por_rodada")
 
     def check_against(self, rules: Callable[[type[Any]], Any]) -> None:
         effects = rules(ConditionRules).efeitos_de_condicao

@@ -25,7 +25,7 @@ from companion.engine.toolkit import (
     update_character,
 )
 from companion.errors import CommandRejected
-from companion.rulebook import InvalidValue, piece
+from companion.rulebook import piece, require_at_least
 
 
 MARCH_PROMPTS = ("marcha_forcada", "escolha_marcha")
@@ -47,9 +47,7 @@ class ForcedMarch:
 
     def validate(self) -> None:
         require_dice("dados", self.dados)
-        for name in ("rodadas_sem_penalidade", "rodadas_de_descanso", "exaustao"):
-            if getattr(self, name) < 0:
-                raise InvalidValue(name, "um número inteiro de 0 para cima")
+        require_at_least(self, 0, "rodadas_sem_penalidade", "rodadas_de_descanso", "exaustao")
 
 
 def forced_dc(rules: ForcedMarch, count: int) -> int | None:

@@ -20,7 +20,7 @@ from companion.engine.model import GM, PUBLIC, State, Tally, player_visibility
 from companion.engine.toolkit import Scratch, TerrainNames, arg, command, slug, terrain_name
 from companion.errors import CommandRejected
 from companion.narration import Narrator
-from companion.rulebook import InvalidValue, piece
+from companion.rulebook import piece, require_at_least
 
 
 @piece("registro")
@@ -35,10 +35,7 @@ class TallyRules:
     nome_maximo: int
 
     def validate(self) -> None:
-        if self.quantidade_maxima < 1:
-            raise InvalidValue("quantidade_maxima", "um número inteiro de 1 para cima")
-        if self.nome_maximo < 1:
-            raise InvalidValue("nome_maximo", "um número inteiro de 1 para cima")
+        require_at_least(self, 1, "quantidade_maxima", "nome_maximo")
 
 
 def _quantity(scratch: Scratch) -> int:
