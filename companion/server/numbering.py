@@ -256,5 +256,3 @@ class PromptNumbering:
             return text
         return prompt_ids.rewrite_text(text, self.mapping(viewer, found))
 
-
-carries_prompt_ids = prompt_ids.carries_prompt_ids

@@ -53,7 +53,8 @@ from companion import pages, protocol
 from companion.engine import Command
 from companion.engine.toolkit import slug
 from companion.errors import AccessDenied, CommandRejected, CompanionError
-from companion.server import access, numbering
+from companion.report import prompt_ids
+from companion.server import access
 from companion.server.numbering import GM_VIEWER, Numbering, PromptNumbering
 
 log = logging.getLogger(__name__)
@@ -506,7 +507,7 @@ class Hub:
         code, params = getattr(result, "code", None), getattr(result, "params", None) or {}
         if viewer == GM_VIEWER or not protocol.is_player(viewer):
             return message
-        if code in self.tables.narration.codes and numbering.carries_prompt_ids(params):
+        if code in self.tables.narration.codes and prompt_ids.carries_prompt_ids(params):
             return self.tables.narration.render(code, self.prompts.localize_params(params,
                                                                                    viewer))
         return self.prompts.localize_text(message, viewer)
