@@ -29,7 +29,7 @@ from companion.server.access import NO_LIMITS_ONLY_LOOPBACK, is_loopback
 from companion.server.app import serve
 from companion.server.qr import lan_ip
 from companion.server.tls import certificate
-from companion.session import Session
+from companion.session import Session, campaign_state
 from companion.shell import banner, run_shell
 from companion.tables import Tables
 from companion.voice.ouvir import listen_file
@@ -265,14 +265,10 @@ def _known(args: argparse.Namespace, tables: Tables) -> Any:
         return Known(any_name=True)
     if not Path(args.db).is_file():
         raise CompanionError(f"o banco '{args.db}' não existe; use o --db de uma sessão")
-    session = _open_session(argparse.Namespace(db=args.db, seed=None), tables)
-    try:
-        state = session.state
-        return Known.of([c.name for c in state.party],
-                        [o for p in state.prompts for o in p.options],
-                        roll_waiting=any(not p.options for p in state.prompts))
-    finally:
-        session.close()
+    state = campaign_state(args.db, tables)
+    return Known.of([c.name for c in state.party],
+                    [o for p in state.prompts for o in p.options],
+                    roll_waiting=any(not p.options for p in state.prompts))
 
 
 def cmd_parse(args: argparse.Namespace, tables: Tables) -> int:
@@ -293,11 +289,7 @@ def cmd_voice(args: argparse.Namespace, tables: Tables) -> int:
             print(f"erro: o banco '{args.db}' não existe; use o --db de uma sessão",
                   file=sys.stderr)
             return STARTUP_FAILURE
-        session = _open_session(argparse.Namespace(db=args.db, seed=None), tables)
-        try:
-            names = [character.name for character in session.state.party]
-        finally:
-            session.close()
+        names = [character.name for character in campaign_state(args.db, tables).party]
     for phrase in phrase_list(tables, names):
         sys.stdout.write(phrase + "\n")
     sys.stdout.flush()

@@ -1,13 +1,20 @@
 """A table session: the imperative shell around the pure engine.
 
 Every input — typed, spoken, tapped or sent over HTTP — goes the same way through `Session.run`:
-parse → engine.apply(state, command, Random(f"{seed}:{n}"), tables) → one SQLite transaction →
-subscribers → the caller. A rejected command stores and changes nothing. `desfazer` is handled
-here: it marks the last state-changing command undone and goes back to the state before it
-(kept in memory, or rebuilt from the newest snapshot before it plus the commands after that,
-each with its own number's RNG). Every `snapshot.EVERY` commands the state is snapshotted in the
-command's own transaction; opening an existing log loads the newest snapshot of this engine and
-these tables and replays only what follows it (the whole log when there is none).
+parse → engine.apply(state, command, Random(dice), tables) → one SQLite transaction (the
+command, its events, the state after it) → subscribers → the caller. A rejected command stores
+and changes nothing.
+
+History is kept, not recomputed (DESIGN.md): reopening reads the newest stored state, and
+`desfazer` marks the last state-changing command undone and goes back to the state stored
+before it. Dice: a command's RNG is derived from the session seed and its place among the
+standing commands that change the state (`Session.dice_key`), so the same command given again
+after `desfazer` rolls the same dice — undo corrects, it does not re-roll. The rules in force
+are part of the campaign: each command names the rules version it ran under, and opening a
+campaign whose last rules differ from these tables records, for the GM, what changed
+(`regras_mudaram`) before anything else runs. A log written before stored history is
+migrated once (companion.replay); a stored state that cannot be read back is rebuilt from the
+newest readable one by replaying what follows, and the GM is told.
 
 Players: `join_player` creates the character (through a logged `personagem` command) the first
 time a name joins; every join, even a second one with the same name, gets a NEW token for that
@@ -26,24 +33,22 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
-from companion import protocol, snapshot
+from companion import protocol, replay, rules_version, state_codec
 from companion.engine import Command, State, apply, initial_state
 from companion.commands.parse import parse
 from companion.engine.model import GM, PUBLIC
 from companion.engine.procedures.weather import SESSION_START
 from companion.engine.toolkit import slug
 from companion.errors import CommandRejected, CompanionError
-from companion.store.log import (Log, Meta, Narration, NewEvent, Snapshot, StoredCommand,
-                                 dumps)
+from companion.replay import (PLACELESS, READ_ONLY, RULES_CHANGED, HISTORY_NOTICE, SYSTEM, UNDO,
+                              fresh_prompt_ids)
+from companion.store.log import Log, Meta, Narration, NewEvent, StoredCommand, StoredState, dumps
 from companion.tables import Tables
 
 logger = logging.getLogger(__name__)
 
-UNDO = "desfazer"
-READ_ONLY = frozenset({"ajuda", "estado", "registro"})  # views: not replayed, not undone
-NOT_UNDOABLE = READ_ONLY | {UNDO}
+NOT_UNDOABLE = PLACELESS  # views, desfazer itself, the session's own and system commands
 START_NUMBER = 0  # the session's own first command (the initial weather), before the table's
-NO_SNAPSHOT = START_NUMBER - 1  # "replay from the very start": below every command number
 PARSE_CACHE = 512  # distinct command lines remembered
 
 EventDict = dict[str, Any]
@@ -76,15 +81,6 @@ class Player:
     token: str
     character_id: str
     name: str
-
-
-@dataclass(frozen=True)
-class ReplayMismatch:
-    """A stored command whose replay did not give back its stored events."""
-
-    n: int
-    text: str
-    reason: str
 
 
 def _now() -> str:
@@ -127,14 +123,16 @@ class Session:
         self._pending: deque[list[EventDict]] = deque()
         self._subscribers: list[Subscriber] = []
         self._parsed: OrderedDict[str, Any] = OrderedDict()  # line → parse result (LRU)
-        # The state before each command still in force: undo goes back in one step.
-        self._before: dict[int, State] = {}
-        self._version = snapshot.version(tables)
-        self.resumed_from = 0  # the command number of the snapshot the state was resumed from
-        self._state, self.replay_mismatches = self._resume()
+        self._rules_id = replay.rules_id(log, tables)
+        self.notices: list[str] = []  # what opening told the GM (printed by the shells too)
+        fresh = log.is_empty()
+        self._state, notices = self._resume()
         self._prompts_issued = max(log.prompt_ids().values(), default=0)
+        self._dice_from = (log.meta() or meta).dice_from  # a migration just moved it
+        self._placed = log.count_active(sorted(PLACELESS), self._dice_from)
         # what the session said when it was created (empty when it was resumed)
-        self.started: list[EventDict] = self._start() if log.is_empty() else []
+        self.started: list[EventDict] = self._start() if fresh else []
+        self.opening: list[EventDict] = [] if fresh else self._tell(notices + self._rules_news())
 
     # ------------------------------------------------------------------ opening
 
@@ -157,39 +155,64 @@ class Session:
                     f"{seed}; abra-o sem --seed (ou com --seed {meta.seed}) ou use outro --db"
                 )
             if gm_token and gm_token != meta.gm_token:
-                meta = Meta(meta.seed, gm_token, meta.created)
+                meta = replace(meta, gm_token=gm_token)
                 log.write_meta(meta)
         return cls(log, meta, tables)
 
     def _start(self) -> list[EventDict]:
         """A session just created rolls its initial weather (RULES.md: at the start of the
         session, with the default season). It is command 0, with its own RNG, so the table's
-        commands keep their numbers and rolls; it is never undone."""
+        commands keep their places and rolls; it is never undone."""
         with self._lock:
             return self._apply(Command(SESSION_START, {}), "início da sessão", START_NUMBER)
 
-    def _resume(self) -> tuple[State, list[ReplayMismatch]]:
-        """The stored session's state: newest usable snapshot, then the commands after it."""
-        start, after = self._snapshot_before(None)
-        self.resumed_from = max(after, 0)
-        history = self._log.commands(after)
-        state, mismatches = self._replay(history, check=True, record=self._before, start=start)
-        if len(history) >= snapshot.EVERY and not mismatches:
-            # a long replay (new rules or code since the last snapshot): not again next time
-            self._log.keep_snapshot(history[-1].n, snapshot.dump(state, self._version))
-        return state, mismatches
+    def _resume(self) -> tuple[State, list[NewEvent]]:
+        """The stored session's state (replay.open_history), and what the GM must be told of
+        how it was opened: a migration that came out different, damaged states rebuilt."""
+        opened = replay.open_history(self._log, self.tables, self.seed, self._rules_id)
+        told: list[NewEvent] = []
+        first = opened.first_difference
+        if first is not None:
+            logger.warning("migração: o comando %d (%r) daria outro resultado: %s",
+                           first.command.n, first.command.text, first.differs)
+            told.append(self._narrated(
+                "historico.atualizada_diferente", GM,
+                {"comando": first.command.n, "texto": first.command.text,
+                 "motivo": first.differs}))
+        if opened.damaged:
+            logger.warning("estados danificados depois dos comandos %s; refeitos a partir "
+                           "do %d", list(opened.damaged), opened.recovered_from)
+            told.append(self._narrated("historico.recuperada", GM, {
+                "comandos": list(opened.damaged), "desde": max(opened.recovered_from, 0)}))
+        return opened.state, told
 
-    def _snapshot_before(self, n: int | None) -> tuple[State, int]:
-        """The newest usable snapshot taken after a command below n: (state, its number);
-        the initial state and NO_SNAPSHOT (before command 0) when there is none."""
-        stored = self._log.snapshot_before(self._version, n)
-        while stored is not None:
-            state = snapshot.load(stored[1])
-            if state is not None:
-                return state, stored[0]
-            logger.warning("instantâneo do comando %d ilegível; uso um anterior", stored[0])
-            stored = self._log.snapshot_before(self._version, stored[0])
-        return initial_state(self.tables), NO_SNAPSHOT
+    def _rules_news(self) -> list[NewEvent]:
+        """What changed in the rules since the campaign's last command ran, for the GM."""
+        last = self._log.last_rules()
+        if last is None or last == self._rules_id:
+            return []
+        stored = self._log.rules_text(last)
+        before = rules_version.read(stored) if stored is not None else {}
+        changes = rules_version.changes(before, rules_version.rule_files(self.tables))
+        if not changes:
+            return []
+        told = [self._narrated("historico.regras_mudaram", GM, {"quantas": len(changes)})]
+        told += [self._narrated("historico.regra_mudou", GM, change.data())
+                 for change in changes[:rules_version.MAX_SHOWN]]
+        if len(changes) > rules_version.MAX_SHOWN:
+            told.append(self._narrated("historico.mais_mudancas", GM,
+                                       {"quantas": len(changes) - rules_version.MAX_SHOWN}))
+        return told
+
+    def _tell(self, events: list[NewEvent]) -> list[EventDict]:
+        """Record what opening found as a system command (GM-only, never undone, no dice)."""
+        if not events:
+            return []
+        name = RULES_CHANGED if events[0].code == "historico.regras_mudaram" else HISTORY_NOTICE
+        self.notices = [e.text for e in events]
+        with self._lock:
+            stored = self._record(name, "(ao abrir a campanha)", events)
+        return stored
 
     def close(self) -> None:
         with self._lock:
@@ -198,6 +221,11 @@ class Session:
     @property
     def db_path(self) -> str:
         return self._log.path
+
+    @property
+    def rules_id(self) -> int:
+        """The rules version this session runs under (stored in the log)."""
+        return self._rules_id
 
     # ------------------------------------------------------------------ reading
 
@@ -282,9 +310,9 @@ class Session:
     def run_command(self, command: Command, text: str | None = None) -> RunResult:
         """Run an already-parsed command (its actor included): apply, store, notify."""
         said = text or describe(command)
-        if command.name == SESSION_START:
+        if command.name == SESSION_START or command.name in SYSTEM:
             return RunResult(False, error=f"'{said}' não é um comando da mesa: a sessão o roda "
-                                          "sozinha quando é criada; 'ajuda' lista os comandos")
+                                          "sozinha; 'ajuda' lista os comandos")
         with self._lock:
             try:
                 stored = self._run_locked(command, said)
@@ -304,49 +332,56 @@ class Session:
         self._pending.append(stored)
         return stored
 
-    def _rng(self, n: int) -> random.Random:
-        return random.Random(f"{self.seed}:{n}")
+    def dice_key(self, name: str) -> str:
+        """What the RNG of a command about to run derives from: the seed and its place among
+        the standing commands that change the state (the session's start is place 0). A
+        command undone gives its place back, so the same command again rolls the same dice."""
+        if name == SESSION_START:
+            return f"{self.seed}:{START_NUMBER}"
+        return f"{self.seed}:{self._dice_from + self._placed}"
 
     def _apply(self, command: Command, text: str, n: int | None = None) -> list[EventDict]:
         n = self._log.next_number() if n is None else n
         args = _json_safe(dict(command.args))
         clean = Command(command.name, args, command.actor)
+        dice = self.dice_key(clean.name)
         state, events = apply(fresh_prompt_ids(self._state, self._prompts_issued), clean,
-                              self._rng(n), self.tables)
+                              random.Random(dice), self.tables)
+        raw = state_codec.encode(state)
         stored = self._log.append(n, text, clean.name, args, clean.actor, _now(),
                                   [NewEvent(e.kind, e.visibility, e.text, e.data, e.code,
-                                            e.words) for e in events], snapshot=self._snapshot_at(n, state))
-        self._before[n] = self._state
-        self._state = state
+                                            e.words) for e in events],
+                                  StoredState(state_codec.FORMAT, raw), dice, self._rules_id)
+        self._state = state_codec.decode(raw)
+        if clean.name not in PLACELESS:
+            self._placed += 1
         self._prompts_issued = max([self._prompts_issued] + [
             e["data"]["pedido"]["id"] for e in stored if e["kind"] == "pedido"
             and isinstance(e["data"].get("pedido"), dict)])
         return stored
 
+    def _record(self, name: str, text: str, events: list[NewEvent]) -> list[EventDict]:
+        """Store a system command: its events, the state unchanged, no dice."""
+        return self._log.append(self._log.next_number(), text, name, {}, "sistema", _now(),
+                                events, StoredState(state_codec.FORMAT,
+                                                    state_codec.encode(self._state)),
+                                None, self._rules_id)
+
     def _undo(self, command: Command, text: str) -> list[EventDict]:
         protocol.require_may_run(command.actor, UNDO, self.tables)
-        target = self._log.last_active(sorted(NOT_UNDOABLE | {SESSION_START}))
+        target = self._log.last_active(sorted(NOT_UNDOABLE))
         if target is None:
             raise self._refusal(CommandRejected.because("desfazer.nada", dito=text))
-        # Everything after the target is read-only (ajuda, estado, desfazer), so the state
-        # before it is the state without it. When it was never recorded (the session was
-        # reopened from a later snapshot), rebuild it: the newest snapshot before the target
-        # (still valid: undoing deletes the snapshots at or after what it undoes) plus the
-        # commands between.
-        state = self._before.pop(target.n, None)
-        if state is None:
-            start, after = self._snapshot_before(target.n)
-            history = [c for c in self._log.commands(after) if c.n < target.n]
-            state, _ = self._replay(history, start=start)
+        state = replay.state_before(self._log, self.tables, self.seed, target.n)
         n = self._log.next_number()
         stored = self._log.append(n, text, UNDO, {}, command.actor, _now(),
-                                  self._undo_events(target), undo=target.n,
-                                  snapshot=self._snapshot_at(n, state))
+                                  self._undo_events(target),
+                                  StoredState(state_codec.FORMAT, state_codec.encode(state)),
+                                  None, self._rules_id, undo=target.n)
         self._state = state
+        if target.n >= self._dice_from:
+            self._placed -= 1
         return stored
-
-    def _snapshot_at(self, n: int, state: State) -> Snapshot | None:
-        return snapshot.dump(state, self._version) if snapshot.due(n) else None
 
     def _undo_events(self, target: StoredCommand) -> list[NewEvent]:
         """Say what was undone; a command the table never saw is named to the GM alone."""
@@ -366,45 +401,6 @@ class Session:
         """A session event (not the engine's) narrated from tables/narracao/."""
         return NewEvent("relato", visibility, self.tables.narration.render(code, data), data,
                         code)
-
-    def _replay(self, history: Iterable[StoredCommand], check: bool = False,
-                record: dict[int, State] | None = None, start: State | None = None
-                ) -> tuple[State, list[ReplayMismatch]]:
-        """The state the log describes (from `start`, the initial state by default); with
-        check, the commands whose events differ.
-
-        With record, the state before each replayed command is kept there by its number."""
-        state = start if start is not None else initial_state(self.tables)
-        mismatches: list[ReplayMismatch] = []
-        issued = self._log.prompt_ids()
-        history = list(history)
-        first = history[0].n if history else 0
-        highest = max((i for n, i in issued.items() if n < first), default=0)
-        for stored in history:
-            before_this, highest = highest, max(highest, issued.get(stored.n, 0))
-            if stored.undone or stored.name in NOT_UNDOABLE:
-                continue
-            command = Command(stored.name, stored.args, stored.actor)
-            if record is not None:
-                record[stored.n] = state
-            try:
-                state, events = apply(fresh_prompt_ids(state, before_this), command,
-                                      self._rng(stored.n), self.tables)
-            except CommandRejected as error:
-                mismatches.append(ReplayMismatch(stored.n, stored.text, error.message))
-                continue
-            if check and not self._same_events(stored.n, events):
-                mismatches.append(ReplayMismatch(stored.n, stored.text, "eventos diferentes"))
-        if mismatches:
-            logger.warning("a repetição do registro divergiu em %d comando(s): %s",
-                           len(mismatches), mismatches)
-        return state, mismatches
-
-    def _same_events(self, n: int, events: list[Any]) -> bool:
-        stored = [(e["kind"], e["visibility"], e["text"], e["data"])
-                  for e in self._log.events_of(n)]
-        replayed = [(e.kind, e.visibility, e.text, _json_safe(dict(e.data))) for e in events]
-        return stored == replayed
 
     def _deliver(self) -> None:
         """Hand queued batches to the subscribers, one drainer at a time, in seq order.
@@ -462,3 +458,15 @@ class Session:
     def players(self) -> list[Player]:
         with self._lock:
             return [Player(*row) for row in self._log.players()]
+
+
+def campaign_state(path: str | Path, tables: Tables) -> State:
+    """The state a campaign file stands at, read without writing the file (Log.read)."""
+    log = Log.read(path)
+    try:
+        meta = log.meta()
+        if meta is None:
+            return initial_state(tables)
+        return replay.open_history(log, tables, meta.seed, replay.rules_id(log, tables)).state
+    finally:
+        log.close()

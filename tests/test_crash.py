@@ -36,6 +36,7 @@ from companion.server.numbering import Numbering
 from companion.engine.view import visible_to
 from companion.session import Session
 from companion.tables import Tables
+from tests.history_helpers import differences
 from tests.socket_client import ordered_client
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -220,7 +221,7 @@ def check_round(db: Path, witness: Witness, reference: Reference, tables: Tables
     assert integrity(db) == "ok"
     reopened = Session.open(db, None, tables)
     try:
-        assert reopened.replay_mismatches == []
+        assert differences(db, tables) == []
         stored = reopened.events_since(0)
         by_seq = {e["seq"]: e for e in stored}
         assert len(by_seq) == len(stored)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from companion.session import Session
 from companion.tables import Tables
+from tests.history_helpers import differences
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = 77
@@ -87,7 +88,7 @@ def test_acknowledged_commands_survive_kill_9(tmp_path: Path, tables: Tables) ->
     shell.kill9()
 
     reopened = Session.open(db, None, tables)
-    assert reopened.replay_mismatches == []
+    assert differences(db, tables) == []
     assert reopened.events_since(0) == acknowledged
     reference = _reference(ACKED, tables)
     assert reopened.state == reference.state
@@ -119,7 +120,7 @@ def test_kill_9_in_the_middle_leaves_whole_commands_only(tmp_path: Path,
     shell.kill9()
 
     reopened = Session.open(db, None, tables)
-    assert reopened.replay_mismatches == []  # every stored command has all of its events
+    assert differences(db, tables) == []  # every stored command has all of its events
     stored = reopened.events_since(0)
     assert stored[:len(acknowledged)] == acknowledged
     texts = [c.text for c in reopened.commands()]

@@ -5,6 +5,7 @@ from pathlib import Path
 
 from companion.session import Session
 from companion.tables import Tables
+from tests.history_helpers import differences
 
 from tests.test_session import ok
 
@@ -31,7 +32,7 @@ def test_a_prompt_after_an_undo_gets_a_new_id_and_replay_agrees(tmp_path: Path,
     state = session.state
     session.close()
     reopened = Session.open(db, None, tables)
-    assert reopened.replay_mismatches == []
+    assert differences(db, tables) == []
     assert reopened.state == state
     assert [p.id for p in reopened.state.prompts] == third
     ok(reopened.run("desfazer"))

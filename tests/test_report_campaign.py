@@ -14,6 +14,7 @@ from companion.report import build
 from companion.report.source import open_campaign, sessions
 from companion.session import Session
 from companion.tables import Tables
+from tests.history_helpers import differences
 from tests.test_kill9 import ACKED, ROOT, Shell
 from tests.test_server_serve import free_port, read_until
 
@@ -27,7 +28,7 @@ def test_a_session_boundary_survives_kill_9(tmp_path: Path, tables: Tables) -> N
     shell.kill9()
 
     reopened = Session.open(db, None, tables)
-    assert reopened.replay_mismatches == []
+    assert differences(db, tables) == []
     assert reopened.state.session == 2 and reopened.state.tally.dice == {"d6": 1}
     assert [c.name for c in reopened.commands()][-2:] == ["nova_sessao", "rolar"]
     reopened.close()

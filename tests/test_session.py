@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from companion.engine import Command
 from companion.errors import CommandRejected
 from companion.session import RunResult, Session, SessionError
+from tests.history_helpers import differences
 from companion.tables import Tables
 
 EVENT_KEYS = {"seq", "command", "kind", "visibility", "text", "data"}
@@ -153,7 +154,7 @@ def test_a_command_after_an_undo_uses_its_own_number(session: Session, db: Path,
     events = ok(session.run("rolar 1d20"))
     assert session.commands()[-1].n == 3
     reopened = Session.open(db, None, tables)
-    assert reopened.replay_mismatches == []
+    assert differences(db, tables) == []
     assert reopened.state == session.state
     assert reopened.events_since(0)[-len(events):] == events
 
@@ -169,7 +170,7 @@ def test_reopening_resumes_state_seed_and_token(db: Path, tables: Tables) -> Non
     again = Session.open(db, None, tables)
     assert (again.seed, again.gm_token) == ("5", "mestre-123")
     assert again.state == first.state
-    assert again.replay_mismatches == []
+    assert differences(db, tables) == []
     assert again.events_since(0) == stored
     assert ok(again.run("rolar 1d6"))[0]["seq"] == stored[-1]["seq"] + 1
 
@@ -339,7 +340,7 @@ def test_replaying_the_log_gives_the_live_state(tables: Tables, script: list[str
         stored = live.events_since(0)
         live.close()
         reopened = Session.open(db, None, tables)
-        assert reopened.replay_mismatches == []
+        assert differences(db, tables) == []
         assert reopened.state == live.state
         assert reopened.events_since(0) == stored
 

@@ -6,7 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from companion.store import Log, Meta, NewEvent
+from companion.store import Log, Meta, NewEvent, StoredState
+
+STATE = StoredState(1, b'{"minutes": 0}')
+
+
+def put(log: Log, *command: object, undo: int | None = None) -> list[dict]:
+    """Append a command with a stand-in state (the session stores real ones)."""
+    return log.append(*command, STATE, "7:1", None, undo=undo)  # type: ignore[arg-type]
 
 
 def _event(text: str, **data: object) -> NewEvent:
@@ -35,7 +42,7 @@ def test_wal_mode_is_persistent_in_the_file(tmp_path: Path) -> None:
 def test_memory_log_without_a_path() -> None:
     log = Log.open(None)
     assert log.path == ":memory:"
-    log.append(1, "rolar d6", "rolar", {"expressao": "1d6"}, "gm", "agora", [_event("4")])
+    put(log, 1, "rolar d6", "rolar", {"expressao": "1d6"}, "gm", "agora", [_event("4")])
     assert [e["text"] for e in log.events_since(0)] == ["4"]
 
 
@@ -48,7 +55,7 @@ def test_meta_round_trip(log: Log) -> None:
 
 
 def test_append_stores_command_and_events_with_the_contract_shape(log: Log) -> None:
-    stored = log.append(1, "avançar", "avancar", {}, "gm", "t1",
+    stored = put(log, 1, "avançar", "avancar", {}, "gm", "t1",
                         [_event("primeiro", total=3), _event("segundo", lista=[1, 2])])
     assert stored == [
         {"seq": 1, "command": "avancar", "kind": "relato", "visibility": "public",
@@ -68,7 +75,7 @@ def test_append_stores_command_and_events_with_the_contract_shape(log: Log) -> N
 
 def test_committed_data_is_visible_to_another_connection(tmp_path: Path) -> None:
     log = Log.open(tmp_path / "mesa.db")
-    log.append(1, "rolar 1d20", "rolar", {"expressao": "1d20"}, "gm", "t", [_event("17")])
+    put(log, 1, "rolar 1d20", "rolar", {"expressao": "1d20"}, "gm", "t", [_event("17")])
     other = sqlite3.connect(tmp_path / "mesa.db")
     assert other.execute("SELECT text FROM events").fetchall() == [("17",)]
     assert other.execute("SELECT name, args FROM commands").fetchall() == [
@@ -78,29 +85,29 @@ def test_committed_data_is_visible_to_another_connection(tmp_path: Path) -> None
 
 
 def test_a_failing_append_writes_nothing(log: Log) -> None:
-    log.append(1, "a", "ajuda", {}, "gm", "t", [_event("ok")])
+    put(log, 1, "a", "ajuda", {}, "gm", "t", [_event("ok")])
     with pytest.raises(TypeError):
-        log.append(2, "b", "rolar", {}, "gm", "t", [_event("ok"), _event("ruim", x=object())])
+        put(log, 2, "b", "rolar", {}, "gm", "t", [_event("ok"), _event("ruim", x=object())])
     assert log.next_number() == 2
     assert [e["seq"] for e in log.events_since(0)] == [1]
 
 
 def test_an_error_after_the_first_insert_rolls_back_the_whole_command(log: Log) -> None:
-    log.append(1, "a", "ajuda", {}, "gm", "t", [_event("ok")])
+    put(log, 1, "a", "ajuda", {}, "gm", "t", [_event("ok")])
     with pytest.raises(sqlite3.IntegrityError):  # same command number: the insert fails late
-        log.append(1, "b", "rolar", {}, "gm", "t", [_event("nunca")], undo=1)
+        put(log, 1, "b", "rolar", {}, "gm", "t", [_event("nunca")], undo=1)
     assert [c.undone for c in log.commands()] == [False]
     assert [e["text"] for e in log.events_since(0)] == ["ok"]
 
 
 def test_undo_mark_goes_with_the_undo_command(log: Log) -> None:
-    log.append(1, "avançar", "avancar", {}, "gm", "t", [_event("x")])
-    log.append(2, "desfazer", "desfazer", {}, "gm", "t", [_event("Desfeito: 'avançar'")], undo=1)
+    put(log, 1, "avançar", "avancar", {}, "gm", "t", [_event("x")])
+    put(log, 2, "desfazer", "desfazer", {}, "gm", "t", [_event("Desfeito: 'avançar'")], undo=1)
     assert [(c.n, c.undone) for c in log.commands()] == [(1, True), (2, False)]
 
 
 def test_unicode_survives(log: Log) -> None:
-    log.append(1, "estação verão", "estacao", {"estacao": "verao"}, "gm", "t",
+    put(log, 1, "estação verão", "estacao", {"estacao": "verao"}, "gm", "t",
                [_event("Quente e ensolarado — é verão", clima="Sufocante e ensolarado")])
     (event,) = log.events_since(0)
     assert event["text"] == "Quente e ensolarado — é verão"
@@ -121,7 +128,7 @@ def test_players(log: Log) -> None:
 def test_reopening_keeps_everything(tmp_path: Path) -> None:
     first = Log.open(tmp_path / "mesa.db")
     first.write_meta(Meta("7", "tok", "t"))
-    first.append(1, "ajuda", "ajuda", {}, "gm", "t", [_event("lista")])
+    put(first, 1, "ajuda", "ajuda", {}, "gm", "t", [_event("lista")])
     first.add_player("p", "ana", "Ana")
     first.close()
     second = Log.open(tmp_path / "mesa.db")

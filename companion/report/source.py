@@ -1,30 +1,35 @@
-"""Read a campaign's log for the report: sessions, commands with their events, replayed views.
+"""Read a campaign's log for the report: sessions, commands with their events, stored views.
 
 A session boundary is a `nova_sessao` command that was not undone: it ends the session it was
-given in. Each accepted command is replayed with the session's own RNG rule (DESIGN.md:
-`Random(f"{seed}:{n}")`) so the report knows the table as it stood after every command (the
-clock, the terrain, each character's supplies) exactly as the viewer could see it.
+given in. The report reads the state stored after every command (DESIGN.md: history is kept,
+not recomputed), so it knows the table as it stood after each one (the clock, the terrain,
+each character's supplies) exactly as the viewer could see it, with the rules of that time —
+whatever the code or tables/ say today. Nothing is replayed here: a campaign file written
+before stored history is migrated first, in a copy in memory (the file is only read).
 """
 from __future__ import annotations
 
-import random
 import sqlite3
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-from companion import protocol
-from companion.engine import Command, State, apply, initial_state
+from companion import protocol, replay, rules_version, state_codec
+from companion.engine import State, initial_state
 from companion.engine.procedures.weather import SESSION_START
 from companion.engine.view import view_state, visible_to
-from companion.errors import CommandRejected, CompanionError
+from companion.errors import CompanionError, TableError
+from companion.loader import load_rules
 from companion.report import prompt_ids
-from companion.store.log import MEMORY, Log, Narration, StoredCommand
+from companion.rulebook import build_pieces
+from companion.store.log import MEMORY, Log, Narration, PackedStates, StateDamaged, StoredCommand
 from companion.tables import Tables
 
 BOUNDARY = "nova_sessao"
-UNDO = "desfazer"
-READ_ONLY = frozenset({"ajuda", "estado", UNDO})  # never replayed (as the session does)
+UNDO = replay.UNDO
+# commands that change nothing in the story the report tells (an undone command is marked, and
+# changed nothing either: the report shows what stands)
+UNCHANGING = replay.PLACELESS - {SESSION_START}
 
 EventDict = dict[str, Any]
 
@@ -67,33 +72,45 @@ class Campaign:
     utterances: tuple[dict[str, Any], ...]
     players: tuple[tuple[str, str, str], ...]  # token, character id, name
     narrations: Mapping[int, Narration] = field(default_factory=dict)  # by seq, those kept
+    states: PackedStates = field(default_factory=lambda: PackedStates({}))  # after each command
+    rules: Mapping[int, str] = field(default_factory=dict)  # rules version id → stored rules
 
 
-def read_log(log: Log, db_path: str | Path | None = None) -> Campaign:
-    """Read the whole log (and the voice listener's utterances table, if any)."""
+def read_log(log: Log, db_path: str | Path | None = None,
+             tables: Tables | None = None) -> Campaign:
+    """Read the whole log (and the voice listener's utterances table, if any). A log written
+    before stored history must be a copy (Log.read): it is migrated there, with `tables`."""
     meta = log.meta()
     if meta is None:
         raise ReportError("este banco não tem sessão nenhuma: jogue com 'companion serve "
                           "--db ARQUIVO' ou 'companion shell --db ARQUIVO' antes")
+    if not log.keeps_history() and tables is not None:
+        replay.open_history(log, tables, meta.seed, replay.rules_id(log, tables))
     where = db_path if db_path is not None else log.path
     commands = tuple(log.commands(after=-1))  # with command 0, the session's own start
     events = {c.n: tuple(log.events_of(c.n)) for c in commands}
     named = [e["seq"] for stored in events.values() for e in stored
              if isinstance(e.get("data"), dict)
              and (prompt_ids.carries_prompt_ids(e["data"]) or "desfeito" in e["data"])]
+    used = {c.rules for c in commands if c.rules is not None}
     return Campaign(meta.seed, meta.created, commands, events,
-                    tuple(read_utterances(where)), tuple(log.players()), log.narrations(named))
+                    tuple(read_utterances(where)), tuple(log.players()), log.narrations(named),
+                    log.states(), {i: log.rules_text(i) or "" for i in used})
 
 
-def open_campaign(db_path: str | Path) -> Campaign:
-    """Read the campaign stored at db_path, which must exist (nothing is created)."""
+def open_campaign(db_path: str | Path, tables: Tables | None = None) -> Campaign:
+    """Read the campaign stored at db_path, which must exist; the file is never written (a
+    file from before stored history is migrated in a copy in memory, with `tables`, by
+    default the ones on disk)."""
     path = Path(db_path)
     if not path.is_file():
         raise ReportError(f"banco não encontrado: '{db_path}'; diga o arquivo da campanha, "
                           "como --db mesa.db")
-    log = Log.open(path)
+    log = Log.read(path)
     try:
-        return read_log(log, path)
+        if not log.keeps_history() and tables is None:
+            tables = load_rules()
+        return read_log(log, path, tables)
     finally:
         log.close()
 
@@ -145,8 +162,8 @@ def sessions(campaign: Campaign) -> list[SessionSpan]:
 
 def _span(number: int, first: int, last: int, started: str, ended: str | None,
           commands: Sequence[StoredCommand]) -> SessionSpan:
-    inside = [c for c in commands
-              if first <= c.n <= last and c.name not in (UNDO, SESSION_START)]
+    inside = [c for c in commands if first <= c.n <= last
+              and c.name not in (UNDO, SESSION_START) and c.name not in replay.SYSTEM]
     return SessionSpan(number, first, last, started, ended, len(inside),
                        sum(1 for c in inside if c.undone))
 
@@ -173,23 +190,73 @@ def find_session(campaign: Campaign, number: int | None) -> SessionSpan:
                       f"{len(spans)}")
 
 
-# ---------------------------------------------------------------- replay
+# ---------------------------------------------------------------- stored history
 
-def _replayed(campaign: Campaign, tables: Tables, until: int) -> Iterable[
-        tuple[StoredCommand, State, State]]:
-    """Each stored command up to number `until` with the state before and after it."""
-    state = initial_state(tables)
+def _stored_state(campaign: Campaign, n: int, tables: Tables) -> State:
+    """The state stored after command n; a damaged one is a clear refusal."""
+    try:
+        stored = campaign.states.get(n)
+        return state_codec.decode(stored.raw, stored.format)
+    except KeyError:
+        raise ReportError(f"o estado depois do comando {n} não está no arquivo; abra a "
+                          "campanha com 'companion serve' ou 'shell' para refazê-lo") from None
+    except (state_codec.StateUnreadable, StateDamaged) as error:
+        raise ReportError(f"o estado gravado depois do comando {n} está danificado; abra a "
+                          f"campanha com 'companion serve' ou 'shell' para refazê-lo "
+                          f"({type(error).__name__})") from None
+
+
+def _standing_before(campaign: Campaign, first: int, tables: Tables) -> tuple[State, int | None]:
+    """The state the table stood at just before command `first` (the one stored after the
+    command before it), and the rules version it ran under."""
+    earlier = [c for c in campaign.commands if c.n < first]
+    if not earlier:
+        return initial_state(tables), None
+    return _stored_state(campaign, earlier[-1].n, tables), earlier[-1].rules
+
+
+def _history(campaign: Campaign, tables: Tables, first: int, last: int) -> Iterable[
+        tuple[StoredCommand, State, State, int | None]]:
+    """Each stored command numbered first..last with the state before and after it, as the
+    story stands (an undone command, a view, a system command changed nothing), and the
+    rules version of the state after it."""
+    state, rules = _standing_before(campaign, first, tables)
     for stored in campaign.commands:
-        if stored.n > until:
+        if stored.n < first:
+            continue
+        if stored.n > last:
             return
         before = state
-        if not stored.undone and stored.name not in READ_ONLY:
-            try:
-                state, _ = apply(state, Command(stored.name, stored.args, stored.actor),
-                                 random.Random(f"{campaign.seed}:{stored.n}"), tables)
-            except CommandRejected:
-                pass  # the session reports such a mismatch; the report shows what was stored
-        yield stored, before, state
+        if not stored.undone and stored.name not in UNCHANGING:
+            state, rules = _stored_state(campaign, stored.n, tables), stored.rules
+        yield stored, before, state, rules
+
+
+class _RulesOfTheirTime:
+    """The tables a past view is built with: the rules version its command ran under (the
+    wording of today's tables/), today's when it is today's or cannot be built any more."""
+
+    def __init__(self, campaign: Campaign, tables: Tables) -> None:
+        self._campaign = campaign
+        self._tables = tables
+        self._today = rules_version.fingerprint(
+            rules_version.canonical(rules_version.rule_files(tables)))
+        self._built: dict[int | None, Tables] = {None: tables}
+
+    def of(self, rules: int | None) -> Tables:
+        if rules not in self._built:
+            self._built[rules] = self._build(self._campaign.rules.get(rules or 0, ""))
+        return self._built[rules]
+
+    def _build(self, stored: str) -> Tables:
+        if not stored or rules_version.fingerprint(stored) == self._today:
+            return self._tables
+        files = {**self._tables.files, **rules_version.read(stored)}
+        try:
+            return Tables(files=files, directory=self._tables.directory,
+                          pieces=build_pieces(files), narrator=self._tables.narration)
+        except TableError:  # rules this code cannot read any more: today's, for the view
+            return self._tables
 
 
 def _numbering(campaign: Campaign, viewer: str) -> dict[int, int]:
@@ -209,28 +276,19 @@ def entries(campaign: Campaign, span: SessionSpan, tables: Tables,
     and the views after each. Undone commands are kept (marked) but changed nothing."""
     numbers = _numbering(campaign, viewer)
     mine = _prompt_numbers(campaign, viewer)
-    start: dict[str, Any] | None = None
+    rules_of = _RulesOfTheirTime(campaign, tables)
+    state, rules = _standing_before(campaign, span.first, tables)
+    start = view = _seen_view(state, viewer, rules_of.of(rules), mine)
     out: list[Entry] = []
-    view: dict[str, Any] | None = None
-    for stored, before, after in _replayed(campaign, tables, span.last):
-        if stored.n < span.first:
-            continue
-        if start is None:
-            start = _seen_view(before, viewer, tables, mine)
-            view = start
-        assert view is not None
-        shown = _seen_view(after, viewer, tables, mine) if after is not before else view
+    for stored, before, after, rules in _history(campaign, tables, span.first, span.last):
+        shown = _seen_view(after, viewer, rules_of.of(rules), mine) if after is not before \
+            else view
         seen = tuple(_seen_event(_undo_seen(campaign, {**e, "seq": numbers[e["seq"]]}, viewer,
                                             numbers), mine, campaign.narrations.get(e["seq"]),
                                  tables)
                      for e in campaign.events.get(stored.n, ()) if e["seq"] in numbers)
         out.append(Entry(_seen_command(stored, mine), seen, view, shown))
         view = shown
-    if start is None:  # a session with no command yet: the table as the last one left it
-        state = initial_state(tables)
-        for _stored, _before, state in _replayed(campaign, tables, span.first - 1):
-            pass
-        start = _seen_view(state, viewer, tables, mine)
     return start, out
 
 

@@ -5,11 +5,13 @@ Every accepted command and all its events go in one transaction (`append`); the 
 it before it returns or broadcasts anything. Without a path the log lives in memory
 (`:memory:`): a session that ends with the process, with nothing left on disk.
 
-Snapshots: every so often the session stores the state after command n (`snapshots`), in the
-same transaction as that command, tagged with a version (the engine's and tables' fingerprint).
-Reopening loads the newest snapshot of the running version and replays only what follows it.
-Undoing command n deletes every snapshot at or after n in the undo's own transaction, so a kept
-snapshot always describes the log as it now stands.
+History is kept, not recomputed: every command is stored with the state after it (`states`,
+the session's serialised State, in the command's own transaction), its dice key (what its RNG
+was derived from) and the rules version it ran under (`rules`, each distinct version stored
+once). States are compressed: every KEYFRAME_EVERY commands a keyframe on its own, the others
+as zlib deltas against the newest keyframe (its JSON is their preset dictionary), so a state
+costs tens of bytes however long the campaign. A file written before stored history
+(`PRAGMA user_version` below HISTORY) has commands and no states: the session migrates it once.
 
 Each event keeps, beside its text, how the text was rendered (`code`, `words`: the narration
 code and the values only the text used), so a viewer's copy can be rendered again in their own
@@ -22,19 +24,24 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import zlib
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
 MEMORY = ":memory:"
+HISTORY = 2  # PRAGMA user_version of a log with stored history (before it: 0)
+KEYFRAME_EVERY = 64  # commands between two states stored whole
+LEVEL = 6  # zlib's compression level
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
     id INTEGER PRIMARY KEY CHECK (id = 1),
     seed TEXT NOT NULL,
     gm_token TEXT NOT NULL,
-    created TEXT NOT NULL
+    created TEXT NOT NULL,
+    dice_from INTEGER NOT NULL DEFAULT 1
 );
 CREATE TABLE IF NOT EXISTS commands (
     n INTEGER PRIMARY KEY,
@@ -43,7 +50,9 @@ CREATE TABLE IF NOT EXISTS commands (
     args TEXT NOT NULL,
     actor TEXT NOT NULL,
     undone INTEGER NOT NULL DEFAULT 0,
-    at TEXT NOT NULL
+    at TEXT NOT NULL,
+    dice TEXT,
+    rules INTEGER REFERENCES rules(id)
 );
 CREATE TABLE IF NOT EXISTS events (
     seq INTEGER PRIMARY KEY,
@@ -57,10 +66,16 @@ CREATE TABLE IF NOT EXISTS events (
     words TEXT
 );
 CREATE INDEX IF NOT EXISTS events_by_command ON events(command_n);
-CREATE TABLE IF NOT EXISTS snapshots (
+CREATE TABLE IF NOT EXISTS states (
     n INTEGER PRIMARY KEY REFERENCES commands(n),
-    version TEXT NOT NULL,
+    format INTEGER NOT NULL,
+    base INTEGER,
     state BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS rules (
+    id INTEGER PRIMARY KEY,
+    fingerprint TEXT NOT NULL UNIQUE,
+    files TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS players (
     token TEXT PRIMARY KEY,
@@ -77,6 +92,7 @@ class Meta:
     seed: str
     gm_token: str
     created: str
+    dice_from: int = 1  # the first command whose dice key is its place (before: its number)
 
 
 @dataclass(frozen=True)
@@ -90,14 +106,59 @@ class StoredCommand:
     actor: str
     undone: bool
     at: str
+    dice: str | None = None  # what the command's RNG was derived from (None: not yet migrated)
+    rules: int | None = None  # the rules version it ran under (Log.rules_text)
 
 
 @dataclass(frozen=True)
-class Snapshot:
-    """The state after one command, serialised by the session, with the version it needs."""
+class StoredState:
+    """The state after one command, as the session serialised it, in its format."""
 
-    version: str
-    state: bytes
+    format: int
+    raw: bytes
+
+
+class StateDamaged(Exception):
+    """A stored state that cannot be unpacked (its bytes or its keyframe are damaged)."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(n)
+        self.n = n
+
+
+class PackedStates:
+    """Stored states as the log keeps them (n → format, keyframe number or None, bytes),
+    unpacked on demand; keyframes read once."""
+
+    def __init__(self, rows: Mapping[int, tuple[int, int | None, bytes]]) -> None:
+        self.rows = rows
+        self._keyframes: dict[int, bytes] = {}
+
+    def numbers(self) -> list[int]:
+        return sorted(self.rows)
+
+    def get(self, n: int) -> StoredState:
+        """The state after command n; StateDamaged when it cannot be unpacked, KeyError when
+        none is stored."""
+        format, base, blob = self.rows[n]
+        try:
+            if base is None:
+                return StoredState(format, zlib.decompress(blob))
+            unpack = zlib.decompressobj(zdict=self._keyframe(base, n))
+            return StoredState(format, unpack.decompress(blob) + unpack.flush())
+        except zlib.error:
+            raise StateDamaged(n) from None
+
+    def _keyframe(self, base: int, n: int) -> bytes:
+        if base not in self._keyframes:
+            row = self.rows.get(base)
+            if row is None or row[1] is not None:
+                raise StateDamaged(n)
+            try:
+                self._keyframes[base] = zlib.decompress(row[2])
+            except zlib.error:
+                raise StateDamaged(n) from None
+        return self._keyframes[base]
 
 
 @dataclass(frozen=True)
@@ -133,11 +194,24 @@ def _words_json(words: Mapping[str, Any]) -> str:
 
 
 def _add_missing_columns(connection: sqlite3.Connection) -> None:
-    """A log written before events kept their narration gets the (empty) columns."""
-    have = {row[1] for row in connection.execute("PRAGMA table_info(events)")}
-    for column in ("code", "words"):
-        if column not in have:
-            connection.execute(f"ALTER TABLE events ADD COLUMN {column} TEXT")
+    """A log written before events kept their narration, or before commands kept their dice
+    and rules, gets the (empty) columns."""
+    wanted = {"events": ("code TEXT", "words TEXT"),
+              "meta": ("dice_from INTEGER NOT NULL DEFAULT 1",),
+              "commands": ("dice TEXT", "rules INTEGER REFERENCES rules(id)")}
+    for table, columns in wanted.items():
+        have = {row[1] for row in connection.execute(f"PRAGMA table_info({table})")}
+        for column in columns:
+            if column.split()[0] not in have:
+                connection.execute(f"ALTER TABLE {table} ADD COLUMN {column}")
+
+
+def _command(row: Sequence[Any]) -> StoredCommand:
+    n, text, name, args, actor, undone, at, dice, rules = row
+    return StoredCommand(n, text, name, json.loads(args), actor, bool(undone), at, dice, rules)
+
+
+COMMAND_COLUMNS = "n, text, name, args, actor, undone, at, dice, rules"
 
 
 def event_dict(seq: int, command: str, kind: str, visibility: str, text: str,
@@ -148,11 +222,13 @@ def event_dict(seq: int, command: str, kind: str, visibility: str, text: str,
 
 
 class Log:
-    """An open SQLite log. Create with Log.open(path) (None → in memory)."""
+    """An open SQLite log. Create with Log.open(path) (None → in memory) or Log.read(path)."""
 
     def __init__(self, connection: sqlite3.Connection, path: str) -> None:
         self._db = connection
         self.path = path
+        self._key: tuple[int, bytes] | None = None  # the newest keyframe: (n, its JSON)
+        self._key_read = False
 
     @classmethod
     def open(cls, path: str | Path | None = None) -> Log:
@@ -162,8 +238,30 @@ class Log:
         connection.execute("PRAGMA journal_mode=WAL")
         connection.execute("PRAGMA synchronous=FULL")
         connection.execute("PRAGMA foreign_keys=ON")
+        return cls._ready(connection, where)
+
+    @classmethod
+    def read(cls, path: str | Path) -> Log:
+        """A copy in memory of the log at path, for reading: the file itself is never written
+        (a log written before stored history can be migrated in the copy). SQLite's backup
+        copies a consistent snapshot, even while a server writes the file."""
+        source = sqlite3.connect(f"file:{Path(path)}?mode=ro", uri=True)
+        copy = sqlite3.connect(MEMORY, isolation_level=None, check_same_thread=False)
+        try:
+            source.backup(copy)
+        finally:
+            source.close()
+        return cls._ready(copy, str(path))
+
+    @classmethod
+    def _ready(cls, connection: sqlite3.Connection, where: str) -> Log:
+        """The schema made or brought up to date; a new log is marked as keeping history."""
+        new = connection.execute("SELECT 1 FROM sqlite_master WHERE name = 'commands'"
+                                 ).fetchone() is None
         connection.executescript(SCHEMA)
         _add_missing_columns(connection)
+        if new:
+            connection.execute(f"PRAGMA user_version={HISTORY}")
         return cls(connection, where)
 
     def close(self) -> None:
@@ -184,17 +282,47 @@ class Log:
         """Read a PRAGMA (journal_mode, synchronous…), for checks and tests."""
         return self._db.execute(f"PRAGMA {name}").fetchone()[0]
 
+    def keeps_history(self) -> bool:
+        """Whether the log stores states (False: written by the release before, to migrate)."""
+        return int(self.pragma("user_version")) >= HISTORY
+
     # ------------------------------------------------------------------ meta
 
     def meta(self) -> Meta | None:
-        row = self._db.execute("SELECT seed, gm_token, created FROM meta WHERE id = 1").fetchone()
+        row = self._db.execute("SELECT seed, gm_token, created, dice_from FROM meta WHERE id = 1"
+                               ).fetchone()
         return Meta(*row) if row else None
 
     def write_meta(self, meta: Meta) -> None:
         """Create or replace the meta row."""
         with self.transaction() as db:
-            db.execute("INSERT OR REPLACE INTO meta (id, seed, gm_token, created) "
-                       "VALUES (1, ?, ?, ?)", (meta.seed, meta.gm_token, meta.created))
+            db.execute("INSERT OR REPLACE INTO meta (id, seed, gm_token, created, dice_from) "
+                       "VALUES (1, ?, ?, ?, ?)",
+                       (meta.seed, meta.gm_token, meta.created, meta.dice_from))
+
+    # ------------------------------------------------------------------ rules versions
+
+    def rules_id(self, fingerprint: str, files: str) -> int:
+        """The id of this rules version, stored now if the log does not have it yet."""
+        row = self._db.execute("SELECT id FROM rules WHERE fingerprint = ?",
+                               (fingerprint,)).fetchone()
+        if row is not None:
+            return int(row[0])
+        with self.transaction() as db:
+            cursor = db.execute("INSERT INTO rules (fingerprint, files) VALUES (?, ?)",
+                                (fingerprint, files))
+        return int(cursor.lastrowid or 0)
+
+    def rules_text(self, rules_id: int) -> str | None:
+        """The stored rules of a version (rules_version.read turns them back into files)."""
+        row = self._db.execute("SELECT files FROM rules WHERE id = ?", (rules_id,)).fetchone()
+        return row[0] if row else None
+
+    def last_rules(self) -> int | None:
+        """The rules version the newest command ran under."""
+        row = self._db.execute("SELECT rules FROM commands WHERE rules IS NOT NULL "
+                               "ORDER BY n DESC LIMIT 1").fetchone()
+        return int(row[0]) if row else None
 
     # ------------------------------------------------------------------ commands and events
 
@@ -207,25 +335,25 @@ class Log:
         return int(row[0])
 
     def append(self, n: int, text: str, name: str, args: Mapping[str, Any], actor: str,
-               at: str, events: Sequence[NewEvent], undo: int | None = None,
-               snapshot: Snapshot | None = None) -> list[dict[str, Any]]:
-        """Store a command and its events (and mark `undo` undone, and keep `snapshot`, the
-        state after this command) in ONE transaction.
+               at: str, events: Sequence[NewEvent], state: StoredState, dice: str | None,
+               rules: int | None, undo: int | None = None) -> list[dict[str, Any]]:
+        """Store a command, its events and the state after it (and mark `undo` undone) in ONE
+        transaction.
 
         Returns the stored events as dicts with their seq. Data that is not JSON-safe raises
         before anything is written.
         """
         rows = [(e.kind, e.visibility, e.text, dumps(e.data), e.code,
                  _words_json(e.words) if e.code else None) for e in events]
+        base, blob = self._pack(n, state.raw)
         with self.transaction() as db:
             if undo is not None:
                 db.execute("UPDATE commands SET undone = 1 WHERE n = ?", (undo,))
-                db.execute("DELETE FROM snapshots WHERE n >= ?", (undo,))
-            db.execute("INSERT INTO commands (n, text, name, args, actor, at) "
-                       "VALUES (?, ?, ?, ?, ?, ?)", (n, text, name, dumps(args), actor, at))
-            if snapshot is not None:
-                db.execute("INSERT OR REPLACE INTO snapshots (n, version, state) "
-                           "VALUES (?, ?, ?)", (n, snapshot.version, snapshot.state))
+            db.execute("INSERT INTO commands (n, text, name, args, actor, at, dice, rules) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                       (n, text, name, dumps(args), actor, at, dice, rules))
+            db.execute("INSERT INTO states (n, format, base, state) VALUES (?, ?, ?, ?)",
+                       (n, state.format, base, blob))
             stored = []
             for kind, visibility, event_text, data, code, words in rows:
                 cursor = db.execute(
@@ -234,26 +362,38 @@ class Log:
                     (n, name, kind, visibility, event_text, data, code, words))
                 stored.append(event_dict(int(cursor.lastrowid or 0), name, kind, visibility,
                                          event_text, json.loads(data)))
+        if base is None:
+            self._key = (n, state.raw)
         return stored
 
     def commands(self, after: int = 0) -> list[StoredCommand]:
         """Every stored command numbered above `after`, in order."""
         rows = self._db.execute(
-            "SELECT n, text, name, args, actor, undone, at FROM commands WHERE n > ? "
-            "ORDER BY n", (after,)).fetchall()
-        return [StoredCommand(n, text, name, json.loads(args), actor, bool(undone), at)
-                for n, text, name, args, actor, undone, at in rows]
+            f"SELECT {COMMAND_COLUMNS} FROM commands WHERE n > ? ORDER BY n",
+            (after,)).fetchall()
+        return [_command(row) for row in rows]
+
+    def command(self, n: int) -> StoredCommand | None:
+        row = self._db.execute(f"SELECT {COMMAND_COLUMNS} FROM commands WHERE n = ?",
+                               (n,)).fetchone()
+        return _command(row) if row else None
 
     def last_active(self, skip: Sequence[str]) -> StoredCommand | None:
         """The newest command not undone whose name is not in `skip`."""
         marks = ", ".join("?" for _ in skip) or "''"
         row = self._db.execute(
-            "SELECT n, text, name, args, actor, undone, at FROM commands WHERE undone = 0 "
+            f"SELECT {COMMAND_COLUMNS} FROM commands WHERE undone = 0 "
             f"AND name NOT IN ({marks}) ORDER BY n DESC LIMIT 1", tuple(skip)).fetchone()
-        if row is None:
-            return None
-        n, text, name, args, actor, undone, at = row
-        return StoredCommand(n, text, name, json.loads(args), actor, bool(undone), at)
+        return _command(row) if row else None
+
+    def count_active(self, skip: Sequence[str], first: int = 0) -> int:
+        """How many commands numbered `first` or more stand (not undone) whose name is not in
+        `skip`."""
+        marks = ", ".join("?" for _ in skip) or "''"
+        row = self._db.execute(
+            f"SELECT COUNT(*) FROM commands WHERE undone = 0 AND n >= ? AND name NOT IN "
+            f"({marks})", (first, *skip)).fetchone()
+        return int(row[0])
 
     def events_since(self, seq: int = 0) -> list[dict[str, Any]]:
         """Stored events with a seq greater than `seq`, in order."""
@@ -283,6 +423,11 @@ class Log:
                 found[seq] = Narration(code, json.loads(words) if words else {})
         return found
 
+    def codes_of(self, n: int) -> list[str | None]:
+        """The narration code of each event of command n, in order."""
+        return [code for (code,) in self._db.execute(
+            "SELECT code FROM events WHERE command_n = ? ORDER BY seq", (n,))]
+
     def prompt_ids(self) -> dict[int, int]:
         """For each command that asked for something, the highest prompt id it issued (its
         `pedido` events), undone commands included."""
@@ -299,30 +444,83 @@ class Log:
         return self._db.execute("SELECT seq, visibility FROM events WHERE seq > ? ORDER BY seq",
                                 (seq,)).fetchall()
 
-    # ------------------------------------------------------------------ snapshots
-
-    def snapshot_before(self, version: str, n: int | None = None) -> tuple[int, bytes] | None:
-        """The newest snapshot of this version taken after a command numbered below `n`
-        (any, without n): (its command number, its bytes)."""
-        limit = n if n is not None else 1 << 62
-        row = self._db.execute("SELECT n, state FROM snapshots WHERE version = ? AND n < ? "
-                               "ORDER BY n DESC LIMIT 1", (version, limit)).fetchone()
-        return (int(row[0]), bytes(row[1])) if row else None
-
-    def keep_snapshot(self, n: int, snapshot: Snapshot) -> None:
-        """Store the state after command n, the log's last command, on its own."""
-        with self.transaction() as db:
-            last = db.execute("SELECT COALESCE(MAX(n), 0) FROM commands").fetchone()[0]
-            if last == n:
-                db.execute("INSERT OR REPLACE INTO snapshots (n, version, state) "
-                           "VALUES (?, ?, ?)", (n, snapshot.version, snapshot.state))
-
-    def snapshot_numbers(self) -> list[int]:
-        return [n for (n,) in self._db.execute("SELECT n FROM snapshots ORDER BY n")]
-
     def last_seq(self) -> int:
         row = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()
         return int(row[0])
+
+    # ------------------------------------------------------------------ states
+
+    def states(self, first: int = -1, last: int | None = None) -> PackedStates:
+        """The stored states of the commands numbered first..last (and the keyframes they
+        need), packed as stored."""
+        upper = last if last is not None else 1 << 62
+        rows = {n: (f, b, bytes(blob)) for n, f, b, blob in self._db.execute(
+            "SELECT n, format, base, state FROM states WHERE n BETWEEN ? AND ? OR n IN "
+            "(SELECT DISTINCT base FROM states WHERE n BETWEEN ? AND ?)",
+            (first, upper, first, upper))}
+        return PackedStates(rows)
+
+    def state_after(self, n: int) -> StoredState:
+        """The state stored after command n (StateDamaged when it cannot be unpacked)."""
+        return self.states(n, n).get(n)
+
+    def state_numbers(self, below: int | None = None) -> list[int]:
+        """The commands with a stored state (those numbered below `below`), newest first."""
+        upper = below if below is not None else 1 << 62
+        return [n for (n,) in self._db.execute(
+            "SELECT n FROM states WHERE n < ? ORDER BY n DESC", (upper,))]
+
+    def _pack(self, n: int, raw: bytes) -> tuple[int | None, bytes]:
+        """(keyframe number or None, bytes) of a state about to be stored after command n."""
+        key = self._keyframe()
+        if key is None or n - key[0] >= KEYFRAME_EVERY or n < key[0]:
+            return None, zlib.compress(raw, LEVEL)
+        pack = zlib.compressobj(LEVEL, zdict=key[1])
+        return key[0], pack.compress(raw) + pack.flush()
+
+    def _keyframe(self) -> tuple[int, bytes] | None:
+        if not self._key_read:
+            self._key_read = True
+            row = self._db.execute("SELECT n, state FROM states WHERE base IS NULL "
+                                   "ORDER BY n DESC LIMIT 1").fetchone()
+            if row is not None:
+                try:
+                    self._key = (int(row[0]), zlib.decompress(row[1]))
+                except zlib.error:
+                    self._key = None  # a damaged keyframe: the next state starts a new one
+        return self._key
+
+    # ------------------------------------------------------------------ migration
+
+    def fill(self, filled: Sequence[tuple[int, str, int, StoredState]],
+             narrations: Mapping[int, tuple[str, Mapping[str, Any]]],
+             migration: bool = False) -> None:
+        """Store, in ONE transaction, each command's dice key, rules version and state after
+        it (n, dice, rules, state) and the narration of events that had none (seq → code,
+        words). With `migration` (a log written before stored history), also drop the old
+        snapshots, mark the log as keeping history, and start place-derived dice after its
+        last command (its commands keep the dice of their numbers)."""
+        self._key, self._key_read = None, True
+        packed = []
+        for n, dice, rules, state in filled:
+            base, blob = self._pack(n, state.raw)
+            packed.append((n, dice, rules, state.format, base, blob))
+            if base is None:
+                self._key = (n, state.raw)
+        with self.transaction() as db:
+            for n, dice, rules, format, base, blob in packed:
+                db.execute("UPDATE commands SET dice = ?, rules = ? WHERE n = ?",
+                           (dice, rules, n))
+                db.execute("INSERT OR REPLACE INTO states (n, format, base, state) "
+                           "VALUES (?, ?, ?, ?)", (n, format, base, blob))
+            for seq, (code, words) in narrations.items():
+                db.execute("UPDATE events SET code = ?, words = ? WHERE seq = ? AND code IS NULL",
+                           (code, _words_json(words), seq))
+            if migration:
+                db.execute("DROP TABLE IF EXISTS snapshots")
+                db.execute("UPDATE meta SET dice_from = (SELECT COALESCE(MAX(n), 0) + 1 "
+                           "FROM commands)")
+                db.execute(f"PRAGMA user_version={HISTORY}")
 
     # ------------------------------------------------------------------ players
 

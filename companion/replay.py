@@ -1,0 +1,219 @@
+"""Running stored commands again: the one-time migration of a log written before stored history,
+the recovery of damaged stored states, and `companion verificar`. Nothing else replays: the
+session, the report and the exports read the stored history.
+
+A replay runs the log as the live session ran it, in order: each command on the state before it,
+with the RNG of its dice key (`Random(dice)`; a log from before stored history derived it from
+the command's number), undone commands at their time too, and each `desfazer` going back to the
+state before the command it undid. Before each command the state's next prompt id is moved past
+every id the log had issued (`fresh_prompt_ids`), as the live session does.
+"""
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, replace
+from typing import Any, Iterator, Mapping, Sequence
+
+from companion import rules_version, state_codec
+from companion.engine import Command, Event, State, apply, initial_state
+from companion.engine.procedures.weather import SESSION_START
+from companion.errors import CommandRejected
+from companion.store.log import Log, StateDamaged, StoredCommand, StoredState, dumps
+from companion.tables import Tables
+
+UNDO = "desfazer"
+READ_ONLY = frozenset({"ajuda", "estado", "registro"})  # views: they change nothing
+RULES_CHANGED = "regras_mudaram"  # system commands: stored by the session, never applied,
+HISTORY_NOTICE = "aviso_historico"  # never undone, no dice; GM-only events
+SYSTEM = frozenset({RULES_CHANGED, HISTORY_NOTICE})
+# commands that take no place among the standing ones (their dice key is not a place)
+PLACELESS = READ_ONLY | SYSTEM | {UNDO, SESSION_START}
+
+
+def old_dice(seed: str, n: int) -> str:
+    """The dice key of a command stored before stored history: its number."""
+    return f"{seed}:{n}"
+
+
+def fresh_prompt_ids(state: State, issued: int) -> State:
+    """The state with its next prompt id past every id the log ever issued: after `desfazer`
+    restores an older counter, a new prompt must not take an undone prompt's id (an old
+    button on a phone would answer it)."""
+    if state.next_prompt_id > issued:
+        return state
+    return replace(state, next_prompt_id=issued + 1)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One command run again: the state after it, its events (None: not applied, or refused)
+    and, when its events differ from the stored ones, why."""
+
+    command: StoredCommand
+    state: State
+    events: tuple[Event, ...] | None
+    differs: str | None
+
+
+def _facts(event: Mapping[str, Any]) -> tuple[Any, ...]:
+    return (event["kind"], event["visibility"], json.loads(dumps(event["data"])))
+
+
+def _undone_by(events: Sequence[Mapping[str, Any]]) -> int | None:
+    for event in events:
+        data = event.get("data")
+        if isinstance(data, dict) and isinstance(data.get("desfeito"), int):
+            return data["desfeito"]
+    return None
+
+
+def run(log: Log, tables: Tables, seed: str, start: State | None = None,
+        after: int = -1) -> Iterator[Step]:
+    """Every command numbered above `after` run again on `start` (the initial state by
+    default), each compared with its stored events (their kind, visibility and data: the
+    facts, not the wording)."""
+    state = start if start is not None else initial_state(tables)
+    issued = log.prompt_ids()
+    history = log.commands(after)
+    highest = max((i for n, i in issued.items() if n <= after), default=0)
+    before: dict[int, State] = {}
+    for stored in history:
+        before_this, highest = highest, max(highest, issued.get(stored.n, 0))
+        kept = log.events_of(stored.n)
+        if stored.name in SYSTEM or stored.name in READ_ONLY:
+            yield Step(stored, state, None, None)
+            continue
+        if stored.name == UNDO:
+            target = _undone_by(kept)
+            state = before.get(target, state) if target is not None else state
+            yield Step(stored, state, None, None if target in before or target is None
+                       else "desfaz um comando anterior ao trecho refeito")
+            continue
+        before[stored.n] = state
+        rng = random.Random(stored.dice or old_dice(seed, stored.n))
+        try:
+            state, events = apply(fresh_prompt_ids(state, before_this),
+                                  Command(stored.name, stored.args, stored.actor), rng, tables)
+        except CommandRejected as refused:
+            yield Step(stored, state, None, f"agora é recusado: {refused.message}")
+            continue
+        state = state_codec.normalized(state)
+        same = [_facts(e) for e in kept] == [
+            _facts({"kind": e.kind, "visibility": e.visibility, "data": e.data}) for e in events]
+        yield Step(stored, state, tuple(events), None if same else "eventos diferentes")
+
+
+@dataclass(frozen=True)
+class Migrated:
+    """A log brought up to stored history: the state it now stands at, and the first command
+    whose events came out different (None: none did)."""
+
+    state: State
+    first_difference: Step | None
+
+
+def migrate(log: Log, tables: Tables, seed: str, rules_id: int) -> Migrated:
+    """Store, once, the history a log written before stored history lacks: each command's
+    state (replayed with today's code and these tables, with the old dice), its dice key and
+    rules version, and the narration of every event that had none."""
+    filled: list[tuple[int, str, int, StoredState]] = []
+    narrations: dict[int, tuple[str, Mapping[str, Any]]] = {}
+    first: Step | None = None
+    state = initial_state(tables)
+    for step in run(log, tables, seed):
+        state = step.state
+        dice = step.command.dice or old_dice(seed, step.command.n)
+        filled.append((step.command.n, dice, rules_id,
+                       StoredState(state_codec.FORMAT, state_codec.encode(state))))
+        if step.differs is not None and first is None:
+            first = step
+        if step.events is not None and step.differs is None:
+            kept = log.events_of(step.command.n)
+            for stored_event, event in zip(kept, step.events):
+                if event.code:
+                    narrations[stored_event["seq"]] = (event.code, dict(event.words))
+    log.fill(filled, narrations, migration=True)
+    return Migrated(state, first)
+
+
+def rules_id(log: Log, tables: Tables) -> int:
+    """The id of these tables' rules version in the log (stored now if new)."""
+    text = rules_version.canonical(rules_version.rule_files(tables))
+    return log.rules_id(rules_version.fingerprint(text), text)
+
+
+def differences(log: Log, tables: Tables, seed: str) -> list[Step]:
+    """The commands whose events would differ if the log were run again with this code and
+    these tables (`companion verificar`; a check, never the truth)."""
+    return [step for step in run(log, tables, seed) if step.differs is not None]
+
+
+@dataclass(frozen=True)
+class Opened:
+    """A campaign's log opened: the state it stands at, and what opening had to do — the
+    first command a migration found different, the damaged states rebuilt (and from which
+    command's state)."""
+
+    state: State
+    first_difference: Step | None = None
+    damaged: tuple[int, ...] = ()
+    recovered_from: int = -1
+
+
+def read_state(log: Log, n: int) -> State:
+    """The state stored after command n (StateDamaged / StateUnreadable when it cannot be)."""
+    stored = log.state_after(n)
+    return state_codec.decode(stored.raw, stored.format)
+
+
+def open_history(log: Log, tables: Tables, seed: str, rules: int) -> Opened:
+    """The newest stored state of the log: a log written before stored history is migrated
+    first; damaged states are rebuilt from the newest readable one and stored again."""
+    if log.is_empty():
+        return Opened(initial_state(tables))
+    if not log.keeps_history():
+        migrated = migrate(log, tables, seed, rules)
+        return Opened(migrated.state, migrated.first_difference)
+    damaged: list[int] = []
+    for n in log.state_numbers():
+        try:
+            state = read_state(log, n)
+        except (StateDamaged, state_codec.StateUnreadable):
+            damaged.append(n)
+            continue
+        if not damaged:
+            return Opened(state)
+        return _recover(log, tables, seed, rules, state, n, damaged)
+    return _recover(log, tables, seed, rules, initial_state(tables), -1, damaged)
+
+
+def _recover(log: Log, tables: Tables, seed: str, rules: int, state: State, good: int,
+             damaged: list[int]) -> Opened:
+    """The commands after `good` run again on its state; their states stored again."""
+    filled = []
+    for step in run(log, tables, seed, start=state, after=good):
+        state = step.state
+        filled.append((step.command.n, step.command.dice or old_dice(seed, step.command.n),
+                       step.command.rules or rules,
+                       StoredState(state_codec.FORMAT, state_codec.encode(state))))
+    log.fill(filled, {})
+    return Opened(state, damaged=tuple(sorted(damaged)), recovered_from=good)
+
+
+def state_before(log: Log, tables: Tables, seed: str, n: int) -> State:
+    """The state the table had just before command n ran: the one stored after the command
+    before it (a damaged one is rebuilt from the newest readable one before it)."""
+    for index, m in enumerate(log.state_numbers(below=n)):
+        try:
+            state = read_state(log, m)
+        except (StateDamaged, state_codec.StateUnreadable):
+            continue
+        if index == 0:
+            return state
+        for step in run(log, tables, seed, start=state, after=m):
+            if step.command.n >= n:
+                break
+            state = step.state
+        return state
+    return initial_state(tables)

@@ -1,0 +1,56 @@
+"""The engine's state as stored in the log: versioned JSON, read back as the same `State`.
+
+`encode` writes a `State` as JSON (msgspec: frozen dataclasses, tuples, literals and maps
+become plain JSON; key order is the dataclasses' field order). `decode` reads it back, checked
+against the dataclasses; a state written in an older `FORMAT` is brought up to this one first
+(`MIGRATIONS`), one newer than this release knows is refused. The session keeps its live state
+as `normalized(state)`, the state exactly as it comes back from the log, so a state read after
+reopening equals the one the table had (a tuple inside a free map comes back as a list, for
+example, on both sides).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import msgspec
+
+from companion.engine import State
+from companion.errors import CompanionError
+
+FORMAT = 1  # the format `encode` writes; raise it (and add a migration) when State changes shape
+# format → the function that turns a decoded JSON object of that format into the next format's
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+
+_encoder = msgspec.json.Encoder()
+_decoder = msgspec.json.Decoder(State)
+
+
+class StateUnreadable(CompanionError):
+    """A stored state that cannot be read back as a State (damaged, or from a newer release)."""
+
+
+def encode(state: State) -> bytes:
+    """The state as stored (JSON, UTF-8)."""
+    return _encoder.encode(state)
+
+
+def decode(blob: bytes, format: int = FORMAT) -> State:
+    """The state stored as `blob` in `format`; StateUnreadable when it cannot be read."""
+    if format > FORMAT:
+        raise StateUnreadable(f"estado gravado no formato {format}, mais novo que o desta "
+                              f"versão ({FORMAT}): atualize o companheiro")
+    try:
+        if format == FORMAT:
+            return _decoder.decode(blob)
+        raw = msgspec.json.decode(blob)
+        for step in range(format, FORMAT):
+            raw = MIGRATIONS[step](raw)
+        return msgspec.convert(raw, State)
+    except (msgspec.DecodeError, msgspec.ValidationError, KeyError, TypeError,
+            ValueError) as error:
+        raise StateUnreadable(f"estado ilegível ({error})") from None
+
+
+def normalized(state: State) -> State:
+    """The state as it will read back from the log."""
+    return _decoder.decode(_encoder.encode(state))
