@@ -29,7 +29,7 @@ from companion.server.access import NO_LIMITS_ONLY_LOOPBACK, is_loopback
 from companion.server.app import serve
 from companion.server.qr import lan_ip
 from companion.server.tls import certificate
-from companion.session import Session, campaign_state
+from companion.session import Session, campaign_state, verify_campaign
 from companion.shell import banner, run_shell
 from companion.tables import Tables
 from companion.voice.ouvir import listen_file
@@ -161,6 +161,11 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--jogador", metavar="NOME", default=None,
                         help="só o que esse jogador viu")
     _add_common(export, session=False)
+
+    verify = actions.add_parser("verificar", help="refaz o registro com o código e as tabelas "
+                                "de hoje e lista os comandos que dariam outro resultado")
+    verify.add_argument("--db", metavar="ARQUIVO", required=True, help="banco da campanha")
+    _add_common(verify, session=False)
 
     parse = actions.add_parser("parse", help="mostra o que um texto significa, sem rodá-lo")
     parse.add_argument("--json", action="store_true", help="saída em JSON")
@@ -367,7 +372,22 @@ def cmd_export(args: argparse.Namespace, tables: Tables) -> int:
     return 0
 
 
+def cmd_verify(args: argparse.Namespace, tables: Tables) -> int:
+    """Replay the campaign with today's code and tables (a check: the file is only read);
+    exit 0 when no command's events would differ, 1 otherwise."""
+    found = verify_campaign(args.db, tables)
+    for step in found:
+        print(f"comando {step.command.n} ('{step.command.text}'): {step.differs}")
+    if found:
+        print(f"{len(found)} comando(s) dariam outro resultado com o código e as tabelas de "
+              "hoje; a campanha segue o que foi jogado (o passado não muda)")
+        return NOT_A_COMMAND
+    print("nenhuma diferença: o registro refeito hoje dá os mesmos eventos")
+    return 0
+
+
 ACTIONS: dict[str, Callable[[argparse.Namespace, Tables], int]] = {
+    "verificar": cmd_verify,
     "shell": cmd_shell, "parse": cmd_parse, "serve": cmd_serve, "voz": cmd_voice,
     "ouvir": cmd_listen, "relatorio": cmd_report, "exportar": cmd_export,
 }

@@ -81,7 +81,7 @@ def run(log: Log, tables: Tables, seed: str, start: State | None = None,
     for stored in history:
         before_this, highest = highest, max(highest, issued.get(stored.n, 0))
         kept = log.events_of(stored.n)
-        if stored.name in SYSTEM or stored.name in READ_ONLY:
+        if stored.name in SYSTEM:
             yield Step(stored, state, None, None)
             continue
         if stored.name == UNDO:
@@ -90,18 +90,27 @@ def run(log: Log, tables: Tables, seed: str, start: State | None = None,
             yield Step(stored, state, None, None if target in before or target is None
                        else "desfaz um comando anterior ao trecho refeito")
             continue
-        before[stored.n] = state
         rng = random.Random(stored.dice or old_dice(seed, stored.n))
         try:
-            state, events = apply(fresh_prompt_ids(state, before_this),
+            after, events = apply(fresh_prompt_ids(state, before_this),
                                   Command(stored.name, stored.args, stored.actor), rng, tables)
         except CommandRejected as refused:
             yield Step(stored, state, None, f"agora é recusado: {refused.message}")
             continue
-        state = state_codec.normalized(state)
+        if stored.name not in READ_ONLY:  # a view changes nothing: nothing to undo
+            before[stored.n] = state
+        state = state_codec.normalized(after)
         same = [_facts(e) for e in kept] == [
             _facts({"kind": e.kind, "visibility": e.visibility, "data": e.data}) for e in events]
         yield Step(stored, state, tuple(events), None if same else "eventos diferentes")
+
+
+def _undo_code(event: Mapping[str, Any]) -> str:
+    """The narration code of an undo's event (the session's: desfazer.yaml): the one that names
+    the undone command, or the public line when only the GM learns which it was."""
+    data = event.get("data")
+    return "desfazer.desfeito" if isinstance(data, dict) and "desfeito" in data \
+        else "desfazer.mestre_desfez"
 
 
 @dataclass(frozen=True)
@@ -128,11 +137,13 @@ def migrate(log: Log, tables: Tables, seed: str, rules_id: int) -> Migrated:
                        StoredState(state_codec.FORMAT, state_codec.encode(state))))
         if step.differs is not None and first is None:
             first = step
+        kept = log.events_of(step.command.n)
         if step.events is not None and step.differs is None:
-            kept = log.events_of(step.command.n)
             for stored_event, event in zip(kept, step.events):
                 if event.code:
                     narrations[stored_event["seq"]] = (event.code, dict(event.words))
+        elif step.command.name == UNDO:
+            narrations.update({e["seq"]: (_undo_code(e), {}) for e in kept})
     log.fill(filled, narrations, migration=True)
     return Migrated(state, first)
 

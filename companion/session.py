@@ -462,11 +462,30 @@ class Session:
 
 def campaign_state(path: str | Path, tables: Tables) -> State:
     """The state a campaign file stands at, read without writing the file (Log.read)."""
+    if not Path(path).is_file():
+        raise SessionError(f"banco não encontrado: '{path}'; diga o arquivo da campanha, "
+                           "como --db mesa.db")
     log = Log.read(path)
     try:
         meta = log.meta()
         if meta is None:
             return initial_state(tables)
         return replay.open_history(log, tables, meta.seed, replay.rules_id(log, tables)).state
+    finally:
+        log.close()
+
+
+def verify_campaign(path: str | Path, tables: Tables) -> list[replay.Step]:
+    """The commands of a campaign file whose events would differ if run again with this code
+    and these tables (`companion verificar`); the file is only read."""
+    if not Path(path).is_file():
+        raise SessionError(f"banco não encontrado: '{path}'; diga o arquivo da campanha, "
+                           "como --db mesa.db")
+    log = Log.read(path)
+    try:
+        meta = log.meta()
+        if meta is None:
+            raise SessionError(f"'{path}' não tem campanha nenhuma")
+        return replay.differences(log, tables, meta.seed)
     finally:
         log.close()
