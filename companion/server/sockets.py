@@ -55,7 +55,7 @@ from companion.engine.toolkit import slug
 from companion.errors import AccessDenied, CommandRejected, CompanionError
 from companion.report import prompt_ids
 from companion.server import access
-from companion.server.numbering import GM_VIEWER, Numbering, PromptNumbering
+from companion.server.numbering import Numbering, PromptNumbering
 
 log = logging.getLogger(__name__)
 NAMESPACE = "/"
@@ -68,10 +68,6 @@ WELCOME_WAIT = 5.0  # seconds to wait for the connection to be accepted before w
 VIEWS_WAIT = 0.02  # at most this long waiting for the send queues to empty
 VIEWS_POLL = 0.0005  # how often to look at them meanwhile
 VIEWS_SETTLE = 0.005  # then this much more
-
-
-def player_room(character_id: str) -> str:
-    return protocol.player_key(character_id)
 
 
 def rooms_for(visibility: str) -> list[str]:
@@ -295,7 +291,7 @@ class Hub:
     def _replay_from(self, client: Client) -> int:
         """The global seq after which the client's missed events come. A stale desde (past
         the end of what this viewer may see: another session's phone) replays everything."""
-        if client.viewer == GM_VIEWER:
+        if client.viewer == protocol.GM:
             latest = self._last_seq(self.cursor)
             return client.since if client.since <= latest else 0
         seen = client.since if client.since <= self.numbering.count(client.viewer) else 0
@@ -397,9 +393,9 @@ class Hub:
             if room == PUBLIC_ROOM:
                 targets.append((TABLE_ROOM, "public"))
                 targets += [(player, player) for player in players]
-                targets.append((GM_ROOM, GM_VIEWER))
+                targets.append((GM_ROOM, protocol.GM))
             elif room == GM_ROOM:
-                targets.append((GM_ROOM, GM_VIEWER))
+                targets.append((GM_ROOM, protocol.GM))
             elif room in players:
                 targets.append((room, room))
         return targets
@@ -437,7 +433,7 @@ class Hub:
         self.last_views[viewer] = view
         room = {"gm": GM_ROOM, "public": TABLE_ROOM}.get(viewer, viewer)
         sio = self.socketio.server
-        if viewer == GM_VIEWER or before is None:
+        if viewer == protocol.GM or before is None:
             sio.emit("estado", view, to=room, namespace=NAMESPACE)
             return view
         changed = {key: value for key, value in view.items() if before.get(key) != value}
@@ -505,7 +501,7 @@ class Hub:
         prompt quoted in prose (a refusal about a refusal: comandos.na_vez)."""
         message = result.error or ""
         code, params = getattr(result, "code", None), getattr(result, "params", None) or {}
-        if viewer == GM_VIEWER or not protocol.is_player(viewer):
+        if viewer == protocol.GM or not protocol.is_player(viewer):
             return message
         if code in self.tables.narration.codes and prompt_ids.carries_prompt_ids(params):
             return self.tables.narration.render(code, self.prompts.localize_params(params,
