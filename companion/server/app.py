@@ -20,8 +20,9 @@ from flask_socketio import SocketIO
 from werkzeug.exceptions import HTTPException
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
+from companion import protocol
 from companion.commands.parse import parse
-from companion.engine.view import view_state, view_states, visible_to
+from companion.engine.view import view_state, view_states
 from companion.errors import CompanionError
 from companion.loader import load_rules
 from companion.server import access, api, guard, qr, report, sockets
@@ -57,7 +58,7 @@ def create_app(session: Any, tables: Any = None, web_dir: Path = WEB_DIR,
                         logger=False, engineio_logger=False)
     guard.guard_messages(socketio.server, voice_events.BINARY_EVENTS)
     guard.guard_transport(socketio.server)
-    hub = sockets.Hub(socketio, session, tables, view_state, visible_to, parse,
+    hub = sockets.Hub(socketio, session, tables, view_state, protocol.may_see, parse,
                       rate_limiter, gm_rate_limiter, base_url=base_url, limits=limits,
                       view_states=view_states)
     sockets.register(socketio, hub)
