@@ -21,7 +21,6 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
 from companion import protocol
-from companion.commands.parse import parse
 from companion.engine.view import view_state, view_states
 from companion.errors import CompanionError
 from companion.loader import load_rules
@@ -58,7 +57,7 @@ def create_app(session: Any, tables: Any = None, web_dir: Path = WEB_DIR,
                         logger=False, engineio_logger=False)
     guard.guard_messages(socketio.server, voice_events.BINARY_EVENTS)
     guard.guard_transport(socketio.server)
-    hub = sockets.Hub(socketio, session, tables, view_state, protocol.may_see, parse,
+    hub = sockets.Hub(socketio, session, tables, view_state, protocol.may_see,
                       rate_limiter, gm_rate_limiter, base_url=base_url, limits=limits,
                       view_states=view_states)
     sockets.register(socketio, hub)

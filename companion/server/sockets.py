@@ -43,7 +43,6 @@ import queue
 import threading
 import time
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any, Callable
 
 from flask import request
@@ -106,7 +105,6 @@ class Hub:
 
     def __init__(self, socketio: SocketIO, session: Any, tables: Any,
                  view_state: Callable[..., dict], visible_to: Callable[[str, str], bool],
-                 parse: Callable[..., Any] | None = None,
                  rate_limiter: access.RateLimiter | None = None,
                  gm_rate_limiter: access.RateLimiter | None = None,
                  base_url: str | None = None, limits: bool = True,
@@ -119,9 +117,6 @@ class Hub:
         self.view_states = view_states or (
             lambda state, viewers, tables: {v: view_state(state, v, tables) for v in viewers})
         self.visible_to = visible_to
-        # the player check parses what the session will parse again: remember recent lines
-        self.parse_line = (lru_cache(maxsize=512)(lambda text: parse(text, tables))
-                           if parse is not None else None)
         self.limiters: dict[str, Any] = {
             "jogador": rate_limiter or access.RateLimiter(access.COMMANDS_PER_WINDOW,
                                                           access.WINDOW_SECONDS),
@@ -514,11 +509,11 @@ class Hub:
         return protocol.refusal(text, refusal.code)
 
     def _player_command(self, client: Client, actor: str, text: str) -> dict[str, Any]:
-        """A player's line: parsed once here, refused unless it is theirs to give (the session
-        handles `desfazer` before the engine's own check), the prompt it names read in the
-        player's own numbers, then run as that player."""
-        parsed = self.parse_line(text.strip()) if self.parse_line is not None else None
-        command = getattr(parsed, "command", None)
+        """A player's line: parsed once (Session.parse: the session's cache, which its own
+        `run` shares), refused unless it is theirs to give (the session handles `desfazer`
+        before the engine's own check), the prompt it names read in the player's own numbers,
+        then run as that player."""
+        command = self.session.parse(text).command
         if command is None:
             return self._ack(self.session.run(text, actor=actor), client)  # its parse error
         if not protocol.may_run(actor, command.name, self.tables):

@@ -1,0 +1,69 @@
+"""The session as the server holds it: one parse cache, shared by the player gate and `run`."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import pytest
+
+from companion import session as session_module
+from companion.commands.parse import ParseResult
+from companion.session import Session
+from companion.tables import Tables
+from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
+from tests.test_server_socket import peers  # noqa: F401 (fixture)
+
+
+@pytest.fixture
+def parsed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every line the session hands to commands.parse, in order."""
+    calls: list[str] = []
+    real = session_module.parse
+
+    def counting(text: str, tables: Tables) -> ParseResult:
+        calls.append(text)
+        return real(text, tables)
+
+    monkeypatch.setattr(session_module, "parse", counting)
+    return calls
+
+
+def test_a_line_is_parsed_once_and_remembered(session: Session, parsed: list[str]) -> None:
+    first = session.parse("rolar 1d6")
+    assert session.parse("  rolar 1d6 ") is first  # the same key: the line as `run` reads it
+    assert session.run("rolar 1d6").ok
+    assert parsed == ["rolar 1d6"]
+    assert first.command is not None and first.command.name == "rolar"
+
+
+def test_other_rules_are_another_reading(session: Session, parsed: list[str]) -> None:
+    session.parse("rolar 1d6")
+    session.rules_version = "outras regras"
+    session.parse("rolar 1d6")
+    assert parsed == ["rolar 1d6", "rolar 1d6"]
+
+
+def test_the_cache_is_bounded(session: Session, parsed: list[str],
+                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(session_module, "PARSE_CACHE", 2)
+    for text in ("rolar 1d4", "rolar 1d6", "rolar 1d8", "rolar 1d6", "rolar 1d4"):
+        session.parse(text)
+    # 1d4 was the oldest when 1d8 came: read again; 1d6 was still remembered
+    assert parsed == ["rolar 1d4", "rolar 1d6", "rolar 1d8", "rolar 1d4"]
+
+
+def test_a_players_line_is_parsed_once(peers: Callable[..., Any], parsed: list[str]) -> None:
+    """The server's player gate reads a line through the session, and the session's run of
+    it (a command, or the reason it is none) reads the same cache."""
+    ana = peers({"nome": "Ana"})
+    ana.welcome()
+    parsed.clear()
+    assert ana.cmd("rolar 1d6")["ok"]
+    assert ana.cmd("rolar 1d6")["ok"]
+    refused = ana.cmd("voar para longe")  # the gate reads it, then the run says why
+    assert not refused["ok"]
+    assert not ana.cmd("avançar")["ok"]  # not a player's command: refused by the gate
+    assert parsed == ["rolar 1d6", "voar para longe", "avançar"]
+    gm = peers({"token": GM_TOKEN})
+    gm.welcome()
+    assert gm.cmd("rolar 1d6")["ok"]  # the GM's line, run by the session: already read
+    assert parsed == ["rolar 1d6", "voar para longe", "avançar"]
