@@ -1,16 +1,60 @@
-"""The session as the server holds it: one parse cache, shared by the player gate and `run`."""
+"""The session as the server holds it (companion.server.served.ServedSession), and its one
+parse cache, shared by the player gate and `run`."""
 from __future__ import annotations
 
+import ast
+import inspect
+from pathlib import Path
 from typing import Any, Callable
 
 import pytest
 
 from companion import session as session_module
 from companion.commands.parse import ParseResult
+from companion.server.served import ServedSession
 from companion.session import Session
 from companion.tables import Tables
 from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
 from tests.test_server_socket import peers  # noqa: F401 (fixture)
+
+
+def test_the_real_session_is_what_the_server_holds(session: Session) -> None:
+    assert isinstance(session, ServedSession)
+
+
+@pytest.mark.parametrize("name", sorted(n for n, member in vars(ServedSession).items()
+                                        if inspect.isfunction(member) and n[0] != "_"))
+def test_each_method_the_server_calls_has_the_sessions_signature(name: str) -> None:
+    """Same parameters, kinds and defaults: the server may call it as the type says."""
+    wanted = inspect.signature(getattr(ServedSession, name))
+    real = inspect.signature(getattr(Session, name))
+    assert [(p.name, p.kind, p.default) for p in real.parameters.values()] == \
+        [(p.name, p.kind, p.default) for p in wanted.parameters.values()]
+
+
+@pytest.mark.parametrize("name", ["state", "db_path"])
+def test_the_views_the_server_reads_are_properties(name: str) -> None:
+    assert isinstance(vars(Session)[name], property)
+
+
+def test_the_server_calls_nothing_else_on_a_session() -> None:
+    """Every `session.x`, `self.session.x`, `hub.session.x` in companion/server/ is named by
+    ServedSession."""
+    named = set(ServedSession.__annotations__) | {
+        n for n in vars(ServedSession) if not n.startswith("_")}
+    server = Path(__file__).resolve().parents[1] / "companion" / "server"
+    used: dict[str, str] = {}
+    for source in sorted(server.glob("*.py")):
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and _is_session(node.value):
+                used.setdefault(node.attr, source.name)
+    assert used, "no session call found: the scan is broken"
+    assert {n: f for n, f in used.items() if n not in named} == {}
+
+
+def _is_session(node: ast.expr) -> bool:
+    return (isinstance(node, ast.Name) and node.id == "session") or \
+        (isinstance(node, ast.Attribute) and node.attr == "session")
 
 
 @pytest.fixture

@@ -55,6 +55,9 @@ from companion.errors import AccessDenied, CommandRejected, CompanionError
 from companion.report import prompt_ids
 from companion.server import access
 from companion.server.numbering import Numbering, PromptNumbering
+from companion.server.served import ServedSession
+from companion.session import Player, RunResult
+from companion.tables import Tables
 
 log = logging.getLogger(__name__)
 NAMESPACE = "/"
@@ -103,7 +106,7 @@ class Client:
 class Hub:
     """Connections, rooms and the single dispatcher thread for one session."""
 
-    def __init__(self, socketio: SocketIO, session: Any, tables: Any,
+    def __init__(self, socketio: SocketIO, session: ServedSession, tables: Tables,
                  view_state: Callable[..., dict], visible_to: Callable[[str, str], bool],
                  rate_limiter: access.RateLimiter | None = None,
                  gm_rate_limiter: access.RateLimiter | None = None,
@@ -132,16 +135,13 @@ class Hub:
         self.lock = threading.Lock()
         self.jobs: queue.Queue[tuple[str, Any]] = queue.Queue()
         self.last_views: dict[str, dict] = {}  # the estado each viewer kind was last sent
-        light = getattr(session, "visibilities_since", None)  # no data decoding, if it can
         self.prompts = PromptNumbering(lambda seq: self.session.events_since(seq),
-                                       getattr(session, "narrations", None),
-                                       tables.narration.render)
-        self.numbering = Numbering(light or (lambda seq: self.session.events_since(seq)),
-                                   visible_to, getattr(session, "events_of", None),
+                                       session.narrations, tables.narration.render)
+        # numbered from the visibilities alone: no data decoding
+        self.numbering = Numbering(session.visibilities_since, visible_to, session.events_of,
                                    prompts=self.prompts)
         self.pages = pages.page_data(tables)
-        last = getattr(session, "last_seq", None)
-        self.cursor = last() if last is not None else self._last_seq(0)
+        self.cursor = session.last_seq()
         self.sending = threading.RLock()  # live events, and the welcomes' replays
         self.unviewed: list[dict] = []  # events sent since the last views
         self.stopped = threading.Event()
@@ -157,9 +157,7 @@ class Hub:
         self.thread.start()
 
     def stop(self) -> None:
-        unsubscribe = getattr(self.session, "unsubscribe", None)
-        if unsubscribe is not None:
-            unsubscribe(self._on_events)
+        self.session.unsubscribe(self._on_events)
         self.stopped.set()
         self.jobs.put(("stop", None))
         if self.thread is not None:
@@ -243,7 +241,7 @@ class Hub:
         return f"{base.rstrip('/')}/jogador"
 
     @staticmethod
-    def _player_client(sid: str, player: Any, since: int) -> Client:
+    def _player_client(sid: str, player: Player, since: int) -> Client:
         viewer = protocol.viewer_for_role("jogador", player.character_id)
         info = {"id": player.character_id, "nome": player.name}
         return Client(sid, "jogador", viewer, player.token, info, since)
@@ -480,22 +478,21 @@ class Hub:
         result = self.session.run(text, actor=actor)
         return self._ack(result, client)
 
-    def _ack(self, result: Any, client: Client) -> dict[str, Any]:
+    def _ack(self, result: RunResult, client: Client) -> dict[str, Any]:
         if not result.ok:
-            return protocol.refusal(self._refusal_text(result, client.viewer),
-                                    getattr(result, "code", None))
+            return protocol.refusal(self._refusal_text(result, client.viewer), result.code)
         events = [self.numbering.localize(e, client.viewer) for e in result.events
                   if self.visible_to(e["visibility"], client.viewer)]
         return {"ok": True, "events": events}
 
-    def _refusal_text(self, result: Any, viewer: str) -> str:
+    def _refusal_text(self, result: RunResult, viewer: str) -> str:
         """What the viewer reads of a refusal. The GM reads the engine's text. For a player, a
         refusal whose params name prompts is written again from its template with the params in
         the player's numbers and only the player's own prompts (numbering.localize_params);
         any other keeps its text, with the regex pass (localize_text) as the last resort for a
         prompt quoted in prose (a refusal about a refusal: comandos.na_vez)."""
         message = result.error or ""
-        code, params = getattr(result, "code", None), getattr(result, "params", None) or {}
+        code, params = result.code, result.params
         if viewer == protocol.GM or not protocol.is_player(viewer):
             return message
         if code in self.tables.narration.codes and prompt_ids.carries_prompt_ids(params):
