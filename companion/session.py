@@ -31,11 +31,11 @@ from collections import OrderedDict, deque
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Hashable, Iterable, Sequence
 
 from companion import protocol, replay, rules_version, state_codec
 from companion.engine import Command, State, apply, initial_state
-from companion.commands.parse import parse
+from companion.commands.parse import ParseResult, parse
 from companion.engine.model import GM, PUBLIC
 from companion.engine.procedures.weather import SESSION_START
 from companion.engine.toolkit import slug
@@ -49,7 +49,7 @@ logger = logging.getLogger(__name__)
 
 NOT_UNDOABLE = PLACELESS  # views, desfazer itself, the session's own and system commands
 START_NUMBER = 0  # the session's own first command (the initial weather), before the table's
-PARSE_CACHE = 512  # distinct command lines remembered
+PARSE_CACHE = 512  # distinct readings remembered: (line, tables version, context)
 
 EventDict = dict[str, Any]
 Subscriber = Callable[[list[EventDict]], None]
@@ -122,7 +122,10 @@ class Session:
         self._draining = False
         self._pending: deque[list[EventDict]] = deque()
         self._subscribers: list[Subscriber] = []
-        self._parsed: OrderedDict[str, Any] = OrderedDict()  # line → parse result (LRU)
+        # (line, tables version, context) → what the line means (LRU, Session.parse)
+        self._parsed: OrderedDict[tuple[str, str, Hashable], ParseResult] = OrderedDict()
+        # every file of tables/, the sentences included: part of a reading's key
+        self.tables_version = rules_version.fingerprint(rules_version.canonical(tables.files))
         self._rules_id = replay.rules_id(log, tables)
         self.notices: list[str] = []  # what opening told the GM (printed by the shells too)
         fresh = log.is_empty()
@@ -282,7 +285,7 @@ class Session:
             return RunResult(False, error="linha vazia: diga ou digite um comando; "
                                           "'ajuda' lista os comandos")
         try:
-            result = self._parse(parse, line)
+            result = self.parse(line)
         except Exception as error:  # "not a command" is a value; anything else is a bug
             logger.exception("erro interno ao interpretar %r", line)
             return RunResult(False, error=f"erro interno ao interpretar '{line}': "
@@ -292,20 +295,29 @@ class Session:
         command = Command(result.command.name, dict(result.command.args), actor)
         return self.run_command(command, text=line)
 
-    def _parse(self, parse: Callable[..., Any], line: str) -> Any:
-        """parse(line, tables), remembered: a table says the same few commands all evening,
-        and parsing is a pure function of the text and the tables."""
+    def parse(self, text: str) -> ParseResult:
+        """What a line means (commands.parse), read once: a table says the same few commands
+        all evening, and a reading is a pure function of the line, the tables and the context,
+        its key in a bounded cache (PARSE_CACHE). `run` and the server's player gate share it,
+        so a player's line is parsed once."""
+        line = text.strip()
+        key = (line, self.tables_version, self._parse_context())
         with self._lock:
-            known = self._parsed.get(line)
+            known = self._parsed.get(key)
             if known is not None:
-                self._parsed.move_to_end(line)
+                self._parsed.move_to_end(key)
                 return known
         result = parse(line, self.tables)
         with self._lock:
-            self._parsed[line] = result
+            self._parsed[key] = result
             if len(self._parsed) > PARSE_CACHE:
                 self._parsed.popitem(last=False)
         return result
+
+    def _parse_context(self) -> Hashable:
+        """What a reading depends on besides the line and the rules: nothing yet (None);
+        later, the prompts waiting and the names that exist."""
+        return None
 
     def run_command(self, command: Command, text: str | None = None) -> RunResult:
         """Run an already-parsed command (its actor included): apply, store, notify."""

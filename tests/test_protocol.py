@@ -14,7 +14,7 @@ from companion import protocol
 from companion.engine import Command, apply, initial_state
 from companion.engine.view import visible_to
 from companion.errors import CommandRejected, TableError
-from companion.server import sockets
+from companion.server import rooms
 from companion.session import Session
 from companion.tables import Tables
 from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
@@ -88,8 +88,8 @@ def test_the_protocol_imports_nothing_above_it() -> None:
     assert others <= set(sys.stdlib_module_names) | {"__future__"}, others
 
 
-def _client(role: str, viewer: str) -> sockets.Client:
-    return sockets.Client(sid=viewer, role=role, viewer=viewer, token=None, player=None, since=0)
+def _client(role: str, viewer: str) -> rooms.Client:
+    return rooms.Client(sid=viewer, role=role, viewer=viewer, token=None, player=None, since=0)
 
 
 def test_the_servers_rooms_agree_with_may_see() -> None:
@@ -97,16 +97,16 @@ def test_the_servers_rooms_agree_with_may_see() -> None:
     viewers that may see it."""
     live = [_client("mestre", "gm"), _client("mesa", "public"),
             _client("jogador", "player:ana"), _client("jogador", "player:bia")]
-    room_of = {"gm": sockets.GM_ROOM, "public": sockets.TABLE_ROOM,
+    room_of = {"gm": rooms.GM_ROOM, "public": rooms.TABLE_ROOM,
                "player:ana": "player:ana", "player:bia": "player:bia"}
     for visibility in VISIBILITIES:
-        targets = sockets.Hub._targets(visibility, live)
+        targets = rooms.targets(visibility, live)
         assert {room for room, _ in targets} == {
             room_of[c.viewer] for c in live if protocol.may_see(visibility, c.viewer)}
         assert all(room == room_of[viewer] for room, viewer in targets)
         for client in live:  # a client's rooms reach it only events it may see
-            rooms = set(sockets.rooms_for(visibility)) & set(client.rooms)
-            if rooms - {sockets.PUBLIC_ROOM}:
+            reached = set(rooms.rooms_for(visibility)) & set(client.rooms)
+            if reached - {rooms.PUBLIC_ROOM}:
                 assert protocol.may_see(visibility, client.viewer), (visibility, client)
 
 

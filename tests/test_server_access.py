@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from companion.errors import AccessDenied
 from companion.server import access, qr
-from companion.server.sockets import rooms_for
+from companion.server.rooms import rooms_for
 
 
 class Clock:

@@ -12,11 +12,6 @@ PUBLIC: Visibility = protocol.PUBLIC
 GM: Visibility = protocol.GM
 
 
-def player_visibility(character_id: str) -> Visibility:
-    """The visibility of an event meant for one character's player (and the GM)."""
-    return protocol.player_key(character_id)
-
-
 @dataclass(frozen=True)
 class Event:
     """Something the engine reports. The session adds seq and command when it stores it."""

@@ -25,7 +25,6 @@ from companion.engine.model import (
     State,
     Terrain,
     Visibility,
-    player_visibility,
 )
 from companion.dice_limits import DiceLimits
 from companion.errors import CommandRejected, DiceError, TableError
@@ -365,7 +364,7 @@ def add_prompt(state: State, scratch: Scratch, kind: str, character: str | None,
     prompt = Prompt(id=state.next_prompt_id, kind=kind, character=character, text=text,
                     dice=dice_expression, modifier=modifier_value, dc=dc, options=options,
                     labels=tuple(names.option_name(o) for o in options), context=context)
-    visibility = player_visibility(character) if character else GM
+    visibility = protocol.player_key(character) if character else GM
     scratch.say(text, visibility, kind="pedido", pedido=prompt_to_dict(prompt))
     return replace(state, prompts=state.prompts + (prompt,),
                    next_prompt_id=state.next_prompt_id + 1)

@@ -72,8 +72,9 @@ PLAYER_PREFIX = protocol.PLAYER_PREFIX
 
 
 def visible_to(event_visibility: str, viewer: str) -> bool:
-    """The GM sees all; a player sees public events and their own; the table sees public
-    (companion.protocol.may_see)."""
+    """The GM sees all; a player sees public events and their own; the table sees public.
+    An alias of companion.protocol.may_see, which new code calls; kept while
+    companion.report.source imports it."""
     return protocol.may_see(event_visibility, viewer)
 
 

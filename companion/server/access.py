@@ -158,6 +158,9 @@ class NoLimit:
         return None
 
 
+Limiter = RateLimiter | NoLimit  # allows or refuses, key by key (a connection, an address)
+
+
 NO_LIMITS_ONLY_LOOPBACK = (
     "--sem-limites é só para testes de carga nesta máquina: use-o com --host 127.0.0.1 "
     "(numa mesa de verdade, os limites protegem a sessão)"

@@ -13,13 +13,16 @@ from flask import Blueprint, Response, jsonify, request
 
 from companion.errors import AccessDenied
 from companion.server import access
+from companion.server.served import ServedSession
+from companion.tables import Tables
 
 
 def error(message: str, status: int) -> tuple[Response, int]:
     return jsonify({"ok": False, "error": message}), status
 
 
-def blueprint(session: Any, tables: Any, view_state: Callable[..., dict]) -> Blueprint:
+def blueprint(session: ServedSession, tables: Tables,
+              view_state: Callable[..., dict]) -> Blueprint:
     """The /api routes bound to one session."""
     api = Blueprint("api", __name__, url_prefix="/api")
 

@@ -20,12 +20,13 @@ from flask_socketio import SocketIO
 from werkzeug.exceptions import HTTPException
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
-from companion.commands.parse import parse
-from companion.engine.view import view_state, view_states, visible_to
+from companion import protocol
+from companion.engine.view import view_state, view_states
 from companion.errors import CompanionError
-from companion.loader import load_rules
 from companion.server import access, api, guard, qr, report, sockets
 from companion.server import voice as voice_events
+from companion.server.served import ServedSession
+from companion.tables import Tables
 
 
 class ServerError(CompanionError):
@@ -37,7 +38,7 @@ PAGES = {"mestre": "mestre.html", "jogador": "jogador.html", "mesa": "mesa.html"
 NO_STORE = {"Cache-Control": "no-store"}
 
 
-def create_app(session: Any, tables: Any = None, web_dir: Path = WEB_DIR,
+def create_app(session: ServedSession, tables: Tables | None = None, web_dir: Path = WEB_DIR,
                base_url: str | None = None,
                rate_limiter: access.RateLimiter | None = None,
                gm_rate_limiter: access.RateLimiter | None = None,
@@ -47,7 +48,7 @@ def create_app(session: Any, tables: Any = None, web_dir: Path = WEB_DIR,
     the rate limiters (players', GM's) are for tests that need a frozen clock; `voice` makes
     the session's Voice from (on_heard, on_status) (companion.voice.service.start_voice);
     `limits=False` turns off the join and command limits (`--sem-limites`, loopback only)."""
-    tables = tables if tables is not None else _session_tables(session)
+    tables = tables if tables is not None else session.tables
     app = Flask(__name__, static_folder=str(web_dir / "static"), static_url_path="/static")
     app.config.update(MAX_CONTENT_LENGTH=access.MAX_HTTP_BODY, MESA_BASE_URL=base_url)
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
@@ -57,7 +58,7 @@ def create_app(session: Any, tables: Any = None, web_dir: Path = WEB_DIR,
                         logger=False, engineio_logger=False)
     guard.guard_messages(socketio.server, voice_events.BINARY_EVENTS)
     guard.guard_transport(socketio.server)
-    hub = sockets.Hub(socketio, session, tables, view_state, visible_to, parse,
+    hub = sockets.Hub(socketio, session, tables, view_state, protocol.may_see,
                       rate_limiter, gm_rate_limiter, base_url=base_url, limits=limits,
                       view_states=view_states)
     sockets.register(socketio, hub)
@@ -82,16 +83,9 @@ def _voice(socketio: SocketIO, hub: sockets.Hub,
     return voice_hub
 
 
-def _session_tables(session: Any) -> Any:
-    tables = getattr(session, "tables", None)
-    if tables is None:
-        tables = load_rules()
-    return tables
-
-
 # ---------------------------------------------------------------------------- pages
 
-def _pages(app: Flask, session: Any, web_dir: Path) -> None:
+def _pages(app: Flask, session: ServedSession, web_dir: Path) -> None:
     @app.get("/")
     def index() -> Response:
         return _html(INDEX_PAGE)
@@ -256,7 +250,7 @@ class RunningServer:
         self.thread.join(timeout=5)
 
 
-def start_in_thread(session: Any, host: str = "127.0.0.1", port: int = 0,
+def start_in_thread(session: ServedSession, host: str = "127.0.0.1", port: int = 0,
                     **options: Any) -> RunningServer:
     """Create the app and serve it from a daemon thread; port 0 picks a free port."""
     app, socketio = create_app(session, **options)
@@ -282,7 +276,7 @@ def _check_port(host: str, port: int) -> None:
         probe.bind((host, port))
 
 
-def serve(host: str, port: int, session: Any, voice: Callable[..., Any] | None = None,
+def serve(host: str, port: int, session: ServedSession, voice: Callable[..., Any] | None = None,
           tls: tuple[str, str] | None = None, limits: bool = True) -> None:
     """Serve the session on host:port until Ctrl+C, after printing the links and QR code.
     With `tls` (cert, key) it serves https (companion.server.tls makes them). Without limits

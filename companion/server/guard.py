@@ -18,15 +18,7 @@ from engineio.async_drivers._websocket_wsgi import SimpleWebSocketWSGI
 from socketio import packet
 
 log = logging.getLogger(__name__)
-NEEDS_DATA = {packet.EVENT: True, packet.ACK: True}
-
-
 MAX_ATTACHMENTS = 1  # an audio chunk is one bytes value
-
-
-def well_formed(data: Any, binary_events: frozenset[str] = frozenset()) -> bool:
-    """Whether an Engine.IO text message is a Socket.IO packet the companion may handle."""
-    return attachments(data, binary_events) is not None
 
 
 def attachments(data: Any, binary_events: frozenset[str] = frozenset()) -> int | None:

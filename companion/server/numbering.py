@@ -24,8 +24,6 @@ from companion import protocol
 from companion.report import prompt_ids
 from companion.store import Narration
 
-GM_VIEWER = protocol.GM
-
 EventDict = dict[str, Any]
 ReadLog = Callable[[int], list[EventDict]]
 VisibleTo = Callable[[str, str], bool]
@@ -53,7 +51,7 @@ class Numbering:
         """The event as `viewer` receives it: its seq renumbered (the GM's is unchanged), an
         undo's `desfeito` and, for a player, its prompt ids in the viewer's numbers. The
         event must be visible to the viewer."""
-        if viewer == GM_VIEWER:
+        if viewer == protocol.GM:
             return event
         local = {**event, "seq": self.number_of(event["seq"], viewer)}
         data = event.get("data")
@@ -95,7 +93,7 @@ class Numbering:
     def global_after(self, number: int, viewer: str) -> int:
         """The global seq after which the viewer's events numbered > `number` come: the
         global seq of its event `number` (0 for number 0). `number` must be ≤ count(viewer)."""
-        if viewer == GM_VIEWER or number <= 0:
+        if viewer == protocol.GM or number <= 0:
             return max(number, 0)
         with self._lock:
             seqs = self._known(viewer, self._upto)
@@ -132,8 +130,9 @@ class PromptNumbering:
     ones included, so a number is never given twice: an old button never answers a newer
     prompt). The GM keeps the engine's ids; the table screen is shown no prompt.
 
-    `to_local` rewrites what a viewer receives (an event's `data.pedido`, an estado's
-    `pedidos`, the "pedido N" of a text); `to_global` reads a number a player sent back.
+    The `localize_*` methods rewrite what a viewer receives (an event's `data.pedido`, an
+    estado's `pedidos`, the "pedido N" of a text, a refusal's params); `to_global` reads a
+    number a player sent back.
     Thread-safe, advanced lazily from the log."""
 
     def __init__(self, read_log: ReadLog, narrations: ReadNarrations | None = None,
@@ -175,13 +174,6 @@ class PromptNumbering:
             self._advance()
             ids = self._ids.get(viewer, [])
             return ids[number - 1] if 1 <= number <= len(ids) else None
-
-    def to_local(self, viewer: str, global_id: int) -> int | None:
-        with self._lock:
-            known = self._local.get(viewer, {})
-            if global_id not in known:
-                self._advance()
-            return self._local.get(viewer, {}).get(global_id)
 
     def mapping(self, viewer: str, wanted: set[int]) -> dict[int, int]:
         """global → local for the viewer, advanced when one of `wanted` is not known yet."""

@@ -19,13 +19,14 @@ from companion.errors import CompanionError
 from companion.report import build
 from companion.report.source import ReportError, read_log, session_number
 from companion.server import access
+from companion.server.served import ServedSession
 from companion.store.log import MEMORY, Log
 
 NO_STORE = {"Cache-Control": "no-store"}
 EXPORTS = {"eventos.csv": ("csv", "text/csv"), "eventos.json": ("json", "application/json")}
 
 
-def _campaign(session: Any) -> Any:
+def _campaign(session: ServedSession) -> Any:
     if session.db_path == MEMORY:
         raise ReportError("esta sessão está só na memória: ligue o companheiro com --db "
                           "ARQUIVO para ter relatórios")
@@ -63,7 +64,7 @@ def _last(campaign: Any) -> int:
     return campaign.commands[-1].n if campaign.commands else 0
 
 
-def _viewer(session: Any, token: str | None) -> tuple[str, str | None] | None:
+def _viewer(session: ServedSession, token: str | None) -> tuple[str, str | None] | None:
     if access.same_token(token, session.gm_token):
         return build.GM, None
     player = session.player_by_token(token) if token else None
@@ -72,7 +73,8 @@ def _viewer(session: Any, token: str | None) -> tuple[str, str | None] | None:
     return protocol.player_key(player.character_id), player.name
 
 
-def blueprint(session: Any, tables: Any, message_page: Callable[[str, str], str]) -> Blueprint:
+def blueprint(session: ServedSession, tables: Any,
+              message_page: Callable[[str, str], str]) -> Blueprint:
     """The /relatorio routes bound to one session; `message_page(title, text)` is the pages'
     small message page (refusals and errors)."""
     pages = Blueprint("relatorio", __name__)

@@ -21,7 +21,8 @@ from typing import Any
 from flask import request
 from flask_socketio import SocketIO
 
-from companion.server.sockets import GM_ROOM, NAMESPACE, TABLE_ROOM, Hub
+from companion.server.rooms import GM_ROOM, NAMESPACE, TABLE_ROOM
+from companion.server.sockets import Hub
 from companion.voice.recognizer import VoiceUnavailable
 from companion.voice.sources import Microphone
 
@@ -62,9 +63,7 @@ class VoiceHub:
     # -------------------------------------------------------------- from the GM page
 
     def _role(self) -> str | None:
-        sid = request.sid  # type: ignore[attr-defined]
-        with self.hub.lock:
-            client = self.hub.clients.get(sid) or self.hub.pending.get(sid)
+        client = self.hub.connections.find(request.sid)  # type: ignore[attr-defined]
         return client.role if client else None
 
     def _listener(self) -> Any:
@@ -169,7 +168,7 @@ class VoiceHub:
 
 
 def register(socketio: SocketIO, voice_hub: VoiceHub) -> None:
-    """Wire the voice events (the Hub's own events stay in sockets.py)."""
+    """Wire the voice events (the Hub's own are wired by sockets.register)."""
     socketio.on_event("voz_audio", voice_hub.audio)
     socketio.on_event("voz_fim", lambda *_: voice_hub.end())
     socketio.on_event("voz_modo", voice_hub.mode)

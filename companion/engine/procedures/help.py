@@ -9,8 +9,9 @@ Both read the state through companion.engine.view (the one procedure module allo
 """
 from __future__ import annotations
 
+from companion import protocol
 from companion.engine.view import view_state
-from companion.engine.model import GM, PUBLIC, State, player_visibility
+from companion.engine.model import GM, PUBLIC, State
 from companion.engine.toolkit import CommandRules, Scratch, actor_character, command
 from companion.prompt_names import PromptLabels
 from companion.tables import Tables
@@ -18,7 +19,7 @@ from companion.tables import Tables
 
 def _asker_visibility(scratch: Scratch) -> str:
     player = actor_character(scratch)
-    return player_visibility(player) if player else GM
+    return protocol.player_key(player) if player else GM
 
 
 def commands_for(state: State, tables: Tables, player: bool) -> list[tuple[str, str]]:
@@ -48,7 +49,7 @@ def state_command(state: State, scratch: Scratch) -> State:
     """A short summary of the table, plus the GM's secrets line for the GM
     (tables/narracao/comandos.yaml `estado` and `estado_mestre`)."""
     player = actor_character(scratch)
-    viewer = player_visibility(player) if player else PUBLIC
+    viewer = protocol.player_key(player) if player else PUBLIC
     view = view_state(state, viewer, scratch.tables)
     scratch.tell("comandos.estado", viewer, "estado", estado=view)
     if player is None:

@@ -22,7 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Callable, Literal, Mapping
 
-from companion.engine.model import Character, Prompt, State, player_visibility
+from companion import protocol
+from companion.engine.model import Character, Prompt, State
 from companion.engine.toolkit import (
     ATTRIBUTES,
     ExhaustionRow,
@@ -203,7 +204,7 @@ def _afflicted(state: State, character: Character, row: PanicRow, scratch: Scrat
     """Tabela K to the player, then a random brief panic effect."""
     table = scratch.piece(AfflictionTable)
     rows = table.linhas
-    rolled = scratch.roll(table.dados, table.nome, visibility=player_visibility(character.id),
+    rolled = scratch.roll(table.dados, table.nome, visibility=protocol.player_key(character.id),
                           describe=lambda total: pick_row(rows, total).texto,
                           personagem=character.id)
     affliction = pick_row(rows, rolled.total)

@@ -19,7 +19,7 @@ from dataclasses import replace
 from typing import Any, Callable
 
 from companion import protocol
-from companion.engine.model import GM, PUBLIC, Prompt, State, Visibility, player_visibility
+from companion.engine.model import GM, PUBLIC, Prompt, State, Visibility
 from companion.engine.toolkit import (
     CANCEL_HANDLERS,
     PROMPT_HANDLERS,
@@ -87,7 +87,7 @@ def _check_owner(prompt: Prompt, scratch: Scratch) -> None:
 
 
 def prompt_visibility(prompt: Prompt) -> Visibility:
-    return player_visibility(prompt.character) if prompt.character else GM
+    return protocol.player_key(prompt.character) if prompt.character else GM
 
 
 @command("responder")

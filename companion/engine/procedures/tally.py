@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
 from companion import protocol
-from companion.engine.model import GM, PUBLIC, State, Tally, player_visibility
+from companion.engine.model import GM, PUBLIC, State, Tally
 from companion.engine.toolkit import Scratch, TerrainNames, arg, command, slug, terrain_name
 from companion.errors import CommandRejected
 from companion.narration import Narrator
@@ -184,7 +184,7 @@ def tally_dict(tally: Tally, with_dice: bool = True) -> dict[str, Any]:
 def form_command(state: State, scratch: Scratch) -> State:
     """The session form, only to whoever asked."""
     player = protocol.character_of(scratch.command.actor)
-    visibility = player_visibility(player) if player else GM
+    visibility = protocol.player_key(player) if player else GM
     form = tally_dict(state.tally, with_dice=player is None)
     scratch.tell("registro.registro", visibility, registro=form,
                  words={"ficha": form_text(state, scratch.tables.narration, player is None)})

@@ -1,0 +1,226 @@
+"""The fan-out: each new event to the rooms allowed to see it, in each viewer's numbering, then
+the views (`estado`, `estado_mudou`), from one dispatcher thread.
+
+New events reach each client once, in seq order, only through the rooms allowed to see them,
+followed by the GM's fresh `estado` and, for players and table screens, `estado_mudou` with just
+the top-level keys of their view that changed (nothing when none did).
+
+New events go out from the thread that ran the command, as soon as it is committed: the
+session calls its subscribers batch by batch in seq order, and the hub reads the committed log
+from its cursor (session.events_since), so the order is the log's whatever thread ran what.
+One dispatcher thread does the rest: welcomes, and the views, which follow the events once the
+websocket writers have taken them (a burst of commands gets one round of views). A welcome
+replays a client's missed events under the same lock as the live fan-out (`FanOut.sending`),
+so it never gets one twice (each client remembers the last global seq it was sent) nor misses
+one.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import threading
+import time
+from typing import Any, Callable
+
+from flask_socketio import SocketIO
+
+from companion import protocol
+from companion.engine import State
+from companion.server import rooms
+from companion.server.numbering import Numbering, PromptNumbering
+from companion.server.rooms import GM_ROOM, NAMESPACE, TABLE_ROOM, Client, Connections
+from companion.server.served import ServedSession
+from companion.tables import Tables
+
+log = logging.getLogger(__name__)
+# Views go out after the events they follow, once the websocket writers have the events
+# (FanOut._wait_sent): seconds.
+VIEWS_WAIT = 0.02  # at most this long waiting for the send queues to empty
+VIEWS_POLL = 0.0005  # how often to look at them meanwhile
+VIEWS_SETTLE = 0.005  # then this much more
+
+ViewState = Callable[[State, str, Tables], dict]
+ViewStates = Callable[[State, list[str], Tables], dict[str, dict]]
+
+
+class Dispatcher:
+    """The one thread that sends what does not go out with its command: welcomes and views,
+    job by job, in the order they were asked for."""
+
+    def __init__(self) -> None:
+        self.jobs: queue.Queue[tuple[str, Callable[[], Any]]] = queue.Queue()
+        self.stopped = threading.Event()
+        self.thread: threading.Thread | None = None
+
+    def put(self, kind: str, job: Callable[[], Any]) -> None:
+        self.jobs.put((kind, job))
+
+    def start(self) -> None:
+        self.thread = threading.Thread(target=self._forever, name="mesa-dispatch", daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.stopped.set()
+        self.put("stop", lambda: None)
+        if self.thread is not None:
+            self.thread.join(timeout=5)
+
+    def _forever(self) -> None:
+        while not self.stopped.is_set():
+            kind, job = self.jobs.get()
+            try:
+                job()
+            except Exception:  # the dispatcher must survive any one failure
+                log.exception("falha ao distribuir eventos (%s)", kind)
+
+
+class FanOut:
+    """The live events and the views of one session's connections."""
+
+    def __init__(self, socketio: SocketIO, session: ServedSession, tables: Tables,
+                 connections: Connections, numbering: Numbering, prompts: PromptNumbering,
+                 dispatcher: Dispatcher, view_state: ViewState, view_states: ViewStates,
+                 visible_to: Callable[[str, str], bool]) -> None:
+        self.socketio = socketio
+        self.session = session
+        self.tables = tables
+        self.connections = connections
+        self.numbering = numbering
+        self.prompts = prompts
+        self.dispatcher = dispatcher
+        self.view_state = view_state
+        self.view_states = view_states
+        self.visible_to = visible_to
+        self.last_views: dict[str, dict] = {}  # the estado each viewer kind was last sent
+        self.cursor = session.last_seq()
+        self.sending = threading.RLock()  # live events, and the welcomes' replays
+        self.unviewed: list[dict] = []  # events sent since the last views
+
+    def on_events(self, _events: list[dict]) -> None:
+        """Session callback, batch by batch in seq order, in the thread that ran the command
+        (without the session's lock): the new events go out at once; the views follow from
+        the dispatcher."""
+        self.send_events()
+        self.dispatcher.put("views", self.send_views)
+
+    # ------------------------------------------------------------------ events
+
+    def send_events(self) -> None:
+        """Send every committed event past the cursor to its rooms (skipping the clients
+        whose welcome already replayed it); remember them for the next views."""
+        with self.sending:
+            fresh = self.session.events_since(self.cursor)
+            sio = self.socketio.server
+            for event in fresh:
+                live = self.connections.live()
+                already = [c.sid for c in live if c.last_sent >= event["seq"]]
+                for local, to in self._localized(event, live):
+                    sio.emit("evento", local, to=to, skip_sid=already, namespace=NAMESPACE)
+                for client in live:
+                    client.last_sent = max(client.last_sent, event["seq"])
+                self.cursor = event["seq"]
+            self.unviewed += fresh
+
+    def _localized(self, event: dict, live: list[Client]) -> list[tuple[dict, list[str]]]:
+        """The event as each of its rooms receives it, rooms receiving the same numbers grouped
+        together: each distinct message is encoded once, however many rooms get it."""
+        groups: dict[tuple[int, str], tuple[dict, list[str]]] = {}
+        for room, viewer in rooms.targets(event["visibility"], live):
+            local = self.numbering.localize(event, viewer)
+            # an undo's desfeito, a player's prompt ids: per viewer
+            rewritten = local["data"] is not event["data"] or local["text"] != event["text"]
+            key = (local["seq"], json.dumps([local["data"], local["text"]], sort_keys=True)
+                   if rewritten else "")
+            groups.setdefault(key, (local, []))[1].append(room)
+        return list(groups.values())
+
+    # ------------------------------------------------------------------ views
+
+    def send_views(self) -> None:
+        """The views after the events sent since the last views, once the phones have those
+        events: building the views holds the GIL the websocket writers need, and a view is
+        worth less than the event it follows. A burst of commands gets one round of views
+        (the later jobs of the burst find nothing left to show, and wait for nothing)."""
+        with self.sending:
+            if not self.unviewed:
+                return
+        self._wait_sent()
+        with self.sending:
+            state = self.caught_up()
+            fresh, self.unviewed = self.unviewed, []
+        self._send_states(fresh, state)
+
+    def caught_up(self) -> State:
+        """The session's state, with every event it follows from already sent to the phones
+        (a command may have committed while its own fan-out lags: its events go out now, from
+        here, so that no view runs ahead of the events a phone has). Hold `sending`."""
+        state = self.session.state
+        self.send_events()  # reads the log after the state: it covers every event of it
+        return state
+
+    def _wait_sent(self) -> None:
+        """Wait until every connection's send queue is empty (at most VIEWS_WAIT seconds),
+        then VIEWS_SETTLE more: the writers have taken the events and are sending them."""
+        eio = self.socketio.server.eio
+        deadline = time.monotonic() + VIEWS_WAIT
+        while time.monotonic() < deadline:
+            if all(s.queue.empty() for s in list(eio.sockets.values())):
+                break
+            time.sleep(VIEWS_POLL)
+        time.sleep(VIEWS_SETTLE)
+
+    def _send_states(self, fresh: list[dict], state: State) -> None:
+        """After new events, each kind of viewer gets what changed in its view of `state` (see
+        sync_view); a viewer that saw none of them and whose view did not change gets
+        nothing, so a GM-only command leaves no trace on the players' phones."""
+        viewers = self.connections.viewers()
+        views = {viewer: self._localize_view(view, viewer) for viewer, view in
+                 self.view_states(state, viewers, self.tables).items()}
+        changes: dict[str, tuple[dict, list[str]]] = {}  # one message for every room it suits
+        for viewer in viewers:
+            saw = any(self.visible_to(e["visibility"], viewer) for e in fresh)
+            self.sync_view(viewer, saw, views[viewer], changes)
+        sio = self.socketio.server
+        for changed, to in changes.values():
+            sio.emit("estado_mudou", changed, to=to, namespace=NAMESPACE)
+
+    def sync_view(self, viewer: str, saw: bool = False, view: dict | None = None,
+                  changes: dict[str, tuple[dict, list[str]]] | None = None) -> dict:
+        """Bring every connected client of `viewer` to the current view; return that view.
+
+        Every client of a viewer holds `last_views[viewer]` (the dispatcher alone sends views).
+        The GM gets the whole `estado` after every batch (its page marks command boundaries
+        with it); players and table screens get `estado_mudou`, only the top-level keys whose
+        value changed (a key that disappeared comes as null) — `{}` when none did but they saw
+        one of the batch's events (it marks "the view is current"), nothing when they saw
+        none. The view is built once per viewer and sent once to its room, however many
+        phones share it.
+        """
+        view = view if view is not None else self.view(viewer)
+        before = self.last_views.get(viewer)
+        self.last_views[viewer] = view
+        room = {"gm": GM_ROOM, "public": TABLE_ROOM}.get(viewer, viewer)
+        sio = self.socketio.server
+        if viewer == protocol.GM or before is None:
+            sio.emit("estado", view, to=room, namespace=NAMESPACE)
+            return view
+        changed = {key: value for key, value in view.items() if before.get(key) != value}
+        changed.update({key: None for key in before if key not in view})
+        if not (changed or saw):
+            return view
+        if changes is None:
+            sio.emit("estado_mudou", changed, to=room, namespace=NAMESPACE)
+        else:  # gathered by _send_states: the same change to many rooms goes out once
+            key = json.dumps(changed, sort_keys=True)
+            changes.setdefault(key, (changed, []))[1].append(room)
+        return view
+
+    def view(self, viewer: str, state: State | None = None) -> dict:
+        """The viewer's view of `state` (default: the session's now)."""
+        state = self.session.state if state is None else state
+        return self._localize_view(self.view_state(state, viewer, self.tables), viewer)
+
+    def _localize_view(self, view: dict, viewer: str) -> dict:
+        """A player's view with its prompt ids in that player's numbers."""
+        return self.prompts.localize_data(view, viewer)

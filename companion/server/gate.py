@@ -1,0 +1,152 @@
+"""The `comando` event: what a connection may run, and its acknowledgement.
+
+Each connection's commands are rate-limited (access.RateLimiter, per role). The GM may run
+every command; a player only what is theirs (companion.protocol.may_run: comandos.yaml
+`jogador: true`); the table screen none. A player's prompt ids are their own
+(numbering.PromptNumbering): 1, 2, 3, … over the prompts addressed to that player, in events,
+views, texts and refusals; `responder pedido N` from a player is read in that numbering and
+turned into the engine's id here, before the session runs it. The acknowledgement carries the
+command's events the sender may see, in its own numbering, or a refusal it may read.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+from flask import request
+
+from companion import protocol
+from companion.engine import Command
+from companion.engine.toolkit import slug
+from companion.errors import AccessDenied, CommandRejected
+from companion.report import prompt_ids
+from companion.server import access
+from companion.server.numbering import Numbering, PromptNumbering
+from companion.server.rooms import Client, Connections
+from companion.server.served import ServedSession
+from companion.session import RunResult
+from companion.tables import Tables
+
+
+class CommandGate:
+    """Runs each connection's `comando` through the session, as who may run it."""
+
+    def __init__(self, session: ServedSession, tables: Tables, connections: Connections,
+                 numbering: Numbering, prompts: PromptNumbering,
+                 limiters: dict[str, access.Limiter],
+                 visible_to: Callable[[str, str], bool]) -> None:
+        self.session = session
+        self.tables = tables
+        self.connections = connections
+        self.numbering = numbering
+        self.prompts = prompts
+        self.limiters = limiters  # role → its commands' limiter, by sid
+        self.visible_to = visible_to
+
+    def command(self, payload: Any) -> dict[str, Any]:
+        """The `comando` handler: returns the acknowledgement."""
+        sid = request.sid  # type: ignore[attr-defined]
+        client = self.connections.find(sid)
+        if client is None:
+            return {"ok": False, "error": "conexão ainda não aceita; tente de novo"}
+        actor = protocol.actor_for_viewer(client.viewer)
+        if actor is None:
+            return protocol.refusal("a tela da mesa só mostra; comandos vêm do Mestre",
+                                    "so_mestre")
+        limiter = self.limiters[client.role]
+        if not limiter.allow(sid):
+            return {"ok": False, "error": access.rate_limited(int(limiter.capacity))}
+        try:
+            text = access.command_text(payload)
+        except AccessDenied as refused:
+            return {"ok": False, "error": refused.message}
+        if protocol.is_player(actor):
+            return self._player_command(client, actor, text)
+        result = self.session.run(text, actor=actor)
+        return self._ack(result, client)
+
+    def forget(self, sid: str) -> None:
+        """A connection is gone: its limits go too."""
+        for limiter in self.limiters.values():
+            limiter.forget(sid)
+
+    # ------------------------------------------------------------------ acknowledging
+
+    def _ack(self, result: RunResult, client: Client) -> dict[str, Any]:
+        if not result.ok:
+            return protocol.refusal(self._refusal_text(result, client.viewer), result.code)
+        events = [self.numbering.localize(e, client.viewer) for e in result.events
+                  if self.visible_to(e["visibility"], client.viewer)]
+        return {"ok": True, "events": events}
+
+    def _refusal_text(self, result: RunResult, viewer: str) -> str:
+        """What the viewer reads of a refusal. The GM reads the engine's text. For a player, a
+        refusal whose params name prompts is written again from its template with the params in
+        the player's numbers and only the player's own prompts (numbering.localize_params);
+        any other keeps its text, with the regex pass (localize_text) as the last resort for a
+        prompt quoted in prose (a refusal about a refusal: comandos.na_vez)."""
+        message = result.error or ""
+        code, params = result.code, result.params
+        if viewer == protocol.GM or not protocol.is_player(viewer):
+            return message
+        if code in self.tables.narration.codes and prompt_ids.carries_prompt_ids(params):
+            return self.tables.narration.render(code, self.prompts.localize_params(params,
+                                                                                   viewer))
+        return self.prompts.localize_text(message, viewer)
+
+    def _refused(self, refusal: CommandRejected) -> dict[str, Any]:
+        """The server's own refusal (said by its code) as the acknowledgement."""
+        text = refusal.message or self.tables.narration.render(refusal.code, refusal.params)
+        return protocol.refusal(text, refusal.code)
+
+    # ------------------------------------------------------------------ a player's line
+
+    def _player_command(self, client: Client, actor: str, text: str) -> dict[str, Any]:
+        """A player's line: parsed once (Session.parse: the session's cache, which its own
+        `run` shares), refused unless it is theirs to give (the session handles `desfazer`
+        before the engine's own check), the prompt it names read in the player's own numbers,
+        then run as that player."""
+        command = self.session.parse(text).command
+        if command is None:
+            return self._ack(self.session.run(text, actor=actor), client)  # its parse error
+        if not protocol.may_run(actor, command.name, self.tables):
+            return protocol.refusal(protocol.refusal_to_run(command.name, self.tables),
+                                    "so_mestre")
+        args = dict(command.args)
+        try:
+            said = self._own_prompt(client.viewer, command.name, args, text.strip())
+        except CommandRejected as refused:
+            return self._refused(refused)
+        result = self.session.run_command(Command(command.name, args, actor), text=said)
+        return self._ack(result, client)
+
+    def _own_prompt(self, viewer: str, name: str, args: dict[str, Any], text: str) -> str:
+        """For an answer, the prompt it names in the player's numbers becomes the engine's id
+        (in `args`, and in the text kept in the log); returns that text. A number the player
+        never had, or whose prompt is no longer pending, is refused here (tables/narracao/
+        pedidos_jogador.yaml), listing only the player's own pending prompts."""
+        if name != "responder":
+            return text
+        mine = [p for p in self.session.state.prompts
+                if protocol.may_answer(viewer, p.character)]
+        local = self.prompts.numbers(viewer)
+        if "pedido" not in args:
+            named = args.get("personagem")
+            if named is not None and slug(str(named)) != protocol.character_of(viewer):
+                raise CommandRejected.because("pedidos_jogador.pedido_alheio", nome=named)
+            if not mine:
+                raise CommandRejected.because("pedidos_jogador.sem_pedido")
+            return text
+        said = str(args["pedido"]).strip()
+        number = int(said) if said.isascii() and said.isdigit() else 0
+        wanted = self.prompts.to_global(viewer, number) if number else None
+        pending = [local[p.id] for p in mine if p.id in local]
+        if wanted is None:
+            raise CommandRejected.because("pedidos_jogador.pedido_desconhecido", pedido=said,
+                                          pendentes=pending)
+        if not any(p.id == wanted for p in mine):
+            raise CommandRejected.because("pedidos_jogador.pedido_encerrado", pedido=number,
+                                          pendentes=pending)
+        args["pedido"] = wanted
+        return re.sub(rf"\bpedido\s+0*{number}\b", f"pedido {wanted}", text, count=1,
+                      flags=re.IGNORECASE)

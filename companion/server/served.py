@@ -1,0 +1,58 @@
+"""What the server needs of a session: the one type its modules hold a session as.
+
+companion.session.Session is the implementation (tests/test_server_session.py checks that it
+satisfies this); the server calls nothing on a session that is not named here.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
+
+from companion.commands.parse import ParseResult
+from companion.engine import Command, State
+from companion.session import Player, RunResult
+from companion.store import Narration
+from companion.tables import Tables
+
+EventDict = dict[str, Any]
+Subscriber = Callable[[list[EventDict]], None]
+
+
+@runtime_checkable
+class ServedSession(Protocol):
+    """A table's session as the pages, the API, the report pages and the sockets use it."""
+
+    gm_token: str
+    tables: Tables
+
+    @property
+    def state(self) -> State: ...
+
+    @property
+    def db_path(self) -> str: ...
+
+    # ---------------------------------------------------------------- running
+    def parse(self, text: str) -> ParseResult: ...
+
+    def run(self, text: str, actor: str = "gm") -> RunResult: ...
+
+    def run_command(self, command: Command, text: str | None = None) -> RunResult: ...
+
+    # ---------------------------------------------------------------- the log
+    def events_since(self, seq: int = 0) -> list[EventDict]: ...
+
+    def events_of(self, n: int) -> list[EventDict]: ...
+
+    def last_seq(self) -> int: ...
+
+    def visibilities_since(self, seq: int = 0) -> list[EventDict]: ...
+
+    def narrations(self, seqs: Sequence[int]) -> Mapping[int, Narration]: ...
+
+    def subscribe(self, callback: Subscriber) -> None: ...
+
+    def unsubscribe(self, callback: Subscriber) -> None: ...
+
+    # ---------------------------------------------------------------- players
+    def join_player(self, name: str) -> Player: ...
+
+    def player_by_token(self, token: str) -> Player | None: ...
