@@ -9,10 +9,12 @@ import argparse
 import json
 import os
 import re
+import signal
 import sqlite3
 import sys
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterable, NoReturn, TextIO
+from typing import Any, Callable, Iterable, Iterator, NoReturn, TextIO
 
 # The rules pieces declared above companion.loader (it imports those below it): imported here by
 # name, so that load_rules checks them at start for every action whatever the imports below
@@ -323,6 +325,18 @@ def _certificate(args: argparse.Namespace) -> tuple[str, str]:
     return str(cert), str(key)
 
 
+@contextmanager
+def _sigterm_as_ctrl_c() -> Iterator[None]:
+    """A SIGTERM (what a service manager sends to stop) is a Ctrl+C while serving: the server
+    stops the same way and the session closes its SQLite file (the WAL checkpointed into it and
+    removed), exit status 0."""
+    before = signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
 def cmd_serve(args: argparse.Namespace, tables: Tables) -> int:
     tls = _certificate(args) if args.https else None
     if args.sem_limites and not is_loopback(args.host):
@@ -331,8 +345,9 @@ def cmd_serve(args: argparse.Namespace, tables: Tables) -> int:
     session = _open_session(args, tables, gm_token=args.gm_token)
     print(campaign_line(session), flush=True)
     try:
-        serve(args.host, args.port, session, voice=_voice_factory(session, tables, args),
-              tls=tls, limits=not args.sem_limites)
+        with _sigterm_as_ctrl_c():
+            serve(args.host, args.port, session, voice=_voice_factory(session, tables, args),
+                  tls=tls, limits=not args.sem_limites)
     finally:
         session.close()
     return 0

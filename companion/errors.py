@@ -46,3 +46,9 @@ class DiceError(CommandRejected):
 
 class AccessDenied(CompanionError):
     """A client asked for something it may not do."""
+
+
+class DiskFull(CompanionError):
+    """The disk under the session's SQLite file is full: the write was rolled back, nothing of
+    it was recorded. Raised by the store, which has no words for people; the session says it
+    (tables/narracao/gravacao.yaml, entrada.yaml)."""

@@ -221,6 +221,7 @@ REFUSAL_CODES = frozenset({
     "valor_fora_do_dado",  # a physical die value the prompt's dice cannot give
     "pedido_pendente",     # a prompt that holds the group waits for its answer
     "so_mestre",           # only the GM may run this command
+    "disco_cheio",         # the laptop's disk is full: nothing was recorded; the same again later
 })
 
 

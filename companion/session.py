@@ -19,6 +19,11 @@ newest readable one by replaying what follows, and the GM is told.
 Players: `join_player` creates the character (through a logged `personagem` command) the first
 time a name joins; every join, even a second one with the same name, gets a NEW token for that
 same character — one per device, so a token is never handed out twice.
+
+A full disk (the store's DiskFull) refuses the command or the join that could not be written,
+in the table's words (tables/narracao/gravacao.yaml, entrada.yaml); the state stays as it was,
+since it only moves after its write committed. The operator's log says it once, and again only
+if the disk fills up again after a write went through; nothing needs a restart.
 """
 from __future__ import annotations
 
@@ -28,10 +33,11 @@ import random
 import secrets
 import threading
 from collections import OrderedDict, deque
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Hashable, Iterable, Sequence
+from typing import Any, Callable, Hashable, Iterable, Iterator, Sequence
 
 from companion import protocol, replay, rules_version, state_codec
 from companion.engine import Command, State, apply, initial_state
@@ -39,7 +45,7 @@ from companion.commands.parse import ParseResult, parse
 from companion.engine.model import GM, PUBLIC
 from companion.engine.procedures.weather import SESSION_START
 from companion.engine.toolkit import slug
-from companion.errors import CommandRejected, CompanionError
+from companion.errors import CommandRejected, CompanionError, DiskFull
 from companion.replay import (PLACELESS, READ_ONLY, RULES_CHANGED, HISTORY_NOTICE, SYSTEM, UNDO,
                               fresh_prompt_ids)
 from companion.store.log import Log, Meta, Narration, NewEvent, StoredCommand, StoredState, dumps
@@ -102,6 +108,12 @@ def fresh_prompt_ids(state: State, issued: int) -> State:
     return replace(state, next_prompt_id=issued + 1)
 
 
+def _full_at_open(tables: Tables, where: str) -> SessionError:
+    """The session could not be written as it opened: the disk is full."""
+    return SessionError(tables.narration.render("gravacao.disco_cheio_ao_abrir",
+                                                {"banco": where}))
+
+
 def describe(command: Command) -> str:
     """A text for a command that arrived already parsed (a tapped button)."""
     values = " ".join(str(v) for v in command.args.values())
@@ -126,6 +138,7 @@ class Session:
         self._parsed: OrderedDict[tuple[str, str, Hashable], ParseResult] = OrderedDict()
         # every file of tables/, the sentences included: part of a reading's key
         self.tables_version = rules_version.fingerprint(rules_version.canonical(tables.files))
+        self._disk_full = False  # the last write found the disk full (said once, _recording)
         self._rules_id = replay.rules_id(log, tables)
         self.notices: list[str] = []  # what opening told the GM (printed by the shells too)
         fresh = log.is_empty()
@@ -143,7 +156,26 @@ class Session:
     def open(cls, db_path: str | Path | None, seed: int | str | None, tables: Tables,
              gm_token: str | None = None) -> Session:
         """Open a new session or resume the one stored at db_path (None → in memory)."""
-        log = Log.open(db_path)
+        try:
+            log = Log.open(db_path)
+        except DiskFull:
+            raise _full_at_open(tables, str(db_path)) from None
+        return cls.open_log(log, seed, tables, gm_token)
+
+    @classmethod
+    def open_log(cls, log: Log, seed: int | str | None, tables: Tables,
+                 gm_token: str | None = None) -> Session:
+        """The session stored in an open log (a new one when it has none). A write that finds
+        the disk full (the meta row, the first command) closes the log and says so."""
+        try:
+            return cls._opening(log, seed, tables, gm_token)
+        except DiskFull:
+            log.close()
+            raise _full_at_open(tables, log.path) from None
+
+    @classmethod
+    def _opening(cls, log: Log, seed: int | str | None, tables: Tables,
+                 gm_token: str | None) -> Session:
         meta = log.meta()
         if meta is None:
             chosen = str(seed) if seed is not None else str(secrets.randbelow(1_000_000))
@@ -154,7 +186,7 @@ class Session:
             if seed is not None and str(seed) != meta.seed:
                 log.close()
                 raise SessionError(
-                    f"o banco '{db_path}' é de uma sessão com a semente {meta.seed}, não "
+                    f"o banco '{log.path}' é de uma sessão com a semente {meta.seed}, não "
                     f"{seed}; abra-o sem --seed (ou com --seed {meta.seed}) ou use outro --db"
                 )
             if gm_token and gm_token != meta.gm_token:
@@ -327,7 +359,8 @@ class Session:
                                           "sozinha; 'ajuda' lista os comandos")
         with self._lock:
             try:
-                stored = self._run_locked(command, said)
+                with self._recording(CommandRejected.because("gravacao.disco_cheio")):
+                    stored = self._run_locked(command, said)
             except CompanionError as error:
                 return RunResult(False, error=error.message, code=getattr(error, "code", None),
                                  params=getattr(error, "params", {}))
@@ -351,6 +384,25 @@ class Session:
         if name == SESSION_START:
             return f"{self.seed}:{START_NUMBER}"
         return f"{self.seed}:{self._dice_from + self._placed}"
+
+    @contextmanager
+    def _recording(self, refusal: CommandRejected) -> Iterator[None]:
+        """One write the table asked for (the session's lock held). A full disk becomes
+        `refusal`, in the table's words, and one warning in the operator's log until a write
+        goes through again."""
+        try:
+            yield
+        except DiskFull:
+            if not self._disk_full:
+                logger.warning("disco cheio: nada mais é gravado em %s; os comandos são "
+                               "recusados até liberar espaço (o já gravado está salvo)",
+                               self.db_path)
+            self._disk_full = True
+            raise self._refusal(refusal) from None
+        if self._disk_full:
+            logger.info("há espaço de novo em %s: os comandos voltam a ser gravados",
+                        self.db_path)
+            self._disk_full = False
 
     def _apply(self, command: Command, text: str, n: int | None = None) -> list[EventDict]:
         n = self._log.next_number() if n is None else n
@@ -451,15 +503,20 @@ class Session:
         character_id = slug(shown)
         if not character_id:
             raise self._refusal(CommandRejected.because("entrada.nome_invalido", nome=name))
-        with self._lock:
-            if not any(c.id == character_id for c in self._state.party):
-                self._run_locked(Command("personagem", {"nome": shown}), f"personagem {shown}")
-            character = next((c for c in self._state.party if c.id == character_id), None)
-            if character is None:
-                raise self._refusal(CommandRejected.because("entrada.nao_criado", nome=shown))
-            player = Player(secrets.token_urlsafe(12), character.id, character.name)
-            self._log.add_player(player.token, player.character_id, player.name)
-        self._deliver()
+        full = CommandRejected.because("entrada.disco_cheio", nome=shown)
+        try:
+            with self._lock, self._recording(full):
+                if not any(c.id == character_id for c in self._state.party):
+                    self._run_locked(Command("personagem", {"nome": shown}),
+                                     f"personagem {shown}")
+                character = next((c for c in self._state.party if c.id == character_id), None)
+                if character is None:
+                    raise self._refusal(CommandRejected.because("entrada.nao_criado",
+                                                                nome=shown))
+                player = Player(secrets.token_urlsafe(12), character.id, character.name)
+                self._log.add_player(player.token, player.character_id, player.name)
+        finally:
+            self._deliver()  # a character created before the disk filled is still told
         return player
 
     def player_by_token(self, token: str) -> Player | None:

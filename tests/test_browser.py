@@ -13,6 +13,7 @@ from typing import Any, Iterator
 
 import pytest
 
+from tests.disk_helpers import Disk, command
 from tests.browser_helpers import (
     LiveTable,
     GM_TOKEN,
@@ -243,6 +244,23 @@ def test_command_error_and_undo_on_the_gm_page(table: Table) -> None:
     gm.get_by_role("button", name="Desfazer").click()
     undone = wait_until(lambda: table.events()[before:], message="Desfazer não fez nada")
     gm.locator(f"#log li[data-seq='{undone[-1]['seq']}']").wait_for()
+    assert error.is_hidden()
+
+
+def test_a_full_disk_is_said_on_the_gm_page_like_any_refusal(table: Table) -> None:
+    gm = table.gm()
+    disk = Disk(table.session)
+    disk.fill(command(table.session, "rolar 1d20"))
+    before = len(table.events())
+    gm.get_by_label("Comando").fill("rolar 1d20")
+    gm.get_by_role("button", name="Enviar").click()
+    error = gm.locator("#command-error")
+    error.wait_for()
+    said = error.inner_text()
+    assert "disco do notebook está cheio" in said and "libere espaço no notebook" in said
+    assert len(table.events()) == before
+    disk.free()
+    table.command(gm, "rolar 1d20")  # by itself, no restart; the refusal is cleared
     assert error.is_hidden()
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -119,3 +120,39 @@ def test_no_limits_on_loopback_lets_more_players_join_than_the_default(tmp_path:
             client.disconnect()
         process.kill()
         process.wait()
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl_c", "sigterm"])
+def test_a_stop_signal_closes_the_session_and_leaves_no_wal_behind(
+        tmp_path: Path, stop: signal.Signals) -> None:
+    """Ctrl+C and a service manager's SIGTERM stop the server the same clean way: the session
+    closes its SQLite file (the WAL checkpointed into it and removed), exit status 0."""
+    db, port = tmp_path / "mesa.db", free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1",
+         "--port", str(port), "--db", str(db), "--seed", "3", "--gm-token", "t"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        read_until(process, "Ctrl+C")
+        answer = requests.post(f"http://127.0.0.1:{port}/api/command", timeout=5,
+                               json={"text": "rolar 1d20"},
+                               headers={"Authorization": "Bearer t"})
+        assert answer.status_code == 200 and answer.json()["ok"] is True
+        assert Path(f"{db}-wal").exists()  # the open session's WAL
+        process.send_signal(stop)
+        rest, _ = process.communicate(timeout=20)
+        assert process.returncode == 0, rest
+        assert "Servidor encerrado." in rest and "Traceback" not in rest
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert not Path(f"{db}-wal").exists() and not Path(f"{db}-shm").exists()
+    stored = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        texts = [text for (text,) in stored.execute("SELECT text FROM commands ORDER BY n")]
+    finally:
+        stored.close()
+    assert texts[-1] == "rolar 1d20"

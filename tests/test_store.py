@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.errors import DiskFull
 from companion.store import Log, Meta, NewEvent, StoredState
 
 STATE = StoredState(1, b'{"minutes": 0}')
@@ -136,3 +137,21 @@ def test_reopening_keeps_everything(tmp_path: Path) -> None:
     assert [e["text"] for e in second.events_since(0)] == ["lista"]
     assert second.players() == [("p", "ana", "Ana")]
     second.close()
+
+
+def test_a_full_disk_is_disk_full_and_the_log_writes_again_once_there_is_room(
+        log: Log) -> None:
+    # A file that may not grow (max_page_count, per connection) is full like a full disk.
+    room = log.pragma("max_page_count")
+    log._db.execute(f"PRAGMA max_page_count = {log.pragma('page_count')}")
+    big = [_event("x" * 20_000)]  # needs pages of its own
+    with pytest.raises(DiskFull):
+        put(log, 1, "rolar d6", "rolar", {}, "gm", "agora", big)
+    assert not log._db.in_transaction  # rolled back, by SQLite or by the log
+    assert log.commands() == [] and log.events_since(0) == []
+    with pytest.raises(DiskFull):
+        log.add_player("t", "ana", "Ana" * 5000)
+    assert log.players() == []
+    log._db.execute(f"PRAGMA max_page_count = {room}")
+    put(log, 1, "rolar d6", "rolar", {}, "gm", "agora", big)
+    assert [e["text"] for e in log.events_since(0)] == ["x" * 20_000]

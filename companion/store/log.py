@@ -2,8 +2,9 @@
 
 Durability: WAL journal and `synchronous=FULL`, so a transaction is on disk when COMMIT returns.
 Every accepted command and all its events go in one transaction (`append`); the session commits
-it before it returns or broadcasts anything. Without a path the log lives in memory
-(`:memory:`): a session that ends with the process, with nothing left on disk.
+it before it returns or broadcasts anything. On a full disk a write raises DiskFull and leaves
+nothing of itself behind (what was committed before stays). Without a path the log lives in
+memory (`:memory:`): a session that ends with the process, with nothing left on disk.
 
 History is kept, not recomputed: every command is stored with the state after it (`states`,
 the session's serialised State, in the command's own transaction), its dice key (what its RNG
@@ -30,10 +31,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
+from companion.errors import DiskFull
+
 MEMORY = ":memory:"
 HISTORY = 2  # PRAGMA user_version of a log with stored history (before it: 0)
 KEYFRAME_EVERY = 64  # commands between two states stored whole
 LEVEL = 6  # zlib's compression level
+FULL_DISK_CODES = frozenset({sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR_SHMSIZE})
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -214,6 +218,18 @@ def _command(row: Sequence[Any]) -> StoredCommand:
 COMMAND_COLUMNS = "n, text, name, args, actor, undone, at, dice, rules"
 
 
+@contextmanager
+def _full_disk() -> Iterator[None]:
+    """SQLite's 'database or disk is full' raised as DiskFull, and so is the -shm file that
+    cannot grow (opening a file on a full disk); every other error as it is."""
+    try:
+        yield
+    except sqlite3.OperationalError as error:
+        if getattr(error, "sqlite_errorcode", None) in FULL_DISK_CODES:
+            raise DiskFull() from error
+        raise
+
+
 def event_dict(seq: int, command: str, kind: str, visibility: str, text: str,
                data: Any) -> dict[str, Any]:
     """The one shape of an event outside the engine (DESIGN.md contract)."""
@@ -235,10 +251,15 @@ class Log:
         """Open (creating if needed) the log at path, in WAL mode with synchronous=FULL."""
         where = str(path) if path else MEMORY
         connection = sqlite3.connect(where, isolation_level=None, check_same_thread=False)
-        connection.execute("PRAGMA journal_mode=WAL")
-        connection.execute("PRAGMA synchronous=FULL")
-        connection.execute("PRAGMA foreign_keys=ON")
-        return cls._ready(connection, where)
+        try:
+            with _full_disk():  # a new file, or a closed one's -wal and -shm, on a full disk
+                connection.execute("PRAGMA journal_mode=WAL")
+                connection.execute("PRAGMA synchronous=FULL")
+                connection.execute("PRAGMA foreign_keys=ON")
+                return cls._ready(connection, where)
+        except DiskFull:
+            connection.close()
+            raise
 
     @classmethod
     def read(cls, path: str | Path) -> Log:
@@ -269,14 +290,17 @@ class Log:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """One atomic write: committed on success, rolled back on any error."""
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
-            yield self._db
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
+        """One atomic write: committed on success, rolled back on any error (DiskFull when the
+        disk is full)."""
+        with _full_disk():
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+                self._db.execute("COMMIT")
+            except BaseException:
+                if self._db.in_transaction:  # a full disk may have rolled it back already
+                    self._db.execute("ROLLBACK")
+                raise
 
     def pragma(self, name: str) -> Any:
         """Read a PRAGMA (journal_mode, synchronous…), for checks and tests."""
