@@ -8,6 +8,10 @@ import { isPreamble, outcome } from "./outcome.js";
 import { undoTracker } from "./undo.js";
 
 const TOKEN_KEY = "mesa.mestre.token";
+const NOTICES_READ_KEY = "mesa.mestre.avisos_lidos"; // the last history notice the GM closed
+// System commands the session records when a campaign opens (companion/replay.py): the rules
+// changed since it was last played, it was updated from an older release, damaged states.
+const HISTORY_COMMANDS = new Set(["regras_mudaram", "aviso_historico"]);
 
 function gmToken() {
   const fromUrl = new URLSearchParams(window.location.search).get("token");
@@ -27,7 +31,9 @@ const undos = undoTracker();
 const conn = connect({
   auth: () => ({ token: gmToken() }),
   onStatus: (online) => { if (!online) undos.reconnecting(); showStatus(online); },
-  onEvent: (event) => { addEvent(event); greyOut(undos.event(event)); showUndoTarget(); },
+  onEvent: (event) => {
+    addEvent(event); greyOut(undos.event(event)); showUndoTarget(); noteHistory(event);
+  },
   onState: (newState) => { undos.state(); render(newState); showUndoTarget(); },
   onRefused: (reason) => {
     const box = $("#refused");
@@ -168,7 +174,36 @@ function render(newState) {
   renderSecrets();
 }
 
-/** What the GM must not miss, inside "Agora": the party is lost, monsters are on their way. */
+/** What opening the campaign told the GM (the rules changed, an update, a repaired file):
+ * kept until the GM closes it, and not shown again after that (on this device). */
+let notices = [];
+
+function noteHistory(event) {
+  if (!HISTORY_COMMANDS.has(event.command)) return;
+  if (event.seq <= Number(store.get(NOTICES_READ_KEY) || 0)) return;
+  notices.push(event);
+  renderAlerts();
+}
+
+function closeNotices() {
+  const last = notices.length ? notices[notices.length - 1].seq : 0;
+  store.set(NOTICES_READ_KEY, String(last));
+  notices = [];
+  renderAlerts();
+}
+
+function noticeCard() {
+  if (!notices.length) return null;
+  const [first, ...rest] = notices;
+  return el("div", { class: "gm-alert notice", role: "status" },
+    el("span", { class: "badge gm", text: "Só o Mestre" }),
+    el("strong", { text: String(first.text ?? "") }),
+    rest.length ? el("ul", {}, rest.map((e) => el("li", { text: String(e.text ?? "") }))) : null,
+    el("button", { type: "button", class: "close-notice", text: "Entendi", onclick: closeNotices }));
+}
+
+/** What the GM must not miss, inside "Agora": the party is lost, monsters are on their way,
+ * the rules changed since the last evening. */
 function renderAlerts() {
   const gm = pick(state, "mestre") || {};
   const alert = (text, cls = "") => el("div", { class: `gm-alert ${cls}` },
@@ -176,6 +211,7 @@ function renderAlerts() {
   fill($("#gm-alerts"), [
     pick(gm, "perdido") ? alert("O grupo está PERDIDO — os jogadores não sabem.", "bad") : null,
     pick(gm, "encontro_pendente") ? alert("Encontro rolado: os monstros chegam no fim do turno.", "bad") : null,
+    noticeCard(),
   ]);
 }
 
