@@ -212,11 +212,13 @@ def _open_session(args: argparse.Namespace, tables: Tables, gm_token: str | None
 # ---------------------------------------------------------------------- shell
 
 def campaign_line(session: Any) -> str:
-    """Which session of the campaign goes on (the last one, where the party stopped)."""
+    """Which session of the campaign goes on (the last one, where the party stopped), and what
+    opening it told the GM (the rules changed since the last evening, an update, a repair)."""
     number = getattr(session.state, "session", 1)
     where = "só na memória" if session.db_path == ":memory:" else f"em {session.db_path}"
+    told = "".join(f"\n  {notice}" for notice in getattr(session, "notices", []))
     return (f"campanha {where}: sessão {number} "
-            "(no fim da noite, diga 'encerrar sessão'; o relatório fica em /relatorio)")
+            "(no fim da noite, diga 'encerrar sessão'; o relatório fica em /relatorio)" + told)
 
 
 def cmd_shell(args: argparse.Namespace, tables: Tables) -> int:

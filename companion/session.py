@@ -46,6 +46,7 @@ from companion.engine.model import GM, PUBLIC
 from companion.engine.procedures.weather import SESSION_START
 from companion.engine.toolkit import slug
 from companion.errors import CommandRejected, CompanionError, DiskFull
+from companion.projection import Projection, Quoted, StoredEvent
 from companion.replay import (PLACELESS, READ_ONLY, RULES_CHANGED, HISTORY_NOTICE, SYSTEM, UNDO,
                               fresh_prompt_ids)
 from companion.store.log import Log, Meta, Narration, NewEvent, StoredCommand, StoredState, dumps
@@ -112,6 +113,11 @@ def _full_at_open(tables: Tables, where: str) -> SessionError:
     """The session could not be written as it opened: the disk is full."""
     return SessionError(tables.narration.render("gravacao.disco_cheio_ao_abrir",
                                                 {"banco": where}))
+
+
+def quoted(stored: StoredCommand) -> Quoted:
+    """A stored command as an undo quotes it."""
+    return Quoted(stored.name, stored.args, stored.actor, stored.text)
 
 
 def describe(command: Command) -> str:
@@ -277,6 +283,19 @@ class Session:
         """How these events' texts were rendered (Log.narrations)."""
         with self._lock:
             return self._log.narrations(seqs)
+
+    def history_since(self, seq: int = 0) -> list[StoredEvent]:
+        """The stored events after `seq`, with how their texts were rendered (what a
+        projection reads: companion.projection)."""
+        with self._lock:
+            rows = self._log.stored_since(seq)
+        return [StoredEvent(*row) for row in rows]
+
+    def quoted(self, n: int) -> Quoted | None:
+        """Command n as an undo quotes it (None: no such command)."""
+        with self._lock:
+            stored = self._log.command(n)
+        return None if stored is None else quoted(stored)
 
     def events_of(self, n: int) -> list[EventDict]:
         """The events command n produced."""
@@ -448,8 +467,10 @@ class Session:
         return stored
 
     def _undo_events(self, target: StoredCommand) -> list[NewEvent]:
-        """Say what was undone; a command the table never saw is named to the GM alone."""
-        details = {"desfeito": target.n, "comando": target.name, "texto": target.text}
+        """Say what was undone, quoting it as the GM reads it (each viewer's projection quotes
+        it again for that viewer); a command the table never saw is named to the GM alone."""
+        texto = Projection(GM, self.tables, self.quoted).quote(quoted(target))
+        details = {"desfeito": target.n, "comando": target.name, "texto": texto}
         said = self._narrated("desfazer.desfeito", PUBLIC, details)
         if any(e["visibility"] == PUBLIC for e in self._log.events_of(target.n)):
             return [said]

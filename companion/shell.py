@@ -54,6 +54,8 @@ def run_shell(session: Session, lines: Iterable[str], out: TextIO, as_json: bool
     printer = PRINTERS[as_json]
     if session.started:  # a session created just now: what it said first (the initial weather)
         printer(RunResult(True, events=session.started), out)
+    if session.opening:  # what opening told the GM (the rules changed, an update, a repair)
+        printer(RunResult(True, events=session.opening), out)
     for line in lines:
         printer(session.run(line.rstrip("\r\n")), out)
         out.flush()

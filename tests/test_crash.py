@@ -32,8 +32,8 @@ from typing import Any
 import requests
 import socketio
 
-from companion.server.numbering import Numbering
-from companion.engine.view import visible_to
+from companion.projection import project
+from companion.protocol import may_see as visible_to
 from companion.session import Session
 from companion.tables import Tables
 from tests.history_helpers import differences
@@ -234,10 +234,9 @@ def check_round(db: Path, witness: Witness, reference: Reference, tables: Tables
             assert by_seq.get(event["seq"]) == event, f"evento {event['seq']} perdido/mudado"
         player = next((p for p in reopened.players() if p.character_id == "ana"), None)
         if player is not None:
-            numbering = Numbering(reopened.events_since, visible_to, reopened.events_of)
             viewer = "player:ana"
-            mine = [numbering.localize(e, viewer) for e in stored
-                    if visible_to(e["visibility"], viewer)]
+            _projection, mine = project(viewer, tables, reopened.history_since(0),
+                                        reopened.quoted)
             by_number = {e["seq"]: e for e in mine}
             for event in acked_player + got_player:
                 assert by_number.get(event["seq"]) == event, f"evento {event} da Ana"

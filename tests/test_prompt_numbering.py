@@ -69,7 +69,8 @@ def test_answering_by_own_number_and_a_stale_number_is_refused(peers, session: S
     assert said["data"]["pedido"] == 2 and "pedido 2" in said["text"]
     stored = [e for e in session.events_since(0) if e["kind"] == "resposta"]
     assert [e["data"]["pedido"] for e in stored] == [3]  # the engine answered its prompt 3
-    assert session.commands()[-1].text == "responder pedido 3 rolar"
+    last = session.commands()[-1]  # what Bia typed, and the engine's prompt in its arguments
+    assert (last.text, last.args["pedido"]) == ("responder pedido 2 rolar", 3)
     wait_until(lambda: pending_ids(bia) == [1], what="o pedido 2 de Bia saiu")
     # the same button again: refused in Portuguese, nothing changes
     count = len(session.events_since(0))
@@ -154,9 +155,10 @@ def test_an_undone_answer_quotes_each_player_only_their_own_numbers(peers,
         wait_until(lambda: any(e["command"] == "desfazer" for e in peer.events),
                    what=f"o desfazer chegou a {me}")
         said[me] = next(e["text"] for e in peer.events if e["command"] == "desfazer")
-    assert said["gm"] == "Desfeito: 'responder pedido 2 rolar'"
-    assert said["bia"] == "Desfeito: 'responder pedido 1 rolar'"
-    assert said["ana"] == "Desfeito: 'responder um pedido rolar'"
+    # quoted by name and arguments for each viewer (the GM too: Bia typed her own number)
+    assert said["gm"] == "Desfeito: 'responder pedido 2'"
+    assert said["bia"] == "Desfeito: 'responder pedido 1'"
+    assert said["ana"] == "Desfeito: 'responder um pedido'"
 
 
 # ---------------------------------------------------------------- refusals: only one's own prompts

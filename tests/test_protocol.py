@@ -12,7 +12,7 @@ import pytest
 
 from companion import protocol
 from companion.engine import Command, apply, initial_state
-from companion.engine.view import visible_to
+from companion.protocol import may_see as visible_to
 from companion.errors import CommandRejected, TableError
 from companion.server import rooms
 from companion.session import Session

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion import cli
-from companion.engine.view import visible_to
+from companion.protocol import may_see as visible_to
 from companion.report import build, charts
 from companion.errors import TableError
 from companion.report.source import ReportError, open_campaign, sessions

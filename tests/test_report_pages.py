@@ -9,7 +9,7 @@ from typing import Any, Iterator
 import pytest
 import requests
 
-from companion.engine.view import visible_to
+from companion.protocol import may_see as visible_to
 from companion.report import build
 from companion.report.source import open_campaign
 from companion.server.app import start_in_thread

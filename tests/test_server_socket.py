@@ -15,9 +15,8 @@ import socketio
 
 from companion.pages import page_data
 from companion.server import access
-from companion.engine.view import visible_to
+from companion.protocol import may_see as visible_to
 from companion.server.app import RunningServer, start_in_thread
-from companion.server.numbering import Numbering
 from companion.session import Session
 
 from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
@@ -633,33 +632,6 @@ def test_reconnect_with_desde_counts_in_the_viewers_numbers(peers, session: Sess
     assert stale.events[-1]["seq"] == total + 1
     assert stale.events[-1]["text"] == more[0]["text"]
 
-
-def test_numbering_grows_with_the_log_and_learns_new_viewers_late() -> None:
-    """The hub's Numbering on its own: incremental, and a viewer first asked about after the
-    log grew still gets numbers counted from the start."""
-    log: list[dict[str, Any]] = []
-
-    def add(*visibilities: str) -> None:
-        for visibility in visibilities:
-            log.append({"seq": len(log) + 1, "visibility": visibility})
-
-    numbering = Numbering(lambda seq: [e for e in log if e["seq"] > seq], visible_to)
-    add("public", "gm", "player:ana", "gm", "public")
-    assert numbering.number_of(5, "player:ana") == 3
-    assert numbering.count("public") == 2
-    add("gm", "player:bia", "public", "player:ana")
-    assert [numbering.number_of(s, "player:ana") for s in (1, 3, 5, 8, 9)] == [1, 2, 3, 4, 5]
-    assert [numbering.number_of(s, "player:bia") for s in (1, 5, 7, 8)] == [1, 2, 3, 4]
-    assert numbering.count("public") == 3
-    assert numbering.global_after(3, "player:ana") == 5
-    assert numbering.global_after(0, "player:ana") == 0
-    assert numbering.localize(log[3], "gm") == log[3]
-    assert numbering.localize(log[7], "public") == {"seq": 3, "visibility": "public"}
-    with pytest.raises(ValueError):
-        numbering.number_of(2, "player:ana")  # a GM event has no number for a player
-
-
-# ---------------------------------------------------------------------------- abuse
 
 def test_flood_is_rate_limited_and_changes_nothing_extra(session: Session) -> None:
     frozen = access.RateLimiter(access.COMMANDS_PER_WINDOW, access.WINDOW_SECONDS,

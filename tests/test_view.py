@@ -20,7 +20,8 @@ from companion.engine.model import (
     Timer,
     Travel,
 )
-from companion.engine.view import view_state, visible_to
+from companion.engine.view import view_state
+from companion.protocol import may_see as visible_to
 from companion.errors import CommandRejected, TableError
 from companion.tables import Tables
 from tests.conftest import Play

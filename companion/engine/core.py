@@ -165,6 +165,8 @@ def _repeated(handler: Handler, state: State, scratch: Scratch) -> State:
             if count == 1:
                 raise
             raise CommandRejected.because("comandos.na_vez", vez=count,
-                                          motivo=refused.message) from None
+                                          motivo=refused.message,
+                                          dentro={"code": refused.code,
+                                                  "params": refused.params}) from None
     scratch.events[:] = once.events
     return state

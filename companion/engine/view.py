@@ -48,7 +48,8 @@ Shape (keys are stable; values may be null when unknown):
                  "segredos": ["…"]}
     }
 
-`visible_to(event_visibility, viewer)` says whether an event reaches a viewer.
+Whether an event reaches a viewer is companion.protocol.may_see; what each viewer reads of the
+log (its numbers, prompt ids and texts) is companion.projection.
 """
 from __future__ import annotations
 
@@ -69,13 +70,6 @@ from companion.engine.toolkit import CommandRules, Scratch, prompt_to_dict, terr
 from companion.tables import Tables
 
 PLAYER_PREFIX = protocol.PLAYER_PREFIX
-
-
-def visible_to(event_visibility: str, viewer: str) -> bool:
-    """The GM sees all; a player sees public events and their own; the table sees public.
-    An alias of companion.protocol.may_see, which new code calls; kept while
-    companion.report.source imports it."""
-    return protocol.may_see(event_visibility, viewer)
 
 
 def _reader(tables: Tables) -> Scratch:

@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from companion import protocol, replay, rules_version, state_codec
+from companion.projection import Projection, Quoted, StoredEvent, names_prompts
 from companion.engine import State, initial_state
 from companion.engine.procedures.weather import SESSION_START
-from companion.engine.view import view_state, visible_to
+from companion.engine.view import view_state
 from companion.errors import CompanionError, TableError
 from companion.loader import load_rules
-from companion.report import prompt_ids
 from companion.rulebook import build_pieces
 from companion.store.log import MEMORY, Log, Narration, PackedStates, StateDamaged, StoredCommand
 from companion.tables import Tables
@@ -91,7 +91,7 @@ def read_log(log: Log, db_path: str | Path | None = None,
     events = {c.n: tuple(log.events_of(c.n)) for c in commands}
     named = [e["seq"] for stored in events.values() for e in stored
              if isinstance(e.get("data"), dict)
-             and (prompt_ids.carries_prompt_ids(e["data"]) or "desfeito" in e["data"])]
+             and (names_prompts(e["data"]) or "desfeito" in e["data"])]
     used = {c.rules for c in commands if c.rules is not None}
     return Campaign(meta.seed, meta.created, commands, events,
                     tuple(read_utterances(where)), tuple(log.players()), log.narrations(named),
@@ -259,77 +259,46 @@ class _RulesOfTheirTime:
             return self._tables
 
 
-def _numbering(campaign: Campaign, viewer: str) -> dict[int, int]:
-    """Global seq → the viewer's number (DESIGN.md: a player counts only the events it may see,
-    so no gap reveals a hidden one); the GM keeps the log's numbers."""
-    numbers: dict[int, int] = {}
-    for stored in campaign.commands:
-        for event in campaign.events.get(stored.n, ()):
-            if visible_to(event["visibility"], viewer):
-                numbers[event["seq"]] = event["seq"] if viewer == "gm" else len(numbers) + 1
-    return numbers
-
-
 def entries(campaign: Campaign, span: SessionSpan, tables: Tables,
             viewer: str = "gm") -> tuple[dict[str, Any], list[Entry]]:
     """The view at the session's start, and its commands with the events `viewer` may see
-    and the views after each. Undone commands are kept (marked) but changed nothing."""
-    numbers = _numbering(campaign, viewer)
-    mine = _prompt_numbers(campaign, viewer)
+    and the views after each, all in the viewer's projection (companion.projection: its own
+    numbers, prompt ids and texts). Undone commands are kept (marked) but changed nothing."""
+    projection = viewer_projection(campaign, tables, viewer)
     rules_of = _RulesOfTheirTime(campaign, tables)
     state, rules = _standing_before(campaign, span.first, tables)
-    start = view = _seen_view(state, viewer, rules_of.of(rules), mine)
+    start = view = projection.view(view_state(state, viewer, rules_of.of(rules)))
     out: list[Entry] = []
     for stored, before, after, rules in _history(campaign, tables, span.first, span.last):
-        shown = _seen_view(after, viewer, rules_of.of(rules), mine) if after is not before \
-            else view
-        seen = tuple(_seen_event(_undo_seen(campaign, {**e, "seq": numbers[e["seq"]]}, viewer,
-                                            numbers), mine, campaign.narrations.get(e["seq"]),
-                                 tables)
-                     for e in campaign.events.get(stored.n, ()) if e["seq"] in numbers)
-        out.append(Entry(_seen_command(stored, mine), seen, view, shown))
+        shown = projection.view(view_state(after, viewer, rules_of.of(rules))) \
+            if after is not before else view
+        seen = tuple(projection.show(event) for event in _stored_events(campaign, stored)
+                     if projection.sees(event))
+        said = replace(stored, text=projection.quote(quoted(stored)))
+        out.append(Entry(said, seen, view, shown))
         view = shown
     return start, out
 
 
-def _prompt_numbers(campaign: Campaign, viewer: str) -> dict[int, int] | None:
-    """A player's prompt numbers (report.prompt_ids); None for the GM, who reads the log's."""
-    if not protocol.is_player(viewer):
-        return None
-    return prompt_ids.numbers_for(
-        (e for stored in campaign.commands for e in campaign.events.get(stored.n, ())), viewer)
+def quoted(stored: StoredCommand) -> Quoted:
+    return Quoted(stored.name, stored.args, stored.actor, stored.text)
 
 
-def _seen_view(state: State, viewer: str, tables: Tables,
-               mine: dict[int, int] | None) -> dict[str, Any]:
-    view = view_state(state, viewer, tables)
-    return view if mine is None else prompt_ids.rewrite_data(view, mine)
+def _stored_events(campaign: Campaign, stored: StoredCommand) -> Iterable[StoredEvent]:
+    """A command's events with how their texts were rendered."""
+    for event in campaign.events.get(stored.n, ()):
+        narration = campaign.narrations.get(event["seq"])
+        yield StoredEvent(event["seq"], stored.n, event["command"], event["kind"],
+                          event["visibility"], event["text"], event["data"],
+                          narration.code if narration else None,
+                          narration.words if narration else {})
 
 
-def _undo_seen(campaign: Campaign, event: EventDict, viewer: str,
-               numbers: Mapping[int, int]) -> EventDict:
-    """An undo as `viewer` reads it: for everyone but the GM, `desfeito` is not the log's
-    command number (it counts the GM's hidden commands) but the viewer's number of the first
-    event of the undone command it saw (None: it saw none), as on the live connection."""
-    data = event.get("data")
-    if viewer == "gm" or not isinstance(data, dict) or "desfeito" not in data:
-        return event
-    seen = [numbers[e["seq"]] for e in campaign.events.get(data["desfeito"], ())
-            if e["seq"] in numbers] if isinstance(data["desfeito"], int) else []
-    return {**event, "data": {**data, "desfeito": seen[0] if seen else None}}
-
-
-def _seen_event(event: EventDict, mine: dict[int, int] | None, narration: Narration | None,
-                tables: Tables) -> EventDict:
-    """The event as a player reads it: its prompt ids in their numbers (its text rendered
-    again from its narration when the log kept it)."""
-    if mine is None:
-        return event
-    return prompt_ids.localize_event(event, mine, narration, tables.narration.render)
-
-
-def _seen_command(stored: StoredCommand, mine: dict[int, int] | None) -> StoredCommand:
-    """The command as a player reads it: 'responder pedido 7' in their own numbers."""
-    if mine is None:
-        return stored
-    return replace(stored, text=prompt_ids.rewrite_text(stored.text, mine))
+def viewer_projection(campaign: Campaign, tables: Tables, viewer: str) -> Projection:
+    """The viewer's projection of the whole campaign."""
+    lookup = {c.n: quoted(c) for c in campaign.commands}.get
+    projection = Projection(viewer, tables, lookup)
+    for stored in campaign.commands:
+        for event in _stored_events(campaign, stored):
+            projection.add(event)
+    return projection

@@ -28,7 +28,7 @@ from flask_socketio import SocketIO
 from companion import protocol
 from companion.engine import State
 from companion.server import rooms
-from companion.server.numbering import Numbering, PromptNumbering
+from companion.server.projections import Projections
 from companion.server.rooms import GM_ROOM, NAMESPACE, TABLE_ROOM, Client, Connections
 from companion.server.served import ServedSession
 from companion.tables import Tables
@@ -79,15 +79,13 @@ class FanOut:
     """The live events and the views of one session's connections."""
 
     def __init__(self, socketio: SocketIO, session: ServedSession, tables: Tables,
-                 connections: Connections, numbering: Numbering, prompts: PromptNumbering,
-                 dispatcher: Dispatcher, view_state: ViewState, view_states: ViewStates,
+                 connections: Connections, projections: Projections, dispatcher: Dispatcher, view_state: ViewState, view_states: ViewStates,
                  visible_to: Callable[[str, str], bool]) -> None:
         self.socketio = socketio
         self.session = session
         self.tables = tables
         self.connections = connections
-        self.numbering = numbering
-        self.prompts = prompts
+        self.projections = projections
         self.dispatcher = dispatcher
         self.view_state = view_state
         self.view_states = view_states
@@ -127,7 +125,7 @@ class FanOut:
         together: each distinct message is encoded once, however many rooms get it."""
         groups: dict[tuple[int, str], tuple[dict, list[str]]] = {}
         for room, viewer in rooms.targets(event["visibility"], live):
-            local = self.numbering.localize(event, viewer)
+            local = self.projections.show(event, viewer)
             # an undo's desfeito, a player's prompt ids: per viewer
             rewritten = local["data"] is not event["data"] or local["text"] != event["text"]
             key = (local["seq"], json.dumps([local["data"], local["text"]], sort_keys=True)
@@ -223,4 +221,4 @@ class FanOut:
 
     def _localize_view(self, view: dict, viewer: str) -> dict:
         """A player's view with its prompt ids in that player's numbers."""
-        return self.prompts.localize_data(view, viewer)
+        return self.projections.view(view, viewer)

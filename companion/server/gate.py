@@ -3,14 +3,13 @@
 Each connection's commands are rate-limited (access.RateLimiter, per role). The GM may run
 every command; a player only what is theirs (companion.protocol.may_run: comandos.yaml
 `jogador: true`); the table screen none. A player's prompt ids are their own
-(numbering.PromptNumbering): 1, 2, 3, … over the prompts addressed to that player, in events,
+(companion.projection): 1, 2, 3, … over the prompts addressed to that player, in events,
 views, texts and refusals; `responder pedido N` from a player is read in that numbering and
-turned into the engine's id here, before the session runs it. The acknowledgement carries the
+turned into the engine's id here, in the command's arguments, before the session runs it. The acknowledgement carries the
 command's events the sender may see, in its own numbering, or a refusal it may read.
 """
 from __future__ import annotations
 
-import re
 from typing import Any, Callable
 
 from flask import request
@@ -19,9 +18,8 @@ from companion import protocol
 from companion.engine import Command
 from companion.engine.toolkit import slug
 from companion.errors import AccessDenied, CommandRejected
-from companion.report import prompt_ids
 from companion.server import access
-from companion.server.numbering import Numbering, PromptNumbering
+from companion.server.projections import Projections
 from companion.server.rooms import Client, Connections
 from companion.server.served import ServedSession
 from companion.session import RunResult
@@ -32,14 +30,13 @@ class CommandGate:
     """Runs each connection's `comando` through the session, as who may run it."""
 
     def __init__(self, session: ServedSession, tables: Tables, connections: Connections,
-                 numbering: Numbering, prompts: PromptNumbering,
+                 projections: Projections,
                  limiters: dict[str, access.Limiter],
                  visible_to: Callable[[str, str], bool]) -> None:
         self.session = session
         self.tables = tables
         self.connections = connections
-        self.numbering = numbering
-        self.prompts = prompts
+        self.projections = projections
         self.limiters = limiters  # role → its commands' limiter, by sid
         self.visible_to = visible_to
 
@@ -75,24 +72,23 @@ class CommandGate:
     def _ack(self, result: RunResult, client: Client) -> dict[str, Any]:
         if not result.ok:
             return protocol.refusal(self._refusal_text(result, client.viewer), result.code)
-        events = [self.numbering.localize(e, client.viewer) for e in result.events
+        events = [self.projections.show(e, client.viewer) for e in result.events
                   if self.visible_to(e["visibility"], client.viewer)]
         return {"ok": True, "events": events}
 
     def _refusal_text(self, result: RunResult, viewer: str) -> str:
         """What the viewer reads of a refusal. The GM reads the engine's text. For a player, a
-        refusal whose params name prompts is written again from its template with the params in
-        the player's numbers and only the player's own prompts (numbering.localize_params);
-        any other keeps its text, with the regex pass (localize_text) as the last resort for a
-        prompt quoted in prose (a refusal about a refusal: comandos.na_vez)."""
+        refusal whose params (or the refusal it wraps: comandos.na_vez) name prompts is written
+        again from its template in the player's numbers, with only the player's own prompts
+        (companion.projection); any other keeps its text."""
         message = result.error or ""
         code, params = result.code, result.params
         if viewer == protocol.GM or not protocol.is_player(viewer):
             return message
-        if code in self.tables.narration.codes and prompt_ids.carries_prompt_ids(params):
-            return self.tables.narration.render(code, self.prompts.localize_params(params,
-                                                                                   viewer))
-        return self.prompts.localize_text(message, viewer)
+        if code in self.tables.narration.codes and self.projections.names_prompts(params,
+                                                                                  viewer):
+            return self.projections.refusal(code, params, viewer)
+        return message
 
     def _refused(self, refusal: CommandRejected) -> dict[str, Any]:
         """The server's own refusal (said by its code) as the acknowledgement."""
@@ -122,14 +118,15 @@ class CommandGate:
 
     def _own_prompt(self, viewer: str, name: str, args: dict[str, Any], text: str) -> str:
         """For an answer, the prompt it names in the player's numbers becomes the engine's id
-        (in `args`, and in the text kept in the log); returns that text. A number the player
+        (in `args`; the log keeps the text as typed, and quotes it by its arguments); returns
+        that text. A number the player
         never had, or whose prompt is no longer pending, is refused here (tables/narracao/
         pedidos_jogador.yaml), listing only the player's own pending prompts."""
         if name != "responder":
             return text
         mine = [p for p in self.session.state.prompts
                 if protocol.may_answer(viewer, p.character)]
-        local = self.prompts.numbers(viewer)
+        local = self.projections.prompt_numbers(viewer)
         if "pedido" not in args:
             named = args.get("personagem")
             if named is not None and slug(str(named)) != protocol.character_of(viewer):
@@ -139,7 +136,7 @@ class CommandGate:
             return text
         said = str(args["pedido"]).strip()
         number = int(said) if said.isascii() and said.isdigit() else 0
-        wanted = self.prompts.to_global(viewer, number) if number else None
+        wanted = self.projections.prompt_id(viewer, number) if number else None
         pending = [local[p.id] for p in mine if p.id in local]
         if wanted is None:
             raise CommandRejected.because("pedidos_jogador.pedido_desconhecido", pedido=said,
@@ -147,6 +144,5 @@ class CommandGate:
         if not any(p.id == wanted for p in mine):
             raise CommandRejected.because("pedidos_jogador.pedido_encerrado", pedido=number,
                                           pendentes=pending)
-        args["pedido"] = wanted
-        return re.sub(rf"\bpedido\s+0*{number}\b", f"pedido {wanted}", text, count=1,
-                      flags=re.IGNORECASE)
+        args["pedido"] = wanted  # the log keeps what the player typed, and the engine's id
+        return text

@@ -3,7 +3,7 @@
 Rooms (default namespace): "gm" (the GM), "public" (everyone), "player:<id>" (one player's
 phones) and "mesa" (the table screens). An event goes to the rooms of its visibility
 (`rooms_for`); the fan-out sends it to one room per numbering (`targets`), so each viewer gets
-its own seqs (companion.server.numbering).
+its own seqs (companion.projection).
 """
 from __future__ import annotations
 

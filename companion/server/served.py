@@ -10,7 +10,7 @@ from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
 from companion.commands.parse import ParseResult
 from companion.engine import Command, State
 from companion.session import Player, RunResult
-from companion.store import Narration
+from companion.projection import Quoted, StoredEvent
 from companion.tables import Tables
 
 EventDict = dict[str, Any]
@@ -44,9 +44,9 @@ class ServedSession(Protocol):
 
     def last_seq(self) -> int: ...
 
-    def visibilities_since(self, seq: int = 0) -> list[EventDict]: ...
+    def history_since(self, seq: int = 0) -> list[StoredEvent]: ...
 
-    def narrations(self, seqs: Sequence[int]) -> Mapping[int, Narration]: ...
+    def quoted(self, n: int) -> Quoted | None: ...
 
     def subscribe(self, callback: Subscriber) -> None: ...
 

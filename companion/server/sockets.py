@@ -7,11 +7,11 @@
   `estado_mudou`), the dispatcher thread — and the ordering guarantees;
 - companion.server.gate: `comando`, what each connection may run, its acknowledgement.
 
-Event numbers are per viewer (companion.server.numbering): the GM gets the log's global seqs; a
-player and the table screen get 1, 2, 3, … counting only the events they may see, so the gaps
-left by GM-only events (whose number depends on secret outcomes) never show. `desde`, the
-`evento` messages and the `comando` acknowledgement all use the connection's own numbering.
-So do a player's prompt ids (numbering.PromptNumbering), read back by the gate.
+Event numbers are per viewer (companion.projection, kept live by companion.server.projections):
+the GM gets the log's global seqs; a player and the table screen get 1, 2, 3, … counting only
+the events they may see, so the gaps left by GM-only events (whose number depends on secret
+outcomes) never show. `desde`, the `evento` messages and the `comando` acknowledgement all use
+the connection's own numbering. So do a player's prompt ids, read back by the gate.
 
 Who sees what and who may run what is companion.protocol's.
 """
@@ -27,7 +27,7 @@ from companion import pages
 from companion.server import access
 from companion.server.fanout import Dispatcher, FanOut, ViewState, ViewStates
 from companion.server.gate import CommandGate
-from companion.server.numbering import Numbering, PromptNumbering
+from companion.server.projections import Projections
 from companion.server.rooms import Client, Connections
 from companion.server.served import ServedSession
 from companion.server.welcome import Reception
@@ -55,19 +55,15 @@ class Hub:
             joins = access.NoLimit()
         self.connections = Connections()
         self.dispatcher = Dispatcher()
-        self.prompts = PromptNumbering(lambda seq: self.session.events_since(seq),
-                                       session.narrations, tables.narration.render)
-        # numbered from the visibilities alone: no data decoding
-        self.numbering = Numbering(session.visibilities_since, visible_to, session.events_of,
-                                   prompts=self.prompts)
-        self.fanout = FanOut(socketio, session, tables, self.connections, self.numbering,
-                             self.prompts, self.dispatcher, view_state,
-                             view_states or _one_by_one(view_state), visible_to)
+        self.projections = Projections(session, tables)
+        self.fanout = FanOut(socketio, session, tables, self.connections, self.projections,
+                             self.dispatcher, view_state, view_states or _one_by_one(view_state),
+                             visible_to)
         self.reception = Reception(socketio, session, self.connections, self.fanout,
-                                   self.numbering, self.dispatcher, pages.page_data(tables),
+                                   self.projections, self.dispatcher, pages.page_data(tables),
                                    joins, visible_to, base_url)
-        self.gate = CommandGate(session, tables, self.connections, self.numbering, self.prompts,
-                                limiters, visible_to)
+        self.gate = CommandGate(session, tables, self.connections, self.projections, limiters,
+                                visible_to)
 
     # ------------------------------------------------------------------ what the parts share
 

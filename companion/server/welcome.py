@@ -31,7 +31,7 @@ from companion import protocol
 from companion.errors import AccessDenied, CompanionError
 from companion.server import access
 from companion.server.fanout import Dispatcher, FanOut
-from companion.server.numbering import Numbering
+from companion.server.projections import Projections
 from companion.server.rooms import NAMESPACE, Client, Connections
 from companion.server.served import ServedSession
 from companion.session import Player
@@ -43,14 +43,14 @@ class Reception:
     """Authenticates connections and welcomes them, one at a time, from the dispatcher."""
 
     def __init__(self, socketio: SocketIO, session: ServedSession, connections: Connections,
-                 fanout: FanOut, numbering: Numbering, dispatcher: Dispatcher,
+                 fanout: FanOut, projections: Projections, dispatcher: Dispatcher,
                  pages: dict[str, Any], joins: access.Limiter,
                  visible_to: Callable[[str, str], bool], base_url: str | None = None) -> None:
         self.socketio = socketio
         self.session = session
         self.connections = connections
         self.fanout = fanout
-        self.numbering = numbering
+        self.projections = projections
         self.dispatcher = dispatcher
         self.pages = pages
         self.joins = joins  # new players per address
@@ -138,7 +138,7 @@ class Reception:
             missed = self.session.events_since(since)
             for event in missed:
                 if self.visible_to(event["visibility"], client.viewer):
-                    sio.emit("evento", self.numbering.localize(event, client.viewer), to=sid,
+                    sio.emit("evento", self.projections.show(event, client.viewer), to=sid,
                              namespace=NAMESPACE)
             client.last_sent = missed[-1]["seq"] if missed else max(since, fanout.cursor)
             view = fanout.sync_view(client.viewer, view=fanout.view(client.viewer, state))
@@ -156,8 +156,8 @@ class Reception:
         if client.viewer == protocol.GM:
             latest = self._last_seq(self.fanout.cursor)
             return client.since if client.since <= latest else 0
-        seen = client.since if client.since <= self.numbering.count(client.viewer) else 0
-        return self.numbering.global_after(seen, client.viewer)
+        seen = client.since if client.since <= self.projections.count(client.viewer) else 0
+        return self.projections.global_after(seen, client.viewer)
 
     def _last_seq(self, after: int) -> int:
         newer = self.session.events_since(after)

@@ -426,6 +426,14 @@ class Log:
             "WHERE seq > ? ORDER BY seq", (seq,)).fetchall()
         return [event_dict(s, c, k, v, t, json.loads(d)) for s, c, k, v, t, d in rows]
 
+    def stored_since(self, seq: int = 0) -> list[tuple[Any, ...]]:
+        """The events after `seq` as kept: (seq, command number, command, kind, visibility,
+        text, data, code, words), data and words decoded."""
+        return [(s, n, c, k, v, t, json.loads(d), code, json.loads(w) if w else {})
+                for s, n, c, k, v, t, d, code, w in self._db.execute(
+                    "SELECT seq, command_n, command, kind, visibility, text, data, code, words "
+                    "FROM events WHERE seq > ? ORDER BY seq", (seq,))]
+
     def events_of(self, n: int) -> list[dict[str, Any]]:
         """The events one command produced, in order."""
         rows = self._db.execute(

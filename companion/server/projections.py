@@ -1,0 +1,113 @@
+"""The live server's projections (companion.projection): one per viewer that has connected,
+advanced incrementally from the session's log, so every connection reads the events, the views
+and the refusals in its own numbering.
+
+Thread-safe: the dispatcher thread and the command handlers' threads both use it, under one
+lock. A projection is made the first time its viewer connects (it reads the history once) and
+then follows the log: before any question, every event committed so far is added.
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any, Mapping
+
+from companion.projection import Projection, StoredEvent
+from companion.server.served import ServedSession
+from companion.tables import Tables
+
+RECENT = 4096  # stored events kept by seq, to show the ones a command just made
+
+
+class Projections:
+    """Every viewer's projection of one session's history."""
+
+    def __init__(self, session: ServedSession, tables: Tables) -> None:
+        self._session = session
+        self._tables = tables
+        self._lock = threading.Lock()
+        self._upto = 0  # every projection has added the log up to this global seq
+        self._viewers: dict[str, Projection] = {}
+        self._recent: OrderedDict[int, StoredEvent] = OrderedDict()
+
+    # ------------------------------------------------------------------ following the log
+
+    def _advance(self) -> None:
+        """Add the log's new events to every projection (hold the lock)."""
+        fresh = self._session.history_since(self._upto)
+        for event in fresh:
+            for projection in self._viewers.values():
+                projection.add(event)
+            self._recent[event.seq] = event
+        while len(self._recent) > RECENT:
+            self._recent.popitem(last=False)
+        if fresh:
+            self._upto = fresh[-1].seq
+
+    def _of(self, viewer: str, through: int | None = None) -> Projection:
+        """The viewer's projection, covering the log at least through global seq `through`
+        (None: all of it so far). Hold the lock."""
+        if through is None or through > self._upto:
+            self._advance()
+        projection = self._viewers.get(viewer)
+        if projection is None:
+            projection = Projection(viewer, self._tables, self._session.quoted)
+            for event in self._session.history_since(0):
+                if event.seq > self._upto:
+                    break
+                projection.add(event)
+            self._viewers[viewer] = projection
+        return projection
+
+    def _stored(self, event: StoredEvent | Mapping[str, Any]) -> StoredEvent:
+        """The stored form of an event the session returned (hold the lock)."""
+        if isinstance(event, StoredEvent):
+            return event
+        found = self._recent.get(event["seq"])
+        if found is None:
+            found = next(e for e in self._session.history_since(event["seq"] - 1)
+                         if e.seq == event["seq"])
+        return found
+
+    # ------------------------------------------------------------------ questions
+
+    def show(self, event: StoredEvent | Mapping[str, Any], viewer: str) -> dict[str, Any]:
+        """The viewer's copy of an event it may see."""
+        seq = event.seq if isinstance(event, StoredEvent) else event["seq"]
+        with self._lock:
+            projection = self._of(viewer, through=seq)
+            return projection.show(self._stored(event))
+
+    def count(self, viewer: str) -> int:
+        """How many events of the log, up to now, the viewer sees."""
+        with self._lock:
+            return self._of(viewer).count()
+
+    def global_after(self, number: int, viewer: str) -> int:
+        """The global seq after which the viewer's events numbered above `number` come."""
+        with self._lock:
+            return self._of(viewer).global_after(number)
+
+    def view(self, view: dict[str, Any], viewer: str) -> dict[str, Any]:
+        """A view of the state with its prompt ids in the viewer's numbers."""
+        with self._lock:
+            return self._of(viewer).view(view)
+
+    def refusal(self, code: str, params: Mapping[str, Any], viewer: str) -> str:
+        """A refusal's message rendered for the viewer."""
+        with self._lock:
+            return self._of(viewer).refusal(code, params)
+
+    def names_prompts(self, params: Mapping[str, Any], viewer: str) -> bool:
+        with self._lock:
+            return self._of(viewer).names_prompts(params)
+
+    def prompt_numbers(self, viewer: str) -> dict[int, int]:
+        """engine id → the viewer's number, for every prompt ever addressed to it."""
+        with self._lock:
+            return self._of(viewer).prompt_numbers()
+
+    def prompt_id(self, viewer: str, number: int) -> int | None:
+        """The engine's id of the viewer's prompt `number` (None: it never had one)."""
+        with self._lock:
+            return self._of(viewer).prompt_id(number)
