@@ -1,5 +1,5 @@
-"""The GM's phone tells what changed in the rules since the last evening (issue 16): shown in
-"Agora" at the top, without scrolling, until the GM closes it; never on a player's phone."""
+"""The GM's phone tells what changed in the rules since the last evening (issue 16): shown at
+the top of the page, without scrolling, until the GM closes it; never on a player's phone."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -29,7 +29,7 @@ def test_the_gm_phone_shows_the_rules_that_changed_until_closed(tmp_path: Path, 
     try:
         context = table.context(PHONE)
         gm = table.open(f"/mestre?token={GM_TOKEN}", context)
-        notice = gm.locator("#gm-alerts .gm-alert.notice")
+        notice = gm.locator("#gm-notices .gm-alert.notice")
         notice.wait_for()
         assert "As regras mudaram" in notice.inner_text()
         assert "casa.yaml: luz.tocha.turnos 6 → 2" in notice.inner_text()
@@ -49,7 +49,7 @@ def test_the_gm_phone_shows_the_rules_that_changed_until_closed(tmp_path: Path, 
         gm.reload()
         gm.locator("#status.on").wait_for()
         gm.locator("#log li").first.wait_for()
-        assert gm.locator("#gm-alerts .gm-alert.notice").count() == 0  # closed stays closed
+        assert gm.locator("#gm-notices .gm-alert").count() == 0  # closed stays closed
         assert "luz.tocha.turnos" in gm.locator("#log").inner_text()  # still in the log
         assert table.errors == []
     finally:

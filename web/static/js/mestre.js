@@ -182,14 +182,19 @@ function noteHistory(event) {
   if (!HISTORY_COMMANDS.has(event.command)) return;
   if (event.seq <= Number(store.get(NOTICES_READ_KEY) || 0)) return;
   notices.push(event);
-  renderAlerts();
+  renderNotices();
 }
 
 function closeNotices() {
   const last = notices.length ? notices[notices.length - 1].seq : 0;
   store.set(NOTICES_READ_KEY, String(last));
   notices = [];
-  renderAlerts();
+  renderNotices();
+}
+
+/** The notices open the page, above "Agora": read once, at the start of the evening. */
+function renderNotices() {
+  fill($("#gm-notices"), noticeCard());
 }
 
 function noticeCard() {
@@ -202,8 +207,7 @@ function noticeCard() {
     el("button", { type: "button", class: "close-notice", text: "Entendi", onclick: closeNotices }));
 }
 
-/** What the GM must not miss, inside "Agora": the party is lost, monsters are on their way,
- * the rules changed since the last evening. */
+/** What the GM must not miss, inside "Agora": the party is lost, monsters are on their way. */
 function renderAlerts() {
   const gm = pick(state, "mestre") || {};
   const alert = (text, cls = "") => el("div", { class: `gm-alert ${cls}` },
@@ -211,7 +215,6 @@ function renderAlerts() {
   fill($("#gm-alerts"), [
     pick(gm, "perdido") ? alert("O grupo está PERDIDO — os jogadores não sabem.", "bad") : null,
     pick(gm, "encontro_pendente") ? alert("Encontro rolado: os monstros chegam no fim do turno.", "bad") : null,
-    noticeCard(),
   ]);
 }
 
