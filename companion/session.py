@@ -37,7 +37,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Hashable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Hashable, Iterator
 
 from companion import protocol, replay, rules_version, state_codec
 from companion.engine import Command, State, apply, initial_state
@@ -47,9 +47,9 @@ from companion.engine.procedures.weather import SESSION_START
 from companion.engine.toolkit import slug
 from companion.errors import CommandRejected, CompanionError, DiskFull
 from companion.projection import Projection, Quoted, StoredEvent
-from companion.replay import (PLACELESS, READ_ONLY, RULES_CHANGED, HISTORY_NOTICE, SYSTEM, UNDO,
+from companion.replay import (PLACELESS, RULES_CHANGED, HISTORY_NOTICE, SYSTEM, UNDO,
                               fresh_prompt_ids)
-from companion.store.log import Log, Meta, Narration, NewEvent, StoredCommand, StoredState, dumps
+from companion.store.log import Log, Meta, NewEvent, StoredCommand, StoredState, dumps
 from companion.tables import Tables
 
 logger = logging.getLogger(__name__)
@@ -97,16 +97,6 @@ def _now() -> str:
 def _json_safe(value: Any) -> Any:
     """The value as it comes back from the log, so live and replayed runs see the same thing."""
     return json.loads(dumps(value))
-
-
-def fresh_prompt_ids(state: State, issued: int) -> State:
-    """The state with its next prompt id past every id the log ever issued: after `desfazer`
-    restores an older counter, a new prompt must not take an undone prompt's id (an old
-    button on a phone would answer it). Live runs and replays apply it alike, before each
-    command, from the ids stored in the log, so replay stays exact."""
-    if state.next_prompt_id > issued:
-        return state
-    return replace(state, next_prompt_id=issued + 1)
 
 
 def _full_at_open(tables: Tables, where: str) -> SessionError:
@@ -279,11 +269,6 @@ class Session:
         with self._lock:
             return self._log.events_since(seq)
 
-    def narrations(self, seqs: Sequence[int]) -> dict[int, Narration]:
-        """How these events' texts were rendered (Log.narrations)."""
-        with self._lock:
-            return self._log.narrations(seqs)
-
     def history_since(self, seq: int = 0) -> list[StoredEvent]:
         """The stored events after `seq`, with how their texts were rendered (what a
         projection reads: companion.projection)."""
@@ -305,13 +290,6 @@ class Session:
     def last_seq(self) -> int:
         with self._lock:
             return self._log.last_seq()
-
-    def visibilities_since(self, seq: int = 0) -> list[EventDict]:
-        """{"seq", "visibility"} of each event after seq: enough to number them per viewer,
-        without decoding their data."""
-        with self._lock:
-            rows = self._log.visibilities_since(seq)
-        return [{"seq": s, "visibility": v} for s, v in rows]
 
     def commands(self) -> list[StoredCommand]:
         with self._lock:

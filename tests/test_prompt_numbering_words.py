@@ -69,7 +69,7 @@ def test_reworded_answers_and_cancels_use_each_players_numbers(peers, session: S
     # the log keeps the GM's text, and how it was rendered
     stored = [e for e in session.events_since(0) if e["kind"] == "resposta"]
     assert "chamada 4" in stored[0]["text"]
-    kept = session.narrations([stored[0]["seq"]])[stored[0]["seq"]]
+    (kept,) = [e for e in session.history_since(0) if e.seq == stored[0]["seq"]]
     assert kept.code == "pedidos.respondeu" and kept.words["pelo_mestre"] is False
 
 

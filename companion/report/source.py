@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-from companion import protocol, replay, rules_version, state_codec
+from companion import replay, rules_version, state_codec
 from companion.projection import Projection, Quoted, StoredEvent, names_prompts
 from companion.engine import State, initial_state
 from companion.engine.procedures.weather import SESSION_START

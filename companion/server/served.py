@@ -5,7 +5,7 @@ satisfies this); the server calls nothing on a session that is not named here.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
+from typing import Any, Callable, Protocol, runtime_checkable
 
 from companion.commands.parse import ParseResult
 from companion.engine import Command, State

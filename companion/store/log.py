@@ -455,11 +455,6 @@ class Log:
                 found[seq] = Narration(code, json.loads(words) if words else {})
         return found
 
-    def codes_of(self, n: int) -> list[str | None]:
-        """The narration code of each event of command n, in order."""
-        return [code for (code,) in self._db.execute(
-            "SELECT code FROM events WHERE command_n = ? ORDER BY seq", (n,))]
-
     def prompt_ids(self) -> dict[int, int]:
         """For each command that asked for something, the highest prompt id it issued (its
         `pedido` events), undone commands included."""
@@ -470,11 +465,6 @@ class Log:
             if isinstance(prompt, dict) and isinstance(prompt.get("id"), int):
                 highest[n] = max(highest.get(n, 0), prompt["id"])
         return highest
-
-    def visibilities_since(self, seq: int = 0) -> list[tuple[int, str]]:
-        """(seq, visibility) of the events after `seq`: enough to number them per viewer."""
-        return self._db.execute("SELECT seq, visibility FROM events WHERE seq > ? ORDER BY seq",
-                                (seq,)).fetchall()
 
     def last_seq(self) -> int:
         row = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()
