@@ -106,6 +106,10 @@ BAD_BODIES = st.one_of(
     JSONISH.filter(lambda v: not isinstance(v, str))
     .map(lambda v: json.dumps({"text": v}).encode()),
     st.integers(5, 400).map(lambda d: json.dumps(nested(d)).encode()),
+    # nested deeper than the JSON decoder's recursion, still under the size limit (a 500 once)
+    st.integers(900, 2000).map(lambda d: b"[" * d + b"]" * d),
+    st.integers(900, 1300).map(lambda d: b'{"text": ' + b"[" * d + b"]" * d + b"}"),
+    st.integers(600, 800).map(lambda d: b'{"a":' * d + b"1" + b"}" * d),
     st.integers(1, 3).map(lambda k: b'{"text": "' + b"a" * (4096 * k) + b'"}'),
     st.sampled_from([b"\xff\xfe{", b'{"text": "\xc3\x28"}', b"", b"   ", b"null", b"[]",
                      b'{"text": ""}', b'{"text": "   "}', b'{"text": "' + b"x" * 600 + b'"}']),

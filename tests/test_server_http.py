@@ -172,3 +172,21 @@ def test_api_oversized_body(server: RunningServer, session: Session) -> None:
 def test_api_wrong_method(server: RunningServer) -> None:
     answer = requests.get(server.url + "/api/command", headers=AUTH, timeout=5)
     assert answer.status_code == 405 and answer.json()["ok"] is False
+
+
+def test_json_nested_a_thousand_deep_is_a_clear_400(tmp_path, tables) -> None:
+    """A few KB of brackets (under the size limit) nested deeper than the decoder's recursion
+    once answered 500: it is bad input like any other."""
+    from companion.server.app import create_app
+    from companion.session import Session
+
+    session = Session.open(None, 1, tables, gm_token="t")
+    app, _socketio = create_app(session)
+    for body in (b"[" * 1500 + b"]" * 1500, b'{"text": ' + b"[" * 1200 + b"]" * 1200 + b"}"):
+        answer = app.test_client().post("/api/command", data=body,
+                                        headers={"Authorization": "Bearer t",
+                                                 "Content-Type": "application/json"})
+        assert answer.status_code == 400, answer.status_code
+        assert answer.get_json() == {"ok": False, "error": 'JSON aninhado demais; envie algo '
+                                     'simples como {"text": "avançar"}'}
+    assert session.commands() == [] or all(c.name == "inicio_sessao" for c in session.commands())

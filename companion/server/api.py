@@ -61,3 +61,6 @@ def _json_body() -> Any:
         return json.loads(raw)
     except (UnicodeDecodeError, json.JSONDecodeError):
         raise AccessDenied('JSON inválido; envie algo como {"text": "avançar"}') from None
+    except RecursionError:  # a few KB of brackets nested ~1,000 deep
+        raise AccessDenied('JSON aninhado demais; envie algo simples como {"text": "avançar"}'
+                           ) from None
