@@ -871,7 +871,7 @@ def test_own_answer_shows_its_result_where_the_card_was(table: Table) -> None:
     row = next((e["data"]["resultado"] for e in outcome if e["data"].get("tabela", "").startswith("Tabela J")), None)
     if row:
         assert row in headline
-    assert "Teste de pânico" in result.locator("h3").inner_text()
+    assert "Teste de pânico" in result.locator("h2").inner_text()
     screenshot(ana, "jogador-resultado")
     result.get_by_role("button", name="Fechar o resultado").click()
     ana.locator("#answer-result").wait_for(state="hidden")

@@ -243,7 +243,7 @@ function showAnswer() {
   const verdict = ok === true ? " passed" : ok === false ? " failed" : "";
   fill(box, el("div", { class: `answer-card${verdict}`, "data-pedido": data.pedido ?? "", "data-seq": event.seq },
     el("div", { class: "card-head" },
-      el("h3", { text: `${promptTitle(data.tipo)}: resultado` }),
+      el("h2", { text: `${promptTitle(data.tipo)}: resultado` }),
       el("button", { type: "button", class: "dismiss", "aria-label": "Fechar o resultado", title: "Fechar",
         text: "×", onclick: hideAnswer })),
     el("p", { class: "headline", text: headline }),

@@ -22,7 +22,7 @@ export function promptCard(p, { gm = false, who = "", compact = false, send }) {
   const answers = p.options.length ? optionButtons(p, { gm, compact, run }) : rollAnswers(p, { gm, who, compact, run, showHere });
   const heading = gm
     ? el("h3", {}, el("span", { class: "who", text: who }), ` · ${title}`, compact ? el("span", { class: "tag", text: "antigo" }) : null)
-    : el("h3", { text: title });
+    : el("h2", { text: title }); // a player's cards open the page, right under its h1
   const detail = gm ? promptDetail(p) : "";
   const frame = gm
     ? { class: `prompt for-gm${compact ? " older" : " current"}`, "data-pedido": p.id ?? "" }

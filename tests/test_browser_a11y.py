@@ -1,0 +1,58 @@
+"""Accessible pages (issue 17): axe-core (axe-playwright-python, which ships it; no network)
+finds no violation on /mestre, /jogador and /mesa in the states a table reaches — a prompt
+pending, the answer's result card, the party lost, a chase."""
+from __future__ import annotations
+
+from typing import Any
+
+from axe_playwright_python.sync_playwright import Axe
+
+from tests.browser_helpers import GM_TOKEN, wait_until
+from tests.test_browser import Table, table  # noqa: F401  (the fixture)
+
+AXE = Axe()
+PHONE = {"width": 390, "height": 844}
+
+
+def violations(page: Any) -> list[str]:
+    """What axe-core finds on the page as it is now: rule, impact and the first elements."""
+    found = AXE.run(page).response["violations"]
+    return [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes'][:3]]}" for v in found]
+
+
+def check(pages: dict[str, Any], state: str) -> None:
+    for name, page in pages.items():
+        assert violations(page) == [], f"{name}, {state}"
+
+
+def test_no_accessibility_violations_in_the_states_a_table_reaches(table: Table) -> None:
+    gm = table.open(f"/mestre?token={GM_TOKEN}", table.context(PHONE))
+    gm.locator("#status.on").wait_for()
+    ana = table.player("Ana")
+    mesa = table.mesa()
+    pages = {"mestre": gm, "jogador": ana, "mesa": mesa}
+    table.command(gm, "personagem Ana sanidade 8")
+    table.command(gm, "personagem Bia")
+    table.command(gm, "pânico Ana")
+    ana.locator(".prompt").first.wait_for()
+    gm.locator("#prompts .prompt").first.wait_for()
+    check(pages, "um pedido esperando")
+
+    ana.locator(".prompt").get_by_role("button", name="Rolar").first.click()
+    ana.locator("#answer-result:not([hidden])").wait_for()
+    check(pages, "o resultado da resposta no celular")
+
+    table.command(gm, "terreno pântano")
+    for _ in range(15):
+        table.command(gm, "avançar")
+        while table.session.state.prompts:
+            table.command(gm, "cancelar")
+        if table.session.state.travel.lost:
+            break
+    gm.locator("#gm-alerts .gm-alert", has_text="PERDIDO").wait_for()
+    check(pages, "o grupo perdido")
+
+    table.command(gm, "fugir")
+    table.command(gm, "fuga sucesso")
+    wait_until(lambda: "Perseguição" in mesa.locator("body").inner_text())
+    check(pages, "numa perseguição")
