@@ -70,7 +70,8 @@ def test_serve_goes_on_with_the_last_session(tmp_path: Path, tables: Tables) -> 
         assert [(c["nome"], c["comida"]) for c in state["grupo"]] == \
             [(c.name, c.food) for c in party]
         page = requests.get(f"{base}/relatorio?token=segredo-123", timeout=5).text
-        assert "Relatório da sessão 2" in page and 'data-sessao="1"' in page
+        # just after "encerrar sessão": the session just closed, the new one a click away
+        assert "Relatório da sessão 1" in page and 'data-sessao="2"' in page
         process.send_signal(signal.SIGINT)
         process.communicate(timeout=10)
     finally:

@@ -179,10 +179,12 @@ def session_number(raw: str | int | None) -> int | None:
 
 
 def find_session(campaign: Campaign, number: int | None) -> SessionSpan:
-    """The session with that number (None: the last one), or a clear refusal."""
+    """The session with that number, or a clear refusal. None: the last one played — just
+    after `encerrar sessão` the new session has no command yet, and the report a GM opens
+    then is the one just closed (the new one is one click away in the list)."""
     spans = sessions(campaign)
     if number is None:
-        return spans[-1]
+        return spans[-1] if spans[-1].commands or len(spans) == 1 else spans[-2]
     for span in spans:
         if span.number == number:
             return span

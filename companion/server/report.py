@@ -109,7 +109,7 @@ def blueprint(session: ServedSession, tables: Any,
             campaign = _campaign(session)
             spans = build.all_sessions(campaign)
             links = {s.number: address("/relatorio", token, s.number) for s in spans}
-            chosen = number if number is not None else spans[-1].number
+            chosen = build.find_session(campaign, number).number
             downloads = {
                 "baixar_csv": address("/relatorio/eventos.csv", token, chosen),
                 "baixar_json": address("/relatorio/eventos.json", token, chosen),

@@ -18,6 +18,11 @@ let loaded = false; // the page's first estado arrived: the history before it is
 let lastAnswer = null; // {event, followers, pending: ids still pending when it was answered, byGm}
 let collecting = false; // the events arriving now still belong to that answer's command
 let sending = 0; // commands this page sent that have no acknowledgement yet
+// A result card belongs to its moment: it closes by itself once the game's clock moves on
+// (the state after the answer is its moment; a later one is not), after this long, and with
+// the next prompt.
+const ANSWER_KEEPS_MS = 2 * 60 * 1000;
+let answerTimer = null;
 const showStatus = statusPill($("#status"));
 const addEvent = eventLog($("#log"), { names: () => namesOf(state), selfId: () => (me ? me.id : null) });
 
@@ -36,7 +41,7 @@ function open() {
   if (conn) conn.socket.disconnect();
   conn = connect({
     auth: () => identity,
-    onStatus: showStatus,
+    onStatus: (online) => { if (online) clearErrors(); showStatus(online); }, // no stale "Sem conexão…"
     onWelcome: welcome,
     onEvent: (event) => { addEvent(event); trackAnswer(event); },
     onState: (newState) => { loaded = true; collecting = false; render(newState); },
@@ -175,6 +180,11 @@ function myCharacter() {
 
 function render(newState) {
   state = newState || {};
+  if (lastAnswer) { // the first state after the answer is its moment; the clock moving on ends it
+    const minutes = pick(state, "minutos");
+    if (lastAnswer.minutes === undefined) lastAnswer.minutes = minutes;
+    else if (minutes !== lastAnswer.minutes) hideAnswer();
+  }
   fill($("#glance"), glance(state));
   const mine = myCharacter();
   fill($("#me"), mine ? characterCard(mine, { me: true }) : el("p", { class: "empty", text: "Aguardando…" }));
@@ -224,7 +234,9 @@ function trackAnswer(event) {
     const pending = new Set(promptsOf(state).map((p) => promptInfo(p).id).filter((id) => id !== pedido));
     // the server sends a command's events before its acknowledgement: an answer that arrives
     // while none of this page's commands is waiting for one was sent by the GM
-    lastAnswer = { event, followers: [], pending, byGm: sending === 0 };
+    lastAnswer = { event, followers: [], pending, byGm: sending === 0, minutes: undefined };
+    clearTimeout(answerTimer);
+    answerTimer = setTimeout(hideAnswer, ANSWER_KEEPS_MS);
     collecting = true;
   } else if (collecting && lastAnswer && followsAnswer(event, lastAnswer.event)) {
     lastAnswer.followers.push(event);
@@ -252,6 +264,7 @@ function showAnswer() {
 }
 
 function hideAnswer() {
+  clearTimeout(answerTimer);
   lastAnswer = null;
   collecting = false;
   const box = $("#answer-result");

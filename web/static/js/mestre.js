@@ -4,10 +4,12 @@ import { glance, modeOf, modeName, partyList, promptsOf, promptInfo, namesOf, ta
 import { cancelText } from "./commands.js";
 import { promptCard } from "./prompt-card.js";
 import { pages } from "./pages.js";
-import { isPreamble, outcome } from "./outcome.js";
+import { MAX_LINES, isPreamble, outcome } from "./outcome.js";
 import { undoTracker } from "./undo.js";
 
 const TOKEN_KEY = "mesa.mestre.token";
+// On a phone the bar at the bottom keeps to the command box and ONE line of the last result.
+const PHONE = window.matchMedia("(max-width: 699px)");
 const NOTICES_READ_KEY = "mesa.mestre.avisos_lidos"; // the last history notice the GM closed
 // System commands the session records when a campaign opens (companion/replay.py): the rules
 // changed since it was last played, it was updated from an older release, damaged states.
@@ -28,13 +30,28 @@ const showStatus = statusPill($("#status"));
 const addEvent = eventLog($("#log"), { names: () => namesOf(state) });
 const undos = undoTracker();
 
+// The events since the last `estado` (which follows every command's events, or a burst's):
+// whatever happened — the GM's own command, a player's answer, a prompt — becomes the last
+// result. The events a (re)connection replays are history, not news: not shown there.
+let batch = [];
+let live = false;
+
 const conn = connect({
   auth: () => ({ token: gmToken() }),
-  onStatus: (online) => { if (!online) undos.reconnecting(); showStatus(online); },
+  onStatus: (online) => {
+    if (!online) { undos.reconnecting(); live = false; } else clearErrors(); // no stale "Sem conexão…"
+    showStatus(online);
+  },
   onEvent: (event) => {
     addEvent(event); greyOut(undos.event(event)); showUndoTarget(); noteHistory(event);
+    batch.push(event);
   },
-  onState: (newState) => { undos.state(); render(newState); showUndoTarget(); },
+  onState: (newState) => {
+    undos.state(); render(newState); showUndoTarget();
+    if (live && batch.length && $("#command-error").hidden) showLastResult(batch);
+    batch = [];
+    live = true;
+  },
   onRefused: (reason) => {
     const box = $("#refused");
     box.textContent = reason;
@@ -90,7 +107,7 @@ $("#command-error-close").addEventListener("click", () => {
  * lines, and how many more the log has. Tapping it scrolls to the log. */
 function showLastResult(events) {
   const box = $("#last-result");
-  const { lines, more } = outcome(events);
+  const { lines, more } = outcome(events, PHONE.matches ? 1 : MAX_LINES);
   fill(box, lines.map(resultLine), more > 0 && lines.length
     ? el("div", { class: "more", text: `+${more} no registro ›` }) : null);
   box.hidden = lines.length === 0;
@@ -266,7 +283,9 @@ function renderSecrets() {
   const monsters = asList(pick(gm, "monstros"));
   const secrets = asList(pick(gm, "segredos"));
   const blocks = [];
-  if (lost === false && modeOf(state) === "viagem") {
+  if (lost === true) {
+    blocks.push(el("p", { class: "bad", text: "O grupo está PERDIDO (Tabela C): os jogadores não sabem. Diga 'achamos o caminho' quando ele se achar." }));
+  } else if (lost === false && modeOf(state) === "viagem") {
     blocks.push(el("p", { text: "O grupo sabe onde está." }));
   }
   if (monsters.length) {

@@ -2,7 +2,11 @@
 // mode. The audio of this page's own microphone (where the browser allows it: localhost or
 // https) goes to the server as 16 kHz 16-bit PCM over the same Socket.IO connection; elsewhere
 // "Falar" opens the laptop's microphone for a few seconds.
-import { $, sentence } from "./common.js";
+import { $, sentence, store } from "./common.js";
+
+// Why voice is off (no model, no microphone…) is said once: closed, it stays closed on this
+// device until the reason changes, and the bar keeps to the command box.
+const READ_KEY = "mesa.mestre.voz_aviso_lido";
 
 const RATE = 16000;
 const CHUNK = 4000; // samples per message: a quarter of a second
@@ -51,9 +55,12 @@ function showStatus(next) {
     sempre: "Ouvindo tudo (mesa quieta).",
     desligado: `Microfone desligado: diga "${word}, ouvir" ou escolha um modo.`,
   };
+  const reason = sentence(status.aviso || "voz desligada");
   $("#voice-line").textContent = on ? [lines[status.modo] || "", status.aviso || ""].join(" ").trim()
-    : sentence(status.aviso || "voz desligada");
+    : reason;
   $("#voice").dataset.mode = on ? status.modo : "off";
+  $("#voice-close").hidden = on;
+  $("#voice").hidden = !on && store.get(READ_KEY) === reason;
 }
 
 async function ask(event, payload) {
@@ -121,6 +128,10 @@ socket.on("voz_estado", showStatus);
 socket.on("boas_vindas", async () => showStatus(await ask("voz_estado", null)));
 if (socket.connected) ask("voz_estado", null).then(showStatus);
 $("#voice-talk").addEventListener("click", talk);
+$("#voice-close").addEventListener("click", () => {
+  store.set(READ_KEY, $("#voice-line").textContent);
+  $("#voice").hidden = true;
+});
 $("#voice-undo").addEventListener("click", () => { $("#voice-toast").hidden = true; run("desfazer"); });
 $("#voice-mode").addEventListener("change", async (e) => {
   const ack = await ask("voz_modo", { modo: e.target.value });
