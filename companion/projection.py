@@ -14,9 +14,10 @@ text was rendered (the narration code and the words only the text used). A viewe
 - **its undo numbers**: an undo names the undone command by the viewer's number of the first
   event of it the viewer saw (None when it saw none), and quotes it by name and arguments as
   that viewer may read it (`quote`), never by the words someone typed;
-- **its texts**: an event whose text names prompts or quotes a command is rendered again from
-  tables/narracao/ with the viewer's numbers; any other keeps its text. The GM reads the text
-  as stored.
+- **its texts**: every event the log knows how it was written (its narration code and words)
+  is rendered again from today's tables/narracao/, with the viewer's numbers — a reworded
+  sentence reads reworded in the past too; an event with no code (a prompt's own words) keeps
+  its text.
 
 `Projection` is pure and incremental: `add` each stored event once, in seq order (all of them,
 whatever their visibility), then ask. The live server keeps one per connected viewer
@@ -31,6 +32,7 @@ from typing import Any, Callable, Mapping
 from companion import protocol
 from companion.engine.procedures.party import FIELDS
 from companion.engine.toolkit import spoken_name
+from companion.errors import TableError
 from companion.tables import Tables
 
 EventDict = dict[str, Any]
@@ -185,6 +187,9 @@ class Projection:
         prompt ids and its undo number in the viewer's numbering, its text for the viewer."""
         wire = event.wire()
         if self._gm:
+            quoted_text = event.data.get("texto") if isinstance(event.data, dict) \
+                and UNDONE in event.data else None
+            wire["text"] = self._text(event, quoted_text)
             return wire
         wire["seq"] = self.number_of(event.seq)
         data = self.data(event.data)
@@ -206,15 +211,19 @@ class Projection:
         return self.quote(command) if command is not None else None
 
     def _text(self, event: StoredEvent, quoted_text: str | None) -> str:
-        """The event's text for this viewer: rendered again when it names prompts or quotes
-        a command (and the log kept how it was rendered), else as stored."""
-        params = {**(event.data if isinstance(event.data, dict) else {}), **event.words}
-        if event.code is None or not (names_prompts(params) or quoted_text is not None):
+        """The event's text for this viewer, rendered again from today's narration with the
+        viewer's numbers (as stored when the log has no code for it, or today's template no
+        longer fits what the event said)."""
+        if event.code is None or event.code not in self.tables.narration.codes:
             return event.text
+        params = {**(event.data if isinstance(event.data, dict) else {}), **event.words}
         said = self.params(params)
         if quoted_text is not None:
             said["texto"] = quoted_text
-        return self.tables.narration.render(event.code, said)
+        try:
+            return self.tables.narration.render(event.code, said)
+        except TableError:
+            return event.text
 
     def data(self, data: Any) -> Any:
         """An event's data, or a view, with its prompt ids in the viewer's numbers."""

@@ -86,9 +86,10 @@ def run(log: Log, tables: Tables, seed: str, start: State | None = None,
             continue
         if stored.name == UNDO:
             target = _undone_by(kept)
-            state = before.get(target, state) if target is not None else state
-            yield Step(stored, state, None, None if target in before or target is None
-                       else "desfaz um comando anterior ao trecho refeito")
+            if target is not None:  # back to the state before it (read, when before the start)
+                state = before[target] if target in before else state_before(
+                    log, tables, seed, target)
+            yield Step(stored, state, None, None)
             continue
         rng = random.Random(stored.dice or old_dice(seed, stored.n))
         try:
@@ -186,8 +187,9 @@ def open_history(log: Log, tables: Tables, seed: str, rules: int) -> Opened:
     if not log.keeps_history():
         migrated = migrate(log, tables, seed, rules)
         return Opened(migrated.state, migrated.first_difference)
-    damaged: list[int] = []
-    for n in log.state_numbers():
+    damaged = _damaged_keyframes(log)  # every later state depends on them
+    below = min(damaged) if damaged else None
+    for n in log.state_numbers(below=below):
         try:
             state = read_state(log, n)
         except (StateDamaged, state_codec.StateUnreadable):
@@ -197,6 +199,17 @@ def open_history(log: Log, tables: Tables, seed: str, rules: int) -> Opened:
             return Opened(state)
         return _recover(log, tables, seed, rules, state, n, damaged)
     return _recover(log, tables, seed, rules, initial_state(tables), -1, damaged)
+
+
+def _damaged_keyframes(log: Log) -> list[int]:
+    """The keyframes that cannot be read (cheap: a few per hundred commands)."""
+    damaged = []
+    for n in log.keyframes():
+        try:
+            read_state(log, n)
+        except (StateDamaged, state_codec.StateUnreadable):
+            damaged.append(n)
+    return damaged
 
 
 def _recover(log: Log, tables: Tables, seed: str, rules: int, state: State, good: int,
@@ -215,16 +228,18 @@ def _recover(log: Log, tables: Tables, seed: str, rules: int, state: State, good
 def state_before(log: Log, tables: Tables, seed: str, n: int) -> State:
     """The state the table had just before command n ran: the one stored after the command
     before it (a damaged one is rebuilt from the newest readable one before it)."""
+    start, after = initial_state(tables), -1  # none readable: from the very start
     for index, m in enumerate(log.state_numbers(below=n)):
         try:
-            state = read_state(log, m)
+            start, after = read_state(log, m), m
         except (StateDamaged, state_codec.StateUnreadable):
             continue
         if index == 0:
-            return state
-        for step in run(log, tables, seed, start=state, after=m):
-            if step.command.n >= n:
-                break
-            state = step.state
-        return state
-    return initial_state(tables)
+            return start
+        break
+    state = start
+    for step in run(log, tables, seed, start=start, after=after):
+        if step.command.n >= n:
+            break
+        state = step.state
+    return state

@@ -105,6 +105,15 @@ def _full_at_open(tables: Tables, where: str) -> SessionError:
                                                 {"banco": where}))
 
 
+def place_of(command: StoredCommand | None) -> int:
+    """A standing command's place among those that change the state: the number after the
+    last ':' of its dice key (none: the session's start, place 0)."""
+    if command is None or not command.dice:
+        return START_NUMBER
+    tail = command.dice.rsplit(":", 1)[-1]
+    return int(tail) if tail.isdigit() else command.n
+
+
 def quoted(stored: StoredCommand) -> Quoted:
     """A stored command as an undo quotes it."""
     return Quoted(stored.name, stored.args, stored.actor, stored.text)
@@ -140,11 +149,10 @@ class Session:
         fresh = log.is_empty()
         self._state, notices = self._resume()
         self._prompts_issued = max(log.prompt_ids().values(), default=0)
-        self._dice_from = (log.meta() or meta).dice_from  # a migration just moved it
-        self._placed = log.count_active(sorted(PLACELESS), self._dice_from)
         # what the session said when it was created (empty when it was resumed)
         self.started: list[EventDict] = self._start() if fresh else []
-        self.opening: list[EventDict] = [] if fresh else self._tell(notices + self._rules_news())
+        self.opening: list[EventDict] = [] if fresh else (
+            self._tell(HISTORY_NOTICE, notices) + self._tell(RULES_CHANGED, self._rules_news()))
 
     # ------------------------------------------------------------------ opening
 
@@ -235,15 +243,14 @@ class Session:
                                        {"quantas": len(changes) - rules_version.MAX_SHOWN}))
         return told
 
-    def _tell(self, events: list[NewEvent]) -> list[EventDict]:
-        """Record what opening found as a system command (GM-only, never undone, no dice)."""
+    def _tell(self, name: str, events: list[NewEvent]) -> list[EventDict]:
+        """Record what opening found as a system command `name` (GM-only, never undone, no
+        dice); the shells print it too (`notices`)."""
         if not events:
             return []
-        name = RULES_CHANGED if events[0].code == "historico.regras_mudaram" else HISTORY_NOTICE
-        self.notices = [e.text for e in events]
+        self.notices += [e.text for e in events]
         with self._lock:
-            stored = self._record(name, "(ao abrir a campanha)", events)
-        return stored
+            return self._record(name, "(ao abrir a campanha)", events)
 
     def close(self) -> None:
         with self._lock:
@@ -269,11 +276,11 @@ class Session:
         with self._lock:
             return self._log.events_since(seq)
 
-    def history_since(self, seq: int = 0) -> list[StoredEvent]:
-        """The stored events after `seq`, with how their texts were rendered (what a
-        projection reads: companion.projection)."""
+    def history_since(self, seq: int = 0, limit: int = -1) -> list[StoredEvent]:
+        """The stored events after `seq` (at most `limit`), with how their texts were
+        rendered (what a projection reads: companion.projection)."""
         with self._lock:
-            rows = self._log.stored_since(seq)
+            rows = self._log.stored_since(seq, limit)
         return [StoredEvent(*row) for row in rows]
 
     def quoted(self, n: int) -> Quoted | None:
@@ -376,11 +383,13 @@ class Session:
 
     def dice_key(self, name: str) -> str:
         """What the RNG of a command about to run derives from: the seed and its place among
-        the standing commands that change the state (the session's start is place 0). A
-        command undone gives its place back, so the same command again rolls the same dice."""
+        the standing commands that change the state — the place after the newest of them (the
+        session's start is place 0; a command of a migrated log has its number as its place).
+        A command undone gives its place back, so the same command again rolls the same
+        dice."""
         if name == SESSION_START:
             return f"{self.seed}:{START_NUMBER}"
-        return f"{self.seed}:{self._dice_from + self._placed}"
+        return f"{self.seed}:{place_of(self._log.last_active(sorted(PLACELESS))) + 1}"
 
     @contextmanager
     def _recording(self, refusal: CommandRejected) -> Iterator[None]:
@@ -414,8 +423,6 @@ class Session:
                                             e.words) for e in events],
                                   StoredState(state_codec.FORMAT, raw), dice, self._rules_id)
         self._state = state_codec.decode(raw)
-        if clean.name not in PLACELESS:
-            self._placed += 1
         self._prompts_issued = max([self._prompts_issued] + [
             e["data"]["pedido"]["id"] for e in stored if e["kind"] == "pedido"
             and isinstance(e["data"].get("pedido"), dict)])
@@ -440,8 +447,6 @@ class Session:
                                   StoredState(state_codec.FORMAT, state_codec.encode(state)),
                                   None, self._rules_id, undo=target.n)
         self._state = state
-        if target.n >= self._dice_from:
-            self._placed -= 1
         return stored
 
     def _undo_events(self, target: StoredCommand) -> list[NewEvent]:

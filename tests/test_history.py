@@ -382,3 +382,159 @@ def test_stored_states_are_keyframes_and_small_deltas(tmp_path: Path, tables: Ta
     assert max(deltas) < 400, max(deltas)
     assert replay.read_state(log, max(packed.rows)) == state
     log.close()
+
+
+# ---------------------------------------------------------------------- found in review
+
+def damage(db: Path, n: int) -> None:
+    raw = sqlite3.connect(db)
+    raw.execute("UPDATE states SET state = x'00ff' WHERE n = ?", (n,))
+    raw.commit()
+    raw.close()
+
+
+def test_a_damaged_state_after_an_undo_is_rebuilt_without_the_undone_command(
+        tmp_path: Path, tables: Tables) -> None:
+    db = tmp_path / "c.db"
+    session = Session.open(db, 9, tables)
+    play(session, ["personagem Ana", "terreno pântano", "avançar", "avançar", "desfazer"])
+    live, last = session.state, session.commands()[-1].n
+    session.close()
+    damage(db, last)  # the state stored after 'desfazer': rebuilt by replay from the one before
+    reopened = Session.open(db, None, tables)
+    assert reopened.state == live
+    reopened.close()
+
+
+def test_undo_across_a_damaged_undo_state_restores_the_right_state(tmp_path: Path,
+                                                                    tables: Tables) -> None:
+    db = tmp_path / "c.db"
+    session = Session.open(db, 9, tables)
+    play(session, ["personagem Ana", "avançar", "avançar", "desfazer"])
+    expected, undo_n = session.state, session.commands()[-1].n
+    play(session, ["personagem Bia"])
+    session.close()
+    damage(db, undo_n)  # the newest state is fine: nothing is rebuilt at open
+    reopened = Session.open(db, None, tables)
+    play(reopened, ["desfazer"])  # undoes 'personagem Bia': back to the state after the undo
+    assert reopened.state == expected
+    reopened.close()
+
+
+def test_undo_then_redo_of_a_migrated_command_rolls_the_same_dice(tmp_path: Path,
+                                                                   tables: Tables) -> None:
+    db = restore(FIXTURES / "campanha_versao_anterior.sql", tmp_path / "antiga.db")
+    session = Session.open(db, None, tables)
+    original = rolls(session.events_of(51))  # 'avançar', rolled with the key of its number
+    assert original
+    play(session, ["desfazer", "avançar"])
+    assert rolls(session.events_of(session.commands()[-1].n)) == original
+    dice = {c.n: c.dice for c in session.commands()}
+    assert dice[session.commands()[-1].n] == dice[51] == "4242:51"
+    session.close()
+
+
+def test_the_first_session_report_starts_where_the_campaign_started(tmp_path: Path,
+                                                                     tables: Tables) -> None:
+    db = tmp_path / "c.db"
+    session = Session.open(db, 9, tables)
+    play(session, ["personagem Ana", "avançar"])
+    session.close()
+    before = build.report(open_campaign(db, tables), tables, 1).start
+    later = changed_rules(tmp_path, "inicio.yaml", "valor: planicie", "valor: pantano")
+    Session.open(db, None, later).close()
+    assert build.report(open_campaign(db, later), later, 1).start == before
+
+
+def test_a_damaged_older_keyframe_is_rebuilt_when_the_campaign_opens(tmp_path: Path,
+                                                                     tables: Tables) -> None:
+    db = tmp_path / "c.db"
+    session = Session.open(db, 9, tables)
+    play(session, ["personagem Ana"] + ["rolar 1d6"] * 150)
+    state = session.state
+    session.close()
+    damage(db, 64)  # a keyframe; the newest state (of the keyframe 128) reads fine
+    reopened = Session.open(db, None, tables)
+    assert reopened.state == state
+    assert reopened.opening and "64" in reopened.opening[0]["text"]
+    reopened.close()
+    build.report(open_campaign(db, tables), tables)  # every state reads again
+
+
+def test_a_campaign_file_with_a_hash_in_its_name_is_read(tmp_path: Path,
+                                                         tables: Tables) -> None:
+    from companion.session import campaign_state
+
+    db = tmp_path / "campanha #2 %.db"
+    session = Session.open(db, 9, tables)
+    play(session, ["personagem Ana"])
+    session.close()
+    assert [c.name for c in campaign_state(db, tables).party] == ["Ana"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["campanha #2 %.db"]
+
+
+def test_a_welcome_reads_each_old_event_once_not_the_log_after_it(
+        tmp_path: Path, tables: Tables, monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.server import projections as projections_module
+    from companion.server.projections import Projections
+
+    monkeypatch.setattr(projections_module, "RECENT", 10)
+    session = Session.open(tmp_path / "c.db", 9, tables)
+    play(session, ["personagem Ana"] + ["rolar 1d6"] * 200)
+    hub = Projections(session, tables)
+    hub.count("gm")
+    read: list[int] = []
+    real = session.history_since
+    monkeypatch.setattr(session, "history_since",
+                        lambda seq=0, limit=-1: read.append(len(r := real(seq, limit))) or r)
+    for event in session.events_since(0):  # a phone (re)loading its page: desde = 0
+        hub.show(event, "gm")
+    assert sum(read) < 2 * session.last_seq()
+    session.close()
+
+
+def test_deltas_stay_small_when_the_state_grows_past_32_kb(tmp_path: Path,
+                                                           tables: Tables) -> None:
+    db = tmp_path / "c.db"
+    session = Session.open(db, 9, tables)
+    play(session, [f"segredo ouvir a porta do corredor norte número {i}" for i in range(700)])
+    state = session.state
+    session.close()
+    log = Log.read(db)
+    rows = log.states().rows
+    newest = rows[max(rows)]
+    assert newest[1] is not None and len(newest[2]) < 1000, len(newest[2])
+    assert replay.read_state(log, max(rows)) == state
+    log.close()
+
+
+def test_a_reworded_sentence_reads_reworded_in_the_past_for_everyone(tmp_path: Path,
+                                                                     tables: Tables) -> None:
+    db = tmp_path / "c.db"
+    session = Session.open(db, 9, tables)
+    session.join_player("Ana")
+    play(session, ["rolar 1d20", "desfazer"])
+    session.close()
+    reworded = changed_rules(tmp_path, "narracao/desfazer.yaml", "Desfeito: '{{ texto }}'",
+                             "Voltou atrás: '{{ texto }}'")
+    campaign = open_campaign(db, reworded)
+    for viewer in ("gm", "player:ana"):
+        _start, found = entries(campaign, find_session(campaign, None), reworded, viewer)
+        said = [e["text"] for entry in found for e in entry.events
+                if e["command"] == "desfazer"]
+        assert said == ["Voltou atrás: 'rolar 1d20'"], (viewer, said)
+
+
+def test_readers_never_write_a_campaign_this_release_wrote(tmp_path: Path,
+                                                           tables: Tables) -> None:
+    db = tmp_path / "c.db"
+    session = Session.open(db, 9, tables)
+    play(session, ["personagem Ana", "rolar 1d6"])
+    session.close()
+    before = digest(db)
+    for action in (["relatorio"], ["verificar"], ["voz", "frases"]):
+        done = subprocess.run([sys.executable, "-m", "companion.cli", *action, "--db", str(db)],
+                              capture_output=True, text=True, cwd=ROOT, timeout=120)
+        assert done.returncode == 0, done.stderr
+    assert digest(db) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.db"]

@@ -9,23 +9,23 @@ before stored history is migrated first, in a copy in memory (the file is only r
 """
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from companion import replay, rules_version, state_codec
-from companion.projection import Projection, Quoted, StoredEvent, names_prompts
+from companion.projection import Projection, Quoted, StoredEvent
 from companion.engine import State, initial_state
 from companion.engine.procedures.weather import SESSION_START
 from companion.engine.view import view_state
 from companion.errors import CompanionError, TableError
 from companion.loader import load_rules
 from companion.rulebook import build_pieces
-from companion.store.log import MEMORY, Log, Narration, PackedStates, StateDamaged, StoredCommand
+from companion.store.log import Log, Narration, PackedStates, StateDamaged, StoredCommand
 from companion.tables import Tables
 
 BOUNDARY = "nova_sessao"
+UTTERANCES = "utterances"  # the voice listener's table in the same file (companion.store)
 UNDO = replay.UNDO
 # commands that change nothing in the story the report tells (an undone command is marked, and
 # changed nothing either: the report shows what stands)
@@ -76,8 +76,7 @@ class Campaign:
     rules: Mapping[int, str] = field(default_factory=dict)  # rules version id → stored rules
 
 
-def read_log(log: Log, db_path: str | Path | None = None,
-             tables: Tables | None = None) -> Campaign:
+def read_log(log: Log, tables: Tables | None = None) -> Campaign:
     """Read the whole log (and the voice listener's utterances table, if any). A log written
     before stored history must be a copy (Log.read): it is migrated there, with `tables`."""
     meta = log.meta()
@@ -86,15 +85,12 @@ def read_log(log: Log, db_path: str | Path | None = None,
                           "--db ARQUIVO' ou 'companion shell --db ARQUIVO' antes")
     if not log.keeps_history() and tables is not None:
         replay.open_history(log, tables, meta.seed, replay.rules_id(log, tables))
-    where = db_path if db_path is not None else log.path
     commands = tuple(log.commands(after=-1))  # with command 0, the session's own start
     events = {c.n: tuple(log.events_of(c.n)) for c in commands}
-    named = [e["seq"] for stored in events.values() for e in stored
-             if isinstance(e.get("data"), dict)
-             and (names_prompts(e["data"]) or "desfeito" in e["data"])]
+    every = [e["seq"] for stored in events.values() for e in stored]
     used = {c.rules for c in commands if c.rules is not None}
     return Campaign(meta.seed, meta.created, commands, events,
-                    tuple(read_utterances(where)), tuple(log.players()), log.narrations(named),
+                    tuple(log.rows_of(UTTERANCES)), tuple(log.players()), log.narrations(every),
                     log.states(), {i: log.rules_text(i) or "" for i in used})
 
 
@@ -110,34 +106,9 @@ def open_campaign(db_path: str | Path, tables: Tables | None = None) -> Campaign
     try:
         if not log.keeps_history() and tables is None:
             tables = load_rules()
-        return read_log(log, path, tables)
+        return read_log(log, tables)
     finally:
         log.close()
-
-
-def read_utterances(db_path: str | Path | None) -> list[dict[str, Any]]:
-    """The voice listener's `utterances` rows, oldest first; [] when there is no such table.
-
-    The table belongs to the voice layer; only the columns that exist are read (any of id, at,
-    text, confidence, accepted, command, name, n, reason)."""
-    if not db_path or str(db_path) == MEMORY:
-        return []
-    try:
-        connection = sqlite3.connect(f"file:{Path(db_path)}?mode=ro", uri=True)
-    except sqlite3.Error:
-        return []
-    try:
-        found = connection.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' "
-                                   "AND name = 'utterances'").fetchone()
-        if not found:
-            return []
-        cursor = connection.execute("SELECT * FROM utterances ORDER BY rowid")
-        names = [column[0] for column in cursor.description]
-        return [dict(zip(names, row)) for row in cursor.fetchall()]
-    except sqlite3.Error:
-        return []
-    finally:
-        connection.close()
 
 
 # ---------------------------------------------------------------- sessions
@@ -194,7 +165,7 @@ def find_session(campaign: Campaign, number: int | None) -> SessionSpan:
 
 # ---------------------------------------------------------------- stored history
 
-def _stored_state(campaign: Campaign, n: int, tables: Tables) -> State:
+def _stored_state(campaign: Campaign, n: int) -> State:
     """The state stored after command n; a damaged one is a clear refusal."""
     try:
         stored = campaign.states.get(n)
@@ -208,21 +179,24 @@ def _stored_state(campaign: Campaign, n: int, tables: Tables) -> State:
                           f"({type(error).__name__})") from None
 
 
-def _standing_before(campaign: Campaign, first: int, tables: Tables) -> tuple[State, int | None]:
+def _standing_before(campaign: Campaign, first: int, rules_of: _RulesOfTheirTime
+                     ) -> tuple[State, int | None]:
     """The state the table stood at just before command `first` (the one stored after the
-    command before it), and the rules version it ran under."""
+    command before it; before the campaign's first command, the start of the rules it ran
+    under), and the rules version it ran under."""
     earlier = [c for c in campaign.commands if c.n < first]
     if not earlier:
-        return initial_state(tables), None
-    return _stored_state(campaign, earlier[-1].n, tables), earlier[-1].rules
+        rules = campaign.commands[0].rules if campaign.commands else None
+        return initial_state(rules_of.of(rules)), rules
+    return _stored_state(campaign, earlier[-1].n), earlier[-1].rules
 
 
-def _history(campaign: Campaign, tables: Tables, first: int, last: int) -> Iterable[
-        tuple[StoredCommand, State, State, int | None]]:
+def _history(campaign: Campaign, rules_of: _RulesOfTheirTime, first: int, last: int
+             ) -> Iterable[tuple[StoredCommand, State, State, int | None]]:
     """Each stored command numbered first..last with the state before and after it, as the
     story stands (an undone command, a view, a system command changed nothing), and the
     rules version of the state after it."""
-    state, rules = _standing_before(campaign, first, tables)
+    state, rules = _standing_before(campaign, first, rules_of)
     for stored in campaign.commands:
         if stored.n < first:
             continue
@@ -230,7 +204,7 @@ def _history(campaign: Campaign, tables: Tables, first: int, last: int) -> Itera
             return
         before = state
         if not stored.undone and stored.name not in UNCHANGING:
-            state, rules = _stored_state(campaign, stored.n, tables), stored.rules
+            state, rules = _stored_state(campaign, stored.n), stored.rules
         yield stored, before, state, rules
 
 
@@ -268,10 +242,10 @@ def entries(campaign: Campaign, span: SessionSpan, tables: Tables,
     numbers, prompt ids and texts). Undone commands are kept (marked) but changed nothing."""
     projection = viewer_projection(campaign, tables, viewer)
     rules_of = _RulesOfTheirTime(campaign, tables)
-    state, rules = _standing_before(campaign, span.first, tables)
+    state, rules = _standing_before(campaign, span.first, rules_of)
     start = view = projection.view(view_state(state, viewer, rules_of.of(rules)))
     out: list[Entry] = []
-    for stored, before, after, rules in _history(campaign, tables, span.first, span.last):
+    for stored, before, after, rules in _history(campaign, rules_of, span.first, span.last):
         shown = projection.view(view_state(after, viewer, rules_of.of(rules))) \
             if after is not before else view
         seen = tuple(projection.show(event) for event in _stored_events(campaign, stored)

@@ -7,7 +7,7 @@ the top-level keys of their view that changed (nothing when none did).
 
 New events go out from the thread that ran the command, as soon as it is committed: the
 session calls its subscribers batch by batch in seq order, and the hub reads the committed log
-from its cursor (session.events_since), so the order is the log's whatever thread ran what.
+from its cursor (session.history_since), so the order is the log's whatever thread ran what.
 One dispatcher thread does the rest: welcomes, and the views, which follow the events once the
 websocket writers have taken them (a burst of commands gets one round of views). A welcome
 replays a client's missed events under the same lock as the live fan-out (`FanOut.sending`),
@@ -27,6 +27,7 @@ from flask_socketio import SocketIO
 
 from companion import protocol
 from companion.engine import State
+from companion.projection import StoredEvent
 from companion.server import rooms
 from companion.server.projections import Projections
 from companion.server.rooms import GM_ROOM, NAMESPACE, TABLE_ROOM, Client, Connections
@@ -93,7 +94,7 @@ class FanOut:
         self.last_views: dict[str, dict] = {}  # the estado each viewer kind was last sent
         self.cursor = session.last_seq()
         self.sending = threading.RLock()  # live events, and the welcomes' replays
-        self.unviewed: list[dict] = []  # events sent since the last views
+        self.unviewed: list[StoredEvent] = []  # events sent since the last views
 
     def on_events(self, _events: list[dict]) -> None:
         """Session callback, batch by batch in seq order, in the thread that ran the command
@@ -108,28 +109,27 @@ class FanOut:
         """Send every committed event past the cursor to its rooms (skipping the clients
         whose welcome already replayed it); remember them for the next views."""
         with self.sending:
-            fresh = self.session.events_since(self.cursor)
+            fresh = self.session.history_since(self.cursor)
             sio = self.socketio.server
             for event in fresh:
                 live = self.connections.live()
-                already = [c.sid for c in live if c.last_sent >= event["seq"]]
+                already = [c.sid for c in live if c.last_sent >= event.seq]
                 for local, to in self._localized(event, live):
                     sio.emit("evento", local, to=to, skip_sid=already, namespace=NAMESPACE)
                 for client in live:
-                    client.last_sent = max(client.last_sent, event["seq"])
-                self.cursor = event["seq"]
+                    client.last_sent = max(client.last_sent, event.seq)
+                self.cursor = event.seq
             self.unviewed += fresh
 
-    def _localized(self, event: dict, live: list[Client]) -> list[tuple[dict, list[str]]]:
-        """The event as each of its rooms receives it, rooms receiving the same numbers grouped
-        together: each distinct message is encoded once, however many rooms get it."""
+    def _localized(self, event: StoredEvent, live: list[Client]
+                   ) -> list[tuple[dict, list[str]]]:
+        """The event as each of its rooms receives it (each viewer's projection), rooms
+        receiving the same message grouped together: each distinct message is encoded once,
+        however many rooms get it."""
         groups: dict[tuple[int, str], tuple[dict, list[str]]] = {}
-        for room, viewer in rooms.targets(event["visibility"], live):
+        for room, viewer in rooms.targets(event.visibility, live):
             local = self.projections.show(event, viewer)
-            # an undo's desfeito, a player's prompt ids: per viewer
-            rewritten = local["data"] is not event["data"] or local["text"] != event["text"]
-            key = (local["seq"], json.dumps([local["data"], local["text"]], sort_keys=True)
-                   if rewritten else "")
+            key = (local["seq"], json.dumps([local["data"], local["text"]], sort_keys=True))
             groups.setdefault(key, (local, []))[1].append(room)
         return list(groups.values())
 
@@ -168,7 +168,7 @@ class FanOut:
             time.sleep(VIEWS_POLL)
         time.sleep(VIEWS_SETTLE)
 
-    def _send_states(self, fresh: list[dict], state: State) -> None:
+    def _send_states(self, fresh: list[StoredEvent], state: State) -> None:
         """After new events, each kind of viewer gets what changed in its view of `state` (see
         sync_view); a viewer that saw none of them and whose view did not change gets
         nothing, so a GM-only command leaves no trace on the players' phones."""
@@ -177,7 +177,7 @@ class FanOut:
                  self.view_states(state, viewers, self.tables).items()}
         changes: dict[str, tuple[dict, list[str]]] = {}  # one message for every room it suits
         for viewer in viewers:
-            saw = any(self.visible_to(e["visibility"], viewer) for e in fresh)
+            saw = any(self.visible_to(e.visibility, viewer) for e in fresh)
             self.sync_view(viewer, saw, views[viewer], changes)
         sio = self.socketio.server
         for changed, to in changes.values():

@@ -64,9 +64,8 @@ class Projections:
         if isinstance(event, StoredEvent):
             return event
         found = self._recent.get(event["seq"])
-        if found is None:
-            found = next(e for e in self._session.history_since(event["seq"] - 1)
-                         if e.seq == event["seq"])
+        if found is None:  # an old one: read that one event
+            (found,) = self._session.history_since(event["seq"] - 1, limit=1)
         return found
 
     # ------------------------------------------------------------------ questions

@@ -30,9 +30,9 @@ def _campaign(session: ServedSession) -> Any:
     if session.db_path == MEMORY:
         raise ReportError("esta sessão está só na memória: ligue o companheiro com --db "
                           "ARQUIVO para ter relatórios")
-    log = Log.open(session.db_path)
+    log = Log.read(session.db_path)  # a copy: the report never holds the live file
     try:
-        return read_log(log, session.db_path)
+        return read_log(log, session.tables)
     finally:
         log.close()
 

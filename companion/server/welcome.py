@@ -9,7 +9,7 @@ Connecting (default namespace, `auth` dict):
   its `boas_vindas` carries `url_jogador`, the address phones open (the same the QR code shows,
   the LAN address under `companion serve` even when the screen itself opened 127.0.0.1);
 - any of them may add `"desde": <last seq seen>`, in the connection's own numbering
-  (companion.server.numbering).
+  (companion.projection).
 
 `boas_vindas` also carries `paginas` (companion.pages: the pages' buttons, mode names, prompt
 titles, option labels).
@@ -135,12 +135,12 @@ class Reception:
                                      **client.welcome},
                      to=sid, namespace=NAMESPACE)
             state = fanout.caught_up()  # the others of its kind have every event of it
-            missed = self.session.events_since(since)
+            missed = self.session.history_since(since)
             for event in missed:
-                if self.visible_to(event["visibility"], client.viewer):
+                if self.visible_to(event.visibility, client.viewer):
                     sio.emit("evento", self.projections.show(event, client.viewer), to=sid,
                              namespace=NAMESPACE)
-            client.last_sent = missed[-1]["seq"] if missed else max(since, fanout.cursor)
+            client.last_sent = missed[-1].seq if missed else max(since, fanout.cursor)
             view = fanout.sync_view(client.viewer, view=fanout.view(client.viewer, state))
             for room in client.rooms:
                 sio.enter_room(sid, room, namespace=NAMESPACE)

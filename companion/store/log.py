@@ -9,9 +9,9 @@ memory (`:memory:`): a session that ends with the process, with nothing left on 
 History is kept, not recomputed: every command is stored with the state after it (`states`,
 the session's serialised State, in the command's own transaction), its dice key (what its RNG
 was derived from) and the rules version it ran under (`rules`, each distinct version stored
-once). States are compressed: every KEYFRAME_EVERY commands a keyframe on its own, the others
-as zlib deltas against the newest keyframe (its JSON is their preset dictionary), so a state
-costs tens of bytes however long the campaign. A file written before stored history
+once). States are packed (companion/store/packing.py): every KEYFRAME_EVERY commands one whole,
+in between only what each command changed, so a state costs what its command changed however
+long the campaign. A file written before stored history
 (`PRAGMA user_version` below HISTORY) has commands and no states: the session migrates it once.
 
 Each event keeps, beside its text, how the text was rendered (`code`, `words`: the narration
@@ -25,18 +25,19 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import zlib
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
+from companion.store.packing import PackedStates, StateDamaged, StoredState, delta, pack
+from companion.store.packing import loads as unpack_json
+
 from companion.errors import DiskFull
 
 MEMORY = ":memory:"
 HISTORY = 2  # PRAGMA user_version of a log with stored history (before it: 0)
-KEYFRAME_EVERY = 64  # commands between two states stored whole
-LEVEL = 6  # zlib's compression level
+KEYFRAME_EVERY = 64  # commands between two states stored whole (companion/store/packing.py)
 FULL_DISK_CODES = frozenset({sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR_SHMSIZE})
 
 SCHEMA = """
@@ -44,8 +45,7 @@ CREATE TABLE IF NOT EXISTS meta (
     id INTEGER PRIMARY KEY CHECK (id = 1),
     seed TEXT NOT NULL,
     gm_token TEXT NOT NULL,
-    created TEXT NOT NULL,
-    dice_from INTEGER NOT NULL DEFAULT 1
+    created TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS commands (
     n INTEGER PRIMARY KEY,
@@ -96,7 +96,6 @@ class Meta:
     seed: str
     gm_token: str
     created: str
-    dice_from: int = 1  # the first command whose dice key is its place (before: its number)
 
 
 @dataclass(frozen=True)
@@ -112,57 +111,6 @@ class StoredCommand:
     at: str
     dice: str | None = None  # what the command's RNG was derived from (None: not yet migrated)
     rules: int | None = None  # the rules version it ran under (Log.rules_text)
-
-
-@dataclass(frozen=True)
-class StoredState:
-    """The state after one command, as the session serialised it, in its format."""
-
-    format: int
-    raw: bytes
-
-
-class StateDamaged(Exception):
-    """A stored state that cannot be unpacked (its bytes or its keyframe are damaged)."""
-
-    def __init__(self, n: int) -> None:
-        super().__init__(n)
-        self.n = n
-
-
-class PackedStates:
-    """Stored states as the log keeps them (n → format, keyframe number or None, bytes),
-    unpacked on demand; keyframes read once."""
-
-    def __init__(self, rows: Mapping[int, tuple[int, int | None, bytes]]) -> None:
-        self.rows = rows
-        self._keyframes: dict[int, bytes] = {}
-
-    def numbers(self) -> list[int]:
-        return sorted(self.rows)
-
-    def get(self, n: int) -> StoredState:
-        """The state after command n; StateDamaged when it cannot be unpacked, KeyError when
-        none is stored."""
-        format, base, blob = self.rows[n]
-        try:
-            if base is None:
-                return StoredState(format, zlib.decompress(blob))
-            unpack = zlib.decompressobj(zdict=self._keyframe(base, n))
-            return StoredState(format, unpack.decompress(blob) + unpack.flush())
-        except zlib.error:
-            raise StateDamaged(n) from None
-
-    def _keyframe(self, base: int, n: int) -> bytes:
-        if base not in self._keyframes:
-            row = self.rows.get(base)
-            if row is None or row[1] is not None:
-                raise StateDamaged(n)
-            try:
-                self._keyframes[base] = zlib.decompress(row[2])
-            except zlib.error:
-                raise StateDamaged(n) from None
-        return self._keyframes[base]
 
 
 @dataclass(frozen=True)
@@ -201,7 +149,6 @@ def _add_missing_columns(connection: sqlite3.Connection) -> None:
     """A log written before events kept their narration, or before commands kept their dice
     and rules, gets the (empty) columns."""
     wanted = {"events": ("code TEXT", "words TEXT"),
-              "meta": ("dice_from INTEGER NOT NULL DEFAULT 1",),
               "commands": ("dice TEXT", "rules INTEGER REFERENCES rules(id)")}
     for table, columns in wanted.items():
         have = {row[1] for row in connection.execute(f"PRAGMA table_info({table})")}
@@ -243,8 +190,10 @@ class Log:
     def __init__(self, connection: sqlite3.Connection, path: str) -> None:
         self._db = connection
         self.path = path
-        self._key: tuple[int, bytes] | None = None  # the newest keyframe: (n, its JSON)
-        self._key_read = False
+        # the newest stored state, to pack the next one against: (n, format, keyframe, JSON
+        # object); None before it is read (or when there is none)
+        self._last: tuple[int, int, int, dict[str, Any]] | None = None
+        self._last_read = False
 
     @classmethod
     def open(cls, path: str | Path | None = None) -> Log:
@@ -266,7 +215,12 @@ class Log:
         """A copy in memory of the log at path, for reading: the file itself is never written
         (a log written before stored history can be migrated in the copy). SQLite's backup
         copies a consistent snapshot, even while a server writes the file."""
-        source = sqlite3.connect(f"file:{Path(path)}?mode=ro", uri=True)
+        # a file nobody has open (no -wal beside it) is read as immutable: SQLite then writes
+        # no -wal/-shm of its own beside it; one a server has open is read through its WAL
+        where = Path(path).resolve()
+        still_open = Path(f"{where}-wal").exists()
+        source = sqlite3.connect(f"{where.as_uri()}?mode=ro{'' if still_open else '&immutable=1'}",
+                                 uri=True)
         copy = sqlite3.connect(MEMORY, isolation_level=None, check_same_thread=False)
         try:
             source.backup(copy)
@@ -313,16 +267,15 @@ class Log:
     # ------------------------------------------------------------------ meta
 
     def meta(self) -> Meta | None:
-        row = self._db.execute("SELECT seed, gm_token, created, dice_from FROM meta WHERE id = 1"
+        row = self._db.execute("SELECT seed, gm_token, created FROM meta WHERE id = 1"
                                ).fetchone()
         return Meta(*row) if row else None
 
     def write_meta(self, meta: Meta) -> None:
         """Create or replace the meta row."""
         with self.transaction() as db:
-            db.execute("INSERT OR REPLACE INTO meta (id, seed, gm_token, created, dice_from) "
-                       "VALUES (1, ?, ?, ?, ?)",
-                       (meta.seed, meta.gm_token, meta.created, meta.dice_from))
+            db.execute("INSERT OR REPLACE INTO meta (id, seed, gm_token, created) "
+                       "VALUES (1, ?, ?, ?)", (meta.seed, meta.gm_token, meta.created))
 
     # ------------------------------------------------------------------ rules versions
 
@@ -369,7 +322,7 @@ class Log:
         """
         rows = [(e.kind, e.visibility, e.text, dumps(e.data), e.code,
                  _words_json(e.words) if e.code else None) for e in events]
-        base, blob = self._pack(n, state.raw)
+        base, blob, last = self._pack(n, state)
         with self.transaction() as db:
             if undo is not None:
                 db.execute("UPDATE commands SET undone = 1 WHERE n = ?", (undo,))
@@ -386,8 +339,7 @@ class Log:
                     (n, name, kind, visibility, event_text, data, code, words))
                 stored.append(event_dict(int(cursor.lastrowid or 0), name, kind, visibility,
                                          event_text, json.loads(data)))
-        if base is None:
-            self._key = (n, state.raw)
+        self._last = last
         return stored
 
     def commands(self, after: int = 0) -> list[StoredCommand]:
@@ -410,15 +362,6 @@ class Log:
             f"AND name NOT IN ({marks}) ORDER BY n DESC LIMIT 1", tuple(skip)).fetchone()
         return _command(row) if row else None
 
-    def count_active(self, skip: Sequence[str], first: int = 0) -> int:
-        """How many commands numbered `first` or more stand (not undone) whose name is not in
-        `skip`."""
-        marks = ", ".join("?" for _ in skip) or "''"
-        row = self._db.execute(
-            f"SELECT COUNT(*) FROM commands WHERE undone = 0 AND n >= ? AND name NOT IN "
-            f"({marks})", (first, *skip)).fetchone()
-        return int(row[0])
-
     def events_since(self, seq: int = 0) -> list[dict[str, Any]]:
         """Stored events with a seq greater than `seq`, in order."""
         rows = self._db.execute(
@@ -426,13 +369,13 @@ class Log:
             "WHERE seq > ? ORDER BY seq", (seq,)).fetchall()
         return [event_dict(s, c, k, v, t, json.loads(d)) for s, c, k, v, t, d in rows]
 
-    def stored_since(self, seq: int = 0) -> list[tuple[Any, ...]]:
-        """The events after `seq` as kept: (seq, command number, command, kind, visibility,
-        text, data, code, words), data and words decoded."""
+    def stored_since(self, seq: int = 0, limit: int = -1) -> list[tuple[Any, ...]]:
+        """The events after `seq` (at most `limit`; -1: all) as kept: (seq, command number,
+        command, kind, visibility, text, data, code, words), data and words decoded."""
         return [(s, n, c, k, v, t, json.loads(d), code, json.loads(w) if w else {})
                 for s, n, c, k, v, t, d, code, w in self._db.execute(
                     "SELECT seq, command_n, command, kind, visibility, text, data, code, words "
-                    "FROM events WHERE seq > ? ORDER BY seq", (seq,))]
+                    "FROM events WHERE seq > ? ORDER BY seq LIMIT ?", (seq, limit))]
 
     def events_of(self, n: int) -> list[dict[str, Any]]:
         """The events one command produced, in order."""
@@ -466,6 +409,17 @@ class Log:
                 highest[n] = max(highest.get(n, 0), prompt["id"])
         return highest
 
+    def rows_of(self, table: str) -> list[dict[str, Any]]:
+        """Every row of another layer's table in the same file (the voice listener's
+        `utterances`), oldest first, by column name; [] when the file has no such table."""
+        found = self._db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+                                 (table,)).fetchone()
+        if not found:
+            return []
+        cursor = self._db.execute(f'SELECT * FROM "{table}" ORDER BY rowid')
+        names = [column[0] for column in cursor.description]
+        return [dict(zip(names, row)) for row in cursor.fetchall()]
+
     def last_seq(self) -> int:
         row = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()
         return int(row[0])
@@ -473,13 +427,15 @@ class Log:
     # ------------------------------------------------------------------ states
 
     def states(self, first: int = -1, last: int | None = None) -> PackedStates:
-        """The stored states of the commands numbered first..last (and the keyframes they
-        need), packed as stored."""
+        """The stored states of the commands numbered first..last (and those before them in
+        their chains, from their keyframes), packed as stored."""
         upper = last if last is not None else 1 << 62
+        row = self._db.execute("SELECT MIN(COALESCE(base, n)) FROM states WHERE n BETWEEN ? "
+                               "AND ?", (first, upper)).fetchone()
+        start = row[0] if row and row[0] is not None else first
         rows = {n: (f, b, bytes(blob)) for n, f, b, blob in self._db.execute(
-            "SELECT n, format, base, state FROM states WHERE n BETWEEN ? AND ? OR n IN "
-            "(SELECT DISTINCT base FROM states WHERE n BETWEEN ? AND ?)",
-            (first, upper, first, upper))}
+            "SELECT n, format, base, state FROM states WHERE n BETWEEN ? AND ?",
+            (min(start, first), upper))}
         return PackedStates(rows)
 
     def state_after(self, n: int) -> StoredState:
@@ -492,25 +448,36 @@ class Log:
         return [n for (n,) in self._db.execute(
             "SELECT n FROM states WHERE n < ? ORDER BY n DESC", (upper,))]
 
-    def _pack(self, n: int, raw: bytes) -> tuple[int | None, bytes]:
-        """(keyframe number or None, bytes) of a state about to be stored after command n."""
-        key = self._keyframe()
-        if key is None or n - key[0] >= KEYFRAME_EVERY or n < key[0]:
-            return None, zlib.compress(raw, LEVEL)
-        pack = zlib.compressobj(LEVEL, zdict=key[1])
-        return key[0], pack.compress(raw) + pack.flush()
+    def keyframes(self) -> list[int]:
+        """The commands whose state is stored whole."""
+        return [n for (n,) in self._db.execute(
+            "SELECT n FROM states WHERE base IS NULL ORDER BY n")]
 
-    def _keyframe(self) -> tuple[int, bytes] | None:
-        if not self._key_read:
-            self._key_read = True
-            row = self._db.execute("SELECT n, state FROM states WHERE base IS NULL "
-                                   "ORDER BY n DESC LIMIT 1").fetchone()
+    def _pack(self, n: int, state: StoredState) -> tuple[int | None, bytes,
+                                                         tuple[int, int, int, dict[str, Any]]]:
+        """(keyframe number or None, bytes, what becomes the last state) of a state about to
+        be stored after command n: whole every KEYFRAME_EVERY commands (or after a change of
+        format, or when the state before cannot be read), else what changed since the last."""
+        value = unpack_json(state.raw)
+        last = self._newest()
+        if last is None or last[1] != state.format or n - last[2] >= KEYFRAME_EVERY \
+                or n <= last[0]:
+            return None, pack(value), (n, state.format, n, value)
+        return last[2], pack(delta(last[3], value)), (n, state.format, last[2], value)
+
+    def _newest(self) -> tuple[int, int, int, dict[str, Any]] | None:
+        """The newest stored state (read once; None when there is none or it is damaged)."""
+        if not self._last_read:
+            self._last_read = True
+            row = self._db.execute("SELECT n, format, base FROM states ORDER BY n DESC "
+                                   "LIMIT 1").fetchone()
             if row is not None:
                 try:
-                    self._key = (int(row[0]), zlib.decompress(row[1]))
-                except zlib.error:
-                    self._key = None  # a damaged keyframe: the next state starts a new one
-        return self._key
+                    key = row[2] if row[2] is not None else row[0]
+                    self._last = (row[0], row[1], key, self.states(row[0], row[0]).value(row[0]))
+                except StateDamaged:
+                    self._last = None  # the next state starts a new keyframe
+        return self._last
 
     # ------------------------------------------------------------------ migration
 
@@ -520,15 +487,34 @@ class Log:
         """Store, in ONE transaction, each command's dice key, rules version and state after
         it (n, dice, rules, state) and the narration of events that had none (seq → code,
         words). With `migration` (a log written before stored history), also drop the old
-        snapshots, mark the log as keeping history, and start place-derived dice after its
-        last command (its commands keep the dice of their numbers)."""
-        self._key, self._key_read = None, True
+        snapshots and mark the log as keeping history. States are packed from the one stored
+        before the first of them; any failure stores nothing (and forgets the packing)."""
+        first = min((n for n, *_ in filled), default=0)
+        below = self.state_numbers(below=first)
+        try:
+            if below:
+                base = self._db.execute("SELECT COALESCE(base, n), format FROM states WHERE "
+                                        "n = ?", (below[0],)).fetchone()
+                before: tuple[int, int, int, dict[str, Any]] | None = (
+                    below[0], base[1], base[0], self.states(below[0], below[0]).value(below[0]))
+            else:
+                before = None
+        except StateDamaged:
+            before = None
+        self._last, self._last_read = before, True
         packed = []
         for n, dice, rules, state in filled:
-            base, blob = self._pack(n, state.raw)
+            base, blob, self._last = self._pack(n, state)
             packed.append((n, dice, rules, state.format, base, blob))
-            if base is None:
-                self._key = (n, state.raw)
+        try:
+            self._store_filled(packed, narrations, migration)
+        except BaseException:
+            self._last, self._last_read = None, False  # read again from what was stored
+            raise
+
+    def _store_filled(self, packed: Sequence[tuple[int, str, int, int, int | None, bytes]],
+                      narrations: Mapping[int, tuple[str, Mapping[str, Any]]],
+                      migration: bool) -> None:
         with self.transaction() as db:
             for n, dice, rules, format, base, blob in packed:
                 db.execute("UPDATE commands SET dice = ?, rules = ? WHERE n = ?",
@@ -540,8 +526,6 @@ class Log:
                            (code, _words_json(words), seq))
             if migration:
                 db.execute("DROP TABLE IF EXISTS snapshots")
-                db.execute("UPDATE meta SET dice_from = (SELECT COALESCE(MAX(n), 0) + 1 "
-                           "FROM commands)")
                 db.execute(f"PRAGMA user_version={HISTORY}")
 
     # ------------------------------------------------------------------ players

@@ -10,7 +10,8 @@ import { undoTracker } from "./undo.js";
 const TOKEN_KEY = "mesa.mestre.token";
 // On a phone the bar at the bottom keeps to the command box and ONE line of the last result.
 const PHONE = window.matchMedia("(max-width: 699px)");
-const NOTICES_READ_KEY = "mesa.mestre.avisos_lidos"; // the last history notice the GM closed
+// The last history notice the GM closed, per campaign (a GM token is its campaign's).
+const noticesReadKey = () => `mesa.mestre.avisos_lidos:${gmToken()}`;
 // System commands the session records when a campaign opens (companion/replay.py): the rules
 // changed since it was last played, it was updated from an older release, damaged states.
 const HISTORY_COMMANDS = new Set(["regras_mudaram", "aviso_historico"]);
@@ -197,14 +198,14 @@ let notices = [];
 
 function noteHistory(event) {
   if (!HISTORY_COMMANDS.has(event.command)) return;
-  if (event.seq <= Number(store.get(NOTICES_READ_KEY) || 0)) return;
+  if (event.seq <= Number(store.get(noticesReadKey()) || 0)) return;
   notices.push(event);
   renderNotices();
 }
 
 function closeNotices() {
   const last = notices.length ? notices[notices.length - 1].seq : 0;
-  store.set(NOTICES_READ_KEY, String(last));
+  store.set(noticesReadKey(), String(last));
   notices = [];
   renderNotices();
 }

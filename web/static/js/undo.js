@@ -8,7 +8,10 @@
 // undoes the last group still in force that changes the table — if its name matches.
 
 /** Commands that never change the table: never undone, so never the target. */
-const NOT_UNDOABLE = new Set(["ajuda", "estado", "desfazer"]);
+// Commands desfazer skips (companion/replay.py PLACELESS): views, desfazer itself, and the
+// session's own system commands.
+const NOT_UNDOABLE = new Set(["ajuda", "estado", "registro", "desfazer", "inicio_sessao",
+  "regras_mudaram", "aviso_historico"]);
 export const UNDO = "desfazer";
 const KEEP = 300; // groups remembered (the log shows at most 300 entries anyway)
 
