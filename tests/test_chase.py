@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 from companion.engine import apply
 from companion.engine.procedures.chase import ChaseRules, distance_of
 from companion.loader import load_rules
-from companion.engine.model import Chase, Character, Command, Dungeon, State, Timer
+from companion.engine.model import Chase, Character, Command, Dungeon, Prompt, State, Timer
+from companion.engine.view import view_state
 from companion.errors import CommandRejected
 from companion.tables import Tables
 from tests.conftest import FixedDice, Play
@@ -276,6 +277,62 @@ def test_an_answered_confirmation_starts_the_count_anew(tables: Tables) -> None:
     assert prompt.context["turnos_extras"] == 1
     play("responder", opcao="sim")
     assert [c.exhaustion for c in play.state.party] == [2, 2]
+
+
+# ---------------------------------------------------------------- the sides' speeds
+
+def _past_the_limit(play: Play) -> Prompt:
+    """Escape tests that keep the chase running until the long-chase confirmation is asked."""
+    for result in ("sucesso", "falha") * 4:
+        play("fuga", resultado=result)
+        asked = [p for p in play.state.prompts if p.kind == "confirmar_perseguicao"]
+        if asked:
+            return asked[0]
+    raise AssertionError("a perseguição longa não pediu confirmação")
+
+
+def test_speeds_said_when_flight_is_declared_are_kept_for_the_whole_chase(
+        tables: Tables) -> None:
+    play = chase_play(tables, None, ana_and_bia())
+    play("velocidade", grupo=120, perseguidores=90)
+    play("fuga", resultado="sucesso")  # the chase starts: the speeds stay
+    assert play.state.chase is not None and play.state.chase.phase == "ativa"
+    assert (play.state.chase.party_speed, play.state.chase.foe_speed) == (120, 90)
+    play("fuga", resultado="sucesso")
+    play("fuga", resultado="falha")
+    assert (play.state.chase.party_speed, play.state.chase.foe_speed) == (120, 90)
+
+
+@pytest.mark.parametrize("started", [False, True])
+def test_every_view_shows_both_speeds_and_the_difference(tables: Tables,
+                                                         started: bool) -> None:
+    play = chase_play(tables, None, ana_and_bia())
+    play("velocidade", grupo=120, perseguidores=90)
+    if started:
+        play("fuga", resultado="sucesso")
+    for viewer in ("gm", "public", "player:ana", "player:bia"):
+        shown = view_state(play.state, viewer, tables)["perseguicao"]
+        assert (shown["velocidade_grupo"], shown["velocidade_perseguidores"]) == (120, 90)
+        assert shown["velocidade_diferenca"] == "o grupo é 30 mais rápido"
+        assert shown["velocidades"] == "grupo 120 × perseguidores 90 (o grupo é 30 mais rápido)"
+
+
+def test_a_long_chase_lowers_the_partys_kept_speed_by_the_house_fraction(
+        tables: Tables) -> None:
+    loss = tables.piece(ChaseRules).perda_de_velocidade
+    play = chase_play(tables, None, ana_and_bia())
+    play("velocidade", grupo=120, perseguidores=90)
+    play("fuga", resultado="sucesso")
+    _past_the_limit(play)
+    events = play("responder", opcao="sim")
+    slower = round(120 * (1 - loss))
+    assert play.state.chase is not None
+    assert (play.state.chase.party_speed, play.state.chase.foe_speed) == (slower, 90)
+    (said,) = [e for e in events if e.code == "perseguicao.velocidade_reduzida"]
+    assert said.data["velocidade_grupo"] == slower
+    assert not [e for e in events if e.code == "perseguicao.mais_lento"]  # never asked again
+    shown = view_state(play.state, "public", tables)["perseguicao"]
+    assert shown["velocidade_grupo"] == slower
 
 
 # ---------------------------------------------------------------- time in a dungeon

@@ -26,7 +26,12 @@ Shape (keys are stable; values may be null when unknown):
                           "magias": [{"nome": "Escudo", "turnos": 2}],
                           "ordem_marcha": ["Ana", "Bia"]},
       "perseguicao": null | {"fase": "ativa", "placar": 1, "turno": 2,
-                             "distancia": "maior", "distancia_nome": "Maior"},
+                             "distancia": "maior", "distancia_nome": "Maior",
+                             # once the GM gave the speeds (kept the whole chase):
+                             "velocidade_grupo": 120, "velocidade_perseguidores": 90,
+                             "velocidade_diferenca": "o grupo é 30 mais rápido",
+                             "velocidades": "grupo 120 × perseguidores 90 (o grupo é 30 "
+                                            "mais rápido)"},
       "grupo": [{"id": "ana", "nome": "Ana", "nivel": 1, "pv": 8, "pv_max": 8,
                  "sanidade": 10, "exaustao": 0, "comida": 3, "agua": 3, "municao": 0,
                  "aflicoes": ["Fobia"], "condicoes": ["Insanidade", "Mosquitos (DESV, mais 2 rodadas)"],
@@ -60,7 +65,12 @@ from companion import protocol
 from companion.engine.clock import MINUTES_PER_DAY, day_of
 from companion.engine.model import GM, PUBLIC, Character, Command, State
 from companion.engine.procedures import dungeon, rest
-from companion.engine.procedures.chase import ChaseRules, distance_of, speed_gap_text
+from companion.engine.procedures.chase import (
+    ChaseRules,
+    distance_of,
+    speed_gap_text,
+    speeds_text,
+)
 from companion.engine.procedures.panic import exhaustion_effects
 from companion.engine.procedures.tally import tally_dict
 from companion.engine.procedures.dungeon import DungeonRules
@@ -172,9 +182,11 @@ def _chase(state: State, scratch: Scratch) -> dict[str, Any] | None:
     shown: dict[str, Any] = {"fase": chase.phase, "placar": chase.score, "turno": chase.turn,
                              "distancia": distance, "distancia_nome": name}
     if chase.party_speed is not None:  # only once the GM gave them
+        narrator = scratch.tables.narration
         shown.update({"velocidade_grupo": chase.party_speed,
                       "velocidade_perseguidores": chase.foe_speed,
-                      "velocidade_diferenca": speed_gap_text(scratch.tables.narration, chase)})
+                      "velocidade_diferenca": speed_gap_text(narrator, chase),
+                      "velocidades": speeds_text(narrator, chase)})
     return shown
 
 

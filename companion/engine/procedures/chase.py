@@ -9,6 +9,10 @@ rolling character, or a public d20 when there is no party). Numbers and the seed
 come from tables/perseguicao.yaml (the ChaseRules piece, including the score → distance
 thresholds `distancia_pelo_placar`); the texts people read from tables/narracao/perseguicao.yaml.
 
+The sides' speeds (`velocidade`), said when flight is declared or during the chase, are kept
+until it ends: every view shows both and the difference, and the party's drops past the turn
+limit when the GM confirms (`perda_de_velocidade`).
+
 Each chase turn passes its minutes through clock.pass_time: in a dungeon the lights and spells
 burn, and the travel's run of advances is broken. A chase that starts leaves any safe camp.
 
@@ -286,7 +290,7 @@ def _resolve_declared(state: State, scratch: Scratch, success: bool) -> State:
         scratch.tell("perseguicao.declarada_falha", words={"texto": rules.declarada.falha},
                      fuga=False)
         return replace(state, chase=None)
-    chase = Chase(phase="ativa", roller=state.chase.roller if state.chase else None)
+    chase = replace(_require_chase(state), phase="ativa")  # who rolls and the speeds stay
     distance = _distance(rules, chase)
     scratch.tell("perseguicao.declarada_sucesso",
                  words={"texto": rules.declarada.sucesso,
@@ -384,15 +388,20 @@ def _deprive(state: State, scratch: Scratch, cost: Privation, extra: int) -> Sta
 
 
 def _slow_down(state: State, scratch: Scratch, loss: float, extra: int) -> State:
-    """The party's speed drops (house default fraction per extra turn), when the GM gave it."""
+    """The party's kept speed drops by the house fraction per extra turn
+    (`perda_de_velocidade`), when the GM gave the speeds; the chase goes on at the new one."""
     chase = state.chase
     if chase is None or chase.party_speed is None:
         scratch.tell("perseguicao.mais_lento")
         return state
-    slower = max(0, round(chase.party_speed * (1 - float(loss)) ** extra))
+    slower = replace(chase, party_speed=max(0, round(chase.party_speed
+                                                     * (1 - float(loss)) ** extra)))
     scratch.tell("perseguicao.velocidade_reduzida", kind="aviso",
-                 words={"antes": chase.party_speed}, velocidade_grupo=slower)
-    return replace(state, chase=replace(chase, party_speed=slower))
+                 words={"antes": chase.party_speed,
+                        "diferenca": speed_gap_text(scratch.tables.narration, slower)},
+                 velocidade_grupo=slower.party_speed,
+                 velocidade_perseguidores=slower.foe_speed)
+    return replace(state, chase=slower)
 
 
 # ---------------------------------------------------------------- speeds
@@ -415,6 +424,16 @@ def speeds(state: State, scratch: Scratch) -> State:
     scratch.tell("perseguicao.velocidades", velocidade_grupo=party,
                  velocidade_perseguidores=foes, diferenca=party - foes)
     return replace(state, chase=chase)
+
+
+def speeds_text(narrator: Narrator, chase: Chase) -> str | None:
+    """'grupo 120 × perseguidores 90 (o grupo é 30 mais rápido)', or None before the GM gave
+    the speeds (for every view; tables/narracao/perseguicao.yaml `velocidades_no_estado`)."""
+    if chase.party_speed is None or chase.foe_speed is None:
+        return None
+    return narrator.render("perseguicao.velocidades_no_estado", {
+        "velocidade_grupo": chase.party_speed, "velocidade_perseguidores": chase.foe_speed,
+        "diferenca": speed_gap_text(narrator, chase)})
 
 
 def speed_gap_text(narrator: Narrator, chase: Chase) -> str:
