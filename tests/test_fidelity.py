@@ -368,7 +368,7 @@ def test_the_chase_shows_both_speeds_and_a_long_chase_slows_the_party(table) -> 
     assert shown["data"]["estado"]["perseguicao"]["velocidade_diferenca"] == \
         "o grupo é 30 mais rápido"
     assert "velocidade 120 × 90" in shown["text"]
-    mesa.run("fuga falha", "fuga sucesso", "fuga falha", "fuga sucesso")  # turn 4: past it
+    mesa.run("fuga falha", "fuga sucesso", "fuga falha")  # turn 4 begins: past the limit
     prompt = mesa.state.prompts[-1]
     assert prompt.kind == "confirmar_perseguicao" and "privação" in prompt.text
     water = mesa.char("Ana").water

@@ -16,12 +16,14 @@ limit when the GM confirms (`perda_de_velocidade`).
 Each chase turn passes its minutes through clock.pass_time: in a dungeon the lights and spells
 burn, and the travel's run of advances is broken. A chase that starts leaves any safe camp.
 
-Where the rules are silent: the test's attribute is DEX (house default in data); every test past
-the third turn (4th, 5th, …) asks the GM to confirm the exhaustion of data
-(`exaustao_apos_limite`) for everyone, even if that test ended the chase — one confirmation at
-most: a new one replaces an unanswered one and asks for every extra turn not yet confirmed
-(house default: `exaustao_apos_limite` per extra turn); Menor needs no range roll, so it does not
-use up the turn's check.
+Past the turn limit (RULES.md): when a turn past it BEGINS — the third (fourth, …) test ended
+and the chase goes on — the companion says so and asks the GM to confirm that turn's exhaustion
+(`exaustao_apos_limite`, house default), privation (`privacao`) and slowdown
+(`perda_de_velocidade`); that turn's escape test waits for the answer, so what the GM confirms
+applies to a chase still running, and a chase that ends by its third test asks nothing.
+
+Where the rules are silent: the test's attribute is DEX (house default in data); Menor needs no
+range roll, so it does not use up the turn's check.
 """
 from __future__ import annotations
 
@@ -29,7 +31,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Literal
 
 from companion.engine.clock import pass_time
-from companion.engine.model import GM, Character, Chase, Prompt, State
+from companion.engine.model import Character, Chase, Prompt, State
 from companion.engine.toolkit import (
     require_chance,
     ATTRIBUTES,
@@ -52,6 +54,7 @@ from companion.rulebook import InvalidValue, piece
 
 FILE = "perseguicao"
 ALWAYS = "sempre"
+CONFIRM = "confirmar_perseguicao"  # the GM's confirmation of a turn past the limit
 DistanceKey = Literal["menor", "neutra", "maior"]
 
 
@@ -203,6 +206,9 @@ def escape_test(state: State, scratch: Scratch) -> State:
     _require_chase(state)
     if any(p.kind == "fuga" for p in state.prompts):
         raise CommandRejected.because("perseguicao.teste_esperando")
+    waiting = [p.id for p in state.prompts if p.kind == CONFIRM]
+    if waiting:
+        raise CommandRejected.because("perseguicao.confirme_antes", pedido=waiting[0])
     result, dc = arg(scratch, "resultado"), arg(scratch, "dc")
     if result is not None and dc is not None:
         raise CommandRejected.because("perseguicao.resultado_e_dificuldade", resultado=result,
@@ -310,8 +316,8 @@ def _resolve_turn(state: State, scratch: Scratch, success: bool) -> State:
                  words={"texto": rules.ponto_de_fuga if success else rules.ponto_de_perigo},
                  turno=chase.turn, placar=chase.score)
     state = _after_point(state, scratch, rules, chase)
-    if chase.turn > rules.limite_turnos:
-        state = _past_limit(state, scratch, rules, chase.turn)
+    if state.chase is not None and chase.turn >= rules.limite_turnos:
+        state = _past_limit(state, scratch, rules, chase.turn + 1)
     return state
 
 
@@ -333,31 +339,24 @@ def _after_point(state: State, scratch: Scratch, rules: ChaseRules, chase: Chase
     return replace(state, chase=chase)
 
 
-def _past_limit(state: State, scratch: Scratch, rules: ChaseRules, chase_turn: int) -> State:
-    """Past the turn limit: say so and ask the GM to confirm the exhaustion. One confirmation at
-    most: a new one replaces the unanswered one and counts its extra turns too."""
+def _past_limit(state: State, scratch: Scratch, rules: ChaseRules, beginning: int) -> State:
+    """A turn past the limit begins (the chase goes on): say so and ask the GM to confirm its
+    exhaustion, privation and slowdown before the turn's escape test, which waits for the
+    answer (`escape_test`), so what the GM confirms applies to the chase still running."""
     scratch.tell("perseguicao.limite", kind="aviso", words={"texto": rules.limite_texto},
-                 turno=chase_turn)
-    stale = [p for p in state.prompts if p.kind == CONFIRM]
-    extra = 1 + sum(int(p.context.get("turnos_extras", 1)) for p in stale)
-    if stale:
-        state = replace(state, prompts=tuple(p for p in state.prompts if p.kind != CONFIRM))
-        scratch.tell("perseguicao.pedido_substituido", GM,
-                     substituidos=[p.id for p in stale])
-    amount = rules.exaustao_apos_limite * extra
+                 turno=beginning)
+    amount = rules.exaustao_apos_limite
     text = scratch.tables.narration.render("perseguicao.confirmar_exaustao", {
-        "limite": rules.limite_turnos, "turno": chase_turn, "extras": extra, "pontos": amount})
+        "limite": rules.limite_turnos, "turno": beginning, "pontos": amount})
     return add_prompt(state, scratch, CONFIRM, None, text, options=("sim", "nao"),
-                      turnos_extras=extra, turno=chase_turn)
+                      turnos_extras=1, turno=beginning)
 
 
-CONFIRM = "confirmar_perseguicao"
-
-
-@prompt_handler("confirmar_perseguicao")
+@prompt_handler(CONFIRM)
 def confirm_exhaustion(state: State, prompt: Prompt, answer: PromptAnswer,
                        scratch: Scratch) -> State:
-    """The GM confirms (sim) or declines (nao) the exhaustion of a long chase."""
+    """The GM confirms (sim) or declines (nao) the exhaustion of a long chase. A prompt stored
+    by an older release may count several extra turns (`turnos_extras`)."""
     option = slug(answer.option or "")
     if option not in ("sim", "nao"):
         raise CommandRejected.because("perseguicao.responda_sim_ou_nao",
