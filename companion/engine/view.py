@@ -34,7 +34,8 @@ Shape (keys are stable; values may be null when unknown):
                                             "mais rápido)"},
       "grupo": [{"id": "ana", "nome": "Ana", "nivel": 1, "pv": 8, "pv_max": 8,
                  "sanidade": 10, "exaustao": 0, "comida": 3, "agua": 3, "municao": 0,
-                 "aflicoes": ["Fobia"], "condicoes": ["Insanidade", "Mosquitos (DESV, mais 2 rodadas)"],
+                 "aflicoes": ["Fobia"],  # those this viewer may see (model.Affliction)
+                 "condicoes": ["Insanidade", "Mosquitos (DESV, mais 2 rodadas)"],
                  "condicoes_temporarias": [{"texto": "Mosquitos", "rodadas": 2,
                                             "desvantagem": true}],
                  "dano_atributos": {"sab": 2},
@@ -209,14 +210,20 @@ def _lasting_text(entry: dict[str, Any], scratch: Scratch) -> str:
                                            {"comeca_dia": None, **entry})
 
 
-def _character(state: State, character: Character, detailed: bool,
+def _character(state: State, character: Character, viewer: str,
                scratch: Scratch) -> dict[str, Any]:
+    """One character as `viewer` sees it: the sheet everyone sees, its afflictions by the
+    visibility each keeps, and the details (modifiers, rest owed, exhaustion's effects) for
+    the GM and the character's own player."""
+    detailed = viewer == GM or viewer == protocol.player_key(character.id)
     lasting = _lasting(state, character, scratch)
     shown: dict[str, Any] = {
         "id": character.id, "nome": character.name, "nivel": character.level,
         "pv": character.hp, "pv_max": character.hp_max, "sanidade": character.sanity,
         "exaustao": character.exhaustion, "comida": character.food, "agua": character.water,
-        "municao": character.ammo, "aflicoes": list(character.afflictions),
+        "municao": character.ammo,
+        "aflicoes": [a.name for a in character.afflictions
+                     if protocol.may_see(a.visibility, viewer)],
         "condicoes": list(character.conditions) + [_lasting_text(e, scratch) for e in lasting],
         "condicoes_temporarias": lasting,
         "dano_atributos": {k: v for k, v in character.attribute_damage.items() if v},
@@ -234,7 +241,7 @@ def _party(state: State, viewer: str, scratch: Scratch) -> list[dict[str, Any]]:
     party = []
     for character in state.party:
         own = viewer == protocol.player_key(character.id)
-        entry = _character(state, character, viewer == GM or own, scratch)
+        entry = _character(state, character, viewer, scratch)
         if own:
             entry["proprio"] = True
         party.append(entry)
@@ -315,5 +322,5 @@ def _own_party(state: State, viewer: str, brief: list[dict[str, Any]],
     party = list(brief)
     for index, character in enumerate(state.party):
         if character.id == mine:
-            party[index] = {**_character(state, character, True, scratch), "proprio": True}
+            party[index] = {**_character(state, character, viewer, scratch), "proprio": True}
     return party
