@@ -60,6 +60,16 @@ def _facts(event: Mapping[str, Any]) -> tuple[Any, ...]:
     return (event["kind"], event["visibility"], json.loads(dumps(event["data"])))
 
 
+def _same_saying(stored: Mapping[str, Any], event: Event) -> bool:
+    """The stored event says what the event run again says (its kind and data), whoever may
+    see each: its narration (code, words) is the stored one's too. A command whose events
+    differ only in who sees them (a visibility today's rules set otherwise) still gets the
+    narration of each, so a player's copy is renumbered like any other."""
+    again = _facts({"kind": event.kind, "visibility": event.visibility, "data": event.data})
+    kind, _visibility, data = _facts(stored)
+    return (kind, data) == (again[0], again[2])
+
+
 def _undone_by(events: Sequence[Mapping[str, Any]]) -> int | None:
     for event in events:
         data = event.get("data")
@@ -139,9 +149,9 @@ def migrate(log: Log, tables: Tables, seed: str, rules_id: int) -> Migrated:
         if step.differs is not None and first is None:
             first = step
         kept = log.events_of(step.command.n)
-        if step.events is not None and step.differs is None:
+        if step.events is not None and len(step.events) == len(kept):
             for stored_event, event in zip(kept, step.events):
-                if event.code:
+                if event.code and _same_saying(stored_event, event):
                     narrations[stored_event["seq"]] = (event.code, dict(event.words))
         elif step.command.name == UNDO:
             narrations.update({e["seq"]: (_undo_code(e), {}) for e in kept})

@@ -14,12 +14,28 @@ from typing import Any, Callable
 
 import msgspec
 
+from companion import protocol
 from companion.engine import State
 from companion.errors import CompanionError
 
-FORMAT = 1  # the format `encode` writes; raise it (and add a migration) when State changes shape
+FORMAT = 2  # the format `encode` writes; raise it (and add a migration) when State changes shape
+
+
+def _afflictions_seen_by_their_player(raw: dict[str, Any]) -> dict[str, Any]:
+    """Format 1 → 2: an affliction was a bare name; it now keeps who sees it. An old one gets
+    the house default (tables/panico.yaml `visibilidade.aflicao: jogador`): its player and the
+    GM only, so an upgrade never exposes one."""
+    for character in raw.get("party", []):
+        owner = protocol.player_key(str(character.get("id", "")))
+        character["afflictions"] = [{"name": name, "visibility": owner}
+                                    for name in character.get("afflictions", [])]
+    return raw
+
+
 # format → the function that turns a decoded JSON object of that format into the next format's
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    1: _afflictions_seen_by_their_player,
+}
 
 _encoder = msgspec.json.Encoder()
 _decoder = msgspec.json.Decoder(State)

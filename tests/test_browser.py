@@ -349,12 +349,18 @@ def play_the_evening_and_shoot(table: Table) -> None:
 
 
 def test_chase_on_the_gm_buttons_and_the_shared_screen(table: Table) -> None:
-    table.player("Ana")
+    ana = table.player("Ana")
     gm = table.gm()
     mesa = table.mesa()
     table.command(gm, "fugir")
+    table.command(gm, "velocidade 120 contra 90")  # said when flight is declared
+    speeds = "grupo 120 × perseguidores 90 (o grupo é 30 mais rápido)"
+    for page in (gm, ana, mesa):
+        page.locator("#glance", has_text=speeds).wait_for()
     gm.get_by_role("button", name="Fuga sucesso").click()
     mesa.locator("#glance", has_text="Distância Neutra").wait_for()
+    for page in (gm, ana, mesa):  # kept when the chase starts
+        page.locator("#glance", has_text=speeds).wait_for()
     gm.get_by_role("button", name="Fuga sucesso").click()
     mesa.locator("#glance", has_text="Distância Maior").wait_for()
     assert "placar +1" in mesa.locator("#glance").inner_text()

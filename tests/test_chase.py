@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 from companion.engine import apply
 from companion.engine.procedures.chase import ChaseRules, distance_of
 from companion.loader import load_rules
-from companion.engine.model import Chase, Character, Command, Dungeon, State, Timer
+from companion.engine.model import Chase, Character, Command, Dungeon, Prompt, State, Timer
+from companion.engine.view import view_state
 from companion.errors import CommandRejected
 from companion.tables import Tables
 from tests.conftest import FixedDice, Play
@@ -187,6 +188,8 @@ def test_points_cancel_on_one_signed_score(tables: Tables) -> None:
     play = chase_play(tables, 0)
     seen = []
     for result in ("sucesso", "falha", "falha", "sucesso"):
+        if play.state.prompts:  # the fourth turn begins: the GM answers the confirmation first
+            play("responder", opcao="nao")
         play("fuga", resultado=result)
         seen.append((play.state.chase.score, distance_of(play.state.chase, THRESHOLDS)))
     assert seen == [(1, "maior"), (0, "neutra"), (-1, "menor"), (0, "neutra")]
@@ -199,36 +202,78 @@ def test_distance_is_derived_from_the_score(score: int, distance: str) -> None:
 
 # ---------------------------------------------------------------- the 3-turn limit
 
-def test_past_the_third_turn_the_gm_confirms_exhaustion(tables: Tables) -> None:
-    play = chase_play(tables, 0, ana_and_bia())
-    for result in ("sucesso", "falha", "sucesso"):
+def _three_turns(play: Play, results: tuple[str, ...] = ("sucesso", "falha", "sucesso")) -> list:
+    events: list = []
+    for result in results:
         events = play("fuga", resultado=result)
+    return events
+
+
+def test_the_long_chase_warning_comes_when_the_fourth_turn_begins(tables: Tables) -> None:
+    play = chase_play(tables, 0, ana_and_bia())
+    for result in ("sucesso", "falha"):
+        play("fuga", resultado=result)
         assert not play.state.prompts
-    assert play.state.chase.turn == 3
-    events = play("fuga", resultado="falha")
+    events = play("fuga", resultado="sucesso")  # the third turn ends; the chase goes on
+    assert play.state.chase is not None and play.state.chase.turn == 3
     limit = tables.get("perseguicao", "limite_texto")
-    assert any(e.kind == "aviso" and e.text == limit for e in events)
+    warning = next(e for e in events if e.kind == "aviso" and e.text == limit)
+    assert warning.data["turno"] == 4  # the turn that begins, before its escape test
+    codes = [e.code for e in events]
+    assert codes.index("perseguicao.turno") < codes.index("perseguicao.limite")
     (prompt,) = play.state.prompts
     assert (prompt.kind, prompt.character, prompt.options) == (
         "confirmar_perseguicao", None, ("sim", "nao"))
     asked = next(e for e in events if e.kind == "pedido")
     assert asked.visibility == "gm"
     assert asked.data["pedido"]["opcoes_nomes"] == ["sim", "não"]
+    assert asked.text.startswith("O turno 4 da perseguição começa")
     assert ("aplicar 1 ponto de exaustão, a privação e a redução na velocidade a todos os "
             "personagens? (sim ou não)") in asked.text
+
+
+def test_what_the_gm_confirms_applies_to_the_chase_still_running(tables: Tables) -> None:
+    play = chase_play(tables, 0, ana_and_bia())
+    _three_turns(play, ("sucesso", "falha", "falha"))  # placar -1 after the third turn
     play("responder", opcao="sim")
+    assert play.state.chase is not None and play.state.chase.turn == 3
     assert [c.exhaustion for c in play.state.party] == [1, 1]
     assert play.state.prompts == ()
+    events = play("fuga", resultado="falha")  # the fourth test: caught
+    assert play.state.chase is None
+    assert any(e.data.get("fim") == "alcancados" for e in events)
+    assert not [e for e in events if e.code in ("perseguicao.limite", None)]
+    assert play.state.prompts == ()  # nothing asked of a chase already over
+
+
+def test_a_chase_over_by_its_third_turn_asks_nothing(tables: Tables) -> None:
+    play = chase_play(tables, 1, ana_and_bia(), turn=2)
+    events = play("fuga", resultado="sucesso")  # the third turn: escaped
+    assert play.state.chase is None and play.state.prompts == ()
+    assert not [e for e in events if e.code == "perseguicao.limite"]
+
+
+def test_the_escape_test_waits_for_the_long_chase_confirmation(tables: Tables) -> None:
+    play = chase_play(tables, 0, ana_and_bia())
+    _three_turns(play)
+    before = play.state
+    for args in ({"resultado": "sucesso"}, {"dc": 12}):
+        with pytest.raises(CommandRejected, match="responda antes") as refused:
+            play("fuga", **args)
+        assert refused.value.code == "perseguicao.confirme_antes"
+        assert play.state == before
+    play("responder", opcao="sim")
+    play("fuga", resultado="sucesso")  # the fourth test: escaped
+    assert play.state.chase is None
 
 
 def test_the_gm_may_decline_the_exhaustion(tables: Tables) -> None:
-    play = chase_play(tables, 1, ana_and_bia(), turn=3)
-    play("fuga", resultado="sucesso")  # the 4th test: escaped, but past the limit
-    assert play.state.chase is None
-    assert [p.kind for p in play.state.prompts] == ["confirmar_perseguicao"]
+    play = chase_play(tables, 0, ana_and_bia())
+    _three_turns(play)
     events = play("responder", opcao="não")
     assert events[0].text.endswith("respondeu ao pedido 1: não.")
     assert [c.exhaustion for c in play.state.party] == [0, 0]
+    assert play.state.chase is not None and play.state.prompts == ()
 
 
 def test_the_long_chase_exhaustion_comes_from_the_table(tables: Tables) -> None:
@@ -244,38 +289,73 @@ def test_the_long_chase_exhaustion_comes_from_the_table(tables: Tables) -> None:
     assert [c.exhaustion for c in play.state.party] == [2, 2]
 
 
-def test_one_pending_confirmation_at_most_counting_every_extra_turn(tables: Tables) -> None:
-    play = chase_play(tables, 0, ana_and_bia(), turn=3)
-    play("fuga", resultado="sucesso")  # turn 4: +1
-    (first,) = play.state.prompts
-    assert first.context["turnos_extras"] == 1
-    events = play("fuga", resultado="falha")  # turn 5: 0, still running
-    (second,) = play.state.prompts
-    assert second.kind == "confirmar_perseguicao" and second.id != first.id
-    assert second.context["turnos_extras"] == 2
-    assert "turno 5: 2 turnos além do limite" in second.text
-    assert "aplicar 2 pontos de exaustão" in second.text
-    replaced = next(e for e in events if e.data.get("substituidos"))
-    assert replaced.visibility == "gm" and replaced.data["substituidos"] == [first.id]
-    play("fuga", resultado="sucesso")  # turn 6: +1
-    play("fuga", resultado="sucesso")  # turn 7: escaped
-    assert play.state.chase is None
-    (last,) = play.state.prompts  # no stale confirmation left behind
-    assert last.context["turnos_extras"] == 4
+def test_each_turn_past_the_limit_is_warned_as_it_begins(tables: Tables) -> None:
+    play = chase_play(tables, 0, ana_and_bia())
+    _three_turns(play)
     play("responder", opcao="sim")
-    assert [c.exhaustion for c in play.state.party] == [4, 4]
-    assert play.state.prompts == ()
-
-
-def test_an_answered_confirmation_starts_the_count_anew(tables: Tables) -> None:
-    play = chase_play(tables, 0, ana_and_bia(), turn=3)
-    play("fuga", resultado="falha")  # turn 4
-    play("responder", opcao="sim")
-    play("fuga", resultado="sucesso")  # turn 5
+    events = play("fuga", resultado="falha")  # the fourth turn ends at 0: the fifth begins
+    warning = next(e for e in events if e.code == "perseguicao.limite")
+    assert warning.data["turno"] == 5
     (prompt,) = play.state.prompts
     assert prompt.context["turnos_extras"] == 1
     play("responder", opcao="sim")
     assert [c.exhaustion for c in play.state.party] == [2, 2]
+
+
+# ---------------------------------------------------------------- the sides' speeds
+
+def _past_the_limit(play: Play) -> Prompt:
+    """Escape tests that keep the chase running until the long-chase confirmation is asked."""
+    for result in ("sucesso", "falha") * 4:
+        play("fuga", resultado=result)
+        asked = [p for p in play.state.prompts if p.kind == "confirmar_perseguicao"]
+        if asked:
+            return asked[0]
+    raise AssertionError("a perseguição longa não pediu confirmação")
+
+
+def test_speeds_said_when_flight_is_declared_are_kept_for_the_whole_chase(
+        tables: Tables) -> None:
+    play = chase_play(tables, None, ana_and_bia())
+    play("velocidade", grupo=120, perseguidores=90)
+    play("fuga", resultado="sucesso")  # the chase starts: the speeds stay
+    assert play.state.chase is not None and play.state.chase.phase == "ativa"
+    assert (play.state.chase.party_speed, play.state.chase.foe_speed) == (120, 90)
+    play("fuga", resultado="sucesso")
+    play("fuga", resultado="falha")
+    assert (play.state.chase.party_speed, play.state.chase.foe_speed) == (120, 90)
+
+
+@pytest.mark.parametrize("started", [False, True])
+def test_every_view_shows_both_speeds_and_the_difference(tables: Tables,
+                                                         started: bool) -> None:
+    play = chase_play(tables, None, ana_and_bia())
+    play("velocidade", grupo=120, perseguidores=90)
+    if started:
+        play("fuga", resultado="sucesso")
+    for viewer in ("gm", "public", "player:ana", "player:bia"):
+        shown = view_state(play.state, viewer, tables)["perseguicao"]
+        assert (shown["velocidade_grupo"], shown["velocidade_perseguidores"]) == (120, 90)
+        assert shown["velocidade_diferenca"] == "o grupo é 30 mais rápido"
+        assert shown["velocidades"] == "grupo 120 × perseguidores 90 (o grupo é 30 mais rápido)"
+
+
+def test_a_long_chase_lowers_the_partys_kept_speed_by_the_house_fraction(
+        tables: Tables) -> None:
+    loss = tables.piece(ChaseRules).perda_de_velocidade
+    play = chase_play(tables, None, ana_and_bia())
+    play("velocidade", grupo=120, perseguidores=90)
+    play("fuga", resultado="sucesso")
+    _past_the_limit(play)
+    events = play("responder", opcao="sim")
+    slower = round(120 * (1 - loss))
+    assert play.state.chase is not None
+    assert (play.state.chase.party_speed, play.state.chase.foe_speed) == (slower, 90)
+    (said,) = [e for e in events if e.code == "perseguicao.velocidade_reduzida"]
+    assert said.data["velocidade_grupo"] == slower
+    assert not [e for e in events if e.code == "perseguicao.mais_lento"]  # never asked again
+    shown = view_state(play.state, "public", tables)["perseguicao"]
+    assert shown["velocidade_grupo"] == slower
 
 
 # ---------------------------------------------------------------- time in a dungeon
@@ -287,6 +367,8 @@ def test_chase_turns_in_a_dungeon_burn_torches_and_spells(tables: Tables) -> Non
     play = Play(tables, State(dungeon=dungeon, chase=Chase(phase="ativa")))
     events = []
     for result in ("sucesso", "falha", "sucesso", "falha", "sucesso"):
+        if play.state.prompts:  # a turn past the limit begins: the GM declines its exhaustion
+            play("responder", opcao="nao")
         events += play("fuga", resultado=result)
     assert play.state.chase is not None and play.state.chase.turn == 5
     assert [t.turns_left for t in play.state.dungeon.lights] == [1]

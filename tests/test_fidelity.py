@@ -295,9 +295,11 @@ def test_5_estado_lists_every_condition_and_affliction(table) -> None:
     mesa = table(8)  # Tabela F row 8: the sprained ankle
     mesa.run("personagem Ana sanidade 1", "terreno montanha", "forragear Ana", "pânico Ana",
              "responder 20", "personagem Bia sanidade 3", "pânico Bia", "responder 20")
-    text = mesa.run("estado")[0]["text"]
-    assert "Tornozelo torcido" in text and "Insanidade" in text
-    assert "aflição: " + mesa.char("Bia").afflictions[0] in text
+    public, gm = (e["text"] for e in mesa.run("estado"))
+    assert "Tornozelo torcido" in public and "Insanidade" in public
+    affliction = mesa.char("Bia").afflictions[0].name  # only Bia's and the GM's (default)
+    assert "aflição: " + affliction not in public
+    assert f"aflições que só o jogador vê: Bia: {affliction}" in gm
 
 
 # ---------------------------------------------------------------- also fix: small things
@@ -368,7 +370,7 @@ def test_the_chase_shows_both_speeds_and_a_long_chase_slows_the_party(table) -> 
     assert shown["data"]["estado"]["perseguicao"]["velocidade_diferenca"] == \
         "o grupo é 30 mais rápido"
     assert "velocidade 120 × 90" in shown["text"]
-    mesa.run("fuga falha", "fuga sucesso", "fuga falha", "fuga sucesso")  # turn 4: past it
+    mesa.run("fuga falha", "fuga sucesso", "fuga falha")  # turn 4 begins: past the limit
     prompt = mesa.state.prompts[-1]
     assert prompt.kind == "confirmar_perseguicao" and "privação" in prompt.text
     water = mesa.char("Ana").water

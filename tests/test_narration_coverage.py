@@ -11,6 +11,9 @@ PACKAGE = Path(__file__).resolve().parent.parent / "companion"
 # Scratch.tell(code, …), CommandRejected.because(code, …), Session._narrated(code, …)
 SAYERS = {"tell", "because", "_narrated"}
 RENDERERS = {"render"}  # narration.render(code, data)
+# Texts today's code no longer says but the log of an older campaign still holds (the projection
+# renders them again for each viewer): they stay in tables/narracao/ for that history.
+HISTORY_ONLY = {"perseguicao.pedido_substituido"}
 
 
 def said_codes() -> dict[str, list[str]]:
@@ -49,8 +52,10 @@ def test_every_code_said_has_a_template(tables: Tables) -> None:
 
 
 def test_every_template_is_said_somewhere(tables: Tables) -> None:
-    unused = sorted(tables.narration.codes - set(said_codes()))
+    unused = sorted(tables.narration.codes - set(said_codes()) - HISTORY_ONLY)
     assert unused == []
+    assert HISTORY_ONLY <= tables.narration.codes
+    assert not HISTORY_ONLY & set(said_codes())  # said again: no longer history only
 
 
 def test_codes_are_literals_so_they_can_be_checked() -> None:

@@ -9,10 +9,11 @@ import pytest
 from companion.engine.toolkit import Scratch, edge_for, modifier
 from companion.engine.model import Character, Command, Prompt, State
 from companion.engine.procedures.panic import exhaustion_day, request_panic
+from companion.engine.view import view_state
 from companion.errors import CommandRejected
 from companion.tables import Tables
 from tests.conftest import FixedDice, Play
-from tests.rules_helpers import new_character
+from tests.rules_helpers import changed_rules, new_character
 
 # The seed's texts, copied independently of tables/panico.yaml.
 J = {
@@ -160,7 +161,7 @@ def test_every_row_of_tabela_j(tables, sanity, row):
     event = row_event(events)
     assert event.data["resultado"] == J[row]
     assert J[row] in event.text
-    assert event.visibility == "public"
+    assert event.visibility == "player:ana"  # the effect's name: hers and the GM's (default)
 
 
 def test_insanity_becomes_a_condition_once(tables):
@@ -202,17 +203,17 @@ def test_every_row_of_tabela_k_goes_in_full_to_that_player(tables, face):
     assert roll.kind == "rolagem" and roll.visibility == "player:ana"
     assert roll.data["dados"] == "1d8" and roll.data["total"] == face
     assert roll.data["resultado"] == K[face]
-    assert ana(play).afflictions == (K_NAMES[face],)
-    # the full text never goes to the table, only the name
+    assert [a.name for a in ana(play).afflictions] == [K_NAMES[face]]
+    # the full text never goes to the table; by default not even the name
     public = " ".join(e.text for e in events if e.visibility == "public")
-    assert K[face] not in public and K_NAMES[face] in public
+    assert K[face] not in public and K_NAMES[face] not in public
 
 
 def test_afflictions_accumulate(tables):
     play = party_play(tables, sanity=3)
     panic(play, 20, 1, 2)
     panic(play, 20, 8, 2)
-    assert ana(play).afflictions == ("Fobia", "Histérico")
+    assert [a.name for a in ana(play).afflictions] == ["Fobia", "Histérico"]
 
 
 @pytest.mark.parametrize("face,row", [(1, "5-7"), (2, "8-10"), (3, "11-13"), (4, "14+")])
@@ -285,3 +286,89 @@ def test_panic_prompt_with_modifier_counts_it(tables):
                               prompts=(prompt,), next_prompt_id=2))
     events = play("responder", actor="player:ana", valor=9)
     assert any("falhou" in e.text and "11 > Sanidade 10" in e.text for e in events)
+
+
+# ---------------------------------------------------------------- who sees what (RULES.md)
+
+PRIVATE_EFFECT = "  efeito: jogador"
+PRIVATE_AFFLICTION = "  aflicao: jogador"
+
+
+def public_rules(tmp_path, effect: bool = True, affliction: bool = True) -> Tables:
+    """tables/ with the panic's effect and/or affliction made public (a house setting)."""
+    changed_rules(tmp_path, "panico.yaml", PRIVATE_EFFECT,
+                  "  efeito: publico" if effect else PRIVATE_EFFECT)
+    return changed_rules(tmp_path, "panico.yaml", PRIVATE_AFFLICTION,
+                         "  aflicao: publico" if affliction else PRIVATE_AFFLICTION)
+
+
+def names_seen(state: State, viewer: str, tables: Tables, who: str = "ana") -> list:
+    return next(c["aflicoes"] for c in view_state(state, viewer, tables)["grupo"]
+                if c["id"] == who)
+
+
+def test_by_default_the_affliction_is_its_players_and_the_gms(tables):
+    play = party_play(tables, sanity=3)
+    events = panic(play, 20, 2, 2)  # fail, Tabela K 2 (Medroso), random effect 2 (Impactado)
+    (told,) = [e for e in events if e.code == "panico.aflicao"]
+    assert told.visibility == "player:ana" and told.data["aflicao"] == "Medroso"
+    public = " ".join(e.text for e in events if e.visibility == "public")
+    assert "Medroso" not in public
+    assert "Ana falhou no teste de pânico" in public  # the others see that she panicked
+    (kept,) = ana(play).afflictions
+    assert (kept.name, kept.visibility) == ("Medroso", "player:ana")
+    for viewer in ("public", "player:bia"):
+        assert names_seen(play.state, viewer, tables) == []
+    for viewer in ("gm", "player:ana"):
+        assert names_seen(play.state, viewer, tables) == ["Medroso"]
+
+
+def test_by_default_the_effects_name_is_its_players_and_the_gms(tables):
+    play = party_play(tables, sanity=6)
+    events = panic(play, 20, 3)  # fail: Tabela J 5-7, Fúria for 3 rounds
+    public = [e for e in events if e.visibility == "public"]
+    assert any("falhou" in e.text for e in public)
+    assert not any("Fúria" in e.text or e.data.get("tabela") for e in public)
+    named = [e for e in events if "Fúria" in e.text]
+    assert named and {e.visibility for e in named} == {"player:ana"}
+    assert row_event(events).visibility == "player:ana"
+
+
+def test_the_house_setting_makes_the_effect_and_the_affliction_public(tmp_path):
+    rules = public_rules(tmp_path)
+    play = party_play(rules, sanity=3)
+    events = panic(play, 20, 2, 1, 3)  # Medroso, then the random effect 1: Fúria, 3 rounds
+    (told,) = [e for e in events if e.code == "panico.aflicao"]
+    assert told.visibility == "public"
+    assert row_event(events).visibility == "public"
+    assert any("Fúria por 3 rodadas" in e.text and e.visibility == "public" for e in events)
+    k_roll = next(e for e in events if e.data.get("tabela") == "Tabela K: Aflição")
+    assert k_roll.visibility == "player:ana"  # the full text stays hers
+    assert names_seen(play.state, "player:bia", rules) == ["Medroso"]
+
+
+def test_the_affliction_keeps_who_sees_it_when_the_setting_changes(tables, tmp_path):
+    rules = public_rules(tmp_path, effect=False)
+    play = party_play(tables, sanity=3)
+    panic(play, 20, 2, 2)  # Medroso, gained while afflictions were private
+    later = Play(rules, play.state)
+    panic(later, 20, 8, 2)  # Histérico, gained once they are public
+    assert [(a.name, a.visibility) for a in ana(later).afflictions] == [
+        ("Medroso", "player:ana"), ("Histérico", "public")]
+    for viewer, shown in (("public", ["Histérico"]), ("player:bia", ["Histérico"]),
+                          ("player:ana", ["Medroso", "Histérico"]),
+                          ("gm", ["Medroso", "Histérico"])):
+        for read_with in (tables, rules):  # the view reads the affliction, not today's setting
+            assert names_seen(later.state, viewer, read_with) == shown, (viewer, shown)
+
+
+def test_estado_keeps_a_private_affliction_off_the_public_line(tables):
+    play = party_play(tables, sanity=3)
+    panic(play, 20, 2, 2)
+    events = play("estado")
+    public = next(e for e in events if e.visibility == "public")
+    gm = next(e for e in events if e.visibility == "gm")
+    assert "Medroso" not in public.text
+    assert "Ana: Medroso" in gm.text  # the GM's own line lists what only the player sees
+    mine = play("estado", actor="player:ana")
+    assert "aflição: Medroso" in mine[0].text

@@ -49,7 +49,7 @@ def test_an_affliction_name_changed_in_the_data_is_the_one_received(tmp_path: Pa
     rules = changed_rules(tmp_path, "panico.yaml", 'nome: "Fobia"', 'nome: "Pavor"')
     play = _party(rules, sanity=3)
     events = _panic(play, 20, 1, 1, 1)  # fail, Tabela K 1, random effect 1 (Fúria), 1 round
-    assert play.state.party[0].afflictions == ("Pavor",)
+    assert [a.name for a in play.state.party[0].afflictions] == ["Pavor"]
     assert any(e.code == "panico.aflicao" and e.data["aflicao"] == "Pavor" for e in events)
 
 

@@ -299,8 +299,9 @@ def test_the_view_follows_a_played_panic(tables):
     assert [p["id"] for p in view_state(play.state, "player:ana", tables)["pedidos"]] == [1]
     assert view_state(play.state, "player:bia", tables)["pedidos"] == []
     play("responder", actor="player:ana", valor=20, rng=random.Random(1))
-    ana = view_state(play.state, "public", tables)["grupo"][0]
-    assert len(ana["aflicoes"]) == 1
+    for viewer, seen in (("public", 0), ("player:bia", 0), ("player:ana", 1), ("gm", 1)):
+        ana = view_state(play.state, viewer, tables)["grupo"][0]
+        assert len(ana["aflicoes"]) == seen, viewer  # by default hers and the GM's only
 
 
 # ---------------------------------------------------------------- view texts from tables/narracao

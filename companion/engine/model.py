@@ -36,6 +36,17 @@ class Lasting:
 
 
 @dataclass(frozen=True)
+class Affliction:
+    """A Tabela K affliction a character gained, with who sees its name: "public" or
+    "player:<character id>" (that player and the GM). Fixed when it is gained, from
+    tables/panico.yaml `visibilidade.aflicao` then, so a later change of that setting never
+    exposes a past one (engine/view.py shows it only to whom protocol.may_see allows)."""
+
+    name: str
+    visibility: Visibility
+
+
+@dataclass(frozen=True)
 class Character:
     """One member of the party. Ids are slugs of the name (no accents, lowercase).
 
@@ -54,7 +65,7 @@ class Character:
     water: int
     ammo: int
     mods: Mapping[str, int] = field(default_factory=dict)  # for des con int sab car
-    afflictions: tuple[str, ...] = ()
+    afflictions: tuple[Affliction, ...] = ()
     attribute_damage: Mapping[str, int] = field(default_factory=dict)
     hit_die: int | None = None  # sides of the character's hit die (None: casa.yaml's)
     rest_rounds_owed: int = 0  # forced-march failure: rounds of rest before other activities

@@ -26,10 +26,16 @@ Shape (keys are stable; values may be null when unknown):
                           "magias": [{"nome": "Escudo", "turnos": 2}],
                           "ordem_marcha": ["Ana", "Bia"]},
       "perseguicao": null | {"fase": "ativa", "placar": 1, "turno": 2,
-                             "distancia": "maior", "distancia_nome": "Maior"},
+                             "distancia": "maior", "distancia_nome": "Maior",
+                             # once the GM gave the speeds (kept the whole chase):
+                             "velocidade_grupo": 120, "velocidade_perseguidores": 90,
+                             "velocidade_diferenca": "o grupo é 30 mais rápido",
+                             "velocidades": "grupo 120 × perseguidores 90 (o grupo é 30 "
+                                            "mais rápido)"},
       "grupo": [{"id": "ana", "nome": "Ana", "nivel": 1, "pv": 8, "pv_max": 8,
                  "sanidade": 10, "exaustao": 0, "comida": 3, "agua": 3, "municao": 0,
-                 "aflicoes": ["Fobia"], "condicoes": ["Insanidade", "Mosquitos (DESV, mais 2 rodadas)"],
+                 "aflicoes": ["Fobia"],  # those this viewer may see (model.Affliction)
+                 "condicoes": ["Insanidade", "Mosquitos (DESV, mais 2 rodadas)"],
                  "condicoes_temporarias": [{"texto": "Mosquitos", "rodadas": 2,
                                             "desvantagem": true}],
                  "dano_atributos": {"sab": 2},
@@ -60,7 +66,12 @@ from companion import protocol
 from companion.engine.clock import MINUTES_PER_DAY, day_of
 from companion.engine.model import GM, PUBLIC, Character, Command, State
 from companion.engine.procedures import dungeon, rest
-from companion.engine.procedures.chase import ChaseRules, distance_of, speed_gap_text
+from companion.engine.procedures.chase import (
+    ChaseRules,
+    distance_of,
+    speed_gap_text,
+    speeds_text,
+)
 from companion.engine.procedures.panic import exhaustion_effects
 from companion.engine.procedures.tally import tally_dict
 from companion.engine.procedures.dungeon import DungeonRules
@@ -172,9 +183,11 @@ def _chase(state: State, scratch: Scratch) -> dict[str, Any] | None:
     shown: dict[str, Any] = {"fase": chase.phase, "placar": chase.score, "turno": chase.turn,
                              "distancia": distance, "distancia_nome": name}
     if chase.party_speed is not None:  # only once the GM gave them
+        narrator = scratch.tables.narration
         shown.update({"velocidade_grupo": chase.party_speed,
                       "velocidade_perseguidores": chase.foe_speed,
-                      "velocidade_diferenca": speed_gap_text(scratch.tables.narration, chase)})
+                      "velocidade_diferenca": speed_gap_text(narrator, chase),
+                      "velocidades": speeds_text(narrator, chase)})
     return shown
 
 
@@ -197,14 +210,20 @@ def _lasting_text(entry: dict[str, Any], scratch: Scratch) -> str:
                                            {"comeca_dia": None, **entry})
 
 
-def _character(state: State, character: Character, detailed: bool,
+def _character(state: State, character: Character, viewer: str,
                scratch: Scratch) -> dict[str, Any]:
+    """One character as `viewer` sees it: the sheet everyone sees, its afflictions by the
+    visibility each keeps, and the details (modifiers, rest owed, exhaustion's effects) for
+    the GM and the character's own player."""
+    detailed = viewer == GM or viewer == protocol.player_key(character.id)
     lasting = _lasting(state, character, scratch)
     shown: dict[str, Any] = {
         "id": character.id, "nome": character.name, "nivel": character.level,
         "pv": character.hp, "pv_max": character.hp_max, "sanidade": character.sanity,
         "exaustao": character.exhaustion, "comida": character.food, "agua": character.water,
-        "municao": character.ammo, "aflicoes": list(character.afflictions),
+        "municao": character.ammo,
+        "aflicoes": [a.name for a in character.afflictions
+                     if protocol.may_see(a.visibility, viewer)],
         "condicoes": list(character.conditions) + [_lasting_text(e, scratch) for e in lasting],
         "condicoes_temporarias": lasting,
         "dano_atributos": {k: v for k, v in character.attribute_damage.items() if v},
@@ -222,7 +241,7 @@ def _party(state: State, viewer: str, scratch: Scratch) -> list[dict[str, Any]]:
     party = []
     for character in state.party:
         own = viewer == protocol.player_key(character.id)
-        entry = _character(state, character, viewer == GM or own, scratch)
+        entry = _character(state, character, viewer, scratch)
         if own:
             entry["proprio"] = True
         party.append(entry)
@@ -303,5 +322,5 @@ def _own_party(state: State, viewer: str, brief: list[dict[str, Any]],
     party = list(brief)
     for index, character in enumerate(state.party):
         if character.id == mine:
-            party[index] = {**_character(state, character, True, scratch), "proprio": True}
+            party[index] = {**_character(state, character, viewer, scratch), "proprio": True}
     return party

@@ -9,15 +9,21 @@ rolling character, or a public d20 when there is no party). Numbers and the seed
 come from tables/perseguicao.yaml (the ChaseRules piece, including the score → distance
 thresholds `distancia_pelo_placar`); the texts people read from tables/narracao/perseguicao.yaml.
 
+The sides' speeds (`velocidade`), said when flight is declared or during the chase, are kept
+until it ends: every view shows both and the difference, and the party's drops past the turn
+limit when the GM confirms (`perda_de_velocidade`).
+
 Each chase turn passes its minutes through clock.pass_time: in a dungeon the lights and spells
 burn, and the travel's run of advances is broken. A chase that starts leaves any safe camp.
 
-Where the rules are silent: the test's attribute is DEX (house default in data); every test past
-the third turn (4th, 5th, …) asks the GM to confirm the exhaustion of data
-(`exaustao_apos_limite`) for everyone, even if that test ended the chase — one confirmation at
-most: a new one replaces an unanswered one and asks for every extra turn not yet confirmed
-(house default: `exaustao_apos_limite` per extra turn); Menor needs no range roll, so it does not
-use up the turn's check.
+Past the turn limit (RULES.md): when a turn past it BEGINS — the third (fourth, …) test ended
+and the chase goes on — the companion says so and asks the GM to confirm that turn's exhaustion
+(`exaustao_apos_limite`, house default), privation (`privacao`) and slowdown
+(`perda_de_velocidade`); that turn's escape test waits for the answer, so what the GM confirms
+applies to a chase still running, and a chase that ends by its third test asks nothing.
+
+Where the rules are silent: the test's attribute is DEX (house default in data); Menor needs no
+range roll, so it does not use up the turn's check.
 """
 from __future__ import annotations
 
@@ -25,7 +31,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Literal
 
 from companion.engine.clock import pass_time
-from companion.engine.model import GM, Character, Chase, Prompt, State
+from companion.engine.model import Character, Chase, Prompt, State
 from companion.engine.toolkit import (
     require_chance,
     ATTRIBUTES,
@@ -48,6 +54,7 @@ from companion.rulebook import InvalidValue, piece
 
 FILE = "perseguicao"
 ALWAYS = "sempre"
+CONFIRM = "confirmar_perseguicao"  # the GM's confirmation of a turn past the limit
 DistanceKey = Literal["menor", "neutra", "maior"]
 
 
@@ -199,6 +206,9 @@ def escape_test(state: State, scratch: Scratch) -> State:
     _require_chase(state)
     if any(p.kind == "fuga" for p in state.prompts):
         raise CommandRejected.because("perseguicao.teste_esperando")
+    waiting = [p.id for p in state.prompts if p.kind == CONFIRM]
+    if waiting:
+        raise CommandRejected.because("perseguicao.confirme_antes", pedido=waiting[0])
     result, dc = arg(scratch, "resultado"), arg(scratch, "dc")
     if result is not None and dc is not None:
         raise CommandRejected.because("perseguicao.resultado_e_dificuldade", resultado=result,
@@ -286,7 +296,7 @@ def _resolve_declared(state: State, scratch: Scratch, success: bool) -> State:
         scratch.tell("perseguicao.declarada_falha", words={"texto": rules.declarada.falha},
                      fuga=False)
         return replace(state, chase=None)
-    chase = Chase(phase="ativa", roller=state.chase.roller if state.chase else None)
+    chase = replace(_require_chase(state), phase="ativa")  # who rolls and the speeds stay
     distance = _distance(rules, chase)
     scratch.tell("perseguicao.declarada_sucesso",
                  words={"texto": rules.declarada.sucesso,
@@ -306,8 +316,8 @@ def _resolve_turn(state: State, scratch: Scratch, success: bool) -> State:
                  words={"texto": rules.ponto_de_fuga if success else rules.ponto_de_perigo},
                  turno=chase.turn, placar=chase.score)
     state = _after_point(state, scratch, rules, chase)
-    if chase.turn > rules.limite_turnos:
-        state = _past_limit(state, scratch, rules, chase.turn)
+    if state.chase is not None and chase.turn >= rules.limite_turnos:
+        state = _past_limit(state, scratch, rules, chase.turn + 1)
     return state
 
 
@@ -329,31 +339,24 @@ def _after_point(state: State, scratch: Scratch, rules: ChaseRules, chase: Chase
     return replace(state, chase=chase)
 
 
-def _past_limit(state: State, scratch: Scratch, rules: ChaseRules, chase_turn: int) -> State:
-    """Past the turn limit: say so and ask the GM to confirm the exhaustion. One confirmation at
-    most: a new one replaces the unanswered one and counts its extra turns too."""
+def _past_limit(state: State, scratch: Scratch, rules: ChaseRules, beginning: int) -> State:
+    """A turn past the limit begins (the chase goes on): say so and ask the GM to confirm its
+    exhaustion, privation and slowdown before the turn's escape test, which waits for the
+    answer (`escape_test`), so what the GM confirms applies to the chase still running."""
     scratch.tell("perseguicao.limite", kind="aviso", words={"texto": rules.limite_texto},
-                 turno=chase_turn)
-    stale = [p for p in state.prompts if p.kind == CONFIRM]
-    extra = 1 + sum(int(p.context.get("turnos_extras", 1)) for p in stale)
-    if stale:
-        state = replace(state, prompts=tuple(p for p in state.prompts if p.kind != CONFIRM))
-        scratch.tell("perseguicao.pedido_substituido", GM,
-                     substituidos=[p.id for p in stale])
-    amount = rules.exaustao_apos_limite * extra
+                 turno=beginning)
+    amount = rules.exaustao_apos_limite
     text = scratch.tables.narration.render("perseguicao.confirmar_exaustao", {
-        "limite": rules.limite_turnos, "turno": chase_turn, "extras": extra, "pontos": amount})
+        "limite": rules.limite_turnos, "turno": beginning, "pontos": amount})
     return add_prompt(state, scratch, CONFIRM, None, text, options=("sim", "nao"),
-                      turnos_extras=extra, turno=chase_turn)
+                      turnos_extras=1, turno=beginning)
 
 
-CONFIRM = "confirmar_perseguicao"
-
-
-@prompt_handler("confirmar_perseguicao")
+@prompt_handler(CONFIRM)
 def confirm_exhaustion(state: State, prompt: Prompt, answer: PromptAnswer,
                        scratch: Scratch) -> State:
-    """The GM confirms (sim) or declines (nao) the exhaustion of a long chase."""
+    """The GM confirms (sim) or declines (nao) the exhaustion of a long chase. A prompt stored
+    by an older release may count several extra turns (`turnos_extras`)."""
     option = slug(answer.option or "")
     if option not in ("sim", "nao"):
         raise CommandRejected.because("perseguicao.responda_sim_ou_nao",
@@ -384,15 +387,20 @@ def _deprive(state: State, scratch: Scratch, cost: Privation, extra: int) -> Sta
 
 
 def _slow_down(state: State, scratch: Scratch, loss: float, extra: int) -> State:
-    """The party's speed drops (house default fraction per extra turn), when the GM gave it."""
+    """The party's kept speed drops by the house fraction per extra turn
+    (`perda_de_velocidade`), when the GM gave the speeds; the chase goes on at the new one."""
     chase = state.chase
     if chase is None or chase.party_speed is None:
         scratch.tell("perseguicao.mais_lento")
         return state
-    slower = max(0, round(chase.party_speed * (1 - float(loss)) ** extra))
+    slower = replace(chase, party_speed=max(0, round(chase.party_speed
+                                                     * (1 - float(loss)) ** extra)))
     scratch.tell("perseguicao.velocidade_reduzida", kind="aviso",
-                 words={"antes": chase.party_speed}, velocidade_grupo=slower)
-    return replace(state, chase=replace(chase, party_speed=slower))
+                 words={"antes": chase.party_speed,
+                        "diferenca": speed_gap_text(scratch.tables.narration, slower)},
+                 velocidade_grupo=slower.party_speed,
+                 velocidade_perseguidores=slower.foe_speed)
+    return replace(state, chase=slower)
 
 
 # ---------------------------------------------------------------- speeds
@@ -415,6 +423,16 @@ def speeds(state: State, scratch: Scratch) -> State:
     scratch.tell("perseguicao.velocidades", velocidade_grupo=party,
                  velocidade_perseguidores=foes, diferenca=party - foes)
     return replace(state, chase=chase)
+
+
+def speeds_text(narrator: Narrator, chase: Chase) -> str | None:
+    """'grupo 120 × perseguidores 90 (o grupo é 30 mais rápido)', or None before the GM gave
+    the speeds (for every view; tables/narracao/perseguicao.yaml `velocidades_no_estado`)."""
+    if chase.party_speed is None or chase.foe_speed is None:
+        return None
+    return narrator.render("perseguicao.velocidades_no_estado", {
+        "velocidade_grupo": chase.party_speed, "velocidade_perseguidores": chase.foe_speed,
+        "diferenca": speed_gap_text(narrator, chase)})
 
 
 def speed_gap_text(narrator: Narrator, chase: Chase) -> str:

@@ -3,11 +3,14 @@
 - `ajuda`: the commands of the current mode with their help texts, only to whoever asked; a
   player sees only the commands marked `jogador: true`.
 - `estado`: asked by the GM, a public summary plus a GM-only line (lost, monsters, pending
-  prompts, the last secrets); asked by a player, the summary goes only to that player.
+  prompts, the last secrets, the afflictions only their players see); asked by a player, the
+  summary (with their own afflictions) goes only to that player.
 
 Both read the state through companion.engine.view (the one procedure module allowed to).
 """
 from __future__ import annotations
+
+from typing import Any
 
 from companion import protocol
 from companion.engine.view import view_state
@@ -55,7 +58,19 @@ def state_command(state: State, scratch: Scratch) -> State:
     if player is None:
         gm_view = view_state(state, GM, scratch.tables)
         names = {c["id"]: c["nome"] for c in gm_view["grupo"]}
+        words: dict[str, Any] = {"tipos": scratch.piece(PromptLabels).nomes_pedidos,
+                                 "nomes": names}
+        unseen = _private_afflictions(state)
+        if unseen:  # only then: the line (and its stored words) stays as it was without them
+            words["so_do_jogador"] = unseen
         scratch.tell("comandos.estado_mestre", GM, "estado", mestre=gm_view["mestre"],
-                     pedidos=gm_view["pedidos"],
-                     words={"tipos": scratch.piece(PromptLabels).nomes_pedidos, "nomes": names})
+                     pedidos=gm_view["pedidos"], words=words)
     return state
+
+
+def _private_afflictions(state: State) -> list[dict[str, Any]]:
+    """[{nome, aflicoes}]: the afflictions only their player (and the GM) see, which the
+    public summary leaves out."""
+    found = [{"nome": c.name, "aflicoes": [a.name for a in c.afflictions
+                                           if a.visibility != PUBLIC]} for c in state.party]
+    return [c for c in found if c["aflicoes"]]

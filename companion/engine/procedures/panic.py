@@ -7,10 +7,20 @@ a result ≤ the character's current Sanity. On a failure Tabela J is read at th
 
 - Insanidade: the condition named in data ("Insanidade") is added to the character.
 - Afetado: 1d8 on Tabela K (the full text goes only to that player; the name is added to the
-  character's afflictions), then a random panic effect: house default 1d4 over Tabela J's brief
-  rows 5-7, 8-10, 11-13 and 14+ (`efeito_aleatorio` in data), applied like a rolled row.
+  character's afflictions, with who sees it), then a random panic effect: house default 1d4 over
+  Tabela J's brief rows 5-7, 8-10, 11-13 and 14+ (`efeito_aleatorio` in data), applied like a
+  rolled row.
 - Fúria / Catatonia / Terror: 1d4 rounds are rolled and announced.
 - Impactado: 2 damage to Sabedoria, kept in `attribute_damage["sab"]`.
+
+Who sees what (RULES.md "Panic"; tables/panico.yaml `visibilidade`, a house setting): the
+prompt, the answer and Tabela K's full text go to that player and the GM; everyone sees the test
+asked and whether the character passed or panicked. The effect's name (Tabela J's row, the random
+effect, a brief effect and its duration) and the affliction's name go to everyone only when the
+setting says `publico` (default `jogador`: the player and the GM). The affliction keeps its
+visibility (model.Affliction): the view, the report and `estado` show it by that, never by today's
+setting. What an effect leaves on the sheet everyone sees (Insanidade as a condition, Impactado's
+attribute damage) is said in public, like the sheet.
 
 `exhaustion_day(state, scratch)` applies Tabela I's daily harm (the rows with `efeito:
 dano_diario`, level 3+ in tables/exaustao.yaml: 1d4 CON damage, kept in `attribute_damage`);
@@ -23,7 +33,7 @@ from dataclasses import dataclass, replace
 from typing import Callable, Literal, Mapping
 
 from companion import protocol
-from companion.engine.model import Character, Prompt, State
+from companion.engine.model import Affliction, Character, Prompt, State
 from companion.engine.toolkit import (
     ATTRIBUTES,
     ExhaustionRow,
@@ -114,7 +124,7 @@ class RandomPanicEffect:
 
 
 @dataclass(frozen=True)
-class Affliction:
+class AfflictionRow:
     nome: str
     texto: str
 
@@ -126,10 +136,37 @@ class AfflictionTable:
 
     nome: str
     dados: str
-    linhas: Mapping[str, Affliction]
+    linhas: Mapping[str, AfflictionRow]
 
     def validate(self) -> None:
         require_dice("dados", self.dados)
+
+
+Shown = Literal["jogador", "publico"]  # the character's player and the GM, or everyone
+
+
+@piece(FILE, "visibilidade")
+@dataclass(frozen=True)
+class PanicVisibility:
+    """Who sees the effect's name and the affliction (house setting, RULES.md "Panic"): the
+    character's player and the GM (`jogador`) or everyone (`publico`)."""
+
+    efeito: Shown
+    aflicao: Shown
+    padrao_da_casa: bool = False
+
+    def effect_for(self, character: Character) -> str:
+        """The visibility of the effect's name: Tabela J's row, the random effect, a brief
+        effect and its duration."""
+        return _seen(self.efeito, character)
+
+    def affliction_for(self, character: Character) -> str:
+        """The visibility an affliction gained now keeps (model.Affliction)."""
+        return _seen(self.aflicao, character)
+
+
+def _seen(word: str, character: Character) -> str:
+    return protocol.PUBLIC if word == "publico" else protocol.player_key(character.id)
 
 
 Effect = Callable[[State, Character, PanicRow, Scratch], State]
@@ -185,8 +222,8 @@ def apply_panic_row(state: State, character: Character, scratch: Scratch) -> Sta
     """Announce and apply Tabela J at the character's current Sanity."""
     table = scratch.piece(PanicTable)
     row = panic_row(table.linhas, character.sanity)
-    scratch.tell("panico.tabela_j", tabela=table.nome, sanidade=character.sanity,
-                 resultado=row.texto, personagem=character.id)
+    scratch.tell("panico.tabela_j", _effect_seen(scratch, character), tabela=table.nome,
+                 sanidade=character.sanity, resultado=row.texto, personagem=character.id)
     return EFFECTS[row.efeito](state, character, row, scratch)
 
 
@@ -207,10 +244,11 @@ def _afflicted(state: State, character: Character, row: PanicRow, scratch: Scrat
     rolled = scratch.roll(table.dados, table.nome, visibility=protocol.player_key(character.id),
                           describe=lambda total: pick_row(rows, total).texto,
                           personagem=character.id)
-    affliction = pick_row(rows, rolled.total)
-    scratch.tell("panico.aflicao", personagem=character.id, aflicao=affliction.nome,
-                 words={"nome": character.name})
-    character = replace(character, afflictions=character.afflictions + (affliction.nome,))
+    gained = Affliction(pick_row(rows, rolled.total).nome,
+                        scratch.piece(PanicVisibility).affliction_for(character))
+    scratch.tell("panico.aflicao", gained.visibility, personagem=character.id,
+                 aflicao=gained.name, words={"nome": character.name})
+    character = replace(character, afflictions=character.afflictions + (gained,))
     state = update_character(state, character)
     return _random_effect(state, character, scratch)
 
@@ -219,7 +257,8 @@ def _random_effect(state: State, character: Character, scratch: Scratch) -> Stat
     """House default: 1d4 over Tabela J's brief rows, applied like the rolled row."""
     spec = scratch.piece(RandomPanicEffect)
     rows = scratch.piece(PanicTable).linhas
-    rolled = scratch.roll(spec.dados, spec.nome, personagem=character.id,
+    rolled = scratch.roll(spec.dados, spec.nome, visibility=_effect_seen(scratch, character),
+                          personagem=character.id,
                           describe=lambda total: rows[pick_row(spec.linhas, total)].texto)
     row = rows[pick_row(spec.linhas, rolled.total)]
     return EFFECTS[row.efeito](state, character, row, scratch)
@@ -228,13 +267,18 @@ def _random_effect(state: State, character: Character, scratch: Scratch) -> Stat
 def _brief(state: State, character: Character, row: PanicRow, scratch: Scratch) -> State:
     """Fúria, Catatonia, Terror: roll how many rounds it lasts."""
     narration = scratch.tables.narration
+    seen = _effect_seen(scratch, character)
     rolled = scratch.roll(str(row.duracao), scratch.piece(PanicTable).nome_duracao,
-                          describe=lambda total: narration.render(
+                          visibility=seen, describe=lambda total: narration.render(
                               "panico.duracao", {"efeito": row.nome, "rodadas": total}),
                           personagem=character.id)
-    scratch.tell("panico.breve", personagem=character.id, efeito=row.nome,
+    scratch.tell("panico.breve", seen, personagem=character.id, efeito=row.nome,
                  rodadas=rolled.total, words={"nome": character.name})
     return state
+
+
+def _effect_seen(scratch: Scratch, character: Character) -> str:
+    return scratch.piece(PanicVisibility).effect_for(character)
 
 
 def _attribute_damage(state: State, character: Character, row: PanicRow,

@@ -1,6 +1,6 @@
 // The shared screen: clock, weather, light, chase, the latest results in big type, the join QR.
 import { $, el, fill, pick, connect, statusPill, renderEvent } from "./common.js";
-import { clockWithHour, weatherText, watcherText, lightText, spellsText, chaseOf, chaseText, modeName, partyOf, charName, namesOf } from "./view.js";
+import { clockWithHour, weatherText, watcherText, lightText, spellsText, chaseOf, chaseText, speedsText, modeName, partyOf, charName, namesOf } from "./view.js";
 
 const LATEST = 6;
 let state = {};
@@ -61,6 +61,7 @@ function render(newState) {
     dungeon ? fact("Magias", spellsText(state)) : null,
     chase ? el("div", { class: "fact alert" }, el("span", { class: "k", text: "Perseguição" }),
       el("span", { class: "v", text: chaseText(chase) }), chaseBar(chase)) : null,
+    chase ? fact("Velocidades", speedsText(chase)) : null,
   ];
   fill($("#glance"), items);
   const party = partyOf(state);

@@ -95,13 +95,12 @@ export function chaseText(chase) {
   if (score !== undefined) parts.push(`placar ${Number(score) > 0 ? "+" : ""}${score}`);
   const turn = pick(chase, "turno");
   if (turn !== undefined) parts.push(`turno ${turn}`);
-  const ours = pick(chase, "velocidade_grupo");
-  if (ours !== undefined && ours !== null) {  // the sides' speeds, once the GM gave them
-    parts.push(`velocidade ${ours} × ${pick(chase, "velocidade_perseguidores")} ` +
-      `(${text(pick(chase, "velocidade_diferenca"))})`);
-  }
   return parts.join(" · ") || "Perseguição";
 }
+
+/** Both sides' speeds and the difference, as the state says them ("grupo 120 × perseguidores
+ * 90 (o grupo é 30 mais rápido)"), from the moment the GM gives them, flight declared or not. */
+export const speedsText = (chase) => text(pick(chase, "velocidades"));
 
 /** The facts grid shown on the GM and player pages. */
 export function glance(state) {
@@ -133,7 +132,7 @@ export function glance(state) {
       fact("Ordem de marcha", asList(pick(dungeon, "ordem_marcha")).join(", ") || undefined, "wide"),
     );
   }
-  if (chase) items.push(fact("Perseguição", chaseText(chase), "wide alert"));
+  if (chase) items.push(fact("Perseguição", chaseText(chase), "wide alert"), fact("Velocidades", speedsText(chase), "wide"));
   return el("div", { class: "glance" }, items);
 }
 
