@@ -904,6 +904,44 @@ def test_a_day_with_rest_gives_no_exhaustion(play: Play) -> None:
     assert play.state.travel.rested_today is False  # a new day began
 
 
+@pytest.mark.parametrize("rested", [False, True])
+def test_the_gm_is_warned_when_the_last_round_starts_without_rest(play: Play,
+                                                                  rested: bool) -> None:
+    """At the start of the day's last round the GM learns the party has not rested today
+    (the day's exhaustion is the rule; not knowing it is the bug)."""
+    start(play, party=(ana(), bia()), terrain="estepe", rested_today=rested)
+    play.state = replace(play.state, minutes=3 * 240)
+    events = run(play, "explorar", *QUIET, 5)  # round 4 → round 5: no warning yet
+    assert not any(e.code == "viagem.sem_descanso_hoje" for e in events)
+    events = run(play, "explorar", *QUIET, 5)  # round 5 → round 6, the day's last
+    warned = [e for e in events if e.code == "viagem.sem_descanso_hoje"]
+    if rested:
+        assert warned == []
+        return
+    (warning,) = warned
+    assert (warning.kind, warning.visibility) == ("aviso", "gm")
+    assert warning.data == {"dia": 1, "pontos": 1}
+    assert warning.text == ("Começa a última rodada do dia 1 e o grupo ainda não descansou "
+                            "hoje: se não descansar, à meia-noite cada personagem recebe "
+                            "1 ponto de exaustão.")
+
+
+def test_no_rest_warning_without_a_party(play: Play) -> None:
+    start(play)
+    play.state = replace(play.state, minutes=4 * 240)
+    events = run(play, "explorar", *QUIET, 5)
+    assert not any(e.code == "viagem.sem_descanso_hoje" for e in events)
+
+
+def test_the_rest_warning_comes_in_a_dungeon_too(play: Play) -> None:
+    """The clock reaching the day's last round inside a dungeon warns the GM as well."""
+    start(play, party=(ana(),), terrain="estepe")
+    play.state = replace(play.state, minutes=5 * 240 - 10)
+    play("masmorra", rng=FixedDice())
+    events = play("turno", rng=FixedDice(6, 6, 6, 6))
+    assert [e.visibility for e in events if e.code == "viagem.sem_descanso_hoje"] == ["gm"]
+
+
 # ---------------------------------------------------------------- Levantar acampamento
 
 @pytest.mark.parametrize("face,safe", [(1, True), (2, True), (3, True), (4, True), (5, True),
@@ -915,23 +953,39 @@ def test_camp_is_safe_on_5_in_6(play: Play, face: int, safe: bool) -> None:
     assert play.state.travel.camp_safe is safe
 
 
-def test_a_safe_camp_ends_with_any_other_group_activity(play: Play) -> None:
+def test_a_safe_camp_lasts_until_the_party_rests_or_moves_on(play: Play) -> None:
+    """RULES.md: a safe camp lasts until the party rests or moves on (advances, enters a
+    dungeon); exploring, foraging or crafting from the camp does not end it."""
     start(play, party=(ana(food=3, water=3),), terrain="estepe", day_start_terrain="estepe")
     run(play, "acampar", *QUIET, 1)
-    run(play, "forragear", 6, 1, personagem="Ana")  # one character's addition: camp stays
+    run(play, "forragear", 6, 1, personagem="Ana")  # one character's activity: camp stays
     assert play.state.travel.camp_safe is True
-    run(play, "explorar", *QUIET, 5)
+    run(play, "explorar", *QUIET, 5)  # the group explores the hex around its camp
+    assert play.state.travel.camp_safe is True
+    run(play, "avancar", *QUIET, 6, 5)  # the party moves on: the camp stays behind
     assert play.state.travel.camp_safe is False
     events = run(play, "descansar", *QUIET, 1, 4)  # not safe any more: Tabela H, then 1d8
     assert one_roll(events, "Tabela H: Percalços").data["resultado"] == "Nada"
 
 
-def test_a_safe_camp_ends_with_the_day(play: Play) -> None:
-    start(play, party=(ana(),), terrain="estepe")
+def test_resting_uses_up_the_safe_camp(play: Play) -> None:
+    start(play, party=(ana(food=3, water=3),), terrain="estepe", camp_safe=True)
+    events = run(play, "descansar", *QUIET, 4)
+    assert not rolls(events, "Tabela H: Percalços")
+    assert play.state.travel.camp_safe is False
+
+
+def test_a_safe_camp_lasts_across_midnight(play: Play) -> None:
+    """Camping in the day's last round protects the rest in the next day's first round."""
+    start(play, party=(ana(food=3, water=3),), terrain="estepe")
     play.state = replace(play.state, minutes=5 * 240)  # the day's last round
     events = run(play, "acampar", *QUIET, 1)
     assert any("Fim do dia 1" in e.text for e in events)
-    assert play.state.travel.camp_safe is False
+    assert play.state.travel.camp_safe is True
+    events = run(play, "descansar", *QUIET, 4, 4)  # day 2, round 1: no Tabela H (the hit
+    # die twice: day 1 passed without rest, exhaustion 1 gives DESV)
+    assert not rolls(events, "Tabela H: Percalços")
+    assert any(e.code == "descanso.seguro" for e in events)
 
 
 def test_entering_a_dungeon_leaves_the_camp(play: Play) -> None:

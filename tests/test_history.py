@@ -223,6 +223,25 @@ def test_a_command_after_another_one_rolls_new_dice(tables: Tables) -> None:
 
 # ---------------------------------------------------------------------- the release before
 
+# The fixture's commands that today's rules read differently from the release that wrote it
+# (RULES.md changed since): replayed, their events differ, and the migration tells the GM the
+# first one in one line. Each entry says which rule change explains it; nothing else may differ.
+READ_DIFFERENTLY_TODAY = {
+    32: "issue 17, 1: the clock reaches the day's last round with no rest that day: the GM is "
+        "told (a new GM-only warning)",
+}
+
+
+def told_first_difference(opening: list[dict[str, Any]]) -> None:
+    """The opening tells, in one GM-only line, the first command read differently today."""
+    if not READ_DIFFERENTLY_TODAY:
+        assert opening == []  # nothing differed: nothing to tell
+        return
+    (told,) = opening
+    assert told["visibility"] == "gm" and told["command"] == replay.HISTORY_NOTICE
+    assert f"comando {min(READ_DIFFERENTLY_TODAY)}" in told["text"], told["text"]
+
+
 def restore(sql: Path, db: Path) -> Path:
     connection = sqlite3.connect(db)
     connection.executescript(sql.read_text(encoding="utf-8"))
@@ -237,17 +256,20 @@ def test_the_previous_release_campaign_opens_with_the_state_it_showed(tmp_path: 
     session = Session.open(db, None, tables)
     for viewer, view in shown.items():
         assert view_state(session.state, viewer, tables) == view, viewer
-    assert session.opening == []  # nothing differed: nothing to tell
+    told_first_difference(session.opening)
     session.close()
     raw = sqlite3.connect(db)
     assert raw.execute("PRAGMA user_version").fetchone()[0] == 2
-    assert {k for (k,) in raw.execute("SELECT kind FROM events WHERE code IS NULL")} == {
-        "pedido"}  # the engine says prompts in the prompt's own words, with no code
-    assert raw.execute("SELECT COUNT(*) FROM commands WHERE dice IS NULL").fetchone()[0] == 0
+    same = f"command_n NOT IN ({','.join(map(str, READ_DIFFERENTLY_TODAY))})"
+    assert {k for (k,) in raw.execute(f"SELECT kind FROM events WHERE code IS NULL AND {same}")
+            } == {"pedido"}  # the engine says prompts in the prompt's own words, with no code
+    notice = f"name != '{replay.HISTORY_NOTICE}'"  # the GM told of the first difference
+    assert raw.execute(f"SELECT COUNT(*) FROM commands WHERE dice IS NULL AND {notice}"
+                       ).fetchone()[0] == 0
     commands = raw.execute("SELECT COUNT(*) FROM commands").fetchone()[0]
     assert raw.execute("SELECT COUNT(*) FROM states").fetchone()[0] == commands
     raw.close()
-    assert differences(db, tables) == []
+    assert [step.command.n for step in differences(db, tables)] == sorted(READ_DIFFERENTLY_TODAY)
     again = Session.open(db, None, tables)
     assert view_state(again.state, "gm", tables) == shown["gm"]
     again.close()
@@ -295,13 +317,16 @@ def test_a_migration_fills_the_narration_an_older_file_lacks(tmp_path: Path,
     and words, so a player's copy is rendered again, never rewritten by regex."""
     db = restore(FIXTURES / "campanha_versao_anterior.sql", tmp_path / "antiga.db")
     raw = sqlite3.connect(db)
-    kept = raw.execute("SELECT seq, code, words FROM events WHERE code IS NOT NULL").fetchall()
+    kept = raw.execute("SELECT seq, code, words FROM events WHERE code IS NOT NULL AND "
+                       f"command_n NOT IN ({','.join(map(str, READ_DIFFERENTLY_TODAY))})"
+                       ).fetchall()  # a command read differently today keeps no narration
     raw.execute("UPDATE events SET code = NULL, words = NULL")
     raw.commit()
     raw.close()
     Session.open(db, None, tables).close()
     raw = sqlite3.connect(db)
-    filled = raw.execute("SELECT seq, code, words FROM events WHERE code IS NOT NULL").fetchall()
+    filled = raw.execute("SELECT seq, code, words FROM events WHERE code IS NOT NULL AND "
+                         f"command != '{replay.HISTORY_NOTICE}'").fetchall()
     raw.close()
     assert len(kept) > 100
     assert [(s, c, json.loads(w)) for s, c, w in filled] == [
@@ -346,7 +371,8 @@ def test_readers_never_write_the_campaign_file(tmp_path: Path, action: list[str]
     command = [a.replace("{out}", str(tmp_path / "eventos.json")) for a in action]
     done = subprocess.run([sys.executable, "-m", "companion.cli", *command, "--db", str(db)],
                           capture_output=True, text=True, cwd=ROOT, timeout=120)
-    assert done.returncode == 0, done.stderr
+    listed = action == ["verificar"] and bool(READ_DIFFERENTLY_TODAY)  # exit 1: it lists them
+    assert done.returncode == (1 if listed else 0), done.stderr
     assert digest(db) == before
     assert not Path(f"{db}-wal").exists()
 

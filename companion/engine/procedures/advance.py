@@ -88,7 +88,7 @@ def _advance(state: State, scratch: Scratch, count: int) -> State:
     elif lost:
         scratch.tell("viagem.perdido", GM, perdido=True)
     state = set_travel(state, lost=lost, hexes=state.travel.hexes + hexes,
-                        consecutive_advances=count)
+                        consecutive_advances=count, camp_safe=False)  # the camp stays behind
     events_roll(state, scratch, "dados_avancar")
     return state
 

@@ -24,8 +24,10 @@ activity runs (toolkit.require_group_free), and an activity named for its charac
 
 The clock itself lives in clock.py (time passes the same way in the dungeon and in a chase):
 any time that is not an advance round breaks the run of advances (Tabela B). A safe camp
-(Levantar Acampamento) lasts until the party rests, does another group activity, enters a
-dungeon or the day ends — whichever comes first.
+(Levantar Acampamento) lasts until the party rests or moves on (advances, enters a dungeon),
+across midnight: camping in the day's last round protects the rest in the next day's first.
+The day without rest still costs its exhaustion (`end_of_day`); when the clock reaches the
+day's last round and the party has not rested that day, the GM is told (`warn_last_round`).
 
 Rules: the typed pieces below (and in advance.py, forced_march.py, encounters.py,
 foraging.py); texts and refusals: tables/narracao/viagem.yaml.
@@ -40,7 +42,7 @@ from companion.engine.procedures import panic, rest
 from companion.engine.procedures.conditions import TravelRound
 from companion.engine.procedures.encounters import check_encounter
 from companion.engine.procedures.weather import WeatherRules, drift_weather, roll_initial_weather
-from companion.engine.model import State, TravelMode
+from companion.engine.model import GM, State, TravelMode
 from companion.engine.toolkit import (
     require_chance,
     Scratch,
@@ -152,7 +154,7 @@ def _round_minutes(scratch: Scratch) -> int:
     return scratch.piece(TravelRound).minutos
 
 
-def run_round(state: State, scratch: Scratch, activity: Activity, *, resting: bool = False,
+def run_round(state: State, scratch: Scratch, activity: Activity, *,
               advancing: bool = False, close: bool = True) -> State:
     """A group activity: the activity of everyone who has not acted yet this round, then the
     round closes (+4 h). A fresh round first rolls its weather and encounter check. Characters
@@ -162,7 +164,7 @@ def run_round(state: State, scratch: Scratch, activity: Activity, *, resting: bo
     if advancing:
         require_rested(state, scratch, tuple(c.id for c in state.party))
     if state.travel.acted:
-        _require_whole_group(state, scratch, advancing, resting)
+        _require_whole_group(state, scratch, advancing)
         encounter = state.travel.round_encounter
         doing = participants(state)
         names = [find_character(state, c).name for c in doing]
@@ -172,8 +174,6 @@ def run_round(state: State, scratch: Scratch, activity: Activity, *, resting: bo
                             "feitos": _acted(state, scratch)})
     else:
         state, encounter = _open_round(state, scratch)
-    if not resting:
-        state = set_travel(state, camp_safe=False)  # the party leaves its camp
     state = activity(state, scratch, encounter)
     return close_round(state, scratch, advancing=advancing) if close else state
 
@@ -214,7 +214,7 @@ def _acted(state: State, scratch: Scratch) -> list[dict[str, str]]:
             for who, what in state.travel.acted]
 
 
-def _require_whole_group(state: State, scratch: Scratch, advancing: bool, resting: bool) -> None:
+def _require_whole_group(state: State, scratch: Scratch, advancing: bool) -> None:
     """Advancing moves the whole party: not after someone already did another activity."""
     if not advancing:
         return
@@ -285,15 +285,29 @@ def require_rested(state: State, scratch: Scratch, who: tuple[str, ...]) -> None
 def end_of_day(state: State, scratch: Scratch, day: int) -> State:
     """No rest today → exhaustion for everyone; Tabela I daily harm; the new day's region.
 
-    Called by clock.pass_time at each midnight; a safe camp does not outlast its day."""
+    Called by clock.pass_time at each midnight; a safe camp outlasts it (it ends when the
+    party rests or moves on)."""
     if not state.travel.rested_today:
         state = _day_without_rest(state, scratch)
     state = panic.exhaustion_day(state, scratch)
     travel = state.travel
     scratch.tell("viagem.fim_do_dia", dia=day_of(state),
                  words={"fim": day, "terreno": terrain_name(scratch, travel.terrain)})
-    return set_travel(state, day_start_terrain=travel.terrain, rested_today=False,
-                       camp_safe=False)
+    return set_travel(state, day_start_terrain=travel.terrain, rested_today=False)
+
+
+def warn_last_round(state: State, scratch: Scratch, rounds: int) -> State:
+    """When the clock has just reached the day's last travel round and the party has not
+    rested that day, tell the GM: at midnight the day without rest costs its exhaustion.
+    A reminder for the GM's bookkeeping (like the end of a dungeon turn), so GM-only: the GM
+    decides what to say to the table. Called by clock.pass_time (rounds ended)."""
+    rules = scratch.piece(TravelRound)
+    if rounds < 1 or state.travel.rested_today or not state.party \
+            or round_of(state, rules.minutos) != rules.rodadas_por_dia:
+        return state
+    scratch.tell("viagem.sem_descanso_hoje", GM, kind="aviso", dia=day_of(state),
+                 pontos=scratch.piece(rest.RestRules).dia_sem_descanso)
+    return state
 
 
 def _day_without_rest(state: State, scratch: Scratch) -> State:
@@ -343,7 +357,7 @@ def _camp(state: State, scratch: Scratch, encounter: bool) -> State:
 def travel_rest(state: State, scratch: Scratch) -> State:
     """`descansar` (and `dormir`) while travelling: the party sleeps (one round). In a dungeon
     the registry sends them to the dungeon's rest turn and sleep instead."""
-    return run_round(state, scratch, _rest, resting=True)
+    return run_round(state, scratch, _rest)
 
 
 def _rest(state: State, scratch: Scratch, encounter: bool) -> State:
