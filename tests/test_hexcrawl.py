@@ -494,6 +494,97 @@ def test_forced_march_failed_then_rest_two_rounds(play: Play) -> None:
     _march(play)  # free again
 
 
+def _forced_pair(play: Play, *party) -> None:
+    """Three advances with this party: every character is asked the forced-march test."""
+    start(play, party=party or (ana(), bia()), terrain="estepe")
+    for _ in range(3):
+        _march(play)
+
+
+def test_only_the_characters_who_owe_rest_sit_the_round_out(play: Play) -> None:
+    """RULES.md: only they sit out. Advancing waits for Ana, but Bia still chooses her
+    activity this round; the round closes when everyone who may act has acted."""
+    _forced_pair(play)
+    run(play, "responder", pedido=1, valor=1)  # Ana fails: the choice waits
+    run(play, "responder", pedido=2, valor=15)  # Bia passes
+    events = run(play, "responder", opcao="descansar")
+    said = [e for e in events if e.code == "viagem.sem_avanco"]
+    assert [e.text for e in said] == [
+        "O grupo não avança nesta rodada: espera Ana, que descansa pela marcha forçada. "
+        "Ainda falta agir nesta rodada: Bia (uma atividade, como 'caçar Bia', ou uma do "
+        "grupo, como 'explorar')."]
+    assert said[0].data == {"sem_avanco": True, "faltam": ["bia"]}
+    assert play.state.minutes == 2 * 240 and play.state.travel.round_open  # not over yet
+    assert play.state.party[0].rest_rounds_owed == 2
+    with pytest.raises(CommandRejected, match="Ana ainda descansa pela marcha forçada"):
+        play("avancar", rng=FixedDice())
+    with pytest.raises(CommandRejected, match="Ana ainda descansa pela marcha forçada"):
+        play("cacar", rng=FixedDice(), personagem="Ana")
+    events = run(play, "cacar", 1, personagem="Bia")  # this round's: no new weather roll
+    assert not rolls(events, "Clima")
+    assert play.state.party[1].food > 0 and play.state.party[0].food == 0
+    assert "Ana descansa nesta rodada pela marcha forçada: falta 1 rodada." in [
+        e.text for e in events]
+    assert play.state.minutes == 3 * 240 and not play.state.travel.round_open
+    assert play.state.party[0].rest_rounds_owed == 1
+
+
+def test_a_group_activity_in_the_waiting_round_is_everyone_elses(play: Play) -> None:
+    _forced_pair(play)
+    run(play, "responder", pedido=1, valor=1)
+    run(play, "responder", pedido=2, valor=15)
+    run(play, "responder", opcao="descansar")
+    events = run(play, "explorar", 5)  # the round is open: no weather, no encounter check
+    assert not rolls(events, "Clima") and not rolls(events, "Encontro aleatório")
+    group = [e for e in events if e.code == "viagem.atividade_do_grupo"]
+    assert [e.text for e in group] == ["Bia: explorar nesta rodada."]
+    assert one_roll(events, "Tabela D: Eventos").data["total"] == 5
+    assert play.state.minutes == 3 * 240
+    assert play.state.party[0].rest_rounds_owed == 1
+
+
+def test_the_waiting_round_does_not_advance_after_a_release(play: Play) -> None:
+    """Released from the rest in the round whose advance waited, Ana may act in it, but the
+    party advances next round: the tests of this round were taken."""
+    _forced_pair(play)
+    run(play, "responder", pedido=1, valor=1)
+    run(play, "responder", pedido=2, valor=15)
+    run(play, "responder", opcao="descansar")
+    run(play, "cancelar", personagem="Ana")
+    with pytest.raises(CommandRejected, match="'avançar' leva o grupo todo, mas nesta rodada o "
+                                              "grupo já esperou quem descansa pela marcha "
+                                              "forçada; Ana e Bia ainda podem agir"):
+        play("avancar", rng=FixedDice())
+    run(play, "explorar", 5)
+    assert play.state.minutes == 3 * 240
+
+
+def test_several_who_rest_are_said_in_the_plural(play: Play) -> None:
+    carla = replace(new_character(id="carla", name="Carla"), food=0, water=0)
+    _forced_pair(play, ana(), bia(), carla)
+    run(play, "responder", pedido=1, valor=1)
+    run(play, "responder", pedido=2, valor=1)
+    run(play, "responder", pedido=3, valor=15)
+    run(play, "responder", pedido=4, opcao="descansar")
+    events = run(play, "responder", pedido=5, opcao="descansar")
+    said = [e.text for e in events if e.code == "viagem.sem_avanco"]
+    assert said == ["O grupo não avança nesta rodada: espera Ana e Bia, que descansam pela "
+                    "marcha forçada. Ainda falta agir nesta rodada: Carla (uma atividade, "
+                    "como 'caçar Carla', ou uma do grupo, como 'explorar')."]
+
+
+def test_when_everyone_rests_the_waiting_round_closes_at_once(play: Play) -> None:
+    _forced_pair(play)
+    run(play, "responder", pedido=1, valor=1)
+    run(play, "responder", pedido=2, valor=1)
+    run(play, "responder", pedido=3, opcao="descansar")
+    events = run(play, "responder", pedido=4, opcao="descansar")
+    assert "O grupo não avança nesta rodada: espera Ana e Bia, que descansam pela marcha " \
+        "forçada." in [e.text for e in events]
+    assert play.state.minutes == 3 * 240
+    assert [c.rest_rounds_owed for c in play.state.party] == [1, 1]
+
+
 def test_a_resting_character_takes_no_part_in_the_group_activity(play: Play) -> None:
     start(play, party=(ana(rest_rounds_owed=2), bia()), terrain="floresta")
     events = run(play, "forragear", *QUIET, 1)  # Tabela E: found

@@ -16,7 +16,9 @@ a character owes rest rounds (`rest_rounds_owed`), every travel round that passe
 group does) pays one round for them: they sit it out and take no part in the group's activity
 (no share of a harvest, no ammunition made, never Tabela F's victim); the travel rest itself
 they share. An activity named for them is refused, and so is `avancar`: leaving the hex waits
-for them (or the GM releases them with `cancelar Nome`, prompts.py).
+for them (or the GM releases them with `cancelar Nome`, prompts.py). Only they sit out: when a
+failed test makes the round's advance wait (advance.py), the round stays open and everyone
+else still does their activity in it; it closes when all who may act have acted.
 
 Prompts that hold the group (comandos.yaml `pedidos_que_seguram`: the forced-march test and the
 choice after a failure, the rest's CON tests, Tabela H's DEX test): while one waits, no group
@@ -163,7 +165,7 @@ def run_round(state: State, scratch: Scratch, activity: Activity, *,
     require_group_free(state, scratch)
     if advancing:
         require_rested(state, scratch, tuple(c.id for c in state.party))
-    if state.travel.acted:
+    if state.travel.round_open:  # someone acted, or the advance waited for who rests
         _require_whole_group(state, scratch, advancing)
         encounter = state.travel.round_encounter
         doing = participants(state)
@@ -215,7 +217,8 @@ def _acted(state: State, scratch: Scratch) -> list[dict[str, str]]:
 
 
 def _require_whole_group(state: State, scratch: Scratch, advancing: bool) -> None:
-    """Advancing moves the whole party: not after someone already did another activity."""
+    """Advancing moves the whole party: not in a round where someone already did another
+    activity, nor in the round whose advance waited for who rests off a forced march."""
     if not advancing:
         return
     waiting = [find_character(state, c).name for c in participants(state)]
