@@ -732,13 +732,15 @@ def test_tabela_e_success_and_failure(play: Play, tables, terrain: str, column: 
     chance = SEED_E[terrain][column]
     gain = tables.get("casa", "colheita", activity)
     start(play, party=(ana(), bia()), terrain=terrain, day_start_terrain="estepe")
-    events = run(play, activity, *QUIET, chance)
-    event = one_roll(events, "Tabela E: Forragear/Caçar/Pescar")
-    assert event.data["resultado"] == "Sucesso" and event.data["chance"] == f"{chance}:6"
+    events = run(play, activity, *QUIET, chance, chance)  # one Tabela E roll each
+    found = rolls(events, "Tabela E: Forragear/Caçar/Pescar")
+    assert [(e.data["personagem"], e.data["resultado"], e.data["chance"]) for e in found] == [
+        ("ana", "Sucesso", f"{chance}:6"), ("bia", "Sucesso", f"{chance}:6")]
     assert [(c.food, c.water) for c in play.state.party] == [(gain["comida"], gain["agua"])] * 2
-    events = run(play, activity, *QUIET, chance + 1, 3)
-    assert one_roll(events, "Tabela E: Forragear/Caçar/Pescar").data["resultado"] == "Falha"
-    assert one_roll(events, "Tabela F: Acidentes").data["resultado"] == "Nada"
+    events = run(play, activity, *QUIET, chance + 1, 3, chance + 1, 3)
+    assert [e.data["resultado"] for e in rolls(events, "Tabela E: Forragear/Caçar/Pescar")] \
+        == ["Falha", "Falha"]
+    assert [e.data["resultado"] for e in rolls(events, "Tabela F: Acidentes")] == ["Nada"] * 2
     assert [(c.food, c.water) for c in play.state.party] == [(gain["comida"], gain["agua"])] * 2
 
 
@@ -913,11 +915,51 @@ def test_tabela_f_row_10_rolls_an_encounter_of_the_start_region(play: Play) -> N
     assert one_roll(events, "Encontros: Colinas").data["resultado"] == "Ogro solitário"
 
 
-def test_group_accident_picks_the_victim_with_a_die(play: Play) -> None:
+def test_a_group_forage_is_one_roll_per_character_and_tabela_f_on_their_own_failure(
+        play: Play) -> None:
+    """RULES.md: each character who has not acted rolls their own Tabela E, and Tabela F on
+    their own failure (no die picks a victim); the yield is per character."""
     start(play, party=(ana(), bia(hp=8)), terrain="montanha", day_start_terrain="estepe")
-    events = run(play, "forragear", *QUIET, 2, 8, 2)
-    assert one_roll(events, "Acidente: quem sofre").data["resultado"] == "Bia"
+    events = run(play, "forragear", *QUIET, 1, 2, 8)  # Ana finds food; Bia fails: F 8
+    found = rolls(events, "Tabela E: Forragear/Caçar/Pescar")
+    assert [(e.data["personagem"], e.data["resultado"]) for e in found] == [
+        ("ana", "Sucesso"), ("bia", "Falha")]
+    assert [e.text.split(" — ")[0] for e in found] == [
+        "Tabela E: Forragear/Caçar/Pescar (Ana)", "Tabela E: Forragear/Caçar/Pescar (Bia)"]
+    (accident,) = rolls(events, "Tabela F: Acidentes")
+    assert accident.data["personagem"] == "bia"
+    assert accident.text.startswith("Tabela F: Acidentes (Bia) — 1d10 = 8")
+    assert not rolls(events, "Acidente: quem sofre")
     assert [c.hp for c in play.state.party] == [8, 6]
+    assert [(c.food, c.water) for c in play.state.party] == [(1, 1), (0, 0)]
+    assert "Ana: +1 comida e +1 água." in [e.text for e in events]
+
+
+@pytest.mark.parametrize("named", [True, False])
+def test_an_exhausted_character_rolls_tabela_e_with_desv(play: Play, named: bool) -> None:
+    """DESV on every die of that character, X-in-6 included: roll twice, keep the worse (for
+    X-in-6 the higher), and say so like the other DESV rolls."""
+    start(play, party=(ana(), bia(exhaustion=1)), terrain="floresta")
+    if named:
+        events = run(play, "cacar", 3, 6, 1, personagem="Bia")  # 3 and 6: the 6 stays
+    else:
+        events = run(play, "cacar", *QUIET, 2, 3, 6, 1)  # Ana 2; Bia 3 and 6; Tabela F 1
+    bia_roll = [e for e in rolls(events, "Tabela E: Forragear/Caçar/Pescar")
+                if e.data["personagem"] == "bia"]
+    (event,) = bia_roll
+    assert (event.data["total"], event.data["vantagem"], event.data["descartado"]) == (
+        6, "desvantagem", 3)
+    assert event.data["resultado"] == "Falha"
+    assert event.data["faces"] == [["d6", [6]], ["d6", [3]]]
+    assert "= 6 (desvantagem, descartado 3): Falha" in event.text
+    assert one_roll(events, "Tabela F: Acidentes").data["personagem"] == "bia"
+    assert play.state.party[1].food == 0
+
+
+def test_a_roll_without_desv_keeps_one_die(play: Play) -> None:
+    start(play, party=(ana(),), terrain="floresta")
+    event = one_roll(run(play, "pescar", 5, personagem="Ana"), "Tabela E: Forragear/Caçar/Pescar")
+    assert "vantagem" not in event.data and event.data["faces"] == [["d6", [5]]]
 
 
 # ---------------------------------------------------------------- Criar munição
@@ -1144,6 +1186,6 @@ def test_hexes_are_said_with_a_decimal_comma(play: Play, mode: str, said: str) -
     ({}, "Ana e Bia: +1 comida e +1 água cada.")])
 def test_the_harvest_says_cada_only_for_several(play: Play, named: dict, said: str) -> None:
     start(play, party=(ana(), bia()), terrain="floresta")
-    faces = (1,) if named else (*QUIET, 1)
+    faces = (1,) if named else (*QUIET, 1, 1)
     events = run(play, "forragear", *faces, **named)
     assert any(e.text == said for e in events)
