@@ -123,6 +123,55 @@ def test_six_rounds_make_a_day(play: Play) -> None:
     assert play.state.travel.day_start_terrain == "floresta"
 
 
+def test_after_a_dungeon_the_next_travel_round_starts_on_the_grid(play: Play,
+                                                                   tables: Tables) -> None:
+    """Leaving a dungeon at 22h10: the rest of round 6 was the dungeon's; the next travel
+    round starts at 0h00 of day 2 (the day ends first), and every later round stays on the
+    grid of 4-hour rounds."""
+    from companion.engine.view import view_state
+
+    start(play, party=(ana(),), terrain="estepe", day_start_terrain="estepe")
+    play.state = replace(play.state, minutes=20 * 60)
+    play("masmorra", rng=FixedDice())
+    play.state = replace(play.state, minutes=22 * 60 + 10)  # 13 turns later
+    play("viagem", rng=FixedDice())
+    shown = view_state(play.state, "gm", tables)
+    assert (shown["rodada"], shown["hora"]) == (6, "22h10")
+    events = run(play, "explorar", *QUIET, 5)
+    codes = [e.code for e in events]
+    assert codes.index("viagem.resto_da_rodada") < codes.index("viagem.fim_do_dia") \
+        < codes.index("viagem.rodada")
+    (said,) = [e for e in events if e.code == "viagem.resto_da_rodada"]
+    assert said.text == ("O grupo voltou à viagem às 22h10, no meio da rodada 6: o resto dela "
+                         "passa, e a rodada seguinte começa às 0h00.")
+    assert said.data == {"minutos": 110}
+    assert "Dia 2, rodada 1 de 6." in [e.text for e in events]
+    assert play.state.minutes == 24 * 60 + 4 * 60
+    run(play, "explorar", *QUIET, 5)
+    shown = view_state(play.state, "gm", tables)
+    assert (shown["dia"], shown["rodada"], shown["hora"]) == (2, 3, "8h00")
+    assert shown["relogio"] == "Dia 2 · rodada 3 de 6 (8h–12h)"
+
+
+def test_a_named_activity_after_a_chase_starts_its_round_on_the_grid(play: Play) -> None:
+    start(play, party=(ana(), bia()), terrain="floresta")
+    play.state = replace(play.state, minutes=8 * 60 + 30)  # a chase took half an hour
+    events = run(play, "cacar", 1, personagem="Ana")
+    assert [e.data for e in events if e.code == "viagem.resto_da_rodada"] == [{"minutos": 210}]
+    assert "Dia 1, rodada 4 de 6." in [e.text for e in events]
+    assert play.state.minutes == 12 * 60  # Bia has not acted: the round goes on
+    run(play, "explorar", 5)
+    assert play.state.minutes == 16 * 60
+
+
+def test_a_round_on_the_grid_passes_no_remainder(play: Play) -> None:
+    start(play, party=(ana(),), terrain="estepe")
+    play.state = replace(play.state, minutes=16 * 60)  # a dungeon left on the hour
+    events = run(play, "explorar", *QUIET, 5)
+    assert not any(e.code == "viagem.resto_da_rodada" for e in events)
+    assert play.state.minutes == 20 * 60
+
+
 # ---------------------------------------------------------------- weather
 
 @pytest.mark.parametrize("season", list(SEED_WEATHER))

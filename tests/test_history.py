@@ -233,17 +233,24 @@ READ_DIFFERENTLY_TODAY = {
     32: "issue 17, 1: the clock reaches the day's last round with no rest that day: the GM is "
         "told (a new GM-only warning)",
     49: "issue 17, 3: the closed session's tally counts Bruno's hunting die",
+    50: "issue 17, 7: back from the chase at 20h50, the rest of round 6 passes (the day ends "
+        "first) and the advance is day 3's round 1, on the grid",
+    51: "issue 17, 7: the next advance is round 2 (4h–8h), not 0h50–4h50",
 }
 # What those commands change in the views the fixture showed: (character id, field) → today's
 # value, in every view that shows the character; nothing else may differ.
 PARTY_TODAY = {
     ("bruno", "comida"): 7,  # 26: Bruno's own hunt succeeded (+2 food)
 }
+# ... and the clock (50, 51): two rounds on the grid end at 8h00 of day 3, not at 4h50.
+CLOCK_TODAY = {"minutos": 2 * 24 * 60 + 8 * 60, "hora": "8h00", "rodada": 3,
+               "relogio": "Dia 3 · rodada 3 de 6 (8h–12h)"}
 
 
 def shown_today(view: dict[str, Any]) -> dict[str, Any]:
-    """A view the fixture showed, with the changes today's rules explain (PARTY_TODAY)."""
-    today = json.loads(json.dumps(view))
+    """A view the fixture showed, with the changes today's rules explain (PARTY_TODAY,
+    CLOCK_TODAY)."""
+    today = {**json.loads(json.dumps(view)), **CLOCK_TODAY}
     for character in today.get("grupo", []):
         for (who, field), value in PARTY_TODAY.items():
             if character.get("id") == who and field in character:

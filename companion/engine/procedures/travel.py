@@ -1,7 +1,9 @@
 """The travel round (tables/viagem.yaml `rodada`): rounds of 4 h, the party's activities in
 them, the end of the day, and the travel settings (`estacao`, `terreno`, `modo`).
 
-Each character does one activity per round. A round starts, in order, with the weather drift
+Each character does one activity per round. Rounds sit on the day's grid (0h–4h, 4h–8h…):
+after time spent off it (a dungeon, a chase) the next round starts at the next boundary, the
+rest of the round passing first (`_on_the_grid`). A round starts, in order, with the weather drift
 (weather.py) and the encounter check (encounters.py, by the terrain where the party started the
 day). A named activity ("caçar Ana") is that character's one activity of the round: the first
 one opens the round, a second one for the same character is refused, and when everyone has
@@ -63,6 +65,7 @@ from companion.engine.toolkit import (
     update_character,
 )
 from companion.errors import CommandRejected, TableError
+from companion.narration import Narrator
 from companion.rulebook import InvalidValue, piece
 
 
@@ -189,13 +192,39 @@ def _require_no_chase(state: State, scratch: Scratch) -> None:
 
 def _open_round(state: State, scratch: Scratch) -> tuple[State, bool]:
     """The round's start, in the order of the rules: the header, the weather, the encounter
-    check."""
+    check. A round starts on the day's grid of rounds (`_on_the_grid`)."""
+    state = _on_the_grid(state, scratch)
     rules = scratch.piece(TravelRound)
     scratch.tell("viagem.rodada", dia=day_of(state), rodada=round_of(state, rules.minutos),
                  words={"rodadas": rules.rodadas_por_dia})
     state = drift_weather(state, scratch)
     encounter = check_encounter(state, scratch)
     return set_travel(state, round_open=True, round_encounter=encounter), encounter
+
+
+def _on_the_grid(state: State, scratch: Scratch) -> State:
+    """Time spent off the travel rounds (a dungeon's 10-minute turns, a chase) leaves the clock
+    inside a round: that round was what the party did there (one activity per round), so
+    the rest of it passes, with all that passing time does (the day may end), and the next
+    travel round starts where the day's rounds start (every `rodada.minutos`, from midnight).
+    Leaving a dungeon at 22h10: the next round starts at 0h00, and every later one on the
+    grid."""
+    length = _round_minutes(scratch)
+    into = state.minutes % length
+    if into == 0:
+        return state
+    narration = scratch.tables.narration
+    words = {"hora": _time_text(narration, state.minutes),
+             "rodada": round_of(state, length),
+             "inicio": _time_text(narration, state.minutes - into + length)}
+    scratch.tell("viagem.resto_da_rodada", minutos=length - into, words=words)
+    return pass_time(state, scratch, length - into)
+
+
+def _time_text(narration: Narrator, minutes: int) -> str:
+    """The time of day as people write it (tables/narracao/relogio.yaml `hora`)."""
+    hours, rest_minutes = divmod(minutes % MINUTES_PER_DAY, 60)
+    return narration.render("relogio.hora", {"horas": hours, "minutos": rest_minutes})
 
 
 def close_round(state: State, scratch: Scratch, advancing: bool = False) -> State:
