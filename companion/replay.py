@@ -61,13 +61,15 @@ def _facts(event: Mapping[str, Any]) -> tuple[Any, ...]:
 
 
 def _same_saying(stored: Mapping[str, Any], event: Event) -> bool:
-    """The stored event says what the event run again says (its kind and data), whoever may
-    see each: its narration (code, words) is the stored one's too. A command whose events
+    """The stored event says what the event run again says (its kind, data and text), whoever
+    may see each: its narration (code, words) is the stored one's too. A command whose events
     differ only in who sees them (a visibility today's rules set otherwise) still gets the
     narration of each, so a player's copy is renumbered like any other."""
     again = _facts({"kind": event.kind, "visibility": event.visibility, "data": event.data})
     kind, _visibility, data = _facts(stored)
-    return (kind, data) == (again[0], again[2])
+    # the same words too: a narration whose words today's rules would fill otherwise (a
+    # Sanity read differently) is not kept; the text stays the one the table read
+    return (kind, data) == (again[0], again[2]) and stored.get("text") == event.text
 
 
 def _undone_by(events: Sequence[Mapping[str, Any]]) -> int | None:

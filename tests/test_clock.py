@@ -55,4 +55,4 @@ def test_every_midnight_crossed_ends_a_day(tables: Tables) -> None:
     assert day_of(state) == 3
     assert [e.data["dia"] for e in scratch.events if e.text.startswith("Fim do dia")] == [2, 3]
     assert state.party[0].exhaustion == 2  # two days without rest
-    assert state.travel.camp_safe is False
+    assert state.travel.camp_safe is True  # a safe camp lasts until the party rests or moves on

@@ -123,6 +123,55 @@ def test_six_rounds_make_a_day(play: Play) -> None:
     assert play.state.travel.day_start_terrain == "floresta"
 
 
+def test_after_a_dungeon_the_next_travel_round_starts_on_the_grid(play: Play,
+                                                                   tables: Tables) -> None:
+    """Leaving a dungeon at 22h10: the rest of round 6 was the dungeon's; the next travel
+    round starts at 0h00 of day 2 (the day ends first), and every later round stays on the
+    grid of 4-hour rounds."""
+    from companion.engine.view import view_state
+
+    start(play, party=(ana(),), terrain="estepe", day_start_terrain="estepe")
+    play.state = replace(play.state, minutes=20 * 60)
+    play("masmorra", rng=FixedDice())
+    play.state = replace(play.state, minutes=22 * 60 + 10)  # 13 turns later
+    play("viagem", rng=FixedDice())
+    shown = view_state(play.state, "gm", tables)
+    assert (shown["rodada"], shown["hora"]) == (6, "22h10")
+    events = run(play, "explorar", *QUIET, 5)
+    codes = [e.code for e in events]
+    assert codes.index("viagem.resto_da_rodada") < codes.index("viagem.fim_do_dia") \
+        < codes.index("viagem.rodada")
+    (said,) = [e for e in events if e.code == "viagem.resto_da_rodada"]
+    assert said.text == ("O grupo voltou à viagem às 22h10, no meio da rodada 6: o resto dela "
+                         "passa, e a rodada seguinte começa às 0h00.")
+    assert said.data == {"minutos": 110}
+    assert "Dia 2, rodada 1 de 6." in [e.text for e in events]
+    assert play.state.minutes == 24 * 60 + 4 * 60
+    run(play, "explorar", *QUIET, 5)
+    shown = view_state(play.state, "gm", tables)
+    assert (shown["dia"], shown["rodada"], shown["hora"]) == (2, 3, "8h00")
+    assert shown["relogio"] == "Dia 2 · rodada 3 de 6 (8h–12h)"
+
+
+def test_a_named_activity_after_a_chase_starts_its_round_on_the_grid(play: Play) -> None:
+    start(play, party=(ana(), bia()), terrain="floresta")
+    play.state = replace(play.state, minutes=8 * 60 + 30)  # a chase took half an hour
+    events = run(play, "cacar", 1, personagem="Ana")
+    assert [e.data for e in events if e.code == "viagem.resto_da_rodada"] == [{"minutos": 210}]
+    assert "Dia 1, rodada 4 de 6." in [e.text for e in events]
+    assert play.state.minutes == 12 * 60  # Bia has not acted: the round goes on
+    run(play, "explorar", 5)
+    assert play.state.minutes == 16 * 60
+
+
+def test_a_round_on_the_grid_passes_no_remainder(play: Play) -> None:
+    start(play, party=(ana(),), terrain="estepe")
+    play.state = replace(play.state, minutes=16 * 60)  # a dungeon left on the hour
+    events = run(play, "explorar", *QUIET, 5)
+    assert not any(e.code == "viagem.resto_da_rodada" for e in events)
+    assert play.state.minutes == 20 * 60
+
+
 # ---------------------------------------------------------------- weather
 
 @pytest.mark.parametrize("season", list(SEED_WEATHER))
@@ -494,6 +543,97 @@ def test_forced_march_failed_then_rest_two_rounds(play: Play) -> None:
     _march(play)  # free again
 
 
+def _forced_pair(play: Play, *party) -> None:
+    """Three advances with this party: every character is asked the forced-march test."""
+    start(play, party=party or (ana(), bia()), terrain="estepe")
+    for _ in range(3):
+        _march(play)
+
+
+def test_only_the_characters_who_owe_rest_sit_the_round_out(play: Play) -> None:
+    """RULES.md: only they sit out. Advancing waits for Ana, but Bia still chooses her
+    activity this round; the round closes when everyone who may act has acted."""
+    _forced_pair(play)
+    run(play, "responder", pedido=1, valor=1)  # Ana fails: the choice waits
+    run(play, "responder", pedido=2, valor=15)  # Bia passes
+    events = run(play, "responder", opcao="descansar")
+    said = [e for e in events if e.code == "viagem.sem_avanco"]
+    assert [e.text for e in said] == [
+        "O grupo não avança nesta rodada: espera Ana, que descansa pela marcha forçada. "
+        "Ainda falta agir nesta rodada: Bia (uma atividade, como 'caçar Bia', ou uma do "
+        "grupo, como 'explorar')."]
+    assert said[0].data == {"sem_avanco": True, "faltam": ["bia"]}
+    assert play.state.minutes == 2 * 240 and play.state.travel.round_open  # not over yet
+    assert play.state.party[0].rest_rounds_owed == 2
+    with pytest.raises(CommandRejected, match="Ana ainda descansa pela marcha forçada"):
+        play("avancar", rng=FixedDice())
+    with pytest.raises(CommandRejected, match="Ana ainda descansa pela marcha forçada"):
+        play("cacar", rng=FixedDice(), personagem="Ana")
+    events = run(play, "cacar", 1, personagem="Bia")  # this round's: no new weather roll
+    assert not rolls(events, "Clima")
+    assert play.state.party[1].food > 0 and play.state.party[0].food == 0
+    assert "Ana descansa nesta rodada pela marcha forçada: falta 1 rodada." in [
+        e.text for e in events]
+    assert play.state.minutes == 3 * 240 and not play.state.travel.round_open
+    assert play.state.party[0].rest_rounds_owed == 1
+
+
+def test_a_group_activity_in_the_waiting_round_is_everyone_elses(play: Play) -> None:
+    _forced_pair(play)
+    run(play, "responder", pedido=1, valor=1)
+    run(play, "responder", pedido=2, valor=15)
+    run(play, "responder", opcao="descansar")
+    events = run(play, "explorar", 5)  # the round is open: no weather, no encounter check
+    assert not rolls(events, "Clima") and not rolls(events, "Encontro aleatório")
+    group = [e for e in events if e.code == "viagem.atividade_do_grupo"]
+    assert [e.text for e in group] == ["Bia: explorar nesta rodada."]
+    assert one_roll(events, "Tabela D: Eventos").data["total"] == 5
+    assert play.state.minutes == 3 * 240
+    assert play.state.party[0].rest_rounds_owed == 1
+
+
+def test_the_waiting_round_does_not_advance_after_a_release(play: Play) -> None:
+    """Released from the rest in the round whose advance waited, Ana may act in it, but the
+    party advances next round: the tests of this round were taken."""
+    _forced_pair(play)
+    run(play, "responder", pedido=1, valor=1)
+    run(play, "responder", pedido=2, valor=15)
+    run(play, "responder", opcao="descansar")
+    run(play, "cancelar", personagem="Ana")
+    with pytest.raises(CommandRejected, match="'avançar' leva o grupo todo, mas nesta rodada o "
+                                              "grupo já esperou quem descansa pela marcha "
+                                              "forçada; Ana e Bia ainda podem agir"):
+        play("avancar", rng=FixedDice())
+    run(play, "explorar", 5)
+    assert play.state.minutes == 3 * 240
+
+
+def test_several_who_rest_are_said_in_the_plural(play: Play) -> None:
+    carla = replace(new_character(id="carla", name="Carla"), food=0, water=0)
+    _forced_pair(play, ana(), bia(), carla)
+    run(play, "responder", pedido=1, valor=1)
+    run(play, "responder", pedido=2, valor=1)
+    run(play, "responder", pedido=3, valor=15)
+    run(play, "responder", pedido=4, opcao="descansar")
+    events = run(play, "responder", pedido=5, opcao="descansar")
+    said = [e.text for e in events if e.code == "viagem.sem_avanco"]
+    assert said == ["O grupo não avança nesta rodada: espera Ana e Bia, que descansam pela "
+                    "marcha forçada. Ainda falta agir nesta rodada: Carla (uma atividade, "
+                    "como 'caçar Carla', ou uma do grupo, como 'explorar')."]
+
+
+def test_when_everyone_rests_the_waiting_round_closes_at_once(play: Play) -> None:
+    _forced_pair(play)
+    run(play, "responder", pedido=1, valor=1)
+    run(play, "responder", pedido=2, valor=1)
+    run(play, "responder", pedido=3, opcao="descansar")
+    events = run(play, "responder", pedido=4, opcao="descansar")
+    assert "O grupo não avança nesta rodada: espera Ana e Bia, que descansam pela marcha " \
+        "forçada." in [e.text for e in events]
+    assert play.state.minutes == 3 * 240
+    assert [c.rest_rounds_owed for c in play.state.party] == [1, 1]
+
+
 def test_a_resting_character_takes_no_part_in_the_group_activity(play: Play) -> None:
     start(play, party=(ana(rest_rounds_owed=2), bia()), terrain="floresta")
     events = run(play, "forragear", *QUIET, 1)  # Tabela E: found
@@ -641,13 +781,15 @@ def test_tabela_e_success_and_failure(play: Play, tables, terrain: str, column: 
     chance = SEED_E[terrain][column]
     gain = tables.get("casa", "colheita", activity)
     start(play, party=(ana(), bia()), terrain=terrain, day_start_terrain="estepe")
-    events = run(play, activity, *QUIET, chance)
-    event = one_roll(events, "Tabela E: Forragear/Caçar/Pescar")
-    assert event.data["resultado"] == "Sucesso" and event.data["chance"] == f"{chance}:6"
+    events = run(play, activity, *QUIET, chance, chance)  # one Tabela E roll each
+    found = rolls(events, "Tabela E: Forragear/Caçar/Pescar")
+    assert [(e.data["personagem"], e.data["resultado"], e.data["chance"]) for e in found] == [
+        ("ana", "Sucesso", f"{chance}:6"), ("bia", "Sucesso", f"{chance}:6")]
     assert [(c.food, c.water) for c in play.state.party] == [(gain["comida"], gain["agua"])] * 2
-    events = run(play, activity, *QUIET, chance + 1, 3)
-    assert one_roll(events, "Tabela E: Forragear/Caçar/Pescar").data["resultado"] == "Falha"
-    assert one_roll(events, "Tabela F: Acidentes").data["resultado"] == "Nada"
+    events = run(play, activity, *QUIET, chance + 1, 3, chance + 1, 3)
+    assert [e.data["resultado"] for e in rolls(events, "Tabela E: Forragear/Caçar/Pescar")] \
+        == ["Falha", "Falha"]
+    assert [e.data["resultado"] for e in rolls(events, "Tabela F: Acidentes")] == ["Nada"] * 2
     assert [(c.food, c.water) for c in play.state.party] == [(gain["comida"], gain["agua"])] * 2
 
 
@@ -822,11 +964,51 @@ def test_tabela_f_row_10_rolls_an_encounter_of_the_start_region(play: Play) -> N
     assert one_roll(events, "Encontros: Colinas").data["resultado"] == "Ogro solitário"
 
 
-def test_group_accident_picks_the_victim_with_a_die(play: Play) -> None:
+def test_a_group_forage_is_one_roll_per_character_and_tabela_f_on_their_own_failure(
+        play: Play) -> None:
+    """RULES.md: each character who has not acted rolls their own Tabela E, and Tabela F on
+    their own failure (no die picks a victim); the yield is per character."""
     start(play, party=(ana(), bia(hp=8)), terrain="montanha", day_start_terrain="estepe")
-    events = run(play, "forragear", *QUIET, 2, 8, 2)
-    assert one_roll(events, "Acidente: quem sofre").data["resultado"] == "Bia"
+    events = run(play, "forragear", *QUIET, 1, 2, 8)  # Ana finds food; Bia fails: F 8
+    found = rolls(events, "Tabela E: Forragear/Caçar/Pescar")
+    assert [(e.data["personagem"], e.data["resultado"]) for e in found] == [
+        ("ana", "Sucesso"), ("bia", "Falha")]
+    assert [e.text.split(" — ")[0] for e in found] == [
+        "Tabela E: Forragear/Caçar/Pescar (Ana)", "Tabela E: Forragear/Caçar/Pescar (Bia)"]
+    (accident,) = rolls(events, "Tabela F: Acidentes")
+    assert accident.data["personagem"] == "bia"
+    assert accident.text.startswith("Tabela F: Acidentes (Bia) — 1d10 = 8")
+    assert not rolls(events, "Acidente: quem sofre")
     assert [c.hp for c in play.state.party] == [8, 6]
+    assert [(c.food, c.water) for c in play.state.party] == [(1, 1), (0, 0)]
+    assert "Ana: +1 comida e +1 água." in [e.text for e in events]
+
+
+@pytest.mark.parametrize("named", [True, False])
+def test_an_exhausted_character_rolls_tabela_e_with_desv(play: Play, named: bool) -> None:
+    """DESV on every die of that character, X-in-6 included: roll twice, keep the worse (for
+    X-in-6 the higher), and say so like the other DESV rolls."""
+    start(play, party=(ana(), bia(exhaustion=1)), terrain="floresta")
+    if named:
+        events = run(play, "cacar", 3, 6, 1, personagem="Bia")  # 3 and 6: the 6 stays
+    else:
+        events = run(play, "cacar", *QUIET, 2, 3, 6, 1)  # Ana 2; Bia 3 and 6; Tabela F 1
+    bia_roll = [e for e in rolls(events, "Tabela E: Forragear/Caçar/Pescar")
+                if e.data["personagem"] == "bia"]
+    (event,) = bia_roll
+    assert (event.data["total"], event.data["vantagem"], event.data["descartado"]) == (
+        6, "desvantagem", 3)
+    assert event.data["resultado"] == "Falha"
+    assert event.data["faces"] == [["d6", [6]], ["d6", [3]]]
+    assert "= 6 (desvantagem, descartado 3): Falha" in event.text
+    assert one_roll(events, "Tabela F: Acidentes").data["personagem"] == "bia"
+    assert play.state.party[1].food == 0
+
+
+def test_a_roll_without_desv_keeps_one_die(play: Play) -> None:
+    start(play, party=(ana(),), terrain="floresta")
+    event = one_roll(run(play, "pescar", 5, personagem="Ana"), "Tabela E: Forragear/Caçar/Pescar")
+    assert "vantagem" not in event.data and event.data["faces"] == [["d6", [5]]]
 
 
 # ---------------------------------------------------------------- Criar munição
@@ -904,6 +1086,44 @@ def test_a_day_with_rest_gives_no_exhaustion(play: Play) -> None:
     assert play.state.travel.rested_today is False  # a new day began
 
 
+@pytest.mark.parametrize("rested", [False, True])
+def test_the_gm_is_warned_when_the_last_round_starts_without_rest(play: Play,
+                                                                  rested: bool) -> None:
+    """At the start of the day's last round the GM learns the party has not rested today
+    (the day's exhaustion is the rule; not knowing it is the bug)."""
+    start(play, party=(ana(), bia()), terrain="estepe", rested_today=rested)
+    play.state = replace(play.state, minutes=3 * 240)
+    events = run(play, "explorar", *QUIET, 5)  # round 4 → round 5: no warning yet
+    assert not any(e.code == "viagem.sem_descanso_hoje" for e in events)
+    events = run(play, "explorar", *QUIET, 5)  # round 5 → round 6, the day's last
+    warned = [e for e in events if e.code == "viagem.sem_descanso_hoje"]
+    if rested:
+        assert warned == []
+        return
+    (warning,) = warned
+    assert (warning.kind, warning.visibility) == ("aviso", "gm")
+    assert warning.data == {"dia": 1, "pontos": 1}
+    assert warning.text == ("Começa a última rodada do dia 1 e o grupo ainda não descansou "
+                            "hoje: se não descansar, à meia-noite cada personagem recebe "
+                            "1 ponto de exaustão.")
+
+
+def test_no_rest_warning_without_a_party(play: Play) -> None:
+    start(play)
+    play.state = replace(play.state, minutes=4 * 240)
+    events = run(play, "explorar", *QUIET, 5)
+    assert not any(e.code == "viagem.sem_descanso_hoje" for e in events)
+
+
+def test_the_rest_warning_comes_in_a_dungeon_too(play: Play) -> None:
+    """The clock reaching the day's last round inside a dungeon warns the GM as well."""
+    start(play, party=(ana(),), terrain="estepe")
+    play.state = replace(play.state, minutes=5 * 240 - 10)
+    play("masmorra", rng=FixedDice())
+    events = play("turno", rng=FixedDice(6, 6, 6, 6))
+    assert [e.visibility for e in events if e.code == "viagem.sem_descanso_hoje"] == ["gm"]
+
+
 # ---------------------------------------------------------------- Levantar acampamento
 
 @pytest.mark.parametrize("face,safe", [(1, True), (2, True), (3, True), (4, True), (5, True),
@@ -915,23 +1135,39 @@ def test_camp_is_safe_on_5_in_6(play: Play, face: int, safe: bool) -> None:
     assert play.state.travel.camp_safe is safe
 
 
-def test_a_safe_camp_ends_with_any_other_group_activity(play: Play) -> None:
+def test_a_safe_camp_lasts_until_the_party_rests_or_moves_on(play: Play) -> None:
+    """RULES.md: a safe camp lasts until the party rests or moves on (advances, enters a
+    dungeon); exploring, foraging or crafting from the camp does not end it."""
     start(play, party=(ana(food=3, water=3),), terrain="estepe", day_start_terrain="estepe")
     run(play, "acampar", *QUIET, 1)
-    run(play, "forragear", 6, 1, personagem="Ana")  # one character's addition: camp stays
+    run(play, "forragear", 6, 1, personagem="Ana")  # one character's activity: camp stays
     assert play.state.travel.camp_safe is True
-    run(play, "explorar", *QUIET, 5)
+    run(play, "explorar", *QUIET, 5)  # the group explores the hex around its camp
+    assert play.state.travel.camp_safe is True
+    run(play, "avancar", *QUIET, 6, 5)  # the party moves on: the camp stays behind
     assert play.state.travel.camp_safe is False
     events = run(play, "descansar", *QUIET, 1, 4)  # not safe any more: Tabela H, then 1d8
     assert one_roll(events, "Tabela H: Percalços").data["resultado"] == "Nada"
 
 
-def test_a_safe_camp_ends_with_the_day(play: Play) -> None:
-    start(play, party=(ana(),), terrain="estepe")
+def test_resting_uses_up_the_safe_camp(play: Play) -> None:
+    start(play, party=(ana(food=3, water=3),), terrain="estepe", camp_safe=True)
+    events = run(play, "descansar", *QUIET, 4)
+    assert not rolls(events, "Tabela H: Percalços")
+    assert play.state.travel.camp_safe is False
+
+
+def test_a_safe_camp_lasts_across_midnight(play: Play) -> None:
+    """Camping in the day's last round protects the rest in the next day's first round."""
+    start(play, party=(ana(food=3, water=3),), terrain="estepe")
     play.state = replace(play.state, minutes=5 * 240)  # the day's last round
     events = run(play, "acampar", *QUIET, 1)
     assert any("Fim do dia 1" in e.text for e in events)
-    assert play.state.travel.camp_safe is False
+    assert play.state.travel.camp_safe is True
+    events = run(play, "descansar", *QUIET, 4, 4)  # day 2, round 1: no Tabela H (the hit
+    # die twice: day 1 passed without rest, exhaustion 1 gives DESV)
+    assert not rolls(events, "Tabela H: Percalços")
+    assert any(e.code == "descanso.seguro" for e in events)
 
 
 def test_entering_a_dungeon_leaves_the_camp(play: Play) -> None:
@@ -999,6 +1235,6 @@ def test_hexes_are_said_with_a_decimal_comma(play: Play, mode: str, said: str) -
     ({}, "Ana e Bia: +1 comida e +1 água cada.")])
 def test_the_harvest_says_cada_only_for_several(play: Play, named: dict, said: str) -> None:
     start(play, party=(ana(), bia()), terrain="floresta")
-    faces = (1,) if named else (*QUIET, 1)
+    faces = (1,) if named else (*QUIET, 1, 1)
     events = run(play, "forragear", *faces, **named)
     assert any(e.text == said for e in events)

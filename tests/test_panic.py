@@ -159,9 +159,21 @@ def test_every_row_of_tabela_j(tables, sanity, row):
     faces = {"1": (20,), "2-4": (20, 1, 2), "8-10": (20,)}.get(row, (20, 3))
     events = panic(play, *faces)
     event = row_event(events)
-    assert event.data["resultado"] == J[row]
-    assert J[row] in event.text
+    assert event.data["resultado"] == J[row]  # the seed's row, exactly, in the data
+    if row != "2-4":
+        assert J[row] in event.text
     assert event.visibility == "player:ana"  # the effect's name: hers and the GM's (default)
+
+
+def test_the_afflicted_row_does_not_ask_to_roll_what_the_companion_rolls(tables):
+    """The seed's row says 'Role 1d8 na Tabela K': the companion rolls it right after, so the
+    text people read says so instead (the data keeps the seed's words)."""
+    play = party_play(tables, sanity=3)
+    event = row_event(panic(play, 20, 1, 2))
+    assert "Role 1d8" not in event.text
+    assert event.text == ("Tabela J: Pânico (Sanidade 3): Afetado. Recebe uma aflição (o "
+                          "companheiro rola 1d8 na Tabela K: Aflição) e sofre um efeito de "
+                          "pânico aleatório.")
 
 
 def test_insanity_becomes_a_condition_once(tables):

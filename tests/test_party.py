@@ -63,6 +63,41 @@ def test_creation_with_fields_and_hp_sets_max(play):
     assert ana.mods == {"con": 1, "des": -1}
 
 
+def test_the_first_sheet_of_a_character_made_by_name_alone_is_its_creation(play):
+    """A player's join makes the character by name alone (the house defaults, PV 8/8): the
+    GM's `personagem Carla nível 1 pv 7` is her creation, so 7 is her maximum too; a later
+    `personagem Carla pv 5` is a change of her current PV."""
+    play("personagem", nome="Carla")  # what a player's join runs
+    events = play("personagem", nome="Carla", nivel=1, pv=7, sanidade=12)
+    carla = play.state.party[0]
+    assert (carla.hp, carla.hp_max, carla.sanity, carla.sanity_max) == (7, 7, 12, 12)
+    assert events[0].data["campos"] == {"nivel": 1, "pv": 7, "sanidade": 12, "pv_max": 7,
+                                        "sanidade_max": 12}
+    play("personagem", nome="Carla", pv=5, sanidade=9)
+    carla = play.state.party[0]
+    assert (carla.hp, carla.hp_max, carla.sanity, carla.sanity_max) == (5, 7, 9, 12)
+
+
+def test_a_join_then_the_gms_sheet_through_the_session(tables):
+    from companion.session import Session
+
+    session = Session.open(None, 3, tables)
+    session.join_player("Carla")
+    assert session.run("personagem Carla nível 1 pv 7").ok
+    (carla,) = session.state.party
+    assert (carla.hp, carla.hp_max) == (7, 7)
+    assert session.run("personagem Carla pv 6").ok
+    assert (session.state.party[0].hp, session.state.party[0].hp_max) == (6, 7)
+    session.close()
+
+
+def test_a_relative_change_also_ends_the_sheet_made_by_name_alone(play):
+    play("personagem", nome="Carla")
+    play("personagem", nome="Carla", relativo=True, pv=-2)  # "Carla toma 2 de dano"
+    play("personagem", nome="Carla", pv=7)
+    assert (play.state.party[0].hp, play.state.party[0].hp_max) == (7, 8)
+
+
 def test_existing_character_changes_only_given_fields(play):
     play("personagem", nome="Ana", pv=12, con=1)
     play("personagem", nome="ana", pv=5, agua=0, sab=2)

@@ -88,7 +88,7 @@ def test_the_report_counts_what_the_log_holds(evening: Session, tables: Tables) 
     assert [p.text for p in report.weather] == \
         [e["data"]["clima"] for e in events if "clima" in e["data"] and "linha" in e["data"]]
     assert report.dungeon_turns == 2
-    assert [(c.name, c.amount) for c in report.lights] == [("Tochas", 1)]
+    assert [(c.name, c.amount) for c in report.lights] == [("tocha", 1)]
     assert report.chases and report.chases[0].outcome.startswith("Fuga!")
     ana = next(c for c in report.characters if c.name == "Ana")
     shot = next(e["data"] for e in events if e["data"].get("campos", {}).get("municao")
@@ -98,6 +98,19 @@ def test_the_report_counts_what_the_log_holds(evening: Session, tables: Tables) 
     assert any("Tabela J" in text for text in ana.panic)
     assert ana.exhaustion[1] == evening.state.party[0].exhaustion
     assert report.undone == ((next(c.n for c in evening.commands() if c.undone), "rolar 2d6+1"),)
+
+
+def test_the_lights_agree_with_their_number(tmp_path: Path, tables: Tables) -> None:
+    """'Luzes acesas: 1 tocha, 2 lanternas' (tables/relatorio.yaml procura.luzes)."""
+    from companion.report.render import page
+
+    session = Session.open(tmp_path / "l.db", 3, tables)
+    play(session, ["masmorra", "acender tocha", "acender lanterna", "apagar lanterna",
+                   "acender lanterna"])
+    report = _report(session, tables)
+    assert [(c.name, c.amount) for c in report.lights] == [("tocha", 1), ("lanternas", 2)]
+    assert "Luzes acesas:</b> 1 tocha, 2 lanternas</p>" in page(report, tables)
+    session.close()
 
 
 def test_an_undone_roll_is_not_counted(tmp_path: Path, tables: Tables) -> None:

@@ -12,7 +12,8 @@ this order:
 3. every midnight crossed, with the clock at that midnight, the `day_ended` hooks with the day
    that ended — travel.end_of_day (the day without rest, Tabela I, the new day's region);
 4. the `rounds_ended` hooks with how many travel rounds ended (each 4 h of the clock, possibly
-   0) — conditions.round_harm (Tabela F row 7's ticks);
+   0) — conditions.round_harm (Tabela F row 7's ticks), travel.warn_last_round (the day's last
+   round began without a rest that day);
 5. a character's lasting conditions (`Character.lasting`, e.g. Tabela H 7's DESV for two rounds)
    end when the clock reaches their `until` minute, saying so (this module's own).
 

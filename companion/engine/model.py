@@ -71,6 +71,9 @@ class Character:
     rest_rounds_owed: int = 0  # forced-march failure: rounds of rest before other activities
     conditions: tuple[str, ...] = ()  # free-text lasting effects (DESV, tornozelo torcido…)
     lasting: tuple[Lasting, ...] = ()  # conditions with an end (clock.pass_time removes them)
+    # made by name alone (a player's join, `personagem Nome`): the sheet is still the house
+    # defaults, and the first `personagem` with values sets it as a creation does (party.py)
+    sheet_unset: bool = False
 
 
 @dataclass(frozen=True)

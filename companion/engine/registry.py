@@ -10,7 +10,8 @@ no other module imports every procedure.
 The clock's hooks, in the order clock.pass_time calls them (see clock.py):
 1. dungeon turns passed → light.tick_timers (lights and spells burn);
 2. a day ended (each midnight) → travel.end_of_day (day without rest, Tabela I, new region);
-3. travel rounds ended → conditions.round_harm (Tabela F row 7's damage per round).
+3. travel rounds ended → conditions.round_harm (Tabela F row 7's damage per round), then
+   travel.warn_last_round (the day's last round began and the party has not rested).
 The clock's units come from the procedures' pieces too: a travel round (travel.TravelRound) and
 a dungeon turn (dungeon.DungeonRules.turno_minutos).
 """
@@ -64,6 +65,7 @@ def sleep_here(state: State, scratch: Scratch) -> State:
 clock.on_dungeon_turns(light.tick_timers)
 clock.on_day_ended(travel.end_of_day)
 clock.on_rounds_ended(conditions.round_harm)
+clock.on_rounds_ended(travel.warn_last_round)
 
 
 def _round_minutes(scratch: Scratch) -> int:

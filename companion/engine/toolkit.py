@@ -191,10 +191,13 @@ class Scratch:
         return rolled
 
     def chance(self, x: int, tabela: str, yes: str, no: str,
-               visibility: Visibility = PUBLIC, **extra: Any) -> bool:
-        """An X-in-6 check as its own rolagem event: happens on 1d6 ≤ x."""
+               visibility: Visibility = PUBLIC, edge: str | None = None,
+               label: str | None = None, **extra: Any) -> bool:
+        """An X-in-6 check as its own rolagem event: happens on 1d6 ≤ x. Under an `edge`
+        (a character's DESV or vantagem) two dice, and DESV keeps the higher (the worse)."""
         rolled = self.roll("1d6", tabela, visibility=visibility,
                            describe=lambda total: yes if total <= x else no,
+                           edge=edge, low_is_good=True, label=label,
                            chance=f"{x}:6", x_in_6=x, **extra)
         return rolled.total <= x
 

@@ -200,14 +200,14 @@ def encounters(entries: Sequence[Entry], tables: Tables) -> tuple[Encounter, ...
 
 def lights(entries: Sequence[Entry], tables: Tables) -> tuple[Count, ...]:
     """Light sources lit (a torch lit is a torch spent)."""
-    names = _find(tables).luzes
+    names = _find(tables)
     lit: dict[str, int] = {}
     for _entry, event in _live_events(entries):
         data = event["data"]
         if event["command"] == "luz" and "luz" in data and "turnos" in data:
             key = str(data["luz"])
             lit[key] = lit.get(key, 0) + 1
-    return tuple(Count(str(names.get(k, k)), v) for k, v in lit.items())
+    return tuple(Count(names.light_name(k, v), v) for k, v in lit.items())
 
 
 # ---------------------------------------------------------------- the party

@@ -19,7 +19,12 @@ class ReportLookups:
     prefixo_encontros: str
     tabela_avanco: str
     tabelas_panico: tuple[str, ...]
-    luzes: Mapping[str, str]
+    luzes: Mapping[str, tuple[str, str]]  # a light source: its name for one, for several
+
+    def light_name(self, key: str, amount: int) -> str:
+        """'tocha' for 1, 'tochas' for 0 or several (the key itself when it has none)."""
+        one, several = self.luzes.get(key, (key, key))
+        return one if amount == 1 else several
 
 
 @piece(FILE)

@@ -24,6 +24,7 @@ from companion.engine.procedures.travel import (
     TravelModes,
     close_round,
     events_roll,
+    participants,
     run_round,
 )
 from companion.engine.model import GM, Prompt, State
@@ -46,7 +47,8 @@ def advance(state: State, scratch: Scratch) -> State:
     """A round of advance. Past the free rounds, the forced-march test comes BEFORE the advance
     ("requer um teste"): the round opens, every character is asked, and the advance itself
     runs when the last test (and choice) is settled — unless someone must now rest, who the
-    group waits for: then the round passes without advancing."""
+    group waits for: then the group does not advance this round, and the others still choose
+    their own activity in it (`_wait_for_the_resting`)."""
     count = state.travel.consecutive_advances + 1
     if forced_dc(scratch.piece(ForcedMarch), count) is None or not state.party:
         return run_round(state, scratch, lambda s, t, _: _advance(s, t, count), advancing=True)
@@ -62,10 +64,21 @@ def resume_advance(state: State, scratch: Scratch) -> State:
     state = set_travel(state, pending_advance=False)
     resting = [c.name for c in state.party if c.rest_rounds_owed > 0]
     if resting:
-        scratch.tell("viagem.sem_avanco", sem_avanco=True, words={"nomes": resting})
-        return close_round(state, scratch)
+        return _wait_for_the_resting(state, scratch, resting)
     state = _advance(state, scratch, state.travel.consecutive_advances + 1)
     return close_round(state, scratch, advancing=True)
+
+
+def _wait_for_the_resting(state: State, scratch: Scratch, resting: list[str]) -> State:
+    """Someone now owes forced-march rest: the group does not advance this round (it waits for
+    them), but only they sit it out — everyone else still does their own activity this round
+    (named, or a group one), and the round closes when they all have (travel.named_activity,
+    travel.run_round); at once when nobody may act."""
+    waiting = participants(state)
+    names = {c.id: c.name for c in state.party}
+    scratch.tell("viagem.sem_avanco", sem_avanco=True, faltam=list(waiting),
+                 words={"nomes": resting, "faltam_nomes": [names[c] for c in waiting]})
+    return state if waiting else close_round(state, scratch)
 
 
 def _advance(state: State, scratch: Scratch, count: int) -> State:
@@ -88,7 +101,7 @@ def _advance(state: State, scratch: Scratch, count: int) -> State:
     elif lost:
         scratch.tell("viagem.perdido", GM, perdido=True)
     state = set_travel(state, lost=lost, hexes=state.travel.hexes + hexes,
-                        consecutive_advances=count)
+                        consecutive_advances=count, camp_safe=False)  # the camp stays behind
     events_roll(state, scratch, "dados_avancar")
     return state
 

@@ -1,6 +1,11 @@
 """Foraging, hunting and fishing (Tabela E, with Tabela F's accidents on a failure) and making
 ammunition (Tabela G): `forragear`, `cacar`, `pescar`, `criar_municao` (tables/viagem.yaml).
 Each is a travel-round activity (travel.py): named for one character, or the group's.
+
+Foraging, hunting and fishing are each character's own activity (RULES.md): sent as the
+group's, every character taking part rolls their own Tabela E, Tabela F on their own failure,
+and gains the yield on their own success. A character's roll carries their edge (DESV of
+exhaustion or of a lasting condition, toolkit.edge_for): two dice, the higher kept.
 """
 from __future__ import annotations
 
@@ -89,7 +94,6 @@ class AccidentTable:
 
     nome: str
     dados: str
-    vitima: str  # the name of the 1dN roll that picks who suffers it
     linhas: Mapping[Union[int, str], Union[str, AccidentRow]]
 
     def validate(self) -> None:
@@ -164,17 +168,46 @@ for _activity in GATHERINGS:
 
 
 def gather(state: State, scratch: Scratch, activity: str, who: tuple[str, ...]) -> State:
-    """1d6 X-in-6 on Tabela E (terrain row, activity column); failure → Tabela F."""
+    """1d6 X-in-6 on Tabela E (terrain row, activity column) for each character taking part,
+    with their edge; their failure → Tabela F for them; the yield to each who succeeded. With
+    no characters at all, one roll for the party (nobody to feed or hurt)."""
     if not who and state.party:
         scratch.tell("viagem.ninguem_participa")
         return state
     spec = scratch.piece(GatheringTable)
     row = _row_for(spec.linhas, state.travel.terrain, "tabela_e.linhas")
-    found = scratch.chance(row.chance(activity), spec.nome, spec.sim, spec.nao,
-                           atividade=spec.atividades[activity], linha=row.nome)
-    if found:
-        return _harvest(state, scratch, activity, who)
-    return accident(state, scratch, who)
+    if not who:
+        if _gathering_roll(scratch, spec, row, activity):
+            return _harvest(state, scratch, activity, ())
+        return accident(state, scratch, ())
+    several = len(who) > 1
+    lucky: list[str] = []
+    for character_id in who:
+        character = find_character(state, character_id)
+        if _gathering_roll(scratch, spec, row, activity, character, state.minutes, several):
+            lucky.append(character.id)
+        else:
+            state = accident(state, scratch, (character.id,), several)
+    return _harvest(state, scratch, activity, tuple(lucky)) if lucky else state
+
+
+def _gathering_roll(scratch: Scratch, spec: GatheringTable, row: GatheringRow, activity: str,
+                    character: Character | None = None, now: int = 0,
+                    several: bool = False) -> bool:
+    """One Tabela E roll: a character's own, under their edge (named among several)."""
+    extra: dict[str, Any] = {}
+    if character is not None:
+        extra = {"personagem": character.id,
+                 "edge": edge_for(character, scratch.tables, now),
+                 "label": _label(scratch, spec.nome, character) if several else None}
+    return scratch.chance(row.chance(activity), spec.nome, spec.sim, spec.nao,
+                          atividade=spec.atividades[activity], linha=row.nome, **extra)
+
+
+def _label(scratch: Scratch, table: str, character: Character) -> str:
+    """'Tabela E: Forragear/Caçar/Pescar (Ana)': whose roll it is, among the group's."""
+    return scratch.tables.narration.render("viagem.rotulo_de",
+                                           {"tabela": table, "nome": character.name})
 
 
 def _harvest(state: State, scratch: Scratch, activity: str, who: tuple[str, ...]) -> State:
@@ -200,11 +233,19 @@ def _row_for(rows: tuple[Any, ...], terrain: str, where: str) -> Any:
     return group_for(rows, terrain, "viagem", where)
 
 
-def accident(state: State, scratch: Scratch, who: tuple[str, ...]) -> State:
-    """1d10 on Tabela F; apply damage, conditions and the encounter row."""
+def accident(state: State, scratch: Scratch, who: tuple[str, ...],
+             several: bool = False) -> State:
+    """1d10 on Tabela F for the one who failed (`who`: that character, or nobody when the
+    party has no characters); apply damage, conditions and the encounter row. `several`: the
+    roll is one of the group's, named by whose it is."""
     spec = scratch.piece(AccidentTable)
+    victim = find_character(state, who[0]) if who else None
+    extra: dict[str, Any] = {} if victim is None else {"personagem": victim.id}
     rolled = scratch.roll(spec.dados, spec.nome,
-                          describe=lambda total: row_text(pick_row(spec.linhas, total)))
+                          label=_label(scratch, spec.nome, victim) if victim and several
+                          else None,
+                          describe=lambda total: row_text(pick_row(spec.linhas, total)),
+                          **extra)
     row = pick_row(spec.linhas, rolled.total)
     if isinstance(row, str):
         return state
@@ -212,7 +253,6 @@ def accident(state: State, scratch: Scratch, who: tuple[str, ...]) -> State:
         roll_encounter(state, scratch)
     if row.dano is None and row.condicao is None and row.condicao_temporaria is None:
         return state
-    victim = _victim(state, scratch, who, spec.vitima)
     if victim is None:
         return state
     hurt = victim
@@ -235,17 +275,6 @@ def accident(state: State, scratch: Scratch, who: tuple[str, ...]) -> State:
                      words={"nome": hurt.name, "condicao": row.condicao,
                             "ate_ser_curado": row.ate_ser_curado})
     return update_character(state, hurt)
-
-
-def _victim(state: State, scratch: Scratch, who: tuple[str, ...],
-            roll_name: str) -> Character | None:
-    """The one taking part, or 1dN among the party when the whole group foraged."""
-    people = [find_character(state, character_id) for character_id in who]
-    if len(people) <= 1:
-        return people[0] if people else None
-    rolled = scratch.roll(f"1d{len(people)}", roll_name,
-                          describe=lambda total: people[total - 1].name)
-    return people[rolled.total - 1]
 
 
 # ---------------------------------------------------------------- Criar munição

@@ -222,8 +222,11 @@ def apply_panic_row(state: State, character: Character, scratch: Scratch) -> Sta
     """Announce and apply Tabela J at the character's current Sanity."""
     table = scratch.piece(PanicTable)
     row = panic_row(table.linhas, character.sanity)
+    affliction = scratch.piece(AfflictionTable)
     scratch.tell("panico.tabela_j", _effect_seen(scratch, character), tabela=table.nome,
-                 sanidade=character.sanity, resultado=row.texto, personagem=character.id)
+                 sanidade=character.sanity, resultado=row.texto, personagem=character.id,
+                 words={"efeito": row.efeito, "tabela_k": affliction.nome,
+                        "dados_k": affliction.dados})
     return EFFECTS[row.efeito](state, character, row, scratch)
 
 

@@ -5,7 +5,10 @@
 against `limites_personagem`. A value and its maximum go together (`pv`/`pv_max`,
 `sanidade`/`sanidade_max`, the character's own Sanity that resting recovers up to): on creation
 either one alone sets both; later, a value above its maximum raises the maximum, and a maximum
-below the value is refused.
+below the value is refused. A character made by name alone (a player's join runs `personagem
+Nome`) has the house defaults and no sheet yet (`Character.sheet_unset`): the first `personagem`
+with values is its creation ("personagem Carla nível 1 pv 7": PV 7/7, not 7/8); after that, a
+value is a change ("personagem Carla pv 5": PV 5/7).
 
 With `relativo: true` every field given is a CHANGE of an existing character ("Ana toma 3 de
 dano" → pv −3; "comida +2"); each result is clamped to `limites_personagem` (never below 0 for
@@ -221,7 +224,7 @@ def _create(state: State, name: str, changes: dict[str, int], scratch: Scratch) 
         elif value not in changes:
             merged[value] = changes[top]
     blank = scratch.piece(CharacterDefaults).character(slug(name), name)
-    character = _with_fields(blank, merged)
+    character = replace(_with_fields(blank, merged), sheet_unset=not changes)
     _check_maxima(character, scratch.piece(SheetLabels))
     scratch.tell("personagem.criado", PUBLIC, personagem=character.id,
                  words={"ficha": _summary(scratch, character)})
@@ -233,17 +236,31 @@ def _change(state: State, character: Character, changes: dict[str, int], scratch
         scratch.tell("personagem.ficha", PUBLIC, personagem=character.id,
                      words={"ficha": _summary(scratch, character)})
         return state
+    if character.sheet_unset:  # its first sheet: as at creation, a value alone sets both
+        changes = _as_created(changes, scratch.piece(CharacterLimits))
     for value, top in MAXIMA.items():  # setting up the sheet: the maximum follows
         if value in changes and top not in changes and \
                 changes[value] > getattr(character, FIELDS[top][0]):
             changes = {**changes, top: changes[value]}
-    updated = _with_fields(character, changes)
+    updated = replace(_with_fields(character, changes), sheet_unset=False)
     labels = scratch.piece(SheetLabels)
     _check_maxima(updated, labels)
     scratch.tell("personagem.mudou", PUBLIC, personagem=character.id, campos=changes,
                  words={"nome": character.name,
                         "ditos": [(labels.of(key), value) for key, value in changes.items()]})
     return update_character(state, updated)
+
+
+def _as_created(changes: dict[str, int], limits: CharacterLimits) -> dict[str, int]:
+    """The changes with each value's maximum set as a creation sets it: a value alone is its
+    maximum too (at least the maximum's lowest limit); a maximum alone is the value too."""
+    paired = dict(changes)
+    for value, top in MAXIMA.items():
+        if value in changes and top not in changes:
+            paired[top] = max(limits.of(top)[0], changes[value])
+        elif top in changes and value not in changes:
+            paired[value] = changes[top]
+    return paired
 
 
 def _current(character: Character, key: str) -> int:
@@ -277,7 +294,7 @@ def _change_by(state: State, character: Character, deltas: dict[str, int],
         if current > highest:
             after[value] = highest
             notes[value] = ("maximo", highest)
-    updated = _with_fields(character, after)
+    updated = replace(_with_fields(character, after), sheet_unset=False)
     labels = scratch.piece(SheetLabels)
     lines = [{"rotulo": labels.of(key), "antes": before[key], "depois": after[key],
               "nota": notes.get(key, (None, None))[0], "limite": notes.get(key, (None, None))[1]}

@@ -1,7 +1,9 @@
 """The travel round (tables/viagem.yaml `rodada`): rounds of 4 h, the party's activities in
 them, the end of the day, and the travel settings (`estacao`, `terreno`, `modo`).
 
-Each character does one activity per round. A round starts, in order, with the weather drift
+Each character does one activity per round. Rounds sit on the day's grid (0h–4h, 4h–8h…):
+after time spent off it (a dungeon, a chase) the next round starts at the next boundary, the
+rest of the round passing first (`_on_the_grid`). A round starts, in order, with the weather drift
 (weather.py) and the encounter check (encounters.py, by the terrain where the party started the
 day). A named activity ("caçar Ana") is that character's one activity of the round: the first
 one opens the round, a second one for the same character is refused, and when everyone has
@@ -16,7 +18,9 @@ a character owes rest rounds (`rest_rounds_owed`), every travel round that passe
 group does) pays one round for them: they sit it out and take no part in the group's activity
 (no share of a harvest, no ammunition made, never Tabela F's victim); the travel rest itself
 they share. An activity named for them is refused, and so is `avancar`: leaving the hex waits
-for them (or the GM releases them with `cancelar Nome`, prompts.py).
+for them (or the GM releases them with `cancelar Nome`, prompts.py). Only they sit out: when a
+failed test makes the round's advance wait (advance.py), the round stays open and everyone
+else still does their activity in it; it closes when all who may act have acted.
 
 Prompts that hold the group (comandos.yaml `pedidos_que_seguram`: the forced-march test and the
 choice after a failure, the rest's CON tests, Tabela H's DEX test): while one waits, no group
@@ -24,8 +28,10 @@ activity runs (toolkit.require_group_free), and an activity named for its charac
 
 The clock itself lives in clock.py (time passes the same way in the dungeon and in a chase):
 any time that is not an advance round breaks the run of advances (Tabela B). A safe camp
-(Levantar Acampamento) lasts until the party rests, does another group activity, enters a
-dungeon or the day ends — whichever comes first.
+(Levantar Acampamento) lasts until the party rests or moves on (advances, enters a dungeon),
+across midnight: camping in the day's last round protects the rest in the next day's first.
+The day without rest still costs its exhaustion (`end_of_day`); when the clock reaches the
+day's last round and the party has not rested that day, the GM is told (`warn_last_round`).
 
 Rules: the typed pieces below (and in advance.py, forced_march.py, encounters.py,
 foraging.py); texts and refusals: tables/narracao/viagem.yaml.
@@ -40,7 +46,7 @@ from companion.engine.procedures import panic, rest
 from companion.engine.procedures.conditions import TravelRound
 from companion.engine.procedures.encounters import check_encounter
 from companion.engine.procedures.weather import WeatherRules, drift_weather, roll_initial_weather
-from companion.engine.model import State, TravelMode
+from companion.engine.model import GM, State, TravelMode
 from companion.engine.toolkit import (
     require_chance,
     Scratch,
@@ -59,6 +65,7 @@ from companion.engine.toolkit import (
     update_character,
 )
 from companion.errors import CommandRejected, TableError
+from companion.narration import Narrator
 from companion.rulebook import InvalidValue, piece
 
 
@@ -152,7 +159,7 @@ def _round_minutes(scratch: Scratch) -> int:
     return scratch.piece(TravelRound).minutos
 
 
-def run_round(state: State, scratch: Scratch, activity: Activity, *, resting: bool = False,
+def run_round(state: State, scratch: Scratch, activity: Activity, *,
               advancing: bool = False, close: bool = True) -> State:
     """A group activity: the activity of everyone who has not acted yet this round, then the
     round closes (+4 h). A fresh round first rolls its weather and encounter check. Characters
@@ -161,8 +168,8 @@ def run_round(state: State, scratch: Scratch, activity: Activity, *, resting: bo
     require_group_free(state, scratch)
     if advancing:
         require_rested(state, scratch, tuple(c.id for c in state.party))
-    if state.travel.acted:
-        _require_whole_group(state, scratch, advancing, resting)
+    if state.travel.round_open:  # someone acted, or the advance waited for who rests
+        _require_whole_group(state, scratch, advancing)
         encounter = state.travel.round_encounter
         doing = participants(state)
         names = [find_character(state, c).name for c in doing]
@@ -172,8 +179,6 @@ def run_round(state: State, scratch: Scratch, activity: Activity, *, resting: bo
                             "feitos": _acted(state, scratch)})
     else:
         state, encounter = _open_round(state, scratch)
-    if not resting:
-        state = set_travel(state, camp_safe=False)  # the party leaves its camp
     state = activity(state, scratch, encounter)
     return close_round(state, scratch, advancing=advancing) if close else state
 
@@ -187,13 +192,39 @@ def _require_no_chase(state: State, scratch: Scratch) -> None:
 
 def _open_round(state: State, scratch: Scratch) -> tuple[State, bool]:
     """The round's start, in the order of the rules: the header, the weather, the encounter
-    check."""
+    check. A round starts on the day's grid of rounds (`_on_the_grid`)."""
+    state = _on_the_grid(state, scratch)
     rules = scratch.piece(TravelRound)
     scratch.tell("viagem.rodada", dia=day_of(state), rodada=round_of(state, rules.minutos),
                  words={"rodadas": rules.rodadas_por_dia})
     state = drift_weather(state, scratch)
     encounter = check_encounter(state, scratch)
     return set_travel(state, round_open=True, round_encounter=encounter), encounter
+
+
+def _on_the_grid(state: State, scratch: Scratch) -> State:
+    """Time spent off the travel rounds (a dungeon's 10-minute turns, a chase) leaves the clock
+    inside a round: that round was what the party did there (one activity per round), so
+    the rest of it passes, with all that passing time does (the day may end), and the next
+    travel round starts where the day's rounds start (every `rodada.minutos`, from midnight).
+    Leaving a dungeon at 22h10: the next round starts at 0h00, and every later one on the
+    grid."""
+    length = _round_minutes(scratch)
+    into = state.minutes % length
+    if into == 0:
+        return state
+    narration = scratch.tables.narration
+    words = {"hora": _time_text(narration, state.minutes),
+             "rodada": round_of(state, length),
+             "inicio": _time_text(narration, state.minutes - into + length)}
+    scratch.tell("viagem.resto_da_rodada", minutos=length - into, words=words)
+    return pass_time(state, scratch, length - into)
+
+
+def _time_text(narration: Narrator, minutes: int) -> str:
+    """The time of day as people write it (tables/narracao/relogio.yaml `hora`)."""
+    hours, rest_minutes = divmod(minutes % MINUTES_PER_DAY, 60)
+    return narration.render("relogio.hora", {"horas": hours, "minutos": rest_minutes})
 
 
 def close_round(state: State, scratch: Scratch, advancing: bool = False) -> State:
@@ -214,8 +245,9 @@ def _acted(state: State, scratch: Scratch) -> list[dict[str, str]]:
             for who, what in state.travel.acted]
 
 
-def _require_whole_group(state: State, scratch: Scratch, advancing: bool, resting: bool) -> None:
-    """Advancing moves the whole party: not after someone already did another activity."""
+def _require_whole_group(state: State, scratch: Scratch, advancing: bool) -> None:
+    """Advancing moves the whole party: not in a round where someone already did another
+    activity, nor in the round whose advance waited for who rests off a forced march."""
     if not advancing:
         return
     waiting = [find_character(state, c).name for c in participants(state)]
@@ -285,15 +317,29 @@ def require_rested(state: State, scratch: Scratch, who: tuple[str, ...]) -> None
 def end_of_day(state: State, scratch: Scratch, day: int) -> State:
     """No rest today → exhaustion for everyone; Tabela I daily harm; the new day's region.
 
-    Called by clock.pass_time at each midnight; a safe camp does not outlast its day."""
+    Called by clock.pass_time at each midnight; a safe camp outlasts it (it ends when the
+    party rests or moves on)."""
     if not state.travel.rested_today:
         state = _day_without_rest(state, scratch)
     state = panic.exhaustion_day(state, scratch)
     travel = state.travel
     scratch.tell("viagem.fim_do_dia", dia=day_of(state),
                  words={"fim": day, "terreno": terrain_name(scratch, travel.terrain)})
-    return set_travel(state, day_start_terrain=travel.terrain, rested_today=False,
-                       camp_safe=False)
+    return set_travel(state, day_start_terrain=travel.terrain, rested_today=False)
+
+
+def warn_last_round(state: State, scratch: Scratch, rounds: int) -> State:
+    """When the clock has just reached the day's last travel round and the party has not
+    rested that day, tell the GM: at midnight the day without rest costs its exhaustion.
+    A reminder for the GM's bookkeeping (like the end of a dungeon turn), so GM-only: the GM
+    decides what to say to the table. Called by clock.pass_time (rounds ended)."""
+    rules = scratch.piece(TravelRound)
+    if rounds < 1 or state.travel.rested_today or not state.party \
+            or round_of(state, rules.minutos) != rules.rodadas_por_dia:
+        return state
+    scratch.tell("viagem.sem_descanso_hoje", GM, kind="aviso", dia=day_of(state),
+                 pontos=scratch.piece(rest.RestRules).dia_sem_descanso)
+    return state
 
 
 def _day_without_rest(state: State, scratch: Scratch) -> State:
@@ -343,7 +389,7 @@ def _camp(state: State, scratch: Scratch, encounter: bool) -> State:
 def travel_rest(state: State, scratch: Scratch) -> State:
     """`descansar` (and `dormir`) while travelling: the party sleeps (one round). In a dungeon
     the registry sends them to the dungeon's rest turn and sleep instead."""
-    return run_round(state, scratch, _rest, resting=True)
+    return run_round(state, scratch, _rest)
 
 
 def _rest(state: State, scratch: Scratch, encounter: bool) -> State:
