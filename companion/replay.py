@@ -26,7 +26,8 @@ UNDO = "desfazer"
 READ_ONLY = frozenset({"ajuda", "estado", "registro"})  # views: they change nothing
 RULES_CHANGED = "regras_mudaram"  # system commands: stored by the session, never applied,
 HISTORY_NOTICE = "aviso_historico"  # never undone, no dice; GM-only events
-SYSTEM = frozenset({RULES_CHANGED, HISTORY_NOTICE})
+SEAT_FREED = "lugar_liberado"  # a player's seat freed (its tokens deleted with it)
+SYSTEM = frozenset({RULES_CHANGED, HISTORY_NOTICE, SEAT_FREED})
 # commands that take no place among the standing ones (their dice key is not a place)
 PLACELESS = READ_ONLY | SYSTEM | {UNDO, SESSION_START}
 

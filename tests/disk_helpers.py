@@ -59,12 +59,28 @@ def command(session: Session, text: str, actor: str = "gm") -> Write:
     return lambda: session.run(text, actor=actor)
 
 
-def join(session: Session, name: str) -> Write:
-    """A join as a write: its refusal as a RunResult."""
-    def joining() -> RunResult:
+class Joins:
+    """Joins as a write, each by a new name (`name 1`, `name 2`…: a seated name is refused
+    whatever the disk) that moves on only once it got in; a refusal as a RunResult."""
+
+    def __init__(self, session: Session, name: str) -> None:
+        self.session = session
+        self.prefix = name
+        self.count = 1
+
+    @property
+    def name(self) -> str:
+        """The name the next join will use (the one refused last, if it was)."""
+        return f"{self.prefix} {self.count}"
+
+    def __call__(self) -> RunResult:
         try:
-            session.join_player(name)
+            self.session.join_player(self.name)
         except CommandRejected as refused:
             return RunResult(False, error=refused.message, code=refused.code)
+        self.count += 1
         return RunResult(True)
-    return joining
+
+
+def join(session: Session, name: str) -> Joins:
+    return Joins(session, name)

@@ -131,9 +131,26 @@ class Round:
     def drive_player(self) -> None:
         seen = self.witness.received_player
         since = seen[-1]["seq"] if seen else 0
+        if self.witness.player_token is None:
+            # killed after Ana's join was committed, before her phone heard its token: her
+            # seat is held (a join by name is refused), so the phone takes the stored token
+            self.witness.player_token = self._stored_token("ana")
         auth = ({"token": self.witness.player_token, "desde": since}
                 if self.witness.player_token else {"nome": "Ana"})
         self._drive(auth, seen, self.witness.acked_player, PLAYER_TEXTS)
+
+    def _stored_token(self, character: str) -> str | None:
+        if not self.db.exists():
+            return None
+        raw = sqlite3.connect(self.db)
+        try:
+            row = raw.execute("SELECT token FROM players WHERE character_id = ?",
+                              (character,)).fetchone()
+        except sqlite3.OperationalError:  # the server has not made its tables yet
+            return None
+        finally:
+            raw.close()
+        return row[0] if row else None
 
     def _drive(self, auth: dict[str, Any], seen: list[dict[str, Any]],
                acked: list[dict[str, Any]], texts: list[str]) -> None:

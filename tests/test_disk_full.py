@@ -117,17 +117,18 @@ def test_a_player_joining_on_a_full_disk_is_refused_and_joins_once_there_is_spac
         session: Session, tables: Tables) -> None:
     session.join_player("Ana")
     disk = Disk(session)
-    disk.fill(command(session, "rolar 1d20"), join(session, "Ana"))
+    joins = join(session, "Bia")
+    disk.fill(command(session, "rolar 1d20"), joins)
     state, players = session.state, session.players()
     with pytest.raises(CommandRejected) as refused:
-        session.join_player("Ana")
+        session.join_player(joins.name)
     assert "disco do notebook" in refused.value.message and "cheio" in refused.value.message
     assert refused.value.message == tables.narration.render("entrada.disco_cheio",
-                                                            {"nome": "Ana"})
+                                                            {"nome": joins.name})
     assert refused.value.code == "entrada.disco_cheio"
     assert session.state is state and session.players() == players
     disk.free()
-    player = session.join_player("Ana")
+    player = session.join_player(joins.name)
     assert session.player_by_token(player.token) == player
     assert session.players() == players + [player]
 
@@ -168,7 +169,7 @@ def test_through_a_real_server_commands_are_refused_and_the_state_still_served(
         server: RunningServer, session: Session, tables: Tables) -> None:
     session.join_player("Ana")
     disk = Disk(session)
-    disk.fill(command(session, "rolar 1d20"), join(session, "Ana"))
+    disk.fill(command(session, "rolar 1d20"), join(session, "Bia"))
 
     answer = requests.post(server.url + "/api/command", json={"text": "rolar 1d20"},
                            headers=AUTH, timeout=5)
@@ -191,7 +192,7 @@ def test_through_a_real_server_commands_are_refused_and_the_state_still_served(
         reasons: list[Any] = []
         joining.on("connect_error", lambda data=None: reasons.append(data))
         with pytest.raises(socketio.exceptions.ConnectionError):
-            joining.connect(server.url, auth={"nome": "Ana"}, transports=["websocket"],
+            joining.connect(server.url, auth={"nome": "Zeca"}, transports=["websocket"],
                             wait_timeout=5)
         wait_until(lambda: reasons, what="connect_error")
         assert "disco do notebook" in json.dumps(reasons, ensure_ascii=False)

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from companion import replay
 from companion.engine.view import view_state
+from companion.errors import CommandRejected
 from companion.report import build
 from companion.report.source import entries, find_session, open_campaign
 from companion.session import RunResult, Session
@@ -313,6 +314,31 @@ def test_the_previous_release_campaign_opens_with_the_state_it_showed(tmp_path: 
     again = Session.open(db, None, tables)
     assert view_state(again.state, "gm", tables) == shown_today(shown["gm"])
     again.close()
+
+
+def test_the_previous_release_campaign_keeps_its_seats_and_frees_them(tmp_path: Path,
+                                                                      tables: Tables) -> None:
+    """A file from before seats (its tokens have no time): the phones keep their characters,
+    the seated names are refused, and the GM frees one, recorded like any system command."""
+    db = restore(FIXTURES / "campanha_versao_anterior.sql", tmp_path / "antiga.db")
+    session = Session.open(db, None, tables)
+    try:
+        assert session.player_by_token("BalvVYIGELSBiBnf").character_id == "ana"
+        seats = {s.character_id: (s.tokens, s.since) for s in session.seats()}
+        assert seats["ana"] == (1, None) and seats["bruno"] == (1, None)
+        with pytest.raises(CommandRejected) as refused:
+            session.join_player("Ana")
+        assert refused.value.code == "entrada.lugar_ocupado"
+        state = session.state
+        (told,) = session.free_seat("ana", "gm")
+        assert told["command"] == replay.SEAT_FREED and told["visibility"] == "gm"
+        assert session.state == state
+        assert session.player_by_token("BalvVYIGELSBiBnf") is None
+        assert session.join_player("Ana").character_id == "ana"
+    finally:
+        session.close()
+    # the freeing is a system command: the check replays nothing new for it
+    assert [step.command.n for step in differences(db, tables)] == sorted(READ_DIFFERENTLY_TODAY)
 
 
 def test_the_previous_release_campaign_over_http(tmp_path: Path) -> None:

@@ -216,15 +216,79 @@ def test_join_creates_the_character_through_a_logged_command(session: Session) -
     assert session.player_by_token(player.token) == player
 
 
-def test_second_join_with_the_same_name_gets_a_new_token_for_the_same_character(
-        session: Session) -> None:
+def test_a_seated_name_is_refused_and_nothing_is_created_or_handed_out(
+        session: Session, tables: Tables) -> None:
     first = session.join_player("Ana")
-    second = session.join_player("ana")
-    assert second.token != first.token
-    assert second.character_id == first.character_id == "ana"
-    assert len(session.state.party) == 1
-    assert len(session.commands()) == 1  # the character was created once
-    assert session.players() == [first, second]
+    state, commands = session.state, session.commands()
+    for typed in ("Ana", "ana", " ANA "):
+        with pytest.raises(CommandRejected) as refused:
+            session.join_player(typed)
+        assert refused.value.code == "entrada.lugar_ocupado"
+        assert refused.value.message == tables.narration.render("entrada.lugar_ocupado",
+                                                                {"nome": "Ana"})
+        assert "peça ao Mestre" in refused.value.message
+    assert session.players() == [first]  # no second token
+    assert session.state is state and session.commands() == commands
+
+
+def test_a_character_the_gm_made_is_free_until_a_phone_takes_it(session: Session) -> None:
+    ok(session.run("personagem Bia nível 2"))
+    assert [(s.character_id, s.name, s.tokens, s.since) for s in session.seats()] == [
+        ("bia", "Bia", 0, None)]
+    player = session.join_player("bia")
+    assert (player.character_id, player.name) == ("bia", "Bia")
+    (seat,) = session.seats()
+    assert (seat.character_id, seat.tokens, seat.occupied) == ("bia", 1, True)
+    assert seat.since is not None and seat.since[:4].isdigit()
+
+
+def test_freeing_a_seat_ends_its_tokens_and_the_next_join_takes_the_character(
+        session: Session, tables: Tables) -> None:
+    ana = session.join_player("Ana")
+    session.join_player("Bia")
+    ok(session.run("avançar"))
+    state, key = session.state, session.dice_key("rolar")
+    delivered: list[list[dict]] = []
+    session.subscribe(delivered.append)
+    events = session.free_seat("ana", "gm")
+    (told,) = events
+    assert told["visibility"] == "gm" and told["command"] == "lugar_liberado"
+    assert told["data"] == {"personagem": "ana", "nome": "Ana", "por": "gm"}
+    assert told["text"] == tables.narration.render("entrada.lugar_liberado", told["data"])
+    assert delivered == [events]  # the GM's log shows it, live
+    assert session.player_by_token(ana.token) is None
+    assert session.state == state and session.dice_key("rolar") == key  # no dice, no place
+    assert [s.character_id for s in session.seats() if s.occupied] == ["bia"]
+    stored = session.commands()[-1]
+    assert (stored.name, stored.actor, stored.args) == ("lugar_liberado", "sistema",
+                                                        {"personagem": "ana", "por": "gm"})
+    # not a game command: undo skips it and takes back the command before
+    (undone,) = ok(session.run("desfazer"))
+    assert undone["data"]["comando"] == "avancar"
+    again = session.join_player("ana")
+    assert (again.character_id, again.name) == ("ana", "Ana") and again.token != ana.token
+    assert [c.id for c in session.state.party].count("ana") == 1
+    assert differences(session.db_path, tables) == []
+
+
+def test_a_player_frees_only_their_own_seat_and_a_free_seat_is_not_freed_again(
+        session: Session, tables: Tables) -> None:
+    session.join_player("Ana")
+    bia = session.join_player("Bia")
+    ok(session.run("personagem Caio"))
+    commands = session.commands()
+    with pytest.raises(CommandRejected) as refused:
+        session.free_seat("ana", "player:bia")
+    assert refused.value.code == "entrada.lugar_alheio"
+    for who, code in (("caio", "entrada.lugar_livre"), ("zeca", "entrada.sem_personagem")):
+        with pytest.raises(CommandRejected) as refused:
+            session.free_seat(who, "gm")
+        assert refused.value.code == code and refused.value.message
+    assert session.commands() == commands
+    (told,) = session.free_seat("bia", "player:bia")
+    assert told["data"]["por"] == "player:bia"
+    assert told["text"] == tables.narration.render("entrada.lugar_liberado", told["data"])
+    assert session.player_by_token(bia.token) is None
 
 
 def test_joining_an_existing_character_keeps_its_sheet(session: Session) -> None:
@@ -248,6 +312,9 @@ def test_players_survive_a_restart(db: Path, tables: Tables) -> None:
     again = Session.open(db, None, tables)
     assert again.player_by_token(player.token) == player
     assert [c.id for c in again.state.party] == ["caio"]
+    with pytest.raises(CommandRejected):  # still seated after the restart
+        again.join_player("Caio")
+    again.close()
 
 
 # ---------------------------------------------------------------------- subscribers

@@ -12,9 +12,11 @@ from companion.store import Log, Meta, NewEvent, StoredState
 STATE = StoredState(1, b'{"minutes": 0}')
 
 
-def put(log: Log, *command: object, undo: int | None = None) -> list[dict]:
+def put(log: Log, *command: object, undo: int | None = None,
+        release: str | None = None) -> list[dict]:
     """Append a command with a stand-in state (the session stores real ones)."""
-    return log.append(*command, STATE, "7:1", None, undo=undo)  # type: ignore[arg-type]
+    return log.append(*command, STATE, "7:1", None, undo=undo,  # type: ignore[arg-type]
+                      release=release)
 
 
 def _event(text: str, **data: object) -> NewEvent:
@@ -124,6 +126,49 @@ def test_players(log: Log) -> None:
     assert log.players() == [("tok-1", "ana", "Ana"), ("tok-2", "ana", "Ana")]
     with pytest.raises(sqlite3.IntegrityError):
         log.add_player("tok-1", "bia", "Bia")
+
+
+def test_seats_are_the_tokens_grouped_by_character_with_the_first_ones_time(log: Log) -> None:
+    log.add_player("tok-1", "ana", "Ana", "2024-05-01T21:00:00+00:00")
+    log.add_player("tok-2", "bia", "Bia", "2024-05-01T21:05:00+00:00")
+    log.add_player("tok-3", "ana", "Ana", "2024-05-01T22:00:00+00:00")
+    assert log.seats() == [("ana", "Ana", "2024-05-01T21:00:00+00:00", 2),
+                           ("bia", "Bia", "2024-05-01T21:05:00+00:00", 1)]
+
+
+def test_a_released_seat_loses_its_tokens_with_its_command_in_one_transaction(
+        log: Log) -> None:
+    log.add_player("tok-1", "ana", "Ana", "t")
+    log.add_player("tok-2", "ana", "Ana", "t")
+    log.add_player("tok-3", "bia", "Bia", "t")
+    room = log.pragma("max_page_count")
+    log._db.execute(f"PRAGMA max_page_count = {log.pragma('page_count')}")
+    with pytest.raises(DiskFull):  # the command could not be written: the tokens stay
+        put(log, 1, "liberar", "lugar_liberado", {}, "sistema", "t", [_event("x" * 20_000)],
+            release="ana")
+    assert [p[0] for p in log.players()] == ["tok-1", "tok-2", "tok-3"]
+    log._db.execute(f"PRAGMA max_page_count = {room}")
+    put(log, 1, "liberar", "lugar_liberado", {}, "sistema", "t", [_event("livre")],
+        release="ana")
+    assert log.players() == [("tok-3", "bia", "Bia")]
+    assert log.player("tok-1") is None and [c.name for c in log.commands()] == ["lugar_liberado"]
+
+
+def test_a_log_from_before_seats_gets_their_time_column_empty(tmp_path: Path) -> None:
+    raw = sqlite3.connect(tmp_path / "velho.db")
+    raw.execute("CREATE TABLE players (token TEXT PRIMARY KEY, character_id TEXT NOT NULL, "
+                "name TEXT NOT NULL)")
+    raw.execute("INSERT INTO players VALUES ('tok', 'ana', 'Ana')")
+    raw.commit()
+    raw.close()
+    old = Log.open(tmp_path / "velho.db")
+    try:
+        assert old.player("tok") == ("tok", "ana", "Ana")
+        assert old.seats() == [("ana", "Ana", None, 1)]
+        old.add_player("tok-2", "bia", "Bia", "t")
+        assert old.seats()[1] == ("bia", "Bia", "t", 1)
+    finally:
+        old.close()
 
 
 def test_reopening_keeps_everything(tmp_path: Path) -> None:

@@ -18,6 +18,10 @@ Each event keeps, beside its text, how the text was rendered (`code`, `words`: t
 code and the values only the text used), so a viewer's copy can be rendered again in their own
 prompt numbers. A log written before these columns existed gets them, empty, when opened.
 
+Players: each token a phone holds, with its character and when it was given (`since`). A seat
+is a character's tokens (`seats`); freeing it deletes them in the transaction of the system
+command that records the freeing (`append(..., release=character)`).
+
 The log is not thread-safe by itself: the Session serialises every call with its lock (the
 connection is opened with check_same_thread=False for that reason).
 """
@@ -84,7 +88,8 @@ CREATE TABLE IF NOT EXISTS rules (
 CREATE TABLE IF NOT EXISTS players (
     token TEXT PRIMARY KEY,
     character_id TEXT NOT NULL,
-    name TEXT NOT NULL
+    name TEXT NOT NULL,
+    since TEXT
 );
 """
 
@@ -146,10 +151,11 @@ def _words_json(words: Mapping[str, Any]) -> str:
 
 
 def _add_missing_columns(connection: sqlite3.Connection) -> None:
-    """A log written before events kept their narration, or before commands kept their dice
-    and rules, gets the (empty) columns."""
+    """A log written before events kept their narration, before commands kept their dice
+    and rules, or before tokens kept their time, gets the (empty) columns."""
     wanted = {"events": ("code TEXT", "words TEXT"),
-              "commands": ("dice TEXT", "rules INTEGER REFERENCES rules(id)")}
+              "commands": ("dice TEXT", "rules INTEGER REFERENCES rules(id)"),
+              "players": ("since TEXT",)}
     for table, columns in wanted.items():
         have = {row[1] for row in connection.execute(f"PRAGMA table_info({table})")}
         for column in columns:
@@ -313,9 +319,10 @@ class Log:
 
     def append(self, n: int, text: str, name: str, args: Mapping[str, Any], actor: str,
                at: str, events: Sequence[NewEvent], state: StoredState, dice: str | None,
-               rules: int | None, undo: int | None = None) -> list[dict[str, Any]]:
-        """Store a command, its events and the state after it (and mark `undo` undone) in ONE
-        transaction.
+               rules: int | None, undo: int | None = None,
+               release: str | None = None) -> list[dict[str, Any]]:
+        """Store a command, its events and the state after it (and mark `undo` undone, and
+        delete every token of the character `release`) in ONE transaction.
 
         Returns the stored events as dicts with their seq. Data that is not JSON-safe raises
         before anything is written.
@@ -326,6 +333,8 @@ class Log:
         with self.transaction() as db:
             if undo is not None:
                 db.execute("UPDATE commands SET undone = 1 WHERE n = ?", (undo,))
+            if release is not None:
+                db.execute("DELETE FROM players WHERE character_id = ?", (release,))
             db.execute("INSERT INTO commands (n, text, name, args, actor, at, dice, rules) "
                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                        (n, text, name, dumps(args), actor, at, dice, rules))
@@ -530,10 +539,12 @@ class Log:
 
     # ------------------------------------------------------------------ players
 
-    def add_player(self, token: str, character_id: str, name: str) -> None:
+    def add_player(self, token: str, character_id: str, name: str,
+                   since: str | None = None) -> None:
+        """A token for a character's seat, given at `since`."""
         with self.transaction() as db:
-            db.execute("INSERT INTO players (token, character_id, name) VALUES (?, ?, ?)",
-                       (token, character_id, name))
+            db.execute("INSERT INTO players (token, character_id, name, since) "
+                       "VALUES (?, ?, ?, ?)", (token, character_id, name, since))
 
     def player(self, token: str) -> tuple[str, str, str] | None:
         row = self._db.execute("SELECT token, character_id, name FROM players WHERE token = ?",
@@ -544,3 +555,12 @@ class Log:
         rows = self._db.execute(
             "SELECT token, character_id, name FROM players ORDER BY rowid").fetchall()
         return [tuple(row) for row in rows]
+
+    def seats(self) -> list[tuple[str, str, str | None, int]]:
+        """(character id, name, when its first token was given, how many tokens) for every
+        character with a token, in the order their seats were first taken. A token from a
+        log written before tokens kept their time has none (None)."""
+        rows = self._db.execute(
+            "SELECT character_id, MIN(name), MIN(since), COUNT(*) FROM players "
+            "GROUP BY character_id ORDER BY MIN(rowid)").fetchall()
+        return [(c, n, s, int(k)) for c, n, s, k in rows]
