@@ -37,8 +37,8 @@ ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "mestre-fuzz"
 TOTAL = int(os.environ.get("MESA_FUZZ_EXAMPLES", "300"))
 # Shares of TOTAL: the cheap channels get more, a Socket.IO connection per example gets less.
-SHARES = {"http_body": 0.22, "http_text": 0.2, "socket_payload": 0.2, "socket_text": 0.18,
-          "player_text": 0.1, "auth": 0.05, "frames": 0.05}
+SHARES = {"http_body": 0.2, "http_text": 0.19, "socket_payload": 0.2, "socket_text": 0.18,
+          "player_text": 0.1, "auth": 0.05, "frames": 0.05, "seat": 0.03}
 ENGLISH = ("Traceback", "Exception", "Internal Server Error", "erro interno", "Bad Request",
            "NoneType", "KeyError", "TypeError")
 
@@ -293,6 +293,28 @@ def test_socket_texts_that_are_not_commands_here_are_refused(served: dict[str, A
     "responder Bia 12", "responder pedido 1 14"])))
 def test_a_player_cannot_run_what_is_not_theirs(served: dict[str, Any], text: str) -> None:
     socket_refused(served["player"].call("comando", {"text": text}, timeout=10))
+
+
+def frees_anas_seat(who: str, payload: Any) -> bool:
+    """The one request that is not bad: the GM freeing the seat the fuzz's player holds."""
+    return who == "gm" and isinstance(payload, dict) and payload.get("personagem") == "ana"
+
+
+@examples("seat")
+@given(who=st.sampled_from(["gm", "player"]),
+       payload=st.one_of(JSONISH, st.dictionaries(st.just("personagem"), JSONISH, min_size=1),
+                         st.sampled_from([{"personagem": "ana"}, {"personagem": "bia"},
+                                          {"personagem": "Ana"}, {"personagem": " ana"},
+                                          {"personagem": "zeca"}, {"personagem": "a" * 41}])))
+def test_freeing_a_seat_with_bad_data_or_as_a_player_is_refused(served: dict[str, Any],
+                                                                who: str, payload: Any) -> None:
+    """Bia's seat is free, Ana's is the player's own (only the GM frees seats)."""
+    if frees_anas_seat(who, payload):
+        return
+    socket_refused(served[who].call("liberar", payload, timeout=10))
+    if who == "gm":
+        socket_refused(served[who].call("aparelho", payload, timeout=10))
+        socket_refused(served[who].call("sair", payload, timeout=10))
 
 
 @examples("auth")

@@ -30,7 +30,7 @@ class Links:
 
     @property
     def player(self) -> str:
-        return f"{self.base}/jogador"
+        return player_url(self.base)
 
     @property
     def table(self) -> str:
@@ -39,6 +39,11 @@ class Links:
     @property
     def gm(self) -> str:
         return f"{self.base}/mestre?token={quote(self.gm_token, safe='')}"
+
+
+def player_url(base: str) -> str:
+    """The page phones open to join, under a base address."""
+    return f"{base.rstrip('/')}/jogador"
 
 
 def base_url(host: str, port: int) -> str:
@@ -121,12 +126,12 @@ def _routed_address() -> list[str]:
             return []
 
 
-def svg(url: str) -> bytes:
+def svg(url: str, title: str = "QR code para entrar na mesa") -> bytes:
     """A standalone SVG QR code of url (dark modules on white, with a quiet zone)."""
     buffer = io.BytesIO()
     segno.make(url, error="m").save(buffer, kind="svg", scale=8, border=4,
                                     dark="#000", light="#fff", xmldecl=False,
-                                    title="QR code para entrar na mesa")
+                                    title=title)
     return buffer.getvalue()
 
 

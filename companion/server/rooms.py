@@ -71,10 +71,13 @@ def targets(visibility: str, live: list[Client]) -> list[tuple[str, str]]:
 
 class Connections:
     """The live connections and those still being welcomed (pending: their commands are
-    taken already), by sid, under one lock."""
+    taken already), by sid, under one lock. `seating` is held while a connection is
+    authenticated and admitted, and while a seat is freed (companion.server.seats): no
+    connection gets in with a token being deleted."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
+        self.seating = threading.Lock()
         self.clients: dict[str, Client] = {}
         self.pending: dict[str, Client] = {}
 
@@ -86,6 +89,12 @@ class Connections:
     def live(self) -> list[Client]:
         with self.lock:
             return list(self.clients.values())
+
+    def of_viewer(self, viewer: str) -> list[Client]:
+        """Every connection of `viewer`, live or being welcomed."""
+        with self.lock:
+            return [c for c in (*self.clients.values(), *self.pending.values())
+                    if c.viewer == viewer]
 
     def viewers(self) -> list[str]:
         """The viewer keys of the live connections, each once."""

@@ -9,7 +9,7 @@ from typing import Any, Callable, Protocol, runtime_checkable
 
 from companion.commands.parse import ParseResult
 from companion.engine import Command, State
-from companion.session import Player, RunResult
+from companion.session import Player, RunResult, Seat
 from companion.projection import Quoted, StoredEvent
 from companion.tables import Tables
 
@@ -56,3 +56,7 @@ class ServedSession(Protocol):
     def join_player(self, name: str) -> Player: ...
 
     def player_by_token(self, token: str) -> Player | None: ...
+
+    def seats(self) -> list[Seat]: ...
+
+    def free_seat(self, character_id: str, actor: str) -> list[EventDict]: ...

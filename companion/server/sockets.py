@@ -5,7 +5,9 @@
   events it missed, `estado`);
 - companion.server.fanout: live events to their rooms, the views after them (`estado`,
   `estado_mudou`), the dispatcher thread — and the ordering guarantees;
-- companion.server.gate: `comando`, what each connection may run, its acknowledgement.
+- companion.server.gate: `comando`, what each connection may run, its acknowledgement;
+- companion.server.seats: the seats (`liberar`, `sair`, `aparelho`; `lugares`,
+  `lugar_liberado`).
 
 Event numbers are per viewer (companion.projection, kept live by companion.server.projections):
 the GM gets the log's global seqs; a player and the table screen get 1, 2, 3, … counting only
@@ -29,6 +31,7 @@ from companion.server.fanout import Dispatcher, FanOut, ViewState, ViewStates
 from companion.server.gate import CommandGate
 from companion.server.projections import Projections
 from companion.server.rooms import Client, Connections
+from companion.server.seats import Seats
 from companion.server.served import ServedSession
 from companion.server.welcome import Reception
 from companion.tables import Tables
@@ -59,9 +62,11 @@ class Hub:
         self.fanout = FanOut(socketio, session, tables, self.connections, self.projections,
                              self.dispatcher, view_state, view_states or _one_by_one(view_state),
                              visible_to)
+        self.seats = Seats(socketio, session, tables, self.connections, self.dispatcher,
+                           limiters, base_url)
         self.reception = Reception(socketio, session, self.connections, self.fanout,
                                    self.projections, self.dispatcher, pages.page_data(tables),
-                                   joins, visible_to, base_url)
+                                   joins, visible_to, self.seats, base_url)
         self.gate = CommandGate(session, tables, self.connections, self.projections, limiters,
                                 visible_to)
 
@@ -75,6 +80,7 @@ class Hub:
     def session(self, session: ServedSession) -> None:
         """Every part reads the new one (a test puts a proxy in its place)."""
         self.fanout.session = self.reception.session = self.gate.session = session
+        self.seats.session = session
 
     @property
     def joins(self) -> access.Limiter:
@@ -100,10 +106,12 @@ class Hub:
     def start(self) -> None:
         """Subscribe to the session and start the dispatcher thread."""
         self.session.subscribe(self.fanout.on_events)
+        self.session.subscribe(self.seats.on_events)
         self.dispatcher.start()
 
     def stop(self) -> None:
         self.session.unsubscribe(self.fanout.on_events)
+        self.session.unsubscribe(self.seats.on_events)
         self.dispatcher.stop()
 
     # ------------------------------------------------------------------ the handlers
@@ -112,8 +120,11 @@ class Hub:
         self.reception.connect(auth)
 
     def disconnect(self, sid: str) -> None:
+        client = self.connections.find(sid)
         self.connections.drop(sid)
         self.gate.forget(sid)
+        if client is not None and client.role == "jogador":
+            self.seats.changed()  # one phone fewer on that seat
 
     def command(self, payload: Any) -> dict[str, Any]:
         return self.gate.command(payload)
@@ -138,3 +149,15 @@ def register(socketio: SocketIO, hub: Hub) -> None:
     @socketio.on("comando")
     def on_command(payload: Any = None) -> dict[str, Any]:
         return hub.command(payload)
+
+    @socketio.on("liberar")
+    def on_free(payload: Any = None) -> dict[str, Any]:
+        return hub.seats.free(payload)
+
+    @socketio.on("sair")
+    def on_leave(payload: Any = None) -> dict[str, Any]:
+        return hub.seats.leave(payload)
+
+    @socketio.on("aparelho")
+    def on_device(payload: Any = None) -> dict[str, Any]:
+        return hub.seats.device_link(payload)

@@ -4,7 +4,8 @@
 Connecting (default namespace, `auth` dict):
 - `{"token": <gm token>}` → the GM (rooms "gm" and "public");
 - `{"nome": "Ana"}` → a new player (session.join_player), rooms "public" and "player:<id>";
-- `{"token": <player token>}` → a returning player;
+  a name whose seat is held (its character has tokens) is refused (companion.server.seats);
+- `{"token": <player token>}` → a returning player, or a player's second device;
 - `{"papel": "mesa"}` → the shared table screen, a read-only public viewer (room "public");
   its `boas_vindas` carries `url_jogador`, the address phones open (the same the QR code shows,
   the LAN address under `companion serve` even when the screen itself opened 127.0.0.1);
@@ -12,7 +13,7 @@ Connecting (default namespace, `auth` dict):
   (companion.projection).
 
 `boas_vindas` also carries `paginas` (companion.pages: the pages' buttons, mode names, prompt
-titles, option labels).
+titles, option labels), and the GM's carries `lugares` (the seats: companion.server.seats).
 
 After a connection is accepted the client gets `boas_vindas`, then every event it may see with
 seq > desde (`evento`, in seq order), then `estado`. The welcome runs on the dispatcher thread
@@ -32,7 +33,9 @@ from companion.errors import AccessDenied, CompanionError
 from companion.server import access
 from companion.server.fanout import Dispatcher, FanOut
 from companion.server.projections import Projections
+from companion.server.qr import player_url
 from companion.server.rooms import NAMESPACE, Client, Connections
+from companion.server.seats import Seats
 from companion.server.served import ServedSession
 from companion.session import Player
 
@@ -45,7 +48,8 @@ class Reception:
     def __init__(self, socketio: SocketIO, session: ServedSession, connections: Connections,
                  fanout: FanOut, projections: Projections, dispatcher: Dispatcher,
                  pages: dict[str, Any], joins: access.Limiter,
-                 visible_to: Callable[[str, str], bool], base_url: str | None = None) -> None:
+                 visible_to: Callable[[str, str], bool], seats: Seats,
+                 base_url: str | None = None) -> None:
         self.socketio = socketio
         self.session = session
         self.connections = connections
@@ -55,6 +59,7 @@ class Reception:
         self.pages = pages
         self.joins = joins  # new players per address
         self.visible_to = visible_to
+        self.seats = seats
         self.base_url = base_url
 
     # ------------------------------------------------------------------ who is it
@@ -62,10 +67,11 @@ class Reception:
     def connect(self, auth: Any) -> None:
         """The connect handler: authenticate, then queue the welcome. Refusals raise."""
         try:
-            client = self._authenticate(auth if auth is not None else {})
+            with self.connections.seating:  # not while a seat is being freed
+                client = self._authenticate(auth if auth is not None else {})
+                self.connections.admit(client)
         except (AccessDenied, CompanionError) as refused:
             raise ConnectionRefusedError(refused.message) from None
-        self.connections.admit(client)
         self.dispatcher.put("welcome", lambda: self.welcome(client.sid))
 
     def _authenticate(self, auth: Any) -> Client:
@@ -106,8 +112,7 @@ class Reception:
 
     def _player_url(self) -> str:
         """What phones open: the configured LAN base, else the address this client used."""
-        base = self.base_url or request.host_url  # type: ignore[attr-defined]
-        return f"{base.rstrip('/')}/jogador"
+        return player_url(self.base_url or request.host_url)  # type: ignore[attr-defined]
 
     @staticmethod
     def _player_client(sid: str, player: Player, since: int) -> Client:
@@ -124,15 +129,17 @@ class Reception:
             return
         # it stays pending (its commands are taken) until it is live
         client = self.connections.waiting(sid)
-        if client is None:
+        if client is None:  # gone, or its seat was freed while it was being admitted
+            self.socketio.server.disconnect(sid, namespace=NAMESPACE)
             return
         sio = self.socketio.server
         fanout = self.fanout
+        extra = {"lugares": self.seats.listing()} if client.role == "mestre" else {}
         with fanout.sending:  # no live event goes out between its replay and its rooms
             since = self._replay_from(client)
             sio.emit("boas_vindas", {"papel": client.role, "token": client.token,
                                      "jogador": client.player, "paginas": self.pages,
-                                     **client.welcome},
+                                     **client.welcome, **extra},
                      to=sid, namespace=NAMESPACE)
             state = fanout.caught_up()  # the others of its kind have every event of it
             missed = self.session.history_since(since)
@@ -145,6 +152,8 @@ class Reception:
             for room in client.rooms:
                 sio.enter_room(sid, room, namespace=NAMESPACE)
             self.connections.go_live(client)
+        if client.role == "jogador":
+            self.seats.changed()  # one more phone on that seat
         if not sio.manager.is_connected(sid, NAMESPACE):  # it left during the welcome
             self._forget(client)
             return

@@ -1,0 +1,187 @@
+"""Seats: a character's place at the table belongs to the devices holding its tokens.
+
+Client → server (each with an acknowledgement):
+- `liberar` {"personagem": <character id>} — the GM frees a seat → {"ok": true} or a refusal;
+- `sair` — a player frees their own seat ("Sair") → {"ok": true} or a refusal;
+- `aparelho` — a player asks for the link of a second device → {"ok": true, "url", "qr"}: the
+  player page's address with the player's token in the fragment (`/jogador#token=…`, which
+  the browser never sends: no server log holds it) and its QR code as SVG text.
+Server → client:
+- `lugar_liberado` {"personagem", "motivo", "por"} to every phone of a freed seat, which is
+  then disconnected (its token no longer exists: reconnecting with it is refused);
+- `lugares` {"lugares": [{"id", "nome", "ocupado", "online", "desde"}]} to the GM room when
+  the seats change (a join, a phone connecting or leaving, a freeing, the party changing);
+  the GM's `boas_vindas` carries the same list as `lugares`.
+
+Freeing (companion.session.Session.free_seat) deletes the seat's tokens and records the
+GM-only system command `lugar_liberado` in one transaction. It holds `Connections.seating`,
+as authentication does, so no connection is admitted with a token being deleted.
+"""
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from flask import request
+from flask_socketio import SocketIO
+
+from companion import protocol
+from companion.errors import CommandRejected, CompanionError
+from companion.server import access, qr
+from companion.server.fanout import Dispatcher
+from companion.server.rooms import GM_ROOM, NAMESPACE, Client, Connections
+from companion.server.served import ServedSession
+from companion.tables import Tables
+
+LEAVE_GRACE = 0.5  # seconds the phone that left has to read its acknowledgement
+
+
+class Seats:
+    """The seats of one session's table, as the GM's page and the players' phones see them."""
+
+    def __init__(self, socketio: SocketIO, session: ServedSession, tables: Tables,
+                 connections: Connections, dispatcher: Dispatcher,
+                 limiters: dict[str, access.Limiter], base_url: str | None = None) -> None:
+        self.socketio = socketio
+        self.session = session
+        self.tables = tables
+        self.connections = connections
+        self.dispatcher = dispatcher
+        self.limiters = limiters  # role → its requests' limiter, by sid (the gate's)
+        self.base_url = base_url  # what phones open (None: the address this client used)
+        self._shown: list[dict[str, Any]] | None = None  # the list the GM room last got
+        self._party: tuple[tuple[str, str], ...] | None = None
+
+    # ------------------------------------------------------------------ the GM's list
+
+    def listing(self) -> list[dict[str, Any]]:
+        """Every seat: who, whether someone holds it, how many phones are on it now, since
+        when (the first token's time, ISO 8601; None when free)."""
+        online: dict[str, int] = {}
+        for client in self.connections.live():
+            if client.role == "jogador":
+                online[client.viewer] = online.get(client.viewer, 0) + 1
+        return [{"id": seat.character_id, "nome": seat.name, "ocupado": seat.occupied,
+                 "online": online.get(protocol.viewer_for_role("jogador", seat.character_id),
+                                      0),
+                 "desde": seat.since if seat.occupied else None}
+                for seat in self.session.seats()]
+
+    def changed(self) -> None:
+        """The seats may have changed: the GM room hears the new list (from the dispatcher,
+        in order with the welcomes)."""
+        self.dispatcher.put("lugares", self._push)
+
+    def on_events(self, _events: list[dict]) -> None:
+        """Session callback: a change of the party (a character made or undone) changes the
+        list."""
+        party = tuple((c.id, c.name) for c in self.session.state.party)
+        if party != self._party:
+            self._party = party
+            self.changed()
+
+    def _push(self) -> None:
+        shown = self.listing()
+        if shown == self._shown:
+            return
+        self._shown = shown
+        self.socketio.server.emit("lugares", {"lugares": shown}, to=GM_ROOM,
+                                  namespace=NAMESPACE)
+
+    # ------------------------------------------------------------------ the handlers
+
+    def free(self, payload: Any) -> dict[str, Any]:
+        """`liberar`: the GM frees a seat."""
+        client = self._client()
+        if client is None or client.role != "mestre":
+            return self._refused(CommandRejected.because("entrada.lugar_alheio"), "so_mestre")
+        if not self._allowed(client):
+            return self._busy(client)
+        wanted = payload.get("personagem") if isinstance(payload, dict) else None
+        if not isinstance(wanted, str) or not wanted or len(wanted) > access.MAX_NAME:
+            return self._refused(CommandRejected.because("entrada.liberar_invalido"))
+        return self._release(wanted, protocol.GM)
+
+    def leave(self, _payload: Any = None) -> dict[str, Any]:
+        """`sair`: a player frees their own seat. This phone reads the acknowledgement, then
+        is let go with the others."""
+        client = self._client()
+        if client is None or client.role != "jogador":
+            return self._refused(CommandRejected.because("entrada.so_jogador"))
+        if not self._allowed(client):
+            return self._busy(client)
+        actor = protocol.actor_for_viewer(client.viewer) or ""
+        return self._release(protocol.character_of(client.viewer) or "", actor, client.sid)
+
+    def device_link(self, _payload: Any = None) -> dict[str, Any]:
+        """`aparelho`: the link (and its QR code) a player's second device opens."""
+        client = self._client()
+        if client is None or client.role != "jogador" or not client.token:
+            return self._refused(CommandRejected.because("entrada.so_jogador"))
+        if not self._allowed(client):
+            return self._busy(client)
+        base = self.base_url or request.host_url  # type: ignore[attr-defined]
+        url = f"{qr.player_url(base)}#token={client.token}"
+        name = (client.player or {}).get("nome", "")
+        title = self.tables.narration.render("entrada.qr_aparelho", {"nome": name})
+        return {"ok": True, "url": url, "qr": qr.svg(url, title).decode("utf-8")}
+
+    # ------------------------------------------------------------------ freeing
+
+    def _release(self, character_id: str, actor: str, asker: str | None = None
+                 ) -> dict[str, Any]:
+        """Free the seat, then tell its phones why and let them go (the asker, if it is one
+        of them, after its acknowledgement)."""
+        viewer = protocol.viewer_for_role("jogador", character_id)
+        with self.connections.seating:
+            try:
+                told = self.session.free_seat(character_id, actor)
+            except CompanionError as refused:
+                return protocol.refusal(refused.message, getattr(refused, "code", None))
+            phones = self.connections.of_viewer(viewer)
+        by = told[0]["data"]["por"] if told else actor
+        name = told[0]["data"]["nome"] if told else character_id
+        notice = {"personagem": character_id, "por": by,
+                  "motivo": self.tables.narration.render("entrada.aparelho_saiu",
+                                                         {"nome": name, "por": by})}
+        sio = self.socketio.server
+        for phone in phones:
+            self.connections.drop(phone.sid)  # nothing more reaches it, nothing it sends runs
+            for room in phone.rooms:
+                sio.leave_room(phone.sid, room, namespace=NAMESPACE)
+            if phone.sid == asker:
+                self._later(LEAVE_GRACE, phone.sid)
+                continue
+            sio.emit("lugar_liberado", notice, to=phone.sid, namespace=NAMESPACE)
+            sio.disconnect(phone.sid, namespace=NAMESPACE)
+        self.changed()
+        return {"ok": True}
+
+    def _later(self, seconds: float, sid: str) -> None:
+        timer = threading.Timer(seconds, self._let_go, args=(sid,))
+        timer.daemon = True
+        timer.start()
+
+    def _let_go(self, sid: str) -> None:
+        sio = self.socketio.server
+        if sio.manager.is_connected(sid, NAMESPACE):
+            sio.disconnect(sid, namespace=NAMESPACE)
+
+    # ------------------------------------------------------------------ helpers
+
+    def _client(self) -> Client | None:
+        return self.connections.find(request.sid)  # type: ignore[attr-defined]
+
+    def _allowed(self, client: Client) -> bool:
+        limiter = self.limiters.get(client.role)
+        return limiter is None or limiter.allow(client.sid)
+
+    def _busy(self, client: Client) -> dict[str, Any]:
+        return {"ok": False,
+                "error": access.rate_limited(int(self.limiters[client.role].capacity))}
+
+    def _refused(self, refusal: CommandRejected, page_code: str | None = None
+                 ) -> dict[str, Any]:
+        """The server's own refusal, said by its code (tables/narracao/entrada.yaml)."""
+        text = self.tables.narration.render(str(refusal.code), refusal.params)
+        return protocol.refusal(text, page_code)
