@@ -1,12 +1,13 @@
 """What the pages show on their buttons and titles (tables/paginas.yaml), checked at load.
 
 The server sends `page_data(tables)` to every page in `boas_vindas` (key "paginas"): each
-mode's name and quick buttons, the player's dice, the prompt cards' titles and the option
-buttons' labels. The pages keep none of these texts themselves.
+mode's name and quick buttons, the player's dice, the prompt cards' titles, the option
+buttons' labels and what the seat controls say (the GM's list of seats, the player's "Sair"
+and second-device link). The pages keep none of these texts themselves.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any, Mapping, get_args
 
 from companion.errors import TableError
@@ -25,17 +26,42 @@ class ButtonSpec:
     comando: str
 
 
+@dataclass(frozen=True)
+class SeatTexts:
+    """What the seat controls say (tables/paginas.yaml `lugares`); the page fills in {nome},
+    {n} and {hora}."""
+
+    vazio: str
+    livre: str
+    no_ar: str
+    no_ar_varios: str
+    fora_do_ar: str
+    desde: str
+    liberar: str
+    confirmar_liberar: str
+    outro_aparelho: str
+    outro_aparelho_ajuda: str
+    fechar: str
+    sair_pergunta: str
+    sair_explica: str
+    sair_confirmar: str
+    sair_cancelar: str
+    saiu: str
+
+
 @piece(FILE)
 @dataclass(frozen=True)
 class PageTexts:
     """tables/paginas.yaml as written: each mode's name and buttons, the player's dice, the
-    prompt cards' titles (`padrao` for a kind without one) and the option labels."""
+    prompt cards' titles (`padrao` for a kind without one), the option labels and the seat
+    controls' words."""
 
     modos: Mapping[str, str]
     botoes: Mapping[str, tuple[ButtonSpec, ...]]
     dados_jogador: tuple[str, ...]
     titulos_pedidos: Mapping[str, str]
     opcoes: Mapping[str, str]
+    lugares: SeatTexts
 
     def validate(self) -> None:
         if not self.dados_jogador:
@@ -61,6 +87,7 @@ class Pages:
     dice: tuple[str, ...]
     prompt_titles: dict[str, str]
     options: dict[str, str]
+    seats: SeatTexts
 
     def to_json(self) -> dict[str, Any]:
         """The `paginas` of boas_vindas."""
@@ -71,6 +98,7 @@ class Pages:
             "dados_jogador": list(self.dice),
             "titulos_pedidos": dict(self.prompt_titles),
             "opcoes": dict(self.options),
+            "lugares": asdict(self.seats),
         }
 
 
@@ -117,6 +145,7 @@ def _build(tables: Tables) -> Pages:
         dice=raw.dados_jogador,
         prompt_titles=dict(raw.titulos_pedidos),
         options=dict(raw.opcoes),
+        seats=raw.lugares,
     )
 
 

@@ -183,6 +183,7 @@ def test_reload_rejoins_as_the_same_player(table: Table) -> None:
 def test_leaving_forgets_the_token(table: Table) -> None:
     ana = table.player("Ana")
     ana.get_by_role("button", name="Sair").click()
+    ana.get_by_role("dialog").get_by_role("button", name="Sair e liberar o lugar").click()
     ana.get_by_label("Nome").wait_for()
     assert ana.evaluate("localStorage.getItem('mesa.jogador.token')") is None
 

@@ -1,6 +1,7 @@
 """Accessible pages (issue 17): axe-core (axe-playwright-python, which ships it; no network)
 finds no violation on /mestre, /jogador and /mesa in the states a table reaches — a prompt
-pending, the answer's result card, the party lost, a chase."""
+pending, the answer's result card, the party lost, a chase, the GM's list of seats, a
+player's second-device link and the question 'Sair' asks."""
 from __future__ import annotations
 
 from typing import Any
@@ -56,3 +57,16 @@ def test_no_accessibility_violations_in_the_states_a_table_reaches(table: Table)
     table.command(gm, "fuga sucesso")
     wait_until(lambda: "Perseguição" in mesa.locator("body").inner_text())
     check(pages, "numa perseguição")
+
+    # the seats: the GM's list (on the page all along), the player's second-device link and
+    # the question "Sair" asks
+    table.session.free_seat("ana", "gm")
+    gm.locator("#seats li.seat", has_text="livre").first.wait_for()
+    ana = table.player("Ana")
+    pages["jogador"] = ana
+    ana.get_by_role("button", name="Entrar em outro aparelho").click()
+    ana.locator("#device img.device-qr").wait_for()
+    check(pages, "o quadro de lugares e o link de outro aparelho")
+    ana.get_by_role("button", name="Sair").click()
+    ana.get_by_role("dialog").wait_for()
+    check({"jogador": ana}, "a pergunta de Sair")

@@ -35,6 +35,8 @@ def broken(tmp_path: Path, old: str, new: str) -> str:
     ("  nao: Não\n", "  nao: Não\n  talvez: Talvez\n", "opcoes.talvez"),
     ("dados_jogador: [d4,", "dados_jogador: [dado,", "dados_jogador[0]"),
     ("  padrao: Pedido do Mestre\n", "", "titulos_pedidos.padrao"),
+    ("  liberar: Liberar\n", "", "lugares.liberar"),
+    ("  fechar: Fechar\n", "  fechar: Fechar\n  abrir: Abrir\n", "lugares"),
 ])
 def test_a_broken_pages_file_names_file_and_key(tmp_path: Path, old: str, new: str,
                                                 key: str) -> None:

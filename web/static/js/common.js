@@ -60,7 +60,12 @@ export function connect({ auth, onWelcome, onEvent, onState, onStatus, onRefused
     reconnectionDelayMax: 4000,
   });
   socket.on("connect", () => onStatus && onStatus(true));
-  socket.on("disconnect", () => onStatus && onStatus(false));
+  socket.on("disconnect", (reason) => {
+    onStatus && onStatus(false);
+    // The server let this connection go (a phone whose seat was freed as it connected): try
+    // once more, and a refusal says why.
+    if (reason === "io server disconnect") setTimeout(() => socket.connect(), 1000);
+  });
   socket.on("connect_error", (err) => {
     onStatus && onStatus(false);
     // A refusal by the server (bad token, missing name) stops the automatic retries.
@@ -92,17 +97,20 @@ export function connect({ auth, onWelcome, onEvent, onState, onStatus, onRefused
     onState && onState(current);
   });
 
-  /** Send a command text; resolves to the ack {ok, events|error}. */
-  async function send(text) {
+  /** Send an event that the server acknowledges; resolves to the ack {ok, …|error}. */
+  async function ask(name, ...args) {
     if (!socket.connected) return { ok: false, error: "Sem conexão com o servidor. Tentando reconectar…" };
     try {
-      const ack = await socket.timeout(10000).emitWithAck("comando", { text });
+      const ack = await socket.timeout(10000).emitWithAck(name, ...args);
       return ack && typeof ack === "object" ? ack : { ok: false, error: "Resposta inesperada do servidor." };
     } catch (_err) {
       return { ok: false, error: "O servidor não respondeu a tempo. Tente de novo." };
     }
   }
-  return { socket, send, lastSeq: () => lastSeq };
+
+  /** Send a command text; resolves to the ack {ok, events|error}. */
+  const send = (text) => ask("comando", { text });
+  return { socket, send, ask, lastSeq: () => lastSeq };
 }
 
 /** "token inválido" → "Token inválido." (server reasons are lowercase clauses). */

@@ -1,12 +1,17 @@
 // The player's phone: join by name, then the public table, their character and their prompts.
+// A seat is this phone's while it holds its token: "Entrar em outro aparelho" shows the link (and
+// QR code) a second device opens (`/jogador#token=…`: a fragment never reaches the server's
+// logs), and "Sair" asks first, then frees the seat for the next phone to join by that name.
 import { $, el, fill, pick, connect, eventLog, sentence, statusPill, store, promptTitleText } from "./common.js";
 import { glance, partyOf, characterCard, promptsOf, promptInfo, promptTitle, namesOf, charName } from "./view.js";
 import { promptCard } from "./prompt-card.js";
-import { pages } from "./pages.js";
+import { pages, seatText } from "./pages.js";
 import { answerSummary, followsAnswer, isOwnAnswer } from "./answer.js";
+import { deviceLink, leaveDialog } from "./lugares.js";
 
 const TOKEN_KEY = "mesa.jogador.token";
 const NAME_KEY = "mesa.jogador.nome";
+const NOTICE_KEY = "mesa.jogador.aviso"; // why the join form is back, said once after the reload
 
 let conn = null;
 let identity = null; // {token} or {nome}
@@ -26,15 +31,33 @@ let answerTimer = null;
 const showStatus = statusPill($("#status"));
 const addEvent = eventLog($("#log"), { names: () => namesOf(state), selfId: () => (me ? me.id : null) });
 
+/** A second device's link (`/jogador#token=…`): this phone takes that seat's token, and the
+ * address bar forgets it. */
+function tokenFromLink() {
+  const token = new URLSearchParams(window.location.hash.slice(1)).get("token");
+  if (!token) return;
+  store.set(TOKEN_KEY, token);
+  window.history.replaceState(null, "", window.location.pathname + window.location.search);
+}
+
 function start() {
+  tokenFromLink();
   const token = store.get(TOKEN_KEY);
   if (token) {
     identity = { token };
     showTable(store.get(NAME_KEY) || "");
     open();
   } else {
-    showJoin();
+    showJoin(...savedNotice());
   }
+}
+
+/** What the page said before it reloaded to the join form: [error, note]. */
+function savedNotice() {
+  let notice = {};
+  try { notice = JSON.parse(store.get(NOTICE_KEY) || "{}") || {}; } catch (_e) { notice = {}; }
+  store.remove(NOTICE_KEY);
+  return [String(notice.motivo || ""), String(notice.nota || "")];
 }
 
 function open() {
@@ -47,6 +70,7 @@ function open() {
     onState: (newState) => { loaded = true; collecting = false; render(newState); },
     onRefused: refused,
   });
+  conn.socket.on("lugar_liberado", released);
 }
 
 function welcome(data) {
@@ -58,6 +82,7 @@ function welcome(data) {
   }
   store.set(NAME_KEY, me.nome);
   showReportLink(identity && identity.token);
+  deviceLink($("#device"), { link: () => (conn ? conn.ask("aparelho") : { ok: false }), name: () => (me ? me.nome : "") });
   showDice();
   showTable(me.nome);
   render(state);
@@ -71,12 +96,30 @@ function showReportLink(token) {
 }
 
 function refused(reason) {
-  // A refused token means the table no longer knows it (a new session): ask for the name again.
+  // A refused token means the table no longer knows it (a new session, a freed seat): ask for
+  // the name again.
   if (identity && identity.token) forget();
   showJoin(reason);
 }
 
-function showJoin(message = "") {
+/** This phone's seat was freed (by the GM, or "Sair" on another of its devices): its token no
+ * longer works; back to the join form, saying why. */
+function released(data) {
+  const reason = data && typeof data.motivo === "string" ? data.motivo : "";
+  leaveTable({ motivo: sentence(reason) });
+}
+
+/** Let go of the table — no connection, no token — and start the page again at the join form
+ * (nothing of the seat left on it), with `notice` ({motivo} or {nota}) shown there. */
+function leaveTable(notice) {
+  if (conn) conn.socket.disconnect();
+  conn = null;
+  forget();
+  store.set(NOTICE_KEY, JSON.stringify(notice));
+  window.location.reload();
+}
+
+function showJoin(message = "", note = "") {
   $("#table").hidden = true;
   showReportLink(null);
   $("#leave").hidden = true;
@@ -86,6 +129,9 @@ function showJoin(message = "") {
   const error = $("#join-error");
   error.textContent = message;
   error.hidden = !message;
+  const said = $("#join-note");
+  said.textContent = note;
+  said.hidden = !note;
   $("#nome").value = store.get(NAME_KEY) || $("#nome").value;
 }
 
@@ -125,16 +171,20 @@ $("#join").addEventListener("submit", (event) => {
   identity = { nome };
   store.set(NAME_KEY, nome);
   $("#join-error").hidden = true;
+  $("#join-note").hidden = true;
   open();
 });
 
-$("#leave").addEventListener("click", () => {
-  if (conn) conn.socket.disconnect();
-  conn = null;
-  forget();
-  store.remove(NAME_KEY);
-  window.location.reload();
+const leaving = leaveDialog({
+  name: () => (me && me.nome) || store.get(NAME_KEY) || "",
+  leave: () => (conn ? conn.ask("sair") : Promise.resolve({ ok: false })),
+  left: () => {
+    const name = (me && me.nome) || store.get(NAME_KEY) || "";
+    store.remove(NAME_KEY);
+    leaveTable({ nota: seatText("saiu", { nome: name }) });
+  },
 });
+$("#leave").addEventListener("click", () => leaving.open());
 
 /** The dice the player rolls with a tap (tables/paginas.yaml `dados_jogador`). */
 function showDice() {

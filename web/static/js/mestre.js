@@ -6,6 +6,7 @@ import { promptCard } from "./prompt-card.js";
 import { pages } from "./pages.js";
 import { MAX_LINES, isPreamble, outcome } from "./outcome.js";
 import { undoTracker } from "./undo.js";
+import { seatsList } from "./lugares.js";
 
 const TOKEN_KEY = "mesa.mestre.token";
 // On a phone the bar at the bottom keeps to the command box and ONE line of the last result.
@@ -58,8 +59,12 @@ const conn = connect({
     box.textContent = reason;
     box.hidden = false;
   },
-  onWelcome: () => { $("#refused").hidden = true; },
+  onWelcome: (data) => { $("#refused").hidden = true; seats.show(data.lugares); },
 });
+// The seats (who holds each character, on the air or not, since when): in the welcome, then
+// whenever they change. "Liberar" frees one: its phones leave, the next join takes it.
+const seats = seatsList($("#seats"), (id) => conn.ask("liberar", { personagem: id }));
+conn.socket.on("lugares", (data) => seats.show(data && data.lugares));
 
 /** Run a command text. A refusal goes to `show` (by default the compact box by the command
  * box); an accepted command clears every refusal on the page and shows its outcome. */

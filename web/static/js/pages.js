@@ -1,8 +1,9 @@
 // What the server says the pages show: each mode's name and quick buttons, the player's dice,
-// the prompt cards' titles and the option buttons' labels (tables/paginas.yaml, sent in
-// `boas_vindas.paginas`). The pages keep none of these texts themselves.
+// the prompt cards' titles, the option buttons' labels and the seat controls' words
+// (tables/paginas.yaml, sent in `boas_vindas.paginas`). The pages keep none of these texts
+// themselves.
 
-let current = { modos: {}, botoes: {}, dados_jogador: [], titulos_pedidos: {}, opcoes: {} };
+let current = { modos: {}, botoes: {}, dados_jogador: [], titulos_pedidos: {}, opcoes: {}, lugares: {} };
 
 /** Take the `paginas` of a `boas_vindas` (anything else is ignored). */
 export function setPages(data) {
@@ -10,3 +11,9 @@ export function setPages(data) {
 }
 
 export const pages = () => current;
+
+/** A seat control's words (paginas.yaml `lugares`), {nome}, {n} and {hora} filled in. */
+export function seatText(key, values = {}) {
+  const text = String((current.lugares || {})[key] ?? "");
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+}

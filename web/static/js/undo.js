@@ -9,9 +9,9 @@
 
 /** Commands that never change the table: never undone, so never the target. */
 // Commands desfazer skips (companion/replay.py PLACELESS): views, desfazer itself, and the
-// session's own system commands.
+// session's own system commands (the rules changed, a history notice, a seat freed).
 const NOT_UNDOABLE = new Set(["ajuda", "estado", "registro", "desfazer", "inicio_sessao",
-  "regras_mudaram", "aviso_historico"]);
+  "regras_mudaram", "aviso_historico", "lugar_liberado"]);
 export const UNDO = "desfazer";
 const KEEP = 300; // groups remembered (the log shows at most 300 entries anyway)
 

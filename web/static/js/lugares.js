@@ -1,0 +1,151 @@
+// Seats: a character's place belongs to the phones holding its token. The GM's list of seats
+// (who, on the air or not, since when; "Liberar" frees one), and on a player's phone the link
+// of a second device and "Sair" with its confirmation. Words from tables/paginas.yaml `lugares`.
+import { el, fill, sentence } from "./common.js";
+import { seatText } from "./pages.js";
+
+/** "21h04" (today) or "12/05 21h04", in this device's time; "" for no time. */
+export function clockTime(iso, now = new Date()) {
+  const when = iso ? new Date(iso) : null;
+  if (!when || Number.isNaN(when.getTime())) return "";
+  const pad = (n) => String(n).padStart(2, "0");
+  const hour = `${when.getHours()}h${pad(when.getMinutes())}`;
+  return when.toDateString() === now.toDateString() ? hour : `${pad(when.getDate())}/${pad(when.getMonth() + 1)} ${hour}`;
+}
+
+/** What a seat's line says of it: free, or on the air (on how many phones) or not, since when. */
+export function seatStatus(seat) {
+  if (!seat.ocupado) return seatText("livre");
+  const online = Number(seat.online) || 0;
+  const air = online > 1 ? seatText("no_ar_varios", { n: online }) : seatText(online ? "no_ar" : "fora_do_ar");
+  const hour = clockTime(seat.desde);
+  return hour ? `${air} · ${seatText("desde", { hora: hour })}` : air;
+}
+
+/**
+ * The GM's list of seats in `node`. `free(id)` frees one (resolves to the ack); "Liberar" asks
+ * once more ("Confirmar: liberar Ana") before it does, and a refusal is said on its line.
+ */
+export function seatsList(node, free) {
+  let seats = [];
+  const errors = new Map(); // character id → the last refusal of freeing it
+
+  function show(list) {
+    if (Array.isArray(list)) seats = list.filter((s) => s && typeof s === "object" && s.id);
+    fill(node, seats.length
+      ? el("ul", { class: "seats" }, seats.map(line))
+      : el("p", { class: "empty", text: seatText("vazio") }));
+  }
+
+  function line(seat) {
+    const state = !seat.ocupado ? "free" : Number(seat.online) > 0 ? "on" : "off";
+    const status = el("span", { class: "seat-status", text: seatStatus(seat) });
+    const item = el("li", { class: `seat ${state}`, "data-personagem": seat.id },
+      el("span", { class: "seat-name", text: String(seat.nome ?? seat.id) }), status,
+      seat.ocupado ? freeButton(seat) : null,
+      errors.has(seat.id) ? el("p", { class: "error", role: "alert", text: errors.get(seat.id) }) : null);
+    return item;
+  }
+
+  function freeButton(seat) {
+    const name = String(seat.nome ?? seat.id);
+    const button = el("button", { type: "button", class: "danger small", text: seatText("liberar"),
+      "aria-label": `${seatText("liberar")}: ${name}` });
+    button.addEventListener("click", async () => {
+      if (!button.classList.contains("armed")) {
+        button.classList.add("armed");
+        button.textContent = seatText("confirmar_liberar", { nome: name });
+        button.setAttribute("aria-label", button.textContent);
+        setTimeout(() => { if (button.isConnected && !button.disabled) show(); }, 4000);
+        return;
+      }
+      button.disabled = true;
+      const ack = await free(seat.id);
+      if (ack.ok) errors.delete(seat.id);
+      else errors.set(seat.id, sentence(ack.error || ""));
+      show();
+    });
+    return button;
+  }
+
+  show([]);
+  return { show };
+}
+
+/**
+ * The player's "Entrar em outro aparelho": asks the server for this seat's link (`link()`
+ * resolves to the ack {ok, url, qr}) and shows it with its QR code in `node`.
+ */
+export function deviceLink(node, { link, name }) {
+  const open = el("button", { type: "button", class: "quiet device-open", text: seatText("outro_aparelho") });
+  const panel = el("div", { class: "device-link", hidden: true });
+  open.setAttribute("aria-expanded", "false");
+  open.addEventListener("click", async () => {
+    if (!panel.hidden) return close();
+    open.disabled = true;
+    const ack = await link();
+    open.disabled = false;
+    if (!ack.ok) {
+      fill(panel, el("p", { class: "error", role: "alert", text: sentence(ack.error || "") }));
+    } else {
+      const qr = String(ack.qr || "");
+      fill(panel,
+        el("p", { class: "hint", text: seatText("outro_aparelho_ajuda", { nome: name() }) }),
+        el("img", { class: "device-qr", alt: seatText("outro_aparelho"),
+          src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(qr)}` }),
+        el("a", { class: "device-url", href: ack.url, text: ack.url }),
+        el("button", { type: "button", class: "quiet", text: seatText("fechar"), onclick: close }));
+    }
+    panel.hidden = false;
+    open.setAttribute("aria-expanded", "true");
+  });
+
+  function close() {
+    panel.hidden = true;
+    fill(panel);
+    open.setAttribute("aria-expanded", "false");
+  }
+
+  fill(node, open, panel);
+  return { close };
+}
+
+/**
+ * "Sair": a dialog in the page asks first (what leaving does to the seat); confirming calls
+ * `leave()` (resolves to the ack) and, once the seat is free, `left()`.
+ */
+export function leaveDialog({ leave, left, name }) {
+  const question = el("h2", { id: "leave-title" });
+  const explain = el("p", { id: "leave-text" });
+  const error = el("p", { class: "error", role: "alert", hidden: true });
+  const confirm = el("button", { type: "button", class: "danger" });
+  const stay = el("button", { type: "button", class: "primary" });
+  const dialog = el("dialog", { class: "leave-dialog card", "aria-labelledby": "leave-title", "aria-describedby": "leave-text" },
+    question, explain, error, el("div", { class: "dialog-buttons" }, stay, confirm));
+  document.body.append(dialog);
+  stay.addEventListener("click", () => dialog.close());
+  confirm.addEventListener("click", async () => {
+    confirm.disabled = true;
+    const ack = await leave();
+    confirm.disabled = false;
+    if (!ack.ok) {
+      error.textContent = sentence(ack.error || "");
+      error.hidden = false;
+      return;
+    }
+    dialog.close();
+    left();
+  });
+
+  return {
+    open() {
+      question.textContent = seatText("sair_pergunta", { nome: name() });
+      explain.textContent = seatText("sair_explica", { nome: name() });
+      confirm.textContent = seatText("sair_confirmar");
+      stay.textContent = seatText("sair_cancelar");
+      error.hidden = true;
+      dialog.showModal();
+      stay.focus();
+    },
+  };
+}
