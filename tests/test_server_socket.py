@@ -145,6 +145,19 @@ def settle(session: Session, *peers: Peer, viewers: dict[Peer, str]) -> None:
                    what=f"eventos {wanted} (recebidos {peer.seqs})")
 
 
+def quiet(peer: Peer, still: float = 0.3) -> None:
+    """Wait until the peer's last message is a view and nothing more arrived for `still`
+    seconds (a command's views follow its events by a few milliseconds)."""
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        count = len(peer.received)
+        time.sleep(still)
+        if count == len(peer.received) and peer.received and \
+                peer.received[-1][0] in ("estado", "estado_mudou"):
+            return
+    raise AssertionError(f"mensagens não pararam de chegar: {peer.received[-3:]}")
+
+
 def sees(viewer: str) -> Callable[[str], bool]:
     if viewer == "gm":
         return lambda visibility: True
@@ -719,6 +732,8 @@ def test_a_gm_only_command_sends_players_nothing_at_all(peers, session: Session)
     settle(session, ana, table, viewers={ana: "player:ana", table: "public"})
     ana.wait_states(2)
     table.wait_states(2)
+    for peer in (ana, table):  # the views of 'rolar 1d6' (and of Ana's join) are in, too
+        quiet(peer)
     before = (len(ana.received), len(table.received))
     gm_states = len(gm.of("estado"))
     gm_ok(gm, "segredo escutar a porta")
