@@ -11,14 +11,12 @@ missing and the command's usage line from comandos.yaml. A template marked `recu
 """
 from __future__ import annotations
 
-import itertools
 import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from hassil import Intents, RangeSlotList, TextSlotList, TextSlotValue, recognize_all
+from hassil import Intents, TextSlotList, TextSlotValue, recognize_all
 from hassil.expression import TextChunk
-from hassil.sample import sample_sentence
 
 from companion.commands import contract
 from companion.commands.contract import ArgumentContract
@@ -695,47 +693,6 @@ BUILDERS: dict[str, Builder] = {
     "personagem": _sheet,
     "luz": _light,
 }
-
-
-# ---------------------------------------------------------------- phrases for the voice layer
-
-
-def sample_phrases(tables: Tables) -> list[tuple[str, str]]:
-    """(command, sentence) for every template without wildcards, a few numbers each."""
-    compiled = grammar(tables)
-    sample = compiled.rules.amostra
-    lists = {name: _small_range(slot_list, sample.de, sample.ate)
-             for name, slot_list in compiled.intents.slot_lists.items()}
-    pairs: list[tuple[str, str]] = []
-    for intent in compiled.intents.intents.values():
-        for data in intent.data:
-            metadata = data.metadata or {}
-            if metadata.get("falta") or metadata.get("recusa") or metadata.get("amostra") is False:
-                continue  # a command word alone, a refusal, a form refused for some numbers
-            rules = {**compiled.intents.expansion_rules, **data.expansion_rules}
-            for sentence in data.sentences:
-                if set(sentence.list_names(rules)) & data.wildcard_list_names:
-                    continue
-                texts = sample_sentence(sentence, lists, rules, language=LANGUAGE)
-                for text in itertools.islice(texts, sample.por_modelo):
-                    pairs.append((intent.name, " ".join(text.split())))
-    return list(dict.fromkeys(pairs))
-
-
-def _small_range(slot_list: Any, low: int, high: int) -> Any:
-    """A range list cut down to a few numbers, said in words (what Vosk will hear)."""
-    if not isinstance(slot_list, RangeSlotList):
-        return slot_list
-    start = max(slot_list.start, low)
-    stop = max(start, min(slot_list.stop, high))
-    return RangeSlotList(name=slot_list.name, start=start, stop=stop,
-                         digits=False, words=True, words_language=LANGUAGE)
-
-
-def phrases(tables: Tables) -> list[str]:
-    """A bounded sample of sentences the templates accept (for the Vosk phrase list)."""
-    return sorted({text for _, text in sample_phrases(tables)})
-
 
 
 # ---------------------------------------------------------------- every reading (strict voice)
