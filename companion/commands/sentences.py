@@ -16,15 +16,6 @@ class Wildcard:
     filtra_inicio: bool
 
 
-@dataclass(frozen=True)
-class Sample:
-    """How many sentences per template the phrase sample takes (mesa.amostra)."""
-
-    de: int
-    ate: int
-    por_modelo: int
-
-
 _WORD_LISTS = ("nao_sao_nomes", "particulas", "artigos", "varios_personagens",
                "separadores_de_nomes", "palavras_de_rolar", "separadores_de_marcha",
                "atributos_com_sinal", "palavras_de_tesouro")
@@ -48,7 +39,6 @@ class HouseRules:
     atributos_com_sinal: tuple[str, ...]
     palavras_de_tesouro: tuple[str, ...]
     atributos: Mapping[str, tuple[str, ...]]
-    amostra: Sample
     padrao_da_casa: bool = False
 
     def wildcard(self, slot: str) -> Wildcard:
