@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterable, Iterator, NoReturn, TextIO
 # become (tests/test_cli_pieces.py checks that no module declaring a piece is left out).
 import companion.report.words  # noqa: F401  (declares tables/relatorio.yaml's piece)
 import companion.voice.config  # noqa: F401  (declares tables/voz.yaml's piece)
-from companion.commands.parse import parse
+from companion.commands.reading import parse
 from companion.errors import CompanionError, TableError
 from companion.loader import load_rules
 from companion.report import build

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import companion.engine  # noqa: F401  (declares every procedure's pieces)
 from companion import pages
-from companion.commands.parse import SentenceFile
+from companion.commands.sentences import SentenceFile
 from companion.engine.procedures.conditions import condition_notes
 from companion.engine.procedures.party import FIELDS
 from companion.errors import TableError

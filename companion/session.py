@@ -46,7 +46,7 @@ from typing import Any, Callable, Hashable, Iterator
 
 from companion import protocol, replay, rules_version, state_codec
 from companion.engine import Command, State, apply, initial_state
-from companion.commands.parse import ParseResult, parse
+from companion.commands.reading import ParseResult, parse
 from companion.engine.model import GM, PUBLIC
 from companion.engine.procedures.weather import SESSION_START
 from companion.engine.toolkit import slug

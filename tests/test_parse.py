@@ -8,11 +8,12 @@ from typing import Any, Callable, Iterator
 import pytest
 import yaml
 
-from companion.commands import normalize, parse, phrases, sample_phrases
+from companion.commands import normalize, parse
 from companion.commands.parse import ParseResult, grammar
 from companion.engine.model import Command
 from companion.session import Session
 from companion.tables import Tables
+from companion.voice.phrases import voice_phrases
 from tests.rules_helpers import changed_rules
 
 GOLDEN = yaml.safe_load((Path(__file__).parent / "golden" / "sentences.yaml").read_text("utf-8"))
@@ -496,11 +497,11 @@ def test_grammar_is_compiled_once_per_tables(tables: Tables) -> None:
     assert grammar(tables) is grammar(tables)
 
 
-def test_phrases_are_bounded_and_cover_every_command(tables: Tables) -> None:
-    sample = phrases(tables)
-    assert 100 < len(sample) < 5000
+def test_voice_phrases_cover_every_command(tables: Tables) -> None:
+    sample = [phrase.text for phrase in voice_phrases(tables)]
+    assert 100 < len(sample) < 20000
     assert all("{" not in text and text == text.strip() for text in sample)
-    commands = {name for name, _ in sample_phrases(tables)}
+    commands = {phrase.command for phrase in voice_phrases(tables)}
     assert set(tables.get("comandos", "comandos")) - commands <= {
         "magia", "marcha", "monstro", "panico", "personagem", "derrotados", "tesouro", "item",
         "vigia", "curar"}  # these always need a name (a wildcard): no fixed phrase

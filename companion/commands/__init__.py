@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from companion.commands.normalize import Normalized, normalize
-from companion.commands.parse import ParseResult, parse, phrases, sample_phrases
+# through the facade, last: `companion.commands.parse` then names the function, not the module
+from companion.commands.parse import ParseResult, parse
 
-__all__ = ["Normalized", "ParseResult", "normalize", "parse", "phrases", "sample_phrases"]
+__all__ = ["Normalized", "ParseResult", "normalize", "parse"]

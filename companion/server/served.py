@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Protocol, runtime_checkable
 
-from companion.commands.parse import ParseResult
+from companion.commands.reading import ParseResult
 from companion.engine import Command, State
 from companion.session import Player, RunResult, Seat
 from companion.projection import Quoted, StoredEvent

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Literal, Sequence
 
-from companion.commands.parse import ParseResult
+from companion.commands.reading import ParseResult
 from companion.vocabulary import Command
 from companion.voice.recognizer import Utterance
 

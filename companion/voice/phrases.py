@@ -19,7 +19,7 @@ from hassil.expression import (Alternative, Expression, ListReference, Permutati
 from hassil.expression import Sequence as Seq
 
 from companion.commands.normalize import fold
-from companion.commands.parse import grammar
+from companion.commands.grammar import grammar
 from companion.tables import Tables
 from companion.voice.config import VoiceConfig, voice_config
 from companion.voice.reading import bare_value, prompt_options as _options

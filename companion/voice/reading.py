@@ -17,7 +17,8 @@ from typing import Any, Iterable
 from hassil.expression import ListReference, Sequence
 
 from companion.commands.normalize import fold
-from companion.commands.parse import ParseResult, grammar, readings
+from companion.commands.grammar import grammar
+from companion.commands.reading import ParseResult, readings
 from companion.vocabulary import Command
 from companion.prompt_names import PromptLabels
 from companion.tables import Tables

@@ -1,0 +1,86 @@
+"""frases.yaml compiled into hassil intents, once per Tables (the light sources of casa.yaml
+and the sheet fields added as lists), with what reading a match needs besides."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+from hassil import Intents, TextSlotList, TextSlotValue
+from hassil.expression import TextChunk
+
+from companion.commands.contract import ArgumentContract
+from companion.commands.normalize import fold
+from companion.commands.sentences import HouseRules, SentenceFile
+from companion.dice_limits import DiceLimits
+from companion.errors import TableError
+from companion.light_sources import LightRules
+from companion.narration import Narrator
+from companion.protocol import CommandRules
+from companion.tables import Tables
+
+LANGUAGE = "pt"
+
+
+@dataclass(frozen=True)
+class Grammar:
+    """frases.yaml compiled once: hassil intents plus the house rules for cleaning slots."""
+
+    intents: Intents
+    rules: HouseRules
+    usage: Mapping[str, str]
+    contract: ArgumentContract  # argumentos.yaml (+ the sheet fields): what each command takes
+    dice_limits: DiceLimits  # tables/casa.yaml limites_dados: the largest dice modifier
+    narration: Narrator  # refusals: tables/narracao/leitura.yaml, argumentos.yaml
+
+
+_CACHE: dict[int, tuple[Tables, Grammar]] = {}
+
+
+def grammar(tables: Tables) -> Grammar:
+    """The compiled templates for these tables (compiled once per Tables object)."""
+    cached = _CACHE.get(id(tables))
+    if cached is not None and cached[0] is tables:
+        return cached[1]
+    house = tables.piece(SentenceFile).mesa  # checked (hassil reads the templates themselves)
+    data = tables["frases"]
+    try:
+        intents = Intents.from_dict({k: v for k, v in data.items() if k != "mesa"})
+    except Exception as error:  # hassil's template errors, translated once here
+        raise TableError(f"tables/frases.yaml: modelo de frase inválido ({error})") from None
+    _add_light_sources(intents, tables)
+    _add_sheet_fields(intents, house)
+    compiled = Grammar(intents=intents, rules=house, usage=_usage(tables),
+                       contract=tables.piece(ArgumentContract).with_sheet(house.atributos),
+                       dice_limits=tables.piece(DiceLimits), narration=tables.narration)
+    if len(_CACHE) > 8:
+        _CACHE.clear()
+    _CACHE[id(tables)] = (tables, compiled)
+    return compiled
+
+
+def _usage(tables: Tables) -> dict[str, str]:
+    """Each command's help line from comandos.yaml ("terreno planície|… — terreno do hex")."""
+    return {name: spec.ajuda for name, spec in tables.piece(CommandRules).comandos.items()}
+
+
+def _add_light_sources(intents: Intents, tables: Tables) -> None:
+    """Every light source of casa.yaml `luz` can be named as itself."""
+    sources = tables.piece(LightRules).luz
+    slot_list = intents.slot_lists.get("fonte")
+    if not isinstance(slot_list, TextSlotList):
+        return
+    known = {value.value_out for value in slot_list.values}
+    extra = [TextSlotValue(TextChunk(fold(str(key))), str(key))
+             for key in sources if str(key) not in known]
+    if extra:
+        intents.slot_lists["fonte"] = TextSlotList(name="fonte",
+                                                   values=[*slot_list.values, *extra])
+
+
+def _add_sheet_fields(intents: Intents, rules: HouseRules) -> None:
+    """The {campo} list ("Ana comida +2"): every sheet alias except the signed modifiers."""
+    signed = set(rules.atributos_com_sinal)
+    values = [TextSlotValue(TextChunk(" ".join(fold(alias).split())), str(key))
+              for key, aliases in rules.atributos.items() if key not in signed
+              for alias in aliases]
+    intents.slot_lists["campo"] = TextSlotList(name="campo", values=values)
