@@ -479,7 +479,7 @@ def apply_benefits(state: State, scratch: Scratch, character_id: str) -> State:
         rolled = scratch.roll(f"{character.level}{_hit_die(scratch.piece(HouseRest), character)}",
                               rules.dados_de_vida,
                               edge=edge_for(character, scratch.tables, state.minutes),
-                              personagem=character.id,
+                              personagem=character.id, quem=character.name,
                               describe=lambda total: narration.render(
                                   "descanso.recupera_pv", {"nome": character.name, "pv": total}))
         healed = max(0, rolled.total)

@@ -1,0 +1,51 @@
+"""The GM's phone at the table (issue 17, items 12–14), in Chromium at 390×844: a public roll
+says who rolled on every page and the table screen; stacked prompt cards each keep their target
+and which die DESV keeps, and a DESV prompt takes the two values on the phone; instructions meant
+for the GM reach the GM only, while the players see the fact."""
+from __future__ import annotations
+
+from typing import Any
+
+from tests.browser_helpers import GM_TOKEN, seen_by, wait_until
+from tests.test_browser import Table, table  # noqa: F401  (the fixture)
+
+PHONE = {"width": 390, "height": 844}
+
+
+def gm_phone(table: Table) -> Any:
+    page = table.open(f"/mestre?token={GM_TOKEN}", table.context(PHONE))
+    page.locator("#status.on").wait_for()
+    return page
+
+
+def player_phone(table: Table, name: str) -> Any:
+    page = table.open("/jogador", table.context(PHONE))
+    page.get_by_label("Nome").fill(name)
+    page.get_by_role("button", name="Entrar").click()
+    page.locator("#who", has_text=name).wait_for()
+    page.locator("#status.on").wait_for()
+    return page
+
+
+def test_a_public_roll_says_who_rolled_on_every_page_and_the_table_screen(table: Table) -> None:
+    gm = gm_phone(table)
+    carla, bia = player_phone(table, "Carla"), player_phone(table, "Bia")
+    mesa = table.mesa()
+    table.command(gm, "Carla ganha 1 de exaustão")
+    before = len(table.events())
+    carla.locator("#dice").get_by_role("button", name="d20", exact=True).click()
+    roll = wait_until(lambda: next((e for e in table.events()[before:]
+                                    if e["kind"] == "rolagem"), None),
+                      message="Carla's roll did not reach the server")
+    assert roll["visibility"] == "public" and roll["data"]["quem"] == "Carla"
+    data = roll["data"]
+    assert data["vantagem"] == "desvantagem"
+    said = f"desvantagem; descartado {data['descartado']}"
+    for page, where in ((gm, "#log"), (carla, "#log"), (bia, "#log"), (mesa, "#latest")):
+        item = page.locator(f"{where} li[data-seq]", has_text=said).first
+        item.wait_for()
+        shown = " ".join(item.inner_text().split())
+        assert shown.startswith("Carla:") and str(data["total"]) in shown, (where, shown)
+    wait_until(lambda: "Carla:" in gm.locator("#last-result").inner_text(),
+               message=f"the GM's last result does not say who rolled: "
+               f"{gm.locator('#last-result').inner_text()!r}")
