@@ -49,3 +49,48 @@ def test_a_public_roll_says_who_rolled_on_every_page_and_the_table_screen(table:
     wait_until(lambda: "Carla:" in gm.locator("#last-result").inner_text(),
                message=f"the GM's last result does not say who rolled: "
                f"{gm.locator('#last-result').inner_text()!r}")
+
+
+def not_cut(card: Any) -> bool:
+    """The card's prompt text is shown whole: no line cut off with an ellipsis."""
+    return card.locator(".prompt-text").evaluate(
+        "n => n.scrollWidth <= n.clientWidth + 1 && n.scrollHeight <= n.clientHeight + 1")
+
+
+def test_stacked_desv_prompts_keep_their_targets_and_take_two_values(table: Table) -> None:
+    gm = gm_phone(table)
+    carla = player_phone(table, "Carla")
+    table.command(gm, "Carla ganha 1 de exaustão")
+    table.command(gm, "pânico Carla")
+    for _ in range(6):  # the third 'avançar' in a row asks the forced march's CON test
+        if any(p.kind == "marcha_forcada" for p in table.session.state.prompts):
+            break
+        table.command(gm, "avançar")
+    kinds = [p.kind for p in table.session.state.prompts]
+    assert kinds == ["panico", "marcha_forcada"], kinds
+    # the player's phone: the older card (panic: roll under, DESV keeps the higher) and the
+    # current one (CON: DESV keeps the lower), each with its target, whole
+    older = carla.locator(".prompt.compact")
+    current = carla.locator(".prompt.current")
+    current.wait_for()
+    older.wait_for()
+    for card, target, kept in ((older, "passa com 10 ou menos", "o maior"),
+                               (current, "DC 12", "o menor")):
+        shown = card.inner_text()
+        assert target in shown and kept in shown, shown
+        assert not_cut(card), f"the card's text is cut off: {shown!r}"
+    # the GM's phone: the older card keeps them too
+    gm_older = gm.locator(".prompt.for-gm.older")
+    gm_older.wait_for()
+    assert "passa com 10 ou menos" in gm_older.inner_text() and not_cut(gm_older)
+    # two values typed on the phone for the DESV panic test: the higher one counts
+    older.get_by_label("1º dado").fill("5")
+    older.get_by_label("2º dado").fill("16")
+    before = len(table.events())
+    older.get_by_role("button", name="Enviar valores").click()
+    answer = wait_until(lambda: next((e for e in table.events()[before:]
+                                      if e["kind"] == "resposta"), None),
+                        message="the two values did not reach the server")
+    assert answer["data"]["tipo"] == "panico" and answer["data"]["natural"] == 16, answer
+    carla.locator(".prompt.compact").wait_for(state="detached")
+    assert [p.kind for p in table.session.state.prompts] == ["marcha_forcada"]
