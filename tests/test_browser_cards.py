@@ -94,3 +94,23 @@ def test_stacked_desv_prompts_keep_their_targets_and_take_two_values(table: Tabl
     assert answer["data"]["tipo"] == "panico" and answer["data"]["natural"] == 16, answer
     carla.locator(".prompt.compact").wait_for(state="detached")
     assert [p.kind for p in table.session.state.prompts] == ["marcha_forcada"]
+
+
+def test_instructions_for_the_gm_reach_the_gm_only(table: Table) -> None:
+    gm = gm_phone(table)
+    ana = player_phone(table, "Ana")
+    mesa = table.mesa()
+    table.command(gm, "vigia")
+    table.command(gm, "fugir")
+    for page, where in ((gm, "#log"), (ana, "#log"), (mesa, "#latest")):
+        page.locator(f"{where} li", has_text="O grupo declara fuga").wait_for()
+        page.locator(f"{where} li", has_text="Vigia: Ana").wait_for()
+    wait_until(lambda: max(
+        [int(s) for s in ana.eval_on_selector_all("#log li[data-seq]", "ls => ls.map(l => l.dataset.seq)")]
+        or [0]) >= len(seen_by(table.events(), "player:ana")))
+    for page in (ana, mesa):
+        shown = page.locator("body").inner_text()
+        for instruction in ("fuga sucesso", "fuga falha", "diga 'vigia"):
+            assert instruction not in shown.lower(), (instruction, shown)
+    gm.locator("#log li", has_text="'fuga sucesso', 'fuga falha'").wait_for()
+    gm.locator("#log li", has_text="diga 'vigia Nome'").wait_for()

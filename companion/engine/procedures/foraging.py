@@ -20,7 +20,7 @@ from companion.engine.procedures.travel import (
     require_rested,
     run_round,
 )
-from companion.engine.model import Character, State
+from companion.engine.model import GM, Character, State
 from companion.engine.toolkit import (
     require_chance,
     Scratch,
@@ -275,6 +275,9 @@ def accident(state: State, scratch: Scratch, who: tuple[str, ...],
         scratch.tell("viagem.condicao", kind="aviso", personagem=hurt.id,
                      words={"nome": hurt.name, "condicao": row.condicao,
                             "ate_ser_curado": row.ate_ser_curado})
+        if row.ate_ser_curado:
+            scratch.tell("viagem.condicao_dica", GM, personagem=hurt.id,
+                         words={"nome": hurt.name})
     return update_character(state, hurt)
 
 
