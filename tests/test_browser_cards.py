@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.browser_helpers import GM_TOKEN, seen_by, wait_until
+from tests.browser_helpers import GM_TOKEN, screenshot, seen_by, wait_until
 from tests.test_browser import Table, table  # noqa: F401  (the fixture)
 
 PHONE = {"width": 390, "height": 844}
@@ -46,6 +46,7 @@ def test_a_public_roll_says_who_rolled_on_every_page_and_the_table_screen(table:
         item.wait_for()
         shown = " ".join(item.inner_text().split())
         assert shown.startswith("Carla:") and str(data["total"]) in shown, (where, shown)
+    screenshot(mesa, "mesa-quem-rolou")
     wait_until(lambda: "Carla:" in gm.locator("#last-result").inner_text(),
                message=f"the GM's last result does not say who rolled: "
                f"{gm.locator('#last-result').inner_text()!r}")
@@ -83,6 +84,8 @@ def test_stacked_desv_prompts_keep_their_targets_and_take_two_values(table: Tabl
     gm_older = gm.locator(".prompt.for-gm.older")
     gm_older.wait_for()
     assert "passa com 10 ou menos" in gm_older.inner_text() and not_cut(gm_older)
+    screenshot(carla, "jogador-pedidos-empilhados")
+    screenshot(gm, "mestre-pedidos-empilhados")
     # two values typed on the phone for the DESV panic test: the higher one counts
     older.get_by_label("1º dado").fill("5")
     older.get_by_label("2º dado").fill("16")
