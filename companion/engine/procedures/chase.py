@@ -393,6 +393,7 @@ def _slow_down(state: State, scratch: Scratch, loss: float, extra: int) -> State
     chase = state.chase
     if chase is None or chase.party_speed is None:
         scratch.tell("perseguicao.mais_lento")
+        scratch.tell("perseguicao.mais_lento_dica", GM)
         return state
     slower = replace(chase, party_speed=max(0, round(chase.party_speed
                                                      * (1 - float(loss)) ** extra)))
