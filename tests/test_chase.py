@@ -464,3 +464,16 @@ def test_random_dungeon_and_chase_commands_stay_sane(tables: Tables, script: lis
         assert state.dungeon.turns_since_rest >= 0
         if state.chase is not None:
             assert abs(state.chase.score) < tables.get("perseguicao", "pontos_para_fim")
+
+
+def test_a_long_chase_without_speeds_asks_them_of_the_gm_alone(tables: Tables) -> None:
+    """Issue 17, 14: the players see the fact (the party is slower); how to give the speeds
+    is the GM's instruction, a GM-only event."""
+    play = chase_play(tables, None, ana_and_bia())
+    play("fuga", resultado="sucesso")
+    _past_the_limit(play)
+    events = play("responder", opcao="sim")
+    (fact,) = [e for e in events if e.code == "perseguicao.mais_lento"]
+    (how,) = [e for e in events if e.code == "perseguicao.mais_lento_dica"]
+    assert fact.visibility == "public" and "velocidade" not in fact.text.split(":", 1)[1]
+    assert how.visibility == "gm" and "velocidade 120 contra 90" in how.text

@@ -283,7 +283,10 @@ def test_5_disease_is_said_and_stays_until_cured(table) -> None:
     mesa = table(7)  # Tabela H row 10 on this rest
     events = mesa.run("personagem Ana", "descansar")
     warned = [e for e in events if e["kind"] == "aviso" and "Doença" in e["text"]]
-    assert warned and warned[0]["visibility"] == "public" and "curar" in warned[0]["text"]
+    assert warned and warned[0]["visibility"] == "public" and "curada" in warned[0]["text"]
+    # how to cure it is said to the GM alone (issue 17, 14)
+    assert any(e["visibility"] == "gm" and "curar" in e["text"] and "Doença" in e["text"]
+               for e in events)
     mesa.run(*["explorar"] * 8)
     assert "Doença (roedores/pestes)" in mesa.char("Ana").conditions
     assert "Doença (roedores/pestes)" in mesa.run("estado")[0]["text"]

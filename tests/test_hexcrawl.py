@@ -856,7 +856,10 @@ def test_tabela_f_row_8_marks_the_condition_until_cured_and_says_how_to_cure(
     start(play, party=(ana(),), terrain="montanha")
     events = run(play, "cacar", 3, 8, personagem="ana")
     (warning,) = [e for e in events if e.kind == "aviso"]
-    assert warning.text == (f"Ana: {ANKLE}. Dura até ser curado: diga 'curar Ana'.")
+    assert warning.text == f"Ana: {ANKLE}. Dura até ser curado."
+    assert warning.visibility == "public"
+    (how,) = [e for e in events if "curar" in e.text]  # the instruction is the GM's alone
+    assert how.visibility == "gm" and how.text == "Quando Ana se curar, diga 'curar Ana'."
 
 
 def test_tabela_f_row_8_halves_the_next_advance(play: Play) -> None:

@@ -243,6 +243,10 @@ READ_DIFFERENTLY_TODAY = {
     50: "issue 17, 7: back from the chase at 20h50, the rest of round 6 passes (the day ends "
         "first) and the advance is day 3's round 1, on the grid",
     51: "issue 17, 7: the next advance is round 2 (4h–8h), not 0h50–4h50",
+    23: "issue 17, 12: a character's own roll (Bruno's and Ana's hit dice) says who rolled "
+        "(quem)",
+    43: "issue 17, 14: declaring flight tells the players the fact; how to say the escape "
+        "test's result ('fuga sucesso'…) is a new GM-only event",
 }
 # Events of the fixture whose facts today's rules keep but whose words they change: the
 # migration fills their narration from today's replay (the stored text, which people see,

@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Literal
 
 from companion.engine.clock import pass_time
-from companion.engine.model import Character, Chase, Prompt, State
+from companion.engine.model import GM, Character, Chase, Prompt, State
 from companion.engine.toolkit import (
     require_chance,
     ATTRIBUTES,
@@ -195,6 +195,7 @@ def declare_flight(state: State, scratch: Scratch) -> State:
     name = arg(scratch, "personagem")
     roller = find_character(state, str(name)).id if name else None
     scratch.tell("perseguicao.fuga_declarada", personagem=roller)
+    scratch.tell("perseguicao.fuga_declarada_dica", GM, personagem=roller)
     return replace(state, chase=Chase(phase="declarada", roller=roller))
 
 
@@ -392,6 +393,7 @@ def _slow_down(state: State, scratch: Scratch, loss: float, extra: int) -> State
     chase = state.chase
     if chase is None or chase.party_speed is None:
         scratch.tell("perseguicao.mais_lento")
+        scratch.tell("perseguicao.mais_lento_dica", GM)
         return state
     slower = replace(chase, party_speed=max(0, round(chase.party_speed
                                                      * (1 - float(loss)) ** extra)))

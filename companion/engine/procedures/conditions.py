@@ -35,7 +35,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Mapping
 
 from companion.engine.clock import MINUTES_PER_DAY
-from companion.engine.model import PUBLIC, Character, Lasting, State, TravelMode
+from companion.engine.model import GM, PUBLIC, Character, Lasting, State, TravelMode
 from companion.engine.toolkit import (
     Scratch,
     arg,
@@ -257,6 +257,9 @@ def round_harm(state: State, scratch: Scratch, rounds: int) -> State:
                          words={"nome": character.name, "curta": str(text).split(":")[0],
                                 "antes": before, "depois": character.hp,
                                 "palavra": _first_word(text)})
+            scratch.tell("condicoes.dano_por_rodada_dica", GM, personagem=character.id,
+                         condicao=text, words={"nome": character.name,
+                                               "palavra": _first_word(text)})
         state = update_character(state, character)
     return state
 

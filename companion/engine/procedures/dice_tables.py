@@ -66,10 +66,10 @@ def roll_command(state: State, scratch: Scratch) -> State:
     exhausted = character is not None and edge_for(character, scratch.tables, state.minutes) is not None
     edge, note = _edge(arg(scratch, "vantagem"), exhausted)
     name = scratch.piece(DiceRules).rolagens.nome
-    extra = {"personagem": player} if player else {}
+    who = (character.name if character else player) if player else None
+    extra = {"personagem": player, "quem": who} if player else {}
     label = scratch.tables.narration.render("dados.rotulo_rolar", {
-        "quem": (character.name if character else player) if player else None, "nome": name,
-        "nota": note})
+        "quem": who, "nome": name, "nota": note})
     scratch.roll(expression, name, edge=edge, label=label, **extra)
     return state
 

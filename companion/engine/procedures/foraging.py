@@ -20,7 +20,7 @@ from companion.engine.procedures.travel import (
     require_rested,
     run_round,
 )
-from companion.engine.model import Character, State
+from companion.engine.model import GM, Character, State
 from companion.engine.toolkit import (
     require_chance,
     Scratch,
@@ -197,7 +197,7 @@ def _gathering_roll(scratch: Scratch, spec: GatheringTable, row: GatheringRow, a
     """One Tabela E roll: a character's own, under their edge (named among several)."""
     extra: dict[str, Any] = {}
     if character is not None:
-        extra = {"personagem": character.id,
+        extra = {"personagem": character.id, "quem": character.name,
                  "edge": edge_for(character, scratch.tables, now),
                  "label": _label(scratch, spec.nome, character) if several else None}
     return scratch.chance(row.chance(activity), spec.nome, spec.sim, spec.nao,
@@ -240,7 +240,8 @@ def accident(state: State, scratch: Scratch, who: tuple[str, ...],
     roll is one of the group's, named by whose it is."""
     spec = scratch.piece(AccidentTable)
     victim = find_character(state, who[0]) if who else None
-    extra: dict[str, Any] = {} if victim is None else {"personagem": victim.id}
+    extra: dict[str, Any] = {} if victim is None else {"personagem": victim.id,
+                                                         "quem": victim.name}
     rolled = scratch.roll(spec.dados, spec.nome,
                           label=_label(scratch, spec.nome, victim) if victim and several
                           else None,
@@ -274,6 +275,9 @@ def accident(state: State, scratch: Scratch, who: tuple[str, ...],
         scratch.tell("viagem.condicao", kind="aviso", personagem=hurt.id,
                      words={"nome": hurt.name, "condicao": row.condicao,
                             "ate_ser_curado": row.ate_ser_curado})
+        if row.ate_ser_curado:
+            scratch.tell("viagem.condicao_dica", GM, personagem=hurt.id,
+                         words={"nome": hurt.name})
     return update_character(state, hurt)
 
 

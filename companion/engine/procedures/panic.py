@@ -330,7 +330,8 @@ def _daily_harm(character: Character, row: ExhaustionRow, name: str,
     harm = row.dano_diario
     assert harm is not None
     attribute = harm.atributo
-    rolled = scratch.roll(harm.dados, name, resultado=row.texto, personagem=character.id)
+    rolled = scratch.roll(harm.dados, name, resultado=row.texto, personagem=character.id,
+                          quem=character.name)
     damage = dict(character.attribute_damage)
     damage[attribute] = damage.get(attribute, 0) + rolled.total
     scratch.tell("panico.dano_exaustao", personagem=character.id, atributo=attribute,

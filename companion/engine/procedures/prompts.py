@@ -229,6 +229,7 @@ def _by_roll(state: State, prompt: Prompt, scratch: Scratch) -> PromptAnswer:
                           label=label, describe=shown,
                           low_is_good=bool(prompt.context.get("rolar_abaixo")),
                           pedido=prompt.id, personagem=prompt.character,
+                          quem=character.name if character else None,
                           modificador=prompt.modifier)
     return PromptAnswer(total=rolled.total + prompt.modifier, natural=rolled.total)
 

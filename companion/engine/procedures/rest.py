@@ -362,6 +362,8 @@ def _condition_all(state: State, scratch: Scratch, text: str,
         cured = conditions.lasts_until_cured(scratch.tables, text)
         scratch.tell("descanso.condicao_todos", kind="aviso", condicao=text,
                      words={"ate_a_cura": cured})
+        if cured:
+            scratch.tell("descanso.condicao_todos_dica", GM, condicao=text)
     return state, ()
 
 
@@ -479,7 +481,7 @@ def apply_benefits(state: State, scratch: Scratch, character_id: str) -> State:
         rolled = scratch.roll(f"{character.level}{_hit_die(scratch.piece(HouseRest), character)}",
                               rules.dados_de_vida,
                               edge=edge_for(character, scratch.tables, state.minutes),
-                              personagem=character.id,
+                              personagem=character.id, quem=character.name,
                               describe=lambda total: narration.render(
                                   "descanso.recupera_pv", {"nome": character.name, "pv": total}))
         healed = max(0, rolled.total)
@@ -560,6 +562,8 @@ def watch_command(state: State, scratch: Scratch) -> State:
         chosen = state.travel.watcher is not None and current is not None
         scratch.tell("descanso.vigia_atual", PUBLIC, vigia=current.id if current else None,
                      words={"nome": current.name if current else None, "escolhido": chosen})
+        if current is not None:
+            scratch.tell("descanso.vigia_dica", GM)
         return state
     character = find_character(state, str(name))
     scratch.tell("descanso.vigia_escolhido", PUBLIC, vigia=character.id,

@@ -9,11 +9,12 @@ import { pages } from "./pages.js";
 const hasId = (prompt) => prompt && prompt.id !== undefined && prompt.id !== null && prompt.id !== "";
 
 /** The text that answers `prompt` by rolling, with a physical die value or with an option. */
-export function answerText(prompt, { value, option } = {}) {
+export function answerText(prompt, { value, value2, option } = {}) {
   const target = hasId(prompt) ? `responder pedido ${prompt.id}` : "responder";
-  if (value !== undefined && value !== null && String(value).trim() !== "") {
-    return `${target} valor ${Number.parseInt(String(value).trim(), 10)}`;
-  }
+  const said = (v) => v !== undefined && v !== null && String(v).trim() !== "";
+  const whole = (v) => Number.parseInt(String(v).trim(), 10);
+  if (said(value) && said(value2)) return `${target} ${whole(value)} e ${whole(value2)}`;
+  if (said(value)) return `${target} valor ${whole(value)}`;
   if (option !== undefined) return `${target} opcao ${optionValue(option)}`;
   return `${target} rolar`;
 }

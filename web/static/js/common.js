@@ -152,7 +152,13 @@ function visibilityBadge(visibility, names, selfId) {
 export const isUndoEvent = (event) => event.command === "desfazer"
   || (event.data && typeof event.data === "object" && event.data.desfeito !== undefined);
 
-/** One log entry. Rolls show table, dice, total and row text. */
+/** "Carla:" before a roll made by or for a character (data.quem), else null. */
+export function rollWho(data) {
+  const who = data && typeof data.quem === "string" ? data.quem.trim() : "";
+  return who ? el("span", { class: "roll-who", text: `${who}:` }) : null;
+}
+
+/** One log entry. Rolls show who rolled, table, dice, total and row text. */
 export function renderEvent(event, names = {}, selfId = null) {
   const kind = typeof event.kind === "string" ? event.kind : "relato";
   const vis = typeof event.visibility === "string" ? event.visibility : "public";
@@ -169,6 +175,7 @@ export function renderEvent(event, names = {}, selfId = null) {
     item.append(...[
       el("div", { class: "roll" },
         badge,
+        rollWho(data),
         el("span", { class: "roll-table", text: data.tabela || "Rolagem" }),
         el("span", { class: "dice", text: `${data.dados || ""}${extra}` }),
         el("span", { class: "total", text: data.total ?? "" })),

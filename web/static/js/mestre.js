@@ -1,5 +1,5 @@
 // The GM's page: command box, quick buttons per mode, live log, state, prompts, GM-only notes.
-import { $, el, fill, pick, asList, connect, eventLog, sentence, statusPill, store } from "./common.js";
+import { $, el, fill, pick, asList, connect, eventLog, rollWho, sentence, statusPill, store } from "./common.js";
 import { glance, modeOf, modeName, partyList, promptsOf, promptInfo, namesOf, tallyView, splitPrompts } from "./view.js";
 import { cancelText } from "./commands.js";
 import { promptCard } from "./prompt-card.js";
@@ -124,7 +124,8 @@ function resultLine(event) {
   const vis = typeof event.visibility === "string" ? event.visibility.split(":")[0] : "public";
   const line = el("div", { class: `line ${event.kind || "relato"} vis-${vis}`, title: event.text || "", "data-seq": event.seq });
   if (event.kind === "rolagem" && data.tabela) {
-    line.append(el("span", { class: "what", text: data.tabela }), " ",
+    const who = rollWho(data);
+    line.append(...(who ? [who, " "] : []), el("span", { class: "what", text: data.tabela }), " ",
       el("span", { class: "total", text: data.total ?? "" }), " ",
       data.resultado ? el("span", { class: "result-text", text: String(data.resultado) }) : "");
   } else {

@@ -52,15 +52,23 @@ function rollAnswers(p, { gm, who, compact, run, showHere }) {
   const input = el("input", { type: "number", id: inputId, inputmode: "numeric", min: "1", placeholder });
   const label = gm ? `${compact ? "" : "Rolou na mesa? "}Valor do ${p.dice}:`
     : compact ? "Valor:" : "Rolou o dado na mesa? Digite o valor:";
-  const form = el("form", { class: "manual", novalidate: true },
-    el("label", { for: inputId, text: label }), input,
-    el("button", { type: "submit", text: gm ? "Responder" : "Enviar valor" }));
+  // Under DESV (or vantagem) the prompt asks for both dice: a second field, which may stay empty
+  // (then the first is the one kept).
+  const secondId = `valor2-${p.id}`;
+  const second = p.edge
+    ? el("input", { type: "number", id: secondId, inputmode: "numeric", min: "1", placeholder })
+    : null;
+  const form = el("form", { class: `manual${second ? " two" : ""}`, novalidate: true },
+    el("label", { for: inputId, text: second ? (compact || gm ? "1º dado:" : "Rolou os dados na mesa? 1º dado:") : label }), input,
+    second ? el("label", { for: secondId, text: "2º dado (se rolou os dois):" }) : null, second,
+    el("button", { type: "submit", text: gm ? "Responder" : second ? "Enviar valores" : "Enviar valor" }));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const value = input.value.trim();
-    const problem = valueProblem(p, value);
+    const value2 = second ? second.value.trim() : "";
+    const problem = valueProblem(p, value) || (value2 ? valueProblem(p, value2) : null);
     if (problem) showHere(problem);
-    else run(answerText(p, { value }));
+    else run(answerText(p, { value, value2 }));
   });
   const roll = gm
     ? el("button", { type: "button", class: compact ? "roll-for" : "roll-for primary", text: p.character ? `Rolar por ${who}` : `Rolar ${p.dice}`, onclick: () => run(answerText(p, {})) })

@@ -243,6 +243,7 @@ export function promptInfo(prompt) {
     modifier: pick(prompt, "modificador"),
     options: asList(pick(prompt, "opcoes")),
     labels: asList(pick(prompt, "opcoes_nomes")),
+    edge: text(pick(prompt, "vantagem")) || null, // DESV/vantagem: two physical dice, one kept
   };
 }
 
