@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.browser_helpers import GM_TOKEN, screenshot, seen_by, wait_until
+from tests.browser_helpers import GM_TOKEN, readme_screenshot, screenshot, seen_by, wait_until
 from tests.test_browser import Table, table  # noqa: F401  (the fixture)
 
 PHONE = {"width": 390, "height": 844}
@@ -86,6 +86,7 @@ def test_stacked_desv_prompts_keep_their_targets_and_take_two_values(table: Tabl
     assert "passa com 10 ou menos" in gm_older.inner_text() and not_cut(gm_older)
     screenshot(carla, "jogador-pedidos-empilhados")
     screenshot(gm, "mestre-pedidos-empilhados")
+    readme_screenshot(carla, "jogador-pedidos-empilhados", height=1300)
     # two values typed on the phone for the DESV panic test: the higher one counts
     older.get_by_label("1º dado").fill("5")
     older.get_by_label("2º dado").fill("16")

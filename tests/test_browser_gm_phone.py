@@ -10,7 +10,7 @@ from typing import Any
 
 import requests
 
-from tests.browser_helpers import GM_TOKEN, screenshot, wait_until
+from tests.browser_helpers import GM_TOKEN, readme_screenshot, screenshot, wait_until
 from tests.test_browser import Table, table  # noqa: F401  (the fixture)
 
 PHONE = {"width": 390, "height": 844}
@@ -79,6 +79,10 @@ def test_the_gm_phone_while_lost_shows_what_matters(table: Table) -> None:
     assert len(lines) == 1 and lines[0][0] <= 1.6 * lines[0][1], lines
     assert bar_height(gm) <= 0.25 * PHONE["height"], bar_height(gm)
     screenshot(gm, "mestre-perdido-celular", full_page=False)
+    table.command(gm, "pânico Ana")  # with a prompt pending: what the README shows
+    gm.locator("#prompts .prompt").first.wait_for()
+    assert not covered(gm, "#gm-alerts .gm-alert")
+    readme_screenshot(gm, "mestre-perdido", height=1500)
 
 
 def test_the_last_result_follows_a_players_answer(table: Table) -> None:

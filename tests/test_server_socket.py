@@ -728,6 +728,8 @@ def test_a_gm_only_command_sends_players_nothing_at_all(peers, session: Session)
     gm = peers({"token": GM_TOKEN})
     ana = peers({"nome": "Ana"})
     table = peers({"papel": "mesa"})
+    for peer in (ana, table):  # welcomed (live) before the roll, so its views reach them
+        peer.wait_states(1)
     gm_ok(gm, "rolar 1d6")
     settle(session, ana, table, viewers={ana: "player:ana", table: "public"})
     ana.wait_states(2)
