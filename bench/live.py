@@ -12,7 +12,12 @@ least the same work could cost on this machine:
 - reopening a 10,000-command session: reading those rows back from SQLite (no rules run);
 - durable commit p99: one bare `INSERT` + `COMMIT` in WAL with synchronous=FULL.
 
+Then it runs bench/historia.py (stored history: a command, the file per 1,000 commands,
+reopening, the report), `--curto` when this run is; `--antes PATH` puts the code of another
+checkout beside it there, `--sem-historia` skips it.
+
     .venv/bin/python bench/live.py [--curto] [--sustentado 60] [--comandos 10000]
+                                   [--antes CAMINHO] [--sem-historia]
 """
 from __future__ import annotations
 
@@ -388,6 +393,10 @@ def main() -> None:
                          help="tamanho da sessão reaberta (padrão 10000)")
     options.add_argument("--celulares", default="10,50,100", metavar="LISTA",
                          help="quantos celulares em cada medida de latência (padrão 10,50,100)")
+    options.add_argument("--antes", metavar="CAMINHO",
+                         help="checkout do código de antes, para bench/historia.py")
+    options.add_argument("--sem-historia", action="store_true",
+                         help="não rodar bench/historia.py no fim")
     args = options.parse_args()
     quick = args.curto
     per_run = 30 if quick else 200
@@ -465,7 +474,12 @@ def main() -> None:
     print(f"\nMesa — medido nesta execução, em loopback ({os.cpu_count()} núcleos); "
           f"evento de {size} bytes")
     print(f"{'':44s} {'chão':>10s} {'Mesa':>10s}     {'razão':>6s}")
-    print("\n".join(lines))
+    print("\n".join(lines), flush=True)
+    if not args.sem_historia:
+        history = [sys.executable, str(ROOT / "bench" / "historia.py")]
+        history += ["--curto"] if quick else []
+        history += ["--antes", args.antes] if args.antes else []
+        subprocess.run(history, check=True)
 
 
 if __name__ == "__main__":
