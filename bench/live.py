@@ -12,7 +12,16 @@ least the same work could cost on this machine:
 - reopening a 10,000-command session: reading those rows back from SQLite (no rules run);
 - durable commit p99: one bare `INSERT` + `COMMIT` in WAL with synchronous=FULL.
 
+With `--antes PATH` the latency rows also run the code of another checkout (e.g. the commit
+before a change) as a third server, its own phones, its commands interleaved with the other two:
+each row gets a line for it, as a multiple of the same floor.
+
+Then it runs bench/historia.py (stored history: a command, the file per 1,000 commands,
+reopening, the report), `--curto` when this run is; `--antes PATH` puts the code of another
+checkout beside it there, `--sem-historia` skips it.
+
     .venv/bin/python bench/live.py [--curto] [--sustentado 60] [--comandos 10000]
+                                   [--antes CAMINHO] [--sem-historia]
 """
 from __future__ import annotations
 
@@ -88,6 +97,7 @@ class Server:
 
     argv: list[str]
     port: int
+    checkout: Path = ROOT  # the code it runs (first on PYTHONPATH, and its working folder)
     process: subprocess.Popen | None = None
     startup: float = 0.0
 
@@ -97,8 +107,9 @@ class Server:
 
     def start(self) -> Server:
         began = time.perf_counter()
+        env = None if self.checkout == ROOT else dict(os.environ, PYTHONPATH=str(self.checkout))
         self.process = subprocess.Popen(self.argv, stdout=subprocess.DEVNULL,
-                                        stderr=subprocess.DEVNULL, cwd=ROOT)
+                                        stderr=subprocess.DEVNULL, cwd=self.checkout, env=env)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
@@ -122,12 +133,12 @@ class Server:
             self.process.wait(timeout=10)
 
 
-def companion(folder: Path) -> Server:
+def companion(folder: Path, checkout: Path = ROOT) -> Server:
     port = free_port()
     db = folder / f"mesa-{port}.db"
     return Server([sys.executable, "-m", "companion.cli", "serve", "--sem-limites", "--host",
                    "127.0.0.1", "--port", str(port), "--db", str(db), "--seed", "1",
-                   "--gm-token", TOKEN], port)
+                   "--gm-token", TOKEN], port, checkout.resolve())
 
 
 def floor(size: int) -> Server:
@@ -211,18 +222,20 @@ def event_size(url: str) -> int:
     return len(json.dumps(reply["events"][0], ensure_ascii=False).encode())
 
 
-def latency_pair(folder: Path, players: int, commands: int, size: int
-                 ) -> tuple[list[float], list[float], float, float]:
-    """(floor samples, companion samples, floor MB, companion MB) at `players` phones. Both
-    servers run at once, each with its own phones, and take turns."""
+def latency_pair(folder: Path, players: int, commands: int, size: int,
+                 before: Path | None = None) -> tuple[list[list[float]], list[float]]:
+    """([floor samples, companion samples (, before's samples)], [their MB]) at `players`
+    phones. The servers run at once, each with its own phones, and take turns."""
     servers = [floor(size), companion(folder)]
+    if before is not None:
+        servers.append(companion(folder, before))
     tables: list[Table] = []
     try:
         for server in servers:
             server.start()
             tables.append(Table(server.url, players))
         latencies(tables, 5)  # warm-up
-        low, high = latencies(tables, commands)
+        samples = latencies(tables, commands)
         for table in tables:
             table.quiet(0.1)
         memory = [server.memory_mb() for server in servers]
@@ -231,7 +244,7 @@ def latency_pair(folder: Path, players: int, commands: int, size: int
             table.close()
         for server in servers:
             server.stop()
-    return low, high, memory[0], memory[1]
+    return samples, memory
 
 
 # ---------------------------------------------------------------------------- sustained
@@ -388,11 +401,16 @@ def main() -> None:
                          help="tamanho da sessão reaberta (padrão 10000)")
     options.add_argument("--celulares", default="10,50,100", metavar="LISTA",
                          help="quantos celulares em cada medida de latência (padrão 10,50,100)")
+    options.add_argument("--antes", metavar="CAMINHO",
+                         help="checkout do código de antes, para bench/historia.py")
+    options.add_argument("--sem-historia", action="store_true",
+                         help="não rodar bench/historia.py no fim")
     args = options.parse_args()
     quick = args.curto
     per_run = 30 if quick else 200
     seconds = args.sustentado if args.sustentado is not None else (10 if quick else 60)
     long_count = args.comandos or 10_000
+    before = Path(args.antes) if args.antes else None
     lines: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -403,7 +421,8 @@ def main() -> None:
             probe.stop()
         memory = (0.0, 0.0)
         for players in [int(n) for n in args.celulares.split(",")]:
-            low, high, floor_mb, mb = latency_pair(folder, players, per_run, size)
+            samples, megabytes = latency_pair(folder, players, per_run, size, before)
+            low, high = samples[0], samples[1]
             for q in (50, 99):
                 floor_ms, ms = pct(low, q) * 1e3, pct(high, q) * 1e3
                 target, met = "", None
@@ -413,8 +432,11 @@ def main() -> None:
                     target, met = "meta ≤ 2×", ms <= 2 * floor_ms
                 lines.append(row(f"comando → evento, {players} celulares, p{q}",
                                  floor_ms, ms, "ms", target, met))
+                if before is not None:
+                    lines.append(row("  código de antes (--antes), mesmo instante",
+                                     floor_ms, pct(samples[2], q) * 1e3, "ms"))
             if players == 10:
-                memory = (floor_mb, mb)
+                memory = (megabytes[0], megabytes[1])
             print(f"  … {players} celulares medidos", file=sys.stderr, flush=True)
 
         results = []
@@ -465,7 +487,12 @@ def main() -> None:
     print(f"\nMesa — medido nesta execução, em loopback ({os.cpu_count()} núcleos); "
           f"evento de {size} bytes")
     print(f"{'':44s} {'chão':>10s} {'Mesa':>10s}     {'razão':>6s}")
-    print("\n".join(lines))
+    print("\n".join(lines), flush=True)
+    if not args.sem_historia:
+        history = [sys.executable, str(ROOT / "bench" / "historia.py")]
+        history += ["--curto"] if quick else []
+        history += ["--antes", args.antes] if args.antes else []
+        subprocess.run(history, check=True)
 
 
 if __name__ == "__main__":
