@@ -164,7 +164,7 @@ def migrate(log: Log, tables: Tables, seed: str, rules_id: int) -> Migrated:
 
 def rules_id(log: Log, tables: Tables) -> int:
     """The id of these tables' rules version in the log (stored now if new)."""
-    text = rules_version.canonical(rules_version.rule_files(tables))
+    text = rules_version.rules_text(tables)
     return log.rules_id(rules_version.fingerprint(text), text)
 
 

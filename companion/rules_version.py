@@ -52,6 +52,24 @@ def canonical(files: Mapping[str, Any]) -> str:
                      default_flow_style=True, width=1 << 30)
 
 
+def rules_text(tables: Tables) -> str:
+    """These tables' rules as stored (canonical), computed once per Tables."""
+    return tables.derived(_rules_text)
+
+
+def tables_fingerprint(tables: Tables) -> str:
+    """A fingerprint of every file of these tables, the wording too, computed once."""
+    return tables.derived(_tables_fingerprint)
+
+
+def _rules_text(tables: Tables) -> str:
+    return canonical(rule_files(tables))
+
+
+def _tables_fingerprint(tables: Tables) -> str:
+    return fingerprint(canonical(tables.files))
+
+
 def read(text: str) -> dict[str, Any]:
     """Stored rules back as files by stem."""
     return yaml.load(text, Loader=LOADER) or {}

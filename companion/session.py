@@ -162,7 +162,7 @@ class Session:
         # (line, tables version, context) → what the line means (LRU, Session.parse)
         self._parsed: OrderedDict[tuple[str, str, Hashable], ParseResult] = OrderedDict()
         # every file of tables/, the sentences included: part of a reading's key
-        self.tables_version = rules_version.fingerprint(rules_version.canonical(tables.files))
+        self.tables_version = rules_version.tables_fingerprint(tables)
         self._disk_full = False  # the last write found the disk full (said once, _recording)
         self._rules_id = replay.rules_id(log, tables)
         self.notices: list[str] = []  # what opening told the GM (printed by the shells too)

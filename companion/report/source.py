@@ -215,8 +215,7 @@ class _RulesOfTheirTime:
     def __init__(self, campaign: Campaign, tables: Tables) -> None:
         self._campaign = campaign
         self._tables = tables
-        self._today = rules_version.fingerprint(
-            rules_version.canonical(rules_version.rule_files(tables)))
+        self._today = rules_version.fingerprint(rules_version.rules_text(tables))
         self._built: dict[int | None, Tables] = {None: tables}
 
     def of(self, rules: int | None) -> Tables:
