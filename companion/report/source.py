@@ -21,7 +21,7 @@ from companion.engine.view import view_state
 from companion.errors import CompanionError, TableError
 from companion.loader import load_rules
 from companion.rulebook import build_pieces
-from companion.store.log import Log, Narration, PackedStates, StateDamaged, StoredCommand
+from companion.store.log import Log, PackedStates, StateDamaged, StoredCommand
 from companion.tables import Tables
 
 BOUNDARY = "nova_sessao"
@@ -68,12 +68,16 @@ class Campaign:
     seed: str
     created: str
     commands: tuple[StoredCommand, ...]
-    events: Mapping[int, tuple[EventDict, ...]]  # by command number
+    history: Mapping[int, tuple[StoredEvent, ...]]  # by command number, as stored
     utterances: tuple[dict[str, Any], ...]
     players: tuple[tuple[str, str, str], ...]  # token, character id, name
-    narrations: Mapping[int, Narration] = field(default_factory=dict)  # by seq, those kept
     states: PackedStates = field(default_factory=lambda: PackedStates({}))  # after each command
     rules: Mapping[int, str] = field(default_factory=dict)  # rules version id → stored rules
+
+    @property
+    def events(self) -> dict[int, tuple[EventDict, ...]]:
+        """Each command's events in the wire's shape, as stored."""
+        return {n: tuple(e.wire() for e in kept) for n, kept in self.history.items()}
 
 
 def read_log(log: Log, tables: Tables | None = None) -> Campaign:
@@ -86,11 +90,14 @@ def read_log(log: Log, tables: Tables | None = None) -> Campaign:
     if not log.keeps_history() and tables is not None:
         replay.open_history(log, tables, meta.seed, replay.rules_id(log, tables))
     commands = tuple(log.commands(after=-1))  # with command 0, the session's own start
-    events = {c.n: tuple(log.events_of(c.n)) for c in commands}
-    every = [e["seq"] for stored in events.values() for e in stored]
+    history: dict[int, list[StoredEvent]] = {c.n: [] for c in commands}
+    for row in log.stored_since(0):  # one read of every event, with its narration
+        event = StoredEvent(*row)
+        history.setdefault(event.command_n, []).append(event)
     used = {c.rules for c in commands if c.rules is not None}
-    return Campaign(meta.seed, meta.created, commands, events,
-                    tuple(log.rows_of(UTTERANCES)), tuple(log.players()), log.narrations(every),
+    return Campaign(meta.seed, meta.created, commands,
+                    {n: tuple(kept) for n, kept in history.items()},
+                    tuple(log.rows_of(UTTERANCES)), tuple(log.players()),
                     log.states(), {i: log.rules_text(i) or "" for i in used})
 
 
@@ -261,12 +268,7 @@ def quoted(stored: StoredCommand) -> Quoted:
 
 def _stored_events(campaign: Campaign, stored: StoredCommand) -> Iterable[StoredEvent]:
     """A command's events with how their texts were rendered."""
-    for event in campaign.events.get(stored.n, ()):
-        narration = campaign.narrations.get(event["seq"])
-        yield StoredEvent(event["seq"], stored.n, event["command"], event["kind"],
-                          event["visibility"], event["text"], event["data"],
-                          narration.code if narration else None,
-                          narration.words if narration else {})
+    return campaign.history.get(stored.n, ())
 
 
 def viewer_projection(campaign: Campaign, tables: Tables, viewer: str) -> Projection:
