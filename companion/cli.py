@@ -211,12 +211,13 @@ def _open_session(args: argparse.Namespace, tables: Tables, gm_token: str | None
 
 # ---------------------------------------------------------------------- shell
 
-def campaign_line(session: Any) -> str:
+def campaign_line(session: Any, notices: bool = True) -> str:
     """Which session of the campaign goes on (the last one, where the party stopped), and what
-    opening it told the GM (the rules changed since the last evening, an update, a repair)."""
+    opening it told the GM (the rules changed since the last evening, an update, a repair) —
+    unless the caller prints those events itself (the shell)."""
     number = getattr(session.state, "session", 1)
     where = "só na memória" if session.db_path == ":memory:" else f"em {session.db_path}"
-    told = "".join(f"\n  {notice}" for notice in getattr(session, "notices", []))
+    told = "".join(f"\n  {notice}" for notice in session.notices) if notices else ""
     return (f"campanha {where}: sessão {number} "
             "(no fim da noite, diga 'encerrar sessão'; o relatório fica em /relatorio)" + told)
 
@@ -224,7 +225,7 @@ def campaign_line(session: Any) -> str:
 def cmd_shell(args: argparse.Namespace, tables: Tables) -> int:
     session = _open_session(args, tables)
     print(banner(session), file=sys.stderr, flush=True)
-    print(campaign_line(session), file=sys.stderr, flush=True)
+    print(campaign_line(session, notices=False), file=sys.stderr, flush=True)
     try:
         return run_shell(session, sys.stdin, sys.stdout, as_json=args.json)
     finally:

@@ -604,32 +604,32 @@ class Session:
             return [Player(*row) for row in self._log.players()]
 
 
-def campaign_state(path: str | Path, tables: Tables) -> State:
-    """The state a campaign file stands at, read without writing the file (Log.read)."""
+@contextmanager
+def _campaign_file(path: str | Path) -> Iterator[tuple[Log, Meta | None]]:
+    """A campaign file read from a copy in memory (Log.read: the file is never written), with
+    its meta row (None: no campaign in it); a missing file is a clear refusal."""
     if not Path(path).is_file():
         raise SessionError(f"banco não encontrado: '{path}'; diga o arquivo da campanha, "
                            "como --db mesa.db")
     log = Log.read(path)
     try:
-        meta = log.meta()
+        yield log, log.meta()
+    finally:
+        log.close()
+
+
+def campaign_state(path: str | Path, tables: Tables) -> State:
+    """The state a campaign file stands at, read without writing the file."""
+    with _campaign_file(path) as (log, meta):
         if meta is None:
             return initial_state(tables)
         return replay.open_history(log, tables, meta.seed, replay.rules_id(log, tables)).state
-    finally:
-        log.close()
 
 
 def verify_campaign(path: str | Path, tables: Tables) -> list[replay.Step]:
     """The commands of a campaign file whose events would differ if run again with this code
     and these tables (`companion verificar`); the file is only read."""
-    if not Path(path).is_file():
-        raise SessionError(f"banco não encontrado: '{path}'; diga o arquivo da campanha, "
-                           "como --db mesa.db")
-    log = Log.read(path)
-    try:
-        meta = log.meta()
+    with _campaign_file(path) as (log, meta):
         if meta is None:
             raise SessionError(f"'{path}' não tem campanha nenhuma")
         return replay.differences(log, tables, meta.seed)
-    finally:
-        log.close()

@@ -14,6 +14,7 @@ CHROMIUM_ARGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
 PHONE = {"width": 360, "height": 740}
+TABLE_PHONE = {"width": 390, "height": 844}  # the phone the issues' play-tests use
 TV = {"width": 1280, "height": 720}
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts"

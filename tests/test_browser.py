@@ -33,13 +33,13 @@ class Table(LiveTable):
     def open(self, path: str, context: Any | None = None, viewport: dict[str, int] = PHONE) -> Any:
         return self.page(path, path, context or self.context(viewport))
 
-    def gm(self) -> Any:
-        page = self.open(f"/mestre?token={GM_TOKEN}")
+    def gm(self, viewport: dict[str, int] = PHONE) -> Any:
+        page = self.open(f"/mestre?token={GM_TOKEN}", viewport=viewport)
         page.locator("#status.on").wait_for()
         return page
 
-    def player(self, name: str) -> Any:
-        page = self.open("/jogador")
+    def player(self, name: str, viewport: dict[str, int] = PHONE) -> Any:
+        page = self.open("/jogador", viewport=viewport)
         page.get_by_label("Nome").fill(name)
         page.get_by_role("button", name="Entrar").click()
         page.locator("#who", has_text=name).wait_for()
@@ -56,6 +56,18 @@ class Table(LiveTable):
         mine = [e["data"]["pedido"]["id"] for e in self.events()
                 if e["kind"] == "pedido" and e["visibility"] == f"player:{character}"]
         return mine.index(prompt_id) + 1
+
+    def get_lost(self, gm: Any) -> None:
+        """Advance in the swamp (3:6 to get lost) until the party is lost, the GM waiving the
+        forced-march tests on the way; with the seed 7 it happens within 15 advances."""
+        self.command(gm, "terreno pântano")
+        for _ in range(15):
+            self.command(gm, "avançar")
+            while self.session.state.prompts:  # the forced-march test comes before the advance
+                self.command(gm, "cancelar")  # (the GM waives it: the advance goes on)
+            if self.session.state.travel.lost:
+                break
+        assert self.session.state.travel.lost, "com a semente 7 o grupo deveria se perder no pântano"
 
     # ------------------------------------------------------------------ acting
 
@@ -584,14 +596,7 @@ def test_gm_sees_lost_in_agora_and_players_never_do(table: Table) -> None:
     """Tabela C is GM-only: "lost" shows in the GM's "Agora" (and goes away once found)."""
     ana = table.player("Ana")
     gm = table.gm()
-    table.command(gm, "terreno pântano")  # 3:6 to get lost
-    for _ in range(15):
-        table.command(gm, "avançar")
-        while table.session.state.prompts:  # the forced-march test comes before the advance
-            table.command(gm, "cancelar")  # (the GM waives it: the advance goes on)
-        if table.session.state.travel.lost:
-            break
-    assert table.session.state.travel.lost, "com a semente 7 o grupo deveria se perder no pântano"
+    table.get_lost(gm)
     gm.locator("#gm-alerts .gm-alert", has_text="PERDIDO").wait_for()
     wait_until(lambda: ana.evaluate("window.mesa.state.mestre") is None)
     assert "PERDIDO" not in body_text(ana) and ana.locator("#gm-alerts").count() == 0

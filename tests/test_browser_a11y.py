@@ -8,11 +8,10 @@ from typing import Any
 
 from axe_playwright_python.sync_playwright import Axe
 
-from tests.browser_helpers import GM_TOKEN, wait_until
+from tests.browser_helpers import TABLE_PHONE, wait_until
 from tests.test_browser import Table, table  # noqa: F401  (the fixture)
 
 AXE = Axe()
-PHONE = {"width": 390, "height": 844}
 
 
 def violations(page: Any) -> list[str]:
@@ -27,9 +26,8 @@ def check(pages: dict[str, Any], state: str) -> None:
 
 
 def test_no_accessibility_violations_in_the_states_a_table_reaches(table: Table) -> None:
-    gm = table.open(f"/mestre?token={GM_TOKEN}", table.context(PHONE))
-    gm.locator("#status.on").wait_for()
-    ana = table.player("Ana")
+    gm = table.gm(TABLE_PHONE)
+    ana = table.player("Ana", TABLE_PHONE)
     mesa = table.mesa()
     pages = {"mestre": gm, "jogador": ana, "mesa": mesa}
     table.command(gm, "personagem Ana sanidade 8")
@@ -43,13 +41,7 @@ def test_no_accessibility_violations_in_the_states_a_table_reaches(table: Table)
     ana.locator("#answer-result:not([hidden])").wait_for()
     check(pages, "o resultado da resposta no celular")
 
-    table.command(gm, "terreno pântano")
-    for _ in range(15):
-        table.command(gm, "avançar")
-        while table.session.state.prompts:
-            table.command(gm, "cancelar")
-        if table.session.state.travel.lost:
-            break
+    table.get_lost(gm)
     gm.locator("#gm-alerts .gm-alert", has_text="PERDIDO").wait_for()
     check(pages, "o grupo perdido")
 
@@ -62,7 +54,7 @@ def test_no_accessibility_violations_in_the_states_a_table_reaches(table: Table)
     # the question "Sair" asks
     table.session.free_seat("ana", "gm")
     gm.locator("#seats li.seat", has_text="livre").first.wait_for()
-    ana = table.player("Ana")
+    ana = table.player("Ana", TABLE_PHONE)
     pages["jogador"] = ana
     ana.get_by_role("button", name="Entrar em outro aparelho").click()
     ana.locator("#device img.device-qr").wait_for()

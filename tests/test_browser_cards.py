@@ -6,30 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.browser_helpers import GM_TOKEN, readme_screenshot, screenshot, seen_by, wait_until
+from tests.browser_helpers import TABLE_PHONE, readme_screenshot, screenshot, seen_by, wait_until
 from tests.test_browser import Table, table  # noqa: F401  (the fixture)
 
-PHONE = {"width": 390, "height": 844}
-
-
-def gm_phone(table: Table) -> Any:
-    page = table.open(f"/mestre?token={GM_TOKEN}", table.context(PHONE))
-    page.locator("#status.on").wait_for()
-    return page
-
-
-def player_phone(table: Table, name: str) -> Any:
-    page = table.open("/jogador", table.context(PHONE))
-    page.get_by_label("Nome").fill(name)
-    page.get_by_role("button", name="Entrar").click()
-    page.locator("#who", has_text=name).wait_for()
-    page.locator("#status.on").wait_for()
-    return page
 
 
 def test_a_public_roll_says_who_rolled_on_every_page_and_the_table_screen(table: Table) -> None:
-    gm = gm_phone(table)
-    carla, bia = player_phone(table, "Carla"), player_phone(table, "Bia")
+    gm = table.gm(TABLE_PHONE)
+    carla, bia = table.player("Carla", TABLE_PHONE), table.player("Bia", TABLE_PHONE)
     mesa = table.mesa()
     table.command(gm, "Carla ganha 1 de exaustão")
     before = len(table.events())
@@ -59,8 +43,8 @@ def not_cut(card: Any) -> bool:
 
 
 def test_stacked_desv_prompts_keep_their_targets_and_take_two_values(table: Table) -> None:
-    gm = gm_phone(table)
-    carla = player_phone(table, "Carla")
+    gm = table.gm(TABLE_PHONE)
+    carla = table.player("Carla", TABLE_PHONE)
     table.command(gm, "Carla ganha 1 de exaustão")
     table.command(gm, "pânico Carla")
     for _ in range(6):  # the third 'avançar' in a row asks the forced march's CON test
@@ -101,8 +85,8 @@ def test_stacked_desv_prompts_keep_their_targets_and_take_two_values(table: Tabl
 
 
 def test_instructions_for_the_gm_reach_the_gm_only(table: Table) -> None:
-    gm = gm_phone(table)
-    ana = player_phone(table, "Ana")
+    gm = table.gm(TABLE_PHONE)
+    ana = table.player("Ana", TABLE_PHONE)
     mesa = table.mesa()
     table.command(gm, "vigia")
     table.command(gm, "fugir")

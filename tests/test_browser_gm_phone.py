@@ -10,42 +10,18 @@ from typing import Any
 
 import requests
 
-from tests.browser_helpers import GM_TOKEN, readme_screenshot, screenshot, wait_until
-from tests.test_browser import Table, table  # noqa: F401  (the fixture)
+from tests.browser_helpers import TABLE_PHONE, readme_screenshot, screenshot, wait_until
+from tests.test_browser import Table, covered_by_something_else, table  # noqa: F401
 
-PHONE = {"width": 390, "height": 844}
-
-
-def gm_phone(table: Table) -> Any:
-    page = table.open(f"/mestre?token={GM_TOKEN}", table.context(PHONE))
-    page.locator("#status.on").wait_for()
-    return page
-
-
-def player_phone(table: Table, name: str) -> Any:
-    page = table.open("/jogador", table.context(PHONE))
-    page.get_by_label("Nome").fill(name)
-    page.get_by_role("button", name="Entrar").click()
-    page.locator("#status.on").wait_for()
-    return page
 
 
 def bar_height(page: Any) -> float:
     return page.eval_on_selector(".commandbar", "n => n.getBoundingClientRect().height")
 
 
-def covered(page: Any, selector: str) -> bool:
-    """Whether the element, scrolled into view at the bottom edge, is under something else."""
-    return page.eval_on_selector(selector, """node => {
-        node.scrollIntoView({block: "end"});
-        const box = node.getBoundingClientRect();
-        const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
-        return !(hit && (hit === node || node.contains(hit)));
-    }""")
-
 
 def test_the_gm_phone_while_lost_shows_what_matters(table: Table) -> None:
-    gm = gm_phone(table)
+    gm = table.gm(TABLE_PHONE)
     # the voice is off here (no model): its reason is said once, and closes
     notice = gm.locator("#voice")
     wait_until(lambda: gm.locator("#voice-line").inner_text().strip() != "")
@@ -57,18 +33,12 @@ def test_the_gm_phone_while_lost_shows_what_matters(table: Table) -> None:
     wait_until(lambda: gm.evaluate("window.mesa.voice && window.mesa.voice.status.ligada === false"))
     assert not notice.is_visible(), "the closed voice notice came back"
 
-    for text in ("personagem Ana", "personagem Bia", "terreno pântano"):
+    for text in ("personagem Ana", "personagem Bia"):
         table.command(gm, text)
-    for _ in range(15):
-        table.command(gm, "avançar")
-        while table.session.state.prompts:
-            table.command(gm, "cancelar")
-        if table.session.state.travel.lost:
-            break
-    assert table.session.state.travel.lost
+    table.get_lost(gm)
     lost = gm.locator("#gm-alerts .gm-alert", has_text="PERDIDO")
     lost.wait_for()
-    assert not covered(gm, "#gm-alerts .gm-alert"), "the lost alert is under the bottom bar"
+    assert not covered_by_something_else(gm, "#gm-alerts .gm-alert"), "the lost alert is under the bottom bar"
     secrets = gm.locator("#secrets").inner_text()
     assert "PERDIDO" in secrets and "Nenhum segredo" not in secrets, secrets
     # the bar: the command box and ONE line of the last result
@@ -77,17 +47,17 @@ def test_the_gm_phone_while_lost_shows_what_matters(table: Table) -> None:
     lines = gm.eval_on_selector_all("#last-result .line", """ls => ls.map(l => [
         l.getBoundingClientRect().height, parseFloat(getComputedStyle(l).lineHeight)])""")
     assert len(lines) == 1 and lines[0][0] <= 1.6 * lines[0][1], lines
-    assert bar_height(gm) <= 0.25 * PHONE["height"], bar_height(gm)
+    assert bar_height(gm) <= 0.25 * TABLE_PHONE["height"], bar_height(gm)
     screenshot(gm, "mestre-perdido-celular", full_page=False)
     table.command(gm, "pânico Ana")  # with a prompt pending: what the README shows
     gm.locator("#prompts .prompt").first.wait_for()
-    assert not covered(gm, "#gm-alerts .gm-alert")
+    assert not covered_by_something_else(gm, "#gm-alerts .gm-alert")
     readme_screenshot(gm, "mestre-perdido", height=1500)
 
 
 def test_the_last_result_follows_a_players_answer(table: Table) -> None:
-    gm = gm_phone(table)
-    ana = player_phone(table, "Ana")
+    gm = table.gm(TABLE_PHONE)
+    ana = table.player("Ana", TABLE_PHONE)
     table.command(gm, "personagem Ana sanidade 9")
     table.command(gm, "pânico Ana")
     ana.locator(".prompt").get_by_role("button", name="Rolar").first.click()
@@ -104,8 +74,8 @@ def test_the_last_result_follows_a_players_answer(table: Table) -> None:
 
 
 def test_a_players_result_card_leaves_once_the_table_moves_on(table: Table) -> None:
-    gm = gm_phone(table)
-    ana = player_phone(table, "Ana")
+    gm = table.gm(TABLE_PHONE)
+    ana = table.player("Ana", TABLE_PHONE)
     table.command(gm, "personagem Ana sanidade 9")
     table.command(gm, "pânico Ana")
     ana.locator(".prompt").get_by_role("button", name="Rolar").first.click()
@@ -119,8 +89,8 @@ def test_a_players_result_card_leaves_once_the_table_moves_on(table: Table) -> N
 
 
 def test_no_connection_leaves_no_stale_message_on_the_cards(table: Table) -> None:
-    gm = gm_phone(table)
-    ana = player_phone(table, "Ana")
+    gm = table.gm(TABLE_PHONE)
+    ana = table.player("Ana", TABLE_PHONE)
     table.command(gm, "personagem Ana sanidade 9")
     table.command(gm, "pânico Ana")
     prompt = ana.locator(".prompt").first
@@ -136,7 +106,7 @@ def test_no_connection_leaves_no_stale_message_on_the_cards(table: Table) -> Non
 
 
 def test_the_report_link_opens_the_session_just_closed(table: Table) -> None:
-    gm = gm_phone(table)
+    gm = table.gm(TABLE_PHONE)
     table.command(gm, "personagem Ana")
     table.command(gm, "rolar 1d6")
     table.command(gm, "encerrar sessão")
