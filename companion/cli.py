@@ -31,7 +31,7 @@ from companion.server.access import NO_LIMITS_ONLY_LOOPBACK, is_loopback
 from companion.server.app import serve
 from companion.server.qr import lan_ip
 from companion.server.tls import certificate
-from companion.session import Session, campaign_state, verify_campaign
+from companion.session import Session, campaign_state, reading_context, verify_campaign
 from companion.shell import banner, run_shell
 from companion.tables import Tables
 from companion.voice.ouvir import listen_file
@@ -275,10 +275,7 @@ def _known(args: argparse.Namespace, tables: Tables) -> Any:
         return Known(any_name=True)
     if not Path(args.db).is_file():
         raise CompanionError(f"o banco '{args.db}' não existe; use o --db de uma sessão")
-    state = campaign_state(args.db, tables)
-    return Known.of([c.name for c in state.party],
-                    [o for p in state.prompts for o in p.options],
-                    roll_waiting=any(not p.options for p in state.prompts))
+    return reading_context(campaign_state(args.db, tables))
 
 
 def cmd_parse(args: argparse.Namespace, tables: Tables) -> int:

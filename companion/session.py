@@ -46,6 +46,7 @@ from typing import Any, Callable, Hashable, Iterator
 
 from companion import protocol, replay, rules_version, state_codec
 from companion.engine import Command, State, apply, initial_state
+from companion.commands.context import Known
 from companion.commands.reading import ParseResult, parse
 from companion.engine.model import GM, PUBLIC
 from companion.engine.procedures.weather import SESSION_START
@@ -363,17 +364,17 @@ class Session:
             if known is not None:
                 self._parsed.move_to_end(key)
                 return known
-        result = parse(line, self.tables)
+        result = parse(line, self.tables, key[2])
         with self._lock:
             self._parsed[key] = result
             if len(self._parsed) > PARSE_CACHE:
                 self._parsed.popitem(last=False)
         return result
 
-    def _parse_context(self) -> Hashable:
-        """What a reading depends on besides the line and the rules: nothing yet (None);
-        later, the prompts waiting and the names that exist."""
-        return None
+    def _parse_context(self) -> Known:
+        """What a reading depends on besides the line and the rules: the names that exist
+        and the answers the prompts wait for ("sim" alone answers only then)."""
+        return reading_context(self.state)
 
     def run_command(self, command: Command, text: str | None = None) -> RunResult:
         """Run an already-parsed command (its actor included): apply, store, notify."""
@@ -616,6 +617,14 @@ def _campaign_file(path: str | Path) -> Iterator[tuple[Log, Meta | None]]:
         yield log, log.meta()
     finally:
         log.close()
+
+
+def reading_context(state: State) -> Known:
+    """What a reading may know from a state: the party's names, the options its prompts wait
+    for, and whether one waits for a die's value."""
+    return Known.of([character.name for character in state.party],
+                    [option for prompt in state.prompts for option in prompt.options],
+                    roll_waiting=any(not prompt.options for prompt in state.prompts))
 
 
 def campaign_state(path: str | Path, tables: Tables) -> State:

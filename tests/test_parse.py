@@ -138,8 +138,10 @@ def test_light_sources_from_house_table_are_accepted(tables: Tables, tmp_path: P
                              "    apagou: A vela se apagou.\n")
     # a house source is a list value: canonical, whatever the case said
     assert parse("acender Vela", extended).command.args == {"fonte": "vela", "acao": "acender"}
-    # unknown to the house table: it reaches the engine as said (see the session test below)
-    assert parse("acender Vela", tables).command.args == {"fonte": "Vela", "acao": "acender"}
+    # unknown to the house table: a reading error that lists the house's sources
+    assert parse("acender Vela", tables).to_json() == {
+        "command": None, "error": "fonte de luz desconhecida: 'Vela'; use tocha, lanterna"}
+    assert "vela" in parse("acender Tocha Azul", extended).error
 
 
 def test_a_light_source_only_in_a_copy_of_the_tables_is_lit_from_the_chat(

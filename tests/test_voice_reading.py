@@ -113,7 +113,7 @@ def test_spoken_commands(text: str, name: str, args: dict, tables: Tables) -> No
 
 
 @pytest.mark.parametrize("text", [
-    "terreno deserto",          # a value outside the list: a command by chat, not by voice
+    "terreno deserto",          # a value outside the list (by chat, it says the list)
     "floresta",                 # a value alone
     "inverno",
     "sim", "não",               # short answers with no prompt waiting
@@ -138,9 +138,12 @@ def test_refused_by_voice(text: str, tables: Tables) -> None:
     assert result.error and ("não entendi" in result.error or "não ouvi" in result.error)
 
 
-def test_chat_still_reads_what_voice_refuses(tables: Tables) -> None:
-    assert parse("terreno deserto", tables).command is not None
-    assert parse("sim", tables).command is not None
+def test_chat_and_voice_refuse_alike_what_has_no_context(tables: Tables) -> None:
+    # a value outside its list is a reading error by chat too (the list's values said)
+    assert parse("terreno deserto", tables).command is None
+    # a bare "sim" answers only while a prompt waits for it, by chat and by voice alike
+    assert parse("sim", tables).command is None
+    assert parse("sim", tables, Known.of(waiting=["sim", "nao"])).command is not None
 
 
 def test_short_answer_only_while_a_prompt_waits(tables: Tables) -> None:

@@ -9,6 +9,7 @@ from hassil import recognize_all
 
 from companion.commands import contract
 from companion.commands.builders import arguments, treasure_or_item
+from companion.commands.context import Known
 from companion.commands.grammar import LANGUAGE, Grammar
 from companion.commands.normalize import Normalized
 from companion.commands.slots import ArgError, SeveralCharacters, slots_of
@@ -29,20 +30,23 @@ class Attempt:
     refusal: ArgError | None = None
 
 
-def attempts(normalized: Normalized, compiled: Grammar, shown: str) -> Iterator[Attempt]:
-    """Every template match of the text, best first, each built when it is reached.
+def attempts(normalized: Normalized, compiled: Grammar, shown: str,
+             context: Known | None = None) -> Iterator[Attempt]:
+    """Every template match of the text, best first, each built when it is reached (with what
+    the context says: a bare "sim" is an answer only while a prompt waits for it).
 
     The matching itself runs now (its errors are raised here); a builder's slip becomes an
     Attempt with neither command nor refusal, anything else is raised while iterating."""
     ranked = sorted(recognize_all(normalized.text, compiled.intents, language=LANGUAGE),
                     key=rank)
-    return (attempt(match, normalized, compiled, shown) for match in ranked)
+    return (attempt(match, normalized, compiled, shown, context) for match in ranked)
 
 
-def attempt(match: Any, normalized: Normalized, compiled: Grammar, shown: str) -> Attempt:
+def attempt(match: Any, normalized: Normalized, compiled: Grammar, shown: str,
+            context: Known | None = None) -> Attempt:
     """One match built into a command, or the reason it is not one."""
     try:
-        name, args = build(match, normalized, compiled, shown)
+        name, args = build(match, normalized, compiled, shown, context)
     except ArgError as refusal:
         return Attempt(match, refusal=refusal)
     except SLIPS:
@@ -58,10 +62,11 @@ def rank(result: Any) -> tuple[int, int, int, str]:
 
 
 def build(result: Any, normalized: Normalized, compiled: Grammar,
-          shown: str) -> tuple[str, dict[str, Any]]:
+          shown: str, context: Known | None = None) -> tuple[str, dict[str, Any]]:
     """Canonical command name and args from one hassil match."""
     rules = compiled.rules
     metadata = result.intent_metadata or {}
+    _refuse_unawaited_answer(result, context, shown)
     if metadata.get("falta"):
         raise ArgError.because("leitura.falta", o_que=str(metadata["falta"]), dito=shown,
                                uso=compiled.usage.get(result.intent.name, result.intent.name))
@@ -71,6 +76,7 @@ def build(result: Any, normalized: Normalized, compiled: Grammar,
     name = result.intent.name
     try:
         slots = slots_of(result, normalized, rules)
+        _refuse_outside_lists(result, slots, compiled)
         if metadata.get("tesouro_ou_item"):
             name = treasure_or_item(slots, rules)
         args = arguments(name, slots, rules, shown)
@@ -82,6 +88,34 @@ def build(result: Any, normalized: Normalized, compiled: Grammar,
         raise ArgError.because("leitura.contrato", final=True, dito=shown,
                                problema=str(broken)) from None
     return name, args
+
+
+# a template that gives the option itself ("sim", "não" alone): an answer, not a command
+ANSWER = "opcao"
+
+
+def bare_answer(result: Any) -> str | None:
+    """The option a template gives by itself ('sim' → "sim"), None for any other template."""
+    fixed = getattr(result.intent_data, "slots", None) or {}
+    return str(fixed[ANSWER]) if ANSWER in fixed else None
+
+
+def _refuse_unawaited_answer(result: Any, context: Known | None, shown: str) -> None:
+    """A bare 'sim'/'não' is an answer only while a prompt waits for it (never without a
+    context: `companion parse` alone knows of no prompt)."""
+    answer = bare_answer(result)
+    if answer is not None and (context is None or not context.waits_for(answer)):
+        raise ArgError.because("leitura.so_com_pedido", dito=shown)
+
+
+def _refuse_outside_lists(result: Any, slots: dict[str, Any], compiled: Grammar) -> None:
+    """'terreno deserto': a value said outside its list is refused with the list's values,
+    in the engine's own words (frases.yaml mesa.fora_da_lista)."""
+    for entity in result.entities_list:
+        spec = compiled.rules.fora_da_lista.get(entity.name)
+        if entity.is_wildcard and spec is not None:
+            raise ArgError(spec.recusa, params={spec.valor: slots[entity.name],
+                                                spec.valores: list(compiled.values[entity.name])})
 
 
 def _one_at_a_time(several: SeveralCharacters, name: str, compiled: Grammar,

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from companion.commands.context import Known
 from companion.commands.grammar import Grammar, grammar
 from companion.commands.matching import Attempt, attempts
 from companion.commands.normalize import Normalized, normalize
@@ -33,8 +34,9 @@ class ParseResult:
         return {"command": self.command.name, "args": dict(self.command.args)}
 
 
-def parse(text: str, tables: Tables) -> ParseResult:
-    """What the text means. Never raises for any text."""
+def parse(text: str, tables: Tables, context: Known | None = None) -> ParseResult:
+    """What the text means (with what `context` knows: the prompts waiting, the names that
+    exist). Never raises for any text."""
     compiled = grammar(tables)
     limit = compiled.rules.max_caracteres
     raw = str(text)
@@ -50,22 +52,22 @@ def parse(text: str, tables: Tables) -> ParseResult:
     if len(normalized.tokens) > compiled.rules.max_palavras:
         return ParseResult(error=words.render("leitura.palavras_demais", {"dito": shown}))
     try:
-        result = _first_command(normalized, compiled, shown)
+        result = _first_command(normalized, compiled, shown, context)
     except (ValueError, TypeError, KeyError, IndexError, RecursionError):
         result = None
     if result is None:  # the matcher or a builder slipped: not understood, no second try
         return ParseResult(error=_unknown(shown, compiled))
     if result.command is None and result.error == _unknown(shown, compiled):
-        return _last_clause(raw, tables) or result
+        return _last_clause(raw, tables, context) or result
     return result
 
 
-def _first_command(normalized: Normalized, compiled: Grammar,
-                   shown: str) -> ParseResult | None:
+def _first_command(normalized: Normalized, compiled: Grammar, shown: str,
+                   context: Known | None) -> ParseResult | None:
     """The first match that makes a command wins; a clear refusal ends the search (None: a
     builder slipped)."""
     first_error: str | None = None
-    for tried in attempts(normalized, compiled, shown):
+    for tried in attempts(normalized, compiled, shown, context):
         if tried.command is not None:
             return ParseResult(command=tried.command)
         if tried.refusal is None:
@@ -84,7 +86,7 @@ class Reading:
     result: ParseResult
 
 
-def readings(text: str, tables: Tables) -> list[Reading]:
+def readings(text: str, tables: Tables, context: Known | None = None) -> list[Reading]:
     """Every template match of the text, best first, each with its command or its error.
 
     `parse` keeps the first match that makes a command; a stricter reader (voice) walks them
@@ -94,7 +96,7 @@ def readings(text: str, tables: Tables) -> list[Reading]:
     if not normalized.tokens or len(normalized.tokens) > compiled.rules.max_palavras:
         return []
     try:
-        tried = attempts(normalized, compiled, shown)
+        tried = attempts(normalized, compiled, shown, context)
     except (ValueError, TypeError, KeyError, IndexError, RecursionError):
         return []
     return [Reading(each.match, _result(each, compiled, shown)) for each in tried]
@@ -121,12 +123,12 @@ def _unknown(shown: str, compiled: Grammar) -> str:
 _CLAUSE_END = re.compile(r"[.!?;,…]+(?=\s|$)")
 
 
-def _last_clause(raw: str, tables: Tables) -> ParseResult | None:
+def _last_clause(raw: str, tables: Tables, context: Known | None) -> ParseResult | None:
     """'o ogro ataca! vamos fugir': table talk, then a command — the last clause, if it is one."""
     clauses = [clause for clause in _CLAUSE_END.split(raw) if clause.strip()]
     if len(clauses) < 2:
         return None
-    result = parse(clauses[-1], tables)
+    result = parse(clauses[-1], tables, context)
     return result if result.command is not None else None
 
 

@@ -16,6 +16,16 @@ class Wildcard:
     filtra_inicio: bool
 
 
+@dataclass(frozen=True)
+class OutOfList:
+    """mesa.fora_da_lista: how a value said outside its list is refused — the engine's own
+    narration code, and the names of its parameters for the value said and the list's values."""
+
+    recusa: str
+    valor: str
+    valores: str
+
+
 _WORD_LISTS = ("nao_sao_nomes", "particulas", "artigos", "varios_personagens",
                "separadores_de_nomes", "palavras_de_rolar", "separadores_de_marcha",
                "atributos_com_sinal", "palavras_de_tesouro")
@@ -39,6 +49,7 @@ class HouseRules:
     atributos_com_sinal: tuple[str, ...]
     palavras_de_tesouro: tuple[str, ...]
     atributos: Mapping[str, tuple[str, ...]]
+    fora_da_lista: Mapping[str, OutOfList]
     padrao_da_casa: bool = False
 
     def wildcard(self, slot: str) -> Wildcard:

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any, TextIO
 
-from companion.session import Session
+from companion.session import Session, reading_context
 from companion.store.utterances import Utterances
 from companion.tables import Tables
 from companion.vocabulary import Command
@@ -89,9 +89,7 @@ def _session(args: argparse.Namespace, tables: Tables) -> Any:
 def _known(session: Any, names: list[str]) -> Known:
     if session is None:
         return Known.of(names)
-    state = session.state
-    return Known.of(names, [o for p in state.prompts for o in p.options],
-                    roll_waiting=any(not p.options for p in state.prompts))
+    return reading_context(session.state)
 
 
 def _run(verdict: Heard, session: Any) -> Heard:

@@ -6,18 +6,20 @@ nonsense. A text is accepted only when a template reads it whole AND
 - every free name ({criatura}, {tipo}, {nome}, {personagem}…) is one of the voice lists of
   tables/voz.yaml or the session's character names;
 - it is not a value alone ("floresta"), a command word alone, or a refusal form;
-- a short answer ("sim", "não", an option) is accepted only while a prompt waits for it.
+- a short answer ("sim", "não") is accepted only while a prompt waits for it (the context's
+  rule, the chat's too: companion/commands/matching.py).
 Confidence is the listener's business (per word, from the recogniser): this is text only.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from hassil.expression import ListReference, Sequence
 
+from companion.commands.context import Known
 from companion.commands.normalize import fold
 from companion.commands.grammar import grammar
+from companion.commands.matching import bare_answer
 from companion.commands.reading import ParseResult, readings
 from companion.vocabulary import Command
 from companion.prompt_names import PromptLabels
@@ -27,25 +29,6 @@ from companion.voice.config import voice_config
 UNK = "[unk]"
 HINT = "diga, por exemplo, 'mestre, avançar'"
 _OPTION = "opcao"
-
-
-@dataclass(frozen=True)
-class Known:
-    """What voice may name: the characters' names and the options prompts wait for."""
-
-    names: frozenset[str] = frozenset()
-    waiting: frozenset[str] = frozenset()
-    roll_waiting: bool = False  # a prompt waits for a die's value
-    # No session to ask (`parse --voz` alone): any word that can be a character's name is one
-    # (the recogniser itself only ever says the session's names, given in its phrase list).
-    any_name: bool = False
-
-    @staticmethod
-    def of(names: Iterable[str] = (), waiting: Iterable[str] = (),
-           roll_waiting: bool = False, any_name: bool = False) -> Known:
-        return Known(frozenset(" ".join(fold(n).split()) for n in names),
-                     frozenset(" ".join(fold(w).split()) for w in waiting), roll_waiting,
-                     any_name)
 
 
 def _refused(text: str, why: str | None = None) -> ParseResult:
@@ -64,10 +47,13 @@ def read_voice(text: str, tables: Tables, known: Known = Known()) -> ParseResult
     if _chat_only(said, tables):
         return _refused(said, "pelo chat, sim; por voz diga 'desfazer'")
     why: str | None = None
-    for reading in readings(said, tables):
+    for reading in readings(said, tables, known):
         problem = _distrust(reading.match, reading.result, tables, known)
         if problem is None and reading.result.command is not None:
             return ParseResult(command=_clean(reading.result.command, tables, known))
+        answer = bare_answer(reading.match)
+        if problem is None and answer is not None:
+            problem = f"nenhum pedido espera '{answer}'"
         why = why or problem
     return _refused(said, why)
 
@@ -129,7 +115,7 @@ def _distrust(match: Any, result: ParseResult, tables: Tables, known: Known) -> 
             continue
         if problem:
             return problem
-    return _short_answer(match, result, known) or _table_talk_value(match, result, tables, known)
+    return _table_talk_value(match, result, tables, known)
 
 
 def _free_value(slot: str, value: str, tables: Tables, known: Known) -> str | None:
@@ -140,7 +126,7 @@ def _free_value(slot: str, value: str, tables: Tables, known: Known) -> str | No
         option = _without_article(said, tables)
         return None if option in known.waiting or option in prompt_options(tables) else \
             f"'{value}' não é uma opção de pedido"
-    allowed = set(config.free_lists.get(slot, ()))
+    allowed = set(config.free_lists.get(slot, ())) | known.learned_in(slot)
     if slot == "personagem":
         allowed |= known.names
     if said in allowed or _without_article(said, tables) in allowed:
@@ -210,15 +196,3 @@ def _table_talk_value(match: Any, result: ParseResult, tables: Tables,
     if "opcao" not in command.args and not set(words) & config.answer_words:
         return "nenhum pedido espera essa resposta"
     return None
-
-
-def _short_answer(match: Any, result: ParseResult, known: Known) -> str | None:
-    """A bare 'sim'/'não' only while a prompt waits for exactly that answer."""
-    command = result.command
-    fixed = (getattr(match.intent_data, "slots", None) or {})
-    if command is None or command.name != "responder" or _OPTION not in fixed:
-        return None
-    option = " ".join(fold(str(command.args[_OPTION])).split())
-    if option in known.waiting:
-        return None
-    return f"nenhum pedido espera '{command.args[_OPTION]}'"

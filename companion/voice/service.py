@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from companion.vocabulary import Command
+from companion.session import reading_context
 from companion.store.utterances import Utterances
 from companion.tables import Tables
 from companion.voice.config import voice_config
@@ -18,7 +19,7 @@ from companion.voice.judge import Heard, Reader
 from companion.voice.listener import Listener, Notify
 from companion.voice.models import NO_MODEL, find_model
 from companion.voice.phrases import grammar_words, phrase_list
-from companion.voice.reading import Known, read_voice
+from companion.voice.reading import read_voice
 from companion.voice.recognizer import (VoiceUnavailable, load_model,
                                         unknown_line, unknown_words)
 
@@ -56,10 +57,7 @@ def session_phrases(session: Any, tables: Tables) -> Callable[[], list[str]]:
 
 def session_reader(session: Any, tables: Tables) -> Callable[[], Reader]:
     def reader() -> Reader:
-        state = session.state
-        known = Known.of([c.name for c in state.party],
-                         [o for p in state.prompts for o in p.options],
-                         roll_waiting=any(not p.options for p in state.prompts))
+        known = reading_context(session.state)
         return lambda text: read_voice(text, tables, known)
     return reader
 
