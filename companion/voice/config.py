@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
+from companion.commands.grammar import grammar
 from companion.commands.normalize import fold
 from companion.errors import TableError
 from companion.rulebook import InvalidValue, piece, require_filled
@@ -36,6 +37,19 @@ class Models:
     baixar: Download
 
 
+@dataclass(frozen=True)
+class Fillers:
+    """voz.yaml `enchimentos`: the commands each filler is said around, in how many phrases."""
+
+    por_palavra: int
+    comandos: tuple[str, ...]
+
+    def validate(self) -> None:
+        require_filled(self, "comandos")
+        if self.por_palavra < 1:
+            raise InvalidValue("por_palavra", "um número inteiro, 1 ou mais")
+
+
 # The lists of voz.yaml that may not be empty.
 _NON_EMPTY = ("so_com_pedido", "valor_so_com_pedido", "so_pelo_chat", "nao_sao_nomes",
               "palavras_de_responder", "numeros", "frases_evitar")
@@ -60,6 +74,7 @@ class VoiceData:
     palavras_de_responder: tuple[str, ...]
     numeros: tuple[int, ...]
     frases_evitar: tuple[str, ...]
+    enchimentos: Fillers
     listas: Mapping[str, tuple[str, ...]]
     acentos: Mapping[str, str]
     modelos: Models
@@ -100,6 +115,8 @@ class VoiceConfig:
     answer_words: frozenset[str]
     numbers: tuple[int, ...]
     avoid: tuple[str, ...]
+    filler_phrases: int  # how many phrases each filler of frases.yaml is said in
+    filler_anchors: tuple[str, ...]  # the commands fillers are said around (as spoken)
     free_lists: Mapping[str, tuple[str, ...]]
     accents: Mapping[str, str]
     accents_folded_grammar: frozenset[str]  # grammar words that carry an accent when said
@@ -122,6 +139,9 @@ def voice_config(tables: Tables) -> VoiceConfig:
         return cached[1]
     data = tables.piece(VoiceData)
     accents = {fold(key): str(value) for key, value in data.acentos.items()}
+    written = grammar(tables).accents  # the accents written in frases.yaml's lists, fillers
+    for folded, word in written.items():
+        accents.setdefault(folded, word)
     for words in data.listas.values():  # the lists are written as said, accents and all
         for word in " ".join(str(w) for w in words).lower().split():
             accents.setdefault(fold(word), word)
@@ -147,9 +167,11 @@ def voice_config(tables: Tables) -> VoiceConfig:
         answer_words=frozenset(_folded(data.palavras_de_responder)),
         numbers=tuple(sorted(set(data.numeros))),
         avoid=tuple(f" {phrase} " for phrase in _folded(data.frases_evitar)),
+        filler_phrases=data.enchimentos.por_palavra,
+        filler_anchors=tuple(" ".join(str(c).lower().split()) for c in data.enchimentos.comandos),
         free_lists={name: _folded(words) for name, words in data.listas.items()},
         accents=accents,
-        accents_folded_grammar=frozenset(fold(str(k)) for k in data.acentos
+        accents_folded_grammar=frozenset(fold(str(k)) for k in [*data.acentos, *written]
                                          if " " not in str(k)),
         default_model=data.modelos.padrao,
         larger_models=data.modelos.maiores,

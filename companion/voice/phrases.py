@@ -22,7 +22,7 @@ from companion.commands.normalize import fold
 from companion.commands.grammar import grammar
 from companion.tables import Tables
 from companion.voice.config import VoiceConfig, voice_config
-from companion.voice.reading import bare_value, prompt_options as _options
+from companion.voice.reading import bare_value, prompt_options as _options, read_voice
 from companion.voice.spoken import say
 
 UNK = "[unk]"
@@ -168,12 +168,31 @@ def template_phrases(tables: Tables, names: Iterable[str] = (),
                         yield Phrase(intent.name, text)
 
 
+def filler_phrases(tables: Tables) -> Iterator[Phrase]:
+    """Each filler of frases.yaml `skip_words` ("bora", "por favor", "então") said before and
+    after a few everyday commands (voz.yaml `enchimentos`): Vosk hears only the words of its
+    list and learns from these where fillers go (its grammar is a bigram model, so a filler
+    seen beside some commands can be heard beside any), without one copy of the list per
+    filler."""
+    config = voice_config(tables)
+    fillers = [f for f in dict.fromkeys(" ".join(fold(w).split())
+                                        for w in grammar(tables).intents.skip_words)
+               if f and f != config.wake_word and not any(ch.isdigit() for ch in f)]
+    anchors = [(read_voice(said, tables).command, said) for said in config.filler_anchors]
+    anchors = [(command.name, said) for command, said in anchors if command is not None]
+    each = config.filler_phrases
+    for index, filler in enumerate(fillers):
+        for turn in range(min(each, 2 * len(anchors))):
+            command, said = anchors[(index * each // 2 + turn // 2) % len(anchors)]
+            yield Phrase(command, f"{filler} {said}" if turn % 2 == 0 else f"{said} {filler}")
+
+
 def voice_phrases(tables: Tables, names: Iterable[str] = (),
                   with_prompts: bool = False) -> list[Phrase]:
     """The phrases in spoken form (accents, numbers in words), each once, in template order."""
     accents = voice_config(tables).accents
     seen: dict[str, Phrase] = {}
-    for phrase in template_phrases(tables, names, with_prompts):
+    for phrase in [*template_phrases(tables, names, with_prompts), *filler_phrases(tables)]:
         spoken = say(phrase.text, accents)
         seen.setdefault(spoken, Phrase(phrase.command, spoken))
     return list(seen.values())
