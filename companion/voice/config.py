@@ -75,14 +75,23 @@ class VoiceData:
     numeros: tuple[int, ...]
     frases_evitar: tuple[str, ...]
     enchimentos: Fillers
+    nomes_por_modelo: int
     listas: Mapping[str, tuple[str, ...]]
+    listas_juntas: Mapping[str, tuple[str, ...]]
     acentos: Mapping[str, str]
     modelos: Models
 
     def validate(self) -> None:
         require_filled(self, *_NON_EMPTY, "listas")
+        for name, parts in self.listas_juntas.items():
+            unknown = [part for part in parts if part not in self.listas]
+            if unknown:
+                raise InvalidValue(f"listas_juntas.{name}", "nomes de listas de `listas` (não há "
+                                   f"{', '.join(unknown)})")
         if self.modo_inicial not in MODES:
             raise InvalidValue("modo_inicial", "um destes: " + ", ".join(MODES))
+        if self.nomes_por_modelo < 1:
+            raise InvalidValue("nomes_por_modelo", "um número inteiro, 1 ou mais")
         if not 0 <= self.confianca_minima <= 1:
             raise InvalidValue("confianca_minima", "um número entre 0 e 1")
 
@@ -117,6 +126,7 @@ class VoiceConfig:
     avoid: tuple[str, ...]
     filler_phrases: int  # how many phrases each filler of frases.yaml is said in
     filler_anchors: tuple[str, ...]  # the commands fillers are said around (as spoken)
+    names_per_template: int  # a long list of names, after its first template: names per template
     free_lists: Mapping[str, tuple[str, ...]]
     accents: Mapping[str, str]
     accents_folded_grammar: frozenset[str]  # grammar words that carry an accent when said
@@ -130,6 +140,14 @@ _CACHE: dict[int, tuple[Tables, VoiceConfig]] = {}
 
 def _folded(words: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(" ".join(fold(w).split()) for w in words if fold(w).strip()))
+
+
+def _free_lists(data: VoiceData) -> dict[str, tuple[str, ...]]:
+    """The voice lists, folded; a joined list (`listas_juntas`) is its parts, in order."""
+    lists = {name: _folded(words) for name, words in data.listas.items()}
+    for name, parts in data.listas_juntas.items():
+        lists[name] = tuple(dict.fromkeys(word for part in parts for word in lists[part]))
+    return lists
 
 
 def voice_config(tables: Tables) -> VoiceConfig:
@@ -168,8 +186,9 @@ def voice_config(tables: Tables) -> VoiceConfig:
         numbers=tuple(sorted(set(data.numeros))),
         avoid=tuple(f" {phrase} " for phrase in _folded(data.frases_evitar)),
         filler_phrases=data.enchimentos.por_palavra,
+        names_per_template=data.nomes_por_modelo,
         filler_anchors=tuple(" ".join(str(c).lower().split()) for c in data.enchimentos.comandos),
-        free_lists={name: _folded(words) for name, words in data.listas.items()},
+        free_lists=_free_lists(data),
         accents=accents,
         accents_folded_grammar=frozenset(fold(str(k)) for k in [*data.acentos, *written]
                                          if " " not in str(k)),

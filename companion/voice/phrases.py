@@ -89,16 +89,19 @@ def _list_texts(slot_list: Any, config: VoiceConfig) -> list[str] | None:
     return None
 
 
-def spoken_lists(tables: Tables, names: Iterable[str] = ()) -> dict[str, list[str]]:
-    """Every list the templates use, as folded texts; wildcards from the voice lists."""
+def spoken_lists(tables: Tables, names: Iterable[str] = (),
+                 learned: Mapping[str, Sequence[str]] | None = None) -> dict[str, list[str]]:
+    """Every list the templates use, as folded texts; wildcards from the voice lists, the
+    names the campaign taught them first."""
     config = voice_config(tables)
     compiled = grammar(tables)
     lists: dict[str, list[str]] = {}
     for name, slot_list in compiled.intents.slot_lists.items():
         texts = _list_texts(slot_list, config)
         if texts is None:
-            texts = list(config.free_lists.get(name, ()))
-        lists[name] = [" ".join(fold(t).split()) for t in texts if fold(t).strip()]
+            texts = [*(learned or {}).get(name, ()), *config.free_lists.get(name, ())]
+        lists[name] = list(dict.fromkeys(" ".join(fold(t).split()) for t in texts
+                                     if fold(t).strip()))
     people = [" ".join(fold(n).split()) for n in names if fold(n).strip()]
     lists["personagem"] = list(dict.fromkeys(people or lists.get("personagem", [])))
     lists["ordem"] = _orders(lists["personagem"])
@@ -141,12 +144,20 @@ def _needs_a_prompt(command: str, text: str, config: VoiceConfig, used: set[str]
 
 
 def template_phrases(tables: Tables, names: Iterable[str] = (),
-                     with_prompts: bool = False) -> Iterator[Phrase]:
+                     with_prompts: bool = False,
+                     learned: Mapping[str, Sequence[str]] | None = None) -> Iterator[Phrase]:
     """(command, folded phrase) for every template the voice reading can accept; with
-    `with_prompts`, also the answers that are read only while a prompt waits for them."""
+    `with_prompts`, also the answers that are read only while a prompt waits for them.
+
+    A long list of names (creatures, spells, items: voz.yaml `listas`, and what the campaign
+    taught them) is said whole in the first template that uses it; every other template says
+    only `nomes_por_modelo` of its names, taking turns: each name is heard once at least, and
+    the list grows with the names, not with names × templates."""
     config = voice_config(tables)
     compiled = grammar(tables)
-    lists = spoken_lists(tables, names)
+    lists = spoken_lists(tables, names, learned)
+    turns: dict[str, int] = {}  # long list → templates that already said it
+    name_lists = {name for name in config.free_lists if name != "personagem"}
     for intent in compiled.intents.intents.values():
         for data in intent.data:
             metadata = data.metadata or {}
@@ -158,14 +169,32 @@ def template_phrases(tables: Tables, names: Iterable[str] = (),
                 if used - set(lists) or (_refused_form(sentence, data, config)
                                          and not (with_prompts and "opcao" in (data.slots or {}))):
                     continue  # a wildcard with no voice list, or a form voice refuses
-                for index in range(width(sentence.expression, lists, rules)):
-                    text = " ".join(word for word in pick(sentence.expression, index, lists,
+                said = _taking_turns(lists, used & name_lists, turns, config.names_per_template)
+                for index in range(width(sentence.expression, said, rules)):
+                    text = " ".join(word for word in pick(sentence.expression, index, said,
                                                           rules).split()
                                     if any(ch.isalnum() for ch in word))  # no "," said
                     if not text or any(bad in f" {text} " for bad in config.avoid):
                         continue
                     if with_prompts or not _needs_a_prompt(intent.name, text, config, used):
                         yield Phrase(intent.name, text)
+
+
+def _taking_turns(lists: Mapping[str, Sequence[str]], used: set[str], turns: dict[str, int],
+                  each: int) -> Mapping[str, Sequence[str]]:
+    """The lists one template says: a long list of names (of `used`) whole the first time,
+    then `each` of its names at a time, where the previous template stopped."""
+    said = dict(lists)
+    for name in sorted(used):
+        values = lists.get(name, ())
+        if len(values) <= each:
+            continue
+        turn = turns.get(name, 0)
+        turns[name] = turn + 1
+        if turn:
+            start = ((turn - 1) * each) % len(values)
+            said[name] = [*values[start:], *values[:start]][:each]
+    return said
 
 
 def filler_phrases(tables: Tables) -> Iterator[Phrase]:
