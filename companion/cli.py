@@ -34,6 +34,7 @@ from companion.server.tls import certificate
 from companion.session import Session, campaign_state, reading_context, verify_campaign
 from companion.shell import banner, run_shell
 from companion.tables import Tables
+from companion.voice.learned import Learned, by_list, campaign_learned, forget
 from companion.voice.ouvir import listen_file
 from companion.voice.phrases import phrase_list
 from companion.voice.reading import Known, read_voice
@@ -183,8 +184,21 @@ def build_parser() -> argparse.ArgumentParser:
     voice_actions = voice.add_subparsers(dest="voz_action", required=True, metavar="AÇÃO")
     phrases = voice_actions.add_parser("frases", help="uma frase por linha")
     phrases.add_argument("--db", metavar="ARQUIVO", default=None,
-                         help="inclui os nomes dos personagens dessa sessão")
+                         help="inclui os nomes dos personagens dessa campanha e os nomes que ela "
+                              "ensinou às listas da voz")
     _add_common(phrases, session=False)
+    learned = voice_actions.add_parser("nomes", help="os nomes que a campanha ensinou às listas "
+                                                     "da voz (digitados em monstro, item, "
+                                                     "tesouro, magia)")
+    learned.add_argument("--db", metavar="ARQUIVO", required=True, help="o banco da campanha")
+    learned.add_argument("--json", action="store_true", help="um objeto JSON por nome")
+    _add_common(learned, session=False)
+    forget = voice_actions.add_parser("esquecer", help="tira nomes aprendidos das listas da voz "
+                                                       "da campanha (voltam se digitados de "
+                                                       "novo)")
+    forget.add_argument("--db", metavar="ARQUIVO", required=True, help="o banco da campanha")
+    forget.add_argument("nomes", nargs="+", metavar="NOME")
+    _add_common(forget, session=False)
 
     listen = actions.add_parser("ouvir", help="reconhece um arquivo WAV (16 kHz, mono)")
     listen.add_argument("wav", metavar="ARQUIVO.wav")
@@ -275,7 +289,8 @@ def _known(args: argparse.Namespace, tables: Tables) -> Any:
         return Known(any_name=True)
     if not Path(args.db).is_file():
         raise CompanionError(f"o banco '{args.db}' não existe; use o --db de uma sessão")
-    return reading_context(campaign_state(args.db, tables))
+    return reading_context(campaign_state(args.db, tables)).with_learned(
+        by_list(campaign_learned(args.db, tables)))
 
 
 def cmd_parse(args: argparse.Namespace, tables: Tables) -> int:
@@ -289,18 +304,60 @@ def cmd_parse(args: argparse.Namespace, tables: Tables) -> int:
 
 # ---------------------------------------------------------------------- voice
 
+def _missing_db(args: argparse.Namespace) -> bool:
+    if args.db and not Path(args.db).is_file():
+        print(f"erro: o banco '{args.db}' não existe; use o --db de uma sessão", file=sys.stderr)
+        return True
+    return False
+
+
 def cmd_voice(args: argparse.Namespace, tables: Tables) -> int:
+    if _missing_db(args):
+        return STARTUP_FAILURE
+    return VOICE_ACTIONS[args.voz_action](args, tables)
+
+
+def _voice_phrases(args: argparse.Namespace, tables: Tables) -> int:
     names: list[str] = []
+    learned: list[Learned] = []
     if args.db:
-        if not Path(args.db).is_file():
-            print(f"erro: o banco '{args.db}' não existe; use o --db de uma sessão",
-                  file=sys.stderr)
-            return STARTUP_FAILURE
         names = [character.name for character in campaign_state(args.db, tables).party]
-    for phrase in phrase_list(tables, names):
+        learned = campaign_learned(args.db, tables)
+    for phrase in phrase_list(tables, names, learned=learned):
         sys.stdout.write(phrase + "\n")
     sys.stdout.flush()
     return 0
+
+
+def _voice_names(args: argparse.Namespace, tables: Tables) -> int:
+    learned = campaign_learned(args.db, tables)
+    for name in learned:
+        line = json.dumps({"nome": name.shown, "dito": name.said, "comando": name.command,
+                           "listas": list(name.lists)}, ensure_ascii=False) if args.json else \
+            f"{name.shown} ({name.command}; listas: {', '.join(name.lists)})"
+        sys.stdout.write(line + "\n")
+    if not learned and not args.json:
+        sys.stdout.write("nenhum nome aprendido: os nomes digitados em monstro, item, tesouro "
+                         "ou magia entram aqui\n")
+    sys.stdout.flush()
+    return 0
+
+
+def _voice_forget(args: argparse.Namespace, tables: Tables) -> int:
+    forgotten, unknown = forget(args.db, args.nomes, tables)
+    if unknown:
+        taught = ", ".join(name.said for name in campaign_learned(args.db, tables)) or "nenhum"
+        print(f"erro: {', '.join(repr(n) for n in unknown)} não é nome aprendido nesta "
+              f"campanha; nada foi esquecido. Aprendidos: {taught}", file=sys.stderr)
+        return NOT_A_COMMAND
+    for name in forgotten:
+        print(f"esqueci '{name.said}' (listas: {', '.join(name.lists)}); volta se for digitado "
+              "de novo")
+    return 0
+
+
+VOICE_ACTIONS: dict[str, Callable[[argparse.Namespace, Tables], int]] = {
+    "frases": _voice_phrases, "nomes": _voice_names, "esquecer": _voice_forget}
 
 
 def cmd_listen(args: argparse.Namespace, tables: Tables) -> int:

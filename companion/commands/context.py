@@ -3,7 +3,7 @@ answers prompts wait for. Reading stays a pure function of (text, rules, context
 context (`companion parse` alone) nothing waits, and a bare "sim" is not a command."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterable, Mapping
 
 from companion.commands.normalize import fold
@@ -34,6 +34,10 @@ class Known:
                      roll_waiting, any_name,
                      frozenset((name, _said(value)) for name, values in (learned or {}).items()
                                for value in values))
+
+    def with_learned(self, learned: Mapping[str, Iterable[str]]) -> Known:
+        """The same context, with the names a campaign taught its voice lists."""
+        return replace(self, learned=Known.of(learned=learned).learned)
 
     def learned_in(self, list_name: str) -> frozenset[str]:
         """The names the campaign taught this voice list."""

@@ -78,11 +78,19 @@ class VoiceData:
     nomes_por_modelo: int
     listas: Mapping[str, tuple[str, ...]]
     listas_juntas: Mapping[str, tuple[str, ...]]
+    aprender: Mapping[str, Mapping[str, tuple[str, ...]]]
     acentos: Mapping[str, str]
     modelos: Models
 
     def validate(self) -> None:
         require_filled(self, *_NON_EMPTY, "listas")
+        lists = {*self.listas, *self.listas_juntas}
+        for command, arguments in self.aprender.items():
+            unknown = [name for names in arguments.values() for name in names
+                       if name not in lists]
+            if unknown:
+                raise InvalidValue(f"aprender.{command}", "nomes de listas de `listas` (não há "
+                                   f"{', '.join(unknown)})")
         for name, parts in self.listas_juntas.items():
             unknown = [part for part in parts if part not in self.listas]
             if unknown:
@@ -128,6 +136,7 @@ class VoiceConfig:
     filler_anchors: tuple[str, ...]  # the commands fillers are said around (as spoken)
     names_per_template: int  # a long list of names, after its first template: names per template
     free_lists: Mapping[str, tuple[str, ...]]
+    learn: Mapping[str, Mapping[str, tuple[str, ...]]]  # command → argument → voice lists
     accents: Mapping[str, str]
     accents_folded_grammar: frozenset[str]  # grammar words that carry an accent when said
     default_model: str
@@ -189,6 +198,7 @@ def voice_config(tables: Tables) -> VoiceConfig:
         names_per_template=data.nomes_por_modelo,
         filler_anchors=tuple(" ".join(str(c).lower().split()) for c in data.enchimentos.comandos),
         free_lists=_free_lists(data),
+        learn=data.aprender,
         accents=accents,
         accents_folded_grammar=frozenset(fold(str(k)) for k in [*data.acentos, *written]
                                          if " " not in str(k)),

@@ -75,6 +75,8 @@ class Listener:
         self._lock = threading.Lock()
         self._queue: queue.Queue[Any] = queue.Queue()
         self._grammar: tuple[str, ...] = ()
+        self._source: Sequence[str] | None = None  # the list the grammar was last checked on
+        self.rebuilds = 0  # how many times the recogniser's grammar was built (tests, bench)
         self._recognizer: Recognizer | None = None
         self._thread = threading.Thread(target=self._run, name="mesa-voz", daemon=True)
         self.busy = threading.Event()  # set while audio waits or is being recognised
@@ -148,10 +150,17 @@ class Listener:
                     self.busy.clear()
 
     def _current(self) -> Recognizer:
-        phrases = tuple(self._phrases())
-        if self._recognizer is None or phrases != self._grammar:
+        """The recogniser, its phrase list brought up to date only between utterances: while
+        someone speaks, the list stays (a name typed meanwhile joins it after they stop)."""
+        if self._recognizer is not None and not self._recognizer.idle():
+            return self._recognizer
+        phrases = self._phrases()
+        if self._recognizer is None or (phrases is not self._source
+                                        and tuple(phrases) != self._grammar):
             self._recognizer = Recognizer(self._model, self._with_wake_word(phrases))
-            self._grammar = phrases
+            self._grammar = tuple(phrases)
+            self.rebuilds += 1
+        self._source = phrases
         return self._recognizer
 
     def _with_wake_word(self, phrases: Sequence[str]) -> list[str]:

@@ -17,6 +17,7 @@ from companion.tables import Tables
 from companion.vocabulary import Command
 from companion.voice.config import voice_config
 from companion.voice.judge import Heard, judge, phrase_reader
+from companion.voice.learned import Learned, SessionNames, by_list
 from companion.voice.models import NO_MODEL, find_model
 from companion.voice.phrases import grammar_words, phrase_list
 from companion.voice.reading import Known, read_voice
@@ -43,10 +44,15 @@ def listen_file(args: argparse.Namespace, tables: Tables, out: TextIO, err: Text
     log = Utterances(session.db_path) if session is not None else None
     try:
         names = [c.name for c in session.state.party] if session else []
+        taught = SessionNames(session, tables) if session is not None else None
+        learned = taught.current() if taught is not None else []
+        if taught is not None:
+            taught.close()
         custom = getattr(args, "frases", None)
-        phrases = _lines(custom) if custom else phrase_list(tables, names, with_prompts=True)
+        phrases = _lines(custom) if custom else phrase_list(tables, names, with_prompts=True,
+                                                            learned=learned)
         reader = phrase_reader(phrases) if custom else \
-            (lambda text: read_voice(text, tables, _known(session, names)))
+            (lambda text: read_voice(text, tables, _known(session, names, learned)))
         notice = unknown_line(unknown_words(model, grammar_words(phrases)))
         if notice:  # the same line `serve` prints: words of the list this model cannot say
             err.write(notice + "\n")
@@ -86,10 +92,10 @@ def _session(args: argparse.Namespace, tables: Tables) -> Any:
     return Session.open(args.db, getattr(args, "seed", None), tables)
 
 
-def _known(session: Any, names: list[str]) -> Known:
+def _known(session: Any, names: list[str], learned: list[Learned]) -> Known:
     if session is None:
         return Known.of(names)
-    return reading_context(session.state)
+    return reading_context(session.state).with_learned(by_list(learned))
 
 
 def _run(verdict: Heard, session: Any) -> Heard:

@@ -22,6 +22,7 @@ from companion.commands.normalize import fold
 from companion.commands.grammar import grammar
 from companion.tables import Tables
 from companion.voice.config import VoiceConfig, voice_config
+from companion.voice.learned import Learned, by_list
 from companion.voice.reading import bare_value, prompt_options as _options, read_voice
 from companion.voice.spoken import say
 
@@ -216,22 +217,32 @@ def filler_phrases(tables: Tables) -> Iterator[Phrase]:
             yield Phrase(command, f"{filler} {said}" if turn % 2 == 0 else f"{said} {filler}")
 
 
-def voice_phrases(tables: Tables, names: Iterable[str] = (),
-                  with_prompts: bool = False) -> list[Phrase]:
-    """The phrases in spoken form (accents, numbers in words), each once, in template order."""
-    accents = voice_config(tables).accents
+def voice_phrases(tables: Tables, names: Iterable[str] = (), with_prompts: bool = False,
+                  learned: Iterable[Learned] = ()) -> list[Phrase]:
+    """The phrases in spoken form (accents, numbers in words), each once, in template order;
+    with the names the campaign taught the voice lists (`learned`)."""
+    learned = list(learned)
+    accents = {**_typed_accents(learned), **voice_config(tables).accents}
     seen: dict[str, Phrase] = {}
-    for phrase in [*template_phrases(tables, names, with_prompts), *filler_phrases(tables)]:
+    for phrase in [*template_phrases(tables, names, with_prompts, by_list(learned)),
+                   *filler_phrases(tables)]:
         spoken = say(phrase.text, accents)
         seen.setdefault(spoken, Phrase(phrase.command, spoken))
     return list(seen.values())
 
 
-def phrase_list(tables: Tables, names: Iterable[str] = (),
-                with_prompts: bool = False) -> list[str]:
+def _typed_accents(learned: Iterable[Learned]) -> dict[str, str]:
+    """The accents of the names as the GM typed them ("Górgona" is said "górgona"): words of
+    four letters or more (a short "é" must not turn every "e" of the list into "é")."""
+    return {fold(word): word for name in learned for word in name.shown.lower().split()
+            if fold(word) != word and fold(word).isalpha() and len(word) >= 4}
+
+
+def phrase_list(tables: Tables, names: Iterable[str] = (), with_prompts: bool = False,
+                learned: Iterable[Learned] = ()) -> list[str]:
     """What `companion voz frases` prints; the listener gives the recogniser the list with
     `with_prompts` (plus the answers read only while a prompt waits: "sim", "deu doze")."""
-    return [phrase.text for phrase in voice_phrases(tables, names, with_prompts)]
+    return [phrase.text for phrase in voice_phrases(tables, names, with_prompts, learned)]
 
 
 def grammar_words(phrases: Iterable[str]) -> list[str]:

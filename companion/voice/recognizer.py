@@ -95,20 +95,31 @@ class Recognizer:
         grammar = json.dumps([*known, UNK], ensure_ascii=False)
         self._recognizer = vosk.KaldiRecognizer(model, sample_rate, grammar)
         self._recognizer.SetWords(True)
+        self._fed = False  # audio given since the last utterance closed
 
     def feed(self, pcm: bytes) -> list[Utterance]:
         """Give it audio (16-bit little-endian mono); the utterances it closed meanwhile."""
         if not pcm:
             return []
+        self._fed = True
         if self._recognizer.AcceptWaveform(pcm):
+            self._fed = False
             return _utterances(self._recognizer.Result())
         return []
 
+    def idle(self) -> bool:
+        """Between utterances: no audio given since the last one closed (a result, the end
+        of the audio, a reset), so its grammar may change without cutting anyone off. In a
+        long silence Vosk's endpointer closes an empty utterance every few seconds."""
+        return not self._fed
+
     def finish(self) -> list[Utterance]:
         """End of the audio: whatever was still being heard."""
+        self._fed = False
         return _utterances(self._recognizer.FinalResult())
 
     def reset(self) -> None:
+        self._fed = False
         self._recognizer.Reset()
 
 

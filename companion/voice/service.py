@@ -16,6 +16,7 @@ from companion.store.utterances import Utterances
 from companion.tables import Tables
 from companion.voice.config import voice_config
 from companion.voice.judge import Heard, Reader
+from companion.voice.learned import SessionNames, by_list
 from companion.voice.listener import Listener, Notify
 from companion.voice.models import NO_MODEL, find_model
 from companion.voice.phrases import grammar_words, phrase_list
@@ -34,30 +35,40 @@ class Voice:
     line: str
     log: Utterances | None = None
     laptop_microphone: bool = False  # listen through the laptop's microphone when the mode says
+    names: SessionNames | None = None  # what the campaign taught the voice lists
 
     def stop(self) -> None:
         if self.listener is not None:
             self.listener.stop()
         if self.log is not None:
             self.log.close()
+        if self.names is not None:
+            self.names.close()
 
 
-def session_phrases(session: Any, tables: Tables) -> Callable[[], list[str]]:
-    """The phrase list for the party as it is now (rebuilt only when the names change)."""
-    cache: dict[tuple[str, ...], list[str]] = {}
+def session_phrases(session: Any, tables: Tables,
+                    taught: SessionNames | None = None) -> Callable[[], list[str]]:
+    """The phrase list for the party and the names the campaign taught as they are now
+    (built again only when those change; the listener asks between utterances)."""
+    cache: dict[tuple[Any, ...], list[str]] = {}
 
     def phrases() -> list[str]:
+        learned = taught.current() if taught is not None else []
         names = tuple(sorted(c.name for c in session.state.party))
-        if names not in cache:
+        key = (names, tuple((name.said, name.lists) for name in learned))
+        if key not in cache:
             cache.clear()
-            cache[names] = phrase_list(tables, names, with_prompts=True)
-        return cache[names]
+            cache[key] = phrase_list(tables, names, with_prompts=True, learned=learned)
+        return cache[key]
     return phrases
 
 
-def session_reader(session: Any, tables: Tables) -> Callable[[], Reader]:
+def session_reader(session: Any, tables: Tables,
+                   taught: SessionNames | None = None) -> Callable[[], Reader]:
     def reader() -> Reader:
         known = reading_context(session.state)
+        if taught is not None:
+            known = known.with_learned(by_list(taught.current()))
         return lambda text: read_voice(text, tables, known)
     return reader
 
@@ -92,14 +103,15 @@ def start_voice(session: Any, tables: Tables, on_heard: Notify, on_status: Notif
         model = load_model(folder)
     except VoiceUnavailable as error:
         return Voice(None, error.message)
-    phrases = session_phrases(session, tables)
+    taught = SessionNames(session, tables)
+    phrases = session_phrases(session, tables, taught)
     missing = unknown_words(model, grammar_words(phrases()))
     notice = unknown_line(missing) or ""
     utterances = Utterances(session.db_path)
-    listener = Listener(model, config, phrases, session_reader(session, tables),
+    listener = Listener(model, config, phrases, session_reader(session, tables, taught),
                         session_runner(session), on_heard, on_status,
                         remember_in(utterances, session), notice=notice)
     listener.start()
     line = f"voz ligada: modelo {folder.name}; diga '{config.wake_word}, avançar'"
     return Voice(listener, line + (f"\n{notice}" if notice else ""), utterances,
-                 laptop_microphone=True)
+                 laptop_microphone=True, names=taught)
