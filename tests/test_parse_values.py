@@ -8,14 +8,17 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from companion.commands.parse import parse
 from companion.engine.model import Command
+from companion.loader import load_rules
 from companion.commands.context import Known
 from companion.session import Session, reading_context
 from companion.tables import Tables
 
 ROOT = Path(__file__).resolve().parents[1]
+TABLES = load_rules()
 
 # (setup, text, command, argument, the value said): one per list with a "_dito" wildcard
 OUTSIDE = [
@@ -129,3 +132,15 @@ def test_a_session_passes_its_prompts_as_the_context(tables: Tables) -> None:
         assert not session.run("sim").ok  # answered: nothing waits any more
     finally:
         session.close()
+
+
+@given(st.text(max_size=60), st.lists(st.sampled_from(["sim", "nao", "descansar", "exaustao"]),
+                                      max_size=3), st.booleans())
+@settings(max_examples=150, deadline=None)
+def test_any_text_with_any_context_parses_or_is_not_a_command(text: str, waiting: list[str],
+                                                               roll: bool) -> None:
+    result = parse(text, TABLES, Known.of(["Ana"], waiting, roll_waiting=roll))
+    assert (result.command is None) != (result.error is None)
+    if result.command is not None:
+        assert result.command.args.get("opcao") in (None, *waiting) or \
+            not text.strip().lower().startswith(("sim", "não", "nao"))

@@ -7,6 +7,11 @@ as its widest choice). Wildcard slots are filled from the voice lists of tables/
 whose wildcard has no list (free reasons, marching orders, out-of-list values) is left out,
 and so are the forms the strict voice reading refuses (a value alone, "sim"/"não", a command
 word alone, a refusal). Numbers come out in words and words with their accents.
+
+Kept small as the lists grow: a long list of names is said whole in its first template and by
+turns in the others (voz.yaml `nomes_por_modelo`), the fillers of frases.yaml are said around
+a few everyday commands (voz.yaml `enchimentos`), and the names a campaign taught its lists
+(companion/voice/learned.py) join them.
 """
 from __future__ import annotations
 
@@ -24,7 +29,7 @@ from companion.tables import Tables
 from companion.voice.config import VoiceConfig, voice_config
 from companion.voice.learned import Learned, by_list
 from companion.voice.reading import bare_value, prompt_options as _options, read_voice
-from companion.voice.spoken import say
+from companion.voice.spoken import longest_key, say
 
 UNK = "[unk]"
 
@@ -223,10 +228,11 @@ def voice_phrases(tables: Tables, names: Iterable[str] = (), with_prompts: bool 
     with the names the campaign taught the voice lists (`learned`)."""
     learned = list(learned)
     accents = {**_typed_accents(learned), **voice_config(tables).accents}
+    longest = longest_key(accents)
     seen: dict[str, Phrase] = {}
     for phrase in [*template_phrases(tables, names, with_prompts, by_list(learned)),
                    *filler_phrases(tables)]:
-        spoken = say(phrase.text, accents)
+        spoken = say(phrase.text, accents, longest)
         seen.setdefault(spoken, Phrase(phrase.command, spoken))
     return list(seen.values())
 

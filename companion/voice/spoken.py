@@ -39,13 +39,18 @@ def number_words(value: int) -> str:
     return head + joiner + number_words(rest)
 
 
-def say(folded: str, accents: Mapping[str, str]) -> str:
+def longest_key(accents: Mapping[str, str]) -> int:
+    """How many words the longest key of an accent table has."""
+    return max((len(key.split()) for key in accents), default=1)
+
+
+def say(folded: str, accents: Mapping[str, str], longest: int | None = None) -> str:
     """'avancar 2 d 6' → 'avançar dois d seis'; 'qual e' → 'qual é' (longest key first).
 
     Keys of the accent table may be several words, for a word whose accent depends on its
     neighbour ("e"/"é"); words not in the table stay as they are."""
     words = folded.split()
-    longest = max((len(key.split()) for key in accents), default=1)
+    longest = longest_key(accents) if longest is None else longest  # give it for many phrases
     out: list[str] = []
     index = 0
     while index < len(words):
