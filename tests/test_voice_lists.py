@@ -124,3 +124,15 @@ def test_old_school_names_by_voice_and_chat(text: str, name: str, args: dict,
     assert (voice.command.name, dict(voice.command.args)) == (name, args)
     chat = parse(text, tables)
     assert chat.command is not None and chat.command.name == name
+
+
+@pytest.mark.parametrize("text", [
+    "bora pedir uma pizza", "então, o que vocês acham", "beleza, pessoal", "por favor passa o sal",
+    "aí ele falou que sim", "tá bom, tá bom", "bora lá", "valeu galera", "sim, eu acho",
+    "não sei", "mestre, por favor", "então tá", "ok", "agora sim", "é isso aí", "tá certo",
+])
+def test_fillers_alone_or_with_table_talk_are_not_commands(text: str, tables: Tables) -> None:
+    waiting = Known.of(["Ana"], ["sim", "nao"], roll_waiting=True)  # even with a prompt waiting
+    assert parse(text, tables, waiting).command is None
+    spoken = say(" ".join(fold(text).replace(",", " ").split()), voice_config(tables).accents)
+    assert read_voice(spoken, tables, waiting).command is None
