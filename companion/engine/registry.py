@@ -22,6 +22,7 @@ from companion.engine.procedures import (  # noqa: F401  (each registers its com
     advance,
     campaign,
     chase,
+    checks,
     conditions,
     dice_tables,
     dungeon,

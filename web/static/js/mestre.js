@@ -256,7 +256,7 @@ function renderPrompts() {
   const old = new Set(older.map((p) => p.id));
   fill($("#prompts"), prompts.map((raw) => {
     const p = promptInfo(raw);
-    const who = p.character ? names[p.character] || p.character : "Mestre";
+    const who = p.group ? "Grupo (qualquer jogador)" : p.character ? names[p.character] || p.character : "Mestre";
     return promptCard(p, { gm: true, who, compact: old.has(p.id), send: run });
   }));
   renderCancelOld(older);
