@@ -23,7 +23,7 @@ from companion.store.log import Log, StateDamaged, StoredCommand, StoredState, d
 from companion.tables import Tables
 
 UNDO = "desfazer"
-READ_ONLY = frozenset({"ajuda", "estado", "registro"})  # views: they change nothing
+READ_ONLY = frozenset({"ajuda", "estado", "registro", "silencio"})  # views: they change nothing
 RULES_CHANGED = "regras_mudaram"  # system commands: stored by the session, never applied,
 HISTORY_NOTICE = "aviso_historico"  # never undone, no dice; GM-only events
 SEAT_FREED = "lugar_liberado"  # a player's seat freed (its tokens deleted with it)

@@ -8,7 +8,7 @@ from companion.errors import TableError
 from companion.rulebook import InvalidValue, piece, require_at_least, require_filled
 from companion.tables import Tables
 
-ANSWER = "resposta"  # the kind of the events of a command said by voice
+ANSWER = "por_voz"  # the announcement kind of the events of a command said by voice
 
 
 @dataclass(frozen=True)

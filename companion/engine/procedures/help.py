@@ -1,4 +1,4 @@
-"""`ajuda` and `estado`.
+"""`ajuda`, `estado` and `silencio`.
 
 - `ajuda`: the commands of the current mode with their help texts, only to whoever asked; a
   player sees only the commands marked `jogador: true`.
@@ -6,7 +6,11 @@
   prompts, the last secrets, the afflictions only their players see); asked by a player, the
   summary (with their own afflictions) goes only to that player.
 
-Both read the state through companion.engine.view (the one procedure module allowed to).
+- `silencio`: the companion stops speaking ("mestre, silêncio"); the state does not change, the
+  asker is told, and the server (which sees the command) silences the laptop and the pages.
+
+`ajuda` and `estado` read the state through companion.engine.view (the one procedure module
+allowed to).
 """
 from __future__ import annotations
 
@@ -44,6 +48,14 @@ def help_command(state: State, scratch: Scratch) -> State:
     mode = scratch.piece(CommandRules).modos.of(state.mode)
     scratch.tell("comandos.ajuda", _asker_visibility(scratch), "ajuda", words={"nome_modo": mode},
                  modo=state.mode, comandos=[{"nome": n, "ajuda": t} for n, t in listed])
+    return state
+
+
+@command("silencio")
+def silence_command(state: State, scratch: Scratch) -> State:
+    """Speech stops (the server acts on the command's name); only the asker reads that it
+    did (tables/narracao/comandos.yaml `silencio`)."""
+    scratch.tell("comandos.silencio", _asker_visibility(scratch), "aviso")
     return state
 
 
