@@ -12,7 +12,7 @@ import logging
 import queue
 import threading
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from typing import Any, Callable, Hashable, Iterable, Protocol
 
 from companion.speech.voices import Audio, Voice
@@ -34,7 +34,12 @@ class Speakers:
     """The laptop's speakers through PortAudio (sounddevice, from the voice extra)."""
 
     def __init__(self) -> None:
+        """Raises OSError when there is nothing to play on (no PortAudio, no output device)."""
         import sounddevice  # ImportError/OSError: the caller says speech is off
+        try:
+            sounddevice.query_devices(kind="output")
+        except Exception as error:  # PortAudioError: no default output device
+            raise OSError(f"nenhuma saída de som ({error})") from None
         self._sd = sounddevice
 
     def play(self, pieces: Iterable[Audio], stop: threading.Event) -> None:
@@ -71,6 +76,7 @@ class Speaker:
         self._on_speaking = on_speaking
         self._queue: queue.Queue[Any] = queue.Queue()
         self._known: OrderedDict[Hashable, None] = OrderedDict()
+        self.said: deque[str] = deque(maxlen=100)  # the latest texts begun (tests, benches)
         self._lock = threading.Lock()
         self._stop_now = threading.Event()
         self._generation = 0  # a silence makes everything queued before it stale
@@ -130,6 +136,7 @@ class Speaker:
             if generation != self._generation:
                 return  # silenced after it was queued
             self._stop_now.clear()
+            self.said.append(text)
         self._tell(True)
         try:
             self._output.play(self.voice.stream(text), self._stop_now)

@@ -80,6 +80,8 @@ class Listener:
         self._thread = threading.Thread(target=self._run, name="mesa-voz", daemon=True)
         self.busy = threading.Event()  # set while audio waits or is being recognised
         self._dropped = False  # audio dropped while deaf, since the last reset
+        # the events of each command said by voice (its answer), for whoever says it aloud
+        self.on_answer: Callable[[list[dict[str, Any]]], None] | None = None
 
     # ------------------------------------------------------------------ control
 
@@ -211,6 +213,8 @@ class Listener:
             result = self._runner(verdict.command, verdict.text)
             if not getattr(result, "ok", False):
                 verdict = verdict.refused(getattr(result, "error", None) or "recusado")
+            elif self.on_answer is not None:
+                self.on_answer(list(getattr(result, "events", [])))
         if self._remember is not None:
             self._remember(verdict, result)
         report = verdict.to_json()
