@@ -113,10 +113,11 @@ class SpeechHub:
             viewer = "gm" if said.visibility != "public" else "public"
             text = self._copy(said.seq, viewer)["text"]
             assert self.speaker is not None
-            self.speaker.say(said.seq, text)
+            self.speaker.say(said.seq, self.config.spoken(text))
             return
         copy = self._copy(said.seq, "gm" if place.role == "mestre" else "public")
-        self.socketio.server.emit("fala", {"id": copy["seq"], "texto": copy["text"],
+        self.socketio.server.emit("fala", {"id": copy["seq"],
+                                           "texto": self.config.spoken(copy["text"]),
                                            "avisos": sorted(said.kinds)},
                                   to=place.id, namespace=NAMESPACE)
 

@@ -52,6 +52,7 @@ class Kind:
 class SpeechData:
     espeak: Espeak
     piper: Piper
+    pronuncia: Mapping[str, str]
     surdo_depois_ms: int
     avisos: Mapping[str, Kind]
     codigos: Mapping[str, str]
@@ -84,6 +85,13 @@ class SpeechConfig:
     by_event_kind: Mapping[str, str]
     laptop: bool
     laptop_secrets: bool
+    sounds: tuple[tuple[str, str], ...] = ()  # (as shown, as said), in order
+
+    def spoken(self, text: str) -> str:
+        """The text as it is said aloud (symbols read as words)."""
+        for shown, said in self.sounds:
+            text = text.replace(shown, said)
+        return " ".join(text.split())
 
     def default_kinds(self) -> frozenset[str]:
         return frozenset(name for name, kind in self.kinds.items() if kind.padrao)
@@ -120,6 +128,7 @@ def speech_config(tables: Tables) -> SpeechConfig:
         piper_voice=data.piper.voz, piper_files=data.piper.baixar,
         deaf_after=data.surdo_depois_ms / 1000, kinds=dict(data.avisos),
         by_code=dict(data.codigos), by_event_kind=dict(data.tipos),
-        laptop=data.notebook, laptop_secrets=data.notebook_segredos)
+        laptop=data.notebook, laptop_secrets=data.notebook_segredos,
+        sounds=tuple((str(k), str(v)) for k, v in data.pronuncia.items()))
     _CACHE[id(tables)] = (tables, config)
     return config

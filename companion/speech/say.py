@@ -22,8 +22,10 @@ def say_text(text: str, tables: Tables, wav: str | None, out: TextIO, err: TextI
         print("erro: diga um texto para falar, como em: companion falar \"A tocha apagou.\"",
               file=err)
         return NO_SPEAKERS
+    config = speech_config(tables)
+    text = config.spoken(text)
     try:
-        voice, line = choose_voice(speech_config(tables), folder)
+        voice, line = choose_voice(config, folder)
     except SpeechUnavailable as error:
         print(f"erro: {error.message}", file=err)
         return NO_SPEAKERS
