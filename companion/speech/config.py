@@ -105,8 +105,7 @@ class SpeechConfig:
     def to_json(self) -> dict[str, object]:
         """What the pages need to draw the "Voz" panel."""
         return {"avisos": [{"tipo": name, "nome": kind.nome, "padrao": kind.padrao}
-                           for name, kind in self.kinds.items()],
-                "notebook": self.laptop, "notebook_segredos": self.laptop_secrets}
+                           for name, kind in self.kinds.items()]}
 
 
 _CACHE: dict[int, tuple[Tables, SpeechConfig]] = {}
