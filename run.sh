@@ -92,7 +92,7 @@ run_tests() {
 # same way against tables/fala.yaml (piper.baixar).
 fetch_model() {
   ensure_venv
-  ensure_install ".[voz]" "" "$VENV/.instalado-teste"
+  ensure_install ".[voz,fala]" "" "$VENV/.instalado-teste"
   local status=0
   fetch_vosk_model || status=$?
   "$PY" -m companion.speech.fetch || status=$?
@@ -186,7 +186,7 @@ case "${1:-}" in
 esac
 
 ensure_venv
-ensure_install ".[voz]" "" "$VENV/.instalado-teste"
+ensure_install ".[voz,fala]" "" "$VENV/.instalado-teste"
 compile_project
 # The evening must survive anything, kill -9 included: without --db the session lives in mesa.db.
 case " $* " in
