@@ -413,13 +413,12 @@ class Session:
         seqs included: each viewer's copy is its own projection's)."""
         try:
             protocol.require_may_run(command.actor, REPEAT, self.tables)
+            events = self.last_result(command.actor)
+            if not events:
+                raise self._refusal(CommandRejected.because("perguntas.nada_para_repetir"))
         except CommandRejected as refused:
             return RunResult(False, error=refused.message, code=refused.code,
                              params=refused.params)
-        events = self.last_result(command.actor)
-        if not events:
-            code = "perguntas.nada_para_repetir"
-            return RunResult(False, error=self.tables.narration.render(code, {}), code=code)
         return RunResult(True, events=events)
 
     def last_result(self, viewer: str) -> list[EventDict]:
