@@ -117,7 +117,8 @@ class Pages:
             "titulos_pedidos": dict(self.prompt_titles),
             "opcoes": dict(self.options),
             "lugares": asdict(self.seats),
-            "ultimo_resultado": asdict(self.last_result),
+            "ultimo_resultado": {**asdict(self.last_result), "nao_sao_resultado": list(
+                self.last_result.nao_sao_resultado)},
         }
 
 

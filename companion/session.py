@@ -7,7 +7,9 @@ and changes nothing.
 
 History is kept, not recomputed (DESIGN.md): reopening reads the newest stored state, and
 `desfazer` marks the last state-changing command undone and goes back to the state stored
-before it. Dice: a command's RNG is derived from the session seed and its place among the
+before it. `repetir` reads the history too: the last result the asker could see, chosen as the
+GM page's last-result box chooses (companion.outcome), given back to the asker alone and never
+stored. Dice: a command's RNG is derived from the session seed and its place among the
 standing commands that change the state (`Session.dice_key`), so the same command given again
 after `desfazer` rolls the same dice — undo corrects, it does not re-roll. The rules in force
 are part of the campaign: each command names the rules version it ran under, and opening a

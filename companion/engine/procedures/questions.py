@@ -17,7 +17,7 @@ from typing import Any
 
 from companion import protocol
 from companion.engine.clock import MINUTES_PER_DAY, MINUTES_PER_HOUR, day_of
-from companion.engine.model import GM, State, Timer
+from companion.engine.model import GM, Chase, State, Timer
 from companion.engine.procedures.chase import ChaseRules
 from companion.engine.procedures.conditions import TravelRound
 from companion.engine.procedures.dungeon import DungeonRules, is_dark
@@ -47,7 +47,7 @@ def time_question(state: State, scratch: Scratch) -> State:
     else:
         answer["viagem"] = _travel_clock(state, scratch)
     if state.chase is not None:
-        answer["perseguicao"] = _chase_clock(state, scratch)
+        answer["perseguicao"] = _chase_clock(state.chase, scratch)
     scratch.tell("perguntas.tempo", asker(scratch), **answer)
     return state
 
@@ -83,10 +83,9 @@ def _dungeon_clock(state: State, scratch: Scratch) -> dict[str, Any]:
     }
 
 
-def _chase_clock(state: State, scratch: Scratch) -> dict[str, Any]:
-    """The chase's phase and its turn against the rules' limit."""
-    assert state.chase is not None
-    return {"fase": state.chase.phase, "turno": state.chase.turn + 1,
+def _chase_clock(chase: Chase, scratch: Scratch) -> dict[str, Any]:
+    """The chase's phase and the turn under way against the rules' limit."""
+    return {"fase": chase.phase, "turno": chase.turn + 1,
             "limite": scratch.piece(ChaseRules).limite_turnos}
 
 
