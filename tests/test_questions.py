@@ -96,6 +96,20 @@ def test_voice_with_a_sessions_names_takes_only_its_characters(tables: Tables) -
     assert parse("como está a Zuleica", tables).to_json() == sheet("Zuleica")
 
 
+TABLE_TALK = ["o que aconteceu com o goblin", "quanto falta pra chegar na cidade",
+              "como está o tempo lá fora", "que horas são lá na sua casa", "como vai você",
+              "quanto tempo falta pro jantar", "como está a sua mãe", "horas"]
+
+
+@pytest.mark.parametrize("talk", TABLE_TALK)
+def test_table_talk_is_no_question(tables: Tables, talk: str) -> None:
+    """What players say to each other is not a question to the companion: by voice not a
+    command at all, by chat never a question answered (a sheet of 'Tempo Lá Fora')."""
+    assert read_voice(talk, tables, Known(any_name=True)).command is None
+    assert read_voice(talk, tables, Known.of(NAMES)).command is None
+    assert parse(talk, tables).command is None
+
+
 def _cli(*args: str, stdin: str) -> list[dict[str, Any]]:
     done = subprocess.run([sys.executable, "-m", "companion.cli", *args], input=stdin,
                           capture_output=True, text=True, timeout=120, cwd=ROOT)
