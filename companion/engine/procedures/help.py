@@ -4,7 +4,8 @@
   player sees only the commands marked `jogador: true`.
 - `estado`: asked by the GM, a public summary plus a GM-only line (lost, monsters, pending
   prompts, the last secrets, the afflictions only their players see); asked by a player, the
-  summary (with their own afflictions) goes only to that player.
+  summary (with their own afflictions) goes only to that player. (`estado Ana`, one
+  character's sheet, is procedures/questions.py's; companion.engine.registry picks which.)
 
 - `silencio`: the companion stops speaking ("mestre, silêncio"); the state does not change, the
   asker is told, and the server (which sees the command) silences the laptop and the pages.
@@ -59,7 +60,6 @@ def silence_command(state: State, scratch: Scratch) -> State:
     return state
 
 
-@command("estado")
 def state_command(state: State, scratch: Scratch) -> State:
     """A short summary of the table, plus the GM's secrets line for the GM
     (tables/narracao/comandos.yaml `estado` and `estado_mestre`)."""
