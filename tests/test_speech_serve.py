@@ -168,3 +168,24 @@ def test_the_gm_choice_lists_the_kinds_and_keeps_what_is_left_out(
         assert ack["notebook"]["pode"] is True and "espeak-ng" in ack["notebook"]["linha"]
     finally:
         gm.sio.disconnect()
+
+
+def test_the_gm_s_spoken_question_about_the_clock_is_said_by_the_laptop(tables: Any) -> None:
+    """'mestre, quanto falta para a tocha?': the answer goes to the GM alone, but it says only
+    what the table may know (tables/fala.yaml respostas_publicas), so the laptop says it with
+    its secrets off; a GM-only answer (the party is lost) it does not say."""
+    from companion.speech.announce import Choice, Place, speaker_for, to_say
+    from companion.speech.config import speech_config
+
+    config = speech_config(tables)
+    choice = Choice.defaults(config)
+    assert not choice.laptop_secrets
+    places = [Place("notebook", "notebook"), Place("pagina-do-mestre", "mestre")]
+    clock = {"seq": 9, "visibility": "gm", "kind": "relato", "code": "perguntas.tempo",
+             "command": "tempo"}
+    lost = {"seq": 10, "visibility": "gm", "kind": "relato", "code": "viagem.perdido",
+            "command": "avancar"}
+    (said_clock,) = to_say([clock], config, by_voice=True)
+    (said_lost,) = to_say([lost], config, by_voice=True)
+    assert speaker_for(said_clock, choice, places) == places[0]
+    assert speaker_for(said_lost, choice, places) == places[1]

@@ -77,7 +77,9 @@ def to_say(events: Iterable[Mapping[str, Any]], config: SpeechConfig,
         if by_voice:
             kinds.add(ANSWER)
         if kinds:
-            said.append(Said(event["seq"], event["visibility"], frozenset(kinds)))  # type: ignore[arg-type]
+            public = event.get("code") in config.public_answers
+            said.append(Said(event["seq"], PUBLIC if public else event["visibility"],
+                             frozenset(kinds)))  # type: ignore[arg-type]
     return said
 
 

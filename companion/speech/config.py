@@ -59,6 +59,7 @@ class SpeechData:
     tipos: Mapping[str, str]
     notebook: bool
     notebook_segredos: bool
+    respostas_publicas: tuple[str, ...] = ()
 
     def validate(self) -> None:
         require_at_least(self, 0, "surdo_depois_ms")
@@ -86,6 +87,8 @@ class SpeechConfig:
     laptop: bool
     laptop_secrets: bool
     sounds: tuple[tuple[str, str], ...] = ()  # (as shown, as said), in order
+    # answers addressed to the asker alone whose content the whole table may know (the clock)
+    public_answers: frozenset[str] = frozenset()
 
     def spoken(self, text: str) -> str:
         """The text as it is said aloud (symbols read as words)."""
@@ -118,16 +121,18 @@ def speech_config(tables: Tables) -> SpeechConfig:
     if cached is not None and cached[0] is tables:
         return cached[1]
     data = tables.piece(SpeechData)
-    unknown = sorted(set(data.codigos) - set(tables.narration.codes))
-    if unknown:
-        raise TableError(f"tables/fala.yaml: 'codigos' cita códigos que a narração não tem: "
-                         f"{', '.join(unknown)} (veja tables/narracao/)")
+    for key, codes in (("codigos", data.codigos), ("respostas_publicas", data.respostas_publicas)):
+        unknown = sorted(set(codes) - set(tables.narration.codes))
+        if unknown:
+            raise TableError(f"tables/fala.yaml: '{key}' cita códigos que a narração não tem: "
+                             f"{', '.join(unknown)} (veja tables/narracao/)")
     config = SpeechConfig(
         espeak_voice=data.espeak.voz, espeak_rate=data.espeak.velocidade,
         piper_voice=data.piper.voz, piper_files=data.piper.baixar,
         deaf_after=data.surdo_depois_ms / 1000, kinds=dict(data.avisos),
         by_code=dict(data.codigos), by_event_kind=dict(data.tipos),
         laptop=data.notebook, laptop_secrets=data.notebook_segredos,
-        sounds=tuple((str(k), str(v)) for k, v in data.pronuncia.items()))
+        sounds=tuple((str(k), str(v)) for k, v in data.pronuncia.items()),
+        public_answers=frozenset(data.respostas_publicas))
     _CACHE[id(tables)] = (tables, config)
     return config
