@@ -4,7 +4,7 @@
 #       ./run.sh bench [--curto]     → a tabela de desempenho, ao lado do chão medido na mesma hora
 #       ./run.sh crash [N]           → N kill -9 num servidor de verdade (padrão 200)
 #       ./run.sh fuzz [N]            → N entradas malformadas por HTTP e Socket.IO (padrão 10000)
-#       ./run.sh modelo              → baixa o modelo de voz em português para models/
+#       ./run.sh modelo              → baixa o modelo de voz em português (e a voz do Piper) para models/
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -88,10 +88,18 @@ run_tests() {
 }
 
 # ./run.sh modelo: the default Portuguese Vosk model into models/, its size and SHA-256 checked
-# against tables/voz.yaml (modelos.baixar).
+# against tables/voz.yaml (modelos.baixar), then the Piper pt_BR voice beside it, checked the
+# same way against tables/fala.yaml (piper.baixar).
 fetch_model() {
   ensure_venv
-  ensure_install ".[voz]" "" "$VENV/.instalado-teste"
+  ensure_install ".[voz,fala]" "" "$VENV/.instalado-teste"
+  local status=0
+  fetch_vosk_model || status=$?
+  "$PY" -m companion.speech.fetch || status=$?
+  return "$status"
+}
+
+fetch_vosk_model() {
   "$PY" - <<'PYEOF'
 import hashlib, sys, urllib.request, zipfile
 from pathlib import Path
@@ -178,7 +186,7 @@ case "${1:-}" in
 esac
 
 ensure_venv
-ensure_install ".[voz]" "" "$VENV/.instalado-teste"
+ensure_install ".[voz,fala]" "" "$VENV/.instalado-teste"
 compile_project
 # The evening must survive anything, kill -9 included: without --db the session lives in mesa.db.
 case " $* " in

@@ -1,4 +1,4 @@
-"""The `companion` command: serve, shell, parse, voz frases and ouvir.
+"""The `companion` command: serve, shell, parse, voz frases, ouvir and falar.
 
 Startup problems (a broken tables/ file, a --seed that contradicts the --db, an unreadable
 database) are one line on standard error and exit status 2 — never a traceback.
@@ -21,6 +21,7 @@ from typing import Any, Callable, Iterable, Iterator, NoReturn, TextIO
 # become (tests/test_cli_pieces.py checks that no module declaring a piece is left out).
 import companion.report.words  # noqa: F401  (declares tables/relatorio.yaml's piece)
 import companion.voice.config  # noqa: F401  (declares tables/voz.yaml's piece)
+import companion.speech.config  # noqa: F401  (declares tables/fala.yaml's piece)
 from companion.commands.reading import parse
 from companion.errors import CompanionError, TableError
 from companion.loader import load_rules
@@ -33,6 +34,7 @@ from companion.server.qr import lan_ip
 from companion.server.tls import certificate
 from companion.session import Session, campaign_state, reading_context, verify_campaign
 from companion.shell import banner, run_shell
+from companion.speech.say import say_text
 from companion.tables import Tables
 from companion.voice.learned import Learned, by_list, campaign_learned, forget
 from companion.voice.ouvir import listen_file
@@ -208,6 +210,12 @@ def build_parser() -> argparse.ArgumentParser:
     listen.add_argument("--frases", metavar="ARQUIVO", default=None,
                         help="lista de frases (uma por linha) no lugar das dos comandos")
     _add_common(listen)
+
+    speak = actions.add_parser("falar", help="diz um texto com a voz do companheiro")
+    speak.add_argument("text", nargs="+", metavar="TEXTO")
+    speak.add_argument("--saida", metavar="ARQUIVO.wav", default=None,
+                       help="escreve a fala num arquivo WAV em vez de tocá-la")
+    _add_common(speak, session=False)
     return parser
 
 
@@ -364,6 +372,10 @@ def cmd_listen(args: argparse.Namespace, tables: Tables) -> int:
     return listen_file(args, tables, sys.stdout, sys.stderr)
 
 
+def cmd_speak(args: argparse.Namespace, tables: Tables) -> int:
+    return say_text(" ".join(args.text), tables, args.saida, sys.stdout, sys.stderr)
+
+
 # ---------------------------------------------------------------------- serve
 
 def _voice_factory(session: Any, tables: Tables, args: argparse.Namespace) -> Any:
@@ -461,7 +473,7 @@ def cmd_verify(args: argparse.Namespace, tables: Tables) -> int:
 ACTIONS: dict[str, Callable[[argparse.Namespace, Tables], int]] = {
     "verificar": cmd_verify,
     "shell": cmd_shell, "parse": cmd_parse, "serve": cmd_serve, "voz": cmd_voice,
-    "ouvir": cmd_listen, "relatorio": cmd_report, "exportar": cmd_export,
+    "ouvir": cmd_listen, "falar": cmd_speak, "relatorio": cmd_report, "exportar": cmd_export,
 }
 
 

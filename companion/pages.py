@@ -2,8 +2,9 @@
 
 The server sends `page_data(tables)` to every page in `boas_vindas` (key "paginas"): each
 mode's name and quick buttons, the player's dice, the prompt cards' titles, the option
-buttons' labels and what the seat controls say (the GM's list of seats, the player's "Sair"
-and second-device link). The pages keep none of these texts themselves.
+buttons' labels, what the seat controls say (the GM's list of seats, the player's "Sair"
+and second-device link) and what the GM's last-result box shows (`ultimo_resultado`, which
+`repetir` repeats too: companion.outcome). The pages keep none of these texts themselves.
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from typing import Any, Mapping, get_args
 from companion.errors import TableError
 from companion.prompt_names import PromptLabels
 from companion.protocol import Mode
-from companion.rulebook import InvalidValue, piece
+from companion.rulebook import InvalidValue, piece, require_at_least
 from companion.tables import Tables
 
 FILE = "paginas"
@@ -49,6 +50,21 @@ class SeatTexts:
     saiu: str
 
 
+@dataclass(frozen=True)
+class LastResultRules:
+    """What the GM page's last-result box shows of a command's events, and `repetir` repeats
+    (tables/paginas.yaml `ultimo_resultado`; companion.outcome, web/static/js/outcome.js)."""
+
+    linhas: int
+    linhas_no_celular: int
+    nao_sao_resultado: tuple[str, ...]
+    checagem_de_encontro: str
+    prefixo_do_clima: str
+
+    def validate(self) -> None:
+        require_at_least(self, 1, "linhas", "linhas_no_celular")
+
+
 @piece(FILE)
 @dataclass(frozen=True)
 class PageTexts:
@@ -62,6 +78,7 @@ class PageTexts:
     titulos_pedidos: Mapping[str, str]
     opcoes: Mapping[str, str]
     lugares: SeatTexts
+    ultimo_resultado: LastResultRules
 
     def validate(self) -> None:
         if not self.dados_jogador:
@@ -88,6 +105,7 @@ class Pages:
     prompt_titles: dict[str, str]
     options: dict[str, str]
     seats: SeatTexts
+    last_result: LastResultRules
 
     def to_json(self) -> dict[str, Any]:
         """The `paginas` of boas_vindas."""
@@ -99,6 +117,8 @@ class Pages:
             "titulos_pedidos": dict(self.prompt_titles),
             "opcoes": dict(self.options),
             "lugares": asdict(self.seats),
+            "ultimo_resultado": {**asdict(self.last_result), "nao_sao_resultado": list(
+                self.last_result.nao_sao_resultado)},
         }
 
 
@@ -146,6 +166,7 @@ def _build(tables: Tables) -> Pages:
         prompt_titles=dict(raw.titulos_pedidos),
         options=dict(raw.opcoes),
         seats=raw.lugares,
+        last_result=raw.ultimo_resultado,
     )
 
 

@@ -93,12 +93,17 @@ def as_id(value: Any) -> int | None:
 
 
 def asked_prompt(event: StoredEvent) -> tuple[str, int] | None:
-    """(the player viewer, the engine's id) of a `pedido` event addressed to a player."""
-    if event.kind != "pedido" or not protocol.is_player(event.visibility):
+    """(the player viewer, the engine's id) of a `pedido` event addressed to a player; the
+    party's prompt (`grupo`, public) is addressed to every player: its viewer is PUBLIC."""
+    if event.kind != "pedido":
         return None
     pedido = event.data.get("pedido") if isinstance(event.data, dict) else None
-    if isinstance(pedido, dict) and isinstance(pedido.get("id"), int):
+    if not isinstance(pedido, dict) or not isinstance(pedido.get("id"), int):
+        return None
+    if protocol.is_player(event.visibility):
         return event.visibility, pedido["id"]
+    if event.visibility == protocol.PUBLIC and pedido.get("grupo") is True:
+        return protocol.PUBLIC, pedido["id"]
     return None
 
 
@@ -135,7 +140,9 @@ class Projection:
         self._seqs.append(event.seq)
         self._first_seen.setdefault(event.command_n, self.number_of(event.seq))
         asked = asked_prompt(event)
-        if asked is not None and asked[0] == self.viewer and asked[1] not in self._prompt_numbers:
+        if asked is not None and asked[0] in (self.viewer, protocol.PUBLIC if self._player
+                                              else None) \
+                and asked[1] not in self._prompt_numbers:
             self._prompts.append(asked[1])
             self._prompt_numbers[asked[1]] = len(self._prompts)
 

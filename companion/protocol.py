@@ -89,6 +89,7 @@ class CommandSpec:
     ajuda: str
     repete: bool = False  # 'avançar duas vezes' (core._repeated)
     jogador: bool = False  # a player may run it (may_run)
+    nome: str = ""  # how people call it, when the start of `ajuda` does not say it (spoken_name)
 
     def validate(self) -> None:
         accepted = ("todos", *get_args(Mode))
@@ -200,13 +201,13 @@ def require_may_run(actor: str, command: str, tables: Tables) -> None:
                               params={"comando": command})
 
 
-def may_answer(actor: str, owner: str | None) -> bool:
+def may_answer(actor: str, owner: str | None, party: bool = False) -> bool:
     """Whether `actor` may answer (or address) a prompt of character `owner` (None: the GM's
-    own prompt): the GM any; a player only their own character's."""
+    own prompt): the GM any; a player their own character's, and the whole party's (`party`)."""
     if is_gm(actor):
         return True
     mine = character_of(actor)
-    return mine is not None and owner == mine
+    return mine is not None and (party or owner == mine)
 
 
 # ---------------------------------------------------------------- refusals

@@ -23,13 +23,15 @@ from companion.store.log import Log, StateDamaged, StoredCommand, StoredState, d
 from companion.tables import Tables
 
 UNDO = "desfazer"
-READ_ONLY = frozenset({"ajuda", "estado", "registro"})  # views: they change nothing
+REPEAT = "repetir"  # the session answers it from the history: never stored, never applied
+# views and questions: they change nothing
+READ_ONLY = frozenset({"ajuda", "estado", "registro", "tempo", "silencio"})
 RULES_CHANGED = "regras_mudaram"  # system commands: stored by the session, never applied,
 HISTORY_NOTICE = "aviso_historico"  # never undone, no dice; GM-only events
 SEAT_FREED = "lugar_liberado"  # a player's seat freed (its tokens deleted with it)
 SYSTEM = frozenset({RULES_CHANGED, HISTORY_NOTICE, SEAT_FREED})
 # commands that take no place among the standing ones (their dice key is not a place)
-PLACELESS = READ_ONLY | SYSTEM | {UNDO, SESSION_START}
+PLACELESS = READ_ONLY | SYSTEM | {UNDO, REPEAT, SESSION_START}
 
 
 def old_dice(seed: str, n: int) -> str:

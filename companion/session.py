@@ -7,7 +7,9 @@ and changes nothing.
 
 History is kept, not recomputed (DESIGN.md): reopening reads the newest stored state, and
 `desfazer` marks the last state-changing command undone and goes back to the state stored
-before it. Dice: a command's RNG is derived from the session seed and its place among the
+before it. `repetir` reads the history too: the last result the asker could see, chosen as the
+GM page's last-result box chooses (companion.outcome), given back to the asker alone and never
+stored. Dice: a command's RNG is derived from the session seed and its place among the
 standing commands that change the state (`Session.dice_key`), so the same command given again
 after `desfazer` rolls the same dice — undo corrects, it does not re-roll. The rules in force
 are part of the campaign: each command names the rules version it ran under, and opening a
@@ -52,9 +54,11 @@ from companion.engine.model import GM, PUBLIC
 from companion.engine.procedures.weather import SESSION_START
 from companion.engine.toolkit import slug
 from companion.errors import CommandRejected, CompanionError, DiskFull
+from companion.outcome import outcome
+from companion.pages import PageTexts
 from companion.projection import Projection, Quoted, StoredEvent
-from companion.replay import (PLACELESS, RULES_CHANGED, HISTORY_NOTICE, SEAT_FREED, SYSTEM,
-                              UNDO, fresh_prompt_ids)
+from companion.replay import (PLACELESS, REPEAT, RULES_CHANGED, HISTORY_NOTICE, SEAT_FREED,
+                              SYSTEM, UNDO, fresh_prompt_ids)
 from companion.store.log import Log, Meta, NewEvent, StoredCommand, StoredState, dumps
 from companion.tables import Tables
 
@@ -382,6 +386,8 @@ class Session:
         if command.name == SESSION_START or command.name in SYSTEM:
             return RunResult(False, error=f"'{said}' não é um comando da mesa: a sessão o roda "
                                           "sozinha; 'ajuda' lista os comandos")
+        if command.name == REPEAT:
+            return self._repeat(command)
         with self._lock:
             try:
                 with self._recording(CommandRejected.because("gravacao.disco_cheio")):
@@ -401,6 +407,49 @@ class Session:
         stored = self._undo(command, text) if command.name == UNDO else self._apply(command, text)
         self._pending.append(stored)
         return stored
+
+    # ------------------------------------------------------------------ repeating
+
+    def _repeat(self, command: Command) -> RunResult:
+        """`repetir`: the last result the asker could see, again, only to them. Nothing is
+        stored, nothing is sent to anyone else, no dice; the events are the stored ones (their
+        seqs included: each viewer's copy is its own projection's)."""
+        try:
+            protocol.require_may_run(command.actor, REPEAT, self.tables)
+            events = self.last_result(command.actor)
+            if not events:
+                raise self._refusal(CommandRejected.because("perguntas.nada_para_repetir"))
+        except CommandRejected as refused:
+            return RunResult(False, error=refused.message, code=refused.code,
+                             params=refused.params)
+        return RunResult(True, events=events)
+
+    def last_result(self, viewer: str) -> list[EventDict]:
+        """The last result `viewer` could see: of the newest command with an event it may see,
+        the events the GM page's last-result box shows (companion.outcome), among those it may
+        see; a command with nothing to show there (a help text, a state dump) is passed over
+        for the one before. As the GM reads them (a player's copies are their projection's:
+        the server's gate makes them)."""
+        rules = self.tables.piece(PageTexts).ultimo_resultado
+        seen = None if protocol.is_gm(viewer) else [PUBLIC, *(
+            [viewer] if protocol.is_player(viewer) else [])]
+        with self._lock:
+            before = self._log.last_seq() + 1
+            while (found := self._log.newest_seen(before, seen)) is not None:
+                events = [e for e in self._log.events_of(found[1])
+                          if protocol.may_see(e["visibility"], viewer)]
+                chosen = outcome(events, rules)
+                if chosen:
+                    return self._as_the_gm_reads([e["seq"] for e in chosen])
+                before = min(e["seq"] for e in events)
+        return []
+
+    def _as_the_gm_reads(self, seqs: list[int]) -> list[EventDict]:
+        """Stored events as the GM reads them now (companion.projection: today's wording)."""
+        first, last = min(seqs), max(seqs)
+        reader = Projection(GM, self.tables, self.quoted)
+        rows = self.history_since(first - 1, limit=last - first + 1)
+        return [reader.show(event) for event in rows if event.seq in set(seqs)]
 
     def dice_key(self, name: str) -> str:
         """What the RNG of a command about to run derives from: the seed and its place among

@@ -692,30 +692,40 @@ def test_last_result_shows_what_the_activity_gave_in_full(table: Table) -> None:
                message="tocar no resultado não levou ao registro")
 
 
-def test_outcome_prefers_warnings_rolls_and_the_last_line(table: Table) -> None:
+def test_outcome_prefers_warnings_rolls_and_the_last_line(table: Table, tables: Any) -> None:
     """The strip's choice on a made-up command: the round's clock, weather and a missed
-    encounter check are preamble; a hit and the mishap are not."""
+    encounter check are preamble; a hit and the mishap are not. `repetir` picks the same
+    (companion/outcome.py: both read tables/paginas.yaml `ultimo_resultado`)."""
+    from companion.outcome import outcome
+    from companion.pages import PageTexts
+
+    def ev(seq: int, kind: str, text: str, data: dict | None = None) -> dict:
+        return {"seq": seq, "kind": kind, "text": text, "data": data or {},
+                "visibility": "public"}
+
+    events = [
+        ev(1, "relato", "Dia 1, rodada 1 de 6.", {"dia": 1, "rodada": 1}),
+        ev(2, "rolagem", "Clima", {"tabela": "Clima", "total": 3, "resultado": "Sem mudança"}),
+        ev(3, "relato", "Clima: Ameno.", {"clima": "Ameno"}),
+        ev(4, "rolagem", "E", {"tabela": "Encontro aleatório", "total": 4, "chance": "1:6"}),
+        ev(5, "rolagem", "H", {"tabela": "Tabela H: Percalços", "total": 8, "resultado": "Lenha"}),
+        ev(6, "relato", "Teste de pânico para Ana."),
+        ev(7, "aviso", "Um dia sem descansar."),
+        ev(8, "relato", "Ana descansa: PV 8 → 8."),
+        ev(9, "estado", "Dia 1"),
+    ]
+    hit = [ev(1, "rolagem", "E", {"tabela": "Encontro aleatório", "total": 1, "chance": "1:6"})]
+    only = [ev(1, "relato", "Clima: Ameno.", {"clima": "Ameno"})]
     gm = table.gm()
-    chosen = gm.evaluate("""async () => {
+    chosen = gm.evaluate("""async (batches) => {
         const { outcome } = await import("/static/js/outcome.js");
-        const ev = (seq, kind, text, data = {}) => ({ seq, kind, text, data, visibility: "public" });
-        const events = [
-            ev(1, "relato", "Dia 1, rodada 1 de 6.", { dia: 1, rodada: 1 }),
-            ev(2, "rolagem", "Clima", { tabela: "Clima", total: 3, resultado: "Sem mudança" }),
-            ev(3, "relato", "Clima: Ameno.", { clima: "Ameno" }),
-            ev(4, "rolagem", "E", { tabela: "Encontro aleatório", total: 4, chance: "1:6" }),
-            ev(5, "rolagem", "H", { tabela: "Tabela H: Percalços", total: 8, resultado: "Lenha" }),
-            ev(6, "relato", "Teste de pânico para Ana."),
-            ev(7, "aviso", "Um dia sem descansar."),
-            ev(8, "relato", "Ana descansa: PV 8 → 8."),
-            ev(9, "estado", "Dia 1"),
-        ];
-        const hit = [ev(1, "rolagem", "E", { tabela: "Encontro aleatório", total: 1, chance: "1:6" })];
-        const only = [ev(1, "relato", "Clima: Ameno.", { clima: "Ameno" })];
         const seqs = (r) => [r.lines.map((e) => e.seq), r.more];
-        return [seqs(outcome(events)), seqs(outcome(hit)), seqs(outcome(only))];
-    }""")
+        return batches.map((events) => seqs(outcome(events)));
+    }""", [events, hit, only])
     assert chosen == [[[5, 7, 8], 5], [[1], 0], [[1], 0]]
+    rules = tables.piece(PageTexts).ultimo_resultado
+    assert [[e["seq"] for e in outcome(batch, rules)] for batch in (events, hit, only)] == \
+        [lines for lines, _more in chosen]
 
 
 def test_a_bad_die_value_is_explained_inside_its_card(table: Table) -> None:

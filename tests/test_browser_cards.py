@@ -102,3 +102,36 @@ def test_instructions_for_the_gm_reach_the_gm_only(table: Table) -> None:
             assert instruction not in shown.lower(), (instruction, shown)
     gm.locator("#log li", has_text="'fuga sucesso', 'fuga falha'").wait_for()
     gm.locator("#log li", has_text="diga 'vigia Nome'").wait_for()
+
+
+def test_the_party_escape_test_is_on_every_phone_and_the_first_answer_closes_it(
+        table: Table) -> None:
+    """Issue 17: 'teste de fuga dificuldade 12' with no name reaches every player's phone
+    (saying any may answer and the first answer counts), the GM's card says it is the group's,
+    and the first answer removes the card from every phone."""
+    gm = table.gm(TABLE_PHONE)
+    ana, bia = table.player("Ana", TABLE_PHONE), table.player("Bia", TABLE_PHONE)
+    table.command(gm, "personagem Bia des 3")
+    table.command(gm, "fugir do combate")
+    table.command(gm, "fuga sucesso")
+    table.command(gm, "teste de fuga dificuldade 12")
+    for phone in (ana, bia):
+        card = phone.locator(".prompt.current")
+        card.wait_for()
+        text = " ".join(card.inner_text().split())
+        assert "A primeira resposta vale para todos" in text, text
+    # each phone shows its own modifier: Bia's DES +3
+    wait_until(lambda: "1d20+3" in bia.locator(".prompt.current").inner_text(),
+               message=bia.locator(".prompt.current").inner_text())
+    gm_card = gm.locator("#prompts .prompt.for-gm")
+    gm_card.wait_for()
+    assert "Grupo" in gm_card.locator(".who").inner_text()
+    screenshot(bia, "jogador-teste-do-grupo", full_page=False)
+    bia.locator(".prompt.current input[type=number]").first.fill("11")
+    bia.locator(".prompt.current").get_by_role("button", name="Enviar valor").click()
+    wait_until(lambda: ana.locator(".prompt").count() == 0,
+               message="o cartão do teste do grupo ficou no celular da Ana")
+    assert table.session.state.chase is not None and table.session.state.chase.score == 1
+    answered = ana.locator("#log li[data-seq]", has_text="pelo grupo, vale para todos").first
+    answered.wait_for()
+    assert "Bia" in answered.inner_text()

@@ -122,10 +122,68 @@ def test_dc_asks_the_named_roller_with_the_dex_modifier(tables: Tables) -> None:
         play("fuga", dc=10)
 
 
-def test_dc_defaults_to_the_first_character(tables: Tables) -> None:
+def test_a_dc_with_no_name_asks_the_whole_party(tables: Tables) -> None:
+    """Issue 17: the escape test is the party's; with nobody named it no longer goes silently
+    to the first character: one public prompt, any player answers, the first answer counts."""
+    play = chase_play(tables, 0, ana_and_bia())
+    (asked,) = play("fuga", dc=12)
+    (prompt,) = play.state.prompts
+    assert prompt.party and prompt.character is None and prompt.dc == 12
+    assert asked.kind == "pedido" and asked.visibility == "public"
+    assert asked.data["pedido"]["grupo"] is True
+    assert "qualquer um de vocês" in asked.text and "vale para todos" in asked.text
+
+
+def test_the_party_test_rolls_with_the_answering_players_modifier(tables: Tables) -> None:
     play = chase_play(tables, 0, ana_and_bia())
     play("fuga", dc=12)
-    assert [(p.character, p.modifier) for p in play.state.prompts] == [("ana", 1)]
+    events = play("responder", actor="player:bia", valor=9)  # Bia DES +3
+    answer = next(e for e in events if e.kind == "resposta")
+    assert answer.visibility == "public" and answer.data["personagem"] == "bia"
+    assert answer.data["total"] == 12 and "pelo grupo" in answer.text
+    assert play.state.prompts == () and play.state.chase is not None
+    assert play.state.chase.score == 1
+
+
+def test_the_first_answer_closes_the_party_test_for_everyone(tables: Tables) -> None:
+    play = chase_play(tables, 0, ana_and_bia())
+    play("fuga", dc=12)
+    play("responder", actor="player:ana", valor=3)
+    with pytest.raises(CommandRejected, match="nenhum pedido pendente"):
+        play("responder", actor="player:bia", valor=20)
+    assert play.state.chase is not None and play.state.chase.score == -1
+
+
+def test_a_player_sees_the_party_test_with_their_own_modifier_and_edge(tables: Tables) -> None:
+    play = chase_play(tables, 0, ana_and_bia(exhaustion=1))  # Bia: DESV (Tabela I 1)
+    play("fuga", dc=12)
+    (ana,) = view_state(play.state, "player:ana", tables)["pedidos"]
+    (bia,) = view_state(play.state, "player:bia", tables)["pedidos"]
+    (gm,) = view_state(play.state, "gm", tables)["pedidos"]
+    assert (ana["modificador"], ana.get("vantagem"), ana["grupo"]) == (1, None, True)
+    assert (bia["modificador"], bia["vantagem"]) == (3, "desvantagem")
+    assert gm["personagem"] is None and gm["grupo"] is True
+    assert view_state(play.state, "mesa", tables)["pedidos"] == []
+
+
+def test_the_gm_answers_the_party_test_for_one_or_for_the_group(tables: Tables) -> None:
+    play = chase_play(tables, 0, ana_and_bia())
+    play("fuga", dc=12)
+    named = next(e for e in play("responder", valor=9, personagem="Bia") if e.kind == "resposta")
+    assert (named.data["total"], named.data["personagem"]) == (12, "bia")
+    play("fuga", dc=12)
+    bare = next(e for e in play("responder", valor=9) if e.kind == "resposta")
+    assert (bare.data["total"], bare.data["personagem"]) == (9, None)
+    assert bare.text == "O Mestre respondeu ao pedido 2: 9 — pelo grupo, vale para todos."
+
+
+def test_a_named_roller_still_gets_the_test_alone(tables: Tables) -> None:
+    play = chase_play(tables, 0, ana_and_bia())
+    play("fuga", dc=12, personagem="Bia")
+    (prompt,) = play.state.prompts
+    assert (prompt.character, prompt.modifier, prompt.party) == ("bia", 3, False)
+    with pytest.raises(CommandRejected, match="não há pedido pendente para 'ana'"):
+        play("responder", actor="player:ana", valor=10)
 
 
 def test_exhaustion_level_2_drops_the_modifier(tables: Tables) -> None:

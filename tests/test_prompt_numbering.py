@@ -281,3 +281,34 @@ def test_a_players_export_names_an_undo_in_their_own_numbers(tmp_path: Any, tabl
     assert outcome["comando_texto"] == "responder um pedido 12"
     assert other["dados"]["desfeito"] == outcome["seq"]
     assert other["dados"]["texto"] == "responder um pedido 12"
+
+
+def test_the_party_escape_test_reaches_every_player_in_their_own_numbering(
+        peers, session: Session) -> None:
+    """Issue 17: 'teste de fuga dificuldade 12' with no name is the whole party's: every player
+    gets it, numbered in their own numbering (Ana already had a prompt: hers is 2, Bia's 1);
+    any may answer, the first answer counts and closes it for all; the table screen sees it."""
+    gm, ana, bia = table(peers)
+    mesa = peers({"papel": "mesa"})
+    mesa.welcome()
+    gm_ok(gm, "pânico Ana")
+    gm_ok(gm, "fugir")
+    gm_ok(gm, "fuga sucesso")
+    gm_ok(gm, "teste de fuga dificuldade 12")
+    wait_until(lambda: pending_ids(ana) == [1, 2], what=f"os pedidos de Ana: {pending_ids(ana)}")
+    wait_until(lambda: pending_ids(bia) == [1], what=f"os pedidos de Bia: {pending_ids(bia)}")
+    (party_for_bia,) = [e for e in bia.events if e["kind"] == "pedido"]
+    assert party_for_bia["data"]["pedido"]["grupo"] is True
+    assert "A primeira resposta vale para todos" in party_for_bia["text"]
+    wait_until(lambda: any(e["kind"] == "pedido" for e in mesa.events), what="a mesa vê o teste")
+    answer = bia.cmd("responder pedido 1 valor 15")
+    assert answer["ok"], answer
+    (said,) = [e for e in answer["events"] if e["kind"] == "resposta"]
+    assert said["data"]["pedido"] == 1 and "pelo grupo, vale para todos" in said["text"]
+    # the same answer reaches Ana in her numbering, and her card of it closes
+    wait_until(lambda: any(e["kind"] == "resposta" and e["data"]["pedido"] == 2
+                           for e in ana.events), what="Ana vê a resposta de Bia como pedido 2")
+    wait_until(lambda: pending_ids(ana) == [1], what="o teste do grupo saiu dos pedidos de Ana")
+    late = ana.cmd("responder pedido 2 valor 3")
+    assert late["ok"] is False and late["codigo"] == "pedido_encerrado"
+    assert session.state.chase is not None and session.state.chase.score == 1

@@ -57,7 +57,7 @@ def test_may_run_follows_comandos_yaml(tables: Tables) -> None:
         assert protocol.may_run("player:ana", name, tables) == bool(spec.get("jogador"))
         assert not protocol.may_run("public", name, tables)
     assert {n for n in specs if protocol.may_run("player:ana", n, tables)} == {
-        "rolar", "ajuda", "estado", "registro", "responder"}
+        "rolar", "ajuda", "estado", "registro", "responder", "tempo", "repetir"}
     assert protocol.may_answer("gm", "ana") and protocol.may_answer("gm", None)
     assert protocol.may_answer("player:ana", "ana")
     assert not protocol.may_answer("player:ana", "bia")

@@ -91,7 +91,7 @@ def test_the_prompt_text_comes_from_narracao(tmp_path: Path) -> None:
                           'pedido_teste: "{{ nome }}, fuja! Role')
     party = (new_character(id="ana", name="Ana", mods={"des": 1}),)
     play = Play(rules, State(chase=Chase(phase="ativa"), party=party))
-    play("fuga", dc=12)
+    play("fuga", dc=12, personagem="Ana")
     (prompt,) = play.state.prompts
     assert prompt.text == "Ana, fuja! Role 1d20+1 (DES), dificuldade 12."
 

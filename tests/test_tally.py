@@ -73,6 +73,21 @@ def test_treasure_and_items_add_up(play):
     assert "total: 3" in events[0].text
 
 
+def test_singular_and_plural_are_one_line_of_the_form(play):
+    """'1 tocha' and '2 tochas' are the same thing found (they were two lines of the form)."""
+    play("item", quantidade=2, tipo="tochas")
+    play("item", quantidade=1, tipo="Tocha")
+    play("item", quantidade=1, tipo="poção de cura")
+    play("item", quantidade=2, tipo="poções de cura")
+    play("tesouro", quantidade=1, tipo="gema")
+    play("tesouro", quantidade=3, tipo="gemas")
+    play("derrotados", quantidade=1, criatura="goblin")
+    play("derrotados", quantidade=2, criatura="goblins")
+    assert play.state.tally.items == {"tochas": 3, "poção de cura": 3}
+    assert play.state.tally.treasure == {"gema": 4}
+    assert play.state.tally.defeated == {"Planície": {"goblin": 3}}
+
+
 @pytest.mark.parametrize("command,extra", [("derrotados", {"criatura": "goblins"}),
                                            ("tesouro", {"tipo": "ouro"}),
                                            ("item", {"tipo": "poções"})])

@@ -20,6 +20,7 @@ from companion.dice_limits import DiceLimits
 from companion.errors import TableError
 from companion.light_sources import LightRules
 from companion.narration import Narrator
+from companion.prompt_names import PromptLabels
 from companion.protocol import CommandRules
 from companion.tables import Tables
 
@@ -58,6 +59,7 @@ def grammar(tables: Tables) -> Grammar:
         raise TableError(f"tables/frases.yaml: modelo de frase inválido ({error})") from None
     _add_light_sources(intents, tables)
     _add_sheet_fields(intents, house)
+    _add_prompt_options(intents, tables)
     values = _value_names(intents, accents)
     unknown = sorted(set(house.fora_da_lista) - set(values))
     if unknown:
@@ -99,6 +101,17 @@ def _add_sheet_fields(intents: Intents, rules: HouseRules) -> None:
               for key, aliases in rules.atributos.items() if key not in signed
               for alias in aliases]
     intents.slot_lists["campo"] = TextSlotList(name="campo", values=values)
+
+
+def _add_prompt_options(intents: Intents, tables: Tables) -> None:
+    """The {opcao_dita} list ("responder descansar Lia"): each prompt option of pedidos.yaml
+    `nomes_opcoes`, by its value and by its label, read as the value."""
+    labels = tables.piece(PromptLabels).nomes_opcoes
+    said = {(fold(str(way)), str(option)) for option, label in labels.items()
+            for way in (option, label)}
+    intents.slot_lists["opcao_dita"] = TextSlotList(
+        name="opcao_dita", values=[TextSlotValue(TextChunk(way), option)
+                                   for way, option in sorted(said)])
 
 
 # ---------------------------------------------------------------- written with accents

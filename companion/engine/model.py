@@ -78,7 +78,8 @@ class Character:
 
 @dataclass(frozen=True)
 class Prompt:
-    """A request for one character's player to roll (or for the GM to confirm)."""
+    """A request for one character's player to roll (or for the GM to confirm, or for any
+    player of the party when `party`)."""
 
     id: int
     kind: str  # panico, marcha_forcada, interrupcao, fuga, escolha_marcha, confirmar_perseguicao
@@ -90,6 +91,9 @@ class Prompt:
     options: tuple[str, ...] = ()  # for choices instead of rolls (canonical, no accents)
     labels: tuple[str, ...] = ()  # how each option is shown to people (same order)
     context: Mapping[str, Any] = field(default_factory=dict)
+    # the whole party's test (the escape test asked with no name): every player sees it and any
+    # may answer, with their own character's modifier and edge; the first answer closes it
+    party: bool = False
 
 
 Season = Literal["primavera", "verao", "outono", "inverno"]

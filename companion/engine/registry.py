@@ -22,6 +22,7 @@ from companion.engine.procedures import (  # noqa: F401  (each registers its com
     advance,
     campaign,
     chase,
+    checks,
     conditions,
     dice_tables,
     dungeon,
@@ -33,6 +34,7 @@ from companion.engine.procedures import (  # noqa: F401  (each registers its com
     panic,
     party,
     prompts,
+    questions,
     rest,
     tally,
     travel,
@@ -50,6 +52,14 @@ def rest_here(state: State, scratch: Scratch) -> State:
     if state.dungeon.active:
         return dungeon.rest_turn(state, scratch)
     return travel.travel_rest(state, scratch)
+
+
+@command("estado")
+def state_or_sheet(state: State, scratch: Scratch) -> State:
+    """With a `personagem`, that character's sheet (a question); without, the table's state."""
+    if "personagem" in scratch.command.args:
+        return questions.character_question(state, scratch)
+    return help.state_command(state, scratch)
 
 
 @command("dormir")

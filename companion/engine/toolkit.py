@@ -354,8 +354,9 @@ def edge_for(character: Character, tables: Tables, now: int) -> str | None:
 
 def add_prompt(state: State, scratch: Scratch, kind: str, character: str | None, text: str,
                dice_expression: str = "1d20", modifier_value: int = 0, dc: int | None = None,
-               options: tuple[str, ...] = (), **context: Any) -> State:
-    """Queue a prompt for a character's player (or the GM when character is None)."""
+               options: tuple[str, ...] = (), party: bool = False, **context: Any) -> State:
+    """Queue a prompt for a character's player (or the GM when character is None; or, with
+    `party`, for every player: public, with no one's modifier or edge until someone answers)."""
     names = scratch.piece(PromptLabels)
     owner = next((c for c in state.party if c.id == character), None)
     if owner is not None and not options:  # a roll: DESV applies to the physical die too
@@ -366,11 +367,20 @@ def add_prompt(state: State, scratch: Scratch, kind: str, character: str | None,
                                     bool(context.get("rolar_abaixo")))
     prompt = Prompt(id=state.next_prompt_id, kind=kind, character=character, text=text,
                     dice=dice_expression, modifier=modifier_value, dc=dc, options=options,
-                    labels=tuple(names.option_name(o) for o in options), context=context)
-    visibility = protocol.player_key(character) if character else GM
+                    labels=tuple(names.option_name(o) for o in options), context=context,
+                    party=party)
+    visibility = prompt_visibility(prompt)
     scratch.say(text, visibility, kind="pedido", pedido=prompt_to_dict(prompt))
     return replace(state, prompts=state.prompts + (prompt,),
                    next_prompt_id=state.next_prompt_id + 1)
+
+
+def prompt_visibility(prompt: Prompt) -> Visibility:
+    """Who sees a prompt and its answer: its character's player, everyone for the party's, or
+    the GM for the GM's own."""
+    if prompt.party:
+        return PUBLIC
+    return protocol.player_key(prompt.character) if prompt.character else GM
 
 
 def prompt_name(tables: Tables, kind: str) -> str:
@@ -412,6 +422,8 @@ def prompt_to_dict(prompt: Prompt) -> dict[str, Any]:
              "texto": prompt.text, "dados": prompt.dice, "modificador": prompt.modifier,
              "dc": prompt.dc, "opcoes": list(prompt.options),
              "opcoes_nomes": list(prompt.labels or prompt.options)}
+    if prompt.party:
+        shown["grupo"] = True
     if prompt_edge(prompt):
         shown["vantagem"] = prompt_edge(prompt)
     return shown
@@ -424,9 +436,11 @@ def option_label(prompt: Prompt, option: str) -> str:
 
 
 def spoken_name(tables: Tables, name: str) -> str:
-    """How people say a command: the start of its `ajuda` text (before " — "), up to the first
-    placeholder (a word with [ | / or a digit, or a capitalized example name)."""
+    """How people say a command: its `nome`, else the start of its `ajuda` text (before " — "),
+    up to the first placeholder (a word with [ | / or a digit, or a capitalized example name)."""
     spec = tables.piece(CommandRules).comandos.get(name)
+    if spec is not None and spec.nome:
+        return spec.nome
     words = []
     for word in (spec.ajuda if spec is not None else name).split(" — ")[0].split():
         if any(mark in word for mark in "[|/") or any(ch.isdigit() for ch in word) \

@@ -64,7 +64,7 @@ from typing import Any, Iterable
 
 from companion import protocol
 from companion.engine.clock import MINUTES_PER_DAY, day_of
-from companion.engine.model import GM, PUBLIC, Character, Command, State
+from companion.engine.model import GM, PUBLIC, Character, Command, Prompt, State
 from companion.engine.procedures import dungeon, rest
 from companion.engine.procedures.chase import (
     ChaseRules,
@@ -77,7 +77,14 @@ from companion.engine.procedures.tally import tally_dict
 from companion.engine.procedures.dungeon import DungeonRules
 from companion.engine.procedures.travel import TravelModes, TravelRound, round_of
 from companion.engine.procedures.weather import WeatherRules, weather_text
-from companion.engine.toolkit import CommandRules, Scratch, prompt_to_dict, terrain_name
+from companion.engine.toolkit import (
+    CommandRules,
+    Scratch,
+    edge_for,
+    modifier,
+    prompt_to_dict,
+    terrain_name,
+)
 from companion.tables import Tables
 
 PLAYER_PREFIX = protocol.PLAYER_PREFIX
@@ -248,13 +255,28 @@ def _party(state: State, viewer: str, scratch: Scratch) -> list[dict[str, Any]]:
     return party
 
 
-def _prompts(state: State, viewer: str) -> list[dict[str, Any]]:
+def _prompts(state: State, viewer: str, tables: Tables) -> list[dict[str, Any]]:
+    """The prompts the viewer answers: the GM all; a player their own and the party's, the
+    party's with their own character's modifier and edge (as they would roll it)."""
     if viewer == GM:
         return [prompt_to_dict(p) for p in state.prompts]
-    mine = protocol.character_of(viewer)
-    if mine is not None:
-        return [prompt_to_dict(p) for p in state.prompts if p.character == mine]
-    return []
+    mine = next((c for c in state.party if c.id == protocol.character_of(viewer)), None)
+    if mine is None:
+        return []
+    return [_party_prompt_for(p, mine, state, tables) if p.party else prompt_to_dict(p)
+            for p in state.prompts if p.party or p.character == mine.id]
+
+
+def _party_prompt_for(prompt: Prompt, character: Character, state: State,
+                      tables: Tables) -> dict[str, Any]:
+    attribute = prompt.context.get("atributo")
+    shown = prompt_to_dict(prompt)
+    if attribute:
+        shown["modificador"] = modifier(character, str(attribute), tables)
+    edge = edge_for(character, tables, state.minutes)
+    if edge:
+        shown["vantagem"] = edge
+    return shown
 
 
 def _tally(state: State, gm: bool) -> dict[str, Any]:
@@ -306,7 +328,7 @@ def view_states(state: State, viewers: Iterable[str], tables: Tables) -> dict[st
                 brief, public_tally = _party(state, PUBLIC, scratch), _tally(state, False)
             party, tally = _own_party(state, viewer, brief, scratch), public_tally
         view: dict[str, Any] = {"visao": viewer, **common, "grupo": party,
-                                "pedidos": _prompts(state, viewer), "registro": tally}
+                                "pedidos": _prompts(state, viewer, tables), "registro": tally}
         if viewer == GM:
             view["mestre"] = _gm_only(state)
         views[asked] = view

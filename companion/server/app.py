@@ -24,6 +24,7 @@ from companion import protocol
 from companion.engine.view import view_state, view_states
 from companion.errors import CompanionError
 from companion.server import access, api, guard, qr, report, sockets
+from companion.server import speech as speech_events
 from companion.server import voice as voice_events
 from companion.server.served import ServedSession
 from companion.tables import Tables
@@ -43,11 +44,13 @@ def create_app(session: ServedSession, tables: Tables | None = None, web_dir: Pa
                rate_limiter: access.RateLimiter | None = None,
                gm_rate_limiter: access.RateLimiter | None = None,
                voice: Callable[..., Any] | None = None,
-               limits: bool = True) -> tuple[Flask, SocketIO]:
+               limits: bool = True,
+               speech_output: Any = None) -> tuple[Flask, SocketIO]:
     """The Flask app and its SocketIO for one session. `base_url` is what phones open;
     the rate limiters (players', GM's) are for tests that need a frozen clock; `voice` makes
     the session's Voice from (on_heard, on_status) (companion.voice.service.start_voice);
-    `limits=False` turns off the join and command limits (`--sem-limites`, loopback only)."""
+    `limits=False` turns off the join and command limits (`--sem-limites`, loopback only);
+    `speech_output` is where the laptop's speech goes (None: its speakers, when it has any)."""
     tables = tables if tables is not None else session.tables
     app = Flask(__name__, static_folder=str(web_dir / "static"), static_url_path="/static")
     app.config.update(MAX_CONTENT_LENGTH=access.MAX_HTTP_BODY, MESA_BASE_URL=base_url)
@@ -64,6 +67,8 @@ def create_app(session: ServedSession, tables: Tables | None = None, web_dir: Pa
     sockets.register(socketio, hub)
     app.extensions["mesa_hub"] = hub
     app.extensions["mesa_voice"] = _voice(socketio, hub, voice)
+    app.extensions["mesa_speech"] = _speech(socketio, hub, tables, app.extensions["mesa_voice"],
+                                            speech_output)
     app.register_blueprint(api.blueprint(session, tables, view_state))
     app.register_blueprint(report.blueprint(session, tables, _message_page))
     _pages(app, session, web_dir)
@@ -81,6 +86,25 @@ def _voice(socketio: SocketIO, hub: sockets.Hub,
         voice_hub.follow_mode(voice_hub.state()["modo"])
     voice_events.register(socketio, voice_hub)
     return voice_hub
+
+
+def _speech(socketio: SocketIO, hub: sockets.Hub, tables: Tables,
+            voice_hub: voice_events.VoiceHub, output: Any) -> speech_events.SpeechHub:
+    """The laptop's speaker and the pages that speak; listening is deaf while they speak."""
+    holder: list[speech_events.SpeechHub] = []
+    speaker, line = speech_events.laptop_speaker(
+        speech_events.speech_config(tables),
+        lambda on: holder[0].laptop_speaking(on) if holder else None, output)
+    speech_hub = speech_events.SpeechHub(socketio, hub, tables, speaker, line)
+    holder.append(speech_hub)
+    listener = voice_hub.voice.listener if voice_hub.voice is not None else None
+    if listener is not None:
+        speech_hub.deafen = listener.set_speaking
+        listener.on_answer = speech_hub.answered
+    hub.session.subscribe(speech_hub.on_events)
+    hub.on_disconnect.append(speech_hub.forget)
+    speech_events.register(socketio, speech_hub)
+    return speech_hub
 
 
 # ---------------------------------------------------------------------------- pages
@@ -243,6 +267,7 @@ class RunningServer:
         return f"http://127.0.0.1:{self.port}"
 
     def stop(self) -> None:
+        self.app.extensions["mesa_speech"].stop()
         self.app.extensions["mesa_voice"].stop()
         self.app.extensions["mesa_hub"].stop()
         self.server.shutdown()
@@ -291,6 +316,7 @@ def serve(host: str, port: int, session: ServedSession, voice: Callable[..., Any
         _check_port(host, port)  # werkzeug would print English and exit on its own
         server = _make_server(host, port, app, ssl_context=tls)
     except (OSError, SystemExit) as error:
+        app.extensions["mesa_speech"].stop()
         app.extensions["mesa_voice"].stop()
         app.extensions["mesa_hub"].stop()
         reason = BIND_ERRORS.get(getattr(error, "errno", None), "endereço indisponível")
@@ -299,12 +325,14 @@ def serve(host: str, port: int, session: ServedSession, voice: Callable[..., Any
     voice_hub = app.extensions["mesa_voice"]
     if voice_hub.voice is not None:
         print(voice_hub.voice.line, flush=True)
+    print(app.extensions["mesa_speech"].line, flush=True)
     # Everything loaded so far (modules, tables, the session) lives as long as the server: out of
     # the collector's sight, a full collection no longer walks it in the middle of a command.
     gc.freeze()
     try:
         server.serve_forever()  # werkzeug's returns quietly on Ctrl+C
     finally:
+        app.extensions["mesa_speech"].stop()
         voice_hub.stop()
         app.extensions["mesa_hub"].stop()
         server.server_close()

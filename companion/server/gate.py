@@ -125,7 +125,7 @@ class CommandGate:
         if name != "responder":
             return text
         mine = [p for p in self.session.state.prompts
-                if protocol.may_answer(viewer, p.character)]
+                if protocol.may_answer(viewer, p.character, p.party)]
         local = self.projections.prompt_numbers(viewer)
         if "pedido" not in args:
             named = args.get("personagem")

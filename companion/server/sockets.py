@@ -69,6 +69,7 @@ class Hub:
                                    joins, visible_to, self.seats, base_url)
         self.gate = CommandGate(session, tables, self.connections, self.projections, limiters,
                                 visible_to)
+        self.on_disconnect: list[Callable[[str], None]] = []  # other parts that forget a sid
 
     # ------------------------------------------------------------------ what the parts share
 
@@ -123,6 +124,8 @@ class Hub:
         client = self.connections.find(sid)
         self.connections.drop(sid)
         self.gate.forget(sid)
+        for forget in self.on_disconnect:
+            forget(sid)
         if client is not None and client.role == "jogador":
             self.seats.changed()  # one phone fewer on that seat
 

@@ -386,6 +386,20 @@ class Log:
                     "SELECT seq, command_n, command, kind, visibility, text, data, code, words "
                     "FROM events WHERE seq > ? ORDER BY seq LIMIT ?", (seq, limit))]
 
+    def newest_seen(self, before: int, visibilities: Sequence[str] | None = None
+                    ) -> tuple[int, int] | None:
+        """(seq, command number) of the newest event before `seq` `before` whose visibility is
+        one of `visibilities` (None: any); None when there is none."""
+        if visibilities is None:
+            row = self._db.execute("SELECT seq, command_n FROM events WHERE seq < ? "
+                                   "ORDER BY seq DESC LIMIT 1", (before,)).fetchone()
+        else:
+            marks = ", ".join("?" for _ in visibilities) or "''"
+            row = self._db.execute(
+                f"SELECT seq, command_n FROM events WHERE seq < ? AND visibility IN ({marks}) "
+                "ORDER BY seq DESC LIMIT 1", (before, *visibilities)).fetchone()
+        return (int(row[0]), int(row[1])) if row else None
+
     def events_of(self, n: int) -> list[dict[str, Any]]:
         """The events one command produced, in order."""
         rows = self._db.execute(

@@ -5,6 +5,10 @@ Modes: "ativacao" (a command must start with the wake word: "mestre, avançar"),
 read), "desligado" (nothing is read except the wake word followed by "ouvir").
 "mestre, pare de ouvir" switches listening off, "mestre, ouvir" switches it back on (to the
 mode it had), in every mode.
+
+While the companion speaks (the laptop's speakers, or a page on the laptop) and for a short
+tail after it (the room's echo), listening is deaf: nothing heard is read, so the recogniser
+never takes the companion's own voice for a command (`speaking`, `deaf`).
 """
 from __future__ import annotations
 
@@ -25,6 +29,8 @@ class Listening:
     mode: Mode = "ativacao"
     resume: Mode = "ativacao"
     push_until: float = 0.0
+    speakers: frozenset[str] = frozenset()  # who is speaking now (the laptop, a page)
+    deaf_until: float = 0.0  # the echo's tail after the last of them stopped
 
 
 @dataclass(frozen=True)
@@ -47,8 +53,25 @@ def _strip_wake(words: list[str], wake: str) -> list[str] | None:
     return None
 
 
+def speaking(state: Listening, who: str, on: bool, now: float, tail: float) -> Listening:
+    """`who` started (on) or stopped speaking at `now`; stopping leaves `tail` seconds deaf."""
+    if on:
+        return replace(state, speakers=state.speakers | {who})
+    if who not in state.speakers:
+        return state
+    return replace(state, speakers=state.speakers - {who},
+                   deaf_until=max(state.deaf_until, now + tail))
+
+
+def deaf(state: Listening, now: float) -> bool:
+    """Whether listening is deaf at `now`: the companion speaks, or its echo has not died."""
+    return bool(state.speakers) or now < state.deaf_until
+
+
 def gate(state: Listening, text: str, now: float, config: VoiceConfig) -> Gate:
     """Decide for one utterance heard at `now` (seconds, any monotonic clock)."""
+    if deaf(state, now):
+        return Gate("ignorar", "", state)  # the companion's own voice, or its echo
     words = _words(text)
     rest = _strip_wake(words, config.wake_word)
     said = " ".join(rest) if rest is not None else ""
@@ -84,4 +107,4 @@ def set_mode(state: Listening, mode: str) -> Listening:
         raise ValueError(f"modo de escuta desconhecido: '{mode}'; use ativacao, apertar, "
                          "sempre ou desligado")
     resume = state.resume if mode == "desligado" else mode  # type: ignore[assignment]
-    return Listening(mode, resume, state.push_until)  # type: ignore[arg-type]
+    return replace(state, mode=mode, resume=resume)  # type: ignore[arg-type]

@@ -17,7 +17,7 @@ from typing import Any, Callable, Sequence
 
 from companion.vocabulary import Command
 from companion.voice.config import VoiceConfig
-from companion.voice.gate import Listening, gate, push, set_mode
+from companion.voice.gate import Listening, deaf, gate, push, set_mode, speaking
 from companion.voice.judge import Heard, Reader, judge
 from companion.voice.recognizer import Recognizer
 
@@ -30,6 +30,7 @@ ReaderSource = Callable[[], Reader]
 
 _STOP = object()
 _FLUSH = object()
+_RESET = object()  # audio was dropped while deaf: what the recogniser holds is stale
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,9 @@ class Listener:
         self._recognizer: Recognizer | None = None
         self._thread = threading.Thread(target=self._run, name="mesa-voz", daemon=True)
         self.busy = threading.Event()  # set while audio waits or is being recognised
+        self._dropped = False  # audio dropped while deaf, since the last reset
+        # the events of each command said by voice (its answer), for whoever says it aloud
+        self.on_answer: Callable[[list[dict[str, Any]]], None] | None = None
 
     # ------------------------------------------------------------------ control
 
@@ -91,10 +95,29 @@ class Listener:
         self._thread.join(timeout=5)
 
     def feed(self, pcm: bytes) -> None:
-        """Queue audio (16 kHz mono 16-bit); never blocks the caller."""
-        if pcm:
-            self.busy.set()
-            self._queue.put(bytes(pcm))
+        """Queue audio (16 kHz mono 16-bit); never blocks the caller. While the companion
+        speaks (and its echo's tail) the audio is dropped: the microphone hears the speakers."""
+        if not pcm:
+            return
+        with self._lock:
+            if deaf(self._state, self._clock()):
+                self._dropped = True
+                return
+            dropped, self._dropped = self._dropped, False
+        self.busy.set()
+        if dropped:
+            self._queue.put(_RESET)
+        self._queue.put(bytes(pcm))
+
+    def set_speaking(self, who: str, on: bool, tail: float = 0.0) -> None:
+        """The companion started (on) or stopped speaking through `who` (the laptop, a page on
+        the laptop); listening stays deaf meanwhile and `tail` seconds after."""
+        with self._lock:
+            self._state = speaking(self._state, who, on, self._clock(), tail)
+
+    def deaf(self) -> bool:
+        with self._lock:
+            return deaf(self._state, self._clock())
 
     def flush(self) -> None:
         """The source ended (push-to-talk closed, a file ended): close the utterance now."""
@@ -174,6 +197,9 @@ class Listener:
 
     def _recognise(self, item: Any) -> list[Any]:
         recognizer = self._current()
+        if item is _RESET:
+            recognizer.reset()
+            return []
         if item is _FLUSH:
             heard = recognizer.finish()
             recognizer.reset()
@@ -196,6 +222,8 @@ class Listener:
             result = self._runner(verdict.command, verdict.text)
             if not getattr(result, "ok", False):
                 verdict = verdict.refused(getattr(result, "error", None) or "recusado")
+            elif self.on_answer is not None:
+                self.on_answer(list(getattr(result, "events", [])))
         if self._remember is not None:
             self._remember(verdict, result)
         report = verdict.to_json()

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 from typing import Any, TextIO
 
+from companion.replay import REPEAT
 from companion.session import Session, reading_context
 from companion.store.utterances import Utterances
 from companion.tables import Tables
@@ -75,7 +76,8 @@ def listen_file(args: argparse.Namespace, tables: Tables, out: TextIO, err: Text
 def _remember(log: Utterances, verdict: Heard, session: Any) -> None:
     """Every utterance goes to the session's utterance table, accepted or not."""
     accepted = verdict.command is not None
-    n = session.commands()[-1].n if accepted and session.commands() else None
+    stored = accepted and verdict.command.name != REPEAT  # `repetir` stores no command
+    n = session.commands()[-1].n if stored and session.commands() else None
     log.add(verdict.text, verdict.confidence, accepted, verdict.reason,
             command=verdict.text if accepted else None,
             command_name=verdict.command.name if verdict.command else None, n=n)

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from companion.replay import REPEAT
 from companion.vocabulary import Command
 from companion.session import reading_context
 from companion.store.utterances import Utterances
@@ -83,7 +84,8 @@ def remember_in(utterances: Utterances, session: Any) -> Callable[[Heard, Any], 
     def remember(verdict: Heard, result: Any) -> None:
         accepted = verdict.command is not None
         n = None
-        if accepted and result is not None and getattr(result, "events", None):
+        stored = accepted and verdict.command.name != REPEAT  # `repetir` stores nothing
+        if stored and result is not None and getattr(result, "events", None):
             commands = session.commands()
             n = commands[-1].n if commands else None
         utterances.add(verdict.text, verdict.confidence, accepted, verdict.reason,

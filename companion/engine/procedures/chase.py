@@ -238,23 +238,25 @@ def _dc(test: EscapeTest, value: Any) -> int:
 
 
 def _roller(state: State, scratch: Scratch) -> Character | None:
-    """Who rolls: named now, named when fleeing, or the first character."""
+    """Who rolls: named now, or named when fleeing; None: nobody was named."""
     named = arg(scratch, "personagem")
     if named:
         return find_character(state, str(named))
     remembered = state.chase.roller if state.chase else None
-    chosen = [c for c in state.party if c.id == remembered]
-    return (chosen or list(state.party) or [None])[0]
+    return next((c for c in state.party if c.id == remembered), None)
 
 
 def _test_with_dc(state: State, scratch: Scratch, dc: int) -> State:
-    """A prompt on the roller's phone; with no party the companion rolls the d20 in public."""
+    """A prompt on the roller's phone, or — nobody named — on every player's (the party's
+    test: the first answer counts); with no party the companion rolls the d20 in public."""
     spec = scratch.piece(ChaseRules).teste_de_fuga
-    character = _roller(state, scratch)
-    if character is None:
+    if not state.party:
         rolled = scratch.roll(spec.dados, spec.nome, dc=dc,
                               describe=lambda total: spec.sucesso if total >= dc else spec.falha)
         return resolve(state, scratch, rolled.total >= dc)
+    character = _roller(state, scratch)
+    if character is None:
+        return _party_test(state, scratch, dc)
     attribute = spec.atributo
     bonus = modifier(character, attribute, scratch.tables)
     text = scratch.tables.narration.render("perseguicao.pedido_teste", {
@@ -264,6 +266,15 @@ def _test_with_dc(state: State, scratch: Scratch, dc: int) -> State:
                  personagem=character.id)
     return add_prompt(state, scratch, "fuga", character.id, text, spec.dados, bonus, dc,
                       tabela=spec.nome)
+
+
+def _party_test(state: State, scratch: Scratch, dc: int) -> State:
+    """The escape test of the whole party: one public prompt any player may answer."""
+    spec = scratch.piece(ChaseRules).teste_de_fuga
+    text = scratch.tables.narration.render("perseguicao.pedido_teste_grupo", {
+        "dados": spec.dados, "atributo": spec.atributo, "dc": dc})
+    return add_prompt(state, scratch, "fuga", None, text, spec.dados, 0, dc, party=True,
+                      tabela=spec.nome, atributo=spec.atributo)
 
 
 @prompt_handler("fuga")

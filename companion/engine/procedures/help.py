@@ -1,12 +1,17 @@
-"""`ajuda` and `estado`.
+"""`ajuda`, `estado` and `silencio`.
 
 - `ajuda`: the commands of the current mode with their help texts, only to whoever asked; a
   player sees only the commands marked `jogador: true`.
 - `estado`: asked by the GM, a public summary plus a GM-only line (lost, monsters, pending
   prompts, the last secrets, the afflictions only their players see); asked by a player, the
-  summary (with their own afflictions) goes only to that player.
+  summary (with their own afflictions) goes only to that player. (`estado Ana`, one
+  character's sheet, is procedures/questions.py's; companion.engine.registry picks which.)
 
-Both read the state through companion.engine.view (the one procedure module allowed to).
+- `silencio`: the companion stops speaking ("mestre, silêncio"); the state does not change, the
+  asker is told, and the server (which sees the command) silences the laptop and the pages.
+
+`ajuda` and `estado` read the state through companion.engine.view (the one procedure module
+allowed to).
 """
 from __future__ import annotations
 
@@ -47,7 +52,14 @@ def help_command(state: State, scratch: Scratch) -> State:
     return state
 
 
-@command("estado")
+@command("silencio")
+def silence_command(state: State, scratch: Scratch) -> State:
+    """Speech stops (the server acts on the command's name); only the asker reads that it
+    did (tables/narracao/comandos.yaml `silencio`)."""
+    scratch.tell("comandos.silencio", _asker_visibility(scratch), "aviso")
+    return state
+
+
 def state_command(state: State, scratch: Scratch) -> State:
     """A short summary of the table, plus the GM's secrets line for the GM
     (tables/narracao/comandos.yaml `estado` and `estado_mestre`)."""

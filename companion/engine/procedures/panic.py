@@ -192,7 +192,8 @@ def panic_command(state: State, scratch: Scratch) -> State:
     """`panico personagem`: ask that character's player for a panic test."""
     name = arg(scratch, "personagem")
     if not name:
-        raise CommandRejected.because("panico.sem_personagem")
+        raise CommandRejected.because("panico.sem_personagem",
+                                      nomes=[c.name for c in state.party])
     return request_panic(state, scratch, name)
 
 

@@ -19,7 +19,7 @@ from dataclasses import replace
 from typing import Any, Callable
 
 from companion import protocol
-from companion.engine.model import GM, PUBLIC, Prompt, State, Visibility
+from companion.engine.model import PUBLIC, Character, Prompt, State
 from companion.engine.toolkit import (
     CANCEL_HANDLERS,
     PROMPT_HANDLERS,
@@ -30,8 +30,10 @@ from companion.engine.toolkit import (
     command,
     edge_for,
     find_character,
+    modifier,
     option_label,
     prompt_edge,
+    prompt_visibility,
     slug,
     update_character,
 )
@@ -45,14 +47,22 @@ _DICE = re.compile(r"^(\d*)d(\d+)([+-]\d+)?$")
 def _pending_list(state: State, scratch: Scratch) -> list[dict[str, Any]]:
     """The pending prompts as the refusals list them: id, whose, which kind."""
     names = scratch.piece(PromptLabels)
-    return [{"id": p.id, "dono": _owner(state, p), "tipo": names.kind_name(p.kind)}
+    return [{"id": p.id, "dono": _owner(state, p, scratch), "tipo": names.kind_name(p.kind)}
             for p in state.prompts]
 
 
-def _owner(state: State, prompt: Prompt) -> str:
+def _owner(state: State, prompt: Prompt, scratch: Scratch) -> str:
+    """Whose prompt it is, as people say it: the character, the party's, or the GM's."""
+    if prompt.character is None and prompt.party:
+        return scratch.tables.narration.render("pedidos.dono_grupo", {})
     if prompt.character is None:
-        return "Mestre"
+        return scratch.tables.narration.render("pedidos.dono_mestre", {})
     return next((c.name for c in state.party if c.id == prompt.character), prompt.character)
+
+
+def _owned_by(prompt: Prompt, owner: str) -> bool:
+    """Whether character `owner` may call this prompt theirs (their own, or the party's)."""
+    return prompt.character == owner or prompt.party
 
 
 def find_prompt(state: State, scratch: Scratch) -> Prompt:
@@ -68,26 +78,41 @@ def find_prompt(state: State, scratch: Scratch) -> Prompt:
         return found
     owner = find_character(state, name).id if name else actor_character(scratch)
     if owner is None:
-        owners = {p.character for p in state.prompts}
+        owners = {"" if p.party else p.character for p in state.prompts}
         if len(owners) > 1:  # the GM must say which: guessing answers the wrong one
             raise CommandRejected.because("pedidos.diga_qual", verbo=scratch.command.name,
                                           pendentes=_pending_list(state, scratch),
                                           ultimo=state.prompts[-1].id)
         return state.prompts[0]
-    found = next((p for p in state.prompts if p.character == owner), None)
+    found = next((p for p in state.prompts if _owned_by(p, owner)), None)
     if found is None:
         raise CommandRejected.because("pedidos.sem_pedido_para", quem=name or owner,
                                       pendentes=_pending_list(state, scratch))
     return found
 
 
-def _check_owner(prompt: Prompt, scratch: Scratch) -> None:
-    if not protocol.may_answer(scratch.command.actor, prompt.character):
+def _check_owner(state: State, prompt: Prompt, scratch: Scratch) -> None:
+    actor = scratch.command.actor
+    in_party = any(c.id == protocol.character_of(actor) for c in state.party)
+    if not protocol.may_answer(actor, prompt.character, prompt.party and in_party):
         raise CommandRejected.because("pedidos.pedido_alheio", pedido=prompt.id)
 
 
-def prompt_visibility(prompt: Prompt) -> Visibility:
-    return protocol.player_key(prompt.character) if prompt.character else GM
+def _for_answerer(state: State, prompt: Prompt, scratch: Scratch) -> Prompt:
+    """The party's prompt as the one who answers it rolls it: their character, the test's
+    attribute modifier and their edge (DESV). The GM answering it with no name gives the die
+    as said, with no one's modifier."""
+    if not prompt.party:
+        return prompt
+    name = arg(scratch, "personagem") or actor_character(scratch)
+    if not name:
+        return prompt
+    who: Character = find_character(state, str(name))
+    attribute = prompt.context.get("atributo")
+    bonus = modifier(who, str(attribute), scratch.tables) if attribute else prompt.modifier
+    edge = edge_for(who, scratch.tables, state.minutes)
+    return replace(prompt, character=who.id, modifier=bonus,
+                   context={**prompt.context, "vantagem": edge})
 
 
 @command("responder")
@@ -95,7 +120,8 @@ def answer_command(state: State, scratch: Scratch) -> State:
     """Answer a pending prompt with an option, a physical die value, or a companion roll."""
     scratch = _name_said_as_option(state, scratch)
     prompt = find_prompt(state, scratch)
-    _check_owner(prompt, scratch)
+    _check_owner(state, prompt, scratch)
+    prompt = _for_answerer(state, prompt, scratch)
     option, value = arg(scratch, "opcao"), arg(scratch, "valor")
     how: Callable[[State, Prompt, Scratch], PromptAnswer]
     if prompt.options:
@@ -112,12 +138,20 @@ def answer_command(state: State, scratch: Scratch) -> State:
     physical = {"dados_fisicos": _physical_dice(prompt)} if answer.faces else {}
     by_gm = scratch.command.actor == "gm" and prompt.character is not None
     scratch.tell("pedidos.respondeu", prompt_visibility(prompt), "resposta",
-                 words={"quem": _owner(state, prompt), "pelo_mestre": by_gm,
+                 words={"quem": _answerer_name(state, prompt, scratch), "pelo_mestre": by_gm,
+                        **({"pelo_grupo": True} if prompt.party else {}),
                         **_answer_words(prompt, answer)},
                  pedido=prompt.id, tipo=prompt.kind, personagem=prompt.character,
                  total=answer.total, natural=answer.natural, opcao=answer.option, **physical)
     remaining = tuple(p for p in state.prompts if p.id != prompt.id)
     return handler(replace(state, prompts=remaining), prompt, answer, scratch)
+
+
+def _answerer_name(state: State, prompt: Prompt, scratch: Scratch) -> str:
+    """Who answered: the prompt's character, or the GM answering the party's prompt unnamed."""
+    if prompt.party and prompt.character is None:
+        return scratch.tables.narration.render("pedidos.quem_mestre", {})
+    return _owner(state, prompt, scratch)
 
 
 def _physical_dice(prompt: Prompt) -> dict[str, int]:
@@ -220,7 +254,7 @@ def _by_roll(state: State, prompt: Prompt, scratch: Scratch) -> PromptAnswer:
             else edge_for(character, scratch.tables, state.minutes) if character else None)
     names = scratch.piece(PromptLabels).nomes_pedidos
     name = str(prompt.context.get("tabela") or names.get(prompt.kind, prompt.text))
-    label = f"{_owner(state, prompt)}: {prompt.context.get('rotulo') or name}"
+    label = f"{_owner(state, prompt, scratch)}: {prompt.context.get('rotulo') or name}"
     def shown(total: int) -> str:
         """The roll's `resultado`: the total with the modifier, against the DC if any."""
         return scratch.tables.narration.render("pedidos.resultado_rolado", {
@@ -261,7 +295,7 @@ def cancel_command(state: State, scratch: Scratch) -> State:
     kind = scratch.piece(PromptLabels).kind_name(prompt.kind)
     scratch.tell("pedidos.cancelado", prompt_visibility(prompt), pedido=prompt.id,
                  tipo=prompt.kind, personagem=prompt.character, cancelado=True,
-                 words={"dono": _owner(state, prompt), "nome_tipo": kind})
+                 words={"dono": _owner(state, prompt, scratch), "nome_tipo": kind})
     state = replace(state, prompts=tuple(p for p in state.prompts if p.id != prompt.id))
     after = CANCEL_HANDLERS.get(prompt.kind)
     return after(state, scratch) if after is not None else state

@@ -67,7 +67,7 @@ def _label(scratch: Scratch, key: str) -> str:
 def _add(counts: Mapping[str, int], name: str, amount: int) -> tuple[dict[str, int], str, int]:
     """Add amount under name (matching an existing key by slug); the key used and its total."""
     merged = dict(counts)
-    key = next((k for k in merged if slug(k) == slug(name)), name)
+    key = next((k for k in merged if same_creature(k, name)), name)
     merged[key] = merged.get(key, 0) + amount
     return merged, key, merged[key]
 
@@ -106,10 +106,22 @@ def defeated_command(state: State, scratch: Scratch) -> State:
     return replace(state, tally=replace(state.tally, defeated=regions))
 
 
+# Portuguese plural endings and their singular (accents already folded: poções → pocoes).
+_PLURALS = (("oes", "ao"), ("aes", "ao"), ("res", "r"), ("zes", "z"), ("s", ""))
+
+
+def _singular(word: str) -> str:
+    for plural, single in _PLURALS:
+        if word.endswith(plural) and len(word) > len(plural) + 1:
+            return word[:-len(plural)] + single
+    return word
+
+
 def same_creature(a: str, b: str) -> bool:
-    """Names match ignoring accents, case and a plural 's' on each word (goblins = Goblin)."""
+    """Names match ignoring accents, case and the plural of each word (goblins = Goblin,
+    tochas = tocha, poções = poção): a creature, a treasure or an item is counted once."""
     def words(name: str) -> list[str]:
-        return [w[:-1] if w.endswith("s") and len(w) > 1 else w for w in slug(name).split("-")]
+        return [_singular(w) for w in slug(name).split("-")]
     return words(a) == words(b)
 
 

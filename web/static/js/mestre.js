@@ -4,7 +4,7 @@ import { glance, modeOf, modeName, partyList, promptsOf, promptInfo, namesOf, ta
 import { cancelText } from "./commands.js";
 import { promptCard } from "./prompt-card.js";
 import { pages } from "./pages.js";
-import { MAX_LINES, isPreamble, outcome } from "./outcome.js";
+import { maxLines, isPreamble, outcome } from "./outcome.js";
 import { undoTracker } from "./undo.js";
 import { seatsList } from "./lugares.js";
 
@@ -113,7 +113,7 @@ $("#command-error-close").addEventListener("click", () => {
  * lines, and how many more the log has. Tapping it scrolls to the log. */
 function showLastResult(events) {
   const box = $("#last-result");
-  const { lines, more } = outcome(events, PHONE.matches ? 1 : MAX_LINES);
+  const { lines, more } = outcome(events, maxLines(PHONE.matches));
   fill(box, lines.map(resultLine), more > 0 && lines.length
     ? el("div", { class: "more", text: `+${more} no registro ›` }) : null);
   box.hidden = lines.length === 0;
@@ -256,7 +256,7 @@ function renderPrompts() {
   const old = new Set(older.map((p) => p.id));
   fill($("#prompts"), prompts.map((raw) => {
     const p = promptInfo(raw);
-    const who = p.character ? names[p.character] || p.character : "Mestre";
+    const who = p.group ? "Grupo (qualquer jogador)" : p.character ? names[p.character] || p.character : "Mestre";
     return promptCard(p, { gm: true, who, compact: old.has(p.id), send: run });
   }));
   renderCancelOld(older);

@@ -1,12 +1,19 @@
 // The outcome of one command, for the GM's strip above the command box: a travel round starts
 // with the clock, the weather and the encounter check, but what the GM wants at a glance is
 // what the activity gave (Tabela E's result, the rest, a mishap), not the preamble.
+// The rules are tables/paginas.yaml `ultimo_resultado` (sent in boas_vindas.paginas), which
+// the companion's `repetir` reads too (companion/outcome.py): the page and the repeat agree.
+import { pages } from "./pages.js";
 
-/** Event kinds that are never an outcome (a help text, a state dump). */
-const NOT_OUTCOME = new Set(["ajuda", "estado"]);
-/** The check's name of the contract ("Encontro aleatório"): a miss is preamble, a hit is news. */
-const ENCOUNTER_CHECK = "Encontro aleatório";
-export const MAX_LINES = 3;
+/** paginas.yaml `ultimo_resultado`: linhas, linhas_no_celular, nao_sao_resultado (event kinds
+ * that are never an outcome: a help text, a state dump), checagem_de_encontro (the check whose
+ * miss is preamble and whose hit is news), prefixo_do_clima. */
+const rules = () => pages().ultimo_resultado || {
+  linhas: 1, linhas_no_celular: 1, nao_sao_resultado: [], checagem_de_encontro: null, prefixo_do_clima: null,
+};
+
+/** How many lines the strip shows: on a phone, or on a larger screen. */
+export const maxLines = (phone) => (phone ? rules().linhas_no_celular : rules().linhas);
 
 const dataOf = (event) => (event && event.data && typeof event.data === "object" ? event.data : {});
 const has = (data, key) => data[key] !== undefined && data[key] !== null;
@@ -24,7 +31,8 @@ export function isPreamble(event) {
   if (event.kind === "relato") return (has(data, "dia") && has(data, "rodada")) || has(data, "clima");
   if (event.kind === "rolagem") {
     const table = String(data.tabela || "");
-    return table.startsWith("Clima") || (table === ENCOUNTER_CHECK && missed(data));
+    const { prefixo_do_clima: weather, checagem_de_encontro: check } = rules();
+    return (Boolean(weather) && table.startsWith(weather)) || (Boolean(check) && table === check && missed(data));
   }
   return false;
 }
@@ -34,8 +42,9 @@ export function isPreamble(event) {
  * plain line (relato, pedido, resposta) — the warnings and that last line first when they must
  * be cut. `more` counts the events left out (the log has them all).
  */
-export function outcome(events, limit = MAX_LINES) {
-  const shown = events.filter((e) => e && typeof e === "object" && !NOT_OUTCOME.has(e.kind));
+export function outcome(events, limit = maxLines(false)) {
+  const never = new Set(rules().nao_sao_resultado || []);
+  const shown = events.filter((e) => e && typeof e === "object" && !never.has(e.kind));
   const useful = shown.filter((e) => !isPreamble(e));
   const pool = useful.length ? useful : shown;
   const plain = pool.filter((e) => e.kind !== "aviso" && e.kind !== "rolagem");

@@ -3,7 +3,7 @@
 // (tables/paginas.yaml, sent in `boas_vindas.paginas`). The pages keep none of these texts
 // themselves.
 
-let current = { modos: {}, botoes: {}, dados_jogador: [], titulos_pedidos: {}, opcoes: {}, lugares: {} };
+let current = { modos: {}, botoes: {}, dados_jogador: [], titulos_pedidos: {}, opcoes: {}, lugares: {}, ultimo_resultado: null };
 
 /** Take the `paginas` of a `boas_vindas` (anything else is ignored). */
 export function setPages(data) {

@@ -237,6 +237,7 @@ export function promptInfo(prompt) {
     id: pick(prompt, "id"),
     kind: text(pick(prompt, "tipo")) || "",
     character: pick(prompt, "personagem"),
+    group: pick(prompt, "grupo") === true, // the whole party's test: any player answers, the first counts
     text: text(pick(prompt, "texto")) || "Pedido",
     dice: text(pick(prompt, "dados")) || "1d20",
     dc: pick(prompt, "dc"),
@@ -251,7 +252,7 @@ export function promptInfo(prompt) {
  * now, shown in full — and the older ones, shown compact. Order is kept within each list. */
 export function splitPrompts(prompts) {
   const newest = new Map();
-  prompts.forEach((p, index) => newest.set(p.character ?? "", index));
+  prompts.forEach((p, index) => newest.set(p.group ? "*grupo" : p.character ?? "", index));
   const current = new Set(newest.values());
   return {
     current: prompts.filter((_p, index) => current.has(index)),

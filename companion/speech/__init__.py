@@ -1,0 +1,1 @@
+"""Speech: the companion says answers and announcements aloud (laptop speakers or pages)."""

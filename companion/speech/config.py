@@ -1,0 +1,138 @@
+"""tables/fala.yaml, typed: the voices, the announcement kinds and which events they are."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+from companion.errors import TableError
+from companion.rulebook import InvalidValue, piece, require_at_least, require_filled
+from companion.tables import Tables
+
+ANSWER = "por_voz"  # the announcement kind of the events of a command said by voice
+
+
+@dataclass(frozen=True)
+class Espeak:
+    voz: str
+    velocidade: int
+
+    def validate(self) -> None:
+        require_at_least(self, 80, "velocidade")
+
+
+@dataclass(frozen=True)
+class VoiceFile:
+    """One file `./run.sh modelo` fetches into models/, and how it is checked."""
+
+    arquivo: str
+    url: str
+    tamanho: int
+    sha256: str
+
+
+@dataclass(frozen=True)
+class Piper:
+    voz: str
+    baixar: tuple[VoiceFile, ...]
+
+    def validate(self) -> None:
+        require_filled(self, "baixar")
+
+
+@dataclass(frozen=True)
+class Kind:
+    """An announcement kind as the GM page lists it."""
+
+    nome: str
+    padrao: bool
+
+
+@piece("fala")
+@dataclass(frozen=True)
+class SpeechData:
+    espeak: Espeak
+    piper: Piper
+    pronuncia: Mapping[str, str]
+    surdo_depois_ms: int
+    avisos: Mapping[str, Kind]
+    codigos: Mapping[str, str]
+    tipos: Mapping[str, str]
+    notebook: bool
+    notebook_segredos: bool
+    respostas_publicas: tuple[str, ...] = ()
+
+    def validate(self) -> None:
+        require_at_least(self, 0, "surdo_depois_ms")
+        if ANSWER not in self.avisos:
+            raise InvalidValue("avisos", f"uma lista de avisos com '{ANSWER}'")
+        for where, mapping in (("codigos", self.codigos), ("tipos", self.tipos)):
+            for key, kind in mapping.items():
+                if kind not in self.avisos:
+                    raise InvalidValue(f"{where}.{key}", "um dos avisos: "
+                                       + ", ".join(self.avisos))
+
+
+@dataclass(frozen=True)
+class SpeechConfig:
+    """What speech reads: the voices, the kinds (in the page's order) and the event map."""
+
+    espeak_voice: str
+    espeak_rate: int
+    piper_voice: str
+    piper_files: tuple[VoiceFile, ...]
+    deaf_after: float  # seconds the microphone stays deaf after the laptop spoke
+    kinds: Mapping[str, Kind]
+    by_code: Mapping[str, str]
+    by_event_kind: Mapping[str, str]
+    laptop: bool
+    laptop_secrets: bool
+    sounds: tuple[tuple[str, str], ...] = ()  # (as shown, as said), in order
+    # answers addressed to the asker alone whose content the whole table may know (the clock)
+    public_answers: frozenset[str] = frozenset()
+
+    def spoken(self, text: str) -> str:
+        """The text as it is said aloud (symbols read as words)."""
+        for shown, said in self.sounds:
+            text = text.replace(shown, said)
+        return " ".join(text.split())
+
+    def default_kinds(self) -> frozenset[str]:
+        return frozenset(name for name, kind in self.kinds.items() if kind.padrao)
+
+    def kind_of(self, code: str | None, event_kind: str) -> str | None:
+        """The announcement kind of an event (None: it is not an announcement)."""
+        if code is not None and code in self.by_code:
+            return self.by_code[code]
+        return self.by_event_kind.get(event_kind)
+
+    def to_json(self) -> dict[str, object]:
+        """What the pages need to draw the "Voz" panel."""
+        return {"avisos": [{"tipo": name, "nome": kind.nome, "padrao": kind.padrao}
+                           for name, kind in self.kinds.items()]}
+
+
+_CACHE: dict[int, tuple[Tables, SpeechConfig]] = {}
+
+
+def speech_config(tables: Tables) -> SpeechConfig:
+    """The speech settings of these tables (read once per Tables object); every event code
+    named in `codigos` must be a narration code."""
+    cached = _CACHE.get(id(tables))
+    if cached is not None and cached[0] is tables:
+        return cached[1]
+    data = tables.piece(SpeechData)
+    for key, codes in (("codigos", data.codigos), ("respostas_publicas", data.respostas_publicas)):
+        unknown = sorted(set(codes) - set(tables.narration.codes))
+        if unknown:
+            raise TableError(f"tables/fala.yaml: '{key}' cita códigos que a narração não tem: "
+                             f"{', '.join(unknown)} (veja tables/narracao/)")
+    config = SpeechConfig(
+        espeak_voice=data.espeak.voz, espeak_rate=data.espeak.velocidade,
+        piper_voice=data.piper.voz, piper_files=data.piper.baixar,
+        deaf_after=data.surdo_depois_ms / 1000, kinds=dict(data.avisos),
+        by_code=dict(data.codigos), by_event_kind=dict(data.tipos),
+        laptop=data.notebook, laptop_secrets=data.notebook_segredos,
+        sounds=tuple((str(k), str(v)) for k, v in data.pronuncia.items()),
+        public_answers=frozenset(data.respostas_publicas))
+    _CACHE[id(tables)] = (tables, config)
+    return config

@@ -1,0 +1,49 @@
+"""`companion falar TEXTO [--saida ARQUIVO.wav]`: say a text with the configured voice (Piper
+when its pt_BR voice is in models/, else espeak-ng), or write it to a WAV file."""
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import TextIO
+
+from companion.speech.config import speech_config
+from companion.speech.speaker import Speakers
+from companion.speech.voices import MODELS_DIR, SpeechUnavailable, choose_voice, write_wav
+from companion.tables import Tables
+
+NO_SPEAKERS = 2  # exit status: nothing could be played (no sound card, no PortAudio)
+
+
+def say_text(text: str, tables: Tables, wav: str | None, out: TextIO, err: TextIO,
+             folder: Path = MODELS_DIR) -> int:
+    """Speak (or write) one text; 0 when done, 2 with one line saying what is missing."""
+    text = " ".join(text.split())
+    if not text:
+        print("erro: diga um texto para falar, como em: companion falar \"A tocha apagou.\"",
+              file=err)
+        return NO_SPEAKERS
+    config = speech_config(tables)
+    text = config.spoken(text)
+    try:
+        voice, line = choose_voice(config, folder)
+    except SpeechUnavailable as error:
+        print(f"erro: {error.message}", file=err)
+        return NO_SPEAKERS
+    print(line, file=err, flush=True)
+    if wav:
+        seconds = write_wav(wav, voice.stream(text))
+        print(f"fala escrita em {wav} ({seconds:.1f} s)", file=out)
+        return 0
+    try:
+        speakers = Speakers()
+    except (ImportError, OSError) as error:
+        print(f"erro: sem alto-falantes ({error}); instale a voz com pip install -e .[voz] "
+              "(e libportaudio2), ou use --saida ARQUIVO.wav", file=err)
+        return NO_SPEAKERS
+    try:
+        speakers.play(voice.stream(text), threading.Event())
+    except Exception as error:  # PortAudio: no output device, busy device
+        print(f"erro: não consegui tocar a fala ({error}); use --saida ARQUIVO.wav",
+              file=err)
+        return NO_SPEAKERS
+    return 0
