@@ -67,9 +67,9 @@ def parsed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     calls: list[str] = []
     real = session_module.parse
 
-    def counting(text: str, tables: Tables) -> ParseResult:
+    def counting(text: str, tables: Tables, context: Any = None) -> ParseResult:
         calls.append(text)
-        return real(text, tables)
+        return real(text, tables, context)
 
     monkeypatch.setattr(session_module, "parse", counting)
     return calls
