@@ -48,7 +48,7 @@ def editable(tables: Tables) -> list[str]:
     return [stem for stem in rules_version.rule_files(tables) if stem not in FIXED]
 
 
-def _rows(node: Mapping[Any, Any]) -> bool:
+def is_rows(node: Mapping[Any, Any]) -> bool:
     """A table's rows: every key a row number or range ('3', '1-5', '14+')."""
     return bool(node) and all(isinstance(key, int) and not isinstance(key, bool)
                               or isinstance(key, str) and ROW_KEY.fullmatch(key)
@@ -57,7 +57,7 @@ def _rows(node: Mapping[Any, Any]) -> bool:
 
 def _whole(node: Any) -> bool:
     """A value kept whole by an override: anything but a map of keys (rows included)."""
-    return not isinstance(node, Mapping) or not node or _rows(node)
+    return not isinstance(node, Mapping) or not node or is_rows(node)
 
 
 def merge(base: Mapping[str, Any], overrides: Mapping[str, Any]) -> dict[str, Any]:

@@ -513,7 +513,8 @@ class Session:
         events = self._undo_events(target)
         back = self._rules_before(target) if target.name == RULES else None
         if back is not None:
-            events += self._rules_events("regras.desfeitas", back, {})
+            events += self._rules_events(self._narrated(
+                "regras.desfeitas", GM, {"quantas": len(back.changes)}), back)
         stored = self._log.append(n, text, UNDO, {}, command.actor, _now(), events,
                                   StoredState(state_codec.FORMAT, state_codec.encode(state)),
                                   None, self._rules_id if back is None
@@ -583,7 +584,8 @@ class Session:
 
     def _store_rules(self, change: house_rules.Change, actor: str, origin: str,
                      text: str | None) -> list[EventDict]:
-        events = self._rules_events("regras.alteradas", change, {"origem": origin})
+        events = self._rules_events(self._narrated(
+            "regras.alteradas", GM, {"quantas": len(change.changes), "origem": origin}), change)
         rules = self._rules_key_id(change.tables)
         said = text or ("regras (arquivo)" if origin == "arquivo" else "regras (tela do Mestre)")
         stored = self._log.append(
@@ -593,10 +595,9 @@ class Session:
         self._use_rules(change)
         return stored
 
-    def _rules_events(self, code: str, change: house_rules.Change,
-                      data: dict[str, Any]) -> list[NewEvent]:
-        """The GM's one line of a rules change, then each value that changed."""
-        told = [self._narrated(code, GM, {"quantas": len(change.changes), **data})]
+    def _rules_events(self, summary: NewEvent, change: house_rules.Change) -> list[NewEvent]:
+        """The GM's one line of a rules change (`summary`), then each value that changed."""
+        told = [summary]
         told += [self._narrated("historico.regra_mudou", GM, item.data())
                  for item in change.changes[:rules_version.MAX_SHOWN]]
         if len(change.changes) > rules_version.MAX_SHOWN:
