@@ -750,6 +750,15 @@ def _campaign_file(path: str | Path) -> Iterator[tuple[Log, Meta | None]]:
         log.close()
 
 
+def campaign_rules(path: str | Path, tables: Tables) -> tuple[house_rules.Overrides, Tables]:
+    """A campaign file's own rules (its differences from `tables`) and the rules they give,
+    read without writing the file."""
+    with _campaign_file(path) as (log, _meta):
+        found = log.house_rules()
+    settled = house_rules.settle(tables, house_rules.load(found[1]) if found else {})
+    return settled.overrides, settled.tables
+
+
 def campaign_state(path: str | Path, tables: Tables) -> State:
     """The state a campaign file stands at, read without writing the file."""
     with _campaign_file(path) as (log, meta):

@@ -10,12 +10,14 @@ from typing import Any
 import pytest
 
 from companion import house_rules, replay
+from companion.cli import main
 from companion.commands.reading import parse
 from companion.engine.procedures.encounters import EncounterTables
 from companion.errors import TableError
 from companion.report import build
 from companion.report.source import entries, find_session, open_campaign
 from companion.session import RunResult, Session, SessionError
+from companion.store.lock import ServerLock
 from companion.store.log import Log
 from companion.tables import Tables
 from companion.voice.phrases import voice_phrases
@@ -356,3 +358,91 @@ def test_region_names_join_the_voice_phrase_list_and_are_read_back(tables: Table
         assert read.command is not None and read.command.name == phrase.command, phrase
         assert read.command.args["regiao"] == "floresta-sombria"
     assert not [p for p in voice_phrases(tables) if "sombria" in p.text]
+
+
+# ---------------------------------------------------------------------- the file
+
+def cli(*argv: str) -> int:
+    return main([str(a) for a in argv])
+
+
+def test_export_then_import_into_a_new_campaign_gives_the_same_rules(
+        tmp_path: Path, tables: Tables, capsys: pytest.CaptureFixture[str]) -> None:
+    first, second, third = (tmp_path / name for name in ("a.db", "b.db", "c.db"))
+    session = Session.open(first, 3, tables)
+    ok(session.change_rules({**REGION, **TORCH_2}, "gm"))
+    session.close()
+    exported = tmp_path / "regras.yaml"
+    assert cli("regras", "exportar", "--db", first, "--saida", exported) == 0
+    text = exported.read_text(encoding="utf-8")
+    assert text.startswith("#") and "casa:\n  luz:\n    tocha:\n      turnos: 2\n" in text
+    assert house_rules.load(text) == {**TORCH_2, **REGION}
+    # into a campaign that exists: one logged, undoable change
+    Session.open(second, 4, tables).close()
+    assert cli("regras", "importar", "--db", second, exported) == 0
+    assert "mudou as regras da campanha (2 mudanças, de um arquivo)" in capsys.readouterr().out
+    imported = Session.open(second, None, tables)
+    assert imported.overrides == {**TORCH_2, **REGION}
+    assert imported.commands()[-1].name == replay.RULES
+    assert imported.commands()[-1].text == "regras importar regras.yaml"
+    ok(imported.run("desfazer"))
+    assert imported.overrides == {}
+    imported.close()
+    # a new campaign made from the file
+    created = Session.open(third, 5, tables, rules=house_rules.load(text))
+    assert created.overrides == {**TORCH_2, **REGION}
+    created.close()
+    assert cli("regras", "exportar", "--db", third) == 0
+    assert capsys.readouterr().out == text
+
+
+def test_a_bad_import_changes_nothing_and_names_the_row(
+        tmp_path: Path, tables: Tables, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "a.db"
+    session = Session.open(db, 3, tables)
+    ok(session.change_rules(TORCH_2, "gm"))
+    session.close()
+    before = Log.read(db).commands()
+    bad = tmp_path / "ruim.yaml"
+    bad.write_text("casa: {luz: {tocha: {turnos: 3}}}\nencontros:\n  regioes:\n"
+                   "    floresta:\n      linhas: {1: Urso, 2: Lobos, 3: Ente, 4: Elfos, 5: Lobos,"
+                   " 6: {texto: Goblins, quantidade: muitos}}\n", encoding="utf-8")
+    assert cli("regras", "importar", "--db", db, bad) == 1
+    said = capsys.readouterr().err
+    assert "ruim.yaml" in said and "nada mudou" in said
+    assert "tables/encontros.yaml: 'regioes.floresta.linhas.6.quantidade' deveria ser uma " \
+           "expressão de dados" in said
+    assert Log.read(db).commands() == before  # not even the torch of the same file
+    broken = tmp_path / "quebrado.yaml"
+    broken.write_text("casa: {luz: [\n", encoding="utf-8")
+    assert cli("regras", "importar", "--db", db, broken) == 2
+    assert "quebrado.yaml: YAML inválido (linha 2)" in capsys.readouterr().err
+    assert Log.read(db).commands() == before
+
+
+def test_import_is_refused_while_a_server_has_the_campaign_open(
+        tmp_path: Path, tables: Tables, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "a.db"
+    Session.open(db, 3, tables).close()
+    exported = tmp_path / "regras.yaml"
+    exported.write_text(house_rules.export_text(TORCH_2), encoding="utf-8")
+    lock = ServerLock(db)
+    assert lock.acquire("http://192.168.0.12:5000/mestre")
+    try:
+        assert cli("regras", "importar", "--db", db, exported) == 2
+        said = capsys.readouterr().err
+        assert "aberta num servidor" in said and "http://192.168.0.12:5000/mestre" in said
+        assert "tela Regras" in said
+    finally:
+        lock.release()
+    assert cli("regras", "importar", "--db", db, exported) == 0
+
+
+def test_rules_at_creation_only(tmp_path: Path, tables: Tables,
+                                capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "a.db"
+    exported = tmp_path / "regras.yaml"
+    exported.write_text(house_rules.export_text(TORCH_2), encoding="utf-8")
+    Session.open(db, 3, tables).close()
+    assert cli("shell", "--db", db, "--regras", exported) == 2
+    assert "regras importar" in capsys.readouterr().err
