@@ -117,6 +117,7 @@ def patched(shipped: Tables, current: Mapping[str, Any], patch: Any,
     checked as a whole: a TableError names the file, the key and the row, and nothing
     changes."""
     _check_shape(shipped, patch)
+    patch = _numbered(patch)
     now = effective(shipped, current)
     files = {stem: copy.deepcopy(data) for stem, data in now.files.items()}
     for stem, part in patch.items():
@@ -127,6 +128,16 @@ def patched(shipped: Tables, current: Mapping[str, Any], patch: Any,
     return Change(overrides, tables, tuple(
         replace(change, origem=origin) for change in
         rules_version.changes(rules_version.rule_files(now), rules_version.rule_files(tables))))
+
+
+def _numbered(node: Any) -> Any:
+    """Row numbers as numbers, as the files write them: JSON (the API, the GM page) can only
+    send a map's keys as text ('3' → 3; a range '1-2' stays text)."""
+    if not isinstance(node, Mapping):
+        return node
+    rows = is_rows(node)
+    return {int(key) if rows and isinstance(key, str) and key.isdigit() else key:
+            _numbered(value) for key, value in node.items()}
 
 
 def _check_shape(shipped: Tables, patch: Any) -> None:

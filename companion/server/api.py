@@ -14,8 +14,8 @@ from typing import Any, Callable
 
 from flask import Blueprint, Response, jsonify, request
 
-from companion import rules_form
-from companion.errors import AccessDenied
+from companion import house_rules, rules_form
+from companion.errors import AccessDenied, TableError
 from companion.server import access
 from companion.server.served import ServedSession
 from companion.tables import Tables
@@ -46,10 +46,17 @@ def blueprint(session: ServedSession, tables: Tables,
     def rules() -> Response:
         return jsonify(rules_form.view(session.shipped, session.tables, session.overrides))
 
+    @api.get("/regras.yaml")
+    def rules_file() -> Response:
+        """The campaign's rules as `companion regras exportar` writes them (a download)."""
+        return Response(house_rules.export_text(session.overrides),
+                        mimetype="application/yaml",
+                        headers={"Content-Disposition": 'attachment; filename="regras.yaml"'})
+
     @api.post("/regras")
     def change_rules() -> tuple[Response, int]:
         try:
-            body = _json_body()
+            body = _rules_body()
         except AccessDenied as refused:
             return jsonify({"ok": False, "erro": refused.message}), 400
         dry_run = request.args.get("validar") in ("1", "sim", "true")
@@ -77,6 +84,19 @@ def rules_answer(result: Any, dry_run: bool) -> dict[str, Any]:
         return {"ok": False, "erro": result.error}
     key = "mudancas" if dry_run else "eventos"
     return {"ok": True, "erro": None, key: result.events}
+
+
+def _rules_body() -> Any:
+    """A rules change: JSON, or the exported YAML file itself (Content-Type …yaml: an
+    upload from the GM page)."""
+    if "yaml" not in (request.content_type or ""):
+        return _json_body()
+    try:
+        return house_rules.load(request.get_data(cache=False).decode("utf-8"), "arquivo")
+    except UnicodeDecodeError:
+        raise AccessDenied("o arquivo de regras não é texto UTF-8") from None
+    except TableError as error:
+        raise AccessDenied(error.message) from None
 
 
 def _json_body() -> Any:
