@@ -450,6 +450,7 @@ def _write(path: str, text: str) -> None:
 
 def cmd_report(args: argparse.Namespace, tables: Tables) -> int:
     number = session_number(args.sessao)
+    tables = campaign_rules(args.db, tables)[1]  # its regions by their names
     campaign = open_campaign(args.db)
     viewer, name = build.viewer_for(campaign, args.jogador)
     if not args.saida:
@@ -466,6 +467,7 @@ def cmd_report(args: argparse.Namespace, tables: Tables) -> int:
 
 def cmd_export(args: argparse.Namespace, tables: Tables) -> int:
     number = session_number(args.sessao)
+    tables = campaign_rules(args.db, tables)[1]
     campaign = open_campaign(args.db)
     viewer, _name = build.viewer_for(campaign, args.jogador)
     _write(args.saida, build.export(campaign, tables, args.formato, number, viewer))

@@ -16,7 +16,7 @@ from companion.engine.procedures.encounters import EncounterTables
 from companion.errors import TableError
 from companion.report import build
 from companion.report.source import entries, find_session, open_campaign
-from companion.session import RunResult, Session, SessionError
+from companion.session import RunResult, Session, SessionError, campaign_rules
 from companion.store.lock import ServerLock
 from companion.store.log import Log
 from companion.tables import Tables
@@ -446,3 +446,24 @@ def test_rules_at_creation_only(tmp_path: Path, tables: Tables,
     Session.open(db, 3, tables).close()
     assert cli("shell", "--db", db, "--regras", exported) == 2
     assert "regras importar" in capsys.readouterr().err
+
+
+def test_the_report_names_the_region_in_the_form_and_the_encounters(tmp_path: Path,
+                                                                    tables: Tables) -> None:
+    db = tmp_path / "campanha.db"
+    session = Session.open(db, 3, tables)
+    ok(session.change_rules(REGION, "gm"))
+    ok(session.run("região Floresta Sombria"))
+    ok(session.run("encontro"))
+    ok(session.run("derrotados 2 lobos"))
+    ok(session.run("avançar"))
+    session.close()
+    # the report read with the shipped tables only (as `companion relatorio` starts) and with
+    # the campaign's: the region is named the same
+    for rules in (tables, campaign_rules(db, tables)[1]):
+        report = build.report(open_campaign(db, rules), rules)
+        assert [form.region for form in report.forms] == ["Floresta Sombria"]
+        assert {e.where for e in report.encounters} == {"Floresta Sombria"}
+        assert [c.name for c in report.terrains] == ["Floresta Sombria"]
+    assert "Floresta Sombria (Floresta)" in ok(Session.open(db, None, tables).run("estado"))[0][
+        "text"]
