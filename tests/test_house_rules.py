@@ -21,6 +21,7 @@ from companion.store.lock import ServerLock
 from companion.store.log import Log
 from companion.tables import Tables
 from companion.voice.phrases import voice_phrases
+from companion.voice.service import session_phrases, session_reader
 from companion.voice.reading import read_voice
 from tests.conftest import FixedDice, Play
 from tests.rules_helpers import changed_rules
@@ -467,3 +468,14 @@ def test_the_report_names_the_region_in_the_form_and_the_encounters(tmp_path: Pa
         assert [c.name for c in report.terrains] == ["Floresta Sombria"]
     assert "Floresta Sombria (Floresta)" in ok(Session.open(db, None, tables).run("estado"))[0][
         "text"]
+
+
+def test_the_live_voice_hears_a_region_named_after_it_started(tables: Tables) -> None:
+    session = Session.open(None, 3, tables)
+    phrases, reader = session_phrases(session, tables), session_reader(session, tables)
+    assert not [p for p in phrases() if "sombria" in p]
+    ok(session.change_rules(REGION, "gm"))
+    said = [p for p in phrases() if "sombria" in p]
+    assert said
+    read = reader()(said[0])
+    assert read.command is not None and read.command.args["regiao"] == "floresta-sombria"
