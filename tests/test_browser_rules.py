@@ -24,7 +24,8 @@ def test_the_gm_gives_the_campaign_a_region_from_the_phone(table: Table, tmp_pat
     ana = table.player("Ana", TABLE_PHONE)
     open_rules(gm)
     assert not gm.locator("#command").is_visible()  # the screen takes the phone…
-    assert gm.evaluate("document.documentElement.scrollWidth") <= TABLE_PHONE["width"]  # …not more
+    width = "document.documentElement.scrollWidth"
+    assert gm.evaluate(width) <= TABLE_PHONE["width"]  # …and no more than the phone
 
     # a new region, its table started from its terrain's
     gm.get_by_label("Nome da região").last.fill("Floresta Sombria")
@@ -32,7 +33,8 @@ def test_the_gm_gives_the_campaign_a_region_from_the_phone(table: Table, tmp_pat
     gm.get_by_role("button", name="Criar região").click()
     region = gm.locator("#regiao-floresta-sombria")
     region.wait_for()
-    wait_until(lambda: table.session.overrides.get("encontros"), message="a região não foi criada")
+    wait_until(lambda: table.session.overrides.get("encontros"),
+               message="a região não foi criada")
     assert region.evaluate("d => d.open")
 
     # a row edited; a bad dice expression refused in place, as it is typed
@@ -45,8 +47,8 @@ def test_the_gm_gives_the_campaign_a_region_from_the_phone(table: Table, tmp_pat
                message="a quantidade ruim não foi recusada")
     assert "linhas.2.quantidade" in message.inner_text()
     assert count.get_attribute("aria-invalid") == "true"
-    assert not table.session.overrides["encontros"]["regioes"]["floresta-sombria"]["linhas"][
-        4] == "Ent furioso"  # a dry run changes nothing
+    stored = table.session.overrides["encontros"]["regioes"]["floresta-sombria"]["linhas"]
+    assert stored[4] != "Ent furioso"  # typing is a dry run: nothing changed yet
     screenshot(gm, "regras-dado-ruim", full_page=False)
     count.fill("1d4")
     wait_until(lambda: message.inner_text().strip() == "", message="o aviso não saiu")
@@ -58,7 +60,7 @@ def test_the_gm_gives_the_campaign_a_region_from_the_phone(table: Table, tmp_pat
     region.get_by_role("button", name="Salvar região").click()
     wait_until(lambda: table.session.overrides["encontros"]["regioes"]["floresta-sombria"][
         "linhas"][1] == "Ent furioso", message="a região não foi salva")
-    assert gm.evaluate("document.documentElement.scrollWidth") <= TABLE_PHONE["width"]
+    assert gm.evaluate(width) <= TABLE_PHONE["width"]
     readme_screenshot(gm, "regras", height=1400)
 
     # the next encounter uses it; the players never see the table

@@ -1,5 +1,6 @@
 """frases.yaml compiled into hassil intents, once per Tables (the light sources of casa.yaml,
-the regions of encontros.yaml and the sheet fields added as lists), with what reading a match needs besides."""
+the regions of encontros.yaml and the sheet fields added as lists), with what reading a match
+needs besides."""
 from __future__ import annotations
 
 from dataclasses import dataclass
