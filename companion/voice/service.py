@@ -42,16 +42,23 @@ class Voice:
             self.log.close()
 
 
+def _rules(session: Any, tables: Tables) -> Tables:
+    """The campaign's rules in force (its regions are said too), else `tables`."""
+    return getattr(session, "tables", None) or tables
+
+
 def session_phrases(session: Any, tables: Tables) -> Callable[[], list[str]]:
-    """The phrase list for the party as it is now (rebuilt only when the names change)."""
-    cache: dict[tuple[str, ...], list[str]] = {}
+    """The phrase list for the party and the campaign's rules as they are now (rebuilt only
+    when the names or the rules change)."""
+    cache: dict[tuple[tuple[str, ...], int], list[str]] = {}
 
     def phrases() -> list[str]:
-        names = tuple(sorted(c.name for c in session.state.party))
-        if names not in cache:
+        rules = _rules(session, tables)
+        key = (tuple(sorted(c.name for c in session.state.party)), id(rules))
+        if key not in cache:
             cache.clear()
-            cache[names] = phrase_list(tables, names, with_prompts=True)
-        return cache[names]
+            cache[key] = phrase_list(rules, key[0], with_prompts=True)
+        return cache[key]
     return phrases
 
 
@@ -61,7 +68,8 @@ def session_reader(session: Any, tables: Tables) -> Callable[[], Reader]:
         known = Known.of([c.name for c in state.party],
                          [o for p in state.prompts for o in p.options],
                          roll_waiting=any(not p.options for p in state.prompts))
-        return lambda text: read_voice(text, tables, known)
+        rules = _rules(session, tables)
+        return lambda text: read_voice(text, rules, known)
     return reader
 
 
