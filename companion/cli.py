@@ -20,6 +20,7 @@ from typing import Any, Callable, Iterable, Iterator, NoReturn, TextIO
 # name, so that load_rules checks them at start for every action whatever the imports below
 # become (tests/test_cli_pieces.py checks that no module declaring a piece is left out).
 import companion.report.words  # noqa: F401  (declares tables/relatorio.yaml's piece)
+import companion.rules_form  # noqa: F401  (declares tables/regras_tela.yaml's piece)
 import companion.voice.config  # noqa: F401  (declares tables/voz.yaml's piece)
 import companion.speech.config  # noqa: F401  (declares tables/fala.yaml's piece)
 from companion.commands.reading import parse
@@ -32,7 +33,10 @@ from companion.server.access import NO_LIMITS_ONLY_LOOPBACK, is_loopback
 from companion.server.app import serve
 from companion.server.qr import lan_ip
 from companion.server.tls import certificate
-from companion.session import Session, campaign_state, reading_context, verify_campaign
+from companion import house_rules
+from companion.session import (Session, campaign_rules, campaign_state, reading_context,
+                               verify_campaign)
+from companion.store.lock import holder
 from companion.shell import banner, run_shell
 from companion.speech.say import say_text
 from companion.tables import Tables
@@ -141,10 +145,27 @@ def build_parser() -> argparse.ArgumentParser:
                        help="só para testes de carga, com --host 127.0.0.1: sem limite de "
                             "entradas por endereço nem de comandos por conexão")
     _add_common(serve)
+    _add_rules_file(serve)
 
     shell = actions.add_parser("shell", help="roda comandos lidos da entrada padrão, como Mestre")
     shell.add_argument("--json", action="store_true", help="um objeto JSON por evento")
     _add_common(shell)
+    _add_rules_file(shell)
+
+    rules = actions.add_parser("regras", help="as regras da casa de uma campanha (o que ela "
+                               "muda nas tabelas do companheiro)")
+    rules_actions = rules.add_subparsers(dest="regras_action", required=True, metavar="AÇÃO")
+    export_rules = rules_actions.add_parser("exportar", help="escreve as regras da campanha "
+                                            "num arquivo YAML")
+    export_rules.add_argument("--db", metavar="ARQUIVO", required=True, help="banco da campanha")
+    export_rules.add_argument("--saida", metavar="ARQUIVO.yaml", default=None,
+                              help="arquivo a escrever (sem ele, a saída padrão)")
+    _add_common(export_rules, session=False)
+    import_rules = rules_actions.add_parser("importar", help="aplica um arquivo de regras à "
+                                            "campanha (uma mudança que se desfaz)")
+    import_rules.add_argument("--db", metavar="ARQUIVO", required=True, help="banco da campanha")
+    import_rules.add_argument("arquivo", metavar="ARQUIVO.yaml")
+    _add_common(import_rules, session=False)
 
     report = actions.add_parser("relatorio", help="o relatório de uma sessão da campanha (HTML)")
     report.add_argument("--db", metavar="ARQUIVO", required=True, help="banco da campanha")
@@ -219,6 +240,12 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _add_rules_file(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--regras", metavar="ARQUIVO.yaml", default=None,
+                        help="só ao criar a campanha: começa com as regras desse arquivo "
+                             "(o de 'companion regras exportar' de outra campanha)")
+
+
 def _utf8_streams() -> None:
     """Read and write UTF-8 whatever the locale says (accents are everywhere here)."""
     for stream in (sys.stdin, sys.stdout, sys.stderr):
@@ -228,7 +255,61 @@ def _utf8_streams() -> None:
 
 
 def _open_session(args: argparse.Namespace, tables: Tables, gm_token: str | None = None) -> Any:
-    return Session.open(args.db, args.seed, tables, gm_token=gm_token)
+    chosen = getattr(args, "regras", None)
+    rules = _rules_file(chosen) if chosen else None
+    return Session.open(args.db, args.seed, tables, gm_token=gm_token, rules=rules)
+
+
+def _rules_file(path: str) -> Any:
+    """A rules file (the export's shape) read; CompanionError naming it when it cannot be."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or "não é texto UTF-8"
+        raise CompanionError(f"não consegui ler o arquivo de regras '{path}': {reason}") \
+            from None
+    return house_rules.load(text, where=path)
+
+
+# ---------------------------------------------------------------------- the GM's rules
+
+def cmd_rules(args: argparse.Namespace, tables: Tables) -> int:
+    if args.regras_action == "exportar":
+        overrides, _rules = campaign_rules(args.db, tables)
+        text = house_rules.export_text(overrides)
+        if args.saida:
+            _write(args.saida, text)
+            print(f"regras escritas em {args.saida}")
+        else:
+            sys.stdout.write(text)
+        return 0
+    return _import_rules(args, tables)
+
+
+def _import_rules(args: argparse.Namespace, tables: Tables) -> int:
+    """`regras importar`: the file applied as one logged, undoable change, or refused (a
+    server has the campaign open; a bad file) with nothing changed."""
+    if not Path(args.db).is_file():
+        raise CompanionError(f"banco não encontrado: '{args.db}'; diga o arquivo da campanha, "
+                             "como --db mesa.db")
+    serving = holder(args.db)
+    if serving is not None:
+        raise CompanionError(f"a campanha '{args.db}' está aberta num servidor: mude as "
+                             f"regras pela tela Regras da página do Mestre ({serving}), ou "
+                             "desligue o servidor e importe de novo")
+    patch = _rules_file(args.arquivo)
+    session = Session.open(args.db, None, tables)
+    try:
+        result = session.change_rules(patch, "gm", origin="arquivo",
+                                      text=f"regras importar {Path(args.arquivo).name}")
+    finally:
+        session.close()
+    if not result.ok:
+        print(f"erro: {args.arquivo}: {result.error}", file=sys.stderr)
+        return NOT_A_COMMAND
+    for event in result.events:
+        print(event["text"])
+    return 0
 
 
 # ---------------------------------------------------------------------- shell
@@ -275,11 +356,11 @@ def _parse_text(result: Any) -> str:
 
 
 def _parse_lines(texts: Iterable[str], tables: Tables, as_json: bool, out: TextIO,
-                 voice: Any = None) -> bool:
+                 voice: Any = None, context: Any = None) -> bool:
     """Parse each text and print one line for it; True when every text was a command.
-    `voice` (a Known) makes it the strict voice reading."""
+    `voice` (a Known) makes it the strict voice reading; `context` is the chat's."""
     reader = (lambda text: read_voice(text, tables, voice)) if voice is not None else \
-        (lambda text: parse(text, tables))
+        (lambda text: parse(text, tables, context))
     every = True
     for text in texts:
         result = reader(text.rstrip("\r\n"))
@@ -302,11 +383,17 @@ def _known(args: argparse.Namespace, tables: Tables) -> Any:
 
 
 def cmd_parse(args: argparse.Namespace, tables: Tables) -> int:
+    if args.db and Path(args.db).is_file():
+        tables = campaign_rules(args.db, tables)[1]  # its regions are names too
     voice = _known(args, tables) if args.voz else None
+    # by chat, a campaign's prompts are the context ("sim" answers one waiting for it)
+    context = reading_context(campaign_state(args.db, tables)) \
+        if args.db and not args.voz and Path(args.db).is_file() else None
     if not args.text:
-        _parse_lines(sys.stdin, tables, args.json, sys.stdout, voice=voice)
+        _parse_lines(sys.stdin, tables, args.json, sys.stdout, voice=voice, context=context)
         return 0
-    ok = _parse_lines([" ".join(args.text)], tables, args.json, sys.stdout, voice=voice)
+    ok = _parse_lines([" ".join(args.text)], tables, args.json, sys.stdout, voice=voice,
+                      context=context)
     return 0 if ok else NOT_A_COMMAND
 
 
@@ -322,6 +409,8 @@ def _missing_db(args: argparse.Namespace) -> bool:
 def cmd_voice(args: argparse.Namespace, tables: Tables) -> int:
     if _missing_db(args):
         return STARTUP_FAILURE
+    if args.db:
+        tables = campaign_rules(args.db, tables)[1]  # its regions are said too
     return VOICE_ACTIONS[args.voz_action](args, tables)
 
 
@@ -433,6 +522,7 @@ def _write(path: str, text: str) -> None:
 
 def cmd_report(args: argparse.Namespace, tables: Tables) -> int:
     number = session_number(args.sessao)
+    tables = campaign_rules(args.db, tables)[1]  # its regions by their names
     campaign = open_campaign(args.db)
     viewer, name = build.viewer_for(campaign, args.jogador)
     if not args.saida:
@@ -449,6 +539,7 @@ def cmd_report(args: argparse.Namespace, tables: Tables) -> int:
 
 def cmd_export(args: argparse.Namespace, tables: Tables) -> int:
     number = session_number(args.sessao)
+    tables = campaign_rules(args.db, tables)[1]
     campaign = open_campaign(args.db)
     viewer, _name = build.viewer_for(campaign, args.jogador)
     _write(args.saida, build.export(campaign, tables, args.formato, number, viewer))
@@ -474,6 +565,7 @@ ACTIONS: dict[str, Callable[[argparse.Namespace, Tables], int]] = {
     "verificar": cmd_verify,
     "shell": cmd_shell, "parse": cmd_parse, "serve": cmd_serve, "voz": cmd_voice,
     "ouvir": cmd_listen, "falar": cmd_speak, "relatorio": cmd_report, "exportar": cmd_export,
+    "regras": cmd_rules,
 }
 
 

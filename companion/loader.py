@@ -13,7 +13,9 @@ action loads the rules, so every entry point checks every piece at start.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
+from typing import Any, Mapping
 
 import companion.engine  # noqa: F401  (declares every procedure's pieces)
 from companion import pages
@@ -21,13 +23,27 @@ from companion.commands.sentences import SentenceFile
 from companion.engine.procedures.conditions import condition_notes
 from companion.engine.procedures.party import FIELDS
 from companion.errors import TableError
+from companion.rulebook import build_pieces
 from companion.tables import Tables, load_tables
 
 
 def load_rules(directory: Path | str | None = None) -> Tables:
     """Every tables/*.yaml (or $COMPANION_TABLES/*.yaml, or `directory`), each declared piece
     built; a TableError names the file and the key."""
-    tables = load_tables(directory)
+    return _checked(load_tables(directory))
+
+
+def rules_from(shipped: Tables, files: Mapping[str, Any]) -> Tables:
+    """These tables with `files` in place of theirs (the GM's own rules merged over the
+    shipped ones, companion.house_rules), every piece built and checked as at load: the one
+    validator; a TableError names the file and the key."""
+    built = replace(shipped, files=dict(files), pieces=build_pieces(files),
+                    narrator=shipped.narration)
+    return _checked(built)
+
+
+def _checked(tables: Tables) -> Tables:
+    """The checks across files, after each piece was built."""
     pages.load(tables)
     _check_sheet_fields(tables)
     condition_notes(tables)  # a condition two rows describe differently is refused now

@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any, Iterator, Mapping, Sequence
 
-from companion import rules_version, state_codec
+from companion import house_rules, rules_version, state_codec
 from companion.engine import Command, Event, State, apply, initial_state
 from companion.engine.procedures.weather import SESSION_START
 from companion.errors import CommandRejected
@@ -29,6 +29,7 @@ READ_ONLY = frozenset({"ajuda", "estado", "registro", "tempo", "silencio"})
 RULES_CHANGED = "regras_mudaram"  # system commands: stored by the session, never applied,
 HISTORY_NOTICE = "aviso_historico"  # never undone, no dice; GM-only events
 SEAT_FREED = "lugar_liberado"  # a player's seat freed (its tokens deleted with it)
+RULES = "regras"  # the GM changed the campaign's rules: undoable, no dice, the state unchanged
 SYSTEM = frozenset({RULES_CHANGED, HISTORY_NOTICE, SEAT_FREED})
 # commands that take no place among the standing ones (their dice key is not a place)
 PLACELESS = READ_ONLY | SYSTEM | {UNDO, REPEAT, SESSION_START}
@@ -83,11 +84,21 @@ def _undone_by(events: Sequence[Mapping[str, Any]]) -> int | None:
     return None
 
 
+def rules_at(log: Log, shipped: Tables, n: int) -> Tables:
+    """The rules command n ran under: the shipped tables with the GM's rules in force at it
+    (companion.house_rules)."""
+    found = log.house_rules(n)
+    return house_rules.stored_rules(shipped, found[1] if found else None)
+
+
 def run(log: Log, tables: Tables, seed: str, start: State | None = None,
         after: int = -1) -> Iterator[Step]:
     """Every command numbered above `after` run again on `start` (the initial state by
     default), each compared with its stored events (their kind, visibility and data: the
-    facts, not the wording)."""
+    facts, not the wording). `tables` are the shipped ones: each command runs under them with
+    the GM's rules in force at it."""
+    rows = log.house_rules_rows()
+    shipped, tables = tables, rules_at(log, tables, max(after, 0))
     state = start if start is not None else initial_state(tables)
     issued = log.prompt_ids()
     history = log.commands(after)
@@ -96,7 +107,11 @@ def run(log: Log, tables: Tables, seed: str, start: State | None = None,
     for stored in history:
         before_this, highest = highest, max(highest, issued.get(stored.n, 0))
         kept = log.events_of(stored.n)
-        if stored.name in SYSTEM:
+        if stored.n in rows:  # the GM's rules from this command on
+            tables = house_rules.stored_rules(shipped, rows[stored.n])
+        if stored.name in SYSTEM or stored.name == RULES:
+            if stored.name == RULES:
+                before[stored.n] = state
             yield Step(stored, state, None, None)
             continue
         if stored.name == UNDO:
@@ -198,7 +213,7 @@ def open_history(log: Log, tables: Tables, seed: str, rules: int) -> Opened:
     """The newest stored state of the log: a log written before stored history is migrated
     first; damaged states are rebuilt from the newest readable one and stored again."""
     if log.is_empty():
-        return Opened(initial_state(tables))
+        return Opened(initial_state(rules_at(log, tables, 0)))
     if not log.keeps_history():
         migrated = migrate(log, tables, seed, rules)
         return Opened(migrated.state, migrated.first_difference)
@@ -213,7 +228,8 @@ def open_history(log: Log, tables: Tables, seed: str, rules: int) -> Opened:
         if not damaged:
             return Opened(state)
         return _recover(log, tables, seed, rules, state, n, damaged)
-    return _recover(log, tables, seed, rules, initial_state(tables), -1, damaged)
+    start = initial_state(rules_at(log, tables, 0))
+    return _recover(log, tables, seed, rules, start, -1, damaged)
 
 
 def _damaged_keyframes(log: Log) -> list[int]:
@@ -243,7 +259,7 @@ def _recover(log: Log, tables: Tables, seed: str, rules: int, state: State, good
 def state_before(log: Log, tables: Tables, seed: str, n: int) -> State:
     """The state the table had just before command n ran: the one stored after the command
     before it (a damaged one is rebuilt from the newest readable one before it)."""
-    start, after = initial_state(tables), -1  # none readable: from the very start
+    start, after = initial_state(rules_at(log, tables, 0)), -1  # none readable: the start
     for index, m in enumerate(log.state_numbers(below=n)):
         try:
             start, after = read_state(log, m), m

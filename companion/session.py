@@ -46,18 +46,18 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Hashable, Iterator
 
-from companion import protocol, replay, rules_version, state_codec
+from companion import house_rules, protocol, replay, rules_version, state_codec
 from companion.engine import Command, State, apply, initial_state
 from companion.commands.context import Known
 from companion.commands.reading import ParseResult, parse
 from companion.engine.model import GM, PUBLIC
 from companion.engine.procedures.weather import SESSION_START
 from companion.engine.toolkit import slug
-from companion.errors import CommandRejected, CompanionError, DiskFull
+from companion.errors import CommandRejected, CompanionError, DiskFull, TableError
 from companion.outcome import outcome
 from companion.pages import PageTexts
 from companion.projection import Projection, Quoted, StoredEvent
-from companion.replay import (PLACELESS, REPEAT, RULES_CHANGED, HISTORY_NOTICE, SEAT_FREED,
+from companion.replay import (PLACELESS, REPEAT, RULES, RULES_CHANGED, HISTORY_NOTICE, SEAT_FREED,
                               SYSTEM, UNDO, fresh_prompt_ids)
 from companion.store.log import Log, Meta, NewEvent, StoredCommand, StoredState, dumps
 from companion.tables import Tables
@@ -153,12 +153,17 @@ def describe(command: Command) -> str:
 class Session:
     """One table's session. Thread-safe: every read and write takes the session's lock."""
 
-    def __init__(self, log: Log, meta: Meta, tables: Tables) -> None:
+    def __init__(self, log: Log, meta: Meta, tables: Tables,
+                 rules: house_rules.Overrides | None = None) -> None:
         self._log = log
         self.seed = meta.seed
         self.gm_token = meta.gm_token
         self.created = meta.created
-        self.tables = tables
+        self.shipped = tables  # the program's tables/; `tables`: with the GM's rules over them
+        fresh = log.is_empty()
+        settled = self._house_rules(rules if fresh else None)
+        self.tables = settled.tables
+        self.overrides: house_rules.Overrides = settled.overrides
         self._lock = threading.RLock()
         self._notify_lock = threading.RLock()
         self._draining = False
@@ -171,40 +176,55 @@ class Session:
         self._disk_full = False  # the last write found the disk full (said once, _recording)
         self._rules_id = replay.rules_id(log, tables)
         self.notices: list[str] = []  # what opening told the GM (printed by the shells too)
-        fresh = log.is_empty()
-        self._state, notices = self._resume()
+        self._state, notices = (initial_state(self.tables), []) if fresh else self._resume()
         self._prompts_issued = max(log.prompt_ids().values(), default=0)
         # what the session said when it was created (empty when it was resumed)
         self.started: list[EventDict] = self._start() if fresh else []
         self.opening: list[EventDict] = [] if fresh else (
-            self._tell(HISTORY_NOTICE, notices) + self._tell(RULES_CHANGED, self._rules_news()))
+            self._tell(HISTORY_NOTICE, notices)
+            + self._tell(RULES_CHANGED, self._dropped_news(settled) + self._rules_news(),
+                         house=house_rules.dump(self.overrides) if settled.dropped else None))
 
     # ------------------------------------------------------------------ opening
 
     @classmethod
     def open(cls, db_path: str | Path | None, seed: int | str | None, tables: Tables,
-             gm_token: str | None = None) -> Session:
-        """Open a new session or resume the one stored at db_path (None → in memory)."""
+             gm_token: str | None = None,
+             rules: house_rules.Overrides | None = None) -> Session:
+        """Open a new session or resume the one stored at db_path (None → in memory); a new
+        one may start from the GM's rules of another campaign (`rules`, the export's shape)."""
         try:
             log = Log.open(db_path)
         except DiskFull:
             raise _full_at_open(tables, str(db_path)) from None
-        return cls.open_log(log, seed, tables, gm_token)
+        return cls.open_log(log, seed, tables, gm_token, rules)
 
     @classmethod
     def open_log(cls, log: Log, seed: int | str | None, tables: Tables,
-                 gm_token: str | None = None) -> Session:
+                 gm_token: str | None = None,
+                 rules: house_rules.Overrides | None = None) -> Session:
         """The session stored in an open log (a new one when it has none). A write that finds
         the disk full (the meta row, the first command) closes the log and says so."""
         try:
-            return cls._opening(log, seed, tables, gm_token)
+            return cls._opening(log, seed, tables, gm_token, rules)
         except DiskFull:
             log.close()
             raise _full_at_open(tables, log.path) from None
 
     @classmethod
     def _opening(cls, log: Log, seed: int | str | None, tables: Tables,
-                 gm_token: str | None) -> Session:
+                 gm_token: str | None, rules: house_rules.Overrides | None) -> Session:
+        if rules is not None and not log.is_empty():
+            log.close()
+            raise SessionError(tables.narration.render("regras.so_na_criacao",
+                                                       {"banco": log.path}))
+        if rules is not None:
+            try:
+                house_rules.patched(tables, {}, rules)
+            except TableError as error:
+                log.close()
+                raise SessionError(tables.narration.render("regras.invalida",
+                                                           {"motivo": error.message})) from None
         meta = log.meta()
         if meta is None:
             chosen = str(seed) if seed is not None else str(secrets.randbelow(1_000_000))
@@ -221,19 +241,30 @@ class Session:
             if gm_token and gm_token != meta.gm_token:
                 meta = replace(meta, gm_token=gm_token)
                 log.write_meta(meta)
-        return cls(log, meta, tables)
+        return cls(log, meta, tables, rules)
+
+    def _house_rules(self, created: house_rules.Overrides | None) -> house_rules.Settled:
+        """The GM's rules of this campaign: the ones it was created with (already checked),
+        or the stored ones, as this version can keep them."""
+        if created is not None:
+            change = house_rules.patched(self.shipped, {}, created)
+            return house_rules.Settled(change.overrides, change.tables, ())
+        stored = self._log.house_rules()
+        return house_rules.settle(self.shipped, house_rules.load(stored[1]) if stored else {})
 
     def _start(self) -> list[EventDict]:
         """A session just created rolls its initial weather (RULES.md: at the start of the
         session, with the default season). It is command 0, with its own RNG, so the table's
         commands keep their places and rolls; it is never undone."""
         with self._lock:
-            return self._apply(Command(SESSION_START, {}), "início da sessão", START_NUMBER)
+            return self._apply(Command(SESSION_START, {}), "início da sessão", START_NUMBER,
+                               house=house_rules.dump(self.overrides) if self.overrides
+                               else None)
 
     def _resume(self) -> tuple[State, list[NewEvent]]:
         """The stored session's state (replay.open_history), and what the GM must be told of
         how it was opened: a migration that came out different, damaged states rebuilt."""
-        opened = replay.open_history(self._log, self.tables, self.seed, self._rules_id)
+        opened = replay.open_history(self._log, self.shipped, self.seed, self._rules_id)
         told: list[NewEvent] = []
         first = opened.first_difference
         if first is not None:
@@ -268,14 +299,25 @@ class Session:
                                        {"quantas": len(changes) - rules_version.MAX_SHOWN}))
         return told
 
-    def _tell(self, name: str, events: list[NewEvent]) -> list[EventDict]:
+    def _dropped_news(self, settled: house_rules.Settled) -> list[NewEvent]:
+        """What an update of the companion took from the GM's rules (told once: the rules
+        kept without it are stored with the telling)."""
+        if not settled.dropped:
+            return []
+        return [self._narrated("regras.removidas", GM, {"quantas": len(settled.dropped)})] + [
+            self._narrated("historico.regra_mudou", GM, change.data())
+            for change in settled.dropped]
+
+    def _tell(self, name: str, events: list[NewEvent],
+              house: str | None = None) -> list[EventDict]:
         """Record what opening found as a system command `name` (GM-only, never undone, no
-        dice); the shells print it too (`notices`)."""
+        dice; with `house`, the GM's rules kept from it on); the shells print it too
+        (`notices`)."""
         if not events:
             return []
         self.notices += [e.text for e in events]
         with self._lock:
-            return self._record(name, "(ao abrir a campanha)", events)
+            return self._record(name, "(ao abrir a campanha)", events, house=house)
 
     def close(self) -> None:
         with self._lock:
@@ -480,7 +522,8 @@ class Session:
                         self.db_path)
             self._disk_full = False
 
-    def _apply(self, command: Command, text: str, n: int | None = None) -> list[EventDict]:
+    def _apply(self, command: Command, text: str, n: int | None = None,
+               house: str | None = None) -> list[EventDict]:
         n = self._log.next_number() if n is None else n
         args = _json_safe(dict(command.args))
         clean = Command(command.name, args, command.actor)
@@ -491,7 +534,8 @@ class Session:
         stored = self._log.append(n, text, clean.name, args, clean.actor, _now(),
                                   [NewEvent(e.kind, e.visibility, e.text, e.data, e.code,
                                             e.words) for e in events],
-                                  StoredState(state_codec.FORMAT, raw), dice, self._rules_id)
+                                  StoredState(state_codec.FORMAT, raw), dice, self._rules_id,
+                                  house_rules=house)
         self._state = state_codec.decode(raw)
         self._prompts_issued = max([self._prompts_issued] + [
             e["data"]["pedido"]["id"] for e in stored if e["kind"] == "pedido"
@@ -500,27 +544,48 @@ class Session:
 
     def _record(self, name: str, text: str, events: list[NewEvent],
                 args: dict[str, Any] | None = None,
-                release: str | None = None) -> list[EventDict]:
+                release: str | None = None, house: str | None = None) -> list[EventDict]:
         """Store a system command: its events, the state unchanged, no dice (and, with
-        `release`, that character's tokens deleted in the same transaction)."""
+        `release`, that character's tokens deleted in the same transaction; with `house`, the
+        GM's rules from it on)."""
         return self._log.append(self._log.next_number(), text, name, args or {}, "sistema",
                                 _now(), events,
                                 StoredState(state_codec.FORMAT, state_codec.encode(self._state)),
-                                None, self._rules_id, release=release)
+                                None, self._rules_id, release=release, house_rules=house)
 
     def _undo(self, command: Command, text: str) -> list[EventDict]:
         protocol.require_may_run(command.actor, UNDO, self.tables)
         target = self._log.last_active(sorted(NOT_UNDOABLE))
         if target is None:
             raise self._refusal(CommandRejected.because("desfazer.nada", dito=text))
-        state = replay.state_before(self._log, self.tables, self.seed, target.n)
+        state = replay.state_before(self._log, self.shipped, self.seed, target.n)
         n = self._log.next_number()
-        stored = self._log.append(n, text, UNDO, {}, command.actor, _now(),
-                                  self._undo_events(target),
+        events = self._undo_events(target)
+        back = self._rules_before(target) if target.name == RULES else None
+        if back is not None:
+            events += self._rules_events(self._narrated(
+                "regras.desfeitas", GM, {"quantas": len(back.changes)}), back)
+        stored = self._log.append(n, text, UNDO, {}, command.actor, _now(), events,
                                   StoredState(state_codec.FORMAT, state_codec.encode(state)),
-                                  None, self._rules_id, undo=target.n)
+                                  None, self._rules_id if back is None
+                                  else self._rules_key_id(back.tables), undo=target.n,
+                                  house_rules=None if back is None
+                                  else house_rules.dump(back.overrides))
         self._state = state
+        if back is not None:
+            self._use_rules(back)
         return stored
+
+    def _rules_before(self, target: StoredCommand) -> house_rules.Change:
+        """The GM's rules as they were before the rules change `target`, and what going back
+        to them changes."""
+        found = self._log.house_rules(target.n - 1)
+        settled = house_rules.settle(self.shipped,
+                                     house_rules.load(found[1]) if found else {})
+        changes = rules_version.changes(rules_version.rule_files(self.tables),
+                                        rules_version.rule_files(settled.tables))
+        return house_rules.Change(settled.overrides, settled.tables, tuple(
+            replace(change, origem=house_rules.ORIGIN_UNDO) for change in changes))
 
     def _undo_events(self, target: StoredCommand) -> list[NewEvent]:
         """Say what was undone, quoting it as the GM reads it (each viewer's projection quotes
@@ -532,6 +597,73 @@ class Session:
             return [said]
         return [self._narrated("desfazer.mestre_desfez", PUBLIC, {}),
                 replace(said, visibility=GM)]
+
+    # ------------------------------------------------------------------ the GM's rules
+
+    def change_rules(self, patch: Any, actor: str, dry_run: bool = False,
+                     origin: str = "mestre", text: str | None = None) -> RunResult:
+        """The GM's rules changed by `patch` (the export's shape; null: back to the shipped
+        value): checked as a whole by the loader, and, unless `dry_run`, stored as one
+        undoable command (`regras`, GM-only events: what changed) whose rules hold from the
+        next command on. A bad change is refused with the loader's message; nothing
+        changes."""
+        if actor != GM:
+            return RunResult(False, error=self.tables.narration.render("regras.so_mestre", {}),
+                             code="regras")
+        with self._lock:
+            try:
+                change = house_rules.patched(self.shipped, self.overrides, patch)
+                house_rules.regions_kept(self._state, change.tables)
+            except TableError as error:
+                return RunResult(False, error=self.tables.narration.render(
+                    "regras.invalida", {"motivo": error.message}), code="regras",
+                    params={"motivo": error.message})
+            if dry_run:
+                return RunResult(True, events=[item.data() for item in change.changes])
+            if not change.changes and change.overrides == self.overrides:
+                return RunResult(False, error=self.tables.narration.render("regras.nada", {}),
+                                 code="regras")
+            try:
+                with self._recording(CommandRejected.because("gravacao.disco_cheio")):
+                    stored = self._store_rules(change, actor, origin, text)
+            except CompanionError as error:
+                return RunResult(False, error=error.message, code=getattr(error, "code", None))
+            self._pending.append(stored)
+        self._deliver()
+        return RunResult(True, events=stored)
+
+    def _store_rules(self, change: house_rules.Change, actor: str, origin: str,
+                     text: str | None) -> list[EventDict]:
+        events = self._rules_events(self._narrated(
+            "regras.alteradas", GM, {"quantas": len(change.changes), "origem": origin}), change)
+        rules = self._rules_key_id(change.tables)
+        said = text or ("regras (arquivo)" if origin == "arquivo" else "regras (tela do Mestre)")
+        stored = self._log.append(
+            self._log.next_number(), said, RULES, {"origem": origin}, actor, _now(), events,
+            StoredState(state_codec.FORMAT, state_codec.encode(self._state)),
+            self.dice_key(RULES), rules, house_rules=house_rules.dump(change.overrides))
+        self._use_rules(change)
+        return stored
+
+    def _rules_events(self, summary: NewEvent, change: house_rules.Change) -> list[NewEvent]:
+        """The GM's one line of a rules change (`summary`), then each value that changed."""
+        told = [summary]
+        told += [self._narrated("historico.regra_mudou", GM, item.data())
+                 for item in change.changes[:rules_version.MAX_SHOWN]]
+        if len(change.changes) > rules_version.MAX_SHOWN:
+            told.append(self._narrated("historico.mais_mudancas", GM,
+                                       {"quantas": len(change.changes) - rules_version.MAX_SHOWN}))
+        return told
+
+    def _rules_key_id(self, tables: Tables) -> int:
+        return replay.rules_id(self._log, tables)
+
+    def _use_rules(self, change: house_rules.Change | house_rules.Settled) -> None:
+        """From now on, these rules (the lock held)."""
+        self.tables = change.tables
+        self.overrides = change.overrides
+        self.tables_version = rules_version.tables_fingerprint(change.tables)
+        self._rules_id = replay.rules_id(self._log, change.tables)
 
     def _refusal(self, refusal: CommandRejected) -> CommandRejected:
         """A session refusal said by its code (CommandRejected.because), its message rendered
@@ -674,6 +806,15 @@ def reading_context(state: State) -> Known:
     return Known.of([character.name for character in state.party],
                     [option for prompt in state.prompts for option in prompt.options],
                     roll_waiting=any(not prompt.options for prompt in state.prompts))
+
+
+def campaign_rules(path: str | Path, tables: Tables) -> tuple[house_rules.Overrides, Tables]:
+    """A campaign file's own rules (its differences from `tables`) and the rules they give,
+    read without writing the file."""
+    with _campaign_file(path) as (log, _meta):
+        found = log.house_rules()
+    settled = house_rules.settle(tables, house_rules.load(found[1]) if found else {})
+    return settled.overrides, settled.tables
 
 
 def campaign_state(path: str | Path, tables: Tables) -> State:

@@ -1,7 +1,7 @@
 """Accessible pages (issue 17): axe-core (axe-playwright-python, which ships it; no network)
 finds no violation on /mestre, /jogador and /mesa in the states a table reaches — a prompt
 pending, the answer's result card, the party lost, a chase, the GM's list of seats, a
-player's second-device link and the question 'Sair' asks."""
+player's second-device link, the question 'Sair' asks and the GM's Regras screen."""
 from __future__ import annotations
 
 from typing import Any
@@ -62,3 +62,10 @@ def test_no_accessibility_violations_in_the_states_a_table_reaches(table: Table)
     ana.get_by_role("button", name="Sair").click()
     ana.get_by_role("dialog").wait_for()
     check({"jogador": ana}, "a pergunta de Sair")
+    # the GM's Regras screen (issue 19), a region open with a refused value in place
+    gm.get_by_role("button", name="Regras").click()
+    region = gm.locator("#regiao-floresta")
+    region.locator("summary").click()
+    region.locator(".row-count").first.fill("muitos")
+    wait_until(lambda: "deveria ser" in region.locator(".rule-msg").inner_text())
+    check({"mestre": gm}, "a tela Regras com um valor recusado")

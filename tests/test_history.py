@@ -247,6 +247,8 @@ READ_DIFFERENTLY_TODAY = {
         "(quem)",
     43: "issue 17, 14: declaring flight tells the players the fact; how to say the escape "
         "test's result ('fuga sucesso'…) is a new GM-only event",
+    15: "issue 19: 'estado' shows the region too (regiao, regiao_nome: a terrain's default "
+        "region is the terrain)",
 }
 # Events of the fixture whose facts today's rules keep but whose words they change: the
 # migration fills their narration from today's replay (the stored text, which people see,
@@ -268,8 +270,10 @@ CLOCK_TODAY = {"minutos": 2 * 24 * 60 + 8 * 60, "hora": "8h00", "rodada": 3,
 
 def shown_today(view: dict[str, Any]) -> dict[str, Any]:
     """A view the fixture showed, with the changes today's rules explain (PARTY_TODAY,
-    CLOCK_TODAY)."""
+    CLOCK_TODAY, the region a terrain's default one)."""
     today = {**json.loads(json.dumps(view)), **CLOCK_TODAY}
+    if "terreno" in today and "regiao" not in today:  # the view names the region (issue 19):
+        today["regiao"], today["regiao_nome"] = today["terreno"], today["terreno_nome"]
     for character in today.get("grupo", []):
         for (who, field), value in PARTY_TODAY.items():
             if character.get("id") == who and field in character:

@@ -156,3 +156,30 @@ def test_a_stop_signal_closes_the_session_and_leaves_no_wal_behind(
     finally:
         stored.close()
     assert texts[-1] == "rolar 1d20"
+
+
+def test_regras_importar_is_refused_while_serve_has_the_campaign_open(tmp_path: Path) -> None:
+    """A running `companion serve` holds its campaign: `regras importar` points to the GM
+    page, and works again once the server stopped (even after a kill -9)."""
+    port = free_port()
+    db = tmp_path / "mesa.db"
+    rules = tmp_path / "regras.yaml"
+    rules.write_text("casa: {luz: {tocha: {turnos: 2}}}\n", encoding="utf-8")
+    importing = [sys.executable, "-m", "companion.cli", "regras", "importar", "--db", str(db),
+                 str(rules)]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port",
+         str(port), "--db", str(db), "--seed", "3"], stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        read_until(process, "Ctrl+C")
+        refused = subprocess.run(importing, capture_output=True, text=True, timeout=60)
+        assert refused.returncode == 2
+        assert "aberta num servidor" in refused.stderr
+        assert f"http://127.0.0.1:{port}/mestre" in refused.stderr
+    finally:
+        process.kill()
+        process.wait()
+    done = subprocess.run(importing, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "luz.tocha.turnos 6 → 2" in done.stdout

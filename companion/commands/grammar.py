@@ -1,5 +1,6 @@
-"""frases.yaml compiled into hassil intents, once per Tables (the light sources of casa.yaml
-and the sheet fields added as lists), with what reading a match needs besides.
+"""frases.yaml compiled into hassil intents, once per Tables (the light sources of casa.yaml,
+the regions of encontros.yaml and the sheet fields added as lists), with what reading a match
+needs besides.
 
 The templates may be written with accents ("pântano", "então"): they are folded here, as the
 input is (normalize.py), and the accents written in the lists and the skip words are kept for
@@ -22,6 +23,7 @@ from companion.light_sources import LightRules
 from companion.narration import Narrator
 from companion.prompt_names import PromptLabels
 from companion.protocol import CommandRules
+from companion.rulebook import typed_at
 from companion.tables import Tables
 
 LANGUAGE = "pt"
@@ -58,6 +60,7 @@ def grammar(tables: Tables) -> Grammar:
     except Exception as error:  # hassil's template errors, translated once here
         raise TableError(f"tables/frases.yaml: modelo de frase inválido ({error})") from None
     _add_light_sources(intents, tables)
+    _add_regions(intents, tables)
     _add_sheet_fields(intents, house)
     _add_prompt_options(intents, tables)
     values = _value_names(intents, accents)
@@ -92,6 +95,17 @@ def _add_light_sources(intents: Intents, tables: Tables) -> None:
     if extra:
         intents.slot_lists["fonte"] = TextSlotList(name="fonte",
                                                    values=[*slot_list.values, *extra])
+
+
+def _add_regions(intents: Intents, tables: Tables) -> None:
+    """The {regiao_nome} list: every region the GM named (a terrain's default region is said
+    by the terrain's name, the {terreno} list)."""
+    # the engine's piece (procedures/encounters.py), read by its place: the parser is beside
+    # the engine, not above it
+    regions = typed_at(tables.piece, "encontros", "regioes")
+    values = [TextSlotValue(TextChunk(" ".join(fold(region.regiao).split())), key)
+              for key, region in regions.items() if region.regiao]
+    intents.slot_lists["regiao_nome"] = TextSlotList(name="regiao_nome", values=values)
 
 
 def _add_sheet_fields(intents: Intents, rules: HouseRules) -> None:

@@ -110,6 +110,10 @@ class Travel:
     weather_row: int | None = None  # 1..6 on the season's column; None until first rolled
     terrain: Terrain = "planicie"
     day_start_terrain: Terrain = "planicie"
+    # the region the GM named that the party is in / started the day in (None: the terrain's
+    # default region, tables/encontros.yaml); its terrain is `terrain` / `day_start_terrain`
+    region: str | None = None
+    day_start_region: str | None = None
     mode: TravelMode = "andando"
     consecutive_advances: int = 0
     camp_safe: bool = False

@@ -15,6 +15,7 @@ Shape (keys are stable; values may be null when unknown):
       "relogio": "Dia 1 · rodada 2 de 6 (4h–8h)",  # or "Dia 4 · 14h20 · turno 9 na masmorra"
       "estacao": "primavera", "estacao_nome": "Primavera", "clima": "Ameno e nublado" | null,
       "terreno": "floresta", "terreno_nome": "Floresta",
+      "regiao": "floresta-sombria", "regiao_nome": "Floresta Sombria",  # (default: the terrain)
       "viagem": {"modo": "andando", "modo_nome": "Andando", "hexes": 1.5,
                  "hexes_texto": "1,5 hex", "avancos_seguidos": 2,
                  "acampamento_seguro": false, "descansou_hoje": false,
@@ -75,6 +76,7 @@ from companion.engine.procedures.chase import (
 from companion.engine.procedures.panic import exhaustion_effects
 from companion.engine.procedures.tally import tally_dict
 from companion.engine.procedures.dungeon import DungeonRules
+from companion.engine.procedures.encounters import current_region, region_name
 from companion.engine.procedures.travel import TravelModes, TravelRound, round_of
 from companion.engine.procedures.weather import WeatherRules, weather_text
 from companion.engine.toolkit import (
@@ -135,6 +137,9 @@ def _travel(state: State, scratch: Scratch) -> dict[str, Any]:
         "clima": weather,
         "terreno": travel.terrain,
         "terreno_nome": terrain_name(scratch, travel.terrain),
+        # the region (a terrain's default one is the terrain: regiao == terreno)
+        "regiao": current_region(state),
+        "regiao_nome": region_name(scratch, current_region(state)),
         "viagem": {
             "modo": travel.mode,
             "modo_nome": scratch.piece(TravelModes).name(travel.mode),

@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable, Mapping, Sequence
 
+from companion.engine.procedures.encounters import EncounterTables
 from companion.engine.procedures.tally import TallyRules
 from companion.engine.toolkit import TerrainNames, slug
 from companion.report.model import (
@@ -44,15 +45,17 @@ def _live_events(entries: Sequence[Entry]) -> Iterable[tuple[Entry, EventDict]]:
 
 
 def region_of(view: Mapping[str, Any], tables: Tables) -> str:
-    """Where the party was, as the form names it (the terrain, or the dungeon)."""
+    """Where the party was, as the form names it (the region — a terrain's default one is the
+    terrain's name —, or the dungeon)."""
     if view.get("masmorra"):
         return tables.piece(TallyRules).regiao_masmorra
-    return str(view.get("terreno_nome") or view.get("terreno") or "")
+    return str(view.get("regiao_nome") or view.get("terreno_nome") or view.get("terreno") or "")
 
 
-def _terrain_name(tables: Tables, terrain: Any, fallback: str) -> str:
-    names = tables.piece(TerrainNames).names()
-    return names.get(str(terrain), fallback) if terrain else fallback
+def _terrain_name(tables: Tables, region: Any, fallback: str) -> str:
+    """A region's name by its id (a terrain's default region: the terrain's name)."""
+    names = tables.piece(EncounterTables).names(tables.piece(TerrainNames).names())
+    return names.get(str(region), fallback) if region else fallback
 
 
 def _add(counts: dict[str, dict[str, int]], group: str, name: str, amount: int) -> None:

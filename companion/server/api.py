@@ -1,8 +1,11 @@
-"""The HTTP API for scripts and the GM's tools: GET /api/state and POST /api/command.
+"""The HTTP API for scripts and the GM's tools: GET /api/state, POST /api/command, and the
+campaign's own rules, GET and POST /api/regras.
 
-Both need `Authorization: Bearer <gm token>`. Answers are JSON; errors are
+All need `Authorization: Bearer <gm token>`. Answers are JSON; errors are
 `{"ok": false, "error": "<Portuguese message>"}` with 400 (bad request), 401 (no or wrong
-token), 413 (body too large) or 422 (the command was understood as text but refused).
+token), 413 (body too large) or 422 (the command was understood as text but refused). The rules
+answer `{"ok", "erro"}` like the Socket.IO `regras` acknowledgement (companion.rules_form:
+what GET shows; POST takes the export file's shape, `?validar=1` for a dry run).
 """
 from __future__ import annotations
 
@@ -11,7 +14,8 @@ from typing import Any, Callable
 
 from flask import Blueprint, Response, jsonify, request
 
-from companion.errors import AccessDenied
+from companion import house_rules, rules_form
+from companion.errors import AccessDenied, TableError
 from companion.server import access
 from companion.server.served import ServedSession
 from companion.tables import Tables
@@ -36,7 +40,28 @@ def blueprint(session: ServedSession, tables: Tables,
 
     @api.get("/state")
     def state() -> Response:
-        return jsonify(view_state(session.state, "gm", tables))
+        return jsonify(view_state(session.state, "gm", session.tables))
+
+    @api.get("/regras")
+    def rules() -> Response:
+        return jsonify(rules_form.view(session.shipped, session.tables, session.overrides))
+
+    @api.get("/regras.yaml")
+    def rules_file() -> Response:
+        """The campaign's rules as `companion regras exportar` writes them (a download)."""
+        return Response(house_rules.export_text(session.overrides),
+                        mimetype="application/yaml",
+                        headers={"Content-Disposition": 'attachment; filename="regras.yaml"'})
+
+    @api.post("/regras")
+    def change_rules() -> tuple[Response, int]:
+        try:
+            body = _rules_body()
+        except AccessDenied as refused:
+            return jsonify({"ok": False, "erro": refused.message}), 400
+        dry_run = request.args.get("validar") in ("1", "sim", "true")
+        answer = rules_answer(session.change_rules(body, "gm", dry_run=dry_run), dry_run)
+        return jsonify(answer), 200 if answer["ok"] else 422
 
     @api.post("/command")
     def command() -> tuple[Response, int]:
@@ -50,6 +75,28 @@ def blueprint(session: ServedSession, tables: Tables,
         return jsonify({"ok": True, "events": result.events}), 200
 
     return api
+
+
+def rules_answer(result: Any, dry_run: bool) -> dict[str, Any]:
+    """A rules change's answer (HTTP and the Socket.IO `regras` acknowledgement): `ok`,
+    `erro`, and what would change (`mudancas`, a dry run) or the GM's events (`eventos`)."""
+    if not result.ok:
+        return {"ok": False, "erro": result.error}
+    key = "mudancas" if dry_run else "eventos"
+    return {"ok": True, "erro": None, key: result.events}
+
+
+def _rules_body() -> Any:
+    """A rules change: JSON, or the exported YAML file itself (Content-Type …yaml: an
+    upload from the GM page)."""
+    if "yaml" not in (request.content_type or ""):
+        return _json_body()
+    try:
+        return house_rules.load(request.get_data(cache=False).decode("utf-8"), "arquivo")
+    except UnicodeDecodeError:
+        raise AccessDenied("o arquivo de regras não é texto UTF-8") from None
+    except TableError as error:
+        raise AccessDenied(error.message) from None
 
 
 def _json_body() -> Any:

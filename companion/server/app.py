@@ -27,6 +27,8 @@ from companion.server import access, api, guard, qr, report, sockets
 from companion.server import speech as speech_events
 from companion.server import voice as voice_events
 from companion.server.served import ServedSession
+from companion.store.lock import ServerLock
+from companion.store.log import MEMORY
 from companion.tables import Tables
 
 
@@ -322,6 +324,9 @@ def serve(host: str, port: int, session: ServedSession, voice: Callable[..., Any
         reason = BIND_ERRORS.get(getattr(error, "errno", None), "endereço indisponível")
         raise ServerError(f"não consegui abrir {host}:{port}: {reason}") from None
     print(qr.banner(links), flush=True)
+    lock = ServerLock(session.db_path)  # `regras importar` is refused while it is held
+    if session.db_path != MEMORY:
+        lock.acquire(f"{links.base}/mestre")
     voice_hub = app.extensions["mesa_voice"]
     if voice_hub.voice is not None:
         print(voice_hub.voice.line, flush=True)
@@ -336,4 +341,5 @@ def serve(host: str, port: int, session: ServedSession, voice: Callable[..., Any
         voice_hub.stop()
         app.extensions["mesa_hub"].stop()
         server.server_close()
+        lock.release()
         print("\nServidor encerrado.", flush=True)

@@ -174,7 +174,7 @@ class FanOut:
         nothing, so a GM-only command leaves no trace on the players' phones."""
         viewers = self.connections.viewers()
         views = {viewer: self._localize_view(view, viewer) for viewer, view in
-                 self.view_states(state, viewers, self.tables).items()}
+                 self.view_states(state, viewers, self.session.tables).items()}
         changes: dict[str, tuple[dict, list[str]]] = {}  # one message for every room it suits
         for viewer in viewers:
             saw = any(self.visible_to(e.visibility, viewer) for e in fresh)
@@ -217,7 +217,8 @@ class FanOut:
     def view(self, viewer: str, state: State | None = None) -> dict:
         """The viewer's view of `state` (default: the session's now)."""
         state = self.session.state if state is None else state
-        return self._localize_view(self.view_state(state, viewer, self.tables), viewer)
+        view = self.view_state(state, viewer, self.session.tables)
+        return self._localize_view(view, viewer)
 
     def _localize_view(self, view: dict, viewer: str) -> dict:
         """A player's view with its prompt ids in that player's numbers."""

@@ -22,7 +22,9 @@ class ServedSession(Protocol):
     """A table's session as the pages, the API, the report pages and the sockets use it."""
 
     gm_token: str
-    tables: Tables
+    tables: Tables  # the campaign's rules in force (the shipped ones with the GM's over them)
+    shipped: Tables  # the program's tables/
+    overrides: dict[str, Any]  # the GM's rules: the differences from `shipped`
 
     @property
     def state(self) -> State: ...
@@ -36,6 +38,9 @@ class ServedSession(Protocol):
     def run(self, text: str, actor: str = "gm") -> RunResult: ...
 
     def run_command(self, command: Command, text: str | None = None) -> RunResult: ...
+
+    def change_rules(self, patch: Any, actor: str, dry_run: bool = False,
+                     origin: str = "mestre", text: str | None = None) -> RunResult: ...
 
     # ---------------------------------------------------------------- the log
     def events_since(self, seq: int = 0) -> list[EventDict]: ...

@@ -7,7 +7,9 @@
   `estado_mudou`), the dispatcher thread — and the ordering guarantees;
 - companion.server.gate: `comando`, what each connection may run, its acknowledgement;
 - companion.server.seats: the seats (`liberar`, `sair`, `aparelho`; `lugares`,
-  `lugar_liberado`).
+  `lugar_liberado`);
+- `regras` (here): the GM's rule edits, `{"validar": {…}}` (a dry run) or `{"alterar": {…}}`
+  in the export file's shape, acknowledged `{ok, erro}` (companion.server.api.rules_answer).
 
 Event numbers are per viewer (companion.projection, kept live by companion.server.projections):
 the GM gets the log's global seqs; a player and the table screen get 1, 2, 3, … counting only
@@ -25,8 +27,9 @@ from typing import Any, Callable
 from flask import request
 from flask_socketio import SocketIO
 
-from companion import pages
+from companion import pages, protocol
 from companion.server import access
+from companion.server.api import rules_answer
 from companion.server.fanout import Dispatcher, FanOut, ViewState, ViewStates
 from companion.server.gate import CommandGate
 from companion.server.projections import Projections
@@ -132,6 +135,24 @@ class Hub:
     def command(self, payload: Any) -> dict[str, Any]:
         return self.gate.command(payload)
 
+    def rules(self, payload: Any) -> dict[str, Any]:
+        """`regras`: the GM checks (`validar`) or changes (`alterar`) the campaign's rules."""
+        sid = request.sid  # type: ignore[attr-defined]
+        client = self.connections.find(sid)
+        words = self.session.tables.narration
+        if client is None or client.role != "mestre":
+            return {"ok": False, "erro": words.render("regras.so_mestre", {})}
+        limiter = self.gate.limiters[client.role]
+        if not limiter.allow(sid):
+            return {"ok": False, "erro": access.rate_limited(int(limiter.capacity))}
+        asked = [key for key in ("validar", "alterar")
+                 if isinstance(payload, dict) and key in payload]
+        if len(asked) != 1 or len(payload) != 1:
+            return {"ok": False, "erro": words.render("regras.pedido_invalido", {})}
+        dry_run = asked[0] == "validar"
+        return rules_answer(self.session.change_rules(payload[asked[0]], protocol.GM,
+                                                      dry_run=dry_run), dry_run)
+
 
 def _one_by_one(view_state: ViewState) -> ViewStates:
     """view_states from view_state: each viewer's view built on its own."""
@@ -152,6 +173,10 @@ def register(socketio: SocketIO, hub: Hub) -> None:
     @socketio.on("comando")
     def on_command(payload: Any = None) -> dict[str, Any]:
         return hub.command(payload)
+
+    @socketio.on("regras")
+    def on_rules(payload: Any = None) -> dict[str, Any]:
+        return hub.rules(payload)
 
     @socketio.on("liberar")
     def on_free(payload: Any = None) -> dict[str, Any]:

@@ -18,6 +18,12 @@ Each event keeps, beside its text, how the text was rendered (`code`, `words`: t
 code and the values only the text used), so a viewer's copy can be rendered again in their own
 prompt numbers. A log written before these columns existed gets them, empty, when opened.
 
+The GM's own rules (`house_rules`, companion/house_rules.py): the campaign's differences from
+the shipped tables/, as YAML text, stored with the command from which they are in force (the
+session's start for a campaign created with them, each rules change, an undo of one, the
+opening that dropped what an update removed); the rules of command n are those of the newest
+row at or before n.
+
 Players: each token a phone holds, with its character and when it was given (`since`). A seat
 is a character's tokens (`seats`); freeing it deletes them in the transaction of the system
 command that records the freeing (`append(..., release=character)`).
@@ -84,6 +90,10 @@ CREATE TABLE IF NOT EXISTS rules (
     id INTEGER PRIMARY KEY,
     fingerprint TEXT NOT NULL UNIQUE,
     files TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS house_rules (
+    n INTEGER PRIMARY KEY,
+    overrides TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS players (
     token TEXT PRIMARY KEY,
@@ -307,6 +317,19 @@ class Log:
                                "ORDER BY n DESC LIMIT 1").fetchone()
         return int(row[0]) if row else None
 
+    def house_rules(self, at: int | None = None) -> tuple[int, str] | None:
+        """The GM's rules in force at command `at` (None: now) and the command that set them:
+        the newest row at or before it (None: none, the shipped rules)."""
+        row = self._db.execute(
+            "SELECT n, overrides FROM house_rules WHERE n <= ? ORDER BY n DESC LIMIT 1",
+            (at if at is not None else 1 << 62,)).fetchone()
+        return (int(row[0]), str(row[1])) if row else None
+
+    def house_rules_rows(self) -> dict[int, str]:
+        """Every stored version of the GM's rules, by the command from which it is in force."""
+        return {int(n): str(text) for n, text in
+                self._db.execute("SELECT n, overrides FROM house_rules ORDER BY n")}
+
     # ------------------------------------------------------------------ commands and events
 
     def is_empty(self) -> bool:
@@ -320,9 +343,11 @@ class Log:
     def append(self, n: int, text: str, name: str, args: Mapping[str, Any], actor: str,
                at: str, events: Sequence[NewEvent], state: StoredState, dice: str | None,
                rules: int | None, undo: int | None = None,
-               release: str | None = None) -> list[dict[str, Any]]:
-        """Store a command, its events and the state after it (and mark `undo` undone, and
-        delete every token of the character `release`) in ONE transaction.
+               release: str | None = None,
+               house_rules: str | None = None) -> list[dict[str, Any]]:
+        """Store a command, its events and the state after it (and mark `undo` undone, delete
+        every token of the character `release`, keep the GM's rules in force from this command
+        on, `house_rules`) in ONE transaction.
 
         Returns the stored events as dicts with their seq. Data that is not JSON-safe raises
         before anything is written.
@@ -340,6 +365,9 @@ class Log:
                        (n, text, name, dumps(args), actor, at, dice, rules))
             db.execute("INSERT INTO states (n, format, base, state) VALUES (?, ?, ?, ?)",
                        (n, state.format, base, blob))
+            if house_rules is not None:
+                db.execute("INSERT INTO house_rules (n, overrides) VALUES (?, ?)",
+                           (n, house_rules))
             stored = []
             for kind, visibility, event_text, data, code, words in rows:
                 cursor = db.execute(

@@ -113,11 +113,13 @@ class SessionNames:
         self._key: tuple[Any, ...] | None = None
         self._learned: list[Learned] = []
 
-    def current(self) -> list[Learned]:
-        key = (self._session.last_seq(), self._forgotten.version())
+    def current(self, tables: Tables | None = None) -> list[Learned]:
+        """The names taught so far (read with `tables`, the campaign's rules in force)."""
+        rules = tables or self._tables
+        key = (self._session.last_seq(), self._forgotten.version(), id(rules))
         if key != self._key:
             self._learned = learned_names(self._session.commands(), self._forgotten.all(),
-                                          self._tables)
+                                          rules)
             self._key = key
         return self._learned
 

@@ -47,14 +47,15 @@ def width(expression: Expression, lists: Mapping[str, Sequence[str]],
     """How many phrases it takes to say every choice of this expression once."""
     if isinstance(expression, TextChunk):
         return 1
-    if isinstance(expression, ListReference):
-        return max(1, len(lists.get(expression.list_name, ())))
+    if isinstance(expression, ListReference):  # a closed list with no value yet: no way
+        return len(lists[expression.list_name]) if expression.list_name in lists else 1
     if isinstance(expression, RuleReference):
         return width(rules[expression.rule_name].expression, lists, rules)
     if isinstance(expression, Alternative):
         return sum(width(item, lists, rules) for item in expression.items)
     if isinstance(expression, (Seq, Permutation)):
-        return max((width(item, lists, rules) for item in expression.items), default=1)
+        widths = [width(item, lists, rules) for item in expression.items]
+        return 0 if 0 in widths else max(widths, default=1)
     raise TypeError(f"expressão desconhecida: {expression!r}")
 
 
@@ -115,7 +116,10 @@ def spoken_lists(tables: Tables, names: Iterable[str] = (),
     for name, slot_list in compiled.intents.slot_lists.items():
         if isinstance(slot_list, RangeSlotList) and slot_list.start <= 2 <= slot_list.stop:
             lists[name] = [*lists[name], "duas"]  # "duas poções": the feminine is said too
-    return {name: texts for name, texts in lists.items() if texts}
+    # a closed list stays even when empty (the regions of a campaign that named none: the
+    # templates that name one say nothing); a wildcard without voice texts goes
+    return {name: texts for name, texts in lists.items()
+            if texts or isinstance(compiled.intents.slot_lists.get(name), TextSlotList)}
 
 
 def _orders(people: list[str]) -> list[str]:

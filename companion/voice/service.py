@@ -47,19 +47,26 @@ class Voice:
             self.names.close()
 
 
+def _rules(session: Any, tables: Tables) -> Tables:
+    """The campaign's rules in force (its regions are said too), else `tables`."""
+    return getattr(session, "tables", None) or tables
+
+
 def session_phrases(session: Any, tables: Tables,
                     taught: SessionNames | None = None) -> Callable[[], list[str]]:
-    """The phrase list for the party and the names the campaign taught as they are now
-    (built again only when those change; the listener asks between utterances)."""
+    """The phrase list for the party, the campaign's rules and the names the campaign taught
+    as they are now (built again only when those change; the listener asks between
+    utterances)."""
     cache: dict[tuple[Any, ...], list[str]] = {}
 
     def phrases() -> list[str]:
-        learned = taught.current() if taught is not None else []
+        rules = _rules(session, tables)
+        learned = taught.current(rules) if taught is not None else []
         names = tuple(sorted(c.name for c in session.state.party))
-        key = (names, tuple((name.said, name.lists) for name in learned))
+        key = (names, id(rules), tuple((name.said, name.lists) for name in learned))
         if key not in cache:
             cache.clear()
-            cache[key] = phrase_list(tables, names, with_prompts=True, learned=learned)
+            cache[key] = phrase_list(rules, names, with_prompts=True, learned=learned)
         return cache[key]
     return phrases
 
@@ -67,10 +74,11 @@ def session_phrases(session: Any, tables: Tables,
 def session_reader(session: Any, tables: Tables,
                    taught: SessionNames | None = None) -> Callable[[], Reader]:
     def reader() -> Reader:
+        rules = _rules(session, tables)
         known = reading_context(session.state)
         if taught is not None:
-            known = known.with_learned(by_list(taught.current()))
-        return lambda text: read_voice(text, tables, known)
+            known = known.with_learned(by_list(taught.current(rules)))
+        return lambda text: read_voice(text, rules, known)
     return reader
 
 

@@ -1,24 +1,30 @@
 """Random encounters while travelling (tables/viagem.yaml `encontro`, tables/encontros.yaml):
-the X-in-6 check by the terrain where the day started, the region's table (with how many
-appear), who sees it (casa.yaml `encontros.visibilidade`), and `encontro` (roll one now).
-Texts: tables/narracao/encontros.yaml.
+the X-in-6 check by the terrain of the region where the day started, that region's table (with
+how many appear), who sees it (casa.yaml `encontros.visibilidade`), and `encontro` (roll one
+now). Regions: each terrain has its default region (keyed by the terrain; `terreno floresta`
+goes there); the GM names others, each with a terrain and its own table (`regiao`, in
+procedures/travel.py). Texts: tables/narracao/encontros.yaml.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from typing import Mapping, Union, get_args
+from typing import Any, Mapping, Union, get_args
 
 from companion import protocol
 from companion.engine.model import State, Terrain, Visibility
 from companion.engine.toolkit import (
     Scratch,
+    TerrainNames,
     command,
     group_for,
     pick_row,
     require_chance,
     require_dice,
     row_text,
+    slug,
 )
+from companion.errors import CommandRejected
 from companion.rulebook import InvalidValue, piece
 
 
@@ -55,30 +61,103 @@ class EncounterRow:
             require_dice("quantidade", self.quantidade)
 
 
+ROW_KEY = re.compile(r"\d+(-\d+|\+)?")  # a row: '3', '1-2', '14+'
+PLAIN_DICE = re.compile(r"(\d*)d(\d+)")  # dice without modifiers: each total needs a row
+
+
 @dataclass(frozen=True)
 class RegionTable:
-    nome: str
+    """A region and its encounter table: a terrain's default region (keyed by the terrain,
+    named after it) or one the GM named (`regiao`, with its `terreno`)."""
+
     dados: str
     linhas: Mapping[Union[int, str], Union[str, EncounterRow]]
+    nome: str | None = None  # the table's name (the roll says it); None: encontros.yaml `tabela`
+    regiao: str | None = None  # the region's name; None: a terrain's default region
+    terreno: Terrain | None = None  # None: a terrain's default region (its key)
 
     def validate(self) -> None:
         require_dice("dados", self.dados)
+        if not self.linhas:
+            raise InvalidValue("linhas", "uma tabela com pelo menos uma linha")
+        for key in self.linhas:
+            if not ROW_KEY.fullmatch(str(key)):
+                raise InvalidValue(f"linhas.{key}", "o número da linha (3) ou uma faixa (1-2)")
+        plain = PLAIN_DICE.fullmatch(self.dados.strip().lower())
+        if plain:
+            count, faces = int(plain.group(1) or 1), int(plain.group(2))
+            for total in range(count, count * faces + 1):
+                try:
+                    pick_row(self.linhas, total)
+                except CommandRejected:
+                    raise InvalidValue("linhas", f"uma linha para cada resultado de "
+                                       f"{self.dados} (falta a do {total})") from None
+
+    def terreno_de(self, key: str) -> str:
+        """The region's terrain (a default region's is its key)."""
+        return self.terreno or key
 
 
 @piece("encontros")
 @dataclass(frozen=True)
 class EncounterTables:
-    """tables/encontros.yaml: the GM's encounter table of each region."""
+    """tables/encontros.yaml: the regions (a default one per terrain, the GM's own) and the
+    encounter table of each."""
 
     quantos: str
+    tabela: str  # the name of a region's table that gives none, "{regiao}": the region's name
     regioes: Mapping[str, RegionTable]
     padrao_da_casa: bool = True
 
     def validate(self) -> None:
-        missing = [terrain for terrain in get_args(Terrain) if terrain not in self.regioes]
+        terrains = get_args(Terrain)
+        missing = [terrain for terrain in terrains if terrain not in self.regioes]
         if missing:
             raise InvalidValue(f"regioes.{missing[0]}", "a tabela de encontros dessa região "
                                "(cada terreno começa um dia numa região)")
+        for key, region in self.regioes.items():
+            if key in terrains and region.terreno not in (None, key):
+                raise InvalidValue(f"regioes.{key}.terreno",
+                                   f"'{key}' (a região padrão de um terreno é desse terreno)")
+            if key not in terrains and (region.regiao is None or region.terreno is None):
+                if region.regiao is None:
+                    raise InvalidValue(f"regioes.{key}.regiao",
+                                       "o nome da região (uma região do Mestre tem nome)")
+                raise InvalidValue(f"regioes.{key}.terreno",
+                                   f"o terreno da região: {', '.join(terrains)}")
+
+    def check_against(self, rules: Any) -> None:
+        """A region's name is not a terrain's, nor another region's."""
+        terrain_names = rules(TerrainNames).names()
+        taken = {slug(name) for name in terrain_names.values()} | set(terrain_names)
+        seen: dict[str, str] = {}
+        for key, region in self.regioes.items():
+            if region.regiao is None:
+                continue
+            said = slug(region.regiao)
+            if not said:
+                raise InvalidValue(f"regioes.{key}.regiao", "um nome com letras")
+            if said in taken:
+                raise InvalidValue(f"regioes.{key}.regiao", "um nome que não seja o de um "
+                                   f"terreno ('{region.regiao}' é um terreno: use 'terreno "
+                                   f"{region.regiao}' para ir à região padrão dele)")
+            if said in seen:
+                raise InvalidValue(f"regioes.{key}.regiao", f"um nome só dela ('{region.regiao}'"
+                                   f" já é o nome da região '{seen[said]}')")
+            seen[said] = key
+
+    def name(self, key: str, terrain_names: Mapping[str, str]) -> str:
+        """How people call a region: its name, or its terrain's (a default region)."""
+        region = self.regioes[key]
+        return region.regiao or terrain_names.get(key, key)
+
+    def names(self, terrain_names: Mapping[str, str]) -> dict[str, str]:
+        """Every region's id → its name, in the file's order."""
+        return {key: self.name(key, terrain_names) for key in self.regioes}
+
+    def table_name(self, key: str, terrain_names: Mapping[str, str]) -> str:
+        region = self.regioes[key]
+        return region.nome or self.tabela.replace("{regiao}", self.name(key, terrain_names))
 
 
 @piece("casa", "encontros")
@@ -93,11 +172,27 @@ def encounter_visibility(scratch: Scratch) -> Visibility:
     return protocol.seen_by(scratch.piece(EncounterSettings).visibilidade)
 
 
+def day_region(state: State) -> str:
+    """The region where the party started the day (a terrain's default one: the terrain)."""
+    return state.travel.day_start_region or state.travel.day_start_terrain
+
+
+def current_region(state: State) -> str:
+    """The region the party is in (a terrain's default one: the terrain)."""
+    return state.travel.region or state.travel.terrain
+
+
+def region_name(scratch: Scratch, key: str) -> str:
+    """How people call a region (a terrain's default one: the terrain's name)."""
+    return scratch.piece(EncounterTables).name(key, scratch.piece(TerrainNames).names())
+
+
 def check_encounter(state: State, scratch: Scratch) -> bool:
-    """X-in-6 by the terrain where the party started the day; on a hit, the region's table."""
+    """X-in-6 by the terrain where the party started the day; on a hit, the table of the
+    region where it started."""
     spec = scratch.piece(EncounterCheck)
-    region = state.travel.day_start_terrain
-    group = group_for(spec.grupos, region, "viagem", "encontro.grupos")
+    region = day_region(state)
+    group = group_for(spec.grupos, state.travel.day_start_terrain, "viagem", "encontro.grupos")
     happened = scratch.chance(group.chance, spec.nome, spec.sim, spec.nao,
                               visibility=encounter_visibility(scratch), regiao=region)
     if happened:
@@ -109,10 +204,11 @@ def roll_encounter(state: State, scratch: Scratch) -> None:
     """Roll on the start-of-day region's encounter table (the GM's own, in encontros.yaml);
     a row with `quantidade` rolls how many appear as its own rolagem."""
     tables = scratch.piece(EncounterTables)
-    region = state.travel.day_start_terrain
+    region = day_region(state)
     table = tables.regioes[region]
     visibility = encounter_visibility(scratch)
-    rolled = scratch.roll(table.dados, table.nome, visibility=visibility,
+    name = tables.table_name(region, scratch.piece(TerrainNames).names())
+    rolled = scratch.roll(table.dados, name, visibility=visibility,
                           describe=lambda total: row_text(pick_row(table.linhas, total)),
                           regiao=region)
     row = pick_row(table.linhas, rolled.total)

@@ -17,7 +17,8 @@ from typing import Any, Mapping
 
 from companion import protocol
 from companion.engine.model import GM, PUBLIC, State, Tally
-from companion.engine.toolkit import Scratch, TerrainNames, arg, command, slug, terrain_name
+from companion.engine.procedures.encounters import EncounterTables, region_name
+from companion.engine.toolkit import Scratch, TerrainNames, arg, command, slug
 from companion.errors import CommandRejected
 from companion.narration import Narrator
 from companion.rulebook import piece, require_at_least
@@ -76,17 +77,21 @@ def current_region(state: State, scratch: Scratch) -> str:
     """Where the party is, as the form names it."""
     if state.dungeon.active:
         return scratch.piece(TallyRules).regiao_masmorra
-    return terrain_name(scratch, state.travel.terrain)
+    return region_name(scratch, state.travel.region or state.travel.terrain)
 
 
 def _region(state: State, scratch: Scratch) -> str:
-    """The region said (a terrain id becomes its display name), else the current one."""
+    """The region said (a terrain id or a region's id becomes its name), else the current
+    one."""
     said = " ".join(str(arg(scratch, "regiao") or "").split())
     if not said:
         return current_region(state, scratch)
     dungeon = scratch.piece(TallyRules).regiao_masmorra
     terrains = {slug(key): name for key, name in scratch.piece(TerrainNames).names().items()}
-    known = {**terrains, slug(dungeon): dungeon}
+    regions = scratch.piece(EncounterTables).names(scratch.piece(TerrainNames).names())
+    named = {slug(key): name for key, name in regions.items()}
+    named.update({slug(name): name for name in regions.values()})
+    known = {**terrains, **named, slug(dungeon): dungeon}
     return known.get(slug(said), said)
 
 

@@ -44,7 +44,8 @@ from typing import Any, Callable, Mapping, get_args
 from companion.engine.clock import MINUTES_PER_DAY, day_of, pass_time
 from companion.engine.procedures import panic, rest
 from companion.engine.procedures.conditions import TravelRound
-from companion.engine.procedures.encounters import check_encounter
+from companion.engine.procedures.encounters import EncounterTables, check_encounter, \
+    region_name
 from companion.engine.procedures.weather import WeatherRules, drift_weather, roll_initial_weather
 from companion.engine.model import GM, State, TravelMode
 from companion.engine.toolkit import (
@@ -324,8 +325,10 @@ def end_of_day(state: State, scratch: Scratch, day: int) -> State:
     state = panic.exhaustion_day(state, scratch)
     travel = state.travel
     scratch.tell("viagem.fim_do_dia", dia=day_of(state),
-                 words={"fim": day, "terreno": terrain_name(scratch, travel.terrain)})
-    return set_travel(state, day_start_terrain=travel.terrain, rested_today=False)
+                 words={"fim": day, "terreno": region_name(scratch, travel.region
+                                                           or travel.terrain)})
+    return set_travel(state, day_start_terrain=travel.terrain,
+                      day_start_region=travel.region, rested_today=False)
 
 
 def warn_last_round(state: State, scratch: Scratch, rounds: int) -> State:
@@ -450,12 +453,35 @@ def set_season(state: State, scratch: Scratch) -> State:
 def set_terrain(state: State, scratch: Scratch) -> State:
     """The current hex. Before the day's first round it is also where the day started."""
     terrain = _choose_terrain(scratch, arg(scratch, "terreno"))
-    changes: dict[str, Any] = {"terrain": terrain}
-    if state.minutes % MINUTES_PER_DAY == 0:
-        changes["day_start_terrain"] = terrain
     scratch.tell("viagem.terreno", terreno=terrain,
                  words={"nome": scratch.piece(TerrainNames).names()[terrain]})
+    return _move(state, terrain, None)
+
+
+def _move(state: State, terrain: str, region: str | None) -> State:
+    """The party in a region (None: the terrain's default one). Before the day's first round
+    it is also where the day started."""
+    changes: dict[str, Any] = {"terrain": terrain, "region": region}
+    if state.minutes % MINUTES_PER_DAY == 0:
+        changes.update(day_start_terrain=terrain, day_start_region=region)
     return set_travel(state, **changes)
+
+
+@command("regiao")
+def set_region(state: State, scratch: Scratch) -> State:
+    """A region the GM named (tables/encontros.yaml `regioes`, with the campaign's own): the
+    party is there, in its terrain; a terrain's default region by its name too."""
+    regions = scratch.piece(EncounterTables)
+    names = regions.names(scratch.piece(TerrainNames).names())
+    said = arg(scratch, "regiao")
+    key = _choose(said, names)
+    if key is None:
+        raise CommandRejected.because("viagem.regiao_desconhecida", valor=said or "",
+                                      aceitos=list(names.values()))
+    terrain = regions.regioes[key].terreno_de(key)
+    scratch.tell("viagem.regiao", regiao=key, terreno=terrain,
+                 words={"nome": names[key], "terreno_nome": terrain_name(scratch, terrain)})
+    return _move(state, terrain, None if key == terrain else key)
 
 
 @command("modo")

@@ -1,6 +1,6 @@
 // The shared screen: clock, weather, light, chase, the latest results in big type, the join QR.
 import { $, el, fill, pick, connect, statusPill, renderEvent } from "./common.js";
-import { clockWithHour, weatherText, watcherText, lightText, spellsText, chaseOf, chaseText, speedsText, modeName, partyOf, charName, namesOf } from "./view.js";
+import { clockWithHour, placeText, weatherText, watcherText, lightText, spellsText, chaseOf, chaseText, speedsText, modeName, partyOf, charName, namesOf } from "./view.js";
 
 const LATEST = 6;
 let state = {};
@@ -54,7 +54,7 @@ function render(newState) {
   const dungeon = pick(state, "masmorra");
   const items = [
     fact("Clima", weatherText(state)),
-    dungeon ? null : fact("Terreno", pick(state, "terreno_nome", "terreno")),
+    dungeon ? null : fact("Terreno", placeText(state)),
     dungeon ? null : fact("Vigia", watcherText(state)),
     dungeon ? fact("Perigo", pick(dungeon, "perigo_efetivo_nome", "perigo_nome")) : null,
     dungeon ? fact("Luz", lightText(state), pick(dungeon, "escuro") ? "bad" : "") : null,

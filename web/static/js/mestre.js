@@ -7,6 +7,7 @@ import { pages } from "./pages.js";
 import { maxLines, isPreamble, outcome } from "./outcome.js";
 import { undoTracker } from "./undo.js";
 import { seatsList } from "./lugares.js";
+import { rulesScreen } from "./regras.js";
 
 const TOKEN_KEY = "mesa.mestre.token";
 // On a phone the bar at the bottom keeps to the command box and ONE line of the last result.
@@ -65,6 +66,8 @@ const conn = connect({
 // whenever they change. "Liberar" frees one: its phones leave, the next join takes it.
 const seats = seatsList($("#seats"), (id) => conn.ask("liberar", { personagem: id }));
 conn.socket.on("lugares", (data) => seats.show(data && data.lugares));
+// The "Regras" screen: the campaign's regions, encounter tables and house values (regras.js).
+rulesScreen({ ask: (payload) => conn.ask("regras", payload), token: gmToken });
 
 /** Run a command text. A refusal goes to `show` (by default the compact box by the command
  * box); an accepted command clears every refusal on the page and shows its outcome. */

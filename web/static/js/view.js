@@ -115,7 +115,7 @@ export function glance(state) {
   ];
   if (!dungeon) {
     items.push(
-      fact("Terreno", pick(state, "terreno_nome", "terreno")),
+      fact("Terreno", placeText(state)),
       fact("Deslocamento", pick(travel, "modo_nome", "modo")),
       fact("Progresso", pick(travel, "hexes_texto") || hexText(pick(travel, "hexes"))),
       fact("Acampamento", boolText(pick(travel, "acampamento_seguro"), "Seguro", "Sem abrigo seguro")),
@@ -307,4 +307,12 @@ export function tallyView(state) {
   if (!rows.length) return el("p", { class: "empty", text: "Nada anotado ainda." });
   return el("div", { class: "glance" }, rows.map(([k, v]) =>
     el("div", { class: "fact wide" }, el("span", { class: "k", text: k }), el("span", { class: "v", text: v }))));
+}
+
+/** Where the party is: the terrain, or the GM's region with its terrain ("Floresta Sombria
+ * (Floresta)"). */
+export function placeText(state) {
+  const terrain = pick(state, "terreno_nome", "terreno");
+  const region = pick(state, "regiao_nome");
+  return region && region !== terrain ? `${region} (${terrain})` : terrain;
 }

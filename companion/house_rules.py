@@ -1,0 +1,355 @@
+"""The GM's own rules of a campaign: only its differences from the shipped tables/.
+
+The overrides mirror tables/: one top key per file (its name without .yaml), holding only the
+keys that differ, nested as in that file (a torch of 2 turns is `casa: {luz: {tocha: {turnos:
+2}}}`). A scalar differs by its key; a table's rows (a map keyed by row numbers or ranges) and
+a list are kept whole; a region the GM added is kept whole (it is not in the shipped file). The
+campaign's rules are the shipped tables with the overrides merged over them, built and checked
+by the loader (companion.loader.rules_from: the one validator). A value the GM never touched
+follows the shipped default when the companion is updated; one the GM set stays; one whose key
+an update removed is dropped when the campaign opens (`settle`), and the GM is told once.
+
+A change (`patched`) is in the export's shape too: the keys it sets, a null to go back to the
+shipped value (or to remove what the GM added, such as a region).
+"""
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass, replace
+from typing import Any, Mapping
+
+import yaml
+
+from companion import rules_version
+from companion.engine.model import State
+from companion.engine.procedures.encounters import EncounterTables
+from companion.errors import TableError
+from companion.loader import rules_from
+from companion.rulebook import typed_at
+from companion.tables import LOADER, Tables
+
+Overrides = dict[str, Any]
+
+# what the GM may not change: how the commands are read and who may run them (the program's)
+FIXED = frozenset({"comandos", "argumentos"})
+ORIGIN_GM = "mestre"  # a change the GM made (the GM page, the API, `regras importar`)
+ORIGIN_UNDO = "desfazer"  # a change undone
+ORIGIN_UPDATE = "atualizacao"  # a GM value an update of the companion left without its key
+ROW_KEY = re.compile(r"\d+(-\d+|\+)?")
+DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+EXPORT_HEADER = ("# Regras da casa desta campanha: só o que difere das tabelas do companheiro\n"
+                 "# (tables/). Uma chave por arquivo, aninhada como nele. Importe com\n"
+                 "# `companion regras importar --db CAMPANHA ARQUIVO.yaml` ou na tela Regras.\n")
+
+
+def editable(tables: Tables) -> list[str]:
+    """The files whose values the GM may change: the rules files, but the program's own."""
+    return [stem for stem in rules_version.rule_files(tables) if stem not in FIXED]
+
+
+def is_rows(node: Mapping[Any, Any]) -> bool:
+    """A table's rows: every key a row number or range ('3', '1-5', '14+')."""
+    return bool(node) and all(isinstance(key, int) and not isinstance(key, bool)
+                              or isinstance(key, str) and ROW_KEY.fullmatch(key)
+                              for key in node)
+
+
+def _whole(node: Any) -> bool:
+    """A value kept whole by an override: anything but a map of keys (rows included)."""
+    return not isinstance(node, Mapping) or not node or is_rows(node)
+
+
+def merge(base: Mapping[str, Any], overrides: Mapping[str, Any]) -> dict[str, Any]:
+    """`base` with the overrides merged over it, key by key down to the values kept whole."""
+    merged = dict(base)
+    for key, value in overrides.items():
+        old = merged.get(key)
+        if isinstance(value, Mapping) and isinstance(old, Mapping) and not _whole(old) \
+                and not _whole(value):
+            merged[key] = merge(old, value)
+        else:
+            merged[key] = copy.deepcopy(value)
+    return merged
+
+
+def diff(base: Mapping[str, Any], changed: Mapping[str, Any]) -> dict[str, Any]:
+    """Only what `changed` has that differs from `base` (whole values kept whole); a key of
+    `base` that `changed` lacks is not a difference (an override never removes a key)."""
+    found: dict[str, Any] = {}
+    for key, value in changed.items():
+        if key in base and base[key] == value:
+            continue
+        old = base.get(key)
+        if isinstance(old, Mapping) and isinstance(value, Mapping) and not _whole(old) \
+                and not _whole(value):
+            inner = diff(old, value)
+            if inner:
+                found[key] = inner
+        else:
+            found[key] = copy.deepcopy(value)
+    return found
+
+
+def effective(shipped: Tables, overrides: Mapping[str, Any]) -> Tables:
+    """The campaign's rules: the shipped tables with the GM's overrides merged over them,
+    built and checked by the loader (TableError naming file, key and row)."""
+    if not overrides:
+        return shipped
+    files = {stem: merge(data, overrides[stem]) if stem in overrides else data
+             for stem, data in shipped.files.items()}
+    return rules_from(shipped, files)
+
+
+@dataclass(frozen=True)
+class Change:
+    """A change of the GM's rules checked: the overrides after it, the rules they give, and
+    each value that changed (rules_version.RuleChange, the event's data)."""
+
+    overrides: Overrides
+    tables: Tables
+    changes: tuple[rules_version.RuleChange, ...]
+
+
+def patched(shipped: Tables, current: Mapping[str, Any], patch: Any,
+            origin: str = ORIGIN_GM) -> Change:
+    """The GM's rules after `patch` (the export's shape; null: back to the shipped value),
+    checked as a whole: a TableError names the file, the key and the row, and nothing
+    changes."""
+    _check_shape(shipped, patch)
+    patch = _numbered(patch)
+    now = effective(shipped, current)
+    files = {stem: copy.deepcopy(data) for stem, data in now.files.items()}
+    for stem, part in patch.items():
+        files[stem] = _apply(files[stem], part, shipped.files[stem], (stem,), shipped)
+    overrides = {stem: found for stem in editable(shipped)
+                 if (found := diff(shipped.files[stem], files[stem]))}
+    tables = effective(shipped, overrides)
+    return Change(overrides, tables, tuple(
+        replace(change, origem=origin) for change in
+        rules_version.changes(rules_version.rule_files(now), rules_version.rule_files(tables))))
+
+
+def _numbered(node: Any) -> Any:
+    """Row numbers as numbers, as the files write them: JSON (the API, the GM page) can only
+    send a map's keys as text ('3' → 3; a range '1-2' stays text)."""
+    if not isinstance(node, Mapping):
+        return node
+    rows = is_rows(node)
+    return {int(key) if rows and isinstance(key, str) and key.isdigit() else key:
+            _numbered(value) for key, value in node.items()}
+
+
+def _check_shape(shipped: Tables, patch: Any) -> None:
+    files = editable(shipped)
+    if not isinstance(patch, Mapping):
+        raise TableError("as regras da casa são um mapa com um arquivo por chave (casa, "
+                         f"encontros…); os arquivos que o Mestre pode mudar: {', '.join(files)}")
+    for stem in patch:
+        if stem not in files:
+            raise TableError(f"'{stem}' não é um arquivo de regras que o Mestre possa mudar; "
+                             f"use: {', '.join(files)}")
+        if not isinstance(patch[stem], Mapping):
+            raise TableError(f"tables/{stem}.yaml: as mudanças deste arquivo deveriam ser um "
+                             "mapa de chaves, como no arquivo")
+
+
+def _apply(node: Any, part: Any, shipped: Any, path: tuple[Any, ...], tables: Tables) -> Any:
+    """`part` of a patch applied at `node` (the campaign's value at `path`; `shipped`, the
+    shipped one there, or None)."""
+    if not isinstance(part, Mapping) or not isinstance(node, Mapping) or _whole(node) \
+            or _whole(part):
+        return copy.deepcopy(part)
+    result = dict(node)
+    for key, value in part.items():
+        was = shipped.get(key) if isinstance(shipped, Mapping) else None
+        if key not in result and not _may_add(tables, path):
+            raise TableError(f"tables/{path[0]}.yaml: a chave '{_dotted(path[1:] + (key,))}' "
+                             "não existe nas tabelas do companheiro")
+        if value is None:
+            if was is None:
+                result.pop(key, None)  # something the GM added, removed
+            else:
+                result[key] = copy.deepcopy(was)  # back to the shipped value
+            continue
+        result[key] = _apply(result[key], value, was, path + (key,), tables) \
+            if key in result else copy.deepcopy(value)
+    return result
+
+
+def _may_add(tables: Tables, path: tuple[Any, ...]) -> bool:
+    """Whether the map at `path` (file, keys…) takes keys of the GM's own (a region, a light
+    source): its typed value is a map, not a piece with fixed fields."""
+    try:
+        typed = typed_at(tables.piece, str(path[0]), *[str(key) for key in path[1:]])
+    except LookupError:
+        return False
+    return isinstance(typed, Mapping)
+
+
+def _dotted(keys: tuple[Any, ...]) -> str:
+    return ".".join(str(key) for key in keys) or "(raiz)"
+
+
+# ------------------------------------------------------------------ opening after an update
+
+@dataclass(frozen=True)
+class Settled:
+    """The GM's rules as this version of the companion can keep them, and what an update left
+    without its key (told to the GM once, as RuleChanges with origem 'atualizacao')."""
+
+    overrides: Overrides
+    tables: Tables
+    dropped: tuple[rules_version.RuleChange, ...]
+
+
+def settle(shipped: Tables, overrides: Mapping[str, Any]) -> Settled:
+    """The stored overrides against these shipped tables: a key an update removed (or a file
+    the rules no longer accept) is dropped, each said once."""
+    dropped: list[rules_version.RuleChange] = []
+    kept: Overrides = {}
+    files = editable(shipped)
+    for stem, part in overrides.items():
+        if stem not in files or not isinstance(part, Mapping):
+            dropped.append(rules_version.RuleChange(stem, "(arquivo inteiro)", part, None,
+                                                    ORIGIN_UPDATE))
+            continue
+        inner = _orphans(shipped, shipped.files[stem], part, (stem,), dropped)
+        if inner:
+            kept[stem] = inner
+    while True:
+        try:
+            return Settled(kept, effective(shipped, kept), tuple(dropped))
+        except TableError as error:  # what the update made invalid goes: the GM's value
+            dropped.append(_drop(kept, error.message))  # the error names, or its file's
+
+
+FAULT = re.compile(r"tables/([\w-]+)\.yaml: (?:.*?)'([^']+)'")
+
+
+def _drop(kept: Overrides, message: str) -> rules_version.RuleChange:
+    """Take out of `kept` the GM's value a loader error names (the deepest override on the
+    error's key path; the file's overrides when none is named)."""
+    found = FAULT.search(message)
+    stem = found.group(1) if found and found.group(1) in kept else next(iter(kept))
+    keys = found.group(2).split(".") if found and found.group(1) == stem else []
+    node, path = kept[stem], []
+    for key in keys:
+        match = next((k for k in node if str(k) == key), None) \
+            if isinstance(node, dict) else None
+        if match is None:
+            break
+        if _whole(node[match]):
+            path.append(match)
+            break
+        node, path = node[match], path + [match]
+    if not path:
+        return rules_version.RuleChange(stem, "(arquivo inteiro)", kept.pop(stem), None,
+                                        ORIGIN_UPDATE)
+    parent = kept[stem]
+    for key in path[:-1]:
+        parent = parent[key]
+    value = parent.pop(path[-1])
+    _prune(kept, stem)
+    return rules_version.RuleChange(stem, _dotted(tuple(path)), value, None, ORIGIN_UPDATE)
+
+
+def _prune(kept: Overrides, stem: str) -> None:
+    """Empty maps left by a drop removed (an override is only what differs)."""
+    def clean(node: Any) -> Any:
+        if not isinstance(node, dict) or _whole(node) and node:
+            return node
+        return {k: v for k, v in ((k, clean(v)) for k, v in node.items())
+                if not (isinstance(v, dict) and not v)}
+    kept[stem] = clean(kept[stem])
+    if not kept[stem]:
+        del kept[stem]
+
+
+def _orphans(tables: Tables, shipped: Any, part: Mapping[str, Any], path: tuple[Any, ...],
+             dropped: list[rules_version.RuleChange]) -> dict[str, Any]:
+    kept: dict[str, Any] = {}
+    for key, value in part.items():
+        here = path + (key,)
+        if isinstance(shipped, Mapping) and key in shipped:
+            below = shipped[key]
+            if isinstance(value, Mapping) and isinstance(below, Mapping) \
+                    and not _whole(below) and not _whole(value):
+                inner = _orphans(tables, below, value, here, dropped)
+                if inner:
+                    kept[key] = inner
+            else:
+                kept[key] = value
+        elif _may_add(tables, path):
+            kept[key] = value
+        else:
+            dropped.append(rules_version.RuleChange(str(path[0]), _dotted(here[1:]), value,
+                                                    None, ORIGIN_UPDATE))
+    return kept
+
+
+_BUILT: dict[tuple[int, str], tuple[Tables, Tables]] = {}
+BUILT_KEPT = 8  # rules versions built and kept (a campaign has a few)
+
+
+def stored_rules(shipped: Tables, text: str | None) -> Tables:
+    """The rules of a stored version of the GM's overrides (None: the shipped ones), as this
+    version of the companion can keep them (`settle`), built once."""
+    if not text:
+        return shipped
+    key = (id(shipped), text)
+    cached = _BUILT.get(key)
+    if cached is not None and cached[0] is shipped:
+        return cached[1]
+    tables = settle(shipped, load(text)).tables
+    if len(_BUILT) >= BUILT_KEPT:
+        _BUILT.clear()
+    _BUILT[key] = (shipped, tables)
+    return tables
+
+
+# ------------------------------------------------------------------ the file
+
+def dump(overrides: Mapping[str, Any]) -> str:
+    """The overrides as stored and exported: YAML in the files' order of keys."""
+    if not overrides:
+        return "{}\n"
+    return yaml.dump(dict(overrides), Dumper=DUMPER, allow_unicode=True, sort_keys=False,
+                     default_flow_style=False, width=100)
+
+
+def export_text(overrides: Mapping[str, Any]) -> str:
+    """The file `companion regras exportar` writes (a header, then the overrides)."""
+    return EXPORT_HEADER + dump(overrides)
+
+
+def load(text: str, where: str = "regras") -> Any:
+    """A stored or exported file read back (TableError on YAML that cannot be read)."""
+    try:
+        return yaml.load(text, Loader=LOADER) or {}
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        line = f" (linha {mark.line + 1})" if mark is not None else ""
+        raise TableError(f"{where}: YAML inválido{line}") from None
+
+
+# ------------------------------------------------------------------ regions in use
+
+def regions_kept(state: State, tables: Tables) -> None:
+    """The region the day started in and the one the party is in still exist in `tables`,
+    with the same terrain (TableError otherwise: a change cannot pull them away)."""
+    regions = tables.piece(EncounterTables).regioes
+    travel = state.travel
+    for region, terrain in ((travel.region, travel.terrain),
+                            (travel.day_start_region, travel.day_start_terrain)):
+        if region is None:
+            continue
+        found = regions.get(region)
+        if found is None:
+            raise TableError(f"tables/encontros.yaml: a região '{region}' está em uso (o grupo "
+                             "está nela ou começou o dia nela); mude de região antes de "
+                             "apagá-la")
+        if found.terreno_de(region) != terrain:
+            raise TableError(f"tables/encontros.yaml: a região '{region}' está em uso (o grupo "
+                             "está nela ou começou o dia nela); o terreno dela não pode mudar "
+                             "agora")
