@@ -172,9 +172,10 @@ class Session:
         # (line, tables version, context) → what the line means (LRU, Session.parse)
         self._parsed: OrderedDict[tuple[str, str, Hashable], ParseResult] = OrderedDict()
         # every file of tables/, the sentences included: part of a reading's key
-        self.tables_version = rules_version.tables_fingerprint(tables)
+        self.tables_version = rules_version.tables_fingerprint(self.tables)
         self._disk_full = False  # the last write found the disk full (said once, _recording)
-        self._rules_id = replay.rules_id(log, tables)
+        # the rules each command runs under: the shipped ones with the GM's over them
+        self._rules_id = replay.rules_id(log, self.tables)
         self.notices: list[str] = []  # what opening told the GM (printed by the shells too)
         self._state, notices = (initial_state(self.tables), []) if fresh else self._resume()
         self._prompts_issued = max(log.prompt_ids().values(), default=0)

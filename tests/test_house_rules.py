@@ -479,3 +479,21 @@ def test_the_live_voice_hears_a_region_named_after_it_started(tables: Tables) ->
     assert said
     read = reader()(said[0])
     assert read.command is not None and read.command.args["regiao"] == "floresta-sombria"
+
+
+def test_commands_after_reopening_are_stored_under_the_campaigns_rules(
+        tmp_path: Path, tables: Tables) -> None:
+    """A command run after reopening ran under the GM's rules, and is stored so: an update
+    later tells the GM what the update changed, never the GM's own values as news."""
+    db = tmp_path / "campanha.db"
+    session = Session.open(db, 5, tables)
+    ok(session.change_rules(TORCH_2, "gm"))
+    session.close()
+    reopened = Session.open(db, None, tables)
+    ok(reopened.run("personagem Ana"))
+    reopened.close()
+    updated = changed_rules(tmp_path, "casa.yaml", "turnos: 24", "turnos: 30")  # lantern
+    again = Session.open(db, None, updated)
+    told = [e["data"].get("chave") for e in again.opening]
+    assert "luz.lanterna.turnos" in told and "luz.tocha.turnos" not in told
+    again.close()
