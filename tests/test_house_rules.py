@@ -497,3 +497,19 @@ def test_commands_after_reopening_are_stored_under_the_campaigns_rules(
     told = [e["data"].get("chave") for e in again.opening]
     assert "luz.lanterna.turnos" in told and "luz.tocha.turnos" not in told
     again.close()
+
+
+def test_the_report_reads_a_region_after_the_campaign_reopened(tmp_path: Path,
+                                                               tables: Tables) -> None:
+    """Commands run after reopening are stored under the campaign's rules: the report builds
+    their views with the GM's region (it was a KeyError under the shipped rules)."""
+    db = tmp_path / "campanha.db"
+    session = Session.open(db, 5, tables)
+    ok(session.change_rules(REGION, "gm"))
+    ok(session.run("região Floresta Sombria"))
+    session.close()
+    reopened = Session.open(db, None, tables)
+    ok(reopened.run("avançar"))
+    reopened.close()
+    told = _told(db, tables, "gm")
+    assert told[-1][1] == "avançar" and told[-1][3]["regiao_nome"] == "Floresta Sombria"
