@@ -389,7 +389,7 @@ class Session:
             return RunResult(False, error="linha vazia: diga ou digite um comando; "
                                           "'ajuda' lista os comandos")
         try:
-            result = self.parse(line)
+            result = self.parse(line, actor)
         except Exception as error:  # "not a command" is a value; anything else is a bug
             logger.exception("erro interno ao interpretar %r", line)
             return RunResult(False, error=f"erro interno ao interpretar '{line}': "
@@ -399,13 +399,14 @@ class Session:
         command = Command(result.command.name, dict(result.command.args), actor)
         return self.run_command(command, text=line)
 
-    def parse(self, text: str) -> ParseResult:
+    def parse(self, text: str, actor: str = protocol.GM) -> ParseResult:
         """What a line means (commands.parse), read once: a table says the same few commands
-        all evening, and a reading is a pure function of the line, the tables and the context,
-        its key in a bounded cache (PARSE_CACHE). `run` and the server's player gate share it,
-        so a player's line is parsed once."""
+        all evening, and a reading is a pure function of the line, the tables and the context
+        (the asker's: a player's "sim" reads only their own prompts), its key in a bounded cache
+        (PARSE_CACHE). `run` and the server's player gate share it, so a player's line is
+        parsed once."""
         line = text.strip()
-        key = (line, self.tables_version, self._parse_context())
+        key = (line, self.tables_version, self._parse_context(actor))
         with self._lock:
             known = self._parsed.get(key)
             if known is not None:
@@ -418,10 +419,10 @@ class Session:
                 self._parsed.popitem(last=False)
         return result
 
-    def _parse_context(self) -> Known:
+    def _parse_context(self, actor: str) -> Known:
         """What a reading depends on besides the line and the rules: the names that exist
-        and the answers the prompts wait for ("sim" alone answers only then)."""
-        return reading_context(self.state)
+        and the answers the actor's prompts wait for ("sim" alone answers only then)."""
+        return reading_context(self.state, actor)
 
     def run_command(self, command: Command, text: str | None = None) -> RunResult:
         """Run an already-parsed command (its actor included): apply, store, notify."""
@@ -801,12 +802,14 @@ def _campaign_file(path: str | Path) -> Iterator[tuple[Log, Meta | None]]:
         log.close()
 
 
-def reading_context(state: State) -> Known:
-    """What a reading may know from a state: the party's names, the options its prompts wait
-    for, and whether one waits for a die's value."""
+def reading_context(state: State, actor: str = protocol.GM) -> Known:
+    """What a reading may know from a state: the party's names, the options the prompts the
+    actor may answer wait for, and whether one of them waits for a die's value."""
+    theirs = [prompt for prompt in state.prompts
+              if protocol.may_answer(actor, prompt.character, prompt.party)]
     return Known.of([character.name for character in state.party],
-                    [option for prompt in state.prompts for option in prompt.options],
-                    roll_waiting=any(not prompt.options for prompt in state.prompts))
+                    [option for prompt in theirs for option in prompt.options],
+                    roll_waiting=any(not prompt.options for prompt in theirs))
 
 
 def campaign_rules(path: str | Path, tables: Tables) -> tuple[house_rules.Overrides, Tables]:
