@@ -470,6 +470,24 @@ def test_the_report_names_the_region_in_the_form_and_the_encounters(tmp_path: Pa
         "text"]
 
 
+def test_renaming_a_region_later_leaves_the_past_encounters_named_as_they_were(
+        tmp_path: Path, tables: Tables) -> None:
+    """History is kept: an encounter rolled in the Floresta Sombria stays there in the report
+    after the GM renames the region (the roll keeps the name it had)."""
+    db = tmp_path / "campanha.db"
+    session = Session.open(db, 3, tables)
+    ok(session.change_rules(REGION, "gm"))
+    ok(session.run("região Floresta Sombria"))
+    ok(session.run("encontro"))
+    renamed = {"encontros": {"regioes": {"floresta-sombria": {**SOMBRIA,
+                                                              "regiao": "Mata dos Ecos"}}}}
+    ok(session.change_rules(renamed, "gm"))
+    session.close()
+    rules = campaign_rules(db, tables)[1]
+    report = build.report(open_campaign(db, rules), rules)
+    assert {e.where for e in report.encounters} == {"Floresta Sombria"}
+
+
 def test_the_live_voice_hears_a_region_named_after_it_started(tables: Tables) -> None:
     session = Session.open(None, 3, tables)
     phrases, reader = session_phrases(session, tables), session_reader(session, tables)

@@ -53,7 +53,8 @@ def region_of(view: Mapping[str, Any], tables: Tables) -> str:
 
 
 def _terrain_name(tables: Tables, region: Any, fallback: str) -> str:
-    """A region's name by its id (a terrain's default region: the terrain's name)."""
+    """A region's name by its id (a terrain's default region: the terrain's name), in the
+    rules `tables` (those the roll ran under: a region renamed later keeps its old name)."""
     names = tables.piece(EncounterTables).names(tables.piece(TerrainNames).names())
     return names.get(str(region), fallback) if region else fallback
 
@@ -190,10 +191,10 @@ def encounters(entries: Sequence[Entry], tables: Tables) -> tuple[Encounter, ...
             if name == check and _chance_hit(data):
                 if waiting:
                     found.append(waiting)
-                where = _terrain_name(tables, data.get("regiao"), here)
+                where = _terrain_name(entry.rules or tables, data.get("regiao"), here)
                 waiting = Encounter(day, number, where, nothing)
             elif name.startswith(prefix):
-                where = _terrain_name(tables, data.get("regiao"), here)
+                where = _terrain_name(entry.rules or tables, data.get("regiao"), here)
                 found.append(Encounter(day, number, where, str(data.get("resultado", ""))))
                 waiting = None
         if waiting:

@@ -46,6 +46,7 @@ class Entry:
     events: tuple[EventDict, ...]
     before: dict[str, Any]
     after: dict[str, Any]
+    rules: Tables | None = None  # the rules the command ran under (a region's name then)
 
 
 @dataclass(frozen=True)
@@ -257,7 +258,7 @@ def entries(campaign: Campaign, span: SessionSpan, tables: Tables,
         seen = tuple(projection.show(event) for event in _stored_events(campaign, stored)
                      if projection.sees(event))
         said = replace(stored, text=projection.quote(quoted(stored)))
-        out.append(Entry(said, seen, view, shown))
+        out.append(Entry(said, seen, view, shown, rules_of.of(rules)))
         view = shown
     return start, out
 
