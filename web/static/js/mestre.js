@@ -316,10 +316,16 @@ function renderSecrets() {
 // Exposed for debugging at the table (and tests): the last state received.
 window.mesa = { get state() { return state; }, run, conn };
 
-// Keep what scrolls into view (focus, the log link, a prompt) above the sticky command bar.
+// Keep what scrolls into view (focus, the log link, a prompt) above the sticky command bar —
+// but not while the GM types in the bar itself: Chromium scrolls the caret out of that padding
+// on every key, and the page would run to its end as a command is typed.
 const bar = document.querySelector(".commandbar");
 if (bar && typeof ResizeObserver === "function") {
-  new ResizeObserver(() => {
-    document.documentElement.style.scrollPaddingBottom = `${bar.offsetHeight + 8}px`;
-  }).observe(bar);
+  const pad = () => {
+    const typing = bar.contains(document.activeElement);
+    document.documentElement.style.scrollPaddingBottom = typing ? "0px" : `${bar.offsetHeight + 8}px`;
+  };
+  new ResizeObserver(pad).observe(bar);
+  bar.addEventListener("focusin", pad);
+  bar.addEventListener("focusout", () => setTimeout(pad, 0));
 }
