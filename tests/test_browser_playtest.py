@@ -42,3 +42,17 @@ def test_typing_a_command_keeps_the_gm_page_where_it_was(table: Table) -> None:
     gm.evaluate("document.activeElement.blur()")
     wait_until(lambda: gm.evaluate(
         "parseFloat(getComputedStyle(document.documentElement).scrollPaddingBottom)") > 40)
+
+
+def test_the_party_lost_outside_is_still_lost_in_the_dungeon(table: Table) -> None:
+    gm = table.gm(TABLE_PHONE)
+    table.get_lost(gm)
+    table.command(gm, "masmorra")
+    secrets = gm.locator("#secrets")
+    wait_until(lambda: "Lá fora, o grupo continua PERDIDO" in secrets.inner_text(),
+               message="o cartão Só o Mestre esqueceu que o grupo está perdido")
+    assert gm.locator("#gm-alerts .gm-alert", has_text="PERDIDO").count() == 0  # a travel banner
+    estado = [e for e in table.command(gm, "estado") if e["visibility"] == "gm"]
+    assert "perdidos: sim" in estado[0]["text"]
+    table.command(gm, "viagem")
+    gm.locator("#gm-alerts .gm-alert", has_text="PERDIDO").wait_for()

@@ -50,7 +50,7 @@ export function clockText(state) {
 
 export const weatherText = (state) => text(pick(state, "clima")) || (pick(state, "estacao") ? "Ainda não rolado" : undefined);
 
-const dungeonOf = (state) => {
+export const dungeonOf = (state) => {
   const dungeon = pick(state, "masmorra");
   return dungeon && typeof dungeon === "object" ? dungeon : null;
 };
