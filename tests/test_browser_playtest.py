@@ -44,6 +44,30 @@ def test_typing_a_command_keeps_the_gm_page_where_it_was(table: Table) -> None:
         "parseFloat(getComputedStyle(document.documentElement).scrollPaddingBottom)") > 40)
 
 
+def test_a_travel_encounter_leads_the_gm_phone_strip_while_lost(table: Table, tables: Any) -> None:
+    """With the seed 7 and three characters, the party gets lost and meets goblins on the second
+    advance: the phone's
+    one line is the encounter, not the standing "the party is still lost" note — the page and
+    `repetir` (companion/outcome.py) agree."""
+    from companion.outcome import outcome
+    from companion.pages import PageTexts
+
+    gm = table.gm(TABLE_PHONE)
+    for text in ("personagem Ana des 2", "personagem Carla con 1", "personagem Bruno", "avançar"):
+        table.command(gm, text)
+    events = table.command(gm, "avançar")
+    met = next(e for e in events if e["data"].get("encontro"))
+    assert any(e["data"].get("perdido") for e in events), "a semente 7 deveria perder o grupo aqui"
+    line = gm.locator("#last-result .line")
+    wait_until(lambda: line.count() == 1 and line.first.get_attribute("data-seq") == str(met["seq"]),
+               message="a faixa do celular do Mestre não mostra o encontro")
+    screenshot(gm, "playtest-encontro-na-faixa", full_page=False)
+    rules = tables.piece(PageTexts).ultimo_resultado
+    assert [e["seq"] for e in outcome(events, rules, rules.linhas_no_celular)] == [met["seq"]]
+    again = table.session.run("repetir")
+    assert again.ok and met["text"] in [e["text"] for e in again.events]
+
+
 def test_the_party_lost_outside_is_still_lost_in_the_dungeon(table: Table) -> None:
     gm = table.gm(TABLE_PHONE)
     table.get_lost(gm)
