@@ -80,3 +80,17 @@ def test_the_party_lost_outside_is_still_lost_in_the_dungeon(table: Table) -> No
     assert "perdidos: sim" in estado[0]["text"]
     table.command(gm, "viagem")
     gm.locator("#gm-alerts .gm-alert", has_text="PERDIDO").wait_for()
+
+
+def test_the_chase_glance_says_the_turn_under_way_like_the_clock_question(table: Table) -> None:
+    ana = table.player("Ana", TABLE_PHONE)
+    gm = table.gm(TABLE_PHONE)
+    table.command(gm, "fugir")
+    table.command(gm, "fuga sucesso")
+    for turn in (1, 2):
+        for page in (gm, ana):
+            wait_until(lambda page=page: f"turno {turn}" in page.locator("#glance .fact.alert").inner_text(),
+                       message=f"a perseguição deveria estar no turno {turn}")
+        said = table.command(gm, "que horas são")[-1]["text"]
+        assert f"Perseguição: turno {turn} de 3." in said, said
+        table.command(gm, "fuga falha")
