@@ -94,3 +94,11 @@ def test_the_chase_glance_says_the_turn_under_way_like_the_clock_question(table:
         said = table.command(gm, "que horas são")[-1]["text"]
         assert f"Perseguição: turno {turn} de 3." in said, said
         table.command(gm, "fuga falha")
+
+
+def test_an_attribute_test_card_is_titled_as_a_test(table: Table) -> None:
+    carla = table.player("Carla", TABLE_PHONE)
+    gm = table.gm(TABLE_PHONE)
+    table.command(gm, "teste de CON da Carla dificuldade 12")
+    assert carla.locator(".prompt h2").inner_text() == "Teste de atributo"
+    assert gm.locator("#prompts .prompt h3").inner_text().endswith("· Teste de atributo")
