@@ -96,6 +96,27 @@ def test_the_chase_glance_says_the_turn_under_way_like_the_clock_question(table:
         table.command(gm, "fuga falha")
 
 
+def test_the_other_phone_says_who_answered_the_group_escape_test(table: Table) -> None:
+    ana = table.player("Ana", TABLE_PHONE)
+    bia = table.player("Bia", TABLE_PHONE)
+    gm = table.gm(TABLE_PHONE)
+    for text in ("fugir do combate", "fuga sucesso", "teste de fuga dificuldade 12"):
+        table.command(gm, text)
+    for page in (ana, bia):
+        page.locator(".prompt").wait_for()
+    ana.locator(".prompt").get_by_role("button", name="Rolar").click()
+    bia.locator(".prompt").wait_for(state="detached")
+    card = bia.locator("#answer-result .answer-card")
+    card.wait_for()
+    answer = next(e for e in table.events() if e["kind"] == "resposta")
+    headline = card.locator(".headline").inner_text()
+    assert headline.startswith(f"Ana tirou {answer['data']['natural']}") and "pelo grupo" in headline
+    assert "passou" in headline or "falhou" in headline
+    assert card.locator("h2").inner_text() == "Teste de fuga: resultado"
+    screenshot(bia, "playtest-fuga-respondida-por-outro", full_page=False)
+    assert ana.locator("#answer-result .headline").inner_text().startswith("Você tirou")
+
+
 def test_an_attribute_test_card_is_titled_as_a_test(table: Table) -> None:
     carla = table.player("Carla", TABLE_PHONE)
     gm = table.gm(TABLE_PHONE)
