@@ -123,3 +123,29 @@ def test_an_attribute_test_card_is_titled_as_a_test(table: Table) -> None:
     table.command(gm, "teste de CON da Carla dificuldade 12")
     assert carla.locator(".prompt h2").inner_text() == "Teste de atributo"
     assert gm.locator("#prompts .prompt h3").inner_text().endswith("· Teste de atributo")
+
+
+def test_a_phone_not_yet_tapped_does_not_try_to_vibrate(table: Table) -> None:
+    """A phone that opens (or reloads) with a prompt already waiting has not been tapped yet:
+    Chromium refuses to vibrate then and logs an error in the console ("Blocked call to
+    navigator.vibrate…", seen in the play-test on a reloaded phone). Chromium under Playwright
+    counts the page as activated, so the page's view of it is stubbed: not tapped, and a
+    vibrate that counts its calls. The phone is Ana's second device, opened from her link."""
+    ana = table.player("Ana", TABLE_PHONE)
+    gm = table.gm(TABLE_PHONE)
+    table.command(gm, "pânico Ana")
+    ana.locator(".prompt").wait_for()
+    token = ana.evaluate("localStorage.getItem('mesa.jogador.token')")
+    phone = table.context(TABLE_PHONE, has_touch=True, is_mobile=True)
+    phone.add_init_script("""
+        Object.defineProperty(navigator, "userActivation", { value: { hasBeenActive: false, isActive: false } });
+        window.__vibrated = 0;
+        navigator.vibrate = () => { window.__vibrated += 1; return true; };
+    """)
+    second = phone.new_page()
+    errors = _console_errors(second)
+    second.goto(f"{table.server.url}/jogador#token={token}")
+    second.locator(".prompt").wait_for()
+    second.wait_for_timeout(300)
+    assert second.evaluate("window.__vibrated") == 0
+    assert errors == []

@@ -152,9 +152,12 @@ function showWaiting(count) {
   document.title = promptTitleText(count, (me && me.nome) || store.get(NAME_KEY) || "");
 }
 
-/** A new prompt arrived: vibrate where the browser allows it. */
+/** A new prompt arrived: vibrate where the browser allows it — not before the first tap on
+ * this page (a reloaded phone with a prompt pending): Chromium refuses it then and logs an
+ * error in the console. */
 function notify() {
   if (typeof navigator.vibrate !== "function") return;
+  if (navigator.userActivation && !navigator.userActivation.hasBeenActive) return;
   try { navigator.vibrate([200, 100, 200]); } catch (error) { /* not allowed here: the title still counts */ }
 }
 
