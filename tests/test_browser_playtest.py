@@ -149,3 +149,21 @@ def test_a_phone_not_yet_tapped_does_not_try_to_vibrate(table: Table) -> None:
     second.wait_for_timeout(300)
     assert second.evaluate("window.__vibrated") == 0
     assert errors == []
+
+
+def test_a_roll_with_a_long_table_name_reads_as_one_line_on_the_table_screen(table: Table) -> None:
+    """"Bruno: Tabela E: Forragear/Caçar/Pescar 1d6 3" on the TV: the table's name wraps inside
+    the line, beside who rolled, instead of the header breaking into three lines of one item."""
+    mesa = table.mesa()
+    gm = table.gm(TABLE_PHONE)
+    for text in ("personagem Bruno", "forragear"):
+        table.command(gm, text)
+    roll = mesa.locator("#latest li.rolagem", has_text="Tabela E").first
+    roll.wait_for()
+    tops = roll.evaluate("""li => [".roll-who", ".roll-table", ".total"].map(
+        (s) => li.querySelector(s).getBoundingClientRect().top)""")
+    assert abs(tops[0] - tops[1]) < 10, f"o nome da tabela foi para outra linha: {tops}"
+    header = roll.locator(".roll")
+    line = float(header.evaluate("n => parseFloat(getComputedStyle(n).lineHeight) || 40"))
+    assert header.bounding_box()["height"] <= 2.6 * line, header.bounding_box()
+    screenshot(mesa, "playtest-mesa-rolagem", full_page=False)
