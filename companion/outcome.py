@@ -10,8 +10,10 @@ encounter check, but what matters is what the activity gave. Of a command's even
   weather (a `relato` with `clima`, a `rolagem` whose table starts with `prefixo_do_clima`) and
   the `checagem_de_encontro` that missed — is left out when anything else remains;
 - at most `linhas` events are kept, in log order, chosen first among the warnings, then the
-  last plain line (`relato`, `pedido`, `resposta`…), then the rolls, then the other plain lines
-  from the newest.
+  news (an event whose data has a key of `destaques`: the encounter that appears, which a
+  standing reminder such as "the party is still lost" must not push out of a one-line box),
+  then the last plain line (`relato`, `pedido`, `resposta`…), then the rolls, then the other
+  plain lines from the newest.
 
 Pure: events in (the wire shape), events out.
 """
@@ -67,7 +69,12 @@ def outcome(events: Sequence[EventDict], rules: LastResultRules,
     useful = [e for e in shown if not is_preamble(e, rules)]
     pool = useful or shown
     plain = [e for e in pool if e.get("kind") not in (WARNING, ROLL)]
-    ranked = ([e for e in pool if e.get("kind") == WARNING] + plain[-1:]
+    news = [e for e in plain if any(_has(_data(e), key) for key in rules.destaques)]
+    ranked = ([e for e in pool if e.get("kind") == WARNING] + news + plain[-1:]
               + [e for e in pool if e.get("kind") == ROLL] + plain[:-1][::-1])
-    chosen = {id(e) for e in ranked[:most]}
+    chosen: set[int] = set()
+    for event in ranked:  # an event ranked twice (news and the last line) counts once
+        if len(chosen) == most:
+            break
+        chosen.add(id(event))
     return [e for e in pool if id(e) in chosen]

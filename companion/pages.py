@@ -58,6 +58,7 @@ class LastResultRules:
     linhas: int
     linhas_no_celular: int
     nao_sao_resultado: tuple[str, ...]
+    destaques: tuple[str, ...]  # data keys of the news a GM must see first (an encounter)
     checagem_de_encontro: str
     prefixo_do_clima: str
 
@@ -118,7 +119,7 @@ class Pages:
             "opcoes": dict(self.options),
             "lugares": asdict(self.seats),
             "ultimo_resultado": {**asdict(self.last_result), "nao_sao_resultado": list(
-                self.last_result.nao_sao_resultado)},
+                self.last_result.nao_sao_resultado), "destaques": list(self.last_result.destaques)},
         }
 
 

@@ -303,11 +303,11 @@ def test_chase_until_the_party_escapes(evening: Evening) -> None:
     evening.tap("Fuga sucesso")  # the declared flight works: the chase starts
     for page in (ana, bia):
         expect(page.locator("#glance .fact.alert .v")).to_have_text(
-            "Distância Neutra · placar 0 · turno 0")
+            "Distância Neutra · placar 0 · turno 1")
     evening.tap("Fuga sucesso")
     for page in (ana, bia):
         expect(page.locator("#glance .fact.alert .v")).to_have_text(
-            "Distância Maior · placar +1 · turno 1")
+            "Distância Maior · placar +1 · turno 2")
     screenshot(bia, "noite-bia-perseguicao")
     escaped = evening.tap("Fuga sucesso")
     end = next(e for e in escaped if e["data"].get("fim") == "escaparam")

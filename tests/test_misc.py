@@ -265,7 +265,8 @@ def test_estado_shows_attribute_damage_and_hexes_with_a_comma(tables):
     assert "Ana PV 8/8 San 10 Exa 0 Com 0 Água 0 Mun 0 Dano SAB 2, CON 1" in public.text
 
 
-def test_estado_in_a_dungeon_does_not_say_lost(tables):
+def test_estado_in_a_dungeon_still_says_lost(tables):
+    """The party lost in the hexcrawl is still lost inside a dungeon: never 'perdidos: não'."""
     play = Play(tables, replace(secret_state(), dungeon=Dungeon(active=True)))
     (_, gm) = play("estado")
-    assert "perdidos: não" in gm.text
+    assert "perdidos: sim" in gm.text

@@ -441,3 +441,39 @@ def test_the_reports_words_are_a_typed_piece(tables: Tables, tmp_path: Path) -> 
                       "faces_no_grafico: 20\nfaces_no_grafic: 6").piece(ReportWords)
     with pytest.raises(TableError, match=r"tables/relatorio\.yaml: chave 'rotulos\.zz'"):
         words.label("zz")
+
+
+# ---------------------------------------------------------------- what a play-test caught
+
+def test_a_party_lost_before_a_dungeon_is_reported_lost(tmp_path: Path, tables: Tables) -> None:
+    """Lost in the hexcrawl stays lost inside a dungeon: the GM's report of a session that ends
+    in one says so (it used to say 'não')."""
+    session = Session.open(tmp_path / "p.db", 7, tables)
+    play(session, ["terreno pântano"])
+    for _ in range(15):
+        play(session, ["avançar"])
+        clear_prompts(session)  # the forced-march tests: waived
+        if session.state.travel.lost:
+            break
+    assert session.state.travel.lost, "com a semente 7 o grupo deveria se perder no pântano"
+    play(session, ["masmorra"])
+    assert _report(session, tables).gm_notes["perdido"] is True
+    page = build.html(open_campaign(session.db_path), tables)
+    assert "<b>O grupo está perdido:</b> sim" in page
+    session.close()
+
+
+def test_a_players_report_gives_no_gm_instruction_and_labels_the_chase_day(
+        tmp_path: Path, tables: Tables) -> None:
+    """A player cannot note defeated monsters: their empty session form just says so. On a
+    phone each chase row is a card, and its first cell (the day) keeps its name."""
+    session = Session.open(tmp_path / "j.db", 7, tables)
+    play(session, ["personagem Ana", "fugir", "fuga sucesso"])
+    gm = build.html(open_campaign(session.db_path), tables)
+    player = build.html(open_campaign(session.db_path), tables, None, "player:ana", "Ana")
+    assert "anote com" in gm and "anote com" not in player
+    assert "Nada anotado nesta sessão." in player
+    assert 'class="empilhada rotulada"' in player and 'data-rotulo="Dia">1</td>' in player
+    css = (Path(__file__).resolve().parents[1] / "web/static/css/relatorio.css").read_text()
+    assert "table.empilhada.rotulada td:first-child::before { content: attr(data-rotulo)" in css
+    session.close()

@@ -196,3 +196,23 @@ def test_symbols_on_the_screen_are_said_as_words(tables: Tables) -> None:
     assert spoken("Dia 1 · rodada 1 de 6 (0h–4h) · PV 8/8") == \
         "Dia 1, rodada 1 de 6 (0h a 4h), PV 8 de 8"
     assert spoken("PV 12 → 9") == "PV 12 para 9"
+
+
+@needs_espeak
+def test_no_sound_output_is_said_in_portuguese_without_the_librarys_words(
+        tables: Tables, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """The GM reads why the laptop is silent in the Voz panel: PortAudio's English ("Error
+    querying device -1") goes to the log, not to that line."""
+    sounddevice = pytest.importorskip("sounddevice", reason="sem o extra de voz (sounddevice)")
+    from companion.server.speech import laptop_speaker
+
+    def no_device(*_args: object, **_kwargs: object) -> None:
+        raise sounddevice.PortAudioError("Error querying device -1")
+
+    monkeypatch.setattr(sounddevice, "query_devices", no_device)
+    with caplog.at_level("INFO", logger="companion.speech.speaker"):
+        speaker, line = laptop_speaker(speech_config(tables), lambda _speaking: None)
+    assert speaker is None
+    assert line == ("fala do notebook desligada: sem alto-falantes (nenhuma saída de som neste "
+                    "computador); as páginas ainda podem falar")
+    assert "Error querying device -1" in caplog.text

@@ -105,11 +105,13 @@ def test_attribute_damage_is_shown_to_everyone(tables, viewer):
     assert (ana["dano_atributos"], bia["dano_atributos"]) == ({"sab": 2}, {})
 
 
-def test_lost_shows_only_in_travel_mode_and_the_state_keeps_it(tables):
+def test_lost_stays_true_in_a_dungeon_and_after_it(tables):
+    """Lost is a fact of the hexcrawl: the GM's view keeps it in a dungeon (the page shows the
+    banner in travel only; the "Só o Mestre" card, estado and the report keep telling it)."""
     travel = view_state(secret_state(), "gm", tables)
     inside = replace(secret_state(), dungeon=Dungeon(active=True))
     assert travel["mestre"]["perdido"] is True
-    assert view_state(inside, "gm", tables)["mestre"]["perdido"] is False
+    assert view_state(inside, "gm", tables)["mestre"]["perdido"] is True
     assert inside.travel.lost is True
     out = Play(tables, inside)
     out("viagem")

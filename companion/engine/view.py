@@ -49,7 +49,7 @@ Shape (keys are stable; values may be null when unknown):
                    "opcoes_nomes": []}],   # labels to show for opcoes (same order)
       "registro": {"derrotados": {"Floresta": {"goblins": 3}}, "tesouro": {…},
                    "itens": {…}, "dados": {"d6": 12}},
-      "mestre": {"perdido": false,   # GM view ONLY; true only in travel mode (not in a dungeon)
+      "mestre": {"perdido": false,   # GM view ONLY; lost in the hexcrawl (in a dungeon too)
                  "encontro_pendente": false,
                  "monstros": [{"nome": "Ogro", "sala": "3", "alertado": false}],
                  "segredos": ["…"]}
@@ -291,7 +291,7 @@ def _tally(state: State, gm: bool) -> dict[str, Any]:
 
 def _gm_only(state: State) -> dict[str, Any]:
     return {
-        "perdido": state.travel.lost and not state.dungeon.active,  # a travel banner only
+        "perdido": state.travel.lost,  # still true in a dungeon: the party is lost outside
         "encontro_pendente": state.dungeon.pending_encounter,
         "monstros": [{"nome": m.name, "sala": m.room, "alertado": m.alerted}
                      for m in state.dungeon.monsters],

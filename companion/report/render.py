@@ -96,7 +96,8 @@ def _form(report: Report, w: ReportWords) -> str:
     dice_rows = [(d.kind, d.dice) for d in report.dice]
     dice = _table([w.label("dado"), w.label("dados_qtd")], dice_rows, "dados") if dice_rows \
         else _empty(w.empty("dados"))
-    body = ("".join(blocks) or _empty(w.empty("ficha"))) + \
+    nothing_noted = w.empty("ficha" if report.viewer == "gm" else "ficha_jogador")
+    body = ("".join(blocks) or _empty(nothing_noted)) + \
         f"<h3>{_e(w.section('dados'))}</h3>{dice}"
     return _section("ficha", w.section("ficha"), body)
 
@@ -199,7 +200,7 @@ def _chases(report: Report, w: ReportWords) -> str:
     rows = [(c.day, c.where, c.turns, c.outcome) for c in report.chases]
     return _section("perseguicoes", w.section("perseguicoes"), _table(
         [w.label("dia"), w.label("onde"), w.label("turnos_perseguicao"), w.label("resultado")],
-        rows, "empilhada"))
+        rows, "empilhada rotulada"))
 
 
 def _voice(report: Report, w: ReportWords) -> str:

@@ -49,7 +49,10 @@ def laptop_speaker(config: SpeechConfig, on_speaking: Callable[[bool], None],
     if output is None:
         try:
             output = Speakers()
-        except (ImportError, OSError) as error:
+        except ImportError:
+            return None, ("fala do notebook desligada: falta o pacote de voz (pip install -e "
+                          "'.[voz]'); as páginas ainda podem falar")
+        except OSError as error:
             return None, (f"fala do notebook desligada: sem alto-falantes ({error}); as "
                           "páginas ainda podem falar")
     return Speaker(voice, output, on_speaking), line

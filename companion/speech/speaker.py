@@ -34,12 +34,19 @@ class Speakers:
     """The laptop's speakers through PortAudio (sounddevice, from the voice extra)."""
 
     def __init__(self) -> None:
-        """Raises OSError when there is nothing to play on (no PortAudio, no output device)."""
-        import sounddevice  # ImportError/OSError: the caller says speech is off
+        """Raises OSError when there is nothing to play on (no PortAudio, no output device),
+        its message in Portuguese (the GM reads it in the Voz panel); the library's own words
+        go to the log. ImportError: the voice extra is not installed."""
+        try:
+            import sounddevice
+        except OSError as error:  # the PortAudio library itself is missing
+            log.info("PortAudio: %s", error)
+            raise OSError("a biblioteca de som PortAudio não está instalada (libportaudio2)") from None
         try:
             sounddevice.query_devices(kind="output")
         except Exception as error:  # PortAudioError: no default output device
-            raise OSError(f"nenhuma saída de som ({error})") from None
+            log.info("sem saída de som: %s", error)
+            raise OSError("nenhuma saída de som neste computador") from None
         self._sd = sounddevice
 
     def play(self, pieces: Iterable[Audio], stop: threading.Event) -> None:

@@ -54,17 +54,20 @@ function tableRowOf(events) {
 /**
  * The card's content: {headline, details, ok}. `prompt` is the answered prompt as the page last
  * saw it (for option names and its DC), or null; `byGm`: the GM answered for the player (the
- * page did not send this answer). `ok` is true/false when a test passed/failed, else null.
+ * page did not send this answer); `by`: who answered a group prompt for everyone (another
+ * player's name, or "O Mestre"). `ok` is true/false when a test passed/failed, else null.
  */
-export function answerSummary(answer, followers = [], prompt = null, byGm = false) {
+export function answerSummary(answer, followers = [], prompt = null, byGm = false, by = null) {
   const data = dataOf(answer);
   let headline;
   if (data.opcao !== undefined && data.opcao !== null) {
     const index = prompt && Array.isArray(prompt.options) ? prompt.options.indexOf(data.opcao) : -1;
     const label = optionLabel(data.opcao, index >= 0 && prompt.labels ? prompt.labels[index] : undefined);
-    headline = byGm ? `O Mestre escolheu por você: ${label}` : `Você escolheu: ${label}`;
+    headline = by ? `${by} escolheu pelo grupo: ${label}`
+      : byGm ? `O Mestre escolheu por você: ${label}` : `Você escolheu: ${label}`;
   } else if (isNumber(data.total)) {
-    headline = byGm ? `O Mestre rolou por você: ${valueText(data)}` : `Você tirou ${valueText(data)}`;
+    headline = by ? `${by} tirou ${valueText(data)} pelo grupo`
+      : byGm ? `O Mestre rolou por você: ${valueText(data)}` : `Você tirou ${valueText(data)}`;
   } else {
     headline = "Sua resposta foi registrada";
   }

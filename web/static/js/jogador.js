@@ -20,7 +20,7 @@ let state = {};
 const seenPrompts = new Set();
 const knownPrompts = new Map(); // prompt id → promptInfo, to name an answered option
 let loaded = false; // the page's first estado arrived: the history before it is in the log only
-let lastAnswer = null; // {event, followers, pending: ids still pending when it was answered, byGm}
+let lastAnswer = null; // {event, followers, pending: ids still pending when it was answered, byGm, by}
 let collecting = false; // the events arriving now still belong to that answer's command
 let sending = 0; // commands this page sent that have no acknowledgement yet
 // A result card belongs to its moment: it closes by itself once the game's clock moves on
@@ -152,9 +152,12 @@ function showWaiting(count) {
   document.title = promptTitleText(count, (me && me.nome) || store.get(NAME_KEY) || "");
 }
 
-/** A new prompt arrived: vibrate where the browser allows it. */
+/** A new prompt arrived: vibrate where the browser allows it — not before the first tap on
+ * this page (a reloaded phone with a prompt pending): Chromium refuses it then and logs an
+ * error in the console. */
 function notify() {
   if (typeof navigator.vibrate !== "function") return;
+  if (navigator.userActivation && !navigator.userActivation.hasBeenActive) return;
   try { navigator.vibrate([200, 100, 200]); } catch (error) { /* not allowed here: the title still counts */ }
 }
 
@@ -271,20 +274,32 @@ function renderPrompts() {
   if (fresh.length) $("#prompts").scrollIntoView({ block: "start", behavior: "smooth" });
 }
 
-/** Follow the player's own answers: a `resposta` for their character starts a result card
- * (except in the history replayed when the page opens); the events of the same command that
- * come right after it fill it in; any other event or the next estado closes it. */
+/** Someone else answered a group prompt this phone was showing (the party's escape test: the
+ * first answer counts for all): its card closes here, and the result card says who rolled. */
+function groupAnswerBy(event) {
+  if (event.kind !== "resposta" || !me || isOwnAnswer(event, me.id)) return null;
+  const data = event.data && typeof event.data === "object" ? event.data : {};
+  const prompt = knownPrompts.get(data.pedido);
+  if (!prompt || !prompt.group || !seenPrompts.has(prompt.id)) return null;
+  return data.personagem ? namesOf(state)[data.personagem] || String(data.personagem) : "O Mestre";
+}
+
+/** Follow the player's own answers (and the answers to a group prompt they were shown): a
+ * `resposta` starts a result card (except in the history replayed when the page opens); the
+ * events of the same command that come right after it fill it in; any other event or the next
+ * estado closes it. */
 function trackAnswer(event) {
   const pedido = event.data && typeof event.data === "object" ? event.data.pedido : undefined;
   if (event.kind === "pedido" && pedido && typeof pedido === "object") {
     const p = promptInfo(pedido);
     knownPrompts.set(p.id, p);
   }
-  if (loaded && me && isOwnAnswer(event, me.id)) {
+  const by = loaded ? groupAnswerBy(event) : null;
+  if (loaded && me && (isOwnAnswer(event, me.id) || by)) {
     const pending = new Set(promptsOf(state).map((p) => promptInfo(p).id).filter((id) => id !== pedido));
     // the server sends a command's events before its acknowledgement: an answer that arrives
     // while none of this page's commands is waiting for one was sent by the GM
-    lastAnswer = { event, followers: [], pending, byGm: sending === 0, minutes: undefined };
+    lastAnswer = { event, followers: [], pending, byGm: !by && sending === 0, by, minutes: undefined };
     clearTimeout(answerTimer);
     answerTimer = setTimeout(hideAnswer, ANSWER_KEEPS_MS);
     collecting = true;
@@ -298,9 +313,9 @@ function trackAnswer(event) {
 }
 
 function showAnswer() {
-  const { event, followers, byGm } = lastAnswer;
+  const { event, followers, byGm, by } = lastAnswer;
   const data = event.data || {};
-  const { headline, details, ok } = answerSummary(event, followers, knownPrompts.get(data.pedido) || null, byGm);
+  const { headline, details, ok } = answerSummary(event, followers, knownPrompts.get(data.pedido) || null, byGm, by);
   const box = $("#answer-result");
   const verdict = ok === true ? " passed" : ok === false ? " failed" : "";
   fill(box, el("div", { class: `answer-card${verdict}`, "data-pedido": data.pedido ?? "", "data-seq": event.seq },

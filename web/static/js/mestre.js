@@ -1,6 +1,6 @@
 // The GM's page: command box, quick buttons per mode, live log, state, prompts, GM-only notes.
 import { $, el, fill, pick, asList, connect, eventLog, rollWho, sentence, statusPill, store } from "./common.js";
-import { glance, modeOf, modeName, partyList, promptsOf, promptInfo, namesOf, tallyView, splitPrompts } from "./view.js";
+import { glance, modeOf, modeName, dungeonOf, partyList, promptsOf, promptInfo, namesOf, tallyView, splitPrompts } from "./view.js";
 import { cancelText } from "./commands.js";
 import { promptCard } from "./prompt-card.js";
 import { pages } from "./pages.js";
@@ -240,7 +240,8 @@ function renderAlerts() {
   const alert = (text, cls = "") => el("div", { class: `gm-alert ${cls}` },
     el("span", { class: "badge gm", text: "Só o Mestre" }), text);
   fill($("#gm-alerts"), [
-    pick(gm, "perdido") ? alert("O grupo está PERDIDO — os jogadores não sabem.", "bad") : null,
+    // the banner belongs to the travel (in a dungeon, "Só o Mestre" keeps it for the way out)
+    pick(gm, "perdido") && !dungeonOf(state) ? alert("O grupo está PERDIDO — os jogadores não sabem.", "bad") : null,
     pick(gm, "encontro_pendente") ? alert("Encontro rolado: os monstros chegam no fim do turno.", "bad") : null,
   ]);
 }
@@ -293,7 +294,9 @@ function renderSecrets() {
   const monsters = asList(pick(gm, "monstros"));
   const secrets = asList(pick(gm, "segredos"));
   const blocks = [];
-  if (lost === true) {
+  if (lost === true && dungeonOf(state)) {
+    blocks.push(el("p", { class: "bad", text: "Lá fora, o grupo continua PERDIDO (Tabela C): ao sair da masmorra, ele ainda não sabe onde está. Diga 'achamos o caminho' quando ele se achar." }));
+  } else if (lost === true) {
     blocks.push(el("p", { class: "bad", text: "O grupo está PERDIDO (Tabela C): os jogadores não sabem. Diga 'achamos o caminho' quando ele se achar." }));
   } else if (lost === false && modeOf(state) === "viagem") {
     blocks.push(el("p", { text: "O grupo sabe onde está." }));
@@ -316,10 +319,16 @@ function renderSecrets() {
 // Exposed for debugging at the table (and tests): the last state received.
 window.mesa = { get state() { return state; }, run, conn };
 
-// Keep what scrolls into view (focus, the log link, a prompt) above the sticky command bar.
+// Keep what scrolls into view (focus, the log link, a prompt) above the sticky command bar —
+// but not while the GM types in the bar itself: Chromium scrolls the caret out of that padding
+// on every key, and the page would run to its end as a command is typed.
 const bar = document.querySelector(".commandbar");
 if (bar && typeof ResizeObserver === "function") {
-  new ResizeObserver(() => {
-    document.documentElement.style.scrollPaddingBottom = `${bar.offsetHeight + 8}px`;
-  }).observe(bar);
+  const pad = () => {
+    const typing = bar.contains(document.activeElement);
+    document.documentElement.style.scrollPaddingBottom = typing ? "0px" : `${bar.offsetHeight + 8}px`;
+  };
+  new ResizeObserver(pad).observe(bar);
+  bar.addEventListener("focusin", pad);
+  bar.addEventListener("focusout", () => setTimeout(pad, 0));
 }

@@ -9,7 +9,7 @@ import { pages } from "./pages.js";
  * that are never an outcome: a help text, a state dump), checagem_de_encontro (the check whose
  * miss is preamble and whose hit is news), prefixo_do_clima. */
 const rules = () => pages().ultimo_resultado || {
-  linhas: 1, linhas_no_celular: 1, nao_sao_resultado: [], checagem_de_encontro: null, prefixo_do_clima: null,
+  linhas: 1, linhas_no_celular: 1, nao_sao_resultado: [], destaques: [], checagem_de_encontro: null, prefixo_do_clima: null,
 };
 
 /** How many lines the strip shows: on a phone, or on a larger screen. */
@@ -38,9 +38,10 @@ export function isPreamble(event) {
 }
 
 /**
- * The events to show, in log order, at most `limit`: every warning, the rolls, and the last
- * plain line (relato, pedido, resposta) — the warnings and that last line first when they must
- * be cut. `more` counts the events left out (the log has them all).
+ * The events to show, in log order, at most `limit`: every warning, the news (`destaques`: an
+ * encounter that appears), the last plain line (relato, pedido, resposta) and the rolls — in
+ * that order of need when they must be cut. `more` counts the events left out (the log has
+ * them all).
  */
 export function outcome(events, limit = maxLines(false)) {
   const never = new Set(rules().nao_sao_resultado || []);
@@ -48,12 +49,19 @@ export function outcome(events, limit = maxLines(false)) {
   const useful = shown.filter((e) => !isPreamble(e));
   const pool = useful.length ? useful : shown;
   const plain = pool.filter((e) => e.kind !== "aviso" && e.kind !== "rolagem");
+  const keys = rules().destaques || [];
+  const news = plain.filter((e) => keys.some((key) => has(dataOf(e), key)));
   const ranked = [
     ...pool.filter((e) => e.kind === "aviso"),
+    ...news,
     ...plain.slice(-1),
     ...pool.filter((e) => e.kind === "rolagem"),
     ...plain.slice(0, -1).reverse(),
   ];
-  const chosen = new Set(ranked.slice(0, limit));
+  const chosen = new Set();
+  for (const event of ranked) { // an event ranked twice (news and the last line) counts once
+    if (chosen.size === limit) break;
+    chosen.add(event);
+  }
   return { lines: pool.filter((e) => chosen.has(e)), more: shown.length - chosen.size };
 }

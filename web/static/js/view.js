@@ -50,7 +50,7 @@ export function clockText(state) {
 
 export const weatherText = (state) => text(pick(state, "clima")) || (pick(state, "estacao") ? "Ainda não rolado" : undefined);
 
-const dungeonOf = (state) => {
+export const dungeonOf = (state) => {
   const dungeon = pick(state, "masmorra");
   return dungeon && typeof dungeon === "object" ? dungeon : null;
 };
@@ -93,8 +93,10 @@ export function chaseText(chase) {
   if (shown) parts.push(`Distância ${shown}`);
   const score = pick(chase, "placar");
   if (score !== undefined) parts.push(`placar ${Number(score) > 0 ? "+" : ""}${score}`);
-  const turn = pick(chase, "turno");
-  if (turn !== undefined) parts.push(`turno ${turn}`);
+  // the state counts the turns done; the page says the one under way, as `tempo` does
+  // ("Perseguição: turno 2 de 3" after the first escape test)
+  const done = Number(pick(chase, "turno"));
+  if (Number.isFinite(done)) parts.push(`turno ${done + 1}`);
   return parts.join(" · ") || "Perseguição";
 }
 
