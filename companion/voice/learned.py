@@ -14,7 +14,7 @@ from companion.commands.normalize import fold, normalize
 from companion.store.log import Log, StoredCommand
 from companion.store.voice_names import TABLE, ForgottenNames, forgotten_of
 from companion.tables import Tables
-from companion.voice.config import voice_config
+from companion.voice.config import fits_slot, voice_config
 
 
 @dataclass(frozen=True)
@@ -29,17 +29,12 @@ class Learned:
 
 
 def fits(slot: str, said: str, tables: Tables) -> bool:
-    """Can this name be read back in this slot? No number, no filler inside (fillers are
-    dropped before reading), within the slot's word limit, and not starting with a word that
-    is not a name where the slot refuses those (frases.yaml mesa.curingas)."""
+    """Can this name be read back in this slot? (config.fits_slot: no number, no filler
+    inside, within the slot's word limit, not a word that is no name where the slot refuses
+    those — frases.yaml mesa.curingas)."""
     compiled = grammar(tables)
-    words = said.split()
-    spec = compiled.rules.wildcard(slot)
-    fillers = {" ".join(fold(w).split()) for w in compiled.intents.skip_words}
-    return bool(words) and len(words) <= spec.palavras \
-        and not any(w.isdigit() for w in words) \
-        and not any(f" {f} " in f" {said} " for f in fillers) \
-        and not (spec.filtra_inicio and words[0] in compiled.rules.nao_sao_nomes)
+    fillers = frozenset(" ".join(fold(w).split()) for w in compiled.intents.skip_words)
+    return fits_slot(said, compiled.rules.wildcard(slot), fillers, compiled.rules.nao_sao_nomes)
 
 
 def learned_names(commands: Iterable[StoredCommand], forgotten: Mapping[str, int],
@@ -88,18 +83,27 @@ def forget(path: str | Path, said: Iterable[str],
            tables: Tables) -> tuple[list[Learned], list[str]]:
     """Take names out of a campaign's voice lists (until typed again): the names forgotten,
     and the ones said that the campaign never taught (nothing is written for those)."""
-    learned = {name.said: name for name in campaign_learned(path, tables)}
+    names = ForgottenNames(path)
+    try:
+        return forget_in(campaign_learned(path, tables), names, said)
+    finally:
+        names.close()
+
+
+def forget_in(learned: Iterable[Learned], names: ForgottenNames,
+              said: Iterable[str]) -> tuple[list[Learned], list[str]]:
+    """Forget names among `learned` in the forgotten-names table `names`: the names forgotten,
+    and the ones said that were not learned (then nothing is written)."""
+    taught = {name.said: name for name in learned}
+    said = list(said)
     wanted = [normalize(text).text for text in said]
-    known = [learned[name] for name in dict.fromkeys(wanted) if name in learned]
-    unknown = [text for text, name in zip(said, wanted) if name not in learned]
-    if known and not unknown:
-        names = ForgottenNames(path)
-        try:
-            for name in known:
-                names.forget([name.said], name.n)
-        finally:
-            names.close()
-    return (known if not unknown else []), unknown
+    known = [taught[name] for name in dict.fromkeys(wanted) if name in taught]
+    unknown = [text for text, name in zip(said, wanted) if name not in taught]
+    if not known or unknown:
+        return [], unknown
+    for name in known:
+        names.forget([name.said], name.n)
+    return known, unknown
 
 
 class SessionNames:
@@ -122,6 +126,12 @@ class SessionNames:
                                           rules)
             self._key = key
         return self._learned
+
+    def forget(self, said: Iterable[str],
+               tables: Tables | None = None) -> tuple[list[Learned], list[str]]:
+        """Forget names the session taught (forget_in); the listener hears the list without
+        them from its next utterance on."""
+        return forget_in(self.current(tables), self._forgotten, said)
 
     def close(self) -> None:
         self._forgotten.close()
