@@ -2,12 +2,17 @@
 
 A field is a value of tables/ the seeds do not give — a house default: every value inside a
 map marked `padrao_da_casa: true` (or a whole file marked so), and the value `X` (or `X_…`)
-beside a key `X_padrao_da_casa: true`. What a field takes comes from the typed piece that reads
-it (a whole number, a number, text, yes/no, one of a few words); its label is its key's words in
-tables/regras_tela.yaml (`chaves`, the key itself with spaces otherwise), under its file's
-heading (`arquivos`). The regions and their encounter tables are edited as regions, not as
-fields. `view` is what GET /api/regras answers: the overrides, the values in force and the
-fields.
+beside a key `X_padrao_da_casa: true`. What a field takes comes from the type the typed pieces
+declare for it (rulebook.declared_at; the value's own type otherwise): a whole number, a number,
+text, yes/no, one of a few words (a Literal: a closed choice, even through a generic piece such
+as inicio.yaml's `HouseValue[Season]`), a list of those (a `[mínimo, máximo]` pair, or any
+length) or a map of those by name (casa.yaml `descanso.dados_de_vida`). Its label is its key's
+words in tables/regras_tela.yaml (`chaves`, the key itself with spaces otherwise), under its
+file's heading (`arquivos`), with the words of a choice's values (`opcoes`), of a list's items
+(`itens`) and of a map (`mapas`). The regions and their encounter tables are edited as regions,
+not as fields; the voice's names (nomes_da_voz.yaml) have their own section
+(companion.server.names). `view` is what GET /api/regras answers: the overrides, the values in
+force and the fields. There is no validator here: the loader checks every value.
 """
 from __future__ import annotations
 

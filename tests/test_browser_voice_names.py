@@ -119,5 +119,12 @@ def test_the_gm_edits_the_voice_names_from_the_phone(table: Table) -> None:
                message="a estação não mudou")
     assert gm.evaluate(width) <= TABLE_PHONE["width"]
 
+    # the campaign's spell taken away again: a rules change like its adding
+    gm.get_by_role("button", name="Tirar Raio do Trovão (Magias)").click()
+    wait_until(lambda: "nomes_da_voz" not in table.session.overrides,
+               message="a magia não saiu")
+    assert not any("raio do trovão" in p for p in phrases(db))
+    gm.locator("#nomes-magia .voice-name").wait_for(state="detached")
+
     found = Axe().run(gm).response["violations"]
     assert [f"{v['id']}: {[n['target'] for n in v['nodes'][:3]]}" for v in found] == []
