@@ -500,6 +500,11 @@ def cmd_serve(args: argparse.Namespace, tables: Tables) -> int:
     if args.sem_limites and not is_loopback(args.host):
         print(f"erro: {NO_LIMITS_ONLY_LOOPBACK}", file=sys.stderr)
         return STARTUP_FAILURE
+    serving = holder(args.db) if args.db else None
+    if serving is not None:  # two servers writing one campaign would lose commands
+        print(f"erro: a campanha '{args.db}' já está aberta em outro servidor (página do "
+              f"Mestre: {serving}); use aquele, ou desligue-o antes", file=sys.stderr)
+        return STARTUP_FAILURE
     session = _open_session(args, tables, gm_token=args.gm_token)
     print(campaign_line(session), flush=True)
     try:

@@ -172,9 +172,10 @@ class Session:
         # (line, tables version, context) → what the line means (LRU, Session.parse)
         self._parsed: OrderedDict[tuple[str, str, Hashable], ParseResult] = OrderedDict()
         # every file of tables/, the sentences included: part of a reading's key
-        self.tables_version = rules_version.tables_fingerprint(tables)
+        self.tables_version = rules_version.tables_fingerprint(self.tables)
         self._disk_full = False  # the last write found the disk full (said once, _recording)
-        self._rules_id = replay.rules_id(log, tables)
+        # the rules each command runs under: the shipped ones with the GM's over them
+        self._rules_id = replay.rules_id(log, self.tables)
         self.notices: list[str] = []  # what opening told the GM (printed by the shells too)
         self._state, notices = (initial_state(self.tables), []) if fresh else self._resume()
         self._prompts_issued = max(log.prompt_ids().values(), default=0)
@@ -388,7 +389,7 @@ class Session:
             return RunResult(False, error="linha vazia: diga ou digite um comando; "
                                           "'ajuda' lista os comandos")
         try:
-            result = self.parse(line)
+            result = self.parse(line, actor)
         except Exception as error:  # "not a command" is a value; anything else is a bug
             logger.exception("erro interno ao interpretar %r", line)
             return RunResult(False, error=f"erro interno ao interpretar '{line}': "
@@ -398,13 +399,14 @@ class Session:
         command = Command(result.command.name, dict(result.command.args), actor)
         return self.run_command(command, text=line)
 
-    def parse(self, text: str) -> ParseResult:
+    def parse(self, text: str, actor: str = protocol.GM) -> ParseResult:
         """What a line means (commands.parse), read once: a table says the same few commands
-        all evening, and a reading is a pure function of the line, the tables and the context,
-        its key in a bounded cache (PARSE_CACHE). `run` and the server's player gate share it,
-        so a player's line is parsed once."""
+        all evening, and a reading is a pure function of the line, the tables and the context
+        (the asker's: a player's "sim" reads only their own prompts), its key in a bounded cache
+        (PARSE_CACHE). `run` and the server's player gate share it, so a player's line is
+        parsed once."""
         line = text.strip()
-        key = (line, self.tables_version, self._parse_context())
+        key = (line, self.tables_version, self._parse_context(actor))
         with self._lock:
             known = self._parsed.get(key)
             if known is not None:
@@ -417,10 +419,10 @@ class Session:
                 self._parsed.popitem(last=False)
         return result
 
-    def _parse_context(self) -> Known:
+    def _parse_context(self, actor: str) -> Known:
         """What a reading depends on besides the line and the rules: the names that exist
-        and the answers the prompts wait for ("sim" alone answers only then)."""
-        return reading_context(self.state)
+        and the answers the actor's prompts wait for ("sim" alone answers only then)."""
+        return reading_context(self.state, actor)
 
     def run_command(self, command: Command, text: str | None = None) -> RunResult:
         """Run an already-parsed command (its actor included): apply, store, notify."""
@@ -800,12 +802,14 @@ def _campaign_file(path: str | Path) -> Iterator[tuple[Log, Meta | None]]:
         log.close()
 
 
-def reading_context(state: State) -> Known:
-    """What a reading may know from a state: the party's names, the options its prompts wait
-    for, and whether one waits for a die's value."""
+def reading_context(state: State, actor: str = protocol.GM) -> Known:
+    """What a reading may know from a state: the party's names, the options the prompts the
+    actor may answer wait for, and whether one of them waits for a die's value."""
+    theirs = [prompt for prompt in state.prompts
+              if protocol.may_answer(actor, prompt.character, prompt.party)]
     return Known.of([character.name for character in state.party],
-                    [option for prompt in state.prompts for option in prompt.options],
-                    roll_waiting=any(not prompt.options for prompt in state.prompts))
+                    [option for prompt in theirs for option in prompt.options],
+                    roll_waiting=any(not prompt.options for prompt in theirs))
 
 
 def campaign_rules(path: str | Path, tables: Tables) -> tuple[house_rules.Overrides, Tables]:

@@ -18,7 +18,7 @@ from companion import protocol
 from companion.engine import State
 from companion.errors import CompanionError
 
-FORMAT = 2  # the format `encode` writes; raise it (and add a migration) when State changes shape
+FORMAT = 3  # the format `encode` writes; raise it (and add a migration) when State changes shape
 
 
 def _afflictions_seen_by_their_player(raw: dict[str, Any]) -> dict[str, Any]:
@@ -32,9 +32,19 @@ def _afflictions_seen_by_their_player(raw: dict[str, Any]) -> dict[str, Any]:
     return raw
 
 
+def _new_fields_take_their_defaults(raw: dict[str, Any]) -> dict[str, Any]:
+    """Format 2 → 3: a prompt may be the whole party's (`party`) and the travel keeps the
+    region the GM named (`region`, `day_start_region`). A format 2 state had neither: its
+    prompts are one character's and its party is in its terrain's default region, which is
+    what the missing fields read as. A release that knows only format 2 refuses a format 3
+    state instead of dropping those fields."""
+    return raw
+
+
 # format → the function that turns a decoded JSON object of that format into the next format's
 MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
     1: _afflictions_seen_by_their_player,
+    2: _new_fields_take_their_defaults,
 }
 
 _encoder = msgspec.json.Encoder()

@@ -59,7 +59,9 @@ def test_desv_applies_to_the_test(tables: Tables) -> None:
     assert answer.data["natural"] == 4  # a roll-over test under DESV keeps the lower die
     play("teste", atributo="des", personagem="Bruno", dc=10)
     rolled = play("responder", rng=FixedDice(17, 3))
-    assert next(e for e in rolled if e.kind == "rolagem").data["total"] == 3
+    roll = next(e for e in rolled if e.kind == "rolagem")
+    assert roll.data["total"] == 3
+    assert roll.data["tabela"] == "Teste de DES"  # the check's name (DESIGN), not the prompt
 
 
 @pytest.mark.parametrize("command, args, says", [

@@ -206,7 +206,8 @@ def test_duration_text(minutes, expected):
 
 
 @pytest.mark.parametrize("name,spoken", [
-    ("fuga", "fuga"), ("criar_municao", "criar munição"), ("avancar", "avançar"),
+    ("fuga", "teste de fuga"), ("teste", "teste de atributo"), ("panico", "pânico"),
+    ("criar_municao", "criar munição"), ("avancar", "avançar"),
     ("marcha", "ordem de marcha"), ("luz", "acender"), ("distancia", "ataque à distância"),
     ("magia", "magia"), ("tabela", "tabela"), ("derrotados", "derrotados")])
 def test_spoken_names_come_from_the_help_texts(tables, name, spoken):
@@ -214,8 +215,8 @@ def test_spoken_names_come_from_the_help_texts(tables, name, spoken):
 
 
 @pytest.mark.parametrize("state,name,message", [
-    (State(), "fuga", "'fuga' só vale numa perseguição (agora: viagem). Diga 'ajuda' para ver "
-                      "os comandos da viagem."),
+    (State(), "fuga", "'teste de fuga' só vale numa perseguição (agora: viagem). Diga 'ajuda' "
+                      "para ver os comandos da viagem."),
     (State(dungeon=Dungeon(active=True)), "criar_municao",
      "'criar munição' só vale na viagem (agora: masmorra). Diga 'ajuda' para ver os comandos "
      "da masmorra."),

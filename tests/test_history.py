@@ -659,7 +659,7 @@ def test_a_format_1_state_reads_back_with_afflictions_seen_by_their_player() -> 
     raw = json.loads(state_codec.encode(state))
     raw["party"][0]["afflictions"] = ["Medroso", "Fobia"]
     old = json.dumps(raw).encode()
-    assert state_codec.FORMAT == 2
+    assert state_codec.FORMAT >= 2
     read = state_codec.decode(old, 1)
     assert read.party[0].afflictions == (Affliction("Medroso", "player:diego"),
                                          Affliction("Fobia", "player:diego"))
@@ -703,3 +703,18 @@ def test_a_campaign_with_format_1_states_opens_and_reports(tmp_path: Path,
     assert marks["Ana"] == ()
     marks = {c.name: c.afflictions for c in build.report(campaign, tables).characters}
     assert marks["Ana"] == (name,)
+
+
+def test_a_format_2_state_reads_back_with_no_party_prompt_and_no_named_region() -> None:
+    """Format 3 added the party's prompt and the region the GM named; a format 2 state (which
+    had neither) reads as one character's prompts in the terrain's default region."""
+    from companion import state_codec
+    from companion.engine.model import Prompt, State
+
+    state = State(prompts=(Prompt(id=1, kind="fuga", character="ana", text="Ana: fuja!"),))
+    raw = json.loads(state_codec.encode(state))
+    del raw["prompts"][0]["party"]
+    del raw["travel"]["region"], raw["travel"]["day_start_region"]
+    read = state_codec.decode(json.dumps(raw).encode(), 2)
+    assert read == state and read.prompts[0].party is False and read.travel.region is None
+    assert state_codec.FORMAT == 3

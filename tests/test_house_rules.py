@@ -481,6 +481,40 @@ def test_the_live_voice_hears_a_region_named_after_it_started(tables: Tables) ->
     assert read.command is not None and read.command.args["regiao"] == "floresta-sombria"
 
 
+def test_commands_after_reopening_are_stored_under_the_campaigns_rules(
+        tmp_path: Path, tables: Tables) -> None:
+    """A command run after reopening ran under the GM's rules, and is stored so: an update
+    later tells the GM what the update changed, never the GM's own values as news."""
+    db = tmp_path / "campanha.db"
+    session = Session.open(db, 5, tables)
+    ok(session.change_rules(TORCH_2, "gm"))
+    session.close()
+    reopened = Session.open(db, None, tables)
+    ok(reopened.run("personagem Ana"))
+    reopened.close()
+    updated = changed_rules(tmp_path, "casa.yaml", "turnos: 24", "turnos: 30")  # lantern
+    again = Session.open(db, None, updated)
+    told = [e["data"].get("chave") for e in again.opening]
+    assert "luz.lanterna.turnos" in told and "luz.tocha.turnos" not in told
+    again.close()
+
+
+def test_the_report_reads_a_region_after_the_campaign_reopened(tmp_path: Path,
+                                                               tables: Tables) -> None:
+    """Commands run after reopening are stored under the campaign's rules: the report builds
+    their views with the GM's region (it was a KeyError under the shipped rules)."""
+    db = tmp_path / "campanha.db"
+    session = Session.open(db, 5, tables)
+    ok(session.change_rules(REGION, "gm"))
+    ok(session.run("região Floresta Sombria"))
+    session.close()
+    reopened = Session.open(db, None, tables)
+    ok(reopened.run("avançar"))
+    reopened.close()
+    told = _told(db, tables, "gm")
+    assert told[-1][1] == "avançar" and told[-1][3]["regiao_nome"] == "Floresta Sombria"
+
+
 def test_the_campaigns_voice_names_stay_apart_from_the_shipped_lists(tmp_path: Path,
                                                                      tables: Tables) -> None:
     """The names a campaign added to the voice lists are only its own (nomes_da_voz.yaml): an

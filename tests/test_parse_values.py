@@ -134,6 +134,26 @@ def test_a_session_passes_its_prompts_as_the_context(tables: Tables) -> None:
         session.close()
 
 
+def test_a_players_context_holds_only_the_prompts_they_may_answer(tables: Tables) -> None:
+    """The GM's own "sim"/"não" (the long chase) waits: Ana's "sim" is still table talk, read
+    as such, not an answer refused as someone else's (which would say a prompt waits)."""
+    session = Session.open(None, 1, tables)
+    try:
+        for line in ["personagem Ana", "fugir"]:
+            assert session.run(line).ok
+        for result in ["sucesso", "falha"] * 4:
+            assert session.run(f"fuga {result}").ok
+            if session.state.prompts:
+                break
+        assert reading_context(session.state).waits_for("sim")
+        assert not reading_context(session.state, "player:ana").waits_for("sim")
+        refused = session.run("sim", actor="player:ana")
+        assert not refused.ok and "só vale como resposta" in (refused.error or "")
+        assert session.state.prompts  # still waiting for the GM
+    finally:
+        session.close()
+
+
 @given(st.text(max_size=60), st.lists(st.sampled_from(["sim", "nao", "descansar", "exaustao"]),
                                       max_size=3), st.booleans())
 @settings(max_examples=150, deadline=None)

@@ -177,6 +177,17 @@ def test_regras_importar_is_refused_while_serve_has_the_campaign_open(tmp_path: 
         assert refused.returncode == 2
         assert "aberta num servidor" in refused.stderr
         assert f"http://127.0.0.1:{port}/mestre" in refused.stderr
+        # a second server on the same campaign is refused too, before it opens the file
+        commands = sqlite3.connect(f"file:{db}?mode=ro", uri=True).execute(
+            "SELECT count(*) FROM commands").fetchone()[0]
+        second = subprocess.run(
+            [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port",
+             str(free_port()), "--db", str(db)], capture_output=True, text=True, timeout=60)
+        assert second.returncode == 2, second.stdout + second.stderr
+        assert "já está aberta em outro servidor" in second.stderr
+        assert f"http://127.0.0.1:{port}/mestre" in second.stderr
+        assert sqlite3.connect(f"file:{db}?mode=ro", uri=True).execute(
+            "SELECT count(*) FROM commands").fetchone()[0] == commands
     finally:
         process.kill()
         process.wait()

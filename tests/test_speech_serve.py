@@ -189,3 +189,34 @@ def test_the_gm_s_spoken_question_about_the_clock_is_said_by_the_laptop(tables: 
     (said_lost,) = to_say([lost], config, by_voice=True)
     assert speaker_for(said_clock, choice, places) == places[0]
     assert speaker_for(said_lost, choice, places) == places[1]
+
+
+def test_the_spoken_clock_is_said_by_the_laptop_and_said_again_on_repetir(
+        speaking_server: RunningServer) -> None:
+    """Through the real server: the GM's spoken 'tempo' (GM-only, but tables/fala.yaml
+    respostas_publicas) is said by the laptop with its secrets off; a spoken 'repetir' says it
+    again; with the laptop off, the table screen does not say it (not in its numbering)."""
+    gm = _peer(speaking_server, {"token": GM_TOKEN})
+    table = _peer(speaking_server, {"papel": "mesa"}, pagina=True)
+    try:
+        _run(gm, "personagem Ana", "masmorra", "acender tocha")
+        speech = _speech(speaking_server)
+        speaker = speech.speaker
+        assert speaker is not None and speaker.wait_idle(20)
+        asked = _run(gm, "tempo")
+        (answer,) = [e for e in asked if e["command"] == "tempo"]
+        assert answer["visibility"] == "gm"
+        spoken = speech.config.spoken(answer["text"])
+        speech.answered(asked, "tempo")
+        assert speaker.wait_idle(20) and list(speaker.said).count(spoken) == 1
+        again = _run(gm, "repetir")
+        assert [e["seq"] for e in again] == [answer["seq"]]
+        speech.answered(again, "repetir")
+        assert speaker.wait_idle(20) and list(speaker.said).count(spoken) == 2
+        ack = gm.sio.call("fala_preferencias", {"notebook": False}, timeout=5)
+        assert ack["ok"] and ack["escolha"]["notebook"] is False
+        speech.answered(_run(gm, "tempo"), "tempo")
+        assert table.of("fala") == []
+    finally:
+        gm.sio.disconnect()
+        table.sio.disconnect()

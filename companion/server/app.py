@@ -27,7 +27,7 @@ from companion.server import access, api, guard, names, qr, report, sockets
 from companion.server import speech as speech_events
 from companion.server import voice as voice_events
 from companion.server.served import ServedSession
-from companion.store.lock import ServerLock
+from companion.store.lock import ServerLock, holder
 from companion.store.log import MEMORY
 from companion.tables import Tables
 
@@ -326,9 +326,12 @@ def serve(host: str, port: int, session: ServedSession, voice: Callable[..., Any
         reason = BIND_ERRORS.get(getattr(error, "errno", None), "endereço indisponível")
         raise ServerError(f"não consegui abrir {host}:{port}: {reason}") from None
     print(qr.banner(links), flush=True)
-    lock = ServerLock(session.db_path)  # `regras importar` is refused while it is held
-    if session.db_path != MEMORY:
-        lock.acquire(f"{links.base}/mestre")
+    lock = ServerLock(session.db_path)  # `regras importar` and a second `serve` are refused
+    if session.db_path != MEMORY and not lock.acquire(f"{links.base}/mestre") \
+            and holder(session.db_path) is not None:  # taken since cmd_serve asked: a race
+        server.server_close()
+        raise ServerError(f"a campanha já está aberta em outro servidor "
+                          f"({holder(session.db_path)})")
     voice_hub = app.extensions["mesa_voice"]
     if voice_hub.voice is not None:
         print(voice_hub.voice.line, flush=True)

@@ -102,7 +102,7 @@ class CommandGate:
         `run` shares), refused unless it is theirs to give (the session handles `desfazer`
         before the engine's own check), the prompt it names read in the player's own numbers,
         then run as that player."""
-        command = self.session.parse(text).command
+        command = self.session.parse(text, actor).command
         if command is None:
             return self._ack(self.session.run(text, actor=actor), client)  # its parse error
         if not protocol.may_run(actor, command.name, self.tables):

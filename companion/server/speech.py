@@ -15,6 +15,7 @@ Client → server:
 """
 from __future__ import annotations
 
+import itertools
 import logging
 import threading
 from typing import Any, Callable, Mapping
@@ -22,6 +23,7 @@ from typing import Any, Callable, Mapping
 from flask import request
 from flask_socketio import SocketIO
 
+from companion.replay import REPEAT
 from companion.server.rooms import GM_ROOM, NAMESPACE, TABLE_ROOM
 from companion.server.sockets import Hub
 from companion.speech.announce import (SILENCE, Choice, Place, Said, speaker_for, to_say)
@@ -67,6 +69,7 @@ class SpeechHub:
         self.deafen: Deafen | None = None
         self._pages: dict[str, Place] = {}  # sid → a page whose switch is on, in join order
         self._said: set[int] = set()  # global seqs already given to a speaker
+        self._repeats = itertools.count(1)  # each spoken `repetir` is said anew
         self._lock = threading.Lock()
 
     # -------------------------------------------------------------- the session's events
@@ -80,28 +83,31 @@ class SpeechHub:
             return
         self._announce(batch, by_voice=False)
 
-    def answered(self, events: list[dict[str, Any]]) -> None:
-        """The events of a command said by voice: its answer."""
+    def answered(self, events: list[dict[str, Any]], command: str | None = None) -> None:
+        """The events of a command said by voice (`command`, its name): its answer. A spoken
+        `repetir` asks for events already said: they are said again."""
         if events and not any(event.get("command") == SILENCE for event in events):
-            self._announce(events, by_voice=True)
+            self._announce(events, by_voice=True, again=command == REPEAT)
 
-    def _announce(self, batch: list[dict[str, Any]], by_voice: bool) -> None:
+    def _announce(self, batch: list[dict[str, Any]], by_voice: bool,
+                  again: bool = False) -> None:
         try:
             stored = self._with_codes(batch)
             for said in to_say(stored, self.config, by_voice):
-                self._give(said)
+                self._give(said, again)
         except Exception:  # speech must never break a command
             log.exception("falha ao anunciar eventos")
 
     def _with_codes(self, batch: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        first = min(event["seq"] for event in batch)
-        stored = self.hub.session.history_since(first - 1, limit=len(batch))
+        first, last = min(e["seq"] for e in batch), max(e["seq"] for e in batch)
+        stored = self.hub.session.history_since(first - 1, limit=last - first + 1)
         codes = {event.seq: event.code for event in stored}
         return [{**event, "code": codes.get(event["seq"])} for event in batch]
 
-    def _give(self, said: Said) -> None:
+    def _give(self, said: Said, again: bool = False) -> None:
+        """Give an announcement to its one speaker, once (`again`: asked for anew)."""
         with self._lock:
-            if said.seq in self._said:
+            if said.seq in self._said and not again:
                 return  # once, by one speaker: never twice
             places = ([Place(LAPTOP, "notebook")] if self.speaker is not None else []) + \
                 [p for sid, p in self._pages.items() if self.hub.connections.find(sid)]
@@ -109,16 +115,18 @@ class SpeechHub:
             if place is None:
                 return
             self._said.add(said.seq)
+            key: Any = (REPEAT, next(self._repeats), said.seq) if again else said.seq
         if place.role == "notebook":
             viewer = "gm" if said.visibility != "public" else "public"
             text = self._copy(said.seq, viewer)["text"]
             assert self.speaker is not None
-            self.speaker.say(said.seq, self.config.spoken(text))
+            self.speaker.say(key, self.config.spoken(text))
             return
         copy = self._copy(said.seq, "gm" if place.role == "mestre" else "public")
         self.socketio.server.emit("fala", {"id": copy["seq"],
                                            "texto": self.config.spoken(copy["text"]),
-                                           "avisos": sorted(said.kinds)},
+                                           "avisos": sorted(said.kinds),
+                                           "de_novo": again},
                                   to=place.id, namespace=NAMESPACE)
 
     def _copy(self, seq: int, viewer: str) -> dict[str, Any]:

@@ -22,11 +22,14 @@ ORDER: tuple[Role, ...] = ("notebook", "mesa", "mestre")
 
 @dataclass(frozen=True)
 class Said:
-    """An event the companion may say: its global seq, who may see it, its kinds."""
+    """An event the companion may say: its global seq, who may see it, its kinds, and whether
+    the laptop may say it aloud although it is someone's own (tables/fala.yaml
+    `respostas_publicas`: an answer that says only what the table may know)."""
 
     seq: int
     visibility: str
     kinds: frozenset[str]
+    table_safe: bool = False
 
 
 @dataclass(frozen=True)
@@ -77,9 +80,8 @@ def to_say(events: Iterable[Mapping[str, Any]], config: SpeechConfig,
         if by_voice:
             kinds.add(ANSWER)
         if kinds:
-            public = event.get("code") in config.public_answers
-            said.append(Said(event["seq"], PUBLIC if public else event["visibility"],
-                             frozenset(kinds)))  # type: ignore[arg-type]
+            said.append(Said(event["seq"], event["visibility"], frozenset(kinds),
+                             event.get("code") in config.public_answers))
     return said
 
 
@@ -88,8 +90,8 @@ def may_say(place: Place, said: Said, choice: Choice) -> bool:
         return True
     public = said.visibility == PUBLIC
     if place.role == "notebook":
-        return choice.laptop and (public or choice.laptop_secrets)
-    return public
+        return choice.laptop and (public or said.table_safe or choice.laptop_secrets)
+    return public  # a table screen says only what is in its own numbering
 
 
 def speaker_for(said: Said, choice: Choice, places: Sequence[Place]) -> Place | None:

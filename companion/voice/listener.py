@@ -83,7 +83,8 @@ class Listener:
         self.busy = threading.Event()  # set while audio waits or is being recognised
         self._dropped = False  # audio dropped while deaf, since the last reset
         # the events of each command said by voice (its answer), for whoever says it aloud
-        self.on_answer: Callable[[list[dict[str, Any]]], None] | None = None
+        # (events, the command's name)
+        self.on_answer: Callable[[list[dict[str, Any]], str], None] | None = None
 
     # ------------------------------------------------------------------ control
 
@@ -223,7 +224,7 @@ class Listener:
             if not getattr(result, "ok", False):
                 verdict = verdict.refused(getattr(result, "error", None) or "recusado")
             elif self.on_answer is not None:
-                self.on_answer(list(getattr(result, "events", [])))
+                self.on_answer(list(getattr(result, "events", [])), verdict.command.name)
         if self._remember is not None:
             self._remember(verdict, result)
         report = verdict.to_json()

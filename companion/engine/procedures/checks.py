@@ -90,8 +90,9 @@ def attribute_test(state: State, scratch: Scratch) -> State:
         **words, "dados": rules.dados, "modificador": bonus, "dc": dc})
     scratch.tell("testes.pedido_feito", personagem=character.id, atributo=attribute, dc=dc,
                  words=words)
+    rolled = scratch.tables.narration.render("testes.rotulo_rolagem", words)  # "Teste de CON"
     return add_prompt(state, scratch, KIND, character.id, text, rules.dados, bonus, dc,
-                      atributo=attribute, rotulo=f"Teste de {label}")
+                      atributo=attribute, rotulo=rolled, tabela=rolled)
 
 
 @prompt_handler(KIND)

@@ -53,7 +53,8 @@ export function startSpeech({ socket, role, draw }) {
   }
 
   function say(item) {
-    if (!item || said.has(item.id) || !prefs.pagina || !canSpeak()) return;
+    // once each, unless the server says it again on purpose (a spoken "repetir")
+    if (!item || (said.has(item.id) && !item.de_novo) || !prefs.pagina || !canSpeak()) return;
     said.add(item.id);
     const utterance = new window.SpeechSynthesisUtterance(String(item.texto || ""));
     const voice = portugueseVoice();
