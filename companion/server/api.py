@@ -28,7 +28,7 @@ def error(message: str, status: int) -> tuple[Response, int]:
 
 
 def blueprint(session: ServedSession, tables: Tables,
-              view_state: Callable[..., dict], names: VoiceNames | None = None) -> Blueprint:
+              view_state: Callable[..., dict], names: VoiceNames) -> Blueprint:
     """The /api routes bound to one session."""
     api = Blueprint("api", __name__, url_prefix="/api")
 
@@ -47,9 +47,7 @@ def blueprint(session: ServedSession, tables: Tables,
     @api.get("/regras")
     def rules() -> Response:
         view = rules_form.view(session.shipped, session.tables, session.overrides)
-        if names is not None:
-            view["nomes_da_voz"] = names.view()
-        return jsonify(view)
+        return jsonify({**view, "nomes_da_voz": names.view()})
 
     @api.post("/regras/esquecer")
     def forget_names() -> tuple[Response, int]:
@@ -58,8 +56,6 @@ def blueprint(session: ServedSession, tables: Tables,
             body = _json_body()
         except AccessDenied as refused:
             return jsonify({"ok": False, "erro": refused.message}), 400
-        if names is None:
-            return jsonify({"ok": False, "erro": "sem nomes da voz neste servidor"}), 404
         answer = names.forget(body.get("nomes") if isinstance(body, dict) else None)
         return jsonify(answer), 200 if answer["ok"] else 422
 

@@ -70,10 +70,10 @@ def create_app(session: ServedSession, tables: Tables | None = None, web_dir: Pa
     app.extensions["mesa_hub"] = hub
     app.extensions["mesa_voice"] = _voice(socketio, hub, voice)
     voice_hub = app.extensions["mesa_voice"]
-    hub.names = names.VoiceNames(session, lambda: voice_hub.voice)
+    hub.names = voice_names = names.VoiceNames(session, lambda: voice_hub.voice)
     app.extensions["mesa_speech"] = _speech(socketio, hub, tables, app.extensions["mesa_voice"],
                                             speech_output)
-    app.register_blueprint(api.blueprint(session, tables, view_state, hub.names))
+    app.register_blueprint(api.blueprint(session, tables, view_state, voice_names))
     app.register_blueprint(report.blueprint(session, tables, _message_page))
     _pages(app, session, web_dir)
     _errors(app)

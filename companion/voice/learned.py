@@ -5,6 +5,7 @@ stored commands (history is kept: nothing is recomputed), less the names the GM 
 forgotten comes back."""
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping
@@ -116,22 +117,25 @@ class SessionNames:
         self._forgotten = ForgottenNames(session.db_path)
         self._key: tuple[Any, ...] | None = None
         self._learned: list[Learned] = []
+        self._lock = threading.RLock()
 
     def current(self, tables: Tables | None = None) -> list[Learned]:
         """The names taught so far (read with `tables`, the campaign's rules in force)."""
         rules = tables or self._tables
-        key = (self._session.last_seq(), self._forgotten.version(), id(rules))
-        if key != self._key:
-            self._learned = learned_names(self._session.commands(), self._forgotten.all(),
-                                          rules)
-            self._key = key
-        return self._learned
+        with self._lock:  # the listener's thread and the Regras screen's requests both ask
+            key = (self._session.last_seq(), self._forgotten.version(), id(rules))
+            if key != self._key:
+                self._learned = learned_names(self._session.commands(),
+                                              self._forgotten.all(), rules)
+                self._key = key
+            return self._learned
 
     def forget(self, said: Iterable[str],
                tables: Tables | None = None) -> tuple[list[Learned], list[str]]:
         """Forget names the session taught (forget_in); the listener hears the list without
         them from its next utterance on."""
-        return forget_in(self.current(tables), self._forgotten, said)
+        with self._lock:
+            return forget_in(self.current(tables), self._forgotten, said)
 
     def close(self) -> None:
         self._forgotten.close()
