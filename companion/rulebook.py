@@ -414,10 +414,8 @@ def _can_hold(kind: Any, target: type, seen: set[Any]) -> bool:
                if arg is not Ellipsis and not isinstance(arg, (str, int, bool)))
 
 
-def typed_at(rules: Callable[[type[Any]], Any], file: str, *path: str) -> Any:
-    """The typed value of tables/<file>.yaml at `path`: the piece declared exactly there, or
-    what a piece declared around it (the closest) reads there, when path's next key is one of
-    its fields; `rules(Cls)` gives the built pieces. LookupError when no piece types it."""
+def _closest(file: str, path: tuple[str, ...]) -> tuple[type, Place]:
+    """The piece declared closest around tables/<file>.yaml at `path` that reads it."""
     found: tuple[type, Place] | None = None
     for cls, place in PIECES.items():
         depth = len(place.path)
@@ -429,8 +427,16 @@ def typed_at(rules: Callable[[type[Any]], Any], file: str, *path: str) -> Any:
             found = (cls, place)
     if found is None:
         raise LookupError(f"tables/{file}.yaml '{'.'.join(path) or '(raiz)'}'")
-    value = rules(found[0])
-    for key in path[len(found[1].path):]:
+    return found
+
+
+def typed_at(rules: Callable[[type[Any]], Any], file: str, *path: str) -> Any:
+    """The typed value of tables/<file>.yaml at `path`: the piece declared exactly there, or
+    what a piece declared around it (the closest) reads there, when path's next key is one of
+    its fields; `rules(Cls)` gives the built pieces. LookupError when no piece types it."""
+    cls, place = _closest(file, path)
+    value = rules(cls)
+    for key in path[len(place.path):]:
         if isinstance(value, Mapping) and key in value:
             value = value[key]
         elif is_dataclass(value) and key in _field_names(type(value)):
@@ -438,6 +444,36 @@ def typed_at(rules: Callable[[type[Any]], Any], file: str, *path: str) -> Any:
         else:
             raise LookupError(f"tables/{file}.yaml '{'.'.join(path)}'")
     return value
+
+
+def declared_at(file: str, *path: str) -> Any:
+    """The type the pieces declare for tables/<file>.yaml at `path` (a generic piece's type
+    variable resolved: inicio.yaml `estacao.valor` of a `HouseValue[Season]` is Season).
+    LookupError when no piece types it."""
+    cls, place = _closest(file, path)
+    kind: Any = cls
+    for key in path[len(place.path):]:
+        kind = _declared_inside(kind, key)
+        if kind is None:
+            raise LookupError(f"tables/{file}.yaml '{'.'.join(path)}'")
+    return kind
+
+
+def _declared_inside(kind: Any, key: str) -> Any:
+    """The declared type of `key` inside a value of type `kind` (None: not typed there)."""
+    while get_origin(kind) in (Union, types.UnionType):
+        options = [arg for arg in get_args(kind) if arg is not type(None)]
+        if len(options) != 1:
+            return None
+        kind = options[0]
+    origin = get_origin(kind) or kind
+    if is_dataclass(origin) and isinstance(origin, type):
+        hint = _hints(origin).get(key)
+        bound = dict(zip(getattr(origin, "__parameters__", ()), get_args(kind)))
+        return _typed(hint, bound) if hint is not None else None
+    if isinstance(origin, type) and issubclass(origin, Mapping) and get_args(kind):
+        return get_args(kind)[1]
+    return None
 
 
 def held(value: Any, target: type[T]) -> Iterator[T]:
@@ -448,4 +484,4 @@ def held(value: Any, target: type[T]) -> Iterator[T]:
 
 
 __all__ = ["DuplicatePiece", "InvalidValue", "PIECES", "require_at_least", "require_filled", "build_piece", "build_pieces", "can_hold",
-           "check_piece", "held", "piece", "typed_at"]
+           "check_piece", "declared_at", "held", "piece", "typed_at"]

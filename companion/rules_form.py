@@ -2,23 +2,29 @@
 
 A field is a value of tables/ the seeds do not give — a house default: every value inside a
 map marked `padrao_da_casa: true` (or a whole file marked so), and the value `X` (or `X_…`)
-beside a key `X_padrao_da_casa: true`. What a field takes comes from the typed piece that reads
-it (a whole number, a number, text, yes/no, one of a few words); its label is its key's words in
-tables/regras_tela.yaml (`chaves`, the key itself with spaces otherwise), under its file's
-heading (`arquivos`). The regions and their encounter tables are edited as regions, not as
-fields. `view` is what GET /api/regras answers: the overrides, the values in force and the
-fields.
+beside a key `X_padrao_da_casa: true`. What a field takes comes from the type the typed pieces
+declare for it (rulebook.declared_at; the value's own type otherwise): a whole number, a number,
+text, yes/no, one of a few words (a Literal: a closed choice, even through a generic piece such
+as inicio.yaml's `HouseValue[Season]`), a list of those (a `[mínimo, máximo]` pair, or any
+length) or a map of those by name (casa.yaml `descanso.dados_de_vida`). Its label is its key's
+words in tables/regras_tela.yaml (`chaves`, the key itself with spaces otherwise), under its
+file's heading (`arquivos`), with the words of a choice's values (`opcoes`), of a list's items
+(`itens`) and of a map (`mapas`). The regions and their encounter tables are edited as regions,
+not as fields; the voice's names (nomes_da_voz.yaml) have their own section
+(companion.server.names). `view` is what GET /api/regras answers: the overrides, the values in
+force and the fields. There is no validator here: the loader checks every value.
 """
 from __future__ import annotations
 
 import types
-from dataclasses import dataclass, is_dataclass
-from typing import Any, Literal, Mapping, Union, get_args, get_origin, get_type_hints
+from dataclasses import dataclass
+from typing import Any, Literal, Mapping, Union, get_args, get_origin
 
 from companion import house_rules
+from companion.house_rules import is_rows
 from companion.engine.procedures.encounters import EncounterTables
 from companion.engine.toolkit import TerrainNames
-from companion.rulebook import piece, typed_at
+from companion.rulebook import declared_at, piece
 from companion.tables import Tables
 
 MARK = "padrao_da_casa"
@@ -34,12 +40,16 @@ class FormWords:
     arquivos: Mapping[str, str]
     chaves: Mapping[str, str]
     regioes: Mapping[str, str]
+    opcoes: Mapping[str, str]  # how a closed choice's value is shown ('verao': 'verão')
+    itens: Mapping[str, tuple[str, ...]]  # the items of a list under that key ([mín, máx])
+    mapas: Mapping[str, Mapping[str, str]]  # a map under that key: its key's and value's words
+    nomes_da_voz: Mapping[str, str]  # the voice's names: the section's words
 
 
 def fields(shipped: Tables, tables: Tables) -> list[dict[str, Any]]:
     """Every house value the GM may change, in the files' order: its file, key path, label,
-    kind (inteiro, numero, texto, sim_nao, escolha with `opcoes`), the shipped default and the
-    value in force."""
+    kind (inteiro, numero, texto, sim_nao, escolha with `opcoes`; lista with `itens` and
+    `tamanho`; mapa with `valores`), the shipped default and the value in force."""
     words = shipped.piece(FormWords)
     found: list[dict[str, Any]] = []
     for stem in house_rules.editable(shipped):
@@ -53,7 +63,7 @@ def fields(shipped: Tables, tables: Tables) -> list[dict[str, Any]]:
 
 def _walk(shipped: Tables, tables: Tables, words: FormWords, stem: str, path: tuple[str, ...],
           node: Any, marked: bool, found: list[dict[str, Any]]) -> None:
-    if not isinstance(node, Mapping) or house_rules.is_rows(node):
+    if not isinstance(node, Mapping) or is_rows(node):
         return
     marked = marked or node.get(MARK) is True
     beside = [str(key)[:-len(MARK) - 1] for key in node
@@ -64,20 +74,86 @@ def _walk(shipped: Tables, tables: Tables, words: FormWords, stem: str, path: tu
             continue
         here = path + (name,)
         chosen = marked or any(name == b or name.startswith(b + "_") for b in beside)
-        if isinstance(value, Mapping):
+        shape = _shape(stem, here, value) if chosen else None
+        if shape is not None:
+            found.append(_field(tables, words, stem, here, value, shape))
+        elif isinstance(value, Mapping):
             _walk(shipped, tables, words, stem, here, value, chosen, found)
-        elif chosen and isinstance(value, (bool, int, float, str)):
-            found.append(_field(shipped, tables, words, stem, here, value))
 
 
-def _field(shipped: Tables, tables: Tables, words: FormWords, stem: str,
-           path: tuple[str, ...], default: Any) -> dict[str, Any]:
-    kind, options = _kind(shipped, stem, path, default)
+def _declared(stem: str, path: tuple[str, ...]) -> Any:
+    try:
+        return declared_at(stem, *path)
+    except LookupError:
+        return None
+
+
+def _shape(stem: str, path: tuple[str, ...], value: Any) -> dict[str, Any] | None:
+    """What a field takes, from the type the pieces declare for it (else the value's own):
+    a scalar, a list of scalars (of a fixed length or any) or a map of scalars by name; None
+    for what is not one field (a map of values, walked into)."""
+    hint = _plain(_declared(stem, path))
+    origin = get_origin(hint)
+    if isinstance(value, Mapping):
+        if not (isinstance(origin, type) and issubclass(origin, Mapping)) or is_rows(value):
+            return None
+        inner = _scalar(get_args(hint)[1], None)
+        return {"tipo": "mapa", "valores": inner} if inner else None
+    if isinstance(value, list):
+        args = get_args(hint) if origin in (tuple, list) else ()
+        if args and (len(args) == 2 and args[1] is Ellipsis or origin is list):
+            inner = _scalar(args[0], None)
+            return {"tipo": "lista", "itens": [inner], "tamanho": None} if inner else None
+        kinds = [_scalar(arg, None) for arg in args]
+        if kinds and all(kinds):
+            return {"tipo": "lista", "itens": kinds, "tamanho": len(kinds)}
+        if not args and value and all(_scalar(None, item) for item in value):
+            return {"tipo": "lista", "itens": [_scalar(None, value[0])], "tamanho": None}
+        return None
+    if isinstance(value, (bool, int, float, str)):
+        return _scalar(hint, value)
+    return None
+
+
+def _plain(hint: Any) -> Any:
+    """An optional type as the type it holds."""
+    while get_origin(hint) in (Union, types.UnionType):
+        options = [arg for arg in get_args(hint) if arg is not type(None)]
+        if len(options) != 1:
+            return None if not options else options
+        hint = options[0]
+    return hint
+
+
+def _scalar(hint: Any, value: Any) -> dict[str, Any] | None:
+    """A scalar's kind: {tipo} (with `opcoes` for a closed choice); None if not a scalar."""
+    hint = _plain(hint)
+    if isinstance(hint, list):  # a union of scalars (float | int): a number
+        hint = float if set(hint) <= {int, float} else None
+    if get_origin(hint) is Literal:
+        return {"tipo": "escolha", "opcoes": list(get_args(hint))}
+    if hint in KINDS:
+        return {"tipo": KINDS[hint]}
+    if value is not None and type(value) in KINDS:
+        return {"tipo": KINDS[type(value)]}
+    return None
+
+
+def _field(tables: Tables, words: FormWords, stem: str, path: tuple[str, ...], default: Any,
+           shape: dict[str, Any]) -> dict[str, Any]:
     field: dict[str, Any] = {
         "arquivo": stem, "chave": ".".join(path), "rotulo": label(words, stem, path),
-        "tipo": kind, "padrao": default, "valor": tables.get(stem, *path)}
-    if options:
-        field["opcoes"] = options
+        **shape, "padrao": default, "valor": tables.get(stem, *path)}
+    choices = [field, *field.get("itens", ()), field.get("valores") or {}]
+    for kind in choices:
+        if "opcoes" in kind:
+            kind["rotulos_opcoes"] = {o: words.opcoes.get(str(o), str(o)) for o in kind["opcoes"]}
+    if shape["tipo"] == "lista":
+        field["rotulos_itens"] = next((list(words.itens[key]) for key in reversed(path)
+                                       if key in words.itens), [])
+    if shape["tipo"] == "mapa":
+        field["rotulos_mapa"] = next((dict(words.mapas[key]) for key in reversed(path)
+                                      if key in words.mapas), {})
     return field
 
 
@@ -86,24 +162,6 @@ def label(words: FormWords, stem: str, path: tuple[str, ...]) -> str:
     parts = [words.arquivos.get(stem, stem)]
     parts += [words.chaves.get(key, key.replace("_", " ")) for key in path]
     return " › ".join(parts)
-
-
-def _kind(shipped: Tables, stem: str, path: tuple[str, ...],
-          value: Any) -> tuple[str, list[Any]]:
-    """What the typed piece that reads the value takes (else: the value's own type)."""
-    hint: Any = type(value)
-    try:
-        parent = typed_at(shipped.piece, stem, *path[:-1])
-        if is_dataclass(parent):
-            hint = get_type_hints(type(parent)).get(path[-1], hint)
-    except LookupError:
-        pass
-    while get_origin(hint) in (Union, types.UnionType):
-        options = [arg for arg in get_args(hint) if arg is not type(None)]
-        hint = options[0] if len(options) == 1 else type(value)
-    if get_origin(hint) is Literal:
-        return "escolha", list(get_args(hint))
-    return KINDS.get(hint, KINDS.get(type(value), "texto")), []
 
 
 def regions(shipped: Tables, tables: Tables) -> list[dict[str, Any]]:

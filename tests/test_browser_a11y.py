@@ -1,7 +1,8 @@
 """Accessible pages (issue 17): axe-core (axe-playwright-python, which ships it; no network)
 finds no violation on /mestre, /jogador and /mesa in the states a table reaches — a prompt
 pending, the answer's result card, the party lost, a chase, the GM's list of seats, a
-player's second-device link, the question 'Sair' asks and the GM's Regras screen."""
+player's second-device link, the question 'Sair' asks and the GM's Regras screen (a region,
+a [mínimo, máximo] pair refused in place, the voice's names)."""
 from __future__ import annotations
 
 from typing import Any
@@ -69,3 +70,11 @@ def test_no_accessibility_violations_in_the_states_a_table_reaches(table: Table)
     region.locator(".row-count").first.fill("muitos")
     wait_until(lambda: "deveria ser" in region.locator(".rule-msg").inner_text())
     check({"mestre": gm}, "a tela Regras com um valor recusado")
+    # its fields of several inputs (a [mínimo, máximo] pair refused in place) and the voice's
+    # names (the campaign's own lists, the names it learned)
+    low = gm.locator("#regra-personagem-limites_personagem-nivel-0")
+    low.fill("30")
+    wait_until(lambda: "[mínimo, máximo]" in gm.locator(
+        "#regra-personagem-limites_personagem-nivel-msg").inner_text())
+    gm.locator("#nomes-aprendidos").wait_for()
+    check({"mestre": gm}, "a tela Regras: um par recusado e os nomes da voz")

@@ -531,3 +531,19 @@ def test_the_report_reads_a_region_after_the_campaign_reopened(tmp_path: Path,
     reopened.close()
     told = _told(db, tables, "gm")
     assert told[-1][1] == "avançar" and told[-1][3]["regiao_nome"] == "Floresta Sombria"
+
+
+def test_the_campaigns_voice_names_stay_apart_from_the_shipped_lists(tmp_path: Path,
+                                                                     tables: Tables) -> None:
+    """The names a campaign added to the voice lists are only its own (nomes_da_voz.yaml): an
+    update of the shipped lists (voz.yaml) reaches it, and its own names stay."""
+    from companion.voice.config import voice_config
+
+    own = {"nomes_da_voz": {"magia": ["Raio do Trovão"]}}
+    assert house_rules.patched(tables, {}, own).overrides == own
+    updated = changed_rules(tmp_path, "voz.yaml", "luz, luz contínua,",
+                            "luz, luz contínua, chuva de meteoros,")
+    lists = voice_config(house_rules.settle(updated, own).tables).free_lists
+    assert {"raio do trovao", "chuva de meteoros", "luz"} <= set(lists["magia"])
+    assert {"raio do trovao", "chuva de meteoros"} <= set(lists["nome"])
+    assert "raio do trovao" not in voice_config(updated).free_lists["magia"]

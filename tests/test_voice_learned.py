@@ -131,6 +131,38 @@ def test_a_live_session_grows_its_phrase_list(tables: Tables) -> None:
         session.close()
 
 
+def test_the_live_list_follows_the_campaigns_names_and_regions(tables: Tables) -> None:
+    """A spell the GM adds on the Regras screen and a region the GM names are rules changes:
+    the live phrase list (what the listener takes between utterances) and the voice reading
+    follow them, and an undo takes them back out."""
+    session = Session.open(None, 3, tables)
+    taught = SessionNames(session, tables)
+    try:
+        phrases = session_phrases(session, tables, taught)
+        reader = session_reader(session, tables, taught)
+        before = phrases()
+        assert reader()("magia raio do trovão por seis turnos").command is None
+        change = session.change_rules({
+            "nomes_da_voz": {"magia": ["Raio do Trovão"], "criatura": ["Górgona Anciã"]},
+            "encontros": {"regioes": {"vale-cinzento": {
+                "regiao": "Vale Cinzento", "terreno": "colinas", "dados": "1d2",
+                "linhas": {1: "Corvos", 2: "Pastores"}}}}}, "gm")
+        assert change.ok, change.error
+        after = phrases()
+        assert after is not before
+        for name in ("raio do trovão", "górgona anciã", "vale cinzento"):
+            assert any(name in line for line in after), name
+        assert reader()("magia raio do trovão por seis turnos").command.args == {
+            "nome": "raio do trovão", "turnos": 6}
+        assert reader()("a górgona anciã morreu").command.name == "derrotados"
+        assert reader()("região vale cinzento").command.name == "regiao"
+        assert session.run("desfazer").ok
+        assert not any("raio do trovão" in line for line in phrases())
+    finally:
+        taught.close()
+        session.close()
+
+
 def test_learned_names_leave_out_what_cannot_be_read_back(tables: Tables) -> None:
     from companion.store.log import StoredCommand
 

@@ -1,5 +1,6 @@
 """The HTTP API for scripts and the GM's tools: GET /api/state, POST /api/command, and the
-campaign's own rules, GET and POST /api/regras.
+campaign's own rules, GET and POST /api/regras (and POST /api/regras/esquecer: a name the
+campaign learned taken out of the voice lists, companion.server.names).
 
 All need `Authorization: Bearer <gm token>`. Answers are JSON; errors are
 `{"ok": false, "error": "<Portuguese message>"}` with 400 (bad request), 401 (no or wrong
@@ -17,6 +18,7 @@ from flask import Blueprint, Response, jsonify, request
 from companion import house_rules, rules_form
 from companion.errors import AccessDenied, TableError
 from companion.server import access
+from companion.server.names import VoiceNames
 from companion.server.served import ServedSession
 from companion.tables import Tables
 
@@ -26,7 +28,7 @@ def error(message: str, status: int) -> tuple[Response, int]:
 
 
 def blueprint(session: ServedSession, tables: Tables,
-              view_state: Callable[..., dict]) -> Blueprint:
+              view_state: Callable[..., dict], names: VoiceNames) -> Blueprint:
     """The /api routes bound to one session."""
     api = Blueprint("api", __name__, url_prefix="/api")
 
@@ -44,7 +46,18 @@ def blueprint(session: ServedSession, tables: Tables,
 
     @api.get("/regras")
     def rules() -> Response:
-        return jsonify(rules_form.view(session.shipped, session.tables, session.overrides))
+        view = rules_form.view(session.shipped, session.tables, session.overrides)
+        return jsonify({**view, "nomes_da_voz": names.view()})
+
+    @api.post("/regras/esquecer")
+    def forget_names() -> tuple[Response, int]:
+        """`{"nomes": ["Nome", …]}`: learned names out of the voice lists (not a command)."""
+        try:
+            body = _json_body()
+        except AccessDenied as refused:
+            return jsonify({"ok": False, "erro": refused.message}), 400
+        answer = names.forget(body.get("nomes") if isinstance(body, dict) else None)
+        return jsonify(answer), 200 if answer["ok"] else 422
 
     @api.get("/regras.yaml")
     def rules_file() -> Response:

@@ -23,7 +23,7 @@ from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 from companion import protocol
 from companion.engine.view import view_state, view_states
 from companion.errors import CompanionError
-from companion.server import access, api, guard, qr, report, sockets
+from companion.server import access, api, guard, names, qr, report, sockets
 from companion.server import speech as speech_events
 from companion.server import voice as voice_events
 from companion.server.served import ServedSession
@@ -69,9 +69,11 @@ def create_app(session: ServedSession, tables: Tables | None = None, web_dir: Pa
     sockets.register(socketio, hub)
     app.extensions["mesa_hub"] = hub
     app.extensions["mesa_voice"] = _voice(socketio, hub, voice)
+    voice_hub = app.extensions["mesa_voice"]
+    hub.names = voice_names = names.VoiceNames(session, lambda: voice_hub.voice)
     app.extensions["mesa_speech"] = _speech(socketio, hub, tables, app.extensions["mesa_voice"],
                                             speech_output)
-    app.register_blueprint(api.blueprint(session, tables, view_state))
+    app.register_blueprint(api.blueprint(session, tables, view_state, voice_names))
     app.register_blueprint(report.blueprint(session, tables, _message_page))
     _pages(app, session, web_dir)
     _errors(app)

@@ -10,6 +10,7 @@ from typing import Any, Callable, Protocol, runtime_checkable
 from companion.commands.reading import ParseResult
 from companion.engine import Command, State
 from companion.session import Player, RunResult, Seat
+from companion.store.log import StoredCommand
 from companion.projection import Quoted, StoredEvent
 from companion.tables import Tables
 
@@ -48,6 +49,8 @@ class ServedSession(Protocol):
     def events_of(self, n: int) -> list[EventDict]: ...
 
     def last_seq(self) -> int: ...
+
+    def commands(self) -> list[StoredCommand]: ...
 
     def history_since(self, seq: int = 0, limit: int = -1) -> list[StoredEvent]: ...
 

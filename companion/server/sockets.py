@@ -9,7 +9,9 @@
 - companion.server.seats: the seats (`liberar`, `sair`, `aparelho`; `lugares`,
   `lugar_liberado`);
 - `regras` (here): the GM's rule edits, `{"validar": {…}}` (a dry run) or `{"alterar": {…}}`
-  in the export file's shape, acknowledged `{ok, erro}` (companion.server.api.rules_answer).
+  in the export file's shape, acknowledged `{ok, erro}` (companion.server.api.rules_answer);
+  and `{"esquecer": ["Nome", …]}`, a name the campaign learned taken out of the voice lists
+  (companion.server.names: no game command, nothing to undo).
 
 Event numbers are per viewer (companion.projection, kept live by companion.server.projections):
 the GM gets the log's global seqs; a player and the table screen get 1, 2, 3, … counting only
@@ -32,6 +34,7 @@ from companion.server import access
 from companion.server.api import rules_answer
 from companion.server.fanout import Dispatcher, FanOut, ViewState, ViewStates
 from companion.server.gate import CommandGate
+from companion.server.names import VoiceNames
 from companion.server.projections import Projections
 from companion.server.rooms import Client, Connections
 from companion.server.seats import Seats
@@ -73,6 +76,7 @@ class Hub:
         self.gate = CommandGate(session, tables, self.connections, self.projections, limiters,
                                 visible_to)
         self.on_disconnect: list[Callable[[str], None]] = []  # other parts that forget a sid
+        self.names: VoiceNames | None = None  # the voice's names (set once voice is wired)
 
     # ------------------------------------------------------------------ what the parts share
 
@@ -117,6 +121,8 @@ class Hub:
         self.session.unsubscribe(self.fanout.on_events)
         self.session.unsubscribe(self.seats.on_events)
         self.dispatcher.stop()
+        if self.names is not None:
+            self.names.close()
 
     # ------------------------------------------------------------------ the handlers
 
@@ -145,10 +151,12 @@ class Hub:
         limiter = self.gate.limiters[client.role]
         if not limiter.allow(sid):
             return {"ok": False, "erro": access.rate_limited(int(limiter.capacity))}
-        asked = [key for key in ("validar", "alterar")
+        asked = [key for key in ("validar", "alterar", "esquecer")
                  if isinstance(payload, dict) and key in payload]
-        if len(asked) != 1 or len(payload) != 1:
+        if len(asked) != 1 or len(payload) != 1 or asked[0] == "esquecer" and self.names is None:
             return {"ok": False, "erro": words.render("regras.pedido_invalido", {})}
+        if asked[0] == "esquecer" and self.names is not None:
+            return self.names.forget(payload["esquecer"])
         dry_run = asked[0] == "validar"
         return rules_answer(self.session.change_rules(payload[asked[0]], protocol.GM,
                                                       dry_run=dry_run), dry_run)

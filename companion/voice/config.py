@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from companion.commands.grammar import grammar
-from companion.commands.normalize import fold
+from companion.commands.normalize import fold, normalize
+from companion.commands.sentences import SentenceFile, Wildcard
 from companion.errors import TableError
 from companion.rulebook import InvalidValue, piece, require_filled
 from companion.tables import Tables
@@ -79,6 +80,7 @@ class VoiceData:
     listas: Mapping[str, tuple[str, ...]]
     listas_juntas: Mapping[str, tuple[str, ...]]
     aprender: Mapping[str, Mapping[str, tuple[str, ...]]]
+    nomes_da_voz: Mapping[str, tuple[str, ...]]
     acentos: Mapping[str, str]
     modelos: Models
 
@@ -91,6 +93,11 @@ class VoiceData:
             if unknown:
                 raise InvalidValue(f"aprender.{command}", "nomes de listas de `listas` (não há "
                                    f"{', '.join(unknown)})")
+        for name, joins in self.nomes_da_voz.items():
+            unknown = [part for part in joins if part not in self.listas]
+            if unknown or not joins:
+                raise InvalidValue(f"nomes_da_voz.{name}", "nomes de listas de `listas` (não "
+                                   f"há {', '.join(unknown) or 'nenhuma'})")
         for name, parts in self.listas_juntas.items():
             unknown = [part for part in parts if part not in self.listas]
             if unknown:
@@ -102,6 +109,62 @@ class VoiceData:
             raise InvalidValue("nomes_por_modelo", "um número inteiro, 1 ou mais")
         if not 0 <= self.confianca_minima <= 1:
             raise InvalidValue("confianca_minima", "um número entre 0 e 1")
+
+
+def said_name(text: str) -> str:
+    """A name as the recogniser writes it and the voice reading reads it back (folded, numbers
+    said as digits: 'três lobos' is '3 lobos')."""
+    return normalize(text).text
+
+
+def fits_slot(said: str, spec: Wildcard, fillers: frozenset[str],
+              not_names: Iterable[str]) -> bool:
+    """Can this name (said_name) be read back in a slot read by `spec`? No number, no filler
+    of frases.yaml inside (fillers are dropped before reading), within the slot's word limit,
+    and not starting with a word that is not a name where the slot refuses those."""
+    words = said.split()
+    return bool(words) and len(words) <= spec.palavras \
+        and not any(w.isdigit() for w in words) \
+        and not any(f" {f} " in f" {said} " for f in fillers) \
+        and not (spec.filtra_inicio and words[0] in set(not_names))
+
+
+def fillers_of(sentences: SentenceFile) -> frozenset[str]:
+    """frases.yaml's fillers (`skip_words`), folded."""
+    return frozenset(" ".join(fold(w).split()) for w in sentences.skip_words)
+
+
+@piece("nomes_da_voz")
+@dataclass(frozen=True)
+class CampaignNames:
+    """tables/nomes_da_voz.yaml: the names a campaign adds to the voice lists (spells,
+    creatures, treasure and items), empty as shipped; voz.yaml `nomes_da_voz` says which
+    voice lists each joins. A name must be one the voice can hear in one of them at least."""
+
+    magia: tuple[str, ...]
+    criatura: tuple[str, ...]
+    tipo: tuple[str, ...]
+
+    def of(self) -> dict[str, tuple[str, ...]]:
+        return {"magia": self.magia, "criatura": self.criatura, "tipo": self.tipo}
+
+    def check_against(self, rules: Callable[[type[Any]], Any]) -> None:
+        joins = rules(VoiceData).nomes_da_voz
+        sentences = rules(SentenceFile)
+        fillers = fillers_of(sentences)
+        for key, names in self.of().items():
+            if key not in joins:
+                raise InvalidValue(key, "uma lista que tables/voz.yaml `nomes_da_voz` liga às "
+                                   "listas da voz")
+            specs = [sentences.mesa.wildcard(name) for name in joins[key]]
+            most = max(spec.palavras for spec in specs)
+            for index, name in enumerate(names):
+                said = said_name(str(name))
+                if not any(fits_slot(said, spec, fillers, sentences.mesa.nao_sao_nomes)
+                           for spec in specs):
+                    raise InvalidValue(f"{key}[{index}]", f"um nome que a voz possa ouvir "
+                                       f"('{name}' não é): sem números nem palavras de "
+                                       f"enchimento, de 1 a {most} palavras")
 
 
 @dataclass(frozen=True)
@@ -151,12 +214,38 @@ def _folded(words: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(" ".join(fold(w).split()) for w in words if fold(w).strip()))
 
 
-def _free_lists(data: VoiceData) -> dict[str, tuple[str, ...]]:
-    """The voice lists, folded; a joined list (`listas_juntas`) is its parts, in order."""
+def _free_lists(data: VoiceData, tables: Tables) -> dict[str, tuple[str, ...]]:
+    """The voice lists, folded, with the names the campaign added to them (nomes_da_voz.yaml,
+    each in the lists whose slot can read it back); a joined list (`listas_juntas`) is its
+    parts, in order."""
     lists = {name: _folded(words) for name, words in data.listas.items()}
+    added = campaign_names(tables)
+    for name, words in added.items():
+        lists[name] = tuple(dict.fromkeys([*lists[name], *words]))
+    rules = grammar(tables).rules
+    fillers = frozenset(" ".join(fold(w).split()) for w in grammar(tables).intents.skip_words)
     for name, parts in data.listas_juntas.items():
-        lists[name] = tuple(dict.fromkeys(word for part in parts for word in lists[part]))
+        shipped = [word for part in parts for word in _folded(data.listas[part])]
+        own = [word for part in parts for word in added.get(part, ())
+               if fits_slot(word, rules.wildcard(name), fillers, rules.nao_sao_nomes)]
+        lists[name] = tuple(dict.fromkeys([*shipped, *own]))
     return lists
+
+
+def campaign_names(tables: Tables) -> dict[str, tuple[str, ...]]:
+    """{voice list: the names the campaign added to it} (nomes_da_voz.yaml, said as the
+    recogniser writes them), each only in the lists whose slot can read it back."""
+    data = tables.piece(VoiceData)
+    rules = grammar(tables).rules
+    fillers = frozenset(" ".join(fold(w).split()) for w in grammar(tables).intents.skip_words)
+    found: dict[str, list[str]] = {}
+    for key, names in tables.piece(CampaignNames).of().items():
+        for list_name in data.nomes_da_voz.get(key, ()):
+            spec = rules.wildcard(list_name)
+            found.setdefault(list_name, []).extend(
+                said for said in (said_name(str(n)) for n in names)
+                if fits_slot(said, spec, fillers, rules.nao_sao_nomes))
+    return {name: tuple(dict.fromkeys(words)) for name, words in found.items() if words}
 
 
 def voice_config(tables: Tables) -> VoiceConfig:
@@ -172,6 +261,10 @@ def voice_config(tables: Tables) -> VoiceConfig:
     for words in data.listas.values():  # the lists are written as said, accents and all
         for word in " ".join(str(w) for w in words).lower().split():
             accents.setdefault(fold(word), word)
+    for words in tables.piece(CampaignNames).of().values():  # the GM's too, as typed (words
+        for word in " ".join(str(w) for w in words).lower().split():  # of 4 letters or more:
+            if len(word) >= 4 and fold(word).isalpha():  # a short "é" must not turn every "e")
+                accents.setdefault(fold(word), word)
     wrong = [k for k, v in accents.items() if fold(v) != k]
     if wrong:
         raise TableError(f"tables/voz.yaml: acentos que não batem com a palavra: {wrong}")
@@ -197,7 +290,7 @@ def voice_config(tables: Tables) -> VoiceConfig:
         filler_phrases=data.enchimentos.por_palavra,
         names_per_template=data.nomes_por_modelo,
         filler_anchors=tuple(" ".join(str(c).lower().split()) for c in data.enchimentos.comandos),
-        free_lists=_free_lists(data),
+        free_lists=_free_lists(data, tables),
         learn=data.aprender,
         accents=accents,
         accents_folded_grammar=frozenset(fold(str(k)) for k in [*data.acentos, *written]

@@ -5,6 +5,7 @@ stored commands (history is kept: nothing is recomputed), less the names the GM 
 forgotten comes back."""
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping
@@ -14,7 +15,7 @@ from companion.commands.normalize import fold, normalize
 from companion.store.log import Log, StoredCommand
 from companion.store.voice_names import TABLE, ForgottenNames, forgotten_of
 from companion.tables import Tables
-from companion.voice.config import voice_config
+from companion.voice.config import fits_slot, voice_config
 
 
 @dataclass(frozen=True)
@@ -29,17 +30,12 @@ class Learned:
 
 
 def fits(slot: str, said: str, tables: Tables) -> bool:
-    """Can this name be read back in this slot? No number, no filler inside (fillers are
-    dropped before reading), within the slot's word limit, and not starting with a word that
-    is not a name where the slot refuses those (frases.yaml mesa.curingas)."""
+    """Can this name be read back in this slot? (config.fits_slot: no number, no filler
+    inside, within the slot's word limit, not a word that is no name where the slot refuses
+    those — frases.yaml mesa.curingas)."""
     compiled = grammar(tables)
-    words = said.split()
-    spec = compiled.rules.wildcard(slot)
-    fillers = {" ".join(fold(w).split()) for w in compiled.intents.skip_words}
-    return bool(words) and len(words) <= spec.palavras \
-        and not any(w.isdigit() for w in words) \
-        and not any(f" {f} " in f" {said} " for f in fillers) \
-        and not (spec.filtra_inicio and words[0] in compiled.rules.nao_sao_nomes)
+    fillers = frozenset(" ".join(fold(w).split()) for w in compiled.intents.skip_words)
+    return fits_slot(said, compiled.rules.wildcard(slot), fillers, compiled.rules.nao_sao_nomes)
 
 
 def learned_names(commands: Iterable[StoredCommand], forgotten: Mapping[str, int],
@@ -88,18 +84,27 @@ def forget(path: str | Path, said: Iterable[str],
            tables: Tables) -> tuple[list[Learned], list[str]]:
     """Take names out of a campaign's voice lists (until typed again): the names forgotten,
     and the ones said that the campaign never taught (nothing is written for those)."""
-    learned = {name.said: name for name in campaign_learned(path, tables)}
+    names = ForgottenNames(path)
+    try:
+        return forget_in(campaign_learned(path, tables), names, said)
+    finally:
+        names.close()
+
+
+def forget_in(learned: Iterable[Learned], names: ForgottenNames,
+              said: Iterable[str]) -> tuple[list[Learned], list[str]]:
+    """Forget names among `learned` in the forgotten-names table `names`: the names forgotten,
+    and the ones said that were not learned (then nothing is written)."""
+    taught = {name.said: name for name in learned}
+    said = list(said)
     wanted = [normalize(text).text for text in said]
-    known = [learned[name] for name in dict.fromkeys(wanted) if name in learned]
-    unknown = [text for text, name in zip(said, wanted) if name not in learned]
-    if known and not unknown:
-        names = ForgottenNames(path)
-        try:
-            for name in known:
-                names.forget([name.said], name.n)
-        finally:
-            names.close()
-    return (known if not unknown else []), unknown
+    known = [taught[name] for name in dict.fromkeys(wanted) if name in taught]
+    unknown = [text for text, name in zip(said, wanted) if name not in taught]
+    if not known or unknown:
+        return [], unknown
+    for name in known:
+        names.forget([name.said], name.n)
+    return known, unknown
 
 
 class SessionNames:
@@ -112,16 +117,25 @@ class SessionNames:
         self._forgotten = ForgottenNames(session.db_path)
         self._key: tuple[Any, ...] | None = None
         self._learned: list[Learned] = []
+        self._lock = threading.RLock()
 
     def current(self, tables: Tables | None = None) -> list[Learned]:
         """The names taught so far (read with `tables`, the campaign's rules in force)."""
         rules = tables or self._tables
-        key = (self._session.last_seq(), self._forgotten.version(), id(rules))
-        if key != self._key:
-            self._learned = learned_names(self._session.commands(), self._forgotten.all(),
-                                          rules)
-            self._key = key
-        return self._learned
+        with self._lock:  # the listener's thread and the Regras screen's requests both ask
+            key = (self._session.last_seq(), self._forgotten.version(), id(rules))
+            if key != self._key:
+                self._learned = learned_names(self._session.commands(),
+                                              self._forgotten.all(), rules)
+                self._key = key
+            return self._learned
+
+    def forget(self, said: Iterable[str],
+               tables: Tables | None = None) -> tuple[list[Learned], list[str]]:
+        """Forget names the session taught (forget_in); the listener hears the list without
+        them from its next utterance on."""
+        with self._lock:
+            return forget_in(self.current(tables), self._forgotten, said)
 
     def close(self) -> None:
         self._forgotten.close()

@@ -225,6 +225,7 @@ class DungeonRules:
     tabela_b: SleepMishap
     tabela_c: SleepChecks
     magia_maximo_turnos: int
+    magia_maximo_turnos_padrao_da_casa: bool = False
 
     def validate(self) -> None:
         _require_positive("turno_minutos", self.turno_minutos)

@@ -1,5 +1,7 @@
-// The GM's "Regras" screen: the campaign's regions with their encounter tables and the house
-// values, a form built from GET /api/regras (the fields come from tables/, with their labels).
+// The GM's "Regras" screen: the campaign's regions with their encounter tables, the voice's
+// names (the campaign's own, changed as rules; the learned ones, forgotten with {"esquecer"})
+// and the house values (scalars, lists, maps, closed choices), a form built from GET
+// /api/regras (the fields come from tables/, with their labels).
 // Every value is checked as it is typed by the server's own loader (Socket.IO `regras`
 // {"validar": …}, a dry run) and changed with {"alterar": …}: one logged, undoable command.
 // There is no validator here: the messages are the server's.
@@ -23,8 +25,10 @@ function patchAt(file, key, value) {
   return root;
 }
 
+/** What an input says, as the kind it is for ({tipo}): the server's loader checks it. */
 function typedValue(field, input) {
   if (field.tipo === "sim_nao") return input.checked;
+  if (field.tipo === "escolha") return input.value;
   const raw = input.value.trim();
   if (field.tipo === "inteiro" && /^-?\d+$/.test(raw)) return Number.parseInt(raw, 10);
   if (field.tipo === "numero" && raw !== "" && !Number.isNaN(Number(raw.replace(",", ".")))) {
@@ -58,8 +62,21 @@ export function rulesScreen({ ask, token, onChanged }) {
     const answer = await api("/api/regras");
     if (!answer.ok) { say("Não consegui ler as regras da campanha.", true); return; }
     data = await answer.json();
+    // a re-render must not take away what the GM is typing in another field (its own change
+    // comes when it loses focus): the focused input keeps its text and the focus
+    const typing = screen.contains(document.activeElement) && document.activeElement.id
+      ? { id: document.activeElement.id, value: document.activeElement.value } : null;
     renderRegions();
+    renderNames();
     renderValues();
+    const again = typing && document.getElementById(typing.id);
+    if (again) {
+      if (again.matches("input[type=text]") && again.value !== typing.value) {
+        again.value = typing.value;
+        again.dispatchEvent(new Event("input", { bubbles: true }));
+      }
+      again.focus();
+    }
   }
 
   async function change(patch, what) {
@@ -95,49 +112,201 @@ export function rulesScreen({ ask, token, onChanged }) {
     }
   }
 
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  const optionLabel = (kind, value) => (kind.rotulos_opcoes || {})[value] ?? String(value);
+
+  /** One input for a scalar of `kind` ({tipo, opcoes}): text, number, yes/no or a choice. */
+  function scalarInput(kind, value, props = {}) {
+    let input;
+    if (kind.tipo === "escolha") {
+      input = el("select", props, ...kind.opcoes.map((o) => el("option", { value: o, text: optionLabel(kind, o) })));
+      input.value = value;
+    } else if (kind.tipo === "sim_nao") {
+      input = el("input", { ...props, type: "checkbox" });
+      input.checked = Boolean(value);
+    } else {
+      const numeric = kind.tipo === "inteiro" || kind.tipo === "numero";
+      input = el("input", { ...props, type: "text", value: String(value ?? ""),
+        inputmode: numeric ? "numeric" : undefined, autocomplete: "off" });
+    }
+    return input;
+  }
+
+  /** A field's editor: its element, its inputs and the value they say now. */
+  function editorFor(field, id, describedBy) {
+    const labels = field.rotulos_itens || [];
+    if (field.tipo === "lista" && field.tamanho) {  // a fixed pair: [mínimo, máximo]
+      const inputs = field.itens.map((kind, i) => scalarInput(kind, field.valor[i], {
+        id: `${id}-${i}`, "aria-describedby": describedBy }));
+      const element = el("div", { class: "rule-items" }, ...inputs.map((input, i) =>
+        el("label", { for: input.id, class: "rule-item" }, el("span", { text: labels[i] || `${i + 1}` }), input)));
+      return { element, inputs: () => inputs,
+        value: () => inputs.map((input, i) => typedValue(field.itens[i], input)) };
+    }
+    if (field.tipo === "lista") return growingList(field, id, describedBy);
+    if (field.tipo === "mapa") return mapRows(field, id, describedBy);
+    const input = scalarInput(field, field.valor, { id, "aria-describedby": describedBy });
+    return { element: input, inputs: () => [input], value: () => typedValue(field, input) };
+  }
+
+  function growingList(field, id, describedBy) {
+    const list = el("ol", { class: "rule-list" });
+    const kind = field.itens[0];
+    let count = 0;
+    const item = (value) => {
+      const input = scalarInput(kind, value, { id: `${id}-${count++}`, "aria-describedby": describedBy });
+      const row = el("li", {}, input, el("button", { type: "button", class: "small danger", text: "✕",
+        "aria-label": `Tirar ${value ?? ""}`.trim(), onclick: () => { row.remove(); list.dispatchEvent(new Event("change", { bubbles: true })); } }));
+      input.setAttribute("aria-label", `${field.rotulo.split(" › ").pop()}: item`);
+      return row;
+    };
+    (field.valor || []).forEach((value) => list.append(item(value)));
+    const add = el("button", { type: "button", class: "small", text: "Acrescentar",
+      onclick: () => { list.append(item(kind.tipo === "inteiro" ? 0 : "")); list.lastChild.querySelector("input, select").focus(); } });
+    return { element: el("div", {}, list, add), inputs: () => [...list.querySelectorAll("input, select")],
+      value: () => [...list.querySelectorAll("input, select")].map((input) => typedValue(kind, input)) };
+  }
+
+  function mapRows(field, id, describedBy) {
+    const words = field.rotulos_mapa || {};
+    const rows = el("ul", { class: "rule-map" });
+    let count = 0;
+    const row = (key, value) => {
+      const n = count++;
+      const keyInput = el("input", { id: `${id}-k${n}`, type: "text", value: key, class: "map-key",
+        autocomplete: "off", "aria-describedby": describedBy });
+      const valueInput = scalarInput(field.valores, value, { id: `${id}-v${n}`, class: "map-value",
+        "aria-describedby": describedBy });
+      const item = el("li", { class: "rule-map-row" },
+        el("label", { for: keyInput.id, class: "rule-item" }, el("span", { text: words.chave || "chave" }), keyInput),
+        el("label", { for: valueInput.id, class: "rule-item" }, el("span", { text: words.valor || "valor" }), valueInput),
+        el("button", { type: "button", class: "small danger", text: "✕",
+          "aria-label": `Tirar ${key || words.chave || "linha"}`,
+          onclick: () => { item.remove(); rows.dispatchEvent(new Event("change", { bubbles: true })); } }));
+      return item;
+    };
+    Object.entries(field.valor || {}).forEach(([key, value]) => rows.append(row(key, value)));
+    const add = el("button", { type: "button", class: "small", text: words.nova || "Acrescentar",
+      onclick: () => { rows.append(row("", field.valores.tipo === "inteiro" ? 0 : "")); rows.lastChild.querySelector("input").focus(); } });
+    const value = () => {
+      const now = {};
+      for (const item of rows.children) {
+        const key = item.querySelector(".map-key").value.trim();
+        if (key) now[key] = typedValue(field.valores, item.querySelector(".map-value"));
+      }
+      // a key taken away goes back to the shipped map (null), as the file's overrides say it
+      for (const key of Object.keys(field.valor || {})) if (!(key in now)) now[key] = null;
+      return now;
+    };
+    return { element: el("div", {}, rows, add), inputs: () => [...rows.querySelectorAll("input, select")], value };
+  }
+
   function fieldRow(field) {
     const id = `regra-${field.arquivo}-${field.chave.replaceAll(".", "-")}`;
     const message = el("p", { class: "rule-msg", id: `${id}-msg`, "aria-live": "polite" });
-    const label = el("label", { for: id, text: field.rotulo.split(" › ").slice(1).join(" › ") });
-    let input;
-    if (field.tipo === "escolha") {
-      input = el("select", { id }, ...field.opcoes.map((o) => el("option", { value: o, text: o })));
-      input.value = field.valor;
-    } else if (field.tipo === "sim_nao") {
-      input = el("input", { id, type: "checkbox" });
-      input.checked = Boolean(field.valor);
-    } else {
-      const numeric = field.tipo === "inteiro" || field.tipo === "numero";
-      input = el("input", { id, type: "text", value: String(field.valor ?? ""),
-        inputmode: numeric ? "numeric" : undefined, autocomplete: "off" });
-    }
-    input.setAttribute("aria-describedby", message.id);
-    const changed = field.valor !== field.padrao;
+    const name = field.rotulo.split(" › ").slice(1).join(" › ");
+    const editor = editorFor(field, id, message.id);
+    const composite = field.tipo === "lista" || field.tipo === "mapa";
+    const changed = !same(field.valor, field.padrao);
+    const shown = (value) => (typeof value === "object" && value !== null ? JSON.stringify(value) : String(value));
     const reset = el("button", {
       type: "button", class: "small", hidden: !changed,
-      text: "Voltar ao padrão", title: `Padrão: ${field.padrao}`,
-      "aria-label": `Voltar ${label.textContent} ao padrão (${field.padrao})`,
-      onclick: () => change(patchAt(field.arquivo, field.chave, null), label.textContent),
+      text: "Voltar ao padrão", title: `Padrão: ${shown(field.padrao)}`,
+      "aria-label": `Voltar ${name} ao padrão (${shown(field.padrao)})`,
+      onclick: () => change(patchAt(field.arquivo, field.chave, null), name),
     });
-    let valid = true;
-    const validate = debounce(async () => {
-      const ack = await check(patchAt(field.arquivo, field.chave, typedValue(field, input)));
-      valid = ack.ok;
-      input.setAttribute("aria-invalid", String(!ack.ok));
+    const mark = (ack) => {
+      for (const input of editor.inputs()) input.setAttribute("aria-invalid", String(!ack.ok));
       message.textContent = ack.ok ? "" : sentence(ack.erro || ack.error || "");
-    });
-    input.addEventListener("input", validate);
-    input.addEventListener("change", async () => {
-      const value = typedValue(field, input);
-      if (value === field.valor) return;
+    };
+    const validate = debounce(async () => mark(await check(patchAt(field.arquivo, field.chave, editor.value()))));
+    editor.element.addEventListener("input", validate);
+    editor.element.addEventListener("change", async () => {
+      const value = editor.value();
+      if (same(value, field.valor)) return;
       const ack = await check(patchAt(field.arquivo, field.chave, value));
-      valid = ack.ok;
+      mark(ack);
+      if (ack.ok) await change(patchAt(field.arquivo, field.chave, value), name);
+    });
+    const kind = `rule-field${changed ? " changed" : ""}${composite ? " composite" : ""}`;
+    if (composite) {  // several inputs: a group named by its legend
+      return el("fieldset", { class: kind, "aria-describedby": message.id },
+        el("legend", { text: name }), editor.element, el("div", { class: "rule-input" }, reset), message);
+    }
+    return el("div", { class: kind }, el("label", { for: id, text: name }),
+      el("div", { class: "rule-input" }, editor.element, reset), message);
+  }
+
+  // ------------------------------------------------------------------ the voice's names
+
+  function renderNames() {
+    const box = $("#rules-names");
+    const names = data.nomes_da_voz;
+    if (!names) { box.replaceChildren(); return; }
+    const words = names.textos || {};
+    box.replaceChildren(
+      el("p", { class: "muted", text: words.explica || "" }),
+      ...names.listas.map((list) => namesList(list, words)),
+      learnedNames(names.aprendidos, words));
+  }
+
+  function namesList(list, words) {
+    const base = `nomes-${list.chave}`;
+    const message = el("p", { class: "rule-msg", id: `${base}-msg`, "aria-live": "polite" });
+    const patch = (names) => ({ nomes_da_voz: { [list.chave]: names } });
+    const input = el("input", { id: `${base}-novo`, type: "text", autocomplete: "off",
+      "aria-describedby": message.id });
+    const mark = (ack) => {
       input.setAttribute("aria-invalid", String(!ack.ok));
       message.textContent = ack.ok ? "" : sentence(ack.erro || ack.error || "");
-      if (valid) await change(patchAt(field.arquivo, field.chave, value), label.textContent);
-    });
-    return el("div", { class: `rule-field${changed ? " changed" : ""}` }, label,
-      el("div", { class: "rule-input" }, input, reset), message);
+    };
+    const typed = () => [...list.nomes, input.value.trim()];
+    input.addEventListener("input", debounce(async () => {
+      if (!input.value.trim()) { mark({ ok: true }); return; }
+      mark(await check(patch(typed())));
+    }));
+    const add = async () => {
+      if (!input.value.trim()) return;
+      const ack = await change(patch(typed()), `${list.rotulo}: ${input.value.trim()}`);
+      if (!ack.ok) mark(ack); else $(`#${base}-novo`)?.focus();
+    };
+    input.addEventListener("keydown", (event) => { if (event.key === "Enter") { event.preventDefault(); add(); } });
+    const items = list.nomes.map((name) => el("li", { class: "voice-name" },
+      el("span", { text: name }),
+      el("button", { type: "button", class: "small danger", text: words.tirar || "Tirar",
+        "aria-label": `${words.tirar || "Tirar"} ${name} (${list.rotulo})`,
+        onclick: () => change(patch(list.nomes.filter((n) => n !== name)), `${list.rotulo}: ${name}`) })));
+    return el("fieldset", { class: "rule-file voice-names", id: base },
+      el("legend", { text: list.rotulo }),
+      items.length ? el("ul", { class: "voice-name-list" }, ...items) : null,
+      el("p", { class: "muted", text: `${list.da_lista} ${words.da_lista || ""}`.trim() }),
+      el("label", { for: input.id, text: `${words.novo || "Nome novo"} (${list.rotulo.toLowerCase()})` }),
+      el("div", { class: "rule-input" }, input,
+        el("button", { type: "button", class: "primary", id: `${base}-acrescentar`, text: words.acrescentar || "Acrescentar", onclick: add })),
+      message);
+  }
+
+  function learnedNames(learned, words) {
+    const message = el("p", { class: "rule-msg", id: "nomes-aprendidos-msg", "aria-live": "polite" });
+    const forget = async (name) => {
+      const ack = await ask({ esquecer: [name.nome] });
+      if (ack.ok) {
+        say((words.esquecido || "{nome}: esquecido.").replace("{nome}", name.nome));
+        await load();
+      } else {
+        message.textContent = sentence(ack.erro || ack.error || "");
+      }
+    };
+    const items = learned.map((name) => el("li", { class: "voice-name" },
+      el("span", {}, name.nome, el("small", { class: "muted", text: ` · ${words.digitado_em || ""} ${name.comando}` })),
+      el("button", { type: "button", class: "small danger", text: words.esquecer || "Esquecer",
+        "aria-label": `${words.esquecer || "Esquecer"} ${name.nome}`, onclick: () => forget(name) })));
+    return el("fieldset", { class: "rule-file voice-names", id: "nomes-aprendidos" },
+      el("legend", { text: words.aprendidos || "Aprendidos" }),
+      el("p", { class: "muted", text: words.aprendidos_explica || "" }),
+      items.length ? el("ul", { class: "voice-name-list" }, ...items)
+        : el("p", { class: "empty", text: words.nenhum_aprendido || "" }),
+      message);
   }
 
   // ------------------------------------------------------------------ regions
