@@ -209,13 +209,15 @@ def test_no_gm_only_text_reaches_a_player_page(table: Table) -> None:
     hidden = gm_only_texts(table.events())
     assert hidden, "o roteiro deveria ter produzido eventos só do Mestre"
     gm.locator("#gm-only", has_text="Ogro Zarolho").wait_for()  # the GM does see them
-    # "lost" is shown to the GM right in "Agora", and only while it is true
+    # "lost" is shown to the GM only while it is true: in travel, red in "Agora"; inside the
+    # dungeon (the script went in), in the "Só o Mestre" card, as the party's state outside
     lost = gm.evaluate("window.mesa.state.mestre.perdido")
-    alerts = gm.locator("#gm-alerts")
+    assert gm.evaluate("window.mesa.state.modo") == "masmorra"
+    assert "PERDIDO" not in gm.locator("#gm-alerts").inner_text()
     if lost:
-        alerts.filter(has_text="PERDIDO").wait_for()
+        gm.locator("#gm-only", has_text="continua PERDIDO").wait_for()
     else:
-        assert "PERDIDO" not in alerts.inner_text()
+        assert "PERDIDO" not in gm.locator("#gm-only").inner_text()
     wait_until(lambda: max(log_seqs(ana) or [0]) >= len(seen_by(table.events(), "player:ana")))
     ana.wait_for_timeout(300)  # let any stray estado land before reading the page
     shown = body_text(ana)
