@@ -65,13 +65,14 @@ def test_desv_applies_to_the_test(tables: Tables) -> None:
 
 
 def test_the_roll_of_a_test_is_named_like_a_check_not_by_the_prompt_text(tables: Tables) -> None:
-    """The die the companion rolls for a test carries the check's name (pedidos.yaml
-    nomes_pedidos), as the contract's `tabela` asks — not the whole prompt sentence."""
+    """The die the companion rolls for a test carries the check's name (the attribute's:
+    tables/narracao/testes.yaml rotulo_rolagem), as the contract's `tabela` asks — not the
+    whole prompt sentence; the card's title is the kind's (pedidos.yaml nomes_pedidos)."""
     play = Play(tables, carla_and_bruno())
     play("teste", atributo="con", personagem="Carla", dc=12)
     rolled = next(e for e in play("responder", rng=FixedDice(12)) if e.kind == "rolagem")
-    assert rolled.data["tabela"] == tables.get("pedidos", "nomes_pedidos", "teste")
-    assert rolled.data["tabela"] == "Teste de atributo"
+    assert rolled.data["tabela"] == "Teste de CON"
+    assert tables.get("pedidos", "nomes_pedidos", "teste") == "Teste de atributo"
 
 
 @pytest.mark.parametrize("command, args, says", [
