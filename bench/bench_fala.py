@@ -25,7 +25,6 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from companion.commands.parse import ParseResult  # noqa: E402
 from companion.loader import load_rules  # noqa: E402
 from companion.server.app import start_in_thread  # noqa: E402
 from companion.session import Session  # noqa: E402
@@ -33,12 +32,9 @@ from companion.speech.config import speech_config  # noqa: E402
 from companion.speech.speaker import Recorder, Speaker  # noqa: E402
 from companion.speech.voices import Espeak  # noqa: E402
 from companion.voice.config import voice_config  # noqa: E402
-from companion.voice.listener import Listener  # noqa: E402
-from companion.voice.reading import read_voice  # noqa: E402
 from companion.voice.recognizer import load_model  # noqa: E402
-from companion.voice.service import Voice, session_runner  # noqa: E402
 from companion.voice.sources import wav_chunks  # noqa: E402
-from tests.voice_helpers import KOREAN_LIST, korean_model, speak  # noqa: E402
+from tests.voice_helpers import korean_model, korean_voice, speak  # noqa: E402
 
 TOKEN = "bench-token"
 QUESTION = "estado"  # until the question commands land: a read-only answer said aloud
@@ -77,18 +73,7 @@ def spoken_answers(model: Any, wav: Path, folder: Path, times: int) -> tuple[flo
 
     tables = load_rules()
     session = Session.open(folder / "bench.db", 1, tables, gm_token=TOKEN)
-    config = voice_config(tables)
-    said = {"안녕하세요": QUESTION}
-
-    def reader() -> Any:
-        return lambda text: read_voice(said[text], tables) if text in said else \
-            ParseResult(error="não entendi")
-
-    def factory(on_heard: Any, on_status: Any) -> Voice:
-        listener = Listener(model, config, lambda: KOREAN_LIST, reader,
-                            session_runner(session), on_heard, on_status, wake_phrases=False)
-        listener.start()
-        return Voice(listener, "bench")
+    factory = korean_voice(model, session, tables, {"안녕하세요": QUESTION}, line="bench")
 
     recorder = Recorder()
     server = start_in_thread(session, voice=factory, speech_output=recorder)

@@ -33,18 +33,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from companion.commands.grammar import grammar  # noqa: E402
-from companion.commands.parse import ParseResult  # noqa: E402
 from companion.server.app import start_in_thread  # noqa: E402
 from companion.session import Session  # noqa: E402
 from companion.loader import load_rules  # noqa: E402
 from companion.voice.config import voice_config  # noqa: E402
-from companion.voice.listener import Listener  # noqa: E402
 from companion.voice.phrases import phrase_list  # noqa: E402
-from companion.voice.reading import read_voice  # noqa: E402
 from companion.voice.recognizer import Recognizer, load_model  # noqa: E402
-from companion.voice.service import Voice, session_runner  # noqa: E402
 from companion.voice.sources import wav_chunks  # noqa: E402
-from tests.voice_helpers import KOREAN_LIST, korean_model, speak  # noqa: E402
+from tests.voice_helpers import KOREAN_LIST, korean_model, korean_voice, speak  # noqa: E402
 
 TOKEN = "bench-token"
 
@@ -131,18 +127,7 @@ def latencies(model: Any, wav: Path, folder: Path, times: int) -> tuple[float, f
 
     tables = load_rules()
     session = Session.open(folder / "bench.db", 1, tables, gm_token=TOKEN)
-    config = voice_config(tables)
-    said = {"안녕하세요": "avançar"}
-
-    def reader() -> Any:
-        return lambda text: read_voice(said[text], tables) if text in said else \
-            ParseResult(error="não entendi")
-
-    def factory(on_heard: Any, on_status: Any) -> Voice:
-        listener = Listener(model, config, lambda: KOREAN_LIST, reader,
-                            session_runner(session), on_heard, on_status, wake_phrases=False)
-        listener.start()
-        return Voice(listener, "bench")
+    factory = korean_voice(model, session, tables, {"안녕하세요": "avançar"}, line="bench")
 
     server = start_in_thread(session, voice=factory)
     got = threading.Event()

@@ -9,19 +9,14 @@ from typing import Any, Iterator
 
 import pytest
 
-from companion.commands.parse import ParseResult
 from companion.loader import load_rules
 from companion.server.app import start_in_thread
 from companion.speech.speaker import Recorder
-from companion.voice.config import voice_config
-from companion.voice.listener import Listener
-from companion.voice.reading import read_voice
 from companion.voice.recognizer import load_model
-from companion.voice.service import Voice, session_runner
 from companion.voice.sources import wav_chunks
 from tests.conftest import SERVER_GM_TOKEN
 from tests.test_server_socket import Peer, wait_until
-from tests.voice_helpers import KOREAN_LIST, korean_model, speak
+from tests.voice_helpers import korean_model, korean_voice, speak
 
 pytestmark = pytest.mark.skipif(shutil.which("espeak-ng") is None,
                                 reason="sem o espeak-ng (apt-get install espeak-ng)")
@@ -30,22 +25,8 @@ SAID = {"안녕하세요": "estado"}  # the test model hears Korean: this uttera
 
 @pytest.fixture
 def voiced(session: Any, tmp_path: Path) -> Iterator[tuple[Any, list[Any]]]:
-    model = load_model(korean_model())
-    tables = load_rules()
-    config = voice_config(tables)
     made: list[Any] = []
-
-    def reader() -> Any:
-        return lambda text: read_voice(SAID[text], tables) if text in SAID else \
-            ParseResult(error="não entendi")
-
-    def factory(on_heard: Any, on_status: Any) -> Voice:
-        listener = Listener(model, config, lambda: KOREAN_LIST, reader, session_runner(session),
-                            on_heard, on_status, wake_phrases=False)
-        listener.start()
-        made.append(listener)
-        return Voice(listener, "voz ligada (modelo de teste)")
-
+    factory = korean_voice(load_model(korean_model()), session, load_rules(), SAID, made=made)
     running = start_in_thread(session, voice=factory, speech_output=Recorder(0.05))
     yield running, made
     running.stop()

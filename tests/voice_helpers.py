@@ -4,6 +4,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any, Callable
 
 import pytest
 
@@ -39,3 +40,32 @@ def speak(text: str, voice: str, path: Path, pad: tuple[float, float] = (0.3, 0.
 def join_wavs(parts: list[Path], path: Path) -> Path:
     subprocess.run(["sox", *map(str, parts), str(path)], check=True)
     return path
+
+
+def korean_voice(model: Any, session: Any, tables: Any, said: dict[str, str],
+                 line: str = "voz ligada (modelo de teste)",
+                 made: list[Any] | None = None) -> Callable[[Any, Any], Any]:
+    """A server's voice factory over the test model: the Korean utterances of `said` are read
+    as the Portuguese commands they stand for, anything else is not understood; each listener
+    made is appended to `made` (when given)."""
+    from companion.commands.parse import ParseResult
+    from companion.voice.config import voice_config
+    from companion.voice.listener import Listener
+    from companion.voice.reading import read_voice
+    from companion.voice.service import Voice, session_runner
+
+    config = voice_config(tables)
+
+    def reader() -> Callable[[str], Any]:
+        return lambda text: read_voice(said[text], tables) if text in said else \
+            ParseResult(error="não entendi")
+
+    def factory(on_heard: Any, on_status: Any) -> Any:
+        listener = Listener(model, config, lambda: KOREAN_LIST, reader, session_runner(session),
+                            on_heard, on_status, wake_phrases=False)
+        listener.start()
+        if made is not None:
+            made.append(listener)
+        return Voice(listener, line)
+
+    return factory

@@ -7,11 +7,12 @@ log, each row committed before the GM page is told.
 """
 from __future__ import annotations
 
-import sqlite3
 import threading
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+
+from companion.store.side_table import open_side_table
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS utterances (
@@ -45,10 +46,7 @@ class Utterances:
     """The utterance table of one SQLite file (its own connection, its own lock)."""
 
     def __init__(self, path: str | Path) -> None:
-        self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.executescript(SCHEMA)
+        self._db = open_side_table(path, SCHEMA)
         self._lock = threading.Lock()
 
     def add(self, text: str, confidence: float, accepted: bool, reason: str,

@@ -7,10 +7,11 @@ brings it back. Its own table (`voice_forgotten`), beside the log, like `utteran
 """
 from __future__ import annotations
 
-import sqlite3
 import threading
 from pathlib import Path
 from typing import Any, Iterable, Mapping
+
+from companion.store.side_table import open_side_table
 
 TABLE = "voice_forgotten"
 SCHEMA = f"""
@@ -30,10 +31,7 @@ class ForgottenNames:
     """The forgotten-names table of one SQLite file (its own connection, its own lock)."""
 
     def __init__(self, path: str | Path) -> None:
-        self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.executescript(SCHEMA)
+        self._db = open_side_table(path, SCHEMA)
         self._lock = threading.Lock()
 
     def forget(self, names: Iterable[str], upto: int) -> None:
