@@ -3,33 +3,18 @@
 on loopback."""
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
-import pytest
 import requests
 
 from companion.server.app import RunningServer
 from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
-from tests.test_server_socket import Peer, wait_until
+from tests.test_server_socket import Peer, peers, wait_until  # noqa: F401 (the fixture)
 
 AUTH = {"Authorization": f"Bearer {GM_TOKEN}"}
 TORCH_2 = {"casa": {"luz": {"tocha": {"turnos": 2}}}}
 SOMBRIA = {"regiao": "Floresta Sombria", "terreno": "floresta", "dados": "1d2",
            "linhas": {1: "Ent furioso", 2: "Corvos que falam"}}
-
-
-@pytest.fixture
-def peers(server: RunningServer) -> Iterator[Callable[..., Peer]]:
-    made: list[Peer] = []
-
-    def make(auth: dict[str, Any] | None) -> Peer:
-        peer = Peer(server.url, auth)
-        made.append(peer)
-        return peer
-
-    yield make
-    for peer in made:
-        peer.close()
 
 
 def rules(peer: Peer, payload: Any) -> dict[str, Any]:

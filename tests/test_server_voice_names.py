@@ -6,37 +6,19 @@ forgotten with {"esquecer": […]} / POST /api/regras/esquecer (no game command)
 clients against a real server on loopback and the real campaign file."""
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
-import pytest
 import requests
 
 from companion.server.app import RunningServer
 from companion.voice.learned import SessionNames, campaign_learned
 from companion.voice.service import session_phrases
 from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
-from tests.test_server_socket import Peer
+from tests.test_server_rules import rules
+from tests.test_server_socket import Peer, peers  # noqa: F401 (the fixture)
 
 AUTH = {"Authorization": f"Bearer {GM_TOKEN}"}
 SPELL = {"nomes_da_voz": {"magia": ["Raio do Trovão"]}}
-
-
-@pytest.fixture
-def peers(server: RunningServer) -> Iterator[Callable[..., Peer]]:
-    made: list[Peer] = []
-
-    def make(auth: dict[str, Any] | None) -> Peer:
-        peer = Peer(server.url, auth)
-        made.append(peer)
-        return peer
-
-    yield make
-    for peer in made:
-        peer.close()
-
-
-def rules(peer: Peer, payload: Any) -> dict[str, Any]:
-    return peer.sio.call("regras", payload, timeout=10)
 
 
 def names_view(server: RunningServer) -> dict[str, Any]:
