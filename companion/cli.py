@@ -127,6 +127,11 @@ def _add_common(parser: argparse.ArgumentParser, session: bool = True) -> None:
                         help="semente das rolagens (sem ela, uma é sorteada e guardada)")
 
 
+def _add_campaign_file(parser: argparse.ArgumentParser) -> None:
+    """The campaign a tool reads or changes (required)."""
+    parser.add_argument("--db", metavar="ARQUIVO", required=True, help="banco da campanha")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = PortugueseParser(prog="companion",
                               description="Companheiro de mesa do Mestre (offline).")
@@ -157,18 +162,18 @@ def build_parser() -> argparse.ArgumentParser:
     rules_actions = rules.add_subparsers(dest="regras_action", required=True, metavar="AÇÃO")
     export_rules = rules_actions.add_parser("exportar", help="escreve as regras da campanha "
                                             "num arquivo YAML")
-    export_rules.add_argument("--db", metavar="ARQUIVO", required=True, help="banco da campanha")
+    _add_campaign_file(export_rules)
     export_rules.add_argument("--saida", metavar="ARQUIVO.yaml", default=None,
                               help="arquivo a escrever (sem ele, a saída padrão)")
     _add_common(export_rules, session=False)
     import_rules = rules_actions.add_parser("importar", help="aplica um arquivo de regras à "
                                             "campanha (uma mudança que se desfaz)")
-    import_rules.add_argument("--db", metavar="ARQUIVO", required=True, help="banco da campanha")
+    _add_campaign_file(import_rules)
     import_rules.add_argument("arquivo", metavar="ARQUIVO.yaml")
     _add_common(import_rules, session=False)
 
     report = actions.add_parser("relatorio", help="o relatório de uma sessão da campanha (HTML)")
-    report.add_argument("--db", metavar="ARQUIVO", required=True, help="banco da campanha")
+    _add_campaign_file(report)
     report.add_argument("--sessao", metavar="N", default=None,
                         help="número da sessão (padrão: a última)")
     report.add_argument("--saida", metavar="ARQUIVO", default=None,
@@ -179,7 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common(report, session=False)
 
     export = actions.add_parser("exportar", help="os eventos de uma sessão em CSV ou JSON")
-    export.add_argument("--db", metavar="ARQUIVO", required=True, help="banco da campanha")
+    _add_campaign_file(export)
     export.add_argument("--formato", metavar="csv|json", required=True)
     export.add_argument("--saida", metavar="ARQUIVO", required=True)
     export.add_argument("--sessao", metavar="N", default=None,
@@ -190,7 +195,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     verify = actions.add_parser("verificar", help="refaz o registro com o código e as tabelas "
                                 "de hoje e lista os comandos que dariam outro resultado")
-    verify.add_argument("--db", metavar="ARQUIVO", required=True, help="banco da campanha")
+    _add_campaign_file(verify)
     _add_common(verify, session=False)
 
     parse = actions.add_parser("parse", help="mostra o que um texto significa, sem rodá-lo")
