@@ -103,7 +103,7 @@ fetch_vosk_model() {
   "$PY" - <<'PYEOF'
 import hashlib, sys, urllib.request, zipfile
 from pathlib import Path
-from companion.loader import load_rules
+from companion.rules.loader import load_rules
 from companion.voice.config import voice_config
 from companion.voice.models import MODELS_DIR, is_model
 config = voice_config(load_rules())

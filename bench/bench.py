@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from companion.commands.parse import parse  # noqa: E402
 from companion.session import Session  # noqa: E402
-from companion.loader import load_rules  # noqa: E402
+from companion.rules.loader import load_rules  # noqa: E402
 
 SETUP = ["personagem Ana nível 2 pv 12 con 1 des 2", "personagem Bia pv 10 des 1",
          "estação outono", "terreno floresta"]

@@ -25,7 +25,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from companion.loader import load_rules  # noqa: E402
+from companion.rules.loader import load_rules  # noqa: E402
 from companion.server.app import start_in_thread  # noqa: E402
 from companion.session import Session  # noqa: E402
 from companion.speech.config import speech_config  # noqa: E402

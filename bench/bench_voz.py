@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 from companion.commands.grammar import grammar  # noqa: E402
 from companion.server.app import start_in_thread  # noqa: E402
 from companion.session import Session  # noqa: E402
-from companion.loader import load_rules  # noqa: E402
+from companion.rules.loader import load_rules  # noqa: E402
 from companion.voice.config import voice_config  # noqa: E402
 from companion.voice.phrases import phrase_list  # noqa: E402
 from companion.voice.recognizer import Recognizer, load_model  # noqa: E402

@@ -156,7 +156,7 @@ class Player:
 
 
 def _rules() -> Any:
-    from companion.loader import load_rules
+    from companion.rules.loader import load_rules
     return load_rules()
 
 

@@ -51,7 +51,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from companion.session import Session  # noqa: E402
-from companion.loader import load_rules  # noqa: E402
+from companion.rules.loader import load_rules  # noqa: E402
 from tests.socket_client import ordered_client  # noqa: E402
 
 TOKEN = "bench-mestre"
@@ -136,7 +136,7 @@ class Server:
 def companion(folder: Path, checkout: Path = ROOT) -> Server:
     port = free_port()
     db = folder / f"mesa-{port}.db"
-    return Server([sys.executable, "-m", "companion.cli", "serve", "--sem-limites", "--host",
+    return Server([sys.executable, "-m", "companion", "serve", "--sem-limites", "--host",
                    "127.0.0.1", "--port", str(port), "--db", str(db), "--seed", "1",
                    "--gm-token", TOKEN], port, checkout.resolve())
 

@@ -134,7 +134,7 @@ def log_seqs(page: Any, selector: str = "#log") -> list[int]:
 def seen_by(events: list[dict], viewer: str) -> list[dict]:
     """The events as `viewer`'s connection gets them: only those it may see, numbered 1, 2,
     3, … (the server numbers events per viewer; the GM keeps the log's own numbers)."""
-    from companion.protocol import may_see as visible_to
+    from companion.tables.protocol import may_see as visible_to
 
     visible = [e for e in events if visible_to(e["visibility"], viewer)]
     if viewer == "gm":
@@ -144,7 +144,7 @@ def seen_by(events: list[dict], viewer: str) -> list[dict]:
 
 def seq_seen_by(events: list[dict], event: dict, viewer: str) -> int | None:
     """The number `viewer`'s page shows for one event of the log (None: not for this viewer)."""
-    from companion.protocol import may_see as visible_to
+    from companion.tables.protocol import may_see as visible_to
 
     if not visible_to(event["visibility"], viewer):
         return None

@@ -13,8 +13,8 @@ settings.register_profile("companion", deadline=None)
 settings.load_profile("companion")
 
 from companion.engine import Command, Event, State, apply, initial_state
-from companion.tables import Tables
-from companion.loader import load_rules
+from companion.tables.files import Tables
+from companion.rules.loader import load_rules
 
 
 @pytest.fixture(scope="session")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Callable
 
-from companion.errors import CommandRejected
+from companion.tables.errors import CommandRejected
 from companion.session import RunResult, Session
 
 FILL_LIMIT = 500  # rounds; a page of 4 KiB holds a few dozen rolls

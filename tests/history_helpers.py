@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from companion import replay
+from companion.history import replay
 from companion.session import verify_campaign
-from companion.tables import Tables
+from companion.tables.files import Tables
 
 
 def differences(db: str | Path, tables: Tables) -> list[replay.Step]:

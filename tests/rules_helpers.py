@@ -11,8 +11,8 @@ from typing import Any
 
 from companion.engine.model import Character
 from companion.engine.procedures.party import CharacterDefaults
-from companion.loader import load_rules
-from companion.tables import DEFAULT_DIR, Tables
+from companion.rules.loader import load_rules
+from companion.tables.files import DEFAULT_DIR, Tables
 
 
 @lru_cache(maxsize=1)

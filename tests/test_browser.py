@@ -698,8 +698,8 @@ def test_outcome_prefers_warnings_rolls_and_the_last_line(table: Table, tables: 
     """The strip's choice on a made-up command: the round's clock, weather and a missed
     encounter check are preamble; a hit and the mishap are not. `repetir` picks the same
     (companion/outcome.py: both read tables/paginas.yaml `ultimo_resultado`)."""
-    from companion.outcome import outcome
-    from companion.pages import PageTexts
+    from companion.history.outcome import outcome
+    from companion.rules.pages import PageTexts
 
     def ev(seq: int, kind: str, text: str, data: dict | None = None) -> dict:
         return {"seq": seq, "kind": kind, "text": text, "data": data or {},

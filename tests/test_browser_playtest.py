@@ -49,8 +49,8 @@ def test_a_travel_encounter_leads_the_gm_phone_strip_while_lost(table: Table, ta
     advance: the phone's
     one line is the encounter, not the standing "the party is still lost" note — the page and
     `repetir` (companion/outcome.py) agree."""
-    from companion.outcome import outcome
-    from companion.pages import PageTexts
+    from companion.history.outcome import outcome
+    from companion.rules.pages import PageTexts
 
     gm = table.gm(TABLE_PHONE)
     for text in ("personagem Ana des 2", "personagem Carla con 1", "personagem Bruno", "avançar"):

@@ -9,7 +9,7 @@ from typing import Any
 
 from axe_playwright_python.sync_playwright import Axe
 
-from companion import house_rules
+from companion.rules import overlay
 from tests.browser_helpers import TABLE_PHONE, readme_screenshot, screenshot, wait_until
 from tests.test_browser import Table, table  # noqa: F401  (the fixture)
 
@@ -93,7 +93,7 @@ def test_the_gm_gives_the_campaign_a_region_from_the_phone(table: Table, tmp_pat
         gm.get_by_role("button", name="Exportar arquivo").click()
     saved = tmp_path / "baixado.yaml"
     download.value.save_as(saved)
-    assert house_rules.load(saved.read_text(encoding="utf-8")) == table.session.overrides
+    assert overlay.load(saved.read_text(encoding="utf-8")) == table.session.overrides
     bad = tmp_path / "ruim.yaml"
     bad.write_text("casa: {luz: {tocha: {turnos: -2}}}\n", encoding="utf-8")
     before = dict(table.session.overrides)
@@ -103,7 +103,7 @@ def test_the_gm_gives_the_campaign_a_region_from_the_phone(table: Table, tmp_pat
     assert "'luz.tocha.turnos' deveria ser" in status.inner_text()
     assert table.session.overrides == before
     good = tmp_path / "boa.yaml"
-    good.write_text(house_rules.export_text({"casa": {"luz": {"tocha": {"turnos": 3}}}}),
+    good.write_text(overlay.export_text({"casa": {"luz": {"tocha": {"turnos": 3}}}}),
                     encoding="utf-8")
     gm.set_input_files("#rules-import", str(good))
     wait_until(lambda: table.session.tables.get("casa", "luz", "tocha", "turnos") == 3,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from companion.pages import page_data
+from companion.rules.pages import page_data
 from tests.browser_helpers import GM_TOKEN, screenshot, wait_until
 from tests.test_browser import Table, body_text, table  # noqa: F401  (the fixture)
 

@@ -9,8 +9,8 @@ from typing import Any, Iterator
 
 import pytest
 
-from companion.loader import load_rules as load_tables
-from companion.tables import DEFAULT_DIR
+from companion.rules.loader import load_rules as load_tables
+from companion.tables.files import DEFAULT_DIR
 from tests.browser_helpers import wait_until
 from tests.test_browser import Table, answered, live_table
 

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def phrases(db: str) -> list[str]:
     """`companion voz frases --db` of the campaign the server has open."""
-    done = subprocess.run([sys.executable, "-m", "companion.cli", "voz", "frases", "--db", db],
+    done = subprocess.run([sys.executable, "-m", "companion", "voz", "frases", "--db", db],
                           capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert done.returncode == 0, done.stderr
     return done.stdout.splitlines()

@@ -9,11 +9,11 @@ from hypothesis import strategies as st
 
 from companion.engine import apply
 from companion.engine.procedures.chase import ChaseRules, distance_of
-from companion.loader import load_rules
+from companion.rules.loader import load_rules
 from companion.engine.model import Chase, Character, Command, Dungeon, Prompt, State, Timer
 from companion.engine.view import view_state
-from companion.errors import CommandRejected
-from companion.tables import Tables
+from companion.tables.errors import CommandRejected
+from companion.tables.files import Tables
 from tests.conftest import FixedDice, Play
 from tests.rules_helpers import new_character
 

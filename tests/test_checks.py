@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from companion.engine.model import State
-from companion.errors import CommandRejected
-from companion.tables import Tables
+from companion.tables.errors import CommandRejected
+from companion.tables.files import Tables
 from tests.conftest import FixedDice, Play
 from tests.rules_helpers import new_character
 

@@ -1,5 +1,5 @@
 """Every rules piece is checked at start, by every entry point: the report's and the voice's
-pieces (declared above companion.loader) too, in a fresh interpreter where nothing else
+pieces (declared above companion.rules.loader) too, in a fresh interpreter where nothing else
 imported them first."""
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.tables import DEFAULT_DIR
+from companion.tables.files import DEFAULT_DIR
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "companion"
@@ -59,7 +59,7 @@ def broken(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
 def test_every_entry_point_refuses_a_broken_report_or_voice_piece_at_start(
         broken: tuple[Path, str], action: str) -> None:
     folder, error = broken
-    done = _fresh(["-m", "companion.cli", *ENTRY_POINTS[action]], folder)
+    done = _fresh(["-m", "companion", *ENTRY_POINTS[action]], folder)
     assert done.returncode == STARTUP_FAILURE, done.stdout + done.stderr
     assert done.stderr.startswith(error), done.stderr
     assert "Traceback" not in done.stderr
@@ -83,7 +83,7 @@ def _declaring_modules() -> set[str]:
 def test_the_cli_declares_every_piece_before_it_loads_the_rules() -> None:
     declaring = _declaring_modules()
     assert {"companion.report.words", "companion.voice.config"} <= declaring
-    done = _fresh(["-c", "import json, companion.cli; from companion.rulebook import PIECES; "
+    done = _fresh(["-c", "import json, companion.cli; from companion.tables.rulebook import PIECES; "
                          "print(json.dumps(sorted({c.__module__ for c in PIECES})))"])
     assert done.returncode == 0, done.stderr
     assert declaring - set(json.loads(done.stdout)) == set()

@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_a_closed_pipe_ends_the_phrase_list_quietly() -> None:
-    listing = subprocess.Popen([sys.executable, "-m", "companion.cli", "voz", "frases"],
+    listing = subprocess.Popen([sys.executable, "-m", "companion", "voz", "frases"],
                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert listing.stdout is not None and listing.stderr is not None
     first = listing.stdout.readline().decode("utf-8")

@@ -8,7 +8,7 @@ import pytest
 from companion.engine.clock import day_of, pass_time
 from companion.engine.toolkit import Scratch
 from companion.engine.model import Command, Dungeon, State, Timer, Travel
-from companion.tables import Tables
+from companion.tables.files import Tables
 from tests.rules_helpers import new_character
 
 TORCH = Timer(name="tocha", turns_left=6, kind="luz")

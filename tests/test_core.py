@@ -10,7 +10,7 @@ from typing import Any, Callable
 import pytest
 
 from companion.engine import Command, apply, initial_state
-from companion.narration import duration_text
+from companion.tables.narration import duration_text
 from companion.engine.toolkit import (
     edge_for,
     modifier,
@@ -18,10 +18,10 @@ from companion.engine.toolkit import (
     spoken_name,
 )
 from companion.engine.model import Dungeon, Lasting, State, Travel
-from companion.errors import CommandRejected, TableError
-from companion.rulebook import PIECES, build_piece
-from companion.tables import DEFAULT_DIR, Tables
-from companion.loader import load_rules
+from companion.tables.errors import CommandRejected, TableError
+from companion.tables.rulebook import PIECES, build_piece
+from companion.tables.files import DEFAULT_DIR, Tables
+from companion.rules.loader import load_rules
 from tests.conftest import FixedDice, Play
 from tests.rules_helpers import new_character
 

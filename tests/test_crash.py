@@ -32,10 +32,10 @@ from typing import Any
 import requests
 import socketio
 
-from companion.projection import project
-from companion.protocol import may_see as visible_to
+from companion.history.projection import project
+from companion.tables.protocol import may_see as visible_to
 from companion.session import Session
-from companion.tables import Tables
+from companion.tables.files import Tables
 from tests.history_helpers import differences
 from tests.socket_client import ordered_client
 
@@ -82,7 +82,7 @@ class Round:
         self.url = f"http://127.0.0.1:{self.port}"
         self.dead = threading.Event()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "companion.cli", "serve", "--sem-limites", "--host",
+            [sys.executable, "-m", "companion", "serve", "--sem-limites", "--host",
              "127.0.0.1", "--port", str(self.port), "--db", str(db), "--seed", str(SEED),
              "--gm-token", TOKEN],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)

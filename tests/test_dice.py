@@ -7,11 +7,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.dice_limits import DiceLimits
+from companion.tables.dice_limits import DiceLimits
 from companion.engine import Command, apply, dice, initial_state
-from companion.errors import CommandRejected, DiceError, TableError
-from companion.loader import load_rules
-from companion.tables import Tables
+from companion.tables.errors import CommandRejected, DiceError, TableError
+from companion.rules.loader import load_rules
+from companion.tables.files import Tables
 from tests.conftest import FixedDice
 from tests.rules_helpers import changed_rules
 

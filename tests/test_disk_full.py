@@ -16,11 +16,11 @@ import pytest
 import requests
 import socketio
 
-from companion.errors import CommandRejected
+from companion.tables.errors import CommandRejected
 from companion.server.app import RunningServer, start_in_thread
 from companion.session import RunResult, Session, SessionError
 from companion.store import Log
-from companion.tables import Tables
+from companion.tables.files import Tables
 from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
 from tests.disk_helpers import Disk, cap, command, join
 from tests.test_server_socket import Peer, wait_until

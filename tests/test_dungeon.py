@@ -7,8 +7,8 @@ import pytest
 
 from companion.engine.model import Character, Dungeon, Monster, State, Timer
 from companion.engine.view import view_state
-from companion.errors import CommandRejected
-from companion.tables import Tables
+from companion.tables.errors import CommandRejected
+from companion.tables.files import Tables
 from tests.conftest import FixedDice, Play
 from tests.rules_helpers import new_character
 

@@ -8,7 +8,7 @@ import pytest
 
 from companion.engine import Command
 from companion.session import Session
-from companion.tables import Tables
+from companion.tables.files import Tables
 from tests.history_helpers import differences
 
 
@@ -423,7 +423,7 @@ def test_only_commands_marked_to_repeat_repeat(tables) -> None:
     import random
 
     from companion.engine import Command, apply, initial_state
-    from companion.errors import CommandRejected
+    from companion.tables.errors import CommandRejected
 
     with pytest.raises(CommandRejected, match="não se repete"):
         apply(initial_state(tables), Command("acampar", {"vezes": 2}), random.Random(0), tables)

@@ -21,8 +21,8 @@ from companion.engine import Command, State, apply, initial_state
 from companion.engine import toolkit
 from companion.engine.model import GM
 from companion.engine.view import view_state
-from companion.errors import CommandRejected
-from companion.tables import Tables
+from companion.tables.errors import CommandRejected
+from companion.tables.files import Tables
 
 PARTY = ("personagem Ana con 1", "personagem Bia des 2", "personagem Caio")
 NAMES = ("Ana", "Bia", "Caio")

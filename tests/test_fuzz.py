@@ -140,7 +140,7 @@ class Served:
         extra = [] if limits else ["--sem-limites"]
         with self.errors.open("w") as stderr:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "companion.cli", "serve", *extra, "--host", "127.0.0.1",
+                [sys.executable, "-m", "companion", "serve", *extra, "--host", "127.0.0.1",
                  "--port", str(self.port), "--db", str(self.db), "--seed", "5",
                  "--gm-token", TOKEN], stdout=subprocess.DEVNULL, stderr=stderr, cwd=ROOT)
         deadline = time.monotonic() + 60

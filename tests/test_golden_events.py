@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 from companion.session import Session
-from companion.shell import run_shell
-from companion.tables import Tables
+from companion.cli.shell import run_shell
+from companion.tables.files import Tables
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 SCRIPTS = sorted((GOLDEN / "scripts").glob("*.txt"))

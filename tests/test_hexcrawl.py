@@ -12,8 +12,8 @@ from companion.engine.toolkit import edge_for, modifier
 from companion.engine.clock import day_of
 from companion.engine.procedures.travel import round_of
 from companion.engine.model import Character, Travel
-from companion.errors import CommandRejected
-from companion.tables import Tables
+from companion.tables.errors import CommandRejected
+from companion.tables.files import Tables
 from tests.conftest import FixedDice, Play
 from tests.rules_helpers import new_character
 
@@ -293,8 +293,8 @@ def test_the_swamp_lizardmen_come_in_2d4(play: Play) -> None:
 
 def test_an_encounter_row_with_bad_dice_is_refused_at_load(tables) -> None:
     from companion.engine.procedures.encounters import EncounterTables
-    from companion.errors import TableError
-    from companion.rulebook import build_piece
+    from companion.tables.errors import TableError
+    from companion.tables.rulebook import build_piece
 
     files = dict(tables.files)
     regions = dict(files["encontros"]["regioes"])

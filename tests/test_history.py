@@ -17,14 +17,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion import replay
+from companion.history import replay
 from companion.engine.view import view_state
-from companion.errors import CommandRejected
+from companion.tables.errors import CommandRejected
 from companion.report import build
 from companion.report.source import entries, find_session, open_campaign
 from companion.session import RunResult, Session
 from companion.store.log import Log, PackedStates
-from companion.tables import Tables
+from companion.tables.files import Tables
 from tests.history_helpers import differences
 from tests.report_helpers import play
 from tests.rules_helpers import changed_rules
@@ -359,7 +359,7 @@ def test_the_previous_release_campaign_over_http(tmp_path: Path) -> None:
     shown = json.loads((FIXTURES / "campanha_versao_anterior_estado.json").read_text("utf-8"))
     port = free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "companion.cli", "serve", "--db", str(db), "--port", str(port),
+        [sys.executable, "-m", "companion", "serve", "--db", str(db), "--port", str(port),
          "--host", "127.0.0.1", "--gm-token", "token-do-mestre-fixo"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
     try:
@@ -448,7 +448,7 @@ def test_readers_never_write_the_campaign_file(tmp_path: Path, action: list[str]
     db = restore(FIXTURES / "campanha_versao_anterior.sql", tmp_path / "antiga.db")
     before = digest(db)
     command = [a.replace("{out}", str(tmp_path / "eventos.json")) for a in action]
-    done = subprocess.run([sys.executable, "-m", "companion.cli", *command, "--db", str(db)],
+    done = subprocess.run([sys.executable, "-m", "companion", *command, "--db", str(db)],
                           capture_output=True, text=True, cwd=ROOT, timeout=120)
     listed = action == ["verificar"] and bool(READ_DIFFERENTLY_TODAY)  # exit 1: it lists them
     assert done.returncode == (1 if listed else 0), done.stderr
@@ -461,11 +461,11 @@ def test_verificar_lists_what_would_differ_today(tmp_path: Path, tables: Tables)
     session = Session.open(db, 5, tables)
     play(session, ["personagem Ana", "masmorra", "acender tocha", "turno", "turno"])
     session.close()
-    clean = subprocess.run([sys.executable, "-m", "companion.cli", "verificar", "--db", str(db)],
+    clean = subprocess.run([sys.executable, "-m", "companion", "verificar", "--db", str(db)],
                            capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert clean.returncode == 0 and "nenhuma diferença" in clean.stdout
     changed_rules(tmp_path, "casa.yaml", "turnos: 6", "turnos: 2")
-    differ = subprocess.run([sys.executable, "-m", "companion.cli", "verificar", "--db", str(db),
+    differ = subprocess.run([sys.executable, "-m", "companion", "verificar", "--db", str(db),
                              "--tables", str(tmp_path / "tables")],
                             capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert differ.returncode == 1, differ.stdout + differ.stderr
@@ -638,7 +638,7 @@ def test_readers_never_write_a_campaign_this_release_wrote(tmp_path: Path,
     session.close()
     before = digest(db)
     for action in (["relatorio"], ["verificar"], ["voz", "frases"]):
-        done = subprocess.run([sys.executable, "-m", "companion.cli", *action, "--db", str(db)],
+        done = subprocess.run([sys.executable, "-m", "companion", *action, "--db", str(db)],
                               capture_output=True, text=True, cwd=ROOT, timeout=120)
         assert done.returncode == 0, done.stderr
     assert digest(db) == before
@@ -650,28 +650,28 @@ def test_readers_never_write_a_campaign_this_release_wrote(tmp_path: Path,
 def test_a_format_1_state_reads_back_with_afflictions_seen_by_their_player() -> None:
     """Format 1 kept afflictions as bare names; format 2 keeps who sees each one. An old
     affliction gets the house default: its player and the GM only (never more exposed)."""
-    from companion import state_codec
+    from companion.history import codec
     from companion.engine.model import Affliction, State
     from tests.rules_helpers import new_character
 
     state = State(party=(new_character(id="diego", name="Diego"),
                          new_character(id="ana", name="Ana")))
-    raw = json.loads(state_codec.encode(state))
+    raw = json.loads(codec.encode(state))
     raw["party"][0]["afflictions"] = ["Medroso", "Fobia"]
     old = json.dumps(raw).encode()
-    assert state_codec.FORMAT >= 2
-    read = state_codec.decode(old, 1)
+    assert codec.FORMAT >= 2
+    read = codec.decode(old, 1)
     assert read.party[0].afflictions == (Affliction("Medroso", "player:diego"),
                                          Affliction("Fobia", "player:diego"))
     assert read.party[1].afflictions == ()
-    assert state_codec.decode(state_codec.encode(read)) == read
+    assert codec.decode(codec.encode(read)) == read
 
 
 def test_a_campaign_with_format_1_states_opens_and_reports(tmp_path: Path,
                                                           tables: Tables) -> None:
     """A campaign this release's predecessor stored (format 1, an affliction as a name) opens,
     and its report and views keep the affliction off the other players' pages."""
-    from companion import state_codec
+    from companion.history import codec
 
     db = tmp_path / "formato1.db"
     session = Session.open(db, 5, tables, gm_token="mestre")
@@ -681,7 +681,7 @@ def test_a_campaign_with_format_1_states_opens_and_reports(tmp_path: Path,
     connection = sqlite3.connect(db)
     packed = PackedStates({n: (fmt, base, blob) for n, fmt, base, blob in connection.execute(
         "SELECT n, format, base, state FROM states")})
-    assert {packed.get(n).format for n in packed.numbers()} == {state_codec.FORMAT}
+    assert {packed.get(n).format for n in packed.numbers()} == {codec.FORMAT}
     stored = {n: packed.get(n) for n in packed.numbers()}  # rewritten below as format 1
     connection.execute("DELETE FROM states")
     for n, state in stored.items():
@@ -708,13 +708,13 @@ def test_a_campaign_with_format_1_states_opens_and_reports(tmp_path: Path,
 def test_a_format_2_state_reads_back_with_no_party_prompt_and_no_named_region() -> None:
     """Format 3 added the party's prompt and the region the GM named; a format 2 state (which
     had neither) reads as one character's prompts in the terrain's default region."""
-    from companion import state_codec
+    from companion.history import codec
     from companion.engine.model import Prompt, State
 
     state = State(prompts=(Prompt(id=1, kind="fuga", character="ana", text="Ana: fuja!"),))
-    raw = json.loads(state_codec.encode(state))
+    raw = json.loads(codec.encode(state))
     del raw["prompts"][0]["party"]
     del raw["travel"]["region"], raw["travel"]["day_start_region"]
-    read = state_codec.decode(json.dumps(raw).encode(), 2)
+    read = codec.decode(json.dumps(raw).encode(), 2)
     assert read == state and read.prompts[0].party is False and read.travel.region is None
-    assert state_codec.FORMAT == 3
+    assert codec.FORMAT == 3

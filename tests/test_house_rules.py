@@ -9,17 +9,18 @@ from typing import Any
 
 import pytest
 
-from companion import house_rules, replay
+from companion.rules import overlay
+from companion.history import replay
 from companion.cli import main
 from companion.commands.reading import parse
 from companion.engine.procedures.encounters import EncounterTables
-from companion.errors import TableError
+from companion.tables.errors import TableError
 from companion.report import build
 from companion.report.source import entries, find_session, open_campaign
 from companion.session import RunResult, Session, SessionError, campaign_rules
 from companion.store.lock import ServerLock
 from companion.store.log import Log
-from companion.tables import Tables
+from companion.tables.files import Tables
 from companion.voice.phrases import voice_phrases
 from companion.voice.service import session_phrases, session_reader
 from companion.voice.reading import read_voice
@@ -47,18 +48,18 @@ def rolled(events: list[Any], table: str) -> list[Any]:
 # ---------------------------------------------------------------------- merging and checking
 
 def test_overrides_keep_only_the_differences_nested_as_in_the_files(tables: Tables) -> None:
-    change = house_rules.patched(tables, {}, {**TORCH_2, **REGION})
+    change = overlay.patched(tables, {}, {**TORCH_2, **REGION})
     assert change.overrides == {"casa": {"luz": {"tocha": {"turnos": 2}}}, **REGION}
     # a default region edited: only its rows, whole
     rows = {1: "Urso pardo", 2: "Ent furioso"}
-    edited = house_rules.patched(tables, change.overrides, {
+    edited = overlay.patched(tables, change.overrides, {
         "encontros": {"regioes": {"floresta": {"dados": "1d2", "linhas": rows}}}})
     assert edited.overrides["encontros"]["regioes"]["floresta"] == {"dados": "1d2",
                                                                     "linhas": rows}
     forest = edited.tables.piece(EncounterTables).regioes["floresta"]
     assert list(forest.linhas) == [1, 2] and forest.nome == "Encontros: Floresta"
     # null: back to the shipped value; a region the GM added, removed
-    back = house_rules.patched(tables, edited.overrides, {
+    back = overlay.patched(tables, edited.overrides, {
         "casa": {"luz": {"tocha": {"turnos": None}}},
         "encontros": {"regioes": {"floresta": None, "floresta-sombria": None}}})
     assert back.overrides == {}
@@ -86,7 +87,7 @@ def test_overrides_keep_only_the_differences_nested_as_in_the_files(tables: Tabl
 def test_a_bad_change_is_refused_naming_the_file_the_row_and_the_field(
         tables: Tables, patch: dict[str, Any], message: str) -> None:
     with pytest.raises(TableError) as refused:
-        house_rules.patched(tables, {}, patch)
+        overlay.patched(tables, {}, patch)
     assert message in refused.value.message
 
 
@@ -94,7 +95,7 @@ def test_a_bad_change_is_refused_naming_the_file_the_row_and_the_field(
 
 def test_the_encounter_check_uses_the_table_of_the_region_where_the_day_started(
         tables: Tables) -> None:
-    rules = house_rules.patched(tables, {}, REGION).tables
+    rules = overlay.patched(tables, {}, REGION).tables
     play = Play(rules)
     said = play("regiao", regiao="Floresta Sombria")
     assert said[0].data == {"regiao": "floresta-sombria", "terreno": "floresta"}
@@ -116,7 +117,7 @@ def test_the_encounter_check_uses_the_table_of_the_region_where_the_day_started(
 
 
 def test_terreno_goes_to_the_terrains_default_region(tables: Tables) -> None:
-    rules = house_rules.patched(tables, {}, REGION).tables
+    rules = overlay.patched(tables, {}, REGION).tables
     play = Play(rules)
     play("regiao", regiao="floresta sombria")
     play("terreno", terreno="floresta")
@@ -126,7 +127,7 @@ def test_terreno_goes_to_the_terrains_default_region(tables: Tables) -> None:
 
 
 def test_an_unknown_region_is_refused_with_the_names_accepted(tables: Tables) -> None:
-    rules = house_rules.patched(tables, {}, REGION).tables
+    rules = overlay.patched(tables, {}, REGION).tables
     with pytest.raises(Exception) as refused:
         Play(rules)("regiao", regiao="Terra Média")
     assert "região desconhecida: 'Terra Média'" in str(refused.value)
@@ -144,7 +145,7 @@ def test_defeated_creatures_are_counted_under_the_regions_name(tables: Tables) -
 
 
 def test_region_names_join_the_grammar_of_the_campaign(tables: Tables) -> None:
-    rules = house_rules.patched(tables, {}, REGION).tables
+    rules = overlay.patched(tables, {}, REGION).tables
     assert parse("região Floresta Sombria", rules).command.args == {"regiao": "floresta-sombria"}
     assert parse("chegamos na floresta sombria", rules).command.name == "regiao"
     derrota = parse("derrotados 2 lobos na Floresta Sombria", rules).command
@@ -294,7 +295,7 @@ def test_an_update_that_removes_an_overridden_key_tells_the_gm_once(tmp_path: Pa
     connection = sqlite3.connect(db)
     with connection:
         connection.execute("UPDATE house_rules SET overrides = ? WHERE n = "
-                           "(SELECT MAX(n) FROM house_rules)", (house_rules.dump(older),))
+                           "(SELECT MAX(n) FROM house_rules)", (overlay.dump(older),))
     connection.close()
     reopened = Session.open(db, None, tables)
     said = [e for e in reopened.opening if e["data"].get("origem") == "atualizacao"]
@@ -351,7 +352,7 @@ def test_a_new_campaign_starts_from_another_campaigns_rules(tmp_path: Path,
 
 
 def test_region_names_join_the_voice_phrase_list_and_are_read_back(tables: Tables) -> None:
-    rules = house_rules.patched(tables, {}, REGION).tables
+    rules = overlay.patched(tables, {}, REGION).tables
     phrases = [p for p in voice_phrases(rules) if "sombria" in p.text]
     assert {p.command for p in phrases} >= {"regiao", "derrotados"}
     for phrase in phrases:
@@ -377,7 +378,7 @@ def test_export_then_import_into_a_new_campaign_gives_the_same_rules(
     assert cli("regras", "exportar", "--db", first, "--saida", exported) == 0
     text = exported.read_text(encoding="utf-8")
     assert text.startswith("#") and "casa:\n  luz:\n    tocha:\n      turnos: 2\n" in text
-    assert house_rules.load(text) == {**TORCH_2, **REGION}
+    assert overlay.load(text) == {**TORCH_2, **REGION}
     # into a campaign that exists: one logged, undoable change
     Session.open(second, 4, tables).close()
     assert cli("regras", "importar", "--db", second, exported) == 0
@@ -390,7 +391,7 @@ def test_export_then_import_into_a_new_campaign_gives_the_same_rules(
     assert imported.overrides == {}
     imported.close()
     # a new campaign made from the file
-    created = Session.open(third, 5, tables, rules=house_rules.load(text))
+    created = Session.open(third, 5, tables, rules=overlay.load(text))
     assert created.overrides == {**TORCH_2, **REGION}
     created.close()
     assert cli("regras", "exportar", "--db", third) == 0
@@ -426,7 +427,7 @@ def test_import_is_refused_while_a_server_has_the_campaign_open(
     db = tmp_path / "a.db"
     Session.open(db, 3, tables).close()
     exported = tmp_path / "regras.yaml"
-    exported.write_text(house_rules.export_text(TORCH_2), encoding="utf-8")
+    exported.write_text(overlay.export_text(TORCH_2), encoding="utf-8")
     lock = ServerLock(db)
     assert lock.acquire("http://192.168.0.12:5000/mestre")
     try:
@@ -443,7 +444,7 @@ def test_rules_at_creation_only(tmp_path: Path, tables: Tables,
                                 capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "a.db"
     exported = tmp_path / "regras.yaml"
-    exported.write_text(house_rules.export_text(TORCH_2), encoding="utf-8")
+    exported.write_text(overlay.export_text(TORCH_2), encoding="utf-8")
     Session.open(db, 3, tables).close()
     assert cli("shell", "--db", db, "--regras", exported) == 2
     assert "regras importar" in capsys.readouterr().err
@@ -540,10 +541,10 @@ def test_the_campaigns_voice_names_stay_apart_from_the_shipped_lists(tmp_path: P
     from companion.voice.config import voice_config
 
     own = {"nomes_da_voz": {"magia": ["Raio do Trovão"]}}
-    assert house_rules.patched(tables, {}, own).overrides == own
+    assert overlay.patched(tables, {}, own).overrides == own
     updated = changed_rules(tmp_path, "voz.yaml", "luz, luz contínua,",
                             "luz, luz contínua, chuva de meteoros,")
-    lists = voice_config(house_rules.settle(updated, own).tables).free_lists
+    lists = voice_config(overlay.settle(updated, own).tables).free_lists
     assert {"raio do trovao", "chuva de meteoros", "luz"} <= set(lists["magia"])
     assert {"raio do trovao", "chuva de meteoros"} <= set(lists["nome"])
     assert "raio do trovao" not in voice_config(updated).free_lists["magia"]

@@ -11,7 +11,7 @@ import threading
 from pathlib import Path
 
 from companion.session import Session
-from companion.tables import Tables
+from companion.tables.files import Tables
 from tests.history_helpers import differences
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,7 +29,7 @@ class Shell:
 
     def __init__(self, db: Path) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "companion.cli", "shell", "--json", "--db", str(db),
+            [sys.executable, "-m", "companion", "shell", "--json", "--db", str(db),
              "--seed", str(SEED)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             cwd=ROOT, text=True, encoding="utf-8", bufsize=1,
@@ -97,7 +97,7 @@ def test_acknowledged_commands_survive_kill_9(tmp_path: Path, tables: Tables) ->
 
     # `estado` from a new shell on the same file says what the reference session says.
     answer = subprocess.run(
-        [sys.executable, "-m", "companion.cli", "shell", "--json", "--db", str(db)],
+        [sys.executable, "-m", "companion", "shell", "--json", "--db", str(db)],
         input="estado\n", capture_output=True, text=True, encoding="utf-8", cwd=ROOT,
         timeout=120,
     )

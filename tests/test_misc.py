@@ -7,8 +7,8 @@ from dataclasses import replace
 import pytest
 
 from companion.engine.model import Chase, Dungeon, Monster, Prompt, State, Travel
-from companion.errors import CommandRejected
-from companion.tables import Tables
+from companion.tables.errors import CommandRejected
+from companion.tables.files import Tables
 from tests.conftest import FixedDice, Play
 from tests.rules_helpers import new_character
 

@@ -6,10 +6,10 @@ from pathlib import Path
 import pytest
 from hypothesis import given, strategies as st
 
-from companion.errors import TableError
-from companion.narration import (compile_templates, counted, duration_text, load_narrator,
+from companion.tables.errors import TableError
+from companion.tables.narration import (compile_templates, counted, duration_text, load_narrator,
                                  number_text, plural_word, spoken_list)
-from companion.tables import Tables
+from companion.tables.files import Tables
 
 
 def test_a_template_renders_its_data_with_the_portuguese_filters() -> None:

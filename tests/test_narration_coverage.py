@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from companion.tables import Tables
+from companion.tables.files import Tables
 
 PACKAGE = Path(__file__).resolve().parent.parent / "companion"
 # Scratch.tell(code, …), CommandRejected.because(code, …), Session._narrated(code, …)

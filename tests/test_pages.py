@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from companion import pages
+from companion.rules import pages
 from companion.commands.parse import parse
-from companion.errors import TableError
-from companion.loader import load_rules as load_tables
-from companion.tables import DEFAULT_DIR, Tables
+from companion.tables.errors import TableError
+from companion.rules.loader import load_rules as load_tables
+from companion.tables.files import DEFAULT_DIR, Tables
 
 
 def broken(tmp_path: Path, old: str, new: str) -> str:

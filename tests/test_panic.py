@@ -10,8 +10,8 @@ from companion.engine.toolkit import Scratch, edge_for, modifier
 from companion.engine.model import Character, Command, Prompt, State
 from companion.engine.procedures.panic import exhaustion_day, request_panic
 from companion.engine.view import view_state
-from companion.errors import CommandRejected
-from companion.tables import Tables
+from companion.tables.errors import CommandRejected
+from companion.tables.files import Tables
 from tests.conftest import FixedDice, Play
 from tests.rules_helpers import changed_rules, new_character
 

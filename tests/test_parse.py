@@ -12,7 +12,7 @@ from companion.commands import normalize, parse
 from companion.commands.parse import ParseResult, grammar
 from companion.engine.model import Command
 from companion.session import Session
-from companion.tables import Tables
+from companion.tables.files import Tables
 from companion.voice.phrases import voice_phrases
 from tests.rules_helpers import changed_rules
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from companion.commands import parse
-from companion.tables import Tables
+from companion.tables.files import Tables
 
 
 @pytest.mark.parametrize("said, names", [

@@ -14,10 +14,10 @@ from companion.commands import parse
 from companion.commands import contract
 from companion.commands.contract import ArgumentContract, ContractBroken
 from companion.commands.parse import grammar
-from companion.dice_limits import DiceLimits
-from companion.errors import TableError
-from companion.rulebook import build_piece
-from companion.tables import Tables
+from companion.tables.dice_limits import DiceLimits
+from companion.tables.errors import TableError
+from companion.tables.rulebook import build_piece
+from companion.tables.files import Tables
 from tests.rules_helpers import changed_rules
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "commands.md"

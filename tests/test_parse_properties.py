@@ -12,8 +12,8 @@ from unicode_rbnf import RbnfEngine
 from companion.commands import normalize, parse
 from companion.commands.normalize import fold
 from companion.commands.parse import ParseResult
-from companion.tables import Tables
-from companion.loader import load_rules
+from companion.tables.files import Tables
+from companion.rules.loader import load_rules
 from companion.voice.phrases import voice_phrases
 
 TABLES = load_rules()

@@ -12,10 +12,10 @@ from hypothesis import given, settings, strategies as st
 
 from companion.commands.parse import parse
 from companion.engine.model import Command
-from companion.loader import load_rules
+from companion.rules.loader import load_rules
 from companion.commands.context import Known
 from companion.session import Session, reading_context
-from companion.tables import Tables
+from companion.tables.files import Tables
 
 ROOT = Path(__file__).resolve().parents[1]
 TABLES = load_rules()
@@ -67,7 +67,7 @@ def test_the_list_values_are_written_as_people_read_them(tables: Tables) -> None
 @pytest.mark.parametrize("text", ["terreno deserto", "modo voando", "perigo médio",
                                   "estação monção", "acender o holofote", "tabela Z"])
 def test_cli_parse_exits_1_with_the_list(text: str) -> None:
-    done = subprocess.run([sys.executable, "-m", "companion.cli", "parse", "--json", text],
+    done = subprocess.run([sys.executable, "-m", "companion", "parse", "--json", text],
                           capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert done.returncode == 1
     answer = json.loads(done.stdout)
@@ -103,7 +103,7 @@ def test_a_bare_yes_answers_the_prompt_that_waits_for_it(tables: Tables) -> None
 
 
 def test_the_cli_parse_alone_knows_no_prompt() -> None:
-    done = subprocess.run([sys.executable, "-m", "companion.cli", "parse", "--json", "sim"],
+    done = subprocess.run([sys.executable, "-m", "companion", "parse", "--json", "sim"],
                           capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert done.returncode == 1 and json.loads(done.stdout)["command"] is None
 

@@ -1,4 +1,4 @@
-"""One projection per viewer (companion.projection), on its own: numbers, prompt ids, undo
+"""One projection per viewer (companion.history.projection), on its own: numbers, prompt ids, undo
 numbers and texts for each viewer, from stored events alone (no server, no regex)."""
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from companion.projection import Projection, Quoted, StoredEvent, project
-from companion.tables import Tables
+from companion.history.projection import Projection, Quoted, StoredEvent, project
+from companion.tables.files import Tables
 
 
 def events(*visibilities: str) -> list[StoredEvent]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from companion.session import Session
-from companion.tables import Tables
+from companion.tables.files import Tables
 from tests.history_helpers import differences
 
 from tests.test_session import ok

@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
-from companion.loader import load_rules
+from companion.rules.loader import load_rules
 from companion.report.source import open_campaign
 from companion.report import build
 from companion.session import Session
 from companion.store import Log
-from companion.tables import DEFAULT_DIR, Tables
+from companion.tables.files import DEFAULT_DIR, Tables
 from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
 from tests.test_server_socket import Peer, gm_ok, peers, wait_until  # noqa: F401 (fixture)
 

@@ -1,4 +1,4 @@
-"""companion.protocol: who is who and who may do what, and that the engine, the views and the
+"""companion.tables.protocol: who is who and who may do what, and that the engine, the views and the
 server's routing all follow it (a player's socket never gets a GM event)."""
 from __future__ import annotations
 
@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
-from companion import protocol
+from companion.tables import protocol
 from companion.engine import Command, apply, initial_state
-from companion.protocol import may_see as visible_to
-from companion.errors import CommandRejected, TableError
+from companion.tables.protocol import may_see as visible_to
+from companion.tables.errors import CommandRejected, TableError
 from companion.server import rooms
 from companion.session import Session
-from companion.tables import Tables
+from companion.tables.files import Tables
 from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
 from tests.rules_helpers import changed_rules
 from tests.test_server_socket import gm_ok, peers, wait_until  # noqa: F401 (fixture)
@@ -83,7 +83,7 @@ def test_the_protocol_imports_nothing_above_it() -> None:
             imported |= {f"{base}.{alias.name}" if base == "companion" else base
                          for alias in node.names}
     ours = {name for name in imported if name.split(".")[0] == "companion"}
-    assert ours <= {"companion.errors", "companion.rulebook", "companion.tables"}, ours
+    assert ours <= {"companion.tables.errors", "companion.tables.rulebook", "companion.tables.files"}, ours
     others = {name.split(".")[0] for name in imported} - {"companion"}
     assert others <= set(sys.stdlib_module_names) | {"__future__"}, others
 

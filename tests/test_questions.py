@@ -19,11 +19,11 @@ import pytest
 
 from companion.commands.reading import parse
 from companion.engine import Command
-from companion.outcome import outcome
-from companion.pages import PageTexts
-from companion.replay import PLACELESS
+from companion.history.outcome import outcome
+from companion.rules.pages import PageTexts
+from companion.history.replay import PLACELESS
 from companion.session import Session
-from companion.tables import Tables
+from companion.tables.files import Tables
 from companion.voice.reading import Known, read_voice
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -111,7 +111,7 @@ def test_table_talk_is_no_question(tables: Tables, talk: str) -> None:
 
 
 def _cli(*args: str, stdin: str) -> list[dict[str, Any]]:
-    done = subprocess.run([sys.executable, "-m", "companion.cli", *args], input=stdin,
+    done = subprocess.run([sys.executable, "-m", "companion", *args], input=stdin,
                           capture_output=True, text=True, timeout=120, cwd=ROOT)
     return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
 
@@ -251,7 +251,7 @@ def test_the_shell_prints_each_answer(tmp_path: Path) -> None:
     script = ["personagem Ana pv 8", "tempo", "masmorra", "acender tocha",
               "magia escudo 3 turnos", "turno", "turno", "tempo", "como está a Ana",
               "repete"]
-    done = subprocess.run([sys.executable, "-m", "companion.cli", "shell", "--seed", "5",
+    done = subprocess.run([sys.executable, "-m", "companion", "shell", "--seed", "5",
                            "--json"], input="\n".join(script) + "\n", capture_output=True,
                           text=True, timeout=120, cwd=ROOT)
     printed = [json.loads(line) for line in done.stdout.splitlines()]

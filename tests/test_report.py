@@ -15,13 +15,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion import cli
-from companion.protocol import may_see as visible_to
+from companion.tables.protocol import may_see as visible_to
 from companion.report import build, charts
-from companion.errors import TableError
+from companion.tables.errors import TableError
 from companion.report.source import ReportError, open_campaign, sessions
 from companion.report.words import ReportWords
 from companion.session import Session
-from companion.tables import Tables
+from companion.tables.files import Tables
 from tests.report_helpers import EVENING, clear_prompts, play
 from tests.rules_helpers import changed_rules
 

@@ -13,7 +13,7 @@ import requests
 from companion.report import build
 from companion.report.source import open_campaign, sessions
 from companion.session import Session
-from companion.tables import Tables
+from companion.tables.files import Tables
 from tests.history_helpers import differences
 from tests.test_kill9 import ACKED, ROOT, Shell
 from tests.test_server_serve import free_port, read_until
@@ -38,7 +38,7 @@ def test_a_session_boundary_survives_kill_9(tmp_path: Path, tables: Tables) -> N
         [("Colinas", [("lobos", 2)])]
 
     listed = subprocess.run(
-        [sys.executable, "-m", "companion.cli", "relatorio", "--db", str(db)],
+        [sys.executable, "-m", "companion", "relatorio", "--db", str(db)],
         capture_output=True, text=True, encoding="utf-8", cwd=ROOT, timeout=120)
     assert listed.returncode == 0, listed.stderr
     lines = listed.stdout.splitlines()
@@ -56,7 +56,7 @@ def test_serve_goes_on_with_the_last_session(tmp_path: Path, tables: Tables) -> 
 
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port",
+        [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port",
          str(port), "--db", str(db)],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},

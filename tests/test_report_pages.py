@@ -9,12 +9,12 @@ from typing import Any, Iterator
 import pytest
 import requests
 
-from companion.protocol import may_see as visible_to
+from companion.tables.protocol import may_see as visible_to
 from companion.report import build
 from companion.report.source import open_campaign
 from companion.server.app import start_in_thread
 from companion.session import Session
-from companion.tables import Tables
+from companion.tables.files import Tables
 from tests.browser_helpers import (
     GM_TOKEN,
     PHONE,

@@ -10,10 +10,10 @@ from companion.engine import Command, State
 from companion.engine.procedures import dungeon as dungeon_module
 from companion.engine.toolkit import Scratch, edge_for
 from companion.engine.view import view_state
-from companion.errors import CommandRejected, TableError
+from companion.tables.errors import CommandRejected, TableError
 from companion.engine.model import Character, Dungeon, Travel
 from companion.engine.procedures.rest import TravelMishaps, rest_party
-from companion.tables import Tables
+from companion.tables.files import Tables
 from tests.conftest import FixedDice, Play
 from tests.test_hexcrawl import QUIET, ana, bia, one_roll, rolls, run, start
 from tests.rules_helpers import changed_rules, new_character
@@ -109,7 +109,7 @@ def test_the_interruption_test_reads_its_die_and_attribute_from_the_table(tables
 
 
 def test_schemas_shared_by_several_modules_keep_every_part() -> None:
-    from companion.rulebook import PIECES
+    from companion.tables.rulebook import PIECES
 
     def checked(file: str) -> set[str]:  # by a typed piece (issue 8)
         return {key for cls, place in PIECES.items() if place.file == file

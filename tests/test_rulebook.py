@@ -7,8 +7,8 @@ from typing import Generic, Literal, Mapping, TypeVar
 
 import pytest
 
-from companion.errors import TableError
-from companion.rulebook import PIECES, InvalidValue, build_piece, piece
+from companion.tables.errors import TableError
+from companion.tables.rulebook import PIECES, InvalidValue, build_piece, piece
 
 
 @dataclass(frozen=True)
@@ -273,7 +273,7 @@ def naming(declared):
 
 
 def test_a_name_of_another_piece_is_checked_with_file_and_key(naming) -> None:
-    from companion.tables import Tables
+    from companion.tables.files import Tables
 
     files = _files()
     files["teste"]["outra"] = {"linhas": {"x": {"linha": "2-6"}}}
@@ -285,7 +285,7 @@ def test_a_name_of_another_piece_is_checked_with_file_and_key(naming) -> None:
 
 
 def test_a_piece_says_whether_it_can_hold_a_row_and_finds_them(naming) -> None:
-    from companion.rulebook import can_hold, held
+    from companion.tables.rulebook import can_hold, held
 
     assert can_hold(_Naming, _Named) and not can_hold(_Check, _Named)
     built = build_piece(naming, {"teste": {"outra": {"linhas": {"a": {"linha": "1"},
@@ -296,7 +296,7 @@ def test_a_piece_says_whether_it_can_hold_a_row_and_finds_them(naming) -> None:
 def test_the_shared_checks_say_the_field_and_what_it_should_be() -> None:
     from dataclasses import dataclass
 
-    from companion.rulebook import InvalidValue, require_at_least, require_filled
+    from companion.tables.rulebook import InvalidValue, require_at_least, require_filled
 
     @dataclass
     class Spec:

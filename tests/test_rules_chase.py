@@ -9,8 +9,8 @@ import pytest
 from companion.engine.model import Chase, State
 from companion.engine.procedures.chase import ChaseRules, distance_of
 from companion.engine.view import view_state
-from companion.errors import CommandRejected, TableError
-from companion.tables import Tables
+from companion.tables.errors import CommandRejected, TableError
+from companion.tables.files import Tables
 from tests.conftest import FixedDice, Play
 from tests.rules_helpers import changed_rules, new_character
 

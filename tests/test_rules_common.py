@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from companion import protocol
+from companion.tables import protocol
 from companion.engine import Command, apply, initial_state
 from companion.engine.core import StartRules
 from companion.engine.model import Event, Lasting, Prompt, State
 from companion.engine.procedures.conditions import Slowed, TimedCondition, slowed_text, \
     timed_text
 from companion.engine.toolkit import CommandRules, edge_text, spoken_name
-from companion.errors import CommandRejected, TableError
-from companion.tables import Tables
+from companion.tables.errors import CommandRejected, TableError
+from companion.tables.files import Tables
 from companion.voice.config import VoiceData, voice_config
 from tests.rules_helpers import changed_rules
 

@@ -11,8 +11,8 @@ import pytest
 from companion.engine.model import Command, State
 from companion.engine.procedures.conditions import advance_factor, condition_note, round_harm
 from companion.engine.toolkit import Scratch
-from companion.errors import TableError
-from companion.tables import Tables
+from companion.tables.errors import TableError
+from companion.tables.files import Tables
 from tests.conftest import Play
 from tests.rules_helpers import changed_rules, new_character
 from tests.test_hexcrawl import QUIET, run

@@ -15,9 +15,9 @@ from companion.engine.procedures.dice_tables import DiceRules, typed_tables
 from companion.engine.procedures.dungeon import DungeonRules
 from companion.engine.procedures.encounters import EncounterTables
 from companion.engine.procedures.travel import AdvanceTable
-from companion.errors import TableError
-from companion.rulebook import typed_at
-from companion.tables import Tables
+from companion.tables.errors import TableError
+from companion.tables.rulebook import typed_at
+from companion.tables.files import Tables
 from tests.rules_helpers import changed_rules
 
 

@@ -10,9 +10,9 @@ import pytest
 
 from companion.engine.model import GM, PUBLIC, Dungeon, State, Timer
 from companion.engine.procedures.dungeon import DungeonRules
-from companion.errors import CommandRejected, TableError
-from companion.light_sources import LightRules
-from companion.tables import Tables
+from companion.tables.errors import CommandRejected, TableError
+from companion.tables.light_sources import LightRules
+from companion.tables.files import Tables
 from tests.conftest import FixedDice, Play
 from tests.rules_helpers import changed_rules, new_character
 

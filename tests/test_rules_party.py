@@ -11,8 +11,8 @@ import pytest
 from companion.engine.model import Character, State
 from companion.engine.procedures.panic import AfflictionTable, PanicTable, PanicTest
 from companion.engine.procedures.party import CharacterDefaults
-from companion.errors import CommandRejected, TableError
-from companion.tables import Tables
+from companion.tables.errors import CommandRejected, TableError
+from companion.tables.files import Tables
 from tests.conftest import FixedDice, Play
 from tests.rules_helpers import changed_rules, new_character
 
@@ -79,7 +79,7 @@ def test_a_bad_panic_row_names_the_file_and_key(tmp_path: Path) -> None:
 
 def test_a_panic_row_without_what_its_effect_needs_names_the_key(tmp_path: Path) -> None:
     from companion.engine.procedures.panic import PanicRow
-    from companion.rulebook import InvalidValue
+    from companion.tables.rulebook import InvalidValue
 
     with pytest.raises(InvalidValue, match="condicao"):  # the piece's own check
         PanicRow(texto="Insanidade.", efeito="insanidade").validate()

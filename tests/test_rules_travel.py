@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from companion.engine.core import StartRules
-from companion.loader import load_rules
+from companion.rules.loader import load_rules
 from companion.engine.procedures.encounters import EncounterSettings, EncounterTables
 from companion.engine import Command, initial_state
 from companion.engine.procedures.advance import GettingLost
@@ -34,8 +34,8 @@ from companion.engine.procedures.foraging import (
     Yields,
 )
 from companion.engine.toolkit import PromptAnswer, Scratch
-from companion.errors import CommandRejected, TableError
-from companion.tables import DEFAULT_DIR, Tables
+from companion.tables.errors import CommandRejected, TableError
+from companion.tables.files import DEFAULT_DIR, Tables
 from tests.conftest import FixedDice, Play
 from tests.test_hexcrawl import QUIET, ana, bia, run, start  # noqa: F401
 from tests.rules_helpers import changed_rules

@@ -9,8 +9,8 @@ import pytest
 
 from companion.engine import Command, apply, initial_state
 from companion.engine.procedures.weather import WeatherRules
-from companion.errors import TableError
-from companion.tables import Tables
+from companion.tables.errors import TableError
+from companion.tables.files import Tables
 from tests.rules_helpers import changed_rules
 
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.errors import AccessDenied
+from companion.tables.errors import AccessDenied
 from companion.server import access, qr
 from companion.server.rooms import rooms_for
 

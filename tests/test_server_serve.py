@@ -15,7 +15,7 @@ import requests
 
 from companion.server.app import ServerError, serve, start_in_thread
 from companion.session import Session
-from companion.tables import Tables
+from companion.tables.files import Tables
 
 
 def free_port() -> int:
@@ -42,7 +42,7 @@ def read_until(process: subprocess.Popen, marker: str, timeout: float = 20.0) ->
 
 def test_serve_prints_links_and_qr_then_stops_on_ctrl_c(tmp_path: Path) -> None:
     port = free_port()
-    command = [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1",
+    command = [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1",
                "--port", str(port), "--db", str(tmp_path / "mesa.db"), "--seed", "3",
                "--gm-token", "segredo-123"]
     process = subprocess.Popen(
@@ -81,7 +81,7 @@ def test_busy_port_is_a_clear_error(tmp_path: Path, tables: Tables) -> None:
 
 def test_no_limits_refuses_any_host_but_loopback(tmp_path: Path) -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "companion.cli", "serve", "--sem-limites", "--host", "0.0.0.0",
+        [sys.executable, "-m", "companion", "serve", "--sem-limites", "--host", "0.0.0.0",
          "--port", str(free_port()), "--db", str(tmp_path / "mesa.db")],
         capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
@@ -97,7 +97,7 @@ def test_no_limits_on_loopback_lets_more_players_join_than_the_default(tmp_path:
 
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "companion.cli", "serve", "--sem-limites", "--host", "127.0.0.1",
+        [sys.executable, "-m", "companion", "serve", "--sem-limites", "--host", "127.0.0.1",
          "--port", str(port), "--db", str(tmp_path / "mesa.db"), "--gm-token", "t"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"})
@@ -129,7 +129,7 @@ def test_a_stop_signal_closes_the_session_and_leaves_no_wal_behind(
     closes its SQLite file (the WAL checkpointed into it and removed), exit status 0."""
     db, port = tmp_path / "mesa.db", free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1",
+        [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1",
          "--port", str(port), "--db", str(db), "--seed", "3", "--gm-token", "t"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
@@ -165,10 +165,10 @@ def test_regras_importar_is_refused_while_serve_has_the_campaign_open(tmp_path: 
     db = tmp_path / "mesa.db"
     rules = tmp_path / "regras.yaml"
     rules.write_text("casa: {luz: {tocha: {turnos: 2}}}\n", encoding="utf-8")
-    importing = [sys.executable, "-m", "companion.cli", "regras", "importar", "--db", str(db),
+    importing = [sys.executable, "-m", "companion", "regras", "importar", "--db", str(db),
                  str(rules)]
     process = subprocess.Popen(
-        [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port",
+        [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port",
          str(port), "--db", str(db), "--seed", "3"], stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     try:
@@ -181,7 +181,7 @@ def test_regras_importar_is_refused_while_serve_has_the_campaign_open(tmp_path: 
         commands = sqlite3.connect(f"file:{db}?mode=ro", uri=True).execute(
             "SELECT count(*) FROM commands").fetchone()[0]
         second = subprocess.run(
-            [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port",
+            [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port",
              str(free_port()), "--db", str(db)], capture_output=True, text=True, timeout=60)
         assert second.returncode == 2, second.stdout + second.stderr
         assert "já está aberta em outro servidor" in second.stderr

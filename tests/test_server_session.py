@@ -13,7 +13,7 @@ from companion import session as session_module
 from companion.commands.parse import ParseResult
 from companion.server.served import ServedSession
 from companion.session import Session
-from companion.tables import Tables
+from companion.tables.files import Tables
 from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
 from tests.test_server_socket import peers  # noqa: F401 (fixture)
 

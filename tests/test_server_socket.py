@@ -13,9 +13,9 @@ from typing import Any, Callable, Iterator
 import pytest
 import socketio
 
-from companion.pages import page_data
+from companion.rules.pages import page_data
 from companion.server import access
-from companion.protocol import may_see as visible_to
+from companion.tables.protocol import may_see as visible_to
 from companion.server.app import RunningServer, start_in_thread
 from companion.session import Session
 

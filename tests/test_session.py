@@ -10,10 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.engine import Command
-from companion.errors import CommandRejected
+from companion.tables.errors import CommandRejected
 from companion.session import RunResult, Session, SessionError
 from tests.history_helpers import differences
-from companion.tables import Tables
+from companion.tables.files import Tables
 
 EVENT_KEYS = {"seq", "command", "kind", "visibility", "text", "data"}
 SEED = 11

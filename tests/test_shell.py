@@ -25,7 +25,7 @@ SEED_LINE = re.compile(r"#\s*semente:\s*(\d+)\s*$")
 
 
 def companion(*args: str, stdin: str = "", timeout: int = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "companion.cli", *args], input=stdin,
+    return subprocess.run([sys.executable, "-m", "companion", *args], input=stdin,
                           capture_output=True, text=True, encoding="utf-8", cwd=ROOT,
                           timeout=timeout)
 

@@ -16,10 +16,10 @@ import pytest
 from companion.speech.config import speech_config
 from companion.speech.speaker import Recorder, Speaker
 from companion.speech.voices import MODELS_DIR, Audio, Espeak, choose_voice, piper_model
-from companion.tables import Tables
+from companion.tables.files import Tables
 
 ROOT = Path(__file__).resolve().parent.parent
-COMPANION = [sys.executable, "-m", "companion.cli"]
+COMPANION = [sys.executable, "-m", "companion"]
 SHORT = "A tocha apagou."
 LONG = ("A tocha tem quatro turnos, quarenta minutos. A magia escudo acaba em dois turnos. "
         "Faltam três turnos para o descanso.")
@@ -236,7 +236,7 @@ def test_no_sound_output_is_said_in_portuguese_without_the_librarys_words(
     """The GM reads why the laptop is silent in the Voz panel: PortAudio's English ("Error
     querying device -1") goes to the log, not to that line."""
     sounddevice = pytest.importorskip("sounddevice", reason="sem o extra de voz (sounddevice)")
-    from companion.server.speech import laptop_speaker
+    from companion.server.speech_socket import laptop_speaker
 
     def no_device(*_args: object, **_kwargs: object) -> None:
         raise sounddevice.PortAudioError("Error querying device -1")

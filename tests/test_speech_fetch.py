@@ -10,7 +10,7 @@ from pathlib import Path
 from companion.speech.config import VoiceFile, speech_config
 from companion.speech.fetch import fetch_voice
 from companion.speech.voices import piper_model
-from companion.tables import Tables
+from companion.tables.files import Tables
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.tables import Tables
+from companion.tables.files import Tables
 from companion.voice.config import voice_config
 from companion.voice.gate import Listening, deaf, gate, speaking
 from companion.voice.listener import Listener

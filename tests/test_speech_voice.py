@@ -9,7 +9,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from companion.loader import load_rules
+from companion.rules.loader import load_rules
 from companion.server.app import start_in_thread
 from companion.speech.speaker import Recorder
 from companion.voice.recognizer import load_model

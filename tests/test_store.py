@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.errors import DiskFull
+from companion.tables.errors import DiskFull
 from companion.store import Log, Meta, NewEvent, StoredState
 
 STATE = StoredState(1, b'{"minutes": 0}')

@@ -10,10 +10,10 @@ from typing import Mapping
 
 import pytest
 
-from companion.errors import TableError
-from companion.rulebook import PIECES, build_piece, piece
-from companion.tables import DEFAULT_DIR
-from companion.loader import load_rules
+from companion.tables.errors import TableError
+from companion.tables.rulebook import PIECES, build_piece, piece
+from companion.tables.files import DEFAULT_DIR
+from companion.rules.loader import load_rules
 
 
 def copy_tables(tmp_path: Path) -> Path:
@@ -105,7 +105,7 @@ def test_cli_reports_broken_tables_without_traceback(tmp_path: Path) -> None:
     folder = copy_tables(tmp_path)
     (folder / "comandos.yaml").write_text("modos: {}\n", encoding="utf-8")
     result = subprocess.run(
-        [sys.executable, "-m", "companion.cli", "parse", "--json", "ajuda"],
+        [sys.executable, "-m", "companion", "parse", "--json", "ajuda"],
         capture_output=True, text=True, env={"COMPANION_TABLES": str(folder), "PATH": ""},
         timeout=60,
     )
@@ -118,7 +118,7 @@ def test_read_tables_are_kept_and_an_edited_file_is_read_again(tmp_path: Path,
                                                                 monkeypatch) -> None:
     """The start-up cache (marshal, named by each file's SHA-256) gives back exactly what the
     YAML gave; an edited file is read again, and a broken cache file only means re-reading."""
-    import companion.tables as tables_module
+    import companion.tables.files as tables_module
 
     cache = tmp_path / "cache"
     monkeypatch.setattr(tables_module, "CACHE_DIR", cache)

@@ -6,8 +6,8 @@ import copy
 import pytest
 
 from companion.engine.model import Dungeon, Monster, State, Travel
-from companion.errors import CommandRejected
-from companion.tables import Tables
+from companion.tables.errors import CommandRejected
+from companion.tables.files import Tables
 from tests.conftest import FixedDice, Play
 
 

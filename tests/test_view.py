@@ -21,9 +21,9 @@ from companion.engine.model import (
     Travel,
 )
 from companion.engine.view import view_state
-from companion.protocol import may_see as visible_to
-from companion.errors import CommandRejected, TableError
-from companion.tables import Tables
+from companion.tables.protocol import may_see as visible_to
+from companion.tables.errors import CommandRejected, TableError
+from companion.tables.files import Tables
 from tests.conftest import Play
 from tests.rules_helpers import new_character
 from tests.rules_helpers import changed_rules

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from companion.engine import Command, apply
 from companion.engine.model import State, Travel
 from companion.engine.view import view_state, view_states
-from companion.errors import CommandRejected
+from companion.tables.errors import CommandRejected
 
 from tests.test_view import COMMANDS, names
 from tests.rules_helpers import new_character

@@ -14,7 +14,7 @@ import pytest
 
 from companion.commands.parse import ParseResult
 from companion.server.app import start_in_thread
-from companion.loader import load_rules
+from companion.rules.loader import load_rules
 from companion.voice.config import voice_config
 from companion.voice.listener import Listener
 from companion.voice.reading import read_voice

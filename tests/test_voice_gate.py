@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.tables import Tables
+from companion.tables.files import Tables
 from companion.voice.config import voice_config
 from companion.voice.gate import Listening, gate, push, set_mode
 from companion.voice.reading import read_voice

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from companion.commands.parse import ParseResult
-from companion.vocabulary import Command
+from companion.tables.vocabulary import Command
 from companion.voice.judge import judge
 from companion.voice.recognizer import Utterance, Word
 

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from companion.loader import load_rules
+from companion.rules.loader import load_rules
 from companion.session import Session
-from companion.tables import Tables
+from companion.tables.files import Tables
 from companion.voice.config import voice_config
 from companion.voice.judge import phrase_reader
 from companion.voice.learned import campaign_learned, learned_names
@@ -33,7 +33,7 @@ TYPED = ["masmorra", "monstro Troll das Cavernas na sala 3", "magia Raio Prismá
 
 
 def _companion(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "companion.cli", *args], input=stdin,
+    return subprocess.run([sys.executable, "-m", "companion", *args], input=stdin,
                           capture_output=True, text=True, cwd=ROOT, timeout=600)
 
 

@@ -8,7 +8,7 @@ import pytest
 from companion.commands.normalize import fold
 from companion.commands.parse import parse
 from companion.commands.grammar import grammar
-from companion.tables import Tables
+from companion.tables.files import Tables
 from companion.voice.config import voice_config
 from companion.voice.phrases import filler_phrases, grammar_words, phrase_list
 from companion.voice.reading import Known, read_voice

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from companion.loader import load_rules
+from companion.rules.loader import load_rules
 from companion.voice.config import voice_config
 from companion.voice.models import find_model
 from tests.voice_helpers import speak
@@ -30,7 +30,7 @@ def test_spoken_portuguese_runs_the_command(tmp_path: Path) -> None:
     db = tmp_path / "mesa.db"
     Session.open(db, 4, load_rules()).close()
     wav = speak("avançar", "pt-br", tmp_path / "avancar.wav")
-    done = subprocess.run([sys.executable, "-m", "companion.cli", "ouvir", str(wav), "--db",
+    done = subprocess.run([sys.executable, "-m", "companion", "ouvir", str(wav), "--db",
                            str(db), "--json"], capture_output=True, text=True, cwd=ROOT,
                           timeout=300)
     assert done.returncode == 0, done.stderr

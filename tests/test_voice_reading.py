@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 
 from companion.commands.normalize import normalize
 from companion.commands.parse import parse
-from companion.tables import Tables
+from companion.tables.files import Tables
 from companion.voice.phrases import grammar_words, phrase_list, voice_phrases
 from companion.voice.reading import Known, read_voice
 from companion.voice.spoken import number_words
@@ -181,19 +181,19 @@ def test_number_words_read_back(value: int) -> None:
 
 @given(st.text(max_size=80))
 def test_any_text_is_a_command_or_a_refusal(text: str) -> None:
-    from companion.loader import load_rules
+    from companion.rules.loader import load_rules
 
     result = read_voice(text, _TABLES)
     assert (result.command is None) != (result.error is None)
 
 
-from companion.loader import load_rules as _load  # noqa: E402
+from companion.rules.loader import load_rules as _load  # noqa: E402
 
 _TABLES = _load()
 
 
 def _companion(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "companion.cli", *args], input=stdin,
+    return subprocess.run([sys.executable, "-m", "companion", *args], input=stdin,
                           capture_output=True, text=True, cwd=ROOT, timeout=600)
 
 

@@ -20,7 +20,7 @@ def test_https_serve_with_voice_off_says_how_to_turn_it_on(tmp_path: Path) -> No
     port = free_port()
     empty = tmp_path / "sem-modelo"
     empty.mkdir()
-    command = [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1",
+    command = [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1",
                "--port", str(port), "--db", str(tmp_path / "mesa.db"), "--seed", "3",
                "--gm-token", "segredo-123", "--https", "--modelo", str(empty)]
     process = subprocess.Popen(

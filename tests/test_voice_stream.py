@@ -11,7 +11,7 @@ from typing import Any, Iterator
 import pytest
 
 from companion.server.app import start_in_thread
-from companion.loader import load_rules
+from companion.rules.loader import load_rules
 from companion.voice.config import voice_config
 from companion.voice.judge import phrase_reader
 from companion.voice.listener import Listener
@@ -67,7 +67,7 @@ def _stream(gm: Peer, path: Path) -> None:
 def _ouvir(path: Path, tmp_path: Path) -> list[dict]:
     phrases = tmp_path / "frases.txt"
     phrases.write_text("\n".join(KOREAN_LIST) + "\n", encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "companion.cli", "ouvir", str(path),
+    done = subprocess.run([sys.executable, "-m", "companion", "ouvir", str(path),
                            "--modelo", str(korean_model()), "--frases", str(phrases), "--json"],
                           capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert done.returncode == 0, done.stderr

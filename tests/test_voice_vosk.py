@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _threshold() -> float:
-    from companion.loader import load_rules
+    from companion.rules.loader import load_rules
     from companion.voice.config import voice_config
 
     return voice_config(load_rules()).min_confidence
@@ -103,7 +103,7 @@ def test_wav_must_be_16k_mono(tmp_path: Path, audio: dict[str, Path]) -> None:
 
 
 def _ouvir(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "companion.cli", "ouvir", *args],
+    return subprocess.run([sys.executable, "-m", "companion", "ouvir", *args],
                           capture_output=True, text=True, cwd=ROOT, timeout=300)
 
 

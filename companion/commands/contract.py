@@ -13,10 +13,10 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Literal, Mapping, get_args
 
-from companion.dice_limits import DiceLimits
-from companion.errors import TableError
-from companion.narration import Narrator
-from companion.rulebook import InvalidValue, piece
+from companion.tables.dice_limits import DiceLimits
+from companion.tables.errors import TableError
+from companion.tables.narration import Narrator
+from companion.tables.rulebook import InvalidValue, piece
 
 Kind = Literal["nome", "nomes", "texto", "regra", "inteiro", "sim_nao", "escolha", "dados",
                "pedido"]

@@ -17,14 +17,14 @@ from hassil.expression import TextChunk
 from companion.commands.contract import ArgumentContract
 from companion.commands.normalize import fold
 from companion.commands.sentences import HouseRules, SentenceFile
-from companion.dice_limits import DiceLimits
-from companion.errors import TableError
-from companion.light_sources import LightRules
-from companion.narration import Narrator
-from companion.prompt_names import PromptLabels
-from companion.protocol import CommandRules
-from companion.rulebook import typed_at
-from companion.tables import Tables
+from companion.tables.dice_limits import DiceLimits
+from companion.tables.errors import TableError
+from companion.tables.light_sources import LightRules
+from companion.tables.narration import Narrator
+from companion.tables.prompt_names import PromptLabels
+from companion.tables.protocol import CommandRules
+from companion.tables.rulebook import typed_at
+from companion.tables.files import Tables
 
 LANGUAGE = "pt"
 

@@ -13,7 +13,7 @@ from companion.commands.context import Known
 from companion.commands.grammar import LANGUAGE, Grammar
 from companion.commands.normalize import Normalized
 from companion.commands.slots import ArgError, SeveralCharacters, slots_of
-from companion.vocabulary import Command
+from companion.tables.vocabulary import Command
 
 
 # a builder's slip on odd slots: this match makes no command (the readings say "não entendi")

@@ -14,8 +14,8 @@ from companion.commands.context import Known
 from companion.commands.grammar import Grammar, grammar
 from companion.commands.matching import Attempt, attempts
 from companion.commands.normalize import Normalized, normalize
-from companion.tables import Tables
-from companion.vocabulary import Command
+from companion.tables.files import Tables
+from companion.tables.vocabulary import Command
 
 _QUOTE_MAX = 60
 

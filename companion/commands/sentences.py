@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from companion.rulebook import InvalidValue, piece, require_filled
+from companion.tables.rulebook import InvalidValue, piece, require_filled
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from typing import Any, Mapping
 
 from companion.commands.normalize import Normalized, fold
 from companion.commands.sentences import HouseRules
-from companion.narration import Narrator
+from companion.tables.narration import Narrator
 
 
 class ArgError(Exception):

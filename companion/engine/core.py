@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Generic, TypeVar
 
-from companion import protocol
+from companion.tables import protocol
 from companion.engine.model import (
     Command,
     Danger,
@@ -24,9 +24,9 @@ from companion.engine.model import (
     TravelMode,
 )
 from companion.engine.toolkit import COMMANDS, CommandRules, Handler, Scratch, spoken_name
-from companion.errors import CommandRejected
-from companion.rulebook import piece
-from companion.tables import Tables
+from companion.tables.errors import CommandRejected
+from companion.tables.rulebook import piece
+from companion.tables.files import Tables
 
 
 def require_mode(state: State, scratch: Scratch) -> None:
@@ -48,7 +48,7 @@ def require_mode(state: State, scratch: Scratch) -> None:
 
 
 def require_actor(state: State, scratch: Scratch) -> None:
-    """Players may run only what comandos.yaml marks `jogador: true` (companion.protocol)."""
+    """Players may run only what comandos.yaml marks `jogador: true` (companion.tables.protocol)."""
     protocol.require_may_run(scratch.command.actor, scratch.command.name, scratch.tables)
 
 

@@ -17,8 +17,8 @@ import dice as dicelib
 from dice.elements import Dice
 from dice.exceptions import DiceBaseException
 
-from companion.dice_limits import DiceLimits
-from companion.errors import DiceError
+from companion.tables.dice_limits import DiceLimits
+from companion.tables.errors import DiceError
 
 _SIDES = re.compile(r"d(\d+)", re.IGNORECASE)
 _TERM = r"(?:\d*d\d+|\d+)"

@@ -1,11 +1,11 @@
-"""Immutable values the engine works on: events and state (commands: companion.vocabulary)."""
+"""Immutable values the engine works on: events and state (commands: companion.tables.vocabulary)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Literal, Mapping
 
-from companion import protocol
-from companion.vocabulary import Command  # noqa: F401  (re-exported for the engine's callers)
+from companion.tables import protocol
+from companion.tables.vocabulary import Command  # noqa: F401  (re-exported for the engine's callers)
 
 Visibility = str  # "public", "gm" or "player:<character id>"
 PUBLIC: Visibility = protocol.PUBLIC

@@ -12,8 +12,8 @@ import unicodedata
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Literal, Mapping, Protocol, TypeVar, get_args
 
-from companion import protocol
-from companion.protocol import CommandRules
+from companion.tables import protocol
+from companion.tables.protocol import CommandRules
 from companion.engine import dice
 from companion.engine.model import (
     GM,
@@ -26,13 +26,13 @@ from companion.engine.model import (
     Terrain,
     Visibility,
 )
-from companion.dice_limits import DiceLimits
-from companion.errors import CommandRejected, DiceError, TableError
-from companion.narration import Narrator, counted
-from companion.narration import number_text as narrated_number
-from companion.prompt_names import PromptLabels
-from companion.rulebook import InvalidValue, piece, require_at_least
-from companion.tables import Tables
+from companion.tables.dice_limits import DiceLimits
+from companion.tables.errors import CommandRejected, DiceError, TableError
+from companion.tables.narration import Narrator, counted
+from companion.tables.narration import number_text as narrated_number
+from companion.tables.prompt_names import PromptLabels
+from companion.tables.rulebook import InvalidValue, piece, require_at_least
+from companion.tables.files import Tables
 
 T = TypeVar("T")
 
@@ -165,7 +165,7 @@ class Scratch:
                                  code=code, words=dict(words or {})))
 
     def piece(self, cls: type[T]) -> T:
-        """The typed rules piece `cls` (companion.rulebook.piece)."""
+        """The typed rules piece `cls` (companion.tables.rulebook.piece)."""
         return self.tables.piece(cls)
 
     def roll(self, expression: str, tabela: str, resultado: str | None = None,
@@ -274,12 +274,12 @@ def pick_row(rows: Mapping[Any, Any], value: int) -> Any:
 
 
 def number_text(value: float) -> str:
-    """A number as people read it in Brazil (companion.narration.number_text)."""
+    """A number as people read it in Brazil (companion.tables.narration.number_text)."""
     return narrated_number(value)
 
 
 def plural(count: float, singular: str, plural_form: str | None = None) -> str:
-    """'1 rodada', '2 rodadas', '0 rodadas', '1,5 hex' (companion.narration.counted)."""
+    """'1 rodada', '2 rodadas', '0 rodadas', '1,5 hex' (companion.tables.narration.counted)."""
     return counted(count, singular, plural_form)
 
 

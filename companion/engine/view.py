@@ -55,15 +55,15 @@ Shape (keys are stable; values may be null when unknown):
                  "segredos": ["…"]}
     }
 
-Whether an event reaches a viewer is companion.protocol.may_see; what each viewer reads of the
-log (its numbers, prompt ids and texts) is companion.projection.
+Whether an event reaches a viewer is companion.tables.protocol.may_see; what each viewer reads of the
+log (its numbers, prompt ids and texts) is companion.history.projection.
 """
 from __future__ import annotations
 
 import random
 from typing import Any, Iterable
 
-from companion import protocol
+from companion.tables import protocol
 from companion.engine.clock import MINUTES_PER_DAY, day_of
 from companion.engine.model import GM, PUBLIC, Character, Command, Prompt, State
 from companion.engine.procedures import dungeon, rest
@@ -87,7 +87,7 @@ from companion.engine.toolkit import (
     prompt_to_dict,
     terrain_name,
 )
-from companion.tables import Tables
+from companion.tables.files import Tables
 
 PLAYER_PREFIX = protocol.PLAYER_PREFIX
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from companion import protocol
+from companion.tables import protocol
 from companion.engine.toolkit import slug
 from companion.report import export as exporting
 from companion.report import gather, render
@@ -16,7 +16,7 @@ from companion.report.source import (
     find_session,
 )
 from companion.report.source import sessions as all_sessions
-from companion.tables import Tables
+from companion.tables.files import Tables
 
 GM = "gm"
 

@@ -22,7 +22,7 @@ from companion.report.model import (
 )
 from companion.report.source import Campaign, Entry, SessionSpan
 from companion.report.words import ReportLookups, ReportWords
-from companion.tables import Tables
+from companion.tables.files import Tables
 
 SUPPLIES = ("comida", "agua", "municao")
 EventDict = dict[str, Any]

@@ -13,16 +13,18 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-from companion import replay, rules_version, state_codec
-from companion.projection import Projection, Quoted, StoredEvent
+from companion.history import replay
+from companion.rules import version
+from companion.history import codec
+from companion.history.projection import Projection, Quoted, StoredEvent
 from companion.engine import State, initial_state
 from companion.engine.procedures.weather import SESSION_START
 from companion.engine.view import view_state
-from companion.errors import CompanionError, TableError
-from companion.loader import load_rules
-from companion.rulebook import build_pieces
+from companion.tables.errors import CompanionError, TableError
+from companion.rules.loader import load_rules
+from companion.tables.rulebook import build_pieces
 from companion.store.log import Log, PackedStates, StateDamaged, StoredCommand
-from companion.tables import Tables
+from companion.tables.files import Tables
 
 BOUNDARY = "nova_sessao"
 UTTERANCES = "utterances"  # the voice listener's table in the same file (companion.store)
@@ -177,11 +179,11 @@ def _stored_state(campaign: Campaign, n: int) -> State:
     """The state stored after command n; a damaged one is a clear refusal."""
     try:
         stored = campaign.states.get(n)
-        return state_codec.decode(stored.raw, stored.format)
+        return codec.decode(stored.raw, stored.format)
     except KeyError:
         raise ReportError(f"o estado depois do comando {n} não está no arquivo; abra a "
                           "campanha com 'companion serve' ou 'shell' para refazê-lo") from None
-    except (state_codec.StateUnreadable, StateDamaged) as error:
+    except (codec.StateUnreadable, StateDamaged) as error:
         raise ReportError(f"o estado gravado depois do comando {n} está danificado; abra a "
                           f"campanha com 'companion serve' ou 'shell' para refazê-lo "
                           f"({type(error).__name__})") from None
@@ -223,7 +225,7 @@ class _RulesOfTheirTime:
     def __init__(self, campaign: Campaign, tables: Tables) -> None:
         self._campaign = campaign
         self._tables = tables
-        self._today = rules_version.fingerprint(rules_version.rules_text(tables))
+        self._today = version.fingerprint(version.rules_text(tables))
         self._built: dict[int | None, Tables] = {None: tables}
 
     def of(self, rules: int | None) -> Tables:
@@ -232,9 +234,9 @@ class _RulesOfTheirTime:
         return self._built[rules]
 
     def _build(self, stored: str) -> Tables:
-        if not stored or rules_version.fingerprint(stored) == self._today:
+        if not stored or version.fingerprint(stored) == self._today:
             return self._tables
-        files = {**self._tables.files, **rules_version.read(stored)}
+        files = {**self._tables.files, **version.read(stored)}
         try:
             return Tables(files=files, directory=self._tables.directory,
                           pieces=build_pieces(files), narrator=self._tables.narration)
@@ -245,7 +247,7 @@ class _RulesOfTheirTime:
 def entries(campaign: Campaign, span: SessionSpan, tables: Tables,
             viewer: str = "gm") -> tuple[dict[str, Any], list[Entry]]:
     """The view at the session's start, and its commands with the events `viewer` may see
-    and the views after each, all in the viewer's projection (companion.projection: its own
+    and the views after each, all in the viewer's projection (companion.history.projection: its own
     numbers, prompt ids and texts). Undone commands are kept (marked) but changed nothing."""
     projection = viewer_projection(campaign, tables, viewer)
     rules_of = _RulesOfTheirTime(campaign, tables)

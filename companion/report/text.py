@@ -4,7 +4,7 @@ from __future__ import annotations
 from companion.engine.toolkit import number_text
 from companion.report.model import Count, Report
 from companion.report.words import ReportWords
-from companion.tables import Tables
+from companion.tables.files import Tables
 
 def _counts(counts: tuple[Count, ...], nothing: str) -> str:
     return ", ".join(f"{c.amount} {c.name}" for c in counts) or nothing

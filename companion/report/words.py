@@ -4,8 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from companion.errors import TableError
-from companion.rulebook import piece, require_at_least
+from companion.tables.errors import TableError
+from companion.tables.rulebook import piece, require_at_least
 
 FILE = "relatorio"
 

@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from companion.errors import AccessDenied
+from companion.tables.errors import AccessDenied
 
 MAX_TEXT = 500  # characters in one command text
 MAX_NAME = 40  # characters in a player's name

@@ -5,7 +5,7 @@ campaign learned taken out of the voice lists, companion.server.names).
 All need `Authorization: Bearer <gm token>`. Answers are JSON; errors are
 `{"ok": false, "error": "<Portuguese message>"}` with 400 (bad request), 401 (no or wrong
 token), 413 (body too large) or 422 (the command was understood as text but refused). The rules
-answer `{"ok", "erro"}` like the Socket.IO `regras` acknowledgement (companion.rules_form:
+answer `{"ok", "erro"}` like the Socket.IO `regras` acknowledgement (companion.rules.form:
 what GET shows; POST takes the export file's shape, `?validar=1` for a dry run).
 """
 from __future__ import annotations
@@ -15,12 +15,13 @@ from typing import Any, Callable
 
 from flask import Blueprint, Response, jsonify, request
 
-from companion import house_rules, rules_form
-from companion.errors import AccessDenied, TableError
+from companion.rules import overlay
+from companion.rules import form
+from companion.tables.errors import AccessDenied, TableError
 from companion.server import access
 from companion.server.names import VoiceNames
 from companion.server.served import ServedSession
-from companion.tables import Tables
+from companion.tables.files import Tables
 
 
 def error(message: str, status: int) -> tuple[Response, int]:
@@ -46,7 +47,7 @@ def blueprint(session: ServedSession, tables: Tables,
 
     @api.get("/regras")
     def rules() -> Response:
-        view = rules_form.view(session.shipped, session.tables, session.overrides)
+        view = form.view(session.shipped, session.tables, session.overrides)
         return jsonify({**view, "nomes_da_voz": names.view()})
 
     @api.post("/regras/esquecer")
@@ -62,7 +63,7 @@ def blueprint(session: ServedSession, tables: Tables,
     @api.get("/regras.yaml")
     def rules_file() -> Response:
         """The campaign's rules as `companion regras exportar` writes them (a download)."""
-        return Response(house_rules.export_text(session.overrides),
+        return Response(overlay.export_text(session.overrides),
                         mimetype="application/yaml",
                         headers={"Content-Disposition": 'attachment; filename="regras.yaml"'})
 
@@ -105,7 +106,7 @@ def _rules_body() -> Any:
     if "yaml" not in (request.content_type or ""):
         return _json_body()
     try:
-        return house_rules.load(request.get_data(cache=False).decode("utf-8"), "arquivo")
+        return overlay.load(request.get_data(cache=False).decode("utf-8"), "arquivo")
     except UnicodeDecodeError:
         raise AccessDenied("o arquivo de regras não é texto UTF-8") from None
     except TableError as error:

@@ -20,16 +20,16 @@ from flask_socketio import SocketIO
 from werkzeug.exceptions import HTTPException
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
-from companion import protocol
+from companion.tables import protocol
 from companion.engine.view import view_state, view_states
-from companion.errors import CompanionError
-from companion.server import access, api, guard, names, qr, report, sockets
-from companion.server import speech as speech_events
-from companion.server import voice as voice_events
+from companion.tables.errors import CompanionError
+from companion.server import access, api, guard, names, qr, report_pages, sockets
+from companion.server import speech_socket
+from companion.server import voice_socket
 from companion.server.served import ServedSession
 from companion.store.lock import ServerLock, holder
 from companion.store.log import MEMORY
-from companion.tables import Tables
+from companion.tables.files import Tables
 
 
 class ServerError(CompanionError):
@@ -61,7 +61,7 @@ def create_app(session: ServedSession, tables: Tables | None = None, web_dir: Pa
     socketio = SocketIO(app, async_mode="threading", cors_allowed_origins=None,
                         max_http_buffer_size=access.MAX_SOCKET_MESSAGE, manage_session=False,
                         logger=False, engineio_logger=False)
-    guard.guard_messages(socketio.server, voice_events.BINARY_EVENTS)
+    guard.guard_messages(socketio.server, voice_socket.BINARY_EVENTS)
     guard.guard_transport(socketio.server)
     hub = sockets.Hub(socketio, session, tables, view_state, protocol.may_see,
                       rate_limiter, gm_rate_limiter, base_url=base_url, limits=limits,
@@ -74,7 +74,7 @@ def create_app(session: ServedSession, tables: Tables | None = None, web_dir: Pa
     app.extensions["mesa_speech"] = _speech(socketio, hub, tables, app.extensions["mesa_voice"],
                                             speech_output)
     app.register_blueprint(api.blueprint(session, tables, view_state, voice_names))
-    app.register_blueprint(report.blueprint(session, tables, _message_page))
+    app.register_blueprint(report_pages.blueprint(session, tables, _message_page))
     _pages(app, session, web_dir)
     _errors(app)
     app.after_request(_secure)
@@ -83,23 +83,23 @@ def create_app(session: ServedSession, tables: Tables | None = None, web_dir: Pa
 
 
 def _voice(socketio: SocketIO, hub: sockets.Hub,
-           factory: Callable[..., Any] | None) -> voice_events.VoiceHub:
-    voice_hub = voice_events.VoiceHub(socketio, hub, None)
+           factory: Callable[..., Any] | None) -> voice_socket.VoiceHub:
+    voice_hub = voice_socket.VoiceHub(socketio, hub, None)
     if factory is not None:
         voice_hub.voice = factory(voice_hub.heard, voice_hub.status_changed)
         voice_hub.follow_mode(voice_hub.state()["modo"])
-    voice_events.register(socketio, voice_hub)
+    voice_socket.register(socketio, voice_hub)
     return voice_hub
 
 
 def _speech(socketio: SocketIO, hub: sockets.Hub, tables: Tables,
-            voice_hub: voice_events.VoiceHub, output: Any) -> speech_events.SpeechHub:
+            voice_hub: voice_socket.VoiceHub, output: Any) -> speech_socket.SpeechHub:
     """The laptop's speaker and the pages that speak; listening is deaf while they speak."""
-    holder: list[speech_events.SpeechHub] = []
-    speaker, line = speech_events.laptop_speaker(
-        speech_events.speech_config(tables),
+    holder: list[speech_socket.SpeechHub] = []
+    speaker, line = speech_socket.laptop_speaker(
+        speech_socket.speech_config(tables),
         lambda on: holder[0].laptop_speaking(on) if holder else None, output)
-    speech_hub = speech_events.SpeechHub(socketio, hub, tables, speaker, line)
+    speech_hub = speech_socket.SpeechHub(socketio, hub, tables, speaker, line)
     holder.append(speech_hub)
     listener = voice_hub.voice.listener if voice_hub.voice is not None else None
     if listener is not None:
@@ -107,7 +107,7 @@ def _speech(socketio: SocketIO, hub: sockets.Hub, tables: Tables,
         listener.on_answer = speech_hub.answered
     hub.session.subscribe(speech_hub.on_events)
     hub.on_disconnect.append(speech_hub.forget)
-    speech_events.register(socketio, speech_hub)
+    speech_socket.register(socketio, speech_hub)
     return speech_hub
 
 

@@ -25,14 +25,14 @@ from typing import Any, Callable
 
 from flask_socketio import SocketIO
 
-from companion import protocol
+from companion.tables import protocol
 from companion.engine import State
-from companion.projection import StoredEvent
+from companion.history.projection import StoredEvent
 from companion.server import rooms
 from companion.server.projections import Projections
 from companion.server.rooms import GM_ROOM, NAMESPACE, TABLE_ROOM, Client, Connections
 from companion.server.served import ServedSession
-from companion.tables import Tables
+from companion.tables.files import Tables
 
 log = logging.getLogger(__name__)
 # Views go out after the events they follow, once the websocket writers have the events

@@ -1,9 +1,9 @@
 """The `comando` event: what a connection may run, and its acknowledgement.
 
 Each connection's commands are rate-limited (access.RateLimiter, per role). The GM may run
-every command; a player only what is theirs (companion.protocol.may_run: comandos.yaml
+every command; a player only what is theirs (companion.tables.protocol.may_run: comandos.yaml
 `jogador: true`); the table screen none. A player's prompt ids are their own
-(companion.projection): 1, 2, 3, … over the prompts addressed to that player, in events,
+(companion.history.projection): 1, 2, 3, … over the prompts addressed to that player, in events,
 views, texts and refusals; `responder pedido N` from a player is read in that numbering and
 turned into the engine's id here, in the command's arguments, before the session runs it. The acknowledgement carries the
 command's events the sender may see, in its own numbering, or a refusal it may read.
@@ -14,16 +14,16 @@ from typing import Any, Callable
 
 from flask import request
 
-from companion import protocol
+from companion.tables import protocol
 from companion.engine import Command
 from companion.engine.toolkit import slug
-from companion.errors import AccessDenied, CommandRejected
+from companion.tables.errors import AccessDenied, CommandRejected
 from companion.server import access
 from companion.server.projections import Projections
 from companion.server.rooms import Client, Connections
 from companion.server.served import ServedSession
 from companion.session import RunResult
-from companion.tables import Tables
+from companion.tables.files import Tables
 
 
 class CommandGate:
@@ -80,7 +80,7 @@ class CommandGate:
         """What the viewer reads of a refusal. The GM reads the engine's text. For a player, a
         refusal whose params (or the refusal it wraps: comandos.na_vez) name prompts is written
         again from its template in the player's numbers, with only the player's own prompts
-        (companion.projection); any other keeps its text."""
+        (companion.history.projection); any other keeps its text."""
         message = result.error or ""
         code, params = result.code, result.params
         if viewer == protocol.GM or not protocol.is_player(viewer):

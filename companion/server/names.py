@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 from typing import Any, Callable
 
-from companion.rules_form import FormWords
+from companion.rules.form import FormWords
 from companion.server.served import ServedSession
 from companion.voice.config import CampaignNames, VoiceData, said_name
 from companion.voice.learned import SessionNames

@@ -1,4 +1,4 @@
-"""The live server's projections (companion.projection): one per viewer that has connected,
+"""The live server's projections (companion.history.projection): one per viewer that has connected,
 advanced incrementally from the session's log, so every connection reads the events, the views
 and the refusals in its own numbering.
 
@@ -12,9 +12,9 @@ import threading
 from collections import OrderedDict
 from typing import Any, Mapping
 
-from companion.projection import Projection, StoredEvent
+from companion.history.projection import Projection, StoredEvent
 from companion.server.served import ServedSession
-from companion.tables import Tables
+from companion.tables.files import Tables
 
 RECENT = 4096  # stored events kept by seq, to show the ones a command just made
 

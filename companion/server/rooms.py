@@ -3,7 +3,7 @@
 Rooms (default namespace): "gm" (the GM), "public" (everyone), "player:<id>" (one player's
 phones) and "mesa" (the table screens). An event goes to the rooms of its visibility
 (`rooms_for`); the fan-out sends it to one room per numbering (`targets`), so each viewer gets
-its own seqs (companion.projection).
+its own seqs (companion.history.projection).
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion import protocol
+from companion.tables import protocol
 
 NAMESPACE = "/"
 GM_ROOM = "gm"

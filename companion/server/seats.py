@@ -25,13 +25,13 @@ from typing import Any
 from flask import request
 from flask_socketio import SocketIO
 
-from companion import protocol
-from companion.errors import CommandRejected, CompanionError
+from companion.tables import protocol
+from companion.tables.errors import CommandRejected, CompanionError
 from companion.server import access, qr
 from companion.server.fanout import Dispatcher
 from companion.server.rooms import GM_ROOM, NAMESPACE, Client, Connections
 from companion.server.served import ServedSession
-from companion.tables import Tables
+from companion.tables.files import Tables
 
 LEAVE_GRACE = 0.5  # seconds the phone that left has to read its acknowledgement
 

@@ -11,8 +11,8 @@ from companion.commands.reading import ParseResult
 from companion.engine import Command, State
 from companion.session import Player, RunResult, Seat
 from companion.store.log import StoredCommand
-from companion.projection import Quoted, StoredEvent
-from companion.tables import Tables
+from companion.history.projection import Quoted, StoredEvent
+from companion.tables.files import Tables
 
 EventDict = dict[str, Any]
 Subscriber = Callable[[list[EventDict]], None]

@@ -13,13 +13,13 @@
   and `{"esquecer": ["Nome", …]}`, a name the campaign learned taken out of the voice lists
   (companion.server.names: no game command, nothing to undo).
 
-Event numbers are per viewer (companion.projection, kept live by companion.server.projections):
+Event numbers are per viewer (companion.history.projection, kept live by companion.server.projections):
 the GM gets the log's global seqs; a player and the table screen get 1, 2, 3, … counting only
 the events they may see, so the gaps left by GM-only events (whose number depends on secret
 outcomes) never show. `desde`, the `evento` messages and the `comando` acknowledgement all use
 the connection's own numbering. So do a player's prompt ids, read back by the gate.
 
-Who sees what and who may run what is companion.protocol's.
+Who sees what and who may run what is companion.tables.protocol's.
 """
 from __future__ import annotations
 
@@ -29,7 +29,8 @@ from typing import Any, Callable
 from flask import request
 from flask_socketio import SocketIO
 
-from companion import pages, protocol
+from companion.rules import pages
+from companion.tables import protocol
 from companion.server import access
 from companion.server.api import rules_answer
 from companion.server.fanout import Dispatcher, FanOut, ViewState, ViewStates
@@ -40,7 +41,7 @@ from companion.server.rooms import Client, Connections
 from companion.server.seats import Seats
 from companion.server.served import ServedSession
 from companion.server.welcome import Reception
-from companion.tables import Tables
+from companion.tables.files import Tables
 
 
 class Hub:

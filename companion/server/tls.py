@@ -12,7 +12,7 @@ import datetime
 import ipaddress
 from pathlib import Path
 
-from companion.errors import CompanionError
+from companion.tables.errors import CompanionError
 
 VALID_DAYS = 365
 

@@ -10,9 +10,9 @@ Connecting (default namespace, `auth` dict):
   its `boas_vindas` carries `url_jogador`, the address phones open (the same the QR code shows,
   the LAN address under `companion serve` even when the screen itself opened 127.0.0.1);
 - any of them may add `"desde": <last seq seen>`, in the connection's own numbering
-  (companion.projection).
+  (companion.history.projection).
 
-`boas_vindas` also carries `paginas` (companion.pages: the pages' buttons, mode names, prompt
+`boas_vindas` also carries `paginas` (companion.rules.pages: the pages' buttons, mode names, prompt
 titles, option labels), and the GM's carries `lugares` (the seats: companion.server.seats).
 
 After a connection is accepted the client gets `boas_vindas`, then every event it may see with
@@ -28,8 +28,8 @@ from typing import Any, Callable
 from flask import request
 from flask_socketio import ConnectionRefusedError, SocketIO
 
-from companion import protocol
-from companion.errors import AccessDenied, CompanionError
+from companion.tables import protocol
+from companion.tables.errors import AccessDenied, CompanionError
 from companion.server import access
 from companion.server.fanout import Dispatcher, FanOut
 from companion.server.projections import Projections

@@ -4,9 +4,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from companion.errors import TableError
-from companion.rulebook import InvalidValue, piece, require_at_least, require_filled
-from companion.tables import Tables
+from companion.tables.errors import TableError
+from companion.tables.rulebook import InvalidValue, piece, require_at_least, require_filled
+from companion.tables.files import Tables
 
 ANSWER = "por_voz"  # the announcement kind of the events of a command said by voice
 

@@ -12,7 +12,7 @@ import urllib.request
 from pathlib import Path
 from typing import Callable, Iterable, TextIO
 
-from companion.loader import load_rules
+from companion.rules.loader import load_rules
 from companion.speech.config import VoiceFile, speech_config
 from companion.speech.voices import MODELS_DIR
 

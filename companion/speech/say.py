@@ -9,7 +9,7 @@ from typing import TextIO
 from companion.speech.config import speech_config
 from companion.speech.speaker import Speakers
 from companion.speech.voices import MODELS_DIR, SpeechUnavailable, choose_voice, write_wav
-from companion.tables import Tables
+from companion.tables.files import Tables
 
 NO_SPEAKERS = 2  # exit status: nothing could be played (no sound card, no PortAudio)
 

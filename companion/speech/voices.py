@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Protocol
 
-from companion.errors import CompanionError
+from companion.tables.errors import CompanionError
 from companion.speech.config import SpeechConfig
 
 MODELS_DIR = Path(__file__).resolve().parents[2] / "models"

@@ -43,7 +43,7 @@ from typing import Any, Iterator, Mapping, Sequence
 from companion.store.packing import PackedStates, StateDamaged, StoredState, delta, pack
 from companion.store.packing import loads as unpack_json
 
-from companion.errors import DiskFull
+from companion.tables.errors import DiskFull
 
 MEMORY = ":memory:"
 HISTORY = 2  # PRAGMA user_version of a log with stored history (before it: 0)

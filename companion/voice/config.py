@@ -7,9 +7,9 @@ from typing import Any, Callable, Iterable, Mapping
 from companion.commands.grammar import grammar
 from companion.commands.normalize import fold, normalize
 from companion.commands.sentences import SentenceFile, Wildcard
-from companion.errors import TableError
-from companion.rulebook import InvalidValue, piece, require_filled
-from companion.tables import Tables
+from companion.tables.errors import TableError
+from companion.tables.rulebook import InvalidValue, piece, require_filled
+from companion.tables.files import Tables
 
 MODES = ("ativacao", "apertar", "sempre", "desligado")
 

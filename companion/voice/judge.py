@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Literal, Sequence
 
 from companion.commands.reading import ParseResult
-from companion.vocabulary import Command
+from companion.tables.vocabulary import Command
 from companion.voice.recognizer import Utterance
 
 Reader = Callable[[str], ParseResult]

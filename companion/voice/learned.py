@@ -14,7 +14,7 @@ from companion.commands.grammar import grammar
 from companion.commands.normalize import fold, normalize
 from companion.store.log import Log, StoredCommand
 from companion.store.voice_names import TABLE, ForgottenNames, forgotten_of
-from companion.tables import Tables
+from companion.tables.files import Tables
 from companion.voice.config import fits_slot, voice_config
 
 

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Sequence
 
-from companion.vocabulary import Command
+from companion.tables.vocabulary import Command
 from companion.voice.config import VoiceConfig
 from companion.voice.gate import Listening, deaf, gate, push, set_mode, speaking
 from companion.voice.judge import Heard, Reader, judge

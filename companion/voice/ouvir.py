@@ -11,11 +11,11 @@ import json
 from pathlib import Path
 from typing import Any, TextIO
 
-from companion.replay import REPEAT
+from companion.history.replay import REPEAT
 from companion.session import Session, reading_context
 from companion.store.utterances import Utterances
-from companion.tables import Tables
-from companion.vocabulary import Command
+from companion.tables.files import Tables
+from companion.tables.vocabulary import Command
 from companion.voice.config import voice_config
 from companion.voice.judge import Heard, judge, phrase_reader
 from companion.voice.learned import Learned, SessionNames, by_list

@@ -25,7 +25,7 @@ from hassil.expression import Sequence as Seq
 
 from companion.commands.normalize import fold
 from companion.commands.grammar import grammar
-from companion.tables import Tables
+from companion.tables.files import Tables
 from companion.voice.config import VoiceConfig, voice_config
 from companion.voice.learned import Learned, by_list
 from companion.voice.reading import bare_value, prompt_options as _options, read_voice

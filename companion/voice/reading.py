@@ -21,9 +21,9 @@ from companion.commands.normalize import fold
 from companion.commands.grammar import grammar
 from companion.commands.matching import bare_answer
 from companion.commands.reading import ParseResult, readings
-from companion.vocabulary import Command
-from companion.prompt_names import PromptLabels
-from companion.tables import Tables
+from companion.tables.vocabulary import Command
+from companion.tables.prompt_names import PromptLabels
+from companion.tables.files import Tables
 from companion.voice.config import voice_config
 
 UNK = "[unk]"

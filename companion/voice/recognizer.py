@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from companion.errors import CompanionError
+from companion.tables.errors import CompanionError
 
 SAMPLE_RATE = 16000
 UNK = "[unk]"

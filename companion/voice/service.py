@@ -10,11 +10,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from companion.replay import REPEAT
-from companion.vocabulary import Command
+from companion.history.replay import REPEAT
+from companion.tables.vocabulary import Command
 from companion.session import reading_context
 from companion.store.utterances import Utterances
-from companion.tables import Tables
+from companion.tables.files import Tables
 from companion.voice.config import voice_config
 from companion.voice.judge import Heard, Reader
 from companion.voice.learned import SessionNames, by_list

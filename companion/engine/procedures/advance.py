@@ -38,8 +38,8 @@ from companion.engine.toolkit import (
     require_dice,
     set_travel,
 )
-from companion.errors import CommandRejected
-from companion.rulebook import piece
+from companion.tables.errors import CommandRejected
+from companion.tables.rulebook import piece
 
 
 @command("avancar")

@@ -17,7 +17,7 @@ from companion.engine.clock import day_of
 from companion.engine.procedures.tally import current_region, form_text, tally_dict
 from companion.engine.model import GM, PUBLIC, State, Tally
 from companion.engine.toolkit import Scratch, command
-from companion.errors import CommandRejected
+from companion.tables.errors import CommandRejected
 
 
 @command("nova_sessao")

@@ -48,9 +48,9 @@ from companion.engine.toolkit import (
     require_dice,
     slug,
 )
-from companion.errors import CommandRejected
-from companion.narration import Narrator
-from companion.rulebook import InvalidValue, piece
+from companion.tables.errors import CommandRejected
+from companion.tables.narration import Narrator
+from companion.tables.rulebook import InvalidValue, piece
 
 FILE = "perseguicao"
 ALWAYS = "sempre"

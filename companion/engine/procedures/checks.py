@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from companion import protocol
+from companion.tables import protocol
 from companion.engine.model import Prompt, State
 from companion.engine.procedures.party import SheetLabels
 from companion.engine.toolkit import (
@@ -28,8 +28,8 @@ from companion.engine.toolkit import (
     require_dice,
     slug,
 )
-from companion.errors import CommandRejected
-from companion.rulebook import InvalidValue, piece
+from companion.tables.errors import CommandRejected
+from companion.tables.rulebook import InvalidValue, piece
 
 KIND = "teste"
 

@@ -45,10 +45,10 @@ from companion.engine.toolkit import (
     slug,
     update_character,
 )
-from companion.errors import CommandRejected, TableError
-from companion.narration import Narrator
-from companion.rulebook import PIECES, InvalidValue, can_hold, held, piece, require_at_least
-from companion.tables import Tables
+from companion.tables.errors import CommandRejected, TableError
+from companion.tables.narration import Narrator
+from companion.tables.rulebook import PIECES, InvalidValue, can_hold, held, piece, require_at_least
+from companion.tables.files import Tables
 
 
 @dataclass(frozen=True)

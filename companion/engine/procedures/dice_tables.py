@@ -33,9 +33,9 @@ from companion.engine.toolkit import (
     row_text,
     slug,
 )
-from companion.errors import CommandRejected, TableError
-from companion.rulebook import InvalidValue, piece, typed_at
-from companion.tables import Tables
+from companion.tables.errors import CommandRejected, TableError
+from companion.tables.rulebook import InvalidValue, piece, typed_at
+from companion.tables.files import Tables
 
 FILE = "dados"
 

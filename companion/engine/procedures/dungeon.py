@@ -32,7 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Mapping, get_args
 
-from companion import protocol
+from companion.tables import protocol
 from companion.engine.clock import MINUTES_PER_HOUR, pass_time
 from companion.engine.procedures import rest
 from companion.engine.model import GM, PUBLIC, Danger, Dungeon, Monster, State, Visibility
@@ -48,8 +48,8 @@ from companion.engine.toolkit import (
     require_group_free,
     slug,
 )
-from companion.errors import CommandRejected
-from companion.rulebook import InvalidValue, piece
+from companion.tables.errors import CommandRejected
+from companion.tables.rulebook import InvalidValue, piece
 
 FILE = "masmorra"
 

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping, Union, get_args
 
-from companion import protocol
+from companion.tables import protocol
 from companion.engine.model import State, Terrain, Visibility
 from companion.engine.toolkit import (
     Scratch,
@@ -24,8 +24,8 @@ from companion.engine.toolkit import (
     row_text,
     slug,
 )
-from companion.errors import CommandRejected
-from companion.rulebook import InvalidValue, piece
+from companion.tables.errors import CommandRejected
+from companion.tables.rulebook import InvalidValue, piece
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,7 @@ from companion.engine.toolkit import (
     row_text,
     update_character,
 )
-from companion.rulebook import piece
+from companion.tables.rulebook import piece
 
 GATHERINGS = ("forragear", "cacar", "pescar")  # Tabela E's columns (and casa.yaml colheita)
 

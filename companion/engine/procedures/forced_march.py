@@ -24,8 +24,8 @@ from companion.engine.toolkit import (
     slug,
     update_character,
 )
-from companion.errors import CommandRejected
-from companion.rulebook import piece, require_at_least
+from companion.tables.errors import CommandRejected
+from companion.tables.rulebook import piece, require_at_least
 
 
 MARCH_PROMPTS = ("marcha_forcada", "escolha_marcha")

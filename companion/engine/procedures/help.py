@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion import protocol
+from companion.tables import protocol
 from companion.engine.view import view_state
 from companion.engine.model import GM, PUBLIC, State
 from companion.engine.toolkit import CommandRules, Scratch, actor_character, command
-from companion.prompt_names import PromptLabels
-from companion.tables import Tables
+from companion.tables.prompt_names import PromptLabels
+from companion.tables.files import Tables
 
 
 def _asker_visibility(scratch: Scratch) -> str:

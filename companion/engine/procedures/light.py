@@ -14,8 +14,8 @@ from companion.engine.clock import MINUTES_PER_HOUR
 from companion.engine.model import State, Timer
 from companion.engine.procedures.dungeon import DungeonRules, is_dark
 from companion.engine.toolkit import Scratch, arg, command, slug
-from companion.errors import CommandRejected
-from companion.light_sources import LightRules, LightSource
+from companion.tables.errors import CommandRejected
+from companion.tables.light_sources import LightRules, LightSource
 
 
 def _tick(timers: tuple[Timer, ...], turns: int) -> tuple[tuple[Timer, ...], tuple[Timer, ...]]:

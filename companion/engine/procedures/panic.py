@@ -32,7 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Callable, Literal, Mapping
 
-from companion import protocol
+from companion.tables import protocol
 from companion.engine.model import Affliction, Character, Prompt, State
 from companion.engine.toolkit import (
     ATTRIBUTES,
@@ -49,9 +49,9 @@ from companion.engine.toolkit import (
     require_dice,
     update_character,
 )
-from companion.errors import CommandRejected
-from companion.rulebook import InvalidValue, piece
-from companion.tables import Tables
+from companion.tables.errors import CommandRejected
+from companion.tables.rulebook import InvalidValue, piece
+from companion.tables.files import Tables
 
 FILE = "panico"
 

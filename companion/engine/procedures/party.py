@@ -24,8 +24,8 @@ from typing import Any, Mapping
 
 from companion.engine.model import PUBLIC, Character, State
 from companion.engine.toolkit import ATTRIBUTES, Scratch, arg, command, slug, update_character
-from companion.errors import CommandRejected
-from companion.rulebook import InvalidValue, piece
+from companion.tables.errors import CommandRejected
+from companion.tables.rulebook import InvalidValue, piece
 
 FILE = "personagem"
 # Field said at the table → (Character attribute, limit key in limites_personagem).

@@ -18,7 +18,7 @@ import re
 from dataclasses import replace
 from typing import Any, Callable
 
-from companion import protocol
+from companion.tables import protocol
 from companion.engine.model import PUBLIC, Character, Prompt, State
 from companion.engine.toolkit import (
     CANCEL_HANDLERS,
@@ -37,9 +37,9 @@ from companion.engine.toolkit import (
     slug,
     update_character,
 )
-from companion.errors import CommandRejected
+from companion.tables.errors import CommandRejected
 from companion.engine.procedures.party import whole_number
-from companion.prompt_names import PromptLabels
+from companion.tables.prompt_names import PromptLabels
 
 _DICE = re.compile(r"^(\d*)d(\d+)([+-]\d+)?$")
 

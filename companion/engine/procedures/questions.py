@@ -8,14 +8,14 @@
   list shows it (companion.engine.view): the GM and the character's own player read it all,
   another player only what the group list shows them (never an affliction kept private).
 
-Both only read the state: they change nothing and roll nothing (companion.replay READ_ONLY).
+Both only read the state: they change nothing and roll nothing (companion.history.replay READ_ONLY).
 A character's sheet is read through the view, like `estado`'s: one place decides who sees what.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from companion import protocol
+from companion.tables import protocol
 from companion.engine.clock import MINUTES_PER_DAY, MINUTES_PER_HOUR, day_of
 from companion.engine.model import GM, Chase, State, Timer
 from companion.engine.procedures.chase import ChaseRules
@@ -24,7 +24,7 @@ from companion.engine.procedures.dungeon import DungeonRules, is_dark
 from companion.engine.procedures.travel import round_of
 from companion.engine.toolkit import Scratch, actor_character, arg, command, find_character
 from companion.engine.view import view_state
-from companion.light_sources import LightRules
+from companion.tables.light_sources import LightRules
 
 
 def asker(scratch: Scratch) -> str:

@@ -46,7 +46,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Literal, Mapping, Protocol, Union
 
 from companion.engine.procedures import conditions, encounters, panic
-from companion import protocol
+from companion.tables import protocol
 from companion.engine.model import GM, PUBLIC, Character, Prompt, State
 from companion.engine.toolkit import (
     ATTRIBUTES,
@@ -67,8 +67,8 @@ from companion.engine.toolkit import (
     row_text,
     update_character,
 )
-from companion.errors import CommandRejected
-from companion.rulebook import InvalidValue, piece
+from companion.tables.errors import CommandRejected
+from companion.tables.rulebook import InvalidValue, piece
 
 
 @dataclass(frozen=True)

@@ -15,13 +15,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
-from companion import protocol
+from companion.tables import protocol
 from companion.engine.model import GM, PUBLIC, State, Tally
 from companion.engine.procedures.encounters import EncounterTables, region_name
 from companion.engine.toolkit import Scratch, TerrainNames, arg, command, slug
-from companion.errors import CommandRejected
-from companion.narration import Narrator
-from companion.rulebook import piece, require_at_least
+from companion.tables.errors import CommandRejected
+from companion.tables.narration import Narrator
+from companion.tables.rulebook import piece, require_at_least
 
 
 @piece("registro")

@@ -65,9 +65,9 @@ from companion.engine.toolkit import (
     terrain_name,
     update_character,
 )
-from companion.errors import CommandRejected, TableError
-from companion.narration import Narrator
-from companion.rulebook import InvalidValue, piece
+from companion.tables.errors import CommandRejected, TableError
+from companion.tables.narration import Narrator
+from companion.tables.rulebook import InvalidValue, piece
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from typing import Mapping
 
 from companion.engine.model import State
 from companion.engine.toolkit import Scratch, command, pick_row, require_dice, set_travel
-from companion.rulebook import piece
+from companion.tables.rulebook import piece
 
 SESSION_START = "inicio_sessao"  # the command the session runs once, when it is created
 

@@ -61,7 +61,7 @@ export function valueProblem(prompt, raw) {
 const GONE = "Este pedido já foi respondido ou cancelado.";
 
 /** What the card says for a refusal the server marked with a `codigo`
- * (companion.protocol.REFUSAL_CODES); null: show the server's own words. */
+ * (companion.tables.protocol.REFUSAL_CODES); null: show the server's own words. */
 const BY_CODE = {
   valor_fora_do_dado: (prompt) => { const bounds = dieBounds(prompt && prompt.dice); return bounds ? rangeText(bounds) : null; },
   pedido_encerrado: () => GONE,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from companion.rulebook import InvalidValue, piece
+from companion.tables.rulebook import InvalidValue, piece
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.rulebook import piece, require_at_least
+from companion.tables.rulebook import piece, require_at_least
 
 
 @piece("casa", "limites_dados")

@@ -27,7 +27,7 @@ from functools import lru_cache
 from typing import Any, Callable, Iterator, Literal, Mapping, TypeVar, Union, get_args, \
     get_origin, get_type_hints
 
-from companion.errors import TableError
+from companion.tables.errors import TableError
 
 T = TypeVar("T")
 

@@ -1,7 +1,7 @@
 """The rule tables, loaded once with every typed piece built.
 
-companion.tables reads tables/*.yaml and builds the typed pieces declared so far; the modules
-that read a part of a file declare its piece (companion.rulebook.piece) when imported. This
+companion.tables.files reads tables/*.yaml and builds the typed pieces declared so far; the modules
+that read a part of a file declare its piece (companion.tables.rulebook.piece) when imported. This
 module imports them (the engine's procedures, through companion.engine; the sentence
 templates', through the parser; the pages') so that `load_rules` builds them all, then checks
 what tables/paginas.yaml names against the other files, and the sheet fields the sentences
@@ -18,13 +18,13 @@ from pathlib import Path
 from typing import Any, Mapping
 
 import companion.engine  # noqa: F401  (declares every procedure's pieces)
-from companion import pages
+from companion.rules import pages
 from companion.commands.sentences import SentenceFile
 from companion.engine.procedures.conditions import condition_notes
 from companion.engine.procedures.party import FIELDS
-from companion.errors import TableError
-from companion.rulebook import build_pieces
-from companion.tables import Tables, load_tables
+from companion.tables.errors import TableError
+from companion.tables.rulebook import build_pieces
+from companion.tables.files import Tables, load_tables
 
 
 def load_rules(directory: Path | str | None = None) -> Tables:
@@ -35,7 +35,7 @@ def load_rules(directory: Path | str | None = None) -> Tables:
 
 def rules_from(shipped: Tables, files: Mapping[str, Any]) -> Tables:
     """These tables with `files` in place of theirs (the GM's own rules merged over the
-    shipped ones, companion.house_rules), every piece built and checked as at load: the one
+    shipped ones, companion.rules.overlay), every piece built and checked as at load: the one
     validator; a TableError names the file and the key."""
     built = replace(shipped, files=dict(files), pieces=build_pieces(files),
                     narrator=shipped.narration)

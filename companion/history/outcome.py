@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping, Sequence
 
-from companion.pages import LastResultRules
+from companion.rules.pages import LastResultRules
 
 EventDict = Mapping[str, Any]
 WARNING = "aviso"

@@ -15,7 +15,7 @@ from typing import Any, Mapping
 
 import yaml
 
-from companion.tables import LOADER, Tables
+from companion.tables.files import LOADER, Tables
 
 DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 

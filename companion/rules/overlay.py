@@ -5,7 +5,7 @@ keys that differ, nested as in that file (a torch of 2 turns is `casa: {luz: {to
 2}}}`). A scalar differs by its key; a table's rows (a map keyed by row numbers or ranges) and
 a list are kept whole; a region the GM added is kept whole (it is not in the shipped file). The
 campaign's rules are the shipped tables with the overrides merged over them, built and checked
-by the loader (companion.loader.rules_from: the one validator). A value the GM never touched
+by the loader (companion.rules.loader.rules_from: the one validator). A value the GM never touched
 follows the shipped default when the companion is updated; one the GM set stays; one whose key
 an update removed is dropped when the campaign opens (`settle`), and the GM is told once.
 
@@ -21,13 +21,13 @@ from typing import Any, Mapping
 
 import yaml
 
-from companion import rules_version
+from companion.rules import version
 from companion.engine.model import State
 from companion.engine.procedures.encounters import EncounterTables
-from companion.errors import TableError
-from companion.loader import rules_from
-from companion.rulebook import typed_at
-from companion.tables import LOADER, Tables
+from companion.tables.errors import TableError
+from companion.rules.loader import rules_from
+from companion.tables.rulebook import typed_at
+from companion.tables.files import LOADER, Tables
 
 Overrides = dict[str, Any]
 
@@ -45,7 +45,7 @@ EXPORT_HEADER = ("# Regras da casa desta campanha: só o que difere das tabelas 
 
 def editable(tables: Tables) -> list[str]:
     """The files whose values the GM may change: the rules files, but the program's own."""
-    return [stem for stem in rules_version.rule_files(tables) if stem not in FIXED]
+    return [stem for stem in version.rule_files(tables) if stem not in FIXED]
 
 
 def is_rows(node: Mapping[Any, Any]) -> bool:
@@ -104,11 +104,11 @@ def effective(shipped: Tables, overrides: Mapping[str, Any]) -> Tables:
 @dataclass(frozen=True)
 class Change:
     """A change of the GM's rules checked: the overrides after it, the rules they give, and
-    each value that changed (rules_version.RuleChange, the event's data)."""
+    each value that changed (version.RuleChange, the event's data)."""
 
     overrides: Overrides
     tables: Tables
-    changes: tuple[rules_version.RuleChange, ...]
+    changes: tuple[version.RuleChange, ...]
 
 
 def patched(shipped: Tables, current: Mapping[str, Any], patch: Any,
@@ -127,7 +127,7 @@ def patched(shipped: Tables, current: Mapping[str, Any], patch: Any,
     tables = effective(shipped, overrides)
     return Change(overrides, tables, tuple(
         replace(change, origem=origin) for change in
-        rules_version.changes(rules_version.rule_files(now), rules_version.rule_files(tables))))
+        version.changes(version.rule_files(now), version.rule_files(tables))))
 
 
 def _numbered(node: Any) -> Any:
@@ -200,18 +200,18 @@ class Settled:
 
     overrides: Overrides
     tables: Tables
-    dropped: tuple[rules_version.RuleChange, ...]
+    dropped: tuple[version.RuleChange, ...]
 
 
 def settle(shipped: Tables, overrides: Mapping[str, Any]) -> Settled:
     """The stored overrides against these shipped tables: a key an update removed (or a file
     the rules no longer accept) is dropped, each said once."""
-    dropped: list[rules_version.RuleChange] = []
+    dropped: list[version.RuleChange] = []
     kept: Overrides = {}
     files = editable(shipped)
     for stem, part in overrides.items():
         if stem not in files or not isinstance(part, Mapping):
-            dropped.append(rules_version.RuleChange(stem, "(arquivo inteiro)", part, None,
+            dropped.append(version.RuleChange(stem, "(arquivo inteiro)", part, None,
                                                     ORIGIN_UPDATE))
             continue
         inner = _orphans(shipped, shipped.files[stem], part, (stem,), dropped)
@@ -227,7 +227,7 @@ def settle(shipped: Tables, overrides: Mapping[str, Any]) -> Settled:
 FAULT = re.compile(r"tables/([\w-]+)\.yaml: (?:.*?)'([^']+)'")
 
 
-def _drop(kept: Overrides, message: str) -> rules_version.RuleChange:
+def _drop(kept: Overrides, message: str) -> version.RuleChange:
     """Take out of `kept` the GM's value a loader error names (the deepest override on the
     error's key path; the file's overrides when none is named)."""
     found = FAULT.search(message)
@@ -244,14 +244,14 @@ def _drop(kept: Overrides, message: str) -> rules_version.RuleChange:
             break
         node, path = node[match], path + [match]
     if not path:
-        return rules_version.RuleChange(stem, "(arquivo inteiro)", kept.pop(stem), None,
+        return version.RuleChange(stem, "(arquivo inteiro)", kept.pop(stem), None,
                                         ORIGIN_UPDATE)
     parent = kept[stem]
     for key in path[:-1]:
         parent = parent[key]
     value = parent.pop(path[-1])
     _prune(kept, stem)
-    return rules_version.RuleChange(stem, _dotted(tuple(path)), value, None, ORIGIN_UPDATE)
+    return version.RuleChange(stem, _dotted(tuple(path)), value, None, ORIGIN_UPDATE)
 
 
 def _prune(kept: Overrides, stem: str) -> None:
@@ -267,7 +267,7 @@ def _prune(kept: Overrides, stem: str) -> None:
 
 
 def _orphans(tables: Tables, shipped: Any, part: Mapping[str, Any], path: tuple[Any, ...],
-             dropped: list[rules_version.RuleChange]) -> dict[str, Any]:
+             dropped: list[version.RuleChange]) -> dict[str, Any]:
     kept: dict[str, Any] = {}
     for key, value in part.items():
         here = path + (key,)
@@ -283,7 +283,7 @@ def _orphans(tables: Tables, shipped: Any, part: Mapping[str, Any], path: tuple[
         elif _may_add(tables, path):
             kept[key] = value
         else:
-            dropped.append(rules_version.RuleChange(str(path[0]), _dotted(here[1:]), value,
+            dropped.append(version.RuleChange(str(path[0]), _dotted(here[1:]), value,
                                                     None, ORIGIN_UPDATE))
     return kept
 

@@ -14,9 +14,9 @@ from typing import Any, Callable
 
 import msgspec
 
-from companion import protocol
+from companion.tables import protocol
 from companion.engine import State
-from companion.errors import CompanionError
+from companion.tables.errors import CompanionError
 
 FORMAT = 3  # the format `encode` writes; raise it (and add a migration) when State changes shape
 

@@ -16,16 +16,16 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, NoReturn, TextIO
 
-# The rules pieces declared above companion.loader (it imports those below it): imported here by
+# The rules pieces declared above companion.rules.loader (it imports those below it): imported here by
 # name, so that load_rules checks them at start for every action whatever the imports below
 # become (tests/test_cli_pieces.py checks that no module declaring a piece is left out).
 import companion.report.words  # noqa: F401  (declares tables/relatorio.yaml's piece)
-import companion.rules_form  # noqa: F401  (declares tables/regras_tela.yaml's piece)
+import companion.rules.form  # noqa: F401  (declares tables/regras_tela.yaml's piece)
 import companion.voice.config  # noqa: F401  (declares tables/voz.yaml's piece)
 import companion.speech.config  # noqa: F401  (declares tables/fala.yaml's piece)
 from companion.commands.reading import parse
-from companion.errors import CompanionError, TableError
-from companion.loader import load_rules
+from companion.tables.errors import CompanionError, TableError
+from companion.rules.loader import load_rules
 from companion.report import build
 from companion.report import text as report_text
 from companion.report.source import open_campaign, session_number
@@ -33,13 +33,13 @@ from companion.server.access import NO_LIMITS_ONLY_LOOPBACK, is_loopback
 from companion.server.app import serve
 from companion.server.qr import lan_ip
 from companion.server.tls import certificate
-from companion import house_rules
+from companion.rules import overlay
 from companion.session import (Session, campaign_rules, campaign_state, reading_context,
                                verify_campaign)
 from companion.store.lock import holder
-from companion.shell import banner, run_shell
+from companion.cli.shell import banner, run_shell
 from companion.speech.say import say_text
-from companion.tables import Tables
+from companion.tables.files import Tables
 from companion.voice.learned import Learned, by_list, campaign_learned, forget
 from companion.voice.ouvir import listen_file
 from companion.voice.phrases import phrase_list
@@ -273,7 +273,7 @@ def _rules_file(path: str) -> Any:
         reason = getattr(error, "strerror", None) or "não é texto UTF-8"
         raise CompanionError(f"não consegui ler o arquivo de regras '{path}': {reason}") \
             from None
-    return house_rules.load(text, where=path)
+    return overlay.load(text, where=path)
 
 
 # ---------------------------------------------------------------------- the GM's rules
@@ -281,7 +281,7 @@ def _rules_file(path: str) -> Any:
 def cmd_rules(args: argparse.Namespace, tables: Tables) -> int:
     if args.regras_action == "exportar":
         overrides, _rules = campaign_rules(args.db, tables)
-        text = house_rules.export_text(overrides)
+        text = overlay.export_text(overrides)
         if args.saida:
             _write(args.saida, text)
             print(f"regras escritas em {args.saida}")
@@ -609,5 +609,3 @@ def _quiet_stdout() -> None:
     os.dup2(devnull, sys.stdout.fileno())
 
 
-if __name__ == "__main__":
-    sys.exit(main())

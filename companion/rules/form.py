@@ -20,12 +20,12 @@ import types
 from dataclasses import dataclass
 from typing import Any, Literal, Mapping, Union, get_args, get_origin
 
-from companion import house_rules
-from companion.house_rules import is_rows
+from companion.rules import overlay
+from companion.rules.overlay import is_rows
 from companion.engine.procedures.encounters import EncounterTables
 from companion.engine.toolkit import TerrainNames
-from companion.rulebook import declared_at, piece
-from companion.tables import Tables
+from companion.tables.rulebook import declared_at, piece
+from companion.tables.files import Tables
 
 MARK = "padrao_da_casa"
 REGIONS = ("encontros",)  # files edited as regions, not as fields
@@ -52,7 +52,7 @@ def fields(shipped: Tables, tables: Tables) -> list[dict[str, Any]]:
     `tamanho`; mapa with `valores`), the shipped default and the value in force."""
     words = shipped.piece(FormWords)
     found: list[dict[str, Any]] = []
-    for stem in house_rules.editable(shipped):
+    for stem in overlay.editable(shipped):
         if stem in REGIONS:
             continue
         data = shipped.files[stem]
@@ -178,7 +178,7 @@ def regions(shipped: Tables, tables: Tables) -> list[dict[str, Any]]:
             "tabela": encounters.table_name(key, terrains), "dados": region.dados,
             "linhas": [{"linha": str(row), **_row(raw[key]["linhas"][row])}
                        for row in raw[key]["linhas"]],
-            "mudada": key in house_rules.diff(shipped.files["encontros"]["regioes"],
+            "mudada": key in overlay.diff(shipped.files["encontros"]["regioes"],
                                               raw)})
     return found
 
@@ -194,7 +194,7 @@ def view(shipped: Tables, tables: Tables, overrides: Mapping[str, Any]) -> dict[
     the regions, and the screen's words."""
     words = shipped.piece(FormWords)
     return {"sobrescritas": overrides,
-            "efetivas": {stem: tables.files[stem] for stem in house_rules.editable(shipped)},
+            "efetivas": {stem: tables.files[stem] for stem in overlay.editable(shipped)},
             "campos": fields(shipped, tables),
             "regioes": regions(shipped, tables),
             "terrenos": tables.piece(TerrainNames).names(),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Callable, Iterable, TextIO
 
-from companion import protocol
+from companion.tables import protocol
 from companion.session import EventDict, RunResult, Session
 
 Printer = Callable[[RunResult, TextIO], None]

@@ -18,8 +18,8 @@ of that character (the GM answers any; a player only their own).
 The commands' rules (tables/comandos.yaml) are the typed piece `CommandRules`, declared here
 so that this module and the engine read the same one.
 
-This module imports only the standard library, companion.errors, companion.rulebook and
-companion.tables: the engine, the session, the server and the shell all import it, never the
+This module imports only the standard library, companion.tables.errors, companion.tables.rulebook and
+companion.tables.files: the engine, the session, the server and the shell all import it, never the
 reverse.
 """
 from __future__ import annotations
@@ -27,9 +27,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, Mapping, get_args
 
-from companion.errors import CommandRejected
-from companion.rulebook import InvalidValue, piece, require_at_least
-from companion.tables import Tables
+from companion.tables.errors import CommandRejected
+from companion.tables.rulebook import InvalidValue, piece, require_at_least
+from companion.tables.files import Tables
 
 GM = "gm"
 PUBLIC = "public"

@@ -23,14 +23,14 @@ from typing import Any, Callable, Mapping
 from flask import request
 from flask_socketio import SocketIO
 
-from companion.replay import REPEAT
+from companion.history.replay import REPEAT
 from companion.server.rooms import GM_ROOM, NAMESPACE, TABLE_ROOM
 from companion.server.sockets import Hub
 from companion.speech.announce import (SILENCE, Choice, Place, Said, speaker_for, to_say)
 from companion.speech.config import SpeechConfig, speech_config
 from companion.speech.speaker import Output, Speaker, Speakers
 from companion.speech.voices import SpeechUnavailable, choose_voice
-from companion.tables import Tables
+from companion.tables.files import Tables
 
 log = logging.getLogger(__name__)
 LAPTOP = "notebook"

@@ -14,8 +14,8 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, Response, request
 
-from companion import protocol
-from companion.errors import CompanionError
+from companion.tables import protocol
+from companion.tables.errors import CompanionError
 from companion.report import build
 from companion.report.source import ReportError, read_log, session_number
 from companion.server import access

@@ -30,7 +30,7 @@ import yaml
 from jinja2 import Environment, FunctionLoader, StrictUndefined, Template, TemplateError, \
     UndefinedError, meta
 
-from companion.errors import TableError
+from companion.tables.errors import TableError
 
 FOLDER = "narracao"  # under the tables directory
 PARTS = "_"  # a file stem starting with it holds shared parts (included), not codes

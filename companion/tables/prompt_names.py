@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from companion.rulebook import piece
+from companion.tables.rulebook import piece
 
 
 @piece("pedidos")

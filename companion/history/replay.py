@@ -15,12 +15,14 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any, Iterator, Mapping, Sequence
 
-from companion import house_rules, rules_version, state_codec
+from companion.rules import overlay
+from companion.rules import version
+from companion.history import codec
 from companion.engine import Command, Event, State, apply, initial_state
 from companion.engine.procedures.weather import SESSION_START
-from companion.errors import CommandRejected
+from companion.tables.errors import CommandRejected
 from companion.store.log import Log, StateDamaged, StoredCommand, StoredState, dumps
-from companion.tables import Tables
+from companion.tables.files import Tables
 
 UNDO = "desfazer"
 REPEAT = "repetir"  # the session answers it from the history: never stored, never applied
@@ -86,9 +88,9 @@ def _undone_by(events: Sequence[Mapping[str, Any]]) -> int | None:
 
 def rules_at(log: Log, shipped: Tables, n: int) -> Tables:
     """The rules command n ran under: the shipped tables with the GM's rules in force at it
-    (companion.house_rules)."""
+    (companion.rules.overlay)."""
     found = log.house_rules(n)
-    return house_rules.stored_rules(shipped, found[1] if found else None)
+    return overlay.stored_rules(shipped, found[1] if found else None)
 
 
 def run(log: Log, tables: Tables, seed: str, start: State | None = None,
@@ -108,7 +110,7 @@ def run(log: Log, tables: Tables, seed: str, start: State | None = None,
         before_this, highest = highest, max(highest, issued.get(stored.n, 0))
         kept = log.events_of(stored.n)
         if stored.n in rows:  # the GM's rules from this command on
-            tables = house_rules.stored_rules(shipped, rows[stored.n])
+            tables = overlay.stored_rules(shipped, rows[stored.n])
         if stored.name in SYSTEM or stored.name == RULES:
             if stored.name == RULES:
                 before[stored.n] = state
@@ -130,7 +132,7 @@ def run(log: Log, tables: Tables, seed: str, start: State | None = None,
             continue
         if stored.name not in READ_ONLY:  # a view changes nothing: nothing to undo
             before[stored.n] = state
-        state = state_codec.normalized(after)
+        state = codec.normalized(after)
         same = [_facts(e) for e in kept] == [
             _facts({"kind": e.kind, "visibility": e.visibility, "data": e.data}) for e in events]
         yield Step(stored, state, tuple(events), None if same else "eventos diferentes")
@@ -165,7 +167,7 @@ def migrate(log: Log, tables: Tables, seed: str, rules_id: int) -> Migrated:
         state = step.state
         dice = step.command.dice or old_dice(seed, step.command.n)
         filled.append((step.command.n, dice, rules_id,
-                       StoredState(state_codec.FORMAT, state_codec.encode(state))))
+                       StoredState(codec.FORMAT, codec.encode(state))))
         if step.differs is not None and first is None:
             first = step
         kept = log.events_of(step.command.n)
@@ -181,8 +183,8 @@ def migrate(log: Log, tables: Tables, seed: str, rules_id: int) -> Migrated:
 
 def rules_id(log: Log, tables: Tables) -> int:
     """The id of these tables' rules version in the log (stored now if new)."""
-    text = rules_version.rules_text(tables)
-    return log.rules_id(rules_version.fingerprint(text), text)
+    text = version.rules_text(tables)
+    return log.rules_id(version.fingerprint(text), text)
 
 
 def differences(log: Log, tables: Tables, seed: str) -> list[Step]:
@@ -206,7 +208,7 @@ class Opened:
 def read_state(log: Log, n: int) -> State:
     """The state stored after command n (StateDamaged / StateUnreadable when it cannot be)."""
     stored = log.state_after(n)
-    return state_codec.decode(stored.raw, stored.format)
+    return codec.decode(stored.raw, stored.format)
 
 
 def open_history(log: Log, tables: Tables, seed: str, rules: int) -> Opened:
@@ -222,7 +224,7 @@ def open_history(log: Log, tables: Tables, seed: str, rules: int) -> Opened:
     for n in log.state_numbers(below=below):
         try:
             state = read_state(log, n)
-        except (StateDamaged, state_codec.StateUnreadable):
+        except (StateDamaged, codec.StateUnreadable):
             damaged.append(n)
             continue
         if not damaged:
@@ -238,7 +240,7 @@ def _damaged_keyframes(log: Log) -> list[int]:
     for n in log.keyframes():
         try:
             read_state(log, n)
-        except (StateDamaged, state_codec.StateUnreadable):
+        except (StateDamaged, codec.StateUnreadable):
             damaged.append(n)
     return damaged
 
@@ -251,7 +253,7 @@ def _recover(log: Log, tables: Tables, seed: str, rules: int, state: State, good
         state = step.state
         filled.append((step.command.n, step.command.dice or old_dice(seed, step.command.n),
                        step.command.rules or rules,
-                       StoredState(state_codec.FORMAT, state_codec.encode(state))))
+                       StoredState(codec.FORMAT, codec.encode(state))))
     log.fill(filled, {})
     return Opened(state, damaged=tuple(sorted(damaged)), recovered_from=good)
 
@@ -263,7 +265,7 @@ def state_before(log: Log, tables: Tables, seed: str, n: int) -> State:
     for index, m in enumerate(log.state_numbers(below=n)):
         try:
             start, after = read_state(log, m), m
-        except (StateDamaged, state_codec.StateUnreadable):
+        except (StateDamaged, codec.StateUnreadable):
             continue
         if index == 0:
             return start

@@ -19,7 +19,7 @@ class TableError(CompanionError):
 class CommandRejected(CompanionError):
     """A command that parsed but cannot run now; nothing changed.
 
-    A refusal carries a `code` (a word the pages decide on, e.g. companion.protocol's
+    A refusal carries a `code` (a word the pages decide on, e.g. companion.tables.protocol's
     REFUSAL_CODES) and its `params`. The narration layer can render the message from
     tables/narracao/ (`raise CommandRejected.because("viagem.sem_grupo")`); the engine's entry
     point renders it, so `message` is always the Portuguese text people read."""

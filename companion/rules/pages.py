@@ -4,18 +4,18 @@ The server sends `page_data(tables)` to every page in `boas_vindas` (key "pagina
 mode's name and quick buttons, the player's dice, the prompt cards' titles, the option
 buttons' labels, what the seat controls say (the GM's list of seats, the player's "Sair"
 and second-device link) and what the GM's last-result box shows (`ultimo_resultado`, which
-`repetir` repeats too: companion.outcome). The pages keep none of these texts themselves.
+`repetir` repeats too: companion.history.outcome). The pages keep none of these texts themselves.
 """
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from typing import Any, Mapping, get_args
 
-from companion.errors import TableError
-from companion.prompt_names import PromptLabels
-from companion.protocol import Mode
-from companion.rulebook import InvalidValue, piece, require_at_least
-from companion.tables import Tables
+from companion.tables.errors import TableError
+from companion.tables.prompt_names import PromptLabels
+from companion.tables.protocol import Mode
+from companion.tables.rulebook import InvalidValue, piece, require_at_least
+from companion.tables.files import Tables
 
 FILE = "paginas"
 DEFAULT_TITLE = "padrao"
@@ -53,7 +53,7 @@ class SeatTexts:
 @dataclass(frozen=True)
 class LastResultRules:
     """What the GM page's last-result box shows of a command's events, and `repetir` repeats
-    (tables/paginas.yaml `ultimo_resultado`; companion.outcome, web/static/js/outcome.js)."""
+    (tables/paginas.yaml `ultimo_resultado`; companion.history.outcome, web/static/js/outcome.js)."""
 
     linhas: int
     linhas_no_celular: int

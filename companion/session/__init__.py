@@ -8,14 +8,14 @@ and changes nothing.
 History is kept, not recomputed (DESIGN.md): reopening reads the newest stored state, and
 `desfazer` marks the last state-changing command undone and goes back to the state stored
 before it. `repetir` reads the history too: the last result the asker could see, chosen as the
-GM page's last-result box chooses (companion.outcome), given back to the asker alone and never
+GM page's last-result box chooses (companion.history.outcome), given back to the asker alone and never
 stored. Dice: a command's RNG is derived from the session seed and its place among the
 standing commands that change the state (`Session.dice_key`), so the same command given again
 after `desfazer` rolls the same dice — undo corrects, it does not re-roll. The rules in force
 are part of the campaign: each command names the rules version it ran under, and opening a
 campaign whose last rules differ from these tables records, for the GM, what changed
 (`regras_mudaram`) before anything else runs. A log written before stored history is
-migrated once (companion.replay); a stored state that cannot be read back is rebuilt from the
+migrated once (companion.history.replay); a stored state that cannot be read back is rebuilt from the
 newest readable one by replaying what follows, and the GM is told.
 
 Players and seats: a character's seat belongs to the devices holding its tokens. `join_player`
@@ -46,21 +46,25 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Hashable, Iterator
 
-from companion import house_rules, protocol, replay, rules_version, state_codec
+from companion.rules import overlay
+from companion.tables import protocol
+from companion.history import replay
+from companion.rules import version
+from companion.history import codec
 from companion.engine import Command, State, apply, initial_state
 from companion.commands.context import Known
 from companion.commands.reading import ParseResult, parse
 from companion.engine.model import GM, PUBLIC
 from companion.engine.procedures.weather import SESSION_START
 from companion.engine.toolkit import slug
-from companion.errors import CommandRejected, CompanionError, DiskFull, TableError
-from companion.outcome import outcome
-from companion.pages import PageTexts
-from companion.projection import Projection, Quoted, StoredEvent
-from companion.replay import (PLACELESS, REPEAT, RULES, RULES_CHANGED, HISTORY_NOTICE, SEAT_FREED,
+from companion.tables.errors import CommandRejected, CompanionError, DiskFull, TableError
+from companion.history.outcome import outcome
+from companion.rules.pages import PageTexts
+from companion.history.projection import Projection, Quoted, StoredEvent
+from companion.history.replay import (PLACELESS, REPEAT, RULES, RULES_CHANGED, HISTORY_NOTICE, SEAT_FREED,
                               SYSTEM, UNDO, fresh_prompt_ids)
 from companion.store.log import Log, Meta, NewEvent, StoredCommand, StoredState, dumps
-from companion.tables import Tables
+from companion.tables.files import Tables
 
 logger = logging.getLogger(__name__)
 
@@ -83,7 +87,7 @@ class RunResult:
     ok: bool
     events: list[EventDict] = field(default_factory=list)
     error: str | None = None
-    code: str | None = None  # why, for the pages (companion.protocol.REFUSAL_CODES)
+    code: str | None = None  # why, for the pages (companion.tables.protocol.REFUSAL_CODES)
     params: dict[str, Any] = field(default_factory=dict)  # the refusal's data (its code's)
 
     def to_json(self) -> dict[str, Any]:
@@ -154,7 +158,7 @@ class Session:
     """One table's session. Thread-safe: every read and write takes the session's lock."""
 
     def __init__(self, log: Log, meta: Meta, tables: Tables,
-                 rules: house_rules.Overrides | None = None) -> None:
+                 rules: overlay.Overrides | None = None) -> None:
         self._log = log
         self.seed = meta.seed
         self.gm_token = meta.gm_token
@@ -163,7 +167,7 @@ class Session:
         fresh = log.is_empty()
         settled = self._house_rules(rules if fresh else None)
         self.tables = settled.tables
-        self.overrides: house_rules.Overrides = settled.overrides
+        self.overrides: overlay.Overrides = settled.overrides
         self._lock = threading.RLock()
         self._notify_lock = threading.RLock()
         self._draining = False
@@ -172,7 +176,7 @@ class Session:
         # (line, tables version, context) → what the line means (LRU, Session.parse)
         self._parsed: OrderedDict[tuple[str, str, Hashable], ParseResult] = OrderedDict()
         # every file of tables/, the sentences included: part of a reading's key
-        self.tables_version = rules_version.tables_fingerprint(self.tables)
+        self.tables_version = version.tables_fingerprint(self.tables)
         self._disk_full = False  # the last write found the disk full (said once, _recording)
         # the rules each command runs under: the shipped ones with the GM's over them
         self._rules_id = replay.rules_id(log, self.tables)
@@ -184,14 +188,14 @@ class Session:
         self.opening: list[EventDict] = [] if fresh else (
             self._tell(HISTORY_NOTICE, notices)
             + self._tell(RULES_CHANGED, self._dropped_news(settled) + self._rules_news(),
-                         house=house_rules.dump(self.overrides) if settled.dropped else None))
+                         house=overlay.dump(self.overrides) if settled.dropped else None))
 
     # ------------------------------------------------------------------ opening
 
     @classmethod
     def open(cls, db_path: str | Path | None, seed: int | str | None, tables: Tables,
              gm_token: str | None = None,
-             rules: house_rules.Overrides | None = None) -> Session:
+             rules: overlay.Overrides | None = None) -> Session:
         """Open a new session or resume the one stored at db_path (None → in memory); a new
         one may start from the GM's rules of another campaign (`rules`, the export's shape)."""
         try:
@@ -203,7 +207,7 @@ class Session:
     @classmethod
     def open_log(cls, log: Log, seed: int | str | None, tables: Tables,
                  gm_token: str | None = None,
-                 rules: house_rules.Overrides | None = None) -> Session:
+                 rules: overlay.Overrides | None = None) -> Session:
         """The session stored in an open log (a new one when it has none). A write that finds
         the disk full (the meta row, the first command) closes the log and says so."""
         try:
@@ -214,14 +218,14 @@ class Session:
 
     @classmethod
     def _opening(cls, log: Log, seed: int | str | None, tables: Tables,
-                 gm_token: str | None, rules: house_rules.Overrides | None) -> Session:
+                 gm_token: str | None, rules: overlay.Overrides | None) -> Session:
         if rules is not None and not log.is_empty():
             log.close()
             raise SessionError(tables.narration.render("regras.so_na_criacao",
                                                        {"banco": log.path}))
         if rules is not None:
             try:
-                house_rules.patched(tables, {}, rules)
+                overlay.patched(tables, {}, rules)
             except TableError as error:
                 log.close()
                 raise SessionError(tables.narration.render("regras.invalida",
@@ -244,14 +248,14 @@ class Session:
                 log.write_meta(meta)
         return cls(log, meta, tables, rules)
 
-    def _house_rules(self, created: house_rules.Overrides | None) -> house_rules.Settled:
+    def _house_rules(self, created: overlay.Overrides | None) -> overlay.Settled:
         """The GM's rules of this campaign: the ones it was created with (already checked),
         or the stored ones, as this version can keep them."""
         if created is not None:
-            change = house_rules.patched(self.shipped, {}, created)
-            return house_rules.Settled(change.overrides, change.tables, ())
+            change = overlay.patched(self.shipped, {}, created)
+            return overlay.Settled(change.overrides, change.tables, ())
         stored = self._log.house_rules()
-        return house_rules.settle(self.shipped, house_rules.load(stored[1]) if stored else {})
+        return overlay.settle(self.shipped, overlay.load(stored[1]) if stored else {})
 
     def _start(self) -> list[EventDict]:
         """A session just created rolls its initial weather (RULES.md: at the start of the
@@ -259,7 +263,7 @@ class Session:
         commands keep their places and rolls; it is never undone."""
         with self._lock:
             return self._apply(Command(SESSION_START, {}), "início da sessão", START_NUMBER,
-                               house=house_rules.dump(self.overrides) if self.overrides
+                               house=overlay.dump(self.overrides) if self.overrides
                                else None)
 
     def _resume(self) -> tuple[State, list[NewEvent]]:
@@ -288,19 +292,19 @@ class Session:
         if last is None or last == self._rules_id:
             return []
         stored = self._log.rules_text(last)
-        before = rules_version.read(stored) if stored is not None else {}
-        changes = rules_version.changes(before, rules_version.rule_files(self.tables))
+        before = version.read(stored) if stored is not None else {}
+        changes = version.changes(before, version.rule_files(self.tables))
         if not changes:
             return []
         told = [self._narrated("historico.regras_mudaram", GM, {"quantas": len(changes)})]
         told += [self._narrated("historico.regra_mudou", GM, change.data())
-                 for change in changes[:rules_version.MAX_SHOWN]]
-        if len(changes) > rules_version.MAX_SHOWN:
+                 for change in changes[:version.MAX_SHOWN]]
+        if len(changes) > version.MAX_SHOWN:
             told.append(self._narrated("historico.mais_mudancas", GM,
-                                       {"quantas": len(changes) - rules_version.MAX_SHOWN}))
+                                       {"quantas": len(changes) - version.MAX_SHOWN}))
         return told
 
-    def _dropped_news(self, settled: house_rules.Settled) -> list[NewEvent]:
+    def _dropped_news(self, settled: overlay.Settled) -> list[NewEvent]:
         """What an update of the companion took from the GM's rules (told once: the rules
         kept without it are stored with the telling)."""
         if not settled.dropped:
@@ -346,7 +350,7 @@ class Session:
 
     def history_since(self, seq: int = 0, limit: int = -1) -> list[StoredEvent]:
         """The stored events after `seq` (at most `limit`), with how their texts were
-        rendered (what a projection reads: companion.projection)."""
+        rendered (what a projection reads: companion.history.projection)."""
         with self._lock:
             rows = self._log.stored_since(seq, limit)
         return [StoredEvent(*row) for row in rows]
@@ -470,7 +474,7 @@ class Session:
 
     def last_result(self, viewer: str) -> list[EventDict]:
         """The last result `viewer` could see: of the newest command with an event it may see,
-        the events the GM page's last-result box shows (companion.outcome), among those it may
+        the events the GM page's last-result box shows (companion.history.outcome), among those it may
         see; a command with nothing to show there (a help text, a state dump) is passed over
         for the one before. As the GM reads them (a player's copies are their projection's:
         the server's gate makes them)."""
@@ -489,7 +493,7 @@ class Session:
         return []
 
     def _as_the_gm_reads(self, seqs: list[int]) -> list[EventDict]:
-        """Stored events as the GM reads them now (companion.projection: today's wording)."""
+        """Stored events as the GM reads them now (companion.history.projection: today's wording)."""
         first, last = min(seqs), max(seqs)
         reader = Projection(GM, self.tables, self.quoted)
         rows = self.history_since(first - 1, limit=last - first + 1)
@@ -532,13 +536,13 @@ class Session:
         dice = self.dice_key(clean.name)
         state, events = apply(fresh_prompt_ids(self._state, self._prompts_issued), clean,
                               random.Random(dice), self.tables)
-        raw = state_codec.encode(state)
+        raw = codec.encode(state)
         stored = self._log.append(n, text, clean.name, args, clean.actor, _now(),
                                   [NewEvent(e.kind, e.visibility, e.text, e.data, e.code,
                                             e.words) for e in events],
-                                  StoredState(state_codec.FORMAT, raw), dice, self._rules_id,
+                                  StoredState(codec.FORMAT, raw), dice, self._rules_id,
                                   house_rules=house)
-        self._state = state_codec.decode(raw)
+        self._state = codec.decode(raw)
         self._prompts_issued = max([self._prompts_issued] + [
             e["data"]["pedido"]["id"] for e in stored if e["kind"] == "pedido"
             and isinstance(e["data"].get("pedido"), dict)])
@@ -552,7 +556,7 @@ class Session:
         GM's rules from it on)."""
         return self._log.append(self._log.next_number(), text, name, args or {}, "sistema",
                                 _now(), events,
-                                StoredState(state_codec.FORMAT, state_codec.encode(self._state)),
+                                StoredState(codec.FORMAT, codec.encode(self._state)),
                                 None, self._rules_id, release=release, house_rules=house)
 
     def _undo(self, command: Command, text: str) -> list[EventDict]:
@@ -568,26 +572,26 @@ class Session:
             events += self._rules_events(self._narrated(
                 "regras.desfeitas", GM, {"quantas": len(back.changes)}), back)
         stored = self._log.append(n, text, UNDO, {}, command.actor, _now(), events,
-                                  StoredState(state_codec.FORMAT, state_codec.encode(state)),
+                                  StoredState(codec.FORMAT, codec.encode(state)),
                                   None, self._rules_id if back is None
                                   else self._rules_key_id(back.tables), undo=target.n,
                                   house_rules=None if back is None
-                                  else house_rules.dump(back.overrides))
+                                  else overlay.dump(back.overrides))
         self._state = state
         if back is not None:
             self._use_rules(back)
         return stored
 
-    def _rules_before(self, target: StoredCommand) -> house_rules.Change:
+    def _rules_before(self, target: StoredCommand) -> overlay.Change:
         """The GM's rules as they were before the rules change `target`, and what going back
         to them changes."""
         found = self._log.house_rules(target.n - 1)
-        settled = house_rules.settle(self.shipped,
-                                     house_rules.load(found[1]) if found else {})
-        changes = rules_version.changes(rules_version.rule_files(self.tables),
-                                        rules_version.rule_files(settled.tables))
-        return house_rules.Change(settled.overrides, settled.tables, tuple(
-            replace(change, origem=house_rules.ORIGIN_UNDO) for change in changes))
+        settled = overlay.settle(self.shipped,
+                                     overlay.load(found[1]) if found else {})
+        changes = version.changes(version.rule_files(self.tables),
+                                        version.rule_files(settled.tables))
+        return overlay.Change(settled.overrides, settled.tables, tuple(
+            replace(change, origem=overlay.ORIGIN_UNDO) for change in changes))
 
     def _undo_events(self, target: StoredCommand) -> list[NewEvent]:
         """Say what was undone, quoting it as the GM reads it (each viewer's projection quotes
@@ -614,8 +618,8 @@ class Session:
                              code="regras")
         with self._lock:
             try:
-                change = house_rules.patched(self.shipped, self.overrides, patch)
-                house_rules.regions_kept(self._state, change.tables)
+                change = overlay.patched(self.shipped, self.overrides, patch)
+                overlay.regions_kept(self._state, change.tables)
             except TableError as error:
                 return RunResult(False, error=self.tables.narration.render(
                     "regras.invalida", {"motivo": error.message}), code="regras",
@@ -634,7 +638,7 @@ class Session:
         self._deliver()
         return RunResult(True, events=stored)
 
-    def _store_rules(self, change: house_rules.Change, actor: str, origin: str,
+    def _store_rules(self, change: overlay.Change, actor: str, origin: str,
                      text: str | None) -> list[EventDict]:
         events = self._rules_events(self._narrated(
             "regras.alteradas", GM, {"quantas": len(change.changes), "origem": origin}), change)
@@ -642,29 +646,29 @@ class Session:
         said = text or ("regras (arquivo)" if origin == "arquivo" else "regras (tela do Mestre)")
         stored = self._log.append(
             self._log.next_number(), said, RULES, {"origem": origin}, actor, _now(), events,
-            StoredState(state_codec.FORMAT, state_codec.encode(self._state)),
-            self.dice_key(RULES), rules, house_rules=house_rules.dump(change.overrides))
+            StoredState(codec.FORMAT, codec.encode(self._state)),
+            self.dice_key(RULES), rules, house_rules=overlay.dump(change.overrides))
         self._use_rules(change)
         return stored
 
-    def _rules_events(self, summary: NewEvent, change: house_rules.Change) -> list[NewEvent]:
+    def _rules_events(self, summary: NewEvent, change: overlay.Change) -> list[NewEvent]:
         """The GM's one line of a rules change (`summary`), then each value that changed."""
         told = [summary]
         told += [self._narrated("historico.regra_mudou", GM, item.data())
-                 for item in change.changes[:rules_version.MAX_SHOWN]]
-        if len(change.changes) > rules_version.MAX_SHOWN:
+                 for item in change.changes[:version.MAX_SHOWN]]
+        if len(change.changes) > version.MAX_SHOWN:
             told.append(self._narrated("historico.mais_mudancas", GM,
-                                       {"quantas": len(change.changes) - rules_version.MAX_SHOWN}))
+                                       {"quantas": len(change.changes) - version.MAX_SHOWN}))
         return told
 
     def _rules_key_id(self, tables: Tables) -> int:
         return replay.rules_id(self._log, tables)
 
-    def _use_rules(self, change: house_rules.Change | house_rules.Settled) -> None:
+    def _use_rules(self, change: overlay.Change | overlay.Settled) -> None:
         """From now on, these rules (the lock held)."""
         self.tables = change.tables
         self.overrides = change.overrides
-        self.tables_version = rules_version.tables_fingerprint(change.tables)
+        self.tables_version = version.tables_fingerprint(change.tables)
         self._rules_id = replay.rules_id(self._log, change.tables)
 
     def _refusal(self, refusal: CommandRejected) -> CommandRejected:
@@ -812,12 +816,12 @@ def reading_context(state: State, actor: str = protocol.GM) -> Known:
                     roll_waiting=any(not prompt.options for prompt in theirs))
 
 
-def campaign_rules(path: str | Path, tables: Tables) -> tuple[house_rules.Overrides, Tables]:
+def campaign_rules(path: str | Path, tables: Tables) -> tuple[overlay.Overrides, Tables]:
     """A campaign file's own rules (its differences from `tables`) and the rules they give,
     read without writing the file."""
     with _campaign_file(path) as (log, _meta):
         found = log.house_rules()
-    settled = house_rules.settle(tables, house_rules.load(found[1]) if found else {})
+    settled = overlay.settle(tables, overlay.load(found[1]) if found else {})
     return settled.overrides, settled.tables
 
 

@@ -1,8 +1,8 @@
 """Load the rule tables in tables/*.yaml, once, at start.
 
 `load_tables` reads every file (through a cache keyed on each file's content) and builds every
-typed piece declared so far (companion.rulebook.piece: each module that reads a part of a file
-declares its dataclass; companion.loader.load_rules imports them all first). This module imports
+typed piece declared so far (companion.tables.rulebook.piece: each module that reads a part of a file
+declares its dataclass; companion.rules.loader.load_rules imports them all first). This module imports
 none of them. Errors name the file and the key path, never a traceback.
 """
 from __future__ import annotations
@@ -21,13 +21,13 @@ from typing import Any, Callable, Mapping, TypeVar
 
 import yaml
 
-from companion.errors import TableError
-from companion.narration import Narrator, load_narrator
-from companion.rulebook import build_piece, build_pieces, check_piece
+from companion.tables.errors import TableError
+from companion.tables.narration import Narrator, load_narrator
+from companion.tables.rulebook import build_piece, build_pieces, check_piece
 
 T = TypeVar("T")
 
-DEFAULT_DIR = Path(__file__).resolve().parent.parent / "tables"
+DEFAULT_DIR = Path(__file__).resolve().parents[2] / "tables"
 @dataclass(frozen=True)
 class Tables:
     """The parsed tables, by file stem ('viagem' for tables/viagem.yaml)."""
@@ -149,7 +149,7 @@ def _keep(cached: Path, stem: str, data: Any) -> None:
 
 def load_tables(directory: Path | str | None = None) -> Tables:
     """Read every tables/*.yaml (or $COMPANION_TABLES/*.yaml) and build each typed piece
-    declared so far (companion.loader.load_rules imports every declaring module first)."""
+    declared so far (companion.rules.loader.load_rules imports every declaring module first)."""
     folder = Path(directory or os.environ.get("COMPANION_TABLES") or DEFAULT_DIR)
     files = {path.stem: _read(path) for path in sorted(folder.glob("*.yaml"))}
     return Tables(files=files, directory=folder, pieces=build_pieces(files),

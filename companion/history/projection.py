@@ -4,7 +4,7 @@ The log numbers every event globally and keeps, for each, its visibility, its da
 text was rendered (the narration code and the words only the text used). A viewer — the GM
 ("gm"), a player ("player:<id>") or the table screen ("public") — sees:
 
-- **its events**: those its visibility allows (companion.protocol.may_see), numbered 1, 2, 3, …
+- **its events**: those its visibility allows (companion.tables.protocol.may_see), numbered 1, 2, 3, …
   counting only those (the GM keeps the log's numbers). A gap would reveal that a hidden event
   happened, and how many GM-only events a command makes depends on secret outcomes;
 - **its prompt ids**: a player's prompts are 1, 2, 3, … over the `pedido` events addressed to
@@ -29,11 +29,11 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from companion import protocol
+from companion.tables import protocol
 from companion.engine.procedures.party import FIELDS
 from companion.engine.toolkit import spoken_name
-from companion.errors import TableError
-from companion.tables import Tables
+from companion.tables.errors import TableError
+from companion.tables.files import Tables
 
 EventDict = dict[str, Any]
 
