@@ -22,8 +22,8 @@ The session is in pieces, one job each, put together as `Session`: core (its sta
 the one write path `_commit`, the disk-full guard), opening, notices (what opening tells the
 GM), reading (the log read back, the subscribers told), parsing (the parse cache), running,
 repeat, undo, rule_changes (the GM's rules), seats; each piece is a mixin over the core that
-keeps no state of its own and reaches the others through `self`. campaign_files reads a
-campaign file offline, apart from any session.
+keeps no state of its own and reaches the others through `self` (each names the ones it
+calls). campaign_files reads a campaign file offline, apart from any session.
 """
 from __future__ import annotations
 

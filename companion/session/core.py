@@ -65,7 +65,7 @@ class Core:
         self._draining = False
         self._pending: deque[list[EventDict]] = deque()  # stored batches not yet delivered
         self._subscribers: list[Subscriber] = []
-        # (line, tables version, context) → what the line means (LRU, Running.parse)
+        # (line, tables version, context) → what the line means (LRU, Parsing.parse)
         self._parsed: OrderedDict[tuple[str, str, Hashable], ParseResult] = OrderedDict()
         self._disk_full = False  # the last write found the disk full (said once, _recording)
         self.notices: list[str] = []  # what opening told the GM (printed by the shells too)

@@ -26,7 +26,7 @@ def _full_at_open(tables: Tables, where: str) -> SessionError:
 
 
 class Opening(Core):
-    """A session opened from its log."""
+    """A session opened from its log (through self: Running._apply, Notices)."""
 
     def __init__(self, log: Log, meta: Meta, tables: Tables,
                  rules: overlay.Overrides | None = None) -> None:

@@ -15,7 +15,7 @@ from companion.tables.errors import CommandRejected
 
 
 class Repeat(Core):
-    """The last result, read from the stored history."""
+    """The last result, read from the stored history (through self: Reading)."""
 
     def _repeat(self, command: Command) -> RunResult:
         """`repetir`: the last result the asker could see, again, only to them. Nothing is

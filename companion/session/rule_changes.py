@@ -14,7 +14,8 @@ from companion.tables.errors import CommandRejected, CompanionError, TableError
 
 
 class RuleChanges(Core):
-    """`change_rules`, the GM's only way to change the rules in force."""
+    """`change_rules`, the GM's only way to change the rules in force (through self:
+    Notices._changes_told, Running.dice_key, Reading._deliver)."""
 
     def change_rules(self, patch: Any, actor: str, dry_run: bool = False,
                      origin: str = "mestre", text: str | None = None) -> RunResult:

@@ -36,7 +36,8 @@ def _json_safe(value: Any) -> Any:
 
 
 class Running(Core):
-    """Lines and commands run (`repetir` answered by Repeat, `desfazer` stored by Undo)."""
+    """Lines and commands run (through self: Parsing.parse, Repeat._repeat for `repetir`,
+    Undo._undo for `desfazer`, Reading._deliver)."""
 
     def run(self, text: str, actor: str = "gm") -> RunResult:
         """Parse and run one line of text as `actor` ("gm" or "player:<id>")."""

@@ -45,7 +45,8 @@ class Seat:
 
 
 class Seats(Core):
-    """Joining, freeing and listing the seats (their tokens are in the log)."""
+    """Joining, freeing and listing the seats, their tokens kept in the log (through self:
+    Running._run_locked, Reading._deliver)."""
 
     def join_player(self, name: str) -> Player:
         """A new token for the named character if its seat is free, creating the character

@@ -21,7 +21,8 @@ NOT_UNDOABLE = PLACELESS  # views, desfazer itself, the session's own and system
 
 
 class Undo(Core):
-    """The last standing command undone (the lock held)."""
+    """The last standing command undone (through self: Notices._changes_told,
+    Reading.quoted)."""
 
     def _undo(self, command: Command, text: str) -> list[EventDict]:
         protocol.require_may_run(command.actor, UNDO, self.tables)
