@@ -441,12 +441,12 @@ def test_undo_returns_the_exact_state_before_any_command(tables: Tables, script:
 
 def test_an_engine_bug_is_reported_and_stores_nothing(session: Session,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    from companion.engine import toolkit
+    from companion.engine import handlers
 
     def broken(state: object, turn: object) -> object:
         raise KeyError("oops")
 
-    monkeypatch.setitem(toolkit.COMMANDS, "rolar", broken)
+    monkeypatch.setitem(handlers.COMMANDS, "rolar", broken)
     error = rejected(session.run("rolar 1d6"))
     assert error.startswith("erro interno ao executar 'rolar 1d6'")
     assert session.commands() == [] and session.events_since(0) == session.started

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from companion.tables import protocol
-from companion.engine.toolkit import slug
+from companion.engine.characters import slug
 from companion.report import export as exporting
 from companion.report import gather, render
 from companion.report.model import Report

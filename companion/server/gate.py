@@ -16,7 +16,7 @@ from flask import request
 
 from companion.tables import protocol
 from companion.engine import Command
-from companion.engine.toolkit import slug
+from companion.engine.characters import slug
 from companion.tables.errors import AccessDenied, CommandRejected
 from companion.server import access
 from companion.server.projections import Projections

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from companion.engine import Command
 from companion.engine.model import GM
-from companion.engine.toolkit import slug
+from companion.engine.characters import slug
 from companion.history.replay import SEAT_FREED
 from companion.session.core import Core, now
 from companion.session.shapes import EventDict

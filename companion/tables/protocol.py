@@ -105,7 +105,7 @@ class CommandRules:
     """tables/comandos.yaml: the prompt kinds that hold the group (while one waits, no group
     activity runs), how many times a command may be repeated at once, the modes' names and
     phrases, and every command's modes, help and who may run it (core.require_mode,
-    toolkit.spoken_name, may_run)."""
+    spoken_name, may_run)."""
 
     pedidos_que_seguram: tuple[str, ...]
     repeticoes_maximas: int
@@ -117,6 +117,21 @@ class CommandRules:
         if not self.pedidos_que_seguram:
             raise InvalidValue("pedidos_que_seguram", "uma lista não vazia de tipos de pedido")
         require_at_least(self, 1, "repeticoes_maximas")
+
+
+def spoken_name(tables: Tables, name: str) -> str:
+    """How people say a command: its `nome`, else the start of its `ajuda` text (before " — "),
+    up to the first placeholder (a word with [ | / or a digit, or a capitalized example name)."""
+    spec = tables.piece(CommandRules).comandos.get(name)
+    if spec is not None and spec.nome:
+        return spec.nome
+    words = []
+    for word in (spec.ajuda if spec is not None else name).split(" — ")[0].split():
+        if any(mark in word for mark in "[|/") or any(ch.isdigit() for ch in word) \
+                or word[:1].isupper():
+            break
+        words.append(word.strip(",;"))
+    return " ".join(words) or name
 
 
 # ---------------------------------------------------------------- keys

@@ -31,23 +31,18 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Literal
 
 from companion.engine.clock import pass_time
-from companion.engine.model import GM, Character, Chase, Prompt, State
-from companion.engine.toolkit import (
-    require_chance,
-    ATTRIBUTES,
-    PromptAnswer,
-    Scratch,
-    add_prompt,
-    arg,
+from companion.engine.model import ATTRIBUTES, GM, Character, Chase, Prompt, State
+from companion.engine.characters import (
     clamp_supplies,
-    command,
     exhaust_party,
     find_character,
     modifier,
-    prompt_handler,
-    require_dice,
     slug,
 )
+from companion.engine.handlers import PromptAnswer, command, prompt_handler
+from companion.engine.prompting import add_prompt
+from companion.engine.scratch import Scratch, arg
+from companion.engine.validators import require_chance, require_dice
 from companion.tables.errors import CommandRejected
 from companion.tables.narration import Narrator
 from companion.tables.rulebook import InvalidValue, piece

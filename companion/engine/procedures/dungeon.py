@@ -36,18 +36,12 @@ from companion.tables import protocol
 from companion.engine.clock import MINUTES_PER_HOUR, pass_time
 from companion.engine.procedures import rest
 from companion.engine.model import GM, PUBLIC, Danger, Dungeon, Monster, State, Visibility
-from companion.engine.toolkit import (
-    require_chance,
-    Scratch,
-    arg,
-    command,
-    exhaust_party,
-    find_character,
-    pick_row,
-    require_dice,
-    require_group_free,
-    slug,
-)
+from companion.engine.characters import exhaust_party, find_character, slug
+from companion.engine.handlers import command
+from companion.engine.prompting import require_group_free
+from companion.engine.rows import pick_row
+from companion.engine.scratch import Scratch, arg
+from companion.engine.validators import require_chance, require_dice
 from companion.tables.errors import CommandRejected
 from companion.tables.rulebook import InvalidValue, piece
 

@@ -23,7 +23,7 @@ of the wrong type is a TableError naming the file and key):
   condicao_temporaria: {texto: "…", rodadas: 2, desvantagem: true}
                              a condition on every character for the next N travel rounds
                              (after the one in progress); with desvantagem, DESV on every roll
-                             while it lasts (toolkit.edge_for); clock.pass_time ends it
+                             while it lasts (characters.edge_for); clock.pass_time ends it
   perde_item: "nome da rolagem"
                              one character loses 1 random item: with more than one, 1dN over
                              the party (its own rolagem, named by the value) says who
@@ -47,26 +47,19 @@ from typing import Any, Callable, Literal, Mapping, Protocol, Union
 
 from companion.engine.procedures import conditions, encounters, panic
 from companion.tables import protocol
-from companion.engine.model import GM, PUBLIC, Character, Prompt, State
-from companion.engine.toolkit import (
-    ATTRIBUTES,
-    PromptAnswer,
-    Scratch,
-    add_prompt,
-    arg,
+from companion.engine.model import ATTRIBUTES, GM, PUBLIC, Character, Prompt, State
+from companion.engine.characters import (
     clamp_supplies,
-    command,
     edge_for,
     find_character,
     modifier,
-    passed,
-    pick_row,
-    prompt_handler,
-    require_chance,
-    require_dice,
-    row_text,
     update_character,
 )
+from companion.engine.handlers import PromptAnswer, command, prompt_handler
+from companion.engine.prompting import add_prompt, passed
+from companion.engine.rows import pick_row, row_text
+from companion.engine.scratch import Scratch, arg
+from companion.engine.validators import require_chance, require_dice
 from companion.tables.errors import CommandRejected
 from companion.tables.rulebook import InvalidValue, piece
 

@@ -24,7 +24,7 @@ else still does their activity in it; it closes when all who may act have acted.
 
 Prompts that hold the group (comandos.yaml `pedidos_que_seguram`: the forced-march test and the
 choice after a failure, the rest's CON tests, Tabela H's DEX test): while one waits, no group
-activity runs (toolkit.require_group_free), and an activity named for its character neither.
+activity runs (prompting.require_group_free), and an activity named for its character neither.
 
 The clock itself lives in clock.py (time passes the same way in the dungeon and in a chase):
 any time that is not an advance round breaks the run of advances (Tabela B). A safe camp
@@ -47,24 +47,15 @@ from companion.engine.procedures.conditions import TravelRound
 from companion.engine.procedures.encounters import EncounterTables, check_encounter, \
     region_name
 from companion.engine.procedures.weather import WeatherRules, drift_weather, roll_initial_weather
-from companion.engine.model import GM, State, TravelMode
-from companion.engine.toolkit import (
-    require_chance,
-    Scratch,
-    arg,
-    command,
-    exhaust_party,
-    find_character,
-    pick_row,
-    require_dice,
-    require_group_free,
-    set_travel,
-    slug,
-    spoken_name,
-    TerrainNames,
-    terrain_name,
-    update_character,
-)
+from companion.engine.model import GM, State, TravelMode, set_travel
+from companion.engine.characters import exhaust_party, find_character, slug, update_character
+from companion.engine.handlers import command
+from companion.engine.prompting import require_group_free
+from companion.engine.rows import pick_row
+from companion.engine.scratch import Scratch, arg
+from companion.engine.terrain import TerrainNames, terrain_name
+from companion.engine.validators import require_chance, require_dice
+from companion.tables.protocol import spoken_name
 from companion.tables.errors import CommandRejected, TableError
 from companion.tables.narration import Narrator
 from companion.tables.rulebook import InvalidValue, piece
