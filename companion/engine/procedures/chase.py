@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Literal
 
 from companion.engine.clock import pass_time
-from companion.engine.model import ATTRIBUTES, GM, Character, Chase, Prompt, State
+from companion.engine.model import GM, Attribute, Character, Chase, Prompt, State
 from companion.engine.characters import (
     clamp_supplies,
     exhaust_party,
@@ -45,7 +45,7 @@ from companion.engine.scratch import Scratch, arg
 from companion.engine.validators import require_chance, require_dice
 from companion.tables.errors import CommandRejected
 from companion.tables.narration import Narrator
-from companion.tables.rulebook import InvalidValue, piece
+from companion.tables.rulebook import InvalidValue, piece, require_at_least
 
 FILE = "perseguicao"
 ALWAYS = "sempre"
@@ -59,7 +59,7 @@ class EscapeTest:
 
     nome: str
     dados: str
-    atributo: str
+    atributo: Attribute
     atributo_padrao_da_casa: bool
     sucesso: str
     falha: str
@@ -68,8 +68,6 @@ class EscapeTest:
 
     def validate(self) -> None:
         require_dice("dados", self.dados)
-        if self.atributo not in ATTRIBUTES:
-            raise InvalidValue("atributo", "um destes: " + ", ".join(ATTRIBUTES))
         if self.dc_maxima < self.dc_minima:
             raise InvalidValue("dc_maxima", f"um número, {self.dc_minima} (dc_minima) ou mais")
 
@@ -158,8 +156,7 @@ class ChaseRules:
     def validate(self) -> None:
         if not 0 <= self.perda_de_velocidade <= 1:
             raise InvalidValue("perda_de_velocidade", "uma fração de 0 a 1")
-        if self.pontos_para_fim < 1:
-            raise InvalidValue("pontos_para_fim", "um número inteiro, 1 ou mais")
+        require_at_least(self, 1, "pontos_para_fim")
 
 
 def distance_of(chase: Chase, thresholds: ScoreDistances) -> str:

@@ -20,7 +20,7 @@ from companion.engine.procedures.travel import (
     require_rested,
     run_round,
 )
-from companion.engine.model import GM, Character, State
+from companion.engine.model import GM, Attribute, Character, State
 from companion.engine.characters import (
     clamp_supplies,
     edge_for,
@@ -111,7 +111,7 @@ class AmmoTable:
 
     nome: str
     dados: str
-    atributo: str
+    atributo: Attribute
     linhas: tuple[AmmoRow, ...]
 
     def validate(self) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Callable
 
-from companion.engine.model import Character, Prompt, State, set_travel
+from companion.engine.model import Attribute, Character, Prompt, State, set_travel
 from companion.engine.characters import find_character, modifier, slug, update_character
 from companion.engine.handlers import PromptAnswer
 from companion.engine.prompting import add_prompt, option_label, passed
@@ -33,7 +33,7 @@ class ForcedMarch:
     rodadas_sem_penalidade: int
     dc: int
     dc_por_rodada: int
-    atributo: str
+    atributo: Attribute
     rodadas_de_descanso: int
     exaustao: int
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from typing import Callable, Literal, Mapping
 
 from companion.tables import protocol
-from companion.engine.model import ATTRIBUTES, Affliction, Character, Prompt, State
+from companion.engine.model import Affliction, Attribute, Character, Prompt, State
 from companion.engine.characters import find_character, update_character
 from companion.engine.exhaustion import ExhaustionRow, ExhaustionTable
 from companion.engine.handlers import PromptAnswer, command, prompt_handler
@@ -77,7 +77,7 @@ class PanicRow:
     condicao: str | None = None
     nome: str | None = None
     duracao: str | None = None
-    atributo: str | None = None
+    atributo: Attribute | None = None
     dano: int | None = None
 
     def validate(self) -> None:
@@ -87,8 +87,6 @@ class PanicRow:
                                         f"{', '.join(_J_KEYS[self.efeito])})")
         if self.duracao is not None:
             require_dice("duracao", self.duracao)
-        if self.atributo is not None and self.atributo not in ATTRIBUTES:
-            raise InvalidValue("atributo", "um destes: " + ", ".join(ATTRIBUTES))
 
 
 @piece(FILE, "tabela_j")

@@ -47,7 +47,7 @@ from typing import Any, Callable, Literal, Mapping, Protocol, Union
 
 from companion.engine.procedures import conditions, encounters, panic
 from companion.tables import protocol
-from companion.engine.model import ATTRIBUTES, GM, PUBLIC, Character, Prompt, State
+from companion.engine.model import GM, PUBLIC, Attribute, Character, Prompt, State
 from companion.engine.characters import (
     clamp_supplies,
     edge_for,
@@ -61,7 +61,7 @@ from companion.engine.rows import pick_row, row_text
 from companion.engine.scratch import Scratch, arg
 from companion.engine.validators import require_chance, require_dice
 from companion.tables.errors import CommandRejected
-from companion.tables.rulebook import InvalidValue, piece
+from companion.tables.rulebook import piece
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,7 @@ class RestRules:
 
     consumo: Ration
     interrupcao_dc: int
-    atributo: str  # the attribute an interruption tests
+    atributo: Attribute  # the attribute an interruption tests
     dados_teste: str
     recupera: Recovery
     dados_de_vida: str  # the name of the HP roll
@@ -95,8 +95,6 @@ class RestRules:
 
     def validate(self) -> None:
         require_dice("dados_teste", self.dados_teste)
-        if self.atributo not in ATTRIBUTES:
-            raise InvalidValue("atributo", "um destes: " + ", ".join(ATTRIBUTES))
 
 
 def _hit_die_text(die: str) -> str:
@@ -124,14 +122,10 @@ class AttributeTest:
     """A mishap row's `teste_atributo`: every character tests `atributo` at `dc`; a failure
     says `falha`; `motivo` is why it is asked (else the row's first sentence)."""
 
-    atributo: str
+    atributo: Attribute
     dc: int
     falha: str
     motivo: str | None = None
-
-    def validate(self) -> None:
-        if self.atributo not in ATTRIBUTES:
-            raise InvalidValue("atributo", "um destes: " + ", ".join(ATTRIBUTES))
 
 
 @dataclass(frozen=True)
