@@ -39,7 +39,7 @@ foraging.py); texts and refusals: tables/narracao/viagem.yaml.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Mapping, get_args
+from typing import Any, Callable, Iterable, Mapping, get_args
 
 from companion.engine.clock import MINUTES_PER_DAY, day_of, pass_time
 from companion.engine.procedures import panic, rest
@@ -396,45 +396,22 @@ def _rest(state: State, scratch: Scratch, encounter: bool) -> State:
 
 # ---------------------------------------------------------------- settings
 
-def _choose(value: Any, options: Mapping[str, str]) -> str | None:
-    """The canonical key for what was said (accents and case ignored), or None."""
+def _choose(value: Any, options: Mapping[str, str], unknown: str,
+            accepted: Iterable[str]) -> str:
+    """The canonical key for what was said (accents and case ignored), else the refusal
+    `unknown` listing what is `accepted`."""
     said = slug(str(value or "")).replace("-", " ")
     for key, name in options.items():
         if said in (slug(key).replace("-", " "), slug(name).replace("-", " ")):
             return key
-    return None
-
-
-def _choose_terrain(scratch: Scratch, value: Any) -> str:
-    names = scratch.piece(TerrainNames).names()
-    chosen = _choose(value, names)
-    if chosen is None:
-        raise CommandRejected.because("viagem.terreno_desconhecido", valor=value or "",
-                                      aceitos=[n.lower() for n in names.values()])
-    return chosen
-
-
-def _choose_season(scratch: Scratch, value: Any) -> str:
-    seasons = {key: column.nome for key, column in scratch.piece(WeatherRules).estacoes.items()}
-    chosen = _choose(value, seasons)
-    if chosen is None:
-        raise CommandRejected.because("viagem.estacao_desconhecida", valor=value or "",
-                                      aceitos=[n.lower() for n in seasons.values()])
-    return chosen
-
-
-def _choose_mode(scratch: Scratch, value: Any) -> str:
-    modes = {mode: scratch.piece(TravelModes).name(mode) for mode in get_args(TravelMode)}
-    chosen = _choose(value, modes)
-    if chosen is None:
-        raise CommandRejected.because("viagem.modo_desconhecido", valor=value or "",
-                                      aceitos=list(modes))
-    return chosen
+    raise CommandRejected.because(unknown, valor=value or "", aceitos=list(accepted))
 
 
 @command("estacao")
 def set_season(state: State, scratch: Scratch) -> State:
-    season = _choose_season(scratch, arg(scratch, "estacao"))
+    seasons = {key: column.nome for key, column in scratch.piece(WeatherRules).estacoes.items()}
+    season = _choose(arg(scratch, "estacao"), seasons, "viagem.estacao_desconhecida",
+                     [name.lower() for name in seasons.values()])
     scratch.tell("viagem.estacao", estacao=season,
                  words={"nome": scratch.piece(WeatherRules).estacoes[season].nome})
     return roll_initial_weather(set_travel(state, season=season), scratch)
@@ -443,7 +420,9 @@ def set_season(state: State, scratch: Scratch) -> State:
 @command("terreno")
 def set_terrain(state: State, scratch: Scratch) -> State:
     """The current hex. Before the day's first round it is also where the day started."""
-    terrain = _choose_terrain(scratch, arg(scratch, "terreno"))
+    names = scratch.piece(TerrainNames).names()
+    terrain = _choose(arg(scratch, "terreno"), names, "viagem.terreno_desconhecido",
+                      [name.lower() for name in names.values()])
     scratch.tell("viagem.terreno", terreno=terrain,
                  words={"nome": scratch.piece(TerrainNames).names()[terrain]})
     return _move(state, terrain, None)
@@ -465,10 +444,7 @@ def set_region(state: State, scratch: Scratch) -> State:
     regions = scratch.piece(EncounterTables)
     names = regions.names(scratch.piece(TerrainNames).names())
     said = arg(scratch, "regiao")
-    key = _choose(said, names)
-    if key is None:
-        raise CommandRejected.because("viagem.regiao_desconhecida", valor=said or "",
-                                      aceitos=list(names.values()))
+    key = _choose(said, names, "viagem.regiao_desconhecida", names.values())
     terrain = regions.regioes[key].terreno_de(key)
     scratch.tell("viagem.regiao", regiao=key, terreno=terrain,
                  words={"nome": names[key], "terreno_nome": terrain_name(scratch, terrain)})
@@ -477,7 +453,8 @@ def set_region(state: State, scratch: Scratch) -> State:
 
 @command("modo")
 def set_mode(state: State, scratch: Scratch) -> State:
-    mode = _choose_mode(scratch, arg(scratch, "modo"))
+    modes = {mode: scratch.piece(TravelModes).name(mode) for mode in get_args(TravelMode)}
+    mode = _choose(arg(scratch, "modo"), modes, "viagem.modo_desconhecido", modes)
     hexes = float(scratch.piece(AdvanceTable).hexes[mode])
     scratch.tell("viagem.modo", modo=mode,
                  words={"nome": scratch.piece(TravelModes).name(mode), "hexes": hexes})
