@@ -206,7 +206,7 @@ def test_duration_text(minutes, expected):
     ("criar_municao", "criar munição"), ("avancar", "avançar"),
     ("marcha", "ordem de marcha"), ("luz", "acender"), ("distancia", "ataque à distância"),
     ("magia", "magia"), ("tabela", "tabela"), ("derrotados", "derrotados")])
-def test_spoken_names_come_from_the_help_texts(tables, name, spoken):
+def test_spoken_names_are_the_commands_nome(tables, name, spoken):
     assert spoken_name(tables, name) == spoken
 
 

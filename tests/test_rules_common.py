@@ -109,10 +109,21 @@ def test_the_commands_piece_is_typed(tables: Tables) -> None:
     assert spoken_name(tables, "criar_municao") == "criar munição"
 
 
-def test_a_help_text_changed_changes_the_spoken_name(tmp_path: Path) -> None:
-    rules = changed_rules(tmp_path, "comandos.yaml", 'ajuda: "acampar — levantar',
-                          'ajuda: "montar acampamento — levantar')
+def test_the_spoken_name_is_the_commands_nome_not_its_help_text(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "comandos.yaml", 'nome: "acampar", ajuda: "acampar — levantar',
+                          'nome: "montar acampamento", ajuda: "armar — levantar')
     assert spoken_name(rules, "acampar") == "montar acampamento"
+    assert spoken_name(rules, "nao_existe") == "nao_existe"
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ('nome: "acampar", ', "", r"falta a chave 'comandos\.acampar\.nome'$"),
+    ('nome: "acampar", ', 'nome: " ", ', r"'comandos\.acampar\.nome' deveria ser o nome do comando"),
+])
+def test_a_command_without_its_nome_names_the_file_and_key(tmp_path: Path, old: str, new: str,
+                                                           message: str) -> None:
+    with pytest.raises(TableError, match=r"^tables/comandos\.yaml: " + message):
+        changed_rules(tmp_path, "comandos.yaml", old, new)
 
 
 def test_a_bad_mode_names_the_file_and_key(tmp_path: Path) -> None:

@@ -83,18 +83,21 @@ class ModePhrases:
 
 @dataclass(frozen=True)
 class CommandSpec:
-    """One command of comandos.yaml `comandos`: where it runs, who may run it, its help."""
+    """One command of comandos.yaml `comandos`: where it runs, who may run it, how people call
+    it (spoken_name) and its help."""
 
     modos: tuple[str, ...]  # "todos" or some of Mode (checked here, so errors name the command)
+    nome: str
     ajuda: str
     repete: bool = False  # 'avançar duas vezes' (core._repeated)
     jogador: bool = False  # a player may run it (may_run)
-    nome: str = ""  # how people call it, when the start of `ajuda` does not say it (spoken_name)
 
     def validate(self) -> None:
         accepted = ("todos", *get_args(Mode))
         if not self.modos or any(mode not in accepted for mode in self.modos):
             raise InvalidValue("modos", "uma lista de modos: " + ", ".join(accepted))
+        if not self.nome.strip():
+            raise InvalidValue("nome", "o nome do comando como as pessoas o dizem, não vazio")
 
 
 # A renamed key ('modas:') is said as the missing one ('falta a chave modos'): the rulebook
@@ -120,18 +123,9 @@ class CommandRules:
 
 
 def spoken_name(tables: Tables, name: str) -> str:
-    """How people say a command: its `nome`, else the start of its `ajuda` text (before " — "),
-    up to the first placeholder (a word with [ | / or a digit, or a capitalized example name)."""
+    """How people say a command (comandos.yaml `nome`); a name that is no command, as it is."""
     spec = tables.piece(CommandRules).comandos.get(name)
-    if spec is not None and spec.nome:
-        return spec.nome
-    words = []
-    for word in (spec.ajuda if spec is not None else name).split(" — ")[0].split():
-        if any(mark in word for mark in "[|/") or any(ch.isdigit() for ch in word) \
-                or word[:1].isupper():
-            break
-        words.append(word.strip(",;"))
-    return " ".join(words) or name
+    return spec.nome if spec is not None else name
 
 
 # ---------------------------------------------------------------- keys
