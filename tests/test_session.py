@@ -182,13 +182,15 @@ def test_reopening_with_another_seed_is_a_clear_error(db: Path, tables: Tables) 
     Session.open(db, 5, tables).close()  # the same seed is fine
 
 
-def test_new_session_without_seed_draws_and_keeps_one(db: Path, tables: Tables) -> None:
+def test_new_session_without_seed_draws_and_keeps_a_secret(db: Path, tables: Tables) -> None:
     first = Session.open(db, None, tables)
-    assert first.seed.isdigit()
+    assert not first.seeded and first.seed == ""
     assert len(first.gm_token) >= 16
+    key = first.dice_key("rolar")
     first.close()
     again = Session.open(db, None, tables)
-    assert (again.seed, again.gm_token) == (first.seed, first.gm_token)
+    assert again.gm_token == first.gm_token and not again.seeded
+    assert again.dice_key("rolar") == key and again.opening == []
 
 
 def test_gm_token_given_for_an_existing_db_replaces_the_stored_one(db: Path,

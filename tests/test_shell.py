@@ -184,10 +184,11 @@ def test_shell_with_db_resumes_and_refuses_another_seed(tmp_path: Path) -> None:
     assert "semente 8" in wrong.stderr and "Traceback" not in wrong.stderr
 
 
-def test_a_random_seed_is_drawn_and_kept(tmp_path: Path) -> None:
+def test_without_a_seed_the_dice_come_from_a_kept_secret(tmp_path: Path) -> None:
     db = str(tmp_path / "mesa.db")
-    companion("shell", "--db", db, stdin="")
-    assert Session.open(db, None, cli.load_rules()).seed.isdigit()
+    started = companion("shell", "--db", db, stdin="")
+    assert "chave secreta" in started.stderr and "semente" not in started.stderr
+    assert not Session.open(db, None, cli.load_rules()).seeded
 
 
 # ---------------------------------------------------------------------- broken tables

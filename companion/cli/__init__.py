@@ -124,7 +124,8 @@ def _add_common(parser: argparse.ArgumentParser, session: bool = True) -> None:
     parser.add_argument("--db", metavar="ARQUIVO", default=None,
                         help="banco SQLite da sessão (sem ele, a sessão fica só na memória)")
     parser.add_argument("--seed", metavar="N", type=int, default=None,
-                        help="semente das rolagens (sem ela, uma é sorteada e guardada)")
+                        help="só para testes: semente fixa, rolagens previsíveis (sem ela, os "
+                             "dados vêm de uma chave secreta guardada com a campanha)")
 
 
 def _add_campaign_file(parser: argparse.ArgumentParser) -> None:

@@ -9,9 +9,10 @@ History is kept, not recomputed (DESIGN.md): reopening reads the newest stored s
 `desfazer` marks the last state-changing command undone and goes back to the state stored before
 it. `repetir` reads the history too: the last result the asker could see, chosen as the GM
 page's last-result box chooses (companion.history.outcome), given back to the asker alone and
-never stored. Dice: a command's RNG is derived from the session seed and its place among the
-standing commands that change the state (`Session.dice_key`), so the same command given again
-after `desfazer` rolls the same dice — undo corrects, it does not re-roll. The rules in force
+never stored. Dice: a command's RNG is derived from the campaign's secret (keyed:
+companion.history.dice_keys; `--seed N` for tests) and its place among the standing commands
+that change the state (`Session.dice_key`), so the same command given again after `desfazer`
+rolls the same dice — undo corrects, it does not re-roll. The rules in force
 are part of the campaign: each command names the rules version it ran under, and opening a
 campaign whose last rules differ from these tables records, for the GM, what changed
 (`regras_mudaram`) before anything else runs. A log written before stored history is migrated

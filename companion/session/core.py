@@ -21,7 +21,7 @@ from typing import Any, Hashable, Iterator, Mapping, Sequence
 
 from companion.commands.reading import ParseResult
 from companion.engine import State
-from companion.history import codec, replay
+from companion.history import codec, dice_keys, replay
 from companion.history.projection import Quoted
 from companion.rules import overlay, version
 from companion.tables.errors import CommandRejected, DiskFull
@@ -57,6 +57,9 @@ class Core:
     def __init__(self, log: Log, meta: Meta, shipped: Tables) -> None:
         self._log = log
         self.seed = meta.seed
+        self._secret = meta.secret  # the campaign's dice secret (companion.history.dice_keys)
+        # the places played before the campaign had a secret keep their keys (Opening sets it)
+        self._seeded_places: dict[int, str] = {}
         self.gm_token = meta.gm_token
         self.created = meta.created
         self.shipped = shipped  # the program's tables/
@@ -131,6 +134,12 @@ class Core:
     def state(self) -> State:
         with self._lock:
             return self._state
+
+    @property
+    def seeded(self) -> bool:
+        """Whether the dice come from a seed (--seed N: tests; an old campaign kept on its
+        seed) rather than the campaign's secret."""
+        return not dice_keys.is_secret(self._secret)
 
     @property
     def db_path(self) -> str:

@@ -18,6 +18,11 @@ from companion.store.log import NewEvent
 class Notices(Core):
     """What the GM is told of how the session opened and of the rules."""
 
+    def _rekeyed_news(self, rekeyed: bool) -> list[NewEvent]:
+        """The GM told that the dice now come from a secret (a campaign from before secrets,
+        opened without --seed): the commands already played keep their dice."""
+        return [self._narrated("historico.dados_nova_chave", GM, {})] if rekeyed else []
+
     def _resume(self) -> tuple[State, list[NewEvent]]:
         """The stored session's state (replay.open_history), and what the GM must be told of
         how it was opened: a migration that came out different, damaged states rebuilt."""

@@ -1,4 +1,4 @@
-"""Opening a session: a new campaign (its seed, the GM's token, the GM's rules it starts from,
+"""Opening a session: a new campaign (its dice secret or --seed, the GM's token, the GM's rules it starts from,
 its initial weather) or a stored one resumed from its newest state, with what the GM must be
 told of how it opened (companion.session.notices)."""
 from __future__ import annotations
@@ -10,6 +10,7 @@ from typing import Self
 
 from companion.engine import Command, initial_state
 from companion.engine.procedures.weather import SESSION_START
+from companion.history import dice_keys
 from companion.history.replay import HISTORY_NOTICE, RULES_CHANGED
 from companion.rules import overlay
 from companion.session.core import START_NUMBER, Core, now
@@ -25,21 +26,36 @@ def _full_at_open(tables: Tables, where: str) -> SessionError:
                                                 {"banco": where}))
 
 
+def _seed_refusal(where: str, meta: Meta, seed: int | str | None) -> str | None:
+    """Why a stored campaign cannot be opened with this --seed (None: it can). A campaign
+    with a secret has no seed to give; the secret is never shown."""
+    if seed is None or (str(seed) == meta.seed and not dice_keys.is_secret(meta.secret)):
+        return None
+    if dice_keys.is_secret(meta.secret):
+        return (f"o banco '{where}' é de uma campanha com dados secretos (sem semente); "
+                "abra-o sem --seed ou use outro --db")
+    return (f"o banco '{where}' é de uma sessão com a semente {meta.seed}, não {seed}; "
+            f"abra-o sem --seed (ou com --seed {meta.seed}) ou use outro --db")
+
+
 class Opening(Core):
     """A session opened from its log (through self: Running._apply, Notices)."""
 
     def __init__(self, log: Log, meta: Meta, tables: Tables,
-                 rules: overlay.Overrides | None = None) -> None:
+                 rules: overlay.Overrides | None = None, rekeyed: bool = False) -> None:
         Core.__init__(self, log, meta, tables)
         fresh = log.is_empty()
         settled = self._house_rules(rules if fresh else None)
         self._use_rules(settled)  # the shipped rules with the GM's over them
         self._state, notices = (initial_state(self.tables), []) if fresh else self._resume()
+        if dice_keys.is_secret(meta.secret):  # after _resume: a migration fills the keys
+            self._seeded_places = dice_keys.seeded_places(
+                log.dice_keys(dice_keys.KEYED_LENGTH))
         self._prompts_issued = max(log.prompt_ids().values(), default=0)
         # what the session said when it was created (empty when it was resumed)
         self.started: list[EventDict] = self._start() if fresh else []
         self.opening: list[EventDict] = [] if fresh else (
-            self._tell(HISTORY_NOTICE, notices)
+            self._tell(HISTORY_NOTICE, notices + self._rekeyed_news(rekeyed))
             + self._tell(RULES_CHANGED, self._dropped_news(settled) + self._rules_news(),
                          house=overlay.dump(self.overrides) if settled.dropped else None))
 
@@ -80,22 +96,28 @@ class Opening(Core):
                 raise SessionError(tables.narration.render("regras.invalida",
                                                            {"motivo": error.message})) from None
         meta = log.meta()
+        rekeyed = False
         if meta is None:
-            chosen = str(seed) if seed is not None else str(secrets.randbelow(1_000_000))
-            meta = Meta(seed=chosen, gm_token=gm_token or secrets.token_urlsafe(16),
-                        created=now())
+            meta = Meta(seed=str(seed) if seed is not None else "",
+                        gm_token=gm_token or secrets.token_urlsafe(16), created=now(),
+                        secret=dice_keys.ON_PURPOSE if seed is not None
+                        else dice_keys.new_secret())
             log.write_meta(meta)
         else:
-            if seed is not None and str(seed) != meta.seed:
+            refusal = _seed_refusal(log.path, meta, seed)
+            if refusal is not None:
                 log.close()
-                raise SessionError(
-                    f"o banco '{log.path}' é de uma sessão com a semente {meta.seed}, não "
-                    f"{seed}; abra-o sem --seed (ou com --seed {meta.seed}) ou use outro --db"
-                )
+                raise SessionError(refusal)
+            changed = meta
             if gm_token and gm_token != meta.gm_token:
-                meta = replace(meta, gm_token=gm_token)
+                changed = replace(changed, gm_token=gm_token)
+            rekeyed = dice_keys.must_rekey(seed is not None, meta.secret)
+            if rekeyed:  # an old campaign's small seed: a secret for its commands from now on
+                changed = replace(changed, secret=dice_keys.new_secret())
+            if changed != meta:
+                meta = changed
                 log.write_meta(meta)
-        return cls(log, meta, tables, rules)
+        return cls(log, meta, tables, rules, rekeyed=rekeyed)
 
     def _house_rules(self, created: overlay.Overrides | None) -> overlay.Settled:
         """The GM's rules of this campaign: the ones it was created with (already checked),

@@ -8,6 +8,7 @@ from typing import Any
 
 from companion.engine import Command, apply
 from companion.engine.procedures.weather import SESSION_START
+from companion.history import dice_keys
 from companion.history.replay import PLACELESS, REPEAT, SYSTEM, UNDO, fresh_prompt_ids
 from companion.session.core import START_NUMBER, Core, logger
 from companion.session.shapes import EventDict, RunResult
@@ -85,14 +86,16 @@ class Running(Core):
         return stored
 
     def dice_key(self, name: str) -> str:
-        """What the RNG of a command about to run derives from: the seed and its place among
-        the standing commands that change the state — the place after the newest of them (the
-        session's start is place 0; a command of a migrated log has its number as its place).
-        A command undone gives its place back, so the same command again rolls the same
-        dice."""
-        if name == SESSION_START:
-            return f"{self.seed}:{START_NUMBER}"
-        return f"{self.seed}:{place_of(self._log.last_active(sorted(PLACELESS))) + 1}"
+        """What the RNG of a command about to run derives from: the campaign's secret (or the
+        --seed: companion.history.dice_keys) and its place among the standing commands that
+        change the state — the place after the newest of them (the session's start is place
+        0; a command of a migrated log has its number as its place). A command undone gives
+        its place back, so the same command again rolls the same dice (a place played before
+        the campaign had a secret keeps that key)."""
+        place = START_NUMBER if name == SESSION_START else \
+            place_of(self._log.last_active(sorted(PLACELESS))) + 1
+        return self._seeded_places.get(place) or dice_keys.dice_key(self.seed, self._secret,
+                                                                     place)
 
     def _apply(self, command: Command, text: str, n: int | None = None,
                house: str | None = None) -> list[EventDict]:

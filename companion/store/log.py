@@ -55,7 +55,8 @@ CREATE TABLE IF NOT EXISTS meta (
     id INTEGER PRIMARY KEY CHECK (id = 1),
     seed TEXT NOT NULL,
     gm_token TEXT NOT NULL,
-    created TEXT NOT NULL
+    created TEXT NOT NULL,
+    secret TEXT
 );
 CREATE TABLE IF NOT EXISTS commands (
     n INTEGER PRIMARY KEY,
@@ -106,11 +107,13 @@ CREATE TABLE IF NOT EXISTS players (
 
 @dataclass(frozen=True)
 class Meta:
-    """The session's identity: the seed every command's RNG derives from, and the GM token."""
+    """The session's identity: what every command's RNG derives from (the campaign's secret,
+    or a seed: companion.history.dice_keys), and the GM token."""
 
     seed: str
     gm_token: str
     created: str
+    secret: str | None = None  # None: a campaign from before secrets (its small seed)
 
 
 @dataclass(frozen=True)
@@ -162,8 +165,10 @@ def _words_json(words: Mapping[str, Any]) -> str:
 
 def _add_missing_columns(connection: sqlite3.Connection) -> None:
     """A log written before events kept their narration, before commands kept their dice
-    and rules, or before tokens kept their time, gets the (empty) columns."""
-    wanted = {"events": ("code TEXT", "words TEXT"),
+    and rules, before tokens kept their time, or before the campaign kept a secret, gets the
+    (empty) columns."""
+    wanted = {"meta": ("secret TEXT",),
+              "events": ("code TEXT", "words TEXT"),
               "commands": ("dice TEXT", "rules INTEGER REFERENCES rules(id)"),
               "players": ("since TEXT",)}
     for table, columns in wanted.items():
@@ -283,15 +288,16 @@ class Log:
     # ------------------------------------------------------------------ meta
 
     def meta(self) -> Meta | None:
-        row = self._db.execute("SELECT seed, gm_token, created FROM meta WHERE id = 1"
+        row = self._db.execute("SELECT seed, gm_token, created, secret FROM meta WHERE id = 1"
                                ).fetchone()
         return Meta(*row) if row else None
 
     def write_meta(self, meta: Meta) -> None:
         """Create or replace the meta row."""
         with self.transaction() as db:
-            db.execute("INSERT OR REPLACE INTO meta (id, seed, gm_token, created) "
-                       "VALUES (1, ?, ?, ?)", (meta.seed, meta.gm_token, meta.created))
+            db.execute("INSERT OR REPLACE INTO meta (id, seed, gm_token, created, secret) "
+                       "VALUES (1, ?, ?, ?, ?)",
+                       (meta.seed, meta.gm_token, meta.created, meta.secret))
 
     # ------------------------------------------------------------------ rules versions
 
@@ -398,6 +404,13 @@ class Log:
             f"SELECT {COMMAND_COLUMNS} FROM commands WHERE undone = 0 "
             f"AND name NOT IN ({marks}) ORDER BY n DESC LIMIT 1", tuple(skip)).fetchone()
         return _command(row) if row else None
+
+    def dice_keys(self, shorter_than: int) -> list[str]:
+        """The commands' dice keys shorter than `shorter_than` characters, oldest first (a
+        campaign's keys from before its secret: companion.history.dice_keys)."""
+        rows = self._db.execute("SELECT dice FROM commands WHERE dice IS NOT NULL "
+                                "AND length(dice) < ? ORDER BY n", (shorter_than,))
+        return [row[0] for row in rows]
 
     def events_since(self, seq: int = 0) -> list[dict[str, Any]]:
         """Stored events with a seq greater than `seq`, in order."""
