@@ -22,6 +22,7 @@ and replays the missed events under the same lock as the live fan-out
 """
 from __future__ import annotations
 
+import logging
 import time
 from typing import Any, Callable
 
@@ -38,6 +39,8 @@ from companion.server.rooms import NAMESPACE, Client, Connections
 from companion.server.seats import Seats
 from companion.server.served import ServedSession
 from companion.session import Player
+
+log = logging.getLogger(__name__)
 
 WELCOME_WAIT = 5.0  # seconds to wait for the connection to be accepted before welcoming
 
@@ -149,8 +152,14 @@ class Reception:
                              namespace=NAMESPACE)
             client.last_sent = missed[-1].seq if missed else max(since, fanout.cursor)
             view = fanout.sync_view(client.viewer, view=fanout.view(client.viewer, state))
-            for room in client.rooms:
-                sio.enter_room(sid, room, namespace=NAMESPACE)
+            try:
+                for room in client.rooms:
+                    sio.enter_room(sid, room, namespace=NAMESPACE)
+            except (ValueError, KeyError):  # it left during the welcome (a connect and at once a close)
+                log.info("conexão %s encerrada durante as boas-vindas", sid)
+                self._forget(client)
+                self.connections.drop(sid)
+                return
             self.connections.go_live(client)
         if client.role == "jogador":
             self.seats.changed()  # one more phone on that seat
