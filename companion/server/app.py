@@ -23,7 +23,7 @@ from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 from companion.tables import protocol
 from companion.engine.view import view_state, view_states
 from companion.tables.errors import CompanionError
-from companion.server import access, api, guard, names, qr, report_pages, sockets
+from companion.server import access, api, guard, hosts, names, qr, report_pages, sockets
 from companion.server import speech_socket
 from companion.server import voice_socket
 from companion.server.served import ServedSession
@@ -58,9 +58,14 @@ def create_app(session: ServedSession, tables: Tables | None = None, web_dir: Pa
     app.config.update(MAX_CONTENT_LENGTH=access.MAX_HTTP_BODY, MESA_BASE_URL=base_url)
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.sort_keys = False  # type: ignore[attr-defined]
-    socketio = SocketIO(app, async_mode="threading", cors_allowed_origins=None,
+    socketio = SocketIO(app, async_mode="threading", cors_allowed_origins=hosts.same_origin,
                         max_http_buffer_size=access.MAX_SOCKET_MESSAGE, manage_session=False,
                         logger=False, engineio_logger=False)
+    app.wsgi_app = hosts.HostGuard(  # type: ignore[method-assign]
+        app.wsgi_app, hosts.allowed_hosts(base_url, [qr.lan_ip()]),
+        lambda host: _message_page("Endereço desconhecido", tables.narration.render(
+            "seguranca.host_desconhecido", {"host": host, "exemplo": base_url or
+                                            "http://127.0.0.1:5000"})))
     guard.guard_messages(socketio.server, voice_socket.BINARY_EVENTS)
     guard.guard_transport(socketio.server)
     hub = sockets.Hub(socketio, session, tables, view_state, protocol.may_see,
@@ -245,6 +250,20 @@ class RequestHandler(WSGIRequestHandler):
 
     def connection_dropped(self, error: BaseException, environ: Any = None) -> None:
         self.close_connection = True
+
+    def make_environ(self) -> Any:
+        """Werkzeug's environ, with the connection's local address (companion.server.hosts:
+        a page on the laptop is a connection whose two ends are the same address)."""
+        environ = super().make_environ()
+        try:
+            environ[hosts.LOCAL_ADDRESS] = self.connection.getsockname()[0]
+        except (OSError, IndexError, TypeError):
+            pass
+        return environ
+
+    def version_string(self) -> str:
+        """The `Server` header: no program or version for a visitor to look up."""
+        return "Mesa"
 
 
 def _make_server(host: str, port: int, app: Flask,

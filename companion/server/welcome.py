@@ -31,7 +31,7 @@ from flask_socketio import ConnectionRefusedError, SocketIO
 
 from companion.tables import protocol
 from companion.tables.errors import AccessDenied, CompanionError
-from companion.server import access
+from companion.server import access, hosts
 from companion.server.fanout import Dispatcher, FanOut
 from companion.server.projections import Projections
 from companion.server.qr import player_url
@@ -72,6 +72,7 @@ class Reception:
         try:
             with self.connections.seating:  # not while a seat is being freed
                 client = self._authenticate(auth if auth is not None else {})
+                client.on_laptop = hosts.on_laptop(request.environ)
                 self.connections.admit(client)
         except (AccessDenied, CompanionError) as refused:
             raise ConnectionRefusedError(refused.message) from None
