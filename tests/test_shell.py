@@ -260,10 +260,11 @@ def test_serve_opens_the_session_and_hands_it_to_the_server(tmp_path: Path,
         (host, port, session)))
     db = tmp_path / "mesa.db"
     status = cli.main(["serve", "--port", "5055", "--db", str(db), "--seed", "4",
-                       "--gm-token", "mestre"])
+                       "--gm-token", "token-do-mestre-4"])
     assert status == 0
     ((host, port, session),) = calls
-    assert (host, port, session.seed, session.gm_token) == ("0.0.0.0", 5055, "4", "mestre")
+    assert (host, port, session.seed, session.gm_token) == ("0.0.0.0", 5055, "4",
+                                                            "token-do-mestre-4")
     assert session.db_path == str(db)
 
 

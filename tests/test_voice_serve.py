@@ -22,7 +22,7 @@ def test_https_serve_with_voice_off_says_how_to_turn_it_on(tmp_path: Path) -> No
     empty.mkdir()
     command = [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1",
                "--port", str(port), "--db", str(tmp_path / "mesa.db"), "--seed", "3",
-               "--gm-token", "segredo-123", "--https", "--modelo", str(empty)]
+               "--gm-token", "segredo-123-do-mestre", "--https", "--modelo", str(empty)]
     process = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},

@@ -29,7 +29,8 @@ from companion.rules.loader import load_rules
 from companion.report import build
 from companion.report import text as report_text
 from companion.report.source import open_campaign, session_number
-from companion.server.access import NO_LIMITS_ONLY_LOOPBACK, is_loopback
+from companion.server.access import (MIN_GM_TOKEN, NO_LIMITS_ONLY_LOOPBACK, gm_token_problem,
+                                     is_loopback)
 from companion.server.app import serve
 from companion.server.qr import lan_ip
 from companion.server.tls import certificate
@@ -67,6 +68,8 @@ ARGPARSE_MESSAGES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"^the following arguments are required: (?P<args>[^,]*)$", "falta o argumento: {args}"),
         (r"^the following arguments are required: (?P<args>.*)$", "faltam os argumentos: {args}"),
         (r"^unrecognized arguments: (?P<args>.*)$", "argumentos desconhecidos: {args}"),
+        # an ArgumentTypeError of ours (its message already Portuguese)
+        (r"^argument (?P<arg>--gm-token): (?P<said>.*)$", "argumento {arg}: {said}"),
         (r"^ambiguous option: (?P<opt>\S+) could match (?P<matches>.*)$",
          "opção ambígua: {opt} pode ser {matches}"),
     ))
@@ -128,6 +131,14 @@ def _add_common(parser: argparse.ArgumentParser, session: bool = True) -> None:
                              "dados vêm de uma chave secreta guardada com a campanha)")
 
 
+def _gm_token(value: str) -> str:
+    """--gm-token: long enough not to be guessed (companion.server.access.gm_token_problem)."""
+    problem = gm_token_problem(value)
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
+    return value
+
+
 def _add_campaign_file(parser: argparse.ArgumentParser) -> None:
     """The campaign a tool reads or changes (required)."""
     parser.add_argument("--db", metavar="ARQUIVO", required=True, help="banco da campanha")
@@ -141,8 +152,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve = actions.add_parser("serve", help="liga o servidor da mesa")
     serve.add_argument("--host", default="0.0.0.0")
     serve.add_argument("--port", type=int, default=5000)
-    serve.add_argument("--gm-token", metavar="TOKEN", default=None,
-                       help="fixa o token do Mestre (sem ele, um é sorteado e guardado)")
+    serve.add_argument("--gm-token", metavar="TOKEN", default=None, type=_gm_token,
+                       help=f"fixa o token do Mestre, com {MIN_GM_TOKEN} caracteres ou mais "
+                            "(sem ele, um é sorteado e guardado)")
     serve.add_argument("--https", action="store_true",
                        help="https com um certificado próprio (o microfone dos celulares)")
     serve.add_argument("--modelo", metavar="PASTA", default=None,

@@ -24,7 +24,7 @@ from companion.tables import protocol
 from companion.engine.view import view_state, view_states
 from companion.tables.errors import CompanionError
 from companion.server import access, api, guard, hosts, names, qr, report_pages, sockets
-from companion.server import speech_socket
+from companion.server import speech_socket, tokens
 from companion.server import voice_socket
 from companion.server.served import ServedSession
 from companion.store.lock import ServerLock, holder
@@ -78,6 +78,9 @@ def create_app(session: ServedSession, tables: Tables | None = None, web_dir: Pa
     hub.names = voice_names = names.VoiceNames(session, lambda: voice_hub.voice)
     app.extensions["mesa_speech"] = _speech(socketio, hub, tables, app.extensions["mesa_voice"],
                                             speech_output)
+    if limits:  # wrong tokens throttled per address (companion.server.tokens)
+        app.extensions[tokens.EXTENSION] = tokens.TokenThrottle(
+            tables.narration.render("seguranca.token_devagar", {}))
     app.register_blueprint(api.blueprint(session, tables, view_state, voice_names))
     app.register_blueprint(report_pages.blueprint(session, tables, _message_page))
     _pages(app, session, web_dir)
@@ -126,7 +129,7 @@ def _pages(app: Flask, session: ServedSession, web_dir: Path) -> None:
     @app.get("/mestre")
     def gm_page() -> Response | tuple[Response, int]:
         given = request.args.get("token")
-        if not access.same_token(given, session.gm_token):
+        if not tokens.checked(given, lambda: access.same_token(given, session.gm_token)):
             return _html(GM_WRONG_TOKEN_PAGE if given else GM_ONLY_PAGE), 403
         return _page(web_dir, "mestre")
 
@@ -217,6 +220,12 @@ ERROR_TEXTS = {
 
 
 def _errors(app: Flask) -> None:
+    @app.errorhandler(tokens.TokenThrottled)
+    def throttled(refused: tokens.TokenThrottled) -> tuple[Response, int]:
+        if request.path.startswith("/api/"):
+            return jsonify({"ok": False, "error": refused.message}), 429
+        return _html(_message_page("Devagar", refused.message)), 429
+
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> tuple[Response, int]:
         status = exc.code or 500

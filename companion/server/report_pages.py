@@ -18,7 +18,7 @@ from companion.tables import protocol
 from companion.tables.errors import CompanionError
 from companion.report import build
 from companion.report.source import ReportError, read_log, session_number
-from companion.server import access
+from companion.server import access, tokens
 from companion.server.served import ServedSession
 from companion.store.log import MEMORY, Log
 
@@ -95,8 +95,16 @@ def blueprint(session: ServedSession, tables: Any,
 
     def whose() -> tuple[str, str | None, str] | None:
         token = request.args.get("token")
-        found = _viewer(session, token)
-        return None if found is None else (found[0], found[1], str(token))
+        found: list[tuple[str, str | None]] = []
+
+        def right() -> bool:
+            viewer = _viewer(session, token)
+            found.extend([viewer] if viewer is not None else [])
+            return viewer is not None
+
+        if not tokens.checked(token, right):
+            return None
+        return found[0][0], found[0][1], str(token)
 
     @pages.get("/relatorio")
     def report_page() -> Response | tuple[Response, int]:

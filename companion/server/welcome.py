@@ -31,7 +31,7 @@ from flask_socketio import ConnectionRefusedError, SocketIO
 
 from companion.tables import protocol
 from companion.tables.errors import AccessDenied, CompanionError
-from companion.server import access, hosts
+from companion.server import access, hosts, tokens
 from companion.server.fanout import Dispatcher, FanOut
 from companion.server.projections import Projections
 from companion.server.qr import player_url
@@ -97,15 +97,26 @@ class Reception:
         )
 
     def _by_token(self, sid: str, token: Any, since: int) -> Client:
-        if access.same_token(token, self.session.gm_token):
-            return Client(sid, "mestre", protocol.viewer_for_role("mestre"), token, None, since)
-        player = self.session.player_by_token(token) if isinstance(token, str) else None
-        if player is None:
+        found: list[Client] = []
+
+        def right() -> bool:
+            client = self._token_client(sid, token, since)
+            found.extend([client] if client is not None else [])
+            return client is not None
+
+        if not tokens.checked(token, right):
             raise AccessDenied(
                 "token inválido ou expirado: o Mestre deve usar o link que o servidor "
                 "mostrou; jogadores entram de novo informando o nome"
             )
-        return self._player_client(sid, player, since)
+        return found[0]
+
+    def _token_client(self, sid: str, token: Any, since: int) -> Client | None:
+        """The GM's or a player's connection for this token (None: no such token)."""
+        if access.same_token(token, self.session.gm_token):
+            return Client(sid, "mestre", protocol.viewer_for_role("mestre"), token, None, since)
+        player = self.session.player_by_token(token) if isinstance(token, str) else None
+        return None if player is None else self._player_client(sid, player, since)
 
     def _new_player(self, sid: str, name: Any, since: int) -> Client:
         clean = access.player_name(name)
@@ -156,7 +167,7 @@ class Reception:
             try:
                 for room in client.rooms:
                     sio.enter_room(sid, room, namespace=NAMESPACE)
-            except (ValueError, KeyError):  # it left during the welcome (a connect and at once a close)
+            except (ValueError, KeyError):  # it left during the welcome (connected, then gone)
                 log.info("conexão %s encerrada durante as boas-vindas", sid)
                 self._forget(client)
                 self.connections.drop(sid)
