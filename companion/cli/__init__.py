@@ -286,7 +286,7 @@ def _rules_file(path: str) -> Any:
         reason = getattr(error, "strerror", None) or "não é texto UTF-8"
         raise CompanionError(f"não consegui ler o arquivo de regras '{path}': {reason}") \
             from None
-    return overlay.load(text, where=path)
+    return overlay.load_import(text, where=path)
 
 
 # ---------------------------------------------------------------------- the GM's rules

@@ -1,7 +1,8 @@
 """The session's events for people who keep their own records: CSV and JSON.
 
 One row/object per event the viewer saw, in order, with its command (number, text, who, when,
-undone) and the event (seq, kind, visibility, text, data as JSON in the CSV).
+undone) and the event (seq, kind, visibility, text, data as JSON in the CSV). A CSV cell that
+starts like a spreadsheet formula (= + - @) is written with a leading apostrophe.
 """
 from __future__ import annotations
 
@@ -32,13 +33,25 @@ def rows(span: SessionSpan, entries: Sequence[Entry], gm: bool = True) -> list[d
     return out
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet reads as a formula
+
+
+def cell(value: Any) -> Any:
+    """A CSV cell a spreadsheet shows as text: one starting like a formula gets a leading
+    apostrophe (a player's line '=HYPERLINK(…)' must not become a link in the GM's sheet)."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def to_csv(span: SessionSpan, entries: Sequence[Entry], gm: bool = True) -> str:
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=COLUMNS, lineterminator="\n")
     writer.writeheader()
     for row in rows(span, entries, gm):
-        writer.writerow({**row, "desfeito": "sim" if row["desfeito"] else "não",
-                         "dados": json.dumps(row["dados"], ensure_ascii=False)})
+        written = {**row, "desfeito": "sim" if row["desfeito"] else "não",
+                   "dados": json.dumps(row["dados"], ensure_ascii=False)}
+        writer.writerow({key: cell(value) for key, value in written.items()})
     return buffer.getvalue()
 
 

@@ -106,7 +106,7 @@ def _rules_body() -> Any:
     if "yaml" not in (request.content_type or ""):
         return _json_body()
     try:
-        return overlay.load(request.get_data(cache=False).decode("utf-8"), "arquivo")
+        return overlay.load_import(request.get_data(cache=False).decode("utf-8"), "arquivo")
     except UnicodeDecodeError:
         raise AccessDenied("o arquivo de regras não é texto UTF-8") from None
     except TableError as error:

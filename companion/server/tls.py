@@ -12,6 +12,7 @@ import datetime
 import ipaddress
 from pathlib import Path
 
+from companion.store.private import write_private
 from companion.tables.errors import CompanionError
 
 VALID_DAYS = 365
@@ -50,9 +51,8 @@ def certificate(folder: Path, addresses: list[str]) -> tuple[Path, Path]:
              .add_extension(x509.SubjectAlternativeName(alternatives), critical=False)
              .sign(private, hashes.SHA256()))
     folder.mkdir(parents=True, exist_ok=True)
-    key.write_bytes(private.private_bytes(serialization.Encoding.PEM,
-                                          serialization.PrivateFormat.PKCS8,
-                                          serialization.NoEncryption()))
-    key.chmod(0o600)
-    cert.write_bytes(built.public_bytes(serialization.Encoding.PEM))
+    write_private(key, private.private_bytes(serialization.Encoding.PEM,
+                                             serialization.PrivateFormat.PKCS8,
+                                             serialization.NoEncryption()))
+    write_private(cert, built.public_bytes(serialization.Encoding.PEM))
     return cert, key

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from companion.engine import Command
 from companion.engine.model import GM
 from companion.engine.characters import slug
+from companion.session import names
 from companion.history.replay import SEAT_FREED
 from companion.session.core import Core, now
 from companion.session.shapes import EventDict
@@ -51,10 +52,11 @@ class Seats(Core):
     def join_player(self, name: str) -> Player:
         """A new token for the named character if its seat is free, creating the character
         the first time; a seated name is refused (the GM frees seats)."""
-        shown = " ".join(name.split())
+        shown = names.normal(name)
         character_id = slug(shown)
         if not character_id:
             raise self._refusal(CommandRejected.because("entrada.nome_invalido", nome=name))
+        self._refuse_lookalike(shown, character_id)
         full = CommandRejected.because("entrada.disco_cheio", nome=shown)
         try:
             with self._lock, self._recording(full):
@@ -74,6 +76,20 @@ class Seats(Core):
         finally:
             self._deliver()  # a character created before the disk filled is still told
         return player
+
+    def _refuse_lookalike(self, shown: str, character_id: str) -> None:
+        """A new name that looks like a character's under another id, or with letters the id
+        would drop, is refused (companion.session.names)."""
+        look = names.skeleton(shown)
+        twin = next((c for c in self.state.party
+                     if c.id != character_id and names.skeleton(c.name) == look), None)
+        if twin is not None:
+            raise self._refusal(CommandRejected.because("entrada.nome_parecido", nome=shown,
+                                                        parecido=twin.name))
+        lost = names.dropped(shown)
+        if lost:
+            raise self._refusal(CommandRejected.because("entrada.nome_invisivel", nome=shown,
+                                                        letras=lost))
 
     def _seat_of(self, character_id: str) -> Seat | None:
         """The character's seat if someone holds it (the lock held)."""

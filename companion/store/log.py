@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
+from companion.store.private import create_private
 from companion.store.packing import PackedStates, StateDamaged, StoredState, delta, pack
 from companion.store.packing import loads as unpack_json
 
@@ -220,6 +221,11 @@ class Log:
     def open(cls, path: str | Path | None = None) -> Log:
         """Open (creating if needed) the log at path, in WAL mode with synchronous=FULL."""
         where = str(path) if path else MEMORY
+        if path:  # owner-only: it holds the tokens and the dice secret (SQLite gives its -wal
+            try:  # and -shm the file's own mode)
+                create_private(Path(path))
+            except OSError:
+                pass  # no such folder, no room: SQLite says so, as before
         connection = sqlite3.connect(where, isolation_level=None, check_same_thread=False)
         try:
             with _full_disk():  # a new file, or a closed one's -wal and -shm, on a full disk
