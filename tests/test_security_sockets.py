@@ -12,6 +12,7 @@ import pytest
 import simple_websocket
 
 from companion.server.app import RunningServer
+from companion.server.guard import reserved_event
 from companion.session import Session
 from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
 from tests.test_server_seats import call, pending_panic
@@ -92,3 +93,12 @@ def test_forged_and_racing_frames_print_no_traceback(server: RunningServer, sess
     assert crashed == []
     assert [r.getMessage() for r in caplog.records if r.exc_info] == []
     assert [r for r in caplog.records if "Traceback" in r.getMessage()] == []
+
+
+@pytest.mark.parametrize("frame, name", [  # Socket.IO packets, as the engine.io layer hands them
+    ('2["disconnect"]', "disconnect"), ('21["connect",{"token":"x"}]', "connect"),
+    ('2/outro,["connect_error",{}]', "connect_error"), ('2["comando",{"text":"connect"}]', None),
+    ('2["desconectar"]', None), ("0", None), ('3["disconnect"]', None), ("x", None)])
+def test_reserved_event_names_are_recognised_in_any_event_frame(frame: str,
+                                                                name: str | None) -> None:
+    assert reserved_event(frame) == name
