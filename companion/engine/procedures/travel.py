@@ -39,7 +39,7 @@ foraging.py); texts and refusals: tables/narracao/viagem.yaml.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterable, Mapping, get_args
+from typing import Any, Callable, Mapping, get_args
 
 from companion.engine.clock import MINUTES_PER_DAY, day_of, pass_time
 from companion.engine.procedures import panic, rest
@@ -396,22 +396,23 @@ def _rest(state: State, scratch: Scratch, encounter: bool) -> State:
 
 # ---------------------------------------------------------------- settings
 
-def _choose(value: Any, options: Mapping[str, str], unknown: str,
-            accepted: Iterable[str]) -> str:
-    """The canonical key for what was said (accents and case ignored), else the refusal
-    `unknown` listing what is `accepted`."""
+def _choose(value: Any, options: Mapping[str, str], refusal: CommandRejected) -> str:
+    """The canonical key for what was said (accents and case ignored), else `refusal` (built by
+    the caller with its literal code, so the narration check can see it)."""
     said = slug(str(value or "")).replace("-", " ")
     for key, name in options.items():
         if said in (slug(key).replace("-", " "), slug(name).replace("-", " ")):
             return key
-    raise CommandRejected.because(unknown, valor=value or "", aceitos=list(accepted))
+    raise refusal
 
 
 @command("estacao")
 def set_season(state: State, scratch: Scratch) -> State:
     seasons = {key: column.nome for key, column in scratch.piece(WeatherRules).estacoes.items()}
-    season = _choose(arg(scratch, "estacao"), seasons, "viagem.estacao_desconhecida",
-                     [name.lower() for name in seasons.values()])
+    said = arg(scratch, "estacao")
+    season = _choose(said, seasons, CommandRejected.because(
+        "viagem.estacao_desconhecida", valor=said or "",
+        aceitos=[name.lower() for name in seasons.values()]))
     scratch.tell("viagem.estacao", estacao=season,
                  words={"nome": scratch.piece(WeatherRules).estacoes[season].nome})
     return roll_initial_weather(set_travel(state, season=season), scratch)
@@ -421,8 +422,10 @@ def set_season(state: State, scratch: Scratch) -> State:
 def set_terrain(state: State, scratch: Scratch) -> State:
     """The current hex. Before the day's first round it is also where the day started."""
     names = scratch.piece(TerrainNames).names()
-    terrain = _choose(arg(scratch, "terreno"), names, "viagem.terreno_desconhecido",
-                      [name.lower() for name in names.values()])
+    said = arg(scratch, "terreno")
+    terrain = _choose(said, names, CommandRejected.because(
+        "viagem.terreno_desconhecido", valor=said or "",
+        aceitos=[name.lower() for name in names.values()]))
     scratch.tell("viagem.terreno", terreno=terrain,
                  words={"nome": scratch.piece(TerrainNames).names()[terrain]})
     return _move(state, terrain, None)
@@ -444,7 +447,8 @@ def set_region(state: State, scratch: Scratch) -> State:
     regions = scratch.piece(EncounterTables)
     names = regions.names(scratch.piece(TerrainNames).names())
     said = arg(scratch, "regiao")
-    key = _choose(said, names, "viagem.regiao_desconhecida", names.values())
+    key = _choose(said, names, CommandRejected.because(
+        "viagem.regiao_desconhecida", valor=said or "", aceitos=list(names.values())))
     terrain = regions.regioes[key].terreno_de(key)
     scratch.tell("viagem.regiao", regiao=key, terreno=terrain,
                  words={"nome": names[key], "terreno_nome": terrain_name(scratch, terrain)})
@@ -454,7 +458,9 @@ def set_region(state: State, scratch: Scratch) -> State:
 @command("modo")
 def set_mode(state: State, scratch: Scratch) -> State:
     modes = {mode: scratch.piece(TravelModes).name(mode) for mode in get_args(TravelMode)}
-    mode = _choose(arg(scratch, "modo"), modes, "viagem.modo_desconhecido", modes)
+    said = arg(scratch, "modo")
+    mode = _choose(said, modes, CommandRejected.because(
+        "viagem.modo_desconhecido", valor=said or "", aceitos=list(modes)))
     hexes = float(scratch.piece(AdvanceTable).hexes[mode])
     scratch.tell("viagem.modo", modo=mode,
                  words={"nome": scratch.piece(TravelModes).name(mode), "hexes": hexes})
