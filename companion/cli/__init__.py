@@ -31,6 +31,7 @@ from companion.report import text as report_text
 from companion.report.source import open_campaign, session_number
 from companion.server.access import NO_LIMITS_ONLY_LOOPBACK, is_loopback
 from companion.server.app import serve
+from companion.server.ports import DEFAULT_PORT
 from companion.server.qr import lan_ip
 from companion.server.tls import certificate
 from companion.rules import overlay
@@ -139,7 +140,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     serve = actions.add_parser("serve", help="liga o servidor da mesa")
     serve.add_argument("--host", default="0.0.0.0")
-    serve.add_argument("--port", type=int, default=5000)
+    serve.add_argument("--port", type=int, default=None,
+                       help=f"porta (padrão: {DEFAULT_PORT}, ou outra livre se ela estiver "
+                            "ocupada)")
     serve.add_argument("--gm-token", metavar="TOKEN", default=None,
                        help="fixa o token do Mestre (sem ele, um é sorteado e guardado)")
     serve.add_argument("--https", action="store_true",
