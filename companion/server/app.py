@@ -28,6 +28,7 @@ from companion.server import voice_socket
 from companion.server.served import ServedSession
 from companion.store.lock import ServerLock, holder
 from companion.store.log import MEMORY
+from companion.tables import places
 from companion.tables.files import Tables
 
 
@@ -35,7 +36,7 @@ class ServerError(CompanionError):
     """The server cannot start (a port in use, an address that is not this machine's)."""
 
 
-WEB_DIR = Path(__file__).resolve().parents[2] / "web"
+WEB_DIR = places.program_folder("web")
 PAGES = {"mestre": "mestre.html", "jogador": "jogador.html", "mesa": "mesa.html"}
 NO_STORE = {"Cache-Control": "no-store"}
 

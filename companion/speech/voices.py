@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Protocol
 
+from companion.tables import places
 from companion.tables.errors import CompanionError
 from companion.speech.config import SpeechConfig
 
-MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
+MODELS_DIR = places.models_folder()
 WAV_HEADER = 44  # espeak-ng --stdout: a canonical RIFF header, then the samples
 READ_BYTES = 2048  # ~46 ms of 22 kHz audio per piece read from espeak-ng
 
@@ -110,10 +111,12 @@ class Piper:
 
 
 def piper_model(config: SpeechConfig, folder: Path = MODELS_DIR) -> Path | None:
-    """The Piper voice in models/, when both of its files are there."""
-    model = folder / f"{config.piper_voice}.onnx"
-    if model.is_file() and Path(f"{model}.json").is_file():
-        return model
+    """The Piper voice in the GM's models folder (or a checkout's models/), when both of its
+    files are there."""
+    for place in dict.fromkeys((folder, places.checkout_models_folder())):
+        model = place / f"{config.piper_voice}.onnx"
+        if model.is_file() and Path(f"{model}.json").is_file():
+            return model
     return None
 
 
@@ -121,7 +124,7 @@ def choose_voice(config: SpeechConfig, folder: Path = MODELS_DIR) -> tuple[Voice
     """The configured voice and a line saying which it is (and, with espeak-ng, how to get
     Piper's). Raises SpeechUnavailable when not even espeak-ng is there."""
     model = piper_model(config, folder)
-    why = f"sem a voz {config.piper_voice} do Piper em models/; ./run.sh modelo a baixa"
+    why = f"sem a voz {config.piper_voice} do Piper; o comando mesa modelo a baixa"
     if model is not None:
         try:
             voice = Piper(model)

@@ -15,8 +15,8 @@ from companion.tables.errors import CompanionError
 
 SAMPLE_RATE = 16000
 UNK = "[unk]"
-HOW_TO = ("coloque um modelo Vosk em models/ (./run.sh modelo baixa o de português) e "
-          "instale a voz com pip install -e .[voz]")
+HOW_TO = ("baixe o modelo de português com o comando mesa modelo (ou ponha um modelo Vosk "
+          "em models/, veja models/README.md) e instale a voz com pip install -e .[voz]")
 
 
 class VoiceUnavailable(CompanionError):
