@@ -131,3 +131,32 @@ def test_an_older_python_is_refused_in_one_portuguese_line() -> None:
             "erro: o Mesa precisa do Python 3.11 ou mais novo, e este é o 3.10; instale um "
             "Python novo (python.org) ou use o instalador do README (uv tool install), que "
             "traz o seu"]
+
+
+# Packages PyPI has only as a source archive, all pure Python (they build anywhere, no compiler):
+# vosk's subtitle helper.
+PURE_PYTHON_SDISTS = frozenset({"srt"})
+PLATFORMS = ("x86_64-pc-windows-msvc", "aarch64-apple-darwin", "x86_64-apple-darwin")
+
+
+def _compile(platform: str, python: str, *options: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [UV, "pip", "compile", "--quiet", "--no-header", "--no-annotate",
+         str(ROOT / "pyproject.toml"), "--extra", "voz", "--extra", "fala",
+         "--python-platform", platform, "--python-version", python, *options],
+        capture_output=True, text=True, timeout=300, env=_clean_env())
+
+
+@pytest.mark.parametrize("python", ["3.11", "3.12", "3.13"])
+@pytest.mark.parametrize("platform", PLATFORMS)
+def test_the_dependencies_and_extras_install_from_wheels(platform: str, python: str) -> None:
+    """Every dependency, the voice and speech extras included, has a wheel for the GM's
+    laptop (no compiler there), except the pure-Python source archives named above."""
+    listed = _compile(platform, python)
+    assert listed.returncode == 0, listed.stderr
+    names = [line.split("==")[0] for line in listed.stdout.splitlines() if "==" in line]
+    assert {"vosk", "sounddevice", "cryptography", "piper-tts", "flask"} <= set(names)
+    binary = [option for name in names if name not in PURE_PYTHON_SDISTS
+              for option in ("--only-binary", name)]
+    wheels_only = _compile(platform, python, *binary)
+    assert wheels_only.returncode == 0, wheels_only.stderr
