@@ -14,23 +14,24 @@ from typing import TextIO
 from companion.speech.config import VoiceFile, speech_config
 from companion.speech.fetch import Opener, fetch_file, sha256_of, fetch_voice
 from companion.tables.files import Tables
-from companion.voice.config import voice_config
+from companion.voice.config import ModelDownload, voice_config
 from companion.voice.models import is_model
 
 
 def fetch_models(tables: Tables, folder: Path, out: TextIO, err: TextIO,
                  opener: Opener = urllib.request.urlopen) -> int:
     """The Vosk model, then the Piper voice, into folder; 0 when both are there, 1 otherwise."""
-    status = fetch_vosk_model(tables, folder, out, err, opener)
+    config = voice_config(tables)
+    status = fetch_vosk_model(config.download, config.default_model, folder, out, err, opener)
     piper = fetch_voice(speech_config(tables).piper_files, folder, out, err, opener)
     return status or piper
 
 
-def fetch_vosk_model(tables: Tables, folder: Path, out: TextIO, err: TextIO,
+def fetch_vosk_model(want: ModelDownload, name: str, folder: Path, out: TextIO, err: TextIO,
                      opener: Opener = urllib.request.urlopen) -> int:
-    config = voice_config(tables)
-    want = config.download
-    target = folder / config.default_model
+    """The zipped Vosk model `name` downloaded, checked and unpacked into folder; 0 when it
+    is there, 1 (with one line saying why) otherwise."""
+    target = folder / name
     if is_model(target):
         print(f"o modelo de voz já está em {target}", file=out)
         return 0
