@@ -204,6 +204,9 @@ def build_parser(prog: str = "companion", epilog: str | None = None) -> argparse
                         help="número da sessão (padrão: a última)")
     export.add_argument("--jogador", metavar="NOME", default=None,
                         help="só o que esse jogador viu")
+    export.add_argument("--separador", metavar="',' ou ';'", default=",",
+                        help="entre as colunas do CSV (padrão ','; ';' para planilhas em "
+                             "português)")
     _add_common(export, session=False)
 
     verify = actions.add_parser("verificar", help="refaz o registro com o código e as tabelas "
@@ -573,7 +576,8 @@ def cmd_export(args: argparse.Namespace, tables: Tables) -> int:
     tables = campaign_rules(args.db, tables)[1]
     campaign = open_campaign(args.db)
     viewer, _name = build.viewer_for(campaign, args.jogador)
-    _write(args.saida, build.export(campaign, tables, args.formato, number, viewer))
+    _write(args.saida, build.export(campaign, tables, args.formato, number, viewer,
+                                    args.separador))
     print(f"eventos escritos em {args.saida}")
     return 0
 
