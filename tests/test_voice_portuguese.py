@@ -1,6 +1,5 @@
 """Portuguese end to end, whenever a Portuguese model is in the GM's models folder or models/:
-espeak-ng pt-br → WAV →
-Vosk → strict reading → a command run in the session."""
+espeak-ng pt-br → WAV → Vosk → strict reading → a command run in the session."""
 from __future__ import annotations
 
 import json
