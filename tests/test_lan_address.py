@@ -70,3 +70,10 @@ def test_only_virtual_adapters_keep_the_routed_address_else_loopback() -> None:
 def test_this_machine_gives_a_real_ipv4() -> None:
     found = ipaddress.IPv4Address(qr.lan_ip())
     assert not found.is_link_local and not found.is_unspecified
+
+
+def test_the_banner_tells_a_windows_gm_about_the_firewall() -> None:
+    links = qr.Links("http://192.168.0.12:8765", "t")
+    assert "Firewall do Windows" in qr.banner(links, windows=True)
+    assert "redes privadas" in qr.banner(links, windows=True)
+    assert "Firewall" not in qr.banner(links, windows=False)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import ipaddress
+import os
 import socket
 from dataclasses import dataclass
 from typing import Iterable, Sequence
@@ -154,8 +155,14 @@ def terminal(url: str) -> str:
     return buffer.getvalue()
 
 
-def banner(links: Links) -> str:
+# Windows asks once whether Python may use the network; "public" only leaves phones out.
+WINDOWS_FIREWALL = ("Se os celulares não abrirem a página: no Firewall do Windows, permita o "
+                    "Python em redes privadas, e deixe a rede Wi-Fi da mesa como privada.")
+
+
+def banner(links: Links, windows: bool = os.name == "nt") -> str:
     """What `companion serve` prints at start (Portuguese)."""
+    firewall = [WINDOWS_FIREWALL] if windows else []
     return "\n".join([
         "",
         "Mesa — companheiro do Mestre está no ar.",
@@ -165,6 +172,7 @@ def banner(links: Links) -> str:
         terminal(links.player),
         f"Tela da mesa: {links.table}",
         f"Mestre (link secreto, não compartilhe): {links.gm}",
+        *firewall,
         "",
         "Ctrl+C encerra o servidor.",
         "",
