@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 from urllib.parse import quote
 
+import ifaddr
 import segno
 
 # Adapters phones cannot reach: by how their name starts (Linux, macOS) ...
@@ -117,7 +118,6 @@ def _pick(addresses: Iterable[str]) -> str | None:
 def _adapters() -> list[Adapter]:
     """The system's adapters with their IPv4 addresses (ifaddr); [] when they cannot be read."""
     try:
-        import ifaddr
         found = ifaddr.get_adapters()
     except Exception:  # noqa: BLE001 (an OS ifaddr cannot read: the routed address alone)
         return []

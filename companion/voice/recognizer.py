@@ -6,6 +6,7 @@ Portuguese, how to turn voice on.
 """
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 from dataclasses import dataclass
@@ -62,12 +63,9 @@ def _vosk() -> Any:
 def _short_path(path: str) -> str:
     """Windows' short (8.3) form of an existing path, ASCII when the volume keeps 8.3 names;
     the path itself when there is none."""
-    import ctypes
-    from ctypes import wintypes
-
     get = ctypes.windll.kernel32.GetShortPathNameW  # type: ignore[attr-defined]
-    get.argtypes = [wintypes.LPCWSTR, wintypes.LPWSTR, wintypes.DWORD]
-    get.restype = wintypes.DWORD
+    get.argtypes = [ctypes.c_wchar_p, ctypes.c_wchar_p, ctypes.c_uint32]
+    get.restype = ctypes.c_uint32
     size = get(path, None, 0)
     if size == 0:
         return path
