@@ -1,7 +1,7 @@
 @echo off
-rem Mesa para Windows: dois cliques instalam o Mesa (na primeira vez, e de novo a cada versao
-rem nova desta pasta) e ligam a mesa. O uv traz o proprio Python; a voz e a fala entram se
-rem houver pacote para este computador, senao o Mesa liga sem elas e diz por que.
+rem Mesa para Windows: dois cliques instalam o Mesa (na primeira vez; depois, a versao desta
+rem pasta entra de novo, sem internet se der) e ligam a mesa. O uv traz o proprio Python; a voz
+rem e a fala entram se houver pacote para este computador, senao o Mesa liga sem elas e diz por que.
 chcp 65001 >nul
 setlocal
 set "PASTA=%~dp0"
@@ -15,14 +15,18 @@ if errorlevel 1 (
   if errorlevel 1 goto erro
 )
 
-echo Instalando o Mesa (na primeira vez demora alguns minutos)...
-uv tool install --quiet --reinstall --python 3.12 "companion[voz,fala] @ %PASTA%"
-if not errorlevel 1 goto ligar
-uv tool install --quiet --reinstall --python 3.12 "companion[voz] @ %PASTA%"
-if not errorlevel 1 goto ligar
-uv tool install --quiet --reinstall --python 3.12 "companion @ %PASTA%"
-if not errorlevel 1 goto ligar
 where mesa >nul 2>nul
+if errorlevel 1 goto primeira
+rem ja instalado: a versao desta pasta pelo cache do uv (sem internet), ou com a internet
+call :instalar --offline 2>nul
+if not errorlevel 1 goto ligar
+call :instalar 2>nul
+if errorlevel 1 echo aviso: nao consegui atualizar o Mesa; ligando o que ja esta instalado
+goto ligar
+
+:primeira
+echo Instalando o Mesa (na primeira vez demora alguns minutos)...
+call :instalar
 if errorlevel 1 goto erro
 
 :ligar
@@ -30,6 +34,13 @@ mesa %*
 echo.
 pause
 exit /b 0
+
+rem the best extras that install (voice and speech, voice, none)
+:instalar
+uv tool install --quiet --reinstall --python 3.12 %1 "companion[voz,fala] @ %PASTA%" && exit /b 0
+uv tool install --quiet --reinstall --python 3.12 %1 "companion[voz] @ %PASTA%" && exit /b 0
+uv tool install --quiet --reinstall --python 3.12 %1 "companion @ %PASTA%" && exit /b 0
+exit /b 1
 
 :erro
 echo Nao consegui instalar o Mesa. Confira a internet e tente de novo.
