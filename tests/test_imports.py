@@ -12,9 +12,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
-# imported where used because the companion runs without them (the voice/https extras), or
-# because the platform may lack them (fcntl)
-OPTIONAL = {"vosk", "sounddevice", "cryptography", "fcntl", "piper"}
+# imported where used because the companion runs without them (the voice/https extras)
+OPTIONAL = {"vosk", "sounddevice", "cryptography", "piper"}
 
 
 def lint_imports(root: Path) -> subprocess.CompletedProcess[str]:

@@ -51,12 +51,13 @@ def html(campaign: Campaign, tables: Tables, number: int | None = None, viewer: 
 
 
 def export(campaign: Campaign, tables: Tables, kind: str, number: int | None = None,
-           viewer: str = GM) -> str:
+           viewer: str = GM, separator: str = ",") -> str:
     if kind not in exporting.FORMATS:
         raise ReportError(f"formato desconhecido: '{kind}'; use csv ou json")
+    exporting.check_separator(separator)
     span = find_session(campaign, number)
     _start, found = entries(campaign, span, tables, viewer)
-    return exporting.export(kind, span, found, viewer == GM)
+    return exporting.export(kind, span, found, viewer == GM, separator)
 
 
 def sessions_text(campaign: Campaign) -> str:

@@ -17,9 +17,10 @@ from companion.report import charts
 from companion.report.model import Count, Report
 from companion.report.source import SessionSpan
 from companion.report.words import ReportWords
+from companion.tables import places
 from companion.tables.files import Tables
 
-STYLESHEET = Path(__file__).resolve().parents[2] / "web" / "static" / "css" / "relatorio.css"
+STYLESHEET = places.program_folder("web") / "static" / "css" / "relatorio.css"
 
 
 def _e(value: Any) -> str:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import errno
 import gc
 import logging
-import socket
 import threading
 from dataclasses import dataclass
 from html import escape
@@ -18,17 +17,18 @@ from typing import Any, Callable
 from flask import Flask, Response, jsonify, request, send_from_directory
 from flask_socketio import SocketIO
 from werkzeug.exceptions import HTTPException
-from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
+from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler
 
 from companion.tables import protocol
 from companion.engine.view import view_state, view_states
 from companion.tables.errors import CompanionError
-from companion.server import access, api, guard, hosts, names, qr, report_pages, sockets
+from companion.server import access, api, guard, hosts, names, ports, qr, report_pages, sockets
 from companion.server import speech_socket, tokens
 from companion.server import voice_socket
 from companion.server.served import ServedSession
 from companion.store.lock import ServerLock, holder
 from companion.store.log import MEMORY
+from companion.tables import places
 from companion.tables.files import Tables
 
 
@@ -36,7 +36,7 @@ class ServerError(CompanionError):
     """The server cannot start (a port in use, an address that is not this machine's)."""
 
 
-WEB_DIR = Path(__file__).resolve().parents[2] / "web"
+WEB_DIR = places.program_folder("web")
 PAGES = {"mestre": "mestre.html", "jogador": "jogador.html", "mesa": "mesa.html"}
 NO_STORE = {"Cache-Control": "no-store"}
 
@@ -277,8 +277,7 @@ class RequestHandler(WSGIRequestHandler):
 
 def _make_server(host: str, port: int, app: Flask,
                  ssl_context: tuple[str, str] | None = None) -> BaseWSGIServer:
-    return make_server(host, port, app, threaded=True, request_handler=RequestHandler,
-                       ssl_context=ssl_context)
+    return ports.ExclusiveServer(host, port, app, RequestHandler, ssl_context=ssl_context)
 
 
 @dataclass
@@ -321,25 +320,38 @@ def start_in_thread(session: ServedSession, host: str = "127.0.0.1", port: int =
 BIND_ERRORS = {
     errno.EADDRINUSE: "a porta já está em uso; escolha outra com --port",
     errno.EADDRNOTAVAIL: "este endereço não é desta máquina; confira o --host (ou use 0.0.0.0)",
-    errno.EACCES: "sem permissão para essa porta (abaixo de 1024 exige root); use --port 5000",
+    errno.EACCES: "sem permissão para essa porta (abaixo de 1024 exige administrador); "
+                  f"use --port {ports.DEFAULT_PORT}",
 }
 
 
 def _check_port(host: str, port: int) -> None:
     """Raise OSError if host:port cannot be bound (same options as the real server)."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    with socket.socket(family, socket.SOCK_STREAM) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        probe.bind((host, port))
+    ports.check(host, port)
 
 
-def serve(host: str, port: int, session: ServedSession, voice: Callable[..., Any] | None = None,
+def _default_port(host: str) -> int:
+    """The default port, or a free one when another program has it (said on the terminal)."""
+    try:
+        port = ports.free_port(host, ports.DEFAULT_PORT)
+    except OSError:
+        return ports.DEFAULT_PORT  # the bind below says why
+    if port != ports.DEFAULT_PORT:
+        print(f"a porta {ports.DEFAULT_PORT} está ocupada por outro programa; "
+              f"usando a porta {port}", flush=True)
+    return port
+
+
+def serve(host: str, port: int | None, session: ServedSession,
+          voice: Callable[..., Any] | None = None,
           tls: tuple[str, str] | None = None, limits: bool = True) -> None:
     """Serve the session on host:port until Ctrl+C, after printing the links and QR code.
-    With `tls` (cert, key) it serves https (companion.server.tls makes them). Without limits
-    (load benchmarks), only a loopback host is accepted."""
+    `port` None is the default port, or a free one when it is busy (said). With `tls` (cert,
+    key) it serves https (companion.server.tls makes them). Without limits (load benchmarks),
+    only a loopback host is accepted."""
     if not limits and not access.is_loopback(host):
         raise ServerError(access.NO_LIMITS_ONLY_LOOPBACK)
+    port = _default_port(host) if port is None else port
     base = qr.base_url(host, port)
     links = qr.Links(base.replace("http://", "https://", 1) if tls else base, session.gm_token)
     app, _socketio = create_app(session, base_url=links.base, voice=voice, limits=limits)

@@ -2,7 +2,7 @@
 
 Browsers give a page its microphone only in a secure context (https, or localhost). At the
 table there is no certificate authority: the companion makes its own certificate for this
-machine's addresses, valid for a year, kept beside the session database so a phone that
+machine's addresses, valid for a year, kept in the GM's data folder so a phone that
 accepted it once is not asked again. The browser warns the first time ("sua conexão não é
 particular"): the README says how to go on.
 """
