@@ -23,7 +23,8 @@ from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 from companion.tables import protocol
 from companion.engine.view import view_state, view_states
 from companion.tables.errors import CompanionError
-from companion.server import access, api, guard, names, qr, report_pages, sockets
+from companion.server import access, api, guard, http_limits, names, qr, report_pages
+from companion.server import sockets
 from companion.server import speech_socket
 from companion.server import voice_socket
 from companion.server.served import ServedSession
@@ -231,8 +232,9 @@ def _secure(response: Response) -> Response:
 
 # ---------------------------------------------------------------------------- running
 
-class RequestHandler(WSGIRequestHandler):
-    """Werkzeug's handler, closing the TCP connection once a WebSocket ends.
+class RequestHandler(http_limits.TimedRequests, WSGIRequestHandler):
+    """Werkzeug's handler, closing the TCP connection once a WebSocket ends, and giving each
+    request REQUEST_TIMEOUT seconds to arrive (companion.server.http_limits).
 
     simple-websocket ends a WebSocket by raising ConnectionError; without this, the handler
     would keep the connection alive and read the client's closing frame as a new HTTP request
@@ -248,8 +250,12 @@ class RequestHandler(WSGIRequestHandler):
 
 
 def _make_server(host: str, port: int, app: Flask,
-                 ssl_context: tuple[str, str] | None = None) -> BaseWSGIServer:
-    return make_server(host, port, app, threaded=True, request_handler=RequestHandler,
+                 ssl_context: tuple[str, str] | None = None,
+                 request_timeout: float = http_limits.REQUEST_TIMEOUT) -> BaseWSGIServer:
+    handler = RequestHandler
+    if request_timeout != RequestHandler.timeout:  # a test's shorter wait
+        handler = type("TimedRequestHandler", (RequestHandler,), {"timeout": request_timeout})
+    return make_server(host, port, app, threaded=True, request_handler=handler,
                        ssl_context=ssl_context)
 
 
@@ -280,10 +286,11 @@ class RunningServer:
 
 
 def start_in_thread(session: ServedSession, host: str = "127.0.0.1", port: int = 0,
+                    request_timeout: float = http_limits.REQUEST_TIMEOUT,
                     **options: Any) -> RunningServer:
     """Create the app and serve it from a daemon thread; port 0 picks a free port."""
     app, socketio = create_app(session, **options)
-    server = _make_server(host, port, app)
+    server = _make_server(host, port, app, request_timeout=request_timeout)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
                               name="mesa-http", daemon=True)
     thread.start()
@@ -316,6 +323,7 @@ def serve(host: str, port: int, session: ServedSession, voice: Callable[..., Any
     links = qr.Links(base.replace("http://", "https://", 1) if tls else base, session.gm_token)
     app, _socketio = create_app(session, base_url=links.base, voice=voice, limits=limits)
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    http_limits.raise_fd_limit()  # many phones, each a few sockets (where the OS allows)
     try:
         _check_port(host, port)  # werkzeug would print English and exit on its own
         server = _make_server(host, port, app, ssl_context=tls)
