@@ -48,12 +48,15 @@ def create_app(session: ServedSession, tables: Tables | None = None, web_dir: Pa
                gm_rate_limiter: access.RateLimiter | None = None,
                voice: Callable[..., Any] | None = None,
                limits: bool = True,
-               speech_output: Any = None) -> tuple[Flask, SocketIO]:
+               speech_output: Any = None,
+               open_joins: bool = False) -> tuple[Flask, SocketIO]:
     """The Flask app and its SocketIO for one session. `base_url` is what phones open;
     the rate limiters (players', GM's) are for tests that need a frozen clock; `voice` makes
     the session's Voice from (on_heard, on_status) (companion.voice.service.start_voice);
     `limits=False` turns off the join and command limits (`--sem-limites`, loopback only);
-    `speech_output` is where the laptop's speech goes (None: its speakers, when it has any)."""
+    `speech_output` is where the laptop's speech goes (None: its speakers, when it has any);
+    `open_joins=True` lets a name join without the GM's yes (the tests' harness; the real
+    server asks the GM: companion.server.doorway)."""
     tables = tables if tables is not None else session.tables
     app = Flask(__name__, static_folder=str(web_dir / "static"), static_url_path="/static")
     app.config.update(MAX_CONTENT_LENGTH=access.MAX_HTTP_BODY, MESA_BASE_URL=base_url)
@@ -66,7 +69,7 @@ def create_app(session: ServedSession, tables: Tables | None = None, web_dir: Pa
     guard.guard_transport(socketio.server)
     hub = sockets.Hub(socketio, session, tables, view_state, protocol.may_see,
                       rate_limiter, gm_rate_limiter, base_url=base_url, limits=limits,
-                      view_states=view_states)
+                      view_states=view_states, open_joins=open_joins)
     sockets.register(socketio, hub)
     app.extensions["mesa_hub"] = hub
     app.extensions["mesa_voice"] = _voice(socketio, hub, voice)
@@ -287,9 +290,11 @@ class RunningServer:
 
 def start_in_thread(session: ServedSession, host: str = "127.0.0.1", port: int = 0,
                     request_timeout: float = http_limits.REQUEST_TIMEOUT,
-                    **options: Any) -> RunningServer:
-    """Create the app and serve it from a daemon thread; port 0 picks a free port."""
-    app, socketio = create_app(session, **options)
+                    open_joins: bool = True, **options: Any) -> RunningServer:
+    """Create the app and serve it from a daemon thread; port 0 picks a free port. This is
+    the tests' harness: names join without the GM's yes unless `open_joins=False` (the real
+    server, `serve`, always asks the GM)."""
+    app, socketio = create_app(session, open_joins=open_joins, **options)
     server = _make_server(host, port, app, request_timeout=request_timeout)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
                               name="mesa-http", daemon=True)

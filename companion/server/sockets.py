@@ -52,7 +52,7 @@ class Hub:
                  rate_limiter: access.RateLimiter | None = None,
                  gm_rate_limiter: access.RateLimiter | None = None,
                  base_url: str | None = None, limits: bool = True,
-                 view_states: ViewStates | None = None) -> None:
+                 view_states: ViewStates | None = None, open_joins: bool = False) -> None:
         budgets = {
             "jogador": budget.budget(rate_limiter, access.COMMANDS_PER_WINDOW, limits),
             "mestre": budget.budget(gm_rate_limiter, access.GM_COMMANDS_PER_WINDOW, limits),
@@ -70,7 +70,8 @@ class Hub:
                            budgets, base_url)
         self.reception = Reception(socketio, session, self.connections, self.fanout,
                                    self.projections, self.dispatcher, pages.page_data(tables),
-                                   joins, visible_to, self.seats, base_url, limits)
+                                   joins, visible_to, self.seats, base_url, limits,
+                                   open_joins=open_joins or not limits)
         self.gate = CommandGate(session, tables, self.connections, self.projections, budgets,
                                 visible_to)
         self.on_disconnect: list[Callable[[str], None]] = []  # other parts that forget a sid
@@ -87,6 +88,7 @@ class Hub:
         """Every part reads the new one (a test puts a proxy in its place)."""
         self.fanout.session = self.reception.session = self.gate.session = session
         self.seats.session = session
+        self.reception.doorway.session = session
 
     @property
     def joins(self) -> access.Limiter:
@@ -131,6 +133,7 @@ class Hub:
         client = self.connections.find(sid)
         self.connections.drop(sid)
         self.gate.forget(sid)
+        self.reception.doorway.forget(sid)
         for forget in self.on_disconnect:
             forget(sid)
         if client is not None and client.role == "jogador":
@@ -187,6 +190,10 @@ def register(socketio: SocketIO, hub: Hub) -> None:
     @socketio.on("anteriores")
     def on_older(payload: Any = None) -> dict[str, Any]:
         return hub.reception.older(payload)
+
+    @socketio.on("entrada")
+    def on_entry(payload: Any = None) -> dict[str, Any]:
+        return hub.reception.doorway.answer(payload)
 
     @socketio.on("liberar")
     def on_free(payload: Any = None) -> dict[str, Any]:

@@ -3,8 +3,10 @@
 
 Connecting (default namespace, `auth` dict):
 - `{"token": <gm token>}` → the GM (rooms "gm" and "public");
-- `{"nome": "Ana"}` → a new player (session.join_player), rooms "public" and "player:<id>";
-  a name whose seat is held (its character has tokens) is refused (companion.server.seats);
+- `{"nome": "Ana"}` → a new player: it waits at the door until the GM accepts it
+  (companion.server.doorway), then joins (session.join_player), rooms "public" and
+  "player:<id>"; a name whose seat is held (its character has tokens) is refused
+  (companion.server.seats);
 - `{"token": <player token>}` → a returning player, or a player's second device;
 - `{"papel": "mesa"}` → the shared table screen, a read-only public viewer (room "public");
   its `boas_vindas` carries `url_jogador`, the address phones open (the same the QR code shows,
@@ -36,6 +38,7 @@ from flask_socketio import ConnectionRefusedError, SocketIO
 from companion.tables import protocol
 from companion.tables.errors import AccessDenied, CompanionError
 from companion.server import access, budget
+from companion.server.doorway import Doorway, Knock
 from companion.server.fanout import Dispatcher, FanOut
 from companion.server.projections import Projections
 from companion.server.qr import player_url
@@ -59,7 +62,8 @@ class Reception:
                  fanout: FanOut, projections: Projections, dispatcher: Dispatcher,
                  pages: dict[str, Any], joins: access.Limiter,
                  visible_to: Callable[[str, str], bool], seats: Seats,
-                 base_url: str | None = None, limits: bool = True) -> None:
+                 base_url: str | None = None, limits: bool = True,
+                 doorway: Doorway | None = None, open_joins: bool = False) -> None:
         self.socketio = socketio
         self.session = session
         self.connections = connections
@@ -71,6 +75,9 @@ class Reception:
         self.visible_to = visible_to
         self.seats = seats
         self.base_url = base_url
+        self.open_joins = open_joins  # names join without the GM (tests' harness, load tests)
+        self.doorway = doorway or Doorway(socketio, session, connections, dispatcher)
+        self.doorway.admit = self.let_in
         # connections per address (None: no cap, `--sem-limites`); a test may raise it
         self.connection_cap: int | None = budget.CONNECTIONS_PER_ADDRESS if limits else None
         self.older_pages: access.Limiter = (
@@ -85,21 +92,34 @@ class Reception:
             with self.connections.seating:  # not while a seat is being freed
                 address = request.remote_addr or "?"
                 self._check_cap(address)
-                client = self._authenticate(auth if auth is not None else {})
+                client = self._authenticate(auth if auth is not None else {}, address)
+                if client is None:  # at the door, waiting for the GM (companion.server.doorway)
+                    return
                 client.address = address
                 self.connections.admit(client)
         except (AccessDenied, CompanionError) as refused:
             raise ConnectionRefusedError(refused.message) from None
         self.dispatcher.put("welcome", lambda: self.welcome(client.sid))
 
+    def let_in(self, knock: Knock) -> None:
+        """The GM accepted a request: its name joins (the character made the first time), and
+        its phone is welcomed as that player. A refusal (the seat taken meanwhile) raises."""
+        with self.connections.seating:
+            player = self.session.join_player(knock.name)
+            client = self._player_client(knock.sid, player, knock.since)
+            client.address = knock.address
+            self.connections.admit(client)
+        self.dispatcher.put("welcome", lambda: self.welcome(knock.sid))
+
     def _check_cap(self, address: str) -> None:
         """Refuse a connection past the per-address cap (the sockets of one device: its
         threads and file descriptors are the laptop's)."""
         cap = self.connection_cap
-        if cap is not None and self.connections.from_address(address) >= cap:
+        held = self.connections.from_address(address) + self.doorway.waiting_from(address)
+        if cap is not None and held >= cap:
             raise AccessDenied(budget.too_many_connections(self.session.tables, cap))
 
-    def _authenticate(self, auth: Any) -> Client:
+    def _authenticate(self, auth: Any, address: str) -> Client | None:
         if not isinstance(auth, dict):
             raise AccessDenied(
                 'dados de conexão inválidos; envie {"token": …} ou {"nome": …}')
@@ -108,7 +128,7 @@ class Reception:
         if "token" in auth:
             return self._by_token(sid, auth["token"], since)
         if "nome" in auth:
-            return self._new_player(sid, auth["nome"], since)
+            return self._new_player(sid, auth["nome"], since, address)
         if auth.get("papel") == "mesa":
             return Client(sid, "mesa", protocol.viewer_for_role("mesa"), None, None, since,
                           welcome={"url_jogador": self._player_url()})
@@ -128,10 +148,15 @@ class Reception:
             )
         return self._player_client(sid, player, since)
 
-    def _new_player(self, sid: str, name: Any, since: int) -> Client:
+    def _new_player(self, sid: str, name: Any, since: int, address: str) -> Client | None:
+        """A phone by name: at the door until the GM answers (None), or in at once when
+        joins are open (the tests' harness, `--sem-limites`)."""
         clean = access.player_name(name)
-        if not self.joins.allow(request.remote_addr or "?"):
+        if not self.joins.allow(address):
             raise AccessDenied("muitas entradas seguidas deste aparelho; espere um minuto")
+        if not self.open_joins:
+            self.doorway.knock(sid, clean, address, since)
+            return None
         player = self.session.join_player(clean)
         return self._player_client(sid, player, since)
 
@@ -164,7 +189,8 @@ class Reception:
             return
         sio = self.socketio.server
         fanout = self.fanout
-        extra = {"lugares": self.seats.listing()} if client.role == "mestre" else {}
+        extra = {"lugares": self.seats.listing(), "entradas": self.doorway.listing()} \
+            if client.role == "mestre" else {}
         sio.emit("boas_vindas", {"papel": client.role, "token": client.token,
                                  "jogador": client.player, "paginas": self.pages,
                                  **client.welcome, **extra},
