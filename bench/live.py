@@ -12,7 +12,9 @@ least the same work could cost on this machine:
 - reopening a 10,000-command session: reading those rows back from SQLite (no rules run);
 - a table screen's reconnection (connect → its `estado`) on campaigns of 1,000, 10,000 and
   50,000 public events: the floor server sending a welcome's worth of events
-  (companion.server.welcome.WELCOME_EVENTS) and an `estado`; it should be flat;
+  (companion.server.welcome.WELCOME_EVENTS) and an `estado`; it should be flat; and, on the
+  largest, the GM's command round trip while 100 table screens connect at once (the floor:
+  the same storm on the floor server);
 - durable commit p99: one bare `INSERT` + `COMMIT` in WAL with synchronous=FULL.
 
 With `--antes PATH` the latency rows also run the code of another checkout (e.g. the commit
@@ -417,9 +419,48 @@ def reconnections(url: str, samples: int, ask: bool) -> list[float]:
     return times
 
 
-def reconnect_costs(folder: Path, size: int, samples: int) -> list[tuple[int, float, float]]:
-    """(public events, floor median s, Mesa median s) for each RECONNECT_EVENTS campaign."""
+STORM = 100  # table screens connecting at once
+
+
+def storm_round_trip(url: str, ask: bool) -> tuple[float, float]:
+    """(the GM's command round trip, the storm's length) in seconds: STORM table screens
+    connect at once (`ask`: the floor, which sends its welcome when asked) and the GM sends a
+    command as they begin."""
+    gm = socketio.Client(reconnection=False)
+    gm.connect(url, auth={"token": TOKEN}, transports=["websocket"], wait_timeout=10)
+    welcomed = threading.Semaphore(0)
+    screens: list[socketio.Client] = []
+
+    def screen() -> None:
+        client = socketio.Client(reconnection=False)
+        client.on("estado", lambda *_: welcomed.release())
+        screens.append(client)
+        client.connect(url, auth={"papel": "mesa"}, transports=["websocket"], wait_timeout=60)
+        if ask:
+            client.emit("boas")
+
+    began = time.perf_counter()
+    threads = [threading.Thread(target=screen, daemon=True) for _ in range(STORM)]
+    for thread in threads:
+        thread.start()
+    sent = time.perf_counter()
+    gm.call("comando", {"text": COMMAND}, timeout=120)
+    round_trip = time.perf_counter() - sent
+    for _ in range(STORM):
+        welcomed.acquire(timeout=120)
+    storm = time.perf_counter() - began
+    for client in [gm, *screens]:
+        if client.connected:
+            client.disconnect()
+    return round_trip, storm
+
+
+def reconnect_costs(folder: Path, size: int, samples: int
+                    ) -> tuple[list[tuple[int, float, float]], list[tuple[float, float]]]:
+    """(public events, floor median s, Mesa median s) for each RECONNECT_EVENTS campaign, and
+    (floor, Mesa) storm_round_trip on the largest."""
     found = []
+    storms: list[tuple[float, float]] = []
     for events in RECONNECT_EVENTS:
         db = folder / f"publica-{events}.db"
         public_campaign(db, events)
@@ -430,12 +471,15 @@ def reconnect_costs(folder: Path, size: int, samples: int) -> list[tuple[int, fl
                 server.start()
             medians = [statistics.median(reconnections(server.url, samples, ask=index == 0))
                        for index, server in enumerate(servers)]
+            if events == RECONNECT_EVENTS[-1]:
+                storms = [storm_round_trip(server.url, ask=index == 0)
+                          for index, server in enumerate(servers)]
         finally:
             for server in servers:
                 server.stop()
         found.append((events, medians[0], medians[1]))
         print(f"  … reconexão com {events} eventos medida", file=sys.stderr, flush=True)
-    return found
+    return found, storms
 
 
 # ---------------------------------------------------------------------------- table
@@ -519,7 +563,7 @@ def main() -> None:
                 server.stop()
         starts = [statistics.median(samples) for samples in start_samples]
 
-        reconnected = reconnect_costs(folder, size, 5 if quick else 15)
+        reconnected, storms = reconnect_costs(folder, size, 5 if quick else 15)
 
         db = folder / "longa.db"
         commits = long_session(db, long_count)
@@ -550,6 +594,11 @@ def main() -> None:
         lines.append(row(f"reconexão da tela, {events} eventos públicos", floor_s * 1e3,
                          mesa_s * 1e3, "ms", "" if flat is None else
                          f"meta plana (≤ 1,5× a de {reconnected[0][0]})", flat))
+    (floor_trip, floor_storm), (trip, storm) = storms
+    lines.append(row(f"comando do Mestre durante {STORM} reconexões ({RECONNECT_EVENTS[-1]})",
+                     floor_trip * 1e3, trip * 1e3, "ms", "meta < 1 s", trip < 1.0))
+    lines.append(row(f"  as {STORM} reconexões, do início ao fim", floor_storm * 1e3,
+                     storm * 1e3, "ms"))
     lines.append(row("commit durável, p99", pct(bare, 99) * 1e3, pct(commits, 99) * 1e3,
                      "ms"))
     print(f"\nMesa — medido nesta execução, em loopback ({os.cpu_count()} núcleos); "
