@@ -12,6 +12,7 @@ import urllib.request
 from typing import Iterator
 
 import pytest
+import requests
 import socketio
 
 from companion.rules.loader import load_rules
@@ -251,3 +252,22 @@ def test_report_requests_are_limited_per_token(server: RunningServer, session: S
         urllib.request.urlopen(url, timeout=30)
     assert refused.value.code == 429
     assert "devagar" in refused.value.read().decode("utf-8")
+
+
+def test_the_gm_tokens_http_commands_share_its_budget(session: Session) -> None:
+    """POST /api/command with the GM's token counts against the same budget as its sockets
+    (a second way around the limit, closed)."""
+    running = start_in_thread(session, gm_rate_limiter=frozen(access.GM_COMMANDS_PER_WINDOW))
+    gm = Peer(running.url, {"token": GM_TOKEN})
+    try:
+        gm.welcome()
+        half = access.GM_COMMANDS_PER_WINDOW // 2
+        assert all(gm.cmd("rolar 1d4")["ok"] for _ in range(half))
+        answers = [requests.post(f"{running.url}/api/command", json={"text": "rolar 1d4"},
+                                 headers={"Authorization": f"Bearer {GM_TOKEN}"}, timeout=10)
+                   for _ in range(access.GM_COMMANDS_PER_WINDOW - half + 3)]
+        assert [a.status_code for a in answers].count(200) == access.GM_COMMANDS_PER_WINDOW - half
+        assert answers[-1].status_code == 429 and "devagar" in answers[-1].json()["error"]
+    finally:
+        gm.close()
+        running.stop()

@@ -77,7 +77,8 @@ def create_app(session: ServedSession, tables: Tables | None = None, web_dir: Pa
     hub.names = voice_names = names.VoiceNames(session, lambda: voice_hub.voice)
     app.extensions["mesa_speech"] = _speech(socketio, hub, tables, app.extensions["mesa_voice"],
                                             speech_output)
-    app.register_blueprint(api.blueprint(session, tables, view_state, voice_names))
+    app.register_blueprint(api.blueprint(session, tables, view_state, voice_names,
+                                         hub.gate.budgets["mestre"]))
     app.register_blueprint(report_pages.blueprint(session, tables, _message_page))
     _pages(app, session, web_dir)
     _errors(app)
