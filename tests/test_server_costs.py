@@ -16,10 +16,11 @@ import requests
 import socketio
 
 from companion.rules.loader import load_rules
-from companion.server import access, budget, http_limits, welcome
+from companion.server import access, budget, http_limits, projections, welcome
 from companion.server.app import RunningServer, start_in_thread
 from companion.server.report_pages import REPORTS_PER_WINDOW
 from companion.session import Session
+from companion.tables.protocol import may_see as access_sees
 from companion.tables.files import Tables
 from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
 from tests.test_server_socket import Peer, wait_until
@@ -271,3 +272,26 @@ def test_the_gm_tokens_http_commands_share_its_budget(session: Session) -> None:
     finally:
         gm.close()
         running.stop()
+
+
+def test_a_new_viewers_projection_is_read_in_chunks_and_numbers_alike(
+        session: Session, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A viewer's first connection reads the log in chunks without the locks; its numbers
+    are the same as a projection made in one go, events committed meanwhile included."""
+    monkeypatch.setattr(projections, "CHUNK", 7)
+    assert session.run("personagem Ana").ok
+    for text in ["rolar 1d6", "segredo 1d20", "panico Ana", "cancelar", "rolar 2d6"] * 5:
+        assert session.run(text).ok
+    chunked = projections.Projections(session, session.tables)
+    chunked.count("gm")  # the others have read the log so far
+    assert session.run("rolar 1d8").ok  # committed before the new viewer's first question
+    chunked.prepare("public")
+    chunked.prepare("player:ana")
+    whole = projections.Projections(session, session.tables)
+    for viewer in ("public", "player:ana"):
+        assert chunked.count(viewer) == whole.count(viewer)
+        shown = [chunked.show(e, viewer) for e in session.history_since(0)
+                 if access_sees(e.visibility, viewer)]
+        assert [e["seq"] for e in shown] == list(range(1, whole.count(viewer) + 1))
+        assert shown == [whole.show(e, viewer) for e in session.history_since(0)
+                         if access_sees(e.visibility, viewer)]

@@ -17,6 +17,7 @@ from companion.server.served import ServedSession
 from companion.tables.files import Tables
 
 RECENT = 4096  # stored events kept by seq, to show the ones a command just made
+CHUNK = 2000  # events read at a time when a new viewer's projection is made
 
 
 class Projections:
@@ -67,6 +68,30 @@ class Projections:
         if found is None:  # an old one: read that one event
             (found,) = self._session.history_since(event["seq"] - 1, limit=1)
         return found
+
+    def prepare(self, viewer: str) -> None:
+        """Make the viewer's projection, if it has none yet, reading the log in chunks
+        without holding the lock (nor the session's for long): a long campaign's first
+        connection of a viewer does not hold back the others' fan-out while it reads."""
+        with self._lock:
+            if viewer in self._viewers:
+                return
+        projection = Projection(viewer, self._tables, self._session.quoted)
+        seq = 0
+        while chunk := self._session.history_since(seq, limit=CHUNK):
+            for event in chunk:
+                projection.add(event)
+            seq = chunk[-1].seq
+        with self._lock:
+            if viewer in self._viewers:  # made meanwhile by another thread
+                return
+            if seq > self._upto:  # it read past the others: they catch up first
+                self._advance()
+            for event in self._session.history_since(seq):  # then it catches up with them
+                if event.seq > self._upto:
+                    break
+                projection.add(event)
+            self._viewers[viewer] = projection
 
     # ------------------------------------------------------------------ questions
 

@@ -187,6 +187,7 @@ class Reception:
         if client is None:  # gone, or its seat was freed while it was being admitted
             self.socketio.server.disconnect(sid, namespace=NAMESPACE)
             return
+        self.projections.prepare(client.viewer)  # a new viewer's, read without the locks
         sio = self.socketio.server
         fanout = self.fanout
         extra = {"lugares": self.seats.listing(), "entradas": self.doorway.listing()} \
