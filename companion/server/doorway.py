@@ -24,7 +24,7 @@ from typing import Any, Callable
 from flask import request
 from flask_socketio import SocketIO
 
-from companion.engine.toolkit import slug
+from companion.engine.characters import slug
 from companion.tables.errors import AccessDenied, CompanionError
 from companion.server.fanout import Dispatcher
 from companion.server.rooms import GM_ROOM, NAMESPACE, Connections
