@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import itertools
 import threading
+import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -97,13 +98,13 @@ class Doorway:
 
     def _accepted(self, sid: str) -> bool:
         manager = self.socketio.server.manager
-        gone = threading.Event()
-        for _ in range(int(ACCEPT_WAIT / 0.01)):
+        deadline = time.monotonic() + ACCEPT_WAIT
+        while time.monotonic() < deadline:
             if manager.is_connected(sid, NAMESPACE):
                 return True
-            if self.find(sid) is None:
+            if self.find(sid) is None:  # it left before it was accepted
                 return False
-            gone.wait(0.01)
+            time.sleep(0.005)
         return False
 
     def find(self, sid: str) -> Knock | None:
