@@ -102,6 +102,15 @@ class Projections:
             projection = self._of(viewer, through=seq)
             return projection.show(self._stored(event))
 
+    def show_all(self, events: list[StoredEvent], viewer: str) -> list[dict[str, Any]]:
+        """The viewer's copies of events it may see, in one hold of the lock (a welcome's
+        replay: taking it once per event starved the commands' fan-out, which needs it too)."""
+        if not events:
+            return []
+        with self._lock:
+            projection = self._of(viewer, through=events[-1].seq)
+            return [projection.show(event) for event in events]
+
     def count(self, viewer: str) -> int:
         """How many events of the log, up to now, the viewer sees."""
         with self._lock:

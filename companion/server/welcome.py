@@ -217,15 +217,12 @@ class Reception:
     def _send(self, client: Client, after: int, through: int | None = None) -> int:
         """Send the client its events with a global seq in (after, through] (None: to the
         log's end); return the last global seq read (`after` when none)."""
-        last = after
-        for event in self.session.history_since(after):
-            if through is not None and event.seq > through:
-                break
-            last = event.seq
-            if self.visible_to(event.visibility, client.viewer):
-                self.socketio.server.emit("evento", self.projections.show(event, client.viewer),
-                                          to=client.sid, namespace=NAMESPACE)
-        return last
+        read = [event for event in self.session.history_since(after)
+                if through is None or event.seq <= through]
+        mine = [event for event in read if self.visible_to(event.visibility, client.viewer)]
+        for shown in self.projections.show_all(mine, client.viewer):
+            self.socketio.server.emit("evento", shown, to=client.sid, namespace=NAMESPACE)
+        return read[-1].seq if read else after
 
     def _replay_from(self, client: Client) -> int:
         """The global seq after which the client's missed events come: after its `desde`, at
