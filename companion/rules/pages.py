@@ -48,6 +48,10 @@ class SeatTexts:
     sair_confirmar: str
     sair_cancelar: str
     saiu: str
+    pedido_novo: str  # the GM's list of requests to join (companion.server.doorway)
+    pedido_livre: str
+    aceitar: str
+    recusar: str
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """The `comando` event: what a connection may run, and its acknowledgement.
 
-Each connection's commands are rate-limited (access.RateLimiter, per role). The GM may run
+Commands are rate-limited per token and per address (companion.server.budget, per role). The GM may run
 every command; a player only what is theirs (companion.tables.protocol.may_run: comandos.yaml
 `jogador: true`); the table screen none. A player's prompt ids are their own
 (companion.history.projection): 1, 2, 3, … over the prompts addressed to that player, in events,
@@ -20,6 +20,7 @@ from companion.engine import Command
 from companion.engine.characters import slug
 from companion.tables.errors import AccessDenied, CommandRejected
 from companion.server import access
+from companion.server.budget import Budget
 from companion.server.projections import Projections
 from companion.server.rooms import Client, Connections
 from companion.server.served import ServedSession
@@ -36,13 +37,13 @@ class CommandGate:
 
     def __init__(self, session: ServedSession, tables: Tables, connections: Connections,
                  projections: Projections,
-                 limiters: dict[str, access.Limiter],
+                 budgets: dict[str, Budget],
                  visible_to: Callable[[str, str], bool]) -> None:
         self.session = session
         self.tables = tables
         self.connections = connections
         self.projections = projections
-        self.limiters = limiters  # role → its commands' limiter, by sid
+        self.budgets = budgets  # role → its commands' budget (per token, per address)
         self.visible_to = visible_to
 
     def command(self, payload: Any) -> dict[str, Any]:
@@ -55,9 +56,9 @@ class CommandGate:
         if actor is None:
             return protocol.refusal("a tela da mesa só mostra; comandos vêm do Mestre",
                                     "so_mestre")
-        limiter = self.limiters[client.role]
-        if not limiter.allow(sid):
-            return {"ok": False, "error": access.rate_limited(int(limiter.capacity))}
+        too_fast = self.budgets[client.role].refusal(client, self.session.tables)
+        if too_fast is not None:
+            return {"ok": False, "error": too_fast}
         try:
             text = access.command_text(payload)
         except AccessDenied as refused:
@@ -68,9 +69,10 @@ class CommandGate:
         return self._ack(result, client)
 
     def forget(self, sid: str) -> None:
-        """A connection is gone: its limits go too."""
-        for limiter in self.limiters.values():
-            limiter.forget(sid)
+        """A connection is gone: a budget kept by its sid goes too (those of a token and of
+        an address stay: reconnecting does not refill them)."""
+        for budget in self.budgets.values():
+            budget.per_token.forget(f"sid:{sid}")
 
     # ------------------------------------------------------------------ acknowledging
 

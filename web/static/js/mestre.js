@@ -6,7 +6,7 @@ import { promptCard } from "./prompt-card.js";
 import { pages } from "./pages.js";
 import { maxLines, isPreamble, outcome } from "./outcome.js";
 import { undoTracker } from "./undo.js";
-import { seatsList } from "./lugares.js";
+import { entryRequests, seatsList } from "./lugares.js";
 import { rulesScreen } from "./regras.js";
 
 const TOKEN_KEY = "mesa.mestre.token";
@@ -66,12 +66,15 @@ const conn = connect({
     box.textContent = reason;
     box.hidden = false;
   },
-  onWelcome: (data) => { $("#refused").hidden = true; seats.show(data.lugares); },
+  onWelcome: (data) => { $("#refused").hidden = true; seats.show(data.lugares); entries.show(data.entradas); },
 });
 // The seats (who holds each character, on the air or not, since when): in the welcome, then
 // whenever they change. "Liberar" frees one: its phones leave, the next join takes it.
 const seats = seatsList($("#seats"), (id) => conn.ask("liberar", { personagem: id }));
 conn.socket.on("lugares", (data) => seats.show(data && data.lugares));
+// Who asks to join (a name waits at the door until the GM answers): Aceitar or Recusar.
+const entries = entryRequests($("#entries"), (id, yes) => conn.ask("entrada", { pedido: id, aceitar: yes }));
+conn.socket.on("entradas", (data) => entries.show(data && data.pedidos));
 // The "Regras" screen: the campaign's regions, encounter tables and house values (regras.js).
 rulesScreen({ ask: (payload) => conn.ask("regras", payload), token: gmToken });
 
