@@ -29,6 +29,7 @@ from typing import Any, Callable
 from flask import request
 from flask_socketio import ConnectionRefusedError, SocketIO
 
+from companion.history.replay import HISTORY_NOTICE, RULES_CHANGED
 from companion.tables import protocol
 from companion.tables.errors import AccessDenied, CompanionError
 from companion.server import access, hosts, tokens
@@ -41,6 +42,9 @@ from companion.server.served import ServedSession
 from companion.session import Player
 
 log = logging.getLogger(__name__)
+# The system commands whose GM-only events are notices of the campaign's opening (the rules
+# changed since it was last played, an update, a repaired file): the GM page keeps them on top.
+NOTICE_COMMANDS = (RULES_CHANGED, HISTORY_NOTICE)
 
 WELCOME_WAIT = 5.0  # seconds to wait for the connection to be accepted before welcoming
 
@@ -149,7 +153,9 @@ class Reception:
             return
         sio = self.socketio.server
         fanout = self.fanout
-        extra = {"lugares": self.seats.listing()} if client.role == "mestre" else {}
+        # the GM's page keeps the history notices (the rules changed, an update) on top
+        extra = {"lugares": self.seats.listing(), "comandos_de_aviso": list(NOTICE_COMMANDS)
+                 } if client.role == "mestre" else {}
         with fanout.sending:  # no live event goes out between its replay and its rooms
             since = self._replay_from(client)
             sio.emit("boas_vindas", {"papel": client.role, "token": client.token,

@@ -234,6 +234,14 @@ export function promptsOf(state) {
   return asList(pick(state, "pedidos")).filter((p) => p && typeof p === "object");
 }
 
+/** The server's `faixa` of a prompt: {low, high, warning}, or null. */
+function rangeOf(range) {
+  const low = Number(pick(range, "minimo"));
+  const high = Number(pick(range, "maximo"));
+  if (!Number.isFinite(low) || !Number.isFinite(high)) return null;
+  return { low, high, warning: text(pick(range, "aviso")) || "" };
+}
+
 export function promptInfo(prompt) {
   return {
     id: pick(prompt, "id"),
@@ -247,6 +255,7 @@ export function promptInfo(prompt) {
     options: asList(pick(prompt, "opcoes")),
     labels: asList(pick(prompt, "opcoes_nomes")),
     edge: text(pick(prompt, "vantagem")) || null, // DESV/vantagem: two physical dice, one kept
+    range: rangeOf(pick(prompt, "faixa")), // the die's values, as the server says them
   };
 }
 

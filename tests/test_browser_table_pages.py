@@ -1,0 +1,74 @@
+"""The second play-test evening's page points (issue 26: 2, 8, 9, 10) in real Chromium at
+390×844, the phone the play-tests use. Each test failed before its fix:
+
+- the GM phone's one-line last result showed "A tocha se apagou" after `dormir` with monsters
+  arriving, and "O grupo explora o hex atual…" after Explorar instead of the Tabela D row;
+- `ajuda` showed nothing where the GM looks (its list landed in the Registro, far below);
+- layout at 390 px: /mesa wider than the screen, the report overflowing, the voice notice over
+  the buttons, pending prompts below the fold, forced-march rest owed and who acted unseen;
+- the Regras screen said "salvo" only at its top, and took a 1d4 over six rows silently.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from tests.browser_helpers import TABLE_PHONE, screenshot, wait_until
+from tests.test_browser import Table, table  # noqa: F401
+
+
+def _strip(gm: Any) -> Any:
+    return gm.locator("#last-result .line")
+
+
+def _in_view(page: Any, selector: str) -> bool:
+    """The element's box lies inside the viewport (and is not under the sticky command bar)."""
+    return page.eval_on_selector(selector, """node => {
+        const box = node.getBoundingClientRect();
+        const bar = document.querySelector('.commandbar');
+        const inBar = bar && bar.contains(node);
+        const bottom = bar && !inBar ? bar.getBoundingClientRect().top : window.innerHeight;
+        return box.height > 0 && box.top >= 0 && box.bottom <= bottom + 1;
+    }""")
+
+
+def test_after_dormir_the_strip_shows_the_monsters_arriving(table: Table) -> None:
+    """Seed 7: monsters arrive at the sleep's hour 3 while the torch goes out; the phone's one
+    line is the arrival."""
+    gm = table.gm(TABLE_PHONE)
+    for text in ("personagem Ana", "personagem Bruno", "masmorra", "acender tocha", "turno",
+                 "turno"):
+        table.command(gm, text)
+    events = table.command(gm, "dormir")
+    assert any(e["text"].startswith("Os monstros chegam à sala do grupo na hora 3")
+               for e in events), "a semente 7 deveria trazer os monstros na hora 3"
+    arrival = next(e for e in events if e["text"].startswith("Encontro! Os monstros chegam"))
+    wait_until(lambda: _strip(gm).count() == 1
+               and _strip(gm).first.get_attribute("data-seq") == str(arrival["seq"]),
+               message="a faixa do celular do Mestre não mostra a chegada dos monstros")
+    assert "se apagou" not in gm.locator("#last-result").inner_text()
+    screenshot(gm, "mesa26-dormir", full_page=False)
+
+
+def test_after_explorar_the_strip_shows_the_tabela_d_row(table: Table) -> None:
+    gm = table.gm(TABLE_PHONE)
+    gm.locator("#quick").get_by_role("button", name="Explorar").click()
+    wait_until(lambda: any(e["command"] == "explorar" for e in table.events()))
+    row = next(e for e in table.events() if e["data"].get("tabela") == "Tabela D: Eventos")
+    wait_until(lambda: _strip(gm).count() == 1
+               and _strip(gm).first.get_attribute("data-seq") == str(row["seq"]),
+               message="a faixa do celular do Mestre não mostra a linha da Tabela D")
+    assert "Tabela D" in _strip(gm).first.inner_text()
+    screenshot(gm, "mesa26-explorar", full_page=False)
+
+
+def test_ajuda_shows_the_command_list_where_the_gm_looks(table: Table) -> None:
+    gm = table.gm(TABLE_PHONE)
+    gm.evaluate("window.scrollTo(0, 0)")
+    table.command(gm, "ajuda")
+    answer = gm.locator("#answer-text")
+    wait_until(lambda: answer.is_visible() and "avançar" in answer.inner_text(),
+               message="a lista de comandos não apareceu perto da caixa de comando")
+    assert _in_view(gm, "#answer"), "a resposta de 'ajuda' está fora da tela"
+    screenshot(gm, "mesa26-ajuda", full_page=False)
+    gm.get_by_role("button", name="Fechar a resposta").click()
+    wait_until(lambda: not gm.locator("#answer").is_visible())
