@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.browser_helpers import TABLE_PHONE, screenshot, wait_until
+from tests.browser_helpers import GM_TOKEN, TABLE_PHONE, screenshot, wait_until
 from tests.test_browser import Table, table  # noqa: F401
 
 
@@ -72,3 +72,46 @@ def test_ajuda_shows_the_command_list_where_the_gm_looks(table: Table) -> None:
     screenshot(gm, "mesa26-ajuda", full_page=False)
     gm.get_by_role("button", name="Fechar a resposta").click()
     wait_until(lambda: not gm.locator("#answer").is_visible())
+
+
+def _width(page: Any) -> int:
+    """The page's width; the widest elements are named on stderr (for the failure's log)."""
+    import sys
+    print(page.evaluate("""() => [...document.querySelectorAll('body *')]
+        .map((n) => [n.tagName + '#' + n.id + '.' + n.className, Math.round(n.getBoundingClientRect().right)])
+        .filter(([, right]) => right > innerWidth).slice(0, 12)"""), file=sys.stderr)
+    return page.evaluate("document.documentElement.scrollWidth")
+
+
+def test_the_table_screen_fits_a_390_px_phone(table: Table) -> None:
+    mesa = table.open("/mesa", viewport=TABLE_PHONE)
+    mesa.locator("#status.on").wait_for()
+    screenshot(mesa, "mesa26-mesa-390", full_page=False)
+    assert _width(mesa) <= TABLE_PHONE["width"], "a tela da mesa é mais larga que o celular"
+    pill = mesa.locator("#status").bounding_box()
+    assert pill["x"] >= 0 and pill["x"] + pill["width"] <= TABLE_PHONE["width"]
+    title = mesa.locator(".topbar h1").bounding_box()
+    line = mesa.evaluate("parseFloat(getComputedStyle(document.querySelector('.topbar h1')).lineHeight)")
+    assert title["height"] < 1.5 * line, "o título da tela da mesa quebra em várias linhas"
+    assert abs((pill["y"] + pill["height"] / 2) - (title["y"] + title["height"] / 2)) < line, \
+        "o 'Conectado' não está ao lado do título"
+    assert mesa.locator("header.topbar").bounding_box()["height"] < 150
+
+
+def test_the_report_fits_a_390_px_phone_for_the_gm_and_a_player(table: Table) -> None:
+    """Two sessions (so "Sessões da campanha" lists both), seen by the GM and by Ana."""
+    ana = table.player("Ana", TABLE_PHONE)
+    gm = table.gm(TABLE_PHONE)
+    for text in ("personagem Ana", "avançar", "explorar", "encerrar sessão", "avançar"):
+        table.command(gm, text)
+    player = next(p for p in table.session.players() if p.name == "Ana")
+    for who, token in (("mestre", GM_TOKEN), ("jogador", player.token)):
+        report = table.page(f"relatório {who}", f"/relatorio?token={token}",
+                            table.context(TABLE_PHONE))
+        report.locator("h1").wait_for()
+        screenshot(report, f"mesa26-relatorio-{who}")
+        report.locator("#sessoes").scroll_into_view_if_needed()
+        screenshot(report, f"mesa26-relatorio-{who}-sessoes", full_page=False)
+        assert report.locator("#sessoes").count() == 1, "o relatório deveria listar as sessões"
+        assert _width(report) <= TABLE_PHONE["width"], f"o relatório ({who}) passa da tela"
+    assert ana.locator("#status.on").count() == 1
