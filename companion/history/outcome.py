@@ -72,14 +72,15 @@ def is_preamble(event: EventDict, rules: LastResultRules) -> bool:
 
 
 def is_news(event: EventDict, news: News) -> bool:
-    """Whether an event is of one kind of news: by its narration code, or by a data key (of
-    one of the news' event kinds, when it names some) — never a chance roll that missed."""
+    """Whether an event is of one kind of news: by its narration code, a data key or the table
+    it gives a row of — never a chance roll that missed."""
     data = _data(event)
     if event.get(CODE) in news.codigos:
         return True
-    if news.tipos and event.get("kind") not in news.tipos:
-        return False
-    return any(_has(data, key) for key in news.dados) and not _missed(data)
+    table = str(data.get("tabela") or "")
+    found = any(_has(data, key) for key in news.dados) or (
+        bool(table) and table.startswith(tuple(news.tabelas)))
+    return found and not _missed(data)
 
 
 def ranked(events: Sequence[EventDict], rules: LastResultRules,

@@ -53,12 +53,12 @@ class SeatTexts:
 @dataclass(frozen=True)
 class News:
     """One kind of news the last-result box shows before anything else (tables/paginas.yaml
-    `ultimo_resultado.noticias`): events rendered from one of `codigos` (tables/narracao/), or
-    whose data has a key of `dados` (and, when `tipos` names some, of one of those kinds)."""
+    `ultimo_resultado.noticias`): events rendered from one of `codigos` (tables/narracao/),
+    whose data has a key of `dados`, or whose data's `tabela` begins with one of `tabelas`."""
 
     codigos: tuple[str, ...] = ()
     dados: tuple[str, ...] = ()
-    tipos: tuple[str, ...] = ()
+    tabelas: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -71,7 +71,7 @@ export function undoTracker() {
       for (const line of lines) {
         const seq = Number(line && line.seq);
         const group = groups.find((g) => g.events.some((e) => Number(e.seq) === seq));
-        if (group && !group.headline && String(line.text || "").trim()) group.headline = String(line.text);
+        if (group && !group.headline && String(line.text || "").trim()) group.headline = line;
       }
     },
     /** The command the next undo would take back, when the page can tell: {name, events,
