@@ -115,3 +115,63 @@ def test_the_report_fits_a_390_px_phone_for_the_gm_and_a_player(table: Table) ->
         assert report.locator("#sessoes").count() == 1, "o relatório deveria listar as sessões"
         assert _width(report) <= TABLE_PHONE["width"], f"o relatório ({who}) passa da tela"
     assert ana.locator("#status.on").count() == 1
+
+
+def test_the_voice_off_notice_waits_in_its_card_not_over_the_buttons(table: Table) -> None:
+    gm = table.gm(TABLE_PHONE)
+    line = gm.locator("#voice-line")
+    wait_until(lambda: line.inner_text().strip() != "", message="o aviso da voz não apareceu")
+    screenshot(gm, "mesa26-primeira-carga", full_page=False)
+    assert gm.eval_on_selector("#voice", "n => !n.closest('.commandbar')"), \
+        "o aviso da voz desligada fica na barra de comando, sobre os botões"
+    assert gm.eval_on_selector("#voice", "n => Boolean(n.closest('.order-speech'))")
+    bar = gm.eval_on_selector(".commandbar", "n => n.getBoundingClientRect().height")
+    assert bar < 130, f"a barra de comando ocupa {bar}px na primeira carga"
+
+
+def test_pending_prompts_show_whole_on_the_gm_phone(table: Table) -> None:
+    gm = table.gm(TABLE_PHONE)
+    for text in ("personagem Ana", "personagem Bia", "personagem Caio", "pânico Ana",
+                 "pânico Bia"):
+        table.command(gm, text)
+    gm.evaluate("document.activeElement.blur(); window.scrollTo(0, 0)")
+    button = gm.locator(".prompt.for-gm").first.get_by_role("button", name="Rolar por Ana")
+    button.wait_for()
+    gm.wait_for_timeout(200)
+    screenshot(gm, "mesa26-pedidos", full_page=False)
+    assert _in_view(gm, ".prompt.for-gm .roll-for"), \
+        "o pedido pendente fica abaixo da dobra no celular do Mestre"
+
+
+def test_the_round_line_says_who_acted_and_who_owes_rest(table: Table) -> None:
+    """As the golden `marcha` script: the third advance in a row asks CON; Bruno fails and
+    rests 2 rounds. Then Ana hunts (Carla has yet to act): the GM's "Agora" says both, without
+    scrolling; the day's last round without rest keeps its warning there too."""
+    gm = table.gm(TABLE_PHONE)
+    for text in ("personagem Ana con 1", "personagem Bruno con 0", "personagem Carla",
+                 "terreno colinas", "modo montado", "avançar", "avançar", "avançar",
+                 "Ana tirou 15", "Bruno tirou 3", "Carla tirou 16", "escolho descansar"):
+        table.command(gm, text)
+    bruno = next(c for c in table.session.state.party if c.name == "Bruno")
+    assert bruno.rest_rounds_owed == 2, "Bruno deveria dever 2 rodadas de descanso"
+    line = gm.locator("#glance .fact", has_text="Nesta rodada")
+    wait_until(lambda: line.count() == 1 and "Bruno deve 2 rodadas de descanso" in line.inner_text(),
+               message="o Agora não diz quem deve descanso")
+    table.command(gm, "caçar Ana")
+    wait_until(lambda: "Ana já agiu (caçar)" in line.inner_text(),
+               message="o Agora não diz quem já agiu nesta rodada")
+    gm.evaluate("document.activeElement.blur(); window.scrollTo(0, 0)")
+    assert _in_view(gm, "#glance .fact.wide:last-child")
+    screenshot(gm, "mesa26-nesta-rodada", full_page=False)
+    for _ in range(8):  # on to the day's last round (the GM waives any test on the way)
+        if table.session.state.prompts:
+            table.command(gm, "cancelar")
+        elif gm.locator("#gm-alerts .gm-alert", has_text="ainda não descansou").count():
+            break
+        else:
+            table.command(gm, "explorar")  # a group activity: the rounds pass
+    alert = gm.locator("#gm-alerts .gm-alert", has_text="ainda não descansou hoje")
+    alert.wait_for()
+    gm.evaluate("document.activeElement.blur(); window.scrollTo(0, 0)")
+    assert _in_view(gm, "#gm-alerts .gm-alert:last-child")
+    screenshot(gm, "mesa26-sem-descanso", full_page=False)

@@ -51,6 +51,18 @@ class SeatTexts:
 
 
 @dataclass(frozen=True)
+class RoundTexts:
+    """The "Nesta rodada" line of the pages' "Agora" (tables/paginas.yaml `rodada`): who already
+    did their activity in this travel round, and who owes rest after a failed forced march;
+    the page fills in {nome}, {atividade} and {n}."""
+
+    rotulo: str
+    agiu: str
+    deve_descanso: str
+    deve_descanso_1: str
+
+
+@dataclass(frozen=True)
 class News:
     """One kind of news the last-result box shows before anything else (tables/paginas.yaml
     `ultimo_resultado.noticias`): events rendered from one of `codigos` (tables/narracao/),
@@ -92,6 +104,7 @@ class PageTexts:
     opcoes: Mapping[str, str]
     lugares: SeatTexts
     ultimo_resultado: LastResultRules
+    rodada: RoundTexts
 
     def validate(self) -> None:
         if not self.dados_jogador:
@@ -119,6 +132,7 @@ class Pages:
     options: dict[str, str]
     seats: SeatTexts
     last_result: LastResultRules
+    round: RoundTexts
 
     def to_json(self) -> dict[str, Any]:
         """The `paginas` of boas_vindas."""
@@ -130,6 +144,7 @@ class Pages:
             "titulos_pedidos": dict(self.prompt_titles),
             "opcoes": dict(self.options),
             "lugares": asdict(self.seats),
+            "rodada": asdict(self.round),
             # the page needs only how many lines to show: the server ranks them (`resultado`)
             "ultimo_resultado": {"linhas": self.last_result.linhas,
                                  "linhas_no_celular": self.last_result.linhas_no_celular},
@@ -193,6 +208,7 @@ def _build(tables: Tables) -> Pages:
         options=dict(raw.opcoes),
         seats=raw.lugares,
         last_result=raw.ultimo_resultado,
+        round=raw.rodada,
     )
 
 

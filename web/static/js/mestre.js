@@ -268,6 +268,8 @@ function renderAlerts() {
     // the banner belongs to the travel (in a dungeon, "Só o Mestre" keeps it for the way out)
     pick(gm, "perdido") && !dungeonOf(state) ? alert("O grupo está PERDIDO — os jogadores não sabem.", "bad") : null,
     pick(gm, "encontro_pendente") ? alert("Encontro rolado: os monstros chegam no fim do turno.", "bad") : null,
+    // the day's last round without rest: the log's reminder, kept in view until the party rests
+    pick(gm, "sem_descanso_hoje") ? alert(String(pick(gm, "sem_descanso_hoje")), "warn") : null,
   ]);
 }
 

@@ -1,6 +1,6 @@
 // Render the `estado` payload (companion/engine/view.py) defensively: a missing key shows nothing.
 import { el, pick, get, asList } from "./common.js";
-import { pages } from "./pages.js";
+import { pages, roundText } from "./pages.js";
 
 export const modeOf = (state) => {
   const mode = pick(state, "modo");
@@ -122,6 +122,7 @@ export function glance(state) {
       fact("Progresso", pick(travel, "hexes_texto") || hexText(pick(travel, "hexes"))),
       fact("Acampamento", boolText(pick(travel, "acampamento_seguro"), "Seguro", "Sem abrigo seguro")),
       fact("Vigia", watcherText(state)),
+      fact(roundText("rotulo"), roundLine(state), "wide"),
     );
   } else {
     const effective = pick(dungeon, "perigo_efetivo");
@@ -136,6 +137,19 @@ export function glance(state) {
   }
   if (chase) items.push(fact("Perseguição", chaseText(chase), "wide alert"), fact("Velocidades", speedsText(chase), "wide"));
   return el("div", { class: "glance" }, items);
+}
+
+/** "Nesta rodada": who already did their activity in this travel round and who owes rest
+ * after a failed forced march (each viewer sees what its state says: a player only their
+ * own rest); nothing when neither. */
+export function roundLine(state) {
+  const acted = asList(pick(state, ["viagem", "agiram"])).map((a) =>
+    roundText("agiu", { nome: text(pick(a, "nome")) || "?", atividade: text(pick(a, "atividade")) || "" }));
+  const owed = partyOf(state).filter((c) => Number(pick(c, "descanso_devido")) > 0).map((c) => {
+    const n = Number(pick(c, "descanso_devido"));
+    return roundText(n === 1 ? "deve_descanso_1" : "deve_descanso", { nome: charName(c), n });
+  });
+  return [...acted, ...owed].join(" · ") || undefined;
 }
 
 /** The clock for the "Agora" line, the hour highlighted where the state's clock says it, or
