@@ -25,8 +25,8 @@ def _in_view(page: Any, selector: str) -> bool:
     return page.eval_on_selector(selector, """node => {
         const box = node.getBoundingClientRect();
         const bar = document.querySelector('.commandbar');
-        const inBar = bar && bar.contains(node);
-        const bottom = bar && !inBar ? bar.getBoundingClientRect().top : window.innerHeight;
+        const shown = bar && bar.getBoundingClientRect().height > 0;
+        const bottom = shown && !bar.contains(node) ? bar.getBoundingClientRect().top : window.innerHeight;
         return box.height > 0 && box.top >= 0 && box.bottom <= bottom + 1;
     }""")
 
@@ -175,3 +175,49 @@ def test_the_round_line_says_who_acted_and_who_owes_rest(table: Table) -> None:
     gm.evaluate("document.activeElement.blur(); window.scrollTo(0, 0)")
     assert _in_view(gm, "#gm-alerts .gm-alert:last-child")
     screenshot(gm, "mesa26-sem-descanso", full_page=False)
+
+
+def _open_rules(gm: Any) -> None:
+    gm.get_by_role("button", name="Regras").click()
+    gm.locator("#rules-regions details.region").first.wait_for()
+
+
+def test_the_rules_screen_says_salvo_next_to_the_field(table: Table) -> None:
+    gm = table.gm(TABLE_PHONE)
+    _open_rules(gm)
+    torch = gm.locator("#regra-casa-luz-tocha-turnos")
+    torch.scroll_into_view_if_needed()
+    torch.fill("4")
+    torch.evaluate("n => n.blur()")  # the keyboard closed: the field's change, checked, saved
+    wait_until(lambda: table.session.overrides.get("casa", {}).get("luz", {}).get("tocha"),
+               message="a tocha não foi salva")
+    near = gm.locator("#regra-casa-luz-tocha-turnos-msg")
+    wait_until(lambda: "salvo" in near.inner_text(), message="'salvo' não apareceu junto do campo")
+    screenshot(gm, "mesa26-regras-salvo", full_page=False)
+    assert _in_view(gm, "#regra-casa-luz-tocha-turnos-msg")
+    assert not _in_view(gm, "#rules-status"), "o teste quer o campo longe do aviso do topo"
+
+
+def test_a_die_that_never_gives_some_rows_is_warned(table: Table) -> None:
+    gm = table.gm(TABLE_PHONE)
+    _open_rules(gm)
+    gm.get_by_label("Nome da região").last.fill("Floresta Sombria")
+    gm.locator("#nova-regiao-terreno").select_option("floresta")
+    gm.get_by_role("button", name="Criar região").click()
+    region = gm.locator("#regiao-floresta-sombria")
+    region.wait_for()
+    wait_until(lambda: "salvo" in gm.locator("#regiao-floresta-sombria-salvo").inner_text())
+    dice = gm.locator("#regiao-floresta-sombria-dados")
+    dice.fill("1d4")
+    message = gm.locator("#regiao-floresta-sombria-msg")
+    wait_until(lambda: "as linhas 5 e 6 nunca saem" in message.inner_text(),
+               message="o 1d4 com seis linhas não avisou")
+    assert dice.get_attribute("aria-invalid") is None  # a warning, not a refusal
+    screenshot(gm, "mesa26-regras-1d4", full_page=False)
+    assert _in_view(gm, "#regiao-floresta-sombria-msg"), "o aviso não está junto do dado"
+    region.get_by_role("button", name="Salvar região").click()
+    wait_until(lambda: table.session.overrides["encontros"]["regioes"]["floresta-sombria"][
+        "dados"] == "1d4", message="a região não foi salva")
+    saved = gm.locator("#regiao-floresta-sombria-salvo")
+    wait_until(lambda: "salvo" in saved.inner_text() and "nunca saem" in saved.inner_text())
+    assert _in_view(gm, "#regiao-floresta-sombria-salvo"), "'salvo' longe do botão Salvar"

@@ -87,3 +87,19 @@ def test_a_news_code_must_exist(tmp_path: Path) -> None:
     silently never rank)."""
     with pytest.raises(TableError, match="masmorra.chegada_x"):
         changed_rules(tmp_path, "paginas.yaml", "masmorra.acordados]", "masmorra.chegada_x]")
+
+
+def test_a_region_die_that_never_gives_some_rows(tables: Tables) -> None:
+    """The Regras screen's warning (companion.rules.form.warnings): accepted, but said."""
+    from companion.engine.procedures.encounters import RegionTable
+    from companion.rules.form import warnings
+
+    six = {str(n): "x" for n in range(1, 7)}
+    assert RegionTable(dados="1d4", linhas=six).rows_out_of_reach() == ["5", "6"]
+    assert RegionTable(dados="1d6", linhas=six).rows_out_of_reach() == []
+    assert RegionTable(dados="2d6", linhas={"1": "a", "2-3": "b", "12+": "c"}
+                       ).rows_out_of_reach() == ["1"]
+    patch = {"encontros": {"regioes": {"sombria": {"regiao": "Floresta Sombria",
+                                                   "dados": "1d4", "linhas": six}}}}
+    assert warnings(patch, tables) == ["Floresta Sombria: com 1d4, as linhas 5 e 6 nunca saem."]
+    assert warnings({"casa": {"luz": {}}}, tables) == []
