@@ -148,6 +148,8 @@ def test_the_round_line_says_who_acted_and_who_owes_rest(table: Table) -> None:
     rests 2 rounds. Then Ana hunts (Carla has yet to act): the GM's "Agora" says both, without
     scrolling; the day's last round without rest keeps its warning there too."""
     gm = table.gm(TABLE_PHONE)
+    bruno_phone = table.player("Bruno", TABLE_PHONE)
+    ana_phone = table.player("Ana", TABLE_PHONE)
     for text in ("personagem Ana con 1", "personagem Bruno con 0", "personagem Carla",
                  "terreno colinas", "modo montado", "avançar", "avançar", "avançar",
                  "Ana tirou 15", "Bruno tirou 3", "Carla tirou 16", "escolho descansar"):
@@ -161,8 +163,14 @@ def test_the_round_line_says_who_acted_and_who_owes_rest(table: Table) -> None:
     wait_until(lambda: "Ana já agiu (caçar)" in line.inner_text(),
                message="o Agora não diz quem já agiu nesta rodada")
     gm.evaluate("document.activeElement.blur(); window.scrollTo(0, 0)")
-    assert _in_view(gm, "#glance .fact.wide:last-child")
     screenshot(gm, "mesa26-nesta-rodada", full_page=False)
+    assert _in_view(gm, "#glance .fact.round")
+    # each player reads who acted; only Bruno reads his own rest owed (a detail of his sheet)
+    for phone, owes in ((bruno_phone, True), (ana_phone, False)):
+        fact = phone.locator("#glance .fact", has_text="Nesta rodada")
+        wait_until(lambda fact=fact: "Ana já agiu (caçar)" in fact.inner_text())
+        assert ("Bruno deve" in fact.inner_text()) is owes
+    screenshot(bruno_phone, "mesa26-nesta-rodada-jogador", full_page=False)
     for _ in range(8):  # on to the day's last round (the GM waives any test on the way)
         if table.session.state.prompts:
             table.command(gm, "cancelar")

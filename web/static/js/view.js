@@ -122,8 +122,9 @@ export function glance(state) {
       fact("Progresso", pick(travel, "hexes_texto") || hexText(pick(travel, "hexes"))),
       fact("Acampamento", boolText(pick(travel, "acampamento_seguro"), "Seguro", "Sem abrigo seguro")),
       fact("Vigia", watcherText(state)),
-      fact(roundText("rotulo"), roundLine(state), "wide"),
     );
+    // what this round still waits for, right under the clock (not below the weather)
+    items.splice(1, 0, fact(roundText("rotulo"), roundLine(state), "wide round"));
   } else {
     const effective = pick(dungeon, "perigo_efetivo");
     const dangerName = pick(dungeon, "perigo_efetivo_nome", "perigo_nome", "perigo");
