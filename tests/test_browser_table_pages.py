@@ -57,7 +57,9 @@ def test_after_explorar_the_strip_shows_the_tabela_d_row(table: Table) -> None:
     wait_until(lambda: _strip(gm).count() == 1
                and _strip(gm).first.get_attribute("data-seq") == str(row["seq"]),
                message="a faixa do celular do Mestre não mostra a linha da Tabela D")
-    assert "Tabela D" in _strip(gm).first.inner_text()
+    shown = _strip(gm).first.inner_text()
+    assert "Tabela D" in shown
+    assert shown.startswith(row["data"]["resultado"]), "a linha do celular começa pelo nome da tabela"
     screenshot(gm, "mesa26-explorar", full_page=False)
 
 

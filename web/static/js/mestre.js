@@ -153,9 +153,11 @@ function resultLine(event) {
   const line = el("div", { class: `line ${event.kind || "relato"} vis-${vis}`, title: event.text || "", "data-seq": event.seq });
   if (event.kind === "rolagem" && data.tabela) {
     const who = rollWho(data);
-    line.append(...(who ? [who, " "] : []), el("span", { class: "what", text: data.tabela }), " ",
-      el("span", { class: "total", text: data.total ?? "" }), " ",
-      data.resultado ? el("span", { class: "result-text", text: String(data.resultado) }) : "");
+    const result = data.resultado ? el("span", { class: "result-text", text: String(data.resultado) }) : null;
+    const roll = [el("span", { class: "what", text: data.tabela }), " ", el("span", { class: "total", text: data.total ?? "" })];
+    // a phone's one line leads with what the row says (the table's name can be cut)
+    if (PHONE.matches && result) line.append(...(who ? [who, " "] : []), result, " · ", ...roll);
+    else line.append(...(who ? [who, " "] : []), ...roll, " ", result || "");
   } else {
     line.append(String(event.text ?? ""));
   }
