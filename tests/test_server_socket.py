@@ -179,7 +179,8 @@ def test_gm_and_players_are_welcomed_with_state(peers, session: Session) -> None
     gm = peers({"token": GM_TOKEN})
     assert gm.welcome() == {"papel": "mestre", "token": GM_TOKEN, "jogador": None,
                             "paginas": page_data(session.tables), "lugares": [],
-                            "entradas": []}
+                            "entradas": [],
+                            "comandos_de_aviso": ["regras_mudaram", "aviso_historico"]}
     ana = peers({"nome": "Ana"})
     welcome = ana.welcome()
     assert welcome["papel"] == "jogador"

@@ -102,13 +102,16 @@ def blueprint(session: ServedSession, tables: Tables,
     return api
 
 
-def rules_answer(result: Any, dry_run: bool) -> dict[str, Any]:
+def rules_answer(result: Any, dry_run: bool, warnings: list[str] | None = None
+                 ) -> dict[str, Any]:
     """A rules change's answer (HTTP and the Socket.IO `regras` acknowledgement): `ok`,
-    `erro`, and what would change (`mudancas`, a dry run) or the GM's events (`eventos`)."""
+    `erro`, and what would change (`mudancas`, a dry run) or the GM's events (`eventos`);
+    with `avisos` (companion.rules.form.warnings) when an accepted change has some."""
     if not result.ok:
         return {"ok": False, "erro": result.error}
     key = "mudancas" if dry_run else "eventos"
-    return {"ok": True, "erro": None, key: result.events}
+    return {"ok": True, "erro": None, key: result.events,
+            **({"avisos": warnings} if warnings else {})}
 
 
 def _rules_body() -> Any:

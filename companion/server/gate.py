@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 from flask import request
 
+from companion.rules.pages import PageTexts
 from companion.tables import protocol
 from companion.engine import Command
 from companion.engine.characters import slug
@@ -30,6 +31,7 @@ from companion.tables.files import Tables
 
 _CLAUSE = re.compile(r"[.!?;,…]+\s*")  # where table talk ends and a command may begin
 _LEADING = "=+-@'\"|!?.,;:*/\\()[]{}<>#$%&_~^` \t"  # symbols before a command's first word
+CARD = "cartao"  # tables/narracao/cartao.yaml: a refused answer in its prompt card's words
 
 
 class CommandGate:
@@ -78,10 +80,15 @@ class CommandGate:
 
     def _ack(self, result: RunResult, client: Client) -> dict[str, Any]:
         if not result.ok:
-            return protocol.refusal(self._refusal_text(result, client.viewer), result.code)
+            return self._with_card(protocol.refusal(self._refusal_text(result, client.viewer),
+                                                    result.code), result.params)
         events = [self.projections.show(e, client.viewer) for e in result.events
                   if self.visible_to(e["visibility"], client.viewer)]
-        return {"ok": True, "events": events}
+        # what the asker asked to read (a help text, a state dump: never a last result), for
+        # the page to show where its asker is looking
+        views = self.session.tables.piece(PageTexts).ultimo_resultado.nao_sao_resultado
+        return {"ok": True, "events": events,
+                "consulta": [e for e in events if e["kind"] in views]}
 
     def _refusal_text(self, result: RunResult, viewer: str) -> str:
         """What the viewer reads of a refusal. The GM reads the engine's text. For a player, a
@@ -100,7 +107,15 @@ class CommandGate:
     def _refused(self, refusal: CommandRejected) -> dict[str, Any]:
         """The server's own refusal (said by its code) as the acknowledgement."""
         text = refusal.message or self.tables.narration.render(refusal.code, refusal.params)
-        return protocol.refusal(text, refusal.code)
+        return self._with_card(protocol.refusal(text, refusal.code), refusal.params)
+
+    def _with_card(self, ack: dict[str, Any], params: Any) -> dict[str, Any]:
+        """A refused answer as its prompt card says it (tables/narracao/cartao.yaml, by the
+        refusal's `codigo`), in `cartao`; nothing when the card says the refusal itself."""
+        card = f"{CARD}.{ack.get('codigo')}"
+        if card in self.tables.narration.codes:
+            return {**ack, "cartao": self.tables.narration.render(card, params or {})}
+        return ack
 
     # ------------------------------------------------------------------ a player's line
 

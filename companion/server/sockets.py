@@ -29,7 +29,7 @@ from typing import Any, Callable
 from flask import request
 from flask_socketio import SocketIO
 
-from companion.rules import pages
+from companion.rules import form, pages
 from companion.tables import protocol
 from companion.server import access, budget
 from companion.server.api import rules_answer
@@ -159,8 +159,9 @@ class Hub:
         if asked[0] == "esquecer" and self.names is not None:
             return self.names.forget(payload["esquecer"])
         dry_run = asked[0] == "validar"
-        return rules_answer(self.session.change_rules(payload[asked[0]], protocol.GM,
-                                                      dry_run=dry_run), dry_run)
+        patch = payload[asked[0]]
+        return rules_answer(self.session.change_rules(patch, protocol.GM, dry_run=dry_run),
+                            dry_run, form.warnings(patch, self.session.tables))
 
 
 def _one_by_one(view_state: ViewState) -> ViewStates:

@@ -36,6 +36,7 @@ from typing import Any, Callable
 from flask import request
 from flask_socketio import ConnectionRefusedError, SocketIO
 
+from companion.history.replay import HISTORY_NOTICE, RULES_CHANGED
 from companion.tables import protocol
 from companion.tables.errors import AccessDenied, CompanionError
 from companion.server import access, budget, hosts, tokens
@@ -49,6 +50,9 @@ from companion.server.served import ServedSession
 from companion.session import Player
 
 log = logging.getLogger(__name__)
+# The system commands whose GM-only events are notices of the campaign's opening (the rules
+# changed since it was last played, an update, a repaired file): the GM page keeps them on top.
+NOTICE_COMMANDS = (RULES_CHANGED, HISTORY_NOTICE)
 
 WELCOME_WAIT = 5.0  # seconds to wait for the connection to be accepted before welcoming
 # A welcome replays at most this many of the viewer's events: what the pages' log keeps
@@ -205,8 +209,9 @@ class Reception:
         self.projections.prepare(client.viewer)  # a new viewer's, read without the locks
         sio = self.socketio.server
         fanout = self.fanout
-        extra = {"lugares": self.seats.listing(), "entradas": self.doorway.listing()} \
-            if client.role == "mestre" else {}
+        # the GM's page keeps the history notices (the rules changed, an update) on top
+        extra = {"lugares": self.seats.listing(), "entradas": self.doorway.listing(),
+                 "comandos_de_aviso": list(NOTICE_COMMANDS)} if client.role == "mestre" else {}
         sio.emit("boas_vindas", {"papel": client.role, "token": client.token,
                                  "jogador": client.player, "paginas": self.pages,
                                  **client.welcome, **extra},
