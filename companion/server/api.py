@@ -6,7 +6,8 @@ All need `Authorization: Bearer <gm token>`. Answers are JSON; errors are
 `{"ok": false, "error": "<Portuguese message>"}` with 400 (bad request), 401 (no or wrong
 token), 413 (body too large) or 422 (the command was understood as text but refused). The rules
 answer `{"ok", "erro"}` like the Socket.IO `regras` acknowledgement (companion.rules.form:
-what GET shows; POST takes the export file's shape, `?validar=1` for a dry run).
+what GET shows; POST takes the export file's shape, `?validar=1` for a dry run, `?criar=1`
+to only add, as the Regras screen's "Nova região").
 """
 from __future__ import annotations
 
@@ -74,7 +75,9 @@ def blueprint(session: ServedSession, tables: Tables,
         except AccessDenied as refused:
             return jsonify({"ok": False, "erro": refused.message}), 400
         dry_run = request.args.get("validar") in ("1", "sim", "true")
-        answer = rules_answer(session.change_rules(body, "gm", dry_run=dry_run), dry_run)
+        create = request.args.get("criar") in ("1", "sim", "true")
+        answer = rules_answer(session.change_rules(body, "gm", dry_run=dry_run, create=create),
+                              dry_run)
         return jsonify(answer), 200 if answer["ok"] else 422
 
     @api.post("/command")

@@ -8,8 +8,8 @@
 - companion.server.gate: `comando`, what each connection may run, its acknowledgement;
 - companion.server.seats: the seats (`liberar`, `sair`, `aparelho`; `lugares`,
   `lugar_liberado`);
-- `regras` (here): the GM's rule edits, `{"validar": {…}}` (a dry run) or `{"alterar": {…}}`
-  in the export file's shape, acknowledged `{ok, erro}` (companion.server.api.rules_answer);
+- `regras` (here): the GM's rule edits, `{"validar": {…}}` (a dry run), `{"alterar": {…}}`
+  or `{"criar": {…}}` (only adds: a region that exists is refused) in the export file's shape, acknowledged `{ok, erro}` (companion.server.api.rules_answer);
   and `{"esquecer": ["Nome", …]}`, a name the campaign learned taken out of the voice lists
   (companion.server.names: no game command, nothing to undo).
 
@@ -152,15 +152,16 @@ class Hub:
         limiter = self.gate.limiters[client.role]
         if not limiter.allow(sid):
             return {"ok": False, "erro": access.rate_limited(int(limiter.capacity))}
-        asked = [key for key in ("validar", "alterar", "esquecer")
+        asked = [key for key in ("validar", "alterar", "criar", "esquecer")
                  if isinstance(payload, dict) and key in payload]
         if len(asked) != 1 or len(payload) != 1 or asked[0] == "esquecer" and self.names is None:
             return {"ok": False, "erro": words.render("regras.pedido_invalido", {})}
         if asked[0] == "esquecer" and self.names is not None:
             return self.names.forget(payload["esquecer"])
         dry_run = asked[0] == "validar"
-        return rules_answer(self.session.change_rules(payload[asked[0]], protocol.GM,
-                                                      dry_run=dry_run), dry_run)
+        return rules_answer(self.session.change_rules(
+            payload[asked[0]], protocol.GM, dry_run=dry_run, create=asked[0] == "criar"),
+            dry_run)
 
 
 def _one_by_one(view_state: ViewState) -> ViewStates:

@@ -79,8 +79,8 @@ export function rulesScreen({ ask, token, onChanged }) {
     }
   }
 
-  async function change(patch, what) {
-    const ack = await ask({ alterar: patch });
+  async function change(patch, what, verb = "alterar") {
+    const ack = await ask({ [verb]: patch });
     if (ack.ok) {
       say(`${what}: salvo. Vale do próximo comando em diante.`);
       await load();
@@ -445,7 +445,7 @@ export function rulesScreen({ ask, token, onChanged }) {
       });
       const said = name.value.trim();
       const ack = await change({ encontros: { regioes: { [slug(said) || "regiao"]: {
-        regiao: said, terreno: terrain.value, dados: base.dados, linhas: lines } } } }, said || "Nova região");
+        regiao: said, terreno: terrain.value, dados: base.dados, linhas: lines } } } }, said || "Nova região", "criar");
       message.textContent = ack.ok ? "" : sentence(ack.erro || ack.error || "");
       if (ack.ok) {
         const made = $(`#regiao-${CSS.escape(slug(said))}`);
