@@ -206,22 +206,23 @@ def _dotted(keys: tuple[Any, ...]) -> str:
     return ".".join(str(key) for key in keys) or "(raiz)"
 
 
-def taken_reason(tables: Tables, taken: Taken, patch: Any) -> tuple[str, dict[str, Any]]:
-    """Why a creation was refused, as a narration code (tables/narracao/regras.yaml) and its
-    values: a region named after a terrain, a region whose name is taken, or another key."""
+def taken_reason(tables: Tables, taken: Taken, patch: Any) -> str:
+    """Why a creation was refused, in words (tables/narracao/regras.yaml): a region named after
+    a terrain, a region whose name is taken, or another key that exists."""
     stem, keys = taken.path[0], taken.path[1:]
+    words = tables.narration
     if stem != "encontros" or len(keys) != 2 or keys[0] != "regioes":
-        return "regras.ja_existe", {"arquivo": stem, "chave": _dotted(keys)}
+        return words.render("regras.ja_existe", {"arquivo": stem, "chave": _dotted(keys)})
     key = str(keys[1])
     asked = patch.get(stem, {}).get("regioes", {}).get(keys[1]) if isinstance(patch, Mapping) \
         else None
     said = asked.get("regiao") if isinstance(asked, Mapping) else None
     terrains = tables.piece(TerrainNames).names()
     if key in terrains:
-        return "regras.regiao_terreno", {"nome": said or terrains[key],
-                                         "terreno": terrains[key]}
-    name = tables.piece(EncounterTables).name(key, terrains)
-    return "regras.regiao_existe", {"nome": name}
+        return words.render("regras.regiao_terreno", {"nome": said or terrains[key],
+                                                      "terreno": terrains[key]})
+    return words.render("regras.regiao_existe",
+                        {"nome": tables.piece(EncounterTables).name(key, terrains)})
 
 
 # ------------------------------------------------------------------ opening after an update

@@ -623,9 +623,8 @@ class Session:
                 change = overlay.patched(self.shipped, self.overrides, patch, create=create)
                 overlay.regions_kept(self._state, change.tables)
             except overlay.Taken as taken:
-                code, params = overlay.taken_reason(self.tables, taken, patch)
-                return RunResult(False, error=self.tables.narration.render(code, params),
-                                 code="regras", params=params)
+                return RunResult(False, error=overlay.taken_reason(self.tables, taken, patch),
+                                 code="regras")
             except TableError as error:
                 return RunResult(False, error=self.tables.narration.render(
                     "regras.invalida", {"motivo": error.message}), code="regras",

@@ -45,9 +45,9 @@ from companion.engine.clock import MINUTES_PER_DAY, day_of, pass_time
 from companion.engine.procedures import panic, rest
 from companion.engine.procedures.conditions import TravelRound
 from companion.engine.procedures.encounters import EncounterTables, check_encounter, \
-    region_name
+    encounter_visibility, region_name
 from companion.engine.procedures.weather import WeatherRules, drift_weather, roll_initial_weather
-from companion.engine.model import GM, State, TravelMode
+from companion.engine.model import GM, PUBLIC, State, TravelMode
 from companion.engine.toolkit import (
     require_chance,
     Scratch,
@@ -400,6 +400,7 @@ def _rest(state: State, scratch: Scratch, encounter: bool) -> State:
     acted = {who for who, _ in state.travel.acted}
     return rest.rest_party(state, scratch, scratch.piece(rest.TravelMishaps),
                            interruptions=1 if encounter else 0,
+                           secret=encounter_visibility(scratch) != PUBLIC,
                            who=tuple(c.id for c in state.party if c.id not in acted))
 
 
