@@ -127,6 +127,9 @@ class Travel:
     round_open: bool = False
     round_encounter: bool = False
     pending_advance: bool = False  # the round's advance waits for the forced-march tests
+    # the round's advance waited for who rests off a forced march: the group does not advance
+    # in it (a round a chase or a dungeon opened has not waited: the group may advance in it)
+    advance_waited: bool = False
 
 
 @dataclass(frozen=True)

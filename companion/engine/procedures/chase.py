@@ -32,6 +32,7 @@ from typing import Any, Callable, Literal
 
 from companion.engine.clock import pass_time
 from companion.engine.model import GM, Character, Chase, Prompt, State
+from companion.engine.procedures.travel import round_before_leaving
 from companion.engine.toolkit import (
     require_chance,
     ATTRIBUTES,
@@ -308,6 +309,7 @@ def _resolve_declared(state: State, scratch: Scratch, success: bool) -> State:
         scratch.tell("perseguicao.declarada_falha", words={"texto": rules.declarada.falha},
                      fuga=False)
         return replace(state, chase=None)
+    state = round_before_leaving(state, scratch)  # the travel round it fills had its rolls
     chase = replace(_require_chase(state), phase="ativa")  # who rolls and the speeds stay
     distance = _distance(rules, chase)
     scratch.tell("perseguicao.declarada_sucesso",

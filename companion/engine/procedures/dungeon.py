@@ -35,6 +35,7 @@ from typing import Any, Mapping, get_args
 from companion.tables import protocol
 from companion.engine.clock import MINUTES_PER_HOUR, pass_time
 from companion.engine.procedures import rest
+from companion.engine.procedures.travel import round_before_leaving
 from companion.engine.model import GM, PUBLIC, Danger, Dungeon, Monster, State, Visibility
 from companion.engine.toolkit import (
     require_chance,
@@ -283,6 +284,7 @@ def enter(state: State, scratch: Scratch) -> State:
     rules = scratch.piece(DungeonRules)
     danger = _danger_arg(rules.tabela_a, arg(scratch, "perigo", rules.perigo_padrao))
     require_group_free(state, scratch)
+    state = round_before_leaving(state, scratch)  # the travel round it fills had its rolls
     travel = replace(state.travel, consecutive_advances=0, camp_safe=False)
     state = replace(state, travel=travel,
                     dungeon=Dungeon(active=True, danger=danger,  # type: ignore[arg-type]

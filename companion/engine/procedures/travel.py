@@ -3,7 +3,9 @@ them, the end of the day, and the travel settings (`estacao`, `terreno`, `modo`)
 
 Each character does one activity per round. Rounds sit on the day's grid (0h–4h, 4h–8h…):
 after time spent off it (a dungeon, a chase) the next round starts at the next boundary, the
-rest of the round passing first (`_on_the_grid`). A round starts, in order, with the weather drift
+rest of the round passing first (`_on_the_grid`). A chase or a dungeon that starts at the start
+of a round opens it first (`round_before_leaving`: its weather and encounter check, once); the
+round stays open until its end, so who has not acted keeps their activity for what is left. A round starts, in order, with the weather drift
 (weather.py) and the encounter check (encounters.py, by the terrain where the party started the
 day). A named activity ("caçar Ana") is that character's one activity of the round: the first
 one opens the round, a second one for the same character is refused, and when everyone has
@@ -184,6 +186,18 @@ def run_round(state: State, scratch: Scratch, activity: Activity, *,
     return close_round(state, scratch, advancing=advancing) if close else state
 
 
+def round_before_leaving(state: State, scratch: Scratch) -> State:
+    """A chase or a dungeon starting while travelling at the start of a round (no round open,
+    the clock on the day's grid): the round opens first, with its weather and encounter check,
+    so the round it fills had them, once (the characters keep their activity for what is left
+    of it: the round stays open until its end)."""
+    if state.dungeon.active or state.travel.round_open or \
+            state.minutes % _round_minutes(scratch):
+        return state
+    state, _ = _open_round(state, scratch)
+    return state
+
+
 def _require_no_chase(state: State, scratch: Scratch) -> None:
     if state.chase is not None:
         raise CommandRejected.because("viagem.durante_fuga",
@@ -229,8 +243,11 @@ def _time_text(narration: Narrator, minutes: int) -> str:
 
 
 def close_round(state: State, scratch: Scratch, advancing: bool = False) -> State:
+    """The round ends: the clock goes to its end (4 h after its start; less when a chase or a
+    dungeon spent part of it)."""
     state = _sit_out(state, scratch)
-    return pass_time(state, scratch, _round_minutes(scratch), advancing=advancing)
+    length = _round_minutes(scratch)
+    return pass_time(state, scratch, length - state.minutes % length, advancing=advancing)
 
 
 def _activity_name(scratch: Scratch) -> str:
@@ -249,7 +266,7 @@ def _acted(state: State, scratch: Scratch) -> list[dict[str, str]]:
 def _require_whole_group(state: State, scratch: Scratch, advancing: bool) -> None:
     """Advancing moves the whole party: not in a round where someone already did another
     activity, nor in the round whose advance waited for who rests off a forced march."""
-    if not advancing:
+    if not advancing or not (state.travel.acted or state.travel.advance_waited):
         return
     waiting = [find_character(state, c).name for c in participants(state)]
     raise CommandRejected.because("viagem.grupo_todo", atividade=_activity_name(scratch),
