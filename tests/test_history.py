@@ -242,6 +242,8 @@ READ_DIFFERENTLY_TODAY = {
     49: "issue 17, 3: the closed session's tally counts Bruno's hunting die",
     33: "issue 26, 3: the dungeon entered at the start of round 6 (20h00) opens that round "
         "first: its weather roll and encounter check, once",
+    46: "issue 26, 7: Bruno's Fúria (42) stays on his sheet with its rolled rounds until time "
+        "passes: the first chase turn ends it, and his player and the GM are told",
     50: "issue 26, 3: back from the chase at 20h50, the advance is round 6's (the round the "
         "dungeon and the chase began, whose rolls were made at 20h00); it ends at 0h00 (the "
         "day ends); the next advance (51) is day 3's round 1 (0h–4h), as before",

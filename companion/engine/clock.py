@@ -111,17 +111,19 @@ def pass_time(state: State, scratch: Scratch, minutes: int, *, advancing: bool =
 
 
 def expire_lasting(state: State, scratch: Scratch) -> State:
-    """Drop the lasting conditions whose time is over, one line per condition."""
-    ended: dict[str, list[str]] = {}
+    """Drop the lasting conditions whose time is over, one line per condition, seen by whom
+    the condition was seen."""
+    ended: dict[tuple[str, str], list[str]] = {}
     party = []
     for character in state.party:
         over = [c for c in character.lasting if c.until <= state.minutes]
         for condition in over:
-            ended.setdefault(condition.text, []).append(character.name)
+            ended.setdefault((condition.text, condition.visibility), []).append(character.name)
         party.append(replace(character, lasting=tuple(
             c for c in character.lasting if c.until > state.minutes)) if over else character)
-    for text, names in ended.items():
-        scratch.tell("relogio.acabou", condicao=text, fim=True, words={"quem": names})
+    for (text, visibility), names in ended.items():
+        scratch.tell("relogio.acabou", visibility, condicao=text, fim=True,
+                     words={"quem": names})
     return replace(state, party=tuple(party)) if ended else state
 
 

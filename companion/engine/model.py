@@ -33,6 +33,10 @@ class Lasting:
     until: int
     edge: str | None = None
     since: int = 0  # the session minute it starts at ("nas próximas duas rodadas": the next)
+    # combat rounds it lasts as the companion rolled them (a brief panic effect: 1d4 rounds of
+    # Terror), shown as such; it ends when time next passes (rounds are over by then)
+    rounds: int | None = None
+    visibility: str = "public"  # who sees it on the sheet (a panic effect: its player and the GM)
 
 
 @dataclass(frozen=True)

@@ -314,7 +314,7 @@ def chases(start: Mapping[str, Any], entries: Sequence[Entry],
         elif open_chase is not None:
             if isinstance(data.get("turno"), int) and "placar" in data:
                 open_chase["turns"] = max(open_chase["turns"], data["turno"])
-            if "fim" in data:
+            if isinstance(data.get("fim"), str):  # how it ended (a condition's end is True)
                 out.append(ChaseLine(open_chase["day"], open_chase["where"],
                                      open_chase["turns"], event["text"]))
                 open_chase = None
