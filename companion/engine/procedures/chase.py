@@ -32,7 +32,7 @@ from typing import Any, Callable, Literal
 
 from companion.engine.clock import pass_time
 from companion.engine.model import GM, Character, Chase, Prompt, State
-from companion.engine.procedures.travel import round_before_leaving
+from companion.engine.procedures.rounds import round_before_leaving
 from companion.engine.toolkit import (
     require_chance,
     ATTRIBUTES,

@@ -35,7 +35,7 @@ from typing import Any, Mapping, get_args
 from companion.tables import protocol
 from companion.engine.clock import MINUTES_PER_HOUR, pass_time
 from companion.engine.procedures import rest
-from companion.engine.procedures.travel import round_before_leaving
+from companion.engine.procedures.rounds import round_before_leaving
 from companion.engine.model import GM, PUBLIC, Danger, Dungeon, Monster, State, Visibility
 from companion.engine.toolkit import (
     require_chance,

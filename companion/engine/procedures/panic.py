@@ -33,7 +33,6 @@ from dataclasses import dataclass, replace
 from typing import Callable, Literal, Mapping
 
 from companion.tables import protocol
-from companion.engine.procedures.conditions import add_lasting
 from companion.engine.model import Affliction, Character, Lasting, Prompt, State
 from companion.engine.toolkit import (
     ATTRIBUTES,
@@ -290,7 +289,8 @@ def _brief(state: State, character: Character, row: PanicRow, scratch: Scratch) 
                  rodadas=rolled.total, words={"nome": character.name}, **card)
     lasting = Lasting(text=str(row.nome), until=state.minutes + 1, since=state.minutes,
                       rounds=rolled.total, visibility=seen)
-    return update_character(state, add_lasting(character, lasting))
+    kept = tuple(x for x in character.lasting if x.text != lasting.text)  # one of a name
+    return update_character(state, replace(character, lasting=kept + (lasting,)))
 
 
 def _effect_seen(scratch: Scratch, character: Character) -> str:

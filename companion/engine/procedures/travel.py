@@ -3,7 +3,7 @@ them, the end of the day, and the travel settings (`estacao`, `terreno`, `modo`)
 
 Each character does one activity per round. Rounds sit on the day's grid (0h–4h, 4h–8h…):
 after time spent off it (a dungeon, a chase) the next round starts at the next boundary, the
-rest of the round passing first (`_on_the_grid`). A chase or a dungeon that starts at the start
+rest of the round passing first (rounds.on_the_grid). A chase or a dungeon that starts at the start
 of a round opens it first (`round_before_leaving`: its weather and encounter check, once); the
 round stays open until its end, so who has not acted keeps their activity for what is left. A round starts, in order, with the weather drift
 (weather.py) and the encounter check (encounters.py, by the terrain where the party started the
@@ -45,10 +45,16 @@ from typing import Any, Callable, Mapping, get_args
 
 from companion.engine.clock import MINUTES_PER_DAY, day_of, pass_time
 from companion.engine.procedures import panic, rest
+from companion.engine.procedures.rounds import (  # noqa: F401 (round_of, round_before_leaving: re-exported)
+    open_round as _open_round,
+    round_before_leaving,
+    round_minutes as _round_minutes,
+    round_of,
+)
 from companion.engine.procedures.conditions import TravelRound
-from companion.engine.procedures.encounters import EncounterTables, check_encounter, \
+from companion.engine.procedures.encounters import EncounterTables, \
     encounter_visibility, region_name
-from companion.engine.procedures.weather import WeatherRules, drift_weather, roll_initial_weather
+from companion.engine.procedures.weather import WeatherRules, roll_initial_weather
 from companion.engine.model import GM, PUBLIC, State, TravelMode
 from companion.engine.toolkit import (
     require_chance,
@@ -68,7 +74,6 @@ from companion.engine.toolkit import (
     update_character,
 )
 from companion.tables.errors import CommandRejected, TableError
-from companion.tables.narration import Narrator
 from companion.tables.rulebook import InvalidValue, piece
 
 
@@ -153,15 +158,6 @@ Activity = Callable[[State, Scratch, bool], State]  # (state, scratch, encounter
 
 # ---------------------------------------------------------------- rounds of the day
 
-def round_of(state: State, round_minutes: int) -> int:
-    """The travel round of the day, from 1 (round_minutes: viagem.yaml rodada.minutos)."""
-    return (state.minutes % MINUTES_PER_DAY) // round_minutes + 1
-
-
-def _round_minutes(scratch: Scratch) -> int:
-    return scratch.piece(TravelRound).minutos
-
-
 def run_round(state: State, scratch: Scratch, activity: Activity, *,
               advancing: bool = False, close: bool = True) -> State:
     """A group activity: the activity of everyone who has not acted yet this round, then the
@@ -186,60 +182,11 @@ def run_round(state: State, scratch: Scratch, activity: Activity, *,
     return close_round(state, scratch, advancing=advancing) if close else state
 
 
-def round_before_leaving(state: State, scratch: Scratch) -> State:
-    """A chase or a dungeon starting while travelling at the start of a round (no round open,
-    the clock on the day's grid): the round opens first, with its weather and encounter check,
-    so the round it fills had them, once (the characters keep their activity for what is left
-    of it: the round stays open until its end)."""
-    if state.dungeon.active or state.travel.round_open or \
-            state.minutes % _round_minutes(scratch):
-        return state
-    state, _ = _open_round(state, scratch)
-    return state
-
-
 def _require_no_chase(state: State, scratch: Scratch) -> None:
     if state.chase is not None:
         raise CommandRejected.because("viagem.durante_fuga",
                                       atividade=spoken_name(scratch.tables,
                                                             scratch.command.name))
-
-
-def _open_round(state: State, scratch: Scratch) -> tuple[State, bool]:
-    """The round's start, in the order of the rules: the header, the weather, the encounter
-    check. A round starts on the day's grid of rounds (`_on_the_grid`)."""
-    state = _on_the_grid(state, scratch)
-    rules = scratch.piece(TravelRound)
-    scratch.tell("viagem.rodada", dia=day_of(state), rodada=round_of(state, rules.minutos),
-                 words={"rodadas": rules.rodadas_por_dia})
-    state = drift_weather(state, scratch)
-    encounter = check_encounter(state, scratch)
-    return set_travel(state, round_open=True, round_encounter=encounter), encounter
-
-
-def _on_the_grid(state: State, scratch: Scratch) -> State:
-    """Time spent off the travel rounds (a dungeon's 10-minute turns, a chase) leaves the clock
-    inside a round: that round was what the party did there (one activity per round), so
-    the rest of it passes, with all that passing time does (the day may end), and the next
-    travel round starts where the day's rounds start (every `rodada.minutos`, from midnight).
-    Leaving a dungeon at 22h10: the next round starts at 0h00, and every later one on the
-    grid."""
-    length = _round_minutes(scratch)
-    into = state.minutes % length
-    if into == 0:
-        return state
-    narration = scratch.tables.narration
-    words = {"hora": _time_text(narration, state.minutes),
-             "rodada": round_of(state, length),
-             "inicio": _time_text(narration, state.minutes - into + length)}
-    scratch.tell("viagem.resto_da_rodada", minutos=length - into, words=words)
-    return pass_time(state, scratch, length - into)
-
-
-def _time_text(narration: Narrator, minutes: int) -> str:
-    """The time of day as people write it (tables/narracao/relogio.yaml `hora`)."""
-    hours, rest_minutes = divmod(minutes % MINUTES_PER_DAY, 60)
-    return narration.render("relogio.hora", {"horas": hours, "minutos": rest_minutes})
 
 
 def close_round(state: State, scratch: Scratch, advancing: bool = False) -> State:
