@@ -386,6 +386,23 @@ def test_speeds_said_when_flight_is_declared_are_kept_for_the_whole_chase(
     assert (play.state.chase.party_speed, play.state.chase.foe_speed) == (120, 90)
 
 
+def test_speeds_given_with_a_flight_that_failed_are_kept_for_the_next_flight(
+        tables: Tables) -> None:
+    """Issue 26, 11: the escape test at the end of the combat round fails (combat goes on);
+    the next `fugir` of that combat keeps the speeds the GM gave; time passing ends them."""
+    play = chase_play(tables, None, ana_and_bia())
+    play("velocidade", grupo=120, perseguidores=90)
+    play("fuga", resultado="falha")
+    assert play.state.chase is None
+    play("fugir")
+    assert (play.state.chase.party_speed, play.state.chase.foe_speed) == (120, 90)
+    assert view_state(play.state, "player:ana", tables)["perseguicao"]["velocidade_grupo"] == 120
+    play("fuga", resultado="falha")
+    play("explorar", rng=FixedDice(3, 6, 6, 5))  # the combat is over: time passes
+    play("fugir")
+    assert play.state.chase.party_speed is None
+
+
 @pytest.mark.parametrize("started", [False, True])
 def test_every_view_shows_both_speeds_and_the_difference(tables: Tables,
                                                          started: bool) -> None:

@@ -93,6 +93,8 @@ def pass_time(state: State, scratch: Scratch, minutes: int, *, advancing: bool =
     """Move the clock `minutes` forward. `advancing`: this time is an Avançar round."""
     if not advancing:
         state = replace(state, travel=replace(state.travel, consecutive_advances=0))
+    if minutes > 0 and state.flight_speeds is not None:  # that combat is over
+        state = replace(state, flight_speeds=None)
     length = HOOKS.round_minutes(scratch)
     ends = (state.minutes // length + 1) * length
     if minutes > 0 and state.minutes + minutes >= ends \

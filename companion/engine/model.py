@@ -195,6 +195,9 @@ class State:
     travel: Travel = Travel()
     dungeon: Dungeon = Dungeon()
     chase: Chase | None = None
+    # the speeds the GM gave for a flight whose escape test failed (combat goes on): the next
+    # `fugir` of that combat keeps them; time passing (the combat is over) drops them
+    flight_speeds: tuple[int, int] | None = None
     party: tuple[Character, ...] = ()
     prompts: tuple[Prompt, ...] = ()
     next_prompt_id: int = 1

@@ -46,7 +46,8 @@ def _no_round_waited(raw: dict[str, Any]) -> dict[str, Any]:
     forced march (`advance_waited`). A format 3 state's open round with nobody acted was such
     a round (a chase or a dungeon never left a round open then), so it reads as waited. A
     lasting condition may now count combat rounds and keep who sees it (`rounds`,
-    `visibility`): a format 3 one had neither (travel rounds, public), the defaults."""
+    `visibility`): a format 3 one had neither (travel rounds, public), the defaults; nor had
+    it the speeds of a failed flight (`flight_speeds`, None)."""
     travel = raw.get("travel", {})
     travel["advance_waited"] = bool(travel.get("round_open")) and not travel.get("acted") \
         and not travel.get("pending_advance")
