@@ -93,10 +93,11 @@ def _chase_clock(chase: Chase, scratch: Scratch) -> dict[str, Any]:
 
 def character_question(state: State, scratch: Scratch) -> State:
     """`estado Ana`: the character's sheet as the asker's group list shows it
-    (perguntas.yaml `ficha`), only to whoever asked."""
+    (perguntas.yaml `ficha`), only to whoever asked: a state dump (kind estado), so `repetir`
+    passes over it for the last result."""
     character = find_character(state, str(arg(scratch, "personagem", "")))
     viewer = asker(scratch)
     shown = next(c for c in view_state(state, viewer, scratch.tables)["grupo"]
                  if c["id"] == character.id)
-    scratch.tell("perguntas.ficha", viewer, personagem=character.id, ficha=shown)
+    scratch.tell("perguntas.ficha", viewer, "estado", personagem=character.id, ficha=shown)
     return state
