@@ -467,3 +467,18 @@ def test_the_answers_are_written_to_be_heard(table: Session) -> None:
     texts = [answer(table, "tempo")["text"], answer(table, "como está a Bia")["text"]]
     for text in texts:
         assert "·" not in text and not re.search(r"\d+h\d*", text), text
+
+
+def test_a_cancelled_panic_test_is_not_the_last_result_of_who_saw_it_asked(tables: Tables) -> None:
+    """Issue 26, 11: everyone saw 'Teste de pânico para Ana'; when the GM cancels it, everyone
+    sees that, so it is no longer the latest result on the table screen or Bia's phone."""
+    table = Session.open(None, 2, tables)
+    try:
+        for line in ("personagem Ana", "personagem Bia", "pânico Ana", "cancelar"):
+            ok(table.run(line))
+        for viewer in ("player:bia", "public"):
+            last = table.last_result(viewer)
+            assert last and all("Teste de pânico para Ana" not in e["text"] for e in last)
+            assert any("cancel" in e["text"] for e in last), (viewer, last)
+    finally:
+        table.close()
