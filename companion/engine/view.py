@@ -88,6 +88,7 @@ from companion.engine.toolkit import (
     terrain_name,
 )
 from companion.tables.files import Tables
+from companion.tables.light_sources import LightRules
 
 PLAYER_PREFIX = protocol.PLAYER_PREFIX
 
@@ -179,7 +180,9 @@ def _dungeon(state: State, scratch: Scratch) -> dict[str, Any] | None:
         "perigo_efetivo": effective,
         "perigo_efetivo_nome": _danger_name(scratch, effective),
         "turnos_sem_descanso": current.turns_since_rest,
-        "luzes": [{"nome": t.name, "turnos": t.turns_left} for t in current.lights],
+        "luzes": [{"nome": name, "turnos": t.turns_left} for name, t in zip(
+            scratch.piece(LightRules).shown_names([t.name for t in current.lights]),
+            current.lights)],
         "magias": [{"nome": t.name, "turnos": t.turns_left} for t in current.spells],
         "ordem_marcha": [names.get(i, i) for i in current.marching_order],
     }

@@ -64,7 +64,6 @@ def _travel_clock(state: State, scratch: Scratch) -> dict[str, Any]:
 def _dungeon_clock(state: State, scratch: Scratch) -> dict[str, Any]:
     """The turn, each light and spell with its turns and minutes left, the hourly rest."""
     rules = scratch.piece(DungeonRules)
-    sources = scratch.piece(LightRules).luz
     per_turn = rules.turno_minutos
 
     def left(timer: Timer, name: str) -> dict[str, Any]:
@@ -73,8 +72,9 @@ def _dungeon_clock(state: State, scratch: Scratch) -> dict[str, Any]:
 
     return {
         "turno": state.dungeon.turn,
-        "luzes": [left(t, sources[t.name].nome if t.name in sources else t.name)
-                  for t in state.dungeon.lights],
+        "luzes": [left(t, name) for name, t in zip(
+            scratch.piece(LightRules).shown_names([t.name for t in state.dungeon.lights]),
+            state.dungeon.lights)],
         "magias": [left(t, t.name) for t in state.dungeon.spells],
         "escuro": is_dark(state),
         "descanso_em": max(0, rules.descanso.turnos_por_hora
