@@ -179,8 +179,8 @@ def test_a_round_on_the_grid_passes_no_remainder(play: Play) -> None:
 @pytest.mark.parametrize("row", range(1, 7))
 def test_initial_weather_every_row_of_every_season(play: Play, season: str, row: int) -> None:
     start(play, season=season)
-    events = run(play, "clima", row)
-    event = one_roll(events, "Clima inicial")
+    events = run(play, "clima", row)  # the GM's `clima`: the season's column rolled again
+    event = one_roll(events, "Clima rolado de novo")
     assert event.data["resultado"] == SEED_WEATHER[season][row - 1]
     assert play.state.travel.weather_row == row
 

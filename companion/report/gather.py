@@ -144,7 +144,7 @@ def travel(entries: Sequence[Entry], tables: Tables) -> tuple[int, int, int, flo
             terrains[where] = terrains.get(where, 0) + 1
         elif set(data) == {"dia"}:
             days += 1
-        elif event["command"] == "turno" and "turno" in data and "descanso" in data:
+        elif "turno" in data and "descanso" in data:  # a turn, explored or rested
             turns += 1
         if data.get("tabela") == advance and isinstance(data.get("hexes"), (int, float)):
             hexes += float(data["hexes"])

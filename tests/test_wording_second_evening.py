@@ -1,0 +1,65 @@
+"""Issue 26, point 12: the wording a GM and the players read at the second play-test evening
+(the texts live in tables/; these tests read them through the real rules and sessions)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companion.engine.model import State
+from companion.report import build
+from companion.report.source import open_campaign
+from companion.session import Session
+from companion.tables.files import Tables
+from tests.conftest import Play
+from tests.report_helpers import play as run_lines
+from tests.rules_helpers import new_character
+
+
+def test_one_ammunition_is_singular(tables: Tables) -> None:
+    said = tables.narration.render("viagem.municoes", {"nome": "Ana", "municoes": 1})
+    assert said == "Ana: 1 munição"
+    assert tables.narration.render("viagem.municoes", {"nome": "Ana", "municoes": 3}) \
+        == "Ana: 3 munições"
+
+
+def test_a_sheet_lists_exhaustion_effects_in_one_sentence(tables: Tables) -> None:
+    ana = new_character(id="ana", name="Ana", exhaustion=2)
+    play = Play(tables, State(party=(ana,)))
+    (said,) = [e.text for e in play("estado", personagem="Ana")]
+    assert "DESV em todas as rolagens e não adiciona modificadores" in said, said
+
+
+def test_a_score_of_zero_has_no_sign(tables: Tables) -> None:
+    said = tables.narration.render("perseguicao.turno", {"turno": 2, "nome": "Neutra",
+                                                          "placar": 0})
+    assert "(placar 0)" in said and "+0" not in said
+
+
+def test_pending_prompts_are_named_not_numbered_alone(tables: Tables) -> None:
+    play = Play(tables, State(party=(new_character(id="ana", name="Ana"),)))
+    play("panico", personagem="Ana")
+    with pytest.raises(Exception) as refused:
+        play("nova_sessao")
+    message = str(refused.value)
+    assert "(1)" not in message and "Ana" in message and "pânico" in message.lower(), message
+
+
+def test_weather_rolled_again_mid_session_is_not_the_initial_weather(tables: Tables) -> None:
+    play = Play(tables, State())
+    rolled = [e for e in play("clima") if e.kind == "rolagem"]
+    assert rolled and all(e.data["tabela"] != "Clima inicial" for e in rolled)
+
+
+def test_the_report_counts_every_dungeon_turn_and_joins_sentences(tmp_path: Path,
+                                                                  tables: Tables) -> None:
+    session = Session.open(tmp_path / "t.db", 5, tables)
+    run_lines(session, ["personagem Ana sanidade 3", "masmorra", "acender tocha", "turno",
+                        "descansar", "turno", "pânico Ana", "responder 20", "pânico Ana",
+                        "responder 20"])
+    turns = [e for e in session.events_since(0) if e["text"].startswith("Turno de exploração")]
+    report = build.report(open_campaign(session.db_path), tables)
+    assert report.dungeon_turns == len(turns) == 3
+    page = build.html(open_campaign(session.db_path), tables)
+    assert ".;" not in page
+    session.close()
