@@ -63,3 +63,17 @@ def test_the_report_counts_every_dungeon_turn_and_joins_sentences(tmp_path: Path
     page = build.html(open_campaign(session.db_path), tables)
     assert ".;" not in page
     session.close()
+
+
+def test_a_prompt_cards_title_takes_its_result_suffix_cleanly(tables: Tables) -> None:
+    """The result card reads '<title>: resultado': a title with its own colon read 'Falhou na
+    marcha forçada: escolha: resultado'."""
+    titles = tables.get("paginas", "titulos_pedidos")
+    assert [t for t in titles.values() if ":" in str(t)] == []
+
+
+def test_an_interrupted_sleep_does_not_promise_a_partial_rest(tables: Tables) -> None:
+    """Those who pass the CON test get the whole rest: the warning says the sleep (the clock)
+    stops, not that the rest counts only for the hours slept."""
+    said = tables.narration.render("masmorra.acordados", {"hora": 3, "horas": 8})
+    assert "vale só" not in said and "3 horas" in said and "teste" in said, said
