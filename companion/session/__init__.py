@@ -452,9 +452,27 @@ class Session:
 
     def _run_locked(self, command: Command, text: str) -> list[EventDict]:
         """Apply and store one command, and queue its events for the subscribers."""
+        party = {c.id for c in self._state.party}
         stored = self._undo(command, text) if command.name == UNDO else self._apply(command, text)
         self._pending.append(stored)
+        if command.name == UNDO:
+            self._free_undone_seats(party)
         return stored
+
+    def _free_undone_seats(self, party: set[str]) -> None:
+        """An undo that takes a seated character out of the party (the `personagem` a
+        player's join made) frees its seat: its tokens stop working, recorded as the GM's
+        freeing is (by 'desfazer'); the server lets its phones go (the lock held)."""
+        now = {c.id for c in self._state.party}
+        for row in self._log.seats():
+            seat = Seat(*row)
+            if seat.character_id not in party or seat.character_id in now:
+                continue
+            data = {"personagem": seat.character_id, "nome": seat.name, "por": UNDO}
+            told = self._narrated("entrada.lugar_liberado", GM, data)
+            self._pending.append(self._record(
+                SEAT_FREED, told.text, [told], {"personagem": seat.character_id, "por": UNDO},
+                release=seat.character_id))
 
     # ------------------------------------------------------------------ repeating
 
