@@ -77,3 +77,16 @@ def test_an_interrupted_sleep_does_not_promise_a_partial_rest(tables: Tables) ->
     stops, not that the rest counts only for the hours slept."""
     said = tables.narration.render("masmorra.acordados", {"hora": 3, "horas": 8})
     assert "vale só" not in said and "3 horas" in said and "teste" in said, said
+
+
+def test_the_players_read_no_command_words_at_the_hour_rest(tables: Tables) -> None:
+    """The hour-rest warning is everyone's: the command to say is the GM's hint only."""
+    from companion.engine.model import Dungeon
+
+    play = Play(tables, State(dungeon=Dungeon(active=True, turns_since_rest=5),
+                              party=(new_character(id="ana", name="Ana"),)))
+    events = play("turno")
+    public = [e.text for e in events if e.visibility != "gm"]
+    hour = [t for t in public if "Uma hora de exploração" in t]
+    assert hour and not any("'descansar'" in t for t in public), public
+    assert any("'descansar'" in e.text for e in events if e.visibility == "gm")

@@ -395,6 +395,7 @@ def _hour_rest(state: State, scratch: Scratch, rules: HourRest, resting: bool) -
     elif count == rules.turnos_por_hora:
         scratch.tell("masmorra.hora_de_descansar", kind="aviso",
                      words={"pontos": rules.exaustao})
+        scratch.tell("masmorra.hora_de_descansar_dica", GM)
     return replace(state, dungeon=replace(state.dungeon, turns_since_rest=count))
 
 
