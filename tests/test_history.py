@@ -259,6 +259,8 @@ READ_DIFFERENTLY_TODAY = {
 # migration fills their narration from today's replay (the stored text, which people see,
 # stays the table's).
 WORDED_DIFFERENTLY_TODAY = {
+    81: "issue 26, 12: the new day starts 'nas Colinas' (the region's own preposition), the "
+        "table saw 'em Colinas'",
     73: "issue 17, 8: Bruno's rest (command 23) recovers no Sanity today (his own is 5): its "
         "words say sanidade 5, the table saw 6",
 }

@@ -325,7 +325,7 @@ def test_an_ammo_modifier_changed_in_the_data_is_the_roll(tmp_path: Path) -> Non
 
 def test_the_foraging_texts_come_from_narracao(tmp_path: Path) -> None:
     rules = changed_rules(tmp_path, "narracao/viagem.yaml",
-                          'municoes: "{{ nome }}: {{ municoes }} munições"',
+                          "municoes: \"{{ nome }}: {{ municoes | contagem('munição', 'munições') }}\"",
                           'municoes: "{{ nome }} faz {{ municoes }} flechas"')
     play = start(Play(rules), party=(ana(),), terrain="floresta")
     events = run(play, "criar_municao", 10, personagem="Ana")

@@ -90,3 +90,18 @@ def test_the_players_read_no_command_words_at_the_hour_rest(tables: Tables) -> N
     hour = [t for t in public if "Uma hora de exploração" in t]
     assert hour and not any("'descansar'" in t for t in public), public
     assert any("'descansar'" in e.text for e in events if e.visibility == "gm")
+
+
+def test_a_region_is_said_with_its_own_preposition(tmp_path: Path, tables: Tables) -> None:
+    """'O grupo está na Floresta Sombria', 'no Pântano': the preposition is stored with the
+    region (encontros.yaml `preposicao`), never 'em Floresta Sombria'."""
+    session = Session.open(tmp_path / "r.db", 3, tables)
+    region = {"regiao": "Floresta Sombria", "terreno": "floresta", "dados": "1d2",
+              "preposicao": "na", "linhas": {1: "Ent furioso", 2: "Corvos"}}
+    assert session.change_rules({"encontros": {"regioes": {"floresta_sombria": region}}},
+                                "gm").ok
+    said = [e["text"] for e in session.run("região Floresta Sombria").events]
+    assert "O grupo está na Floresta Sombria (Floresta)." in said, said
+    said = [e["text"] for e in session.run("região Pântano").events]
+    assert any(t.startswith("O grupo está no Pântano") for t in said), said
+    session.close()

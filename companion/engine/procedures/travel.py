@@ -53,7 +53,7 @@ from companion.engine.procedures.rounds import (  # noqa: F401 (round_of, round_
 )
 from companion.engine.procedures.conditions import TravelRound
 from companion.engine.procedures.encounters import EncounterTables, \
-    encounter_visibility, region_name
+    encounter_visibility, in_region, region_name
 from companion.engine.procedures.weather import WeatherRules, roll_initial_weather
 from companion.engine.model import GM, PUBLIC, State, TravelMode
 from companion.engine.toolkit import (
@@ -290,7 +290,8 @@ def end_of_day(state: State, scratch: Scratch, day: int) -> State:
     travel = state.travel
     scratch.tell("viagem.fim_do_dia", dia=day_of(state),
                  words={"fim": day, "terreno": region_name(scratch, travel.region
-                                                           or travel.terrain)})
+                                                           or travel.terrain),
+                        "em_regiao": in_region(scratch, travel.region or travel.terrain)})
     return set_travel(state, day_start_terrain=travel.terrain,
                       day_start_region=travel.region, rested_today=False)
 
@@ -445,7 +446,8 @@ def set_region(state: State, scratch: Scratch) -> State:
                                       aceitos=list(names.values()))
     terrain = regions.regioes[key].terreno_de(key)
     scratch.tell("viagem.regiao", regiao=key, terreno=terrain,
-                 words={"nome": names[key], "terreno_nome": terrain_name(scratch, terrain)})
+                 words={"nome": names[key], "terreno_nome": terrain_name(scratch, terrain),
+                        "em_regiao": in_region(scratch, key)})
     return _move(state, terrain, None if key == terrain else key)
 
 
