@@ -851,9 +851,10 @@ def test_own_answer_shows_its_result_where_the_card_was(table: Table) -> None:
     assert headline.startswith(f"Você tirou {answer['data']['total']} — "), headline
     assert ("passou" if verdict else "falhou") in headline
     assert result.get_attribute("class").split()[-1] == ("passed" if verdict else "failed")
-    row = next((e["data"]["resultado"] for e in outcome if e["data"].get("tabela", "").startswith("Tabela J")), None)
-    if row:
-        assert row in headline
+    card = next((e["data"]["cartao"] for e in outcome if e["data"].get("cartao")), None)
+    row = card or next((e["data"]["resultado"] for e in outcome if e["data"].get("tabela", "").startswith("Tabela J")), None)
+    if row:  # the row as the card says it (issue 26: never "Role 1d8…", the rolled rounds)
+        assert row.rstrip(".") in headline
     assert "Teste de pânico" in result.locator("h2").inner_text()
     screenshot(ana, "jogador-resultado")
     result.get_by_role("button", name="Fechar o resultado").click()
@@ -870,7 +871,8 @@ def test_a_failed_panic_result_names_the_effect_and_the_next_prompt_replaces_it(
     before = len(table.events())
     card.get_by_role("button", name="Enviar valor").click()
     answered(table, before, "o valor de Ana não chegou ao servidor")
-    row = wait_until(lambda: next((e["data"]["resultado"] for e in table.events()[before:]
+    row = wait_until(lambda: next((e["data"].get("cartao") or e["data"]["resultado"]
+                                   for e in table.events()[before:]
                                    if e["data"].get("tabela") == "Tabela J: Pânico"), None))
     result = ana.locator("#answer-result .answer-card.failed")
     result.wait_for()

@@ -28,7 +28,7 @@ def renamed(tmp_path: Path, browser: Any, monkeypatch: pytest.MonkeyPatch) -> It
     pages = copy / "paginas.yaml"
     _rewrite(pages, "{rotulo: Avançar, comando: avançar}", "{rotulo: Seguir a estrada, comando: avançar}")
     _rewrite(pages, "  viagem: Viagem\n", "  viagem: Estrada\n")
-    _rewrite(pages, '  marcha_forcada: "Marcha forçada: teste de CON"\n',
+    _rewrite(pages, '  marcha_forcada: "Teste de CON da marcha forçada"\n',
              '  marcha_forcada: "Pé na estrada: teste de CON"\n')
     _rewrite(pages, "  exaustao: Receber 1 de exaustão\n", "  exaustao: Aceitar o cansaço\n")
     _rewrite(pages, "  descansar: Descansar 2 rodadas\n", "")  # falls back to nomes_opcoes

@@ -208,8 +208,10 @@ def test_answering_the_escape_prompt(tables: Tables, value: int, success: bool) 
 def test_with_no_party_the_companion_rolls_the_d20_in_public(tables: Tables, face: int,
                                                              success: bool) -> None:
     play = chase_play(tables)
-    events = play("fuga", dc=12, rng=FixedDice(face))
-    (rolled,) = [e for e in events if e.kind == "rolagem"]
+    quiet = (3, 3, 6) if success else ()  # the chase opens the travel round: initial weather,
+    # its drift, the encounter check
+    events = play("fuga", dc=12, rng=FixedDice(face, *quiet))
+    (rolled,) = [e for e in events if e.kind == "rolagem" and e.data["dados"] == "1d20"]
     assert rolled.visibility == "public" and rolled.data["dados"] == "1d20"
     assert rolled.data["resultado"] == ("Sucesso" if success else "Falha")
     assert (play.state.chase is not None) is success
@@ -382,6 +384,23 @@ def test_speeds_said_when_flight_is_declared_are_kept_for_the_whole_chase(
     play("fuga", resultado="sucesso")
     play("fuga", resultado="falha")
     assert (play.state.chase.party_speed, play.state.chase.foe_speed) == (120, 90)
+
+
+def test_speeds_given_with_a_flight_that_failed_are_kept_for_the_next_flight(
+        tables: Tables) -> None:
+    """Issue 26, 11: the escape test at the end of the combat round fails (combat goes on);
+    the next `fugir` of that combat keeps the speeds the GM gave; time passing ends them."""
+    play = chase_play(tables, None, ana_and_bia())
+    play("velocidade", grupo=120, perseguidores=90)
+    play("fuga", resultado="falha")
+    assert play.state.chase is None
+    play("fugir")
+    assert (play.state.chase.party_speed, play.state.chase.foe_speed) == (120, 90)
+    assert view_state(play.state, "player:ana", tables)["perseguicao"]["velocidade_grupo"] == 120
+    play("fuga", resultado="falha")
+    play("explorar", rng=FixedDice(3, 6, 6, 5))  # the combat is over: time passes
+    play("fugir")
+    assert play.state.chase.party_speed is None
 
 
 @pytest.mark.parametrize("started", [False, True])

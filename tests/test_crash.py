@@ -223,6 +223,9 @@ class Reference:
             rows = raw.execute("SELECT n, text, actor FROM commands WHERE n > ? ORDER BY n",
                                (self.done,)).fetchall()
         for n, text, actor in rows:
+            self.done = n
+            if actor == "sistema":  # a seat freed (an undo took its character): not a command
+                continue
             result = self.session.run(text, actor=actor)
             assert result.ok, f"comando {n} {text!r} recusado na repetição: {result.error}"
             self.done = n

@@ -67,7 +67,8 @@ def test_entering_uses_the_house_default_danger_and_turn_zero(play: Play,
     assert play.state.dungeon.active and play.state.dungeon.turn == 0
     assert play.state.dungeon.danger == tables.get("masmorra", "perigo_padrao")
     assert play.state.mode == "masmorra"
-    assert "Inseguro" in events[0].text
+    (entered,) = [e for e in events if e.code == "masmorra.entrou"]
+    assert "Inseguro" in entered.text
 
 
 def test_entering_with_a_level_and_changing_it(play: Play) -> None:

@@ -125,13 +125,14 @@ def test_six_rounds_make_a_day(play: Play) -> None:
 
 def test_after_a_dungeon_the_next_travel_round_starts_on_the_grid(play: Play,
                                                                    tables: Tables) -> None:
-    """Leaving a dungeon at 22h10: the rest of round 6 was the dungeon's; the next travel
-    round starts at 0h00 of day 2 (the day ends first), and every later round stays on the
-    grid of 4-hour rounds."""
+    """A dungeon entered in the middle of round 6 (20h05, no travel round open) and left at
+    22h10: the rest of round 6 was the dungeon's; the next travel round starts at 0h00 of day
+    2 (the day ends first), and every later round stays on the grid of 4-hour rounds. (Entered
+    at the start of a round, the dungeon opens that round: see test_rules_travel.)"""
     from companion.engine.view import view_state
 
     start(play, party=(ana(),), terrain="estepe", day_start_terrain="estepe")
-    play.state = replace(play.state, minutes=20 * 60)
+    play.state = replace(play.state, minutes=20 * 60 + 5)
     play("masmorra", rng=FixedDice())
     play.state = replace(play.state, minutes=22 * 60 + 10)  # 13 turns later
     play("viagem", rng=FixedDice())
@@ -178,8 +179,8 @@ def test_a_round_on_the_grid_passes_no_remainder(play: Play) -> None:
 @pytest.mark.parametrize("row", range(1, 7))
 def test_initial_weather_every_row_of_every_season(play: Play, season: str, row: int) -> None:
     start(play, season=season)
-    events = run(play, "clima", row)
-    event = one_roll(events, "Clima inicial")
+    events = run(play, "clima", row)  # the GM's `clima`: the season's column rolled again
+    event = one_roll(events, "Clima rolado de novo")
     assert event.data["resultado"] == SEED_WEATHER[season][row - 1]
     assert play.state.travel.weather_row == row
 
@@ -456,7 +457,9 @@ def test_any_other_activity_resets_the_advance_count(play: Play) -> None:
      ("fuga", {"resultado": "sucesso"})],
 ])
 def test_time_without_advancing_resets_the_forced_march(play: Play, between: list) -> None:
-    """avançar ×2, a dungeon stay (or a chase), avançar: not a 3rd round in a row."""
+    """avançar ×2, a dungeon stay (or a chase), avançar: not a 3rd round in a row (the stay
+    opened round 3, with its weather and encounter check; the advance is in what is left of
+    it, or in the next round when the stay filled it)."""
     start(play, party=(ana(),), terrain="estepe")
     _march(play)
     _march(play)
@@ -464,7 +467,7 @@ def test_time_without_advancing_resets_the_forced_march(play: Play, between: lis
         play(name, **args)
     assert play.state.travel.consecutive_advances == 0
     play.state = replace(play.state, prompts=())  # whatever the stay asked is not the point
-    events = _march(play)
+    events = run(play, "avancar", *(() if play.state.travel.round_open else QUIET), 6, 5)
     assert play.state.travel.consecutive_advances == 1
     assert not any(p.kind == "marcha_forcada" for p in play.state.prompts)
     assert not any("Marcha forçada" in e.text for e in events)

@@ -240,9 +240,14 @@ READ_DIFFERENTLY_TODAY = {
     32: "issue 17, 1: the clock reaches the day's last round with no rest that day: the GM is "
         "told (a new GM-only warning)",
     49: "issue 17, 3: the closed session's tally counts Bruno's hunting die",
-    50: "issue 17, 7: back from the chase at 20h50, the rest of round 6 passes (the day ends "
-        "first) and the advance is day 3's round 1, on the grid",
-    51: "issue 17, 7: the next advance is round 2 (4h–8h), not 0h50–4h50",
+    33: "issue 26, 3: the dungeon entered at the start of round 6 (20h00) opens that round "
+        "first: its weather roll and encounter check, once",
+    46: "issue 26, 7: Bruno's Fúria (42) stays on his sheet with its rolled rounds until time "
+        "passes: the first chase turn ends it, and his player and the GM are told",
+    50: "issue 26, 3: back from the chase at 20h50, the advance is round 6's (the round the "
+        "dungeon and the chase began, whose rolls were made at 20h00); it ends at 0h00 (the "
+        "day ends); the next advance (51) is day 3's round 1 (0h–4h), as before",
+    52: "issue 26, 3: so the session's tally counts the dice of those rounds as rolled today",
     23: "issue 17, 12: a character's own roll (Bruno's and Ana's hit dice) says who rolled "
         "(quem)",
     43: "issue 17, 14: declaring flight tells the players the fact; how to say the escape "
@@ -254,6 +259,8 @@ READ_DIFFERENTLY_TODAY = {
 # migration fills their narration from today's replay (the stored text, which people see,
 # stays the table's).
 WORDED_DIFFERENTLY_TODAY = {
+    81: "issue 26, 12: the new day starts 'nas Colinas' (the region's own preposition), the "
+        "table saw 'em Colinas'",
     73: "issue 17, 8: Bruno's rest (command 23) recovers no Sanity today (his own is 5): its "
         "words say sanidade 5, the table saw 6",
 }
@@ -263,15 +270,19 @@ PARTY_TODAY = {
     ("bruno", "comida"): 7,  # 26: Bruno's own hunt succeeded (+2 food)
     ("bruno", "sanidade"): 5,  # 4: his own Sanity is 5: resting does not raise it to 6
 }
-# ... and the clock (50, 51): two rounds on the grid end at 8h00 of day 3, not at 4h50.
-CLOCK_TODAY = {"minutos": 2 * 24 * 60 + 8 * 60, "hora": "8h00", "rodada": 3,
-               "relogio": "Dia 3 · rodada 3 de 6 (8h–12h)"}
+# ... and the clock (50, 51): round 6 of day 2 and day 3's round 1 end at 4h00 of day 3, not
+# at 4h50; the second session's tally (52) counts the d6 those two advances rolled today.
+CLOCK_TODAY = {"minutos": 2 * 24 * 60 + 4 * 60, "hora": "4h00", "rodada": 2,
+               "relogio": "Dia 3 · rodada 2 de 6 (4h–8h)"}
+TALLY_TODAY = {"d6": 4}
 
 
 def shown_today(view: dict[str, Any]) -> dict[str, Any]:
     """A view the fixture showed, with the changes today's rules explain (PARTY_TODAY,
     CLOCK_TODAY, the region a terrain's default one)."""
     today = {**json.loads(json.dumps(view)), **CLOCK_TODAY}
+    if "dados" in today.get("registro", {}):
+        today["registro"] = {**today["registro"], "dados": TALLY_TODAY}
     if "terreno" in today and "regiao" not in today:  # the view names the region (issue 19):
         today["regiao"], today["regiao_nome"] = today["terreno"], today["terreno_nome"]
     for character in today.get("grupo", []):
@@ -726,4 +737,20 @@ def test_a_format_2_state_reads_back_with_no_party_prompt_and_no_named_region() 
     del raw["travel"]["region"], raw["travel"]["day_start_region"]
     read = codec.decode(json.dumps(raw).encode(), 2)
     assert read == state and read.prompts[0].party is False and read.travel.region is None
-    assert codec.FORMAT == 3
+    assert codec.FORMAT >= 3
+
+
+def test_a_format_3_open_round_with_nobody_acted_reads_as_the_waited_round() -> None:
+    """Format 4 added `advance_waited` (issue 26: a chase or a dungeon leaves its round open);
+    in a format 3 state an open round nobody acted in was the round that waited."""
+    from companion.history import codec
+    from companion.engine.model import State, Travel
+
+    for travel, waited in ((Travel(round_open=True), True),
+                           (Travel(round_open=True, acted=(("ana", "cacar"),)), False),
+                           (Travel(round_open=True, pending_advance=True), False),
+                           (Travel(), False)):
+        raw = json.loads(codec.encode(State(travel=travel)))
+        del raw["travel"]["advance_waited"]
+        read = codec.decode(json.dumps(raw).encode(), 3)
+        assert read.travel.advance_waited is waited, travel

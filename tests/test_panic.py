@@ -385,3 +385,38 @@ def test_estado_keeps_a_private_affliction_off_the_public_line(tables):
     assert "Ana: Medroso" in gm.text  # the GM's own line lists what only the player sees
     mine = play("estado", actor="player:ana")
     assert "aflição: Medroso" in mine[0].text
+
+
+# ---------------------------------------------------------------- what the card shows (issue 26)
+
+def _card(events: list) -> str:
+    """What a player's card headlines after the answer: the first `cartao` of the events."""
+    found = [e.data["cartao"] for e in events if e.data.get("cartao")]
+    assert found, [e.text for e in events]
+    return found[0]
+
+
+def test_the_card_never_asks_to_roll_what_the_companion_rolled(tables):
+    play = party_play(tables, sanity=3)
+    card = _card(panic(play, 20, 1, 2))  # Afetado; Tabela K 1; the random effect
+    assert "Role" not in card and "1d8" not in card and card.startswith("Afetado")
+
+
+@pytest.mark.parametrize("sanity,name", [(6, "Fúria"), (12, "Catatonia"), (16, "Terror")])
+def test_a_rolled_duration_is_on_the_card_the_sheet_and_estado(tables, sanity, name):
+    play = party_play(tables, sanity=sanity)
+    card = _card(panic(play, 20, 3))
+    assert f"{name} por 3 rodadas" in card and "1d4" not in card
+    shown = f"{name} (3 rodadas de combate)"
+    for viewer in ("gm", "player:ana"):
+        (sheet,) = [c for c in view_state(play.state, viewer, tables)["grupo"]
+                    if c["id"] == "ana"]
+        assert shown in sheet["condicoes"], viewer
+    (other,) = [c for c in view_state(play.state, "player:bia", tables)["grupo"]
+                if c["id"] == "ana"]
+    assert not any(name in text for text in other["condicoes"])  # the effect is hers (default)
+    said = play("estado", actor="gm")
+    assert any(shown in e.text for e in said)
+    ended = play("explorar")  # time passes: the combat rounds are long over
+    assert any(f"Acabou: {name}" in e.text for e in ended)
+    assert not ana(play).lasting

@@ -56,10 +56,12 @@ def test_reworded_answers_and_cancels_use_each_players_numbers(peers, session: S
                what="os pedidos de Bia")
     assert bia.cmd("responder pedido 2 rolar")["ok"]  # the log's 4
     gm_ok(gm, "cancelar pedido 3")  # Bia's 1
-    wait_until(lambda: _texts(bia, command="cancelar"), what="o cancelamento chegou a Bia")
+    wait_until(lambda: len(_texts(bia, command="cancelar")) == 2,
+               what="o cancelamento chegou a Bia")
     (answered,) = _texts(bia, kind="resposta")
     assert "atendeu à chamada 2:" in answered, answered
-    (cancelled,) = _texts(bia, command="cancelar")
+    (cancelled, everyone) = _texts(bia, command="cancelar")  # hers; everyone's (issue 26)
+    assert "pedido" not in everyone.lower() and "chamada" not in everyone.lower(), everyone
     assert cancelled.startswith("Chamada 1 (Bia:"), cancelled
     # the GM reads the log's numbers; Ana hears nothing of Bia's prompts
     wait_until(lambda: _texts(gm, command="cancelar"), what="o cancelamento chegou ao Mestre")

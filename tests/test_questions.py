@@ -163,7 +163,8 @@ def answer(session: Session, text: str, actor: str = "gm") -> dict[str, Any]:
     """The one event a question makes (visible only to whoever asked)."""
     events = ok(session.run(text, actor=actor))
     assert len(events) == 1, events
-    assert events[0]["visibility"] == actor and events[0]["kind"] == "relato"
+    assert events[0]["visibility"] == actor
+    assert events[0]["kind"] == ("estado" if "ficha" in events[0]["data"] else "relato")
     return events[0]
 
 
@@ -261,7 +262,10 @@ def test_the_shell_prints_each_answer(tmp_path: Path) -> None:
     assert "Magia escudo: 1 turno, 10 minutos." in dungeon["text"]
     assert "Descanso em 4 turnos." in dungeon["text"]
     assert ana["text"] == "Ana: 8 de 8 PV, sanidade 10, exaustão 0, comida 3, água 3."
-    assert printed[-1] == repeated == ana  # `repete`: the last result again, the same event
+    # `repete`: the last result again, the same event; a character's sheet is a state dump,
+    # no result (issue 26, 11), so it repeats the answer before it
+    assert ana["kind"] == "estado"
+    assert printed[-1] == repeated == dungeon
 
 
 # ---------------------------------------------------------------------------- repetir
@@ -421,7 +425,7 @@ def test_players_ask_over_socketio_and_only_they_hear_the_answer(server: Any,
         own = ana.cmd("como está a Ana")
         assert own["ok"] and affliction in own["events"][0]["text"]
         again = bia.cmd("repete")
-        assert again["ok"] and again["events"] == [sheet_of_ana["events"][0]]
+        assert again["ok"] and again["events"] == [said]  # the sheet is no result (issue 26)
         gm_said = gm.cmd("tempo")["events"][0]
         wait_until(lambda: gm_said in gm.events, what="a resposta no registro do Mestre")
         for peer, viewer in ((ana, "player:ana"), (bia, "player:bia")):
@@ -453,3 +457,18 @@ def test_the_answers_are_written_to_be_heard(table: Session) -> None:
     texts = [answer(table, "tempo")["text"], answer(table, "como está a Bia")["text"]]
     for text in texts:
         assert "·" not in text and not re.search(r"\d+h\d*", text), text
+
+
+def test_a_cancelled_panic_test_is_not_the_last_result_of_who_saw_it_asked(tables: Tables) -> None:
+    """Issue 26, 11: everyone saw 'Teste de pânico para Ana'; when the GM cancels it, everyone
+    sees that, so it is no longer the latest result on the table screen or Bia's phone."""
+    table = Session.open(None, 2, tables)
+    try:
+        for line in ("personagem Ana", "personagem Bia", "pânico Ana", "cancelar"):
+            ok(table.run(line))
+        for viewer in ("player:bia", "public"):
+            last = table.last_result(viewer)
+            assert last and all("Teste de pânico para Ana" not in e["text"] for e in last)
+            assert any("cancel" in e["text"] for e in last), (viewer, last)
+    finally:
+        table.close()

@@ -495,3 +495,46 @@ def test_a_players_report_gives_no_gm_instruction_and_labels_the_chase_day(
     css = (Path(__file__).resolve().parents[1] / "web/static/css/relatorio.css").read_text()
     assert "table.empilhada.rotulada td:first-child::before { content: attr(data-rotulo)" in css
     session.close()
+
+
+# ---------------------------------------------------------------- one fact, one visibility (issue 26)
+
+DUNGEON_NIGHT = ["personagem Ana pv 12 sanidade 6", "personagem Bia pv 10", "masmorra mortal",
+                 "turno", "turno", "turno", "turno", "dormir"]
+
+
+def test_every_dungeon_arrival_is_a_row_of_encounters_as_each_viewer_saw_it(
+        tmp_path: Path, tables: Tables) -> None:
+    """Seed 4: monsters reach the party's room on turn 1 and at hour 4 of the sleep (public),
+    and an adjacent room at hour 3 (the GM's): the GM's report has three rows, a player's the
+    two she saw."""
+    session = Session.open(tmp_path / "m.db", 4, tables)
+    play(session, DUNGEON_NIGHT)
+    events = session.events_since(0)
+    public = [e for e in events if e["visibility"] == "public"
+              and e["text"].startswith("Encontro! Os monstros chegam")]
+    arrivals = [e for e in events if e["data"].get("tabela") == "Fim do Turno"]
+    assert (len(public), len(arrivals)) == (2, 3)
+    gm = _report(session, tables)
+    assert [e.what for e in gm.encounters] == [e["data"]["resultado"] for e in arrivals]
+    ana = _report(session, tables, None, "player:ana", "Ana")
+    assert [e.what for e in ana.encounters] == [e["text"] for e in public]  # what she saw
+    session.close()
+
+
+def test_a_public_panic_result_is_in_every_players_report(tmp_path: Path,
+                                                          tables: Tables) -> None:
+    session = Session.open(tmp_path / "p.db", 5, tables)
+    play(session, ["personagem Ana pv 12 sanidade 3", "personagem Bia pv 10", "pânico Ana",
+                   "responder 18"])
+    said = [e["text"] for e in session.events_since(0) if e["visibility"] == "public"
+            and "falhou no teste de pânico" in e["text"]]
+    assert said == ["Ana falhou no teste de pânico (18 > Sanidade 3)."]
+    for viewer, name in (("player:bia", "Bia"), ("player:ana", "Ana"), ("gm", None)):
+        report = _report(session, tables, None, viewer, name)
+        (line,) = [c for c in report.characters if c.name == "Ana"]
+        assert said[0] in line.panic, viewer
+    bia = _report(session, tables, None, "player:bia", "Bia")
+    (line,) = [c for c in bia.characters if c.name == "Ana"]
+    assert all("Tabela J" not in text for text in line.panic)  # the effect is Ana's and the GM's
+    session.close()

@@ -103,6 +103,7 @@ def test_the_interruption_test_reads_its_die_and_attribute_from_the_table(tables
     play = Play(Tables(files=files, directory=tables.directory))
     camp(play, fed(ana()), safe=True)
     events = run(play, "descansar", 3, 1, 4)  # an encounter in the rest round interrupts
+    events += run(play, "responder", opcao="sim")  # the GM reveals it (it was the GM's)
     (prompt,) = play.state.prompts
     assert (prompt.kind, prompt.dice, prompt.modifier) == ("interrupcao", "1d12", 2)
     assert "Teste de DES DC 12" in prompt.text
@@ -277,6 +278,9 @@ def test_tabela_h_row_8_watcher_panics_and_an_encounter_interrupts(play: Play) -
     assert (fire_check.data["chance"], fire_check.data["resultado"]) == ("3:6", "Encontro")
     assert one_roll(events, "Encontros: Estepe").data["resultado"] == "Hienas (1d6)"
     kinds = [(p.kind, p.character) for p in play.state.prompts]
+    assert kinds == [("panico", "ana"), ("interromper_descanso", None)]  # the GM's encounter
+    run(play, "responder", pedido=play.state.prompts[1].id, opcao="sim")
+    kinds = [(p.kind, p.character) for p in play.state.prompts]
     assert kinds == [("panico", "ana"), ("interrupcao", "ana"), ("interrupcao", "bia")]
     assert not rolls(events, "Dados de vida")  # benefits wait for the CON tests
 
@@ -292,9 +296,10 @@ def test_tabela_h_row_8_without_encounter_gives_benefits(play: Play) -> None:
 # ---------------------------------------------------------------- interruptions
 
 def _interrupted(play: Play) -> None:
-    """An encounter in the rest round itself interrupts the rest."""
+    """An encounter in the rest round itself interrupts the rest (the GM reveals it)."""
     camp(play, fed(ana(hp=1, exhaustion=1)), fed(bia(hp=1)), safe=True)
     run(play, "descansar", 3, 1, 4)  # weather, encounter (estepe 1:6), encounter table row 4
+    run(play, "responder", opcao="sim")
 
 
 def test_an_encounter_during_the_rest_round_asks_con_dc_12(play: Play) -> None:
@@ -326,6 +331,7 @@ def test_two_interruptions_need_two_passes(play: Play) -> None:
     camp(play, fed(bia(hp=1)), safe=False)
     # weather 3; round encounter 1 (estepe 1:6) → row 2; Tabela H 8 → 3:6 on 2 → row 3
     run(play, "descansar", 3, 1, 2, 1, 8, 2, 3)  # row 2 is Hienas (1d6): 1 appears
+    run(play, "responder", pedido=play.state.prompts[1].id, opcao="sim")  # both the GM's
     panic, first = play.state.prompts
     assert (panic.kind, first.kind) == ("panico", "interrupcao")
     assert (first.dc, first.context["restantes"]) == (12, [[12, "O descanso foi interrompido."]])
@@ -447,3 +453,40 @@ def test_a_bad_mishap_effect_is_refused_at_load(tmp_path: Path, old: str, new: s
                                                 message: str) -> None:
     with pytest.raises(TableError, match=r"^tables/viagem\.yaml: " + message):
         changed_rules(tmp_path, "viagem.yaml", old, new)
+
+
+# ---------------------------------------------------------------- a secret interruption (issue 26)
+
+def test_a_secret_encounter_during_the_rest_waits_for_the_gm_to_reveal_it(play: Play) -> None:
+    """The round's encounter is the GM's (casa.yaml encontros.visibilidade: mestre): the
+    players are asked nothing until the GM says to interrupt the rest."""
+    camp(play, fed(ana(hp=1)), fed(bia(hp=1)), safe=True)
+    events = run(play, "descansar", 3, 1, 4)  # weather, encounter (estepe 1:6), row 4
+    (asked,) = play.state.prompts
+    assert (asked.kind, asked.character, asked.options) == (
+        "interromper_descanso", None, ("sim", "nao"))
+    assert "interromper o descanso agora?" in asked.text.lower()
+    assert "Ana" in asked.text and "DC 12" in asked.text
+    assert not [e for e in events if e.visibility != "gm" and "interromp" in e.text.lower()]
+    assert all(e.visibility == "gm" for e in events if e.kind == "pedido")
+    run(play, "responder", opcao="sim")
+    assert [(p.kind, p.character, p.dc) for p in play.state.prompts] == [
+        ("interrupcao", "ana", 12), ("interrupcao", "bia", 12)]
+
+
+def test_the_gm_may_let_the_rest_go_on_after_a_secret_encounter(play: Play) -> None:
+    camp(play, fed(ana(hp=1)), safe=True)
+    run(play, "descansar", 3, 1, 4)
+    events = run(play, "responder", 5, opcao="nao")  # 1d8 hit die: the rest's benefits
+    assert play.state.prompts == ()
+    assert one_roll(events, "Dados de vida").data["total"] == 5
+    assert play.state.party[0].hp == 6
+    assert not [e for e in events if e.visibility != "gm" and "interromp" in e.text.lower()]
+
+
+def test_a_public_encounter_still_interrupts_the_rest_at_once(tmp_path: Path) -> None:
+    play = Play(changed_rules(tmp_path, "casa.yaml", "  visibilidade: mestre",
+                              "  visibilidade: publico"))
+    camp(play, fed(ana(hp=1)), safe=True)
+    run(play, "descansar", 3, 1, 4)
+    assert [(p.kind, p.character) for p in play.state.prompts] == [("interrupcao", "ana")]

@@ -323,7 +323,8 @@ def test_a_new_session_waits_for_the_prompts(tables: Tables) -> None:
     with pytest.raises(CommandRejected) as refused:
         run(tables, Command("nova_sessao"), state=held(tables))
     assert refused.value.code == "campanha.pedidos_pendentes"
-    assert refused.value.message.startswith("ainda há pedidos esperando resposta (1): ")
+    assert refused.value.message.startswith(  # issue 26: the prompt named, not a bare id
+        "ainda há pedidos esperando resposta: pedido 1 (Ana: Tabela B: Forçando o Avanço)")
 
 
 def test_the_starting_region_is_data_for_the_new_session(tmp_path: Path) -> None:

@@ -240,7 +240,7 @@ def test_the_interruption_dc_changed_in_the_data_is_the_prompt_dc(tmp_path: Path
 
     rules = changed_rules(tmp_path, "viagem.yaml", "interrupcao_dc: 12", "interrupcao_dc: 15")
     scratch = Scratch(rng=random.Random(1), tables=rules, command=Command("descansar"))
-    assert interruption(scratch) == (15, "O descanso foi interrompido.")
+    assert interruption(scratch) == (15, "O descanso foi interrompido.", False)
 
 
 def test_the_lost_rations_roll_is_named_by_the_data(tmp_path: Path) -> None:

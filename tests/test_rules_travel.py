@@ -13,6 +13,7 @@ from companion.engine.core import StartRules
 from companion.rules.loader import load_rules
 from companion.engine.procedures.encounters import EncounterSettings, EncounterTables
 from companion.engine import Command, initial_state
+from companion.engine.model import State, Travel
 from companion.engine.procedures.advance import GettingLost
 from companion.engine.procedures.forced_march import (
     ForcedMarch,
@@ -325,7 +326,7 @@ def test_an_ammo_modifier_changed_in_the_data_is_the_roll(tmp_path: Path) -> Non
 
 def test_the_foraging_texts_come_from_narracao(tmp_path: Path) -> None:
     rules = changed_rules(tmp_path, "narracao/viagem.yaml",
-                          'municoes: "{{ nome }}: {{ municoes }} munições"',
+                          "municoes: \"{{ nome }}: {{ municoes | contagem('munição', 'munições') }}\"",
                           'municoes: "{{ nome }} faz {{ municoes }} flechas"')
     play = start(Play(rules), party=(ana(),), terrain="floresta")
     events = run(play, "criar_municao", 10, personagem="Ana")
@@ -377,3 +378,50 @@ def test_an_encounter_table_missing_for_a_region_is_refused_at_load(tmp_path: Pa
     with pytest.raises(TableError, match=r"tables/encontros\.yaml: 'regioes\.pantano' deveria "
                                          r"ser a tabela de encontros dessa região"):
         load_rules(folder)
+
+
+# ---------------------------------------------------------------- a round a chase or dungeon fills (issue 26)
+
+def _round_start_rolls(events: list) -> list[str]:
+    return [e.data["tabela"] for e in events if e.kind == "rolagem"
+            and e.data["tabela"] in ("Clima", "Encontro aleatório")]
+
+
+def test_a_chase_at_the_start_of_a_round_keeps_its_weather_encounter_and_activities(
+        tables) -> None:
+    """RULES.md: every travel round gets its weather roll and encounter check once, at its
+    start, even when a chase fills part of it; who did not act keeps their activity."""
+    from tests.conftest import Play
+    from tests.rules_helpers import new_character
+
+    party = (new_character(id="ana", name="Ana", food=3, water=3),
+             new_character(id="bia", name="Bia", food=3, water=3))
+    play = Play(tables, State(minutes=240, travel=Travel(weather_row=3), party=party))
+    events = play("fugir") + play("fuga", resultado="sucesso")  # the chase starts
+    assert _round_start_rolls(events) == ["Clima", "Encontro aleatório"]
+    events = play("fuga", resultado="sucesso") + play("fuga", resultado="sucesso")
+    assert play.state.chase is None and play.state.minutes == 260
+    events += play("cacar", personagem="Ana")
+    assert _round_start_rolls(events) == []  # the round is the one the chase began
+    assert play.state.minutes == 260 and play.state.travel.round_open
+    events += play("forragear", personagem="Bia")  # the last one to act closes it
+    assert _round_start_rolls(events) == []
+    assert play.state.minutes == 480  # the round ends where it ends (8h), not 4 h later
+    play("explorar")
+    assert _round_start_rolls(play.events).count("Clima") == 2
+
+
+def test_a_dungeon_entered_at_the_start_of_a_round_had_its_weather_and_encounter(
+        tables) -> None:
+    from tests.conftest import Play
+    from tests.rules_helpers import new_character
+
+    party = (new_character(id="ana", name="Ana", food=3, water=3),)
+    play = Play(tables, State(minutes=240, travel=Travel(weather_row=3), party=party))
+    events = play("masmorra")
+    assert _round_start_rolls(events) == ["Clima", "Encontro aleatório"]
+    play("turno")
+    play("turno")
+    events = play("viagem") + play("explorar")
+    assert _round_start_rolls(events) == []
+    assert play.state.minutes == 480

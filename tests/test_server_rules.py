@@ -96,3 +96,28 @@ def test_the_rules_over_http_need_the_gm_token(server: RunningServer) -> None:
     assert requests.get(url, headers=AUTH, timeout=5).json()["sobrescritas"] == {}
     not_json = requests.post(url, data="casa: 1", headers=AUTH, timeout=5)
     assert not_json.status_code == 400 and not_json.json()["ok"] is False
+
+
+def test_a_new_region_never_replaces_one_that_exists(server: RunningServer, session: Any,
+                                                     peers: Callable[..., Peer]) -> None:
+    """Issue 26 point 1: "Nova região" (`criar`) with a taken name is refused with the reason,
+    and the region keeps its own table; a terrain's name gets a message about terrains."""
+    gm = peers({"token": GM_TOKEN})
+    gm.welcome()
+    made = rules(gm, {"criar": {"encontros": {"regioes": {"floresta_sombria": SOMBRIA}}}})
+    assert made["ok"] is True, made
+    kept = session.overrides
+    stock = {**SOMBRIA, "dados": "1d6", "linhas": {n: f"Linha {n}" for n in range(1, 7)}}
+    again = rules(gm, {"criar": {"encontros": {"regioes": {"floresta_sombria": stock}}}})
+    assert again["ok"] is False
+    assert "já existe uma região 'Floresta Sombria'" in again["erro"]
+    assert session.overrides == kept
+    terrain = rules(gm, {"criar": {"encontros": {"regioes": {"pantano": {
+        **SOMBRIA, "regiao": "Pântano", "terreno": "pantano"}}}}})
+    assert terrain["ok"] is False
+    assert "uma região não pode ter o nome de um terreno" in terrain["erro"]
+    assert "não existe" not in terrain["erro"] and "regioes.pantano" not in terrain["erro"]
+    assert session.overrides == kept
+    # editing the region itself (`alterar`) still changes its table
+    edited = rules(gm, {"alterar": {"encontros": {"regioes": {"floresta_sombria": stock}}}})
+    assert edited["ok"] is True

@@ -231,3 +231,23 @@ def test_the_gm_is_told_the_seats_as_they_change(session: Session, peers) -> Non
     later = peers({"token": GM_TOKEN})
     assert list(seats(later.welcome()["lugares"])) == ["carla", "ana"]
     assert ana.of("lugares") == []  # never to a player
+
+
+def test_undoing_the_character_a_player_joined_as_frees_their_seat(
+        server: RunningServer, session: Session, peers) -> None:
+    """Issue 26, 12: Caio joined by name (his character made by that join); the GM undoes it:
+    Caio's phone is told and let go, his token stops working, the seat list drops him."""
+    gm = peers({"token": GM_TOKEN})
+    gm.welcome()
+    caio = peers({"nome": "Caio"})
+    token = caio.welcome()["token"]
+    wait_until(lambda: "caio" in last_seats(gm), what="Caio no quadro de lugares")
+    assert gm_ok(gm, "desfazer")
+    assert [c.id for c in session.state.party] == []
+    told = wait_until(lambda: caio.of("lugar_liberado"), what="o aviso ao aparelho de Caio")
+    assert told[0]["personagem"] == "caio" and "desfez o personagem" in told[0]["motivo"]
+    wait_until(lambda: not caio.sio.connected, what="o aparelho de Caio desconectado")
+    assert session.player_by_token(token) is None
+    assert "token inválido" in refused_join(server, {"token": token})
+    wait_until(lambda: "caio" not in last_seats(gm), what="Caio fora do quadro")
+    assert [s.character_id for s in session.seats()] == []

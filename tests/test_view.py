@@ -333,3 +333,18 @@ def test_the_view_texts_come_from_narracao(tmp_path):
     view = view_state(state, "public", from_here)
     assert view["hora"] == "1:10" and view["viagem"]["hexes_texto"] == "2 hexágonos"
     assert view["perseguicao"]["velocidade_diferenca"] == "velocidades iguais"
+
+
+def test_two_lights_of_one_kind_are_told_apart(tables):
+    """Issue 26, 11: 'Tocha 1: 6 turnos · Tocha 2: 2 turnos', in the view, estado and tempo."""
+    from tests.conftest import Play
+
+    lit = State(dungeon=Dungeon(active=True, lights=(Timer("tocha", 2), Timer("tocha", 6),
+                                                      Timer("lanterna", 24))))
+    dungeon = view_state(lit, "public", tables)["masmorra"]
+    assert dungeon["luzes"] == [{"nome": "Tocha 1", "turnos": 2}, {"nome": "Tocha 2", "turnos": 6},
+                                {"nome": "Lanterna", "turnos": 24}]
+    play = Play(tables, lit)
+    said = " ".join(e.text for e in play("estado") + play("tempo"))
+    assert "Tocha 1 (2 turnos)" in said and "Tocha 2 (6 turnos)" in said
+    assert "Tocha 1: 2 turnos" in said and "Tocha 2: 6 turnos" in said

@@ -5,7 +5,8 @@ dungeon sleep and chase turns all call it, so time has the same effects everywhe
 this order:
 
 1. time that is not an advance round breaks the run of consecutive advances (Tabela B), and a
-   travel round in progress is over;
+   travel round in progress is over when the clock reaches its end (the next multiple of the
+   round's length: a chase or a dungeon turn inside it leaves it open);
 2. inside a dungeon, the `dungeon_turns` hooks: one call with the whole turns that passed
    (`minutes // masmorra.yaml turno_minutos`, when at least one) — light.tick_timers burns the
    lights and spells, saying what went out;
@@ -92,14 +93,19 @@ def pass_time(state: State, scratch: Scratch, minutes: int, *, advancing: bool =
     """Move the clock `minutes` forward. `advancing`: this time is an Avançar round."""
     if not advancing:
         state = replace(state, travel=replace(state.travel, consecutive_advances=0))
-    if minutes > 0 and (state.travel.acted or state.travel.round_open):  # the round is over
+    if minutes > 0 and state.flight_speeds is not None:  # that combat is over
+        state = replace(state, flight_speeds=None)
+    length = HOOKS.round_minutes(scratch)
+    ends = (state.minutes // length + 1) * length
+    if minutes > 0 and state.minutes + minutes >= ends \
+            and (state.travel.acted or state.travel.round_open):  # the round is over
         state = replace(state, travel=replace(state.travel, acted=(), round_open=False,
-                                              round_encounter=False, pending_advance=False))
+                                              round_encounter=False, pending_advance=False,
+                                              advance_waited=False))
     if state.dungeon.active:
         state = _dungeon_turns(state, scratch, minutes)
     start = state.minutes
     state = _cross_midnights(state, scratch, state.minutes + minutes)
-    length = HOOKS.round_minutes(scratch)
     rounds = state.minutes // length - start // length
     for hook in HOOKS.rounds_ended:
         state = hook(state, scratch, rounds)
@@ -107,17 +113,19 @@ def pass_time(state: State, scratch: Scratch, minutes: int, *, advancing: bool =
 
 
 def expire_lasting(state: State, scratch: Scratch) -> State:
-    """Drop the lasting conditions whose time is over, one line per condition."""
-    ended: dict[str, list[str]] = {}
+    """Drop the lasting conditions whose time is over, one line per condition, seen by whom
+    the condition was seen."""
+    ended: dict[tuple[str, str], list[str]] = {}
     party = []
     for character in state.party:
         over = [c for c in character.lasting if c.until <= state.minutes]
         for condition in over:
-            ended.setdefault(condition.text, []).append(character.name)
+            ended.setdefault((condition.text, condition.visibility), []).append(character.name)
         party.append(replace(character, lasting=tuple(
             c for c in character.lasting if c.until > state.minutes)) if over else character)
-    for text, names in ended.items():
-        scratch.tell("relogio.acabou", condicao=text, fim=True, words={"quem": names})
+    for (text, visibility), names in ended.items():
+        scratch.tell("relogio.acabou", visibility, condicao=text, fim=True,
+                     words={"quem": names})
     return replace(state, party=tuple(party)) if ended else state
 
 

@@ -34,6 +34,10 @@ class Lasting:
     until: int
     edge: str | None = None
     since: int = 0  # the session minute it starts at ("nas próximas duas rodadas": the next)
+    # combat rounds it lasts as the companion rolled them (a brief panic effect: 1d4 rounds of
+    # Terror), shown as such; it ends when time next passes (rounds are over by then)
+    rounds: int | None = None
+    visibility: str = "public"  # who sees it on the sheet (a panic effect: its player and the GM)
 
 
 @dataclass(frozen=True)
@@ -130,6 +134,9 @@ class Travel:
     round_open: bool = False
     round_encounter: bool = False
     pending_advance: bool = False  # the round's advance waits for the forced-march tests
+    # the round's advance waited for who rests off a forced march: the group does not advance
+    # in it (a round a chase or a dungeon opened has not waited: the group may advance in it)
+    advance_waited: bool = False
 
 
 @dataclass(frozen=True)
@@ -191,6 +198,9 @@ class State:
     travel: Travel = Travel()
     dungeon: Dungeon = Dungeon()
     chase: Chase | None = None
+    # the speeds the GM gave for a flight whose escape test failed (combat goes on): the next
+    # `fugir` of that combat keeps them; time passing (the combat is over) drops them
+    flight_speeds: tuple[int, int] | None = None
     party: tuple[Character, ...] = ()
     prompts: tuple[Prompt, ...] = ()
     next_prompt_id: int = 1

@@ -94,6 +94,7 @@ from companion.engine.scratch import Scratch
 from companion.engine.terrain import terrain_name
 from companion.tables.protocol import CommandRules
 from companion.tables.files import Tables
+from companion.tables.light_sources import LightRules
 
 PLAYER_PREFIX = protocol.PLAYER_PREFIX
 
@@ -186,7 +187,9 @@ def _dungeon(state: State, scratch: Scratch) -> dict[str, Any] | None:
         "perigo_efetivo": effective,
         "perigo_efetivo_nome": _danger_name(scratch, effective),
         "turnos_sem_descanso": current.turns_since_rest,
-        "luzes": [{"nome": t.name, "turnos": t.turns_left} for t in current.lights],
+        "luzes": [{"nome": name, "turnos": t.turns_left} for name, t in zip(
+            scratch.piece(LightRules).shown_names([t.name for t in current.lights]),
+            current.lights)],
         "magias": [{"nome": t.name, "turnos": t.turns_left} for t in current.spells],
         "ordem_marcha": [names.get(i, i) for i in current.marching_order],
     }
@@ -210,14 +213,20 @@ def _chase(state: State, scratch: Scratch) -> dict[str, Any] | None:
     return shown
 
 
-def _lasting(state: State, character: Character, scratch: Scratch) -> list[dict[str, Any]]:
-    """Conditions with an end, with the travel rounds they still last (rounded up)."""
+def _lasting(state: State, character: Character, scratch: Scratch,
+             viewer: str) -> list[dict[str, Any]]:
+    """Conditions with an end that `viewer` may see, with the travel rounds they still last
+    (rounded up), or the combat rounds rolled for them."""
     minutes = scratch.piece(TravelRound).minutos
     shown = []
     for c in character.lasting:
+        if not protocol.may_see(c.visibility, viewer):
+            continue
         entry: dict[str, Any] = {"texto": c.text, "rodadas": -(-(c.until - state.minutes) // minutes),
                                  "desvantagem": c.edge == "desvantagem"}
-        if c.since > state.minutes:  # not yet in force ("pelo próximo dia")
+        if c.rounds is not None:  # combat rounds, as rolled (a brief panic effect)
+            entry["rodadas_combate"] = c.rounds
+        if c.since > state.minutes and c.rounds is None:  # not yet in force ("pelo próximo dia")
             entry["comeca_dia"] = c.since // MINUTES_PER_DAY + 1
         shown.append(entry)
     return shown
@@ -226,7 +235,8 @@ def _lasting(state: State, character: Character, scratch: Scratch) -> list[dict[
 def _lasting_text(entry: dict[str, Any], scratch: Scratch) -> str:
     """'Mosquitos (DESV, mais 2 rodadas)', 'Febre (no dia 3)' (tables/narracao/relogio.yaml)."""
     return scratch.tables.narration.render("relogio.condicao_com_fim",
-                                           {"comeca_dia": None, **entry})
+                                           {"comeca_dia": None, "rodadas_combate": None,
+                                            **entry})
 
 
 def _character(state: State, character: Character, viewer: str,
@@ -235,7 +245,7 @@ def _character(state: State, character: Character, viewer: str,
     visibility each keeps, and the details (modifiers, rest owed, exhaustion's effects) for
     the GM and the character's own player."""
     detailed = viewer == GM or viewer == protocol.player_key(character.id)
-    lasting = _lasting(state, character, scratch)
+    lasting = _lasting(state, character, scratch, viewer)
     shown: dict[str, Any] = {
         "id": character.id, "nome": character.name, "nivel": character.level,
         "pv": character.hp, "pv_max": character.hp_max, "sanidade": character.sanity,

@@ -18,7 +18,7 @@ from companion.tables import protocol
 from companion.engine import State
 from companion.tables.errors import CompanionError
 
-FORMAT = 3  # the format `encode` writes; raise it (and add a migration) when State changes shape
+FORMAT = 4  # the format `encode` writes; raise it (and add a migration) when State changes shape
 
 
 def _afflictions_seen_by_their_player(raw: dict[str, Any]) -> dict[str, Any]:
@@ -41,10 +41,24 @@ def _new_fields_take_their_defaults(raw: dict[str, Any]) -> dict[str, Any]:
     return raw
 
 
+def _no_round_waited(raw: dict[str, Any]) -> dict[str, Any]:
+    """Format 3 → 4: the travel round says whether its advance waited for who rests off a
+    forced march (`advance_waited`). A format 3 state's open round with nobody acted was such
+    a round (a chase or a dungeon never left a round open then), so it reads as waited. A
+    lasting condition may now count combat rounds and keep who sees it (`rounds`,
+    `visibility`): a format 3 one had neither (travel rounds, public), the defaults; nor had
+    it the speeds of a failed flight (`flight_speeds`, None)."""
+    travel = raw.get("travel", {})
+    travel["advance_waited"] = bool(travel.get("round_open")) and not travel.get("acted") \
+        and not travel.get("pending_advance")
+    return raw
+
+
 # format → the function that turns a decoded JSON object of that format into the next format's
 MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
     1: _afflictions_seen_by_their_player,
     2: _new_fields_take_their_defaults,
+    3: _no_round_waited,
 }
 
 _encoder = msgspec.json.Encoder()

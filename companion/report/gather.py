@@ -21,7 +21,7 @@ from companion.report.model import (
     Utterance,
     WeatherPoint,
 )
-from companion.report.source import Campaign, Entry, SessionSpan
+from companion.report.source import CODE, Campaign, Entry, SessionSpan
 from companion.report.words import ReportLookups, ReportWords
 from companion.tables.files import Tables
 
@@ -145,7 +145,7 @@ def travel(entries: Sequence[Entry], tables: Tables) -> tuple[int, int, int, flo
             terrains[where] = terrains.get(where, 0) + 1
         elif set(data) == {"dia"}:
             days += 1
-        elif event["command"] == "turno" and "turno" in data and "descanso" in data:
+        elif "turno" in data and "descanso" in data:  # a turn, explored or rested
             turns += 1
         if data.get("tabela") == advance and isinstance(data.get("hexes"), (int, float)):
             hexes += float(data["hexes"])
@@ -174,9 +174,12 @@ def _chance_hit(data: Mapping[str, Any]) -> bool:
 
 
 def encounters(entries: Sequence[Entry], tables: Tables) -> tuple[Encounter, ...]:
-    """Each encounter check that came up, and each roll on a region's encounter table."""
+    """Each encounter as the viewer saw it: a roll on a region's encounter table (or a check
+    that came up with none), and each dungeon arrival — its roll (the GM's), or the public
+    warning of monsters in the party's room (what the players saw): one row per fact."""
     lookups = _find(tables)
     check, prefix = lookups.checagem_encontro, lookups.prefixo_encontros
+    arrival, warning = lookups.chegada_masmorra, lookups.codigo_chegada
     nothing = tables.piece(ReportWords).label("encontro_sem_tabela")
     found: list[Encounter] = []
     for entry in _live(entries):
@@ -185,9 +188,19 @@ def encounters(entries: Sequence[Entry], tables: Tables) -> tuple[Encounter, ...
         number = rounds[-1]["rodada"] if rounds else None
         here = region_of(entry.before, tables)
         waiting: Encounter | None = None
+        rolled_arrival = False  # the GM saw the arrival's roll: its warning is the same fact
         for event in entry.events:
             data, name = event["data"], str(event["data"].get("tabela", ""))
+            if event.get(CODE) == warning:
+                if not rolled_arrival:
+                    found.append(Encounter(day, number, here, str(event["text"])))
+                rolled_arrival = False
+                continue
             if event["kind"] != "rolagem":
+                continue
+            if name == arrival:
+                found.append(Encounter(day, number, here, str(data.get("resultado", ""))))
+                waiting, rolled_arrival = None, True
                 continue
             if name == check and _chance_hit(data):
                 if waiting:
@@ -257,11 +270,11 @@ def characters(start: Mapping[str, Any], entries: Sequence[Entry],
             for index, key in enumerate(SUPPLIES):
                 spent.setdefault(cid, [0, 0, 0])[index] += max(0, int(was.get(key, 0))
                                                                - int(now.get(key, 0)))
-    panic_tables = set(_find(tables).tabelas_panico)
+    panic_codes = set(_find(tables).codigos_panico)
     panic: dict[str, list[str]] = {}
     for _entry, event in _live_events(entries):
         data = event["data"]
-        if data.get("tabela") in panic_tables and data.get("personagem"):
+        if event.get(CODE) in panic_codes and data.get("personagem"):
             panic.setdefault(str(data["personagem"]), []).append(event["text"])
     lines = []
     for cid, now in last.items():
@@ -302,7 +315,7 @@ def chases(start: Mapping[str, Any], entries: Sequence[Entry],
         elif open_chase is not None:
             if isinstance(data.get("turno"), int) and "placar" in data:
                 open_chase["turns"] = max(open_chase["turns"], data["turno"])
-            if "fim" in data:
+            if isinstance(data.get("fim"), str):  # how it ended (a condition's end is True)
                 out.append(ChaseLine(open_chase["day"], open_chase["where"],
                                      open_chase["turns"], event["text"]))
                 open_chase = None

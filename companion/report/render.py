@@ -177,6 +177,12 @@ def _supplies(report: Report, w: ReportWords) -> str:
     return _section("provisoes", w.section("provisoes"), body)
 
 
+def _sentences(texts: Sequence[str]) -> str:
+    """Whole sentences one after the other ('Ana falhou… Tabela J…'), never '.;'."""
+    return " ".join(text if text.rstrip().endswith((".", "!", "?")) else text.rstrip() + "."
+                    for text in texts)
+
+
 def _characters(report: Report, w: ReportWords) -> str:
     if not report.characters:
         return _section("personagens", w.section("personagens"), _empty(w.empty("personagens")))
@@ -187,7 +193,8 @@ def _characters(report: Report, w: ReportWords) -> str:
             (f" (máx. {c.exhaustion[2]})" if c.exhaustion[2] > c.exhaustion[1] else "")
         left = f"{c.left[0]} / {c.left[1]} / {c.left[2]}"
         marks = "; ".join([*c.afflictions, *c.conditions]) or w.label("nada")
-        rows.append((c.name, hp, exhaustion, "; ".join(c.panic) or w.label("nada"), marks, left))
+        rows.append((c.name, hp, exhaustion, _sentences(c.panic) or w.label("nada"), marks,
+                     left))
     head = [w.label("personagem"), w.label("pv"), w.label("exaustao"), w.label("panico"),
             w.label("aflicoes"),
             f"{w.label('comida')} / {w.label('agua')} / {w.label('municao')}"]

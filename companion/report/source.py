@@ -35,6 +35,10 @@ UNCHANGING = replay.PLACELESS - {SESSION_START}
 
 EventDict = dict[str, Any]
 
+# the narration code of an event, kept beside what the viewer saw (the report finds facts by it;
+# the wire and the exports never carry it)
+CODE = "code"
+
 
 class ReportError(CompanionError):
     """The report cannot be made as asked (no such session, no such player, no log)."""
@@ -257,8 +261,8 @@ def entries(campaign: Campaign, span: SessionSpan, tables: Tables,
     for stored, before, after, rules in _history(campaign, rules_of, span.first, span.last):
         shown = projection.view(view_state(after, viewer, rules_of.of(rules))) \
             if after is not before else view
-        seen = tuple(projection.show(event) for event in _stored_events(campaign, stored)
-                     if projection.sees(event))
+        seen = tuple({**projection.show(event), CODE: event.code}
+                     for event in _stored_events(campaign, stored) if projection.sees(event))
         said = replace(stored, text=projection.quote(quoted(stored)))
         out.append(Entry(said, seen, view, shown, rules_of.of(rules)))
         view = shown

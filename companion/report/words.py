@@ -19,6 +19,9 @@ class ReportLookups:
     prefixo_encontros: str
     tabela_avanco: str
     tabelas_panico: tuple[str, ...]
+    codigos_panico: tuple[str, ...]  # the events of a panic (test and effect), by their code
+    chegada_masmorra: str  # the roll of where dungeon monsters arrive
+    codigo_chegada: str  # the public warning that they arrived in the party's room
     luzes: Mapping[str, tuple[str, str]]  # a light source: its name for one, for several
 
     def light_name(self, key: str, amount: int) -> str:

@@ -24,6 +24,7 @@ import yaml
 from companion.rules import version
 from companion.engine.model import State
 from companion.engine.procedures.encounters import EncounterTables
+from companion.engine.terrain import TerrainNames
 from companion.tables.errors import TableError
 from companion.rules.loader import rules_from
 from companion.tables.rulebook import typed_at
@@ -101,6 +102,15 @@ def effective(shipped: Tables, overrides: Mapping[str, Any]) -> Tables:
     return rules_from(shipped, files)
 
 
+class Taken(TableError):
+    """A creation (`patched(create=True)`) naming a key the campaign's rules already have where
+    the GM may add their own (a region, a light source): nothing is replaced."""
+
+    def __init__(self, path: tuple[Any, ...]) -> None:
+        super().__init__(f"tables/{path[0]}.yaml: '{_dotted(path[1:])}' já existe")
+        self.path = path
+
+
 @dataclass(frozen=True)
 class Change:
     """A change of the GM's rules checked: the overrides after it, the rules they give, and
@@ -112,16 +122,17 @@ class Change:
 
 
 def patched(shipped: Tables, current: Mapping[str, Any], patch: Any,
-            origin: str = ORIGIN_GM) -> Change:
+            origin: str = ORIGIN_GM, create: bool = False) -> Change:
     """The GM's rules after `patch` (the export's shape; null: back to the shipped value),
     checked as a whole: a TableError names the file, the key and the row, and nothing
-    changes."""
+    changes. With `create`, the patch only adds the GM's own keys (a new region): one that
+    exists already is refused (Taken), never replaced."""
     _check_shape(shipped, patch)
     patch = _numbered(patch)
     now = effective(shipped, current)
     files = {stem: copy.deepcopy(data) for stem, data in now.files.items()}
     for stem, part in patch.items():
-        files[stem] = _apply(files[stem], part, shipped.files[stem], (stem,), shipped)
+        files[stem] = _apply(files[stem], part, shipped.files[stem], (stem,), shipped, create)
     overrides = {stem: found for stem in editable(shipped)
                  if (found := diff(shipped.files[stem], files[stem]))}
     tables = effective(shipped, overrides)
@@ -154,15 +165,19 @@ def _check_shape(shipped: Tables, patch: Any) -> None:
                              "mapa de chaves, como no arquivo")
 
 
-def _apply(node: Any, part: Any, shipped: Any, path: tuple[Any, ...], tables: Tables) -> Any:
+def _apply(node: Any, part: Any, shipped: Any, path: tuple[Any, ...], tables: Tables,
+           create: bool = False) -> Any:
     """`part` of a patch applied at `node` (the campaign's value at `path`; `shipped`, the
-    shipped one there, or None)."""
+    shipped one there, or None); with `create`, a key the GM may add that is already there is
+    refused (Taken)."""
     if not isinstance(part, Mapping) or not isinstance(node, Mapping) or _whole(node) \
             or _whole(part):
         return copy.deepcopy(part)
     result = dict(node)
     for key, value in part.items():
         was = shipped.get(key) if isinstance(shipped, Mapping) else None
+        if create and key in result and _may_add(tables, path):
+            raise Taken(path + (key,))
         if key not in result and not _may_add(tables, path):
             raise TableError(f"tables/{path[0]}.yaml: a chave '{_dotted(path[1:] + (key,))}' "
                              "não existe nas tabelas do companheiro")
@@ -172,7 +187,7 @@ def _apply(node: Any, part: Any, shipped: Any, path: tuple[Any, ...], tables: Ta
             else:
                 result[key] = copy.deepcopy(was)  # back to the shipped value
             continue
-        result[key] = _apply(result[key], value, was, path + (key,), tables) \
+        result[key] = _apply(result[key], value, was, path + (key,), tables, create) \
             if key in result else copy.deepcopy(value)
     return result
 
@@ -189,6 +204,25 @@ def _may_add(tables: Tables, path: tuple[Any, ...]) -> bool:
 
 def _dotted(keys: tuple[Any, ...]) -> str:
     return ".".join(str(key) for key in keys) or "(raiz)"
+
+
+def taken_reason(tables: Tables, taken: Taken, patch: Any) -> str:
+    """Why a creation was refused, in words (tables/narracao/regras.yaml): a region named after
+    a terrain, a region whose name is taken, or another key that exists."""
+    stem, keys = taken.path[0], taken.path[1:]
+    words = tables.narration
+    if stem != "encontros" or len(keys) != 2 or keys[0] != "regioes":
+        return words.render("regras.ja_existe", {"arquivo": stem, "chave": _dotted(keys)})
+    key = str(keys[1])
+    asked = patch.get(stem, {}).get("regioes", {}).get(keys[1]) if isinstance(patch, Mapping) \
+        else None
+    said = asked.get("regiao") if isinstance(asked, Mapping) else None
+    terrains = tables.piece(TerrainNames).names()
+    if key in terrains:
+        return words.render("regras.regiao_terreno", {"nome": said or terrains[key],
+                                                      "terreno": terrains[key]})
+    return words.render("regras.regiao_existe",
+                        {"nome": tables.piece(EncounterTables).name(key, terrains)})
 
 
 # ------------------------------------------------------------------ opening after an update

@@ -7,7 +7,8 @@ All need `Authorization: Bearer <gm token>`. Answers are JSON; errors are
 token), 413 (body too large), 429 (the GM token's commands, socket and HTTP together, over
 their limit) or 422 (the command was understood as text but refused). The rules
 answer `{"ok", "erro"}` like the Socket.IO `regras` acknowledgement (companion.rules.form:
-what GET shows; POST takes the export file's shape, `?validar=1` for a dry run).
+what GET shows; POST takes the export file's shape, `?validar=1` for a dry run, `?criar=1`
+to only add, as the Regras screen's "Nova região").
 """
 from __future__ import annotations
 
@@ -79,7 +80,9 @@ def blueprint(session: ServedSession, tables: Tables,
         except AccessDenied as refused:
             return jsonify({"ok": False, "erro": refused.message}), 400
         dry_run = request.args.get("validar") in ("1", "sim", "true")
-        answer = rules_answer(session.change_rules(body, "gm", dry_run=dry_run), dry_run)
+        create = request.args.get("criar") in ("1", "sim", "true")
+        answer = rules_answer(session.change_rules(body, "gm", dry_run=dry_run, create=create),
+                              dry_run)
         return jsonify(answer), 200 if answer["ok"] else 422
 
     @api.post("/command")

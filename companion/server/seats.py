@@ -32,6 +32,7 @@ from companion.server.budget import Budget
 from companion.server.fanout import Dispatcher
 from companion.server.rooms import GM_ROOM, NAMESPACE, Client, Connections
 from companion.server.served import ServedSession
+from companion.history.replay import SEAT_FREED, UNDO
 from companion.tables.files import Tables
 
 LEAVE_GRACE = 0.5  # seconds the phone that left has to read its acknowledgement
@@ -73,9 +74,13 @@ class Seats:
         in order with the welcomes)."""
         self.dispatcher.put("lugares", self._push)
 
-    def on_events(self, _events: list[dict]) -> None:
+    def on_events(self, events: list[dict]) -> None:
         """Session callback: a change of the party (a character made or undone) changes the
-        list."""
+        list; a seat an undo freed (its character undone) lets its phones go."""
+        for event in events:
+            data = event.get("data") or {}
+            if event.get("command") == SEAT_FREED and data.get("por") == UNDO:
+                self._let_go_of(str(data.get("personagem")), str(data.get("nome")), UNDO)
         party = tuple((c.id, c.name) for c in self.session.state.party)
         if party != self._party:
             self._party = party
@@ -145,6 +150,16 @@ class Seats:
             phones = self.connections.of_viewer(viewer)
         by = told[0]["data"]["por"] if told else actor
         name = told[0]["data"]["nome"] if told else character_id
+        self._let_go_of(character_id, name, by, asker, phones)
+        return {"ok": True}
+
+    def _let_go_of(self, character_id: str, name: str, by: str, asker: str | None = None,
+                   phones: list[Client] | None = None) -> None:
+        """Tell the phones of a freed seat why, and let them go (the asker, if one of them,
+        after its acknowledgement)."""
+        if phones is None:
+            phones = self.connections.of_viewer(protocol.viewer_for_role("jogador",
+                                                                         character_id))
         notice = {"personagem": character_id, "por": by,
                   "motivo": self.tables.narration.render("entrada.aparelho_saiu",
                                                          {"nome": name, "por": by})}
@@ -160,7 +175,6 @@ class Seats:
             sio.disconnect(phone.sid, namespace=NAMESPACE)
         self._empty_room(viewer, {phone.sid for phone in phones})
         self.changed()
-        return {"ok": True}
 
     def _empty_room(self, room: str, known: set[str]) -> None:
         """Disconnect every socket still in the seat's room that is not one of its known

@@ -8,8 +8,8 @@
 - companion.server.gate: `comando`, what each connection may run, its acknowledgement;
 - companion.server.seats: the seats (`liberar`, `sair`, `aparelho`; `lugares`,
   `lugar_liberado`);
-- `regras` (here): the GM's rule edits, `{"validar": {…}}` (a dry run) or `{"alterar": {…}}`
-  in the export file's shape, acknowledged `{ok, erro}` (companion.server.api.rules_answer);
+- `regras` (here): the GM's rule edits, `{"validar": {…}}` (a dry run), `{"alterar": {…}}`
+  or `{"criar": {…}}` (only adds: a region that exists is refused) in the export file's shape, acknowledged `{ok, erro}` (companion.server.api.rules_answer);
   and `{"esquecer": ["Nome", …]}`, a name the campaign learned taken out of the voice lists
   (companion.server.names: no game command, nothing to undo).
 
@@ -152,7 +152,7 @@ class Hub:
         too_fast = self.gate.budgets[client.role].refusal(client, self.session.tables)
         if too_fast is not None:
             return {"ok": False, "erro": too_fast}
-        asked = [key for key in ("validar", "alterar", "esquecer")
+        asked = [key for key in ("validar", "alterar", "criar", "esquecer")
                  if isinstance(payload, dict) and key in payload]
         if len(asked) != 1 or len(payload) != 1 or asked[0] == "esquecer" and self.names is None:
             return {"ok": False, "erro": words.render("regras.pedido_invalido", {})}
@@ -160,7 +160,8 @@ class Hub:
             return self.names.forget(payload["esquecer"])
         dry_run = asked[0] == "validar"
         patch = payload[asked[0]]
-        return rules_answer(self.session.change_rules(patch, protocol.GM, dry_run=dry_run),
+        return rules_answer(self.session.change_rules(patch, protocol.GM, dry_run=dry_run,
+                                                      create=asked[0] == "criar"),
                             dry_run, form.warnings(patch, self.session.tables))
 
 

@@ -18,19 +18,24 @@ class RuleChanges(Core):
     Notices._changes_told, Running.dice_key, Reading._deliver)."""
 
     def change_rules(self, patch: Any, actor: str, dry_run: bool = False,
-                     origin: str = "mestre", text: str | None = None) -> RunResult:
+                     origin: str = "mestre", text: str | None = None,
+                     create: bool = False) -> RunResult:
         """The GM's rules changed by `patch` (the export's shape; null: back to the shipped
         value): checked as a whole by the loader, and, unless `dry_run`, stored as one
         undoable command (`regras`, GM-only events: what changed) whose rules hold from the
         next command on. A bad change is refused with the loader's message; nothing
-        changes."""
+        changes. With `create` (the Regras screen's "Nova região"), the patch only adds: a
+        region that exists is refused with the reason, never replaced."""
         if actor != GM:
             return RunResult(False, error=self.tables.narration.render("regras.so_mestre", {}),
                              code="regras")
         with self._lock:
             try:
-                change = overlay.patched(self.shipped, self.overrides, patch)
+                change = overlay.patched(self.shipped, self.overrides, patch, create=create)
                 overlay.regions_kept(self._state, change.tables)
+            except overlay.Taken as taken:
+                return RunResult(False, error=overlay.taken_reason(self.tables, taken, patch),
+                                 code="regras")
             except TableError as error:
                 return RunResult(False, error=self.tables.narration.render(
                     "regras.invalida", {"motivo": error.message}), code="regras",

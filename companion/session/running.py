@@ -84,8 +84,11 @@ class Running(Core):
         """Apply and store one command, and queue its events for the subscribers."""
         if command.name == REMOVE:
             self._never_played(command)  # Seats: the log says whether it ever played
+        party = {c.id for c in self._state.party}
         stored = self._undo(command, text) if command.name == UNDO else self._apply(command, text)
         self._pending.append(stored)
+        if command.name == UNDO:
+            self._free_undone_seats(party)  # Seats
         return stored
 
     def dice_key(self, name: str) -> str:

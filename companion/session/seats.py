@@ -16,7 +16,7 @@ from companion.engine import Command
 from companion.engine.model import GM
 from companion.engine.characters import slug
 from companion.session import names
-from companion.history.replay import SEAT_FREED
+from companion.history.replay import SEAT_FREED, UNDO
 from companion.session.core import Core, now
 from companion.session.shapes import EventDict
 from companion.tables import protocol
@@ -133,6 +133,20 @@ class Seats(Core):
             self._pending.append(stored)
         self._deliver()
         return stored
+
+    def _free_undone_seats(self, party: set[str]) -> None:
+        """An undo that takes a seated character out of the party (the `personagem` a
+        player's join made) frees its seat: its tokens stop working, recorded as the GM's
+        freeing is (by 'desfazer'); the server lets its phones go (the lock held)."""
+        now = {c.id for c in self._state.party}
+        for seat in (Seat(*row) for row in self._log.seats()):
+            if seat.character_id not in party or seat.character_id in now:
+                continue
+            data = {"personagem": seat.character_id, "nome": seat.name, "por": UNDO}
+            told = self._narrated("entrada.lugar_liberado", GM, data)
+            self._pending.append(self._commit(
+                SEAT_FREED, told.text, [told], args={"personagem": seat.character_id, "por": UNDO},
+                release=seat.character_id))
 
     def _never_played(self, command: Command) -> None:
         """`remover personagem`: only a character whose seat no phone holds and whose

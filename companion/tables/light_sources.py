@@ -24,9 +24,24 @@ class LightSource:
 @piece("casa", strict=False)  # only `luz` of tables/casa.yaml is the light's
 @dataclass(frozen=True)
 class LightRules:
-    """tables/casa.yaml `luz`: each key is a source the GM may light."""
+    """tables/casa.yaml `luz`: each key is a source the GM may light; `luz_numerada`: how two
+    lit sources of one kind are told apart."""
 
     luz: Mapping[str, LightSource]
+    luz_numerada: str = "{nome} {n}"
+
+    def shown_names(self, keys: list[str]) -> list[str]:
+        """How people tell the lit sources apart: each by its name ('Tocha'), and sources of one
+        kind by their order too (`luz_numerada`, with {nome} and {n}: 'Tocha 1')."""
+        numbered = self.luz_numerada
+        names = [self.luz[key].nome if key in self.luz else key for key in keys]
+        shown, seen = [], {name: 0 for name in names}
+        for name in names:
+            seen[name] += 1
+            alone = names.count(name) == 1
+            shown.append(name if alone else numbered.replace("{nome}", name)
+                         .replace("{n}", str(seen[name])))
+        return shown
 
 
 __all__ = ["LightRules", "LightSource"]

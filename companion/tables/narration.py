@@ -17,8 +17,9 @@ compiled with the rest; including a part no file defines is a TableError when th
 
 Filters for Portuguese: `numero` (1,5 · 2), `plural(n, singular, plural)` (the word only;
 'ração' → 'rações', 'mão' → 'mãos' by themselves), `contagem(singular, plural)` (number and word: '2 rações'),
-`lista` ('Ana, Bia e Caio'), `ou` ('Ana, Bia ou Caio'), `sinal` (+1 · −1 · +0) and
-`duracao` (minutes → '8 horas e 10 minutos').
+`lista` ('Ana, Bia e Caio'), `ou` ('Ana, Bia ou Caio'), `sinal` (+1 · −1 · +0),
+`duracao` (minutes → '8 horas e 10 minutos') and `meio_de_frase` (a sentence of the data said
+inside another: 'Não adiciona…' → 'não adiciona…'; 'DESV em…' stays).
 """
 from __future__ import annotations
 
@@ -97,6 +98,15 @@ def duration_text(minutes: int) -> str:
     return " e ".join(parts) or counted(0, "minuto")
 
 
+def mid_sentence(text: str) -> str:
+    """A sentence of the data said inside another: its first letter in lower case ('Não
+    adiciona…' → 'não adiciona…'), unless its first word is an acronym ('DESV em…')."""
+    first = text.split(" ", 1)[0]
+    if not text or first.isupper() and len(first) > 1:
+        return text
+    return text[0].lower() + text[1:]
+
+
 def _environment(parts: Mapping[str, str]) -> Environment:
     environment = Environment(undefined=StrictUndefined, autoescape=False,
                               keep_trailing_newline=True, loader=FunctionLoader(parts.get))
@@ -108,6 +118,7 @@ def _environment(parts: Mapping[str, str]) -> Environment:
         "ou": lambda items: spoken_list(items, "ou"),
         "sinal": signed,
         "duracao": duration_text,
+        "meio_de_frase": mid_sentence,
     })
     return environment
 

@@ -17,6 +17,8 @@ class PromptLabels:
 
     nomes_pedidos: Mapping[str, str]
     nomes_opcoes: Mapping[str, str]
+    # the kinds whose asking everyone saw: everyone sees them cancelled too
+    cancelamento_publico: tuple[str, ...] = ()
 
     def kind_name(self, kind: str) -> str:
         """A prompt kind's name (the kind itself when the data names none)."""

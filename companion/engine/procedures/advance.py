@@ -72,6 +72,7 @@ def _wait_for_the_resting(state: State, scratch: Scratch, resting: list[str]) ->
     names = {c.id: c.name for c in state.party}
     scratch.tell("viagem.sem_avanco", sem_avanco=True, faltam=list(waiting),
                  words={"nomes": resting, "faltam_nomes": [names[c] for c in waiting]})
+    state = set_travel(state, advance_waited=True)
     return state if waiting else close_round(state, scratch)
 
 

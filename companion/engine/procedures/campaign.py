@@ -19,6 +19,7 @@ from companion.engine.model import GM, PUBLIC, State, Tally
 from companion.engine.handlers import command
 from companion.engine.scratch import Scratch
 from companion.tables.errors import CommandRejected
+from companion.tables.prompt_names import PromptLabels
 
 
 @command("nova_sessao")
@@ -26,8 +27,13 @@ def new_session_command(state: State, scratch: Scratch) -> State:
     """End this session (its form to the GM) and start the next one where the party is.
     Texts: tables/narracao/campanha.yaml."""
     if state.prompts:
-        raise CommandRejected.because("campanha.pedidos_pendentes",
-                                      pedidos=[p.id for p in state.prompts])
+        names = {c.id: c.name for c in state.party}
+        kinds = scratch.piece(PromptLabels)
+        raise CommandRejected.because("campanha.pedidos_pendentes", pedidos=[
+            p.id for p in state.prompts], pendentes=[
+            {"id": p.id, "tipo": kinds.kind_name(p.kind), "grupo": p.party,
+             "dono": names.get(p.character, p.character) if p.character else None}
+            for p in state.prompts])
     ended, starting = state.session, state.session + 1
     scratch.tell("campanha.ficha", GM, sessao=ended, registro=tally_dict(state.tally),
                  words={"ficha": form_text(state, scratch.tables.narration, True)})

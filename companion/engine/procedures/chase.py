@@ -10,7 +10,8 @@ come from tables/perseguicao.yaml (the ChaseRules piece, including the score →
 thresholds `distancia_pelo_placar`); the texts people read from tables/narracao/perseguicao.yaml.
 
 The sides' speeds (`velocidade`), said when flight is declared or during the chase, are kept
-until it ends: every view shows both and the difference, and the party's drops past the turn
+until it ends (and, when the escape test of a declared flight fails, for the next `fugir` of
+that combat, until time passes: State.flight_speeds): every view shows both and the difference, and the party's drops past the turn
 limit when the GM confirms (`perda_de_velocidade`).
 
 Each chase turn passes its minutes through clock.pass_time: in a dungeon the lights and spells
@@ -32,6 +33,7 @@ from typing import Any, Callable, Literal
 
 from companion.engine.clock import pass_time
 from companion.engine.model import GM, Attribute, Character, Chase, Prompt, State
+from companion.engine.procedures.rounds import round_before_leaving
 from companion.engine.characters import (
     clamp_supplies,
     exhaust_party,
@@ -188,7 +190,9 @@ def declare_flight(state: State, scratch: Scratch) -> State:
     roller = find_character(state, str(name)).id if name else None
     scratch.tell("perseguicao.fuga_declarada", personagem=roller)
     scratch.tell("perseguicao.fuga_declarada_dica", GM, personagem=roller)
-    return replace(state, chase=Chase(phase="declarada", roller=roller))
+    party, foes = state.flight_speeds or (None, None)
+    return replace(state, flight_speeds=None, chase=Chase(
+        phase="declarada", roller=roller, party_speed=party, foe_speed=foes))
 
 
 # ---------------------------------------------------------------- the escape test
@@ -299,7 +303,11 @@ def _resolve_declared(state: State, scratch: Scratch, success: bool) -> State:
     if not success:
         scratch.tell("perseguicao.declarada_falha", words={"texto": rules.declarada.falha},
                      fuga=False)
-        return replace(state, chase=None)
+        chase = _require_chase(state)
+        kept = None if chase.party_speed is None or chase.foe_speed is None \
+            else (chase.party_speed, chase.foe_speed)
+        return replace(state, chase=None, flight_speeds=kept)
+    state = round_before_leaving(state, scratch)  # the travel round it fills had its rolls
     chase = replace(_require_chase(state), phase="ativa")  # who rolls and the speeds stay
     distance = _distance(rules, chase)
     scratch.tell("perseguicao.declarada_sucesso",

@@ -35,6 +35,7 @@ from typing import Any, Mapping, get_args
 from companion.tables import protocol
 from companion.engine.clock import MINUTES_PER_HOUR, pass_time
 from companion.engine.procedures import rest
+from companion.engine.procedures.rounds import round_before_leaving
 from companion.engine.model import GM, PUBLIC, Danger, Dungeon, Monster, State, Visibility
 from companion.engine.characters import exhaust_party, find_character, slug
 from companion.engine.handlers import command
@@ -271,6 +272,7 @@ def enter(state: State, scratch: Scratch) -> State:
     rules = scratch.piece(DungeonRules)
     danger = _danger_arg(rules.tabela_a, arg(scratch, "perigo", rules.perigo_padrao))
     require_group_free(state, scratch)
+    state = round_before_leaving(state, scratch)  # the travel round it fills had its rolls
     travel = replace(state.travel, consecutive_advances=0, camp_safe=False)
     state = replace(state, travel=travel,
                     dungeon=Dungeon(active=True, danger=danger,  # type: ignore[arg-type]
@@ -381,6 +383,7 @@ def _hour_rest(state: State, scratch: Scratch, rules: HourRest, resting: bool) -
     elif count == rules.turnos_por_hora:
         scratch.tell("masmorra.hora_de_descansar", kind="aviso",
                      words={"pontos": rules.exaustao})
+        scratch.tell("masmorra.hora_de_descansar_dica", GM)
     return replace(state, dungeon=replace(state.dungeon, turns_since_rest=count))
 
 

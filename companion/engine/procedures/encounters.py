@@ -81,6 +81,7 @@ class RegionTable:
     nome: str | None = None  # the table's name (the roll says it); None: encontros.yaml `tabela`
     regiao: str | None = None  # the region's name; None: a terrain's default region
     terreno: Terrain | None = None  # None: a terrain's default region (its key)
+    preposicao: str | None = None  # how people say "in" it: "na" Floresta Sombria, "no" Pântano
 
     def validate(self) -> None:
         require_dice("dados", self.dados)
@@ -169,6 +170,10 @@ class EncounterTables:
         """Every region's id → its name, in the file's order."""
         return {key: self.name(key, terrain_names) for key in self.regioes}
 
+    def preposition(self, key: str) -> str | None:
+        """How people say "in" a region ('na', 'no', 'nas'…), None when the data says none."""
+        return self.regioes[key].preposicao
+
     def table_name(self, key: str, terrain_names: Mapping[str, str]) -> str:
         region = self.regioes[key]
         return region.nome or self.tabela.replace("{regiao}", self.name(key, terrain_names))
@@ -199,6 +204,14 @@ def current_region(state: State) -> str:
 def region_name(scratch: Scratch, key: str) -> str:
     """How people call a region (a terrain's default one: the terrain's name)."""
     return scratch.piece(EncounterTables).name(key, scratch.piece(TerrainNames).names())
+
+
+def in_region(scratch: Scratch, key: str) -> str:
+    """'na Floresta Sombria', 'no Pântano': the region with its own preposition (stored with
+    it; tables/narracao/encontros.yaml `na_regiao`)."""
+    return scratch.tables.narration.render("encontros.na_regiao", {
+        "preposicao": scratch.piece(EncounterTables).preposition(key),
+        "nome": region_name(scratch, key)})
 
 
 def check_encounter(state: State, scratch: Scratch) -> bool:

@@ -77,9 +77,22 @@ def state_command(state: State, scratch: Scratch) -> State:
         unseen = _private_afflictions(state)
         if unseen:  # only then: the line (and its stored words) stays as it was without them
             words["so_do_jogador"] = unseen
+        effects = _private_effects(gm_view, view)
+        if effects:  # likewise: a brief panic effect with its rolled rounds, the player's
+            words["efeitos_do_jogador"] = effects
         scratch.tell("comandos.estado_mestre", GM, "estado", mestre=gm_view["mestre"],
                      pedidos=gm_view["pedidos"], words=words)
     return state
+
+
+def _private_effects(gm_view: dict[str, Any], shown: dict[str, Any]) -> list[dict[str, Any]]:
+    """[{nome, efeitos}]: the conditions on a sheet that the public summary leaves out (a
+    brief panic effect only its player and the GM see), as the GM's sheet says them."""
+    public = {c["id"]: set(c["condicoes"]) for c in shown["grupo"]}
+    found = [{"nome": c["nome"], "efeitos": [t for t in c["condicoes"]
+                                             if t not in public.get(c["id"], set())]}
+             for c in gm_view["grupo"]]
+    return [c for c in found if c["efeitos"]]
 
 
 def _private_afflictions(state: State) -> list[dict[str, Any]]:

@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from typing import Callable, Literal, Mapping
 
 from companion.tables import protocol
-from companion.engine.model import Affliction, Attribute, Character, Prompt, State
+from companion.engine.model import Affliction, Attribute, Character, Lasting, Prompt, State
 from companion.engine.characters import find_character, update_character
 from companion.engine.exhaustion import ExhaustionRow, ExhaustionTable
 from companion.engine.handlers import PromptAnswer, command, prompt_handler
@@ -74,6 +74,9 @@ class PanicRow:
 
     texto: str
     efeito: PanicEffect
+    # what a player's card shows: the row without what the companion already did for them
+    # ("Role 1d8 na Tabela K"), "{rodadas}" being the rounds it rolled (None: the row's text)
+    cartao: str | None = None
     condicao: str | None = None
     nome: str | None = None
     duracao: str | None = None
@@ -214,8 +217,9 @@ def apply_panic_row(state: State, character: Character, scratch: Scratch) -> Sta
     table = scratch.piece(PanicTable)
     row = panic_row(table.linhas, character.sanity)
     affliction = scratch.piece(AfflictionTable)
+    card = {"cartao": row.cartao} if row.cartao and "{rodadas}" not in row.cartao else {}
     scratch.tell("panico.tabela_j", _effect_seen(scratch, character), tabela=table.nome,
-                 sanidade=character.sanity, resultado=row.texto, personagem=character.id,
+                 sanidade=character.sanity, resultado=row.texto, personagem=character.id, **card,
                  words={"efeito": row.efeito, "tabela_k": affliction.nome,
                         "dados_k": affliction.dados})
     return EFFECTS[row.efeito](state, character, row, scratch)
@@ -259,16 +263,24 @@ def _random_effect(state: State, character: Character, scratch: Scratch) -> Stat
 
 
 def _brief(state: State, character: Character, row: PanicRow, scratch: Scratch) -> State:
-    """Fúria, Catatonia, Terror: roll how many rounds it lasts."""
+    """Fúria, Catatonia, Terror: roll how many rounds it lasts; the effect stays on the sheet
+    (seen by whom the effect is seen) with its rounds until time next passes."""
     narration = scratch.tables.narration
     seen = _effect_seen(scratch, character)
     rolled = scratch.roll(str(row.duracao), scratch.piece(PanicTable).nome_duracao,
                           visibility=seen, describe=lambda total: narration.render(
                               "panico.duracao", {"efeito": row.nome, "rodadas": total}),
                           personagem=character.id)
+    card = {}
+    if row.cartao:
+        rounds = narration.render("panico.rodadas", {"rodadas": rolled.total})
+        card = {"cartao": row.cartao.replace("{rodadas}", rounds)}
     scratch.tell("panico.breve", seen, personagem=character.id, efeito=row.nome,
-                 rodadas=rolled.total, words={"nome": character.name})
-    return state
+                 rodadas=rolled.total, words={"nome": character.name}, **card)
+    lasting = Lasting(text=str(row.nome), until=state.minutes + 1, since=state.minutes,
+                      rounds=rolled.total, visibility=seen)
+    kept = tuple(x for x in character.lasting if x.text != lasting.text)  # one of a name
+    return update_character(state, replace(character, lasting=kept + (lasting,)))
 
 
 def _effect_seen(scratch: Scratch, character: Character) -> str:

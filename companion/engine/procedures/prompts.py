@@ -272,6 +272,11 @@ def cancel_command(state: State, scratch: Scratch) -> State:
     scratch.tell("pedidos.cancelado", prompt_visibility(prompt), pedido=prompt.id,
                  tipo=prompt.kind, personagem=prompt.character, cancelado=True,
                  words={"dono": _owner(state, prompt, scratch), "nome_tipo": kind})
+    if prompt.kind in scratch.piece(PromptLabels).cancelamento_publico \
+            and prompt_visibility(prompt) != PUBLIC:  # everyone saw it asked
+        scratch.tell("pedidos.cancelado_para_todos", PUBLIC, tipo=prompt.kind,
+                     personagem=prompt.character, cancelado=True,
+                     words={"dono": _owner(state, prompt, scratch), "nome_tipo": kind})
     state = replace(state, prompts=tuple(p for p in state.prompts if p.id != prompt.id))
     after = CANCEL_HANDLERS.get(prompt.kind)
     return after(state, scratch) if after is not None else state

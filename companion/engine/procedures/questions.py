@@ -66,7 +66,6 @@ def _travel_clock(state: State, scratch: Scratch) -> dict[str, Any]:
 def _dungeon_clock(state: State, scratch: Scratch) -> dict[str, Any]:
     """The turn, each light and spell with its turns and minutes left, the hourly rest."""
     rules = scratch.piece(DungeonRules)
-    sources = scratch.piece(LightRules).luz
     per_turn = rules.turno_minutos
 
     def left(timer: Timer, name: str) -> dict[str, Any]:
@@ -75,8 +74,9 @@ def _dungeon_clock(state: State, scratch: Scratch) -> dict[str, Any]:
 
     return {
         "turno": state.dungeon.turn,
-        "luzes": [left(t, sources[t.name].nome if t.name in sources else t.name)
-                  for t in state.dungeon.lights],
+        "luzes": [left(t, name) for name, t in zip(
+            scratch.piece(LightRules).shown_names([t.name for t in state.dungeon.lights]),
+            state.dungeon.lights)],
         "magias": [left(t, t.name) for t in state.dungeon.spells],
         "escuro": is_dark(state),
         "descanso_em": max(0, rules.descanso.turnos_por_hora
@@ -95,10 +95,11 @@ def _chase_clock(chase: Chase, scratch: Scratch) -> dict[str, Any]:
 
 def character_question(state: State, scratch: Scratch) -> State:
     """`estado Ana`: the character's sheet as the asker's group list shows it
-    (perguntas.yaml `ficha`), only to whoever asked."""
+    (perguntas.yaml `ficha`), only to whoever asked: a state dump (kind estado), so `repetir`
+    passes over it for the last result."""
     character = find_character(state, str(arg(scratch, "personagem", "")))
     viewer = asker(scratch)
     shown = next(c for c in view_state(state, viewer, scratch.tables)["grupo"]
                  if c["id"] == character.id)
-    scratch.tell("perguntas.ficha", viewer, personagem=character.id, ficha=shown)
+    scratch.tell("perguntas.ficha", viewer, "estado", personagem=character.id, ficha=shown)
     return state

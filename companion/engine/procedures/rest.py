@@ -36,6 +36,11 @@ A row that notes a `condicao` may also say what the condition does (`ate_ser_cur
 The CON test prompts say why they are asked: "o descanso foi interrompido" for an encounter, or
 the mishap row's first sentence ("O ambiente da Dungeon é muito opressor.").
 
+An interruption by an encounter the players may not see (casa.yaml `encontros.visibilidade`:
+mestre) is a secret: the players are asked nothing, and the GM gets a prompt saying what would
+be asked ("interromper o descanso agora?", kind "interromper_descanso"): `sim` asks the players
+the tests, `nao` lets the rest go on without that interruption.
+
 `vigia Nome` chooses who keeps watch during the travel rest (Tabela H row 8's panic test); it
 holds until another is chosen. Without a name it says who watches now (the chosen one, else the
 house default of casa.yaml).
@@ -154,7 +159,9 @@ class MishapRow(conditions.NotesCondition):
 
 
 MishapRows = Mapping[Union[int, str], Union[str, MishapRow]]
-Test = tuple[int, str]  # a CON test for the rest's benefits: (DC, why it is asked)
+# a CON test for the rest's benefits: (DC, why it is asked, whether its cause is the GM's secret)
+Test = tuple[int, str, bool]
+REVEAL = "interromper_descanso"  # the GM's prompt: ask the players a secret interruption now?
 Effect = Callable[[State, Scratch, Any, MishapRow], tuple[State, tuple[Test, ...]]]
 
 
@@ -193,15 +200,16 @@ class TravelMishaps:
 
 
 def rest_party(state: State, scratch: Scratch, mishaps: MishapTable, *,
-               safe: bool | None = None, interruptions: int = 0,
+               safe: bool | None = None, interruptions: int = 0, secret: bool = False,
                who: tuple[str, ...] | None = None) -> State:
     """The whole rest. `safe` defaults to the travel camp (never safe in a dungeon);
-    `interruptions` counts interruptions found by the caller (e.g. an encounter this round);
+    `interruptions` counts interruptions found by the caller (e.g. an encounter this round;
+    `secret`: one only the GM saw);
     `who` are the characters who rest (default: the whole party): they eat, drink, test and
     recover; the mishap (rolled on `mishaps`) falls on the camp as a whole."""
     if safe is None:
         safe = state.travel.camp_safe and not state.dungeon.active
-    tests: tuple[Test, ...] = (interruption(scratch),) * interruptions
+    tests: tuple[Test, ...] = (interruption(scratch, secret),) * interruptions
     if safe:
         scratch.tell("descanso.seguro")
     else:
@@ -216,16 +224,60 @@ def finish_rest(state: State, scratch: Scratch, tests: tuple[Test, ...],
     benefits straight away."""
     resting = tuple(c.id for c in state.party) if who is None else who
     state, hungry = _consume(state, scratch, resting)
-    for character in (c for c in state.party if c.id in resting and c.id not in hungry):
-        state = (_ask_interruption(state, scratch, character, tests) if tests
-                 else apply_benefits(state, scratch, character.id))
+    testing = tuple(c.id for c in state.party if c.id in resting and c.id not in hungry)
+    if testing and any(secret for _, _, secret in tests):
+        state = _ask_the_gm(state, scratch, tests, testing)
+    else:
+        state = _test_or_benefit(state, scratch, tests, testing)
     return replace(state, travel=replace(state.travel, rested_today=True, camp_safe=False))
 
 
-def interruption(scratch: Scratch) -> Test:
-    """The CON test an interruption of the rest asks for."""
+def _test_or_benefit(state: State, scratch: Scratch, tests: tuple[Test, ...],
+                     who: tuple[str, ...]) -> State:
+    """Each of `who` (still in the party) tests (the first test, the rest after it) or, with
+    no test, gets the rest's benefits."""
+    for character in (c for c in state.party if c.id in who):
+        state = (_ask_interruption(state, scratch, character, tests) if tests
+                 else apply_benefits(state, scratch, character.id))
+    return state
+
+
+def interruption(scratch: Scratch, secret: bool = False) -> Test:
+    """The CON test an interruption of the rest asks for (`secret`: its cause is the GM's)."""
     return (scratch.piece(RestRules).interrupcao_dc,
-            scratch.tables.narration.render("descanso.interrompido", {}))
+            scratch.tables.narration.render("descanso.interrompido", {}), secret)
+
+
+def _ask_the_gm(state: State, scratch: Scratch, tests: tuple[Test, ...],
+                who: tuple[str, ...]) -> State:
+    """A secret interruption: the GM is told what the players would be asked, and asked
+    whether to interrupt the rest now (nothing reaches the players yet)."""
+    rules = scratch.piece(RestRules)
+    secret = next(test for test in tests if test[2])
+    names = [c.name for c in state.party if c.id in who]
+    text = scratch.tables.narration.render("descanso.pedido_revelar", {
+        "nomes": names, "motivo": secret[1], "atributo": rules.atributo, "dc": secret[0],
+        "outros": sum(1 for test in tests if not test[2])})
+    return add_prompt(state, scratch, REVEAL, None, text, options=("sim", "nao"),
+                      testes=[list(test) for test in tests], quem=list(who))
+
+
+@prompt_handler(REVEAL)
+def reveal_answered(state: State, prompt: Prompt, answer: PromptAnswer,
+                    scratch: Scratch) -> State:
+    """`sim`: the players are asked every test now (the interruption is no longer secret);
+    `nao`: the rest goes on without the secret interruptions (other tests still asked)."""
+    option = answer.option or ""
+    tests = tuple((int(dc), str(why), bool(secret))
+                  for dc, why, secret in prompt.context.get("testes", ()))
+    who = tuple(str(c) for c in prompt.context.get("quem", ()))
+    if option == "sim":
+        scratch.tell("descanso.revelado", GM)
+        kept = tuple((dc, why, False) for dc, why, _ in tests)
+    else:
+        scratch.tell("descanso.nao_revelado", GM)
+        kept = tuple(test for test in tests if not test[2])
+    return _test_or_benefit(state, scratch, kept, who)
 
 
 def mishap(state: State, scratch: Scratch, table: MishapTable) -> tuple[State, tuple[Test, ...]]:
@@ -328,7 +380,8 @@ def _encounter_now(state: State, scratch: Scratch) -> tuple[State, tuple[Test, .
         scratch.tell("descanso.encontro_masmorra", GM, kind="aviso")
         return replace(state, dungeon=replace(state.dungeon, pending_encounter=True)), ()
     encounters.roll_encounter(state, scratch)
-    return state, (interruption(scratch),)
+    secret = encounters.encounter_visibility(scratch) != PUBLIC
+    return state, (interruption(scratch, secret),)
 
 
 def _damage_all(state: State, scratch: Scratch, amount: int,
@@ -356,7 +409,7 @@ def _condition_all(state: State, scratch: Scratch, text: str,
 
 def _con_test(state: State, scratch: Scratch, dc: int,
               row: MishapRow) -> tuple[State, tuple[Test, ...]]:
-    return state, ((dc, first_sentence(row.texto)),)
+    return state, ((dc, first_sentence(row.texto), False),)
 
 
 def _timed_condition(state: State, scratch: Scratch, value: conditions.TimedCondition,
@@ -493,14 +546,14 @@ def _ask_interruption(state: State, scratch: Scratch, character: Character,
                       tests: tuple[Test, ...]) -> State:
     rules = scratch.piece(RestRules)
     attribute = rules.atributo
-    dc, why = tests[0]
+    dc, why, _ = tests[0]
     narration = scratch.tables.narration
     words = {"nome": character.name, "motivo": why, "atributo": attribute, "dc": dc}
     return add_prompt(
         state, scratch, "interrupcao", character.id,
         narration.render("descanso.pedido_interrupcao", words),
         rules.dados_teste, modifier(character, attribute, scratch.tables), dc,
-        restantes=[[d, w] for d, w in tests[1:]],
+        restantes=[[d, w] for d, w, _ in tests[1:]],
         rotulo=narration.render("descanso.rotulo_interrupcao", words))
 
 
@@ -514,7 +567,8 @@ def interruption_answered(state: State, prompt: Prompt, answer: PromptAnswer,
         scratch.tell("descanso.interrupcao_falhou", PUBLIC, personagem=character.id,
                      words=words)
         return state
-    remaining = tuple((int(dc), str(why)) for dc, why in prompt.context.get("restantes", ()))
+    remaining = tuple((int(dc), str(why), False)
+                      for dc, why in prompt.context.get("restantes", ()))
     if remaining:
         scratch.tell("descanso.interrupcao_falta_outro", personagem=character.id, words=words)
         return _ask_interruption(state, scratch, character, remaining)

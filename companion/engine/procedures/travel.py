@@ -3,7 +3,9 @@ them, the end of the day, and the travel settings (`estacao`, `terreno`, `modo`)
 
 Each character does one activity per round. Rounds sit on the day's grid (0h–4h, 4h–8h…):
 after time spent off it (a dungeon, a chase) the next round starts at the next boundary, the
-rest of the round passing first (`_on_the_grid`). A round starts, in order, with the weather drift
+rest of the round passing first (rounds.on_the_grid). A chase or a dungeon that starts at the start
+of a round opens it first (`round_before_leaving`: its weather and encounter check, once); the
+round stays open until its end, so who has not acted keeps their activity for what is left. A round starts, in order, with the weather drift
 (weather.py) and the encounter check (encounters.py, by the terrain where the party started the
 day). A named activity ("caçar Ana") is that character's one activity of the round: the first
 one opens the round, a second one for the same character is refused, and when everyone has
@@ -43,11 +45,17 @@ from typing import Any, Callable, Mapping, get_args
 
 from companion.engine.clock import MINUTES_PER_DAY, day_of, pass_time
 from companion.engine.procedures import panic, rest
+from companion.engine.procedures.rounds import (  # noqa: F401 (round_of, round_before_leaving: re-exported)
+    open_round as _open_round,
+    round_before_leaving,
+    round_minutes as _round_minutes,
+    round_of,
+)
 from companion.engine.procedures.conditions import TravelRound
-from companion.engine.procedures.encounters import EncounterTables, check_encounter, \
-    region_name
-from companion.engine.procedures.weather import WeatherRules, drift_weather, roll_initial_weather
-from companion.engine.model import GM, State, TravelMode, set_travel
+from companion.engine.procedures.encounters import EncounterTables, encounter_visibility, \
+    in_region, region_name
+from companion.engine.procedures.weather import WeatherRules, roll_initial_weather
+from companion.engine.model import GM, PUBLIC, State, TravelMode, set_travel
 from companion.engine.characters import exhaust_party, find_character, slug, update_character
 from companion.engine.handlers import command
 from companion.engine.prompting import require_group_free
@@ -57,7 +65,6 @@ from companion.engine.terrain import TerrainNames, terrain_name
 from companion.engine.validators import require_chance, require_dice
 from companion.tables.protocol import spoken_name
 from companion.tables.errors import CommandRejected, TableError
-from companion.tables.narration import Narrator
 from companion.tables.rulebook import InvalidValue, piece
 
 
@@ -142,15 +149,6 @@ Activity = Callable[[State, Scratch, bool], State]  # (state, scratch, encounter
 
 # ---------------------------------------------------------------- rounds of the day
 
-def round_of(state: State, round_minutes: int) -> int:
-    """The travel round of the day, from 1 (round_minutes: viagem.yaml rodada.minutos)."""
-    return (state.minutes % MINUTES_PER_DAY) // round_minutes + 1
-
-
-def _round_minutes(scratch: Scratch) -> int:
-    return scratch.piece(TravelRound).minutos
-
-
 def run_round(state: State, scratch: Scratch, activity: Activity, *,
               advancing: bool = False, close: bool = True) -> State:
     """A group activity: the activity of everyone who has not acted yet this round, then the
@@ -182,46 +180,12 @@ def _require_no_chase(state: State, scratch: Scratch) -> None:
                                                             scratch.command.name))
 
 
-def _open_round(state: State, scratch: Scratch) -> tuple[State, bool]:
-    """The round's start, in the order of the rules: the header, the weather, the encounter
-    check. A round starts on the day's grid of rounds (`_on_the_grid`)."""
-    state = _on_the_grid(state, scratch)
-    rules = scratch.piece(TravelRound)
-    scratch.tell("viagem.rodada", dia=day_of(state), rodada=round_of(state, rules.minutos),
-                 words={"rodadas": rules.rodadas_por_dia})
-    state = drift_weather(state, scratch)
-    encounter = check_encounter(state, scratch)
-    return set_travel(state, round_open=True, round_encounter=encounter), encounter
-
-
-def _on_the_grid(state: State, scratch: Scratch) -> State:
-    """Time spent off the travel rounds (a dungeon's 10-minute turns, a chase) leaves the clock
-    inside a round: that round was what the party did there (one activity per round), so
-    the rest of it passes, with all that passing time does (the day may end), and the next
-    travel round starts where the day's rounds start (every `rodada.minutos`, from midnight).
-    Leaving a dungeon at 22h10: the next round starts at 0h00, and every later one on the
-    grid."""
-    length = _round_minutes(scratch)
-    into = state.minutes % length
-    if into == 0:
-        return state
-    narration = scratch.tables.narration
-    words = {"hora": _time_text(narration, state.minutes),
-             "rodada": round_of(state, length),
-             "inicio": _time_text(narration, state.minutes - into + length)}
-    scratch.tell("viagem.resto_da_rodada", minutos=length - into, words=words)
-    return pass_time(state, scratch, length - into)
-
-
-def _time_text(narration: Narrator, minutes: int) -> str:
-    """The time of day as people write it (tables/narracao/relogio.yaml `hora`)."""
-    hours, rest_minutes = divmod(minutes % MINUTES_PER_DAY, 60)
-    return narration.render("relogio.hora", {"horas": hours, "minutos": rest_minutes})
-
-
 def close_round(state: State, scratch: Scratch, advancing: bool = False) -> State:
+    """The round ends: the clock goes to its end (4 h after its start; less when a chase or a
+    dungeon spent part of it)."""
     state = _sit_out(state, scratch)
-    return pass_time(state, scratch, _round_minutes(scratch), advancing=advancing)
+    length = _round_minutes(scratch)
+    return pass_time(state, scratch, length - state.minutes % length, advancing=advancing)
 
 
 def _activity_name(scratch: Scratch) -> str:
@@ -240,7 +204,7 @@ def _acted(state: State, scratch: Scratch) -> list[dict[str, str]]:
 def _require_whole_group(state: State, scratch: Scratch, advancing: bool) -> None:
     """Advancing moves the whole party: not in a round where someone already did another
     activity, nor in the round whose advance waited for who rests off a forced march."""
-    if not advancing:
+    if not advancing or not (state.travel.acted or state.travel.advance_waited):
         return
     waiting = [find_character(state, c).name for c in participants(state)]
     raise CommandRejected.because("viagem.grupo_todo", atividade=_activity_name(scratch),
@@ -317,7 +281,8 @@ def end_of_day(state: State, scratch: Scratch, day: int) -> State:
     travel = state.travel
     scratch.tell("viagem.fim_do_dia", dia=day_of(state),
                  words={"fim": day, "terreno": region_name(scratch, travel.region
-                                                           or travel.terrain)})
+                                                           or travel.terrain),
+                        "em_regiao": in_region(scratch, travel.region or travel.terrain)})
     return set_travel(state, day_start_terrain=travel.terrain,
                       day_start_region=travel.region, rested_today=False)
 
@@ -409,6 +374,7 @@ def _rest(state: State, scratch: Scratch, encounter: bool) -> State:
     acted = {who for who, _ in state.travel.acted}
     return rest.rest_party(state, scratch, scratch.piece(rest.TravelMishaps),
                            interruptions=1 if encounter else 0,
+                           secret=encounter_visibility(scratch) != PUBLIC,
                            who=tuple(c.id for c in state.party if c.id not in acted))
 
 
@@ -469,7 +435,8 @@ def set_region(state: State, scratch: Scratch) -> State:
         "viagem.regiao_desconhecida", valor=said or "", aceitos=list(names.values())))
     terrain = regions.regioes[key].terreno_de(key)
     scratch.tell("viagem.regiao", regiao=key, terreno=terrain,
-                 words={"nome": names[key], "terreno_nome": terrain_name(scratch, terrain)})
+                 words={"nome": names[key], "terreno_nome": terrain_name(scratch, terrain),
+                        "em_regiao": in_region(scratch, key)})
     return _move(state, terrain, None if key == terrain else key)
 
 

@@ -52,6 +52,7 @@ class WeatherRules:
 
     inicial: WeatherRoll
     variacao: WeatherDrift
+    de_novo: WeatherRoll  # `clima` mid-session: the weather rolled again
     estacoes: Mapping[str, SeasonColumn]
 
 
@@ -63,12 +64,13 @@ def weather_text(scratch: Scratch, state: State) -> str:
     return str(pick_row(column.linhas, state.travel.weather_row))
 
 
-def roll_initial_weather(state: State, scratch: Scratch) -> State:
-    """1d6 on the season's column."""
+def roll_initial_weather(state: State, scratch: Scratch, again: bool = False) -> State:
+    """1d6 on the season's column (`again`: the GM's `clima`, named as a roll again)."""
     rules = scratch.piece(WeatherRules)
+    spec = rules.de_novo if again else rules.inicial
     season = state.travel.season
     rows = rules.estacoes[season].linhas
-    rolled = scratch.roll(rules.inicial.dados, rules.inicial.nome, estacao=season,
+    rolled = scratch.roll(spec.dados, spec.nome, estacao=season,
                           describe=lambda total: str(pick_row(rows, total)))
     return set_travel(state, weather_row=rolled.total)
 
@@ -101,4 +103,4 @@ def start_session(state: State, scratch: Scratch) -> State:
 
 @command("clima")
 def reroll_weather(state: State, scratch: Scratch) -> State:
-    return roll_initial_weather(state, scratch)
+    return roll_initial_weather(state, scratch, again=True)

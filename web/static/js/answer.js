@@ -44,10 +44,14 @@ function verdictOf(events, answer, prompt) {
   return null;
 }
 
-/** The first table row the answer led to (Tabela J's effect…), not the answer's own die. */
+/** The first table row the answer led to (Tabela J's effect…), not the answer's own die. A
+ * row the companion acted on says on its card what came of it (`cartao`: "Terror por 3
+ * rodadas…", never "Role 1d8 na Tabela K"): then the seed's own row is left out too. */
 function tableRowOf(events) {
   const event = events.find((e) => dataOf(e).tabela && typeof dataOf(e).resultado === "string"
     && dataOf(e).resultado.trim() && dataOf(e).pedido === undefined);
+  const card = events.find((e) => typeof dataOf(e).cartao === "string" && dataOf(e).cartao.trim());
+  if (card) return { event: card, also: event, text: dataOf(card).cartao.trim() };
   return event ? { event, text: dataOf(event).resultado.trim() } : null;
 }
 
@@ -76,7 +80,7 @@ export function answerSummary(answer, followers = [], prompt = null, byGm = fals
   const row = tableRowOf(shown);
   if (verdict) headline += ` — ${verdict.ok ? "passou" : "falhou"}`;
   if (row) headline += `${verdict ? ":" : " —"} ${row.text}`;
-  const used = new Set([verdict && verdict.event, row && row.event].filter(Boolean));
+  const used = new Set([verdict && verdict.event, row && row.event, row && row.also].filter(Boolean));
   const details = shown.filter((e) => !used.has(e) && String(e.text || "").trim())
     .map((e) => sentence(e.text)).slice(0, 3);
   return { headline: sentence(headline), details, ok: verdict ? verdict.ok : null };

@@ -82,8 +82,8 @@ export function rulesScreen({ ask, token, onChanged }) {
   /** Change the rules; "salvo" is said at the top and next to what was edited (`near`: the
    * id of the field's or region's message line, found again after the screen is redrawn),
    * with the server's warnings (`avisos`) when it has some. */
-  async function change(patch, what, near = null) {
-    const ack = await ask({ alterar: patch });
+  async function change(patch, what, near = null, verb = "alterar") {
+    const ack = await ask({ [verb]: patch });
     if (ack.ok) {
       const saved = `${what}: salvo. Vale do próximo comando em diante.`;
       say(saved);
@@ -467,7 +467,7 @@ export function rulesScreen({ ask, token, onChanged }) {
       const said = name.value.trim();
       const ack = await change({ encontros: { regioes: { [slug(said) || "regiao"]: {
         regiao: said, terreno: terrain.value, dados: base.dados, linhas: lines } } } }, said || "Nova região",
-        `regiao-${slug(said)}-salvo`);
+        `regiao-${slug(said)}-salvo`, "criar");
       if (!ack.ok) message.textContent = sentence(ack.erro || ack.error || "");
       if (ack.ok) {
         const made = $(`#regiao-${CSS.escape(slug(said))}`);
