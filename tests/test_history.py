@@ -285,6 +285,10 @@ def shown_today(view: dict[str, Any]) -> dict[str, Any]:
         today["registro"] = {**today["registro"], "dados": TALLY_TODAY}
     if "terreno" in today and "regiao" not in today:  # the view names the region (issue 19):
         today["regiao"], today["regiao_nome"] = today["terreno"], today["terreno_nome"]
+    if "viagem" in today:  # who already acted this round (issue 26): nobody, in the fixture's
+        today["viagem"] = {**today["viagem"], "agiram": []}
+    if "mestre" in today:  # the GM's standing "no rest today" warning (issue 26): none then
+        today["mestre"] = {**today["mestre"], "sem_descanso_hoje": None}
     for character in today.get("grupo", []):
         for (who, field), value in PARTY_TODAY.items():
             if character.get("id") == who and field in character:

@@ -157,9 +157,9 @@ class Seats:
                    phones: list[Client] | None = None) -> None:
         """Tell the phones of a freed seat why, and let them go (the asker, if one of them,
         after its acknowledgement)."""
+        viewer = protocol.viewer_for_role("jogador", character_id)
         if phones is None:
-            phones = self.connections.of_viewer(protocol.viewer_for_role("jogador",
-                                                                         character_id))
+            phones = self.connections.of_viewer(viewer)
         notice = {"personagem": character_id, "por": by,
                   "motivo": self.tables.narration.render("entrada.aparelho_saiu",
                                                          {"nome": name, "por": by})}
