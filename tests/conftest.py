@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import pytest
 from hypothesis import settings
@@ -62,21 +62,6 @@ class FixedDice(random.Random):
         return value
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """Debian's Chromium driven by Playwright; a missing browser fails, never skips."""
-    from tests.browser_helpers import CHROMIUM, CHROMIUM_ARGS, missing_chromium_message
-
-    if not CHROMIUM.exists():
-        pytest.fail(missing_chromium_message())
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
-
-
 SERVER_GM_TOKEN = "token-secreto-do-mestre"
 
 
@@ -104,3 +89,20 @@ def server(session: Any) -> Iterator[Any]:
     running = start_in_thread(session)
     yield running
     running.stop()
+
+
+@pytest.fixture
+def peers(server: Any) -> Iterator[Callable[..., Any]]:
+    """Real Socket.IO clients (tests/socket_helpers.Peer) on that server, closed afterwards."""
+    from tests.socket_helpers import Peer
+
+    made: list[Peer] = []
+
+    def make(auth: dict[str, Any] | None, **options: Any) -> Peer:
+        peer = Peer(server.url, auth, **options)
+        made.append(peer)
+        return peer
+
+    yield make
+    for peer in made:
+        peer.close()

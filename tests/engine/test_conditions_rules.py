@@ -15,8 +15,7 @@ from companion.tables.errors import TableError
 from companion.tables.files import Tables
 from tests.conftest import Play
 from tests.rules_helpers import changed_rules, new_character
-from tests.engine.test_hexcrawl import QUIET, run
-from tests.engine.test_rest import camp, fed
+from tests.engine.travel_helpers import QUIET, camp, fed, run
 
 ANKLE = "Tornozelo torcido: 1/2 do movimento até ser curado"
 DISEASE = "Doença (roedores/pestes)"

@@ -203,7 +203,7 @@ def test_a_bad_condition_effect_names_the_file_and_key(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- rest
 
 def _camp(tables: Tables, *party: Character, safe: bool = True) -> Play:
-    from tests.engine.test_hexcrawl import start
+    from tests.engine.travel_helpers import start
 
     return start(Play(tables), party=party, terrain="floresta", day_start_terrain="estepe",
                  camp_safe=safe)
@@ -221,7 +221,7 @@ def test_the_rest_pieces_are_typed(tables: Tables) -> None:
 
 
 def test_a_rest_recovery_changed_in_the_data_changes_the_benefits(tmp_path: Path) -> None:
-    from tests.engine.test_hexcrawl import QUIET, run
+    from tests.engine.travel_helpers import QUIET, run
 
     rules = changed_rules(tmp_path, "viagem.yaml", "recupera: {atributo: 1, sanidade: 1,",
                           "recupera: {atributo: 1, sanidade: 3,")
@@ -244,7 +244,7 @@ def test_the_interruption_dc_changed_in_the_data_is_the_prompt_dc(tmp_path: Path
 
 
 def test_the_lost_rations_roll_is_named_by_the_data(tmp_path: Path) -> None:
-    from tests.engine.test_hexcrawl import QUIET, run
+    from tests.engine.travel_helpers import QUIET, run
 
     rules = changed_rules(tmp_path, "casa.yaml", 'racoes_perdidas: "Rações perdidas"',
                           'racoes_perdidas: "Despensa saqueada"')
@@ -257,7 +257,7 @@ def test_the_lost_rations_roll_is_named_by_the_data(tmp_path: Path) -> None:
 
 
 def test_the_rest_texts_come_from_narracao(tmp_path: Path) -> None:
-    from tests.engine.test_hexcrawl import QUIET, run
+    from tests.engine.travel_helpers import QUIET, run
 
     rules = changed_rules(tmp_path, "narracao/descanso.yaml",
                           'seguro: "O acampamento está seguro: nenhum percalço durante o descanso."',

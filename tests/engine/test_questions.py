@@ -408,7 +408,8 @@ def test_a_players_answer_never_carries_a_gm_only_fact(table: Session) -> None:
 
 def test_players_ask_over_socketio_and_only_they_hear_the_answer(server: Any,
                                                                   session: Session) -> None:
-    from tests.server.test_socket import GM_TOKEN, Peer, wait_until
+    from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
+    from tests.socket_helpers import Peer, wait_until
 
     gm = Peer(server.url, {"token": GM_TOKEN})
     ana, bia = Peer(server.url, {"nome": "Ana"}), Peer(server.url, {"nome": "Bia"})

@@ -15,7 +15,7 @@ from companion.engine.model import Character, Dungeon, Travel
 from companion.engine.procedures.rest import TravelMishaps, rest_party
 from companion.tables.files import Tables
 from tests.conftest import FixedDice, Play
-from tests.engine.test_hexcrawl import QUIET, ana, bia, one_roll, rolls, run, start
+from tests.engine.travel_helpers import QUIET, ana, bia, camp, fed, one_roll, rolls, run
 from tests.rules_helpers import changed_rules, new_character
 
 H = "Tabela H: Percalços"
@@ -28,15 +28,6 @@ SEED_H = {
     9: "O fogo espalhou. Teste de DES DC 12 ou perde 1 item aleatório.",
     10: "Roedores/pestes infestam. Doença.",
 }
-
-
-def camp(play: Play, *party: Character, safe: bool = True) -> Play:
-    return start(play, party=party, terrain="floresta", day_start_terrain="estepe",
-                 camp_safe=safe)
-
-
-def fed(character: Character) -> Character:
-    return replace(character, food=3, water=3)
 
 
 # ---------------------------------------------------------------- a safe rest

@@ -25,11 +25,11 @@ from companion.tables.protocol import may_see as visible_to
 from companion.tables.errors import CommandRejected, TableError
 from companion.tables.files import Tables
 from tests.conftest import Play
+from tests.engine.view_helpers import COMMANDS, MARK, names
 from tests.rules_helpers import new_character
 from tests.rules_helpers import changed_rules
 
 GM_ONLY_KEYS = {"mestre", "perdido", "monstros", "segredos", "encontro_pendente", "context"}
-MARK = "XSEGREDOX"  # put in every GM-only text; must never reach another viewer
 
 
 def keys_of(node) -> set[str]:
@@ -245,24 +245,6 @@ def test_dice_counts_are_the_gms_because_they_count_secret_rolls(play, tables):
 
 # ---------------------------------------------------------------- Hypothesis: no leaks
 
-names = st.text(alphabet="abcdefghij", min_size=1, max_size=6)
-COMMANDS = st.one_of(
-    st.builds(lambda n: ("personagem", {"nome": n}), names),
-    st.builds(lambda n: ("panico", {"personagem": n}), names),
-    st.builds(lambda n: ("monstro", {"nome": f"{MARK} {n}"}), names),
-    st.builds(lambda n: ("segredo", {"motivo": f"{MARK} {n}"}), names),
-    st.builds(lambda v: ("responder", {"valor": v}), st.integers(-2, 25)),
-    st.just(("responder", {})),
-    st.just(("avancar", {})),
-    st.just(("explorar", {})),
-    st.just(("masmorra", {})),
-    st.just(("turno", {})),
-    st.just(("viagem", {})),
-    st.just(("fugir", {})),
-    st.sampled_from([("fuga", {"resultado": "sucesso"}), ("fuga", {"resultado": "falha"})]),
-    st.builds(lambda n: ("estado", {}), names),
-    st.builds(lambda n: ("derrotados", {"quantidade": 1, "criatura": n}), names),
-)
 
 
 @settings(max_examples=60, deadline=None)

@@ -11,7 +11,7 @@ from companion.engine.model import State, Travel
 from companion.engine.view import view_state, view_states
 from companion.tables.errors import CommandRejected
 
-from tests.engine.test_view import COMMANDS, names
+from tests.engine.view_helpers import COMMANDS, names
 from tests.rules_helpers import new_character
 
 

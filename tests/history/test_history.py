@@ -353,7 +353,7 @@ def test_the_previous_release_campaign_over_http(tmp_path: Path) -> None:
     """The GM's /api/state of the migrated fixture, from a real `companion serve`."""
     import requests
 
-    from tests.server.test_serve import free_port, read_until
+    from tests.process_helpers import free_port, read_until
 
     db = restore(FIXTURES / "campanha_versao_anterior.sql", tmp_path / "antiga.db")
     shown = json.loads((FIXTURES / "campanha_versao_anterior_estado.json").read_text("utf-8"))

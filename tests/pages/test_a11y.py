@@ -7,19 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from axe_playwright_python.sync_playwright import Axe
-
 from tests.browser_helpers import TABLE_PHONE, wait_until
-from tests.pages.test_pages import Table, table  # noqa: F401  (the fixture)
-
-AXE = Axe()
-
-
-def violations(page: Any) -> list[str]:
-    """What axe-core finds on the page as it is now: rule, impact and the first elements."""
-    found = AXE.run(page).response["violations"]
-    return [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes'][:3]]}" for v in found]
-
+from tests.pages.page_helpers import Table, violations
 
 def check(pages: dict[str, Any], state: str) -> None:
     for name, page in pages.items():

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.browser_helpers import TABLE_PHONE, readme_screenshot, screenshot, seen_by, wait_until
-from tests.pages.test_pages import Table, table  # noqa: F401  (the fixture)
+from tests.pages.page_helpers import Table
 
 
 

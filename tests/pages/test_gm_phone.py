@@ -11,7 +11,7 @@ from typing import Any
 import requests
 
 from tests.browser_helpers import TABLE_PHONE, readme_screenshot, screenshot, wait_until
-from tests.pages.test_pages import Table, covered_by_something_else, table  # noqa: F401
+from tests.pages.page_helpers import Table, covered_by_something_else
 
 
 

@@ -10,7 +10,7 @@ from companion.session import Session
 from tests.browser_helpers import GM_TOKEN, screenshot, wait_until
 from tests.report_helpers import play
 from tests.rules_helpers import changed_rules
-from tests.pages.test_pages import Table, body_text
+from tests.pages.page_helpers import Table, body_text
 
 PHONE = {"width": 390, "height": 844}
 

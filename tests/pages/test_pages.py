@@ -8,14 +8,10 @@ SCREENSHOTS=1 the README pictures in docs/screenshots/ are regenerated too.
 from __future__ import annotations
 
 import re
-from contextlib import contextmanager
-from typing import Any, Iterator
-
-import pytest
+from typing import Any
 
 from tests.disk_helpers import Disk, command
 from tests.browser_helpers import (
-    LiveTable,
     GM_TOKEN,
     PHONE,
     TV,
@@ -26,97 +22,8 @@ from tests.browser_helpers import (
     seen_by,
     wait_until,
 )
-
-class Table(LiveTable):
-    """A live session and server, and the browser pages opened against it."""
-
-    def open(self, path: str, context: Any | None = None, viewport: dict[str, int] = PHONE) -> Any:
-        return self.page(path, path, context or self.context(viewport))
-
-    def gm(self, viewport: dict[str, int] = PHONE) -> Any:
-        page = self.open(f"/mestre?token={GM_TOKEN}", viewport=viewport)
-        page.locator("#status.on").wait_for()
-        return page
-
-    def player(self, name: str, viewport: dict[str, int] = PHONE) -> Any:
-        page = self.open("/jogador", viewport=viewport)
-        page.get_by_label("Nome").fill(name)
-        page.get_by_role("button", name="Entrar").click()
-        page.locator("#who", has_text=name).wait_for()
-        page.locator("#status.on").wait_for()
-        return page
-
-    def mesa(self) -> Any:
-        page = self.open("/mesa", viewport=TV)
-        page.locator("#status.on").wait_for()
-        return page
-
-    def number(self, character: str, prompt_id: int) -> int:
-        """A prompt's number on that character's phone: players count their own prompts."""
-        mine = [e["data"]["pedido"]["id"] for e in self.events()
-                if e["kind"] == "pedido" and e["visibility"] == f"player:{character}"]
-        return mine.index(prompt_id) + 1
-
-    def get_lost(self, gm: Any) -> None:
-        """Advance in the swamp (3:6 to get lost) until the party is lost, the GM waiving the
-        forced-march tests on the way; with the seed 7 it happens within 15 advances."""
-        self.command(gm, "terreno pântano")
-        for _ in range(15):
-            self.command(gm, "avançar")
-            while self.session.state.prompts:  # the forced-march test comes before the advance
-                self.command(gm, "cancelar")  # (the GM waives it: the advance goes on)
-            if self.session.state.travel.lost:
-                break
-        assert self.session.state.travel.lost, "com a semente 7 o grupo deveria se perder no pântano"
-
-    # ------------------------------------------------------------------ acting
-
-    def command(self, gm: Any, text: str) -> list[dict]:
-        """Type a command on the GM page and press Enter; returns the events it produced."""
-        before = len(self.events())
-        gm.get_by_label("Comando").fill(text)
-        gm.get_by_label("Comando").press("Enter")
-        error = gm.locator("#command-error")
-        try:
-            wait_until(lambda: len(self.events()) > before)
-        except AssertionError:
-            shown = error.inner_text() if error.is_visible() else "(nenhum)"
-            raise AssertionError(f"{text!r} não produziu eventos; erro na página: {shown}") from None
-        fresh = self.events()[before:]
-        gm.locator(f"#log li[data-seq='{fresh[-1]['seq']}']").wait_for()
-        error.wait_for(state="hidden")  # an accepted command clears the last error
-        return fresh
-
-
-
-@pytest.fixture
-def table(tmp_path: Any, tables: Any, browser: Any) -> Iterator[Table]:
-    with live_table(tmp_path, tables, browser) as live:
-        yield live
-
-
-@contextmanager
-def live_table(tmp_path: Any, tables: Any, browser: Any, **server_options: Any) -> Iterator[Table]:
-    """A fresh session and server; afterwards, no foreign request and no JavaScript error."""
-    from companion.server.app import start_in_thread
-    from companion.session import Session
-
-    session = Session.open(tmp_path / "mesa.db", 7, tables, gm_token=GM_TOKEN)
-    server = start_in_thread(session, **server_options)
-    live = Table(session, server, browser)
-    try:
-        yield live
-        assert live.recorder.urls, "nenhuma requisição registrada"
-        assert live.recorder.foreign() == [], f"requisições fora do servidor: {live.recorder.foreign()}"
-        assert live.errors == [], f"erros de JavaScript: {live.errors}"
-    finally:
-        live.close()
-        server.stop()
-        session.close()
-
-
-def body_text(page: Any) -> str:
-    return page.locator("body").inner_text()
+from tests.pages.page_helpers import (Table, answered, body_text, covered_by_something_else,
+                                      live_table)
 
 
 # ---------------------------------------------------------------------------- tests
@@ -453,14 +360,6 @@ def test_player_rolls_dice_from_the_phone(table: Table) -> None:
 # ---------------------------------------------------------------------------- prompts in any order
 
 
-def answers(table: Table, before: int) -> list[dict]:
-    return [e for e in table.events()[before:] if e["kind"] == "resposta"]
-
-
-def answered(table: Table, before: int, message: str) -> dict:
-    return wait_until(lambda: answers(table, before), message=message)[0]
-
-
 def test_every_prompt_can_be_answered_in_any_order(table: Table) -> None:
     """Ana has a panic test and a forced-march CON test; Bia a CON test. Every card on both
     pages has its own buttons, and each answer reaches exactly the prompt it is on."""
@@ -610,17 +509,6 @@ def test_gm_sees_lost_in_agora_and_players_never_do(table: Table) -> None:
 
 
 LONG_NONSENSE = ("voar até a lua " + "e voltar pela estrada velha do norte " * 7).strip()  # < 300
-
-
-def covered_by_something_else(page: Any, selector: str) -> bool:
-    """Whether the element's centre, once scrolled to the bottom edge of the view, is hidden
-    under another element (the sticky command bar, say)."""
-    return page.eval_on_selector(selector, """node => {
-        node.scrollIntoView({block: "end"});
-        const box = node.getBoundingClientRect();
-        const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
-        return !(hit && (hit === node || node.contains(hit)));
-    }""")
 
 
 def test_a_long_refusal_stays_compact_closable_and_off_the_undo_button(table: Table) -> None:

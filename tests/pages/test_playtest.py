@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.browser_helpers import TABLE_PHONE, screenshot, wait_until
-from tests.pages.test_pages import Table, table  # noqa: F401
+from tests.pages.page_helpers import Table
 
 
 def _console_errors(page: Any) -> list[str]:

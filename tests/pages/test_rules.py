@@ -11,7 +11,7 @@ from axe_playwright_python.sync_playwright import Axe
 
 from companion.rules import overlay
 from tests.browser_helpers import TABLE_PHONE, readme_screenshot, screenshot, wait_until
-from tests.pages.test_pages import Table, table  # noqa: F401  (the fixture)
+from tests.pages.page_helpers import Table
 
 
 def open_rules(gm: Any) -> None:

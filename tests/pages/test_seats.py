@@ -10,7 +10,7 @@ from typing import Any
 
 from companion.rules.pages import page_data
 from tests.browser_helpers import GM_TOKEN, screenshot, wait_until
-from tests.pages.test_pages import Table, body_text, table  # noqa: F401  (the fixture)
+from tests.pages.page_helpers import Table, body_text
 
 PHONE = {"width": 390, "height": 844}
 

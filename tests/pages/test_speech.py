@@ -12,8 +12,7 @@ import pytest
 
 from companion.speech.speaker import Recorder
 from tests.browser_helpers import GM_TOKEN, TABLE_PHONE, TV, gm_only_texts, wait_until
-from tests.pages.test_pages import Table, live_table
-from tests.pages.test_a11y import violations
+from tests.pages.page_helpers import Table, live_table, violations
 
 SYNTH = """
 (() => {

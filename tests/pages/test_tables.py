@@ -12,7 +12,7 @@ import pytest
 from companion.rules.loader import load_rules as load_tables
 from companion.tables.files import DEFAULT_DIR
 from tests.browser_helpers import wait_until
-from tests.pages.test_pages import Table, answered, live_table
+from tests.pages.page_helpers import Table, answered, live_table
 
 
 def _rewrite(path: Path, old: str, new: str) -> None:

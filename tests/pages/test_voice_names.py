@@ -16,7 +16,7 @@ from axe_playwright_python.sync_playwright import Axe
 
 from companion.voice.learned import campaign_learned
 from tests.browser_helpers import README_SHOTS, TABLE_PHONE, wait_until
-from tests.pages.test_pages import Table, table  # noqa: F401  (the fixture)
+from tests.pages.page_helpers import Table
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -15,8 +15,7 @@ from companion.report.source import open_campaign, sessions
 from companion.session import Session
 from companion.tables.files import Tables
 from tests.history_helpers import differences
-from tests.store.test_kill9 import ACKED, ROOT, Shell
-from tests.server.test_serve import free_port, read_until
+from tests.process_helpers import ACKED, ROOT, Shell, free_port, read_until
 
 
 def test_a_session_boundary_survives_kill_9(tmp_path: Path, tables: Tables) -> None:

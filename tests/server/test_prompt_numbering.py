@@ -12,7 +12,7 @@ from companion.report import build
 from companion.report.source import open_campaign
 from companion.session import Session
 from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
-from tests.server.test_socket import Peer, gm_ok, peers, wait_until  # noqa: F401 (fixture)
+from tests.socket_helpers import Peer, gm_ok, wait_until
 
 
 def prompt_ids_in(peer: Peer) -> list[int]:

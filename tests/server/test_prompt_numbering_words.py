@@ -20,7 +20,7 @@ from companion.session import Session
 from companion.store import Log
 from companion.tables.files import DEFAULT_DIR, Tables
 from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
-from tests.server.test_socket import Peer, gm_ok, peers, wait_until  # noqa: F401 (fixture)
+from tests.socket_helpers import Peer, gm_ok, wait_until
 
 
 def _rewrite(path: Path, old: str, new: str) -> None:

@@ -9,16 +9,12 @@ import requests
 
 from companion.server.app import RunningServer
 from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
-from tests.server.test_socket import Peer, peers, wait_until  # noqa: F401 (the fixture)
+from tests.socket_helpers import Peer, rules, wait_until
 
 AUTH = {"Authorization": f"Bearer {GM_TOKEN}"}
 TORCH_2 = {"casa": {"luz": {"tocha": {"turnos": 2}}}}
 SOMBRIA = {"regiao": "Floresta Sombria", "terreno": "floresta", "dados": "1d2",
            "linhas": {1: "Ent furioso", 2: "Corvos que falam"}}
-
-
-def rules(peer: Peer, payload: Any) -> dict[str, Any]:
-    return peer.sio.call("regras", payload, timeout=10)
 
 
 def test_the_gm_checks_and_changes_the_rules_over_socketio(server: RunningServer,

@@ -14,7 +14,7 @@ import socketio
 from companion.server.app import RunningServer
 from companion.session import Session
 from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
-from tests.server.test_socket import Peer, gm_ok, numbered, peers, wait_until  # noqa: F401
+from tests.socket_helpers import Peer, gm_ok, numbered, wait_until
 
 
 def refused_join(server: RunningServer, auth: dict[str, Any]) -> str:

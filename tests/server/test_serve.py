@@ -3,11 +3,9 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -16,28 +14,7 @@ import requests
 from companion.server.app import ServerError, serve, start_in_thread
 from companion.session import Session
 from companion.tables.files import Tables
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def read_until(process: subprocess.Popen, marker: str, timeout: float = 20.0) -> str:
-    """Read the process's output line by line until marker appears."""
-    deadline = time.monotonic() + timeout
-    seen: list[str] = []
-    while time.monotonic() < deadline:
-        line = process.stdout.readline()
-        if not line:
-            if process.poll() is not None:
-                break
-            continue
-        seen.append(line)
-        if marker in line:
-            return "".join(seen)
-    raise AssertionError(f"'{marker}' não apareceu; saída: {''.join(seen)!r}")
+from tests.process_helpers import free_port, read_until
 
 
 def test_serve_prints_links_and_qr_then_stops_on_ctrl_c(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ from companion.server.served import ServedSession
 from companion.session import Session
 from companion.tables.files import Tables
 from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
-from tests.server.test_socket import peers  # noqa: F401 (fixture)
+
 
 
 def test_the_real_session_is_what_the_server_holds(session: Session) -> None:

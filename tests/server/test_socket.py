@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import pytest
 import socketio
@@ -20,122 +20,10 @@ from companion.server.app import RunningServer, start_in_thread
 from companion.session import Session
 
 from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
-from tests.socket_client import ordered_client
-WAIT = 8.0
+from tests.socket_helpers import WAIT, Peer, gm_ok, numbered, wait_until
 
 
 # ---------------------------------------------------------------------------- harness
-
-def wait_until(predicate: Callable[[], Any], timeout: float = WAIT, what: str = "") -> Any:
-    """Poll predicate every 20 ms until it is truthy; fail with `what` after timeout."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.02)
-    raise AssertionError(f"esperou {timeout}s sem sucesso: {what}")
-
-
-class Peer:
-    """A real Socket.IO client that records everything it receives, in order."""
-
-    def __init__(self, url: str, auth: dict[str, Any] | None, headers: dict[str, str] | None = None,
-                 transports: list[str] | None = None) -> None:
-        self.url = url
-        self.received: list[tuple[str, Any]] = []
-        self.acks: list[Any] = []
-        self.refusals: list[Any] = []
-        self.lock = threading.Lock()
-        self.sio = ordered_client(reconnection=False)
-        self.sio.on("*", self._record)
-        self.sio.on("connect_error", self._refused)
-        self.sio.connect(url, auth=auth, headers=headers or {},
-                         transports=transports or ["websocket"], wait_timeout=5)
-
-    def _record(self, event: str, data: Any = None) -> None:
-        with self.lock:
-            self.received.append((event, data))
-
-    def _refused(self, data: Any = None) -> None:
-        with self.lock:
-            self.refusals.append(data)
-
-    # what was received
-    def of(self, name: str) -> list[Any]:
-        with self.lock:
-            return [data for event, data in self.received if event == name]
-
-    @property
-    def events(self) -> list[dict[str, Any]]:
-        return self.of("evento")
-
-    @property
-    def seqs(self) -> list[int]:
-        return [e["seq"] for e in self.events]
-
-    def welcome(self) -> dict[str, Any]:
-        return wait_until(lambda: (self.of("boas_vindas") or [None])[0], what="boas_vindas")
-
-    def wait_seq(self, seq: int) -> None:
-        wait_until(lambda: seq in self.seqs, what=f"evento {seq}")
-
-    def views(self) -> list[dict[str, Any]]:
-        """The view after each `estado` or `estado_mudou`, as the pages rebuild it."""
-        with self.lock:
-            received = list(self.received)
-        views: list[dict[str, Any]] = []
-        for event, data in received:
-            if event == "estado":
-                views.append(dict(data))
-            elif event == "estado_mudou":
-                views.append({**(views[-1] if views else {}), **data})
-        return views
-
-    def wait_states(self, count: int) -> dict[str, Any]:
-        wait_until(lambda: len(self.views()) >= count, what=f"{count} estados")
-        return self.views()[-1]
-
-    def everything(self) -> str:
-        """All that reached this connection (events, states, acks) as one JSON text."""
-        with self.lock:
-            return json.dumps([self.received, self.acks], ensure_ascii=False)
-
-    def send(self, payload: Any) -> dict[str, Any]:
-        ack = self.sio.call("comando", payload, timeout=10)
-        with self.lock:
-            self.acks.append(ack)
-        return ack
-
-    def cmd(self, text: str) -> dict[str, Any]:
-        return self.send({"text": text})
-
-    def close(self) -> None:
-        if self.sio.connected:
-            self.sio.disconnect()
-
-
-
-
-@pytest.fixture
-def peers(server: RunningServer) -> Iterator[Callable[..., Peer]]:
-    made: list[Peer] = []
-
-    def make(auth: dict[str, Any] | None, **options: Any) -> Peer:
-        peer = Peer(server.url, auth, **options)
-        made.append(peer)
-        return peer
-
-    yield make
-    for peer in made:
-        peer.close()
-
-
-def gm_ok(gm: Peer, text: str) -> list[dict[str, Any]]:
-    ack = gm.cmd(text)
-    assert ack["ok"], f"{text!r} recusado: {ack.get('error')}"
-    return ack["events"]
-
 
 def settle(session: Session, *peers: Peer, viewers: dict[Peer, str]) -> None:
     """Wait until every peer has received every event of the log it may see."""
@@ -156,21 +44,6 @@ def quiet(peer: Peer, still: float = 0.3) -> None:
                 peer.received[-1][0] in ("estado", "estado_mudou"):
             return
     raise AssertionError(f"mensagens não pararam de chegar: {peer.received[-3:]}")
-
-
-def sees(viewer: str) -> Callable[[str], bool]:
-    if viewer == "gm":
-        return lambda visibility: True
-    return lambda visibility: visibility in ("public", viewer)
-
-
-def numbered(session: Session, viewer: str) -> list[dict[str, Any]]:
-    """The log as `viewer` receives it: only what it may see, numbered 1, 2, 3, … (the GM
-    keeps the log's own numbers)."""
-    visible = [e for e in session.events_since(0) if sees(viewer)(e["visibility"])]
-    if viewer == "gm":
-        return visible
-    return [{**event, "seq": n} for n, event in enumerate(visible, start=1)]
 
 
 # ---------------------------------------------------------------------------- connecting

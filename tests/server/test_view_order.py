@@ -11,7 +11,7 @@ from typing import Any
 from companion.server.app import start_in_thread
 from companion.session import Session
 from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
-from tests.server.test_socket import Peer, gm_ok, wait_until
+from tests.socket_helpers import Peer, gm_ok, wait_until
 
 
 def _pending(peer: Peer) -> list[int] | None:

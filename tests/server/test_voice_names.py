@@ -14,8 +14,7 @@ from companion.server.app import RunningServer
 from companion.voice.learned import SessionNames, campaign_learned
 from companion.voice.service import session_phrases
 from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
-from tests.server.test_rules import rules
-from tests.server.test_socket import Peer, peers  # noqa: F401 (the fixture)
+from tests.socket_helpers import Peer, rules
 
 AUTH = {"Authorization": f"Bearer {GM_TOKEN}"}
 SPELL = {"nomes_da_voz": {"magia": ["Raio do Trovão"]}}

@@ -7,7 +7,7 @@ from companion.session import Session
 from companion.tables.files import Tables
 from tests.history_helpers import differences
 
-from tests.session.test_session import ok
+from tests.session.session_helpers import ok
 
 
 def prompt_ids(events: list[dict]) -> list[int]:

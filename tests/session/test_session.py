@@ -13,6 +13,7 @@ from companion.engine import Command
 from companion.tables.errors import CommandRejected
 from companion.session import RunResult, Session, SessionError
 from tests.history_helpers import differences
+from tests.session.session_helpers import ok, rejected
 from companion.tables.files import Tables
 
 EVENT_KEYS = {"seq", "command", "kind", "visibility", "text", "data"}
@@ -29,19 +30,6 @@ def session(db: Path, tables: Tables) -> Session:
     opened = Session.open(db, SEED, tables)
     yield opened
     opened.close()
-
-
-def ok(result: RunResult) -> list[dict]:
-    assert result.ok, result.error
-    assert result.error is None
-    return result.events
-
-
-def rejected(result: RunResult) -> str:
-    assert not result.ok
-    assert result.events == []
-    assert isinstance(result.error, str) and result.error
-    return result.error
 
 
 # ---------------------------------------------------------------------- running

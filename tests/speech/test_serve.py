@@ -14,7 +14,7 @@ from companion.server.app import RunningServer, start_in_thread
 from companion.speech.speaker import Recorder
 
 from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
-from tests.server.test_socket import Peer, wait_until
+from tests.socket_helpers import Peer, wait_until
 
 pytestmark = pytest.mark.skipif(shutil.which("espeak-ng") is None,
                                 reason="sem o espeak-ng (apt-get install espeak-ng)")

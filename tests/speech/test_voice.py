@@ -15,7 +15,7 @@ from companion.speech.speaker import Recorder
 from companion.voice.recognizer import load_model
 from companion.voice.sources import wav_chunks
 from tests.conftest import SERVER_GM_TOKEN
-from tests.server.test_socket import Peer, wait_until
+from tests.socket_helpers import Peer, wait_until
 from tests.voice_helpers import korean_model, korean_voice, speak
 
 pytestmark = pytest.mark.skipif(shutil.which("espeak-ng") is None,

@@ -23,7 +23,7 @@ from companion.store import Log
 from companion.tables.files import Tables
 from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
 from tests.disk_helpers import Disk, cap, command, join
-from tests.server.test_socket import Peer, wait_until
+from tests.socket_helpers import Peer, wait_until
 
 SEED = 5
 AUTH = {"Authorization": f"Bearer {GM_TOKEN}"}

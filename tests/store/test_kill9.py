@@ -2,70 +2,16 @@
 from __future__ import annotations
 
 import json
-import os
-import queue
-import signal
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 from companion.session import Session
 from companion.tables.files import Tables
 from tests.history_helpers import differences
+from tests.process_helpers import ACKED, ROOT, SEED, Shell
 
-ROOT = Path(__file__).resolve().parents[2]
-SEED = 77
-EMPTY_LINE_ERROR = "linha vazia"  # the session's answer to an empty line: our "done" marker
-
-ACKED = ["personagem Ana con 1", "personagem Bruno", "terreno colinas", "rolar 3d6",
-         "avançar", "explorar", "derrotados 2 lobos", "tesouro 30 moedas de prata",
-         "item 1 corda", "acampar"]
 IN_FLIGHT = ["rolar 1d20", "explorar", "rolar 2d8", "pescar", "rolar 1d100"] * 20
-
-
-class Shell:
-    """`companion shell --json --db X` as a real process, read line by line from a thread."""
-
-    def __init__(self, db: Path) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "companion", "shell", "--json", "--db", str(db),
-             "--seed", str(SEED)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            cwd=ROOT, text=True, encoding="utf-8", bufsize=1,
-        )
-        self.lines: queue.Queue[str] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            self.lines.put(line)
-
-    def send(self, text: str) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.write(text + "\n")
-        self.process.stdin.flush()
-
-    def run(self, text: str) -> list[dict]:
-        """Send a command and an empty line; everything before the empty line's error is its."""
-        self.send(text)
-        self.send("")
-        output: list[dict] = []
-        while True:
-            try:
-                line = self.lines.get(timeout=60)
-            except queue.Empty:
-                raise AssertionError(f"no answer to {text!r}; got {output}") from None
-            item = json.loads(line)
-            if EMPTY_LINE_ERROR in item.get("error", ""):
-                return output
-            output.append(item)
-
-    def kill9(self) -> None:
-        os.kill(self.process.pid, signal.SIGKILL)
-        self.process.wait(timeout=30)
-        assert self.process.returncode == -signal.SIGKILL
 
 
 def _reference(texts: list[str], tables: Tables) -> Session:

@@ -19,7 +19,7 @@ from companion.session import Session
 from companion.tables.files import Tables
 from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
 from tests.rules_helpers import changed_rules
-from tests.server.test_socket import gm_ok, peers, wait_until  # noqa: F401 (fixture)
+from tests.socket_helpers import gm_ok, wait_until
 
 VISIBILITIES = ["public", "gm", "player:ana", "player:bia"]
 VIEWERS = ["gm", "public", "player:ana", "player:bia"]

@@ -57,7 +57,7 @@ def test_spoken_portuguese_streamed_reaches_a_players_phone(session: Any,
                                                             tmp_path: Path) -> None:
     from companion.voice.sources import wav_chunks
     from tests.conftest import SERVER_GM_TOKEN
-    from tests.server.test_socket import Peer, wait_until
+    from tests.socket_helpers import Peer, wait_until
 
     wav = speak("mestre, avançar", "pt-br", tmp_path / "mestre-avancar.wav")
     running = _voice_server(session)

@@ -19,9 +19,9 @@ from companion.voice.recognizer import load_model
 from companion.voice.service import Voice
 from companion.voice.sources import wav_chunks
 from tests.conftest import SERVER_GM_TOKEN
-from tests.server.test_socket import Peer, wait_until
-from tests.voice.test_vosk import same_hearing
-from tests.voice_helpers import KOREAN_LIST, KOREAN_PHRASES, join_wavs, korean_model, speak
+from tests.socket_helpers import Peer, wait_until
+from tests.voice_helpers import (KOREAN_LIST, KOREAN_PHRASES, join_wavs, korean_model,
+                                 same_hearing, speak)
 
 ROOT = Path(__file__).resolve().parents[2]
 

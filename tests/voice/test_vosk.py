@@ -12,7 +12,8 @@ from companion.voice.judge import ACCEPTED, judge, phrase_reader
 from companion.voice.recognizer import (Recognizer, VoiceUnavailable, load_model,
                                         unknown_line, unknown_words)
 from companion.voice.sources import AudioError, wav_chunks
-from tests.voice_helpers import KOREAN_LIST, KOREAN_PHRASES, join_wavs, korean_model, speak
+from tests.voice_helpers import (KOREAN_LIST, KOREAN_PHRASES, join_wavs, korean_model,
+                                 same_hearing, speak)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -117,15 +118,6 @@ def test_ouvir_gives_what_the_adapter_gives(model: object, audio: dict[str, Path
         assert done.returncode == 0, done.stderr
         assert same_hearing([json.loads(line) for line in done.stdout.splitlines()],
                             _hear(model, audio[key]))
-
-
-def same_hearing(one: list[dict], other: list[dict]) -> bool:
-    """Same texts, commands and verdicts; confidences close (a refused word's confidence
-    varies by a few hundredths from one process to another)."""
-    return len(one) == len(other) and all(
-        (a["ouvi"], a["comando"], a["motivo"] == ACCEPTED) ==
-        (b["ouvi"], b["comando"], b["motivo"] == ACCEPTED)
-        and abs(a["confianca"] - b["confianca"]) <= 0.15 for a, b in zip(one, other))
 
 
 def test_ouvir_without_a_model_says_how(tmp_path: Path, audio: dict[str, Path]) -> None:
