@@ -11,6 +11,7 @@ from companion.session import Session
 
 from tests.socket_client import ordered_client
 
+SERVER_GM_TOKEN = "token-secreto-do-mestre"  # the GM token of the tests' server session
 WAIT = 8.0
 
 

@@ -12,9 +12,8 @@ from unicode_rbnf import RbnfEngine
 from companion.commands import normalize, parse
 from companion.commands.normalize import fold
 from companion.commands.parse import ParseResult
-from companion.tables.files import Tables
 from companion.rules.loader import load_rules
-from companion.voice.phrases import voice_phrases
+from tests.phrase_helpers import PhraseReading
 
 TABLES = load_rules()
 WORDS = st.sampled_from([
@@ -79,17 +78,14 @@ def test_number_words_become_digits(number: int) -> None:
         assert normalize(words).text == str(number), words
 
 
-def test_every_voice_phrase_parses_back_to_its_command(tables: Tables) -> None:
+def test_every_voice_phrase_parses_back_to_its_command(
+        phrase_readings: list[PhraseReading]) -> None:
     """The recogniser's whole list, answers to prompts included: the chat reads each line as
-    the command it is listed for ("achamos…" may be treasure or an item), with every prompt
-    waiting (a bare "sim" is an answer only then)."""
-    from companion.commands.context import Known
-    from companion.voice.reading import prompt_options
-
-    waiting = Known.of(waiting=prompt_options(tables), roll_waiting=True)
+    the command it is listed for ("achamos…" may be treasure or an item); an answer the
+    listener adds only while a prompt waits is read with every prompt waiting (a bare "sim"
+    is an answer only then). The list is read once for the run: tests/phrase_helpers.py."""
     wrong = []
-    for phrase in voice_phrases(tables, with_prompts=True):
-        result = parse(phrase.text, tables, waiting)
+    for phrase, result in ((reading.phrase, reading.chat) for reading in phrase_readings):
         expected = {"tesouro", "item"} if phrase.command in {"tesouro", "item"} \
             else {phrase.command}
         if result.command is None or result.command.name not in expected:

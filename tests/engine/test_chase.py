@@ -14,7 +14,7 @@ from companion.engine.model import Chase, Character, Command, Dungeon, Prompt, S
 from companion.engine.view import view_state
 from companion.tables.errors import CommandRejected
 from companion.tables.files import Tables
-from tests.conftest import FixedDice, Play
+from tests.play_helpers import FixedDice, Play
 from tests.rules_helpers import new_character
 
 RANGED = "Ataques, Arremessos e Magias"

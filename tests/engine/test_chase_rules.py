@@ -11,7 +11,7 @@ from companion.engine.procedures.chase import ChaseRules, distance_of
 from companion.engine.view import view_state
 from companion.tables.errors import CommandRejected, TableError
 from companion.tables.files import Tables
-from tests.conftest import FixedDice, Play
+from tests.play_helpers import FixedDice, Play
 from tests.rules_helpers import changed_rules, new_character
 
 THRESHOLDS = "distancia_pelo_placar: {menor_ate: -1, maior_desde: 1}"

@@ -7,7 +7,7 @@ import pytest
 from companion.engine.model import State
 from companion.tables.errors import CommandRejected
 from companion.tables.files import Tables
-from tests.conftest import FixedDice, Play
+from tests.play_helpers import FixedDice, Play
 from tests.rules_helpers import new_character
 
 

@@ -13,7 +13,7 @@ from companion.engine.procedures.conditions import advance_factor, condition_not
 from companion.engine.toolkit import Scratch
 from companion.tables.errors import TableError
 from companion.tables.files import Tables
-from tests.conftest import Play
+from tests.play_helpers import Play
 from tests.rules_helpers import changed_rules, new_character
 from tests.engine.travel_helpers import QUIET, camp, fed, run
 

@@ -22,7 +22,7 @@ from companion.tables.errors import CommandRejected, TableError
 from companion.tables.rulebook import PIECES, build_piece
 from companion.tables.files import DEFAULT_DIR, Tables
 from companion.rules.loader import load_rules
-from tests.conftest import FixedDice, Play
+from tests.play_helpers import FixedDice, Play
 from tests.rules_helpers import new_character
 
 TIRED = {level: new_character(id="ana", name="Ana", exhaustion=level, mods={"des": 2, "con": 1})

@@ -12,7 +12,7 @@ from companion.engine import Command, apply, dice, initial_state
 from companion.tables.errors import CommandRejected, DiceError, TableError
 from companion.rules.loader import load_rules
 from companion.tables.files import Tables
-from tests.conftest import FixedDice
+from tests.play_helpers import FixedDice
 from tests.rules_helpers import changed_rules
 
 LIMITS = load_rules().piece(DiceLimits)  # tables/casa.yaml limites_dados, as shipped

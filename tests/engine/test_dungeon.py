@@ -9,7 +9,7 @@ from companion.engine.model import Character, Dungeon, Monster, State, Timer
 from companion.engine.view import view_state
 from companion.tables.errors import CommandRejected
 from companion.tables.files import Tables
-from tests.conftest import FixedDice, Play
+from tests.play_helpers import FixedDice, Play
 from tests.rules_helpers import new_character
 
 SEED_TABELA_B = {

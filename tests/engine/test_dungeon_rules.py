@@ -13,7 +13,7 @@ from companion.engine.procedures.dungeon import DungeonRules
 from companion.tables.errors import CommandRejected, TableError
 from companion.tables.light_sources import LightRules
 from companion.tables.files import Tables
-from tests.conftest import FixedDice, Play
+from tests.play_helpers import FixedDice, Play
 from tests.rules_helpers import changed_rules, new_character
 
 LANTERN = Timer(name="lanterna", turns_left=24, kind="luz")

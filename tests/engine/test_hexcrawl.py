@@ -13,7 +13,7 @@ from companion.engine.clock import day_of
 from companion.engine.procedures.travel import round_of
 from companion.tables.errors import CommandRejected
 from companion.tables.files import Tables
-from tests.conftest import FixedDice, Play
+from tests.play_helpers import FixedDice, Play
 from tests.engine.travel_helpers import QUIET, ana, bia, one_roll, rolls, run, start
 from tests.rules_helpers import new_character
 

@@ -36,7 +36,7 @@ from companion.engine.procedures.foraging import (
 from companion.engine.toolkit import PromptAnswer, Scratch
 from companion.tables.errors import CommandRejected, TableError
 from companion.tables.files import DEFAULT_DIR, Tables
-from tests.conftest import FixedDice, Play
+from tests.play_helpers import FixedDice, Play
 from tests.engine.travel_helpers import QUIET, ana, bia, run, start  # noqa: F401
 from tests.rules_helpers import changed_rules
 

@@ -12,7 +12,7 @@ from companion.engine.procedures.panic import exhaustion_day, request_panic
 from companion.engine.view import view_state
 from companion.tables.errors import CommandRejected
 from companion.tables.files import Tables
-from tests.conftest import FixedDice, Play
+from tests.play_helpers import FixedDice, Play
 from tests.rules_helpers import changed_rules, new_character
 
 # The seed's texts, copied independently of tables/panico.yaml.

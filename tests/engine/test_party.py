@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from companion.engine.toolkit import PromptAnswer, Scratch, prompt_handler
 from companion.engine.model import Prompt, State, Travel
 from companion.tables.errors import CommandRejected
-from tests.conftest import FixedDice, Play
+from tests.play_helpers import FixedDice, Play
 from tests.rules_helpers import new_character
 
 ANSWERS: list[tuple[int, PromptAnswer]] = []

@@ -13,7 +13,7 @@ from companion.engine.procedures.panic import AfflictionTable, PanicTable, Panic
 from companion.engine.procedures.party import CharacterDefaults
 from companion.tables.errors import CommandRejected, TableError
 from companion.tables.files import Tables
-from tests.conftest import FixedDice, Play
+from tests.play_helpers import FixedDice, Play
 from tests.rules_helpers import changed_rules, new_character
 
 

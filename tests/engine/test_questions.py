@@ -25,6 +25,7 @@ from companion.history.replay import PLACELESS
 from companion.session import Session
 from companion.tables.files import Tables
 from companion.voice.reading import Known, read_voice
+from tests.phrase_helpers import PhraseReading
 
 ROOT = Path(__file__).resolve().parents[2]
 OUTCOME_JS = ROOT / "web" / "static" / "js" / "outcome.js"
@@ -134,12 +135,12 @@ def test_the_command_line_reads_every_form_by_chat_and_by_voice(tmp_path: Path,
         assert read == meant, extra
 
 
-def test_every_listed_voice_phrase_of_the_questions_is_read_back(tables: Tables) -> None:
+def test_every_listed_voice_phrase_of_the_questions_is_read_back(
+        tables: Tables, phrase_readings: list[PhraseReading]) -> None:
     """The questions' phrases are in `voz frases` and each is read as its command (the whole
     list is checked by tests/voice/test_reading.py)."""
-    from companion.voice.phrases import voice_phrases
-
-    listed = [p for p in voice_phrases(tables) if p.command in ("tempo", "repetir", "estado")]
+    listed = [r.phrase for r in phrase_readings
+              if r.listed and r.phrase.command in ("tempo", "repetir", "estado")]
     assert {p.command for p in listed} == {"tempo", "repetir", "estado"}
     texts = {p.text for p in listed}
     for must in ("que horas são", "quanto tempo ainda falta para a tocha apagar",
@@ -408,7 +409,7 @@ def test_a_players_answer_never_carries_a_gm_only_fact(table: Session) -> None:
 
 def test_players_ask_over_socketio_and_only_they_hear_the_answer(server: Any,
                                                                   session: Session) -> None:
-    from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
+    from tests.socket_helpers import SERVER_GM_TOKEN as GM_TOKEN
     from tests.socket_helpers import Peer, wait_until
 
     gm = Peer(server.url, {"token": GM_TOKEN})

@@ -14,7 +14,7 @@ from companion.tables.errors import CommandRejected, TableError
 from companion.engine.model import Character, Dungeon, Travel
 from companion.engine.procedures.rest import TravelMishaps, rest_party
 from companion.tables.files import Tables
-from tests.conftest import FixedDice, Play
+from tests.play_helpers import FixedDice, Play
 from tests.engine.travel_helpers import QUIET, ana, bia, camp, fed, one_roll, rolls, run
 from tests.rules_helpers import changed_rules, new_character
 

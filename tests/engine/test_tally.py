@@ -8,7 +8,7 @@ import pytest
 from companion.engine.model import Dungeon, Monster, State, Travel
 from companion.tables.errors import CommandRejected
 from companion.tables.files import Tables
-from tests.conftest import FixedDice, Play
+from tests.play_helpers import FixedDice, Play
 
 
 def test_defeated_default_to_the_current_terrain(tables):

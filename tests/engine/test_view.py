@@ -24,7 +24,7 @@ from companion.engine.view import view_state
 from companion.tables.protocol import may_see as visible_to
 from companion.tables.errors import CommandRejected, TableError
 from companion.tables.files import Tables
-from tests.conftest import Play
+from tests.play_helpers import Play
 from tests.engine.view_helpers import COMMANDS, MARK, names
 from tests.rules_helpers import new_character
 from tests.rules_helpers import changed_rules

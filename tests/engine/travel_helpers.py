@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from companion.engine.model import Character, State, Travel
-from tests.conftest import FixedDice, Play
+from tests.play_helpers import FixedDice, Play
 from tests.rules_helpers import new_character
 
 QUIET = (3, 6)  # weather: no change; encounter check: never (the highest chance is 3:6)

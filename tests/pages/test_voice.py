@@ -18,12 +18,11 @@ from companion.rules.loader import load_rules
 from companion.voice.config import voice_config
 from companion.voice.listener import Listener
 from companion.voice.reading import read_voice
-from companion.voice.recognizer import load_model
 from companion.voice.service import Voice, remember_in, session_runner
 from tests.browser_helpers import (CHROMIUM, CHROMIUM_ARGS, TV, LiveTable,
                                    readme_screenshot, screenshot, wait_until)
-from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
-from tests.voice_helpers import KOREAN_LIST, korean_model, speak
+from tests.socket_helpers import SERVER_GM_TOKEN as GM_TOKEN
+from tests.voice_helpers import KOREAN_LIST, speak
 
 SAID_AS = {"안녕하세요": "avançar", "감사합니다": "acender tocha"}
 
@@ -60,7 +59,7 @@ def _reader(tables: Any) -> Any:
 
 
 @pytest.fixture
-def table(session: Any, mic_browser: Any) -> Iterator[LiveTable]:
+def table(session: Any, mic_browser: Any, ko_model: Any) -> Iterator[LiveTable]:
     from companion.store.utterances import Utterances
 
     tables = load_rules()
@@ -68,7 +67,7 @@ def table(session: Any, mic_browser: Any) -> Iterator[LiveTable]:
     utterances = Utterances(session.db_path)
 
     def factory(on_heard: Any, on_status: Any) -> Voice:
-        listener = Listener(load_model(korean_model()), config, lambda: KOREAN_LIST,
+        listener = Listener(ko_model, config, lambda: KOREAN_LIST,
                             lambda: _reader(tables), session_runner(session), on_heard,
                             on_status, remember_in(utterances, session), wake_phrases=False)
         listener.start()

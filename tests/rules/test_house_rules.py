@@ -24,7 +24,7 @@ from companion.tables.files import Tables
 from companion.voice.phrases import voice_phrases
 from companion.voice.service import session_phrases, session_reader
 from companion.voice.reading import read_voice
-from tests.conftest import FixedDice, Play
+from tests.play_helpers import FixedDice, Play
 from tests.rules_helpers import changed_rules
 
 SOMBRIA = {"regiao": "Floresta Sombria", "terreno": "floresta", "dados": "1d4",

@@ -9,7 +9,7 @@ import requests
 from companion.server import access
 from companion.server.app import RunningServer, start_in_thread
 from companion.session import Session
-from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
+from tests.socket_helpers import SERVER_GM_TOKEN as GM_TOKEN
 
 AUTH = {"Authorization": f"Bearer {GM_TOKEN}"}
 

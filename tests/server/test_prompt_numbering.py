@@ -11,7 +11,7 @@ from urllib.request import urlopen
 from companion.report import build
 from companion.report.source import open_campaign
 from companion.session import Session
-from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
+from tests.socket_helpers import SERVER_GM_TOKEN as GM_TOKEN
 from tests.socket_helpers import Peer, gm_ok, wait_until
 
 

@@ -19,7 +19,7 @@ from companion.report import build
 from companion.session import Session
 from companion.store import Log
 from companion.tables.files import DEFAULT_DIR, Tables
-from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
+from tests.socket_helpers import SERVER_GM_TOKEN as GM_TOKEN
 from tests.socket_helpers import Peer, gm_ok, wait_until
 
 

@@ -8,7 +8,7 @@ from typing import Any, Callable
 import requests
 
 from companion.server.app import RunningServer
-from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
+from tests.socket_helpers import SERVER_GM_TOKEN as GM_TOKEN
 from tests.socket_helpers import Peer, rules, wait_until
 
 AUTH = {"Authorization": f"Bearer {GM_TOKEN}"}

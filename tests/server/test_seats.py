@@ -13,7 +13,7 @@ import socketio
 
 from companion.server.app import RunningServer
 from companion.session import Session
-from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
+from tests.socket_helpers import SERVER_GM_TOKEN as GM_TOKEN
 from tests.socket_helpers import Peer, gm_ok, numbered, wait_until
 
 

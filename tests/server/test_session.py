@@ -14,7 +14,7 @@ from companion.commands.parse import ParseResult
 from companion.server.served import ServedSession
 from companion.session import Session
 from companion.tables.files import Tables
-from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
+from tests.socket_helpers import SERVER_GM_TOKEN as GM_TOKEN
 
 
 

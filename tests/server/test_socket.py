@@ -19,7 +19,7 @@ from companion.tables.protocol import may_see as visible_to
 from companion.server.app import RunningServer, start_in_thread
 from companion.session import Session
 
-from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
+from tests.socket_helpers import SERVER_GM_TOKEN as GM_TOKEN
 from tests.socket_helpers import WAIT, Peer, gm_ok, numbered, wait_until
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from companion.server.app import start_in_thread
 from companion.session import Session
-from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
+from tests.socket_helpers import SERVER_GM_TOKEN as GM_TOKEN
 from tests.socket_helpers import Peer, gm_ok, wait_until
 
 

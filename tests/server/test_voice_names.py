@@ -13,7 +13,7 @@ import requests
 from companion.server.app import RunningServer
 from companion.voice.learned import SessionNames, campaign_learned
 from companion.voice.service import session_phrases
-from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
+from tests.socket_helpers import SERVER_GM_TOKEN as GM_TOKEN
 from tests.socket_helpers import Peer, rules
 
 AUTH = {"Authorization": f"Bearer {GM_TOKEN}"}

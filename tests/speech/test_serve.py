@@ -13,7 +13,7 @@ import pytest
 from companion.server.app import RunningServer, start_in_thread
 from companion.speech.speaker import Recorder
 
-from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
+from tests.socket_helpers import SERVER_GM_TOKEN as GM_TOKEN
 from tests.socket_helpers import Peer, wait_until
 
 pytestmark = pytest.mark.skipif(shutil.which("espeak-ng") is None,

@@ -12,11 +12,10 @@ import pytest
 from companion.rules.loader import load_rules
 from companion.server.app import start_in_thread
 from companion.speech.speaker import Recorder
-from companion.voice.recognizer import load_model
 from companion.voice.sources import wav_chunks
-from tests.conftest import SERVER_GM_TOKEN
+from tests.socket_helpers import SERVER_GM_TOKEN
 from tests.socket_helpers import Peer, wait_until
-from tests.voice_helpers import korean_model, korean_voice, speak
+from tests.voice_helpers import korean_voice, speak
 
 pytestmark = pytest.mark.skipif(shutil.which("espeak-ng") is None,
                                 reason="sem o espeak-ng (apt-get install espeak-ng)")
@@ -24,9 +23,9 @@ SAID = {"안녕하세요": "estado"}  # the test model hears Korean: this uttera
 
 
 @pytest.fixture
-def voiced(session: Any, tmp_path: Path) -> Iterator[tuple[Any, list[Any]]]:
+def voiced(session: Any, ko_model: Any) -> Iterator[tuple[Any, list[Any]]]:
     made: list[Any] = []
-    factory = korean_voice(load_model(korean_model()), session, load_rules(), SAID, made=made)
+    factory = korean_voice(ko_model, session, load_rules(), SAID, made=made)
     running = start_in_thread(session, voice=factory, speech_output=Recorder(0.05))
     yield running, made
     running.stop()

@@ -21,7 +21,7 @@ from companion.server.app import RunningServer, start_in_thread
 from companion.session import RunResult, Session, SessionError
 from companion.store import Log
 from companion.tables.files import Tables
-from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
+from tests.socket_helpers import SERVER_GM_TOKEN as GM_TOKEN
 from tests.disk_helpers import Disk, cap, command, join
 from tests.socket_helpers import Peer, wait_until
 

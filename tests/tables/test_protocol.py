@@ -17,7 +17,7 @@ from companion.tables.errors import CommandRejected, TableError
 from companion.server import rooms
 from companion.session import Session
 from companion.tables.files import Tables
-from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
+from tests.socket_helpers import SERVER_GM_TOKEN as GM_TOKEN
 from tests.rules_helpers import changed_rules
 from tests.socket_helpers import gm_ok, wait_until
 

@@ -20,11 +20,10 @@ from companion.voice.judge import phrase_reader
 from companion.voice.learned import campaign_learned, learned_names
 from companion.voice.listener import Listener
 from companion.voice.reading import Known, read_voice
-from companion.voice.recognizer import load_model
 from companion.voice.service import session_phrases, session_reader
 from companion.voice.learned import SessionNames
 from companion.voice.sources import wav_chunks
-from tests.voice_helpers import KOREAN_LIST, korean_model, speak
+from tests.voice_helpers import KOREAN_LIST, speak
 
 ROOT = Path(__file__).resolve().parents[2]
 TYPED = ["masmorra", "monstro Troll das Cavernas na sala 3", "magia Raio Prismático por 3 turnos",
@@ -178,10 +177,10 @@ def test_learned_names_leave_out_what_cannot_be_read_back(tables: Tables) -> Non
 
 # ---------------------------------------------------------------- between utterances
 
-def test_the_grammar_changes_only_between_utterances(tmp_path: Path) -> None:
+def test_the_grammar_changes_only_between_utterances(tmp_path: Path, ko_model: Any) -> None:
     """The phrase source changes on every look; the listener looks only while nobody is
     being heard, so the utterance in the middle is heard whole."""
-    model = load_model(korean_model())
+    model = ko_model
     config = voice_config(load_rules())
     looks: list[bool] = []
     heard: list[dict] = []

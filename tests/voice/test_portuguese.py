@@ -56,7 +56,7 @@ def _voice_server(session: Any) -> Any:
 def test_spoken_portuguese_streamed_reaches_a_players_phone(session: Any,
                                                             tmp_path: Path) -> None:
     from companion.voice.sources import wav_chunks
-    from tests.conftest import SERVER_GM_TOKEN
+    from tests.socket_helpers import SERVER_GM_TOKEN
     from tests.socket_helpers import Peer, wait_until
 
     wav = speak("mestre, avançar", "pt-br", tmp_path / "mestre-avancar.wav")
@@ -84,7 +84,7 @@ def test_spoken_portuguese_shows_the_toast_on_the_gm_page(session: Any,
     from playwright.sync_api import sync_playwright
 
     from tests.browser_helpers import CHROMIUM, CHROMIUM_ARGS, LiveTable
-    from tests.conftest import SERVER_GM_TOKEN
+    from tests.socket_helpers import SERVER_GM_TOKEN
 
     wav = speak("avançar", "pt-br", tmp_path / "avancar.wav", pad=(0.5, 2.0))
     running = _voice_server(session)

@@ -12,9 +12,10 @@ from hypothesis import given, settings, strategies as st
 from companion.commands.normalize import normalize
 from companion.commands.parse import parse
 from companion.tables.files import Tables
-from companion.voice.phrases import grammar_words, phrase_list, voice_phrases
+from companion.voice.phrases import grammar_words, phrase_list
 from companion.voice.reading import Known, read_voice
 from companion.voice.spoken import number_words
+from tests.phrase_helpers import PhraseReading
 
 CANONICAL = ("avancar explorar forragear cacar pescar criar_municao acampar descansar dormir "
              "estacao terreno modo clima masmorra viagem perigo turno luz magia surpresa "
@@ -24,8 +25,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def phrases(tables: Tables) -> list:
-    return voice_phrases(tables)
+def phrases(phrase_readings: list[PhraseReading]) -> list:
+    """The lines of `voz frases` (read once for the whole run: tests/phrase_helpers.py)."""
+    return [reading.phrase for reading in phrase_readings if reading.listed]
 
 
 def test_every_canonical_command_has_phrases(phrases: list) -> None:
@@ -62,17 +64,16 @@ def test_every_phrase_is_one_command_by_voice_and_chat(data: st.DataObject,
     assert voice.command.name in expected, phrase
 
 
-def test_every_printed_phrase_is_read_by_voice_and_chat_alike(phrases: list,
-                                                              tables: Tables) -> None:
+def test_every_printed_phrase_is_read_by_voice_and_chat_alike(
+        phrase_readings: list[PhraseReading]) -> None:
     """The whole list, not a sample: `voz frases` promises every line is a command by voice."""
-    wrong = [p.text for p in phrases if not all(any(c.isalnum() for c in w)
-                                                 for w in p.text.split())]  # ',' is not said
-    for phrase in phrases:
-        voice = read_voice(phrase.text, tables)
-        chat = parse(phrase.text, tables)
+    listed = [reading for reading in phrase_readings if reading.listed]
+    wrong = [r.phrase.text for r in listed if not all(any(c.isalnum() for c in w)
+                                                       for w in r.phrase.text.split())]
+    for phrase, voice, chat in ((r.phrase, r.voice, r.chat) for r in listed):
         expected = {"tesouro", "item"} if phrase.command in {"tesouro", "item"} \
             else {phrase.command}
-        if voice.command is None or chat.command is None \
+        if voice is None or voice.command is None or chat.command is None \
                 or voice.command.name != chat.command.name or voice.command.name not in expected:
             wrong.append(phrase.text)  # read alike, and as the command it is listed for
     assert wrong == []

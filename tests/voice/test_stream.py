@@ -15,20 +15,14 @@ from companion.rules.loader import load_rules
 from companion.voice.config import voice_config
 from companion.voice.judge import phrase_reader
 from companion.voice.listener import Listener
-from companion.voice.recognizer import load_model
 from companion.voice.service import Voice
 from companion.voice.sources import wav_chunks
-from tests.conftest import SERVER_GM_TOKEN
+from tests.socket_helpers import SERVER_GM_TOKEN
 from tests.socket_helpers import Peer, wait_until
 from tests.voice_helpers import (KOREAN_LIST, KOREAN_PHRASES, join_wavs, korean_model,
                                  same_hearing, speak)
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def ko_model() -> Any:
-    return load_model(korean_model())
 
 
 @pytest.fixture(scope="module")

@@ -29,11 +29,6 @@ THRESHOLD = _threshold()  # the configured one (tables/voz.yaml), as `companion 
 
 
 @pytest.fixture(scope="module")
-def model() -> object:
-    return load_model(korean_model())
-
-
-@pytest.fixture(scope="module")
 def audio(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     folder = tmp_path_factory.mktemp("ko")
     said = {text: speak(text, "ko", folder / f"{i}.wav") for i, text in
@@ -53,33 +48,33 @@ def _hear(model: object, path: Path, phrases: list[str] = KOREAN_LIST) -> list[d
 
 
 @pytest.mark.parametrize("index", range(len(KOREAN_PHRASES)))
-def test_each_phrase_is_heard(model: object, audio: dict[str, Path], index: int) -> None:
+def test_each_phrase_is_heard(ko_model: object, audio: dict[str, Path], index: int) -> None:
     text = KOREAN_PHRASES[index]
-    heard = _hear(model, audio[text])
+    heard = _hear(ko_model, audio[text])
     assert [h["ouvi"] for h in heard] == [text]
     assert heard[0]["motivo"] == ACCEPTED and heard[0]["confianca"] >= THRESHOLD
     assert heard[0]["comando"] == {"command": "frase", "args": {"texto": text}}
 
 
-def test_two_utterances_in_one_file(model: object, audio: dict[str, Path]) -> None:
-    assert [h["ouvi"] for h in _hear(model, audio["ambas"])] == KOREAN_PHRASES
+def test_two_utterances_in_one_file(ko_model: object, audio: dict[str, Path]) -> None:
+    assert [h["ouvi"] for h in _hear(ko_model, audio["ambas"])] == KOREAN_PHRASES
 
 
-def test_speech_outside_the_list_runs_nothing(model: object, audio: dict[str, Path]) -> None:
-    heard = _hear(model, audio["맛있어요"])  # "delicious": heard as some words of the list
+def test_speech_outside_the_list_runs_nothing(ko_model: object, audio: dict[str, Path]) -> None:
+    heard = _hear(ko_model, audio["맛있어요"])  # "delicious": heard as some words of the list
     assert heard and all(h["comando"] is None for h in heard)
     assert all(h["ouvi"] not in KOREAN_LIST for h in heard)
 
 
-def test_low_confidence_is_refused(model: object, audio: dict[str, Path]) -> None:
+def test_low_confidence_is_refused(ko_model: object, audio: dict[str, Path]) -> None:
     # a word the list lacks is forced onto the nearest phrase, with a low confidence
-    heard = _hear(model, audio["사랑해요"])
+    heard = _hear(ko_model, audio["사랑해요"])
     assert heard and all(h["comando"] is None for h in heard)
     assert any("confiança baixa" in h["motivo"] for h in heard)
 
 
-def test_unknown_words_are_reported(model: object) -> None:
-    missing = unknown_words(model, ["안녕하세요", "palavrainexistente", "[unk]"])
+def test_unknown_words_are_reported(ko_model: object) -> None:
+    missing = unknown_words(ko_model, ["안녕하세요", "palavrainexistente", "[unk]"])
     assert missing == ["palavrainexistente"]
     line = unknown_line(missing)
     assert line and "palavrainexistente" in line
@@ -108,7 +103,7 @@ def _ouvir(*args: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, cwd=ROOT, timeout=300)
 
 
-def test_ouvir_gives_what_the_adapter_gives(model: object, audio: dict[str, Path],
+def test_ouvir_gives_what_the_adapter_gives(ko_model: object, audio: dict[str, Path],
                                             tmp_path: Path) -> None:
     phrases = tmp_path / "frases.txt"
     phrases.write_text("\n".join(KOREAN_LIST) + "\n", encoding="utf-8")
@@ -117,7 +112,7 @@ def test_ouvir_gives_what_the_adapter_gives(model: object, audio: dict[str, Path
                       str(phrases), "--json")
         assert done.returncode == 0, done.stderr
         assert same_hearing([json.loads(line) for line in done.stdout.splitlines()],
-                            _hear(model, audio[key]))
+                            _hear(ko_model, audio[key]))
 
 
 def test_ouvir_without_a_model_says_how(tmp_path: Path, audio: dict[str, Path]) -> None:
