@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Mesa: ./run.sh [opções do serve]  → prepara o ambiente e liga o companheiro (sessão em mesa.db)
+# Mesa: ./run.sh [opções do serve]  → prepara o ambiente e liga o companheiro (a campanha "mesa"
+#                                      na pasta do Mestre; --campanha NOME, ou --db ARQUIVO)
 #       ./run.sh test [args pytest]  → prepara o ambiente (e o sistema) e roda os testes
 #       ./run.sh bench [--curto]     → a tabela de desempenho, ao lado do chão medido na mesma hora
 #       ./run.sh crash [N]           → N kill -9 num servidor de verdade (padrão 200)
 #       ./run.sh fuzz [N]            → N entradas malformadas por HTTP e Socket.IO (padrão 10000)
-#       ./run.sh modelo              → baixa o modelo de voz em português (e a voz do Piper) para models/
+#       ./run.sh modelo              → baixa o modelo de voz em português (e a voz do Piper) para a
+#                                      pasta do Mestre (o mesmo que: mesa modelo)
 set -euo pipefail
 
+CALLER="$PWD"  # where the GM is: a relative --db is theirs, not the program folder's
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$ROOT"
 VENV="$ROOT/.venv"
@@ -25,7 +28,16 @@ ensure_python_venv() {
   DEBIAN_FRONTEND=noninteractive apt-get install -y python3-venv
 }
 
+# An older Python is refused at once, in one line (companion/__init__.py says it), before pip
+# spends minutes finding nothing that installs.
+ensure_python_version() {
+  local python="python3"
+  [ -x "$PY" ] && python="$PY"
+  "$python" -c 'import companion' || exit 2
+}
+
 ensure_venv() {
+  ensure_python_version
   ensure_python_venv
   if [ ! -x "$PY" ]; then
     echo "criando o ambiente Python em .venv"
@@ -87,58 +99,13 @@ run_tests() {
   exit "$status"
 }
 
-# ./run.sh modelo: the default Portuguese Vosk model into models/, its size and SHA-256 checked
-# against tables/voz.yaml (modelos.baixar), then the Piper pt_BR voice beside it, checked the
-# same way against tables/fala.yaml (piper.baixar).
+# ./run.sh modelo: `companion modelo` (companion/cli/models.py): the default Portuguese Vosk model
+# and the Piper pt_BR voice into the GM's models folder, sizes and SHA-256 checked against
+# tables/voz.yaml (modelos.baixar) and tables/fala.yaml (piper.baixar).
 fetch_model() {
   ensure_venv
   ensure_install ".[voz,fala]" "" "$VENV/.instalado-teste"
-  local status=0
-  fetch_vosk_model || status=$?
-  "$PY" -m companion.speech.fetch || status=$?
-  return "$status"
-}
-
-fetch_vosk_model() {
-  "$PY" - <<'PYEOF'
-import hashlib, sys, urllib.request, zipfile
-from pathlib import Path
-from companion.rules.loader import load_rules
-from companion.voice.config import voice_config
-from companion.voice.models import MODELS_DIR, is_model
-config = voice_config(load_rules())
-want = config.download
-target = MODELS_DIR / config.default_model
-if is_model(target):
-    print(f"o modelo já está em {target}")
-    sys.exit(0)
-archive = MODELS_DIR / want.file
-if not archive.is_file():
-    print(f"baixando {want.url} ({want.size // 1_000_000} MB)")
-    try:
-        urllib.request.urlretrieve(want.url, archive)
-    except OSError as error:
-        print(f"erro: não consegui baixar ({error}); sem internet? veja models/README.md "
-              "para fazê-lo à mão", file=sys.stderr)
-        archive.unlink(missing_ok=True)
-        sys.exit(1)
-size = archive.stat().st_size
-digest = hashlib.sha256(archive.read_bytes()).hexdigest()
-if size != want.size:
-    print(f"erro: {archive} tem {size} bytes, esperava {want.size}; apague-o e tente de novo",
-          file=sys.stderr)
-    sys.exit(1)
-if want.sha256 and digest != want.sha256:
-    print(f"erro: SHA-256 de {archive} é {digest}, esperava {want.sha256}", file=sys.stderr)
-    sys.exit(1)
-if not want.sha256:
-    print(f"aviso: SHA-256 {digest} (ainda não anotado em tables/voz.yaml: confira e anote)")
-with zipfile.ZipFile(archive) as packed:
-    packed.extractall(MODELS_DIR)
-archive.unlink()
-print(f"modelo pronto em {target}" if is_model(target) else f"erro: {target} incompleto")
-sys.exit(0 if is_model(target) else 1)
-PYEOF
+  "$VENV/bin/companion" modelo
 }
 
 # Bytecode for the project's own modules, as an installed package has it: Python writes it by
@@ -188,9 +155,7 @@ esac
 ensure_venv
 ensure_install ".[voz,fala]" "" "$VENV/.instalado-teste"
 compile_project
-# The evening must survive anything, kill -9 included: without --db the session lives in mesa.db.
-case " $* " in
-  *" --db "*|*" --db="*) ;;
-  *) set -- --db "$ROOT/mesa.db" "$@" ;;
-esac
-exec "$VENV/bin/companion" serve "$@"
+# The evening must survive anything, kill -9 included: `mesa` keeps the campaign in the GM's data
+# folder (the one called "mesa" unless --campanha NOME or --db ARQUIVO says otherwise).
+cd "$CALLER"
+exec "$VENV/bin/mesa" "$@"

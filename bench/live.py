@@ -54,7 +54,7 @@ from companion.session import Session  # noqa: E402
 from companion.rules.loader import load_rules  # noqa: E402
 from tests.socket_client import ordered_client  # noqa: E402
 
-TOKEN = "bench-mestre"
+TOKEN = "bench-mestre-token-1"
 COMMAND = "rolar 1d6"  # one public event: every phone must get it
 # The latency runs alternate a roll (players' views do not change) and a treasure note (every
 # view's session form changes): one public event each.

@@ -29,16 +29,21 @@ from companion.rules.loader import load_rules
 from companion.report import build
 from companion.report import text as report_text
 from companion.report.source import open_campaign, session_number
-from companion.server.access import NO_LIMITS_ONLY_LOOPBACK, is_loopback
+from companion.server.access import (MIN_GM_TOKEN, NO_LIMITS_ONLY_LOOPBACK, gm_token_problem,
+                                     is_loopback)
 from companion.server.app import serve
+from companion.server.ports import DEFAULT_PORT
 from companion.server.qr import lan_ip
 from companion.server.tls import certificate
 from companion.rules import overlay
 from companion.session import (Session, campaign_rules, campaign_state, reading_context,
                                verify_campaign)
 from companion.store.lock import holder
+from companion.cli import campaigns
+from companion.cli.models import fetch_models
 from companion.cli.shell import banner, run_shell
 from companion.speech.say import say_text
+from companion.tables import places
 from companion.tables.files import Tables
 from companion.voice.learned import Learned, by_list, campaign_learned, forget
 from companion.voice.ouvir import listen_file
@@ -66,7 +71,10 @@ ARGPARSE_MESSAGES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
          "argumento {arg}: não leva valor ({value})"),
         (r"^the following arguments are required: (?P<args>[^,]*)$", "falta o argumento: {args}"),
         (r"^the following arguments are required: (?P<args>.*)$", "faltam os argumentos: {args}"),
+        (r"^one of the arguments (?P<args>.*) is required$", "falta um destes argumentos: {args}"),
         (r"^unrecognized arguments: (?P<args>.*)$", "argumentos desconhecidos: {args}"),
+        # an ArgumentTypeError of ours (its message already Portuguese)
+        (r"^argument (?P<arg>--gm-token): (?P<said>.*)$", "argumento {arg}: {said}"),
         (r"^ambiguous option: (?P<opt>\S+) could match (?P<matches>.*)$",
          "opção ambígua: {opt} pode ser {matches}"),
     ))
@@ -121,27 +129,45 @@ def _add_common(parser: argparse.ArgumentParser, session: bool = True) -> None:
                         help="pasta das tabelas (padrão: tables/ do projeto)")
     if not session:
         return
-    parser.add_argument("--db", metavar="ARQUIVO", default=None,
-                        help="banco SQLite da sessão (sem ele, a sessão fica só na memória)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--db", metavar="ARQUIVO", default=None,
+                       help="banco SQLite da sessão (sem ele, a sessão fica só na memória)")
+    where.add_argument("--campanha", metavar="NOME", default=None,
+                       help="a campanha com esse nome na pasta do Mestre (criada se não existe)")
     parser.add_argument("--seed", metavar="N", type=int, default=None,
-                        help="semente das rolagens (sem ela, uma é sorteada e guardada)")
+                        help="só para testes: semente fixa, rolagens previsíveis (sem ela, os "
+                             "dados vêm de uma chave secreta guardada com a campanha)")
+
+
+def _gm_token(value: str) -> str:
+    """--gm-token: long enough not to be guessed (companion.server.access.gm_token_problem)."""
+    problem = gm_token_problem(value)
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
+    return value
 
 
 def _add_campaign_file(parser: argparse.ArgumentParser) -> None:
-    """The campaign a tool reads or changes (required)."""
-    parser.add_argument("--db", metavar="ARQUIVO", required=True, help="banco da campanha")
+    """The campaign a tool reads or changes (required): a file, or a name in the GM's folder."""
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--db", metavar="ARQUIVO", help="banco da campanha")
+    where.add_argument("--campanha", metavar="NOME", help="a campanha com esse nome na pasta "
+                                                          "do Mestre (veja 'campanhas')")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = PortugueseParser(prog="companion",
+def build_parser(prog: str = "companion", epilog: str | None = None) -> argparse.ArgumentParser:
+    parser = PortugueseParser(prog=prog, epilog=epilog,
                               description="Companheiro de mesa do Mestre (offline).")
     actions = parser.add_subparsers(dest="action", required=True, metavar="AÇÃO")
 
     serve = actions.add_parser("serve", help="liga o servidor da mesa")
     serve.add_argument("--host", default="0.0.0.0")
-    serve.add_argument("--port", type=int, default=5000)
-    serve.add_argument("--gm-token", metavar="TOKEN", default=None,
-                       help="fixa o token do Mestre (sem ele, um é sorteado e guardado)")
+    serve.add_argument("--port", type=int, default=None,
+                       help=f"porta (padrão: {DEFAULT_PORT}, ou outra livre se ela estiver "
+                            "ocupada)")
+    serve.add_argument("--gm-token", metavar="TOKEN", default=None, type=_gm_token,
+                       help=f"fixa o token do Mestre, com {MIN_GM_TOKEN} caracteres ou mais "
+                            "(sem ele, um é sorteado e guardado)")
     serve.add_argument("--https", action="store_true",
                        help="https com um certificado próprio (o microfone dos celulares)")
     serve.add_argument("--modelo", metavar="PASTA", default=None,
@@ -191,6 +217,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="número da sessão (padrão: a última)")
     export.add_argument("--jogador", metavar="NOME", default=None,
                         help="só o que esse jogador viu")
+    export.add_argument("--separador", metavar="',' ou ';'", default=",",
+                        help="entre as colunas do CSV (padrão ','; ';' para planilhas em "
+                             "português)")
     _add_common(export, session=False)
 
     verify = actions.add_parser("verificar", help="refaz o registro com o código e as tabelas "
@@ -237,6 +266,13 @@ def build_parser() -> argparse.ArgumentParser:
                         help="lista de frases (uma por linha) no lugar das dos comandos")
     _add_common(listen)
 
+    listing = actions.add_parser("campanhas", help="as campanhas na pasta do Mestre (quando "
+                                 "foram jogadas, quantas sessões, tamanho)")
+    _add_common(listing, session=False)
+    models = actions.add_parser("modelo", help="baixa o modelo de voz em português e a voz do "
+                                "Piper para a pasta do Mestre (confere tamanho e SHA-256)")
+    _add_common(models, session=False)
+
     speak = actions.add_parser("falar", help="diz um texto com a voz do companheiro")
     speak.add_argument("text", nargs="+", metavar="TEXTO")
     speak.add_argument("--saida", metavar="ARQUIVO.wav", default=None,
@@ -273,7 +309,7 @@ def _rules_file(path: str) -> Any:
         reason = getattr(error, "strerror", None) or "não é texto UTF-8"
         raise CompanionError(f"não consegui ler o arquivo de regras '{path}': {reason}") \
             from None
-    return overlay.load(text, where=path)
+    return overlay.load_import(text, where=path)
 
 
 # ---------------------------------------------------------------------- the GM's rules
@@ -479,8 +515,9 @@ def _voice_factory(session: Any, tables: Tables, args: argparse.Namespace) -> An
 
 
 def _certificate(args: argparse.Namespace) -> tuple[str, str]:
-    """The self-signed certificate of `serve --https`, kept beside the session database."""
-    folder = Path(args.db).resolve().parent if args.db else Path.cwd()
+    """The self-signed certificate of `serve --https`, kept in the GM's data folder."""
+    folder = places.certificate_folder()
+    folder.mkdir(parents=True, exist_ok=True)
     hosts = [h for h in (args.host, lan_ip(), "127.0.0.1") if h and h not in ("0.0.0.0", "::")]
     cert, key = certificate(folder, hosts)
     print(f"https: certificado próprio em {cert} (o navegador avisa na primeira vez: "
@@ -552,7 +589,8 @@ def cmd_export(args: argparse.Namespace, tables: Tables) -> int:
     tables = campaign_rules(args.db, tables)[1]
     campaign = open_campaign(args.db)
     viewer, _name = build.viewer_for(campaign, args.jogador)
-    _write(args.saida, build.export(campaign, tables, args.formato, number, viewer))
+    _write(args.saida, build.export(campaign, tables, args.formato, number, viewer,
+                                    args.separador))
     print(f"eventos escritos em {args.saida}")
     return 0
 
@@ -571,23 +609,33 @@ def cmd_verify(args: argparse.Namespace, tables: Tables) -> int:
     return 0
 
 
+def cmd_campaigns(args: argparse.Namespace, tables: Tables) -> int:
+    return campaigns.list_campaigns(sys.stdout, sys.stderr)
+
+
+def cmd_models(args: argparse.Namespace, tables: Tables) -> int:
+    return fetch_models(tables, places.models_folder(), sys.stdout, sys.stderr)
+
+
 ACTIONS: dict[str, Callable[[argparse.Namespace, Tables], int]] = {
     "verificar": cmd_verify,
     "shell": cmd_shell, "parse": cmd_parse, "serve": cmd_serve, "voz": cmd_voice,
     "ouvir": cmd_listen, "falar": cmd_speak, "relatorio": cmd_report, "exportar": cmd_export,
-    "regras": cmd_rules,
+    "regras": cmd_rules, "campanhas": cmd_campaigns, "modelo": cmd_models,
 }
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, prog: str = "companion",
+         epilog: str | None = None) -> int:
     _utf8_streams()
-    args = build_parser().parse_args(argv)
+    args = build_parser(prog, epilog).parse_args(argv)
     try:
         tables = load_rules(Path(args.tables) if args.tables else None)
     except TableError as error:
         print(f"erro nas tabelas: {error.message}", file=sys.stderr)
         return STARTUP_FAILURE
     try:
+        campaigns.resolve(args)
         return ACTIONS[args.action](args, tables)
     except TableError as error:
         print(f"erro nas tabelas: {error.message}", file=sys.stderr)

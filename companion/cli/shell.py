@@ -65,4 +65,5 @@ def run_shell(session: Session, lines: Iterable[str], out: TextIO, as_json: bool
 def banner(session: Session) -> str:
     """What the shell says on standard error when it starts."""
     where = "na memória" if session.db_path == ":memory:" else f"em {session.db_path}"
-    return f"sessão {where}, semente {session.seed}; um comando por linha (ajuda lista os comandos)"
+    dice = f"semente {session.seed}" if session.seeded else "dados com chave secreta"
+    return f"sessão {where}, {dice}; um comando por linha (ajuda lista os comandos)"

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from companion.engine.model import State
-from companion.engine.toolkit import Scratch
+from companion.engine.scratch import Scratch
 
 MINUTES_PER_HOUR = 60
 MINUTES_PER_DAY = 24 * MINUTES_PER_HOUR

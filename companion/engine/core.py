@@ -1,7 +1,7 @@
 """The engine's entry point: `apply(state, command, rng, tables)`, pure.
 
 The same state, command, RNG seed and tables give the same new state and events. The commands
-and prompt handlers are the ones the procedure modules registered in the toolkit's registries;
+and prompt handlers are the ones the procedure modules registered in companion.engine.handlers;
 companion.engine.registry imports them all (companion/engine/__init__.py imports it, so any
 import of the engine has them registered).
 """
@@ -23,7 +23,9 @@ from companion.engine.model import (
     Travel,
     TravelMode,
 )
-from companion.engine.toolkit import COMMANDS, CommandRules, Handler, Scratch, spoken_name
+from companion.engine.handlers import COMMANDS, Handler
+from companion.engine.scratch import Scratch
+from companion.tables.protocol import CommandRules, spoken_name
 from companion.tables.errors import CommandRejected
 from companion.tables.rulebook import piece
 from companion.tables.files import Tables

@@ -1,8 +1,9 @@
-"""Immutable values the engine works on: events and state (commands: companion.tables.vocabulary)."""
+"""Immutable values the engine works on: events and state (commands: companion.tables.vocabulary),
+the closed sets of words the rules use (seasons, terrains, attributes…) and set_travel."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Literal, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, Mapping, get_args
 
 from companion.tables import protocol
 from companion.tables.vocabulary import Command  # noqa: F401  (re-exported for the engine's callers)
@@ -100,6 +101,8 @@ Season = Literal["primavera", "verao", "outono", "inverno"]
 Terrain = Literal["planicie", "estepe", "colinas", "floresta", "pantano", "montanha"]
 TravelMode = Literal["andando", "montado", "navegando"]
 Danger = Literal["inseguro", "arriscado", "mortal"]
+Attribute = Literal["for", "des", "con", "int", "sab", "car"]
+ATTRIBUTES: tuple[Attribute, ...] = get_args(Attribute)
 
 
 @dataclass(frozen=True)
@@ -201,3 +204,8 @@ class State:
         if self.chase is not None:
             return "perseguicao"
         return "masmorra" if self.dungeon.active else "viagem"
+
+
+def set_travel(state: State, **changes: Any) -> State:
+    """The state with these fields of its travel day changed."""
+    return replace(state, travel=replace(state.travel, **changes))

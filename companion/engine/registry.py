@@ -41,7 +41,8 @@ from companion.engine.procedures import (  # noqa: F401  (each registers its com
     weather,
 )
 from companion.engine.model import State
-from companion.engine.toolkit import Scratch, command
+from companion.engine.handlers import command
+from companion.engine.scratch import Scratch
 
 
 # ---------------------------------------------------------------- one word, two procedures

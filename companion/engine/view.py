@@ -79,14 +79,11 @@ from companion.engine.procedures.dungeon import DungeonRules
 from companion.engine.procedures.encounters import current_region, region_name
 from companion.engine.procedures.travel import TravelModes, TravelRound, round_of
 from companion.engine.procedures.weather import WeatherRules, weather_text
-from companion.engine.toolkit import (
-    CommandRules,
-    Scratch,
-    edge_for,
-    modifier,
-    prompt_to_dict,
-    terrain_name,
-)
+from companion.engine.characters import edge_for, modifier
+from companion.engine.prompting import prompt_to_dict
+from companion.engine.scratch import Scratch
+from companion.engine.terrain import terrain_name
+from companion.tables.protocol import CommandRules
 from companion.tables.files import Tables
 
 PLAYER_PREFIX = protocol.PLAYER_PREFIX

@@ -31,7 +31,7 @@ from typing import Any, Callable, Mapping
 
 from companion.tables import protocol
 from companion.engine.procedures.party import FIELDS
-from companion.engine.toolkit import spoken_name
+from companion.tables.protocol import spoken_name
 from companion.tables.errors import TableError
 from companion.tables.files import Tables
 

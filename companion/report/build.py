@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from companion.tables import protocol
-from companion.engine.toolkit import slug
+from companion.engine.characters import slug
 from companion.report import export as exporting
 from companion.report import gather, render
 from companion.report.model import Report
@@ -51,12 +51,13 @@ def html(campaign: Campaign, tables: Tables, number: int | None = None, viewer: 
 
 
 def export(campaign: Campaign, tables: Tables, kind: str, number: int | None = None,
-           viewer: str = GM) -> str:
+           viewer: str = GM, separator: str = ",") -> str:
     if kind not in exporting.FORMATS:
         raise ReportError(f"formato desconhecido: '{kind}'; use csv ou json")
+    exporting.check_separator(separator)
     span = find_session(campaign, number)
     _start, found = entries(campaign, span, tables, viewer)
-    return exporting.export(kind, span, found, viewer == GM)
+    return exporting.export(kind, span, found, viewer == GM, separator)
 
 
 def sessions_text(campaign: Campaign) -> str:

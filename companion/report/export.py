@@ -1,7 +1,10 @@
 """The session's events for people who keep their own records: CSV and JSON.
 
 One row/object per event the viewer saw, in order, with its command (number, text, who, when,
-undone) and the event (seq, kind, visibility, text, data as JSON in the CSV).
+undone) and the event (seq, kind, visibility, text, data as JSON in the CSV). A CSV cell that
+starts like a spreadsheet formula (= + - @) is written with a leading apostrophe. The CSV starts
+with a UTF-8 BOM (so a spreadsheet reads the accents right) and may use ";" between columns
+(what a pt-BR spreadsheet splits on, since "," is its decimal mark).
 """
 from __future__ import annotations
 
@@ -13,6 +16,8 @@ from typing import Any, Sequence
 from companion.report.source import Entry, ReportError, SessionSpan
 
 FORMATS = ("csv", "json")
+SEPARATORS = (",", ";")
+BOM = "\ufeff"
 COLUMNS = ("sessao", "comando_n", "comando_texto", "comando", "quem", "quando", "desfeito",
            "seq", "tipo", "visibilidade", "texto", "dados")
 
@@ -32,13 +37,35 @@ def rows(span: SessionSpan, entries: Sequence[Entry], gm: bool = True) -> list[d
     return out
 
 
-def to_csv(span: SessionSpan, entries: Sequence[Entry], gm: bool = True) -> str:
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet reads as a formula
+
+
+def cell(value: Any) -> Any:
+    """A CSV cell a spreadsheet shows as text: one starting like a formula gets a leading
+    apostrophe (a player's line '=HYPERLINK(…)' must not become a link in the GM's sheet)."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def check_separator(separator: str) -> str:
+    """The CSV column separator, or ReportError saying which are accepted."""
+    if separator not in SEPARATORS:
+        raise ReportError(f"separador inválido: '{separator}'; use , ou ;")
+    return separator
+
+
+def to_csv(span: SessionSpan, entries: Sequence[Entry], gm: bool = True,
+           separator: str = ",") -> str:
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=COLUMNS, lineterminator="\n")
+    buffer.write(BOM)
+    writer = csv.DictWriter(buffer, fieldnames=COLUMNS, lineterminator="\n",
+                            delimiter=check_separator(separator))
     writer.writeheader()
     for row in rows(span, entries, gm):
-        writer.writerow({**row, "desfeito": "sim" if row["desfeito"] else "não",
-                         "dados": json.dumps(row["dados"], ensure_ascii=False)})
+        written = {**row, "desfeito": "sim" if row["desfeito"] else "não",
+                   "dados": json.dumps(row["dados"], ensure_ascii=False)}
+        writer.writerow({key: cell(value) for key, value in written.items()})
     return buffer.getvalue()
 
 
@@ -50,10 +77,12 @@ def to_json(span: SessionSpan, entries: Sequence[Entry], gm: bool = True) -> str
     return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
 
 
-def export(kind: str, span: SessionSpan, entries: Sequence[Entry], gm: bool = True) -> str:
-    """The events as `kind` ('csv' or 'json'); anything else is refused."""
+def export(kind: str, span: SessionSpan, entries: Sequence[Entry], gm: bool = True,
+           separator: str = ",") -> str:
+    """The events as `kind` ('csv' or 'json', the CSV's columns split by `separator`);
+    anything else is refused."""
     if kind == "csv":
-        return to_csv(span, entries, gm)
+        return to_csv(span, entries, gm, separator)
     if kind == "json":
         return to_json(span, entries, gm)
     raise ReportError(f"formato desconhecido: '{kind}'; use csv ou json")

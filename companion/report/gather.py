@@ -6,7 +6,8 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from companion.engine.procedures.encounters import EncounterTables
 from companion.engine.procedures.tally import TallyRules
-from companion.engine.toolkit import TerrainNames, slug
+from companion.engine.characters import slug
+from companion.engine.terrain import TerrainNames
 from companion.report.model import (
     CharacterLine,
     ChaseLine,

@@ -12,14 +12,15 @@ from html import escape
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-from companion.engine.toolkit import number_text, plural
+from companion.tables.narration import counted, number_text
 from companion.report import charts
 from companion.report.model import Count, Report
 from companion.report.source import SessionSpan
 from companion.report.words import ReportWords
+from companion.tables import places
 from companion.tables.files import Tables
 
-STYLESHEET = Path(__file__).resolve().parents[2] / "web" / "static" / "css" / "relatorio.css"
+STYLESHEET = places.program_folder("web") / "static" / "css" / "relatorio.css"
 
 
 def _e(value: Any) -> str:
@@ -129,7 +130,7 @@ def _travel(report: Report, w: ReportWords) -> str:
             (w.label("turnos"), report.dungeon_turns),
             (w.label("hexes"), number_text(report.hexes)),
             (w.label("terrenos"), ", ".join(
-                f"{c.name} ({plural(c.amount, w.label('rodada').lower())})"
+                f"{c.name} ({counted(c.amount, w.label('rodada').lower())})"
                 for c in report.terrains) or w.label("nada"))]
     body = "".join(f"<tr><th scope=\"row\">{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in rows)
     return _section("viagem", w.section("viagem"), f"<table class=\"chave\">{body}</table>")

@@ -1,7 +1,7 @@
 """The report's main lines as plain text, for the terminal (`companion relatorio --sessao N`)."""
 from __future__ import annotations
 
-from companion.engine.toolkit import number_text
+from companion.tables.narration import number_text
 from companion.report.model import Count, Report
 from companion.report.words import ReportWords
 from companion.tables.files import Tables

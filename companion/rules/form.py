@@ -23,7 +23,7 @@ from typing import Any, Literal, Mapping, Union, get_args, get_origin
 from companion.rules import overlay
 from companion.rules.overlay import is_rows
 from companion.engine.procedures.encounters import EncounterTables
-from companion.engine.toolkit import TerrainNames
+from companion.engine.terrain import TerrainNames
 from companion.tables.rulebook import declared_at, piece
 from companion.tables.files import Tables
 

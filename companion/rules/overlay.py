@@ -333,6 +333,23 @@ def load(text: str, where: str = "regras") -> Any:
         raise TableError(f"{where}: YAML inválido{line}") from None
 
 
+def load_import(text: str, where: str = "regras") -> Any:
+    """A rules file someone hands the campaign (`regras importar`, the GM page's upload) read
+    back: as `load`, but YAML anchors and aliases (`&a`, `*a`) are refused before anything is
+    built — a few hundred bytes of nested aliases would otherwise expand to gigabytes. The
+    exported files never use them."""
+    try:
+        for token in yaml.scan(text, Loader=LOADER):
+            if isinstance(token, (yaml.AnchorToken, yaml.AliasToken)):
+                mark = token.start_mark
+                raise TableError(f"{where}: o arquivo usa âncoras ou apelidos do YAML (& e *, "
+                                 f"linha {mark.line + 1}), que um arquivo de regras não aceita; "
+                                 "escreva cada valor por extenso, como `regras exportar` faz")
+    except yaml.YAMLError:
+        pass  # `load` says where the YAML is broken
+    return load(text, where)
+
+
 # ------------------------------------------------------------------ regions in use
 
 def regions_kept(state: State, tables: Tables) -> None:

@@ -23,6 +23,7 @@ COMMANDS_PER_WINDOW = 10  # a connection may send this many commands…
 WINDOW_SECONDS = 5.0  # …per this many seconds (token bucket)
 GM_COMMANDS_PER_WINDOW = 50  # the GM taps quick buttons in bursts (several turns in a row)
 JOINS_PER_MINUTE = 30  # new players one address may create per minute
+MIN_GM_TOKEN = 16  # characters in a GM token fixed with --gm-token
 
 
 def same_token(given: Any, expected: str | None) -> bool:
@@ -30,6 +31,16 @@ def same_token(given: Any, expected: str | None) -> bool:
     if not isinstance(given, str) or not given or not expected:
         return False
     return hmac.compare_digest(given.encode(), expected.encode())
+
+
+def gm_token_problem(token: str) -> str | None:
+    """Why a GM token the GM chose (`--gm-token`) is too weak to guard the table (None: it
+    will do)."""
+    if len(token) < MIN_GM_TOKEN or not token.isprintable() or token != token.strip():
+        return (f"o token do Mestre precisa de pelo menos {MIN_GM_TOKEN} caracteres visíveis "
+                f"(recebi {len(token)}); um token curto se adivinha tentando — ou deixe sem "
+                "--gm-token e um é sorteado")
+    return None
 
 
 def bearer_token(header: str | None) -> str | None:
@@ -110,13 +121,17 @@ class TokenBucket:
         self.tokens = self.capacity
         self.updated = self.clock()
 
-    def take(self) -> bool:
-        """Spend one token; False when the bucket is empty (the action must be refused)."""
+    def available(self) -> float:
+        """The tokens in the bucket now (refilled up to this moment)."""
         now = self.clock()
         rate = self.capacity / self.window
         self.tokens = min(self.capacity, self.tokens + (now - self.updated) * rate)
         self.updated = now
-        if self.tokens < 1:
+        return self.tokens
+
+    def take(self) -> bool:
+        """Spend one token; False when the bucket is empty (the action must be refused)."""
+        if self.available() < 1:
             return False
         self.tokens -= 1
         return True

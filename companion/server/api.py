@@ -18,7 +18,7 @@ from flask import Blueprint, Response, jsonify, request
 from companion.rules import overlay
 from companion.rules import form
 from companion.tables.errors import AccessDenied, TableError
-from companion.server import access
+from companion.server import access, tokens
 from companion.server.names import VoiceNames
 from companion.server.served import ServedSession
 from companion.tables.files import Tables
@@ -36,7 +36,7 @@ def blueprint(session: ServedSession, tables: Tables,
     @api.before_request
     def require_gm() -> tuple[Response, int] | None:
         token = access.bearer_token(request.headers.get("Authorization"))
-        if not access.same_token(token, session.gm_token):
+        if not tokens.checked(token, lambda: access.same_token(token, session.gm_token)):
             return error("acesso negado: envie o token do Mestre no cabeçalho "
                          "'Authorization: Bearer <token>'", 401)
         return None
@@ -106,7 +106,7 @@ def _rules_body() -> Any:
     if "yaml" not in (request.content_type or ""):
         return _json_body()
     try:
-        return overlay.load(request.get_data(cache=False).decode("utf-8"), "arquivo")
+        return overlay.load_import(request.get_data(cache=False).decode("utf-8"), "arquivo")
     except UnicodeDecodeError:
         raise AccessDenied("o arquivo de regras não é texto UTF-8") from None
     except TableError as error:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import errno
 import gc
 import logging
-import socket
 import threading
 from dataclasses import dataclass
 from html import escape
@@ -18,17 +17,18 @@ from typing import Any, Callable
 from flask import Flask, Response, jsonify, request, send_from_directory
 from flask_socketio import SocketIO
 from werkzeug.exceptions import HTTPException
-from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
+from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler
 
 from companion.tables import protocol
 from companion.engine.view import view_state, view_states
 from companion.tables.errors import CompanionError
-from companion.server import access, api, guard, names, qr, report_pages, sockets
-from companion.server import speech_socket
+from companion.server import access, api, guard, hosts, names, ports, qr, report_pages, sockets
+from companion.server import speech_socket, tokens
 from companion.server import voice_socket
 from companion.server.served import ServedSession
 from companion.store.lock import ServerLock, holder
 from companion.store.log import MEMORY
+from companion.tables import places
 from companion.tables.files import Tables
 
 
@@ -36,7 +36,7 @@ class ServerError(CompanionError):
     """The server cannot start (a port in use, an address that is not this machine's)."""
 
 
-WEB_DIR = Path(__file__).resolve().parents[2] / "web"
+WEB_DIR = places.program_folder("web")
 PAGES = {"mestre": "mestre.html", "jogador": "jogador.html", "mesa": "mesa.html"}
 NO_STORE = {"Cache-Control": "no-store"}
 
@@ -58,9 +58,14 @@ def create_app(session: ServedSession, tables: Tables | None = None, web_dir: Pa
     app.config.update(MAX_CONTENT_LENGTH=access.MAX_HTTP_BODY, MESA_BASE_URL=base_url)
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.sort_keys = False  # type: ignore[attr-defined]
-    socketio = SocketIO(app, async_mode="threading", cors_allowed_origins=None,
+    socketio = SocketIO(app, async_mode="threading", cors_allowed_origins=hosts.same_origin,
                         max_http_buffer_size=access.MAX_SOCKET_MESSAGE, manage_session=False,
                         logger=False, engineio_logger=False)
+    app.wsgi_app = hosts.HostGuard(  # type: ignore[method-assign]
+        app.wsgi_app, hosts.allowed_hosts(base_url, [qr.lan_ip()]),
+        lambda host: _message_page("Endereço desconhecido", tables.narration.render(
+            "seguranca.host_desconhecido", {"host": host, "exemplo": base_url or
+                                            "http://127.0.0.1:5000"})))
     guard.guard_messages(socketio.server, voice_socket.BINARY_EVENTS)
     guard.guard_transport(socketio.server)
     hub = sockets.Hub(socketio, session, tables, view_state, protocol.may_see,
@@ -73,6 +78,9 @@ def create_app(session: ServedSession, tables: Tables | None = None, web_dir: Pa
     hub.names = voice_names = names.VoiceNames(session, lambda: voice_hub.voice)
     app.extensions["mesa_speech"] = _speech(socketio, hub, tables, app.extensions["mesa_voice"],
                                             speech_output)
+    if limits:  # wrong tokens throttled per address (companion.server.tokens)
+        app.extensions[tokens.EXTENSION] = tokens.TokenThrottle(
+            tables.narration.render("seguranca.token_devagar", {}))
     app.register_blueprint(api.blueprint(session, tables, view_state, voice_names))
     app.register_blueprint(report_pages.blueprint(session, tables, _message_page))
     _pages(app, session, web_dir)
@@ -121,7 +129,7 @@ def _pages(app: Flask, session: ServedSession, web_dir: Path) -> None:
     @app.get("/mestre")
     def gm_page() -> Response | tuple[Response, int]:
         given = request.args.get("token")
-        if not access.same_token(given, session.gm_token):
+        if not tokens.checked(given, lambda: access.same_token(given, session.gm_token)):
             return _html(GM_WRONG_TOKEN_PAGE if given else GM_ONLY_PAGE), 403
         return _page(web_dir, "mestre")
 
@@ -212,6 +220,12 @@ ERROR_TEXTS = {
 
 
 def _errors(app: Flask) -> None:
+    @app.errorhandler(tokens.TokenThrottled)
+    def throttled(refused: tokens.TokenThrottled) -> tuple[Response, int]:
+        if request.path.startswith("/api/"):
+            return jsonify({"ok": False, "error": refused.message}), 429
+        return _html(_message_page("Devagar", refused.message)), 429
+
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> tuple[Response, int]:
         status = exc.code or 500
@@ -246,11 +260,24 @@ class RequestHandler(WSGIRequestHandler):
     def connection_dropped(self, error: BaseException, environ: Any = None) -> None:
         self.close_connection = True
 
+    def make_environ(self) -> Any:
+        """Werkzeug's environ, with the connection's local address (companion.server.hosts:
+        a page on the laptop is a connection whose two ends are the same address)."""
+        environ = super().make_environ()
+        try:
+            environ[hosts.LOCAL_ADDRESS] = self.connection.getsockname()[0]
+        except (OSError, IndexError, TypeError):
+            pass
+        return environ
+
+    def version_string(self) -> str:
+        """The `Server` header: no program or version for a visitor to look up."""
+        return "Mesa"
+
 
 def _make_server(host: str, port: int, app: Flask,
                  ssl_context: tuple[str, str] | None = None) -> BaseWSGIServer:
-    return make_server(host, port, app, threaded=True, request_handler=RequestHandler,
-                       ssl_context=ssl_context)
+    return ports.ExclusiveServer(host, port, app, RequestHandler, ssl_context=ssl_context)
 
 
 @dataclass
@@ -293,25 +320,38 @@ def start_in_thread(session: ServedSession, host: str = "127.0.0.1", port: int =
 BIND_ERRORS = {
     errno.EADDRINUSE: "a porta já está em uso; escolha outra com --port",
     errno.EADDRNOTAVAIL: "este endereço não é desta máquina; confira o --host (ou use 0.0.0.0)",
-    errno.EACCES: "sem permissão para essa porta (abaixo de 1024 exige root); use --port 5000",
+    errno.EACCES: "sem permissão para essa porta (abaixo de 1024 exige administrador); "
+                  f"use --port {ports.DEFAULT_PORT}",
 }
 
 
 def _check_port(host: str, port: int) -> None:
     """Raise OSError if host:port cannot be bound (same options as the real server)."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    with socket.socket(family, socket.SOCK_STREAM) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        probe.bind((host, port))
+    ports.check(host, port)
 
 
-def serve(host: str, port: int, session: ServedSession, voice: Callable[..., Any] | None = None,
+def _default_port(host: str) -> int:
+    """The default port, or a free one when another program has it (said on the terminal)."""
+    try:
+        port = ports.free_port(host, ports.DEFAULT_PORT)
+    except OSError:
+        return ports.DEFAULT_PORT  # the bind below says why
+    if port != ports.DEFAULT_PORT:
+        print(f"a porta {ports.DEFAULT_PORT} está ocupada por outro programa; "
+              f"usando a porta {port}", flush=True)
+    return port
+
+
+def serve(host: str, port: int | None, session: ServedSession,
+          voice: Callable[..., Any] | None = None,
           tls: tuple[str, str] | None = None, limits: bool = True) -> None:
     """Serve the session on host:port until Ctrl+C, after printing the links and QR code.
-    With `tls` (cert, key) it serves https (companion.server.tls makes them). Without limits
-    (load benchmarks), only a loopback host is accepted."""
+    `port` None is the default port, or a free one when it is busy (said). With `tls` (cert,
+    key) it serves https (companion.server.tls makes them). Without limits (load benchmarks),
+    only a loopback host is accepted."""
     if not limits and not access.is_loopback(host):
         raise ServerError(access.NO_LIMITS_ONLY_LOOPBACK)
+    port = _default_port(host) if port is None else port
     base = qr.base_url(host, port)
     links = qr.Links(base.replace("http://", "https://", 1) if tls else base, session.gm_token)
     app, _socketio = create_app(session, base_url=links.base, voice=voice, limits=limits)

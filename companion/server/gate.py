@@ -10,13 +10,14 @@ command's events the sender may see, in its own numbering, or a refusal it may r
 """
 from __future__ import annotations
 
+import re
 from typing import Any, Callable
 
 from flask import request
 
 from companion.tables import protocol
 from companion.engine import Command
-from companion.engine.toolkit import slug
+from companion.engine.characters import slug
 from companion.tables.errors import AccessDenied, CommandRejected
 from companion.server import access
 from companion.server.projections import Projections
@@ -24,6 +25,10 @@ from companion.server.rooms import Client, Connections
 from companion.server.served import ServedSession
 from companion.session import RunResult
 from companion.tables.files import Tables
+
+
+_CLAUSE = re.compile(r"[.!?;,…]+\s*")  # where table talk ends and a command may begin
+_LEADING = "=+-@'\"|!?.,;:*/\\()[]{}<>#$%&_~^` \t"  # symbols before a command's first word
 
 
 class CommandGate:
@@ -110,11 +115,24 @@ class CommandGate:
                                     "so_mestre")
         args = dict(command.args)
         try:
-            said = self._own_prompt(client.viewer, command.name, args, text.strip())
+            said = self._own_prompt(client.viewer, command.name, args,
+                                    self._canonical(text, actor, command))
         except CommandRejected as refused:
             return self._refused(refused)
         result = self.session.run_command(Command(command.name, args, actor), text=said)
         return self._ack(result, client)
+
+    def _canonical(self, text: str, actor: str, command: Any) -> str:
+        """What the log keeps of a player's line: the shortest tail of it that reads as the
+        same command — the clause read (the talk before a comma dropped: 'Mestre, rolar 1d6'),
+        without leading symbols — so a line like '=HYPERLINK(…), rolar 1d6' is stored as
+        'rolar 1d6' and reaches no report export as a formula."""
+        line = text.strip()
+        tails = [line] + [line[found.end():] for found in _CLAUSE.finditer(line)]
+        tails += [tail.lstrip(_LEADING) for tail in tails]
+        same = [tail.strip() for tail in tails if tail.strip()
+                and self.session.parse(tail.strip(), actor).command == command]
+        return min(same, key=len, default=line)
 
     def _own_prompt(self, viewer: str, name: str, args: dict[str, Any], text: str) -> str:
         """For an answer, the prompt it names in the player's numbers becomes the engine's id

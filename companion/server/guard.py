@@ -8,6 +8,11 @@ closes that connection only — the refusal a client that sends garbage gets —
 the log. Binary data is accepted only as announced attachments (one per packet) of the events
 that take bytes (`binary_events`: the GM page's microphone, `voz_audio`), each attachment right
 after the packet that announced it.
+
+Event names the library keeps for itself (`connect`, `disconnect`, `connect_error`) are never
+a client's to send: such an event is dropped — not acknowledged, not handled — with one line in
+the log. (python-socketio would run the server's own `disconnect` handler for it, forgetting a
+connection whose socket stays open in its rooms.)
 """
 from __future__ import annotations
 
@@ -19,6 +24,21 @@ from socketio import packet
 
 log = logging.getLogger(__name__)
 MAX_ATTACHMENTS = 1  # an audio chunk is one bytes value
+RESERVED_EVENTS = frozenset({"connect", "disconnect", "connect_error"})
+
+
+def reserved_event(data: Any) -> str | None:
+    """The name of a text event packet that names a reserved event (None for any other)."""
+    if not isinstance(data, str) or not any(name in data for name in RESERVED_EVENTS):
+        return None
+    try:
+        parsed = packet.Packet(encoded_packet=data)
+    except Exception:
+        return None
+    if parsed.packet_type not in (packet.EVENT, packet.BINARY_EVENT):
+        return None
+    name = parsed.data[0] if isinstance(parsed.data, list) and parsed.data else None
+    return name if isinstance(name, str) and name in RESERVED_EVENTS else None
 
 
 def attachments(data: Any, binary_events: frozenset[str] = frozenset()) -> int | None:
@@ -61,6 +81,11 @@ def guard_messages(server: Any, binary_events: frozenset[str] = frozenset()) -> 
             if count is None:
                 return _refuse(eio_sid)
             awaited[eio_sid] = count
+            name = reserved_event(data)
+            if name is not None:
+                log.info("conexão %s: evento reservado %r enviado pelo cliente, ignorado",
+                         eio_sid, name)
+                return None
         try:
             return handle(eio_sid, data)
         except KeyError:

@@ -1,24 +1,43 @@
 """How phones reach the server: the LAN address, the links and their QR codes (segno).
 
-Finding the address never sends a packet: interfaces are read first (Linux ioctl), then the
-host name is resolved, then a UDP socket is "connected" to a private address (which only asks
-the kernel for a route), and 127.0.0.1 is the last resort.
+Finding the address never sends a packet: a UDP socket is "connected" to a private address
+(which only asks the system for a route) and the local address it would use is the answer,
+unless it belongs to a virtual adapter (WSL, Hyper-V, VirtualBox, VMware, a VPN, Docker); then
+the first private address of a real adapter (ifaddr, on every OS) is; 127.0.0.1 is the last
+resort.
 """
 from __future__ import annotations
 
 import io
 import ipaddress
+import os
 import socket
-import struct
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Iterable, Sequence
 from urllib.parse import quote
 
+import ifaddr
 import segno
 
-SIOCGIFADDR = 0x8915  # Linux: read an interface's IPv4 address
+# Adapters phones cannot reach: by how their name starts (Linux, macOS) ...
 VIRTUAL_PREFIXES = ("lo", "docker", "br-", "veth", "virbr", "vmnet", "vboxnet", "tun", "tap",
-                    "wg", "zt", "tailscale")
+                    "wg", "zt", "tailscale", "utun", "awdl", "llw", "bridge")
+# ... or by a word in their name or description (Windows: "vEthernet (WSL)", "Hyper-V Virtual
+# Ethernet Adapter", "VirtualBox Host-Only Ethernet Adapter", "TAP-Windows Adapter V9", ...)
+VIRTUAL_WORDS = ("virtual", "vethernet", "hyper-v", "wsl", "vmware", "virtualbox", "tap-",
+                 "tunnel", "vpn", "tailscale", "zerotier", "wireguard", "loopback", "docker",
+                 "anyconnect", "npcap", "pseudo")
+# Private destinations the route probe asks about (no packet is sent to them).
+PROBE_TARGETS = ("10.255.255.255", "192.168.255.255", "172.31.255.255")
+
+
+@dataclass(frozen=True)
+class Adapter:
+    """One network adapter as the system lists it: its names and IPv4 addresses."""
+
+    name: str
+    description: str
+    addresses: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -56,13 +75,28 @@ def base_url(host: str, port: int) -> str:
 
 def lan_ip() -> str:
     """The machine's address on the local network, without touching the internet."""
-    finders: tuple[Callable[[], Iterable[str]], ...] = (
-        _interface_addresses, _hostname_addresses, _routed_address)
-    for finder in finders:
-        best = _pick(finder())
-        if best:
-            return best
-    return "127.0.0.1"
+    return choose_address(_routed_address(), _adapters())
+
+
+def choose_address(routed: str | None, adapters: Sequence[Adapter]) -> str:
+    """The address phones should open: the routed one unless a virtual adapter owns it, else
+    the first private address of a real adapter, else the routed one, else 127.0.0.1."""
+    virtual = {address for adapter in adapters if is_virtual(adapter)
+               for address in adapter.addresses}
+    routed_ok = _pick([routed] if routed else [])
+    if routed_ok and routed_ok not in virtual:
+        return routed_ok
+    real = [address for adapter in adapters if not is_virtual(adapter)
+            for address in adapter.addresses]
+    return _pick(real) or routed_ok or "127.0.0.1"
+
+
+def is_virtual(adapter: Adapter) -> bool:
+    """Whether phones on the Wi-Fi cannot reach this adapter (loopback, VM, VPN, container)."""
+    if adapter.name.lower().startswith(VIRTUAL_PREFIXES):
+        return True
+    words = f"{adapter.name} {adapter.description}".lower()
+    return any(word in words for word in VIRTUAL_WORDS)
 
 
 def _pick(addresses: Iterable[str]) -> str | None:
@@ -81,49 +115,28 @@ def _pick(addresses: Iterable[str]) -> str | None:
     return str(chosen) if chosen else None
 
 
-def _interface_addresses() -> list[str]:
-    """IPv4 addresses of the real network interfaces (Linux); [] elsewhere."""
+def _adapters() -> list[Adapter]:
+    """The system's adapters with their IPv4 addresses (ifaddr); [] when they cannot be read."""
     try:
-        import fcntl
-        names = [name for _, name in socket.if_nameindex()]
-    except (ImportError, OSError, AttributeError):
+        found = ifaddr.get_adapters()
+    except Exception:  # noqa: BLE001 (an OS ifaddr cannot read: the routed address alone)
         return []
-    found = []
-    for name in names:
-        if name.startswith(VIRTUAL_PREFIXES):
-            continue
-        address = _interface_address(fcntl, name)
-        if address:
-            found.append(address)
-    return found
+    return [Adapter(str(adapter.name), str(adapter.nice_name),
+                    tuple(ip.ip for ip in adapter.ips if isinstance(ip.ip, str)))
+            for adapter in found]
 
 
-def _interface_address(fcntl_module: Any, name: str) -> str | None:
-    request = struct.pack("256s", name.encode()[:15])
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            answer = fcntl_module.ioctl(probe.fileno(), SIOCGIFADDR, request)
-        except OSError:
-            return None
-    return socket.inet_ntoa(answer[20:24])
-
-
-def _hostname_addresses() -> list[str]:
-    try:
-        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
-    except OSError:
-        return []
-    return [info[4][0] for info in infos]
-
-
-def _routed_address() -> list[str]:
-    """Ask the kernel which local address would route to a private network (no packet sent)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.connect(("10.255.255.255", 1))
-            return [probe.getsockname()[0]]
-        except OSError:
-            return []
+def _routed_address() -> str | None:
+    """Ask the system which local address would route to a private network (no packet sent)."""
+    for target in PROBE_TARGETS:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            try:
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
+                probe.connect((target, 9))
+                return str(probe.getsockname()[0])
+            except OSError:
+                continue
+    return None
 
 
 def svg(url: str, title: str = "QR code para entrar na mesa") -> bytes:
@@ -142,8 +155,14 @@ def terminal(url: str) -> str:
     return buffer.getvalue()
 
 
-def banner(links: Links) -> str:
+# Windows asks once whether Python may use the network; "public" only leaves phones out.
+WINDOWS_FIREWALL = ("Se os celulares não abrirem a página: no Firewall do Windows, permita o "
+                    "Python em redes privadas, e deixe a rede Wi-Fi da mesa como privada.")
+
+
+def banner(links: Links, windows: bool = os.name == "nt") -> str:
     """What `companion serve` prints at start (Portuguese)."""
+    firewall = [WINDOWS_FIREWALL] if windows else []
     return "\n".join([
         "",
         "Mesa — companheiro do Mestre está no ar.",
@@ -153,6 +172,7 @@ def banner(links: Links) -> str:
         terminal(links.player),
         f"Tela da mesa: {links.table}",
         f"Mestre (link secreto, não compartilhe): {links.gm}",
+        *firewall,
         "",
         "Ctrl+C encerra o servidor.",
         "",

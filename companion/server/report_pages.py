@@ -17,8 +17,9 @@ from flask import Blueprint, Response, request
 from companion.tables import protocol
 from companion.tables.errors import CompanionError
 from companion.report import build
+from companion.report.export import SEPARATORS
 from companion.report.source import ReportError, read_log, session_number
-from companion.server import access
+from companion.server import access, tokens
 from companion.server.served import ServedSession
 from companion.store.log import MEMORY, Log
 
@@ -95,8 +96,16 @@ def blueprint(session: ServedSession, tables: Any,
 
     def whose() -> tuple[str, str | None, str] | None:
         token = request.args.get("token")
-        found = _viewer(session, token)
-        return None if found is None else (found[0], found[1], str(token))
+        found: list[tuple[str, str | None]] = []
+
+        def right() -> bool:
+            viewer = _viewer(session, token)
+            found.extend([viewer] if viewer is not None else [])
+            return viewer is not None
+
+        if not tokens.checked(token, right):
+            return None
+        return found[0][0], found[0][1], str(token)
 
     @pages.get("/relatorio")
     def report_page() -> Response | tuple[Response, int]:
@@ -131,11 +140,15 @@ def blueprint(session: ServedSession, tables: Any,
         if name not in EXPORTS and name != "relatorio.html":
             return message("Erro 404", "arquivo desconhecido; baixe eventos.csv, "
                                         "eventos.json ou relatorio.html", 404)
+        separator = request.args.get("separador", ",")
+        if separator not in SEPARATORS:
+            return message("Erro 400", f"separador inválido: '{separator}'; use , ou ; "
+                                        "(eventos.csv?separador=;)", 400)
         try:
             number = session_number(request.args.get("sessao"))
             campaign = _campaign(session)
             span = build.find_session(campaign, number)
-            key = (name, viewer, span.number, _last(campaign))
+            key = (name, viewer, span.number, _last(campaign), separator)
             if name == "relatorio.html":
                 mimetype = "text/html"
                 body = memo.get(key, lambda: build.html(campaign, tables, span.number, viewer,
@@ -143,7 +156,7 @@ def blueprint(session: ServedSession, tables: Any,
             else:
                 kind, mimetype = EXPORTS[name]
                 body = memo.get(key, lambda: build.export(campaign, tables, kind, span.number,
-                                                          viewer))
+                                                          viewer, separator))
         except CompanionError as error:
             return message("Relatório indisponível", error.message, 404)
         filename = f"sessao-{span.number}-{name}"

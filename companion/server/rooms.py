@@ -1,7 +1,7 @@
 """Who is connected, and the Socket.IO rooms an event reaches.
 
 Rooms (default namespace): "gm" (the GM), "public" (everyone), "player:<id>" (one player's
-phones) and "mesa" (the table screens). An event goes to the rooms of its visibility
+phones), "mesa" (the table screens) and "mesa_notebook" (the table screens on the laptop). An event goes to the rooms of its visibility
 (`rooms_for`); the fan-out sends it to one room per numbering (`targets`), so each viewer gets
 its own seqs (companion.history.projection).
 """
@@ -17,6 +17,7 @@ NAMESPACE = "/"
 GM_ROOM = "gm"
 PUBLIC_ROOM = "public"
 TABLE_ROOM = "mesa"  # shared screens: they get the public estado
+LAPTOP_TABLE_ROOM = "mesa_notebook"  # the shared screens on the laptop itself (voice status)
 
 
 def rooms_for(visibility: str) -> list[str]:
@@ -40,6 +41,7 @@ class Client:
     since: int  # desde, in this client's own numbering
     last_sent: int = 0  # the last GLOBAL seq this client was sent (or had no need of)
     welcome: dict[str, Any] = field(default_factory=dict)  # extra boas_vindas keys
+    on_laptop: bool = False  # a page on the GM's laptop itself (companion.server.hosts)
 
     @property
     def rooms(self) -> list[str]:
@@ -47,7 +49,7 @@ class Client:
             return [GM_ROOM, PUBLIC_ROOM]
         if self.role == "jogador":
             return [PUBLIC_ROOM, self.viewer]
-        return [PUBLIC_ROOM, TABLE_ROOM]
+        return [PUBLIC_ROOM, TABLE_ROOM] + ([LAPTOP_TABLE_ROOM] if self.on_laptop else [])
 
 
 def targets(visibility: str, live: list[Client]) -> list[tuple[str, str]]:

@@ -154,8 +154,22 @@ class Seats:
                 continue
             sio.emit("lugar_liberado", notice, to=phone.sid, namespace=NAMESPACE)
             sio.disconnect(phone.sid, namespace=NAMESPACE)
+        self._empty_room(viewer, {phone.sid for phone in phones})
         self.changed()
         return {"ok": True}
+
+    def _empty_room(self, room: str, known: set[str]) -> None:
+        """Disconnect every socket still in the seat's room that is not one of its known
+        phones: a room is what an event reaches, whatever the connection list says."""
+        sio = self.socketio.server
+        try:
+            inside = [sid for sid, _eio in sio.manager.get_participants(NAMESPACE, room)]
+        except (KeyError, RuntimeError):  # nobody in it, or it changed while read
+            inside = []
+        for sid in inside:
+            if sid not in known:
+                sio.leave_room(sid, room, namespace=NAMESPACE)
+                sio.disconnect(sid, namespace=NAMESPACE)
 
     def _later(self, seconds: float, sid: str) -> None:
         timer = threading.Timer(seconds, self._let_go, args=(sid,))

@@ -12,6 +12,11 @@ Client → server:
   connecting and on every change; nothing is logged, nothing is undone;
 - `fala_estado` {"falando": bool}: a page on the laptop started or stopped speaking (listening
   is deaf meanwhile).
+
+Who may: the GM page chooses (`avisos`, `notebook`…); a table screen turns its own speaking on
+or off only when it is open on the laptop itself; `fala_estado` only from a page on the laptop
+(companion.server.hosts.on_laptop) — a phone calling itself a table screen can neither take
+the announcements nor make the listener deaf.
 """
 from __future__ import annotations
 
@@ -66,6 +71,7 @@ class SpeechHub:
         self.socketio = socketio
         self.hub = hub
         self.config = speech_config(tables)
+        self.words = tables.narration
         self.speaker = speaker
         self.line = line
         self.choice = Choice.defaults(self.config)
@@ -151,6 +157,8 @@ class SpeechHub:
         role = PAGE_ROLES.get(client.role) if client is not None else None
         if role is None:
             return {"ok": False, "error": ONLY_PAGES}
+        if role != "mestre" and not client.on_laptop:
+            return {"ok": False, "error": self.words.render("seguranca.fala_so_mestre", {})}
         wanted: Mapping[str, Any] = payload if isinstance(payload, dict) else {}
         with self._lock:
             if role == "mestre":
@@ -167,6 +175,8 @@ class SpeechHub:
         client = self._client()
         if client is None or client.role not in PAGE_ROLES:
             return {"ok": False, "error": ONLY_PAGES}
+        if not client.on_laptop:
+            return {"ok": False, "error": self.words.render("seguranca.so_no_notebook", {})}
         on = bool(payload.get("falando")) if isinstance(payload, dict) else False
         if self.deafen is not None:
             self.deafen(f"pagina:{client.sid}", on, self.config.deaf_after)

@@ -2,7 +2,7 @@
 
 Browsers give a page its microphone only in a secure context (https, or localhost). At the
 table there is no certificate authority: the companion makes its own certificate for this
-machine's addresses, valid for a year, kept beside the session database so a phone that
+machine's addresses, valid for a year, kept in the GM's data folder so a phone that
 accepted it once is not asked again. The browser warns the first time ("sua conexão não é
 particular"): the README says how to go on.
 """
@@ -12,6 +12,7 @@ import datetime
 import ipaddress
 from pathlib import Path
 
+from companion.store.private import write_private
 from companion.tables.errors import CompanionError
 
 VALID_DAYS = 365
@@ -50,9 +51,8 @@ def certificate(folder: Path, addresses: list[str]) -> tuple[Path, Path]:
              .add_extension(x509.SubjectAlternativeName(alternatives), critical=False)
              .sign(private, hashes.SHA256()))
     folder.mkdir(parents=True, exist_ok=True)
-    key.write_bytes(private.private_bytes(serialization.Encoding.PEM,
-                                          serialization.PrivateFormat.PKCS8,
-                                          serialization.NoEncryption()))
-    key.chmod(0o600)
-    cert.write_bytes(built.public_bytes(serialization.Encoding.PEM))
+    write_private(key, private.private_bytes(serialization.Encoding.PEM,
+                                             serialization.PrivateFormat.PKCS8,
+                                             serialization.NoEncryption()))
+    write_private(cert, built.public_bytes(serialization.Encoding.PEM))
     return cert, key

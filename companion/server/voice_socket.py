@@ -6,10 +6,11 @@ Client → server (GM only; anyone else is refused with a reason):
 - `voz_modo` {"modo": "ativacao"|"apertar"|"sempre"|"desligado"} → the new voice state;
 - `voz_falar` {"fonte": "notebook"|"pagina"}: push-to-talk; "notebook" opens the laptop's
   microphone for the configured seconds;
-- `voz_estado` → the voice state (the table screen may ask too).
+- `voz_estado` → the voice state (a table screen open on the laptop itself may ask too).
 Server → client: `voz` {"ouvi", "confianca", "comando", "motivo", "aceito", "codigo"} to the GM
-room for every utterance read (`codigo`: aceito, confianca_baixa, nao_entendido or recusado); `voz_estado` {"ligada", "modo", "palavra", "apertar_restante", "aviso"}
-to the GM and the table screens whenever it changes.
+room for every utterance read (`codigo`: aceito, confianca_baixa, nao_entendido or recusado);
+`voz_estado` {"ligada", "modo", "palavra", "apertar_restante", "aviso"} to the GM and the table
+screens on the laptop whenever it changes (a device elsewhere never learns it).
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from typing import Any
 from flask import request
 from flask_socketio import SocketIO
 
-from companion.server.rooms import GM_ROOM, NAMESPACE, TABLE_ROOM
+from companion.server.rooms import GM_ROOM, LAPTOP_TABLE_ROOM, NAMESPACE
 from companion.server.sockets import Hub
 from companion.voice.recognizer import VoiceUnavailable
 from companion.voice.sources import Microphone
@@ -49,7 +50,7 @@ class VoiceHub:
 
     def status_changed(self, status: dict[str, Any]) -> None:
         self.follow_mode(status.get("modo", "desligado"))
-        for room in (GM_ROOM, TABLE_ROOM):
+        for room in (GM_ROOM, LAPTOP_TABLE_ROOM):
             self.socketio.server.emit("voz_estado", status, to=room, namespace=NAMESPACE)
 
     def state(self) -> dict[str, Any]:
@@ -61,6 +62,15 @@ class VoiceHub:
         return listener.status().to_json(time.monotonic())
 
     # -------------------------------------------------------------- from the GM page
+
+    def asked_state(self) -> dict[str, Any]:
+        """`voz_estado`: the GM, or a table screen on the laptop itself."""
+        client = self.hub.connections.find(request.sid)  # type: ignore[attr-defined]
+        if client is None or not (client.role == "mestre"
+                                  or client.role == "mesa" and client.on_laptop):
+            return {"ok": False, "error": self.hub.session.tables.narration.render(
+                "seguranca.voz_so_mestre", {})}
+        return self.state()
 
     def _role(self) -> str | None:
         client = self.hub.connections.find(request.sid)  # type: ignore[attr-defined]
@@ -173,4 +183,4 @@ def register(socketio: SocketIO, voice_hub: VoiceHub) -> None:
     socketio.on_event("voz_fim", lambda *_: voice_hub.end())
     socketio.on_event("voz_modo", voice_hub.mode)
     socketio.on_event("voz_falar", lambda payload=None: voice_hub.talk(payload))
-    socketio.on_event("voz_estado", lambda *_: voice_hub.state())
+    socketio.on_event("voz_estado", lambda *_: voice_hub.asked_state())

@@ -22,6 +22,7 @@ and replays the missed events under the same lock as the live fan-out
 """
 from __future__ import annotations
 
+import logging
 import time
 from typing import Any, Callable
 
@@ -30,7 +31,7 @@ from flask_socketio import ConnectionRefusedError, SocketIO
 
 from companion.tables import protocol
 from companion.tables.errors import AccessDenied, CompanionError
-from companion.server import access
+from companion.server import access, hosts, tokens
 from companion.server.fanout import Dispatcher, FanOut
 from companion.server.projections import Projections
 from companion.server.qr import player_url
@@ -38,6 +39,8 @@ from companion.server.rooms import NAMESPACE, Client, Connections
 from companion.server.seats import Seats
 from companion.server.served import ServedSession
 from companion.session import Player
+
+log = logging.getLogger(__name__)
 
 WELCOME_WAIT = 5.0  # seconds to wait for the connection to be accepted before welcoming
 
@@ -69,6 +72,7 @@ class Reception:
         try:
             with self.connections.seating:  # not while a seat is being freed
                 client = self._authenticate(auth if auth is not None else {})
+                client.on_laptop = hosts.on_laptop(request.environ)
                 self.connections.admit(client)
         except (AccessDenied, CompanionError) as refused:
             raise ConnectionRefusedError(refused.message) from None
@@ -93,15 +97,26 @@ class Reception:
         )
 
     def _by_token(self, sid: str, token: Any, since: int) -> Client:
-        if access.same_token(token, self.session.gm_token):
-            return Client(sid, "mestre", protocol.viewer_for_role("mestre"), token, None, since)
-        player = self.session.player_by_token(token) if isinstance(token, str) else None
-        if player is None:
+        found: list[Client] = []
+
+        def right() -> bool:
+            client = self._token_client(sid, token, since)
+            found.extend([client] if client is not None else [])
+            return client is not None
+
+        if not tokens.checked(token, right):
             raise AccessDenied(
                 "token inválido ou expirado: o Mestre deve usar o link que o servidor "
                 "mostrou; jogadores entram de novo informando o nome"
             )
-        return self._player_client(sid, player, since)
+        return found[0]
+
+    def _token_client(self, sid: str, token: Any, since: int) -> Client | None:
+        """The GM's or a player's connection for this token (None: no such token)."""
+        if access.same_token(token, self.session.gm_token):
+            return Client(sid, "mestre", protocol.viewer_for_role("mestre"), token, None, since)
+        player = self.session.player_by_token(token) if isinstance(token, str) else None
+        return None if player is None else self._player_client(sid, player, since)
 
     def _new_player(self, sid: str, name: Any, since: int) -> Client:
         clean = access.player_name(name)
@@ -149,8 +164,14 @@ class Reception:
                              namespace=NAMESPACE)
             client.last_sent = missed[-1].seq if missed else max(since, fanout.cursor)
             view = fanout.sync_view(client.viewer, view=fanout.view(client.viewer, state))
-            for room in client.rooms:
-                sio.enter_room(sid, room, namespace=NAMESPACE)
+            try:
+                for room in client.rooms:
+                    sio.enter_room(sid, room, namespace=NAMESPACE)
+            except (ValueError, KeyError):  # it left during the welcome (connected, then gone)
+                log.info("conexão %s encerrada durante as boas-vindas", sid)
+                self._forget(client)
+                self.connections.drop(sid)
+                return
             self.connections.go_live(client)
         if client.role == "jogador":
             self.seats.changed()  # one more phone on that seat

@@ -1,5 +1,5 @@
-"""`./run.sh modelo`, the speech half: the Piper pt_BR voice into models/, beside the Vosk model,
-each file's size and SHA-256 checked against tables/fala.yaml (`piper.baixar`).
+"""`mesa modelo`, the speech half: the Piper pt_BR voice into the GM's models folder, beside
+the Vosk model, each file's size and SHA-256 checked against tables/fala.yaml (`piper.baixar`).
 
 A file already there with the right size and digest is kept; a download goes to a `.parte` file
 first and takes its name only once checked, so a cut download never looks like a voice.
@@ -20,7 +20,7 @@ BLOCK = 1 << 20
 Opener = Callable[[str], object]
 
 
-def _digest(path: Path) -> str:
+def sha256_of(path: Path) -> str:
     digest = hashlib.sha256()
     with path.open("rb") as source:
         for block in iter(lambda: source.read(BLOCK), b""):
@@ -30,7 +30,7 @@ def _digest(path: Path) -> str:
 
 def _good(path: Path, want: VoiceFile) -> bool:
     return path.is_file() and path.stat().st_size == want.tamanho and \
-        (not want.sha256 or _digest(path) == want.sha256)
+        (not want.sha256 or sha256_of(path) == want.sha256)
 
 
 def fetch_file(want: VoiceFile, folder: Path, out: TextIO, err: TextIO,
@@ -57,7 +57,7 @@ def fetch_file(want: VoiceFile, folder: Path, out: TextIO, err: TextIO,
         print(f"erro: {want.arquivo} veio com {size} bytes, esperava {want.tamanho}; "
               "tente de novo", file=err)
         return False
-    digest = _digest(part)
+    digest = sha256_of(part)
     if want.sha256 and digest != want.sha256:
         part.unlink()
         print(f"erro: SHA-256 de {want.arquivo} é {digest}, esperava {want.sha256}", file=err)

@@ -5,17 +5,20 @@ before the whole text is synthesised: espeak-ng writes as it goes, Piper one sen
 """
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+import sys
 import wave
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Protocol
+from typing import Any, Callable, Iterable, Iterator, Mapping, Protocol
 
+from companion.tables import places
 from companion.tables.errors import CompanionError
 from companion.speech.config import SpeechConfig
 
-MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
+MODELS_DIR = places.models_folder()
 WAV_HEADER = 44  # espeak-ng --stdout: a canonical RIFF header, then the samples
 READ_BYTES = 2048  # ~46 ms of 22 kHz audio per piece read from espeak-ng
 
@@ -40,14 +43,47 @@ class Voice(Protocol):
         ...
 
 
+# Where espeak-ng's installers put it when it is not on PATH (the Windows .msi never adds it).
+ESPEAK_FOLDERS: dict[str, tuple[str, ...]] = {
+    "win32": ("{ProgramFiles}\\eSpeak NG", "{ProgramFiles(x86)}\\eSpeak NG",
+              "{ProgramW6432}\\eSpeak NG"),
+    "darwin": ("/opt/homebrew/bin", "/usr/local/bin", "/opt/local/bin"),
+}
+ESPEAK_INSTALL = {
+    "win32": "instale o espeak-ng pelo instalador .msi do projeto eSpeak NG",
+    "darwin": "instale com brew install espeak-ng",
+}
+ESPEAK_INSTALL_ELSEWHERE = "instale com apt-get install espeak-ng"
+
+
+def find_espeak(platform: str = sys.platform, env: Mapping[str, str] = os.environ,
+                which: Callable[[str], str | None] = shutil.which,
+                is_file: Callable[[str], bool] = os.path.isfile) -> str | None:
+    """espeak-ng's program: on PATH, else in its installers' standard folders."""
+    found = which("espeak-ng")
+    if found:
+        return found
+    program = "espeak-ng.exe" if platform == "win32" else "espeak-ng"
+    for folder in ESPEAK_FOLDERS.get(platform, ()):
+        try:
+            place = folder.format_map(env)
+        except KeyError:  # that variable is not set on this machine
+            continue
+        separator = "\\" if platform == "win32" else "/"
+        candidate = f"{place}{separator}{program}"
+        if is_file(candidate):
+            return candidate
+    return None
+
+
 class Espeak:
-    """espeak-ng's voice (Debian's `espeak-ng`), run once per text."""
+    """espeak-ng's voice, run once per text."""
 
     def __init__(self, voice: str, rate: int, binary: str | None = None) -> None:
-        found = binary or shutil.which("espeak-ng")
+        found = binary or find_espeak()
         if not found:
-            raise SpeechUnavailable("fala indisponível: falta o espeak-ng; instale com "
-                                    "apt-get install espeak-ng")
+            how = ESPEAK_INSTALL.get(sys.platform, ESPEAK_INSTALL_ELSEWHERE)
+            raise SpeechUnavailable(f"fala indisponível: falta o espeak-ng; {how}")
         self.binary = found
         self.voice = voice
         self.rate = rate
@@ -110,10 +146,12 @@ class Piper:
 
 
 def piper_model(config: SpeechConfig, folder: Path = MODELS_DIR) -> Path | None:
-    """The Piper voice in models/, when both of its files are there."""
-    model = folder / f"{config.piper_voice}.onnx"
-    if model.is_file() and Path(f"{model}.json").is_file():
-        return model
+    """The Piper voice in the GM's models folder (or a checkout's models/), when both of its
+    files are there."""
+    for place in dict.fromkeys((folder, places.checkout_models_folder())):
+        model = place / f"{config.piper_voice}.onnx"
+        if model.is_file() and Path(f"{model}.json").is_file():
+            return model
     return None
 
 
@@ -121,7 +159,7 @@ def choose_voice(config: SpeechConfig, folder: Path = MODELS_DIR) -> tuple[Voice
     """The configured voice and a line saying which it is (and, with espeak-ng, how to get
     Piper's). Raises SpeechUnavailable when not even espeak-ng is there."""
     model = piper_model(config, folder)
-    why = f"sem a voz {config.piper_voice} do Piper em models/; ./run.sh modelo a baixa"
+    why = f"sem a voz {config.piper_voice} do Piper; o comando mesa modelo a baixa"
     if model is not None:
         try:
             voice = Piper(model)

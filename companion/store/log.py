@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
+from companion.store.private import create_private
 from companion.store.packing import PackedStates, StateDamaged, StoredState, delta, pack
 from companion.store.packing import loads as unpack_json
 
@@ -55,7 +56,8 @@ CREATE TABLE IF NOT EXISTS meta (
     id INTEGER PRIMARY KEY CHECK (id = 1),
     seed TEXT NOT NULL,
     gm_token TEXT NOT NULL,
-    created TEXT NOT NULL
+    created TEXT NOT NULL,
+    secret TEXT
 );
 CREATE TABLE IF NOT EXISTS commands (
     n INTEGER PRIMARY KEY,
@@ -106,11 +108,13 @@ CREATE TABLE IF NOT EXISTS players (
 
 @dataclass(frozen=True)
 class Meta:
-    """The session's identity: the seed every command's RNG derives from, and the GM token."""
+    """The session's identity: what every command's RNG derives from (the campaign's secret,
+    or a seed: companion.history.dice_keys), and the GM token."""
 
     seed: str
     gm_token: str
     created: str
+    secret: str | None = None  # None: a campaign from before secrets (its small seed)
 
 
 @dataclass(frozen=True)
@@ -162,8 +166,10 @@ def _words_json(words: Mapping[str, Any]) -> str:
 
 def _add_missing_columns(connection: sqlite3.Connection) -> None:
     """A log written before events kept their narration, before commands kept their dice
-    and rules, or before tokens kept their time, gets the (empty) columns."""
-    wanted = {"events": ("code TEXT", "words TEXT"),
+    and rules, before tokens kept their time, or before the campaign kept a secret, gets the
+    (empty) columns."""
+    wanted = {"meta": ("secret TEXT",),
+              "events": ("code TEXT", "words TEXT"),
               "commands": ("dice TEXT", "rules INTEGER REFERENCES rules(id)"),
               "players": ("since TEXT",)}
     for table, columns in wanted.items():
@@ -215,6 +221,11 @@ class Log:
     def open(cls, path: str | Path | None = None) -> Log:
         """Open (creating if needed) the log at path, in WAL mode with synchronous=FULL."""
         where = str(path) if path else MEMORY
+        if path:  # owner-only: it holds the tokens and the dice secret (SQLite gives its -wal
+            try:  # and -shm the file's own mode)
+                create_private(Path(path))
+            except OSError:
+                pass  # no such folder, no room: SQLite says so, as before
         connection = sqlite3.connect(where, isolation_level=None, check_same_thread=False)
         try:
             with _full_disk():  # a new file, or a closed one's -wal and -shm, on a full disk
@@ -283,15 +294,16 @@ class Log:
     # ------------------------------------------------------------------ meta
 
     def meta(self) -> Meta | None:
-        row = self._db.execute("SELECT seed, gm_token, created FROM meta WHERE id = 1"
+        row = self._db.execute("SELECT seed, gm_token, created, secret FROM meta WHERE id = 1"
                                ).fetchone()
         return Meta(*row) if row else None
 
     def write_meta(self, meta: Meta) -> None:
         """Create or replace the meta row."""
         with self.transaction() as db:
-            db.execute("INSERT OR REPLACE INTO meta (id, seed, gm_token, created) "
-                       "VALUES (1, ?, ?, ?)", (meta.seed, meta.gm_token, meta.created))
+            db.execute("INSERT OR REPLACE INTO meta (id, seed, gm_token, created, secret) "
+                       "VALUES (1, ?, ?, ?, ?)",
+                       (meta.seed, meta.gm_token, meta.created, meta.secret))
 
     # ------------------------------------------------------------------ rules versions
 
@@ -398,6 +410,13 @@ class Log:
             f"SELECT {COMMAND_COLUMNS} FROM commands WHERE undone = 0 "
             f"AND name NOT IN ({marks}) ORDER BY n DESC LIMIT 1", tuple(skip)).fetchone()
         return _command(row) if row else None
+
+    def dice_keys(self, shorter_than: int) -> list[str]:
+        """The commands' dice keys shorter than `shorter_than` characters, oldest first (a
+        campaign's keys from before its secret: companion.history.dice_keys)."""
+        rows = self._db.execute("SELECT dice FROM commands WHERE dice IS NOT NULL "
+                                "AND length(dice) < ? ORDER BY n", (shorter_than,))
+        return [row[0] for row in rows]
 
     def events_since(self, seq: int = 0) -> list[dict[str, Any]]:
         """Stored events with a seq greater than `seq`, in order."""

@@ -21,13 +21,14 @@ from typing import Any, Callable, Mapping, TypeVar
 
 import yaml
 
+from companion.tables import places
 from companion.tables.errors import TableError
 from companion.tables.narration import Narrator, load_narrator
 from companion.tables.rulebook import build_piece, build_pieces, check_piece
 
 T = TypeVar("T")
 
-DEFAULT_DIR = Path(__file__).resolve().parents[2] / "tables"
+DEFAULT_DIR = places.program_folder("tables")
 @dataclass(frozen=True)
 class Tables:
     """The parsed tables, by file stem ('viagem' for tables/viagem.yaml)."""
@@ -96,8 +97,8 @@ LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 def _cache_dir() -> Path:
     try:
-        return Path(os.environ.get("XDG_CACHE_HOME") or Path("~/.cache").expanduser()) / "mesa"
-    except RuntimeError:  # no home directory: the cache (then unwritable) is only skipped
+        return places.cache_folder() / "tabelas"
+    except (RuntimeError, OSError, KeyError):  # no home folder: the cache is only skipped
         return Path("/nonexistent/mesa")
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from companion.tables.rulebook import InvalidValue, piece
+from companion.tables.rulebook import piece, require_at_least
 
 
 @dataclass(frozen=True)
@@ -18,8 +18,7 @@ class LightSource:
     apagou: str
 
     def validate(self) -> None:
-        if self.turnos < 1:
-            raise InvalidValue("turnos", "um número inteiro de turnos, 1 ou mais")
+        require_at_least(self, 1, "turnos")
 
 
 @piece("casa", strict=False)  # only `luz` of tables/casa.yaml is the light's

@@ -83,18 +83,21 @@ class ModePhrases:
 
 @dataclass(frozen=True)
 class CommandSpec:
-    """One command of comandos.yaml `comandos`: where it runs, who may run it, its help."""
+    """One command of comandos.yaml `comandos`: where it runs, who may run it, how people call
+    it (spoken_name) and its help."""
 
     modos: tuple[str, ...]  # "todos" or some of Mode (checked here, so errors name the command)
+    nome: str
     ajuda: str
     repete: bool = False  # 'avançar duas vezes' (core._repeated)
     jogador: bool = False  # a player may run it (may_run)
-    nome: str = ""  # how people call it, when the start of `ajuda` does not say it (spoken_name)
 
     def validate(self) -> None:
         accepted = ("todos", *get_args(Mode))
         if not self.modos or any(mode not in accepted for mode in self.modos):
             raise InvalidValue("modos", "uma lista de modos: " + ", ".join(accepted))
+        if not self.nome.strip():
+            raise InvalidValue("nome", "o nome do comando como as pessoas o dizem, não vazio")
 
 
 # A renamed key ('modas:') is said as the missing one ('falta a chave modos'): the rulebook
@@ -105,7 +108,7 @@ class CommandRules:
     """tables/comandos.yaml: the prompt kinds that hold the group (while one waits, no group
     activity runs), how many times a command may be repeated at once, the modes' names and
     phrases, and every command's modes, help and who may run it (core.require_mode,
-    toolkit.spoken_name, may_run)."""
+    spoken_name, may_run)."""
 
     pedidos_que_seguram: tuple[str, ...]
     repeticoes_maximas: int
@@ -117,6 +120,12 @@ class CommandRules:
         if not self.pedidos_que_seguram:
             raise InvalidValue("pedidos_que_seguram", "uma lista não vazia de tipos de pedido")
         require_at_least(self, 1, "repeticoes_maximas")
+
+
+def spoken_name(tables: Tables, name: str) -> str:
+    """How people say a command (comandos.yaml `nome`); a name that is no command, as it is."""
+    spec = tables.piece(CommandRules).comandos.get(name)
+    return spec.nome if spec is not None else name
 
 
 # ---------------------------------------------------------------- keys

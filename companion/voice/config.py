@@ -8,7 +8,7 @@ from companion.commands.grammar import grammar
 from companion.commands.normalize import fold, normalize
 from companion.commands.sentences import SentenceFile, Wildcard
 from companion.tables.errors import TableError
-from companion.tables.rulebook import InvalidValue, piece, require_filled
+from companion.tables.rulebook import InvalidValue, piece, require_at_least, require_filled
 from companion.tables.files import Tables
 
 MODES = ("ativacao", "apertar", "sempre", "desligado")
@@ -47,8 +47,7 @@ class Fillers:
 
     def validate(self) -> None:
         require_filled(self, "comandos")
-        if self.por_palavra < 1:
-            raise InvalidValue("por_palavra", "um número inteiro, 1 ou mais")
+        require_at_least(self, 1, "por_palavra")
 
 
 # The lists of voz.yaml that may not be empty.
@@ -105,8 +104,7 @@ class VoiceData:
                                    f"{', '.join(unknown)})")
         if self.modo_inicial not in MODES:
             raise InvalidValue("modo_inicial", "um destes: " + ", ".join(MODES))
-        if self.nomes_por_modelo < 1:
-            raise InvalidValue("nomes_por_modelo", "um número inteiro, 1 ou mais")
+        require_at_least(self, 1, "nomes_por_modelo")
         if not 0 <= self.confianca_minima <= 1:
             raise InvalidValue("confianca_minima", "um número entre 0 e 1")
 

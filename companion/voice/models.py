@@ -1,13 +1,15 @@
-"""Which Vosk model to use: --modelo DIR, else the largest known one in models/, else none."""
+"""Which Vosk model to use: --modelo DIR, else the largest known one in the GM's models folder
+(or a checkout's models/), else none."""
 from __future__ import annotations
 
 from pathlib import Path
 
+from companion.tables import places
 from companion.voice.config import VoiceConfig
 
-MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
-NO_MODEL = ("voz desligada: nenhum modelo de voz em models/; baixe o de português com "
-            "./run.sh modelo (ou veja models/README.md para fazê-lo à mão)")
+MODELS_DIR = places.models_folder()
+NO_MODEL = ("voz desligada: nenhum modelo de voz; baixe o de português com o comando "
+            f"mesa modelo (fica em {MODELS_DIR}), ou veja models/README.md para fazê-lo à mão")
 
 
 def is_model(folder: Path) -> bool:
@@ -16,9 +18,18 @@ def is_model(folder: Path) -> bool:
 
 def find_model(config: VoiceConfig, explicit: str | Path | None = None,
                folder: Path = MODELS_DIR) -> Path | None:
-    """The model folder to load (None: voice stays off)."""
+    """The model folder to load (None: voice stays off): the GM's folder first, then a
+    checkout's models/."""
     if explicit:
         return Path(explicit)
+    for place in dict.fromkeys((folder, places.checkout_models_folder())):
+        found = _best(config, place)
+        if found is not None:
+            return found
+    return None
+
+
+def _best(config: VoiceConfig, folder: Path) -> Path | None:
     for name in (*config.larger_models, config.default_model):
         if is_model(folder / name):
             return folder / name

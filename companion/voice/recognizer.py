@@ -6,17 +6,19 @@ Portuguese, how to turn voice on.
 """
 from __future__ import annotations
 
+import ctypes
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from companion.tables.errors import CompanionError
 
 SAMPLE_RATE = 16000
 UNK = "[unk]"
-HOW_TO = ("coloque um modelo Vosk em models/ (./run.sh modelo baixa o de português) e "
-          "instale a voz com pip install -e .[voz]")
+HOW_TO = ("baixe o modelo de português com o comando mesa modelo (ou ponha um modelo Vosk "
+          "em models/, veja models/README.md) e instale a voz com pip install -e .[voz]")
 
 
 class VoiceUnavailable(CompanionError):
@@ -58,15 +60,46 @@ def _vosk() -> Any:
     return vosk
 
 
+def _short_path(path: str) -> str:
+    """Windows' short (8.3) form of an existing path, ASCII when the volume keeps 8.3 names;
+    the path itself when there is none."""
+    get = ctypes.windll.kernel32.GetShortPathNameW  # type: ignore[attr-defined]
+    get.argtypes = [ctypes.c_wchar_p, ctypes.c_wchar_p, ctypes.c_uint32]
+    get.restype = ctypes.c_uint32
+    size = get(path, None, 0)
+    if size == 0:
+        return path
+    buffer = ctypes.create_unicode_buffer(size)
+    return buffer.value if get(path, buffer, size) else path
+
+
+def vosk_path(folder: Path, windows: bool = os.name == "nt",
+              short: Callable[[str], str] = _short_path) -> str:
+    """The model folder as Vosk can open it. On Windows Vosk (Kaldi) cannot open a path with
+    accents (C:\\Users\\João\\...): its short 8.3 form is used, and when the disk keeps none
+    the folder is refused with a message naming an ASCII folder to move it to."""
+    text = str(folder)
+    if not windows or text.isascii():
+        return text
+    shortened = short(text)
+    if shortened.isascii():
+        return shortened
+    ascii_place = f"C:\\MesaModelos\\{folder.name if folder.name.isascii() else 'modelo'}"
+    raise VoiceUnavailable(f"voz desligada: no Windows o Vosk não abre um modelo numa pasta "
+                           f"com acentos ('{folder}'); mova a pasta do modelo para uma sem "
+                           f"acentos, como {ascii_place}, e ligue com --modelo {ascii_place}")
+
+
 def load_model(path: str | Path) -> Any:
     """A Vosk model from its folder (the one with am/, conf/, graph/)."""
     folder = Path(path)
     if not (folder / "am").is_dir() or not (folder / "conf").is_dir():
         raise VoiceUnavailable(f"voz desligada: '{folder}' não é uma pasta de modelo Vosk "
                                f"(faltam am/ e conf/); {HOW_TO}")
+    where = vosk_path(folder.resolve())
     vosk = _vosk()
     try:
-        return vosk.Model(str(folder))
+        return vosk.Model(where)
     except Exception as error:  # Vosk raises a bare Exception on a broken model
         raise VoiceUnavailable(f"voz desligada: não consegui abrir o modelo '{folder}' "
                                f"({error}); {HOW_TO}") from None

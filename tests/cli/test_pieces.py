@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.cli import pieces_doc
 from companion.tables.files import DEFAULT_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -87,3 +88,15 @@ def test_the_cli_declares_every_piece_before_it_loads_the_rules() -> None:
                          "print(json.dumps(sorted({c.__module__ for c in PIECES})))"])
     assert done.returncode == 0, done.stderr
     assert declaring - set(json.loads(done.stdout)) == set()
+
+
+def test_docs_pecas_lists_every_piece_as_generated() -> None:
+    """docs/pecas.md (table key → the class that reads it) is what the declarations give now."""
+    declared = {reader for _, reader in pieces_doc.rows()}
+    assert {"companion.engine.procedures.forced_march.ForcedMarch",
+            "companion.voice.config.VoiceData"} <= declared
+    assert ("viagem.tabela_b", "companion.engine.procedures.forced_march.ForcedMarch") \
+        in pieces_doc.rows()
+    written = pieces_doc.DOC.read_text(encoding="utf-8")
+    assert written == pieces_doc.render(), (
+        f"docs/pecas.md is stale: regenerate it with `{pieces_doc.COMMAND}`")

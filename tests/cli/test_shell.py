@@ -184,10 +184,11 @@ def test_shell_with_db_resumes_and_refuses_another_seed(tmp_path: Path) -> None:
     assert "semente 8" in wrong.stderr and "Traceback" not in wrong.stderr
 
 
-def test_a_random_seed_is_drawn_and_kept(tmp_path: Path) -> None:
+def test_without_a_seed_the_dice_come_from_a_kept_secret(tmp_path: Path) -> None:
     db = str(tmp_path / "mesa.db")
-    companion("shell", "--db", db, stdin="")
-    assert Session.open(db, None, cli.load_rules()).seed.isdigit()
+    started = companion("shell", "--db", db, stdin="")
+    assert "chave secreta" in started.stderr and "semente" not in started.stderr
+    assert not Session.open(db, None, cli.load_rules()).seeded
 
 
 # ---------------------------------------------------------------------- broken tables
@@ -259,10 +260,11 @@ def test_serve_opens_the_session_and_hands_it_to_the_server(tmp_path: Path,
         (host, port, session)))
     db = tmp_path / "mesa.db"
     status = cli.main(["serve", "--port", "5055", "--db", str(db), "--seed", "4",
-                       "--gm-token", "mestre"])
+                       "--gm-token", "token-do-mestre-4"])
     assert status == 0
     ((host, port, session),) = calls
-    assert (host, port, session.seed, session.gm_token) == ("0.0.0.0", 5055, "4", "mestre")
+    assert (host, port, session.seed, session.gm_token) == ("0.0.0.0", 5055, "4",
+                                                            "token-do-mestre-4")
     assert session.db_path == str(db)
 
 

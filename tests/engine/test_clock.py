@@ -6,7 +6,7 @@ import random
 import pytest
 
 from companion.engine.clock import day_of, pass_time
-from companion.engine.toolkit import Scratch
+from companion.engine.scratch import Scratch
 from companion.engine.model import Command, Dungeon, State, Timer, Travel
 from companion.tables.files import Tables
 from tests.rules_helpers import new_character

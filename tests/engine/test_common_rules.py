@@ -15,7 +15,8 @@ from companion.engine.core import StartRules
 from companion.engine.model import Event, Lasting, Prompt, State
 from companion.engine.procedures.conditions import Slowed, TimedCondition, slowed_text, \
     timed_text
-from companion.engine.toolkit import CommandRules, edge_text, spoken_name
+from companion.engine.prompting import edge_text
+from companion.tables.protocol import CommandRules, spoken_name
 from companion.tables.errors import CommandRejected, TableError
 from companion.tables.files import Tables
 from companion.voice.config import VoiceData, voice_config
@@ -44,7 +45,7 @@ def held(tables: Tables) -> State:
     return replace(state, prompts=(prompt,), next_prompt_id=2)
 
 
-# ---------------------------------------------------------------- toolkit: rolls and chances
+# ---------------------------------------------------------------- scratch: rolls and chances
 
 def test_the_roll_text_comes_from_narracao(tmp_path: Path) -> None:
     rules = changed_rules(tmp_path, "narracao/dados.yaml", "rolagem: \"{{ rotulo }} — ",
@@ -64,7 +65,7 @@ def test_the_chance_text_comes_from_narracao(tmp_path: Path) -> None:
     assert all(e.kind == "rolagem" and e.data["chance"].endswith(":6") for e in chances)
 
 
-# ---------------------------------------------------------------- toolkit: require_group_free
+# ---------------------------------------------------------------- prompting: require_group_free
 
 def test_a_held_group_refusal_is_narrated_and_keeps_its_page_word(tables: Tables) -> None:
     with pytest.raises(CommandRejected) as refused:
@@ -108,10 +109,21 @@ def test_the_commands_piece_is_typed(tables: Tables) -> None:
     assert spoken_name(tables, "criar_municao") == "criar munição"
 
 
-def test_a_help_text_changed_changes_the_spoken_name(tmp_path: Path) -> None:
-    rules = changed_rules(tmp_path, "comandos.yaml", 'ajuda: "acampar — levantar',
-                          'ajuda: "montar acampamento — levantar')
+def test_the_spoken_name_is_the_commands_nome_not_its_help_text(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "comandos.yaml", 'nome: "acampar", ajuda: "acampar — levantar',
+                          'nome: "montar acampamento", ajuda: "armar — levantar')
     assert spoken_name(rules, "acampar") == "montar acampamento"
+    assert spoken_name(rules, "nao_existe") == "nao_existe"
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ('nome: "acampar", ', "", r"falta a chave 'comandos\.acampar\.nome'$"),
+    ('nome: "acampar", ', 'nome: " ", ', r"'comandos\.acampar\.nome' deveria ser o nome do comando"),
+])
+def test_a_command_without_its_nome_names_the_file_and_key(tmp_path: Path, old: str, new: str,
+                                                           message: str) -> None:
+    with pytest.raises(TableError, match=r"^tables/comandos\.yaml: " + message):
+        changed_rules(tmp_path, "comandos.yaml", old, new)
 
 
 def test_a_bad_mode_names_the_file_and_key(tmp_path: Path) -> None:

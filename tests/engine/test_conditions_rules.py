@@ -10,7 +10,7 @@ import pytest
 
 from companion.engine.model import Command, State
 from companion.engine.procedures.conditions import advance_factor, condition_note, round_harm
-from companion.engine.toolkit import Scratch
+from companion.engine.scratch import Scratch
 from companion.tables.errors import TableError
 from companion.tables.files import Tables
 from tests.play_helpers import Play

@@ -10,13 +10,9 @@ from typing import Any, Callable
 import pytest
 
 from companion.engine import Command, apply, initial_state
-from companion.tables.narration import duration_text
-from companion.engine.toolkit import (
-    edge_for,
-    modifier,
-    plural,
-    spoken_name,
-)
+from companion.tables.narration import counted, duration_text
+from companion.engine.characters import edge_for, modifier
+from companion.tables.protocol import spoken_name
 from companion.engine.model import Dungeon, Lasting, State, Travel
 from companion.tables.errors import CommandRejected, TableError
 from companion.tables.rulebook import PIECES, build_piece
@@ -194,8 +190,8 @@ def test_a_label_changes_the_text_not_the_table_name(tables):
     (3, "ração", None, "3 rações"), (1.5, "hex", "hexes", "1,5 hex"),
     (0.5, "hex", "hexes", "0,5 hex"), (2, "hex", "hexes", "2 hexes"),
     (1, "ponto", None, "1 ponto")])
-def test_plural(count, singular, plural_form, expected):
-    assert plural(count, singular, plural_form) == expected
+def test_counted(count, singular, plural_form, expected):
+    assert counted(count, singular, plural_form) == expected
 
 
 @pytest.mark.parametrize("minutes,expected", [
@@ -210,7 +206,7 @@ def test_duration_text(minutes, expected):
     ("criar_municao", "criar munição"), ("avancar", "avançar"),
     ("marcha", "ordem de marcha"), ("luz", "acender"), ("distancia", "ataque à distância"),
     ("magia", "magia"), ("tabela", "tabela"), ("derrotados", "derrotados")])
-def test_spoken_names_come_from_the_help_texts(tables, name, spoken):
+def test_spoken_names_are_the_commands_nome(tables, name, spoken):
     assert spoken_name(tables, name) == spoken
 
 

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.engine import Command, State, apply
-from companion.engine.toolkit import edge_for, modifier
+from companion.engine.characters import edge_for, modifier
 from companion.engine.clock import day_of
 from companion.engine.procedures.travel import round_of
 from companion.tables.errors import CommandRejected

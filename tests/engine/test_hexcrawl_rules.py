@@ -33,7 +33,8 @@ from companion.engine.procedures.foraging import (
     GatheringTable,
     Yields,
 )
-from companion.engine.toolkit import PromptAnswer, Scratch
+from companion.engine.handlers import PromptAnswer
+from companion.engine.scratch import Scratch
 from companion.tables.errors import CommandRejected, TableError
 from companion.tables.files import DEFAULT_DIR, Tables
 from tests.play_helpers import FixedDice, Play

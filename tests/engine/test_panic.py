@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from companion.engine.toolkit import Scratch, edge_for, modifier
+from companion.engine.characters import edge_for, modifier
+from companion.engine.scratch import Scratch
 from companion.engine.model import Character, Command, Prompt, State
 from companion.engine.procedures.panic import exhaustion_day, request_panic
 from companion.engine.view import view_state

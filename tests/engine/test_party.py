@@ -5,7 +5,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.engine.toolkit import PromptAnswer, Scratch, prompt_handler
+from companion.engine.handlers import PromptAnswer, prompt_handler
+from companion.engine.scratch import Scratch
 from companion.engine.model import Prompt, State, Travel
 from companion.tables.errors import CommandRejected
 from tests.play_helpers import FixedDice, Play

@@ -160,7 +160,7 @@ def test_a_slowing_factor_changed_in_the_data_changes_the_pace(tables: Tables,
 
 def test_a_round_harm_changed_in_the_data_changes_the_damage(tmp_path: Path) -> None:
     from companion.engine.procedures.conditions import round_harm
-    from companion.engine.toolkit import Scratch
+    from companion.engine.scratch import Scratch
     from companion.engine.model import Command
     import random
 
@@ -234,7 +234,7 @@ def test_a_rest_recovery_changed_in_the_data_changes_the_benefits(tmp_path: Path
 
 def test_the_interruption_dc_changed_in_the_data_is_the_prompt_dc(tmp_path: Path) -> None:
     from companion.engine.procedures.rest import interruption
-    from companion.engine.toolkit import Scratch
+    from companion.engine.scratch import Scratch
     from companion.engine.model import Command
     import random
 

@@ -8,7 +8,8 @@ import pytest
 
 from companion.engine import Command, State
 from companion.engine.procedures import dungeon as dungeon_module
-from companion.engine.toolkit import Scratch, edge_for
+from companion.engine.characters import edge_for
+from companion.engine.scratch import Scratch
 from companion.engine.view import view_state
 from companion.tables.errors import CommandRejected, TableError
 from companion.engine.model import Character, Dungeon, Travel

@@ -461,9 +461,9 @@ def test_gm_page_without_token_reuses_the_stored_one(table: Table) -> None:
     gm = table.gm()  # opening the full link once keeps the token in this browser
     bare = gm.context.new_page()
     bare.goto(table.server.url + "/mestre")
-    bare.wait_for_url(re.compile(r"/mestre\?token="))
-    bare.locator("#status.on").wait_for()
-    assert bare.evaluate("new URLSearchParams(location.search).get('token')") == GM_TOKEN
+    bare.locator("#status.on").wait_for()  # reopened with the kept token…
+    assert bare.url == table.server.url + "/mestre"  # …which left the address bar again
+    assert bare.evaluate("localStorage.getItem('mesa.mestre.token')") == GM_TOKEN
     bare.get_by_role("button", name="Avançar").wait_for()
 
 

@@ -84,7 +84,11 @@ def test_downloads(table: LiveTable) -> None:
     csv_answer = _get(table, f"/relatorio/eventos.csv?token={GM_TOKEN}")
     assert csv_answer.status_code == 200
     assert "attachment" in csv_answer.headers["Content-Disposition"]
-    assert csv_answer.text.splitlines()[0].startswith("sessao,comando_n,")
+    assert csv_answer.content.startswith("\ufeffsessao,comando_n,".encode())
+    semicolons = _get(table, f"/relatorio/eventos.csv?token={GM_TOKEN}&separador=;")
+    assert semicolons.content.startswith("\ufeffsessao;comando_n;".encode())
+    refused = _get(table, f"/relatorio/eventos.csv?token={GM_TOKEN}&separador=x")
+    assert refused.status_code == 400 and "separador inválido" in refused.text
     assert len(csv_answer.text.splitlines()) > len(table.events()) // 2
     json_answer = _get(table, f"/relatorio/eventos.json?token={GM_TOKEN}&sessao=1")
     assert len(json_answer.json()["eventos"]) == len(table.events())

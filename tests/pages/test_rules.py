@@ -79,7 +79,7 @@ def test_the_gm_gives_the_campaign_a_region_from_the_phone(table: Table, tmp_pat
     torch = gm.locator("#regra-casa-luz-tocha-turnos")
     torch.fill("0")
     torch_message = gm.locator("#regra-casa-luz-tocha-turnos-msg")
-    wait_until(lambda: "1 ou mais" in torch_message.inner_text(), message="0 turnos passou")
+    wait_until(lambda: "de 1 para cima" in torch_message.inner_text(), message="0 turnos passou")
     torch.fill("2")
     torch.press("Tab")
     wait_until(lambda: table.session.tables.get("casa", "luz", "tocha", "turnos") == 2,

@@ -130,7 +130,7 @@ def test_without_voice_the_gm_page_says_how_to_turn_it_on(session: Any, mic_brow
         gm = live.page("mestre", f"/mestre?token={GM_TOKEN}", live.context())
         line = gm.locator("#voice-line")
         wait_until(lambda: "models/" in line.inner_text(), message="a linha da voz desligada")
-        assert "./run.sh modelo" in line.inner_text()
+        assert "mesa modelo" in line.inner_text()
         assert gm.locator("#voice-talk").is_hidden()
         screen = live.page("mesa", "/mesa", live.context(TV))
         screen.locator("#mic[data-mode='off']").wait_for()

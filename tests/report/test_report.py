@@ -270,7 +270,8 @@ def test_export_csv_and_json(evening: Session, tables: Tables, tmp_path: Path) -
     out = tmp_path / "eventos.csv"
     assert cli.main(["exportar", "--db", evening.db_path, "--formato", "csv",
                      "--saida", str(out)]) == 0
-    rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8"))))
+    assert out.read_bytes().startswith(b"\xef\xbb\xbfsessao,")  # a BOM: spreadsheets read UTF-8
+    rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8-sig"))))
     assert [int(r["seq"]) for r in rows] == [e["seq"] for e in evening.events_since(0)]
     assert json.loads(rows[0]["dados"]) == evening.events_since(0)[0]["data"]
     out_json = tmp_path / "eventos.json"
@@ -293,6 +294,23 @@ def test_a_players_export_has_only_her_events(evening: Session, tables: Tables,
     assert [r["seq"] for r in rows] == list(range(1, len(rows) + 1))
     assert {r["comando_n"] for r in rows} == {""}  # command numbers would count GM commands
     assert {r["visibilidade"] for r in rows} <= {"public", "player:bia"}
+
+
+def test_export_csv_with_semicolons_for_a_pt_br_spreadsheet(evening: Session, tmp_path: Path,
+                                                            capsys: Any) -> None:
+    comma, semicolon = tmp_path / "virgula.csv", tmp_path / "ponto-e-virgula.csv"
+    for out, separator in ((comma, ","), (semicolon, ";")):
+        assert cli.main(["exportar", "--db", evening.db_path, "--formato", "csv",
+                         "--saida", str(out), "--separador", separator]) == 0
+    text = semicolon.read_text(encoding="utf-8-sig")
+    assert text.startswith("sessao;comando_n;comando_texto;")
+    rows = list(csv.DictReader(io.StringIO(text), delimiter=";"))
+    assert rows == list(csv.DictReader(io.StringIO(comma.read_text(encoding="utf-8-sig"))))
+    bad = tmp_path / "tab.csv"
+    assert cli.main(["exportar", "--db", evening.db_path, "--formato", "csv",
+                     "--saida", str(bad), "--separador", "|"]) == cli.STARTUP_FAILURE
+    assert "separador inválido: '|'; use , ou ;" in capsys.readouterr().err
+    assert not bad.exists()
 
 
 def test_export_refuses_a_bad_format(evening: Session, tables: Tables, tmp_path: Path,
@@ -397,7 +415,7 @@ def test_each_session_has_its_own_summary_and_export(evening: Session, tables: T
     out = tmp_path / "s2.csv"
     assert cli.main(["exportar", "--db", evening.db_path, "--formato", "csv", "--saida",
                      str(out), "--sessao", "2"]) == 0
-    rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8"))))
+    rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8-sig"))))
     assert {r["sessao"] for r in rows} == {"2"}
     assert [int(r["comando_n"]) for r in rows] == sorted(
         int(r["comando_n"]) for r in rows) and int(rows[0]["comando_n"]) == boundary + 1

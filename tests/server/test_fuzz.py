@@ -34,7 +34,7 @@ from companion.server import access
 from tests.socket_client import ordered_client
 
 ROOT = Path(__file__).resolve().parents[2]
-TOKEN = "mestre-fuzz"
+TOKEN = "mestre-fuzz-token-1"
 TOTAL = int(os.environ.get("MESA_FUZZ_EXAMPLES", "300"))
 # Shares of TOTAL: the cheap channels get more, a Socket.IO connection per example gets less.
 SHARES = {"http_body": 0.2, "http_text": 0.19, "socket_payload": 0.2, "socket_text": 0.18,

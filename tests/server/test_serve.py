@@ -21,7 +21,7 @@ def test_serve_prints_links_and_qr_then_stops_on_ctrl_c(tmp_path: Path) -> None:
     port = free_port()
     command = [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1",
                "--port", str(port), "--db", str(tmp_path / "mesa.db"), "--seed", "3",
-               "--gm-token", "segredo-123"]
+               "--gm-token", "segredo-123-do-mestre"]
     process = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
@@ -31,9 +31,10 @@ def test_serve_prints_links_and_qr_then_stops_on_ctrl_c(tmp_path: Path) -> None:
         base = f"http://127.0.0.1:{port}"
         assert f"{base}/jogador" in banner
         assert f"{base}/mesa" in banner
-        assert f"{base}/mestre?token=segredo-123" in banner
+        assert f"{base}/mestre?token=segredo-123-do-mestre" in banner
         assert "▀" in banner or "█" in banner
-        assert requests.get(f"{base}/mestre?token=segredo-123", timeout=5).status_code == 200
+        opened = requests.get(f"{base}/mestre?token=segredo-123-do-mestre", timeout=5)
+        assert opened.status_code == 200
         assert requests.get(f"{base}/mestre", timeout=5).status_code == 403
         process.send_signal(signal.SIGINT)
         rest, _ = process.communicate(timeout=10)
@@ -75,7 +76,7 @@ def test_no_limits_on_loopback_lets_more_players_join_than_the_default(tmp_path:
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "companion", "serve", "--sem-limites", "--host", "127.0.0.1",
-         "--port", str(port), "--db", str(tmp_path / "mesa.db"), "--gm-token", "t"],
+         "--port", str(port), "--db", str(tmp_path / "mesa.db"), "--gm-token", "token-do-mestre-t"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"})
     clients = []
@@ -87,7 +88,8 @@ def test_no_limits_on_loopback_lets_more_players_join_than_the_default(tmp_path:
                            transports=["websocket"], wait_timeout=5)
             clients.append(client)
         gm = socketio.Client(reconnection=False)
-        gm.connect(f"http://127.0.0.1:{port}", auth={"token": "t"}, transports=["websocket"])
+        gm.connect(f"http://127.0.0.1:{port}", auth={"token": "token-do-mestre-t"},
+                   transports=["websocket"])
         clients.append(gm)
         acks = [gm.call("comando", {"text": "rolar 1d6"}, timeout=10)
                 for _ in range(access.GM_COMMANDS_PER_WINDOW + 5)]
@@ -107,7 +109,7 @@ def test_a_stop_signal_closes_the_session_and_leaves_no_wal_behind(
     db, port = tmp_path / "mesa.db", free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1",
-         "--port", str(port), "--db", str(db), "--seed", "3", "--gm-token", "t"],
+         "--port", str(port), "--db", str(db), "--seed", "3", "--gm-token", "token-do-mestre-t"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
@@ -115,7 +117,7 @@ def test_a_stop_signal_closes_the_session_and_leaves_no_wal_behind(
         read_until(process, "Ctrl+C")
         answer = requests.post(f"http://127.0.0.1:{port}/api/command", timeout=5,
                                json={"text": "rolar 1d20"},
-                               headers={"Authorization": "Bearer t"})
+                               headers={"Authorization": "Bearer token-do-mestre-t"})
         assert answer.status_code == 200 and answer.json()["ok"] is True
         assert Path(f"{db}-wal").exists()  # the open session's WAL
         process.send_signal(stop)

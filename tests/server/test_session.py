@@ -9,7 +9,7 @@ from typing import Any, Callable
 
 import pytest
 
-from companion import session as session_module
+from companion.session import parsing  # where the session calls commands.parse
 from companion.commands.parse import ParseResult
 from companion.server.served import ServedSession
 from companion.session import Session
@@ -34,7 +34,7 @@ def test_each_method_the_server_calls_has_the_sessions_signature(name: str) -> N
 
 @pytest.mark.parametrize("name", ["state", "db_path"])
 def test_the_views_the_server_reads_are_properties(name: str) -> None:
-    assert isinstance(vars(Session)[name], property)
+    assert isinstance(inspect.getattr_static(Session, name), property)
 
 
 def test_the_server_calls_nothing_else_on_a_session() -> None:
@@ -65,13 +65,13 @@ def _is_session(node: ast.expr) -> bool:
 def parsed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Every line the session hands to commands.parse, in order."""
     calls: list[str] = []
-    real = session_module.parse
+    real = parsing.parse
 
     def counting(text: str, tables: Tables, context: Any = None) -> ParseResult:
         calls.append(text)
         return real(text, tables, context)
 
-    monkeypatch.setattr(session_module, "parse", counting)
+    monkeypatch.setattr(parsing, "parse", counting)
     return calls
 
 
@@ -92,7 +92,7 @@ def test_other_rules_are_another_reading(session: Session, parsed: list[str]) ->
 
 def test_the_cache_is_bounded(session: Session, parsed: list[str],
                               monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(session_module, "PARSE_CACHE", 2)
+    monkeypatch.setattr(parsing, "PARSE_CACHE", 2)
     for text in ("rolar 1d4", "rolar 1d6", "rolar 1d8", "rolar 1d6", "rolar 1d4"):
         session.parse(text)
     # 1d4 was the oldest when 1d8 came: read again; 1d6 was still remembered

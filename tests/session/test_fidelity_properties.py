@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from companion.commands.parse import parse
 from companion.engine import Command, State, apply, initial_state
-from companion.engine import toolkit
+from companion.engine import scratch
 from companion.engine.model import GM
 from companion.engine.view import view_state
 from companion.tables.errors import CommandRejected
@@ -162,9 +162,9 @@ class SecretDice:
 def secret_rolls(monkeypatch: pytest.MonkeyPatch) -> list[SecretDice]:
     """Route the engine's GM-only rolls through the SecretDice in `holder[0]`."""
     holder: list[SecretDice] = []
-    original = toolkit.Scratch.roll
+    original = scratch.Scratch.roll
 
-    def roll(self: toolkit.Scratch, expression: str, tabela: str, resultado: str | None = None,
+    def roll(self: scratch.Scratch, expression: str, tabela: str, resultado: str | None = None,
              visibility: str = "public", **kwargs: Any):
         if visibility != GM or not holder:
             return original(self, expression, tabela, resultado, visibility, **kwargs)
@@ -180,7 +180,7 @@ def secret_rolls(monkeypatch: pytest.MonkeyPatch) -> list[SecretDice]:
         dice.note(key, tabela, rolled.total, kwargs)
         return rolled
 
-    monkeypatch.setattr(toolkit.Scratch, "roll", roll)
+    monkeypatch.setattr(scratch.Scratch, "roll", roll)
     return holder
 
 

@@ -170,13 +170,15 @@ def test_reopening_with_another_seed_is_a_clear_error(db: Path, tables: Tables) 
     Session.open(db, 5, tables).close()  # the same seed is fine
 
 
-def test_new_session_without_seed_draws_and_keeps_one(db: Path, tables: Tables) -> None:
+def test_new_session_without_seed_draws_and_keeps_a_secret(db: Path, tables: Tables) -> None:
     first = Session.open(db, None, tables)
-    assert first.seed.isdigit()
+    assert not first.seeded and first.seed == ""
     assert len(first.gm_token) >= 16
+    key = first.dice_key("rolar")
     first.close()
     again = Session.open(db, None, tables)
-    assert (again.seed, again.gm_token) == (first.seed, first.gm_token)
+    assert again.gm_token == first.gm_token and not again.seeded
+    assert again.dice_key("rolar") == key and again.opening == []
 
 
 def test_gm_token_given_for_an_existing_db_replaces_the_stored_one(db: Path,
@@ -429,12 +431,12 @@ def test_undo_returns_the_exact_state_before_any_command(tables: Tables, script:
 
 def test_an_engine_bug_is_reported_and_stores_nothing(session: Session,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    from companion.engine import toolkit
+    from companion.engine import handlers
 
     def broken(state: object, turn: object) -> object:
         raise KeyError("oops")
 
-    monkeypatch.setitem(toolkit.COMMANDS, "rolar", broken)
+    monkeypatch.setitem(handlers.COMMANDS, "rolar", broken)
     error = rejected(session.run("rolar 1d6"))
     assert error.startswith("erro interno ao executar 'rolar 1d6'")
     assert session.commands() == [] and session.events_since(0) == session.started

@@ -60,7 +60,7 @@ def test_a_file_that_does_not_check_out_is_not_kept(tables: Tables, tmp_path: Pa
 
 def test_run_sh_modelo_fetches_the_piper_voice_too() -> None:
     script = (ROOT / "run.sh").read_text(encoding="utf-8")
-    assert "-m companion.speech.fetch" in script
+    assert '"$VENV/bin/companion" modelo' in script
     done = subprocess.run(["bash", "-n", str(ROOT / "run.sh")], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
 

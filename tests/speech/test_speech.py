@@ -75,7 +75,7 @@ def test_piper_speaks_with_the_pt_br_voice_in_models(tables: Tables, tmp_path: P
     model = piper_model(config)
     if model is None:
         pytest.skip(f"sem a voz {config.piper_voice} do Piper em {MODELS_DIR} "
-                    "(./run.sh modelo a baixa): o caminho do Piper em português não roda aqui")
+                    "(mesa modelo a baixa): o caminho do Piper em português não roda aqui")
     pytest.importorskip("piper", reason="sem o Piper (pip install -e .[fala])")
     done = _falar(LONG, tmp_path / "piper.wav")
     assert done.returncode == 0, done.stderr
@@ -112,7 +112,7 @@ def test_without_piper_files_espeak_speaks_and_says_why(tables: Tables, tmp_path
     (tmp_path / f"{config.piper_voice}.onnx").write_bytes(b"")  # no .json beside it
     voice, line = choose_voice(config, tmp_path)
     assert isinstance(voice, Espeak)
-    assert "espeak-ng pt-br" in line and "./run.sh modelo" in line
+    assert "espeak-ng pt-br" in line and "mesa modelo" in line
 
 
 # ---------------------------------------------------------------------- the laptop's queue

@@ -41,7 +41,7 @@ from tests.socket_client import ordered_client
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = 91
-TOKEN = "mestre-crash"
+TOKEN = "mestre-crash-token-1"
 KILLS = int(os.environ.get("MESA_CRASH_KILLS", "3"))
 GM_TEXTS = ["rolar 1d6", "explorar", "tesouro 3 moedas de ouro", "rolar 2d6+1", "segredo",
             "derrotados 1 goblin", "acampar", "desfazer", "clima", "item 1 corda", "descansar"]

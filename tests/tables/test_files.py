@@ -4,9 +4,9 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
-from dataclasses import dataclass, make_dataclass
+from dataclasses import dataclass, fields, is_dataclass, make_dataclass
 from pathlib import Path
-from typing import Mapping
+from typing import Mapping, Optional, get_args, get_origin, get_type_hints
 
 import pytest
 
@@ -14,6 +14,8 @@ from companion.tables.errors import TableError
 from companion.tables.rulebook import PIECES, build_piece, piece
 from companion.tables.files import DEFAULT_DIR
 from companion.rules.loader import load_rules
+from companion.engine.model import Attribute
+from tests.rules_helpers import changed_rules
 
 
 def copy_tables(tmp_path: Path) -> Path:
@@ -138,3 +140,38 @@ def test_read_tables_are_kept_and_an_edited_file_is_read_again(tmp_path: Path,
     for file in cache.iterdir():
         file.write_bytes(b"\x00 not marshal")
     assert load_rules(folder).files == edited.files
+
+
+def _atributo_fields(kind: object, seen: set[type]) -> list[tuple[str, object]]:
+    """(class name, declared type) of every field called `atributo` inside a piece's type."""
+    origin = get_origin(kind) or kind
+    if is_dataclass(origin) and isinstance(origin, type):
+        if origin in seen:
+            return []
+        seen.add(origin)
+        hints = get_type_hints(origin)
+        found = [(origin.__name__, hints[f.name]) for f in fields(origin) if f.name == "atributo"]
+        return found + [item for hint in hints.values() for item in _atributo_fields(hint, seen)]
+    return [item for arg in get_args(kind) if isinstance(arg, type) or get_origin(arg)
+            for item in _atributo_fields(arg, seen)]
+
+
+def test_every_attribute_in_the_rules_is_one_of_the_six() -> None:
+    """No piece reads a key `atributo` as free text: an attribute's name is an Attribute (the
+    load refuses anything else); the others are amounts (descanso's `recupera`, the limits)."""
+    seen: set[type] = set()
+    found = [item for cls in list(PIECES) for item in _atributo_fields(cls, seen)]
+    assert [name for name, kind in found if kind in (str, Optional[str])] == []
+    assert len([kind for _, kind in found if kind in (Attribute, Optional[Attribute])]) >= 7
+
+
+@pytest.mark.parametrize("old, new, where", [
+    ("  dc_por_rodada: 3     # rodadas subsequentes: +3\n  atributo: con",
+     "  dc_por_rodada: 3     # rodadas subsequentes: +3\n  atributo: sorte", "tabela_b.atributo"),
+    ("  dados: 1d20\n  atributo: des", "  dados: 1d20\n  atributo: destreza", "tabela_g.atributo"),
+])
+def test_an_unknown_attribute_is_refused_at_load(tmp_path: Path, old: str, new: str,
+                                                 where: str) -> None:
+    with pytest.raises(TableError, match=rf"^tables/viagem\.yaml: '{where}' deveria ser um "
+                                         r"destes: for, des, con, int, sab, car$"):
+        changed_rules(tmp_path, "viagem.yaml", old, new)

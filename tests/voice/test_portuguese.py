@@ -1,5 +1,5 @@
-"""Portuguese end to end, whenever a Portuguese model sits in models/: espeak-ng pt-br → WAV →
-Vosk → strict reading → a command run in the session."""
+"""Portuguese end to end, whenever a Portuguese model is in the GM's models folder or models/:
+espeak-ng pt-br → WAV → Vosk → strict reading → a command run in the session."""
 from __future__ import annotations
 
 import json
@@ -19,8 +19,8 @@ ROOT = Path(__file__).resolve().parents[2]
 MODEL = find_model(voice_config(load_rules()))
 
 pytestmark = pytest.mark.skipif(
-    MODEL is None, reason="sem modelo de português em models/ (./run.sh modelo o baixa): o "
-                          "teste de ponta a ponta em português só roda com ele")
+    MODEL is None, reason="sem modelo de português na pasta de modelos nem em models/ (mesa "
+                          "modelo o baixa): o teste de ponta a ponta em português só roda com ele")
 
 
 def test_spoken_portuguese_runs_the_command(tmp_path: Path) -> None:

@@ -22,19 +22,22 @@ def test_https_serve_with_voice_off_says_how_to_turn_it_on(tmp_path: Path) -> No
     empty.mkdir()
     command = [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1",
                "--port", str(port), "--db", str(tmp_path / "mesa.db"), "--seed", "3",
-               "--gm-token", "segredo-123", "--https", "--modelo", str(empty)]
+               "--gm-token", "segredo-123-do-mestre", "--https", "--modelo", str(empty)]
     process = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        env={**os.environ, "PYTHONUNBUFFERED": "1", "XDG_DATA_HOME": str(tmp_path / "dados")},
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         banner = read_until(process, "voz desligada", timeout=60)
         assert f"https://127.0.0.1:{port}/jogador" in banner
         voice_lines = [line for line in banner.splitlines() if "voz desligada" in line]
         assert len(voice_lines) == 1
-        assert "models/" in voice_lines[0] and "./run.sh modelo" in voice_lines[0]
-        cert = tmp_path / "mesa-cert.pem"
-        assert cert.is_file() and (tmp_path / "mesa-key.pem").stat().st_mode & 0o077 == 0
+        assert "models/" in voice_lines[0] and "mesa modelo" in voice_lines[0]
+        # in the GM's data folder (XDG_DATA_HOME here), not beside the campaign or in the cwd
+        folder = tmp_path / "dados" / "Mesa" / "certificado"
+        cert = folder / "mesa-cert.pem"
+        assert cert.is_file() and (folder / "mesa-key.pem").stat().st_mode & 0o077 == 0
+        assert not (tmp_path / "mesa-cert.pem").exists() and not (ROOT / "mesa-cert.pem").exists()
         page = requests.get(f"https://127.0.0.1:{port}/jogador", verify=str(cert), timeout=10)
         assert page.status_code == 200 and "Jogador" in page.text
         try:

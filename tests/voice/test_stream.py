@@ -131,7 +131,7 @@ def test_no_model_voice_says_how_to_turn_it_on(session: Any, tmp_path: Path) -> 
     voice = start_voice(session, load_rules(), lambda _: None, lambda _: None,
                         model_dir=tmp_path)
     assert voice.listener is None
-    assert "models/" in voice.line and "./run.sh modelo" in voice.line
+    assert "models/" in voice.line and "mesa modelo" in voice.line
 
 
 def test_laptop_microphone_follows_the_mode_and_says_when_it_is_missing(

@@ -27,17 +27,11 @@ from companion.engine.procedures.travel import (
     participants,
     run_round,
 )
-from companion.engine.model import GM, Prompt, State
-from companion.engine.toolkit import (
-    PromptAnswer,
-    Scratch,
-    cancel_handler,
-    command,
-    group_for,
-    prompt_handler,
-    require_dice,
-    set_travel,
-)
+from companion.engine.model import GM, Prompt, State, set_travel
+from companion.engine.handlers import PromptAnswer, cancel_handler, command, prompt_handler
+from companion.engine.scratch import Scratch
+from companion.engine.terrain import group_for
+from companion.engine.validators import require_dice
 from companion.tables.errors import CommandRejected
 from companion.tables.rulebook import piece
 

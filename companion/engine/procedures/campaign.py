@@ -16,7 +16,8 @@ from dataclasses import replace
 from companion.engine.clock import day_of
 from companion.engine.procedures.tally import current_region, form_text, tally_dict
 from companion.engine.model import GM, PUBLIC, State, Tally
-from companion.engine.toolkit import Scratch, command
+from companion.engine.handlers import command
+from companion.engine.scratch import Scratch
 from companion.tables.errors import CommandRejected
 
 

@@ -31,26 +31,21 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Literal
 
 from companion.engine.clock import pass_time
-from companion.engine.model import GM, Character, Chase, Prompt, State
-from companion.engine.toolkit import (
-    require_chance,
-    ATTRIBUTES,
-    PromptAnswer,
-    Scratch,
-    add_prompt,
-    arg,
+from companion.engine.model import GM, Attribute, Character, Chase, Prompt, State
+from companion.engine.characters import (
     clamp_supplies,
-    command,
     exhaust_party,
     find_character,
     modifier,
-    prompt_handler,
-    require_dice,
     slug,
 )
+from companion.engine.handlers import PromptAnswer, command, prompt_handler
+from companion.engine.prompting import add_prompt
+from companion.engine.scratch import Scratch, arg
+from companion.engine.validators import require_chance, require_dice
 from companion.tables.errors import CommandRejected
 from companion.tables.narration import Narrator
-from companion.tables.rulebook import InvalidValue, piece
+from companion.tables.rulebook import InvalidValue, piece, require_at_least
 
 FILE = "perseguicao"
 ALWAYS = "sempre"
@@ -64,7 +59,7 @@ class EscapeTest:
 
     nome: str
     dados: str
-    atributo: str
+    atributo: Attribute
     atributo_padrao_da_casa: bool
     sucesso: str
     falha: str
@@ -73,8 +68,6 @@ class EscapeTest:
 
     def validate(self) -> None:
         require_dice("dados", self.dados)
-        if self.atributo not in ATTRIBUTES:
-            raise InvalidValue("atributo", "um destes: " + ", ".join(ATTRIBUTES))
         if self.dc_maxima < self.dc_minima:
             raise InvalidValue("dc_maxima", f"um número, {self.dc_minima} (dc_minima) ou mais")
 
@@ -163,8 +156,7 @@ class ChaseRules:
     def validate(self) -> None:
         if not 0 <= self.perda_de_velocidade <= 1:
             raise InvalidValue("perda_de_velocidade", "uma fração de 0 a 1")
-        if self.pontos_para_fim < 1:
-            raise InvalidValue("pontos_para_fim", "um número inteiro, 1 ou mais")
+        require_at_least(self, 1, "pontos_para_fim")
 
 
 def distance_of(chase: Chase, thresholds: ScoreDistances) -> str:

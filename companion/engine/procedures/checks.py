@@ -2,7 +2,7 @@
 destreza do Bruno dificuldade 15".
 
 A prompt on that character's phone: the dice of tables/personagem.yaml `teste_de_atributo` plus
-the attribute's modifier (companion.engine.toolkit.modifier: exhaustion and attribute damage
+the attribute's modifier (companion.engine.characters.modifier: exhaustion and attribute damage
 count), under DESV when the character has it (add_prompt). With a difficulty the answer passes on
 a total at or above it (public, like the forced-march CON test); without one, the total goes to
 the player and the GM, who decides. A test without a name is refused listing the names.
@@ -13,21 +13,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.tables import protocol
-from companion.engine.model import Prompt, State
+from companion.engine.model import ATTRIBUTES, Prompt, State
 from companion.engine.procedures.party import SheetLabels
-from companion.engine.toolkit import (
-    ATTRIBUTES,
-    PromptAnswer,
-    Scratch,
-    add_prompt,
-    arg,
-    command,
-    find_character,
-    modifier,
-    prompt_handler,
-    require_dice,
-    slug,
-)
+from companion.engine.characters import find_character, modifier, slug
+from companion.engine.handlers import PromptAnswer, command, prompt_handler
+from companion.engine.prompting import add_prompt
+from companion.engine.scratch import Scratch, arg
+from companion.engine.validators import require_dice
 from companion.tables.errors import CommandRejected
 from companion.tables.rulebook import InvalidValue, piece
 

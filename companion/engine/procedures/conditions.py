@@ -36,15 +36,9 @@ from typing import Any, Callable, Mapping
 
 from companion.engine.clock import MINUTES_PER_DAY
 from companion.engine.model import GM, PUBLIC, Character, Lasting, State, TravelMode
-from companion.engine.toolkit import (
-    Scratch,
-    arg,
-    clamp_supplies,
-    command,
-    find_character,
-    slug,
-    update_character,
-)
+from companion.engine.characters import clamp_supplies, find_character, slug, update_character
+from companion.engine.handlers import command
+from companion.engine.scratch import Scratch, arg
 from companion.tables.errors import CommandRejected, TableError
 from companion.tables.narration import Narrator
 from companion.tables.rulebook import PIECES, InvalidValue, can_hold, held, piece, require_at_least

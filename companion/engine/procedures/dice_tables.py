@@ -21,18 +21,12 @@ from typing import Any, Callable, Literal, Mapping, get_args
 from companion.engine.model import GM, State, TravelMode
 from companion.engine.procedures.dungeon import DungeonRules
 from companion.engine.procedures.travel import TravelModes
-from companion.engine.toolkit import (
-    Scratch,
-    actor_character,
-    arg,
-    command,
-    edge_for,
-    group_for,
-    pick_row,
-    require_dice,
-    row_text,
-    slug,
-)
+from companion.engine.characters import edge_for, slug
+from companion.engine.handlers import command
+from companion.engine.rows import pick_row, row_text
+from companion.engine.scratch import Scratch, actor_character, arg
+from companion.engine.terrain import group_for
+from companion.engine.validators import require_dice
 from companion.tables.errors import CommandRejected, TableError
 from companion.tables.rulebook import InvalidValue, piece, typed_at
 from companion.tables.files import Tables

@@ -36,29 +36,18 @@ from companion.tables import protocol
 from companion.engine.clock import MINUTES_PER_HOUR, pass_time
 from companion.engine.procedures import rest
 from companion.engine.model import GM, PUBLIC, Danger, Dungeon, Monster, State, Visibility
-from companion.engine.toolkit import (
-    require_chance,
-    Scratch,
-    arg,
-    command,
-    exhaust_party,
-    find_character,
-    pick_row,
-    require_dice,
-    require_group_free,
-    slug,
-)
+from companion.engine.characters import exhaust_party, find_character, slug
+from companion.engine.handlers import command
+from companion.engine.prompting import require_group_free
+from companion.engine.rows import pick_row
+from companion.engine.scratch import Scratch, arg
+from companion.engine.validators import require_chance, require_dice
 from companion.tables.errors import CommandRejected
-from companion.tables.rulebook import InvalidValue, piece
+from companion.tables.rulebook import InvalidValue, piece, require_at_least
 
 FILE = "masmorra"
 
 _DANGERS = get_args(Danger)
-
-
-def _require_positive(field_name: str, value: int) -> None:
-    if value < 1:
-        raise InvalidValue(field_name, "um número inteiro, 1 ou mais")
 
 
 def _require_every_danger(field_name: str, levels: Mapping[str, Any]) -> None:
@@ -77,7 +66,7 @@ class DangerLevel:
 
     def validate(self) -> None:
         require_chance("chance", self.chance)
-        _require_positive("a_cada_turnos", self.a_cada_turnos)
+        require_at_least(self, 1, "a_cada_turnos")
 
 
 @dataclass(frozen=True)
@@ -166,7 +155,7 @@ class HourRest:
     exaustao: int
 
     def validate(self) -> None:
-        _require_positive("turnos_por_hora", self.turnos_por_hora)
+        require_at_least(self, 1, "turnos_por_hora")
 
 
 @dataclass(frozen=True)
@@ -188,7 +177,7 @@ class SleepLevel:
     texto: str
 
     def validate(self) -> None:
-        _require_positive("a_cada_horas", self.a_cada_horas)
+        require_at_least(self, 1, "a_cada_horas")
 
 
 @dataclass(frozen=True)
@@ -204,7 +193,7 @@ class SleepChecks:
 
     def validate(self) -> None:
         require_chance("chance", self.chance)
-        _require_positive("horas", self.horas)
+        require_at_least(self, 1, "horas")
         _require_every_danger("niveis", self.niveis)
 
 
@@ -228,8 +217,7 @@ class DungeonRules:
     magia_maximo_turnos_padrao_da_casa: bool = False
 
     def validate(self) -> None:
-        _require_positive("turno_minutos", self.turno_minutos)
-        _require_positive("magia_maximo_turnos", self.magia_maximo_turnos)
+        require_at_least(self, 1, "turno_minutos", "magia_maximo_turnos")
 
 
 # ---------------------------------------------------------------- small readers

@@ -13,17 +13,12 @@ from typing import Any, Mapping, Union, get_args
 
 from companion.tables import protocol
 from companion.engine.model import State, Terrain, Visibility
-from companion.engine.toolkit import (
-    Scratch,
-    TerrainNames,
-    command,
-    group_for,
-    pick_row,
-    require_chance,
-    require_dice,
-    row_text,
-    slug,
-)
+from companion.engine.characters import slug
+from companion.engine.handlers import command
+from companion.engine.rows import pick_row, row_text
+from companion.engine.scratch import Scratch
+from companion.engine.terrain import TerrainNames, group_for
+from companion.engine.validators import require_chance, require_dice
 from companion.tables.errors import CommandRejected
 from companion.tables.rulebook import InvalidValue, piece
 

@@ -5,7 +5,7 @@ Each is a travel-round activity (travel.py): named for one character, or the gro
 Foraging, hunting and fishing are each character's own activity (RULES.md): sent as the
 group's, every character taking part rolls their own Tabela E, Tabela F on their own failure,
 and gains the yield on their own success. A character's roll carries their edge (DESV of
-exhaustion or of a lasting condition, toolkit.edge_for): two dice, the higher kept.
+exhaustion or of a lasting condition, characters.edge_for): two dice, the higher kept.
 """
 from __future__ import annotations
 
@@ -20,23 +20,20 @@ from companion.engine.procedures.travel import (
     require_rested,
     run_round,
 )
-from companion.engine.model import GM, Character, State
-from companion.engine.toolkit import (
-    require_chance,
-    Scratch,
-    arg,
+from companion.engine.model import GM, Attribute, Character, State
+from companion.engine.characters import (
     clamp_supplies,
-    command,
     edge_for,
     find_character,
-    group_for,
     modifier,
-    pick_row,
-    require_dice,
-    require_group_free,
-    row_text,
     update_character,
 )
+from companion.engine.handlers import command
+from companion.engine.prompting import require_group_free
+from companion.engine.rows import pick_row, row_text
+from companion.engine.scratch import Scratch, arg
+from companion.engine.terrain import group_for
+from companion.engine.validators import require_chance, require_dice
 from companion.tables.rulebook import piece
 
 GATHERINGS = ("forragear", "cacar", "pescar")  # Tabela E's columns (and casa.yaml colheita)
@@ -114,7 +111,7 @@ class AmmoTable:
 
     nome: str
     dados: str
-    atributo: str
+    atributo: Attribute
     linhas: tuple[AmmoRow, ...]
 
     def validate(self) -> None:

@@ -10,20 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Callable
 
-from companion.engine.model import Character, Prompt, State
-from companion.engine.toolkit import (
-    PromptAnswer,
-    Scratch,
-    add_prompt,
-    find_character,
-    modifier,
-    option_label,
-    passed,
-    require_dice,
-    set_travel,
-    slug,
-    update_character,
-)
+from companion.engine.model import Attribute, Character, Prompt, State, set_travel
+from companion.engine.characters import find_character, modifier, slug, update_character
+from companion.engine.handlers import PromptAnswer
+from companion.engine.prompting import add_prompt, option_label, passed
+from companion.engine.scratch import Scratch
+from companion.engine.validators import require_dice
 from companion.tables.errors import CommandRejected
 from companion.tables.rulebook import piece, require_at_least
 
@@ -41,7 +33,7 @@ class ForcedMarch:
     rodadas_sem_penalidade: int
     dc: int
     dc_por_rodada: int
-    atributo: str
+    atributo: Attribute
     rodadas_de_descanso: int
     exaustao: int
 

@@ -20,7 +20,9 @@ from typing import Any
 from companion.tables import protocol
 from companion.engine.view import view_state
 from companion.engine.model import GM, PUBLIC, State
-from companion.engine.toolkit import CommandRules, Scratch, actor_character, command
+from companion.engine.handlers import command
+from companion.engine.scratch import Scratch, actor_character
+from companion.tables.protocol import CommandRules
 from companion.tables.prompt_names import PromptLabels
 from companion.tables.files import Tables
 

@@ -13,7 +13,9 @@ from typing import Callable
 from companion.engine.clock import MINUTES_PER_HOUR
 from companion.engine.model import State, Timer
 from companion.engine.procedures.dungeon import DungeonRules, is_dark
-from companion.engine.toolkit import Scratch, arg, command, slug
+from companion.engine.characters import slug
+from companion.engine.handlers import command
+from companion.engine.scratch import Scratch, arg
 from companion.tables.errors import CommandRejected
 from companion.tables.light_sources import LightRules, LightSource
 

@@ -25,7 +25,7 @@ attribute damage) is said in public, like the sheet.
 `exhaustion_day(state, scratch)` applies Tabela I's daily harm (the rows with `efeito:
 dano_diario`, level 3+ in tables/exaustao.yaml: 1d4 CON damage, kept in `attribute_damage`);
 travel.end_of_day calls it. The `desvantagem` and `sem_modificadores` rows act through
-toolkit.edge_for / toolkit.modifier.
+characters.edge_for / characters.modifier.
 """
 from __future__ import annotations
 
@@ -33,22 +33,14 @@ from dataclasses import dataclass, replace
 from typing import Callable, Literal, Mapping
 
 from companion.tables import protocol
-from companion.engine.model import Affliction, Character, Prompt, State
-from companion.engine.toolkit import (
-    ATTRIBUTES,
-    ExhaustionRow,
-    ExhaustionTable,
-    PromptAnswer,
-    Scratch,
-    add_prompt,
-    arg,
-    command,
-    find_character,
-    pick_row,
-    prompt_handler,
-    require_dice,
-    update_character,
-)
+from companion.engine.model import Affliction, Attribute, Character, Prompt, State
+from companion.engine.characters import find_character, update_character
+from companion.engine.exhaustion import ExhaustionRow, ExhaustionTable
+from companion.engine.handlers import PromptAnswer, command, prompt_handler
+from companion.engine.prompting import add_prompt
+from companion.engine.rows import pick_row
+from companion.engine.scratch import Scratch, arg
+from companion.engine.validators import require_dice
 from companion.tables.errors import CommandRejected
 from companion.tables.rulebook import InvalidValue, piece
 from companion.tables.files import Tables
@@ -85,7 +77,7 @@ class PanicRow:
     condicao: str | None = None
     nome: str | None = None
     duracao: str | None = None
-    atributo: str | None = None
+    atributo: Attribute | None = None
     dano: int | None = None
 
     def validate(self) -> None:
@@ -95,8 +87,6 @@ class PanicRow:
                                         f"{', '.join(_J_KEYS[self.efeito])})")
         if self.duracao is not None:
             require_dice("duracao", self.duracao)
-        if self.atributo is not None and self.atributo not in ATTRIBUTES:
-            raise InvalidValue("atributo", "um destes: " + ", ".join(ATTRIBUTES))
 
 
 @piece(FILE, "tabela_j")

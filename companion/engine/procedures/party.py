@@ -22,8 +22,10 @@ import re
 from dataclasses import dataclass, fields, replace
 from typing import Any, Mapping
 
-from companion.engine.model import PUBLIC, Character, State
-from companion.engine.toolkit import ATTRIBUTES, Scratch, arg, command, slug, update_character
+from companion.engine.model import ATTRIBUTES, PUBLIC, Character, State
+from companion.engine.characters import slug, update_character
+from companion.engine.handlers import command
+from companion.engine.scratch import Scratch, arg
 from companion.tables.errors import CommandRejected
 from companion.tables.rulebook import InvalidValue, piece
 

@@ -20,23 +20,10 @@ from typing import Any, Callable
 
 from companion.tables import protocol
 from companion.engine.model import PUBLIC, Character, Prompt, State
-from companion.engine.toolkit import (
-    CANCEL_HANDLERS,
-    PROMPT_HANDLERS,
-    PromptAnswer,
-    Scratch,
-    actor_character,
-    arg,
-    command,
-    edge_for,
-    find_character,
-    modifier,
-    option_label,
-    prompt_edge,
-    prompt_visibility,
-    slug,
-    update_character,
-)
+from companion.engine.characters import edge_for, find_character, modifier, slug, update_character
+from companion.engine.handlers import CANCEL_HANDLERS, PROMPT_HANDLERS, PromptAnswer, command
+from companion.engine.prompting import option_label, prompt_edge, prompt_visibility
+from companion.engine.scratch import Scratch, actor_character, arg
 from companion.tables.errors import CommandRejected
 from companion.engine.procedures.party import whole_number
 from companion.tables.prompt_names import PromptLabels

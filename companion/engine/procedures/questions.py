@@ -22,7 +22,9 @@ from companion.engine.procedures.chase import ChaseRules
 from companion.engine.procedures.conditions import TravelRound
 from companion.engine.procedures.dungeon import DungeonRules, is_dark
 from companion.engine.procedures.travel import round_of
-from companion.engine.toolkit import Scratch, actor_character, arg, command, find_character
+from companion.engine.characters import find_character
+from companion.engine.handlers import command
+from companion.engine.scratch import Scratch, actor_character, arg
 from companion.engine.view import view_state
 from companion.tables.light_sources import LightRules
 

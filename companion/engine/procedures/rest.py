@@ -23,7 +23,7 @@ of the wrong type is a TableError naming the file and key):
   condicao_temporaria: {texto: "…", rodadas: 2, desvantagem: true}
                              a condition on every character for the next N travel rounds
                              (after the one in progress); with desvantagem, DESV on every roll
-                             while it lasts (toolkit.edge_for); clock.pass_time ends it
+                             while it lasts (characters.edge_for); clock.pass_time ends it
   perde_item: "nome da rolagem"
                              one character loses 1 random item: with more than one, 1dN over
                              the party (its own rolagem, named by the value) says who
@@ -47,28 +47,21 @@ from typing import Any, Callable, Literal, Mapping, Protocol, Union
 
 from companion.engine.procedures import conditions, encounters, panic
 from companion.tables import protocol
-from companion.engine.model import GM, PUBLIC, Character, Prompt, State
-from companion.engine.toolkit import (
-    ATTRIBUTES,
-    PromptAnswer,
-    Scratch,
-    add_prompt,
-    arg,
+from companion.engine.model import GM, PUBLIC, Attribute, Character, Prompt, State
+from companion.engine.characters import (
     clamp_supplies,
-    command,
     edge_for,
     find_character,
     modifier,
-    passed,
-    pick_row,
-    prompt_handler,
-    require_chance,
-    require_dice,
-    row_text,
     update_character,
 )
+from companion.engine.handlers import PromptAnswer, command, prompt_handler
+from companion.engine.prompting import add_prompt, passed
+from companion.engine.rows import pick_row, row_text
+from companion.engine.scratch import Scratch, arg
+from companion.engine.validators import require_chance, require_dice
 from companion.tables.errors import CommandRejected
-from companion.tables.rulebook import InvalidValue, piece
+from companion.tables.rulebook import piece
 
 
 @dataclass(frozen=True)
@@ -93,7 +86,7 @@ class RestRules:
 
     consumo: Ration
     interrupcao_dc: int
-    atributo: str  # the attribute an interruption tests
+    atributo: Attribute  # the attribute an interruption tests
     dados_teste: str
     recupera: Recovery
     dados_de_vida: str  # the name of the HP roll
@@ -102,8 +95,6 @@ class RestRules:
 
     def validate(self) -> None:
         require_dice("dados_teste", self.dados_teste)
-        if self.atributo not in ATTRIBUTES:
-            raise InvalidValue("atributo", "um destes: " + ", ".join(ATTRIBUTES))
 
 
 def _hit_die_text(die: str) -> str:
@@ -131,14 +122,10 @@ class AttributeTest:
     """A mishap row's `teste_atributo`: every character tests `atributo` at `dc`; a failure
     says `falha`; `motivo` is why it is asked (else the row's first sentence)."""
 
-    atributo: str
+    atributo: Attribute
     dc: int
     falha: str
     motivo: str | None = None
-
-    def validate(self) -> None:
-        if self.atributo not in ATTRIBUTES:
-            raise InvalidValue("atributo", "um destes: " + ", ".join(ATTRIBUTES))
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,10 @@ from typing import Any, Mapping
 from companion.tables import protocol
 from companion.engine.model import GM, PUBLIC, State, Tally
 from companion.engine.procedures.encounters import EncounterTables, region_name
-from companion.engine.toolkit import Scratch, TerrainNames, arg, command, slug
+from companion.engine.characters import slug
+from companion.engine.handlers import command
+from companion.engine.scratch import Scratch, arg
+from companion.engine.terrain import TerrainNames
 from companion.tables.errors import CommandRejected
 from companion.tables.narration import Narrator
 from companion.tables.rulebook import piece, require_at_least

@@ -24,7 +24,7 @@ else still does their activity in it; it closes when all who may act have acted.
 
 Prompts that hold the group (comandos.yaml `pedidos_que_seguram`: the forced-march test and the
 choice after a failure, the rest's CON tests, Tabela H's DEX test): while one waits, no group
-activity runs (toolkit.require_group_free), and an activity named for its character neither.
+activity runs (prompting.require_group_free), and an activity named for its character neither.
 
 The clock itself lives in clock.py (time passes the same way in the dungeon and in a chase):
 any time that is not an advance round breaks the run of advances (Tabela B). A safe camp
@@ -47,24 +47,15 @@ from companion.engine.procedures.conditions import TravelRound
 from companion.engine.procedures.encounters import EncounterTables, check_encounter, \
     region_name
 from companion.engine.procedures.weather import WeatherRules, drift_weather, roll_initial_weather
-from companion.engine.model import GM, State, TravelMode
-from companion.engine.toolkit import (
-    require_chance,
-    Scratch,
-    arg,
-    command,
-    exhaust_party,
-    find_character,
-    pick_row,
-    require_dice,
-    require_group_free,
-    set_travel,
-    slug,
-    spoken_name,
-    TerrainNames,
-    terrain_name,
-    update_character,
-)
+from companion.engine.model import GM, State, TravelMode, set_travel
+from companion.engine.characters import exhaust_party, find_character, slug, update_character
+from companion.engine.handlers import command
+from companion.engine.prompting import require_group_free
+from companion.engine.rows import pick_row
+from companion.engine.scratch import Scratch, arg
+from companion.engine.terrain import TerrainNames, terrain_name
+from companion.engine.validators import require_chance, require_dice
+from companion.tables.protocol import spoken_name
 from companion.tables.errors import CommandRejected, TableError
 from companion.tables.narration import Narrator
 from companion.tables.rulebook import InvalidValue, piece
@@ -405,45 +396,23 @@ def _rest(state: State, scratch: Scratch, encounter: bool) -> State:
 
 # ---------------------------------------------------------------- settings
 
-def _choose(value: Any, options: Mapping[str, str]) -> str | None:
-    """The canonical key for what was said (accents and case ignored), or None."""
+def _choose(value: Any, options: Mapping[str, str], refusal: CommandRejected) -> str:
+    """The canonical key for what was said (accents and case ignored), else `refusal` (built by
+    the caller with its literal code, so the narration check can see it)."""
     said = slug(str(value or "")).replace("-", " ")
     for key, name in options.items():
         if said in (slug(key).replace("-", " "), slug(name).replace("-", " ")):
             return key
-    return None
-
-
-def _choose_terrain(scratch: Scratch, value: Any) -> str:
-    names = scratch.piece(TerrainNames).names()
-    chosen = _choose(value, names)
-    if chosen is None:
-        raise CommandRejected.because("viagem.terreno_desconhecido", valor=value or "",
-                                      aceitos=[n.lower() for n in names.values()])
-    return chosen
-
-
-def _choose_season(scratch: Scratch, value: Any) -> str:
-    seasons = {key: column.nome for key, column in scratch.piece(WeatherRules).estacoes.items()}
-    chosen = _choose(value, seasons)
-    if chosen is None:
-        raise CommandRejected.because("viagem.estacao_desconhecida", valor=value or "",
-                                      aceitos=[n.lower() for n in seasons.values()])
-    return chosen
-
-
-def _choose_mode(scratch: Scratch, value: Any) -> str:
-    modes = {mode: scratch.piece(TravelModes).name(mode) for mode in get_args(TravelMode)}
-    chosen = _choose(value, modes)
-    if chosen is None:
-        raise CommandRejected.because("viagem.modo_desconhecido", valor=value or "",
-                                      aceitos=list(modes))
-    return chosen
+    raise refusal
 
 
 @command("estacao")
 def set_season(state: State, scratch: Scratch) -> State:
-    season = _choose_season(scratch, arg(scratch, "estacao"))
+    seasons = {key: column.nome for key, column in scratch.piece(WeatherRules).estacoes.items()}
+    said = arg(scratch, "estacao")
+    season = _choose(said, seasons, CommandRejected.because(
+        "viagem.estacao_desconhecida", valor=said or "",
+        aceitos=[name.lower() for name in seasons.values()]))
     scratch.tell("viagem.estacao", estacao=season,
                  words={"nome": scratch.piece(WeatherRules).estacoes[season].nome})
     return roll_initial_weather(set_travel(state, season=season), scratch)
@@ -452,7 +421,11 @@ def set_season(state: State, scratch: Scratch) -> State:
 @command("terreno")
 def set_terrain(state: State, scratch: Scratch) -> State:
     """The current hex. Before the day's first round it is also where the day started."""
-    terrain = _choose_terrain(scratch, arg(scratch, "terreno"))
+    names = scratch.piece(TerrainNames).names()
+    said = arg(scratch, "terreno")
+    terrain = _choose(said, names, CommandRejected.because(
+        "viagem.terreno_desconhecido", valor=said or "",
+        aceitos=[name.lower() for name in names.values()]))
     scratch.tell("viagem.terreno", terreno=terrain,
                  words={"nome": scratch.piece(TerrainNames).names()[terrain]})
     return _move(state, terrain, None)
@@ -474,10 +447,8 @@ def set_region(state: State, scratch: Scratch) -> State:
     regions = scratch.piece(EncounterTables)
     names = regions.names(scratch.piece(TerrainNames).names())
     said = arg(scratch, "regiao")
-    key = _choose(said, names)
-    if key is None:
-        raise CommandRejected.because("viagem.regiao_desconhecida", valor=said or "",
-                                      aceitos=list(names.values()))
+    key = _choose(said, names, CommandRejected.because(
+        "viagem.regiao_desconhecida", valor=said or "", aceitos=list(names.values())))
     terrain = regions.regioes[key].terreno_de(key)
     scratch.tell("viagem.regiao", regiao=key, terreno=terrain,
                  words={"nome": names[key], "terreno_nome": terrain_name(scratch, terrain)})
@@ -486,7 +457,10 @@ def set_region(state: State, scratch: Scratch) -> State:
 
 @command("modo")
 def set_mode(state: State, scratch: Scratch) -> State:
-    mode = _choose_mode(scratch, arg(scratch, "modo"))
+    modes = {mode: scratch.piece(TravelModes).name(mode) for mode in get_args(TravelMode)}
+    said = arg(scratch, "modo")
+    mode = _choose(said, modes, CommandRejected.because(
+        "viagem.modo_desconhecido", valor=said or "", aceitos=list(modes)))
     hexes = float(scratch.piece(AdvanceTable).hexes[mode])
     scratch.tell("viagem.modo", modo=mode,
                  words={"nome": scratch.piece(TravelModes).name(mode), "hexes": hexes})

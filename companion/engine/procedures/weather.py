@@ -7,8 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from companion.engine.model import State
-from companion.engine.toolkit import Scratch, command, pick_row, require_dice, set_travel
+from companion.engine.model import State, set_travel
+from companion.engine.handlers import command
+from companion.engine.rows import pick_row
+from companion.engine.scratch import Scratch
+from companion.engine.validators import require_dice
 from companion.tables.rulebook import piece
 
 SESSION_START = "inicio_sessao"  # the command the session runs once, when it is created

@@ -31,7 +31,7 @@ function valueText(data) {
 }
 
 /** Passed or failed: from an event's `sucesso`, else — a test the engine judges by the
- * prompt's DC alone (companion.engine.toolkit.passed) — the answer's total against that DC. */
+ * prompt's DC alone (companion.engine.prompting.passed) — the answer's total against that DC. */
 function verdictOf(events, answer, prompt) {
   for (const event of events) {
     const data = dataOf(event);

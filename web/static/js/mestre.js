@@ -18,9 +18,15 @@ const noticesReadKey = () => `mesa.mestre.avisos_lidos:${gmToken()}`;
 // changed since it was last played, it was updated from an older release, damaged states.
 const HISTORY_COMMANDS = new Set(["regras_mudaram", "aviso_historico"]);
 
+// The token comes in the link (`?token=…` from the terminal, or `#token=…`): this browser keeps
+// it and the address bar and its history entry forget it, as a second device's link does.
 function gmToken() {
-  const fromUrl = new URLSearchParams(window.location.search).get("token");
-  if (fromUrl) store.set(TOKEN_KEY, fromUrl);
+  const fromUrl = new URLSearchParams(window.location.hash.slice(1)).get("token")
+    || new URLSearchParams(window.location.search).get("token");
+  if (fromUrl) {
+    store.set(TOKEN_KEY, fromUrl);
+    window.history.replaceState(null, "", window.location.pathname);
+  }
   return fromUrl || store.get(TOKEN_KEY) || "";
 }
 

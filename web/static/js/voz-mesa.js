@@ -11,7 +11,7 @@ const TEXTS = {
 
 function show(status) {
   const node = $("#mic");
-  if (!status || typeof status !== "object") return;
+  if (!status || typeof status !== "object" || status.ok === false) return; // not on the laptop
   node.hidden = false;
   node.dataset.mode = status.ligada ? status.modo : "off";
   node.textContent = status.ligada ? (TEXTS[status.modo] || TEXTS.desligado)(status.palavra || "mestre")

@@ -1,0 +1,89 @@
+"""What opening tells the GM, recorded as the session's own commands: a migration that came
+out different, damaged states rebuilt, the rules changed since the campaign's last command,
+what an update took from the GM's rules. A list of rule changes — these, a rules change, an
+undone one — names at most version.MAX_SHOWN of them."""
+from __future__ import annotations
+
+from typing import Sequence
+
+from companion.engine import State
+from companion.engine.model import GM
+from companion.history import replay
+from companion.rules import overlay, version
+from companion.session.core import Core, logger
+from companion.session.shapes import EventDict
+from companion.store.log import NewEvent
+
+
+class Notices(Core):
+    """What the GM is told of how the session opened and of the rules."""
+
+    def _rekeyed_news(self, rekeyed: bool) -> list[NewEvent]:
+        """The GM told that the dice now come from a secret (a campaign from before secrets,
+        opened without --seed): the commands already played keep their dice."""
+        return [self._narrated("historico.dados_nova_chave", GM, {})] if rekeyed else []
+
+    def _resume(self) -> tuple[State, list[NewEvent]]:
+        """The stored session's state (replay.open_history), and what the GM must be told of
+        how it was opened: a migration that came out different, damaged states rebuilt."""
+        opened = replay.open_history(self._log, self.shipped, self.seed, self._rules_id)
+        told: list[NewEvent] = []
+        first = opened.first_difference
+        if first is not None:
+            logger.warning("migração: o comando %d (%r) daria outro resultado: %s",
+                           first.command.n, first.command.text, first.differs)
+            told.append(self._narrated(
+                "historico.atualizada_diferente", GM,
+                {"comando": first.command.n, "texto": first.command.text,
+                 "motivo": first.differs}))
+        if opened.damaged:
+            logger.warning("estados danificados depois dos comandos %s; refeitos a partir "
+                           "do %d", list(opened.damaged), opened.recovered_from)
+            told.append(self._narrated("historico.recuperada", GM, {
+                "comandos": list(opened.damaged), "desde": max(opened.recovered_from, 0)}))
+        return opened.state, told
+
+    def _changes_told(self, summary: NewEvent,
+                      changes: Sequence[version.RuleChange]) -> list[NewEvent]:
+        """The GM's one line of a rules change (`summary`), then each value that changed, the
+        first version.MAX_SHOWN of them and how many more."""
+        told = [summary]
+        told += [self._narrated("historico.regra_mudou", GM, change.data())
+                 for change in changes[:version.MAX_SHOWN]]
+        if len(changes) > version.MAX_SHOWN:
+            told.append(self._narrated("historico.mais_mudancas", GM,
+                                       {"quantas": len(changes) - version.MAX_SHOWN}))
+        return told
+
+    def _rules_news(self) -> list[NewEvent]:
+        """What changed in the rules since the campaign's last command ran, for the GM."""
+        last = self._log.last_rules()
+        if last is None or last == self._rules_id:
+            return []
+        stored = self._log.rules_text(last)
+        before = version.read(stored) if stored is not None else {}
+        changes = version.changes(before, version.rule_files(self.tables))
+        if not changes:
+            return []
+        return self._changes_told(
+            self._narrated("historico.regras_mudaram", GM, {"quantas": len(changes)}), changes)
+
+    def _dropped_news(self, settled: overlay.Settled) -> list[NewEvent]:
+        """What an update of the companion took from the GM's rules (told once: the rules
+        kept without it are stored with the telling)."""
+        if not settled.dropped:
+            return []
+        return [self._narrated("regras.removidas", GM, {"quantas": len(settled.dropped)})] + [
+            self._narrated("historico.regra_mudou", GM, change.data())
+            for change in settled.dropped]
+
+    def _tell(self, name: str, events: list[NewEvent],
+              house: str | None = None) -> list[EventDict]:
+        """Record what opening found as a system command `name` (GM-only, never undone, no
+        dice; with `house`, the GM's rules kept from it on); the shells print it too
+        (`notices`)."""
+        if not events:
+            return []
+        self.notices += [e.text for e in events]
+        with self._lock:
+            return self._commit(name, "(ao abrir a campanha)", events, house=house)

@@ -1,0 +1,50 @@
+"""A line read once: what it means, kept in a bounded cache keyed by the line, the rules and
+what the asker's reading may know."""
+from __future__ import annotations
+
+from companion.commands.context import Known
+from companion.commands.reading import ParseResult, parse
+from companion.engine import State
+from companion.session.core import Core
+from companion.tables import protocol
+
+PARSE_CACHE = 512  # distinct readings remembered: (line, tables version, context)
+
+
+def reading_context(state: State, actor: str = protocol.GM) -> Known:
+    """What a reading may know from a state: the party's names, the options the prompts the
+    actor may answer wait for, and whether one of them waits for a die's value."""
+    theirs = [prompt for prompt in state.prompts
+              if protocol.may_answer(actor, prompt.character, prompt.party)]
+    return Known.of([character.name for character in state.party],
+                    [option for prompt in theirs for option in prompt.options],
+                    roll_waiting=any(not prompt.options for prompt in theirs))
+
+
+class Parsing(Core):
+    """The session's one parse cache (`_parsed`), shared by `run` and the server's player gate."""
+
+    def parse(self, text: str, actor: str = protocol.GM) -> ParseResult:
+        """What a line means (commands.parse), read once: a table says the same few commands
+        all evening, and a reading is a pure function of the line, the tables and the context
+        (the asker's: a player's "sim" reads only their own prompts), its key in a bounded cache
+        (PARSE_CACHE). `run` and the server's player gate share it, so a player's line is
+        parsed once."""
+        line = text.strip()
+        key = (line, self.tables_version, self._parse_context(actor))
+        with self._lock:
+            known = self._parsed.get(key)
+            if known is not None:
+                self._parsed.move_to_end(key)
+                return known
+        result = parse(line, self.tables, key[2])
+        with self._lock:
+            self._parsed[key] = result
+            if len(self._parsed) > PARSE_CACHE:
+                self._parsed.popitem(last=False)
+        return result
+
+    def _parse_context(self, actor: str) -> Known:
+        """What a reading depends on besides the line and the rules: the names that exist
+        and the answers the actor's prompts wait for ("sim" alone answers only then)."""
+        return reading_context(self.state, actor)
