@@ -7,6 +7,9 @@ import threading
 import time
 from typing import Any, Callable
 
+import pytest
+import socketio
+
 from companion.session import Session
 
 from tests.socket_client import ordered_client
@@ -128,3 +131,28 @@ def numbered(session: Session, viewer: str) -> list[dict[str, Any]]:
     if viewer == "gm":
         return visible
     return [{**event, "seq": n} for n, event in enumerate(visible, start=1)]
+
+
+def refused_join(server: Any, auth: dict[str, Any]) -> str:
+    """Connect with `auth`, expecting a refusal; the reason as received."""
+    client = socketio.Client(reconnection=False)
+    reasons: list[Any] = []
+    client.on("connect_error", lambda data=None: reasons.append(data))
+    with pytest.raises(socketio.exceptions.ConnectionError):
+        client.connect(server.url, auth=auth, transports=["websocket"], wait_timeout=5)
+    wait_until(lambda: reasons, what="connect_error")
+    client.disconnect()
+    reason = reasons[0]
+    return reason.get("message", "") if isinstance(reason, dict) else str(reason)
+
+
+def call(peer: Peer, name: str, payload: Any = None) -> dict[str, Any]:
+    return peer.sio.call(name, payload, timeout=10)
+
+
+def pending_panic(gm: Peer, ana: Peer) -> dict[str, Any]:
+    asked = gm_ok(gm, "pânico Ana")
+    prompt = next(e for e in asked if e["kind"] == "pedido")
+    assert prompt["visibility"] == "player:ana"
+    wait_until(lambda: any(e["kind"] == "pedido" for e in ana.events), what="pedido da Ana")
+    return prompt

@@ -9,29 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-import socketio
 
 from companion.server.app import RunningServer
 from companion.session import Session
 from tests.socket_helpers import SERVER_GM_TOKEN as GM_TOKEN
-from tests.socket_helpers import Peer, gm_ok, numbered, wait_until
-
-
-def refused_join(server: RunningServer, auth: dict[str, Any]) -> str:
-    """Connect with `auth`, expecting a refusal; the reason as received."""
-    client = socketio.Client(reconnection=False)
-    reasons: list[Any] = []
-    client.on("connect_error", lambda data=None: reasons.append(data))
-    with pytest.raises(socketio.exceptions.ConnectionError):
-        client.connect(server.url, auth=auth, transports=["websocket"], wait_timeout=5)
-    wait_until(lambda: reasons, what="connect_error")
-    client.disconnect()
-    reason = reasons[0]
-    return reason.get("message", "") if isinstance(reason, dict) else str(reason)
-
-
-def call(peer: Peer, name: str, payload: Any = None) -> dict[str, Any]:
-    return peer.sio.call(name, payload, timeout=10)
+from tests.socket_helpers import (Peer, call, gm_ok, numbered, pending_panic, refused_join,
+                                  wait_until)
 
 
 def seats(data: Any) -> dict[str, dict[str, Any]]:
@@ -42,14 +25,6 @@ def seats(data: Any) -> dict[str, dict[str, Any]]:
 def last_seats(gm: Peer) -> dict[str, dict[str, Any]]:
     pushed = gm.of("lugares")
     return seats(pushed[-1]["lugares"] if pushed else gm.welcome()["lugares"])
-
-
-def pending_panic(gm: Peer, ana: Peer) -> dict[str, Any]:
-    asked = gm_ok(gm, "pânico Ana")
-    prompt = next(e for e in asked if e["kind"] == "pedido")
-    assert prompt["visibility"] == "player:ana"
-    wait_until(lambda: any(e["kind"] == "pedido" for e in ana.events), what="pedido da Ana")
-    return prompt
 
 
 # ---------------------------------------------------------------------------- a taken seat

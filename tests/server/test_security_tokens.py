@@ -9,8 +9,8 @@ import socketio
 from companion.cli import main
 from companion.server import access, tokens
 from companion.server.app import RunningServer
-from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
-from tests.test_server_seats import refused_join
+from tests.socket_helpers import SERVER_GM_TOKEN as GM_TOKEN
+from tests.socket_helpers import refused_join
 
 
 class Clock:

@@ -17,9 +17,9 @@ import requests
 
 from companion.server.app import RunningServer
 from companion.server.hosts import host_of, on_laptop, same_origin
-from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
+from tests.socket_helpers import SERVER_GM_TOKEN as GM_TOKEN
 from tests.socket_client import ordered_client
-from tests.test_server_socket import Peer, wait_until
+from tests.socket_helpers import Peer, wait_until
 
 ELSEWHERE = "127.0.0.2"  # loopback too, but not the address the server listens on
 

@@ -12,7 +12,7 @@ import pytest
 import requests
 
 from companion.server import ports
-from tests.test_server_serve import read_until
+from tests.process_helpers import read_until
 
 
 def _listening(port: int) -> socket.socket | None:

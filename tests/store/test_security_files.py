@@ -26,10 +26,10 @@ from companion.session.names import dropped, skeleton
 from companion.store.log import Log
 from companion.tables.errors import CommandRejected, TableError
 from companion.tables.files import Tables
-from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
-from tests.test_server_socket import Peer
+from tests.socket_helpers import SERVER_GM_TOKEN as GM_TOKEN
+from tests.socket_helpers import Peer
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 POSIX_ONLY = pytest.mark.skipif(os.name != "posix", reason="modos de arquivo são do POSIX")
 
 # Nine levels of nine aliases: 9⁹ strings once built (the 631-byte bomb, in kind).

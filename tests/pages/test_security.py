@@ -11,7 +11,7 @@ import pytest
 
 from companion.tables.files import Tables
 from tests.browser_helpers import GM_TOKEN, PHONE, LiveTable
-from tests.test_browser import live_table
+from tests.pages.page_helpers import live_table
 
 
 @pytest.fixture

@@ -18,9 +18,9 @@ import pytest
 import requests
 from uv import find_uv_bin
 
-from tests.test_server_serve import free_port, read_until
+from tests.process_helpers import free_port, read_until
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 UV = find_uv_bin()
 TOKEN = "segredo-do-mestre"
 

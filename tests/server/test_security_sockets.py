@@ -14,9 +14,8 @@ import simple_websocket
 from companion.server.app import RunningServer
 from companion.server.guard import reserved_event
 from companion.session import Session
-from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
-from tests.test_server_seats import call, pending_panic
-from tests.test_server_socket import Peer, gm_ok, peers, wait_until  # noqa: F401
+from tests.socket_helpers import SERVER_GM_TOKEN as GM_TOKEN
+from tests.socket_helpers import Peer, call, gm_ok, pending_panic, wait_until
 
 
 def test_a_forged_disconnect_is_never_acked_and_the_ghost_hears_nothing_after_liberar(
