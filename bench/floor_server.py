@@ -2,7 +2,8 @@
 
 Same stack and settings as the companion (threading mode, simple-websocket, werkzeug's threaded
 server with Nagle off), none of its work: on `comando` it sends every connected client one
-`evento` of `--size` bytes and acknowledges. What the companion costs beyond this is its own.
+`evento` of `--size` bytes and acknowledges; on `boas` it sends the asker `--boas-vindas` such
+events and an `estado` (what a welcome sends). What the companion costs beyond this is its own.
 
     python bench/floor_server.py --port 5001 --size 300
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from flask import Flask
+from flask import Flask, request
 from flask_socketio import SocketIO
 from werkzeug.serving import WSGIRequestHandler, make_server
 
@@ -28,6 +29,8 @@ def main() -> None:
     options.add_argument("--host", default="127.0.0.1")
     options.add_argument("--port", type=int, required=True)
     options.add_argument("--size", type=int, default=300)
+    options.add_argument("--boas-vindas", type=int, default=300, metavar="N",
+                         help="eventos que `boas` manda (o chão de uma reconexão)")
     args = options.parse_args()
     app = Flask(__name__)
     socketio = SocketIO(app, async_mode="threading", cors_allowed_origins=None,
@@ -51,6 +54,13 @@ def main() -> None:
         event = event_of(counter["seq"])
         socketio.emit("evento", event)
         return {"ok": True, "events": [event]}
+
+    @socketio.on("boas")
+    def welcome(payload: object = None) -> None:
+        """The floor of a welcome: `--boas-vindas` events and one `estado`, to this client."""
+        for seq in range(1, args.boas_vindas + 1):
+            socketio.emit("evento", event_of(seq), to=request.sid)  # type: ignore[attr-defined]
+        socketio.emit("estado", {}, to=request.sid)  # type: ignore[attr-defined]
 
     server = make_server(args.host, args.port, app, threaded=True, request_handler=Handler)
     print("pronto", flush=True)

@@ -174,7 +174,8 @@ def build_parser(prog: str = "companion", epilog: str | None = None) -> argparse
                        help="pasta do modelo de voz Vosk (padrão: o melhor em models/)")
     serve.add_argument("--sem-limites", action="store_true",
                        help="só para testes de carga, com --host 127.0.0.1: sem limite de "
-                            "entradas por endereço nem de comandos por conexão")
+                            "entradas, conexões ou comandos, e quem entra pelo nome entra "
+                            "sem esperar o Mestre aceitar")
     _add_common(serve)
     _add_rules_file(serve)
 

@@ -24,6 +24,17 @@ _SIDES = re.compile(r"d(\d+)", re.IGNORECASE)
 _TERM = r"(?:\d*d\d+|\d+)"
 _SUM = re.compile(rf"{_TERM}(?:[+-]{_TERM})*")
 _SIGNED_TERM = re.compile(r"([+-]?)(?:(\d*)d(\d+)|(\d+))")
+DIE_SHAPE = re.compile(r"^(\d*)d(\d+)([+-]\d+)?$")  # 'NdS' or 'NdS+M'
+
+
+def die_range(expression: str) -> tuple[int, int] | None:
+    """Lowest and highest total of 'NdS' or 'NdS+M' (None for other shapes)."""
+    match = DIE_SHAPE.match(expression.strip().lower().replace(" ", ""))
+    if not match:
+        return None
+    count, sides = int(match.group(1) or 1), int(match.group(2))
+    bonus = int(match.group(3) or 0)
+    return count + bonus, count * sides + bonus
 
 
 @dataclass(frozen=True)

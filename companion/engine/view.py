@@ -19,6 +19,7 @@ Shape (keys are stable; values may be null when unknown):
       "viagem": {"modo": "andando", "modo_nome": "Andando", "hexes": 1.5,
                  "hexes_texto": "1,5 hex", "avancos_seguidos": 2,
                  "acampamento_seguro": false, "descansou_hoje": false,
+                 "agiram": [{"id": "ana", "nome": "Ana", "atividade": "caçar"}],  # this round
                  "vigia": "Ana" | null, "vigia_escolhido": false},   # false: house default
       "masmorra": null | {"turno": 3, "perigo": "inseguro", "perigo_nome": "Inseguro",
                           "escuro": false, "perigo_efetivo": "inseguro",
@@ -50,6 +51,7 @@ Shape (keys are stable; values may be null when unknown):
       "registro": {"derrotados": {"Floresta": {"goblins": 3}}, "tesouro": {…},
                    "itens": {…}, "dados": {"d6": 12}},
       "mestre": {"perdido": false,   # GM view ONLY; lost in the hexcrawl (in a dungeon too)
+                 "sem_descanso_hoje": null | "Começa a última rodada do dia 1 e…",
                  "encontro_pendente": false,
                  "monstros": [{"nome": "Ogro", "sala": "3", "alertado": false}],
                  "segredos": ["…"]}
@@ -77,7 +79,14 @@ from companion.engine.procedures.panic import exhaustion_effects
 from companion.engine.procedures.tally import tally_dict
 from companion.engine.procedures.dungeon import DungeonRules
 from companion.engine.procedures.encounters import current_region, region_name
-from companion.engine.procedures.travel import TravelModes, TravelRound, round_of
+from companion.engine.procedures.travel import (
+    TravelModes,
+    TravelRound,
+    acted_this_round,
+    restless_last_round,
+    restless_words,
+    round_of,
+)
 from companion.engine.procedures.weather import WeatherRules, weather_text
 from companion.engine.characters import edge_for, modifier
 from companion.engine.prompting import prompt_to_dict
@@ -146,6 +155,7 @@ def _travel(state: State, scratch: Scratch) -> dict[str, Any]:
             "avancos_seguidos": travel.consecutive_advances,
             "acampamento_seguro": travel.camp_safe,
             "descansou_hoje": travel.rested_today,
+            "agiram": acted_this_round(state, scratch),
             **_watch(state, scratch),
         },
     }
@@ -286,9 +296,13 @@ def _tally(state: State, gm: bool) -> dict[str, Any]:
     return tally_dict(state.tally, with_dice=gm)
 
 
-def _gm_only(state: State) -> dict[str, Any]:
+def _gm_only(state: State, scratch: Scratch) -> dict[str, Any]:
+    restless = restless_last_round(state, scratch)
     return {
         "perdido": state.travel.lost,  # still true in a dungeon: the party is lost outside
+        # the day's last round without rest: the GM's reminder, as the log said it (else null)
+        "sem_descanso_hoje": scratch.tables.narration.render(
+            "viagem.sem_descanso_hoje", restless_words(state, scratch)) if restless else None,
         "encontro_pendente": state.dungeon.pending_encounter,
         "monstros": [{"nome": m.name, "sala": m.room, "alertado": m.alerted}
                      for m in state.dungeon.monsters],
@@ -332,7 +346,7 @@ def view_states(state: State, viewers: Iterable[str], tables: Tables) -> dict[st
         view: dict[str, Any] = {"visao": viewer, **common, "grupo": party,
                                 "pedidos": _prompts(state, viewer, tables), "registro": tally}
         if viewer == GM:
-            view["mestre"] = _gm_only(state)
+            view["mestre"] = _gm_only(state, scratch)
         views[asked] = view
     return views
 

@@ -22,7 +22,7 @@ from typing import Any, Literal, Mapping, Union, get_args, get_origin
 
 from companion.rules import overlay
 from companion.rules.overlay import is_rows
-from companion.engine.procedures.encounters import EncounterTables
+from companion.engine.procedures.encounters import EncounterTables, RegionTable
 from companion.engine.terrain import TerrainNames
 from companion.tables.rulebook import declared_at, piece
 from companion.tables.files import Tables
@@ -181,6 +181,24 @@ def regions(shipped: Tables, tables: Tables) -> list[dict[str, Any]]:
             "mudada": key in overlay.diff(shipped.files["encontros"]["regioes"],
                                               raw)})
     return found
+
+
+def warnings(patch: Any, tables: Tables) -> list[str]:
+    """What a rules change the loader accepts may still do unawares, in the GM's words
+    (tables/narracao/regras.yaml): a region's die that never gives some of its rows (a 1d4
+    over six rows). Only the regions the change names with their die and rows."""
+    regions = patch.get("encontros", {}).get("regioes", {}) if isinstance(patch, Mapping) else {}
+    said = []
+    for key, region in (regions.items() if isinstance(regions, Mapping) else ()):
+        if not (isinstance(region, Mapping) and isinstance(region.get("dados"), str)
+                and isinstance(region.get("linhas"), Mapping)):
+            continue
+        missed = RegionTable(dados=region["dados"], linhas=region["linhas"]).rows_out_of_reach()
+        if missed:
+            said.append(tables.narration.render("regras.linhas_fora_do_dado", {
+                "regiao": region.get("regiao") or key, "dados": region["dados"],
+                "linhas": missed}))
+    return said
 
 
 def _row(row: Any) -> dict[str, Any]:

@@ -48,17 +48,45 @@ class SeatTexts:
     sair_confirmar: str
     sair_cancelar: str
     saiu: str
+    pedido_novo: str  # the GM's list of requests to join (companion.server.doorway)
+    pedido_livre: str
+    aceitar: str
+    recusar: str
+
+
+@dataclass(frozen=True)
+class RoundTexts:
+    """The "Nesta rodada" line of the pages' "Agora" (tables/paginas.yaml `rodada`): who already
+    did their activity in this travel round, and who owes rest after a failed forced march;
+    the page fills in {nome}, {atividade} and {n}."""
+
+    rotulo: str
+    agiu: str
+    deve_descanso: str
+    deve_descanso_1: str
+
+
+@dataclass(frozen=True)
+class News:
+    """One kind of news the last-result box shows before anything else (tables/paginas.yaml
+    `ultimo_resultado.noticias`): events rendered from one of `codigos` (tables/narracao/),
+    whose data has a key of `dados`, or whose data's `tabela` begins with one of `tabelas`."""
+
+    codigos: tuple[str, ...] = ()
+    dados: tuple[str, ...] = ()
+    tabelas: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class LastResultRules:
     """What the GM page's last-result box shows of a command's events, and `repetir` repeats
-    (tables/paginas.yaml `ultimo_resultado`; companion.history.outcome, web/static/js/outcome.js)."""
+    (tables/paginas.yaml `ultimo_resultado`; companion.history.outcome ranks them, the server
+    sends the ranking)."""
 
     linhas: int
     linhas_no_celular: int
     nao_sao_resultado: tuple[str, ...]
-    destaques: tuple[str, ...]  # data keys of the news a GM must see first (an encounter)
+    noticias: tuple[News, ...]  # the news a GM must see first, the most needed first
     checagem_de_encontro: str
     prefixo_do_clima: str
 
@@ -80,6 +108,7 @@ class PageTexts:
     opcoes: Mapping[str, str]
     lugares: SeatTexts
     ultimo_resultado: LastResultRules
+    rodada: RoundTexts
 
     def validate(self) -> None:
         if not self.dados_jogador:
@@ -107,6 +136,7 @@ class Pages:
     options: dict[str, str]
     seats: SeatTexts
     last_result: LastResultRules
+    round: RoundTexts
 
     def to_json(self) -> dict[str, Any]:
         """The `paginas` of boas_vindas."""
@@ -118,8 +148,10 @@ class Pages:
             "titulos_pedidos": dict(self.prompt_titles),
             "opcoes": dict(self.options),
             "lugares": asdict(self.seats),
-            "ultimo_resultado": {**asdict(self.last_result), "nao_sao_resultado": list(
-                self.last_result.nao_sao_resultado), "destaques": list(self.last_result.destaques)},
+            "rodada": asdict(self.round),
+            # the page needs only how many lines to show: the server ranks them (`resultado`)
+            "ultimo_resultado": {"linhas": self.last_result.linhas,
+                                 "linhas_no_celular": self.last_result.linhas_no_celular},
         }
 
 
@@ -137,6 +169,17 @@ def load(tables: Tables) -> Pages:
     if found is None:
         found = tables.pieces[Pages] = _build(tables)
     return found
+
+
+def _known_codes(tables: Tables, rules: LastResultRules) -> None:
+    """Every narration code `ultimo_resultado.noticias` names is one of tables/narracao/."""
+    codes = tables.narration.codes
+    for index, news in enumerate(rules.noticias):
+        for code in news.codigos:
+            if code not in codes:
+                raise TableError(f"tables/{FILE}.yaml: 'ultimo_resultado.noticias[{index}]"
+                                 f".codigos' cita '{code}', que não é um código de "
+                                 "tables/narracao/")
 
 
 def _build(tables: Tables) -> Pages:
@@ -159,6 +202,7 @@ def _build(tables: Tables) -> Pages:
         if not (die.startswith("d") and die[1:].isdigit() and int(die[1:]) > 1):
             raise TableError(f"tables/{FILE}.yaml: 'dados_jogador[{index}]' deveria ser um "
                              f"dado como d20, não '{die}'")
+    _known_codes(tables, raw.ultimo_resultado)
     return Pages(
         modes=dict(raw.modos),
         buttons={mode: tuple(Button(b.rotulo, b.comando) for b in buttons)
@@ -168,6 +212,7 @@ def _build(tables: Tables) -> Pages:
         options=dict(raw.opcoes),
         seats=raw.lugares,
         last_result=raw.ultimo_resultado,
+        round=raw.rodada,
     )
 
 

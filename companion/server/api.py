@@ -4,7 +4,8 @@ campaign learned taken out of the voice lists, companion.server.names).
 
 All need `Authorization: Bearer <gm token>`. Answers are JSON; errors are
 `{"ok": false, "error": "<Portuguese message>"}` with 400 (bad request), 401 (no or wrong
-token), 413 (body too large) or 422 (the command was understood as text but refused). The rules
+token), 413 (body too large), 429 (the GM token's commands, socket and HTTP together, over
+their limit) or 422 (the command was understood as text but refused). The rules
 answer `{"ok", "erro"}` like the Socket.IO `regras` acknowledgement (companion.rules.form:
 what GET shows; POST takes the export file's shape, `?validar=1` for a dry run).
 """
@@ -19,7 +20,9 @@ from companion.rules import overlay
 from companion.rules import form
 from companion.tables.errors import AccessDenied, TableError
 from companion.server import access, tokens
+from companion.server.budget import Budget
 from companion.server.names import VoiceNames
+from companion.server.rooms import Client
 from companion.server.served import ServedSession
 from companion.tables.files import Tables
 
@@ -29,8 +32,10 @@ def error(message: str, status: int) -> tuple[Response, int]:
 
 
 def blueprint(session: ServedSession, tables: Tables,
-              view_state: Callable[..., dict], names: VoiceNames) -> Blueprint:
-    """The /api routes bound to one session."""
+              view_state: Callable[..., dict], names: VoiceNames,
+              gm_budget: Budget | None = None) -> Blueprint:
+    """The /api routes bound to one session; `gm_budget`: the GM token's commands, shared
+    with its Socket.IO connections (companion.server.budget; 429 when spent)."""
     api = Blueprint("api", __name__, url_prefix="/api")
 
     @api.before_request
@@ -83,6 +88,12 @@ def blueprint(session: ServedSession, tables: Tables,
             text = access.command_text(_json_body())
         except AccessDenied as refused:
             return error(refused.message, 400)
+        if gm_budget is not None:
+            asker = Client("http", "mestre", "gm", session.gm_token, None, 0,
+                           address=request.remote_addr or "?")
+            too_fast = gm_budget.refusal(asker, session.tables)
+            if too_fast is not None:
+                return error(too_fast, 429)
         result = session.run(text, actor="gm")
         if not result.ok:
             return error(result.error or "comando recusado", 422)
@@ -91,13 +102,16 @@ def blueprint(session: ServedSession, tables: Tables,
     return api
 
 
-def rules_answer(result: Any, dry_run: bool) -> dict[str, Any]:
+def rules_answer(result: Any, dry_run: bool, warnings: list[str] | None = None
+                 ) -> dict[str, Any]:
     """A rules change's answer (HTTP and the Socket.IO `regras` acknowledgement): `ok`,
-    `erro`, and what would change (`mudancas`, a dry run) or the GM's events (`eventos`)."""
+    `erro`, and what would change (`mudancas`, a dry run) or the GM's events (`eventos`);
+    with `avisos` (companion.rules.form.warnings) when an accepted change has some."""
     if not result.ok:
         return {"ok": False, "erro": result.error}
     key = "mudancas" if dry_run else "eventos"
-    return {"ok": True, "erro": None, key: result.events}
+    return {"ok": True, "erro": None, key: result.events,
+            **({"avisos": warnings} if warnings else {})}
 
 
 def _rules_body() -> Any:

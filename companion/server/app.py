@@ -22,8 +22,8 @@ from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler
 from companion.tables import protocol
 from companion.engine.view import view_state, view_states
 from companion.tables.errors import CompanionError
-from companion.server import access, api, guard, hosts, names, ports, qr, report_pages, sockets
-from companion.server import speech_socket, tokens
+from companion.server import access, api, guard, hosts, http_limits, names, ports, qr
+from companion.server import report_pages, sockets, speech_socket, tokens
 from companion.server import voice_socket
 from companion.server.served import ServedSession
 from companion.store.lock import ServerLock, holder
@@ -47,12 +47,15 @@ def create_app(session: ServedSession, tables: Tables | None = None, web_dir: Pa
                gm_rate_limiter: access.RateLimiter | None = None,
                voice: Callable[..., Any] | None = None,
                limits: bool = True,
-               speech_output: Any = None) -> tuple[Flask, SocketIO]:
+               speech_output: Any = None,
+               open_joins: bool = False) -> tuple[Flask, SocketIO]:
     """The Flask app and its SocketIO for one session. `base_url` is what phones open;
     the rate limiters (players', GM's) are for tests that need a frozen clock; `voice` makes
     the session's Voice from (on_heard, on_status) (companion.voice.service.start_voice);
     `limits=False` turns off the join and command limits (`--sem-limites`, loopback only);
-    `speech_output` is where the laptop's speech goes (None: its speakers, when it has any)."""
+    `speech_output` is where the laptop's speech goes (None: its speakers, when it has any);
+    `open_joins=True` lets a name join without the GM's yes (the tests' harness; the real
+    server asks the GM: companion.server.doorway)."""
     tables = tables if tables is not None else session.tables
     app = Flask(__name__, static_folder=str(web_dir / "static"), static_url_path="/static")
     app.config.update(MAX_CONTENT_LENGTH=access.MAX_HTTP_BODY, MESA_BASE_URL=base_url)
@@ -70,7 +73,7 @@ def create_app(session: ServedSession, tables: Tables | None = None, web_dir: Pa
     guard.guard_transport(socketio.server)
     hub = sockets.Hub(socketio, session, tables, view_state, protocol.may_see,
                       rate_limiter, gm_rate_limiter, base_url=base_url, limits=limits,
-                      view_states=view_states)
+                      view_states=view_states, open_joins=open_joins)
     sockets.register(socketio, hub)
     app.extensions["mesa_hub"] = hub
     app.extensions["mesa_voice"] = _voice(socketio, hub, voice)
@@ -81,7 +84,8 @@ def create_app(session: ServedSession, tables: Tables | None = None, web_dir: Pa
     if limits:  # wrong tokens throttled per address (companion.server.tokens)
         app.extensions[tokens.EXTENSION] = tokens.TokenThrottle(
             tables.narration.render("seguranca.token_devagar", {}))
-    app.register_blueprint(api.blueprint(session, tables, view_state, voice_names))
+    app.register_blueprint(api.blueprint(session, tables, view_state, voice_names,
+                                         hub.gate.budgets["mestre"]))
     app.register_blueprint(report_pages.blueprint(session, tables, _message_page))
     _pages(app, session, web_dir)
     _errors(app)
@@ -245,8 +249,9 @@ def _secure(response: Response) -> Response:
 
 # ---------------------------------------------------------------------------- running
 
-class RequestHandler(WSGIRequestHandler):
-    """Werkzeug's handler, closing the TCP connection once a WebSocket ends.
+class RequestHandler(http_limits.TimedRequests, WSGIRequestHandler):
+    """Werkzeug's handler, closing the TCP connection once a WebSocket ends, and giving each
+    request REQUEST_TIMEOUT seconds to arrive (companion.server.http_limits).
 
     simple-websocket ends a WebSocket by raising ConnectionError; without this, the handler
     would keep the connection alive and read the client's closing frame as a new HTTP request
@@ -276,8 +281,12 @@ class RequestHandler(WSGIRequestHandler):
 
 
 def _make_server(host: str, port: int, app: Flask,
-                 ssl_context: tuple[str, str] | None = None) -> BaseWSGIServer:
-    return ports.ExclusiveServer(host, port, app, RequestHandler, ssl_context=ssl_context)
+                 ssl_context: tuple[str, str] | None = None,
+                 request_timeout: float = http_limits.REQUEST_TIMEOUT) -> BaseWSGIServer:
+    handler = RequestHandler
+    if request_timeout != RequestHandler.timeout:  # a test's shorter wait
+        handler = type("TimedRequestHandler", (RequestHandler,), {"timeout": request_timeout})
+    return ports.ExclusiveServer(host, port, app, handler, ssl_context=ssl_context)
 
 
 @dataclass
@@ -307,10 +316,13 @@ class RunningServer:
 
 
 def start_in_thread(session: ServedSession, host: str = "127.0.0.1", port: int = 0,
-                    **options: Any) -> RunningServer:
-    """Create the app and serve it from a daemon thread; port 0 picks a free port."""
-    app, socketio = create_app(session, **options)
-    server = _make_server(host, port, app)
+                    request_timeout: float = http_limits.REQUEST_TIMEOUT,
+                    open_joins: bool = True, **options: Any) -> RunningServer:
+    """Create the app and serve it from a daemon thread; port 0 picks a free port. This is
+    the tests' harness: names join without the GM's yes unless `open_joins=False` (the real
+    server, `serve`, always asks the GM)."""
+    app, socketio = create_app(session, open_joins=open_joins, **options)
+    server = _make_server(host, port, app, request_timeout=request_timeout)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
                               name="mesa-http", daemon=True)
     thread.start()
@@ -356,6 +368,7 @@ def serve(host: str, port: int | None, session: ServedSession,
     links = qr.Links(base.replace("http://", "https://", 1) if tls else base, session.gm_token)
     app, _socketio = create_app(session, base_url=links.base, voice=voice, limits=limits)
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    http_limits.raise_fd_limit()  # many phones, each a few sockets (where the OS allows)
     try:
         _check_port(host, port)  # werkzeug would print English and exit on its own
         server = _make_server(host, port, app, ssl_context=tls)

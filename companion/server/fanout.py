@@ -27,7 +27,10 @@ from flask_socketio import SocketIO
 
 from companion.tables import protocol
 from companion.engine import State
+from companion.engine.dice import die_range
+from companion.history.outcome import CODE, ranked
 from companion.history.projection import StoredEvent
+from companion.rules.pages import PageTexts
 from companion.server import rooms
 from companion.server.projections import Projections
 from companion.server.rooms import GM_ROOM, NAMESPACE, TABLE_ROOM, Client, Connections
@@ -40,6 +43,8 @@ log = logging.getLogger(__name__)
 VIEWS_WAIT = 0.02  # at most this long waiting for the send queues to empty
 VIEWS_POLL = 0.0005  # how often to look at them meanwhile
 VIEWS_SETTLE = 0.005  # then this much more
+
+RANGE_TEXT = "cartao.valor_fora_do_dado"  # a die value outside the prompt's dice, in its card
 
 ViewState = Callable[[State, str, Tables], dict]
 ViewStates = Callable[[State, list[str], Tables], dict[str, dict]]
@@ -175,6 +180,8 @@ class FanOut:
         viewers = self.connections.viewers()
         views = {viewer: self._localize_view(view, viewer) for viewer, view in
                  self.view_states(state, viewers, self.session.tables).items()}
+        if protocol.GM in viewers:
+            self._send_result(fresh)
         changes: dict[str, tuple[dict, list[str]]] = {}  # one message for every room it suits
         for viewer in viewers:
             saw = any(self.visible_to(e.visibility, viewer) for e in fresh)
@@ -182,6 +189,21 @@ class FanOut:
         sio = self.socketio.server
         for changed, to in changes.values():
             sio.emit("estado_mudou", changed, to=to, namespace=NAMESPACE)
+
+    def _send_result(self, fresh: list[StoredEvent]) -> None:
+        """The GM page's last result of the events sent since the last views, ranked by the
+        server (companion.history.outcome): `resultado` `{"linhas": [events, the most needed
+        first], "total": n}` — the page shows as many lines as it has room for, and says how
+        many more the log has. Sent just before the GM's `estado` (nothing when there is
+        nothing to show: the box keeps the last one)."""
+        rules = self.session.tables.piece(PageTexts).ultimo_resultado
+        stored = {event.seq: event for event in fresh}
+        best = ranked([{**event.wire(), CODE: event.code} for event in fresh], rules)
+        if not best.lines:
+            return
+        lines = [self.projections.show(stored[line["seq"]], protocol.GM) for line in best.lines]
+        self.socketio.server.emit("resultado", {"linhas": lines, "total": best.total},
+                                  to=GM_ROOM, namespace=NAMESPACE)
 
     def sync_view(self, viewer: str, saw: bool = False, view: dict | None = None,
                   changes: dict[str, tuple[dict, list[str]]] | None = None) -> dict:
@@ -221,5 +243,22 @@ class FanOut:
         return self._localize_view(view, viewer)
 
     def _localize_view(self, view: dict, viewer: str) -> dict:
-        """A player's view with its prompt ids in that player's numbers."""
-        return self.projections.view(view, viewer)
+        """A player's view with its prompt ids in that player's numbers; every prompt answered
+        with a die says the values that die can give (`faixa`)."""
+        local = self.projections.view(view, viewer)
+        prompts = local.get("pedidos")
+        if isinstance(prompts, list) and prompts:
+            local = {**local, "pedidos": [self._with_range(p) for p in prompts]}
+        return local
+
+    def _with_range(self, prompt: Any) -> Any:
+        """A prompt of the view with `faixa` `{"minimo", "maximo", "aviso"}`: the lowest and
+        highest value of its dice and what its card says of a value outside them
+        (tables/narracao/cartao.yaml); the prompt as it was when its dice have no range."""
+        bounds = die_range(str(prompt.get("dados") or "")) if isinstance(prompt, dict) else None
+        if bounds is None:
+            return prompt
+        low, high = bounds
+        said = self.session.tables.narration.render(
+            RANGE_TEXT, {"minimo": low, "maximo": high})
+        return {**prompt, "faixa": {"minimo": low, "maximo": high, "aviso": said}}

@@ -1,6 +1,6 @@
 """The `comando` event: what a connection may run, and its acknowledgement.
 
-Each connection's commands are rate-limited (access.RateLimiter, per role). The GM may run
+Commands are rate-limited per token and per address (companion.server.budget, per role). The GM may run
 every command; a player only what is theirs (companion.tables.protocol.may_run: comandos.yaml
 `jogador: true`); the table screen none. A player's prompt ids are their own
 (companion.history.projection): 1, 2, 3, … over the prompts addressed to that player, in events,
@@ -15,11 +15,13 @@ from typing import Any, Callable
 
 from flask import request
 
+from companion.rules.pages import PageTexts
 from companion.tables import protocol
 from companion.engine import Command
 from companion.engine.characters import slug
 from companion.tables.errors import AccessDenied, CommandRejected
 from companion.server import access
+from companion.server.budget import Budget
 from companion.server.projections import Projections
 from companion.server.rooms import Client, Connections
 from companion.server.served import ServedSession
@@ -29,6 +31,7 @@ from companion.tables.files import Tables
 
 _CLAUSE = re.compile(r"[.!?;,…]+\s*")  # where table talk ends and a command may begin
 _LEADING = "=+-@'\"|!?.,;:*/\\()[]{}<>#$%&_~^` \t"  # symbols before a command's first word
+CARD = "cartao"  # tables/narracao/cartao.yaml: a refused answer in its prompt card's words
 
 
 class CommandGate:
@@ -36,13 +39,13 @@ class CommandGate:
 
     def __init__(self, session: ServedSession, tables: Tables, connections: Connections,
                  projections: Projections,
-                 limiters: dict[str, access.Limiter],
+                 budgets: dict[str, Budget],
                  visible_to: Callable[[str, str], bool]) -> None:
         self.session = session
         self.tables = tables
         self.connections = connections
         self.projections = projections
-        self.limiters = limiters  # role → its commands' limiter, by sid
+        self.budgets = budgets  # role → its commands' budget (per token, per address)
         self.visible_to = visible_to
 
     def command(self, payload: Any) -> dict[str, Any]:
@@ -55,9 +58,9 @@ class CommandGate:
         if actor is None:
             return protocol.refusal("a tela da mesa só mostra; comandos vêm do Mestre",
                                     "so_mestre")
-        limiter = self.limiters[client.role]
-        if not limiter.allow(sid):
-            return {"ok": False, "error": access.rate_limited(int(limiter.capacity))}
+        too_fast = self.budgets[client.role].refusal(client, self.session.tables)
+        if too_fast is not None:
+            return {"ok": False, "error": too_fast}
         try:
             text = access.command_text(payload)
         except AccessDenied as refused:
@@ -68,18 +71,24 @@ class CommandGate:
         return self._ack(result, client)
 
     def forget(self, sid: str) -> None:
-        """A connection is gone: its limits go too."""
-        for limiter in self.limiters.values():
-            limiter.forget(sid)
+        """A connection is gone: a budget kept by its sid goes too (those of a token and of
+        an address stay: reconnecting does not refill them)."""
+        for budget in self.budgets.values():
+            budget.per_token.forget(f"sid:{sid}")
 
     # ------------------------------------------------------------------ acknowledging
 
     def _ack(self, result: RunResult, client: Client) -> dict[str, Any]:
         if not result.ok:
-            return protocol.refusal(self._refusal_text(result, client.viewer), result.code)
+            return self._with_card(protocol.refusal(self._refusal_text(result, client.viewer),
+                                                    result.code), result.params)
         events = [self.projections.show(e, client.viewer) for e in result.events
                   if self.visible_to(e["visibility"], client.viewer)]
-        return {"ok": True, "events": events}
+        # what the asker asked to read (a help text, a state dump: never a last result), for
+        # the page to show where its asker is looking
+        views = self.session.tables.piece(PageTexts).ultimo_resultado.nao_sao_resultado
+        return {"ok": True, "events": events,
+                "consulta": [e for e in events if e["kind"] in views]}
 
     def _refusal_text(self, result: RunResult, viewer: str) -> str:
         """What the viewer reads of a refusal. The GM reads the engine's text. For a player, a
@@ -98,7 +107,15 @@ class CommandGate:
     def _refused(self, refusal: CommandRejected) -> dict[str, Any]:
         """The server's own refusal (said by its code) as the acknowledgement."""
         text = refusal.message or self.tables.narration.render(refusal.code, refusal.params)
-        return protocol.refusal(text, refusal.code)
+        return self._with_card(protocol.refusal(text, refusal.code), refusal.params)
+
+    def _with_card(self, ack: dict[str, Any], params: Any) -> dict[str, Any]:
+        """A refused answer as its prompt card says it (tables/narracao/cartao.yaml, by the
+        refusal's `codigo`), in `cartao`; nothing when the card says the refusal itself."""
+        card = f"{CARD}.{ack.get('codigo')}"
+        if card in self.tables.narration.codes:
+            return {**ack, "cartao": self.tables.narration.render(card, params or {})}
+        return ack
 
     # ------------------------------------------------------------------ a player's line
 

@@ -17,6 +17,7 @@ from companion.server.served import ServedSession
 from companion.tables.files import Tables
 
 RECENT = 4096  # stored events kept by seq, to show the ones a command just made
+CHUNK = 2000  # events read at a time when a new viewer's projection is made
 
 
 class Projections:
@@ -68,6 +69,30 @@ class Projections:
             (found,) = self._session.history_since(event["seq"] - 1, limit=1)
         return found
 
+    def prepare(self, viewer: str) -> None:
+        """Make the viewer's projection, if it has none yet, reading the log in chunks
+        without holding the lock (nor the session's for long): a long campaign's first
+        connection of a viewer does not hold back the others' fan-out while it reads."""
+        with self._lock:
+            if viewer in self._viewers:
+                return
+        projection = Projection(viewer, self._tables, self._session.quoted)
+        seq = 0
+        while chunk := self._session.history_since(seq, limit=CHUNK):
+            for event in chunk:
+                projection.add(event)
+            seq = chunk[-1].seq
+        with self._lock:
+            if viewer in self._viewers:  # made meanwhile by another thread
+                return
+            if seq > self._upto:  # it read past the others: they catch up first
+                self._advance()
+            for event in self._session.history_since(seq):  # then it catches up with them
+                if event.seq > self._upto:
+                    break
+                projection.add(event)
+            self._viewers[viewer] = projection
+
     # ------------------------------------------------------------------ questions
 
     def show(self, event: StoredEvent | Mapping[str, Any], viewer: str) -> dict[str, Any]:
@@ -76,6 +101,15 @@ class Projections:
         with self._lock:
             projection = self._of(viewer, through=seq)
             return projection.show(self._stored(event))
+
+    def show_all(self, events: list[StoredEvent], viewer: str) -> list[dict[str, Any]]:
+        """The viewer's copies of events it may see, in one hold of the lock (a welcome's
+        replay: taking it once per event starved the commands' fan-out, which needs it too)."""
+        if not events:
+            return []
+        with self._lock:
+            projection = self._of(viewer, through=events[-1].seq)
+            return [projection.show(event) for event in events]
 
     def count(self, viewer: str) -> int:
         """How many events of the log, up to now, the viewer sees."""

@@ -4,6 +4,12 @@ list of the campaign's sessions, and the downloads (events as CSV/JSON, the stan
 The token in the address says whose report it is: the GM's token gives the GM's report, a
 player's token that player's version. The report is read from the session's SQLite file (a
 second, read-only use of the same log), never from the live state.
+
+A report costs the laptop a read of the whole log and a build: one is built at a time (the
+others wait, then find it made), each page and download is kept per viewer and session span
+until the log grows (the log is read again only then), and each token may ask for at most
+REPORTS_PER_WINDOW of them per REPORT_WINDOW seconds (a loop of reloads on one phone slowed
+every command of the table).
 """
 from __future__ import annotations
 
@@ -25,6 +31,8 @@ from companion.store.log import MEMORY, Log
 
 NO_STORE = {"Cache-Control": "no-store"}
 EXPORTS = {"eventos.csv": ("csv", "text/csv"), "eventos.json": ("json", "application/json")}
+REPORTS_PER_WINDOW = 12  # report pages and downloads one token may ask for…
+REPORT_WINDOW = 60.0  # …per this many seconds
 
 
 def _campaign(session: ServedSession) -> Any:
@@ -61,8 +69,19 @@ class _Memo:
         return made
 
 
-def _last(campaign: Any) -> int:
-    return campaign.commands[-1].n if campaign.commands else 0
+class _Campaign:
+    """The campaign as the report reads it, read again only when the log has grown."""
+
+    def __init__(self, session: ServedSession) -> None:
+        self._session = session
+        self._read: tuple[int, Any] | None = None  # (the log's last seq then, the campaign)
+
+    def get(self) -> tuple[Any, int]:
+        """The campaign and the log's last seq it covers (hold the building lock)."""
+        last = self._session.last_seq()
+        if self._read is None or self._read[0] != last:
+            self._read = (last, _campaign(self._session))
+        return self._read[1], last
 
 
 def _viewer(session: ServedSession, token: str | None) -> tuple[str, str | None] | None:
@@ -80,6 +99,9 @@ def blueprint(session: ServedSession, tables: Any,
     small message page (refusals and errors)."""
     pages = Blueprint("relatorio", __name__)
     memo = _Memo()
+    campaigns = _Campaign(session)
+    building = threading.Lock()  # one report at a time
+    asked = access.RateLimiter(REPORTS_PER_WINDOW, REPORT_WINDOW)  # per token
 
     def message(title: str, text: str, status: int) -> tuple[Response, int]:
         return Response(message_page(title, text), mimetype="text/html",
@@ -107,36 +129,51 @@ def blueprint(session: ServedSession, tables: Any,
             return None
         return found[0][0], found[0][1], str(token)
 
+    def too_many(token: str) -> tuple[Response, int] | None:
+        if asked.allow(token):
+            return None
+        return message("Relatório indisponível", session.tables.narration.render(
+            "limites.relatorio_devagar", {"capacidade": REPORTS_PER_WINDOW,
+                                          "segundos": f"{REPORT_WINDOW:g}"}), 429)
+
     @pages.get("/relatorio")
     def report_page() -> Response | tuple[Response, int]:
         who = whose()
         if who is None:
             return refused()
         viewer, name, token = who
+        slow = too_many(token)
+        if slow is not None:
+            return slow
         try:
             number = session_number(request.args.get("sessao"))
-            campaign = _campaign(session)
-            spans = build.all_sessions(campaign)
-            links = {s.number: address("/relatorio", token, s.number) for s in spans}
-            chosen = build.find_session(campaign, number).number
-            downloads = {
-                "baixar_csv": address("/relatorio/eventos.csv", token, chosen),
-                "baixar_json": address("/relatorio/eventos.json", token, chosen),
-                "baixar_html": address("/relatorio/relatorio.html", token, chosen)}
-            page = memo.get(("pagina", viewer, token, chosen, _last(campaign)),
-                            lambda: build.html(campaign, tables, chosen, viewer, name,
-                                               standalone=False, downloads=downloads,
-                                               session_links=links))
+            with building:
+                page = make_page(viewer, name, token, number)
         except CompanionError as error:
             return message("Relatório indisponível", error.message, 404)
         return Response(page, mimetype="text/html", headers=NO_STORE)
+
+    def make_page(viewer: str, name: str | None, token: str, number: int | None) -> str:
+        """The report page (hold `building`)."""
+        campaign, last = campaigns.get()
+        spans = build.all_sessions(campaign)
+        links = {s.number: address("/relatorio", token, s.number) for s in spans}
+        chosen = build.find_session(campaign, number).number
+        downloads = {
+            "baixar_csv": address("/relatorio/eventos.csv", token, chosen),
+            "baixar_json": address("/relatorio/eventos.json", token, chosen),
+            "baixar_html": address("/relatorio/relatorio.html", token, chosen)}
+        return memo.get(("pagina", viewer, token, chosen, last),
+                        lambda: build.html(campaign, tables, chosen, viewer, name,
+                                           standalone=False, downloads=downloads,
+                                           session_links=links))
 
     @pages.get("/relatorio/<name>")
     def download(name: str) -> Response | tuple[Response, int]:
         who = whose()
         if who is None:
             return refused()
-        viewer, player_name, _token = who
+        viewer, player_name, token = who
         if name not in EXPORTS and name != "relatorio.html":
             return message("Erro 404", "arquivo desconhecido; baixe eventos.csv, "
                                         "eventos.json ou relatorio.html", 404)
@@ -144,19 +181,23 @@ def blueprint(session: ServedSession, tables: Any,
         if separator not in SEPARATORS:
             return message("Erro 400", f"separador inválido: '{separator}'; use , ou ; "
                                         "(eventos.csv?separador=;)", 400)
+        slow = too_many(token)
+        if slow is not None:
+            return slow
+        mimetype = "text/html" if name == "relatorio.html" else EXPORTS[name][1]
         try:
             number = session_number(request.args.get("sessao"))
-            campaign = _campaign(session)
-            span = build.find_session(campaign, number)
-            key = (name, viewer, span.number, _last(campaign), separator)
-            if name == "relatorio.html":
-                mimetype = "text/html"
-                body = memo.get(key, lambda: build.html(campaign, tables, span.number, viewer,
-                                                        player_name))
-            else:
-                kind, mimetype = EXPORTS[name]
-                body = memo.get(key, lambda: build.export(campaign, tables, kind, span.number,
-                                                          viewer, separator))
+            with building:
+                campaign, last = campaigns.get()
+                span = build.find_session(campaign, number)
+                key = (name, viewer, span.number, last, separator)
+                if name == "relatorio.html":
+                    body = memo.get(key, lambda: build.html(campaign, tables, span.number,
+                                                            viewer, player_name))
+                else:
+                    kind = EXPORTS[name][0]
+                    body = memo.get(key, lambda: build.export(campaign, tables, kind,
+                                                              span.number, viewer, separator))
         except CompanionError as error:
             return message("Relatório indisponível", error.message, 404)
         filename = f"sessao-{span.number}-{name}"

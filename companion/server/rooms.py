@@ -42,6 +42,7 @@ class Client:
     last_sent: int = 0  # the last GLOBAL seq this client was sent (or had no need of)
     welcome: dict[str, Any] = field(default_factory=dict)  # extra boas_vindas keys
     on_laptop: bool = False  # a page on the GM's laptop itself (companion.server.hosts)
+    address: str = ""  # where it came from (the remote address): its caps are counted there
 
     @property
     def rooms(self) -> list[str]:
@@ -102,6 +103,12 @@ class Connections:
         """The viewer keys of the live connections, each once."""
         with self.lock:
             return sorted({c.viewer for c in self.clients.values()})
+
+    def from_address(self, address: str) -> int:
+        """How many connections, live or being welcomed, came from `address`."""
+        with self.lock:
+            return sum(1 for c in (*self.clients.values(), *self.pending.values())
+                       if c.address == address)
 
     def admit(self, client: Client) -> None:
         """Accepted: pending until its welcome makes it live."""

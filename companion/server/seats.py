@@ -28,6 +28,7 @@ from flask_socketio import SocketIO
 from companion.tables import protocol
 from companion.tables.errors import CommandRejected, CompanionError
 from companion.server import access, qr
+from companion.server.budget import Budget
 from companion.server.fanout import Dispatcher
 from companion.server.rooms import GM_ROOM, NAMESPACE, Client, Connections
 from companion.server.served import ServedSession
@@ -41,13 +42,13 @@ class Seats:
 
     def __init__(self, socketio: SocketIO, session: ServedSession, tables: Tables,
                  connections: Connections, dispatcher: Dispatcher,
-                 limiters: dict[str, access.Limiter], base_url: str | None = None) -> None:
+                 budgets: dict[str, Budget], base_url: str | None = None) -> None:
         self.socketio = socketio
         self.session = session
         self.tables = tables
         self.connections = connections
         self.dispatcher = dispatcher
-        self.limiters = limiters  # role → its requests' limiter, by sid (the gate's)
+        self.budgets = budgets  # role → its requests' budget (the gate's)
         self.base_url = base_url  # what phones open (None: the address this client used)
         self._shown: list[dict[str, Any]] | None = None  # the list the GM room last got
         self._party: tuple[tuple[str, str], ...] | None = None
@@ -95,8 +96,9 @@ class Seats:
         client = self._client()
         if client is None or client.role != "mestre":
             return self._refused(CommandRejected.because("entrada.lugar_alheio"), "so_mestre")
-        if not self._allowed(client):
-            return self._busy(client)
+        too_fast = self._too_fast(client)
+        if too_fast is not None:
+            return {"ok": False, "error": too_fast}
         wanted = payload.get("personagem") if isinstance(payload, dict) else None
         if not isinstance(wanted, str) or not wanted or len(wanted) > access.MAX_NAME:
             return self._refused(CommandRejected.because("entrada.liberar_invalido"))
@@ -108,8 +110,9 @@ class Seats:
         client = self._client()
         if client is None or client.role != "jogador":
             return self._refused(CommandRejected.because("entrada.so_jogador"))
-        if not self._allowed(client):
-            return self._busy(client)
+        too_fast = self._too_fast(client)
+        if too_fast is not None:
+            return {"ok": False, "error": too_fast}
         actor = protocol.actor_for_viewer(client.viewer) or ""
         return self._release(protocol.character_of(client.viewer) or "", actor, client.sid)
 
@@ -118,8 +121,9 @@ class Seats:
         client = self._client()
         if client is None or client.role != "jogador" or not client.token:
             return self._refused(CommandRejected.because("entrada.so_jogador"))
-        if not self._allowed(client):
-            return self._busy(client)
+        too_fast = self._too_fast(client)
+        if too_fast is not None:
+            return {"ok": False, "error": too_fast}
         base = self.base_url or request.host_url  # type: ignore[attr-defined]
         url = f"{qr.player_url(base)}#token={client.token}"
         name = (client.player or {}).get("nome", "")
@@ -186,13 +190,9 @@ class Seats:
     def _client(self) -> Client | None:
         return self.connections.find(request.sid)  # type: ignore[attr-defined]
 
-    def _allowed(self, client: Client) -> bool:
-        limiter = self.limiters.get(client.role)
-        return limiter is None or limiter.allow(client.sid)
-
-    def _busy(self, client: Client) -> dict[str, Any]:
-        return {"ok": False,
-                "error": access.rate_limited(int(self.limiters[client.role].capacity))}
+    def _too_fast(self, client: Client) -> str | None:
+        budget = self.budgets.get(client.role)
+        return None if budget is None else budget.refusal(client, self.session.tables)
 
     def _refused(self, refusal: CommandRejected, page_code: str | None = None
                  ) -> dict[str, Any]:

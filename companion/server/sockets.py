@@ -29,9 +29,9 @@ from typing import Any, Callable
 from flask import request
 from flask_socketio import SocketIO
 
-from companion.rules import pages
+from companion.rules import form, pages
 from companion.tables import protocol
-from companion.server import access
+from companion.server import access, budget
 from companion.server.api import rules_answer
 from companion.server.fanout import Dispatcher, FanOut, ViewState, ViewStates
 from companion.server.gate import CommandGate
@@ -52,16 +52,13 @@ class Hub:
                  rate_limiter: access.RateLimiter | None = None,
                  gm_rate_limiter: access.RateLimiter | None = None,
                  base_url: str | None = None, limits: bool = True,
-                 view_states: ViewStates | None = None) -> None:
-        limiters: dict[str, access.Limiter] = {
-            "jogador": rate_limiter or access.RateLimiter(access.COMMANDS_PER_WINDOW,
-                                                          access.WINDOW_SECONDS),
-            "mestre": gm_rate_limiter or access.RateLimiter(access.GM_COMMANDS_PER_WINDOW,
-                                                            access.WINDOW_SECONDS),
+                 view_states: ViewStates | None = None, open_joins: bool = False) -> None:
+        budgets = {
+            "jogador": budget.budget(rate_limiter, access.COMMANDS_PER_WINDOW, limits),
+            "mestre": budget.budget(gm_rate_limiter, access.GM_COMMANDS_PER_WINDOW, limits),
         }
         joins: access.Limiter = access.RateLimiter(access.JOINS_PER_MINUTE, 60.0)
         if not limits:  # --sem-limites: load benchmarks on loopback only
-            limiters = {"jogador": access.NoLimit(), "mestre": access.NoLimit()}
             joins = access.NoLimit()
         self.connections = Connections()
         self.dispatcher = Dispatcher()
@@ -70,11 +67,12 @@ class Hub:
                              self.dispatcher, view_state, view_states or _one_by_one(view_state),
                              visible_to)
         self.seats = Seats(socketio, session, tables, self.connections, self.dispatcher,
-                           limiters, base_url)
+                           budgets, base_url)
         self.reception = Reception(socketio, session, self.connections, self.fanout,
                                    self.projections, self.dispatcher, pages.page_data(tables),
-                                   joins, visible_to, self.seats, base_url)
-        self.gate = CommandGate(session, tables, self.connections, self.projections, limiters,
+                                   joins, visible_to, self.seats, base_url, limits,
+                                   open_joins=open_joins or not limits)
+        self.gate = CommandGate(session, tables, self.connections, self.projections, budgets,
                                 visible_to)
         self.on_disconnect: list[Callable[[str], None]] = []  # other parts that forget a sid
         self.names: VoiceNames | None = None  # the voice's names (set once voice is wired)
@@ -90,6 +88,7 @@ class Hub:
         """Every part reads the new one (a test puts a proxy in its place)."""
         self.fanout.session = self.reception.session = self.gate.session = session
         self.seats.session = session
+        self.reception.doorway.session = session
 
     @property
     def joins(self) -> access.Limiter:
@@ -134,6 +133,7 @@ class Hub:
         client = self.connections.find(sid)
         self.connections.drop(sid)
         self.gate.forget(sid)
+        self.reception.doorway.forget(sid)
         for forget in self.on_disconnect:
             forget(sid)
         if client is not None and client.role == "jogador":
@@ -149,9 +149,9 @@ class Hub:
         words = self.session.tables.narration
         if client is None or client.role != "mestre":
             return {"ok": False, "erro": words.render("regras.so_mestre", {})}
-        limiter = self.gate.limiters[client.role]
-        if not limiter.allow(sid):
-            return {"ok": False, "erro": access.rate_limited(int(limiter.capacity))}
+        too_fast = self.gate.budgets[client.role].refusal(client, self.session.tables)
+        if too_fast is not None:
+            return {"ok": False, "erro": too_fast}
         asked = [key for key in ("validar", "alterar", "esquecer")
                  if isinstance(payload, dict) and key in payload]
         if len(asked) != 1 or len(payload) != 1 or asked[0] == "esquecer" and self.names is None:
@@ -159,8 +159,9 @@ class Hub:
         if asked[0] == "esquecer" and self.names is not None:
             return self.names.forget(payload["esquecer"])
         dry_run = asked[0] == "validar"
-        return rules_answer(self.session.change_rules(payload[asked[0]], protocol.GM,
-                                                      dry_run=dry_run), dry_run)
+        patch = payload[asked[0]]
+        return rules_answer(self.session.change_rules(patch, protocol.GM, dry_run=dry_run),
+                            dry_run, form.warnings(patch, self.session.tables))
 
 
 def _one_by_one(view_state: ViewState) -> ViewStates:
@@ -186,6 +187,14 @@ def register(socketio: SocketIO, hub: Hub) -> None:
     @socketio.on("regras")
     def on_rules(payload: Any = None) -> dict[str, Any]:
         return hub.rules(payload)
+
+    @socketio.on("anteriores")
+    def on_older(payload: Any = None) -> dict[str, Any]:
+        return hub.reception.older(payload)
+
+    @socketio.on("entrada")
+    def on_entry(payload: Any = None) -> dict[str, Any]:
+        return hub.reception.doorway.answer(payload)
 
     @socketio.on("liberar")
     def on_free(payload: Any = None) -> dict[str, Any]:

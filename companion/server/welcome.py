@@ -3,8 +3,10 @@
 
 Connecting (default namespace, `auth` dict):
 - `{"token": <gm token>}` → the GM (rooms "gm" and "public");
-- `{"nome": "Ana"}` → a new player (session.join_player), rooms "public" and "player:<id>";
-  a name whose seat is held (its character has tokens) is refused (companion.server.seats);
+- `{"nome": "Ana"}` → a new player: it waits at the door until the GM accepts it
+  (companion.server.doorway), then joins (session.join_player), rooms "public" and
+  "player:<id>"; a name whose seat is held (its character has tokens) is refused
+  (companion.server.seats);
 - `{"token": <player token>}` → a returning player, or a player's second device;
 - `{"papel": "mesa"}` → the shared table screen, a read-only public viewer (room "public");
   its `boas_vindas` carries `url_jogador`, the address phones open (the same the QR code shows,
@@ -15,10 +17,15 @@ Connecting (default namespace, `auth` dict):
 `boas_vindas` also carries `paginas` (companion.rules.pages: the pages' buttons, mode names, prompt
 titles, option labels), and the GM's carries `lugares` (the seats: companion.server.seats).
 
-After a connection is accepted the client gets `boas_vindas`, then every event it may see with
-seq > desde (`evento`, in seq order), then `estado`. The welcome runs on the dispatcher thread
-and replays the missed events under the same lock as the live fan-out
-(companion.server.fanout), so the client never gets one twice nor misses one.
+After a connection is accepted the client gets `boas_vindas`, then the events it may see with
+seq > desde (`evento`, in seq order) — at most the WELCOME_EVENTS last, what the pages' log
+shows — then `estado`. Older ones come on request: `anteriores` {"antes": N} is acknowledged
+{"ok": true, "eventos": [… at most OLDER_PAGE, numbered below N, oldest first], "mais": bool}.
+The welcome runs on the dispatcher thread; it reads and sends the replay while the client is in
+no room yet, and takes the live fan-out's lock (companion.server.fanout) only for the events
+that went out meanwhile and to enter the rooms, so the client never gets one twice nor misses
+one, and a storm of reconnections costs the GM's commands little, however long the campaign.
+One address may hold at most budget.CONNECTIONS_PER_ADDRESS connections.
 """
 from __future__ import annotations
 
@@ -29,9 +36,11 @@ from typing import Any, Callable
 from flask import request
 from flask_socketio import ConnectionRefusedError, SocketIO
 
+from companion.history.replay import HISTORY_NOTICE, RULES_CHANGED
 from companion.tables import protocol
 from companion.tables.errors import AccessDenied, CompanionError
-from companion.server import access, hosts, tokens
+from companion.server import access, budget, hosts, tokens
+from companion.server.doorway import Doorway, Knock
 from companion.server.fanout import Dispatcher, FanOut
 from companion.server.projections import Projections
 from companion.server.qr import player_url
@@ -41,8 +50,16 @@ from companion.server.served import ServedSession
 from companion.session import Player
 
 log = logging.getLogger(__name__)
+# The system commands whose GM-only events are notices of the campaign's opening (the rules
+# changed since it was last played, an update, a repaired file): the GM page keeps them on top.
+NOTICE_COMMANDS = (RULES_CHANGED, HISTORY_NOTICE)
 
 WELCOME_WAIT = 5.0  # seconds to wait for the connection to be accepted before welcoming
+# A welcome replays at most this many of the viewer's events: what the pages' log keeps
+# (web/static/js/common.js eventLog's limit); older ones come on request (`anteriores`).
+WELCOME_EVENTS = 300
+OLDER_PAGE = 100  # events per `anteriores` answer
+OLDER_PER_WINDOW = 10  # `anteriores` requests per address per access.WINDOW_SECONDS
 
 
 class Reception:
@@ -52,7 +69,8 @@ class Reception:
                  fanout: FanOut, projections: Projections, dispatcher: Dispatcher,
                  pages: dict[str, Any], joins: access.Limiter,
                  visible_to: Callable[[str, str], bool], seats: Seats,
-                 base_url: str | None = None) -> None:
+                 base_url: str | None = None, limits: bool = True,
+                 doorway: Doorway | None = None, open_joins: bool = False) -> None:
         self.socketio = socketio
         self.session = session
         self.connections = connections
@@ -64,6 +82,14 @@ class Reception:
         self.visible_to = visible_to
         self.seats = seats
         self.base_url = base_url
+        self.open_joins = open_joins  # names join without the GM (tests' harness, load tests)
+        self.doorway = doorway or Doorway(socketio, session, connections, dispatcher)
+        self.doorway.admit = self.let_in
+        # connections per address (None: no cap, `--sem-limites`); a test may raise it
+        self.connection_cap: int | None = budget.CONNECTIONS_PER_ADDRESS if limits else None
+        self.older_pages: access.Limiter = (
+            access.RateLimiter(OLDER_PER_WINDOW, access.WINDOW_SECONDS) if limits
+            else access.NoLimit())
 
     # ------------------------------------------------------------------ who is it
 
@@ -71,14 +97,37 @@ class Reception:
         """The connect handler: authenticate, then queue the welcome. Refusals raise."""
         try:
             with self.connections.seating:  # not while a seat is being freed
-                client = self._authenticate(auth if auth is not None else {})
+                address = request.remote_addr or "?"
+                self._check_cap(address)
+                client = self._authenticate(auth if auth is not None else {}, address)
+                if client is None:  # at the door, waiting for the GM (companion.server.doorway)
+                    return
+                client.address = address
                 client.on_laptop = hosts.on_laptop(request.environ)
                 self.connections.admit(client)
         except (AccessDenied, CompanionError) as refused:
             raise ConnectionRefusedError(refused.message) from None
         self.dispatcher.put("welcome", lambda: self.welcome(client.sid))
 
-    def _authenticate(self, auth: Any) -> Client:
+    def let_in(self, knock: Knock) -> None:
+        """The GM accepted a request: its name joins (the character made the first time), and
+        its phone is welcomed as that player. A refusal (the seat taken meanwhile) raises."""
+        with self.connections.seating:
+            player = self.session.join_player(knock.name)
+            client = self._player_client(knock.sid, player, knock.since)
+            client.address = knock.address
+            self.connections.admit(client)
+        self.dispatcher.put("welcome", lambda: self.welcome(knock.sid))
+
+    def _check_cap(self, address: str) -> None:
+        """Refuse a connection past the per-address cap (the sockets of one device: its
+        threads and file descriptors are the laptop's)."""
+        cap = self.connection_cap
+        held = self.connections.from_address(address) + self.doorway.waiting_from(address)
+        if cap is not None and held >= cap:
+            raise AccessDenied(budget.too_many_connections(self.session.tables, cap))
+
+    def _authenticate(self, auth: Any, address: str) -> Client | None:
         if not isinstance(auth, dict):
             raise AccessDenied(
                 'dados de conexão inválidos; envie {"token": …} ou {"nome": …}')
@@ -87,7 +136,7 @@ class Reception:
         if "token" in auth:
             return self._by_token(sid, auth["token"], since)
         if "nome" in auth:
-            return self._new_player(sid, auth["nome"], since)
+            return self._new_player(sid, auth["nome"], since, address)
         if auth.get("papel") == "mesa":
             return Client(sid, "mesa", protocol.viewer_for_role("mesa"), None, None, since,
                           welcome={"url_jogador": self._player_url()})
@@ -118,10 +167,15 @@ class Reception:
         player = self.session.player_by_token(token) if isinstance(token, str) else None
         return None if player is None else self._player_client(sid, player, since)
 
-    def _new_player(self, sid: str, name: Any, since: int) -> Client:
+    def _new_player(self, sid: str, name: Any, since: int, address: str) -> Client | None:
+        """A phone by name: at the door until the GM answers (None), or in at once when
+        joins are open (the tests' harness, `--sem-limites`)."""
         clean = access.player_name(name)
-        if not self.joins.allow(request.remote_addr or "?"):
+        if not self.joins.allow(address):
             raise AccessDenied("muitas entradas seguidas deste aparelho; espere um minuto")
+        if not self.open_joins:
+            self.doorway.knock(sid, clean, address, since)
+            return None
         player = self.session.join_player(clean)
         return self._player_client(sid, player, since)
 
@@ -138,7 +192,12 @@ class Reception:
     # ------------------------------------------------------------------ the welcome
 
     def welcome(self, sid: str) -> None:
-        """Greet one client: boas_vindas, the events it missed, estado; then it is live."""
+        """Greet one client: boas_vindas, the recent events it missed, estado; then it is live.
+
+        What it costs does not grow with the campaign: at most WELCOME_EVENTS of its events
+        (what the pages' log shows; older ones come on request, `anteriores`), read and sent
+        before taking the fan-out's lock, while the client is in no room yet; under the lock
+        only the events that went out to the rooms meanwhile, then its rooms."""
         if not self._wait_accepted(sid):
             self.connections.drop_pending(sid)
             return
@@ -147,22 +206,23 @@ class Reception:
         if client is None:  # gone, or its seat was freed while it was being admitted
             self.socketio.server.disconnect(sid, namespace=NAMESPACE)
             return
+        self.projections.prepare(client.viewer)  # a new viewer's, read without the locks
         sio = self.socketio.server
         fanout = self.fanout
-        extra = {"lugares": self.seats.listing()} if client.role == "mestre" else {}
-        with fanout.sending:  # no live event goes out between its replay and its rooms
-            since = self._replay_from(client)
-            sio.emit("boas_vindas", {"papel": client.role, "token": client.token,
-                                     "jogador": client.player, "paginas": self.pages,
-                                     **client.welcome, **extra},
-                     to=sid, namespace=NAMESPACE)
+        # the GM's page keeps the history notices (the rules changed, an update) on top
+        extra = {"lugares": self.seats.listing(), "entradas": self.doorway.listing(),
+                 "comandos_de_aviso": list(NOTICE_COMMANDS)} if client.role == "mestre" else {}
+        sio.emit("boas_vindas", {"papel": client.role, "token": client.token,
+                                 "jogador": client.player, "paginas": self.pages,
+                                 **client.welcome, **extra},
+                 to=sid, namespace=NAMESPACE)
+        upto = fanout.cursor  # the rooms have every event through here (the client: none)
+        start = self._replay_from(client)
+        self._send(client, start, upto)
+        with fanout.sending:  # no live event goes out between the rest and its rooms
             state = fanout.caught_up()  # the others of its kind have every event of it
-            missed = self.session.history_since(since)
-            for event in missed:
-                if self.visible_to(event.visibility, client.viewer):
-                    sio.emit("evento", self.projections.show(event, client.viewer), to=sid,
-                             namespace=NAMESPACE)
-            client.last_sent = missed[-1].seq if missed else max(since, fanout.cursor)
+            last = self._send(client, max(start, upto))
+            client.last_sent = max(last, fanout.cursor)
             view = fanout.sync_view(client.viewer, view=fanout.view(client.viewer, state))
             try:
                 for room in client.rooms:
@@ -180,14 +240,48 @@ class Reception:
             return
         sio.emit("estado", view, to=sid, namespace=NAMESPACE)
 
+    def _send(self, client: Client, after: int, through: int | None = None) -> int:
+        """Send the client its events with a global seq in (after, through] (None: to the
+        log's end); return the last global seq read (`after` when none)."""
+        read = [event for event in self.session.history_since(after)
+                if through is None or event.seq <= through]
+        mine = [event for event in read if self.visible_to(event.visibility, client.viewer)]
+        for shown in self.projections.show_all(mine, client.viewer):
+            self.socketio.server.emit("evento", shown, to=client.sid, namespace=NAMESPACE)
+        return read[-1].seq if read else after
+
     def _replay_from(self, client: Client) -> int:
-        """The global seq after which the client's missed events come. A stale desde (past
-        the end of what this viewer may see: another session's phone) replays everything."""
+        """The global seq after which the client's missed events come: after its `desde`, at
+        most the WELCOME_EVENTS last it may see. A stale desde (past the end of what this
+        viewer may see: another session's phone) counts as none."""
         if client.viewer == protocol.GM:
             latest = self._last_seq(self.fanout.cursor)
-            return client.since if client.since <= latest else 0
-        seen = client.since if client.since <= self.projections.count(client.viewer) else 0
-        return self.projections.global_after(seen, client.viewer)
+            since = client.since if client.since <= latest else 0
+            return max(since, latest - WELCOME_EVENTS)
+        count = self.projections.count(client.viewer)
+        seen = client.since if client.since <= count else 0
+        return self.projections.global_after(max(seen, count - WELCOME_EVENTS), client.viewer)
+
+    def older(self, payload: Any) -> dict[str, Any]:
+        """`anteriores` {"antes": N}: at most OLDER_PAGE of the connection's events numbered
+        below N (its own numbering), oldest first, and whether there are more before them."""
+        client = self.connections.find(request.sid)  # type: ignore[attr-defined]
+        if client is None:
+            return {"ok": False, "error": "conexão ainda não aceita; tente de novo"}
+        before = payload.get("antes") if isinstance(payload, dict) else None
+        if isinstance(before, bool) or not isinstance(before, int) or before < 1:
+            return {"ok": False, "error": self.session.tables.narration.render(
+                "limites.anteriores_invalido", {"recebido": repr(before)[:40]})}
+        if not self.older_pages.allow(f"addr:{client.address}"):
+            return {"ok": False, "error": access.rate_limited(int(self.older_pages.capacity))}
+        before = min(before, self.projections.count(client.viewer) + 1)
+        first = max(0, before - 1 - OLDER_PAGE)
+        start = self.projections.global_after(first, client.viewer)
+        end = self.projections.global_after(max(0, before - 1), client.viewer)
+        events = [self.projections.show(event, client.viewer)
+                  for event in self.session.history_since(start, limit=max(0, end - start))
+                  if self.visible_to(event.visibility, client.viewer)]
+        return {"ok": True, "eventos": events, "mais": first > 0}
 
     def _last_seq(self, after: int) -> int:
         newer = self.session.events_since(after)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from companion.engine import Command
 from companion.engine.model import GM, PUBLIC
-from companion.history.outcome import outcome
+from companion.history.outcome import CODE, outcome
 from companion.history.projection import Projection
 from companion.history.replay import REPEAT
 from companion.rules.pages import PageTexts
@@ -45,6 +45,9 @@ class Repeat(Core):
             while (found := self._log.newest_seen(before, seen)) is not None:
                 events = [e for e in self._log.events_of(found[1])
                           if protocol.may_see(e["visibility"], viewer)]
+                codes = self._log.narrations([e["seq"] for e in events])
+                events = [{**e, CODE: codes[e["seq"]].code} if e["seq"] in codes else e
+                          for e in events]
                 chosen = outcome(events, rules)
                 if chosen:
                     return self._as_the_gm_reads([e["seq"] for e in chosen])

@@ -7,6 +7,7 @@ import random
 from typing import Any
 
 from companion.engine import Command, apply
+from companion.engine.procedures.roster import REMOVE
 from companion.engine.procedures.weather import SESSION_START
 from companion.history import dice_keys
 from companion.history.replay import PLACELESS, REPEAT, SYSTEM, UNDO, fresh_prompt_ids
@@ -81,6 +82,8 @@ class Running(Core):
 
     def _run_locked(self, command: Command, text: str) -> list[EventDict]:
         """Apply and store one command, and queue its events for the subscribers."""
+        if command.name == REMOVE:
+            self._never_played(command)  # Seats: the log says whether it ever played
         stored = self._undo(command, text) if command.name == UNDO else self._apply(command, text)
         self._pending.append(stored)
         return stored

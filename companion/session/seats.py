@@ -134,6 +134,23 @@ class Seats(Core):
         self._deliver()
         return stored
 
+    def _never_played(self, command: Command) -> None:
+        """`remover personagem`: only a character whose seat no phone holds and whose
+        player's phones never sent a command that stands (the lock held); the engine checks
+        the rest (companion.engine.procedures.roster)."""
+        wanted = slug(str(command.args.get("personagem") or ""))
+        character = next((c for c in self._state.party
+                          if wanted in (c.id, slug(c.name))), None)
+        if character is None:
+            return  # the engine says who is in the party
+        if self._seat_of(character.id) is not None:
+            raise self._refusal(CommandRejected.because("personagem.remover_lugar_ocupado",
+                                                        nome=character.name))
+        actor = protocol.player_key(character.id)
+        if any(c.actor == actor and not c.undone for c in self._log.commands()):
+            raise self._refusal(CommandRejected.because("personagem.remover_ja_jogou",
+                                                        nome=character.name))
+
     def player_by_token(self, token: str) -> Player | None:
         with self._lock:
             row = self._log.player(token)

@@ -28,7 +28,6 @@ from companion.voice.reading import Known, read_voice
 from tests.phrase_helpers import PhraseReading
 
 ROOT = Path(__file__).resolve().parents[2]
-OUTCOME_JS = ROOT / "web" / "static" / "js" / "outcome.js"
 
 TEMPO = {"command": "tempo", "args": {}}
 REPEAT = {"command": "repetir", "args": {}}
@@ -311,15 +310,6 @@ def test_repeat_on_a_new_session_repeats_its_start(tables: Tables) -> None:
         assert not refused.ok and "Mestre" in (refused.error or "")
     finally:
         fresh.close()
-
-
-def test_the_python_and_the_page_box_share_their_rules(tables: Tables) -> None:
-    """web/static/js/outcome.js reads tables/paginas.yaml `ultimo_resultado` (in boas_vindas):
-    it names no kind, table or limit of its own."""
-    source = OUTCOME_JS.read_text(encoding="utf-8")
-    assert "ultimo_resultado" in source
-    for literal in ('"ajuda"', '"estado"', "Encontro aleatório", '"Clima"'):
-        assert literal not in source, literal
 
 
 # ---------------------------------------------------------------------------- read-only

@@ -57,7 +57,7 @@ def test_no_accessibility_violations_in_the_states_a_table_reaches(table: Table)
     region = gm.locator("#regiao-floresta")
     region.locator("summary").click()
     region.locator(".row-count").first.fill("muitos")
-    wait_until(lambda: "deveria ser" in region.locator(".rule-msg").inner_text())
+    wait_until(lambda: "deveria ser" in region.locator(".rule-msg").first.inner_text())
     check({"mestre": gm}, "a tela Regras com um valor recusado")
     # its fields of several inputs (a [mínimo, máximo] pair refused in place) and the voice's
     # names (the campaign's own lists, the names it learned)

@@ -582,42 +582,6 @@ def test_last_result_shows_what_the_activity_gave_in_full(table: Table) -> None:
                message="tocar no resultado não levou ao registro")
 
 
-def test_outcome_prefers_warnings_rolls_and_the_last_line(table: Table, tables: Any) -> None:
-    """The strip's choice on a made-up command: the round's clock, weather and a missed
-    encounter check are preamble; a hit and the mishap are not. `repetir` picks the same
-    (companion/outcome.py: both read tables/paginas.yaml `ultimo_resultado`)."""
-    from companion.history.outcome import outcome
-    from companion.rules.pages import PageTexts
-
-    def ev(seq: int, kind: str, text: str, data: dict | None = None) -> dict:
-        return {"seq": seq, "kind": kind, "text": text, "data": data or {},
-                "visibility": "public"}
-
-    events = [
-        ev(1, "relato", "Dia 1, rodada 1 de 6.", {"dia": 1, "rodada": 1}),
-        ev(2, "rolagem", "Clima", {"tabela": "Clima", "total": 3, "resultado": "Sem mudança"}),
-        ev(3, "relato", "Clima: Ameno.", {"clima": "Ameno"}),
-        ev(4, "rolagem", "E", {"tabela": "Encontro aleatório", "total": 4, "chance": "1:6"}),
-        ev(5, "rolagem", "H", {"tabela": "Tabela H: Percalços", "total": 8, "resultado": "Lenha"}),
-        ev(6, "relato", "Teste de pânico para Ana."),
-        ev(7, "aviso", "Um dia sem descansar."),
-        ev(8, "relato", "Ana descansa: PV 8 → 8."),
-        ev(9, "estado", "Dia 1"),
-    ]
-    hit = [ev(1, "rolagem", "E", {"tabela": "Encontro aleatório", "total": 1, "chance": "1:6"})]
-    only = [ev(1, "relato", "Clima: Ameno.", {"clima": "Ameno"})]
-    gm = table.gm()
-    chosen = gm.evaluate("""async (batches) => {
-        const { outcome } = await import("/static/js/outcome.js");
-        const seqs = (r) => [r.lines.map((e) => e.seq), r.more];
-        return batches.map((events) => seqs(outcome(events)));
-    }""", [events, hit, only])
-    assert chosen == [[[5, 7, 8], 5], [[1], 0], [[1], 0]]
-    rules = tables.piece(PageTexts).ultimo_resultado
-    assert [[e["seq"] for e in outcome(batch, rules)] for batch in (events, hit, only)] == \
-        [lines for lines, _more in chosen]
-
-
 def test_a_bad_die_value_is_explained_inside_its_card(table: Table) -> None:
     ana = table.player("Ana")
     gm = table.gm()
@@ -633,23 +597,15 @@ def test_a_bad_die_value_is_explained_inside_its_card(table: Table) -> None:
     assert box["y"] <= inside["y"] and inside["y"] + inside["height"] <= box["y"] + box["height"]
     assert ana.locator("#command-error").is_hidden()  # not by the dice, far from the card
     screenshot(ana, "jogador-valor-errado", full_page=False)
-    # the server's own refusal, should one get through, reads the same: the card decides on
-    # the acknowledgement's `codigo`, never on its wording
-    plain = ana.evaluate("""async () => {
-        const { plainAnswerError } = await import("/static/js/commands.js");
-        const p = { id: 9, dice: "1d20" };
-        const no = (error, codigo) => ({ ok: false, error, codigo });
-        return [plainAnswerError(no("valor fora do dado: '25'; o pedido 9 é de 1d20: diga um "
-                                    + "número de 1 a 20", "valor_fora_do_dado"), p),
-                plainAnswerError(no("pedido desconhecido: '9'; pendentes: nenhum",
-                                    "pedido_encerrado"), p),
-                plainAnswerError(no("o pedido 9 não é seu; responda só aos seus pedidos",
-                                    "pedido_alheio"), p),
-                plainAnswerError(no("número de 1 a 20, mas sem código"), p)];
-    }""")
-    assert plain == ["Digite um número de 1 a 20.", "Este pedido já foi respondido ou cancelado.",
-                     "Este pedido não é seu; responda só aos seus pedidos.",
-                     "Número de 1 a 20, mas sem código."]
+    # the server's own refusal, should one get through, reads the same: the server sends the
+    # card's words with it (`cartao`, tables/narracao/cartao.yaml); the page keeps no copy
+    prompt_id = table.session.state.prompts[0].id
+    cards = gm.evaluate("""async (id) => {
+        const said = async (text) => (await window.mesa.conn.send(text)).cartao;
+        return [await said(`responder pedido ${id} valor 25`),
+                await said(`responder pedido ${id + 50} rolar`)];
+    }""", prompt_id)
+    assert cards == ["Digite um número de 1 a 20.", "Este pedido já foi respondido ou cancelado."]
     assert len(table.events()) == before  # nothing was sent
     card.get_by_label("Rolou o dado na mesa? Digite o valor:").fill("7")
     card.get_by_role("button", name="Enviar valor").click()

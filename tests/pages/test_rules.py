@@ -42,7 +42,7 @@ def test_the_gm_gives_the_campaign_a_region_from_the_phone(table: Table, tmp_pat
     rows.nth(3).locator(".row-text").fill("Ent furioso")
     count = rows.nth(1).locator(".row-count")
     count.fill("muitos")
-    message = region.locator(".rule-msg")
+    message = region.locator("#regiao-floresta-sombria-msg")
     wait_until(lambda: "deveria ser uma expressão de dados" in message.inner_text(),
                message="a quantidade ruim não foi recusada")
     assert "linhas.2.quantidade" in message.inner_text()

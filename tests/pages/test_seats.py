@@ -10,7 +10,7 @@ from typing import Any
 
 from companion.rules.pages import page_data
 from tests.browser_helpers import GM_TOKEN, screenshot, wait_until
-from tests.pages.page_helpers import Table, body_text
+from tests.pages.page_helpers import Table, body_text, live_table
 
 PHONE = {"width": 390, "height": 844}
 
@@ -146,3 +146,37 @@ def test_leaving_asks_in_the_page_and_frees_the_seat(table: Table) -> None:
     back = joined(table, "Ana")  # the character stays in the game for the next phone
     assert [c.id for c in table.session.state.party] == ["ana"]
     assert token_of(back) != token
+
+
+def test_a_name_joins_when_the_gm_accepts_it_and_not_when_refused(
+        tmp_path: Any, tables: Any, browser: Any) -> None:
+    """The real rule (issue 25): a phone by name waits, the GM's page asks "Eva quer entrar —
+    aceitar?"; Aceitar lets it in, Recusar sends it back to the form saying why."""
+    with live_table(tmp_path, tables, browser, open_joins=False) as door:
+        words = texts(door)
+        gm = door.open(f"/mestre?token={GM_TOKEN}", door.context(PHONE))
+        gm.locator("#status.on").wait_for()
+        eva = phone(door)
+        join(eva, "Eva")
+        eva.locator("#join-note", has_text="aguarde o Mestre").wait_for()
+        assert eva.get_by_label("Nome").is_visible() and token_of(eva) is None
+        asked = gm.locator("#entries li.entry", has_text=words["pedido_novo"].replace(
+            "{nome}", "Eva"))
+        asked.wait_for()
+        assert door.session.players() == []
+        screenshot(gm, "entrada-pedido-mestre", full_page=False)
+        asked.get_by_role("button", name=f"{words['aceitar']}: Eva").click()
+        eva.locator("#who", has_text="Eva").wait_for()
+        eva.locator("#status.on").wait_for()
+        assert token_of(eva) is not None
+        asked.wait_for(state="detached")
+        wait_until(lambda: "no ar" in seat_line(gm, "eva").inner_text(),
+                   message="Eva no quadro de lugares")
+
+        bia = phone(door)
+        join(bia, "Bia")
+        refused = gm.locator("#entries li.entry", has_text="Bia")
+        refused.get_by_role("button", name=f"{words['recusar']}: Bia").click()
+        bia.locator("#join-error", has_text="não aceitou a entrada de Bia").wait_for()
+        assert bia.get_by_role("button", name="Entrar").is_enabled()
+        assert all(c.id != "bia" for c in door.session.state.party)

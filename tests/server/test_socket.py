@@ -51,7 +51,9 @@ def quiet(peer: Peer, still: float = 0.3) -> None:
 def test_gm_and_players_are_welcomed_with_state(peers, session: Session) -> None:
     gm = peers({"token": GM_TOKEN})
     assert gm.welcome() == {"papel": "mestre", "token": GM_TOKEN, "jogador": None,
-                            "paginas": page_data(session.tables), "lugares": []}
+                            "paginas": page_data(session.tables), "lugares": [],
+                            "entradas": [],
+                            "comandos_de_aviso": ["regras_mudaram", "aviso_historico"]}
     ana = peers({"nome": "Ana"})
     welcome = ana.welcome()
     assert welcome["papel"] == "jogador"
@@ -365,8 +367,8 @@ def test_event_committed_during_replay_is_sent_once(server: RunningServer,
         gm_ok(gm, "rolar 1d6")
         proxy.armed = True
         late = Peer(server.url, {"token": GM_TOKEN, "desde": 0})
-        late.welcome()
-        assert proxy.committed, "the proxy did not commit during the welcome"
+        late.welcome()  # boas_vindas goes out first; the replay reads the log after it
+        wait_until(lambda: proxy.committed, what="the proxy's commit during the welcome")
         seq = proxy.committed[0]["seq"]
         gm.wait_seq(seq)
         late.wait_seq(seq)

@@ -14,6 +14,8 @@ RENDERERS = {"render"}  # narration.render(code, data)
 # Texts today's code no longer says but the log of an older campaign still holds (the projection
 # renders them again for each viewer): they stay in tables/narracao/ for that history.
 HISTORY_ONLY = {"perseguicao.pedido_substituido"}
+# A prompt card's words for a refusal (companion/server/gate.py), said by the refusal's code.
+CARDS = "cartao."
 
 
 def said_codes() -> dict[str, list[str]]:
@@ -52,7 +54,8 @@ def test_every_code_said_has_a_template(tables: Tables) -> None:
 
 
 def test_every_template_is_said_somewhere(tables: Tables) -> None:
-    unused = sorted(tables.narration.codes - set(said_codes()) - HISTORY_ONLY)
+    cards = {code for code in tables.narration.codes if code.startswith(CARDS)}
+    unused = sorted(tables.narration.codes - set(said_codes()) - HISTORY_ONLY - cards)
     assert unused == []
     assert HISTORY_ONLY <= tables.narration.codes
     assert not HISTORY_ONLY & set(said_codes())  # said again: no longer history only
@@ -60,3 +63,13 @@ def test_every_template_is_said_somewhere(tables: Tables) -> None:
 
 def test_codes_are_literals_so_they_can_be_checked() -> None:
     assert dynamic_codes() == []
+
+
+def test_every_card_text_is_for_a_refusal_code(tables: Tables) -> None:
+    """tables/narracao/cartao.yaml: the gate says each by the refusal's code, so each key must
+    be one of the codes the pages receive."""
+    from companion.tables.protocol import REFUSAL_CODES
+
+    cards = {code.removeprefix(CARDS) for code in tables.narration.codes
+             if code.startswith(CARDS)}
+    assert cards and cards <= REFUSAL_CODES

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Union, get_args
 
 from companion.tables import protocol
+from companion.engine.dice import die_range
 from companion.engine.model import State, Terrain, Visibility
 from companion.engine.characters import slug
 from companion.engine.handlers import command
@@ -60,6 +61,16 @@ ROW_KEY = re.compile(r"\d+(-\d+|\+)?")  # a row: '3', '1-2', '14+'
 PLAIN_DICE = re.compile(r"(\d*)d(\d+)")  # dice without modifiers: each total needs a row
 
 
+def _reaches(key: str, low: int, high: int) -> bool:
+    """Whether a row keyed '3', '1-2' or '14+' holds a total between low and high."""
+    if key.endswith("+"):
+        return high >= int(key[:-1])
+    if "-" in key[1:]:
+        first, last = key.split("-", 1)
+        return int(first) <= high and int(last) >= low
+    return low <= int(key) <= high
+
+
 @dataclass(frozen=True)
 class RegionTable:
     """A region and its encounter table: a terrain's default region (keyed by the terrain,
@@ -87,6 +98,14 @@ class RegionTable:
                 except CommandRejected:
                     raise InvalidValue("linhas", f"uma linha para cada resultado de "
                                        f"{self.dados} (falta a do {total})") from None
+
+    def rows_out_of_reach(self) -> list[str]:
+        """The rows its die never gives (a 1d4 over six rows: '5', '6'), in table order."""
+        bounds = die_range(self.dados)
+        if bounds is None:
+            return []
+        low, high = bounds
+        return [str(key) for key in self.linhas if not _reaches(str(key).strip(), low, high)]
 
     def terreno_de(self, key: str) -> str:
         """The region's terrain (a default region's is its key)."""

@@ -14,11 +14,11 @@ Nome` for a character with no pending prompt who owes forced-march rest releases
 """
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import Any, Callable
 
 from companion.tables import protocol
+from companion.engine.dice import DIE_SHAPE, die_range
 from companion.engine.model import PUBLIC, Character, Prompt, State
 from companion.engine.characters import edge_for, find_character, modifier, slug, update_character
 from companion.engine.handlers import CANCEL_HANDLERS, PROMPT_HANDLERS, PromptAnswer, command
@@ -28,7 +28,6 @@ from companion.tables.errors import CommandRejected
 from companion.engine.procedures.party import whole_number
 from companion.tables.prompt_names import PromptLabels
 
-_DICE = re.compile(r"^(\d*)d(\d+)([+-]\d+)?$")
 
 
 def _pending_list(state: State, scratch: Scratch) -> list[dict[str, Any]]:
@@ -144,7 +143,7 @@ def _answerer_name(state: State, prompt: Prompt, scratch: Scratch) -> str:
 def _physical_dice(prompt: Prompt) -> dict[str, int]:
     """The dice a physical answer rolled, for the session tally: '2d6' → {'d6': 2}; under DESV
     or vantagem the prompt asked for two rolls, so twice that."""
-    match = _DICE.match(prompt.dice.strip().lower().replace(" ", ""))
+    match = DIE_SHAPE.match(prompt.dice.strip().lower().replace(" ", ""))
     if not match:
         return {}
     count = int(match.group(1) or 1) * (2 if prompt_edge(prompt) else 1)
@@ -189,16 +188,6 @@ def _by_option(state: State, prompt: Prompt, scratch: Scratch) -> PromptAnswer:
     if chosen is None:
         raise CommandRejected.because("pedidos.opcao_desconhecida", opcao=option, opcoes=listed)
     return PromptAnswer(option=chosen)
-
-
-def die_range(expression: str) -> tuple[int, int] | None:
-    """Lowest and highest total of 'NdS' or 'NdS+M' (None for other shapes)."""
-    match = _DICE.match(expression.strip().lower().replace(" ", ""))
-    if not match:
-        return None
-    count, sides = int(match.group(1) or 1), int(match.group(2))
-    bonus = int(match.group(3) or 0)
-    return count + bonus, count * sides + bonus
 
 
 def _by_value(state: State, prompt: Prompt, scratch: Scratch) -> PromptAnswer:

@@ -327,13 +327,31 @@ def warn_last_round(state: State, scratch: Scratch, rounds: int) -> State:
     rested that day, tell the GM: at midnight the day without rest costs its exhaustion.
     A reminder for the GM's bookkeeping (like the end of a dungeon turn), so GM-only: the GM
     decides what to say to the table. Called by clock.pass_time (rounds ended)."""
-    rules = scratch.piece(TravelRound)
-    if rounds < 1 or state.travel.rested_today or not state.party \
-            or round_of(state, rules.minutos) != rules.rodadas_por_dia:
+    if rounds < 1 or not restless_last_round(state, scratch):
         return state
-    scratch.tell("viagem.sem_descanso_hoje", GM, kind="aviso", dia=day_of(state),
-                 pontos=scratch.piece(rest.RestRules).dia_sem_descanso)
+    scratch.tell("viagem.sem_descanso_hoje", GM, kind="aviso", **restless_words(state, scratch))
     return state
+
+
+def restless_last_round(state: State, scratch: Scratch) -> bool:
+    """The clock is in the day's last travel round and the party has not rested that day:
+    at midnight the day without rest costs its exhaustion."""
+    rules = scratch.piece(TravelRound)
+    return bool(state.party) and not state.travel.rested_today \
+        and round_of(state, rules.minutos) == rules.rodadas_por_dia
+
+
+def restless_words(state: State, scratch: Scratch) -> dict[str, int]:
+    """The words of `viagem.sem_descanso_hoje`: the day, and the exhaustion it will cost."""
+    return {"dia": day_of(state), "pontos": scratch.piece(rest.RestRules).dia_sem_descanso}
+
+
+def acted_this_round(state: State, scratch: Scratch) -> list[dict[str, str]]:
+    """Who already did their activity in the travel round under way: id, name and how people
+    say the activity ('caçar')."""
+    names = {c.id: c.name for c in state.party}
+    return [{"id": who, "nome": names.get(who, who), "atividade": spoken_name(scratch.tables, what)}
+            for who, what in state.travel.acted]
 
 
 def _day_without_rest(state: State, scratch: Scratch) -> State:

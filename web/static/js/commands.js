@@ -37,46 +37,23 @@ export function optionLabel(option, named) {
   return String(label).replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
 }
 
-/** Lowest and highest value of "NdS" or "NdS+M" (the engine's party.die_range), else null. */
-export function dieBounds(dice) {
-  const match = /^(\d*)d(\d+)([+-]\d+)?$/.exec(String(dice || "").toLowerCase().replace(/\s+/g, ""));
-  if (!match) return null;
-  const count = Number(match[1] || 1);
-  const bonus = Number(match[3] || 0);
-  return [count + bonus, count * Number(match[2]) + bonus];
-}
-
-const rangeText = ([low, high]) => `Digite um número de ${low} a ${high}.`;
-
-/** What is wrong with a typed die value for `prompt`, in plain words; null when it is fine. */
+/** What is wrong with a typed die value for `prompt` (a promptInfo), in the card's words;
+ * null when it is fine. The server says the die's values and the words (`faixa`). */
 export function valueProblem(prompt, raw) {
-  const bounds = dieBounds(prompt && prompt.dice);
+  const range = prompt && prompt.range;
   const text = String(raw ?? "").trim();
-  if (!bounds) return /^\d+$/.test(text) ? null : "Digite um número inteiro.";
+  if (!range) return null; // the server judges it (and says why in the card's words)
   const value = Number(text);
-  if (!/^-?\d+$/.test(text) || value < bounds[0] || value > bounds[1]) return rangeText(bounds);
+  if (!/^-?\d+$/.test(text) || value < range.low || value > range.high) return range.warning;
   return null;
 }
 
-const GONE = "Este pedido já foi respondido ou cancelado.";
-
-/** What the card says for a refusal the server marked with a `codigo`
- * (companion.tables.protocol.REFUSAL_CODES); null: show the server's own words. */
-const BY_CODE = {
-  valor_fora_do_dado: (prompt) => { const bounds = dieBounds(prompt && prompt.dice); return bounds ? rangeText(bounds) : null; },
-  pedido_encerrado: () => GONE,
-  pedido_desconhecido: () => GONE,
-  sem_pedido: () => GONE,
-  pedido_alheio: () => "Este pedido não é seu; responda só aos seus pedidos.",
-};
-
 /** A refusal of an answer as the person who tapped the card reads it. `refusal` is the
- * acknowledgement `{error, codigo}` (or a plain message): the page decides on the code, never
- * on the wording. */
+ * acknowledgement `{error, codigo, cartao}` (or a plain message): the card's own words when
+ * the server sent them (`cartao`), else the refusal's. */
 export function plainAnswerError(refusal, prompt) {
-  const { error, codigo } = refusal && typeof refusal === "object" ? refusal : { error: refusal };
-  const byCode = Object.hasOwn(BY_CODE, String(codigo)) ? BY_CODE[codigo](prompt) : null;
-  if (byCode) return byCode;
+  const { error, cartao } = refusal && typeof refusal === "object" ? refusal : { error: refusal };
+  if (cartao) return String(cartao);
   const text = String(error || "").trim();
   return text ? text.charAt(0).toUpperCase() + text.slice(1).replace(/([^.!?…])$/, "$1.") : "Não deu certo. Tente de novo.";
 }

@@ -71,6 +71,25 @@ function open() {
     onRefused: refused,
   });
   conn.socket.on("lugar_liberado", released);
+  conn.socket.on("entrada_pendente", atTheDoor);
+  conn.socket.on("entrada_recusada", turnedAway);
+}
+
+/** Joining by name: the GM says yes first. Until then the form stays, saying so. */
+function atTheDoor(data) {
+  const said = $("#join-note");
+  said.textContent = sentence(data && typeof data.mensagem === "string" ? data.mensagem : "");
+  said.hidden = !said.textContent;
+  $("#join button[type=submit]").disabled = true;
+}
+
+/** The GM said no: no connection, the form again with why. */
+function turnedAway(data) {
+  if (conn) conn.socket.disconnect();
+  conn = null;
+  identity = null;
+  $("#join button[type=submit]").disabled = false;
+  showJoin(sentence(data && typeof data.motivo === "string" ? data.motivo : ""));
 }
 
 function welcome(data) {
@@ -137,6 +156,7 @@ function showJoin(message = "", note = "") {
 
 function showTable(name) {
   $("#join").hidden = true;
+  $("#join button[type=submit]").disabled = false;
   $("#table").hidden = false;
   $("#leave").hidden = false;
   $("#status").hidden = false;

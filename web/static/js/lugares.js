@@ -73,6 +73,53 @@ export function seatsList(node, free) {
 }
 
 /**
+ * The GM's requests to join (a phone that came by name waits until the GM answers): one line
+ * per request, "Eva quer entrar — aceitar?", with Aceitar and Recusar. `answer(id, yes)`
+ * resolves to the ack; a refusal is said on its line.
+ */
+export function entryRequests(node, answer) {
+  let requests = [];
+  const errors = new Map(); // request id → the last refusal of answering it
+
+  function show(list) {
+    if (Array.isArray(list)) requests = list.filter((r) => r && typeof r === "object" && Number.isInteger(r.id));
+    fill(node, requests.length
+      ? el("ul", { class: "entries" }, requests.map(line))
+      : null);
+  }
+
+  function line(request) {
+    const name = String(request.nome ?? "");
+    const question = seatText(request.novo ? "pedido_novo" : "pedido_livre", { nome: name });
+    return el("li", { class: "entry", "data-pedido": String(request.id) },
+      el("span", { class: "entry-question", text: question }),
+      button(request, true, seatText("aceitar"), "primary small"),
+      button(request, false, seatText("recusar"), "quiet small"),
+      errors.has(request.id) ? el("p", { class: "error", role: "alert", text: errors.get(request.id) }) : null);
+  }
+
+  function button(request, yes, label, style) {
+    const name = String(request.nome ?? "");
+    const made = el("button", { type: "button", class: style, text: label, "aria-label": `${label}: ${name}` });
+    made.addEventListener("click", async () => {
+      made.disabled = true;
+      const ack = await answer(request.id, yes);
+      if (ack.ok) {
+        errors.delete(request.id);
+        requests = requests.filter((r) => r.id !== request.id);
+      } else {
+        errors.set(request.id, sentence(ack.error || ""));
+      }
+      show();
+    });
+    return made;
+  }
+
+  show([]);
+  return { show };
+}
+
+/**
  * The player's "Entrar em outro aparelho": asks the server for this seat's link (`link()`
  * resolves to the ack {ok, url, qr}) and shows it with its QR code in `node`.
  */

@@ -4,9 +4,8 @@ import { glance, modeOf, modeName, dungeonOf, partyList, promptsOf, promptInfo, 
 import { cancelText } from "./commands.js";
 import { promptCard } from "./prompt-card.js";
 import { pages } from "./pages.js";
-import { maxLines, isPreamble, outcome } from "./outcome.js";
 import { undoTracker } from "./undo.js";
-import { seatsList } from "./lugares.js";
+import { entryRequests, seatsList } from "./lugares.js";
 import { rulesScreen } from "./regras.js";
 
 const TOKEN_KEY = "mesa.mestre.token";
@@ -14,9 +13,14 @@ const TOKEN_KEY = "mesa.mestre.token";
 const PHONE = window.matchMedia("(max-width: 699px)");
 // The last history notice the GM closed, per campaign (a GM token is its campaign's).
 const noticesReadKey = () => `mesa.mestre.avisos_lidos:${gmToken()}`;
-// System commands the session records when a campaign opens (companion/replay.py): the rules
-// changed since it was last played, it was updated from an older release, damaged states.
-const HISTORY_COMMANDS = new Set(["regras_mudaram", "aviso_historico"]);
+// System commands the session records when a campaign opens (the rules changed since it was
+// last played, an update from an older release, damaged states): named in the GM's welcome.
+let noticeCommands = new Set();
+// How many of the server's ranked last-result lines fit (tables/paginas.yaml ultimo_resultado).
+const maxLines = (phone) => {
+  const rules = pages().ultimo_resultado || {};
+  return Math.max(1, Number(phone ? rules.linhas_no_celular : rules.linhas) || 1);
+};
 
 // The token comes in the link (`?token=…` from the terminal, or `#token=…`): this browser keeps
 // it and the address bar and its history entry forget it, as a second device's link does.
@@ -39,39 +43,44 @@ const showStatus = statusPill($("#status"));
 const addEvent = eventLog($("#log"), { names: () => namesOf(state) });
 const undos = undoTracker();
 
-// The events since the last `estado` (which follows every command's events, or a burst's):
-// whatever happened — the GM's own command, a player's answer, a prompt — becomes the last
-// result. The events a (re)connection replays are history, not news: not shown there.
-let batch = [];
-let live = false;
-
+// After every command's events (or a burst's) the server sends `resultado`, their ranked
+// last-result lines (companion/history/outcome.py): whatever happened — the GM's own command,
+// a player's answer, a prompt — becomes the last result.
 const conn = connect({
   auth: () => ({ token: gmToken() }),
   onStatus: (online) => {
-    if (!online) { undos.reconnecting(); live = false; } else clearErrors(); // no stale "Sem conexão…"
+    if (!online) undos.reconnecting(); else clearErrors(); // no stale "Sem conexão…"
     showStatus(online);
   },
   onEvent: (event) => {
     addEvent(event); greyOut(undos.event(event)); showUndoTarget(); noteHistory(event);
-    batch.push(event);
   },
-  onState: (newState) => {
-    undos.state(); render(newState); showUndoTarget();
-    if (live && batch.length && $("#command-error").hidden) showLastResult(batch);
-    batch = [];
-    live = true;
-  },
+  onState: (newState) => { undos.state(); render(newState); showUndoTarget(); },
   onRefused: (reason) => {
     const box = $("#refused");
     box.textContent = reason;
     box.hidden = false;
   },
-  onWelcome: (data) => { $("#refused").hidden = true; seats.show(data.lugares); },
+  onWelcome: (data) => {
+    $("#refused").hidden = true;
+    seats.show(data.lugares);
+    entries.show(data.entradas);
+    noticeCommands = new Set(asList(data.comandos_de_aviso));
+  },
+});
+conn.socket.on("resultado", (data) => {
+  const lines = asList(data && data.linhas);
+  undos.headlines(lines);
+  showUndoTarget();
+  if ($("#command-error").hidden) showLastResult(lines, Number(data && data.total) || lines.length);
 });
 // The seats (who holds each character, on the air or not, since when): in the welcome, then
 // whenever they change. "Liberar" frees one: its phones leave, the next join takes it.
 const seats = seatsList($("#seats"), (id) => conn.ask("liberar", { personagem: id }));
 conn.socket.on("lugares", (data) => seats.show(data && data.lugares));
+// Who asks to join (a name waits at the door until the GM answers): Aceitar or Recusar.
+const entries = entryRequests($("#entries"), (id, yes) => conn.ask("entrada", { pedido: id, aceitar: yes }));
+conn.socket.on("entradas", (data) => entries.show(data && data.pedidos));
 // The "Regras" screen: the campaign's regions, encounter tables and house values (regras.js).
 rulesScreen({ ask: (payload) => conn.ask("regras", payload), token: gmToken });
 
@@ -81,12 +90,24 @@ async function run(text, show = showError) {
   const ack = await conn.send(text);
   if (ack.ok) {
     clearErrors();
-    showLastResult(asList(ack.events));
+    showAnswer(asList(ack.consulta));
   } else {
     show(sentence(ack.error || "Comando recusado."), ack);
   }
   return ack;
 }
+
+/** What the GM asked to read (the acknowledgement's `consulta`: a help text, a state dump)
+ * opens right above the command box, where the GM is looking; any other accepted command
+ * closes it. */
+function showAnswer(views) {
+  const panel = $("#answer");
+  panel.hidden = views.length === 0;
+  if (!views.length) return;
+  $("#answer-text").textContent = views.map((e) => String(e.text ?? "")).join("\n\n");
+  $("#answer-text").scrollTop = 0;
+}
+$("#answer-close").addEventListener("click", () => { $("#answer").hidden = true; });
 
 /** The refusal under the command box: at most ~3 lines (tap to read it all), a × to close it,
  * gone with the next accepted command. It replaces the last result while it is shown. */
@@ -117,12 +138,14 @@ $("#command-error-close").addEventListener("click", () => {
   $("#last-result").hidden = $("#last-result").childElementCount === 0;
 });
 
-/** The outcome of the GM's last command just above the command box (on a phone the log is far
- * below the buttons): the warnings, the rolls and the last line, each wrapping to at most 3
- * lines, and how many more the log has. Tapping it scrolls to the log. */
-function showLastResult(events) {
+/** The outcome of the last command just above the command box (on a phone the log is far
+ * below the buttons): the first of the server's ranked lines that fit (the news first: an
+ * encounter, the dark, a table's row), in log order, each wrapping to at most 3 lines, and how
+ * many more the log has. Tapping it scrolls to the log. */
+function showLastResult(ranked, total) {
   const box = $("#last-result");
-  const { lines, more } = outcome(events, maxLines(PHONE.matches));
+  const lines = ranked.slice(0, maxLines(PHONE.matches)).sort((a, b) => Number(a.seq) - Number(b.seq));
+  const more = total - lines.length;
   fill(box, lines.map(resultLine), more > 0 && lines.length
     ? el("div", { class: "more", text: `+${more} no registro ›` }) : null);
   box.hidden = lines.length === 0;
@@ -134,9 +157,11 @@ function resultLine(event) {
   const line = el("div", { class: `line ${event.kind || "relato"} vis-${vis}`, title: event.text || "", "data-seq": event.seq });
   if (event.kind === "rolagem" && data.tabela) {
     const who = rollWho(data);
-    line.append(...(who ? [who, " "] : []), el("span", { class: "what", text: data.tabela }), " ",
-      el("span", { class: "total", text: data.total ?? "" }), " ",
-      data.resultado ? el("span", { class: "result-text", text: String(data.resultado) }) : "");
+    const result = data.resultado ? el("span", { class: "result-text", text: String(data.resultado) }) : null;
+    const roll = [el("span", { class: "what", text: data.tabela }), " ", el("span", { class: "total", text: data.total ?? "" })];
+    // a phone's one line leads with what the row says (the table's name can be cut)
+    if (PHONE.matches && result) line.append(...(who ? [who, " "] : []), result, " · ", ...roll);
+    else line.append(...(who ? [who, " "] : []), ...roll, " ", result || "");
   } else {
     line.append(String(event.text ?? ""));
   }
@@ -178,7 +203,7 @@ function showUndoTarget() {
   const button = $("#undo");
   const next = undos.next();
   const said = next ? next.events.filter((e) => String(e.text || "").trim()) : [];
-  const first = said.find((e) => !isPreamble(e)) || said[0];
+  const first = (next && next.headline) || said[0];
   const what = first ? String(first.text) : "";
   if (button.dataset.what === what) return;
   button.dataset.what = what;
@@ -212,7 +237,7 @@ function render(newState) {
 let notices = [];
 
 function noteHistory(event) {
-  if (!HISTORY_COMMANDS.has(event.command)) return;
+  if (!noticeCommands.has(event.command)) return;
   if (event.seq <= Number(store.get(noticesReadKey()) || 0)) return;
   notices.push(event);
   renderNotices();
@@ -249,6 +274,8 @@ function renderAlerts() {
     // the banner belongs to the travel (in a dungeon, "Só o Mestre" keeps it for the way out)
     pick(gm, "perdido") && !dungeonOf(state) ? alert("O grupo está PERDIDO — os jogadores não sabem.", "bad") : null,
     pick(gm, "encontro_pendente") ? alert("Encontro rolado: os monstros chegam no fim do turno.", "bad") : null,
+    // the day's last round without rest: the log's reminder, kept in view until the party rests
+    pick(gm, "sem_descanso_hoje") ? alert(String(pick(gm, "sem_descanso_hoje")), "warn") : null,
   ]);
 }
 

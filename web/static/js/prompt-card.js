@@ -1,10 +1,10 @@
 // One prompt card for both pages: the GM's (roll or choose for the player, type a die rolled at
 // the table, cancel) and the player's phone (roll, type the die, choose). Titles and option
 // labels come from the server (pages.js); a refusal is shown inside the card, in plain words
-// decided from the acknowledgement's `codigo` (commands.plainAnswerError).
+// in the words the server sends for it (`cartao`, commands.plainAnswerError).
 import { el } from "./common.js";
 import { promptTitle, promptDetail } from "./view.js";
-import { answerText, cancelText, dieBounds, optionLabel, plainAnswerError, valueProblem } from "./commands.js";
+import { answerText, cancelText, optionLabel, plainAnswerError, valueProblem } from "./commands.js";
 
 /**
  * `p` is a promptInfo; `send(text, show)` runs a command text and calls `show(message, ack)` on
@@ -46,9 +46,9 @@ function optionButtons(p, { gm, compact, run }) {
 /** "Rolar" (the companion rolls) and the value of a die rolled at the table. */
 function rollAnswers(p, { gm, who, compact, run, showHere }) {
   const inputId = `valor-${p.id}`;
-  const bounds = dieBounds(p.dice);
+  const bounds = p.range;
   const placeholder = gm ? (compact ? `Valor (${p.dice})` : null)
-    : bounds ? `${bounds[0]} a ${bounds[1]}` : "Digite um número inteiro";
+    : bounds ? `${bounds.low} a ${bounds.high}` : "Digite um número inteiro";
   const input = el("input", { type: "number", id: inputId, inputmode: "numeric", min: "1", placeholder });
   const label = gm ? `${compact ? "" : "Rolou na mesa? "}Valor do ${p.dice}:`
     : compact ? "Valor:" : "Rolou o dado na mesa? Digite o valor:";

@@ -79,17 +79,29 @@ export function rulesScreen({ ask, token, onChanged }) {
     }
   }
 
-  async function change(patch, what) {
+  /** Change the rules; "salvo" is said at the top and next to what was edited (`near`: the
+   * id of the field's or region's message line, found again after the screen is redrawn),
+   * with the server's warnings (`avisos`) when it has some. */
+  async function change(patch, what, near = null) {
     const ack = await ask({ alterar: patch });
     if (ack.ok) {
-      say(`${what}: salvo. Vale do próximo comando em diante.`);
+      const saved = `${what}: salvo. Vale do próximo comando em diante.`;
+      say(saved);
       await load();
+      const spot = near && document.getElementById(near);
+      if (spot) {
+        spot.textContent = [saved, ...warningsOf(ack)].join(" ");
+        spot.classList.add("saved");
+        spot.classList.toggle("warn", warningsOf(ack).length > 0);
+      }
       if (onChanged) onChanged();
     } else {
       say(sentence(ack.erro || ack.error || "Recusado."), true);
     }
     return ack;
   }
+
+  const warningsOf = (ack) => (ack && Array.isArray(ack.avisos) ? ack.avisos.map(String) : []);
 
   async function check(patch) {
     return ask({ validar: patch });
@@ -213,11 +225,12 @@ export function rulesScreen({ ask, token, onChanged }) {
       type: "button", class: "small", hidden: !changed,
       text: "Voltar ao padrão", title: `Padrão: ${shown(field.padrao)}`,
       "aria-label": `Voltar ${name} ao padrão (${shown(field.padrao)})`,
-      onclick: () => change(patchAt(field.arquivo, field.chave, null), name),
+      onclick: () => change(patchAt(field.arquivo, field.chave, null), name, message.id),
     });
     const mark = (ack) => {
       for (const input of editor.inputs()) input.setAttribute("aria-invalid", String(!ack.ok));
       message.textContent = ack.ok ? "" : sentence(ack.erro || ack.error || "");
+      message.classList.remove("saved", "warn");
     };
     const validate = debounce(async () => mark(await check(patchAt(field.arquivo, field.chave, editor.value()))));
     editor.element.addEventListener("input", validate);
@@ -226,7 +239,7 @@ export function rulesScreen({ ask, token, onChanged }) {
       if (same(value, field.valor)) return;
       const ack = await check(patchAt(field.arquivo, field.chave, value));
       mark(ack);
-      if (ack.ok) await change(patchAt(field.arquivo, field.chave, value), name);
+      if (ack.ok) await change(patchAt(field.arquivo, field.chave, value), name, message.id);
     });
     const kind = `rule-field${changed ? " changed" : ""}${composite ? " composite" : ""}`;
     if (composite) {  // several inputs: a group named by its legend
@@ -259,6 +272,7 @@ export function rulesScreen({ ask, token, onChanged }) {
     const mark = (ack) => {
       input.setAttribute("aria-invalid", String(!ack.ok));
       message.textContent = ack.ok ? "" : sentence(ack.erro || ack.error || "");
+      message.classList.remove("saved", "warn");
     };
     const typed = () => [...list.nomes, input.value.trim()];
     input.addEventListener("input", debounce(async () => {
@@ -267,7 +281,7 @@ export function rulesScreen({ ask, token, onChanged }) {
     }));
     const add = async () => {
       if (!input.value.trim()) return;
-      const ack = await change(patch(typed()), `${list.rotulo}: ${input.value.trim()}`);
+      const ack = await change(patch(typed()), `${list.rotulo}: ${input.value.trim()}`, message.id);
       if (!ack.ok) mark(ack); else $(`#${base}-novo`)?.focus();
     };
     input.addEventListener("keydown", (event) => { if (event.key === "Enter") { event.preventDefault(); add(); } });
@@ -275,7 +289,7 @@ export function rulesScreen({ ask, token, onChanged }) {
       el("span", { text: name }),
       el("button", { type: "button", class: "small danger", text: words.tirar || "Tirar",
         "aria-label": `${words.tirar || "Tirar"} ${name} (${list.rotulo})`,
-        onclick: () => change(patch(list.nomes.filter((n) => n !== name)), `${list.rotulo}: ${name}`) })));
+        onclick: () => change(patch(list.nomes.filter((n) => n !== name)), `${list.rotulo}: ${name}`, message.id) })));
     return el("fieldset", { class: "rule-file voice-names", id: base },
       el("legend", { text: list.rotulo }),
       items.length ? el("ul", { class: "voice-name-list" }, ...items) : null,
@@ -388,7 +402,10 @@ export function rulesScreen({ ask, token, onChanged }) {
 
     function mark(ack) {
       for (const input of form.querySelectorAll("input, select")) input.removeAttribute("aria-invalid");
-      message.textContent = ack.ok ? "" : sentence(ack.erro || ack.error || "");
+      // accepted, it may still carry the server's warnings (a die that never gives some rows)
+      message.textContent = ack.ok ? warningsOf(ack).join(" ") : sentence(ack.erro || ack.error || "");
+      message.classList.remove("saved");
+      message.classList.toggle("warn", ack.ok && warningsOf(ack).length > 0);
       if (ack.ok) return;
       // the loader names the key: 'regioes.<id>.linhas.2.quantidade', 'regioes.<id>.dados'
       const found = /regioes\.[^.']+\.(linhas\.(\d+)\.?(\w*)|\w+)/.exec(ack.erro || "");
@@ -411,22 +428,26 @@ export function rulesScreen({ ask, token, onChanged }) {
     relabel();
 
     const label = region.padrao ? `${region.nome} (região padrão)` : `${region.nome} (${data.terrenos[region.terreno]})`;
+    // what the server says of the table as it is typed sits under the die (where the GM is
+    // editing); "salvo" sits by the save button (where the GM tapped)
+    const saved = el("p", { class: "rule-msg saved", id: `${base}-salvo`, "aria-live": "polite" });
     const form = el("details", { class: "region", id: base },
       el("summary", { text: label }),
       el("div", { class: "region-head" },
         el("label", { for: name.id, text: data.textos.nome || "Nome" }), name,
         el("label", { for: terrain.id, text: data.textos.terreno || "Terreno" }), terrain,
         el("label", { for: dice.id, text: data.textos.dados || "Dado" }), dice),
+      message,
       rows,
       el("button", { type: "button", class: "small add-row", text: "Adicionar linha",
         onclick: () => { rows.append(rowItem({ texto: "", quantidade: null })); relabel(); validate(); } }),
-      message,
+      saved,
       el("div", { class: "region-tools" },
         el("button", { type: "button", class: "primary save", text: "Salvar região",
-          onclick: async () => mark(await change(regionPatch(), region.nome)) }),
+          onclick: async () => { const ack = await change(regionPatch(), region.nome, saved.id); if (!ack.ok) mark(ack); } }),
         region.padrao
           ? el("button", { type: "button", class: "small", text: "Voltar ao padrão", hidden: !region.mudada,
-            onclick: () => change({ encontros: { regioes: { [region.id]: null } } }, region.nome) })
+            onclick: () => change({ encontros: { regioes: { [region.id]: null } } }, region.nome, saved.id) })
           : el("button", { type: "button", class: "small danger", text: "Apagar região",
             onclick: () => change({ encontros: { regioes: { [region.id]: null } } }, region.nome) })));
     return form;
@@ -445,8 +466,9 @@ export function rulesScreen({ ask, token, onChanged }) {
       });
       const said = name.value.trim();
       const ack = await change({ encontros: { regioes: { [slug(said) || "regiao"]: {
-        regiao: said, terreno: terrain.value, dados: base.dados, linhas: lines } } } }, said || "Nova região");
-      message.textContent = ack.ok ? "" : sentence(ack.erro || ack.error || "");
+        regiao: said, terreno: terrain.value, dados: base.dados, linhas: lines } } } }, said || "Nova região",
+        `regiao-${slug(said)}-salvo`);
+      if (!ack.ok) message.textContent = sentence(ack.erro || ack.error || "");
       if (ack.ok) {
         const made = $(`#regiao-${CSS.escape(slug(said))}`);
         if (made) made.open = true;

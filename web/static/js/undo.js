@@ -65,10 +65,20 @@ export function undoTracker() {
     state() { open = null; live = true; },
     /** The connection dropped: until the next estado, events are a replayed history. */
     reconnecting() { open = null; live = false; },
-    /** The command the next undo would take back, when the page can tell: {name, events}. */
+    /** The server's ranked last-result lines (`resultado`): each command's best line
+     * becomes its headline, what "Desfazer" says it takes back. */
+    headlines(lines) {
+      for (const line of lines) {
+        const seq = Number(line && line.seq);
+        const group = groups.find((g) => g.events.some((e) => Number(e.seq) === seq));
+        if (group && !group.headline && String(line.text || "").trim()) group.headline = line;
+      }
+    },
+    /** The command the next undo would take back, when the page can tell: {name, events,
+     * headline}. */
     next() {
       const g = target();
-      return g && g.trusted ? { name: g.name, events: g.events } : null;
+      return g && g.trusted ? { name: g.name, events: g.events, headline: g.headline || null } : null;
     },
   };
 }

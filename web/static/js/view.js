@@ -1,6 +1,6 @@
 // Render the `estado` payload (companion/engine/view.py) defensively: a missing key shows nothing.
 import { el, pick, get, asList } from "./common.js";
-import { pages } from "./pages.js";
+import { pages, roundText } from "./pages.js";
 
 export const modeOf = (state) => {
   const mode = pick(state, "modo");
@@ -123,6 +123,8 @@ export function glance(state) {
       fact("Acampamento", boolText(pick(travel, "acampamento_seguro"), "Seguro", "Sem abrigo seguro")),
       fact("Vigia", watcherText(state)),
     );
+    // what this round still waits for, right under the clock (not below the weather)
+    items.splice(1, 0, fact(roundText("rotulo"), roundLine(state), "wide round"));
   } else {
     const effective = pick(dungeon, "perigo_efetivo");
     const dangerName = pick(dungeon, "perigo_efetivo_nome", "perigo_nome", "perigo");
@@ -136,6 +138,19 @@ export function glance(state) {
   }
   if (chase) items.push(fact("Perseguição", chaseText(chase), "wide alert"), fact("Velocidades", speedsText(chase), "wide"));
   return el("div", { class: "glance" }, items);
+}
+
+/** "Nesta rodada": who already did their activity in this travel round and who owes rest
+ * after a failed forced march (each viewer sees what its state says: a player only their
+ * own rest); nothing when neither. */
+export function roundLine(state) {
+  const acted = asList(pick(state, ["viagem", "agiram"])).map((a) =>
+    roundText("agiu", { nome: text(pick(a, "nome")) || "?", atividade: text(pick(a, "atividade")) || "" }));
+  const owed = partyOf(state).filter((c) => Number(pick(c, "descanso_devido")) > 0).map((c) => {
+    const n = Number(pick(c, "descanso_devido"));
+    return roundText(n === 1 ? "deve_descanso_1" : "deve_descanso", { nome: charName(c), n });
+  });
+  return [...acted, ...owed].join(" · ") || undefined;
 }
 
 /** The clock for the "Agora" line, the hour highlighted where the state's clock says it, or
@@ -234,6 +249,14 @@ export function promptsOf(state) {
   return asList(pick(state, "pedidos")).filter((p) => p && typeof p === "object");
 }
 
+/** The server's `faixa` of a prompt: {low, high, warning}, or null. */
+function rangeOf(range) {
+  const low = Number(pick(range, "minimo"));
+  const high = Number(pick(range, "maximo"));
+  if (!Number.isFinite(low) || !Number.isFinite(high)) return null;
+  return { low, high, warning: text(pick(range, "aviso")) || "" };
+}
+
 export function promptInfo(prompt) {
   return {
     id: pick(prompt, "id"),
@@ -247,6 +270,7 @@ export function promptInfo(prompt) {
     options: asList(pick(prompt, "opcoes")),
     labels: asList(pick(prompt, "opcoes_nomes")),
     edge: text(pick(prompt, "vantagem")) || null, // DESV/vantagem: two physical dice, one kept
+    range: rangeOf(pick(prompt, "faixa")), // the die's values, as the server says them
   };
 }
 

@@ -42,6 +42,15 @@ function showHeard(report) {
   toastTimer = setTimeout(() => { box.hidden = true; }, 1000 * (status.segundos_aviso || 8));
 }
 
+/** Listening, the voice's controls sit in the command bar (the thumb's reach); off, its
+ * notice (why, and how to turn it on: often several lines) waits in the "Voz" card, in the
+ * page's flow, never over the buttons. */
+function place(on) {
+  const box = $("#voice");
+  const home = on ? $(".commandbar") : $("#voice-off-home");
+  if (home && box.parentElement !== home) home.prepend(box);
+}
+
 function showStatus(next) {
   status = { ...status, ...(next || {}) };
   const on = Boolean(status.ligada);
@@ -59,6 +68,7 @@ function showStatus(next) {
   $("#voice-line").textContent = on ? [lines[status.modo] || "", status.aviso || ""].join(" ").trim()
     : reason;
   $("#voice").dataset.mode = on ? status.modo : "off";
+  place(on);
   $("#voice-close").hidden = on;
   $("#voice").hidden = !on && store.get(READ_KEY) === reason;
 }
