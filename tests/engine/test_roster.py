@@ -11,7 +11,7 @@ from companion.engine.model import PUBLIC
 from companion.session import Session
 from companion.tables.errors import CommandRejected
 from companion.tables.files import Tables
-from tests.conftest import Play
+from tests.play_helpers import Play
 
 
 def test_a_character_leaves_with_its_prompts(play: Play) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.browser_helpers import GM_TOKEN, TABLE_PHONE, screenshot, wait_until
-from tests.test_browser import Table, table  # noqa: F401
+from tests.pages.page_helpers import Table
 
 
 def _strip(gm: Any) -> Any:

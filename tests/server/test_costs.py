@@ -22,8 +22,8 @@ from companion.server.report_pages import REPORTS_PER_WINDOW
 from companion.session import Session
 from companion.tables.protocol import may_see as access_sees
 from companion.tables.files import Tables
-from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
-from tests.test_server_socket import Peer, wait_until
+from tests.socket_helpers import SERVER_GM_TOKEN as GM_TOKEN
+from tests.socket_helpers import Peer, wait_until
 
 STORM = 100  # /mesa connections at once
 LONG_CAMPAIGN = 5_200  # public events before the storm

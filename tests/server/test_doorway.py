@@ -12,8 +12,8 @@ import socketio
 from companion.server import doorway
 from companion.server.app import RunningServer, start_in_thread
 from companion.session import Session
-from tests.conftest import SERVER_GM_TOKEN as GM_TOKEN
-from tests.test_server_socket import Peer, wait_until
+from tests.socket_helpers import SERVER_GM_TOKEN as GM_TOKEN
+from tests.socket_helpers import Peer, wait_until
 
 
 @pytest.fixture
