@@ -143,12 +143,12 @@ case "${1:-}" in
   crash)
     kills="$(count_or_default "${2:-}" 200 crash)"
     export MESA_CRASH_KILLS="$kills"
-    run_tests tests/test_crash.py
+    run_tests tests/store/test_crash.py
     ;;
   fuzz)
     examples="$(count_or_default "${2:-}" 10000 fuzz)"
     export MESA_FUZZ_EXAMPLES="$examples"
-    run_tests tests/test_fuzz.py
+    run_tests tests/server/test_fuzz.py
     ;;
 esac
 

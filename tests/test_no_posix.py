@@ -11,7 +11,7 @@ from pathlib import Path
 
 import requests
 
-from tests.test_server_serve import free_port, read_until
+from tests.process_helpers import free_port, read_until
 
 ROOT = Path(__file__).resolve().parents[1]
 POSIX_ONLY = ("fcntl", "termios", "resource", "grp", "pwd")

@@ -8,6 +8,8 @@ from typing import Any, Callable
 
 import pytest
 
+from companion.voice.judge import ACCEPTED
+
 KOREAN_PHRASES = ["안녕하세요", "감사합니다"]  # heard cleanly from espeak-ng
 # the phrase list the tests give the recogniser: more than two phrases, or anything at all is
 # forced onto one of two with full confidence (the Korean model has no [unk] to fall into)
@@ -69,3 +71,12 @@ def korean_voice(model: Any, session: Any, tables: Any, said: dict[str, str],
         return Voice(listener, line)
 
     return factory
+
+
+def same_hearing(one: list[dict], other: list[dict]) -> bool:
+    """Same texts, commands and verdicts; confidences close (a refused word's confidence
+    varies by a few hundredths from one process to another)."""
+    return len(one) == len(other) and all(
+        (a["ouvi"], a["comando"], a["motivo"] == ACCEPTED) ==
+        (b["ouvi"], b["comando"], b["motivo"] == ACCEPTED)
+        and abs(a["confianca"] - b["confianca"]) <= 0.15 for a, b in zip(one, other))

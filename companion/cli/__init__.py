@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterable, Iterator, NoReturn, TextIO
 
 # The rules pieces declared above companion.rules.loader (it imports those below it): imported here by
 # name, so that load_rules checks them at start for every action whatever the imports below
-# become (tests/test_cli_pieces.py checks that no module declaring a piece is left out).
+# become (tests/cli/test_pieces.py checks that no module declaring a piece is left out).
 import companion.report.words  # noqa: F401  (declares tables/relatorio.yaml's piece)
 import companion.rules.form  # noqa: F401  (declares tables/regras_tela.yaml's piece)
 import companion.voice.config  # noqa: F401  (declares tables/voz.yaml's piece)

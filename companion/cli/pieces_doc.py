@@ -1,6 +1,6 @@
 """docs/pecas.md, generated: each key of tables/ a typed piece reads → the class that reads it.
 
-`python -m companion.cli.pieces_doc` writes it; tests/test_cli_pieces.py fails when it is stale.
+`python -m companion.cli.pieces_doc` writes it; tests/cli/test_pieces.py fails when it is stale.
 Importing companion.cli declares every piece (the same import the entry points rely on).
 """
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """What the server needs of a session: the one type its modules hold a session as.
 
-companion.session.Session is the implementation (tests/test_server_session.py checks that it
+companion.session.Session is the implementation (tests/server/test_session.py checks that it
 satisfies this); the server calls nothing on a session that is not named here.
 """
 from __future__ import annotations

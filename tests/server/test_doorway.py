@@ -1,0 +1,146 @@
+"""Joining is the GM's (issue 25, item 3), against a real server on loopback with real
+clients: a name waits at the door until the GM accepts it, a flood of names creates nobody,
+and a free seat — the GM's own character too — is taken only with the GM's yes."""
+from __future__ import annotations
+
+import json
+from typing import Any, Iterator
+
+import pytest
+import socketio
+
+from companion.server import doorway
+from companion.server.app import RunningServer, start_in_thread
+from companion.session import Session
+from tests.socket_helpers import SERVER_GM_TOKEN as GM_TOKEN
+from tests.socket_helpers import Peer, wait_until
+
+
+@pytest.fixture
+def door(session: Session) -> Iterator[RunningServer]:
+    """The real server with the real rule: the GM admits every name."""
+    running = start_in_thread(session, open_joins=False)
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def gm(door: RunningServer) -> Iterator[Peer]:
+    peer = Peer(door.url, {"token": GM_TOKEN})
+    peer.welcome()
+    yield peer
+    peer.close()
+
+
+def requests(gm: Peer) -> list[dict[str, Any]]:
+    """The GM's latest list of requests to join."""
+    lists = gm.of("entradas")
+    return lists[-1]["pedidos"] if lists else gm.welcome()["entradas"]
+
+
+def refusal(url: str, auth: dict[str, Any]) -> str:
+    """The reason a connection is refused, as the client reads it."""
+    client = socketio.Client(reconnection=False)
+    reasons: list[Any] = []
+    client.on("connect_error", lambda data=None: reasons.append(data))
+    with pytest.raises(socketio.exceptions.ConnectionError):
+        client.connect(url, auth=auth, transports=["websocket"], wait_timeout=5)
+    wait_until(lambda: reasons, what="connect_error")
+    client.disconnect()
+    return json.dumps(reasons, ensure_ascii=False)
+
+
+def test_a_new_name_waits_for_the_gm_and_joins_when_accepted(door: RunningServer, gm: Peer,
+                                                             session: Session) -> None:
+    eva = Peer(door.url, {"nome": "Eva"})
+    try:
+        waiting = wait_until(lambda: eva.of("entrada_pendente"), what="entrada_pendente")
+        assert "aguarde o Mestre" in waiting[0]["mensagem"]
+        assert not eva.of("boas_vindas") and not eva.events
+        assert all(c.id != "eva" for c in session.state.party) and session.players() == []
+        assert eva.cmd("rolar 1d6")["ok"] is False  # no power while it waits
+        listed = wait_until(lambda: requests(gm), what="o pedido no Mestre")
+        assert listed == [{"id": listed[0]["id"], "nome": "Eva", "novo": True}]
+        ack = gm.sio.call("entrada", {"pedido": listed[0]["id"], "aceitar": True}, timeout=10)
+        assert ack == {"ok": True}
+        welcome = eva.welcome()
+        assert welcome["papel"] == "jogador" and welcome["jogador"] == {"id": "eva",
+                                                                        "nome": "Eva"}
+        assert session.player_by_token(welcome["token"]).character_id == "eva"
+        eva.wait_states(1)
+        assert eva.cmd("rolar 1d6")["ok"] is True
+        wait_until(lambda: requests(gm) == [], what="a lista vazia")
+    finally:
+        eva.close()
+
+
+def test_the_gm_may_turn_a_name_away(door: RunningServer, gm: Peer, session: Session) -> None:
+    bia = Peer(door.url, {"nome": "Bia"})
+    try:
+        listed = wait_until(lambda: requests(gm), what="o pedido no Mestre")
+        assert gm.sio.call("entrada", {"pedido": listed[0]["id"], "aceitar": False},
+                           timeout=10) == {"ok": True}
+        told = wait_until(lambda: bia.of("entrada_recusada"), what="entrada_recusada")
+        assert "não aceitou a entrada de Bia" in told[0]["motivo"]
+        wait_until(lambda: not bia.sio.connected, what="Bia desconectada")
+        assert all(c.id != "bia" for c in session.state.party) and session.players() == []
+        again = gm.sio.call("entrada", {"pedido": listed[0]["id"], "aceitar": True},
+                            timeout=10)
+        assert again["ok"] is False and "não há pedido" in again["error"]
+    finally:
+        bia.close()
+
+
+def test_a_join_flood_creates_no_character_without_the_gm(door: RunningServer, gm: Peer,
+                                                          session: Session) -> None:
+    """One address sends twenty names: a few wait at the door, the rest are refused; nobody
+    joins and no character is made until the GM says so."""
+    party = [c.id for c in session.state.party]
+    waiting = []
+    refused = []
+    try:
+        for n in range(20):
+            if len(waiting) < doorway.PENDING_PER_ADDRESS:
+                waiting.append(Peer(door.url, {"nome": f"Intruso {n}"}))
+            else:
+                refused.append(refusal(door.url, {"nome": f"Intruso {n}"}))
+        assert all("pedidos de entrada deste aparelho" in r for r in refused)
+        wait_until(lambda: len(requests(gm)) == doorway.PENDING_PER_ADDRESS,
+                   what="os pedidos no Mestre")
+        assert [c.id for c in session.state.party] == party
+        assert session.players() == [] and session.seats() == []
+        for peer in waiting:
+            peer.close()
+        wait_until(lambda: requests(gm) == [], what="pedidos esquecidos ao sair")
+    finally:
+        for peer in waiting:
+            peer.close()
+
+
+def test_a_free_seat_the_gm_made_is_taken_only_with_the_gms_yes(
+        door: RunningServer, gm: Peer, session: Session) -> None:
+    assert gm.cmd("personagem Caio")["ok"] is True
+    caio = Peer(door.url, {"nome": "Caio"})
+    try:
+        listed = wait_until(lambda: requests(gm), what="o pedido no Mestre")
+        assert listed[0]["nome"] == "Caio" and listed[0]["novo"] is False
+        assert session.players() == []  # the seat is still free
+        player = Peer(door.url, {"nome": "Dora"})
+        dora = wait_until(lambda: [r for r in requests(gm) if r["nome"] == "Dora"])
+        ack = player.sio.call("entrada", {"pedido": dora[0]["id"], "aceitar": True},
+                              timeout=10)
+        assert ack["ok"] is False and "só o Mestre" in ack["error"]
+        assert gm.sio.call("entrada", {"pedido": listed[0]["id"], "aceitar": True},
+                           timeout=10)["ok"] is True
+        assert caio.welcome()["jogador"]["id"] == "caio"
+        assert "ocupado" in refusal(door.url, {"nome": "Caio"})  # held now: not even asked
+        player.close()
+    finally:
+        caio.close()
+
+
+@pytest.mark.parametrize("payload", [None, {}, {"pedido": "1", "aceitar": True},
+                                     {"pedido": 1, "aceitar": "sim"}])
+def test_a_bad_answer_is_refused_in_portuguese(gm: Peer, payload: Any) -> None:
+    ack = gm.sio.call("entrada", payload, timeout=10)
+    assert ack["ok"] is False and "pedido" in ack["error"]

@@ -1,0 +1,75 @@
+"""Every narration code the code says has its template in tables/narracao/, and every template
+there is said somewhere (issue 8: narration apart from rules)."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from companion.tables.files import Tables
+
+PACKAGE = Path(__file__).resolve().parents[2] / "companion"
+# Scratch.tell(code, …), CommandRejected.because(code, …), Session._narrated(code, …)
+SAYERS = {"tell", "because", "_narrated"}
+RENDERERS = {"render"}  # narration.render(code, data)
+# Texts today's code no longer says but the log of an older campaign still holds (the projection
+# renders them again for each viewer): they stay in tables/narracao/ for that history.
+HISTORY_ONLY = {"perseguicao.pedido_substituido"}
+# A prompt card's words for a refusal (companion/server/gate.py), said by the refusal's code.
+CARDS = "cartao."
+
+
+def said_codes() -> dict[str, list[str]]:
+    """code → where it is said ('companion/x.py:12'), from the literal first argument."""
+    found: dict[str, list[str]] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in SAYERS | RENDERERS and node.args):
+                continue
+            first = node.args[0]
+            if isinstance(first, ast.Constant) and isinstance(first.value, str) \
+                    and "." in first.value:
+                where = f"{path.relative_to(PACKAGE.parent)}:{node.lineno}"
+                found.setdefault(first.value, []).append(where)
+    return found
+
+
+def dynamic_codes() -> list[str]:
+    """tell/because calls whose code is not a literal (the scan could not check them)."""
+    out = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr in SAYERS and node.args \
+                    and not isinstance(node.args[0], ast.Constant):
+                out.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}")
+    return out
+
+
+def test_every_code_said_has_a_template(tables: Tables) -> None:
+    said = said_codes()
+    assert said, "nenhum código de narração encontrado no código"
+    missing = {code: where for code, where in said.items() if code not in tables.narration.codes}
+    assert missing == {}
+
+
+def test_every_template_is_said_somewhere(tables: Tables) -> None:
+    cards = {code for code in tables.narration.codes if code.startswith(CARDS)}
+    unused = sorted(tables.narration.codes - set(said_codes()) - HISTORY_ONLY - cards)
+    assert unused == []
+    assert HISTORY_ONLY <= tables.narration.codes
+    assert not HISTORY_ONLY & set(said_codes())  # said again: no longer history only
+
+
+def test_codes_are_literals_so_they_can_be_checked() -> None:
+    assert dynamic_codes() == []
+
+
+def test_every_card_text_is_for_a_refusal_code(tables: Tables) -> None:
+    """tables/narracao/cartao.yaml: the gate says each by the refusal's code, so each key must
+    be one of the codes the pages receive."""
+    from companion.tables.protocol import REFUSAL_CODES
+
+    cards = {code.removeprefix(CARDS) for code in tables.narration.codes
+             if code.startswith(CARDS)}
+    assert cards and cards <= REFUSAL_CODES
