@@ -88,10 +88,8 @@ class Opening(Core):
         else:
             if seed is not None and str(seed) != meta.seed:
                 log.close()
-                raise SessionError(
-                    f"o banco '{log.path}' é de uma sessão com a semente {meta.seed}, não "
-                    f"{seed}; abra-o sem --seed (ou com --seed {meta.seed}) ou use outro --db"
-                )
+                raise SessionError(tables.narration.render("sessao.outra_semente", {
+                    "banco": log.path, "semente": meta.seed, "pedida": seed}))
             if gm_token and gm_token != meta.gm_token:
                 meta = replace(meta, gm_token=gm_token)
                 log.write_meta(meta)
@@ -111,6 +109,7 @@ class Opening(Core):
         session, with the default season). It is command 0, with its own RNG, so the table's
         commands keep their places and rolls; it is never undone."""
         with self._lock:
-            return self._apply(Command(SESSION_START, {}), "início da sessão", START_NUMBER,
+            said = self.tables.narration.render("sessao.texto_inicio", {})
+            return self._apply(Command(SESSION_START, {}), said, START_NUMBER,
                                house=overlay.dump(self.overrides) if self.overrides
                                else None)
