@@ -8,13 +8,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import signal
 import sqlite3
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, NoReturn, TextIO
+from typing import Any, Callable, Iterable, Iterator, TextIO
 
 # The rules pieces declared above companion.rules.loader (it imports those below it): imported here by
 # name, so that load_rules checks them at start for every action whatever the imports below
@@ -37,6 +36,7 @@ from companion.rules import overlay
 from companion.session import (Session, campaign_rules, campaign_state, reading_context,
                                verify_campaign)
 from companion.store.lock import holder
+from companion.cli.argparse_words import PortugueseParser
 from companion.cli.shell import banner, run_shell
 from companion.speech.say import say_text
 from companion.tables.files import Tables
@@ -49,71 +49,6 @@ from companion.voice.service import start_voice
 STARTUP_FAILURE = 2
 CLOSED_PIPE = 141  # 128 + SIGPIPE, as the shell reports a reader that stopped early
 NOT_A_COMMAND = 1
-
-
-# argparse's own messages (Python 3.11), said in Portuguese: (pattern, Portuguese template).
-ARGPARSE_MESSAGES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern), said) for pattern, said in (
-        (r"^argument (?P<arg>[^:]+): invalid (?P<type>\w+) value: (?P<value>.*)$",
-         "argumento {arg}: valor inválido: {value} (esperado: {type})"),
-        (r"^argument (?P<arg>[^:]+): invalid choice: (?P<value>.*?) \(choose from (?P<choices>.*)\)$",
-         "argumento {arg}: escolha inválida: {value} (use {choices})"),
-        (r"^argument (?P<arg>[^:]+): expected one argument$", "argumento {arg}: falta o valor"),
-        (r"^argument (?P<arg>[^:]+): expected (?P<what>.*)$", "argumento {arg}: falta o valor"),
-        (r"^argument (?P<arg>[^:]+): not allowed with argument (?P<other>.*)$",
-         "argumento {arg}: não vale junto com {other}"),
-        (r"^argument (?P<arg>[^:]+): ignored explicit argument (?P<value>.*)$",
-         "argumento {arg}: não leva valor ({value})"),
-        (r"^the following arguments are required: (?P<args>[^,]*)$", "falta o argumento: {args}"),
-        (r"^the following arguments are required: (?P<args>.*)$", "faltam os argumentos: {args}"),
-        (r"^unrecognized arguments: (?P<args>.*)$", "argumentos desconhecidos: {args}"),
-        (r"^ambiguous option: (?P<opt>\S+) could match (?P<matches>.*)$",
-         "opção ambígua: {opt} pode ser {matches}"),
-    ))
-TYPE_NAMES = {"int": "um número inteiro", "float": "um número"}
-HELP_HEADINGS = (("usage: ", "uso: "), ("\noptions:\n", "\nopções:\n"),
-                 ("\npositional arguments:\n", "\nargumentos:\n"))
-
-
-def portuguese_argparse_message(message: str) -> str:
-    """One of argparse's messages in Portuguese (an unknown one is kept, after 'argumentos
-    inválidos')."""
-    for pattern, said in ARGPARSE_MESSAGES:
-        found = pattern.match(message)
-        if found:
-            words = found.groupdict()
-            if "type" in words:
-                words["type"] = TYPE_NAMES.get(words["type"], words["type"])
-            return said.format(**words)
-    return f"argumentos inválidos: {message}"
-
-
-class PortugueseParser(argparse.ArgumentParser):
-    """argparse with its usage, help and errors in Portuguese; a mistake still exits with
-    status 2, after the usage line."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs["add_help"] = False
-        super().__init__(*args, **kwargs)
-        self.add_argument("-h", "--help", action="help", default=argparse.SUPPRESS,
-                          help="mostra esta ajuda e sai")
-
-    def format_usage(self) -> str:
-        return _headings(super().format_usage())
-
-    def format_help(self) -> str:
-        return _headings(super().format_help())
-
-    def error(self, message: str) -> NoReturn:
-        self.print_usage(sys.stderr)
-        self.exit(STARTUP_FAILURE,
-                  f"{self.prog}: erro: {portuguese_argparse_message(message)}\n")
-
-
-def _headings(text: str) -> str:
-    for english, portuguese in HELP_HEADINGS:
-        text = text.replace(english, portuguese)
-    return text
 
 
 def _add_common(parser: argparse.ArgumentParser, session: bool = True) -> None:
