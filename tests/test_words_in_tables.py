@@ -21,7 +21,6 @@ PAGES_JS = "not yet: page labels written in JS (to be sent by the server with th
 
 ALLOWED: dict[str, tuple[int, str]] = {
     "companion/cli/__init__.py": (84, "not yet: argparse help/usage and the tools' messages (item 4: argparse's own hooks, not the regex translation)"),
-    "companion/cli/shell.py": (5, "not yet: the shell's prompt marks, banner and 'erro:' prefix"),
     "companion/commands/contract.py": (2, VALIDATE),
     "companion/commands/sentences.py": (2, VALIDATE),
     "companion/engine/procedures/chase.py": (5, VALIDATE),
@@ -56,7 +55,6 @@ ALLOWED: dict[str, tuple[int, str]] = {
     "companion/server/welcome.py": (4, "not yet: join refusals"),
     "companion/speech/config.py": (3, "not yet: speech settings errors"),
     "companion/speech/fetch.py": (6, "not yet: voice download messages"),
-    "companion/speech/say.py": (5, "not yet: `companion falar` messages"),
     "companion/speech/speaker.py": (5, "not yet: the speaker's log lines"),
     "companion/speech/voices.py": (7, "not yet: voice lookup messages"),
     "companion/tables/files.py": (4, "bootstrap: errors about reading tables/ itself, said before any narration is loaded"),
@@ -71,7 +69,6 @@ ALLOWED: dict[str, tuple[int, str]] = {
     "companion/voice/models.py": (1, "not yet: the model lookup message"),
     "companion/voice/ouvir.py": (2, "not yet: `companion ouvir` messages"),
     "companion/voice/phrases.py": (2, "not yet: phrase expansion errors"),
-    "companion/voice/reading.py": (12, "not yet: the strict voice reading's refusals"),
     "companion/voice/recognizer.py": (5, "not yet: recognizer errors"),
     "companion/voice/service.py": (1, "not yet: the voice status line"),
     "companion/voice/sources.py": (5, "not yet: WAV format refusals"),
