@@ -20,7 +20,7 @@ VALIDATE = "not yet: InvalidValue texts of validate() (to be said by code when t
 PAGES_JS = "not yet: page labels written in JS (to be sent by the server with the page texts)"
 
 ALLOWED: dict[str, tuple[int, str]] = {
-    "companion/cli/__init__.py": (84, "not yet: argparse help/usage and the tools' messages (item 4: argparse's own hooks, not the regex translation)"),
+    "companion/cli/__init__.py": (57, "not yet: argparse help/usage and the tools' messages (item 4: argparse's own hooks, not the regex translation)"),
     "companion/commands/contract.py": (2, VALIDATE),
     "companion/commands/sentences.py": (2, VALIDATE),
     "companion/engine/procedures/chase.py": (5, VALIDATE),
