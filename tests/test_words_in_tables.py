@@ -54,7 +54,6 @@ ALLOWED: dict[str, tuple[int, str]] = {
     "companion/server/voice_socket.py": (3, "not yet: the voice socket's refusals"),
     "companion/server/welcome.py": (4, "not yet: join refusals"),
     "companion/speech/config.py": (3, "not yet: speech settings errors"),
-    "companion/speech/fetch.py": (6, "not yet: voice download messages"),
     "companion/speech/speaker.py": (5, "not yet: the speaker's log lines"),
     "companion/speech/voices.py": (7, "not yet: voice lookup messages"),
     "companion/tables/files.py": (4, "bootstrap: errors about reading tables/ itself, said before any narration is loaded"),
