@@ -34,7 +34,6 @@ ALLOWED: dict[str, tuple[int, str]] = {
     "companion/engine/procedures/rest.py": (2, VALIDATE),
     "companion/engine/procedures/travel.py": (2, VALIDATE),
     "companion/engine/toolkit.py": (8, "not yet: validators' texts and terrain lookups (toolkit.py is being split by job)"),
-    "companion/report/build.py": (5, "not yet: the report's refusals and its session lines"),
     "companion/report/export.py": (2, "not yet: CSV 'sim'/'não' and the format refusal"),
     "companion/report/render.py": (1, "not yet: the report's HTML built in Python (to become Jinja templates in web/templates/)"),
     "companion/report/source.py": (6, "not yet: ReportError texts (no tables at hand where the campaign file is read)"),

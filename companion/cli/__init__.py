@@ -480,13 +480,14 @@ def cmd_report(args: argparse.Namespace, tables: Tables) -> int:
     number = session_number(args.sessao)
     tables = campaign_rules(args.db, tables)[1]  # its regions by their names
     campaign = open_campaign(args.db)
-    viewer, name = build.viewer_for(campaign, args.jogador)
+    viewer, name = build.viewer_for(campaign, args.jogador, tables)
     if not args.saida:
         if number is not None:  # that session's main lines after the list
             made = build.report(campaign, tables, number, viewer, name)
-            print(build.sessions_text(campaign) + "\n\n" + "\n".join(report_text.lines(made, tables)))
+            print(build.sessions_text(campaign, tables) + "\n\n"
+                  + "\n".join(report_text.lines(made, tables)))
         else:
-            print(build.sessions_text(campaign))
+            print(build.sessions_text(campaign, tables))
         return 0
     _write(args.saida, build.html(campaign, tables, number, viewer, name), tables)
     print(tables.narration.render("ferramentas.relatorio_escrito", {"arquivo": args.saida}))
@@ -497,7 +498,7 @@ def cmd_export(args: argparse.Namespace, tables: Tables) -> int:
     number = session_number(args.sessao)
     tables = campaign_rules(args.db, tables)[1]
     campaign = open_campaign(args.db)
-    viewer, _name = build.viewer_for(campaign, args.jogador)
+    viewer, _name = build.viewer_for(campaign, args.jogador, tables)
     _write(args.saida, build.export(campaign, tables, args.formato, number, viewer), tables)
     print(tables.narration.render("ferramentas.eventos_escritos", {"arquivo": args.saida}))
     return 0
