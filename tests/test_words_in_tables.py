@@ -43,7 +43,6 @@ ALLOWED: dict[str, tuple[int, str]] = {
     "companion/rules/version.py": (1, "not yet: '(arquivo inteiro)', stored as the key of a whole-file rule change"),
     "companion/server/access.py": (11, "not yet: access refusals"),
     "companion/server/fanout.py": (1, "not yet: an operator log line"),
-    "companion/server/gate.py": (2, "not yet: refusals at the socket gate"),
     "companion/server/guard.py": (4, "not yet: the guard's refusals"),
     "companion/server/qr.py": (6, "not yet: the startup banner"),
     "companion/server/report_pages.py": (6, "not yet: the report pages' refusals"),

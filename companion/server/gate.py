@@ -45,11 +45,12 @@ class CommandGate:
         sid = request.sid  # type: ignore[attr-defined]
         client = self.connections.find(sid)
         if client is None:
-            return {"ok": False, "error": "conexão ainda não aceita; tente de novo"}
+            return {"ok": False,
+                    "error": self.tables.narration.render("servidor.conexao_nao_aceita", {})}
         actor = protocol.actor_for_viewer(client.viewer)
         if actor is None:
-            return protocol.refusal("a tela da mesa só mostra; comandos vêm do Mestre",
-                                    "so_mestre")
+            return protocol.refusal(
+                self.tables.narration.render("servidor.mesa_so_mostra", {}), "so_mestre")
         limiter = self.limiters[client.role]
         if not limiter.allow(sid):
             return {"ok": False, "error": access.rate_limited(int(limiter.capacity))}
