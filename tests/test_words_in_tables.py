@@ -66,7 +66,6 @@ ALLOWED: dict[str, tuple[int, str]] = {
     "companion/voice/ouvir.py": (2, "not yet: `companion ouvir` messages"),
     "companion/voice/phrases.py": (2, "not yet: phrase expansion errors"),
     "companion/voice/recognizer.py": (5, "not yet: recognizer errors"),
-    "companion/voice/service.py": (1, "not yet: the voice status line"),
     "companion/voice/sources.py": (5, "not yet: WAV format refusals"),
     "companion/voice/spoken.py": (2, "data: numbers in Portuguese words (the recogniser's lexicon)"),
     "web/static/js/answer.js": (2, PAGES_JS),
