@@ -8,13 +8,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import signal
 import sqlite3
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, NoReturn, TextIO
+from typing import Any, Callable, Iterable, Iterator, TextIO
 
 # The rules pieces declared above companion.rules.loader (it imports those below it): imported here by
 # name, so that load_rules checks them at start for every action whatever the imports below
@@ -41,6 +40,8 @@ from companion.session import (Session, campaign_rules, campaign_state, reading_
 from companion.store.lock import holder
 from companion.cli import campaigns
 from companion.cli.models import fetch_models
+from companion.cli import argparse_words
+from companion.cli.argparse_words import PortugueseParser
 from companion.cli.shell import banner, run_shell
 from companion.speech.say import say_text
 from companion.tables import places
@@ -54,74 +55,6 @@ from companion.voice.service import start_voice
 STARTUP_FAILURE = 2
 CLOSED_PIPE = 141  # 128 + SIGPIPE, as the shell reports a reader that stopped early
 NOT_A_COMMAND = 1
-
-
-# argparse's own messages (Python 3.11), said in Portuguese: (pattern, Portuguese template).
-ARGPARSE_MESSAGES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern), said) for pattern, said in (
-        (r"^argument (?P<arg>[^:]+): invalid (?P<type>\w+) value: (?P<value>.*)$",
-         "argumento {arg}: valor inválido: {value} (esperado: {type})"),
-        (r"^argument (?P<arg>[^:]+): invalid choice: (?P<value>.*?) \(choose from (?P<choices>.*)\)$",
-         "argumento {arg}: escolha inválida: {value} (use {choices})"),
-        (r"^argument (?P<arg>[^:]+): expected one argument$", "argumento {arg}: falta o valor"),
-        (r"^argument (?P<arg>[^:]+): expected (?P<what>.*)$", "argumento {arg}: falta o valor"),
-        (r"^argument (?P<arg>[^:]+): not allowed with argument (?P<other>.*)$",
-         "argumento {arg}: não vale junto com {other}"),
-        (r"^argument (?P<arg>[^:]+): ignored explicit argument (?P<value>.*)$",
-         "argumento {arg}: não leva valor ({value})"),
-        (r"^the following arguments are required: (?P<args>[^,]*)$", "falta o argumento: {args}"),
-        (r"^the following arguments are required: (?P<args>.*)$", "faltam os argumentos: {args}"),
-        (r"^one of the arguments (?P<args>.*) is required$", "falta um destes argumentos: {args}"),
-        (r"^unrecognized arguments: (?P<args>.*)$", "argumentos desconhecidos: {args}"),
-        # an ArgumentTypeError of ours (its message already Portuguese)
-        (r"^argument (?P<arg>--gm-token): (?P<said>.*)$", "argumento {arg}: {said}"),
-        (r"^ambiguous option: (?P<opt>\S+) could match (?P<matches>.*)$",
-         "opção ambígua: {opt} pode ser {matches}"),
-    ))
-TYPE_NAMES = {"int": "um número inteiro", "float": "um número"}
-HELP_HEADINGS = (("usage: ", "uso: "), ("\noptions:\n", "\nopções:\n"),
-                 ("\npositional arguments:\n", "\nargumentos:\n"))
-
-
-def portuguese_argparse_message(message: str) -> str:
-    """One of argparse's messages in Portuguese (an unknown one is kept, after 'argumentos
-    inválidos')."""
-    for pattern, said in ARGPARSE_MESSAGES:
-        found = pattern.match(message)
-        if found:
-            words = found.groupdict()
-            if "type" in words:
-                words["type"] = TYPE_NAMES.get(words["type"], words["type"])
-            return said.format(**words)
-    return f"argumentos inválidos: {message}"
-
-
-class PortugueseParser(argparse.ArgumentParser):
-    """argparse with its usage, help and errors in Portuguese; a mistake still exits with
-    status 2, after the usage line."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs["add_help"] = False
-        super().__init__(*args, **kwargs)
-        self.add_argument("-h", "--help", action="help", default=argparse.SUPPRESS,
-                          help="mostra esta ajuda e sai")
-
-    def format_usage(self) -> str:
-        return _headings(super().format_usage())
-
-    def format_help(self) -> str:
-        return _headings(super().format_help())
-
-    def error(self, message: str) -> NoReturn:
-        self.print_usage(sys.stderr)
-        self.exit(STARTUP_FAILURE,
-                  f"{self.prog}: erro: {portuguese_argparse_message(message)}\n")
-
-
-def _headings(text: str) -> str:
-    for english, portuguese in HELP_HEADINGS:
-        text = text.replace(english, portuguese)
-    return text
 
 
 def _add_common(parser: argparse.ArgumentParser, session: bool = True) -> None:
@@ -298,18 +231,19 @@ def _utf8_streams() -> None:
 
 def _open_session(args: argparse.Namespace, tables: Tables, gm_token: str | None = None) -> Any:
     chosen = getattr(args, "regras", None)
-    rules = _rules_file(chosen) if chosen else None
+    rules = _rules_file(chosen, tables) if chosen else None
     return Session.open(args.db, args.seed, tables, gm_token=gm_token, rules=rules)
 
 
-def _rules_file(path: str) -> Any:
+def _rules_file(path: str, tables: Tables) -> Any:
     """A rules file (the export's shape) read; CompanionError naming it when it cannot be."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        reason = getattr(error, "strerror", None) or "não é texto UTF-8"
-        raise CompanionError(f"não consegui ler o arquivo de regras '{path}': {reason}") \
-            from None
+        reason = getattr(error, "strerror", None) or \
+            tables.narration.render("ferramentas.nao_e_utf8", {})
+        raise CompanionError(tables.narration.render("ferramentas.nao_leu_regras", {
+            "arquivo": path, "motivo": reason})) from None
     return overlay.load_import(text, where=path)
 
 
@@ -320,8 +254,8 @@ def cmd_rules(args: argparse.Namespace, tables: Tables) -> int:
         overrides, _rules = campaign_rules(args.db, tables)
         text = overlay.export_text(overrides)
         if args.saida:
-            _write(args.saida, text)
-            print(f"regras escritas em {args.saida}")
+            _write(args.saida, text, tables)
+            print(tables.narration.render("ferramentas.regras_escritas", {"arquivo": args.saida}))
         else:
             sys.stdout.write(text)
         return 0
@@ -332,14 +266,13 @@ def _import_rules(args: argparse.Namespace, tables: Tables) -> int:
     """`regras importar`: the file applied as one logged, undoable change, or refused (a
     server has the campaign open; a bad file) with nothing changed."""
     if not Path(args.db).is_file():
-        raise CompanionError(f"banco não encontrado: '{args.db}'; diga o arquivo da campanha, "
-                             "como --db mesa.db")
+        raise CompanionError(tables.narration.render("sessao.banco_nao_encontrado",
+                                                     {"banco": args.db}))
     serving = holder(args.db)
     if serving is not None:
-        raise CompanionError(f"a campanha '{args.db}' está aberta num servidor: mude as "
-                             f"regras pela tela Regras da página do Mestre ({serving}), ou "
-                             "desligue o servidor e importe de novo")
-    patch = _rules_file(args.arquivo)
+        raise CompanionError(tables.narration.render("ferramentas.regras_com_servidor", {
+            "banco": args.db, "servidor": serving}))
+    patch = _rules_file(args.arquivo, tables)
     session = Session.open(args.db, None, tables)
     try:
         result = session.change_rules(patch, "gm", origin="arquivo",
@@ -347,7 +280,8 @@ def _import_rules(args: argparse.Namespace, tables: Tables) -> int:
     finally:
         session.close()
     if not result.ok:
-        print(f"erro: {args.arquivo}: {result.error}", file=sys.stderr)
+        print(tables.narration.render("ferramentas.erro", {
+            "motivo": f"{args.arquivo}: {result.error}"}), file=sys.stderr)
         return NOT_A_COMMAND
     for event in result.events:
         print(event["text"])
@@ -360,11 +294,10 @@ def campaign_line(session: Any, notices: bool = True) -> str:
     """Which session of the campaign goes on (the last one, where the party stopped), and what
     opening it told the GM (the rules changed since the last evening, an update, a repair) —
     unless the caller prints those events itself (the shell)."""
-    number = getattr(session.state, "session", 1)
-    where = "só na memória" if session.db_path == ":memory:" else f"em {session.db_path}"
-    told = "".join(f"\n  {notice}" for notice in session.notices) if notices else ""
-    return (f"campanha {where}: sessão {number} "
-            "(no fim da noite, diga 'encerrar sessão'; o relatório fica em /relatorio)" + told)
+    return session.tables.narration.render("ferramentas.campanha", {
+        "banco": None if session.db_path == ":memory:" else session.db_path,
+        "sessao": getattr(session.state, "session", 1),
+        "avisos": list(session.notices) if notices else []})
 
 
 def cmd_shell(args: argparse.Namespace, tables: Tables) -> int:
@@ -390,9 +323,9 @@ def _parse_json(result: Any) -> dict[str, Any]:
     return {"command": result.command.name, "args": dict(result.command.args)}
 
 
-def _parse_text(result: Any) -> str:
+def _parse_text(result: Any, tables: Tables) -> str:
     if result.command is None:
-        return f"não é um comando: {result.error}"
+        return tables.narration.render("ferramentas.nao_e_comando", {"motivo": result.error})
     values = ", ".join(f"{key}={value}" for key, value in dict(result.command.args).items())
     return f"{result.command.name}" + (f" ({values})" if values else "")
 
@@ -408,7 +341,7 @@ def _parse_lines(texts: Iterable[str], tables: Tables, as_json: bool, out: TextI
         result = reader(text.rstrip("\r\n"))
         every = every and result.command is not None
         line = json.dumps(_parse_json(result), ensure_ascii=False) if as_json else \
-            _parse_text(result)
+            _parse_text(result, tables)
         out.write(line + "\n")
         out.flush()
     return every
@@ -419,7 +352,8 @@ def _known(args: argparse.Namespace, tables: Tables) -> Any:
     if not args.db:
         return Known(any_name=True)
     if not Path(args.db).is_file():
-        raise CompanionError(f"o banco '{args.db}' não existe; use o --db de uma sessão")
+        raise CompanionError(tables.narration.render("ferramentas.banco_inexistente",
+                                                     {"banco": args.db}))
     return reading_context(campaign_state(args.db, tables)).with_learned(
         by_list(campaign_learned(args.db, tables)))
 
@@ -441,15 +375,17 @@ def cmd_parse(args: argparse.Namespace, tables: Tables) -> int:
 
 # ---------------------------------------------------------------------- voice
 
-def _missing_db(args: argparse.Namespace) -> bool:
+def _missing_db(args: argparse.Namespace, tables: Tables) -> bool:
     if args.db and not Path(args.db).is_file():
-        print(f"erro: o banco '{args.db}' não existe; use o --db de uma sessão", file=sys.stderr)
+        words = tables.narration
+        print(words.render("ferramentas.erro", {"motivo": words.render(
+            "ferramentas.banco_inexistente", {"banco": args.db})}), file=sys.stderr)
         return True
     return False
 
 
 def cmd_voice(args: argparse.Namespace, tables: Tables) -> int:
-    if _missing_db(args):
+    if _missing_db(args, tables):
         return STARTUP_FAILURE
     if args.db:
         tables = campaign_rules(args.db, tables)[1]  # its regions are said too
@@ -473,11 +409,11 @@ def _voice_names(args: argparse.Namespace, tables: Tables) -> int:
     for name in learned:
         line = json.dumps({"nome": name.shown, "dito": name.said, "comando": name.command,
                            "listas": list(name.lists)}, ensure_ascii=False) if args.json else \
-            f"{name.shown} ({name.command}; listas: {', '.join(name.lists)})"
+            tables.narration.render("ferramentas.nome_aprendido", {
+                "nome": name.shown, "comando": name.command, "listas": list(name.lists)})
         sys.stdout.write(line + "\n")
     if not learned and not args.json:
-        sys.stdout.write("nenhum nome aprendido: os nomes digitados em monstro, item, tesouro "
-                         "ou magia entram aqui\n")
+        sys.stdout.write(tables.narration.render("ferramentas.nenhum_aprendido", {}) + "\n")
     sys.stdout.flush()
     return 0
 
@@ -485,13 +421,16 @@ def _voice_names(args: argparse.Namespace, tables: Tables) -> int:
 def _voice_forget(args: argparse.Namespace, tables: Tables) -> int:
     forgotten, unknown = forget(args.db, args.nomes, tables)
     if unknown:
-        taught = ", ".join(name.said for name in campaign_learned(args.db, tables)) or "nenhum"
-        print(f"erro: {', '.join(repr(n) for n in unknown)} não é nome aprendido nesta "
-              f"campanha; nada foi esquecido. Aprendidos: {taught}", file=sys.stderr)
+        words = tables.narration
+        print(words.render("ferramentas.erro", {"motivo": words.render(
+            "ferramentas.nao_aprendido", {
+                "nomes": [repr(n) for n in unknown],
+                "aprendidos": [name.said for name in campaign_learned(args.db, tables)]})}),
+              file=sys.stderr)
         return NOT_A_COMMAND
     for name in forgotten:
-        print(f"esqueci '{name.said}' (listas: {', '.join(name.lists)}); volta se for digitado "
-              "de novo")
+        print(tables.narration.render("ferramentas.esqueci",
+                                      {"nome": name.said, "listas": list(name.lists)}))
     return 0
 
 
@@ -515,14 +454,14 @@ def _voice_factory(session: Any, tables: Tables, args: argparse.Namespace) -> An
                                              getattr(args, "modelo", None))
 
 
-def _certificate(args: argparse.Namespace) -> tuple[str, str]:
+def _certificate(args: argparse.Namespace, tables: Tables) -> tuple[str, str]:
     """The self-signed certificate of `serve --https`, kept in the GM's data folder."""
     folder = places.certificate_folder()
     folder.mkdir(parents=True, exist_ok=True)
     hosts = [h for h in (args.host, lan_ip(), "127.0.0.1") if h and h not in ("0.0.0.0", "::")]
     cert, key = certificate(folder, hosts)
-    print(f"https: certificado próprio em {cert} (o navegador avisa na primeira vez: "
-          "'Avançado' → 'Continuar')", file=sys.stderr, flush=True)
+    print(tables.narration.render("ferramentas.https", {"arquivo": cert}), file=sys.stderr,
+          flush=True)
     return str(cert), str(key)
 
 
@@ -539,14 +478,17 @@ def _sigterm_as_ctrl_c() -> Iterator[None]:
 
 
 def cmd_serve(args: argparse.Namespace, tables: Tables) -> int:
-    tls = _certificate(args) if args.https else None
+    tls = _certificate(args, tables) if args.https else None
+    words = tables.narration
     if args.sem_limites and not is_loopback(args.host):
-        print(f"erro: {NO_LIMITS_ONLY_LOOPBACK}", file=sys.stderr)
+        print(words.render("ferramentas.erro", {"motivo": NO_LIMITS_ONLY_LOOPBACK}),
+              file=sys.stderr)
         return STARTUP_FAILURE
     serving = holder(args.db) if args.db else None
     if serving is not None:  # two servers writing one campaign would lose commands
-        print(f"erro: a campanha '{args.db}' já está aberta em outro servidor (página do "
-              f"Mestre: {serving}); use aquele, ou desligue-o antes", file=sys.stderr)
+        print(words.render("ferramentas.erro", {"motivo": words.render(
+            "ferramentas.serve_com_servidor", {"banco": args.db, "servidor": serving})}),
+              file=sys.stderr)
         return STARTUP_FAILURE
     session = _open_session(args, tables, gm_token=args.gm_token)
     print(campaign_line(session), flush=True)
@@ -561,27 +503,29 @@ def cmd_serve(args: argparse.Namespace, tables: Tables) -> int:
 
 # ---------------------------------------------------------------------- report, export
 
-def _write(path: str, text: str) -> None:
+def _write(path: str, text: str, tables: Tables) -> None:
     try:
         Path(path).write_text(text, encoding="utf-8")
     except OSError as error:
-        raise CompanionError(f"não consegui escrever '{path}': {error.strerror}") from None
+        raise CompanionError(tables.narration.render("ferramentas.nao_escreveu", {
+            "arquivo": path, "motivo": error.strerror})) from None
 
 
 def cmd_report(args: argparse.Namespace, tables: Tables) -> int:
     number = session_number(args.sessao)
     tables = campaign_rules(args.db, tables)[1]  # its regions by their names
     campaign = open_campaign(args.db)
-    viewer, name = build.viewer_for(campaign, args.jogador)
+    viewer, name = build.viewer_for(campaign, args.jogador, tables)
     if not args.saida:
         if number is not None:  # that session's main lines after the list
             made = build.report(campaign, tables, number, viewer, name)
-            print(build.sessions_text(campaign) + "\n\n" + "\n".join(report_text.lines(made, tables)))
+            print(build.sessions_text(campaign, tables) + "\n\n"
+                  + "\n".join(report_text.lines(made, tables)))
         else:
-            print(build.sessions_text(campaign))
+            print(build.sessions_text(campaign, tables))
         return 0
-    _write(args.saida, build.html(campaign, tables, number, viewer, name))
-    print(f"relatório escrito em {args.saida}")
+    _write(args.saida, build.html(campaign, tables, number, viewer, name), tables)
+    print(tables.narration.render("ferramentas.relatorio_escrito", {"arquivo": args.saida}))
     return 0
 
 
@@ -589,10 +533,10 @@ def cmd_export(args: argparse.Namespace, tables: Tables) -> int:
     number = session_number(args.sessao)
     tables = campaign_rules(args.db, tables)[1]
     campaign = open_campaign(args.db)
-    viewer, _name = build.viewer_for(campaign, args.jogador)
+    viewer, _name = build.viewer_for(campaign, args.jogador, tables)
     _write(args.saida, build.export(campaign, tables, args.formato, number, viewer,
-                                    args.separador))
-    print(f"eventos escritos em {args.saida}")
+                                    args.separador), tables)
+    print(tables.narration.render("ferramentas.eventos_escritos", {"arquivo": args.saida}))
     return 0
 
 
@@ -600,13 +544,14 @@ def cmd_verify(args: argparse.Namespace, tables: Tables) -> int:
     """Replay the campaign with today's code and tables (a check: the file is only read);
     exit 0 when no command's events would differ, 1 otherwise."""
     found = verify_campaign(args.db, tables)
+    words = tables.narration
     for step in found:
-        print(f"comando {step.command.n} ('{step.command.text}'): {step.differs}")
+        print(words.render("ferramentas.verificar_comando", {
+            "comando": step.command.n, "texto": step.command.text, "motivo": step.differs}))
     if found:
-        print(f"{len(found)} comando(s) dariam outro resultado com o código e as tabelas de "
-              "hoje; a campanha segue o que foi jogado (o passado não muda)")
+        print(words.render("ferramentas.verificar_total", {"quantos": len(found)}))
         return NOT_A_COMMAND
-    print("nenhuma diferença: o registro refeito hoje dá os mesmos eventos")
+    print(words.render("ferramentas.verificar_nada", {}))
     return 0
 
 
@@ -632,18 +577,22 @@ def main(argv: list[str] | None = None, prog: str = "companion",
     args = build_parser(prog, epilog).parse_args(argv)
     try:
         tables = load_rules(Path(args.tables) if args.tables else None)
-    except TableError as error:
-        print(f"erro nas tabelas: {error.message}", file=sys.stderr)
+    except TableError as error:  # said with the words read before the tables
+        print(argparse_words.words().render("linha_de_comando.erro_nas_tabelas",
+                                            {"motivo": error.message}), file=sys.stderr)
         return STARTUP_FAILURE
     try:
         campaigns.resolve(args)
         return ACTIONS[args.action](args, tables)
     except TableError as error:
-        print(f"erro nas tabelas: {error.message}", file=sys.stderr)
+        print(argparse_words.words().render("linha_de_comando.erro_nas_tabelas",
+                                            {"motivo": error.message}), file=sys.stderr)
     except CompanionError as error:
-        print(f"erro: {error.message}", file=sys.stderr)
+        print(tables.narration.render("ferramentas.erro", {"motivo": error.message}),
+              file=sys.stderr)
     except sqlite3.Error as error:
-        print(f"erro no banco de dados '{getattr(args, 'db', None)}': {error}", file=sys.stderr)
+        print(tables.narration.render("ferramentas.erro_no_banco", {
+            "banco": getattr(args, "db", None), "motivo": str(error)}), file=sys.stderr)
     except KeyboardInterrupt:
         return 0
     except BrokenPipeError:  # `companion voz frases | head`: the reader had enough

@@ -59,7 +59,7 @@ class ArgumentContract:
         if self.ficha.comando not in self.comandos:
             raise InvalidValue("ficha.comando", "um dos comandos de 'comandos'")
 
-    def with_sheet(self, fields: Iterable[str]) -> ArgumentContract:
+    def with_sheet(self, fields: Iterable[str], narration: Narrator) -> ArgumentContract:
         """The whole contract: every sheet field (frases.yaml `mesa.atributos`) also an
         argument of `ficha.comando`; a field named like one of its own arguments is a
         TableError."""
@@ -68,9 +68,8 @@ class ArgumentContract:
         fields = list(fields)
         clash = [key for key in fields if key in own]
         if clash:
-            raise TableError(f"tables/frases.yaml: 'mesa.atributos' tem {', '.join(clash)}, que "
-                             f"já é argumento de '{name}' em tables/argumentos.yaml; dê outro "
-                             "nome ao campo da ficha")
+            raise TableError(narration.render("tabelas.campo_repetido",
+                                              {"campos": clash, "comando": name}))
         sheet = {key: self.ficha.campo for key in fields}
         return replace(self, comandos={**self.comandos, name: {**own, **sheet}})
 

@@ -58,7 +58,8 @@ def grammar(tables: Tables) -> Grammar:
     try:
         intents = Intents.from_dict(_folded({k: v for k, v in data.items() if k != "mesa"}))
     except Exception as error:  # hassil's template errors, translated once here
-        raise TableError(f"tables/frases.yaml: modelo de frase inválido ({error})") from None
+        raise TableError(tables.narration.render("tabelas.modelo_de_frase",
+                                                 {"erro": str(error)})) from None
     _add_light_sources(intents, tables)
     _add_regions(intents, tables)
     _add_sheet_fields(intents, house)
@@ -66,10 +67,9 @@ def grammar(tables: Tables) -> Grammar:
     values = _value_names(intents, accents)
     unknown = sorted(set(house.fora_da_lista) - set(values))
     if unknown:
-        raise TableError(f"tables/frases.yaml: mesa.fora_da_lista cita {', '.join(unknown)}, "
-                         "que não é uma lista de valores de `lists`")
-    compiled = Grammar(intents=intents, rules=house, usage=_usage(tables),
-                       contract=tables.piece(ArgumentContract).with_sheet(house.atributos),
+        raise TableError(tables.narration.render("tabelas.fora_da_lista", {"listas": unknown}))
+    contract = tables.piece(ArgumentContract).with_sheet(house.atributos, tables.narration)
+    compiled = Grammar(intents=intents, rules=house, usage=_usage(tables), contract=contract,
                        dice_limits=tables.piece(DiceLimits), narration=tables.narration,
                        values=values, accents=accents)
     if len(_CACHE) > 8:

@@ -66,7 +66,9 @@ _decoder = msgspec.json.Decoder(State)
 
 
 class StateUnreadable(CompanionError):
-    """A stored state that cannot be read back as a State (damaged, or from a newer release)."""
+    """A stored state that cannot be read back as a State (damaged, or from a newer release).
+    Its message is for the developer: the table is told by whoever catches it (the replay
+    rebuilds the state, the report says the campaign must be reopened)."""
 
 
 def encode(state: State) -> bytes:
@@ -77,8 +79,8 @@ def encode(state: State) -> bytes:
 def decode(blob: bytes, format: int = FORMAT) -> State:
     """The state stored as `blob` in `format`; StateUnreadable when it cannot be read."""
     if format > FORMAT:
-        raise StateUnreadable(f"estado gravado no formato {format}, mais novo que o desta "
-                              f"versão ({FORMAT}): atualize o companheiro")
+        raise StateUnreadable(f"state stored in format {format}, newer than this "
+                              f"release's ({FORMAT})")
     try:
         if format == FORMAT:
             return _decoder.decode(blob)
@@ -88,7 +90,7 @@ def decode(blob: bytes, format: int = FORMAT) -> State:
         return msgspec.convert(raw, State)
     except (msgspec.DecodeError, msgspec.ValidationError, KeyError, TypeError,
             ValueError) as error:
-        raise StateUnreadable(f"estado ilegível ({error})") from None
+        raise StateUnreadable(f"unreadable state ({error})") from None
 
 
 def normalized(state: State) -> State:

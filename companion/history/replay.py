@@ -128,7 +128,8 @@ def run(log: Log, tables: Tables, seed: str, start: State | None = None,
             after, events = apply(fresh_prompt_ids(state, before_this),
                                   Command(stored.name, stored.args, stored.actor), rng, tables)
         except CommandRejected as refused:
-            yield Step(stored, state, None, f"agora é recusado: {refused.message}")
+            yield Step(stored, state, None, tables.narration.render(
+                "historico.agora_recusado", {"motivo": refused.message}))
             continue
         if stored.name not in READ_ONLY:  # a view changes nothing: nothing to undo
             before[stored.n] = state

@@ -21,7 +21,8 @@ from companion.tables.files import Tables
 GM = "gm"
 
 
-def viewer_for(campaign: Campaign, name: str | None) -> tuple[str, str | None]:
+def viewer_for(campaign: Campaign, name: str | None, tables: Tables
+               ) -> tuple[str, str | None]:
     """'gm' without a name; 'player:<id>' for a character of the campaign's players."""
     if not name:
         return GM, None
@@ -29,8 +30,8 @@ def viewer_for(campaign: Campaign, name: str | None) -> tuple[str, str | None]:
     for _token, character_id, shown in campaign.players:
         if character_id == wanted or slug(shown) == wanted:
             return protocol.player_key(character_id), shown
-    names = ", ".join(sorted({p[2] for p in campaign.players})) or "nenhum jogador entrou"
-    raise ReportError(f"jogador desconhecido: '{name}'; jogadores desta campanha: {names}")
+    raise ReportError(tables.narration.render("relatorio.jogador_desconhecido", {
+        "nome": name, "jogadores": sorted({p[2] for p in campaign.players})}))
 
 
 def report(campaign: Campaign, tables: Tables, number: int | None = None,
@@ -53,21 +54,21 @@ def html(campaign: Campaign, tables: Tables, number: int | None = None, viewer: 
 def export(campaign: Campaign, tables: Tables, kind: str, number: int | None = None,
            viewer: str = GM, separator: str = ",") -> str:
     if kind not in exporting.FORMATS:
-        raise ReportError(f"formato desconhecido: '{kind}'; use csv ou json")
+        raise ReportError(tables.narration.render("relatorio.formato_desconhecido",
+                                                  {"formato": kind}))
     exporting.check_separator(separator)
     span = find_session(campaign, number)
     _start, found = entries(campaign, span, tables, viewer)
     return exporting.export(kind, span, found, viewer == GM, separator)
 
 
-def sessions_text(campaign: Campaign) -> str:
+def sessions_text(campaign: Campaign, tables: Tables) -> str:
     """The list of sessions as lines for the terminal."""
-    lines = []
-    for span in all_sessions(campaign):
-        ended = render.when(span.ended) if span.ended else "em jogo"
-        lines.append(f"sessão {span.number}: início {render.when(span.started)}, fim {ended}, "
-                     f"{span.commands} comandos ({span.undone} desfeitos)")
-    return "\n".join(lines)
+    return "\n".join(tables.narration.render("relatorio.sessao", {
+        "numero": span.number, "inicio": render.when(span.started),
+        "fim": render.when(span.ended) if span.ended else None,
+        "comandos": span.commands, "desfeitos": span.undone})
+        for span in all_sessions(campaign))
 
 
 __all__ = ["report", "html", "export", "sessions_text", "viewer_for", "all_sessions",

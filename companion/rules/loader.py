@@ -55,5 +55,5 @@ def _check_sheet_fields(tables: Tables) -> None:
     accepts) is one the engine keeps on a character (party.FIELDS)."""
     unknown = [key for key in tables.piece(SentenceFile).mesa.atributos if key not in FIELDS]
     if unknown:
-        raise TableError(f"tables/frases.yaml: 'mesa.atributos.{unknown[0]}' não é um campo da "
-                         f"ficha; os campos são: {', '.join(FIELDS)}")
+        raise TableError(tables.narration.render("tabelas.campo_da_ficha", {
+            "campo": unknown[0], "campos": list(FIELDS)}))

@@ -154,15 +154,15 @@ def _numbered(node: Any) -> Any:
 def _check_shape(shipped: Tables, patch: Any) -> None:
     files = editable(shipped)
     if not isinstance(patch, Mapping):
-        raise TableError("as regras da casa são um mapa com um arquivo por chave (casa, "
-                         f"encontros…); os arquivos que o Mestre pode mudar: {', '.join(files)}")
+        raise TableError(shipped.narration.render("tabelas.casa_nao_e_mapa",
+                                                  {"arquivos": list(files)}))
     for stem in patch:
         if stem not in files:
-            raise TableError(f"'{stem}' não é um arquivo de regras que o Mestre possa mudar; "
-                             f"use: {', '.join(files)}")
+            raise TableError(shipped.narration.render("tabelas.casa_arquivo_fixo", {
+                "arquivo": stem, "arquivos": list(files)}))
         if not isinstance(patch[stem], Mapping):
-            raise TableError(f"tables/{stem}.yaml: as mudanças deste arquivo deveriam ser um "
-                             "mapa de chaves, como no arquivo")
+            raise TableError(shipped.narration.render("tabelas.casa_arquivo_nao_e_mapa",
+                                                      {"arquivo": stem}))
 
 
 def _apply(node: Any, part: Any, shipped: Any, path: tuple[Any, ...], tables: Tables,
@@ -179,8 +179,8 @@ def _apply(node: Any, part: Any, shipped: Any, path: tuple[Any, ...], tables: Ta
         if create and key in result and _may_add(tables, path):
             raise Taken(path + (key,))
         if key not in result and not _may_add(tables, path):
-            raise TableError(f"tables/{path[0]}.yaml: a chave '{_dotted(path[1:] + (key,))}' "
-                             "não existe nas tabelas do companheiro")
+            raise TableError(tables.narration.render("tabelas.casa_chave_nova", {
+                "arquivo": path[0], "chave": _dotted(path[1:] + (key,))}))
         if value is None:
             if was is None:
                 result.pop(key, None)  # something the GM added, removed

@@ -155,11 +155,12 @@ class Pages:
         }
 
 
-def _known(file: str, where: str, keys: Any, known: Any, what: str) -> None:
+def _known(tables: Tables, file: str, where: str, keys: Any, known: Any, what: str) -> None:
     for key in keys:
         if key not in known:
-            raise TableError(f"tables/{file}.yaml: '{where}.{key}' não é {what}; use "
-                             + ", ".join(str(k) for k in known))
+            raise TableError(tables.narration.render("tabelas.nao_e", {
+                "arquivo": file, "onde": where, "chave": key, "o_que": what,
+                "aceitos": [str(k) for k in known]}))
 
 
 def load(tables: Tables) -> Pages:
@@ -188,20 +189,24 @@ def _build(tables: Tables) -> Pages:
     mode has its name and its buttons."""
     raw = tables.piece(PageTexts)
     modes = get_args(Mode)  # the modes comandos.yaml names (protocol.ModeNames)
-    _known(FILE, "modos", raw.modos, modes, "um modo")
-    _known(FILE, "botoes", raw.botoes, modes, "um modo")
+    a_mode = tables.narration.render("tabelas.um_modo", {})
+    _known(tables, FILE, "modos", raw.modos, modes, a_mode)
+    _known(tables, FILE, "botoes", raw.botoes, modes, a_mode)
     for mode in modes:
         for key, named in (("modos", raw.modos), ("botoes", raw.botoes)):
             if mode not in named:
-                raise TableError(f"tables/{FILE}.yaml: falta a chave '{key}.{mode}'")
+                raise TableError(tables.narration.render(
+                    "tabelas.falta_chave", {"arquivo": FILE, "chave": f"{key}.{mode}"}))
     kinds = [k for k in raw.titulos_pedidos if k != DEFAULT_TITLE]
     labels = tables.piece(PromptLabels)
-    _known(FILE, "titulos_pedidos", kinds, labels.nomes_pedidos, "um tipo de pedido")
-    _known(FILE, "opcoes", raw.opcoes, labels.nomes_opcoes, "uma opção de pedido")
+    _known(tables, FILE, "titulos_pedidos", kinds, labels.nomes_pedidos,
+           tables.narration.render("tabelas.um_tipo_de_pedido", {}))
+    _known(tables, FILE, "opcoes", raw.opcoes, labels.nomes_opcoes,
+           tables.narration.render("tabelas.uma_opcao_de_pedido", {}))
     for index, die in enumerate(raw.dados_jogador):
         if not (die.startswith("d") and die[1:].isdigit() and int(die[1:]) > 1):
-            raise TableError(f"tables/{FILE}.yaml: 'dados_jogador[{index}]' deveria ser um "
-                             f"dado como d20, não '{die}'")
+            raise TableError(tables.narration.render("tabelas.dado_invalido", {
+                "arquivo": FILE, "posicao": index, "dado": die}))
     _known_codes(tables, raw.ultimo_resultado)
     return Pages(
         modes=dict(raw.modos),

@@ -43,8 +43,7 @@ def blueprint(session: ServedSession, tables: Tables,
     def require_gm() -> tuple[Response, int] | None:
         token = access.bearer_token(request.headers.get("Authorization"))
         if not tokens.checked(token, lambda: access.same_token(token, session.gm_token)):
-            return error("acesso negado: envie o token do Mestre no cabeçalho "
-                         "'Authorization: Bearer <token>'", 401)
+            return error(tables.narration.render("servidor.api_sem_token", {}), 401)
         return None
 
     @api.get("/state")
@@ -60,7 +59,7 @@ def blueprint(session: ServedSession, tables: Tables,
     def forget_names() -> tuple[Response, int]:
         """`{"nomes": ["Nome", …]}`: learned names out of the voice lists (not a command)."""
         try:
-            body = _json_body()
+            body = _json_body(tables)
         except AccessDenied as refused:
             return jsonify({"ok": False, "erro": refused.message}), 400
         answer = names.forget(body.get("nomes") if isinstance(body, dict) else None)
@@ -76,7 +75,7 @@ def blueprint(session: ServedSession, tables: Tables,
     @api.post("/regras")
     def change_rules() -> tuple[Response, int]:
         try:
-            body = _rules_body()
+            body = _rules_body(tables)
         except AccessDenied as refused:
             return jsonify({"ok": False, "erro": refused.message}), 400
         dry_run = request.args.get("validar") in ("1", "sim", "true")
@@ -88,7 +87,7 @@ def blueprint(session: ServedSession, tables: Tables,
     @api.post("/command")
     def command() -> tuple[Response, int]:
         try:
-            text = access.command_text(_json_body())
+            text = access.command_text(_json_body(tables))
         except AccessDenied as refused:
             return error(refused.message, 400)
         if gm_budget is not None:
@@ -99,7 +98,8 @@ def blueprint(session: ServedSession, tables: Tables,
                 return error(too_fast, 429)
         result = session.run(text, actor="gm")
         if not result.ok:
-            return error(result.error or "comando recusado", 422)
+            return error(result.error or tables.narration.render("servidor.api_recusado", {}),
+                         422)
         return jsonify({"ok": True, "events": result.events}), 200
 
     return api
@@ -117,28 +117,27 @@ def rules_answer(result: Any, dry_run: bool, warnings: list[str] | None = None
             **({"avisos": warnings} if warnings else {})}
 
 
-def _rules_body() -> Any:
+def _rules_body(tables: Tables) -> Any:
     """A rules change: JSON, or the exported YAML file itself (Content-Type …yaml: an
     upload from the GM page)."""
     if "yaml" not in (request.content_type or ""):
-        return _json_body()
+        return _json_body(tables)
     try:
         return overlay.load_import(request.get_data(cache=False).decode("utf-8"), "arquivo")
     except UnicodeDecodeError:
-        raise AccessDenied("o arquivo de regras não é texto UTF-8") from None
+        raise AccessDenied(tables.narration.render("servidor.api_regras_nao_utf8", {})) from None
     except TableError as error:
         raise AccessDenied(error.message) from None
 
 
-def _json_body() -> Any:
+def _json_body(tables: Tables) -> Any:
     """The request body as JSON, or AccessDenied saying what is expected."""
     raw = request.get_data(cache=False)
     if not raw.strip():
-        raise AccessDenied('corpo vazio; envie JSON como {"text": "avançar"}')
+        raise AccessDenied(tables.narration.render("servidor.api_corpo_vazio", {}))
     try:
         return json.loads(raw)
     except (UnicodeDecodeError, json.JSONDecodeError):
-        raise AccessDenied('JSON inválido; envie algo como {"text": "avançar"}') from None
+        raise AccessDenied(tables.narration.render("servidor.api_json_invalido", {})) from None
     except RecursionError:  # a few KB of brackets nested ~1,000 deep
-        raise AccessDenied('JSON aninhado demais; envie algo simples como {"text": "avançar"}'
-                           ) from None
+        raise AccessDenied(tables.narration.render("servidor.api_json_aninhado", {})) from None

@@ -7,15 +7,16 @@ from __future__ import annotations
 
 import errno
 import gc
+import html
 import logging
 import threading
 from dataclasses import dataclass
-from html import escape
 from pathlib import Path
 from typing import Any, Callable
 
-from flask import Flask, Response, jsonify, request, send_from_directory
+from flask import Flask, Response, jsonify, render_template, request, send_from_directory
 from flask_socketio import SocketIO
+from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler
 
@@ -37,6 +38,7 @@ class ServerError(CompanionError):
 
 
 WEB_DIR = places.program_folder("web")
+TEMPLATES = WEB_DIR / "templates"  # the server's own pages (Jinja), words from tables/narracao
 PAGES = {"mestre": "mestre.html", "jogador": "jogador.html", "mesa": "mesa.html"}
 NO_STORE = {"Cache-Control": "no-store"}
 
@@ -57,7 +59,9 @@ def create_app(session: ServedSession, tables: Tables | None = None, web_dir: Pa
     `open_joins=True` lets a name join without the GM's yes (the tests' harness; the real
     server asks the GM: companion.server.doorway)."""
     tables = tables if tables is not None else session.tables
-    app = Flask(__name__, static_folder=str(web_dir / "static"), static_url_path="/static")
+    app = Flask(__name__, static_folder=str(web_dir / "static"), static_url_path="/static",
+                template_folder=str(TEMPLATES))
+    app.jinja_env.filters["html"] = lambda value: Markup(html.escape(str(value)))
     app.config.update(MAX_CONTENT_LENGTH=access.MAX_HTTP_BODY, MESA_BASE_URL=base_url)
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.sort_keys = False  # type: ignore[attr-defined]
@@ -86,9 +90,10 @@ def create_app(session: ServedSession, tables: Tables | None = None, web_dir: Pa
             tables.narration.render("seguranca.token_devagar", {}))
     app.register_blueprint(api.blueprint(session, tables, view_state, voice_names,
                                          hub.gate.budgets["mestre"]))
-    app.register_blueprint(report_pages.blueprint(session, tables, _message_page))
-    _pages(app, session, web_dir)
-    _errors(app)
+    app.register_blueprint(report_pages.blueprint(
+        session, tables, lambda title, text: _message_page(tables, title, text)))
+    _pages(app, session, tables, web_dir)
+    _errors(app, tables)
     app.after_request(_secure)
     hub.start()
     return app, socketio
@@ -125,25 +130,25 @@ def _speech(socketio: SocketIO, hub: sockets.Hub, tables: Tables,
 
 # ---------------------------------------------------------------------------- pages
 
-def _pages(app: Flask, session: ServedSession, web_dir: Path) -> None:
+def _pages(app: Flask, session: ServedSession, tables: Tables, web_dir: Path) -> None:
     @app.get("/")
     def index() -> Response:
-        return _html(INDEX_PAGE)
+        return _html(_index_page(tables))
 
     @app.get("/mestre")
     def gm_page() -> Response | tuple[Response, int]:
         given = request.args.get("token")
         if not tokens.checked(given, lambda: access.same_token(given, session.gm_token)):
-            return _html(GM_WRONG_TOKEN_PAGE if given else GM_ONLY_PAGE), 403
-        return _page(web_dir, "mestre")
+            return _html(_gm_only_page(tables, wrong_token=bool(given))), 403
+        return _page(tables, web_dir, "mestre")
 
     @app.get("/jogador")
     def player_page() -> Response | tuple[Response, int]:
-        return _page(web_dir, "jogador")
+        return _page(tables, web_dir, "jogador")
 
     @app.get("/mesa")
     def table_page() -> Response | tuple[Response, int]:
-        return _page(web_dir, "mesa")
+        return _page(tables, web_dir, "mesa")
 
     @app.get("/qr.svg")
     def qr_code() -> Response:
@@ -156,10 +161,11 @@ def _pages(app: Flask, session: ServedSession, web_dir: Path) -> None:
         return Response(status=204)
 
 
-def _page(web_dir: Path, name: str) -> Response | tuple[Response, int]:
+def _page(tables: Tables, web_dir: Path, name: str) -> Response | tuple[Response, int]:
     if not (web_dir / PAGES[name]).is_file():
-        return _html(_message_page("Página indisponível",
-                                   f"A página /{name} ainda não foi instalada.")), 503
+        words = tables.narration
+        return _html(_message_page(tables, words.render("servidor.indisponivel_titulo", {}),
+                                   words.render("servidor.indisponivel", {"pagina": name}))), 503
     response = send_from_directory(web_dir, PAGES[name], mimetype="text/html")
     response.headers.update(NO_STORE)
     return response
@@ -169,74 +175,60 @@ def _html(body: str) -> Response:
     return Response(body, mimetype="text/html", headers=NO_STORE)
 
 
-def _message_page(title: str, text: str, extra: str = "", script: str | None = None) -> str:
-    """A small page in the pages' dark theme; `script` is a /static path (CSP forbids inline)."""
-    loader = f"<script src=\"{escape(script)}\" defer></script>" if script else ""
-    return (
-        "<!doctype html><html lang=\"pt-BR\"><head><meta charset=\"utf-8\">"
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-        "<meta name=\"theme-color\" content=\"#0d0f14\">"
-        f"<title>{escape(title)} — Mesa</title>"
-        f"<link rel=\"stylesheet\" href=\"/static/css/mesa.css\">{loader}</head>"
-        "<body class=\"message\"><main><section class=\"card\">"
-        f"<h1>{escape(title)}</h1><p id=\"message\">{escape(text)}</p>{extra}"
-        "</section></main></body></html>"
-    )
+def _message_page(tables: Tables, title: str, text: str, template: str = "mensagem.html",
+                  **extra: Any) -> str:
+    """A small page in the pages' dark theme (web/templates/), inside a request."""
+    page_title = tables.narration.render("servidor.titulo_pagina", {"titulo": title})
+    return render_template(template, title=title, page_title=page_title, text=text, **extra)
 
 
-INDEX_PAGE = _message_page(
-    "Mesa", "Companheiro de mesa do Mestre. Escolha sua página:",
-    "<ul><li><a href=\"/jogador\">Jogador</a> — entre com o nome do seu personagem</li>"
-    "<li><a href=\"/mesa\">Tela da mesa</a> — clima, luz, perseguição e QR code</li>"
-    "<li><a href=\"/mestre\">Mestre</a> — na primeira vez, use o link secreto que o "
-    "servidor mostrou ao iniciar; depois este aparelho se lembra dele</li></ul>",
-)
-GM_LINK_HELP = (
-    "<p>O link secreto do Mestre (<b>http://…/mestre?token=…</b>) aparece no terminal onde o "
-    "servidor foi iniciado (<code>companion serve</code>), na linha "
-    "<b>“Mestre (link secreto, não compartilhe)”</b>. Abra esse link uma vez neste aparelho: "
-    "depois, <b>/mestre</b> sozinho já basta.</p>"
-    "<p><a class=\"button\" href=\"/jogador\">Sou jogador: entrar na mesa</a></p>"
-)
+def _index_page(tables: Tables) -> str:
+    words = tables.narration
+    links = [
+        {"href": "/jogador", "name": words.render("servidor.inicio_jogador", {}),
+         "what": words.render("servidor.inicio_jogador_para", {})},
+        {"href": "/mesa", "name": words.render("servidor.inicio_mesa", {}),
+         "what": words.render("servidor.inicio_mesa_para", {})},
+        {"href": "/mestre", "name": words.render("servidor.inicio_mestre", {}),
+         "what": words.render("servidor.inicio_mestre_para", {})},
+    ]
+    return _message_page(tables, words.render("servidor.inicio_titulo", {}),
+                         words.render("servidor.inicio_texto", {}), "inicio.html", links=links)
+
+
 GM_LINK_SCRIPT = "/static/js/mestre-link.js"  # reuses the token this browser kept, if any
-GM_ONLY_PAGE = _message_page(
-    "Só o Mestre",
-    "Esta página é do Mestre e precisa do link secreto com o token.",
-    GM_LINK_HELP, GM_LINK_SCRIPT,
-)
-GM_WRONG_TOKEN_PAGE = _message_page(
-    "Só o Mestre",
-    "O token deste link não é o desta sessão (o servidor foi iniciado com outra sessão ou "
-    "outro token?). Copie de novo o link do Mestre.",
-    GM_LINK_HELP, GM_LINK_SCRIPT,
-)
+
+
+def _gm_only_page(tables: Tables, wrong_token: bool) -> str:
+    words = tables.narration
+    text = words.render("servidor.token_errado", {}) if wrong_token \
+        else words.render("servidor.so_mestre", {})
+    return _message_page(tables, words.render("servidor.so_mestre_titulo", {}), text,
+                         "so_mestre.html", script=GM_LINK_SCRIPT,
+                         help=words.render("servidor.ajuda_link", {}),
+                         player_button=words.render("servidor.sou_jogador", {}))
 
 
 # ---------------------------------------------------------------------------- errors, headers
 
-ERROR_TEXTS = {
-    400: "pedido inválido",
-    404: "página não encontrada",
-    405: "método não permitido aqui",
-    413: f"conteúdo grande demais; o limite é {access.MAX_HTTP_BODY} bytes",
-    500: "erro interno do servidor; nada foi alterado",
-}
-
-
-def _errors(app: Flask) -> None:
+def _errors(app: Flask, tables: Tables) -> None:
     @app.errorhandler(tokens.TokenThrottled)
     def throttled(refused: tokens.TokenThrottled) -> tuple[Response, int]:
         if request.path.startswith("/api/"):
             return jsonify({"ok": False, "error": refused.message}), 429
-        return _html(_message_page("Devagar", refused.message)), 429
+        return _html(_message_page(tables, tables.narration.render("seguranca.devagar", {}),
+                                   refused.message)), 429
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> tuple[Response, int]:
         status = exc.code or 500
-        text = ERROR_TEXTS.get(status, exc.name)
+        words = tables.narration
+        text = words.render("servidor.erro_http", {"status": status, "nome": exc.name,
+                                                   "limite": access.MAX_HTTP_BODY})
         if request.path.startswith("/api/"):
             return jsonify({"ok": False, "error": text}), status
-        return _html(_message_page(f"Erro {status}", text)), status
+        return _html(_message_page(tables, words.render("servidor.erro_titulo",
+                                                        {"status": status}), text)), status
 
 
 def _secure(response: Response) -> Response:
@@ -329,12 +321,9 @@ def start_in_thread(session: ServedSession, host: str = "127.0.0.1", port: int =
     return RunningServer(server, thread, app, socketio)
 
 
-BIND_ERRORS = {
-    errno.EADDRINUSE: "a porta já está em uso; escolha outra com --port",
-    errno.EADDRNOTAVAIL: "este endereço não é desta máquina; confira o --host (ou use 0.0.0.0)",
-    errno.EACCES: "sem permissão para essa porta (abaixo de 1024 exige administrador); "
-                  f"use --port {ports.DEFAULT_PORT}",
-}
+# why a port cannot be opened, as tables/narracao/servidor.yaml `porta` names it
+BIND_ERRORS = {errno.EADDRINUSE: "em_uso", errno.EADDRNOTAVAIL: "nao_desta_maquina",
+               errno.EACCES: "sem_permissao"}
 
 
 def _check_port(host: str, port: int) -> None:
@@ -376,15 +365,17 @@ def serve(host: str, port: int | None, session: ServedSession,
         app.extensions["mesa_speech"].stop()
         app.extensions["mesa_voice"].stop()
         app.extensions["mesa_hub"].stop()
-        reason = BIND_ERRORS.get(getattr(error, "errno", None), "endereço indisponível")
-        raise ServerError(f"não consegui abrir {host}:{port}: {reason}") from None
+        reason = BIND_ERRORS.get(getattr(error, "errno", None), "outro")
+        raise ServerError(session.tables.narration.render("servidor.porta", {
+            "endereco": f"{host}:{port}", "erro": reason,
+            "porta_padrao": ports.DEFAULT_PORT})) from None
     print(qr.banner(links), flush=True)
     lock = ServerLock(session.db_path)  # `regras importar` and a second `serve` are refused
     if session.db_path != MEMORY and not lock.acquire(f"{links.base}/mestre") \
             and holder(session.db_path) is not None:  # taken since cmd_serve asked: a race
         server.server_close()
-        raise ServerError(f"a campanha já está aberta em outro servidor "
-                          f"({holder(session.db_path)})")
+        raise ServerError(session.tables.narration.render(
+            "servidor.outro_servidor", {"quem": holder(session.db_path)}))
     voice_hub = app.extensions["mesa_voice"]
     if voice_hub.voice is not None:
         print(voice_hub.voice.line, flush=True)
@@ -400,4 +391,4 @@ def serve(host: str, port: int | None, session: ServedSession,
         app.extensions["mesa_hub"].stop()
         server.server_close()
         lock.release()
-        print("\nServidor encerrado.", flush=True)
+        print(session.tables.narration.render("servidor.encerrado", {}), flush=True)

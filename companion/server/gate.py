@@ -53,11 +53,12 @@ class CommandGate:
         sid = request.sid  # type: ignore[attr-defined]
         client = self.connections.find(sid)
         if client is None:
-            return {"ok": False, "error": "conexão ainda não aceita; tente de novo"}
+            return {"ok": False,
+                    "error": self.tables.narration.render("servidor.conexao_nao_aceita", {})}
         actor = protocol.actor_for_viewer(client.viewer)
         if actor is None:
-            return protocol.refusal("a tela da mesa só mostra; comandos vêm do Mestre",
-                                    "so_mestre")
+            return protocol.refusal(
+                self.tables.narration.render("servidor.mesa_so_mostra", {}), "so_mestre")
         too_fast = self.budgets[client.role].refusal(client, self.session.tables)
         if too_fast is not None:
             return {"ok": False, "error": too_fast}

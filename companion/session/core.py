@@ -103,14 +103,13 @@ class Core:
             yield
         except DiskFull:
             if not self._disk_full:
-                logger.warning("disco cheio: nada mais é gravado em %s; os comandos são "
-                               "recusados até liberar espaço (o já gravado está salvo)",
-                               self.db_path)
+                logger.warning(self.tables.narration.render("sessao.log_disco_cheio",
+                                                            {"banco": self.db_path}))
             self._disk_full = True
             raise self._refusal(refusal) from None
         if self._disk_full:
-            logger.info("há espaço de novo em %s: os comandos voltam a ser gravados",
-                        self.db_path)
+            logger.info(self.tables.narration.render("sessao.log_espaco_de_novo",
+                                                     {"banco": self.db_path}))
             self._disk_full = False
 
     def _use_rules(self, change: overlay.Change | overlay.Settled) -> None:

@@ -30,15 +30,16 @@ class Notices(Core):
         told: list[NewEvent] = []
         first = opened.first_difference
         if first is not None:
-            logger.warning("migração: o comando %d (%r) daria outro resultado: %s",
-                           first.command.n, first.command.text, first.differs)
+            logger.warning(self.tables.narration.render("sessao.log_migracao", {
+                "comando": first.command.n, "texto": repr(first.command.text),
+                "motivo": first.differs}))
             told.append(self._narrated(
                 "historico.atualizada_diferente", GM,
                 {"comando": first.command.n, "texto": first.command.text,
                  "motivo": first.differs}))
         if opened.damaged:
-            logger.warning("estados danificados depois dos comandos %s; refeitos a partir "
-                           "do %d", list(opened.damaged), opened.recovered_from)
+            logger.warning(self.tables.narration.render("sessao.log_recuperada", {
+                "comandos": list(opened.damaged), "desde": opened.recovered_from}))
             told.append(self._narrated("historico.recuperada", GM, {
                 "comandos": list(opened.damaged), "desde": max(opened.recovered_from, 0)}))
         return opened.state, told
@@ -86,4 +87,4 @@ class Notices(Core):
             return []
         self.notices += [e.text for e in events]
         with self._lock:
-            return self._commit(name, "(ao abrir a campanha)", events, house=house)
+            return self._commit(name, self.tables.narration.render("sessao.texto_ao_abrir", {}), events, house=house)

@@ -133,6 +133,7 @@ class Opening(Core):
         session, with the default season). It is command 0, with its own RNG, so the table's
         commands keep their places and rolls; it is never undone."""
         with self._lock:
-            return self._apply(Command(SESSION_START, {}), "início da sessão", START_NUMBER,
+            said = self.tables.narration.render("sessao.texto_inicio", {})
+            return self._apply(Command(SESSION_START, {}), said, START_NUMBER,
                                house=overlay.dump(self.overrides) if self.overrides
                                else None)

@@ -73,9 +73,8 @@ class Reading(Core):
             finally:
                 self._draining = False
 
-    @staticmethod
-    def _call(callback: Subscriber, batch: list[EventDict]) -> None:
+    def _call(self, callback: Subscriber, batch: list[EventDict]) -> None:
         try:
             callback(batch)
         except Exception:  # one broken listener must not stop the others
-            logger.exception("falha ao avisar um assinante da sessão")
+            logger.exception(self.tables.narration.render("sessao.log_assinante", {}))

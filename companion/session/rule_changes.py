@@ -60,7 +60,7 @@ class RuleChanges(Core):
             "regras.alteradas", GM, {"quantas": len(change.changes), "origem": origin}),
             change.changes)
         rules = replay.rules_id(self._log, change.tables)
-        said = text or ("regras (arquivo)" if origin == "arquivo" else "regras (tela do Mestre)")
+        said = text or self.tables.narration.render("sessao.texto_regras", {"origem": origin})
         stored = self._commit(RULES, said, events, args={"origem": origin}, actor=actor,
                               dice=self.dice_key(RULES), rules=rules,
                               house=overlay.dump(change.overrides))

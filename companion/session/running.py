@@ -45,16 +45,18 @@ class Running(Core):
         """Parse and run one line of text as `actor` ("gm" or "player:<id>")."""
         line = text.strip()
         if not line:
-            return RunResult(False, error="linha vazia: diga ou digite um comando; "
-                                          "'ajuda' lista os comandos")
+            return RunResult(False, error=self.tables.narration.render("sessao.linha_vazia", {}))
         try:
             result = self.parse(line, actor)
         except Exception as error:  # "not a command" is a value; anything else is a bug
-            logger.exception("erro interno ao interpretar %r", line)
-            return RunResult(False, error=f"erro interno ao interpretar '{line}': "
-                                          f"{type(error).__name__}: {error}")
+            logger.exception(self.tables.narration.render("sessao.log_erro_ao_interpretar",
+                                                          {"linha": repr(line)}))
+            return RunResult(False, error=self.tables.narration.render(
+                "sessao.erro_ao_interpretar",
+                {"linha": line, "erro": f"{type(error).__name__}: {error}"}))
         if result.command is None:
-            return RunResult(False, error=result.error or f"não entendi: '{line}'")
+            return RunResult(False, error=result.error or self.tables.narration.render(
+                "sessao.nao_entendi", {"linha": line}))
         command = Command(result.command.name, dict(result.command.args), actor)
         return self.run_command(command, text=line)
 
@@ -62,8 +64,8 @@ class Running(Core):
         """Run an already-parsed command (its actor included): apply, store, notify."""
         said = text or describe(command)
         if command.name == SESSION_START or command.name in SYSTEM:
-            return RunResult(False, error=f"'{said}' não é um comando da mesa: a sessão o roda "
-                                          "sozinha; 'ajuda' lista os comandos")
+            return RunResult(False, error=self.tables.narration.render(
+                "sessao.nao_e_da_mesa", {"comando": said}))
         if command.name == REPEAT:
             return self._repeat(command)
         with self._lock:
@@ -74,9 +76,11 @@ class Running(Core):
                 return RunResult(False, error=error.message, code=getattr(error, "code", None),
                                  params=getattr(error, "params", {}))
             except Exception as error:  # a bug must not take the table down; nothing stored
-                logger.exception("erro interno ao executar %r", said)
-                return RunResult(False, error=f"erro interno ao executar '{said}': "
-                                              f"{type(error).__name__}: {error}")
+                logger.exception(self.tables.narration.render("sessao.log_erro_ao_executar",
+                                                              {"comando": repr(said)}))
+                return RunResult(False, error=self.tables.narration.render(
+                    "sessao.erro_ao_executar",
+                    {"comando": said, "erro": f"{type(error).__name__}: {error}"}))
         self._deliver()
         return RunResult(True, events=stored)
 

@@ -15,6 +15,7 @@ from typing import Callable, Iterable, TextIO
 from companion.rules.loader import load_rules
 from companion.speech.config import VoiceFile, speech_config
 from companion.speech.voices import MODELS_DIR
+from companion.tables.narration import Narrator
 
 BLOCK = 1 << 20
 Opener = Callable[[str], object]
@@ -33,55 +34,58 @@ def _good(path: Path, want: VoiceFile) -> bool:
         (not want.sha256 or sha256_of(path) == want.sha256)
 
 
-def fetch_file(want: VoiceFile, folder: Path, out: TextIO, err: TextIO,
+def fetch_file(want: VoiceFile, folder: Path, out: TextIO, err: TextIO, words: Narrator,
                opener: Opener = urllib.request.urlopen) -> bool:
     """One file of the voice: already good, or downloaded and checked."""
     target = folder / want.arquivo
     if _good(target, want):
-        print(f"{want.arquivo} já está em {folder}", file=out)
+        print(words.render("baixar_voz.ja_esta", {"arquivo": want.arquivo, "pasta": folder}),
+              file=out)
         return True
     part = folder / f"{want.arquivo}.parte"
-    print(f"baixando {want.url} ({max(1, want.tamanho // 1_000_000)} MB)", file=out, flush=True)
+    print(words.render("baixar_voz.baixando", {
+        "endereco": want.url, "megas": max(1, want.tamanho // 1_000_000)}), file=out, flush=True)
     try:
         with opener(want.url) as response, part.open("wb") as sink:  # type: ignore[attr-defined]
             for block in iter(lambda: response.read(BLOCK), b""):
                 sink.write(block)
     except OSError as error:
         part.unlink(missing_ok=True)
-        print(f"erro: não consegui baixar {want.arquivo} ({error}); sem internet? veja "
-              "models/README.md para fazê-lo à mão", file=err)
+        print(words.render("baixar_voz.nao_baixou", {"arquivo": want.arquivo,
+                                                     "motivo": str(error)}), file=err)
         return False
     size = part.stat().st_size
     if size != want.tamanho:
         part.unlink()
-        print(f"erro: {want.arquivo} veio com {size} bytes, esperava {want.tamanho}; "
-              "tente de novo", file=err)
+        print(words.render("baixar_voz.tamanho_errado", {
+            "arquivo": want.arquivo, "veio": size, "esperado": want.tamanho}), file=err)
         return False
     digest = sha256_of(part)
     if want.sha256 and digest != want.sha256:
         part.unlink()
-        print(f"erro: SHA-256 de {want.arquivo} é {digest}, esperava {want.sha256}", file=err)
+        print(words.render("baixar_voz.sha_errado", {
+            "arquivo": want.arquivo, "veio": digest, "esperado": want.sha256}), file=err)
         return False
     part.replace(target)
     return True
 
 
 def fetch_voice(files: Iterable[VoiceFile], folder: Path, out: TextIO, err: TextIO,
-                opener: Opener = urllib.request.urlopen) -> int:
+                words: Narrator, opener: Opener = urllib.request.urlopen) -> int:
     """Every file of the voice; 0 when all are there, 1 otherwise."""
     folder.mkdir(parents=True, exist_ok=True)
-    results = [fetch_file(want, folder, out, err, opener) for want in files]
+    results = [fetch_file(want, folder, out, err, words, opener) for want in files]
     if all(results):
-        print(f"voz do Piper pronta em {folder} (instale o Piper com pip install -e .[fala])",
-              file=out)
+        print(words.render("baixar_voz.pronta", {"pasta": folder}), file=out)
         return 0
-    print("a fala continua com o espeak-ng (a voz do Piper não foi baixada)", file=err)
+    print(words.render("baixar_voz.sem_piper", {}), file=err)
     return 1
 
 
 def main() -> int:
-    config = speech_config(load_rules())
-    return fetch_voice(config.piper_files, MODELS_DIR, sys.stdout, sys.stderr)
+    tables = load_rules()
+    return fetch_voice(speech_config(tables).piper_files, MODELS_DIR, sys.stdout, sys.stderr,
+                       tables.narration)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ def say_text(text: str, tables: Tables, wav: str | None, out: TextIO, err: TextI
     """Speak (or write) one text; 0 when done, 2 with one line saying what is missing."""
     text = " ".join(text.split())
     if not text:
-        print("erro: diga um texto para falar, como em: companion falar \"A tocha apagou.\"",
+        print(_error(tables, tables.narration.render("ferramentas.falar_sem_texto", {})),
               file=err)
         return NO_SPEAKERS
     config = speech_config(tables)
@@ -27,23 +27,28 @@ def say_text(text: str, tables: Tables, wav: str | None, out: TextIO, err: TextI
     try:
         voice, line = choose_voice(config, folder)
     except SpeechUnavailable as error:
-        print(f"erro: {error.message}", file=err)
+        print(_error(tables, error.message), file=err)
         return NO_SPEAKERS
     print(line, file=err, flush=True)
     if wav:
         seconds = write_wav(wav, voice.stream(text))
-        print(f"fala escrita em {wav} ({seconds:.1f} s)", file=out)
+        print(tables.narration.render("ferramentas.falar_escrita",
+                                      {"arquivo": wav, "segundos": f"{seconds:.1f}"}), file=out)
         return 0
     try:
         speakers = Speakers()
     except (ImportError, OSError) as error:
-        print(f"erro: sem alto-falantes ({error}); instale a voz com pip install -e .[voz] "
-              "(e libportaudio2), ou use --saida ARQUIVO.wav", file=err)
+        print(_error(tables, tables.narration.render("ferramentas.falar_sem_alto_falantes",
+                                                     {"motivo": str(error)})), file=err)
         return NO_SPEAKERS
     try:
         speakers.play(voice.stream(text), threading.Event())
     except Exception as error:  # PortAudio: no output device, busy device
-        print(f"erro: não consegui tocar a fala ({error}); use --saida ARQUIVO.wav",
-              file=err)
+        print(_error(tables, tables.narration.render("ferramentas.falar_nao_tocou",
+                                                     {"motivo": str(error)})), file=err)
         return NO_SPEAKERS
     return 0
+
+
+def _error(tables: Tables, reason: str) -> str:
+    return tables.narration.render("ferramentas.erro", {"motivo": reason})

@@ -27,25 +27,26 @@ from companion.tables.files import Tables
 from companion.voice.config import voice_config
 
 UNK = "[unk]"
-HINT = "diga, por exemplo, 'mestre, avançar'"
 _OPTION = "opcao"
 
 
-def _refused(text: str, why: str | None = None) -> ParseResult:
-    shown = " ".join(text.split())[:60]
-    reason = f" ({why})" if why else ""
-    return ParseResult(error=f"não entendi '{shown}' como comando por voz{reason}; {HINT}")
+def _refused(text: str, tables: Tables, why: str | None = None) -> ParseResult:
+    words = tables.narration
+    return ParseResult(error=words.render("voz.nao_entendi", {
+        "texto": " ".join(text.split())[:60], "motivo": why,
+        "dica": words.render("voz.dica", {})}))
 
 
 def read_voice(text: str, tables: Tables, known: Known = Known()) -> ParseResult:
     """The command a recogniser's text means, or why voice does not take it. Never raises."""
     said = " ".join(str(text).split())
     if not said:
-        return ParseResult(error=f"não ouvi nada; {HINT}")
+        return ParseResult(error=tables.narration.render(
+            "voz.nao_ouvi", {"dica": tables.narration.render("voz.dica", {})}))
     if UNK in said.split():
-        return _refused(said, "há palavras fora da lista de frases")
+        return _refused(said, tables, tables.narration.render("voz.fora_da_lista", {}))
     if _chat_only(said, tables):
-        return _refused(said, "pelo chat, sim; por voz diga 'desfazer'")
+        return _refused(said, tables, tables.narration.render("voz.so_pelo_chat", {}))
     why: str | None = None
     for reading in readings(said, tables, known):
         problem = _distrust(reading.match, reading.result, tables, known)
@@ -53,9 +54,9 @@ def read_voice(text: str, tables: Tables, known: Known = Known()) -> ParseResult
             return ParseResult(command=_clean(reading.result.command, tables, known))
         answer = bare_answer(reading.match)
         if problem is None and answer is not None:
-            problem = f"nenhum pedido espera '{answer}'"
+            problem = tables.narration.render("voz.ninguem_espera", {"resposta": answer})
         why = why or problem
-    return _refused(said, why)
+    return _refused(said, tables, why)
 
 
 def _chat_only(said: str, tables: Tables) -> bool:
@@ -103,9 +104,9 @@ def _distrust(match: Any, result: ParseResult, tables: Tables, known: Known) -> 
     """Why this reading is not trusted by voice (None: trusted)."""
     metadata = match.intent_metadata or {}
     if metadata.get("falta") or metadata.get("recusa"):
-        return "comando incompleto"
+        return tables.narration.render("voz.incompleto", {})
     if match.intent_sentence is not None and bare_value(match.intent_sentence):
-        return "só um valor, sem o comando"
+        return tables.narration.render("voz.so_um_valor", {})
     for entity in match.entities_list:
         if entity.is_wildcard and entity.name in _NAMES_IN_ARGS:
             problem = _names_in(result, _NAMES_IN_ARGS[entity.name], tables, known)
@@ -125,7 +126,7 @@ def _free_value(slot: str, value: str, tables: Tables, known: Known) -> str | No
     if slot == _OPTION:
         option = _without_article(said, tables)
         return None if option in known.waiting or option in prompt_options(tables) else \
-            f"'{value}' não é uma opção de pedido"
+            tables.narration.render("voz.nao_e_opcao", {"valor": value})
     allowed = set(config.free_lists.get(slot, ())) | known.learned_in(slot)
     if slot == "personagem":
         allowed |= known.names
@@ -133,7 +134,7 @@ def _free_value(slot: str, value: str, tables: Tables, known: Known) -> str | No
         return None
     if slot == "personagem" and known.any_name and _can_be_a_name(said, tables):
         return None
-    return f"'{value}' não está nas listas da voz"
+    return tables.narration.render("voz.fora_das_listas", {"valor": value})
 
 
 # wildcards the builder turns into character names: trusted when every name is known
@@ -143,7 +144,7 @@ _NAMES_IN_ARGS = {"ordem": "ordem", "ficha": "nome"}
 def _names_in(result: ParseResult, key: str, tables: Tables, known: Known) -> str | None:
     """'ordem de marcha ana bia e caio', 'personagem ana nível dois': known names only."""
     if result.command is None:
-        return "comando incompleto"
+        return tables.narration.render("voz.incompleto", {})
     value = result.command.args.get(key)
     names = value if isinstance(value, list) else [value]
     allowed = _people(tables, known)
@@ -151,7 +152,8 @@ def _names_in(result: ParseResult, key: str, tables: Tables, known: Known) -> st
                if not all(part in allowed or (known.any_name and _can_be_a_name(part, tables))
                           for part in [" ".join(fold(p).split())
                                        for p in _split_names(str(n), allowed)])]
-    return f"'{unknown[0]}' não é um personagem conhecido" if unknown else None
+    return tables.narration.render("voz.personagem_desconhecido", {"nome": unknown[0]}) \
+        if unknown else None
 
 
 def _can_be_a_name(said: str, tables: Tables) -> bool:
@@ -192,7 +194,7 @@ def _table_talk_value(match: Any, result: ParseResult, tables: Tables,
     words = " ".join(fold(str(match.original_text or "")).split()).split()
     first = words[1:2] if words[:1] == [config.wake_word] else words[:1]
     if first and first[0] in config.value_only_with_prompt:
-        return "nenhum pedido espera um valor de dado"
+        return tables.narration.render("voz.nenhum_valor_de_dado", {})
     if "opcao" not in command.args and not set(words) & config.answer_words:
-        return "nenhum pedido espera essa resposta"
+        return tables.narration.render("voz.nenhuma_resposta", {})
     return None

@@ -122,6 +122,7 @@ def start_voice(session: Any, tables: Tables, on_heard: Notify, on_status: Notif
                         session_runner(session), on_heard, on_status,
                         remember_in(utterances, session), notice=notice)
     listener.start()
-    line = f"voz ligada: modelo {folder.name}; diga '{config.wake_word}, avançar'"
+    line = tables.narration.render("voz.ligada", {"modelo": folder.name,
+                                                  "palavra": config.wake_word})
     return Voice(listener, line + (f"\n{notice}" if notice else ""), utterances,
                  laptop_microphone=True, names=taught)

@@ -143,7 +143,7 @@ def test_the_sheet_fields_are_listed_once_in_frases(tables: Tables) -> None:
 
 
 def test_every_sheet_field_is_an_argument_of_the_sheet_command(tables: Tables) -> None:
-    whole = tables.piece(ArgumentContract).with_sheet(["pv", "tochas"])
+    whole = tables.piece(ArgumentContract).with_sheet(["pv", "tochas"], tables.narration)
     assert whole.comandos["personagem"]["tochas"].tipo == "inteiro"
 
 
@@ -167,7 +167,7 @@ def test_the_sheet_command_must_be_in_the_contract(tables: Tables) -> None:
 def test_a_sheet_field_named_like_the_commands_own_argument_is_refused(tables: Tables) -> None:
     with pytest.raises(TableError, match=r"'mesa\.atributos' tem nome, que já é argumento de "
                                          r"'personagem'"):
-        tables.piece(ArgumentContract).with_sheet(["pv", "nome"])
+        tables.piece(ArgumentContract).with_sheet(["pv", "nome"], tables.narration)
 
 
 @pytest.mark.parametrize("name, args, message", [

@@ -10,6 +10,7 @@ from pathlib import Path
 from companion.speech.config import VoiceFile, speech_config
 from companion.speech.fetch import fetch_voice
 from companion.speech.voices import piper_model
+from companion.rules.loader import load_rules
 from companion.tables.files import Tables
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,7 +27,7 @@ def _served(tmp_path: Path, name: str, data: bytes, sha: str | None = None,
 
 def _fetch(files: list[VoiceFile], folder: Path) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
-    status = fetch_voice(files, folder, out, err)
+    status = fetch_voice(files, folder, out, err, load_rules().narration)
     return status, out.getvalue(), err.getvalue()
 
 
