@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.tables.files import Tables
 from companion.cli import main as companion_main
 from companion.cli.mesa import arguments
 from companion.cli.models import fetch_vosk_model
@@ -134,20 +135,22 @@ def _model_zip(tmp_path: Path, name: str) -> ModelDownload:
                          hashlib.sha256(data).hexdigest())
 
 
-def test_mesa_modelo_downloads_checks_and_unpacks_the_vosk_model(tmp_path: Path) -> None:
+def test_mesa_modelo_downloads_checks_and_unpacks_the_vosk_model(tmp_path: Path,
+                                                                  tables: Tables) -> None:
     name = "vosk-model-teste"
     want = _model_zip(tmp_path, name)
     models = tmp_path / "modelos"
     out, err = io.StringIO(), io.StringIO()
-    assert fetch_vosk_model(want, name, models, out, err) == 0, err.getvalue()
+    assert fetch_vosk_model(want, name, models, out, err, tables.narration) == 0, err.getvalue()
     assert (models / name / "am").is_dir() and not (models / want.file).exists()
     assert "pronto" in out.getvalue()
     out = io.StringIO()
-    assert fetch_vosk_model(want, name, models, out, err) == 0  # already there: kept
+    assert fetch_vosk_model(want, name, models, out, err, tables.narration) == 0  # already there: kept
     assert "já está" in out.getvalue() and "baixando" not in out.getvalue()
 
 
-def test_mesa_modelo_refuses_a_model_that_does_not_check_out(tmp_path: Path) -> None:
+def test_mesa_modelo_refuses_a_model_that_does_not_check_out(tmp_path: Path,
+                                                             tables: Tables) -> None:
     name = "vosk-model-teste"
     want = _model_zip(tmp_path, name)
     models = tmp_path / "modelos"
@@ -155,6 +158,6 @@ def test_mesa_modelo_refuses_a_model_that_does_not_check_out(tmp_path: Path) -> 
                         (ModelDownload(want.file, want.url, want.size + 1, want.sha256),
                          "bytes")):
         out, err = io.StringIO(), io.StringIO()
-        assert fetch_vosk_model(wrong, name, models, out, err) == 1
+        assert fetch_vosk_model(wrong, name, models, out, err, tables.narration) == 1
         assert said in err.getvalue()
         assert list(models.iterdir()) == []  # nothing half-made left behind

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TextIO
 
 from companion.speech.config import VoiceFile, speech_config
+from companion.tables.narration import Narrator
 from companion.speech.fetch import Opener, fetch_file, sha256_of, fetch_voice
 from companion.tables.files import Tables
 from companion.voice.config import ModelDownload, voice_config
@@ -22,37 +23,39 @@ def fetch_models(tables: Tables, folder: Path, out: TextIO, err: TextIO,
                  opener: Opener = urllib.request.urlopen) -> int:
     """The Vosk model, then the Piper voice, into folder; 0 when both are there, 1 otherwise."""
     config = voice_config(tables)
-    status = fetch_vosk_model(config.download, config.default_model, folder, out, err, opener)
-    piper = fetch_voice(speech_config(tables).piper_files, folder, out, err, opener)
+    words = tables.narration
+    status = fetch_vosk_model(config.download, config.default_model, folder, out, err, words,
+                              opener)
+    piper = fetch_voice(speech_config(tables).piper_files, folder, out, err, words, opener)
     return status or piper
 
 
 def fetch_vosk_model(want: ModelDownload, name: str, folder: Path, out: TextIO, err: TextIO,
-                     opener: Opener = urllib.request.urlopen) -> int:
+                     words: Narrator, opener: Opener = urllib.request.urlopen) -> int:
     """The zipped Vosk model `name` downloaded, checked and unpacked into folder; 0 when it
     is there, 1 (with one line saying why) otherwise."""
     target = folder / name
     if is_model(target):
-        print(f"o modelo de voz já está em {target}", file=out)
+        print(words.render("baixar_voz.modelo_ja_esta", {"alvo": target}), file=out)
         return 0
     folder.mkdir(parents=True, exist_ok=True)
     archive = VoiceFile(want.file, want.url, want.size, want.sha256)
-    if not fetch_file(archive, folder, out, err, opener):
+    if not fetch_file(archive, folder, out, err, words, opener):
         return 1
     packed = folder / want.file
     if not want.sha256:
-        print(f"aviso: SHA-256 de {want.file} é {sha256_of(packed)} (ainda não anotado em "
-              "tables/voz.yaml: confira e anote)", file=out)
+        print(words.render("baixar_voz.sha_nao_anotado", {"arquivo": want.file,
+                                                          "sha": sha256_of(packed)}), file=out)
     try:
         with zipfile.ZipFile(packed) as unpacking:
             unpacking.extractall(folder)
     except (zipfile.BadZipFile, OSError) as error:
-        print(f"erro: não consegui abrir {packed} ({error}); apague-o e tente de novo",
+        print(words.render("baixar_voz.zip_ruim", {"arquivo": packed, "motivo": error}),
               file=err)
         return 1
     packed.unlink()
     if not is_model(target):
-        print(f"erro: {target} ficou incompleto (faltam am/ e conf/)", file=err)
+        print(words.render("baixar_voz.modelo_incompleto", {"alvo": target}), file=err)
         return 1
-    print(f"modelo de voz pronto em {target}", file=out)
+    print(words.render("baixar_voz.modelo_pronto", {"alvo": target}), file=out)
     return 0

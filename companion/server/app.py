@@ -68,11 +68,16 @@ def create_app(session: ServedSession, tables: Tables | None = None, web_dir: Pa
     socketio = SocketIO(app, async_mode="threading", cors_allowed_origins=hosts.same_origin,
                         max_http_buffer_size=access.MAX_SOCKET_MESSAGE, manage_session=False,
                         logger=False, engineio_logger=False)
+    def foreign_host(host: str) -> str:
+        """The page for a Host that is not the table's (outside Flask: its own context)."""
+        with app.app_context():
+            return _message_page(tables, tables.narration.render("seguranca.host_titulo", {}),
+                                 tables.narration.render("seguranca.host_desconhecido", {
+                                     "host": host, "exemplo": base_url or
+                                     f"http://127.0.0.1:{ports.DEFAULT_PORT}"}))
+
     app.wsgi_app = hosts.HostGuard(  # type: ignore[method-assign]
-        app.wsgi_app, hosts.allowed_hosts(base_url, [qr.lan_ip()]),
-        lambda host: _message_page("Endereço desconhecido", tables.narration.render(
-            "seguranca.host_desconhecido", {"host": host, "exemplo": base_url or
-                                            "http://127.0.0.1:5000"})))
+        app.wsgi_app, hosts.allowed_hosts(base_url, [qr.lan_ip()]), foreign_host)
     guard.guard_messages(socketio.server, voice_socket.BINARY_EVENTS)
     guard.guard_transport(socketio.server)
     hub = sockets.Hub(socketio, session, tables, view_state, protocol.may_see,

@@ -26,16 +26,15 @@ def _full_at_open(tables: Tables, where: str) -> SessionError:
                                                 {"banco": where}))
 
 
-def _seed_refusal(where: str, meta: Meta, seed: int | str | None) -> str | None:
+def _seed_refusal(tables: Tables, where: str, meta: Meta, seed: int | str | None) -> str | None:
     """Why a stored campaign cannot be opened with this --seed (None: it can). A campaign
     with a secret has no seed to give; the secret is never shown."""
     if seed is None or (str(seed) == meta.seed and not dice_keys.is_secret(meta.secret)):
         return None
     if dice_keys.is_secret(meta.secret):
-        return (f"o banco '{where}' é de uma campanha com dados secretos (sem semente); "
-                "abra-o sem --seed ou use outro --db")
-    return (f"o banco '{where}' é de uma sessão com a semente {meta.seed}, não {seed}; "
-            f"abra-o sem --seed (ou com --seed {meta.seed}) ou use outro --db")
+        return tables.narration.render("sessao.dados_secretos", {"banco": where})
+    return tables.narration.render("sessao.outra_semente", {
+        "banco": where, "semente": meta.seed, "pedida": seed})
 
 
 class Opening(Core):
@@ -104,7 +103,7 @@ class Opening(Core):
                         else dice_keys.new_secret())
             log.write_meta(meta)
         else:
-            refusal = _seed_refusal(log.path, meta, seed)
+            refusal = _seed_refusal(tables, log.path, meta, seed)
             if refusal is not None:
                 log.close()
                 raise SessionError(refusal)

@@ -391,7 +391,7 @@ def test_a_chase_at_the_start_of_a_round_keeps_its_weather_encounter_and_activit
         tables) -> None:
     """RULES.md: every travel round gets its weather roll and encounter check once, at its
     start, even when a chase fills part of it; who did not act keeps their activity."""
-    from tests.conftest import Play
+    from tests.play_helpers import Play
     from tests.rules_helpers import new_character
 
     party = (new_character(id="ana", name="Ana", food=3, water=3),
@@ -413,7 +413,7 @@ def test_a_chase_at_the_start_of_a_round_keeps_its_weather_encounter_and_activit
 
 def test_a_dungeon_entered_at_the_start_of_a_round_had_its_weather_and_encounter(
         tables) -> None:
-    from tests.conftest import Play
+    from tests.play_helpers import Play
     from tests.rules_helpers import new_character
 
     party = (new_character(id="ana", name="Ana", food=3, water=3),)

@@ -319,7 +319,7 @@ def test_the_view_texts_come_from_narracao(tmp_path):
 
 def test_two_lights_of_one_kind_are_told_apart(tables):
     """Issue 26, 11: 'Tocha 1: 6 turnos · Tocha 2: 2 turnos', in the view, estado and tempo."""
-    from tests.conftest import Play
+    from tests.play_helpers import Play
 
     lit = State(dungeon=Dungeon(active=True, lights=(Timer("tocha", 2), Timer("tocha", 6),
                                                       Timer("lanterna", 24))))

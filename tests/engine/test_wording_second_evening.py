@@ -11,7 +11,7 @@ from companion.report import build
 from companion.report.source import open_campaign
 from companion.session import Session
 from companion.tables.files import Tables
-from tests.conftest import Play
+from tests.play_helpers import Play
 from tests.report_helpers import play as run_lines
 from tests.rules_helpers import new_character
 
