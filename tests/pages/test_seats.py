@@ -163,6 +163,9 @@ def test_a_name_joins_when_the_gm_accepts_it_and_not_when_refused(
         asked = gm.locator("#entries li.entry", has_text=words["pedido_novo"].replace(
             "{nome}", "Eva"))
         asked.wait_for()
+        # on top of the GM's phone, seen without scrolling (not down in "Lugares")
+        assert asked.evaluate("e => e.getBoundingClientRect().bottom <= innerHeight"), \
+            "o pedido de entrada fica abaixo da dobra no celular do Mestre"
         assert door.session.players() == []
         screenshot(gm, "entrada-pedido-mestre", full_page=False)
         asked.get_by_role("button", name=f"{words['aceitar']}: Eva").click()
