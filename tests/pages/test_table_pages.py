@@ -231,3 +231,21 @@ def test_a_die_that_never_gives_some_rows_is_warned(table: Table) -> None:
     saved = gm.locator("#regiao-floresta-sombria-salvo")
     wait_until(lambda: "salvo" in saved.inner_text() and "nunca saem" in saved.inner_text())
     assert _in_view(gm, "#regiao-floresta-sombria-salvo"), "'salvo' longe do botão Salvar"
+
+
+def test_a_player_sees_their_own_modifiers_and_not_the_others(table: Table) -> None:
+    """Issue 26 point 11: the player's own card shows its attribute modifiers (CON +1, DES +2),
+    as they roll with them; another player's card on their phone does not."""
+    gm = table.gm(TABLE_PHONE)
+    ana = table.player("Ana", TABLE_PHONE)
+    bruno = table.player("Bruno", TABLE_PHONE)
+    table.command(gm, "personagem Ana con 1 des 2")
+    table.command(gm, "personagem Bruno con -1")
+    mine = ana.locator("#me .pc")
+    wait_until(lambda: "CON +1" in mine.inner_text() and "DES +2" in mine.inner_text(),
+               message="Ana não vê os próprios modificadores")
+    wait_until(lambda: "CON -1" in bruno.locator("#me .pc").inner_text(),
+               message="Bruno não vê o próprio modificador")
+    others = ana.locator('.pc[data-personagem="bruno"]')  # Bruno's card on Ana's phone
+    assert all("CON" not in others.nth(i).inner_text() for i in range(others.count()))
+    screenshot(ana, "mesa26-modificadores", full_page=False)

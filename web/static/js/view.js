@@ -210,6 +210,7 @@ export function characterCard(c, { me = false } = {}) {
       stat("Comida", pick(c, "comida"), undefined, (v) => v <= 0),
       stat("Água", pick(c, "agua"), undefined, (v) => v <= 0),
       stat("Munição", pick(c, "municao")),
+      modifierStats(c),
       damageStats(c)),
     notes.length ? el("ul", { class: "notes" }, notes.map((n) => el("li", { text: n }))) : null);
 }
@@ -230,6 +231,15 @@ export function attributeDamage(c) {
     }
     return entry ? [String(entry), undefined] : null;
   }).filter(Boolean);
+}
+
+/** The attribute modifiers the viewer may see ({"con": 1, "des": 2}: the GM's and the
+ * character's own player's view) as "CON +1" chips, the way they roll with them. */
+function modifierStats(c) {
+  const raw = pick(c, "atributos");
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) return [];
+  const signed = (n) => (Number(n) > 0 ? `+${Number(n)}` : String(Number(n)));
+  return Object.entries(raw).map(([name, n]) => stat(String(name).toUpperCase(), signed(n)));
 }
 
 function damageStats(c) {
