@@ -127,6 +127,7 @@ def _speech(socketio: SocketIO, hub: sockets.Hub, tables: Tables,
     if listener is not None:
         speech_hub.deafen = listener.set_speaking
         listener.on_answer = speech_hub.answered
+        listener.on_refusal = speech_hub.refused
     hub.session.subscribe(speech_hub.on_events)
     hub.on_disconnect.append(speech_hub.forget)
     speech_socket.register(socketio, speech_hub)

@@ -32,7 +32,7 @@ from companion.history.replay import REPEAT
 from companion.server.rooms import GM_ROOM, NAMESPACE, TABLE_ROOM
 from companion.server.sockets import Hub
 from companion.speech.announce import (SILENCE, Choice, Place, Said, speaker_for, to_say)
-from companion.speech.config import SpeechConfig, speech_config
+from companion.speech.config import ANSWER, SpeechConfig, speech_config
 from companion.speech.speaker import Output, Speaker, Speakers
 from companion.speech.voices import SpeechUnavailable, choose_voice
 from companion.tables.files import Tables
@@ -97,6 +97,29 @@ class SpeechHub:
         `repetir` asks for events already said: they are said again."""
         if events and not any(event.get("command") == SILENCE for event in events):
             self._announce(events, by_voice=True, again=command == REPEAT)
+
+    def refused(self, reason: str, table_safe: bool) -> None:
+        """Why a spoken command did nothing, said as its answer to the GM (GM-only; the laptop
+        says it when it may say the GM's, or when it is `table_safe`: "não entendi …")."""
+        try:
+            said = Said(0, "gm", frozenset({ANSWER}), table_safe)
+            with self._lock:
+                places = ([Place(LAPTOP, "notebook")] if self.speaker is not None else []) + \
+                    [p for sid, p in self._pages.items() if self.hub.connections.find(sid)]
+                place = speaker_for(said, self.choice, places)
+                number = next(self._repeats)
+            if place is None:
+                return
+            text = self.config.spoken(reason)
+            if place.role == "notebook":
+                assert self.speaker is not None
+                self.speaker.say(("recusa", number), text)
+                return
+            self.socketio.server.emit("fala", {"id": f"recusa-{number}", "texto": text,
+                                               "avisos": [ANSWER], "de_novo": False},
+                                      to=place.id, namespace=NAMESPACE)
+        except Exception:  # speech must never break a command
+            log.exception(self.words.render("servidor.falha_recusa_falada", {}))
 
     def _announce(self, batch: list[dict[str, Any]], by_voice: bool,
                   again: bool = False) -> None:

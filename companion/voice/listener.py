@@ -85,6 +85,8 @@ class Listener:
         # the events of each command said by voice (its answer), for whoever says it aloud
         # (events, the command's name)
         self.on_answer: Callable[[list[dict[str, Any]], str], None] | None = None
+        # a spoken command not understood or refused: why, and whether the table may hear it
+        self.on_refusal: Callable[[str, bool], None] | None = None
 
     # ------------------------------------------------------------------ control
 
@@ -231,3 +233,16 @@ class Listener:
         report["aceito"] = verdict.command is not None
         report["codigo"] = verdict.outcome
         self._on_heard(report)
+        self._say_refusal(verdict)
+
+    def _say_refusal(self, verdict: Any) -> None:
+        """The GM hears why a spoken command did nothing: a command the rules refused (its
+        reason is the GM's: it may name what the table does not know), or one not understood
+        when it was said to the companion (the wake word, push-to-talk), never table chatter
+        heard in "sempre"."""
+        if self.on_refusal is None or verdict.command is not None or not verdict.reason:
+            return
+        if verdict.outcome == "recusado":
+            self.on_refusal(verdict.reason, False)
+        elif self._state.mode != "sempre":
+            self.on_refusal(verdict.reason, True)

@@ -59,3 +59,32 @@ def test_a_spoken_question_is_answered_aloud_once(voiced: Any, tmp_path: Path) -
         wait_until(lambda: not listener.deaf(), what="o microfone ouve de novo depois do eco")
     finally:
         gm.sio.disconnect()
+
+
+def test_a_spoken_command_that_is_refused_is_said_to_the_gm(session: Any, ko_model: Any,
+                                                            tmp_path: Path) -> None:
+    """Issue 26 point 11: a spoken command the rules refuse ('turno' while travelling) is not
+    silent: its reason is said as the answer — on the GM's page (GM-only: a reason may name
+    what the table does not know), never by the laptop when it may not say the GM's."""
+    made: list[Any] = []
+    factory = korean_voice(ko_model, session, load_rules(), {"감사합니다": "turno"}, made=made)
+    running = start_in_thread(session, voice=factory, speech_output=Recorder(0.05))
+    gm = Peer(running.url, {"token": SERVER_GM_TOKEN})
+    try:
+        gm.welcome()
+        assert gm.sio.call("fala_preferencias", {"pagina": True}, timeout=10)["ok"]
+        assert gm.sio.call("voz_modo", {"modo": "sempre"}, timeout=10)["ok"]
+        wav = speak("감사합니다", "ko", tmp_path / "turno.wav", pad=(0.3, 0.6))
+        for chunk in wav_chunks(wav):
+            gm.sio.emit("voz_audio", chunk)
+        gm.sio.call("voz_fim", None, timeout=10)
+        heard = wait_until(lambda: gm.of("voz"), what="o relato da voz")
+        assert not heard[0]["aceito"] and heard[0]["codigo"] == "recusado", heard
+        said = wait_until(lambda: gm.of("fala"), what="a recusa dita na página do Mestre")
+        assert said[0]["texto"] == running.app.extensions["mesa_speech"].config.spoken(
+            heard[0]["motivo"])
+        speech = running.app.extensions["mesa_speech"]
+        assert speech.config.spoken(heard[0]["motivo"]) not in speech.speaker.said
+    finally:
+        gm.sio.disconnect()
+        running.stop()
