@@ -17,6 +17,7 @@ random moment (sometimes while it is still starting) and checks, before the next
 """
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -32,6 +33,7 @@ from typing import Any
 import requests
 import socketio
 
+from companion.engine.characters import slug
 from companion.history.projection import project
 from companion.tables.protocol import may_see as visible_to
 from companion.session import Session
@@ -131,10 +133,13 @@ class Round:
     def drive_player(self) -> None:
         seen = self.witness.received_player
         since = seen[-1]["seq"] if seen else 0
-        if self.witness.player_token is None:
+        stored = self._stored_token("ana")
+        if self.witness.player_token is None or stored is None:
             # killed after Ana's join was committed, before her phone heard its token: her
-            # seat is held (a join by name is refused), so the phone takes the stored token
-            self.witness.player_token = self._stored_token("ana")
+            # seat is held (a join by name is refused), so the phone takes the stored token;
+            # or an undo took the character her join made and freed the seat (no token left):
+            # the phone joins again by name, as the page does after `lugar_liberado`
+            self.witness.player_token = stored
         auth = ({"token": self.witness.player_token, "desde": since}
                 if self.witness.player_token else {"nome": "Ana"})
         self._drive(auth, seen, self.witness.acked_player, PLAYER_TEXTS)
@@ -212,7 +217,9 @@ class Round:
 
 
 class Reference:
-    """An independent replay: a fresh in-memory session running the stored texts in order."""
+    """An independent replay: a fresh in-memory session running the stored texts in order. A
+    `personagem Nome` that a phone's join made is replayed as that join (so an undo of it frees
+    the seat here too, as the live server recorded)."""
 
     def __init__(self, tables: Tables) -> None:
         self.session = Session.open(None, SEED, tables)
@@ -222,13 +229,27 @@ class Reference:
         with sqlite3.connect(db) as raw:
             rows = raw.execute("SELECT n, text, actor FROM commands WHERE n > ? ORDER BY n",
                                (self.done,)).fetchall()
+            joined = _joined(raw)
         for n, text, actor in rows:
             self.done = n
             if actor == "sistema":  # a seat freed (an undo took its character): not a command
                 continue
+            name = text.removeprefix("personagem ") if text.startswith("personagem ") else None
+            if name and slug(name) in joined and \
+                    all(c.id != slug(name) for c in self.session.state.party):
+                self.session.join_player(name)
+                continue
             result = self.session.run(text, actor=actor)
             assert result.ok, f"comando {n} {text!r} recusado na repetição: {result.error}"
             self.done = n
+
+
+def _joined(raw: sqlite3.Connection) -> set[str]:
+    """The characters phones joined: seated now, or whose seat an undo freed."""
+    seated = {row[0] for row in raw.execute("SELECT character_id FROM players")}
+    freed = {json.loads(row[0]).get("personagem") for row in raw.execute(
+        "SELECT args FROM commands WHERE name = 'lugar_liberado'")}
+    return seated | {c for c in freed if isinstance(c, str)}
 
 
 def integrity(db: Path) -> str:
