@@ -141,7 +141,7 @@ class Round:
             # the phone joins again by name, as the page does after `lugar_liberado`
             self.witness.player_token = stored
         auth = ({"token": self.witness.player_token, "desde": since}
-                if self.witness.player_token else {"nome": "Ana"})
+                if self.witness.player_token else {"nome": "Ana", "desde": since})
         self._drive(auth, seen, self.witness.acked_player, PLAYER_TEXTS)
 
     def _stored_token(self, character: str) -> str | None:
