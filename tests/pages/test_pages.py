@@ -230,7 +230,7 @@ def test_screenshots_of_a_session_in_play(tmp_path: Any, tables: Any, browser: A
     """A scripted evening (travel, then a dungeon: torch, spell, monsters, a failed panic test
     that cost Ana 2 SAB, two more waiting for her), then the three pages as the README shows them (served as `companion serve` would,
     with a LAN address for the phones)."""
-    with live_table(tmp_path, tables, browser, base_url="http://192.168.0.12:5000") as table:
+    with live_table(tmp_path, tables, browser, base_url="http://192.168.0.12:8765") as table:
         play_the_evening_and_shoot(table)
 
 
@@ -260,7 +260,7 @@ def play_the_evening_and_shoot(table: Table) -> None:
     assert "3 goblins" in tally and "50 moedas de ouro" in tally and "d20" in tally
     assert "Ana" in ana.locator("#me").inner_text() and "Bia" in ana.locator("#party").inner_text()
     assert "Escudo arcano" in mesa.locator("#glance").inner_text()
-    mesa.locator("#url", has_text="192.168.0.12:5000").wait_for()
+    mesa.locator("#url", has_text="192.168.0.12:8765").wait_for()
     # on a laptop the log sits beside the actions, not below them
     log, actions = laptop.locator("#log").bounding_box(), laptop.locator("#quick").bounding_box()
     assert log["x"] > actions["x"] + actions["width"] and log["y"] < 300
