@@ -116,6 +116,11 @@ def test_campaigns_by_name_then_listed(monkeypatch: pytest.MonkeyPatch, tmp_path
     assert listed[0].startswith("Tumba do Rei: jogada por último em ")
     assert "1 sessão" in listed[0] and "kB" in listed[0]
     assert companion_main(["verificar", "--campanha", "Tumba do Rei"]) == 0
+    # the voice-name tools read a campaign by name too, as the README promises of every tool
+    assert companion_main(["voz", "nomes", "--campanha", "Tumba do Rei"]) == 0
+    assert companion_main(["voz", "esquecer", "--campanha", "Tumba do Rei", "Ogro"]) == 1
+    assert "não é nome aprendido nesta campanha" in capsys.readouterr().err  # read, refused
+    assert "--db" not in capsys.readouterr().err
     with pytest.raises(SystemExit) as both:
         companion_main(["exportar", "--campanha", "Tumba do Rei", "--db", str(made),
                         "--formato", "csv", "--saida", str(tmp_path / "e.csv")])

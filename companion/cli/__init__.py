@@ -181,13 +181,13 @@ def build_parser(prog: str = "companion", epilog: str | None = None) -> argparse
     learned = voice_actions.add_parser("nomes", help="os nomes que a campanha ensinou às listas "
                                                      "da voz (digitados em monstro, item, "
                                                      "tesouro, magia)")
-    learned.add_argument("--db", metavar="ARQUIVO", required=True, help="o banco da campanha")
+    _add_campaign_file(learned)
     learned.add_argument("--json", action="store_true", help="um objeto JSON por nome")
     _add_common(learned, session=False)
     forget = voice_actions.add_parser("esquecer", help="tira nomes aprendidos das listas da voz "
                                                        "da campanha (voltam se digitados de "
                                                        "novo)")
-    forget.add_argument("--db", metavar="ARQUIVO", required=True, help="o banco da campanha")
+    _add_campaign_file(forget)
     forget.add_argument("nomes", nargs="+", metavar="NOME")
     _add_common(forget, session=False)
 
