@@ -48,6 +48,19 @@ def test_one_who_acted_this_round_or_an_unknown_name_is_refused(play: Play) -> N
     assert play.state == before
 
 
+def test_without_a_name_the_party_is_named(session: Session) -> None:
+    """'remover personagem' alone is this command (not 'monstro remover'), refused with the
+    party's names, like 'pânico' alone."""
+    for name in ("Ana", "Bruno"):
+        assert session.run(f"personagem {name}").ok
+    before = session.state
+    refused = session.run("remover personagem")
+    assert not refused.ok
+    assert refused.error == ("diga quem sai do grupo: Ana ou Bruno — por exemplo, "
+                             "'remover personagem Ana'")
+    assert session.state == before
+
+
 @pytest.fixture
 def session(tmp_path: Path, tables: Tables) -> Iterator[Session]:
     opened = Session.open(tmp_path / "mesa.db", 7, tables, gm_token="g" * 20)
