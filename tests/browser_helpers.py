@@ -125,6 +125,16 @@ def readme_screenshot(page: Any, name: str, height: int | None = None) -> Path |
     return path
 
 
+def open_report(page: Any) -> Any:
+    """The tab a GM's or a player's page opens with its "Relatório" link (the page POSTs its
+    token: it is never in an address), loaded."""
+    with page.context.expect_page() as opened:
+        page.locator("#report-link").click()
+    report = opened.value
+    report.wait_for_load_state()
+    return report
+
+
 def log_seqs(page: Any, selector: str = "#log") -> list[int]:
     """The seq numbers of the log entries on a page, in DOM order."""
     return page.eval_on_selector_all(

@@ -43,8 +43,8 @@ def report(campaign: Campaign, tables: Tables, number: int | None = None,
 
 def html(campaign: Campaign, tables: Tables, number: int | None = None, viewer: str = GM,
          viewer_name: str | None = None, standalone: bool = True,
-         downloads: Mapping[str, str] | None = None,
-         session_links: Mapping[int, str] | None = None) -> str:
+         downloads: Mapping[str, render.Post] | None = None,
+         session_links: Mapping[int, render.Post] | None = None) -> str:
     made = report(campaign, tables, number, viewer, viewer_name)
     listed = render.sessions_list(all_sessions(campaign), tables, session_links,
                                   made.span.number, counts=made.gm)

@@ -4,9 +4,13 @@
 stylesheet (/static/css/relatorio.css: the pages' CSP allows no inline style); as a standalone
 file (`companion relatorio --saida`) the same stylesheet is written inside it, so the file opens
 anywhere with nothing else.
+
+The served page's links (another session, the downloads) are small forms that POST the viewer's
+token (`Post`): a token in an address stays in the history, the address bar and the logs.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from html import escape
 from pathlib import Path
@@ -23,8 +27,25 @@ from companion.tables.files import Tables
 STYLESHEET = places.program_folder("web") / "static" / "css" / "relatorio.css"
 
 
+@dataclass(frozen=True)
+class Post:
+    """A link of the served report: a form posting these hidden fields to `action`."""
+
+    action: str
+    fields: tuple[tuple[str, str], ...]
+
+
 def _e(value: Any) -> str:
     return escape(str(value))
+
+
+def _post(target: Post, label: str) -> str:
+    """A button that looks like a link and POSTs the target's fields (the CSP allows forms
+    to this origin only)."""
+    hidden = "".join(f"<input type=\"hidden\" name=\"{_e(name)}\" value=\"{_e(value)}\">"
+                     for name, value in target.fields)
+    return (f"<form class=\"ir\" method=\"post\" action=\"{_e(target.action)}\">{hidden}"
+            f"<button type=\"submit\">{_e(label)}</button></form>")
 
 
 def _table(head: Sequence[str], rows: Iterable[Sequence[Any]], css: str = "") -> str:
@@ -262,14 +283,14 @@ def _log(report: Report, w: ReportWords) -> str:
 
 
 def sessions_list(spans: Sequence[SessionSpan], tables: Tables,
-                  link: Mapping[int, str] | None = None, current: int | None = None,
+                  link: Mapping[int, Post] | None = None, current: int | None = None,
                   counts: bool = True) -> str:
     """The campaign's sessions (number, start, end, commands), each linked to its report."""
     w = tables.piece(ReportWords)
     rows = []
     for span in reversed(spans):
-        href = (link or {}).get(span.number)
-        shown = f"<a href=\"{_e(href)}\">{_e(w.label('ver'))} {span.number}</a>" if href \
+        target = (link or {}).get(span.number)
+        shown = _post(target, f"{w.label('ver')} {span.number}") if target \
             else _e(span.number)
         mark = " class=\"atual\"" if span.number == current else ""
         ended = when(span.ended) if span.ended else w.sessao_atual
@@ -285,7 +306,7 @@ def sessions_list(spans: Sequence[SessionSpan], tables: Tables,
 
 
 def page(report: Report, tables: Tables, standalone: bool = True,
-         downloads: Mapping[str, str] | None = None, sessions_html: str = "") -> str:
+         downloads: Mapping[str, Post] | None = None, sessions_html: str = "") -> str:
     """The whole report document."""
     w = tables.piece(ReportWords)
     if report.gm:
@@ -304,8 +325,8 @@ def page(report: Report, tables: Tables, standalone: bool = True,
         parts += [_voice(report, w), _undone(report, w), _gm_notes(report, w)]
     parts.append(_log(report, w))
     if downloads:
-        links = "".join(f"<li><a href=\"{_e(href)}\" download>{_e(w.label(key))}</a></li>"
-                        for key, href in downloads.items())
+        links = "".join(f"<li>{_post(target, w.label(key))}</li>"
+                        for key, target in downloads.items())
         parts.append(_section("exportar", w.section("exportar"),
                               f"<ul class=\"baixar\">{links}</ul>"
                               f"<p class=\"dica\">{_e(w.label('imprimir'))}</p>"))

@@ -1,8 +1,11 @@
 """/relatorio: the session report for the GM (everything) or a player (what they saw), the
 list of the campaign's sessions, and the downloads (events as CSV/JSON, the standalone HTML).
 
-The token in the address says whose report it is: the GM's token gives the GM's report, a
-player's token that player's version. The report is read from the session's SQLite file (a
+The token says whose report it is: the GM's token gives the GM's report, a player's token that
+player's version. It never rides in the address (the history, the address bar, the Referer and
+the logs would keep it): the pages POST it in a form field `token` (their "Relatório" link, and
+the report's own links to other sessions and downloads), tools send `Authorization: Bearer`.
+A `?token=` in the address is not read. The report is read from the session's SQLite file (a
 second, read-only use of the same log), never from the live state.
 
 A report costs the laptop a read of the whole log and a build: one is built at a time (the
@@ -16,7 +19,6 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from typing import Any, Callable, Hashable
-from urllib.parse import urlencode
 
 from flask import Blueprint, Response, request
 
@@ -24,6 +26,7 @@ from companion.tables import protocol
 from companion.tables.errors import CompanionError
 from companion.report import build
 from companion.report.export import SEPARATORS
+from companion.report.render import Post
 from companion.report.source import ReportError, read_log, session_number
 from companion.server import access, tokens
 from companion.server.served import ServedSession
@@ -112,12 +115,16 @@ def blueprint(session: ServedSession, tables: Any,
                        "O relatório precisa do link do Mestre, ou abra-o pela página do "
                        "jogador (link “Relatório”, no alto).", 403)
 
-    def address(path: str, token: str, number: int | None = None) -> str:
-        query = {"token": token, **({"sessao": number} if number is not None else {})}
-        return f"{path}?{urlencode(query)}"
+    def address(path: str, token: str, number: int) -> Post:
+        return Post(path, (("token", token), ("sessao", str(number))))
+
+    def given() -> str | None:
+        """The viewer's token: a posted form's field, or `Authorization: Bearer`."""
+        posted = request.form.get("token") if request.method == "POST" else None
+        return posted or access.bearer_token(request.headers.get("Authorization"))
 
     def whose() -> tuple[str, str | None, str] | None:
-        token = request.args.get("token")
+        token = given()
         found: list[tuple[str, str | None]] = []
 
         def right() -> bool:
@@ -136,7 +143,7 @@ def blueprint(session: ServedSession, tables: Any,
             "limites.relatorio_devagar", {"capacidade": REPORTS_PER_WINDOW,
                                           "segundos": f"{REPORT_WINDOW:g}"}), 429)
 
-    @pages.get("/relatorio")
+    @pages.route("/relatorio", methods=["GET", "POST"])
     def report_page() -> Response | tuple[Response, int]:
         who = whose()
         if who is None:
@@ -146,7 +153,7 @@ def blueprint(session: ServedSession, tables: Any,
         if slow is not None:
             return slow
         try:
-            number = session_number(request.args.get("sessao"))
+            number = session_number(request.values.get("sessao"))
             with building:
                 page = make_page(viewer, name, token, number)
         except CompanionError as error:
@@ -168,7 +175,7 @@ def blueprint(session: ServedSession, tables: Any,
                                            standalone=False, downloads=downloads,
                                            session_links=links))
 
-    @pages.get("/relatorio/<name>")
+    @pages.route("/relatorio/<name>", methods=["GET", "POST"])
     def download(name: str) -> Response | tuple[Response, int]:
         who = whose()
         if who is None:
@@ -177,7 +184,7 @@ def blueprint(session: ServedSession, tables: Any,
         if name not in EXPORTS and name != "relatorio.html":
             return message("Erro 404", "arquivo desconhecido; baixe eventos.csv, "
                                         "eventos.json ou relatorio.html", 404)
-        separator = request.args.get("separador", ",")
+        separator = request.values.get("separador", ",")
         if separator not in SEPARATORS:
             return message("Erro 400", f"separador inválido: '{separator}'; use , ou ; "
                                         "(eventos.csv?separador=;)", 400)
@@ -186,7 +193,7 @@ def blueprint(session: ServedSession, tables: Any,
             return slow
         mimetype = "text/html" if name == "relatorio.html" else EXPORTS[name][1]
         try:
-            number = session_number(request.args.get("sessao"))
+            number = session_number(request.values.get("sessao"))
             with building:
                 campaign, last = campaigns.get()
                 span = build.find_session(campaign, number)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.browser_helpers import GM_TOKEN, TABLE_PHONE, screenshot, wait_until
+from tests.browser_helpers import TABLE_PHONE, open_report, screenshot, wait_until
 from tests.pages.page_helpers import Table
 
 
@@ -106,10 +106,8 @@ def test_the_report_fits_a_390_px_phone_for_the_gm_and_a_player(table: Table) ->
     gm = table.gm(TABLE_PHONE)
     for text in ("personagem Ana", "avançar", "explorar", "encerrar sessão", "avançar"):
         table.command(gm, text)
-    player = next(p for p in table.session.players() if p.name == "Ana")
-    for who, token in (("mestre", GM_TOKEN), ("jogador", player.token)):
-        report = table.page(f"relatório {who}", f"/relatorio?token={token}",
-                            table.context(TABLE_PHONE))
+    for who, page in (("mestre", gm), ("jogador", ana)):
+        report = open_report(page)  # the page POSTs its token
         report.locator("h1").wait_for()
         screenshot(report, f"mesa26-relatorio-{who}")
         report.locator("#sessoes").scroll_into_view_if_needed()

@@ -68,7 +68,8 @@ def test_serve_goes_on_with_the_last_session(tmp_path: Path, tables: Tables) -> 
                              headers={"Authorization": "Bearer segredo-123"}).json()
         assert [(c["nome"], c["comida"]) for c in state["grupo"]] == \
             [(c.name, c.food) for c in party]
-        page = requests.get(f"{base}/relatorio?token=segredo-123", timeout=5).text
+        page = requests.get(f"{base}/relatorio", timeout=5,
+                            headers={"Authorization": "Bearer segredo-123"}).text
         # just after "encerrar sessão": the session just closed, the new one a click away
         assert "Relatório da sessão 1" in page and 'data-sessao="2"' in page
         process.send_signal(signal.SIGINT)

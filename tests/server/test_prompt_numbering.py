@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import json
 from typing import Any
-from urllib.parse import quote
-from urllib.request import urlopen
+from urllib.request import Request, urlopen
 
 from companion.report import build
 from companion.report.source import open_campaign
@@ -246,7 +245,8 @@ def test_a_players_report_and_exports_use_their_own_prompt_numbers(peers, server
     gm_ok(gm, "responder pedido 4 12")  # Bia's prompt 1, answered for her by the GM
     gm_ok(gm, "pânico Bia")  # the log's 5: her 2
     gm_ok(gm, "cancelar pedido 5")
-    exported = json.loads(urlopen(f"{server.url}/relatorio/eventos.json?token={quote(token)}").read())
+    exported = json.loads(urlopen(Request(f"{server.url}/relatorio/eventos.json", headers={
+        "Authorization": f"Bearer {token}"})).read())
     said = [(e["dados"], e["texto"], e["comando_texto"]) for e in exported["eventos"]]
     ids = [d["pedido"]["id"] if isinstance(d.get("pedido"), dict) else d["pedido"]
            for d, _text, _command in said if "pedido" in d]
@@ -255,7 +255,8 @@ def test_a_players_report_and_exports_use_their_own_prompt_numbers(peers, server
     for global_only in ("pedido 4", "pedido 5", "Pedido 5"):
         assert global_only not in written, written
     assert "responder pedido 1 12" in written and "cancelar pedido 2" in written
-    page = urlopen(f"{server.url}/relatorio?token={quote(token)}").read().decode()
+    page = urlopen(Request(f"{server.url}/relatorio", headers={
+        "Authorization": f"Bearer {token}"})).read().decode()
     assert "pedido 4" not in page and "pedido 5" not in page and "Pedido 5" not in page
 
 

@@ -141,8 +141,8 @@ def test_a_formula_typed_by_a_player_exports_as_text(server: RunningServer,
     finally:
         eva.close()
     assert [c.text for c in session.commands()[-2:]] == ["rolar 1d6", "rolar 1d6"]
-    exported = requests.get(f"{server.url}/relatorio/eventos.csv",
-                            params={"token": GM_TOKEN}, timeout=30)
+    exported = requests.post(f"{server.url}/relatorio/eventos.csv",
+                             data={"token": GM_TOKEN}, timeout=30)
     assert exported.status_code == 200
     cells = [value for row in csv.reader(io.StringIO(exported.text)) for value in row]
     assert "HYPERLINK" not in exported.text

@@ -8,6 +8,7 @@ import { promptCard } from "./prompt-card.js";
 import { pages, seatText } from "./pages.js";
 import { answerSummary, followsAnswer, isOwnAnswer } from "./answer.js";
 import { deviceLink, leaveDialog } from "./lugares.js";
+import { reportLink } from "./relatorio-link.js";
 
 const TOKEN_KEY = "mesa.jogador.token";
 const NAME_KEY = "mesa.jogador.nome";
@@ -107,11 +108,10 @@ function welcome(data) {
   render(state);
 }
 
-// This player's version of the session report: only what they saw.
+// This player's version of the session report: only what they saw (the token POSTed).
+reportLink($("#report-link"), () => (identity && identity.token) || "");
 function showReportLink(token) {
-  const link = $("#report-link");
-  link.hidden = !token;
-  if (token) link.href = `/relatorio?token=${encodeURIComponent(token)}`;
+  $("#report-link").hidden = !token;
 }
 
 function refused(reason) {
