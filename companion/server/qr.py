@@ -57,7 +57,9 @@ class Links:
 
     @property
     def gm(self) -> str:
-        return f"{self.base}/mestre?token={quote(self.gm_token, safe='')}"
+        """The GM's link: the token in the fragment, which the browser never sends (the page
+        keeps it and takes it out of the address bar)."""
+        return f"{self.base}/mestre#token={quote(self.gm_token, safe='')}"
 
 
 def player_url(base: str) -> str:

@@ -9,6 +9,7 @@ from typing import Any, Iterator
 
 import pytest
 
+from companion.server import qr
 from companion.tables.files import Tables
 from tests.browser_helpers import GM_TOKEN, PHONE, LiveTable
 from tests.pages.page_helpers import live_table
@@ -30,3 +31,21 @@ def test_the_gm_token_leaves_the_address_bar_after_load(table: LiveTable, link: 
     assert page.evaluate("localStorage.getItem('mesa.mestre.token')") == GM_TOKEN
     page.go_back()  # the entry before is the blank tab, not the link with the token
     assert GM_TOKEN not in page.url
+
+
+def test_the_terminals_gm_link_logs_in_and_leaves_no_token_behind(table: LiveTable) -> None:
+    """The link `serve` prints (qr.Links.gm) carries the token in the fragment: the first
+    request has none, the page logs in, and the address bar and history keep none."""
+    context = table.context(PHONE)
+    asked: list[str] = []
+    context.on("request", lambda request: asked.append(request.url))
+    link = qr.Links(table.server.url, GM_TOKEN).gm
+    assert link == f"{table.server.url}/mestre#token={GM_TOKEN}"
+    page = context.new_page()
+    page.goto(link)
+    page.locator("#status.on").wait_for()
+    assert asked[0] == f"{table.server.url}/mestre"  # the fragment never left the browser
+    assert page.url == table.server.url + "/mestre"
+    assert page.evaluate("localStorage.getItem('mesa.mestre.token')") == GM_TOKEN
+    page.go_back()  # the link's entry was replaced: before it, the blank tab
+    assert page.url == "about:blank"

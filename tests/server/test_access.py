@@ -125,7 +125,7 @@ def test_links_and_banner() -> None:
     links = qr.Links("http://192.168.1.20:5000", "a b/c")
     assert links.player == "http://192.168.1.20:5000/jogador"
     assert links.table == "http://192.168.1.20:5000/mesa"
-    assert links.gm == "http://192.168.1.20:5000/mestre?token=a%20b%2Fc"
+    assert links.gm == "http://192.168.1.20:5000/mestre#token=a%20b%2Fc"  # never sent
     text = qr.banner(links)
     assert links.player in text and links.gm in text and links.table in text
     assert "█" in text or "▀" in text  # the QR code itself

@@ -7,6 +7,7 @@ import { pages } from "./pages.js";
 import { undoTracker } from "./undo.js";
 import { entryRequests, seatsList } from "./lugares.js";
 import { rulesScreen } from "./regras.js";
+import { reportLink } from "./relatorio-link.js";
 
 const TOKEN_KEY = "mesa.mestre.token";
 // On a phone the bar at the bottom keeps to the command box and ONE line of the last result.
@@ -22,7 +23,7 @@ const maxLines = (phone) => {
   return Math.max(1, Number(phone ? rules.linhas_no_celular : rules.linhas) || 1);
 };
 
-// The token comes in the link (`?token=…` from the terminal, or `#token=…`): this browser keeps
+// The token comes in the link (`#token=…` from the terminal, or `?token=…`): this browser keeps
 // it and the address bar and its history entry forget it, as a second device's link does.
 function gmToken() {
   const fromUrl = new URLSearchParams(window.location.hash.slice(1)).get("token")
@@ -34,8 +35,8 @@ function gmToken() {
   return fromUrl || store.get(TOKEN_KEY) || "";
 }
 
-// The session report opens with this GM's token (the report page has no socket of its own).
-$("#report-link").href = `/relatorio?token=${encodeURIComponent(gmToken())}`;
+// The session report opens with this GM's token, POSTed (the report page has no socket of its own).
+reportLink($("#report-link"), gmToken);
 
 let state = {};
 let renderedMode = null;
