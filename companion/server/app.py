@@ -77,7 +77,7 @@ def create_app(session: ServedSession, tables: Tables | None = None, web_dir: Pa
                                      f"http://127.0.0.1:{ports.DEFAULT_PORT}"}))
 
     app.wsgi_app = hosts.HostGuard(  # type: ignore[method-assign]
-        app.wsgi_app, hosts.allowed_hosts(base_url, [qr.lan_ip()]), foreign_host)
+        app.wsgi_app, lambda: hosts.allowed_hosts(base_url, qr.own_addresses()), foreign_host)
     guard.guard_messages(socketio.server, voice_socket.BINARY_EVENTS)
     guard.guard_transport(socketio.server)
     hub = sockets.Hub(socketio, session, tables, view_state, protocol.may_see,

@@ -80,6 +80,11 @@ def lan_ip() -> str:
     return choose_address(_routed_address(), _adapters())
 
 
+def own_addresses() -> list[str]:
+    """The address phones are shown, then every IPv4 address of this machine's adapters."""
+    return [lan_ip(), *(address for adapter in _adapters() for address in adapter.addresses)]
+
+
 def choose_address(routed: str | None, adapters: Sequence[Adapter]) -> str:
     """The address phones should open: the routed one unless a virtual adapter owns it, else
     the first private address of a real adapter, else the routed one, else 127.0.0.1."""

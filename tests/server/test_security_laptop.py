@@ -15,8 +15,8 @@ from typing import Any, Iterator
 import pytest
 import requests
 
-from companion.server.app import RunningServer
-from companion.server.hosts import host_of, on_laptop, same_origin
+from companion.server.app import RunningServer, start_in_thread
+from companion.server.hosts import REFRESH_SECONDS, HostGuard, host_of, on_laptop, same_origin
 from tests.socket_helpers import SERVER_GM_TOKEN as GM_TOKEN
 from tests.socket_client import ordered_client
 from tests.socket_helpers import Peer, wait_until
@@ -100,6 +100,64 @@ def test_a_foreign_host_header_is_refused(server: RunningServer) -> None:
     for host in (f"localhost:{port}", f"127.0.0.1:{port}", f"[::1]:{port}"):
         answer = requests.get(f"{server.url}/jogador", timeout=10, headers={"Host": host})
         assert answer.status_code == 200, host
+
+
+NEW_ADDRESS = "127.0.0.5"  # an address of this machine the server did not list at start
+
+
+def test_an_address_the_laptop_got_after_start_is_served(session: Any) -> None:
+    """A Wi-Fi reconnect gives the laptop another address: a phone that opens it reaches the
+    server at that very address, and is served without a restart (a real connection to an
+    address the start-time list does not hold); a foreign name on it is still refused."""
+    running = start_in_thread(session, host=NEW_ADDRESS)
+    try:
+        guard = running.app.wsgi_app
+        assert isinstance(guard, HostGuard) and NEW_ADDRESS not in guard.allowed
+        base = f"http://{NEW_ADDRESS}:{running.port}"
+        answer = requests.get(f"{base}/jogador", timeout=10)
+        assert answer.status_code == 200
+        foreign = requests.get(f"{base}/jogador", timeout=10,
+                               headers={"Host": f"rebind.test:{running.port}"})
+        assert foreign.status_code == 403
+    finally:
+        running.stop()
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_miss_reads_the_machines_names_again_at_most_once_per_interval(
+        server: RunningServer) -> None:
+    """The names the machine has now (its LAN address changed) are read again on a miss —
+    once per REFRESH_SECONDS however many foreign Hosts knock, and foreign ones stay out."""
+    guard: HostGuard = server.app.wsgi_app
+    clock = Clock()
+    reads: list[float] = []
+    before = guard.allowed
+
+    def names_now() -> frozenset[str]:
+        reads.append(clock.now)
+        return before | {"192.168.77.5"}  # the laptop's new LAN address
+
+    guard.names, guard.clock, guard._read_at = names_now, clock, 0.0
+
+    def status(host: str) -> int:
+        return requests.get(f"{server.url}/jogador", timeout=10,
+                            headers={"Host": f"{host}:{server.port}"}).status_code
+
+    assert [status("rebind.test") for _ in range(10)] == [403] * 10
+    assert status("192.168.77.5") == 403 and reads == []  # read at start, too recently
+    clock.now = REFRESH_SECONDS
+    assert status("192.168.77.5") == 200 and reads == [REFRESH_SECONDS]
+    assert [status("rebind.test") for _ in range(10)] == [403] * 10
+    assert reads == [REFRESH_SECONDS]
+    clock.now = 2 * REFRESH_SECONDS
+    assert status("rebind.test") == 403 and reads == [REFRESH_SECONDS, 2 * REFRESH_SECONDS]
 
 
 def test_no_version_banner_in_the_server_header(server: RunningServer) -> None:
