@@ -13,7 +13,7 @@ from companion.server import doorway
 from companion.server.app import RunningServer, start_in_thread
 from companion.session import Session
 from tests.socket_helpers import SERVER_GM_TOKEN as GM_TOKEN
-from tests.socket_helpers import Peer, wait_until
+from tests.socket_helpers import Peer, call, wait_until
 
 
 @pytest.fixture
@@ -144,3 +144,79 @@ def test_a_free_seat_the_gm_made_is_taken_only_with_the_gms_yes(
 def test_a_bad_answer_is_refused_in_portuguese(gm: Peer, payload: Any) -> None:
     ack = gm.sio.call("entrada", payload, timeout=10)
     assert ack["ok"] is False and "pedido" in ack["error"]
+
+
+def rooms_of(door: RunningServer, peer: Peer) -> set[Any]:
+    """The server's rooms a client's connection is in, besides its own."""
+    sid = peer.sio.get_sid()
+    return set(door.socketio.server.manager.get_rooms(sid, "/")) - {sid, None}
+
+
+def test_a_seat_the_gm_made_is_not_taken_by_saying_its_name(door: RunningServer, gm: Peer,
+                                                           session: Session) -> None:
+    """The GM made Eva and nobody joined: a phone that says "Eva" (in any case) waits at the
+    door — no seat, no token, no room, no power over her prompt — and the GM's no sends it
+    away with Eva still free; only the GM's yes seats a phone there."""
+    assert gm.cmd("personagem Eva")["ok"] is True
+    assert gm.cmd("pânico Eva")["ok"] is True  # a prompt waits for Eva's phone
+    squatter = Peer(door.url, {"nome": "EVA"})
+    try:
+        wait_until(lambda: squatter.of("entrada_pendente"), what="entrada_pendente")
+        assert rooms_of(door, squatter) == set()  # not "public", not "player:eva"
+        assert session.players() == [] and not any(s.occupied for s in session.seats())
+        assert squatter.cmd("responder pedido 1 rolar")["ok"] is False
+        assert [p.character for p in session.state.prompts] == ["eva"]
+        listed = wait_until(lambda: requests(gm), what="o pedido no Mestre")
+        assert listed[0]["nome"] == "EVA" and listed[0]["novo"] is False
+        assert gm.sio.call("entrada", {"pedido": listed[0]["id"], "aceitar": False},
+                           timeout=10) == {"ok": True}
+        wait_until(lambda: not squatter.sio.connected, what="o intruso desconectado")
+        assert not squatter.of("boas_vindas") and squatter.events == []
+        assert not squatter.of("estado")
+        assert session.players() == [] and [p.character for p in session.state.prompts] \
+            == ["eva"]
+    finally:
+        squatter.close()
+    eva = Peer(door.url, {"nome": "Eva"})
+    try:
+        listed = wait_until(lambda: requests(gm), what="o pedido de Eva")
+        assert gm.sio.call("entrada", {"pedido": listed[0]["id"], "aceitar": True},
+                           timeout=10) == {"ok": True}
+        assert eva.welcome()["jogador"] == {"id": "eva", "nome": "Eva"}
+        assert [p["id"] for p in eva.wait_states(1)["pedidos"]] == [1]  # her prompt, hers
+    finally:
+        eva.close()
+
+
+def test_a_seat_the_gm_freed_is_not_retaken_without_the_gms_yes(door: RunningServer,
+                                                               gm: Peer,
+                                                               session: Session) -> None:
+    """The GM frees Eva's seat ("Liberar"): her old token stops working, and a phone that
+    says "Eva" right after — hers or anyone's — waits at the door until the GM answers."""
+    first = Peer(door.url, {"nome": "Eva"})
+    try:
+        listed = wait_until(lambda: requests(gm), what="o pedido de Eva")
+        assert gm.sio.call("entrada", {"pedido": listed[0]["id"], "aceitar": True},
+                           timeout=10) == {"ok": True}
+        token = first.welcome()["token"]
+        assert call(gm, "liberar", {"personagem": "eva"}) == {"ok": True}
+        wait_until(lambda: not first.sio.connected, what="o aparelho de Eva desconectado")
+    finally:
+        first.close()
+    assert "token inválido" in refusal(door.url, {"token": token})
+    again = Peer(door.url, {"nome": "Eva"})
+    try:
+        wait_until(lambda: again.of("entrada_pendente"), what="entrada_pendente")
+        assert rooms_of(door, again) == set() and not again.of("boas_vindas")
+        assert session.players() == [] and not any(s.occupied for s in session.seats())
+        assert again.cmd("rolar 1d6")["ok"] is False
+        listed = wait_until(lambda: requests(gm), what="o novo pedido de Eva")
+        assert listed[0]["nome"] == "Eva" and listed[0]["novo"] is False
+        assert gm.sio.call("entrada", {"pedido": listed[0]["id"], "aceitar": True},
+                           timeout=10) == {"ok": True}
+        welcome = again.welcome()
+        assert welcome["jogador"] == {"id": "eva", "nome": "Eva"} and welcome["token"] != token
+        again.wait_states(1)  # live: now in her rooms (what the empty sets above meant)
+        assert {"public", "player:eva"} <= rooms_of(door, again)
+    finally:
+        again.close()
