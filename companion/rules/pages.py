@@ -52,6 +52,8 @@ class SeatTexts:
     pedido_livre: str
     aceitar: str
     recusar: str
+    convidar: str  # a free seat's one-time link and QR code (companion.server.invites)
+    convite_ajuda: str
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,9 @@ Client → server (each with an acknowledgement):
 - `sair` — a player frees their own seat ("Sair") → {"ok": true} or a refusal;
 - `aparelho` — a player asks for the link of a second device → {"ok": true, "url", "qr"}: the
   player page's address with the player's token in the fragment (`/jogador#token=…`, which
-  the browser never sends: no server log holds it) and its QR code as SVG text.
+  the browser never sends: no server log holds it) and its QR code as SVG text;
+- `convite` {"personagem": <character id>} — the GM asks for a free seat's one-time link
+  (`/jogador#convite=…`) and its QR code → {"ok": true, "url", "qr"} (companion.server.invites).
 Server → client:
 - `lugar_liberado` {"personagem", "motivo", "por"} to every phone of a freed seat, which is
   then disconnected (its token no longer exists: reconnecting with it is refused);
@@ -30,6 +32,7 @@ from companion.tables.errors import CommandRejected, CompanionError
 from companion.server import access, qr
 from companion.server.budget import Budget
 from companion.server.fanout import Dispatcher
+from companion.server.invites import Invites
 from companion.server.rooms import GM_ROOM, NAMESPACE, Client, Connections
 from companion.server.served import ServedSession
 from companion.history.replay import SEAT_FREED, UNDO
@@ -53,6 +56,7 @@ class Seats:
         self.base_url = base_url  # what phones open (None: the address this client used)
         self._shown: list[dict[str, Any]] | None = None  # the list the GM room last got
         self._party: tuple[tuple[str, str], ...] | None = None
+        self.invites = Invites()  # the GM's one-time links to free seats
 
     # ------------------------------------------------------------------ the GM's list
 
@@ -84,6 +88,7 @@ class Seats:
         party = tuple((c.id, c.name) for c in self.session.state.party)
         if party != self._party:
             self._party = party
+            self.invites.keep({character_id for character_id, _ in party})
             self.changed()
 
     def _push(self) -> None:
@@ -135,6 +140,30 @@ class Seats:
         title = self.tables.narration.render("entrada.qr_aparelho", {"nome": name})
         return {"ok": True, "url": url, "qr": qr.svg(url, title).decode("utf-8")}
 
+    def invite(self, payload: Any) -> dict[str, Any]:
+        """`convite`: the GM asks for a free seat's one-time link and its QR code."""
+        client = self._client()
+        if client is None or client.role != "mestre":
+            return self._refused(CommandRejected.because("entrada.lugar_alheio"), "so_mestre")
+        too_fast = self._too_fast(client)
+        if too_fast is not None:
+            return {"ok": False, "error": too_fast}
+        wanted = payload.get("personagem") if isinstance(payload, dict) else None
+        party = {c.id for c in self.session.state.party}
+        seats = [seat for seat in self.session.seats() if seat.character_id in party]
+        seat = next((s for s in seats if s.character_id == wanted), None)
+        if seat is None:
+            return self._refused(CommandRejected.because(
+                "convite.sem_lugar", personagem=str(wanted)[:access.MAX_NAME],
+                livres=[s.name for s in seats if not s.occupied]))
+        if seat.occupied:
+            return self._refused(CommandRejected.because("convite.ocupado", nome=seat.name))
+        code = self.invites.mint(seat.character_id)
+        base = self.base_url or request.host_url  # type: ignore[attr-defined]
+        url = f"{qr.player_url(base)}#convite={code}"
+        title = self.tables.narration.render("convite.qr", {"nome": seat.name})
+        return {"ok": True, "url": url, "qr": qr.svg(url, title).decode("utf-8")}
+
     # ------------------------------------------------------------------ freeing
 
     def _release(self, character_id: str, actor: str, asker: str | None = None
@@ -158,6 +187,7 @@ class Seats:
         """Tell the phones of a freed seat why, and let them go (the asker, if one of them,
         after its acknowledgement)."""
         viewer = protocol.viewer_for_role("jogador", character_id)
+        self.invites.drop(character_id)  # a code handed out before no longer opens it
         if phones is None:
             phones = self.connections.of_viewer(viewer)
         notice = {"personagem": character_id, "por": by,

@@ -208,3 +208,7 @@ def register(socketio: SocketIO, hub: Hub) -> None:
     @socketio.on("aparelho")
     def on_device(payload: Any = None) -> dict[str, Any]:
         return hub.seats.device_link(payload)
+
+    @socketio.on("convite")
+    def on_invite(payload: Any = None) -> dict[str, Any]:
+        return hub.seats.invite(payload)

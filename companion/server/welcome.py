@@ -135,6 +135,8 @@ class Reception:
         sid = request.sid  # type: ignore[attr-defined]
         if "token" in auth:
             return self._by_token(sid, auth["token"], since)
+        if "convite" in auth:
+            return self._by_invite(sid, auth["convite"], since)
         if "nome" in auth:
             return self._new_player(sid, auth["nome"], since, address)
         if auth.get("papel") == "mesa":
@@ -158,6 +160,26 @@ class Reception:
                 "token inválido ou expirado: o Mestre deve usar o link que o servidor "
                 "mostrou; jogadores entram de novo informando o nome"
             )
+        return found[0]
+
+    def _by_invite(self, sid: str, code: Any, since: int) -> Client:
+        """A phone with the GM's one-time link to a free seat (companion.server.invites):
+        it takes the seat at once; a spent or stale code is refused (and throttled as a
+        wrong token is)."""
+        found: list[Client] = []
+
+        def right() -> bool:
+            wanted = self.seats.invites.take(code)
+            party = {c.id for c in self.session.state.party}
+            seat = next((s for s in self.session.seats() if s.character_id == wanted
+                         and wanted in party and not s.occupied), None)
+            if seat is not None:
+                player = self.session.join_player(seat.name)
+                found.append(self._player_client(sid, player, since))
+            return seat is not None
+
+        if not tokens.checked(code, right):
+            raise AccessDenied(self.session.tables.narration.render("convite.invalido", {}))
         return found[0]
 
     def _token_client(self, sid: str, token: Any, since: int) -> Client | None:

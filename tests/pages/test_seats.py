@@ -183,3 +183,32 @@ def test_a_name_joins_when_the_gm_accepts_it_and_not_when_refused(
         bia.locator("#join-error", has_text="não aceitou a entrada de Bia").wait_for()
         assert bia.get_by_role("button", name="Entrar").is_enabled()
         assert all(c.id != "bia" for c in door.session.state.party)
+
+
+def test_the_gm_hands_a_free_seat_with_a_one_time_qr_code(table: Table) -> None:
+    """The GM made Eva: "Convite" on her line shows a QR code and link (made by the server);
+    the phone that opens it is Eva at once, with no request at the door and no code left in
+    its address; the GM's line says Eva is on the air and the invitation is gone."""
+    words = texts(table)
+    gm = table.open(f"/mestre#token={GM_TOKEN}", table.context(PHONE))
+    gm.locator("#status.on").wait_for()
+    table.command(gm, "personagem Eva")
+    line = seat_line(gm, "eva")
+    line.get_by_role("button", name=f"{words['convidar']}: Eva").click()
+    qr = line.locator(".seat-invite img.device-qr")
+    qr.wait_for()
+    assert qr.evaluate("img => img.complete && img.naturalWidth > 0")
+    link = line.locator(".seat-invite a.device-url").get_attribute("href") or ""
+    assert link.startswith(f"{table.server.url}/jogador#convite=")
+    screenshot(gm, "lugares-convite")
+    eva = table.open(link.removeprefix(table.server.url), table.context(PHONE))
+    eva.locator("#who", has_text="Eva").wait_for()
+    eva.locator("#status.on").wait_for()
+    assert eva.url == f"{table.server.url}/jogador"  # the code left the address bar
+    assert token_of(eva)
+    assert gm.locator("#entries li.entry").count() == 0  # nobody asked at the door
+    line.locator(".seat-invite").wait_for(state="detached")  # taken: the invitation is gone
+    wait_until(lambda: "no ar" in line.inner_text(), message="Eva no ar no quadro do Mestre")
+    again = table.open(link.removeprefix(table.server.url), table.context(PHONE))
+    again.locator("#join-error").wait_for()
+    assert "não vale mais" in body_text(again)  # used once

@@ -220,3 +220,82 @@ def test_a_seat_the_gm_freed_is_not_retaken_without_the_gms_yes(door: RunningSer
         assert {"public", "player:eva"} <= rooms_of(door, again)
     finally:
         again.close()
+
+
+def invitation(gm: Peer, character: str) -> dict[str, Any]:
+    return call(gm, "convite", {"personagem": character})
+
+
+def code_of(ack: dict[str, Any]) -> str:
+    return str(ack["url"]).split("#convite=", 1)[1]
+
+
+def invited(door: RunningServer, code: str, name: str = "Eva") -> None:
+    """A phone with the GM's link takes the seat."""
+    phone = Peer(door.url, {"convite": code})
+    try:
+        assert phone.welcome()["jogador"]["nome"] == name
+    finally:
+        phone.close()
+
+
+def test_the_gms_invitation_seats_one_phone_once(door: RunningServer, gm: Peer,
+                                                 session: Session) -> None:
+    """A free seat the GM made is handed with a one-time link (and its QR code): the phone
+    that opens it is Eva at once, with no request at the door; the link then opens nothing,
+    and an occupied seat gets no link."""
+    assert gm.cmd("personagem Eva")["ok"] is True
+    assert gm.cmd("pânico Eva")["ok"] is True
+    ack = invitation(gm, "eva")
+    assert ack["ok"] is True and ack["url"].startswith(f"{door.url}/jogador#convite=")
+    assert "<svg" in ack["qr"] and "Eva" in ack["qr"]  # the QR code, made by the server
+    eva = Peer(door.url, {"convite": code_of(ack)})
+    try:
+        welcome = eva.welcome()
+        assert welcome["jogador"] == {"id": "eva", "nome": "Eva"} and welcome["token"]
+        assert session.player_by_token(welcome["token"]).character_id == "eva"
+        assert [p["id"] for p in eva.wait_states(1)["pedidos"]] == [1]  # her prompt
+        assert requests(gm) == []  # nobody asked at the door
+        assert "não vale mais" in refusal(door.url, {"convite": code_of(ack)})  # once
+        taken = invitation(gm, "eva")
+        assert taken["ok"] is False and "já está ocupado" in taken["error"]
+    finally:
+        eva.close()
+
+
+def test_an_invitation_ends_with_a_newer_one_and_when_its_seat_is_freed(
+        door: RunningServer, gm: Peer, session: Session) -> None:
+    assert gm.cmd("personagem Eva")["ok"] is True
+    older = code_of(invitation(gm, "eva"))
+    newer = code_of(invitation(gm, "eva"))
+    assert "não vale mais" in refusal(door.url, {"convite": older})
+    # the seat taken another way (by name, the GM's yes), then freed: the link is dead
+    knocking = Peer(door.url, {"nome": "Eva"})
+    try:
+        listed = wait_until(lambda: requests(gm), what="o pedido de Eva")
+        assert call(gm, "entrada", {"pedido": listed[0]["id"], "aceitar": True})["ok"] is True
+        knocking.welcome()
+        assert call(gm, "liberar", {"personagem": "eva"}) == {"ok": True}
+        wait_until(lambda: not knocking.sio.connected, what="o aparelho de Eva desconectado")
+    finally:
+        knocking.close()
+    assert not any(s.occupied for s in session.seats())  # free again, and yet:
+    assert "não vale mais" in refusal(door.url, {"convite": newer})
+    invited(door, code_of(invitation(gm, "eva")))  # a new link works
+
+
+def test_only_the_gm_invites_and_only_to_a_seat_of_the_party(door: RunningServer, gm: Peer,
+                                                            session: Session) -> None:
+    assert gm.cmd("personagem Eva")["ok"] is True
+    table = Peer(door.url, {"papel": "mesa"})
+    try:
+        table.welcome()
+        refused = call(table, "convite", {"personagem": "eva"})
+        assert refused["ok"] is False and "url" not in refused
+    finally:
+        table.close()
+    for payload in (None, {}, {"personagem": "zeca"}, {"personagem": 5}):
+        unknown = call(gm, "convite", payload)
+        assert unknown["ok"] is False and "lugares livres são de Eva" in unknown["error"]
+    assert "não vale mais" in refusal(door.url, {"convite": "inventado"})
+    assert session.players() == []

@@ -15,7 +15,7 @@ const NAME_KEY = "mesa.jogador.nome";
 const NOTICE_KEY = "mesa.jogador.aviso"; // why the join form is back, said once after the reload
 
 let conn = null;
-let identity = null; // {token} or {nome}
+let identity = null; // {token}, {nome} or {convite}
 let me = null; // {id, nome}
 let state = {};
 const seenPrompts = new Set();
@@ -32,17 +32,27 @@ let answerTimer = null;
 const showStatus = statusPill($("#status"));
 const addEvent = eventLog($("#log"), { names: () => namesOf(state), selfId: () => (me ? me.id : null) });
 
-/** A second device's link (`/jogador#token=…`): this phone takes that seat's token, and the
- * address bar forgets it. */
+/** A second device's link (`/jogador#token=…`): this phone takes that seat's token; the GM's
+ * one-time invitation to a free seat (`/jogador#convite=…`): returned, to join with. The address
+ * bar forgets either. */
 function tokenFromLink() {
-  const token = new URLSearchParams(window.location.hash.slice(1)).get("token");
-  if (!token) return;
-  store.set(TOKEN_KEY, token);
+  const given = new URLSearchParams(window.location.hash.slice(1));
+  const token = given.get("token");
+  const invitation = given.get("convite");
+  if (!token && !invitation) return null;
+  if (token) store.set(TOKEN_KEY, token);
   window.history.replaceState(null, "", window.location.pathname + window.location.search);
+  return invitation;
 }
 
 function start() {
-  tokenFromLink();
+  const invitation = tokenFromLink();
+  if (invitation) {
+    identity = { convite: invitation };
+    showTable("");
+    open();
+    return;
+  }
   const token = store.get(TOKEN_KEY);
   if (token) {
     identity = { token };

@@ -25,13 +25,18 @@ export function seatStatus(seat) {
 /**
  * The GM's list of seats in `node`. `free(id)` frees one (resolves to the ack); "Liberar" asks
  * once more ("Confirmar: liberar Ana") before it does, and a refusal is said on its line.
+ * `invite(id)` asks for a free seat's one-time link (resolves to the ack {ok, url, qr}):
+ * "Convite" shows it with its QR code under the seat's line until it is closed or the seat
+ * is taken.
  */
-export function seatsList(node, free) {
+export function seatsList(node, free, invite = null) {
   let seats = [];
   const errors = new Map(); // character id → the last refusal of freeing it
+  let invitation = null; // {id, ack}: the free seat whose link is shown
 
   function show(list) {
     if (Array.isArray(list)) seats = list.filter((s) => s && typeof s === "object" && s.id);
+    if (invitation && !seats.some((s) => s.id === invitation.id && !s.ocupado)) invitation = null;
     fill(node, seats.length
       ? el("ul", { class: "seats" }, seats.map(line))
       : el("p", { class: "empty", text: seatText("vazio") }));
@@ -42,9 +47,46 @@ export function seatsList(node, free) {
     const status = el("span", { class: "seat-status", text: seatStatus(seat) });
     const item = el("li", { class: `seat ${state}`, "data-personagem": seat.id },
       el("span", { class: "seat-name", text: String(seat.nome ?? seat.id) }), status,
-      seat.ocupado ? freeButton(seat) : null,
-      errors.has(seat.id) ? el("p", { class: "error", role: "alert", text: errors.get(seat.id) }) : null);
+      seat.ocupado ? freeButton(seat) : inviteButton(seat),
+      errors.has(seat.id) ? el("p", { class: "error", role: "alert", text: errors.get(seat.id) }) : null,
+      invitation && invitation.id === seat.id ? invitePanel(seat) : null);
     return item;
+  }
+
+  function inviteButton(seat) {
+    if (!invite) return null;
+    const name = String(seat.nome ?? seat.id);
+    const shown = Boolean(invitation && invitation.id === seat.id);
+    const button = el("button", { type: "button", class: "quiet small seat-invite-open", text: seatText("convidar"),
+      "aria-label": `${seatText("convidar")}: ${name}`, "aria-expanded": String(shown) });
+    button.addEventListener("click", async () => {
+      if (shown) {
+        invitation = null;
+        return show();
+      }
+      button.disabled = true;
+      const ack = await invite(seat.id);
+      if (ack.ok) {
+        errors.delete(seat.id);
+        invitation = { id: seat.id, ack };
+      } else {
+        errors.set(seat.id, sentence(ack.error || ""));
+      }
+      show();
+    });
+    return button;
+  }
+
+  function invitePanel(seat) {
+    const name = String(seat.nome ?? seat.id);
+    const { url, qr } = invitation.ack;
+    return el("div", { class: "device-link seat-invite" },
+      el("p", { class: "hint", text: seatText("convite_ajuda", { nome: name }) }),
+      el("img", { class: "device-qr", alt: `${seatText("convidar")}: ${name}`,
+        src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(String(qr || ""))}` }),
+      el("a", { class: "device-url", href: String(url || ""), text: String(url || "") }),
+      el("button", { type: "button", class: "quiet", text: seatText("fechar"),
+        onclick: () => { invitation = null; show(); } }));
   }
 
   function freeButton(seat) {

@@ -77,7 +77,8 @@ conn.socket.on("resultado", (data) => {
 });
 // The seats (who holds each character, on the air or not, since when): in the welcome, then
 // whenever they change. "Liberar" frees one: its phones leave, the next join takes it.
-const seats = seatsList($("#seats"), (id) => conn.ask("liberar", { personagem: id }));
+const seats = seatsList($("#seats"), (id) => conn.ask("liberar", { personagem: id }),
+  (id) => conn.ask("convite", { personagem: id })); // a free seat's one-time link and QR code
 conn.socket.on("lugares", (data) => seats.show(data && data.lugares));
 // Who asks to join (a name waits at the door until the GM answers): Aceitar or Recusar.
 const entries = entryRequests($("#entries"), (id, yes) => conn.ask("entrada", { pedido: id, aceitar: yes }));
