@@ -141,9 +141,10 @@ def _pages(app: Flask, session: ServedSession, tables: Tables, web_dir: Path) ->
     def index() -> Response:
         return _html(_index_page(tables))
 
-    @app.get("/mestre")
+    @app.route("/mestre", methods=["GET", "POST"])
     def gm_page() -> Response | tuple[Response, int]:
-        given = request.args.get("token")
+        # POSTed by the 403 page's script (mestre-link.js: never in an address), or an old link
+        given = request.form.get("token") if request.method == "POST" else request.args.get("token")
         if not tokens.checked(given, lambda: access.same_token(given, session.gm_token)):
             return _html(_gm_only_page(tables, wrong_token=bool(given))), 403
         return _page(tables, web_dir, "mestre")
@@ -210,7 +211,7 @@ def _gm_only_page(tables: Tables, wrong_token: bool) -> str:
     text = words.render("servidor.token_errado", {}) if wrong_token \
         else words.render("servidor.so_mestre", {})
     return _message_page(tables, words.render("servidor.so_mestre_titulo", {}), text,
-                         "so_mestre.html", script=GM_LINK_SCRIPT,
+                         "so_mestre.html", script=GM_LINK_SCRIPT, refused=wrong_token,
                          help=words.render("servidor.ajuda_link", {}),
                          player_button=words.render("servidor.sou_jogador", {}))
 

@@ -37,15 +37,21 @@ def test_the_terminals_gm_link_logs_in_and_leaves_no_token_behind(table: LiveTab
     """The link `serve` prints (qr.Links.gm) carries the token in the fragment: the first
     request has none, the page logs in, and the address bar and history keep none."""
     context = table.context(PHONE)
-    asked: list[str] = []
-    context.on("request", lambda request: asked.append(request.url))
+    asked: list[tuple[str, str]] = []
+    context.on("request", lambda request: asked.append((request.method, request.url)))
     link = qr.Links(table.server.url, GM_TOKEN).gm
     assert link == f"{table.server.url}/mestre#token={GM_TOKEN}"
     page = context.new_page()
     page.goto(link)
     page.locator("#status.on").wait_for()
-    assert asked[0] == f"{table.server.url}/mestre"  # the fragment never left the browser
-    assert page.url == table.server.url + "/mestre"
+    mestre = f"{table.server.url}/mestre"
+    assert [a for a in asked if a[1] == mestre][:2] == [("GET", mestre), ("POST", mestre)]
+    assert not [url for _, url in asked if GM_TOKEN in url]  # never in an address
+    assert page.url == mestre
     assert page.evaluate("localStorage.getItem('mesa.mestre.token')") == GM_TOKEN
+    asked.clear()
+    page.reload()  # a plain GET again (no form sent twice), logged in from the kept token
+    page.locator("#status.on").wait_for()
+    assert [a for a in asked if a[1] == mestre] == [("GET", mestre), ("POST", mestre)]
     page.go_back()  # the link's entry was replaced: before it, the blank tab
     assert page.url == "about:blank"

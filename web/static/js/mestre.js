@@ -34,6 +34,10 @@ function gmToken() {
   }
   return fromUrl || store.get(TOKEN_KEY) || "";
 }
+gmToken(); // keep the link's token now, and take it out of the address bar
+// A login the 403 page POSTed (mestre-link.js): the entry becomes a plain /mestre, so a reload
+// asks again (through that page) instead of sending the form once more.
+window.history.replaceState(null, "", window.location.pathname);
 
 // The session report opens with this GM's token, POSTed (the report page has no socket of its own).
 reportLink($("#report-link"), gmToken);
