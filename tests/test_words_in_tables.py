@@ -82,7 +82,7 @@ ALLOWED: dict[str, tuple[int, str]] = {
     "web/static/js/fala.js": (5, PAGES_JS),
     "web/static/js/jogador.js": (7, PAGES_JS),
     "web/static/js/mesa.js": (4, PAGES_JS),
-    "web/static/js/mestre-link.js": (2, PAGES_JS),
+    "web/static/js/mestre-link.js": (1, PAGES_JS),
     "web/static/js/mestre.js": (15, PAGES_JS),
     "web/static/js/prompt-card.js": (5, PAGES_JS),
     "web/static/js/regras.js": (17, PAGES_JS),
