@@ -31,9 +31,11 @@ def test_serve_prints_links_and_qr_then_stops_on_ctrl_c(tmp_path: Path) -> None:
         base = f"http://127.0.0.1:{port}"
         assert f"{base}/jogador" in banner
         assert f"{base}/mesa" in banner
-        assert f"{base}/mestre?token=segredo-123-do-mestre" in banner
+        assert f"{base}/mestre#token=segredo-123-do-mestre" in banner  # never sent
+        assert "?token=" not in banner
         assert "▀" in banner or "█" in banner
-        opened = requests.get(f"{base}/mestre?token=segredo-123-do-mestre", timeout=5)
+        opened = requests.post(f"{base}/mestre", data={"token": "segredo-123-do-mestre"},
+                               timeout=5)  # as the page posts the fragment's token
         assert opened.status_code == 200
         assert requests.get(f"{base}/mestre", timeout=5).status_code == 403
         process.send_signal(signal.SIGINT)
