@@ -154,7 +154,8 @@ class Seats:
         seat = next((s for s in seats if s.character_id == wanted), None)
         if seat is None:
             return self._refused(CommandRejected.because(
-                "convite.sem_lugar", personagem=str(wanted)[:access.MAX_NAME],
+                "convite.sem_lugar",
+                personagem=wanted[:access.MAX_NAME] if isinstance(wanted, str) else "",
                 livres=[s.name for s in seats if not s.occupied]))
         if seat.occupied:
             return self._refused(CommandRejected.because("convite.ocupado", nome=seat.name))

@@ -297,5 +297,8 @@ def test_only_the_gm_invites_and_only_to_a_seat_of_the_party(door: RunningServer
     for payload in (None, {}, {"personagem": "zeca"}, {"personagem": 5}):
         unknown = call(gm, "convite", payload)
         assert unknown["ok"] is False and "lugares livres são de Eva" in unknown["error"]
+        assert "None" not in unknown["error"] and "'5'" not in unknown["error"]
+    assert call(gm, "convite", {"personagem": "zeca"})["error"].startswith(
+        "não há personagem 'zeca' no grupo")
     assert "não vale mais" in refusal(door.url, {"convite": "inventado"})
     assert session.players() == []
