@@ -8,9 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import requests
-
-from tests.browser_helpers import TABLE_PHONE, readme_screenshot, screenshot, wait_until
+from tests.browser_helpers import (
+    TABLE_PHONE,
+    open_report,
+    readme_screenshot,
+    screenshot,
+    wait_until,
+)
 from tests.pages.page_helpers import Table, covered_by_something_else
 
 
@@ -110,6 +114,7 @@ def test_the_report_link_opens_the_session_just_closed(table: Table) -> None:
     table.command(gm, "personagem Ana")
     table.command(gm, "rolar 1d6")
     table.command(gm, "encerrar sessão")
-    href = gm.locator("#report-link").get_attribute("href")
-    page = requests.get(table.server.url + href, timeout=10).text
+    report = open_report(gm)  # the page POSTs its token
+    report.locator("h1", has_text="Relatório da sessão 1").wait_for()
+    page = report.content()
     assert "Relatório da sessão 1" in page and 'data-sessao="2"' in page
