@@ -98,13 +98,13 @@ class HostGuard:
     def ours(self, host: str, environ: dict[str, Any]) -> bool:
         """Whether `host` names this server: a known name, the address the connection
         reached, or a name the machine has now (read again if the last read is old enough)."""
-        if host in self.allowed or host == local_address(environ):
+        if host and (host in self.allowed or host == local_address(environ)):
             return True
         with self._lock:
             if self.clock() - self._read_at >= self.refresh:
                 self.allowed = self.names()
                 self._read_at = self.clock()
-        return host in self.allowed
+        return bool(host) and host in self.allowed
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]
                  ) -> Iterable[bytes]:

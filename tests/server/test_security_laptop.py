@@ -116,9 +116,9 @@ def test_an_address_the_laptop_got_after_start_is_served(session: Any) -> None:
         base = f"http://{NEW_ADDRESS}:{running.port}"
         answer = requests.get(f"{base}/jogador", timeout=10)
         assert answer.status_code == 200
-        foreign = requests.get(f"{base}/jogador", timeout=10,
-                               headers={"Host": f"rebind.test:{running.port}"})
-        assert foreign.status_code == 403
+        for host in (f"rebind.test:{running.port}", f":{running.port}"):
+            foreign = requests.get(f"{base}/jogador", timeout=10, headers={"Host": host})
+            assert foreign.status_code == 403, host
     finally:
         running.stop()
 
@@ -185,3 +185,12 @@ def test_the_pieces_of_the_host_and_laptop_rules() -> None:
     assert same_origin("http://192.168.0.5:5000", environ)
     assert not same_origin("https://192.168.0.5:5000", environ)
     assert not same_origin("http://rebind.test:5000", environ)
+
+
+def test_an_empty_host_name_is_never_ours() -> None:
+    """`Host: :5000` names nothing: refused, even where the handler did not say the local end."""
+    answered: list[str] = []
+    guard = HostGuard(lambda environ, start: [b"ok"], lambda: frozenset({"localhost"}),
+                      lambda host: "fora")
+    body = guard({"HTTP_HOST": ":5000"}, lambda status, headers: answered.append(status))
+    assert answered == ["403 FORBIDDEN"] and b"fora" in b"".join(body)
