@@ -9,13 +9,17 @@ from pathlib import Path
 import pytest
 
 from companion.engine.model import Command, State
-from companion.engine.procedures.conditions import advance_factor, condition_note, round_harm
+from companion.engine.procedures.conditions import (
+    advance_factor,
+    condition_note,
+    round_harm,
+)
 from companion.engine.scratch import Scratch
 from companion.tables.errors import TableError
 from companion.tables.files import Tables
+from tests.engine.travel_helpers import QUIET, camp, fed, run
 from tests.play_helpers import Play
 from tests.rules_helpers import changed_rules, new_character
-from tests.engine.travel_helpers import QUIET, camp, fed, run
 
 ANKLE = "Tornozelo torcido: 1/2 do movimento até ser curado"
 DISEASE = "Doença (roedores/pestes)"
