@@ -41,7 +41,6 @@ ALLOWED: dict[str, tuple[int, str]] = {
     "companion/engine/terrain.py": (2, VALIDATE),
     "companion/engine/validators.py": (2, VALIDATE),
     "companion/report/export.py": (3, "not yet: CSV 'sim'/'não' and the format refusal"),
-    "companion/report/render.py": (1, "not yet: the report's HTML built in Python (to become Jinja templates in web/templates/)"),
     "companion/report/source.py": (6, 'not yet: ReportError texts (no tables at hand where the campaign file is read)'),
     "companion/report/words.py": (1, 'not yet: the error about tables/relatorio.yaml itself'),
     "companion/rules/overlay.py": (8, "not yet: the export header, '(arquivo inteiro)', the YAML error, regions in use"),

@@ -6,7 +6,7 @@ from typing import Mapping
 from companion.tables import protocol
 from companion.engine.characters import slug
 from companion.report import export as exporting
-from companion.report import gather, render
+from companion.report import cells, gather, render
 from companion.report.model import Report
 from companion.report.source import (
     Campaign,
@@ -65,8 +65,8 @@ def export(campaign: Campaign, tables: Tables, kind: str, number: int | None = N
 def sessions_text(campaign: Campaign, tables: Tables) -> str:
     """The list of sessions as lines for the terminal."""
     return "\n".join(tables.narration.render("relatorio.sessao", {
-        "numero": span.number, "inicio": render.when(span.started),
-        "fim": render.when(span.ended) if span.ended else None,
+        "numero": span.number, "inicio": cells.when(span.started),
+        "fim": cells.when(span.ended) if span.ended else None,
         "comandos": span.commands, "desfeitos": span.undone})
         for span in all_sessions(campaign))
 
