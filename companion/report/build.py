@@ -5,17 +5,13 @@ from typing import Mapping
 
 from companion.tables import protocol
 from companion.engine.characters import slug
-from companion.report import export as exporting
 from companion.report import cells, gather, render
+from companion.report import export as exporting
+from companion.report.errors import ReportError
 from companion.report.model import Report
-from companion.report.source import (
-    Campaign,
-    ReportError,
-    SessionSpan,
-    entries,
-    find_session,
-)
+from companion.report.source import Campaign, SessionSpan, entries, find_session
 from companion.report.source import sessions as all_sessions
+from companion.report.words import ReportWords
 from companion.tables.files import Tables
 
 GM = "gm"
@@ -59,7 +55,9 @@ def export(campaign: Campaign, tables: Tables, kind: str, number: int | None = N
     exporting.check_separator(separator)
     span = find_session(campaign, number)
     _start, found = entries(campaign, span, tables, viewer)
-    return exporting.export(kind, span, found, viewer == GM, separator)
+    words = tables.piece(ReportWords)
+    return exporting.export(kind, span, found, (words.label("sim"), words.label("nao")),
+                            viewer == GM, separator)
 
 
 def sessions_text(campaign: Campaign, tables: Tables) -> str:
