@@ -29,22 +29,28 @@ TEMPLATES = WEB / "templates"
 STYLESHEET = WEB / "static" / "css" / "relatorio.css"
 PAGE = "relatorio/pagina.html"
 SESSIONS = "relatorio/sessoes.html"
+CHART = "relatorio/grafico.html"
 
 def _escaped(value: Any) -> Any:
     """What `{{ value }}` writes: Python's html.escape of its text (quotes as &quot; and
     &#x27;, as the report always wrote them); markup (a macro's output, a chart) as it is."""
-    if hasattr(value, "__html__"):
+    if isinstance(value, Markup) or hasattr(value, "__html__"):
         return value
-    return Markup(escape(str(value)))
+    return Markup(escape(value if isinstance(value, str) else str(value)))
 
 
 @cache
 def environment(folder: Path = TEMPLATES) -> Environment:
     """The report's templates (autoescaped; `cells` and `zip` at hand in every one)."""
     made = Environment(loader=FileSystemLoader(folder), autoescape=True, finalize=_escaped,
-                       undefined=StrictUndefined)
+                       undefined=StrictUndefined, auto_reload=False)
     made.globals.update(cells=cells, zip=zip)
     return made
+
+
+def svg(chart: charts.Chart) -> Markup:
+    """One chart as inline SVG."""
+    return Markup(environment().get_template(CHART).render(chart=chart))
 
 
 def _dice_charts(report: Report, w: ReportWords) -> list[Markup]:
@@ -61,23 +67,23 @@ def _dice_charts(report: Report, w: ReportWords) -> list[Markup]:
             f"faces-{die.kind}", f"{die.kind}: {w.label('faces')} ({seen} "
             f"{w.label('vezes')})", [(str(i + 1), n) for i, n in enumerate(die.faces)],
             expected=seen / die.sides, expected_label=w.label("esperado"), height=200))
-    return [Markup(chart) for chart in made]
+    return [svg(chart) for chart in made]
 
 
 def _weather_chart(report: Report, w: ReportWords) -> Markup:
     if not report.weather:
         return Markup("")
-    return Markup(charts.steps("clima", w.section("clima"), cells.weather_labels(report),
-                               [p.row for p in report.weather], report.weather_rows,
-                               note=w.label("linha_clima")))
+    return svg(charts.steps("clima", w.section("clima"), cells.weather_labels(report),
+                            [p.row for p in report.weather], report.weather_rows,
+                            note=w.label("linha_clima")))
 
 
 def _supplies_chart(report: Report, w: ReportWords) -> Markup:
     if len(report.supplies) < 2:
         return Markup("")
-    return Markup(charts.lines("provisoes", w.section("provisoes"),
-                               [p.label for p in report.supplies],
-                               cells.supply_series(report, w), note=w.label("total_grupo")))
+    return svg(charts.lines("provisoes", w.section("provisoes"),
+                            [p.label for p in report.supplies],
+                            cells.supply_series(report, w), note=w.label("total_grupo")))
 
 
 def sessions_list(spans: Sequence[SessionSpan], tables: Tables,

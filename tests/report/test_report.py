@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion import cli
-from companion.report import build, charts
+from companion.report import build, charts, render
 from companion.report.source import ReportError, open_campaign, sessions
 from companion.report.words import ReportWords
 from companion.session import Session
@@ -350,7 +350,8 @@ def test_the_command_line_report(evening: Session, tables: Tables, tmp_path: Pat
 # ---------------------------------------------------------------- charts
 
 def test_bars_mark_the_fair_expectation() -> None:
-    svg = charts.bars("faces-d6", "d6", [("1", 2), ("2", 4)], expected=3, expected_label="esp")
+    svg = render.svg(charts.bars("faces-d6", "d6", [("1", 2), ("2", 4)], expected=3,
+                                 expected_label="esp"))
     assert svg.count('class="barra"') == 2 and 'class="esperado"' in svg
     assert "<title>2: 4</title>" in svg and "esp: 3" in svg
     assert "style=" not in svg  # the pages' CSP allows no inline style
