@@ -31,6 +31,7 @@ PAGE = "relatorio/pagina.html"
 SESSIONS = "relatorio/sessoes.html"
 CHART = "relatorio/grafico.html"
 
+
 def _escaped(value: Any) -> Any:
     """What `{{ value }}` writes: Python's html.escape of its text (quotes as &quot; and
     &#x27;, as the report always wrote them); markup (a macro's output, a chart) as it is."""
