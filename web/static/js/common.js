@@ -1,5 +1,5 @@
 // Shared page plumbing: tiny DOM helper, the Socket.IO connection with seq tracking and the log.
-import { setPages } from "./pages.js";
+import { label, setPages } from "./pages.js";
 
 /** Build an element: el("li", {class: "x", text: "oi"}, child, …). Null/false children are skipped. */
 export function el(tag, props = {}, ...children) {
@@ -99,12 +99,12 @@ export function connect({ auth, onWelcome, onEvent, onState, onStatus, onRefused
 
   /** Send an event that the server acknowledges; resolves to the ack {ok, …|error}. */
   async function ask(name, ...args) {
-    if (!socket.connected) return { ok: false, error: "Sem conexão com o servidor. Tentando reconectar…" };
+    if (!socket.connected) return { ok: false, error: label("conexao.sem_conexao") };
     try {
       const ack = await socket.timeout(10000).emitWithAck(name, ...args);
-      return ack && typeof ack === "object" ? ack : { ok: false, error: "Resposta inesperada do servidor." };
+      return ack && typeof ack === "object" ? ack : { ok: false, error: label("conexao.resposta_inesperada") };
     } catch (_err) {
-      return { ok: false, error: "O servidor não respondeu a tempo. Tente de novo." };
+      return { ok: false, error: label("conexao.sem_resposta") };
     }
   }
 
@@ -126,13 +126,13 @@ function refusalText(err) {
   if (typeof data === "string") return data;
   if (data && typeof data.message === "string") return data.message;
   if (err && typeof err.message === "string" && err.message) return err.message;
-  return "Conexão recusada pelo servidor.";
+  return label("conexao.recusada");
 }
 
 /** Show the connection status in a pill. */
 export function statusPill(node) {
   return (online) => {
-    node.textContent = online ? "Conectado" : "Reconectando…";
+    node.textContent = label(online ? "conexao.conectado" : "conexao.reconectando");
     node.classList.toggle("on", online);
     node.classList.toggle("off", !online);
   };
@@ -140,10 +140,10 @@ export function statusPill(node) {
 
 /** Badge for an event that not everyone sees ("Só o Mestre", "Só Ana", or "Só você"). */
 function visibilityBadge(visibility, names, selfId) {
-  if (visibility === "gm") return el("span", { class: "badge gm", text: "Só o Mestre" });
+  if (visibility === "gm") return el("span", { class: "badge gm", text: label("registro.so_mestre") });
   if (typeof visibility === "string" && visibility.startsWith("player:")) {
     const id = visibility.slice(7);
-    return el("span", { class: "badge player", text: id === selfId ? "Só você" : `Só ${names[id] || id}` });
+    return el("span", { class: "badge player", text: id === selfId ? label("registro.so_voce") : label("registro.so_quem", { nome: names[id] || id }) });
   }
   return null;
 }
@@ -171,12 +171,12 @@ export function renderEvent(event, names = {}, selfId = null) {
   if (isUndoEvent(event)) item.classList.add("undo-note");
   const badge = visibilityBadge(vis, names, selfId);
   if (kind === "rolagem" && (data.tabela || data.total !== undefined)) {
-    const extra = data.vantagem ? ` (${data.vantagem}; descartado ${data.descartado})` : "";
+    const extra = data.vantagem ? ` ${label("registro.vantagem", { vantagem: data.vantagem, descartado: data.descartado })}` : "";
     item.append(...[
       el("div", { class: "roll" },
         badge,
         rollWho(data),
-        el("span", { class: "roll-table", text: data.tabela || "Rolagem" }),
+        el("span", { class: "roll-table", text: data.tabela || label("registro.rolagem") }),
         el("span", { class: "dice", text: `${data.dados || ""}${extra}` }),
         el("span", { class: "total", text: data.total ?? "" })),
       data.resultado ? el("span", { class: "result", text: data.resultado }) : null,
@@ -207,6 +207,6 @@ export const store = {
 
 /** The page title with the prompts waiting: "(2) Mesa — Ana"; none: "Mesa — Ana". */
 export function promptTitleText(count, name) {
-  const base = name ? `Mesa — ${name}` : "Mesa — Jogador";
-  return count > 0 ? `(${count}) ${base}` : base;
+  const base = name ? label("titulo.jogador", { nome: name }) : label("titulo.jogador_sem_nome");
+  return count > 0 ? label("titulo.com_pedidos", { n: count, titulo: base }) : base;
 }
