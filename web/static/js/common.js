@@ -188,14 +188,69 @@ export function renderEvent(event, names = {}, selfId = null) {
   return item;
 }
 
-/** A log list that keeps the newest entry on top and at most `limit` entries. */
+/** A log list that keeps the newest entry on top and at most `limit` entries — the ones the
+ * server sends on connecting (companion/server/welcome.py WELCOME_EVENTS) — plus the older ones
+ * asked for (`add.older(events)`, oldest first: they go below, each once). */
 export function eventLog(list, { limit = 300, names = () => ({}), selfId = () => null } = {}) {
-  return (event) => {
+  let kept = limit;
+  const add = (event) => {
     const empty = list.querySelector(".empty");
     if (empty) empty.remove();
     list.prepend(renderEvent(event, names(), selfId()));
-    while (list.children.length > limit) list.lastElementChild.remove();
+    while (list.children.length > kept) list.lastElementChild.remove();
   };
+  add.older = (events) => {
+    const shown = new Set(logSeqs(list));
+    const below = events.filter((event) => event && typeof event === "object"
+      && Number.isFinite(Number(event.seq)) && !shown.has(Number(event.seq)))
+      .sort((a, b) => Number(b.seq) - Number(a.seq)); // the newest of them right under the list
+    kept += below.length;
+    const empty = list.querySelector(".empty");
+    if (empty && below.length) empty.remove();
+    for (const event of below) {
+      const item = renderEvent(event, names(), selfId());
+      item.classList.remove("fresh");
+      list.append(item);
+    }
+  };
+  return add;
+}
+
+const logSeqs = (list) => [...list.querySelectorAll("li[data-seq]")].map((item) => Number(item.dataset.seq));
+
+/**
+ * "Ver anteriores" under a log (`add` from eventLog): a page opens with the latest events only;
+ * while the oldest one shown is not the first this page may see (the server numbers them
+ * 1, 2, 3… for each viewer; the GM's, the log's own numbers), the button asks the server for
+ * the page before it (`anteriores` {"antes": N}, through `ask(name, payload)`) and puts them
+ * below, in order. `check()` shows or hides it (after each `estado`).
+ */
+export function olderEvents(list, add, ask) {
+  const error = el("p", { class: "error compact older-error", role: "alert", hidden: true });
+  const button = el("button", { type: "button", class: "small older-events", hidden: true,
+    text: label("registro.ver_anteriores") });
+  let more = true; // the server's `mais`: false once the first events are shown
+  const oldest = () => Math.min(...logSeqs(list));
+  const check = () => {
+    const first = oldest();
+    button.hidden = !(Number.isFinite(first) && first > 1 && more);
+  };
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    button.textContent = label("registro.carregando");
+    const ack = await ask("anteriores", { antes: oldest() });
+    button.disabled = false;
+    button.textContent = label("registro.ver_anteriores");
+    error.hidden = Boolean(ack.ok);
+    error.textContent = ack.ok ? "" : sentence(ack.error);
+    if (ack.ok) {
+      add.older(asList(ack.eventos));
+      more = ack.mais !== false;
+    }
+    check();
+  });
+  list.after(button, error);
+  return { check };
 }
 
 /** Keep a value in localStorage without crashing in private mode. */

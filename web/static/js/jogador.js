@@ -2,7 +2,7 @@
 // A seat is this phone's while it holds its token: "Entrar em outro aparelho" shows the link (and
 // QR code) a second device opens (`/jogador#token=…`: a fragment never reaches the server's
 // logs), and "Sair" asks first, then frees the seat for the next phone to join by that name.
-import { $, el, fill, pick, connect, eventLog, sentence, statusPill, store, promptTitleText } from "./common.js";
+import { $, el, fill, pick, connect, eventLog, olderEvents, sentence, statusPill, store, promptTitleText } from "./common.js";
 import { glance, partyOf, characterCard, promptsOf, promptInfo, promptTitle, namesOf, charName } from "./view.js";
 import { promptCard } from "./prompt-card.js";
 import { label, pages, seatText } from "./pages.js";
@@ -30,6 +30,9 @@ const ANSWER_KEEPS_MS = 2 * 60 * 1000;
 let answerTimer = null;
 const showStatus = statusPill($("#status"));
 const addEvent = eventLog($("#log"), { names: () => namesOf(state), selfId: () => (me ? me.id : null) });
+// "Ver anteriores": the events older than the ones the page opened with, on request.
+const older = olderEvents($("#log"), addEvent,
+  (name, payload) => (conn ? conn.ask(name, payload) : Promise.resolve({ ok: false })));
 
 /** A second device's link (`/jogador#token=…`): this phone takes that seat's token, and the
  * address bar forgets it. */
@@ -67,7 +70,7 @@ function open() {
     onStatus: (online) => { if (online) clearErrors(); showStatus(online); }, // no stale "Sem conexão…"
     onWelcome: welcome,
     onEvent: (event) => { addEvent(event); trackAnswer(event); },
-    onState: (newState) => { loaded = true; collecting = false; render(newState); },
+    onState: (newState) => { loaded = true; collecting = false; render(newState); older.check(); },
     onRefused: refused,
   });
   conn.socket.on("lugar_liberado", released);

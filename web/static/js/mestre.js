@@ -1,5 +1,5 @@
 // The GM's page: command box, quick buttons per mode, live log, state, prompts, GM-only notes.
-import { $, el, fill, pick, asList, connect, eventLog, rollWho, sentence, statusPill, store } from "./common.js";
+import { $, el, fill, pick, asList, connect, eventLog, olderEvents, rollWho, sentence, statusPill, store } from "./common.js";
 import { glance, modeOf, modeName, dungeonOf, partyList, promptsOf, promptInfo, namesOf, tallyView, splitPrompts } from "./view.js";
 import { cancelText } from "./commands.js";
 import { promptCard } from "./prompt-card.js";
@@ -55,7 +55,7 @@ const conn = connect({
   onEvent: (event) => {
     addEvent(event); greyOut(undos.event(event)); showUndoTarget(); noteHistory(event);
   },
-  onState: (newState) => { undos.state(); render(newState); showUndoTarget(); },
+  onState: (newState) => { undos.state(); render(newState); showUndoTarget(); older.check(); },
   onRefused: (reason) => {
     const box = $("#refused");
     box.textContent = reason;
@@ -68,6 +68,8 @@ const conn = connect({
     noticeCommands = new Set(asList(data.comandos_de_aviso));
   },
 });
+// "Ver anteriores": the events older than the ones the page opened with, on request.
+const older = olderEvents($("#log"), addEvent, (name, payload) => conn.ask(name, payload));
 conn.socket.on("resultado", (data) => {
   const lines = asList(data && data.linhas);
   undos.headlines(lines);
