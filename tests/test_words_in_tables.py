@@ -10,6 +10,8 @@ drop the entry once it reaches 0), so the list only shrinks.
 
 To move a text: add a code to tables/narracao/<subject>.yaml and say it with
 `tables.narration.render("<subject>.<code>", {...})` (tests/test_narration_coverage.py checks
+both ends). A word the pages' JavaScript writes goes to tables/rotulos_paginas.yaml and is said
+with `label("<section>.<key>", {...})` (web/static/js/pages.js; tests/rules/test_labels.py checks
 both ends). `python tests/portuguese_literals.py` prints today's counts.
 """
 from __future__ import annotations
@@ -17,7 +19,6 @@ from __future__ import annotations
 from tests.portuguese_literals import ROOT, counts
 
 VALIDATE = "not yet: InvalidValue texts of validate() (to be said by code when the validators move)"
-PAGES_JS = "not yet: page labels written in JS (to be sent by the server with the page texts)"
 
 ALLOWED: dict[str, tuple[int, str]] = {
     "companion/__init__.py": (1, 'bootstrap: the one line refusing an old Python, said before anything can load'),
@@ -72,19 +73,6 @@ ALLOWED: dict[str, tuple[int, str]] = {
     "companion/voice/recognizer.py": (6, 'not yet: recognizer errors'),
     "companion/voice/sources.py": (5, 'not yet: WAV format refusals'),
     "companion/voice/spoken.py": (2, "data: numbers in Portuguese words (the recogniser's lexicon)"),
-    "web/static/js/answer.js": (2, PAGES_JS),
-    "web/static/js/commands.js": (1, PAGES_JS),
-    "web/static/js/common.js": (6, PAGES_JS),
-    "web/static/js/fala.js": (5, PAGES_JS),
-    "web/static/js/jogador.js": (7, PAGES_JS),
-    "web/static/js/mesa.js": (4, PAGES_JS),
-    "web/static/js/mestre-link.js": (2, PAGES_JS),
-    "web/static/js/mestre.js": (15, PAGES_JS),
-    "web/static/js/prompt-card.js": (5, PAGES_JS),
-    "web/static/js/regras.js": (17, PAGES_JS),
-    "web/static/js/view.js": (17, PAGES_JS),
-    "web/static/js/voz-mesa.js": (2, PAGES_JS),
-    "web/static/js/voz-mestre.js": (7, PAGES_JS),
 }
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 import companion.engine  # noqa: F401  (declares every procedure's pieces)
-from companion.rules import pages
+from companion.rules import labels, pages
 from companion.commands.sentences import SentenceFile
 from companion.engine.procedures.conditions import condition_notes
 from companion.engine.procedures.party import FIELDS
@@ -45,6 +45,7 @@ def rules_from(shipped: Tables, files: Mapping[str, Any]) -> Tables:
 def _checked(tables: Tables) -> Tables:
     """The checks across files, after each piece was built."""
     pages.load(tables)
+    labels.page_labels(tables)  # the pages' own words (tables/rotulos_paginas.yaml)
     _check_sheet_fields(tables)
     condition_notes(tables)  # a condition two rows describe differently is refused now
     return tables

@@ -19,7 +19,8 @@ from companion.tables.files import LOADER, Tables
 
 DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
-WORDING = frozenset({"paginas", "frases", "voz", "fala", "relatorio", "regras_tela"})  # words only
+WORDING = frozenset({"paginas", "rotulos_paginas", "frases", "voz", "fala", "relatorio",
+                     "regras_tela"})  # words only
 MAX_SHOWN = 25  # changes told one by one; past that, one line says how many more
 ORIGIN_FILES = "tables"  # a change found in the files of tables/ (a later issue adds the GM's)
 

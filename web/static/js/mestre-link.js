@@ -20,6 +20,9 @@
   }
   if (!stored) return;
   const message = document.getElementById("message");
-  if (message) message.textContent = "Abrindo a página do Mestre com o link guardado neste aparelho…";
-  window.location.replace(`/mestre?token=${encodeURIComponent(stored)}`);
+  const opening = document.getElementById("opening"); // its words, from the server
+  if (message && opening) message.textContent = opening.dataset.text;
+  const page = new URL("/mestre", window.location.origin);
+  page.searchParams.set("token", stored);
+  window.location.replace(page.pathname + page.search);
 }());
