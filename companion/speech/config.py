@@ -64,12 +64,12 @@ class SpeechData:
     def validate(self) -> None:
         require_at_least(self, 0, "surdo_depois_ms")
         if ANSWER not in self.avisos:
-            raise InvalidValue("avisos", f"uma lista de avisos com '{ANSWER}'")
+            raise InvalidValue("avisos", "validacao.avisos_com_resposta", {"resposta": ANSWER})
         for where, mapping in (("codigos", self.codigos), ("tipos", self.tipos)):
             for key, kind in mapping.items():
                 if kind not in self.avisos:
-                    raise InvalidValue(f"{where}.{key}", "um dos avisos: "
-                                       + ", ".join(self.avisos))
+                    raise InvalidValue(f"{where}.{key}", "validacao.um_dos_avisos",
+                                       {"avisos": list(self.avisos)})
 
 
 @dataclass(frozen=True)
@@ -124,8 +124,8 @@ def speech_config(tables: Tables) -> SpeechConfig:
     for key, codes in (("codigos", data.codigos), ("respostas_publicas", data.respostas_publicas)):
         unknown = sorted(set(codes) - set(tables.narration.codes))
         if unknown:
-            raise TableError(f"tables/fala.yaml: '{key}' cita códigos que a narração não tem: "
-                             f"{', '.join(unknown)} (veja tables/narracao/)")
+            raise TableError(tables.narration.render("conferencia.codigos_da_fala",
+                                                     {"chave": key, "codigos": unknown}))
     config = SpeechConfig(
         espeak_voice=data.espeak.voz, espeak_rate=data.espeak.velocidade,
         piper_voice=data.piper.voz, piper_files=data.piper.baixar,

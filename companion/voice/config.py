@@ -90,23 +90,23 @@ class VoiceData:
             unknown = [name for names in arguments.values() for name in names
                        if name not in lists]
             if unknown:
-                raise InvalidValue(f"aprender.{command}", "nomes de listas de `listas` (não há "
-                                   f"{', '.join(unknown)})")
+                raise InvalidValue(f"aprender.{command}", "validacao.nomes_de_listas",
+                                   {"faltam": unknown})
         for name, joins in self.nomes_da_voz.items():
             unknown = [part for part in joins if part not in self.listas]
             if unknown or not joins:
-                raise InvalidValue(f"nomes_da_voz.{name}", "nomes de listas de `listas` (não "
-                                   f"há {', '.join(unknown) or 'nenhuma'})")
+                raise InvalidValue(f"nomes_da_voz.{name}", "validacao.nomes_de_listas",
+                                   {"faltam": unknown})
         for name, parts in self.listas_juntas.items():
             unknown = [part for part in parts if part not in self.listas]
             if unknown:
-                raise InvalidValue(f"listas_juntas.{name}", "nomes de listas de `listas` (não há "
-                                   f"{', '.join(unknown)})")
+                raise InvalidValue(f"listas_juntas.{name}", "validacao.nomes_de_listas",
+                                   {"faltam": unknown})
         if self.modo_inicial not in MODES:
-            raise InvalidValue("modo_inicial", "um destes: " + ", ".join(MODES))
+            raise InvalidValue("modo_inicial", "validacao.um_destes", {"opcoes": MODES})
         require_at_least(self, 1, "nomes_por_modelo")
         if not 0 <= self.confianca_minima <= 1:
-            raise InvalidValue("confianca_minima", "um número entre 0 e 1")
+            raise InvalidValue("confianca_minima", "validacao.numero_entre_0_e_1")
 
 
 def said_name(text: str) -> str:
@@ -152,17 +152,15 @@ class CampaignNames:
         fillers = fillers_of(sentences)
         for key, names in self.of().items():
             if key not in joins:
-                raise InvalidValue(key, "uma lista que tables/voz.yaml `nomes_da_voz` liga às "
-                                   "listas da voz")
+                raise InvalidValue(key, "validacao.lista_da_voz")
             specs = [sentences.mesa.wildcard(name) for name in joins[key]]
             most = max(spec.palavras for spec in specs)
             for index, name in enumerate(names):
                 said = said_name(str(name))
                 if not any(fits_slot(said, spec, fillers, sentences.mesa.nao_sao_nomes)
                            for spec in specs):
-                    raise InvalidValue(f"{key}[{index}]", f"um nome que a voz possa ouvir "
-                                       f"('{name}' não é): sem números nem palavras de "
-                                       f"enchimento, de 1 a {most} palavras")
+                    raise InvalidValue(f"{key}[{index}]", "validacao.nome_que_a_voz_ouve",
+                                       {"nome": str(name), "maximo": most})
 
 
 @dataclass(frozen=True)
@@ -265,7 +263,7 @@ def voice_config(tables: Tables) -> VoiceConfig:
                 accents.setdefault(fold(word), word)
     wrong = [k for k, v in accents.items() if fold(v) != k]
     if wrong:
-        raise TableError(f"tables/voz.yaml: acentos que não batem com a palavra: {wrong}")
+        raise TableError(tables.narration.render("conferencia.acentos", {"errados": wrong}))
     download = data.modelos.baixar
     config = VoiceConfig(
         min_confidence=float(data.confianca_minima),
