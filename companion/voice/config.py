@@ -1,7 +1,7 @@
 """tables/voz.yaml, typed: thresholds, wake word, listening modes, voice lists, accents, models."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
 from companion.commands.grammar import grammar
@@ -10,6 +10,7 @@ from companion.commands.sentences import SentenceFile, Wildcard
 from companion.tables.errors import TableError
 from companion.tables.rulebook import InvalidValue, piece, require_at_least, require_filled
 from companion.tables.files import Tables
+from companion.tables.narration import Narrator
 
 MODES = ("ativacao", "apertar", "sempre", "desligado")
 
@@ -201,6 +202,8 @@ class VoiceConfig:
     default_model: str
     larger_models: tuple[str, ...]
     download: ModelDownload
+    # what the voice says when it refuses (tables/narracao/voz_erros.yaml)
+    narration: Narrator = field(compare=False, repr=False)
 
 
 _CACHE: dict[int, tuple[Tables, VoiceConfig]] = {}
@@ -295,6 +298,7 @@ def voice_config(tables: Tables) -> VoiceConfig:
         larger_models=data.modelos.maiores,
         download=ModelDownload(download.arquivo, download.url, download.tamanho,
                                download.sha256),
+        narration=tables.narration,
     )
     _CACHE[id(tables)] = (tables, config)
     return config
