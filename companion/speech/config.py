@@ -1,12 +1,13 @@
 """tables/fala.yaml, typed: the voices, the announcement kinds and which events they are."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Mapping
 
 from companion.tables.errors import TableError
 from companion.tables.rulebook import InvalidValue, piece, require_at_least, require_filled
 from companion.tables.files import Tables
+from companion.tables.narration import Narrator
 
 ANSWER = "por_voz"  # the announcement kind of the events of a command said by voice
 
@@ -86,6 +87,8 @@ class SpeechConfig:
     by_event_kind: Mapping[str, str]
     laptop: bool
     laptop_secrets: bool
+    # what speech says when it cannot speak (tables/narracao/fala_erros.yaml)
+    narration: Narrator = field(compare=False, repr=False)
     sounds: tuple[tuple[str, str], ...] = ()  # (as shown, as said), in order
     # answers addressed to the asker alone whose content the whole table may know (the clock)
     public_answers: frozenset[str] = frozenset()
@@ -133,6 +136,6 @@ def speech_config(tables: Tables) -> SpeechConfig:
         by_code=dict(data.codigos), by_event_kind=dict(data.tipos),
         laptop=data.notebook, laptop_secrets=data.notebook_segredos,
         sounds=tuple((str(k), str(v)) for k, v in data.pronuncia.items()),
-        public_answers=frozenset(data.respostas_publicas))
+        public_answers=frozenset(data.respostas_publicas), narration=tables.narration)
     _CACHE[id(tables)] = (tables, config)
     return config
