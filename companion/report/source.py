@@ -238,7 +238,8 @@ class _RulesOfTheirTime:
         files = {**self._tables.files, **version.read(stored)}
         try:
             return Tables(files=files, directory=self._tables.directory,
-                          pieces=build_pieces(files), narrator=self._tables.narration)
+                          pieces=build_pieces(files, self._tables.narration),
+                          narrator=self._tables.narration)
         except TableError:  # rules this code cannot read any more: today's, for the view
             return self._tables
 

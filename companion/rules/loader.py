@@ -37,7 +37,7 @@ def rules_from(shipped: Tables, files: Mapping[str, Any]) -> Tables:
     """These tables with `files` in place of theirs (the GM's own rules merged over the
     shipped ones, companion.rules.overlay), every piece built and checked as at load: the one
     validator; a TableError names the file and the key."""
-    built = replace(shipped, files=dict(files), pieces=build_pieces(files),
+    built = replace(shipped, files=dict(files), pieces=build_pieces(files, shipped.narration),
                     narrator=shipped.narration)
     return _checked(built)
 

@@ -311,7 +311,7 @@ def test_an_encounter_row_with_bad_dice_is_refused_at_load(tables) -> None:
         **regions["pantano"]["linhas"], 1: {"texto": "Homens-lagarto", "quantidade": "dois"}}}
     files["encontros"] = {**files["encontros"], "regioes": regions}
     with pytest.raises(TableError, match="encontros.*regioes.pantano.linhas.1"):
-        build_piece(EncounterTables, files)
+        build_piece(EncounterTables, files, tables.narration)
 
 
 def test_encounter_tables_are_marked_as_house_defaults(tables) -> None:
@@ -1433,7 +1433,7 @@ def test_hexes_missing_a_mode_names_the_file_and_key(tmp_path: Path) -> None:
 def test_the_travel_pieces_are_typed(tables: Tables) -> None:
     assert tables.piece(TravelRound).minutos == 240
     assert tables.piece(TerrainNames).names()["pantano"] == "Pântano"
-    assert tables.piece(EventsTable).column("montanha").linhas[2] == "Evento"
+    assert tables.piece(EventsTable).column("montanha", tables.narration).linhas[2] == "Evento"
     assert tables.piece(Camp).chance == 5
 
 
