@@ -34,7 +34,7 @@ from companion.speech.voices import Espeak  # noqa: E402
 from companion.voice.config import voice_config  # noqa: E402
 from companion.voice.recognizer import load_model  # noqa: E402
 from companion.voice.sources import wav_chunks  # noqa: E402
-from tests.voice_helpers import korean_model, korean_voice, speak  # noqa: E402
+from tests.voice_helpers import NARRATION, korean_model, korean_voice, speak  # noqa: E402
 
 TOKEN = "bench-token"
 QUESTION = "estado"  # until the question commands land: a read-only answer said aloud
@@ -42,7 +42,7 @@ QUESTION = "estado"  # until the question commands land: a read-only answer said
 
 def espeak_first_sample(text: str, times: int) -> float:
     config = speech_config(load_rules())
-    voice = Espeak(config.espeak_voice, config.espeak_rate)
+    voice = Espeak(config.espeak_voice, config.espeak_rate, config.narration)
     found = []
     for _ in range(times):
         start = time.perf_counter()
@@ -55,7 +55,7 @@ def espeak_first_sample(text: str, times: int) -> float:
 
 def queue_cost(times: int) -> float:
     config = speech_config(load_rules())
-    speaker = Speaker(Espeak(config.espeak_voice, config.espeak_rate), Recorder())
+    speaker = Speaker(Espeak(config.espeak_voice, config.espeak_rate, config.narration), Recorder())
     found = []
     try:
         for key in range(times):
@@ -91,7 +91,7 @@ def spoken_answers(model: Any, wav: Path, folder: Path, times: int) -> tuple[flo
     gm.connect(server.url, auth={"token": TOKEN}, transports=["websocket"])
     time.sleep(0.5)
     gm.call("voz_modo", {"modo": "sempre"})
-    chunks = list(wav_chunks(wav))
+    chunks = list(wav_chunks(wav, NARRATION))
     to_sample, to_event = [], []
     try:
         for _ in range(times):
@@ -123,7 +123,7 @@ def main() -> None:
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="bench-fala-"))
     wav = speak("안녕하세요", "ko", folder / "fala.wav", pad=(0.3, 0.6))
-    model = load_model(korean_model())
+    model = load_model(korean_model(), NARRATION)
     sample, event, text = spoken_answers(model, wav, folder, args.vezes)
     alone = espeak_first_sample(text, args.vezes)
     queued = queue_cost(args.vezes)

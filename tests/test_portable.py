@@ -17,6 +17,7 @@ from companion.cli.models import fetch_vosk_model
 from companion.speech.voices import find_espeak
 from companion.tables import places
 from companion.tables.errors import CompanionError
+from tests.voice_helpers import NARRATION
 from companion.voice.config import ModelDownload
 from companion.voice.recognizer import VoiceUnavailable, vosk_path
 
@@ -50,12 +51,14 @@ def test_espeak_from_homebrew_on_a_mac() -> None:
 def test_vosk_path_with_accents_on_windows() -> None:
     folder = Path("C:/Users/João/AppData/Local/Mesa/modelos/vosk-model-small-pt-0.3")
     plain = Path("C:/Mesa/vosk-model-small-pt-0.3")
-    assert vosk_path(plain, windows=True, short=_nowhere) == str(plain)
-    assert vosk_path(folder, windows=False) == str(folder)  # Linux and macOS open it as it is
-    assert vosk_path(folder, windows=True, short=lambda _p: "C:\\Users\\JOOA~1\\m") == \
+    assert vosk_path(plain, NARRATION, windows=True, short=_nowhere) == str(plain)
+    # Linux and macOS open it as it is
+    assert vosk_path(folder, NARRATION, windows=False) == str(folder)
+    assert vosk_path(folder, NARRATION, windows=True, short=lambda _p: "C:\\Users\\JOOA~1\\m") == \
         "C:\\Users\\JOOA~1\\m"
     with pytest.raises(VoiceUnavailable) as refused:
-        vosk_path(folder, windows=True, short=lambda path: path)  # no 8.3 names on that disk
+        # no 8.3 names on that disk
+        vosk_path(folder, NARRATION, windows=True, short=lambda path: path)
     said = refused.value.message
     assert "acentos" in said and "C:\\MesaModelos\\vosk-model-small-pt-0.3" in said
     assert "--modelo" in said

@@ -10,43 +10,22 @@ drop the entry once it reaches 0), so the list only shrinks.
 
 To move a text: add a code to tables/narracao/<subject>.yaml and say it with
 `tables.narration.render("<subject>.<code>", {...})` (tests/test_narration_coverage.py checks
+both ends). A word the pages' JavaScript writes goes to tables/rotulos_paginas.yaml and is said
+with `label("<section>.<key>", {...})` (web/static/js/pages.js; tests/rules/test_labels.py checks
 both ends). `python tests/portuguese_literals.py` prints today's counts.
 """
 from __future__ import annotations
 
 from tests.portuguese_literals import ROOT, counts
 
-VALIDATE = "not yet: InvalidValue texts of validate() (to be said by code when the validators move)"
-PAGES_JS = "not yet: page labels written in JS (to be sent by the server with the page texts)"
 
 ALLOWED: dict[str, tuple[int, str]] = {
     "companion/__init__.py": (1, 'bootstrap: the one line refusing an old Python, said before anything can load'),
     "companion/cli/__init__.py": (62, "not yet: argparse help/usage and the tools' messages (item 4: argparse's own hooks, not the regex translation)"),
     "companion/cli/campaigns.py": (6, 'not yet: `campanhas` listing and refusals (new with issue 24)'),
     "companion/cli/mesa.py": (2, "not yet: the `mesa` command's help (new with issue 24)"),
-    "companion/commands/contract.py": (2, VALIDATE),
-    "companion/commands/sentences.py": (2, VALIDATE),
-    "companion/engine/exhaustion.py": (1, VALIDATE),
-    "companion/engine/procedures/chase.py": (3, VALIDATE),
-    "companion/engine/procedures/checks.py": (1, VALIDATE),
-    "companion/engine/procedures/conditions.py": (11, "not yet: InvalidValue texts of validate() (to be said by code when the validators move); the condition's 'com …' / 'de dano por rodada' wording"),
-    "companion/engine/procedures/dice_tables.py": (5, VALIDATE),
-    "companion/engine/procedures/dungeon.py": (1, VALIDATE),
-    "companion/engine/procedures/encounters.py": (10, VALIDATE),
-    "companion/engine/procedures/panic.py": (1, VALIDATE),
-    "companion/engine/procedures/party.py": (3, VALIDATE),
-    "companion/engine/procedures/travel.py": (2, VALIDATE),
-    "companion/engine/prompting.py": (1, VALIDATE),
-    "companion/engine/rows.py": (1, VALIDATE),
-    "companion/engine/terrain.py": (2, VALIDATE),
-    "companion/engine/validators.py": (2, VALIDATE),
-    "companion/report/export.py": (3, "not yet: CSV 'sim'/'não' and the format refusal"),
-    "companion/report/render.py": (1, "not yet: the report's HTML built in Python (to become Jinja templates in web/templates/)"),
-    "companion/report/source.py": (6, 'not yet: ReportError texts (no tables at hand where the campaign file is read)'),
-    "companion/report/words.py": (1, 'not yet: the error about tables/relatorio.yaml itself'),
-    "companion/rules/overlay.py": (8, "not yet: the export header, '(arquivo inteiro)', the YAML error, regions in use"),
-    "companion/rules/pages.py": (4, VALIDATE),
-    "companion/rules/version.py": (1, "not yet: '(arquivo inteiro)', stored as the key of a whole-file rule change"),
+    "companion/rules/overlay.py": (3, "not yet: the export header and the YAML errors of a rules file (export_text, load, load_import have no tables at hand: their callers in cli/ and server/ must pass the narration)"),
+    "companion/rules/version.py": (1, "data: '(arquivo inteiro)', stored as the path of a whole-file rule change in campaign files and read back by it"),
     "companion/server/access.py": (12, 'not yet: access refusals'),
     "companion/server/app.py": (1, 'not yet: the free-port line said on the terminal'),
     "companion/server/fanout.py": (1, 'not yet: an operator log line'),
@@ -58,37 +37,14 @@ ALLOWED: dict[str, tuple[int, str]] = {
     "companion/server/tls.py": (2, 'not yet: certificate messages'),
     "companion/server/voice_socket.py": (3, "not yet: the voice socket's refusals"),
     "companion/server/welcome.py": (6, 'not yet: join refusals'),
-    "companion/speech/config.py": (3, 'not yet: speech settings errors'),
-    "companion/speech/speaker.py": (5, "not yet: the speaker's log lines"),
-    "companion/speech/voices.py": (9, 'not yet: voice lookup messages'),
+    "companion/speech/speaker.py": (5, "not yet: the speakers' refusals and log lines (Speakers and Speaker are made by server/speech_socket.py, which must pass the narration)"),
     "companion/tables/files.py": (4, 'bootstrap: errors about reading tables/ itself, said before any narration is loaded'),
     "companion/tables/narration.py": (14, "bootstrap: the narrator's errors about tables/narracao/ itself, and the words of the Portuguese filters (plurals in -ão, 'hora', 'minuto')"),
     "companion/tables/places.py": (1, 'bootstrap: where tables/ and web/ are, said before the tables load'),
-    "companion/tables/protocol.py": (3, VALIDATE),
-    "companion/tables/rulebook.py": (10, "bootstrap: the typed-piece loader's messages (unknown key, wrong type, InvalidValue), said while the tables load"),
-    "companion/voice/config.py": (8, 'not yet: voice settings errors'),
-    "companion/voice/gate.py": (1, 'not yet: the listening-mode refusal'),
-    "companion/voice/judge.py": (3, 'not yet: why a heard phrase was refused'),
-    "companion/voice/listener.py": (1, 'not yet: a log line'),
-    "companion/voice/models.py": (1, 'not yet: the model lookup message'),
-    "companion/voice/ouvir.py": (2, 'not yet: `companion ouvir` messages'),
-    "companion/voice/phrases.py": (2, 'not yet: phrase expansion errors'),
-    "companion/voice/recognizer.py": (6, 'not yet: recognizer errors'),
-    "companion/voice/sources.py": (5, 'not yet: WAV format refusals'),
+    "companion/tables/rulebook.py": (8, "bootstrap: the typed-piece loader's own messages (unknown key, wrong type, the names of the types), said while the tables load; a piece's own check (InvalidValue) is said by code (tables/narracao/validacao.yaml)"),
+    "companion/voice/phrases.py": (2, "not yet: a programming error (an expression type hassil added), never said at the table"),
+    "companion/voice/sources.py": (2, "not yet: the microphone's refusals (Microphone is made by server/voice_socket.py, which must pass the narration)"),
     "companion/voice/spoken.py": (2, "data: numbers in Portuguese words (the recogniser's lexicon)"),
-    "web/static/js/answer.js": (2, PAGES_JS),
-    "web/static/js/commands.js": (1, PAGES_JS),
-    "web/static/js/common.js": (6, PAGES_JS),
-    "web/static/js/fala.js": (5, PAGES_JS),
-    "web/static/js/jogador.js": (7, PAGES_JS),
-    "web/static/js/mesa.js": (4, PAGES_JS),
-    "web/static/js/mestre-link.js": (1, PAGES_JS),
-    "web/static/js/mestre.js": (15, PAGES_JS),
-    "web/static/js/prompt-card.js": (5, PAGES_JS),
-    "web/static/js/regras.js": (17, PAGES_JS),
-    "web/static/js/view.js": (17, PAGES_JS),
-    "web/static/js/voz-mesa.js": (2, PAGES_JS),
-    "web/static/js/voz-mestre.js": (7, PAGES_JS),
 }
 
 

@@ -8,7 +8,12 @@ from typing import Any, Callable
 
 import pytest
 
+from companion.tables.files import DEFAULT_DIR
+from companion.tables.narration import load_narrator
 from companion.voice.judge import ACCEPTED
+
+# What the voice says when it refuses or cannot hear (tables/narracao/voz_erros.yaml, as shipped)
+NARRATION = load_narrator(DEFAULT_DIR)
 
 KOREAN_PHRASES = ["안녕하세요", "감사합니다"]  # heard cleanly from espeak-ng
 # the phrase list the tests give the recogniser: more than two phrases, or anything at all is

@@ -33,7 +33,7 @@ class ArgumentSpec:
 
     def validate(self) -> None:
         if (self.tipo == "escolha") != bool(self.valores):
-            raise InvalidValue("valores", "uma lista de valores, só (e sempre) no tipo escolha")
+            raise InvalidValue("valores", "validacao.valores_so_em_escolha")
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ class ArgumentContract:
 
     def validate(self) -> None:
         if self.ficha.comando not in self.comandos:
-            raise InvalidValue("ficha.comando", "um dos comandos de 'comandos'")
+            raise InvalidValue("ficha.comando", "validacao.comando_conhecido")
 
     def with_sheet(self, fields: Iterable[str], narration: Narrator) -> ArgumentContract:
         """The whole contract: every sheet field (frases.yaml `mesa.atributos`) also an

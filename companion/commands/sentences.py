@@ -69,12 +69,12 @@ class IntentSpec:
 
     def validate(self) -> None:
         if not self.data:
-            raise InvalidValue("data", "uma lista não vazia")
+            raise InvalidValue("data", "validacao.lista_nao_vazia")
         for index, block in enumerate(self.data):
             sentences = block.get("sentences")
             if not isinstance(sentences, list) or not sentences \
                     or not all(isinstance(sentence, str) for sentence in sentences):
-                raise InvalidValue(f"data[{index}].sentences", "uma lista não vazia de frases")
+                raise InvalidValue(f"data[{index}].sentences", "validacao.lista_de_frases")
 
 
 @piece("frases")

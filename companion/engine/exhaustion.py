@@ -38,7 +38,7 @@ class ExhaustionRow:
 
     def validate(self) -> None:
         if self.efeito == EXHAUSTION_DAILY_HARM and self.dano_diario is None:
-            raise InvalidValue("dano_diario", "presente (atributo e dados do dano diário)")
+            raise InvalidValue("dano_diario", "validacao.dano_diario")
 
 
 @piece("exaustao", "tabela_i")

@@ -64,9 +64,10 @@ def require_group_free(state: State, scratch: Scratch, who: tuple[str, ...] | No
     if not waiting:
         return
     names = {c.id: c.name for c in state.party}
+    gm = scratch.tables.narration.render("pedidos.quem_espera_mestre", {})
     raise CommandRejected.because(
         "pedidos.pedido_pendente", primeiro=waiting[0].id,
-        esperando=[{"quem": names.get(str(p.character), p.character or "o Mestre"), "id": p.id,
+        esperando=[{"quem": names.get(str(p.character), p.character or gm), "id": p.id,
                     "tipo": prompt_name(scratch.tables, p.kind)} for p in waiting])
 
 

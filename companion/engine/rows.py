@@ -18,8 +18,8 @@ def pick_row(rows: Mapping[Any, Any], value: int) -> Any:
                 return row
         elif text.lstrip("-").isdigit() and int(text) == value:
             return row
-    # a plain message: pick_row also runs outside apply (the view), where no code is rendered
-    raise CommandRejected(f"nenhuma linha da tabela para o resultado {value}")
+    # said by its code, rendered at apply's boundary (the view reads only rows the tables cover)
+    raise CommandRejected.because("conferencia.sem_linha", resultado=value)
 
 
 def row_text(row: Any) -> str:

@@ -8,6 +8,7 @@ from typing import Iterable, Protocol, TypeVar, get_args
 from companion.engine.model import Terrain
 from companion.engine.scratch import Scratch
 from companion.tables.errors import TableError
+from companion.tables.narration import Narrator
 from companion.tables.rulebook import piece
 
 
@@ -27,15 +28,17 @@ class TerrainNames:
         """terrain id → name, in the order of model.Terrain (the data's order too)."""
         return {terrain: str(getattr(self, terrain)) for terrain in get_args(Terrain)}
 
-    def name(self, terrain: str) -> str:
-        """The name of one terrain id (an unknown id: a TableError naming the key)."""
-        if terrain not in get_args(Terrain):
-            raise TableError(f"tables/viagem.yaml: chave 'terrenos.{terrain}' não encontrada")
+    def name(self, terrain: Terrain) -> str:
+        """The name of one terrain id (of model.Terrain)."""
         return str(getattr(self, terrain))
 
 
 def terrain_name(scratch: Scratch, terrain: str) -> str:
-    """How people call a terrain (tables/viagem.yaml `terrenos`)."""
+    """How people call a terrain (tables/viagem.yaml `terrenos`); an unknown id is a
+    TableError naming the key."""
+    if terrain not in get_args(Terrain):
+        raise TableError(scratch.tables.narration.render("conferencia.terreno_sem_nome",
+                                                         {"terreno": terrain}))
     return scratch.piece(TerrainNames).name(terrain)
 
 
@@ -49,9 +52,12 @@ class Terrained(Protocol):
 G = TypeVar("G", bound=Terrained)
 
 
-def group_for(groups: Iterable[G], terrain: str, file: str, where: str) -> G:
-    """The group/column/row of a typed table that covers this terrain (mapped in data)."""
+def group_for(groups: Iterable[G], terrain: str, file: str, where: str,
+              narration: Narrator) -> G:
+    """The group/column/row of a typed table that covers this terrain (mapped in data); none
+    is a TableError naming tables/<file>.yaml and `where`."""
     for group in groups:
         if terrain in group.terrenos:
             return group
-    raise TableError(f"tables/{file}.yaml: '{where}' não cobre o terreno '{terrain}'")
+    raise TableError(narration.render("conferencia.nao_cobre_terreno",
+                                      {"arquivo": file, "onde": where, "terreno": terrain}))

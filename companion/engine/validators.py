@@ -22,10 +22,10 @@ def _rolls(value: Any) -> bool:
 def require_chance(field_name: str, value: int) -> None:
     """For a typed rules piece's validate(): an X-in-6 chance, 0 to 6."""
     if not 0 <= value <= 6:
-        raise InvalidValue(field_name, "uma chance em 6, de 0 a 6")
+        raise InvalidValue(field_name, "validacao.chance_em_6")
 
 
 def require_dice(field_name: str, value: str) -> None:
     """For a typed rules piece's validate(): `value` must be a dice expression."""
     if not _rolls(value):
-        raise InvalidValue(field_name, "uma expressão de dados, como 1d6 ou 2d4+1")
+        raise InvalidValue(field_name, "validacao.expressao_de_dados")

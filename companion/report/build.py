@@ -5,17 +5,13 @@ from typing import Mapping
 
 from companion.tables import protocol
 from companion.engine.characters import slug
+from companion.report import cells, gather, render
 from companion.report import export as exporting
-from companion.report import gather, render
-from companion.report.model import Report
-from companion.report.source import (
-    Campaign,
-    ReportError,
-    SessionSpan,
-    entries,
-    find_session,
-)
+from companion.report.errors import ReportError
+from companion.report.model import Post, Report
+from companion.report.source import Campaign, SessionSpan, entries, find_session
 from companion.report.source import sessions as all_sessions
+from companion.report.words import ReportWords
 from companion.tables.files import Tables
 
 GM = "gm"
@@ -43,8 +39,8 @@ def report(campaign: Campaign, tables: Tables, number: int | None = None,
 
 def html(campaign: Campaign, tables: Tables, number: int | None = None, viewer: str = GM,
          viewer_name: str | None = None, standalone: bool = True,
-         downloads: Mapping[str, render.Post] | None = None,
-         session_links: Mapping[int, render.Post] | None = None) -> str:
+         downloads: Mapping[str, Post] | None = None,
+         session_links: Mapping[int, Post] | None = None) -> str:
     made = report(campaign, tables, number, viewer, viewer_name)
     listed = render.sessions_list(all_sessions(campaign), tables, session_links,
                                   made.span.number, counts=made.gm)
@@ -59,14 +55,16 @@ def export(campaign: Campaign, tables: Tables, kind: str, number: int | None = N
     exporting.check_separator(separator)
     span = find_session(campaign, number)
     _start, found = entries(campaign, span, tables, viewer)
-    return exporting.export(kind, span, found, viewer == GM, separator)
+    words = tables.piece(ReportWords)
+    return exporting.export(kind, span, found, (words.label("sim"), words.label("nao")),
+                            viewer == GM, separator)
 
 
 def sessions_text(campaign: Campaign, tables: Tables) -> str:
     """The list of sessions as lines for the terminal."""
     return "\n".join(tables.narration.render("relatorio.sessao", {
-        "numero": span.number, "inicio": render.when(span.started),
-        "fim": render.when(span.ended) if span.ended else None,
+        "numero": span.number, "inicio": cells.when(span.started),
+        "fim": cells.when(span.ended) if span.ended else None,
         "comandos": span.commands, "desfeitos": span.undone})
         for span in all_sessions(campaign))
 

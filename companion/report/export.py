@@ -13,7 +13,8 @@ import io
 import json
 from typing import Any, Sequence
 
-from companion.report.source import Entry, ReportError, SessionSpan
+from companion.report.errors import ReportError, narration
+from companion.report.source import Entry, SessionSpan
 
 FORMATS = ("csv", "json")
 SEPARATORS = (",", ";")
@@ -51,19 +52,21 @@ def cell(value: Any) -> Any:
 def check_separator(separator: str) -> str:
     """The CSV column separator, or ReportError saying which are accepted."""
     if separator not in SEPARATORS:
-        raise ReportError(f"separador inválido: '{separator}'; use , ou ;")
+        raise ReportError(narration().render("relatorio.separador_invalido",
+                                             {"separador": separator}))
     return separator
 
 
-def to_csv(span: SessionSpan, entries: Sequence[Entry], gm: bool = True,
-           separator: str = ",") -> str:
+def to_csv(span: SessionSpan, entries: Sequence[Entry], yes_no: tuple[str, str],
+           gm: bool = True, separator: str = ",") -> str:
+    """The events as CSV; `yes_no` is what the 'desfeito' column says ('sim', 'não')."""
     buffer = io.StringIO()
     buffer.write(BOM)
     writer = csv.DictWriter(buffer, fieldnames=COLUMNS, lineterminator="\n",
                             delimiter=check_separator(separator))
     writer.writeheader()
     for row in rows(span, entries, gm):
-        written = {**row, "desfeito": "sim" if row["desfeito"] else "não",
+        written = {**row, "desfeito": yes_no[0] if row["desfeito"] else yes_no[1],
                    "dados": json.dumps(row["dados"], ensure_ascii=False)}
         writer.writerow({key: cell(value) for key, value in written.items()})
     return buffer.getvalue()
@@ -77,12 +80,12 @@ def to_json(span: SessionSpan, entries: Sequence[Entry], gm: bool = True) -> str
     return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
 
 
-def export(kind: str, span: SessionSpan, entries: Sequence[Entry], gm: bool = True,
-           separator: str = ",") -> str:
-    """The events as `kind` ('csv' or 'json', the CSV's columns split by `separator`);
-    anything else is refused."""
+def export(kind: str, span: SessionSpan, entries: Sequence[Entry], yes_no: tuple[str, str],
+           gm: bool = True, separator: str = ",") -> str:
+    """The events as `kind` ('csv' or 'json', the CSV's columns split by `separator`, its
+    yes and no said `yes_no`); anything else is refused."""
     if kind == "csv":
-        return to_csv(span, entries, gm, separator)
+        return to_csv(span, entries, yes_no, gm, separator)
     if kind == "json":
         return to_json(span, entries, gm)
-    raise ReportError(f"formato desconhecido: '{kind}'; use csv ou json")
+    raise ReportError(narration().render("relatorio.formato_desconhecido", {"formato": kind}))

@@ -8,6 +8,16 @@ from companion.report.source import SessionSpan
 
 
 @dataclass(frozen=True)
+class Post:
+    """A link of the served report (another session, a download): a form posting these
+    hidden fields to `action`, so the viewer's token is never in an address (the history,
+    the address bar and the logs keep addresses)."""
+
+    action: str
+    fields: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
 class Count:
     name: str
     amount: int

@@ -20,7 +20,8 @@ from companion.history.projection import Projection, Quoted, StoredEvent
 from companion.engine import State, initial_state
 from companion.engine.procedures.weather import SESSION_START
 from companion.engine.view import view_state
-from companion.tables.errors import CompanionError, TableError
+from companion.report.errors import ReportError, narration
+from companion.tables.errors import TableError
 from companion.rules.loader import load_rules
 from companion.tables.rulebook import build_pieces
 from companion.store.log import Log, PackedStates, StateDamaged, StoredCommand
@@ -38,10 +39,6 @@ EventDict = dict[str, Any]
 # the narration code of an event, kept beside what the viewer saw (the report finds facts by it;
 # the wire and the exports never carry it)
 CODE = "code"
-
-
-class ReportError(CompanionError):
-    """The report cannot be made as asked (no such session, no such player, no log)."""
 
 
 @dataclass(frozen=True)
@@ -92,8 +89,7 @@ def read_log(log: Log, tables: Tables | None = None) -> Campaign:
     before stored history must be a copy (Log.read): it is migrated there, with `tables`."""
     meta = log.meta()
     if meta is None:
-        raise ReportError("este banco não tem sessão nenhuma: jogue com 'companion serve "
-                          "--db ARQUIVO' ou 'companion shell --db ARQUIVO' antes")
+        raise ReportError(narration().render("relatorio.banco_sem_sessao", {}))
     if not log.keeps_history() and tables is not None:
         replay.open_history(log, tables, meta.seed, replay.rules_id(log, tables))
     commands = tuple(log.commands(after=-1))  # with command 0, the session's own start
@@ -114,8 +110,8 @@ def open_campaign(db_path: str | Path, tables: Tables | None = None) -> Campaign
     default the ones on disk)."""
     path = Path(db_path)
     if not path.is_file():
-        raise ReportError(f"banco não encontrado: '{db_path}'; diga o arquivo da campanha, "
-                          "como --db mesa.db")
+        raise ReportError(narration().render("relatorio.banco_nao_encontrado",
+                                             {"arquivo": str(db_path)}))
     log = Log.read(path)
     try:
         if not log.keeps_history() and tables is None:
@@ -159,7 +155,7 @@ def session_number(raw: str | int | None) -> int | None:
         return None
     text = str(raw).strip()
     if not text.isdigit():
-        raise ReportError(f"sessão inválida: '{raw}'; use o número da sessão, como 2")
+        raise ReportError(narration().render("relatorio.sessao_invalida", {"sessao": raw}))
     return int(text)
 
 
@@ -173,8 +169,8 @@ def find_session(campaign: Campaign, number: int | None) -> SessionSpan:
     for span in spans:
         if span.number == number:
             return span
-    raise ReportError(f"sessão {number} não existe; esta campanha tem as sessões 1 a "
-                      f"{len(spans)}")
+    raise ReportError(narration().render("relatorio.sessao_inexistente",
+                                         {"sessao": number, "sessoes": len(spans)}))
 
 
 # ---------------------------------------------------------------- stored history
@@ -185,12 +181,11 @@ def _stored_state(campaign: Campaign, n: int) -> State:
         stored = campaign.states.get(n)
         return codec.decode(stored.raw, stored.format)
     except KeyError:
-        raise ReportError(f"o estado depois do comando {n} não está no arquivo; abra a "
-                          "campanha com 'companion serve' ou 'shell' para refazê-lo") from None
+        raise ReportError(narration().render("relatorio.estado_ausente",
+                                             {"comando": n})) from None
     except (codec.StateUnreadable, StateDamaged) as error:
-        raise ReportError(f"o estado gravado depois do comando {n} está danificado; abra a "
-                          f"campanha com 'companion serve' ou 'shell' para refazê-lo "
-                          f"({type(error).__name__})") from None
+        raise ReportError(narration().render("relatorio.estado_danificado", {
+            "comando": n, "erro": type(error).__name__})) from None
 
 
 def _standing_before(campaign: Campaign, first: int, rules_of: _RulesOfTheirTime
@@ -243,7 +238,8 @@ class _RulesOfTheirTime:
         files = {**self._tables.files, **version.read(stored)}
         try:
             return Tables(files=files, directory=self._tables.directory,
-                          pieces=build_pieces(files), narrator=self._tables.narration)
+                          pieces=build_pieces(files, self._tables.narration),
+                          narrator=self._tables.narration)
         except TableError:  # rules this code cannot read any more: today's, for the view
             return self._tables
 

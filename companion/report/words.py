@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
+from companion.report.errors import narration
 from companion.tables.errors import TableError
 from companion.tables.rulebook import piece, require_at_least
 
@@ -62,7 +63,8 @@ class ReportWords:
 
 def _word(group: Mapping[str, str], where: str, key: str) -> str:
     if key not in group:
-        raise TableError(f"tables/{FILE}.yaml: chave '{where}.{key}' não encontrada")
+        raise TableError(narration().render("relatorio.palavra_ausente", {
+            "arquivo": FILE, "chave": f"{where}.{key}"}))
     return str(group[key])
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 import companion.engine  # noqa: F401  (declares every procedure's pieces)
-from companion.rules import pages
+from companion.rules import labels, pages
 from companion.commands.sentences import SentenceFile
 from companion.engine.procedures.conditions import condition_notes
 from companion.engine.procedures.party import FIELDS
@@ -37,7 +37,7 @@ def rules_from(shipped: Tables, files: Mapping[str, Any]) -> Tables:
     """These tables with `files` in place of theirs (the GM's own rules merged over the
     shipped ones, companion.rules.overlay), every piece built and checked as at load: the one
     validator; a TableError names the file and the key."""
-    built = replace(shipped, files=dict(files), pieces=build_pieces(files),
+    built = replace(shipped, files=dict(files), pieces=build_pieces(files, shipped.narration),
                     narrator=shipped.narration)
     return _checked(built)
 
@@ -45,6 +45,7 @@ def rules_from(shipped: Tables, files: Mapping[str, Any]) -> Tables:
 def _checked(tables: Tables) -> Tables:
     """The checks across files, after each piece was built."""
     pages.load(tables)
+    labels.page_labels(tables)  # the pages' own words (tables/rotulos_paginas.yaml)
     _check_sheet_fields(tables)
     condition_notes(tables)  # a condition two rows describe differently is refused now
     return tables

@@ -26,6 +26,7 @@ from companion.engine.model import State
 from companion.engine.procedures.encounters import EncounterTables
 from companion.engine.terrain import TerrainNames
 from companion.tables.errors import TableError
+from companion.tables.narration import Narrator
 from companion.rules.loader import rules_from
 from companion.tables.rulebook import typed_at
 from companion.tables.files import LOADER, Tables
@@ -106,8 +107,9 @@ class Taken(TableError):
     """A creation (`patched(create=True)`) naming a key the campaign's rules already have where
     the GM may add their own (a region, a light source): nothing is replaced."""
 
-    def __init__(self, path: tuple[Any, ...]) -> None:
-        super().__init__(f"tables/{path[0]}.yaml: '{_dotted(path[1:])}' já existe")
+    def __init__(self, path: tuple[Any, ...], narration: Narrator) -> None:
+        super().__init__(narration.render("regras_da_casa.ja_existe",
+                                          {"arquivo": path[0], "chave": _dotted(path[1:])}))
         self.path = path
 
 
@@ -177,7 +179,7 @@ def _apply(node: Any, part: Any, shipped: Any, path: tuple[Any, ...], tables: Ta
     for key, value in part.items():
         was = shipped.get(key) if isinstance(shipped, Mapping) else None
         if create and key in result and _may_add(tables, path):
-            raise Taken(path + (key,))
+            raise Taken(path + (key,), tables.narration)
         if key not in result and not _may_add(tables, path):
             raise TableError(tables.narration.render("tabelas.casa_chave_nova", {
                 "arquivo": path[0], "chave": _dotted(path[1:] + (key,))}))
@@ -245,7 +247,7 @@ def settle(shipped: Tables, overrides: Mapping[str, Any]) -> Settled:
     files = editable(shipped)
     for stem, part in overrides.items():
         if stem not in files or not isinstance(part, Mapping):
-            dropped.append(version.RuleChange(stem, "(arquivo inteiro)", part, None,
+            dropped.append(version.RuleChange(stem, version.WHOLE_FILE, part, None,
                                                     ORIGIN_UPDATE))
             continue
         inner = _orphans(shipped, shipped.files[stem], part, (stem,), dropped)
@@ -278,7 +280,7 @@ def _drop(kept: Overrides, message: str) -> version.RuleChange:
             break
         node, path = node[match], path + [match]
     if not path:
-        return version.RuleChange(stem, "(arquivo inteiro)", kept.pop(stem), None,
+        return version.RuleChange(stem, version.WHOLE_FILE, kept.pop(stem), None,
                                         ORIGIN_UPDATE)
     parent = kept[stem]
     for key in path[:-1]:
@@ -397,10 +399,8 @@ def regions_kept(state: State, tables: Tables) -> None:
             continue
         found = regions.get(region)
         if found is None:
-            raise TableError(f"tables/encontros.yaml: a região '{region}' está em uso (o grupo "
-                             "está nela ou começou o dia nela); mude de região antes de "
-                             "apagá-la")
+            raise TableError(tables.narration.render("regras_da_casa.regiao_em_uso_apagada",
+                                                     {"regiao": region}))
         if found.terreno_de(region) != terrain:
-            raise TableError(f"tables/encontros.yaml: a região '{region}' está em uso (o grupo "
-                             "está nela ou começou o dia nela); o terreno dela não pode mudar "
-                             "agora")
+            raise TableError(tables.narration.render("regras_da_casa.regiao_em_uso_terreno",
+                                                     {"regiao": region}))

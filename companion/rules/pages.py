@@ -114,13 +114,12 @@ class PageTexts:
 
     def validate(self) -> None:
         if not self.dados_jogador:
-            raise InvalidValue("dados_jogador", "uma lista não vazia de dados")
+            raise InvalidValue("dados_jogador", "validacao.lista_de_dados")
         for mode, buttons in self.botoes.items():
             if not buttons:
-                raise InvalidValue(f"botoes.{mode}", "uma lista não vazia de botões")
+                raise InvalidValue(f"botoes.{mode}", "validacao.lista_de_botoes")
         if DEFAULT_TITLE not in self.titulos_pedidos:
-            raise InvalidValue(f"titulos_pedidos.{DEFAULT_TITLE}",
-                               "presente (o título de um pedido sem título próprio)")
+            raise InvalidValue(f"titulos_pedidos.{DEFAULT_TITLE}", "validacao.titulo_padrao")
 
 
 @dataclass(frozen=True)
@@ -180,9 +179,8 @@ def _known_codes(tables: Tables, rules: LastResultRules) -> None:
     for index, news in enumerate(rules.noticias):
         for code in news.codigos:
             if code not in codes:
-                raise TableError(f"tables/{FILE}.yaml: 'ultimo_resultado.noticias[{index}]"
-                                 f".codigos' cita '{code}', que não é um código de "
-                                 "tables/narracao/")
+                raise TableError(tables.narration.render("conferencia.codigo_de_noticia", {
+                    "arquivo": FILE, "posicao": index, "codigo": code}))
 
 
 def _build(tables: Tables) -> Pages:

@@ -19,8 +19,12 @@ from companion.tables.files import LOADER, Tables
 
 DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
-WORDING = frozenset({"paginas", "frases", "voz", "fala", "relatorio", "regras_tela"})  # words only
+WORDING = frozenset({"paginas", "rotulos_paginas", "frases", "voz", "fala", "relatorio",
+                     "regras_tela"})  # words only
 MAX_SHOWN = 25  # changes told one by one; past that, one line says how many more
+# The path of a change of a whole file: stored as it is in the campaign's rule changes (and
+# read back by it), so it is data and not a text to translate.
+WHOLE_FILE = "(arquivo inteiro)"
 ORIGIN_FILES = "tables"  # a change found in the files of tables/ (a later issue adds the GM's)
 
 
@@ -99,7 +103,7 @@ def _walk(stem: str, path: str, old: Any, new: Any, found: list[RuleChange]) -> 
         for index, (a, b) in enumerate(zip(old, new), start=1):
             _walk(stem, _join(path, index), a, b, found)
         return
-    found.append(RuleChange(stem, path or "(arquivo inteiro)", _plain(old), _plain(new)))
+    found.append(RuleChange(stem, path or WHOLE_FILE, _plain(old), _plain(new)))
 
 
 def _join(path: str, key: Any) -> str:

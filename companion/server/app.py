@@ -11,10 +11,12 @@ import html
 import logging
 import threading
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
-from flask import Flask, Response, jsonify, render_template, request, send_from_directory
+import jinja2
+from flask import Flask, Response, jsonify, render_template, request
 from flask_socketio import SocketIO
 from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
@@ -22,6 +24,7 @@ from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler
 
 from companion.tables import protocol
 from companion.engine.view import view_state, view_states
+from companion.rules import labels
 from companion.tables.errors import CompanionError
 from companion.server import access, api, guard, hosts, http_limits, names, ports, qr
 from companion.server import report_pages, sockets, speech_socket, tokens
@@ -147,15 +150,15 @@ def _pages(app: Flask, session: ServedSession, tables: Tables, web_dir: Path) ->
         given = request.form.get("token") if request.method == "POST" else request.args.get("token")
         if not tokens.checked(given, lambda: access.same_token(given, session.gm_token)):
             return _html(_gm_only_page(tables, wrong_token=bool(given))), 403
-        return _page(tables, web_dir, "mestre")
+        return _page(session.tables, web_dir, "mestre")
 
     @app.get("/jogador")
     def player_page() -> Response | tuple[Response, int]:
-        return _page(tables, web_dir, "jogador")
+        return _page(session.tables, web_dir, "jogador")
 
     @app.get("/mesa")
     def table_page() -> Response | tuple[Response, int]:
-        return _page(tables, web_dir, "mesa")
+        return _page(session.tables, web_dir, "mesa")
 
     @app.get("/qr.svg")
     def qr_code() -> Response:
@@ -169,13 +172,23 @@ def _pages(app: Flask, session: ServedSession, tables: Tables, web_dir: Path) ->
 
 
 def _page(tables: Tables, web_dir: Path, name: str) -> Response | tuple[Response, int]:
+    """A page of web/ (a Jinja template): its own words, tables/rotulos_paginas.yaml, go inside
+    it as a JSON data block (`textos`), there before any script runs and any socket opens."""
     if not (web_dir / PAGES[name]).is_file():
         words = tables.narration
         return _html(_message_page(tables, words.render("servidor.indisponivel_titulo", {}),
                                    words.render("servidor.indisponivel", {"pagina": name}))), 503
-    response = send_from_directory(web_dir, PAGES[name], mimetype="text/html")
-    response.headers.update(NO_STORE)
-    return response
+    page = _web_pages(web_dir).get_template(PAGES[name])
+    return _html(page.render(textos=labels.page_labels(tables)))
+
+
+@lru_cache(maxsize=None)
+def _web_pages(web_dir: Path) -> jinja2.Environment:
+    """The pages of web/ as Jinja templates (autoescaped; `tojson` makes a data block safe)."""
+    environment = jinja2.Environment(loader=jinja2.FileSystemLoader(str(web_dir)),
+                                     autoescape=True, auto_reload=True)
+    environment.policies["json.dumps_kwargs"] = {"ensure_ascii": False, "sort_keys": False}
+    return environment
 
 
 def _html(body: str) -> Response:
@@ -213,7 +226,8 @@ def _gm_only_page(tables: Tables, wrong_token: bool) -> str:
     return _message_page(tables, words.render("servidor.so_mestre_titulo", {}), text,
                          "so_mestre.html", script=GM_LINK_SCRIPT, refused=wrong_token,
                          help=words.render("servidor.ajuda_link", {}),
-                         player_button=words.render("servidor.sou_jogador", {}))
+                         player_button=words.render("servidor.sou_jogador", {}),
+                         opening=words.render("servidor.abrindo_mestre", {}))
 
 
 # ---------------------------------------------------------------------------- errors, headers

@@ -1,12 +1,13 @@
 """tables/fala.yaml, typed: the voices, the announcement kinds and which events they are."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Mapping
 
 from companion.tables.errors import TableError
 from companion.tables.rulebook import InvalidValue, piece, require_at_least, require_filled
 from companion.tables.files import Tables
+from companion.tables.narration import Narrator
 
 ANSWER = "por_voz"  # the announcement kind of the events of a command said by voice
 
@@ -64,12 +65,12 @@ class SpeechData:
     def validate(self) -> None:
         require_at_least(self, 0, "surdo_depois_ms")
         if ANSWER not in self.avisos:
-            raise InvalidValue("avisos", f"uma lista de avisos com '{ANSWER}'")
+            raise InvalidValue("avisos", "validacao.avisos_com_resposta", {"resposta": ANSWER})
         for where, mapping in (("codigos", self.codigos), ("tipos", self.tipos)):
             for key, kind in mapping.items():
                 if kind not in self.avisos:
-                    raise InvalidValue(f"{where}.{key}", "um dos avisos: "
-                                       + ", ".join(self.avisos))
+                    raise InvalidValue(f"{where}.{key}", "validacao.um_dos_avisos",
+                                       {"avisos": list(self.avisos)})
 
 
 @dataclass(frozen=True)
@@ -86,6 +87,8 @@ class SpeechConfig:
     by_event_kind: Mapping[str, str]
     laptop: bool
     laptop_secrets: bool
+    # what speech says when it cannot speak (tables/narracao/fala_erros.yaml)
+    narration: Narrator = field(compare=False, repr=False)
     sounds: tuple[tuple[str, str], ...] = ()  # (as shown, as said), in order
     # answers addressed to the asker alone whose content the whole table may know (the clock)
     public_answers: frozenset[str] = frozenset()
@@ -124,8 +127,8 @@ def speech_config(tables: Tables) -> SpeechConfig:
     for key, codes in (("codigos", data.codigos), ("respostas_publicas", data.respostas_publicas)):
         unknown = sorted(set(codes) - set(tables.narration.codes))
         if unknown:
-            raise TableError(f"tables/fala.yaml: '{key}' cita códigos que a narração não tem: "
-                             f"{', '.join(unknown)} (veja tables/narracao/)")
+            raise TableError(tables.narration.render("conferencia.codigos_da_fala",
+                                                     {"chave": key, "codigos": unknown}))
     config = SpeechConfig(
         espeak_voice=data.espeak.voz, espeak_rate=data.espeak.velocidade,
         piper_voice=data.piper.voz, piper_files=data.piper.baixar,
@@ -133,6 +136,6 @@ def speech_config(tables: Tables) -> SpeechConfig:
         by_code=dict(data.codigos), by_event_kind=dict(data.tipos),
         laptop=data.notebook, laptop_secrets=data.notebook_segredos,
         sounds=tuple((str(k), str(v)) for k, v in data.pronuncia.items()),
-        public_answers=frozenset(data.respostas_publicas))
+        public_answers=frozenset(data.respostas_publicas), narration=tables.narration)
     _CACHE[id(tables)] = (tables, config)
     return config

@@ -31,7 +31,7 @@ def say_text(text: str, tables: Tables, wav: str | None, out: TextIO, err: TextI
         return NO_SPEAKERS
     print(line, file=err, flush=True)
     if wav:
-        seconds = write_wav(wav, voice.stream(text))
+        seconds = write_wav(wav, voice.stream(text), tables.narration)
         print(tables.narration.render("ferramentas.falar_escrita",
                                       {"arquivo": wav, "segundos": f"{seconds:.1f}"}), file=out)
         return 0

@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Protocol
 
 from companion.tables import places
 from companion.tables.errors import CompanionError
+from companion.tables.narration import Narrator
 from companion.speech.config import SpeechConfig
 
 MODELS_DIR = places.models_folder()
@@ -49,11 +50,6 @@ ESPEAK_FOLDERS: dict[str, tuple[str, ...]] = {
               "{ProgramW6432}\\eSpeak NG"),
     "darwin": ("/opt/homebrew/bin", "/usr/local/bin", "/opt/local/bin"),
 }
-ESPEAK_INSTALL = {
-    "win32": "instale o espeak-ng pelo instalador .msi do projeto eSpeak NG",
-    "darwin": "instale com brew install espeak-ng",
-}
-ESPEAK_INSTALL_ELSEWHERE = "instale com apt-get install espeak-ng"
 
 
 def find_espeak(platform: str = sys.platform, env: Mapping[str, str] = os.environ,
@@ -79,11 +75,13 @@ def find_espeak(platform: str = sys.platform, env: Mapping[str, str] = os.enviro
 class Espeak:
     """espeak-ng's voice, run once per text."""
 
-    def __init__(self, voice: str, rate: int, binary: str | None = None) -> None:
+    def __init__(self, voice: str, rate: int, narration: Narrator,
+                 binary: str | None = None) -> None:
         found = binary or find_espeak()
         if not found:
-            how = ESPEAK_INSTALL.get(sys.platform, ESPEAK_INSTALL_ELSEWHERE)
-            raise SpeechUnavailable(f"fala indisponível: falta o espeak-ng; {how}")
+            how = narration.render("fala_erros.instalar_espeak", {"plataforma": sys.platform})
+            raise SpeechUnavailable(narration.render("fala_erros.sem_espeak", {"como": how}))
+        self.narration = narration
         self.binary = found
         self.voice = voice
         self.rate = rate
@@ -101,8 +99,8 @@ class Espeak:
             if len(header) < WAV_HEADER:
                 problem = process.stderr.read().decode("utf-8", "replace").strip() \
                     if process.stderr else ""
-                raise SpeechUnavailable(f"o espeak-ng não falou ({problem or 'sem áudio'}); "
-                                        f"confira a voz '{self.voice}' em tables/fala.yaml")
+                raise SpeechUnavailable(self.narration.render(
+                    "fala_erros.espeak_calado", {"problema": problem, "voz": self.voice}))
             rate = int.from_bytes(header[24:28], "little")
             while True:
                 piece = process.stdout.read1(READ_BYTES)  # type: ignore[attr-defined]
@@ -131,12 +129,11 @@ def _read_exactly(stream: Any, size: int) -> bytes:
 class Piper:
     """A Piper voice (`piper-tts`): an .onnx model and its .onnx.json beside it."""
 
-    def __init__(self, model: Path) -> None:
+    def __init__(self, model: Path, narration: Narrator) -> None:
         try:
             from piper import PiperVoice  # the optional `fala` extra
         except ImportError:
-            raise SpeechUnavailable("o Piper não está instalado; instale com "
-                                    "pip install -e .[fala]") from None
+            raise SpeechUnavailable(narration.render("fala_erros.sem_piper", {})) from None
         self.name = f"Piper {model.stem}"
         self._voice = PiperVoice.load(str(model))
 
@@ -159,20 +156,22 @@ def choose_voice(config: SpeechConfig, folder: Path = MODELS_DIR) -> tuple[Voice
     """The configured voice and a line saying which it is (and, with espeak-ng, how to get
     Piper's). Raises SpeechUnavailable when not even espeak-ng is there."""
     model = piper_model(config, folder)
-    why = f"sem a voz {config.piper_voice} do Piper; o comando mesa modelo a baixa"
+    said = config.narration
+    why = said.render("fala_erros.sem_voz_piper", {"voz": config.piper_voice})
     if model is not None:
         try:
-            voice = Piper(model)
+            voice = Piper(model, said)
             return voice, f"fala: {voice.name}"
         except SpeechUnavailable as error:
             why = error.message
         except Exception as error:  # a broken model file: say so, speak with espeak-ng
-            why = f"a voz do Piper em {model} não abriu ({type(error).__name__}: {error})"
-    espeak = Espeak(config.espeak_voice, config.espeak_rate)
+            why = said.render("fala_erros.piper_nao_abriu", {
+                "modelo": str(model), "tipo": type(error).__name__, "erro": str(error)})
+    espeak = Espeak(config.espeak_voice, config.espeak_rate, said)
     return espeak, f"fala: {espeak.name} ({why})"
 
 
-def write_wav(path: str | Path, pieces: Iterable[Audio]) -> float:
+def write_wav(path: str | Path, pieces: Iterable[Audio], narration: Narrator) -> float:
     """Write the speech to a WAV file; its length in seconds."""
     frames = 0
     writer: wave.Wave_write | None = None
@@ -187,10 +186,11 @@ def write_wav(path: str | Path, pieces: Iterable[Audio]) -> float:
             writer.writeframes(piece.pcm)
             frames += len(piece.pcm) // 2
     except OSError as error:
-        raise CompanionError(f"não consegui escrever '{path}': {error.strerror}") from None
+        raise CompanionError(narration.render("fala_erros.nao_escreveu", {
+            "arquivo": str(path), "erro": error.strerror})) from None
     finally:
         if writer is not None:
             writer.close()
     if writer is None:
-        raise SpeechUnavailable("a voz não produziu nenhum som para esse texto")
+        raise SpeechUnavailable(narration.render("fala_erros.sem_som", {}))
     return frames / rate

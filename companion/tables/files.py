@@ -46,9 +46,9 @@ class Tables:
         use for Tables made by hand from changed files (tests)."""
         found = self.pieces.get(cls)
         if found is None:
-            found = self.pieces[cls] = build_piece(cls, self.files)
+            found = self.pieces[cls] = build_piece(cls, self.files, self.narration)
             try:
-                check_piece(cls, found, self.piece)
+                check_piece(cls, found, self.piece, self.narration)
             except TableError:
                 del self.pieces[cls]
                 raise
@@ -153,5 +153,7 @@ def load_tables(directory: Path | str | None = None) -> Tables:
     declared so far (companion.rules.loader.load_rules imports every declaring module first)."""
     folder = Path(directory or os.environ.get("COMPANION_TABLES") or DEFAULT_DIR)
     files = {path.stem: _read(path) for path in sorted(folder.glob("*.yaml"))}
-    return Tables(files=files, directory=folder, pieces=build_pieces(files),
-                  narrator=load_narrator(folder))
+    narrator = load_narrator(folder)  # first: a piece's own check says by narration code
+    # what a refused value should be (tables/narracao/validacao.yaml)
+    return Tables(files=files, directory=folder, pieces=build_pieces(files, narrator),
+                  narrator=narrator)

@@ -95,9 +95,9 @@ class CommandSpec:
     def validate(self) -> None:
         accepted = ("todos", *get_args(Mode))
         if not self.modos or any(mode not in accepted for mode in self.modos):
-            raise InvalidValue("modos", "uma lista de modos: " + ", ".join(accepted))
+            raise InvalidValue("modos", "validacao.lista_de_modos", {"modos": list(accepted)})
         if not self.nome.strip():
-            raise InvalidValue("nome", "o nome do comando como as pessoas o dizem, não vazio")
+            raise InvalidValue("nome", "validacao.nome_do_comando")
 
 
 # A renamed key ('modas:') is said as the missing one ('falta a chave modos'): the rulebook
@@ -118,7 +118,7 @@ class CommandRules:
 
     def validate(self) -> None:
         if not self.pedidos_que_seguram:
-            raise InvalidValue("pedidos_que_seguram", "uma lista não vazia de tipos de pedido")
+            raise InvalidValue("pedidos_que_seguram", "validacao.lista_de_pedidos")
         require_at_least(self, 1, "repeticoes_maximas")
 
 

@@ -9,8 +9,10 @@ does not know is an error too), so a mistake in a file is a TableError naming th
 whole key path, through lists ('grupos[0].chance') and maps ('linhas.3.efeito') alike, and
 nothing downstream reads raw dicts: `rules.piece(ForcedMarch).dc`. A value's own check (a dice
 expression, a chance within 0–6) is a `validate()` method on its dataclass that raises
-`InvalidValue(field, what it should be)`; it runs after the piece is built, for every dataclass
-inside it, so the error names the whole key path ('variacao.dados'). A value that fits no type
+`InvalidValue(field, code, data)`: what the value should be is said by a narration code
+(tables/narracao/validacao.yaml, rendered with the narration of the tables being loaded, which
+the loader reads first); it runs after the piece is built, for every dataclass inside it, so the
+error names the whole key path ('variacao.dados'). A value that fits no type
 of a union is quoted, short ("'linhas.3' deveria ser texto ou mapa, mas é 7"); a map where the
 union has one map-shaped type gets that type's own error instead (its unknown key, its path).
 A value that names an entry of another piece (a condition's `efeito`, a key of viagem.yaml
@@ -24,8 +26,8 @@ import json
 import types
 from dataclasses import MISSING, dataclass, fields, is_dataclass
 from functools import lru_cache
-from typing import Any, Callable, Iterator, Literal, Mapping, TypeVar, Union, get_args, \
-    get_origin, get_type_hints
+from typing import Any, Callable, Iterator, Literal, Mapping, Protocol, TypeVar, Union, \
+    get_args, get_origin, get_type_hints
 
 from companion.tables.errors import TableError
 
@@ -52,12 +54,25 @@ PIECES: dict[type, Place] = {}
 
 
 class InvalidValue(ValueError):
-    """Raised by a piece's validate(): `field` should be `expected` (in Portuguese)."""
+    """Raised by a piece's validate() or check_against(): `field` should be what the narration
+    `code` says with `data` ('validacao.chance_em_6'); the loader renders it into its
+    TableError with the narration of the tables it loads."""
 
-    def __init__(self, field: str, expected: str) -> None:
-        super().__init__(f"{field}: {expected}")
+    def __init__(self, field: str, code: str, data: Mapping[str, Any] | None = None) -> None:
+        super().__init__(f"{field}: {code}")
         self.field = field
-        self.expected = expected
+        self.code = code
+        self.data: dict[str, Any] = dict(data or {})
+
+    def at(self, path: str) -> InvalidValue:
+        """The same error, its field inside `path`."""
+        return type(self)(_join(path, self.field), self.code, self.data)
+
+
+class Narrates(Protocol):
+    """What renders an InvalidValue's code (companion.tables.narration.Narrator)."""
+
+    def render(self, code: str, data: Mapping[str, Any]) -> str: ...
 
 
 def require_at_least(spec: object, minimum: int, *names: str) -> None:
@@ -66,7 +81,7 @@ def require_at_least(spec: object, minimum: int, *names: str) -> None:
     for name in names:
         value = getattr(spec, name)
         if value is not None and value < minimum:
-            raise InvalidValue(name, f"um número inteiro de {minimum} para cima")
+            raise InvalidValue(name, "validacao.inteiro_de", {"minimo": minimum})
 
 
 def require_filled(spec: object, *names: str) -> None:
@@ -78,7 +93,7 @@ def require_filled(spec: object, *names: str) -> None:
         for key, items in lists:
             if not items:
                 raise InvalidValue(name if key is None else f"{name}.{key}",
-                                   "uma lista não vazia")
+                                   "validacao.lista_nao_vazia")
 
 
 class DuplicatePiece(TypeError):
@@ -343,25 +358,25 @@ def _run_checks(value: Any, method: str, *args: Any) -> None:
             try:
                 check(*args)
             except InvalidValue as error:
-                raise InvalidValue(_join(path, error.field), error.expected) from None
+                raise error.at(path) from None
 
 
-def _validate(value: Any, path: str) -> None:
-    """Call validate() on every dataclass inside value; InvalidValue gets the full path."""
-    try:
-        _run_checks(value, "validate")
-    except InvalidValue as error:
-        raise InvalidValue(_join(path, error.field), error.expected) from None
+def _invalid(place: Place, error: InvalidValue, narration: Narrates) -> TableError:
+    """The TableError of a value its piece's own check refused: file, key path and what the
+    value should be (the check's narration code, rendered)."""
+    return TableError(f"tables/{place.file}.yaml: '{place.where(error.field)}' deveria ser "
+                      f"{narration.render(error.code, error.data)}")
 
 
-def build_piece(cls: type[T], files: Mapping[str, Any]) -> T:
-    """The typed piece `cls` from the loaded files; TableError naming file and key path."""
+def build_piece(cls: type[T], files: Mapping[str, Any], narration: Narrates) -> T:
+    """The typed piece `cls` from the loaded files; TableError naming file and key path (what
+    a value should be said by `narration`, the narration of these tables)."""
     place = PIECES[cls]
     node = _node(files, place)
     prefix = f"tables/{place.file}.yaml"
     try:
         built: T = _build_dataclass(cls, node, "", place.strict)
-        _validate(built, "")
+        _run_checks(built, "validate")
         return built
     except _Fault as fault:
         where = place.where(fault.path)
@@ -369,27 +384,26 @@ def build_piece(cls: type[T], files: Mapping[str, Any]) -> T:
             raise TableError(f"{prefix}: {fault.message.format(where=where)}") from None
         raise TableError(f"{prefix}: '{where}' {fault.message}") from None
     except InvalidValue as error:
-        raise TableError(f"{prefix}: '{place.where(error.field)}' deveria ser "
-                         f"{error.expected}") from None
+        raise _invalid(place, error, narration) from None
 
 
-def check_piece(cls: type[T], built: T, rules: Callable[[type[Any]], Any]) -> None:
+def check_piece(cls: type[T], built: T, rules: Callable[[type[Any]], Any],
+                narration: Narrates) -> None:
     """Check what the built piece `cls` names in other pieces (`check_against(rules)` of every
     dataclass inside it); TableError naming file and key path."""
     place = PIECES[cls]
     try:
         _run_checks(built, "check_against", rules)
     except InvalidValue as error:
-        raise TableError(f"tables/{place.file}.yaml: '{place.where(error.field)}' deveria ser "
-                         f"{error.expected}") from None
+        raise _invalid(place, error, narration) from None
 
 
-def build_pieces(files: Mapping[str, Any]) -> dict[type, Any]:
+def build_pieces(files: Mapping[str, Any], narration: Narrates) -> dict[type, Any]:
     """Every declared piece, built once from the loaded files, then checked against the
     others."""
-    built = {cls: build_piece(cls, files) for cls in PIECES}
+    built = {cls: build_piece(cls, files, narration) for cls in PIECES}
     for cls, value in built.items():
-        check_piece(cls, value, built.__getitem__)
+        check_piece(cls, value, built.__getitem__, narration)
     return built
 
 
@@ -483,5 +497,6 @@ def held(value: Any, target: type[T]) -> Iterator[T]:
             yield item
 
 
-__all__ = ["DuplicatePiece", "InvalidValue", "PIECES", "require_at_least", "require_filled", "build_piece", "build_pieces", "can_hold",
+__all__ = ["DuplicatePiece", "InvalidValue", "Narrates", "PIECES", "require_at_least",
+           "require_filled", "build_piece", "build_pieces", "can_hold",
            "check_piece", "declared_at", "held", "piece", "typed_at"]

@@ -1,7 +1,7 @@
 """tables/voz.yaml, typed: thresholds, wake word, listening modes, voice lists, accents, models."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
 from companion.commands.grammar import grammar
@@ -10,6 +10,7 @@ from companion.commands.sentences import SentenceFile, Wildcard
 from companion.tables.errors import TableError
 from companion.tables.rulebook import InvalidValue, piece, require_at_least, require_filled
 from companion.tables.files import Tables
+from companion.tables.narration import Narrator
 
 MODES = ("ativacao", "apertar", "sempre", "desligado")
 
@@ -90,23 +91,23 @@ class VoiceData:
             unknown = [name for names in arguments.values() for name in names
                        if name not in lists]
             if unknown:
-                raise InvalidValue(f"aprender.{command}", "nomes de listas de `listas` (não há "
-                                   f"{', '.join(unknown)})")
+                raise InvalidValue(f"aprender.{command}", "validacao.nomes_de_listas",
+                                   {"faltam": unknown})
         for name, joins in self.nomes_da_voz.items():
             unknown = [part for part in joins if part not in self.listas]
             if unknown or not joins:
-                raise InvalidValue(f"nomes_da_voz.{name}", "nomes de listas de `listas` (não "
-                                   f"há {', '.join(unknown) or 'nenhuma'})")
+                raise InvalidValue(f"nomes_da_voz.{name}", "validacao.nomes_de_listas",
+                                   {"faltam": unknown})
         for name, parts in self.listas_juntas.items():
             unknown = [part for part in parts if part not in self.listas]
             if unknown:
-                raise InvalidValue(f"listas_juntas.{name}", "nomes de listas de `listas` (não há "
-                                   f"{', '.join(unknown)})")
+                raise InvalidValue(f"listas_juntas.{name}", "validacao.nomes_de_listas",
+                                   {"faltam": unknown})
         if self.modo_inicial not in MODES:
-            raise InvalidValue("modo_inicial", "um destes: " + ", ".join(MODES))
+            raise InvalidValue("modo_inicial", "validacao.um_destes", {"opcoes": MODES})
         require_at_least(self, 1, "nomes_por_modelo")
         if not 0 <= self.confianca_minima <= 1:
-            raise InvalidValue("confianca_minima", "um número entre 0 e 1")
+            raise InvalidValue("confianca_minima", "validacao.numero_entre_0_e_1")
 
 
 def said_name(text: str) -> str:
@@ -152,17 +153,15 @@ class CampaignNames:
         fillers = fillers_of(sentences)
         for key, names in self.of().items():
             if key not in joins:
-                raise InvalidValue(key, "uma lista que tables/voz.yaml `nomes_da_voz` liga às "
-                                   "listas da voz")
+                raise InvalidValue(key, "validacao.lista_da_voz")
             specs = [sentences.mesa.wildcard(name) for name in joins[key]]
             most = max(spec.palavras for spec in specs)
             for index, name in enumerate(names):
                 said = said_name(str(name))
                 if not any(fits_slot(said, spec, fillers, sentences.mesa.nao_sao_nomes)
                            for spec in specs):
-                    raise InvalidValue(f"{key}[{index}]", f"um nome que a voz possa ouvir "
-                                       f"('{name}' não é): sem números nem palavras de "
-                                       f"enchimento, de 1 a {most} palavras")
+                    raise InvalidValue(f"{key}[{index}]", "validacao.nome_que_a_voz_ouve",
+                                       {"nome": str(name), "maximo": most})
 
 
 @dataclass(frozen=True)
@@ -203,6 +202,8 @@ class VoiceConfig:
     default_model: str
     larger_models: tuple[str, ...]
     download: ModelDownload
+    # what the voice says when it refuses (tables/narracao/voz_erros.yaml)
+    narration: Narrator = field(compare=False, repr=False)
 
 
 _CACHE: dict[int, tuple[Tables, VoiceConfig]] = {}
@@ -265,7 +266,7 @@ def voice_config(tables: Tables) -> VoiceConfig:
                 accents.setdefault(fold(word), word)
     wrong = [k for k, v in accents.items() if fold(v) != k]
     if wrong:
-        raise TableError(f"tables/voz.yaml: acentos que não batem com a palavra: {wrong}")
+        raise TableError(tables.narration.render("conferencia.acentos", {"errados": wrong}))
     download = data.modelos.baixar
     config = VoiceConfig(
         min_confidence=float(data.confianca_minima),
@@ -297,6 +298,7 @@ def voice_config(tables: Tables) -> VoiceConfig:
         larger_models=data.modelos.maiores,
         download=ModelDownload(download.arquivo, download.url, download.tamanho,
                                download.sha256),
+        narration=tables.narration,
     )
     _CACHE[id(tables)] = (tables, config)
     return config

@@ -102,9 +102,11 @@ def push(state: Listening, now: float, config: VoiceConfig) -> Listening:
     return replace(state, push_until=now + config.push_seconds)
 
 
-def set_mode(state: Listening, mode: str) -> Listening:
-    if mode not in ("ativacao", "apertar", "sempre", "desligado"):
-        raise ValueError(f"modo de escuta desconhecido: '{mode}'; use ativacao, apertar, "
-                         "sempre ou desligado")
+def set_mode(state: Listening, mode: str, config: VoiceConfig) -> Listening:
+    """Listen in another mode; an unknown one is a ValueError saying which are accepted."""
+    modes = ("ativacao", "apertar", "sempre", "desligado")
+    if mode not in modes:
+        raise ValueError(config.narration.render("voz_erros.modo_desconhecido",
+                                                 {"modo": mode, "modos": modes}))
     resume = state.resume if mode == "desligado" else mode  # type: ignore[assignment]
     return replace(state, mode=mode, resume=resume)  # type: ignore[arg-type]

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Literal, Sequence
 
 from companion.commands.reading import ParseResult
+from companion.tables.narration import Narrator
 from companion.tables.vocabulary import Command
 from companion.voice.recognizer import Utterance
 
@@ -36,22 +37,25 @@ class Heard:
                 "motivo": self.reason}
 
 
-def judge(utterance: Utterance, reader: Reader, threshold: float) -> Heard:
-    """A command only when every word passes the threshold and the reader takes the text."""
+def judge(utterance: Utterance, reader: Reader, threshold: float, narration: Narrator) -> Heard:
+    """A command only when every word passes the threshold and the reader takes the text (why
+    not: tables/narracao/voz_erros.yaml)."""
     low = [w for w in utterance.words if w.confidence < threshold]
     if low:
         word = min(low, key=lambda w: w.confidence)
         return Heard(utterance.text, utterance.confidence, None,
-                     f"confiança baixa em '{word.text}' ({_decimal(word.confidence)}; "
-                     f"o mínimo é {_decimal(threshold)})", "confianca_baixa")
+                     narration.render("voz_erros.confianca_baixa", {
+                         "palavra": word.text, "confianca": _decimal(word.confidence),
+                         "minimo": _decimal(threshold)}), "confianca_baixa")
     result = reader(utterance.text)
     if result.command is None:
-        return Heard(utterance.text, utterance.confidence, None, result.error or "não entendi",
+        return Heard(utterance.text, utterance.confidence, None,
+                     result.error or narration.render("voz_erros.nao_entendi", {}),
                      "nao_entendido")
     return Heard(utterance.text, utterance.confidence, result.command, ACCEPTED)
 
 
-def phrase_reader(phrases: Sequence[str]) -> Reader:
+def phrase_reader(phrases: Sequence[str], narration: Narrator) -> Reader:
     """A reader for any language: a text is accepted only when it is one of the phrases."""
     known = {" ".join(p.split()) for p in phrases}
 
@@ -59,7 +63,7 @@ def phrase_reader(phrases: Sequence[str]) -> Reader:
         said = " ".join(text.split())
         if said in known:
             return ParseResult(command=Command("frase", {"texto": said}))
-        return ParseResult(error=f"'{said}' não é uma das frases")
+        return ParseResult(error=narration.render("voz_erros.nao_e_frase", {"frase": said}))
     return read
 
 

@@ -135,7 +135,7 @@ class Listener:
 
     def set_mode(self, mode: str) -> VoiceStatus:
         with self._lock:
-            self._state = set_mode(self._state, mode)
+            self._state = set_mode(self._state, mode, self.config)
         return self._changed()
 
     def push(self) -> VoiceStatus:
@@ -170,7 +170,8 @@ class Listener:
                 for utterance in heard:
                     self._handle(utterance)
             except Exception:  # the listener must survive any one failure
-                log.exception("falha no reconhecimento de voz")
+                log.exception(self.config.narration.render("voz_erros.falha_no_reconhecimento",
+                                                          {}))
             finally:
                 if self._queue.empty():
                     self.busy.clear()
@@ -219,7 +220,8 @@ class Listener:
         if decided.action == "ignorar":
             return
         said = replace(utterance, text=decided.text)
-        verdict = judge(said, self._reader(), self.config.min_confidence)
+        verdict = judge(said, self._reader(), self.config.min_confidence,
+                        self.config.narration)
         result = None
         if verdict.command is not None and self._runner is not None:
             result = self._runner(verdict.command, verdict.text)

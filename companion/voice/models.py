@@ -5,11 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from companion.tables import places
+from companion.tables.narration import Narrator
 from companion.voice.config import VoiceConfig
 
 MODELS_DIR = places.models_folder()
-NO_MODEL = ("voz desligada: nenhum modelo de voz; baixe o de português com o comando "
-            f"mesa modelo (fica em {MODELS_DIR}), ou veja models/README.md para fazê-lo à mão")
+
+
+def no_model(narration: Narrator) -> str:
+    """Why voice is off when no model was found (tables/narracao/voz_erros.yaml)."""
+    return narration.render("voz_erros.sem_modelo", {"pasta": str(MODELS_DIR)})
 
 
 def is_model(folder: Path) -> bool:

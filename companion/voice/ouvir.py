@@ -19,7 +19,7 @@ from companion.tables.vocabulary import Command
 from companion.voice.config import voice_config
 from companion.voice.judge import Heard, judge, phrase_reader
 from companion.voice.learned import Learned, SessionNames, by_list
-from companion.voice.models import NO_MODEL, find_model
+from companion.voice.models import find_model, no_model
 from companion.voice.phrases import grammar_words, phrase_list
 from companion.voice.reading import Known, read_voice
 from companion.voice.recognizer import (Recognizer, VoiceUnavailable, load_model, unknown_line,
@@ -33,13 +33,14 @@ def listen_file(args: argparse.Namespace, tables: Tables, out: TextIO, err: Text
     config = voice_config(tables)
     folder = find_model(config, args.modelo)
     if folder is None:
-        err.write(f"erro: {NO_MODEL}\n")
+        err.write(tables.narration.render("ferramentas.erro",
+                                          {"motivo": no_model(tables.narration)}) + "\n")
         return NO_VOICE
     try:
-        model = load_model(folder)
-        chunks = list(wav_chunks(args.wav))
+        model = load_model(folder, tables.narration)
+        chunks = list(wav_chunks(args.wav, tables.narration))
     except (VoiceUnavailable, AudioError) as error:
-        err.write(f"erro: {error}\n")
+        err.write(tables.narration.render("ferramentas.erro", {"motivo": str(error)}) + "\n")
         return NO_VOICE
     session = _session(args, tables)
     log = Utterances(session.db_path) if session is not None else None
@@ -52,16 +53,17 @@ def listen_file(args: argparse.Namespace, tables: Tables, out: TextIO, err: Text
         custom = getattr(args, "frases", None)
         phrases = _lines(custom) if custom else phrase_list(tables, names, with_prompts=True,
                                                             learned=learned)
-        reader = phrase_reader(phrases) if custom else \
+        reader = phrase_reader(phrases, tables.narration) if custom else \
             (lambda text: read_voice(text, tables, _known(session, names, learned)))
-        notice = unknown_line(unknown_words(model, grammar_words(phrases)))
+        notice = unknown_line(unknown_words(model, grammar_words(phrases)), tables.narration)
         if notice:  # the same line `serve` prints: words of the list this model cannot say
             err.write(notice + "\n")
         recognizer = Recognizer(model, phrases)
         for chunk in [*chunks, b""]:
             heard = recognizer.feed(chunk) if chunk else recognizer.finish()
             for utterance in heard:
-                verdict = _run(judge(utterance, reader, config.min_confidence), session)
+                verdict = _run(judge(utterance, reader, config.min_confidence, tables.narration),
+                               session)
                 if log is not None:
                     _remember(log, verdict, session)
                 _print(verdict, args.json, out)

@@ -2,7 +2,7 @@
 
 Language-independent: it knows a model and a phrase list, nothing about commands. Vosk is
 imported here and only here; without it (or without a model) `VoiceUnavailable` says, in
-Portuguese, how to turn voice on.
+Portuguese (tables/narracao/voz_erros.yaml), how to turn voice on.
 """
 from __future__ import annotations
 
@@ -14,11 +14,10 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 from companion.tables.errors import CompanionError
+from companion.tables.narration import Narrator
 
 SAMPLE_RATE = 16000
 UNK = "[unk]"
-HOW_TO = ("baixe o modelo de português com o comando mesa modelo (ou ponha um modelo Vosk "
-          "em models/, veja models/README.md) e instale a voz com pip install -e .[voz]")
 
 
 class VoiceUnavailable(CompanionError):
@@ -50,14 +49,23 @@ class Utterance:
         return self.words[-1].end if self.words else 0.0
 
 
+def _how_to(narration: Narrator) -> str:
+    return narration.render("voz_erros.como_instalar", {})
+
+
 def _vosk() -> Any:
-    try:
-        import vosk
-    except (ImportError, OSError) as error:
-        raise VoiceUnavailable(f"voz desligada: o pacote vosk não está instalado ({error}); "
-                               f"{HOW_TO}") from None
+    import vosk
     vosk.SetLogLevel(-2)  # Kaldi's own log is noise at the table; we report what matters
     return vosk
+
+
+def _vosk_or_why(narration: Narrator) -> Any:
+    """The vosk package, or VoiceUnavailable saying how to install it."""
+    try:
+        return _vosk()
+    except (ImportError, OSError) as error:
+        raise VoiceUnavailable(narration.render("voz_erros.sem_vosk", {
+            "erro": str(error), "como": _how_to(narration)})) from None
 
 
 def _short_path(path: str) -> str:
@@ -73,7 +81,7 @@ def _short_path(path: str) -> str:
     return buffer.value if get(path, buffer, size) else path
 
 
-def vosk_path(folder: Path, windows: bool = os.name == "nt",
+def vosk_path(folder: Path, narration: Narrator, windows: bool = os.name == "nt",
               short: Callable[[str], str] = _short_path) -> str:
     """The model folder as Vosk can open it. On Windows Vosk (Kaldi) cannot open a path with
     accents (C:\\Users\\João\\...): its short 8.3 form is used, and when the disk keeps none
@@ -85,24 +93,24 @@ def vosk_path(folder: Path, windows: bool = os.name == "nt",
     if shortened.isascii():
         return shortened
     ascii_place = f"C:\\MesaModelos\\{folder.name if folder.name.isascii() else 'modelo'}"
-    raise VoiceUnavailable(f"voz desligada: no Windows o Vosk não abre um modelo numa pasta "
-                           f"com acentos ('{folder}'); mova a pasta do modelo para uma sem "
-                           f"acentos, como {ascii_place}, e ligue com --modelo {ascii_place}")
+    raise VoiceUnavailable(narration.render("voz_erros.pasta_com_acentos", {
+        "pasta": str(folder), "sugerida": ascii_place}))
 
 
-def load_model(path: str | Path) -> Any:
-    """A Vosk model from its folder (the one with am/, conf/, graph/)."""
+def load_model(path: str | Path, narration: Narrator) -> Any:
+    """A Vosk model from its folder (the one with am/, conf/, graph/); VoiceUnavailable says
+    why not (`narration`: tables/narracao/voz_erros.yaml)."""
     folder = Path(path)
     if not (folder / "am").is_dir() or not (folder / "conf").is_dir():
-        raise VoiceUnavailable(f"voz desligada: '{folder}' não é uma pasta de modelo Vosk "
-                               f"(faltam am/ e conf/); {HOW_TO}")
-    where = vosk_path(folder.resolve())
-    vosk = _vosk()
+        raise VoiceUnavailable(narration.render("voz_erros.nao_e_modelo", {
+            "pasta": str(folder), "como": _how_to(narration)}))
+    where = vosk_path(folder.resolve(), narration)
+    vosk = _vosk_or_why(narration)
     try:
         return vosk.Model(where)
     except Exception as error:  # Vosk raises a bare Exception on a broken model
-        raise VoiceUnavailable(f"voz desligada: não consegui abrir o modelo '{folder}' "
-                               f"({error}); {HOW_TO}") from None
+        raise VoiceUnavailable(narration.render("voz_erros.modelo_nao_abriu", {
+            "pasta": str(folder), "erro": str(error), "como": _how_to(narration)})) from None
 
 
 def unknown_words(model: Any, words: Iterable[str]) -> list[str]:
@@ -110,20 +118,23 @@ def unknown_words(model: Any, words: Iterable[str]) -> list[str]:
     return sorted({w for w in words if w != UNK and model.vosk_model_find_word(w) < 0})
 
 
-def unknown_line(unknown: Sequence[str]) -> str | None:
+SHOWN_UNKNOWN = 20  # words of the phrase list the model lacks, named one by one
+
+
+def unknown_line(unknown: Sequence[str], narration: Narrator) -> str | None:
     """One readable line for the start banner (None when every word is known)."""
     if not unknown:
         return None
-    shown = ", ".join(unknown[:20]) + (f" e mais {len(unknown) - 20}" if len(unknown) > 20 else "")
-    return (f"voz: {len(unknown)} palavra(s) das frases não existem no modelo e não serão "
-            f"ouvidas: {shown}")
+    return narration.render("voz_erros.palavras_fora_do_modelo", {
+        "total": len(unknown), "mostradas": ", ".join(unknown[:SHOWN_UNKNOWN]),
+        "mais": max(0, len(unknown) - SHOWN_UNKNOWN)})
 
 
 class Recognizer:
     """One recognition stream over a phrase list (plus [unk] for everything else)."""
 
     def __init__(self, model: Any, phrases: Sequence[str], sample_rate: int = SAMPLE_RATE):
-        vosk = _vosk()
+        vosk = _vosk()  # the model came from load_model: the package is there
         known = [p for p in phrases if p]
         grammar = json.dumps([*known, UNK], ensure_ascii=False)
         self._recognizer = vosk.KaldiRecognizer(model, sample_rate, grammar)

@@ -19,7 +19,7 @@ from companion.voice.config import voice_config
 from companion.voice.judge import Heard, Reader
 from companion.voice.learned import SessionNames, by_list
 from companion.voice.listener import Listener, Notify
-from companion.voice.models import NO_MODEL, find_model
+from companion.voice.models import find_model, no_model
 from companion.voice.phrases import grammar_words, phrase_list
 from companion.voice.reading import read_voice
 from companion.voice.recognizer import (VoiceUnavailable, load_model,
@@ -108,15 +108,15 @@ def start_voice(session: Any, tables: Tables, on_heard: Notify, on_status: Notif
     config = voice_config(tables)
     folder = find_model(config, model_dir)
     if folder is None:
-        return Voice(None, NO_MODEL)
+        return Voice(None, no_model(tables.narration))
     try:
-        model = load_model(folder)
+        model = load_model(folder, tables.narration)
     except VoiceUnavailable as error:
         return Voice(None, error.message)
     taught = SessionNames(session, tables)
     phrases = session_phrases(session, tables, taught)
     missing = unknown_words(model, grammar_words(phrases()))
-    notice = unknown_line(missing) or ""
+    notice = unknown_line(missing, tables.narration) or ""
     utterances = Utterances(session.db_path)
     listener = Listener(model, config, phrases, session_reader(session, tables, taught),
                         session_runner(session), on_heard, on_status,

@@ -6,6 +6,7 @@ import wave
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+from companion.tables.narration import Narrator
 from companion.voice.recognizer import SAMPLE_RATE, VoiceUnavailable
 
 CHUNK_FRAMES = 4000  # a quarter of a second at 16 kHz
@@ -15,21 +16,23 @@ class AudioError(Exception):
     """The audio cannot be read as 16 kHz mono 16-bit PCM (message in Portuguese)."""
 
 
-def wav_chunks(path: str | Path, frames: int = CHUNK_FRAMES) -> Iterator[bytes]:
-    """The PCM of a 16 kHz mono 16-bit WAV file, a chunk at a time."""
+def wav_chunks(path: str | Path, narration: Narrator,
+               frames: int = CHUNK_FRAMES) -> Iterator[bytes]:
+    """The PCM of a 16 kHz mono 16-bit WAV file, a chunk at a time; AudioError says why not
+    (`narration`: tables/narracao/voz_erros.yaml)."""
     try:
         reader = wave.open(str(path), "rb")
     except FileNotFoundError:
-        raise AudioError(f"arquivo não encontrado: '{path}'") from None
+        raise AudioError(narration.render("voz_erros.wav_nao_encontrado",
+                                          {"arquivo": str(path)})) from None
     except (wave.Error, EOFError, OSError) as error:
-        raise AudioError(f"'{path}' não é um WAV legível ({error})") from None
+        raise AudioError(narration.render("voz_erros.wav_ilegivel",
+                                          {"arquivo": str(path), "erro": str(error)})) from None
     with reader:
         shape = (reader.getframerate(), reader.getnchannels(), reader.getsampwidth())
         if shape != (SAMPLE_RATE, 1, 2):
-            raise AudioError(
-                f"'{path}' é {shape[0]} Hz, {shape[1]} canal(is), {8 * shape[2]} bits; "
-                f"use 16000 Hz, mono, 16 bits (ex.: sox entrada.wav -r 16000 -c 1 -b 16 "
-                f"saida.wav)")
+            raise AudioError(narration.render("voz_erros.wav_formato", {
+                "arquivo": str(path), "hz": shape[0], "canais": shape[1], "bits": 8 * shape[2]}))
         while True:
             data = reader.readframes(frames)
             if not data:

@@ -123,7 +123,7 @@ def test_a_bad_contract_file_names_the_file_and_the_key(tables: Tables) -> None:
     bad = {**tables.files, "argumentos": {**tables.files["argumentos"], "comandos": {
         "rolar": {"expressao": {"tipo": "escolha"}}, "personagem": {}}}}
     with pytest.raises(TableError) as error:
-        build_piece(ArgumentContract, bad)
+        build_piece(ArgumentContract, bad, tables.narration)
     assert "tables/argumentos.yaml" in error.value.message
     assert "comandos.rolar.expressao.valores" in error.value.message
 
@@ -161,7 +161,7 @@ def test_the_sheet_command_must_be_in_the_contract(tables: Tables) -> None:
                                           "ficha": {"comando": "ficha", "campo": {
                                               "tipo": "inteiro"}}}}
     with pytest.raises(TableError, match=r"tables/argumentos\.yaml: 'ficha\.comando' deveria"):
-        build_piece(ArgumentContract, bad)
+        build_piece(ArgumentContract, bad, tables.narration)
 
 
 def test_a_sheet_field_named_like_the_commands_own_argument_is_refused(tables: Tables) -> None:

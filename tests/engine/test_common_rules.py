@@ -9,18 +9,23 @@ from pathlib import Path
 
 import pytest
 
-from companion.tables import protocol
 from companion.engine import Command, apply, initial_state
 from companion.engine.core import StartRules
 from companion.engine.model import Event, Lasting, Prompt, State
-from companion.engine.procedures.conditions import Slowed, TimedCondition, slowed_text, \
-    timed_text
+from companion.engine.procedures.conditions import (
+    Slowed,
+    TimedCondition,
+    slowed_text,
+    timed_text,
+)
 from companion.engine.prompting import edge_text
-from companion.tables.protocol import CommandRules, spoken_name
+from companion.tables import protocol
 from companion.tables.errors import CommandRejected, TableError
 from companion.tables.files import Tables
+from companion.tables.protocol import CommandRules, spoken_name
 from companion.voice.config import VoiceData, voice_config
-from tests.rules_helpers import changed_rules
+from tests.play_helpers import Play
+from tests.rules_helpers import changed_rules, new_character
 
 
 def run(tables: Tables, *commands: Command, state: State | None = None,
@@ -501,3 +506,12 @@ def test_the_voice_settings_are_a_typed_piece(tables: Tables, tmp_path: Path) ->
                                          r"'\(raiz\)': palavra_de_ativacoa$"):
         changed_rules(tmp_path, "voz.yaml", "palavra_de_ativacao: companheiro",
                       "palavra_de_ativacao: mestre\npalavra_de_ativacoa: x").piece(VoiceData)
+
+
+def test_pending_prompts_are_named_not_numbered_alone(tables: Tables) -> None:
+    play = Play(tables, State(party=(new_character(id="ana", name="Ana"),)))
+    play("panico", personagem="Ana")
+    with pytest.raises(Exception) as refused:
+        play("nova_sessao")
+    message = str(refused.value)
+    assert "(1)" not in message and "Ana" in message and "pânico" in message.lower(), message

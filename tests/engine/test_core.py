@@ -120,7 +120,7 @@ def broken_panico(tables: Tables, change: Callable[[dict[str, Any]], None],
     change(data)
     for cls, place in PIECES.items():
         if place.file == file:
-            build_piece(cls, {**tables.files, file: data})
+            build_piece(cls, {**tables.files, file: data}, tables.narration)
 
 
 def _set(path: tuple[str, ...], value: Any) -> Callable[[dict[str, Any]], None]:

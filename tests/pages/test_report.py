@@ -12,7 +12,8 @@ import pytest
 import requests
 
 from companion.tables.protocol import may_see as visible_to
-from companion.report import build, render
+from companion.report import build
+from companion.report.model import Post
 from companion.report.source import open_campaign
 from companion.server.app import start_in_thread
 from companion.session import Session
@@ -132,7 +133,7 @@ def test_past_sessions_are_listed_and_reopen(table: LiveTable, tables: Tables) -
                                      GM_TOKEN in a]
     first = _get(table, "/relatorio", sessao="1").text
     again = build.html(open_campaign(table.session.db_path), tables, 1, standalone=False,
-                       downloads={"baixar_csv": render.Post("x", ())})
+                       downloads={"baixar_csv": Post("x", ())})
     marker = '<section id="exportar"'
     assert first.split(marker)[0] == again.split(marker)[0]  # the same report, reopened
     assert "d12" not in first.split(marker)[0] and "d12" in page

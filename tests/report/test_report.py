@@ -15,14 +15,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion import cli
-from companion.tables.protocol import may_see as visible_to
-from companion.report import build, charts
-from companion.tables.errors import TableError
+from companion.report import build, charts, render
 from companion.report.source import ReportError, open_campaign, sessions
 from companion.report.words import ReportWords
 from companion.session import Session
+from companion.tables.errors import TableError
 from companion.tables.files import Tables
+from companion.tables.protocol import may_see as visible_to
 from tests.report_helpers import EVENING, clear_prompts, play
+from tests.report_helpers import play as run_lines
 from tests.rules_helpers import changed_rules
 
 
@@ -349,7 +350,8 @@ def test_the_command_line_report(evening: Session, tables: Tables, tmp_path: Pat
 # ---------------------------------------------------------------- charts
 
 def test_bars_mark_the_fair_expectation() -> None:
-    svg = charts.bars("faces-d6", "d6", [("1", 2), ("2", 4)], expected=3, expected_label="esp")
+    svg = render.svg(charts.bars("faces-d6", "d6", [("1", 2), ("2", 4)], expected=3,
+                                 expected_label="esp"))
     assert svg.count('class="barra"') == 2 and 'class="esperado"' in svg
     assert "<title>2: 4</title>" in svg and "esp: 3" in svg
     assert "style=" not in svg  # the pages' CSP allows no inline style
@@ -537,4 +539,18 @@ def test_a_public_panic_result_is_in_every_players_report(tmp_path: Path,
     bia = _report(session, tables, None, "player:bia", "Bia")
     (line,) = [c for c in bia.characters if c.name == "Ana"]
     assert all("Tabela J" not in text for text in line.panic)  # the effect is Ana's and the GM's
+    session.close()
+
+
+def test_the_report_counts_every_dungeon_turn_and_joins_sentences(tmp_path: Path,
+                                                                  tables: Tables) -> None:
+    session = Session.open(tmp_path / "t.db", 5, tables)
+    run_lines(session, ["personagem Ana sanidade 3", "masmorra", "acender tocha", "turno",
+                        "descansar", "turno", "pânico Ana", "responder 20", "pânico Ana",
+                        "responder 20"])
+    turns = [e for e in session.events_since(0) if e["text"].startswith("Turno de exploração")]
+    report = build.report(open_campaign(session.db_path), tables)
+    assert report.dungeon_turns == len(turns) == 3
+    page = build.html(open_campaign(session.db_path), tables)
+    assert ".;" not in page
     session.close()

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from companion.rules import pages
 from companion.commands.parse import parse
-from companion.tables.errors import TableError
+from companion.rules import pages
 from companion.rules.loader import load_rules as load_tables
+from companion.tables.errors import TableError
 from companion.tables.files import DEFAULT_DIR, Tables
 
 
@@ -63,3 +63,10 @@ def test_the_pages_data_is_built_once_per_load_of_the_rules(tmp_path: Path) -> N
     assert pages.load(rules) is pages.load(rules)
     assert pages.page_data(rules) == pages.page_data(rules)
     assert pages.load(load_tables(DEFAULT_DIR)) is not pages.load(rules)  # a new load: anew
+
+
+def test_a_prompt_cards_title_takes_its_result_suffix_cleanly(tables: Tables) -> None:
+    """The result card reads '<title>: resultado': a title with its own colon read 'Falhou na
+    marcha forçada: escolha: resultado'."""
+    titles = tables.get("paginas", "titulos_pedidos")
+    assert [t for t in titles.values() if ":" in str(t)] == []

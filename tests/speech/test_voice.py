@@ -15,7 +15,7 @@ from companion.speech.speaker import Recorder
 from companion.voice.sources import wav_chunks
 from tests.socket_helpers import SERVER_GM_TOKEN
 from tests.socket_helpers import Peer, wait_until
-from tests.voice_helpers import korean_voice, speak
+from tests.voice_helpers import NARRATION, korean_voice, speak
 
 pytestmark = pytest.mark.skipif(shutil.which("espeak-ng") is None,
                                 reason="sem o espeak-ng (apt-get install espeak-ng)")
@@ -39,7 +39,7 @@ def test_a_spoken_question_is_answered_aloud_once(voiced: Any, tmp_path: Path) -
     try:
         gm.welcome()
         assert gm.sio.call("voz_modo", {"modo": "sempre"}, timeout=10)["ok"]
-        for chunk in wav_chunks(wav):
+        for chunk in wav_chunks(wav, NARRATION):
             gm.sio.emit("voz_audio", chunk)
         gm.sio.call("voz_fim", None, timeout=10)
         heard = wait_until(lambda: gm.of("voz"), what="o relato da voz")
@@ -75,7 +75,7 @@ def test_a_spoken_command_that_is_refused_is_said_to_the_gm(session: Any, ko_mod
         assert gm.sio.call("fala_preferencias", {"pagina": True}, timeout=10)["ok"]
         assert gm.sio.call("voz_modo", {"modo": "sempre"}, timeout=10)["ok"]
         wav = speak("감사합니다", "ko", tmp_path / "turno.wav", pad=(0.3, 0.6))
-        for chunk in wav_chunks(wav):
+        for chunk in wav_chunks(wav, NARRATION):
             gm.sio.emit("voz_audio", chunk)
         gm.sio.call("voz_fim", None, timeout=10)
         heard = wait_until(lambda: gm.of("voz"), what="o relato da voz")

@@ -11,6 +11,7 @@ from typing import Mapping, Optional, get_args, get_origin, get_type_hints
 import pytest
 
 from companion.tables.errors import TableError
+from companion.tables.narration import compile_templates
 from companion.tables.rulebook import PIECES, build_piece, piece
 from companion.tables.files import DEFAULT_DIR
 from companion.rules.loader import load_rules
@@ -59,6 +60,26 @@ def test_invalid_yaml_names_the_line(tmp_path: Path) -> None:
     assert "comandos.yaml" in error.value.message and "YAML inválido" in error.value.message
 
 
+def test_a_refused_value_is_said_by_the_narration_of_the_folder_being_loaded(
+        tmp_path: Path) -> None:
+    folder = copy_tables(tmp_path)
+    rules = folder / "masmorra.yaml"
+    rules.write_text(rules.read_text(encoding="utf-8").replace(
+        "inseguro: {nome: Inseguro, chance: 1,", "inseguro: {nome: Inseguro, chance: 9,", 1),
+        encoding="utf-8")
+    with pytest.raises(TableError) as shipped:
+        load_rules(folder)
+    assert shipped.value.message.endswith("deveria ser uma chance em 6, de 0 a 6")
+    texts = folder / "narracao" / "validacao.yaml"
+    texts.write_text(texts.read_text(encoding="utf-8").replace(
+        'chance_em_6: "uma chance em 6, de 0 a 6"', 'chance_em_6: "de 0 a 6 (desta pasta)"'),
+        encoding="utf-8")
+    with pytest.raises(TableError) as own:
+        load_rules(folder)
+    assert own.value.message == shipped.value.message.replace(
+        "uma chance em 6, de 0 a 6", "de 0 a 6 (desta pasta)")
+
+
 def test_missing_file(tmp_path: Path) -> None:
     folder = copy_tables(tmp_path)
     (folder / "comandos.yaml").unlink()
@@ -95,10 +116,10 @@ def test_piece_shapes(kind, value, ok) -> None:
     shape = piece("f")(make_dataclass("_Shape", [("a", kind)], frozen=True))
     try:
         if ok:
-            assert build_piece(shape, {"f": {"a": value}}).a is not None
+            assert build_piece(shape, {"f": {"a": value}}, compile_templates({})).a is not None
         else:
             with pytest.raises(TableError, match=r"tables/f\.yaml: .*'a"):
-                build_piece(shape, {"f": {"a": value}})
+                build_piece(shape, {"f": {"a": value}}, compile_templates({}))
     finally:
         PIECES.pop(shape, None)
 

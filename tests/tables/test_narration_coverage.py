@@ -11,6 +11,8 @@ PACKAGE = Path(__file__).resolve().parents[2] / "companion"
 # Scratch.tell(code, …), CommandRejected.because(code, …), Session._narrated(code, …)
 SAYERS = {"tell", "because", "_narrated"}
 RENDERERS = {"render"}  # narration.render(code, data)
+# InvalidValue(field, code, data): what a value of tables/ should be, said when the tables load
+VALIDATORS = {"InvalidValue"}
 # Texts today's code no longer says but the log of an older campaign still holds (the projection
 # renders them again for each viewer): they stay in tables/narracao/ for that history.
 HISTORY_ONLY = {"perseguicao.pedido_substituido"}
@@ -18,30 +20,41 @@ HISTORY_ONLY = {"perseguicao.pedido_substituido"}
 CARDS = "cartao."
 
 
+def _code_argument(node: ast.AST) -> ast.expr | None:
+    """The argument of a call that is a narration code: the first of a sayer or a renderer,
+    the second of an InvalidValue; None for any other node."""
+    if not isinstance(node, ast.Call):
+        return None
+    if isinstance(node.func, ast.Attribute) and node.func.attr in SAYERS | RENDERERS:
+        return node.args[0] if node.args else None
+    if isinstance(node.func, ast.Name) and node.func.id in VALIDATORS:
+        return node.args[1] if len(node.args) > 1 else None
+    return None
+
+
 def said_codes() -> dict[str, list[str]]:
-    """code → where it is said ('companion/x.py:12'), from the literal first argument."""
+    """code → where it is said ('companion/x.py:12'), from the literal code argument."""
     found: dict[str, list[str]] = {}
     for path in sorted(PACKAGE.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                    and node.func.attr in SAYERS | RENDERERS and node.args):
-                continue
-            first = node.args[0]
-            if isinstance(first, ast.Constant) and isinstance(first.value, str) \
-                    and "." in first.value:
+            code = _code_argument(node)
+            if isinstance(code, ast.Constant) and isinstance(code.value, str) \
+                    and "." in code.value:
                 where = f"{path.relative_to(PACKAGE.parent)}:{node.lineno}"
-                found.setdefault(first.value, []).append(where)
+                found.setdefault(code.value, []).append(where)
     return found
 
 
 def dynamic_codes() -> list[str]:
-    """tell/because calls whose code is not a literal (the scan could not check them)."""
+    """tell/because/InvalidValue calls whose code is not a literal (the scan could not check
+    them)."""
     out = []
     for path in sorted(PACKAGE.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                    and node.func.attr in SAYERS and node.args \
-                    and not isinstance(node.args[0], ast.Constant):
+            code = _code_argument(node)
+            renders = isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in RENDERERS
+            if code is not None and not renders and not isinstance(code, ast.Constant):
                 out.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}")
     return out
 

@@ -8,7 +8,13 @@ from typing import Generic, Literal, Mapping, TypeVar
 import pytest
 
 from companion.tables.errors import TableError
+from companion.tables.files import DEFAULT_DIR
+from companion.tables.narration import compile_templates, load_narrator
 from companion.tables.rulebook import PIECES, InvalidValue, build_piece, piece
+
+# What the test pieces' own checks say (a piece says it by code; the loader renders it).
+NARRATION = compile_templates({"teste": {"chance": "um número de 0 a 6 (X em {{ faces }})",
+                                         "linha": "uma linha da tabela_b"}})
 
 
 @dataclass(frozen=True)
@@ -18,7 +24,7 @@ class _Row:
 
     def validate(self) -> None:
         if not 0 <= self.chance <= 6:
-            raise InvalidValue("chance", "um número de 0 a 6 (X em 6)")
+            raise InvalidValue("chance", "teste.chance", {"faces": 6})
 
 
 @dataclass(frozen=True)
@@ -45,7 +51,7 @@ def _files(**changes):
 
 
 def test_a_piece_is_built_typed_and_frozen(declared) -> None:
-    built = build_piece(declared, _files())
+    built = build_piece(declared, _files(), NARRATION)
     assert built.dc == 12 and built.grupos == (_Row("Colinas", 2),)
     with pytest.raises(AttributeError):
         built.dc = 15  # type: ignore[misc]
@@ -56,20 +62,20 @@ def test_a_piece_is_built_typed_and_frozen(declared) -> None:
     ({"nivel": "facil"}, r"'tabela_b\.nivel' deveria ser um destes: inseguro, arriscado, mortal"),
     ({"extra": 1}, r"chave desconhecida em 'tabela_b': extra"),
     ({"grupos": [{"nome": "Colinas", "chance": 9}]},
-     r"'tabela_b\.grupos\[0\]\.chance' deveria ser um número de 0 a 6"),
+     r"'tabela_b\.grupos\[0\]\.chance' deveria ser um número de 0 a 6 \(X em 6\)$"),
 ])
 def test_a_mistake_names_the_file_and_the_key(declared, changes, message) -> None:
     with pytest.raises(TableError, match=message):
-        build_piece(declared, _files(**changes))
+        build_piece(declared, _files(**changes), NARRATION)
 
 
 def test_a_missing_key_is_named(declared) -> None:
     files = _files()
     del files["teste"]["tabela_b"]["dc"]
     with pytest.raises(TableError, match=r"falta a chave 'tabela_b\.dc'"):
-        build_piece(declared, files)
+        build_piece(declared, files, NARRATION)
     with pytest.raises(TableError, match=r"falta a chave 'tabela_b'"):
-        build_piece(declared, {"teste": {}})
+        build_piece(declared, {"teste": {}}, NARRATION)
 
 
 # ---------------------------------------------------------------- each place declared once
@@ -149,12 +155,12 @@ def mapped():
 ])
 def test_a_mistake_inside_a_map_names_the_entry(mapped, linhas, nomes, message) -> None:
     with pytest.raises(TableError, match=message):
-        build_piece(mapped, {"teste": {"tabela_m": {"linhas": linhas, "nomes": nomes}}})
+        build_piece(mapped, {"teste": {"tabela_m": {"linhas": linhas, "nomes": nomes}}}, NARRATION)
 
 
 def test_a_map_is_built_entry_by_entry(mapped) -> None:
     built = build_piece(mapped, {"teste": {"tabela_m": {"linhas": {"3": {"nome": "a",
-                                                                         "chance": 2}}}}})
+                                                                         "chance": 2}}}}}, NARRATION)
     assert built.linhas["3"] == _Row("a", 2) and built.nomes == {}
 
 
@@ -188,11 +194,11 @@ def _start(**estacao):
 
 
 def test_a_generic_piece_is_built_with_its_type_filled_in(started) -> None:
-    built = build_piece(started, _start())
+    built = build_piece(started, _start(), NARRATION)
     assert built.estacao == _House("verao", True) and built.dias.valor == 3
     with pytest.raises(TableError, match=r"'inicio\.estacao\.valor' deveria ser um destes: "
                                          r"verao, inverno"):
-        build_piece(started, _start(valor="outono"))
+        build_piece(started, _start(valor="outono"), NARRATION)
 
 
 def test_a_misspelt_key_is_said_as_the_missing_one(started) -> None:
@@ -200,7 +206,7 @@ def test_a_misspelt_key_is_said_as_the_missing_one(started) -> None:
     node = files["teste"]["inicio"]
     node["estacoa"] = node.pop("estacao")
     with pytest.raises(TableError, match=r"falta a chave 'inicio\.estacao'"):
-        build_piece(started, files)
+        build_piece(started, files, NARRATION)
 
 
 # ---------------------------------------------------------------- unions
@@ -235,15 +241,15 @@ def _union(**node):
 ])
 def test_a_value_that_fits_no_type_of_a_union_is_quoted(either, node, message) -> None:
     with pytest.raises(TableError, match=r"^tables/teste\.yaml: " + message):
-        build_piece(either, _union(**node))
+        build_piece(either, _union(**node), NARRATION)
 
 
 def test_a_map_where_a_union_has_one_map_gets_the_maps_own_error(either) -> None:
     with pytest.raises(TableError, match=r"^tables/teste\.yaml: chave desconhecida em "
                                          r"'tabela_u\.linhas\.3': cor$"):
-        build_piece(either, _union(linhas={"3": {"nome": "a", "chance": 1, "cor": "azul"}}))
+        build_piece(either, _union(linhas={"3": {"nome": "a", "chance": 1, "cor": "azul"}}), NARRATION)
     built = build_piece(either, _union(rotulo="livre", linhas={"3": "a", "4": {"nome": "b",
-                                                                             "chance": 2}}))
+                                                                             "chance": 2}}), NARRATION)
     assert built.rotulo == "livre" and built.linhas == {"3": "a", "4": _Row("b", 2)}
 
 
@@ -257,7 +263,7 @@ class _Named:
 
     def check_against(self, rules) -> None:
         if self.linha not in rules(_Check).linhas:
-            raise InvalidValue("linha", "uma linha da tabela_b")
+            raise InvalidValue("linha", "teste.linha")
 
 
 @dataclass(frozen=True)
@@ -277,11 +283,12 @@ def test_a_name_of_another_piece_is_checked_with_file_and_key(naming) -> None:
 
     files = _files()
     files["teste"]["outra"] = {"linhas": {"x": {"linha": "2-6"}}}
-    assert Tables(files=files, directory=Path(".")).piece(naming).linhas["x"].linha == "2-6"
+    tables = Tables(files=files, directory=Path("."), narrator=NARRATION)
+    assert tables.piece(naming).linhas["x"].linha == "2-6"
     files["teste"]["outra"] = {"linhas": {"x": {"linha": "7"}}}
     with pytest.raises(TableError, match=r"^tables/teste\.yaml: 'outra\.linhas\.x\.linha' "
                                          r"deveria ser uma linha da tabela_b$"):
-        Tables(files=files, directory=Path(".")).piece(naming)
+        Tables(files=files, directory=Path("."), narrator=NARRATION).piece(naming)
 
 
 def test_a_piece_says_whether_it_can_hold_a_row_and_finds_them(naming) -> None:
@@ -289,7 +296,7 @@ def test_a_piece_says_whether_it_can_hold_a_row_and_finds_them(naming) -> None:
 
     assert can_hold(_Naming, _Named) and not can_hold(_Check, _Named)
     built = build_piece(naming, {"teste": {"outra": {"linhas": {"a": {"linha": "1"},
-                                                                "b": {"linha": "2-6"}}}}})
+                                                                "b": {"linha": "2-6"}}}}}, NARRATION)
     assert [row.linha for row in held(built, _Named)] == ["1", "2-6"]
 
 
@@ -307,11 +314,15 @@ def test_the_shared_checks_say_the_field_and_what_it_should_be() -> None:
     require_at_least(Spec(None, ("a",), {}), 1, "vezes")  # left out: not checked
     with pytest.raises(InvalidValue) as low:
         require_at_least(Spec(0, ("a",), {}), 1, "vezes")
-    assert (low.value.field, low.value.expected) == ("vezes", "um número inteiro de 1 para cima")
+    assert (low.value.field, low.value.code, low.value.data) == (
+        "vezes", "validacao.inteiro_de", {"minimo": 1})
+    shipped = load_narrator(DEFAULT_DIR)
+    assert shipped.render(low.value.code, low.value.data) == "um número inteiro de 1 para cima"
     require_filled(Spec(1, ("a",), {}), "nomes", "listas")  # an empty map has no empty list
     with pytest.raises(InvalidValue) as empty:
         require_filled(Spec(1, (), {}), "nomes")
-    assert (empty.value.field, empty.value.expected) == ("nomes", "uma lista não vazia")
+    assert (empty.value.field, empty.value.code) == ("nomes", "validacao.lista_nao_vazia")
+    assert shipped.render(empty.value.code, empty.value.data) == "uma lista não vazia"
     with pytest.raises(InvalidValue) as inner:
         require_filled(Spec(1, ("a",), {"criatura": ()}), "listas")
     assert inner.value.field == "listas.criatura"

@@ -37,7 +37,7 @@ def test_stop_and_listen_by_voice(config) -> None:
 
 
 def test_push_to_talk_reads_only_inside_its_window(config) -> None:
-    state = set_mode(Listening(), "apertar")
+    state = set_mode(Listening(), "apertar", config)
     assert gate(state, "avançar", 10.0, config).action == "ignorar"
     pressed = push(state, 10.0, config)
     assert gate(pressed, "avançar", 10.0 + config.push_seconds - 0.1, config).action == "ler"
@@ -46,15 +46,16 @@ def test_push_to_talk_reads_only_inside_its_window(config) -> None:
 
 
 def test_always_mode_reads_everything(config) -> None:
-    state = set_mode(Listening(), "sempre")
+    state = set_mode(Listening(), "sempre", config)
     assert gate(state, "avançar", 0.0, config).text == "avançar"
     assert gate(state, "mestre avançar", 0.0, config).text == "avançar"
 
 
-def test_unknown_mode_is_refused_in_portuguese() -> None:
+def test_unknown_mode_is_refused_in_portuguese(config) -> None:
     with pytest.raises(ValueError) as error:
-        set_mode(Listening(), "turbo")
-    assert "modo de escuta desconhecido" in str(error.value)
+        set_mode(Listening(), "turbo", config)
+    assert str(error.value) == ("modo de escuta desconhecido: 'turbo'; use ativacao, apertar, "
+                                "sempre ou desligado")
 
 
 def test_undo_by_voice(config, tables: Tables, tmp_path: Path) -> None:

@@ -23,7 +23,7 @@ from companion.voice.reading import Known, read_voice
 from companion.voice.service import session_phrases, session_reader
 from companion.voice.learned import SessionNames
 from companion.voice.sources import wav_chunks
-from tests.voice_helpers import KOREAN_LIST, speak
+from tests.voice_helpers import NARRATION, KOREAN_LIST, speak
 
 ROOT = Path(__file__).resolve().parents[2]
 TYPED = ["masmorra", "monstro Troll das Cavernas na sala 3", "magia Raio Prismático por 3 turnos",
@@ -191,12 +191,13 @@ def test_the_grammar_changes_only_between_utterances(tmp_path: Path, ko_model: A
         looks.append(current is None or current.idle())
         return [*KOREAN_LIST, *(["학교 학교"] if len(looks) % 2 else [])]  # a new list each time
 
-    listener = Listener(model, config, source, lambda: phrase_reader(KOREAN_LIST), None,
+    listener = Listener(model, config, source,
+                        lambda: phrase_reader(KOREAN_LIST, config.narration), None,
                         heard.append, wake_phrases=False)
     listener.start()
     try:
         listener.set_mode("sempre")
-        chunks = list(wav_chunks(speak("안녕하세요", "ko", tmp_path / "fala.wav")))
+        chunks = list(wav_chunks(speak("안녕하세요", "ko", tmp_path / "fala.wav"), NARRATION))
         for chunk in chunks:
             listener.feed(chunk)
             assert listener.wait_idle(30)

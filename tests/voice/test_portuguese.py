@@ -13,7 +13,7 @@ import pytest
 from companion.rules.loader import load_rules
 from companion.voice.config import voice_config
 from companion.voice.models import find_model
-from tests.voice_helpers import speak
+from tests.voice_helpers import NARRATION, speak
 
 ROOT = Path(__file__).resolve().parents[2]
 MODEL = find_model(voice_config(load_rules()))
@@ -66,7 +66,7 @@ def test_spoken_portuguese_streamed_reaches_a_players_phone(session: Any,
     try:
         gm.welcome(), player.welcome()
         before = len(player.events)
-        for chunk in wav_chunks(wav):
+        for chunk in wav_chunks(wav, NARRATION):
             gm.sio.emit("voz_audio", chunk)
         gm.sio.call("voz_fim", None, timeout=10)
         wait_until(lambda: gm.of("voz"), timeout=30, what="a fala ouvida")

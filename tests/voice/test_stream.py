@@ -19,7 +19,7 @@ from companion.voice.service import Voice
 from companion.voice.sources import wav_chunks
 from tests.socket_helpers import SERVER_GM_TOKEN
 from tests.socket_helpers import Peer, wait_until
-from tests.voice_helpers import (KOREAN_LIST, KOREAN_PHRASES, join_wavs, korean_model,
+from tests.voice_helpers import (NARRATION, KOREAN_LIST, KOREAN_PHRASES, join_wavs, korean_model,
                                  same_hearing, speak)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,8 +39,8 @@ def voiced(session: Any, ko_model: Any) -> Iterator[Any]:
 
     def factory(on_heard: Any, on_status: Any) -> Voice:
         listener = Listener(ko_model, config, lambda: KOREAN_LIST,
-                            lambda: phrase_reader(KOREAN_LIST), None, on_heard, on_status,
-                            wake_phrases=False)
+                            lambda: phrase_reader(KOREAN_LIST, config.narration), None,
+                            on_heard, on_status, wake_phrases=False)
         listener.start()
         return Voice(listener, "voz ligada (modelo de teste)")
 
@@ -53,7 +53,7 @@ def voiced(session: Any, ko_model: Any) -> Iterator[Any]:
 
 
 def _stream(gm: Peer, path: Path) -> None:
-    for chunk in wav_chunks(path):
+    for chunk in wav_chunks(path, NARRATION):
         gm.sio.emit("voz_audio", chunk)
     assert gm.sio.call("voz_fim", None, timeout=10) == {"ok": True}
 
@@ -95,7 +95,7 @@ def test_only_the_gm_streams_and_switches(voiced: Any, audio: dict[str, Path]) -
     made += [player, table]
     player.welcome(), table.welcome()
     assert "só o Mestre" in player.sio.call("voz_modo", {"modo": "sempre"}, timeout=10)["error"]
-    chunk = next(wav_chunks(audio["fora"]))
+    chunk = next(wav_chunks(audio["fora"], NARRATION))
     assert "só o Mestre" in player.sio.call("voz_audio", chunk, timeout=10)["error"]
     assert table.sio.call("voz_estado", None, timeout=10)["ligada"] is True
 
@@ -150,8 +150,8 @@ def test_laptop_microphone_follows_the_mode_and_says_when_it_is_missing(
 
     def factory(on_heard: Any, on_status: Any) -> Voice:
         listener = Listener(ko_model, config, lambda: KOREAN_LIST,
-                            lambda: phrase_reader(KOREAN_LIST), None, on_heard, on_status,
-                            wake_phrases=False)
+                            lambda: phrase_reader(KOREAN_LIST, config.narration), None,
+                            on_heard, on_status, wake_phrases=False)
         listener.start()
         return Voice(listener, "voz ligada", laptop_microphone=True)
 
@@ -181,7 +181,7 @@ def test_a_typed_command_does_not_wait_for_recognition(voiced: Any, audio: dict[
     gm.welcome()
     gm.sio.call("voz_modo", {"modo": "sempre"}, timeout=10)
     heard_before = len(gm.of("voz"))
-    for chunk in wav_chunks(long_audio):
+    for chunk in wav_chunks(long_audio, NARRATION):
         listener.feed(chunk)  # as the voz_audio handler does: queued, never recognised here
     ack = gm.cmd("estado")
     still_busy = listener.busy.is_set()

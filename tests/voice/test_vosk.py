@@ -12,7 +12,7 @@ from companion.voice.judge import ACCEPTED, judge, phrase_reader
 from companion.voice.recognizer import (Recognizer, VoiceUnavailable, load_model,
                                         unknown_line, unknown_words)
 from companion.voice.sources import AudioError, wav_chunks
-from tests.voice_helpers import (KOREAN_LIST, KOREAN_PHRASES, join_wavs, korean_model,
+from tests.voice_helpers import (NARRATION, KOREAN_LIST, KOREAN_PHRASES, join_wavs, korean_model,
                                  same_hearing, speak)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,11 +39,11 @@ def audio(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 def _hear(model: object, path: Path, phrases: list[str] = KOREAN_LIST) -> list[dict]:
     recognizer = Recognizer(model, phrases)
-    reader = phrase_reader(phrases)
+    reader = phrase_reader(phrases, NARRATION)
     out = []
-    for chunk in [*wav_chunks(path), b""]:
+    for chunk in [*wav_chunks(path, NARRATION), b""]:
         for utterance in (recognizer.feed(chunk) if chunk else recognizer.finish()):
-            out.append(judge(utterance, reader, THRESHOLD).to_json())
+            out.append(judge(utterance, reader, THRESHOLD, NARRATION).to_json())
     return out
 
 
@@ -76,14 +76,24 @@ def test_low_confidence_is_refused(ko_model: object, audio: dict[str, Path]) -> 
 def test_unknown_words_are_reported(ko_model: object) -> None:
     missing = unknown_words(ko_model, ["안녕하세요", "palavrainexistente", "[unk]"])
     assert missing == ["palavrainexistente"]
-    line = unknown_line(missing)
+    line = unknown_line(missing, NARRATION)
     assert line and "palavrainexistente" in line
-    assert unknown_line([]) is None
+    assert unknown_line([], NARRATION) is None
+
+
+def test_a_long_list_of_unknown_words_names_twenty_and_counts_the_rest() -> None:
+    words = [f"palavra{index:02d}" for index in range(23)]
+    assert unknown_line(words, NARRATION) == (
+        "voz: 23 palavra(s) das frases não existem no modelo e não serão ouvidas: "
+        + ", ".join(words[:20]) + " e mais 3")
+    assert unknown_line(words[:2], NARRATION) == (
+        "voz: 2 palavra(s) das frases não existem no modelo e não serão ouvidas: "
+        "palavra00, palavra01")
 
 
 def test_not_a_model_folder(tmp_path: Path) -> None:
     with pytest.raises(VoiceUnavailable) as error:
-        load_model(tmp_path)
+        load_model(tmp_path, NARRATION)
     assert "models/" in error.value.message and "mesa modelo" in error.value.message
 
 
@@ -92,10 +102,10 @@ def test_wav_must_be_16k_mono(tmp_path: Path, audio: dict[str, Path]) -> None:
     subprocess.run(["sox", str(audio[KOREAN_PHRASES[0]]), "-r", "44100", str(wrong)],
                    check=True)
     with pytest.raises(AudioError) as error:
-        list(wav_chunks(wrong))
+        list(wav_chunks(wrong, NARRATION))
     assert "16000 Hz" in str(error.value)
     with pytest.raises(AudioError):
-        list(wav_chunks(tmp_path / "nada.wav"))
+        list(wav_chunks(tmp_path / "nada.wav", NARRATION))
 
 
 def _ouvir(*args: str) -> subprocess.CompletedProcess:

@@ -128,7 +128,8 @@ class GettingLost:
 def _lost_check(state: State, scratch: Scratch) -> bool:
     """Tabela C — a GM-only roll: players never learn they are lost from the app."""
     spec = scratch.piece(GettingLost)
-    group = group_for(spec.grupos, state.travel.terrain, "viagem", "tabela_c.grupos")
+    group = group_for(spec.grupos, state.travel.terrain, "viagem", "tabela_c.grupos",
+                      scratch.tables.narration)
     return scratch.chance(group.chance, spec.nome, spec.sim, spec.nao,
                           visibility=GM, grupo=group.nome)
 

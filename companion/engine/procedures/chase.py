@@ -71,7 +71,8 @@ class EscapeTest:
     def validate(self) -> None:
         require_dice("dados", self.dados)
         if self.dc_maxima < self.dc_minima:
-            raise InvalidValue("dc_maxima", f"um número, {self.dc_minima} (dc_minima) ou mais")
+            raise InvalidValue("dc_maxima", "validacao.dc_maxima_da_perseguicao",
+                               {"minima": self.dc_minima})
 
 
 @dataclass(frozen=True)
@@ -126,7 +127,8 @@ class ScoreDistances:
 
     def validate(self) -> None:
         if self.maior_desde <= self.menor_ate:
-            raise InvalidValue("maior_desde", f"um número maior que menor_ate ({self.menor_ate})")
+            raise InvalidValue("maior_desde", "validacao.maior_que_menor_ate",
+                               {"menor_ate": self.menor_ate})
 
 
 @piece(FILE)
@@ -157,7 +159,7 @@ class ChaseRules:
 
     def validate(self) -> None:
         if not 0 <= self.perda_de_velocidade <= 1:
-            raise InvalidValue("perda_de_velocidade", "uma fração de 0 a 1")
+            raise InvalidValue("perda_de_velocidade", "validacao.fracao")
         require_at_least(self, 1, "pontos_para_fim")
 
 

@@ -40,7 +40,7 @@ class AttributeTest:
     def validate(self) -> None:
         require_dice("dados", self.dados)
         if self.dc_maxima < self.dc_minima:
-            raise InvalidValue("dc_maxima", f"um número, {self.dc_minima} ou mais")
+            raise InvalidValue("dc_maxima", "validacao.dc_maxima", {"minima": self.dc_minima})
 
 
 def _attribute(scratch: Scratch) -> str:

@@ -55,9 +55,9 @@ class ConditionEffect:
 
     def validate(self) -> None:
         if not 0 <= self.fator_avanco:
-            raise InvalidValue("fator_avanco", "um número a partir de 0")
+            raise InvalidValue("fator_avanco", "validacao.numero_a_partir_de_zero")
         if not self.modos:
-            raise InvalidValue("modos", "uma lista não vazia de modos de viagem")
+            raise InvalidValue("modos", "validacao.lista_de_modos_de_viagem")
 
 
 @piece("viagem", "rodada")
@@ -102,11 +102,9 @@ class TimedCondition:
 
     def validate(self) -> None:
         if self.rodadas is not None and self.dias is not None:
-            raise InvalidValue("dias", "omitido quando há rodadas (a condição dura rodadas ou "
-                                       "dias, não os dois)")
+            raise InvalidValue("dias", "validacao.dias_com_rodadas")
         if self.rodadas is None and self.dias is None:
-            raise InvalidValue("rodadas", "um número inteiro de 1 para cima, ou diga dias (a "
-                                          "condição dura rodadas ou dias)")
+            raise InvalidValue("rodadas", "validacao.rodadas_ou_dias")
         require_at_least(self, 1, "rodadas", "dias")
 
 
@@ -120,9 +118,11 @@ class ConditionNote:
     como_fica: str | None = None
     dano_por_rodada: int | None = None
 
-    def how_said(self) -> str:
-        """'com o tornozelo torcido'; without `como_fica`, the condition's text before ':'."""
-        return self.como_fica or "com " + self.condicao.split(":")[0].lower()
+    def how_said(self, narration: Narrator) -> str:
+        """'com o tornozelo torcido'; without `como_fica`, the condition's text before ':'
+        (tables/narracao/como_esta.yaml)."""
+        return self.como_fica or narration.render("como_esta.com_condicao",
+                                                  {"condicao": self.condicao.split(":")[0]})
 
 
 _NOTE_KEYS = ("efeito", "ate_ser_curado", "como_fica", "dano_por_rodada")
@@ -141,15 +141,13 @@ class NotesCondition:
 
     def validate(self) -> None:
         if self.condicao is None and any(getattr(self, key) for key in _NOTE_KEYS):
-            raise InvalidValue("condicao", "o texto da condição (" + ", ".join(_NOTE_KEYS)
-                               + " dizem o que ela faz)")
+            raise InvalidValue("condicao", "validacao.texto_da_condicao", {"chaves": _NOTE_KEYS})
         require_at_least(self, 1, "dano_por_rodada")
 
     def check_against(self, rules: Callable[[type[Any]], Any]) -> None:
         effects = rules(ConditionRules).efeitos_de_condicao
         if self.efeito is not None and self.efeito not in effects:
-            raise InvalidValue("efeito", "um destes: " + ", ".join(effects)
-                               + " (viagem.yaml efeitos_de_condicao)")
+            raise InvalidValue("efeito", "validacao.efeito_de_condicao", {"efeitos": list(effects)})
 
     def note(self) -> ConditionNote | None:
         """The row's condition, when the row says what it does (else None)."""
@@ -178,18 +176,9 @@ def _collect_notes(tables: Tables) -> Mapping[str, ConditionNote]:
                 continue
             known = notes.setdefault(note.condicao, note)
             if known != note:
-                raise TableError(f"tables: a condição '{note.condicao}' é descrita de dois "
-                                 f"jeitos ({_said(known)}; {_said(note)}); diga o que ela faz "
-                                 "numa linha só, ou dê outro texto a uma delas")
+                raise TableError(tables.narration.render("conferencia.condicao_dupla", {
+                    "condicao": note.condicao, "primeira": known, "segunda": note}))
     return notes
-
-
-def _said(note: ConditionNote) -> str:
-    """'efeito meio_movimento, até ser curado': what a note says, for an error."""
-    parts = [f"efeito {note.efeito}" if note.efeito else "",
-             "até ser curado" if note.ate_ser_curado else "",
-             f"{note.dano_por_rodada} de dano por rodada" if note.dano_por_rodada else ""]
-    return ", ".join(part for part in parts if part) or "nada"
 
 
 def _noting_pieces(tables: Tables) -> list[type]:
@@ -282,7 +271,7 @@ def advance_factor(state: State, tables: Tables) -> Slowed | None:
             if note is None or effect is None or state.travel.mode not in effect.modos:
                 continue
             found.append((float(effect.fator_avanco), effect.nome,
-                          character.name, note.how_said()))
+                          character.name, note.how_said(tables.narration)))
     slowest = min((f for f in found if f[0] < 1), default=None)
     if slowest is None:
         return None

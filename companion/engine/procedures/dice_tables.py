@@ -91,7 +91,7 @@ def _roll_rows(scratch: Scratch, name: str, dice: str, rows: Mapping[Any, Any], 
 def _roll_column(state: State, scratch: Scratch, table: Any, entry: TableEntry) -> None:
     """Tabela D: the column of the current terrain."""
     column = group_for(table.colunas, state.travel.terrain, entry.arquivo,
-                       f"{entry.chave}.colunas")
+                       f"{entry.chave}.colunas", scratch.tables.narration)
     _roll_rows(scratch, table.nome, getattr(table, str(entry.dados)), column.linhas,
                entry.visibilidade, coluna=column.nome)
 
@@ -185,11 +185,12 @@ READS: dict[str, tuple[str, ...]] = {
 
 
 def _lacking(entry: TableEntry, table: Any) -> str | None:
-    """What the typed table lacks that the entry's forma reads ("'linhas'"), or None."""
+    """What the typed table lacks that the entry's forma reads ("'linhas'"; "" when a table
+    of encounters is no map of regions), or None."""
     keys = READS[entry.forma] + ((str(entry.dados),) if entry.forma == "colunas" else ())
     if entry.forma == "encontros":
         if not isinstance(table, Mapping):
-            return "um mapa de regiões"
+            return ""
         found = (f"'{region}.{key}'" for region, value in table.items() for key in keys
                  if not hasattr(value, key))
     else:
@@ -211,9 +212,9 @@ class TableEntry:
 
     def validate(self) -> None:
         if self.forma not in (*ROLL, *EXPLAIN):
-            raise InvalidValue("forma", "um destes: " + ", ".join((*ROLL, *EXPLAIN)))
+            raise InvalidValue("forma", "validacao.um_destes", {"opcoes": (*ROLL, *EXPLAIN)})
         if self.forma == "colunas" and self.dados is None:
-            raise InvalidValue("dados", "presente (a chave dos dados da tabela por colunas)")
+            raise InvalidValue("dados", "validacao.dados_das_colunas")
 
     def typed(self, rules: Callable[[type[Any]], Any]) -> Any:
         """The typed value this entry names (rulebook.typed_at); LookupError if none."""
@@ -223,14 +224,13 @@ class TableEntry:
         try:
             table = self.typed(rules)
         except LookupError:
-            raise InvalidValue("chave", f"uma parte de tables/{self.arquivo}.yaml que o "
-                                        f"companion lê tipada (nenhuma peça lê "
-                                        f"'{self.chave}')") from None
+            raise InvalidValue("chave", "validacao.parte_tipada",
+                               {"arquivo": self.arquivo, "chave": self.chave}) from None
         lacking = _lacking(self, table)
         if lacking is not None:
             field = "dados" if lacking == f"'{self.dados}'" else "forma"
-            raise InvalidValue(field, f"uma forma que tables/{self.arquivo}.yaml "
-                                      f"'{self.chave}' tem (falta {lacking})")
+            raise InvalidValue(field, "validacao.forma_da_tabela",
+                               {"arquivo": self.arquivo, "chave": self.chave, "falta": lacking})
 
 
 @dataclass(frozen=True)

@@ -53,7 +53,7 @@ _DANGERS = get_args(Danger)
 
 def _require_every_danger(field_name: str, levels: Mapping[str, Any]) -> None:
     if any(level not in levels for level in _DANGERS):
-        raise InvalidValue(field_name, "um mapa com " + ", ".join(_DANGERS))
+        raise InvalidValue(field_name, "validacao.mapa_com", {"chaves": _DANGERS})
 
 
 @dataclass(frozen=True)

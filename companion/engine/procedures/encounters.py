@@ -86,10 +86,10 @@ class RegionTable:
     def validate(self) -> None:
         require_dice("dados", self.dados)
         if not self.linhas:
-            raise InvalidValue("linhas", "uma tabela com pelo menos uma linha")
+            raise InvalidValue("linhas", "validacao.tabela_com_linhas")
         for key in self.linhas:
             if not ROW_KEY.fullmatch(str(key)):
-                raise InvalidValue(f"linhas.{key}", "o número da linha (3) ou uma faixa (1-2)")
+                raise InvalidValue(f"linhas.{key}", "validacao.chave_de_linha")
         plain = PLAIN_DICE.fullmatch(self.dados.strip().lower())
         if plain:
             count, faces = int(plain.group(1) or 1), int(plain.group(2))
@@ -97,8 +97,8 @@ class RegionTable:
                 try:
                     pick_row(self.linhas, total)
                 except CommandRejected:
-                    raise InvalidValue("linhas", f"uma linha para cada resultado de "
-                                       f"{self.dados} (falta a do {total})") from None
+                    raise InvalidValue("linhas", "validacao.linha_para_cada_resultado",
+                                       {"dados": self.dados, "total": total}) from None
 
     def rows_out_of_reach(self) -> list[str]:
         """The rows its die never gives (a 1d4 over six rows: '5', '6'), in table order."""
@@ -128,18 +128,16 @@ class EncounterTables:
         terrains = get_args(Terrain)
         missing = [terrain for terrain in terrains if terrain not in self.regioes]
         if missing:
-            raise InvalidValue(f"regioes.{missing[0]}", "a tabela de encontros dessa região "
-                               "(cada terreno começa um dia numa região)")
+            raise InvalidValue(f"regioes.{missing[0]}", "validacao.regiao_de_terreno")
         for key, region in self.regioes.items():
             if key in terrains and region.terreno not in (None, key):
-                raise InvalidValue(f"regioes.{key}.terreno",
-                                   f"'{key}' (a região padrão de um terreno é desse terreno)")
+                raise InvalidValue(f"regioes.{key}.terreno", "validacao.terreno_da_regiao_padrao",
+                                   {"terreno": key})
             if key not in terrains and (region.regiao is None or region.terreno is None):
                 if region.regiao is None:
-                    raise InvalidValue(f"regioes.{key}.regiao",
-                                       "o nome da região (uma região do Mestre tem nome)")
-                raise InvalidValue(f"regioes.{key}.terreno",
-                                   f"o terreno da região: {', '.join(terrains)}")
+                    raise InvalidValue(f"regioes.{key}.regiao", "validacao.nome_da_regiao")
+                raise InvalidValue(f"regioes.{key}.terreno", "validacao.terreno_da_regiao",
+                                   {"terrenos": list(terrains)})
 
     def check_against(self, rules: Any) -> None:
         """A region's name is not a terrain's, nor another region's."""
@@ -151,14 +149,13 @@ class EncounterTables:
                 continue
             said = slug(region.regiao)
             if not said:
-                raise InvalidValue(f"regioes.{key}.regiao", "um nome com letras")
+                raise InvalidValue(f"regioes.{key}.regiao", "validacao.nome_com_letras")
             if said in taken:
-                raise InvalidValue(f"regioes.{key}.regiao", "um nome que não seja o de um "
-                                   f"terreno ('{region.regiao}' é um terreno: use 'terreno "
-                                   f"{region.regiao}' para ir à região padrão dele)")
+                raise InvalidValue(f"regioes.{key}.regiao", "validacao.regiao_nao_terreno",
+                                   {"regiao": region.regiao})
             if said in seen:
-                raise InvalidValue(f"regioes.{key}.regiao", f"um nome só dela ('{region.regiao}'"
-                                   f" já é o nome da região '{seen[said]}')")
+                raise InvalidValue(f"regioes.{key}.regiao", "validacao.regiao_repetida",
+                                   {"regiao": region.regiao, "outra": seen[said]})
             seen[said] = key
 
     def name(self, key: str, terrain_names: Mapping[str, str]) -> str:
@@ -219,7 +216,8 @@ def check_encounter(state: State, scratch: Scratch) -> bool:
     region where it started."""
     spec = scratch.piece(EncounterCheck)
     region = day_region(state)
-    group = group_for(spec.grupos, state.travel.day_start_terrain, "viagem", "encontro.grupos")
+    group = group_for(spec.grupos, state.travel.day_start_terrain, "viagem", "encontro.grupos",
+                      scratch.tables.narration)
     happened = scratch.chance(group.chance, spec.nome, spec.sim, spec.nao,
                               visibility=encounter_visibility(scratch), regiao=region)
     if happened:

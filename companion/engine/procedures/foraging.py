@@ -172,7 +172,7 @@ def gather(state: State, scratch: Scratch, activity: str, who: tuple[str, ...]) 
         scratch.tell("viagem.ninguem_participa")
         return state
     spec = scratch.piece(GatheringTable)
-    row = _row_for(spec.linhas, state.travel.terrain, "tabela_e.linhas")
+    row = _row_for(scratch, spec.linhas, state.travel.terrain, "tabela_e.linhas")
     if not who:
         if _gathering_roll(scratch, spec, row, activity):
             return _harvest(state, scratch, activity, ())
@@ -225,9 +225,9 @@ def _harvest(state: State, scratch: Scratch, activity: str, who: tuple[str, ...]
     return state
 
 
-def _row_for(rows: tuple[Any, ...], terrain: str, where: str) -> Any:
+def _row_for(scratch: Scratch, rows: tuple[Any, ...], terrain: str, where: str) -> Any:
     """The row of a table (Tabela E, G) that covers this terrain."""
-    return group_for(rows, terrain, "viagem", where)
+    return group_for(rows, terrain, "viagem", where, scratch.tables.narration)
 
 
 def accident(state: State, scratch: Scratch, who: tuple[str, ...],
@@ -291,7 +291,7 @@ def craft_ammo(state: State, scratch: Scratch) -> State:
 def craft(state: State, scratch: Scratch, who: tuple[str, ...]) -> State:
     """DEX test (d20 + DEX modifier) + Tabela G: ammunition made = result, never below 0."""
     spec = scratch.piece(AmmoTable)
-    row = _row_for(spec.linhas, state.travel.terrain, "tabela_g.linhas")
+    row = _row_for(scratch, spec.linhas, state.travel.terrain, "tabela_g.linhas")
     if not who and state.party:
         scratch.tell("viagem.ninguem_participa", kind="aviso")
     elif not who:

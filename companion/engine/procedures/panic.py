@@ -86,8 +86,8 @@ class PanicRow:
     def validate(self) -> None:
         for key in _J_KEYS[self.efeito]:
             if getattr(self, key) is None:
-                raise InvalidValue(key, f"presente (o efeito {self.efeito} precisa de "
-                                        f"{', '.join(_J_KEYS[self.efeito])})")
+                raise InvalidValue(key, "validacao.efeito_precisa",
+                                   {"efeito": self.efeito, "chaves": _J_KEYS[self.efeito]})
         if self.duracao is not None:
             require_dice("duracao", self.duracao)
 

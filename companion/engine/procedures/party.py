@@ -59,7 +59,7 @@ class SheetLabels:
                                      ("maximos_ditos", MAXIMA, self.maximos_ditos)):
             missing = [key for key in wanted if key not in given]
             if missing:
-                raise InvalidValue(where, f"um texto para cada campo (falta {missing[0]})")
+                raise InvalidValue(where, "validacao.texto_para_cada_campo", {"falta": missing[0]})
 
     def of(self, key: str) -> str:
         """The label of a field said at the table (the key itself when it has none)."""
@@ -119,9 +119,9 @@ class CharacterLimits:
         for item in fields(self):
             span = getattr(self, item.name)
             if isinstance(span, tuple) and not span[0] <= span[1]:
-                raise InvalidValue(item.name, "[mínimo, máximo], com o mínimo até o máximo")
+                raise InvalidValue(item.name, "validacao.faixa")
         if self.nome_maximo < 1:
-            raise InvalidValue("nome_maximo", "um número inteiro a partir de 1")
+            raise InvalidValue("nome_maximo", "validacao.inteiro_a_partir_de_um")
 
     def of(self, key: str) -> Span:
         """The span of a field said at the table (FIELDS key)."""

@@ -61,10 +61,11 @@ from companion.engine.handlers import command
 from companion.engine.prompting import require_group_free
 from companion.engine.rows import pick_row
 from companion.engine.scratch import Scratch, arg
-from companion.engine.terrain import TerrainNames, terrain_name
+from companion.engine.terrain import TerrainNames, group_for, terrain_name
 from companion.engine.validators import require_chance, require_dice
 from companion.tables.protocol import spoken_name
-from companion.tables.errors import CommandRejected, TableError
+from companion.tables.errors import CommandRejected
+from companion.tables.narration import Narrator
 from companion.tables.rulebook import InvalidValue, piece
 
 
@@ -93,12 +94,8 @@ class EventsTable:
     def dice(self, key: str) -> str:
         return {"dados_avancar": self.dados_avancar, "dados_explorar": self.dados_explorar}[key]
 
-    def column(self, terrain: str) -> EventsColumn:
-        for column in self.colunas:
-            if terrain in column.terrenos:
-                return column
-        raise TableError(f"tables/viagem.yaml: 'tabela_d.colunas' não cobre o terreno "
-                         f"'{terrain}'")
+    def column(self, terrain: str, narration: Narrator) -> EventsColumn:
+        return group_for(self.colunas, terrain, "viagem", "tabela_d.colunas", narration)
 
 
 @piece("viagem", "acampamento")
@@ -141,7 +138,7 @@ class AdvanceTable:
     def validate(self) -> None:
         missing = [mode for mode in get_args(TravelMode) if mode not in self.hexes]
         if missing:
-            raise InvalidValue("hexes", f"um número de hexes para cada modo (falta {missing[0]})")
+            raise InvalidValue("hexes", "validacao.hexes_para_cada_modo", {"falta": missing[0]})
 
 
 Activity = Callable[[State, Scratch, bool], State]  # (state, scratch, encounter this round)
@@ -333,7 +330,7 @@ def _day_without_rest(state: State, scratch: Scratch) -> State:
 def events_roll(state: State, scratch: Scratch, dice_key: str) -> None:
     """Tabela D, column by the current terrain: 1d6 when advancing, 1d8 when exploring."""
     spec = scratch.piece(EventsTable)
-    column = spec.column(state.travel.terrain)
+    column = spec.column(state.travel.terrain, scratch.tables.narration)
     scratch.roll(spec.dice(dice_key), spec.nome, coluna=column.nome,
                  describe=lambda total: str(pick_row(column.linhas, total)))
 

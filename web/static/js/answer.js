@@ -4,6 +4,7 @@
 // prompt it answered (from its `pedido` event) — data, never the wording of the texts.
 import { sentence } from "./common.js";
 import { optionLabel } from "./commands.js";
+import { label } from "./pages.js";
 
 const dataOf = (event) => (event && event.data && typeof event.data === "object" ? event.data : {});
 const isNumber = (value) => value !== undefined && value !== null && value !== "" && Number.isFinite(Number(value));
@@ -66,20 +67,21 @@ export function answerSummary(answer, followers = [], prompt = null, byGm = fals
   let headline;
   if (data.opcao !== undefined && data.opcao !== null) {
     const index = prompt && Array.isArray(prompt.options) ? prompt.options.indexOf(data.opcao) : -1;
-    const label = optionLabel(data.opcao, index >= 0 && prompt.labels ? prompt.labels[index] : undefined);
-    headline = by ? `${by} escolheu pelo grupo: ${label}`
-      : byGm ? `O Mestre escolheu por você: ${label}` : `Você escolheu: ${label}`;
+    const opcao = optionLabel(data.opcao, index >= 0 && prompt.labels ? prompt.labels[index] : undefined);
+    headline = by ? label("resposta.escolheu_pelo_grupo", { nome: by, opcao })
+      : label(byGm ? "resposta.mestre_escolheu" : "resposta.voce_escolheu", { opcao });
   } else if (isNumber(data.total)) {
-    headline = by ? `${by} tirou ${valueText(data)} pelo grupo`
-      : byGm ? `O Mestre rolou por você: ${valueText(data)}` : `Você tirou ${valueText(data)}`;
+    const valor = valueText(data);
+    headline = by ? label("resposta.tirou_pelo_grupo", { nome: by, valor })
+      : label(byGm ? "resposta.mestre_rolou" : "resposta.voce_tirou", { valor });
   } else {
-    headline = "Sua resposta foi registrada";
+    headline = label("resposta.registrada");
   }
   const shown = followers.filter((e) => e.kind !== "pedido" && e.kind !== "resposta");
   const verdict = verdictOf(shown, answer, prompt);
   const row = tableRowOf(shown);
-  if (verdict) headline += ` — ${verdict.ok ? "passou" : "falhou"}`;
-  if (row) headline += `${verdict ? ":" : " —"} ${row.text}`;
+  if (verdict) headline = label(verdict.ok ? "resposta.passou" : "resposta.falhou", { frase: headline });
+  if (row) headline = label(verdict ? "resposta.linha_depois_do_teste" : "resposta.linha", { frase: headline, linha: row.text });
   const used = new Set([verdict && verdict.event, row && row.event, row && row.also].filter(Boolean));
   const details = shown.filter((e) => !used.has(e) && String(e.text || "").trim())
     .map((e) => sentence(e.text)).slice(0, 3);

@@ -1,5 +1,5 @@
 // The command texts the pages send for prompts, in forms companion/commands/parse.py accepts.
-import { pages } from "./pages.js";
+import { label, pages } from "./pages.js";
 //
 // Every answer names its prompt by id ("responder pedido 3 rolar", "responder pedido 3 valor 14",
 // "responder pedido 3 opcao exaustao", "cancelar pedido 3"), so any pending prompt can be
@@ -55,5 +55,5 @@ export function plainAnswerError(refusal, prompt) {
   const { error, cartao } = refusal && typeof refusal === "object" ? refusal : { error: refusal };
   if (cartao) return String(cartao);
   const text = String(error || "").trim();
-  return text ? text.charAt(0).toUpperCase() + text.slice(1).replace(/([^.!?…])$/, "$1.") : "Não deu certo. Tente de novo.";
+  return text ? text.charAt(0).toUpperCase() + text.slice(1).replace(/([^.!?…])$/, "$1.") : label("conexao.nao_deu_certo");
 }

@@ -1,5 +1,5 @@
 // Shared page plumbing: tiny DOM helper, the Socket.IO connection with seq tracking and the log.
-import { setPages } from "./pages.js";
+import { label, setPages } from "./pages.js";
 
 /** Build an element: el("li", {class: "x", text: "oi"}, child, …). Null/false children are skipped. */
 export function el(tag, props = {}, ...children) {
@@ -99,12 +99,12 @@ export function connect({ auth, onWelcome, onEvent, onState, onStatus, onRefused
 
   /** Send an event that the server acknowledges; resolves to the ack {ok, …|error}. */
   async function ask(name, ...args) {
-    if (!socket.connected) return { ok: false, error: "Sem conexão com o servidor. Tentando reconectar…" };
+    if (!socket.connected) return { ok: false, error: label("conexao.sem_conexao") };
     try {
       const ack = await socket.timeout(10000).emitWithAck(name, ...args);
-      return ack && typeof ack === "object" ? ack : { ok: false, error: "Resposta inesperada do servidor." };
+      return ack && typeof ack === "object" ? ack : { ok: false, error: label("conexao.resposta_inesperada") };
     } catch (_err) {
-      return { ok: false, error: "O servidor não respondeu a tempo. Tente de novo." };
+      return { ok: false, error: label("conexao.sem_resposta") };
     }
   }
 
@@ -126,13 +126,13 @@ function refusalText(err) {
   if (typeof data === "string") return data;
   if (data && typeof data.message === "string") return data.message;
   if (err && typeof err.message === "string" && err.message) return err.message;
-  return "Conexão recusada pelo servidor.";
+  return label("conexao.recusada");
 }
 
 /** Show the connection status in a pill. */
 export function statusPill(node) {
   return (online) => {
-    node.textContent = online ? "Conectado" : "Reconectando…";
+    node.textContent = label(online ? "conexao.conectado" : "conexao.reconectando");
     node.classList.toggle("on", online);
     node.classList.toggle("off", !online);
   };
@@ -140,10 +140,10 @@ export function statusPill(node) {
 
 /** Badge for an event that not everyone sees ("Só o Mestre", "Só Ana", or "Só você"). */
 function visibilityBadge(visibility, names, selfId) {
-  if (visibility === "gm") return el("span", { class: "badge gm", text: "Só o Mestre" });
+  if (visibility === "gm") return el("span", { class: "badge gm", text: label("registro.so_mestre") });
   if (typeof visibility === "string" && visibility.startsWith("player:")) {
     const id = visibility.slice(7);
-    return el("span", { class: "badge player", text: id === selfId ? "Só você" : `Só ${names[id] || id}` });
+    return el("span", { class: "badge player", text: id === selfId ? label("registro.so_voce") : label("registro.so_quem", { nome: names[id] || id }) });
   }
   return null;
 }
@@ -171,12 +171,12 @@ export function renderEvent(event, names = {}, selfId = null) {
   if (isUndoEvent(event)) item.classList.add("undo-note");
   const badge = visibilityBadge(vis, names, selfId);
   if (kind === "rolagem" && (data.tabela || data.total !== undefined)) {
-    const extra = data.vantagem ? ` (${data.vantagem}; descartado ${data.descartado})` : "";
+    const extra = data.vantagem ? ` ${label("registro.vantagem", { vantagem: data.vantagem, descartado: data.descartado })}` : "";
     item.append(...[
       el("div", { class: "roll" },
         badge,
         rollWho(data),
-        el("span", { class: "roll-table", text: data.tabela || "Rolagem" }),
+        el("span", { class: "roll-table", text: data.tabela || label("registro.rolagem") }),
         el("span", { class: "dice", text: `${data.dados || ""}${extra}` }),
         el("span", { class: "total", text: data.total ?? "" })),
       data.resultado ? el("span", { class: "result", text: data.resultado }) : null,
@@ -188,14 +188,69 @@ export function renderEvent(event, names = {}, selfId = null) {
   return item;
 }
 
-/** A log list that keeps the newest entry on top and at most `limit` entries. */
+/** A log list that keeps the newest entry on top and at most `limit` entries — the ones the
+ * server sends on connecting (companion/server/welcome.py WELCOME_EVENTS) — plus the older ones
+ * asked for (`add.older(events)`, oldest first: they go below, each once). */
 export function eventLog(list, { limit = 300, names = () => ({}), selfId = () => null } = {}) {
-  return (event) => {
+  let kept = limit;
+  const add = (event) => {
     const empty = list.querySelector(".empty");
     if (empty) empty.remove();
     list.prepend(renderEvent(event, names(), selfId()));
-    while (list.children.length > limit) list.lastElementChild.remove();
+    while (list.children.length > kept) list.lastElementChild.remove();
   };
+  add.older = (events) => {
+    const shown = new Set(logSeqs(list));
+    const below = events.filter((event) => event && typeof event === "object"
+      && Number.isFinite(Number(event.seq)) && !shown.has(Number(event.seq)))
+      .sort((a, b) => Number(b.seq) - Number(a.seq)); // the newest of them right under the list
+    kept += below.length;
+    const empty = list.querySelector(".empty");
+    if (empty && below.length) empty.remove();
+    for (const event of below) {
+      const item = renderEvent(event, names(), selfId());
+      item.classList.remove("fresh");
+      list.append(item);
+    }
+  };
+  return add;
+}
+
+const logSeqs = (list) => [...list.querySelectorAll("li[data-seq]")].map((item) => Number(item.dataset.seq));
+
+/**
+ * "Ver anteriores" under a log (`add` from eventLog): a page opens with the latest events only;
+ * while the oldest one shown is not the first this page may see (the server numbers them
+ * 1, 2, 3… for each viewer; the GM's, the log's own numbers), the button asks the server for
+ * the page before it (`anteriores` {"antes": N}, through `ask(name, payload)`) and puts them
+ * below, in order. `check()` shows or hides it (after each `estado`).
+ */
+export function olderEvents(list, add, ask) {
+  const error = el("p", { class: "error compact older-error", role: "alert", hidden: true });
+  const button = el("button", { type: "button", class: "small older-events", hidden: true,
+    text: label("registro.ver_anteriores") });
+  let more = true; // the server's `mais`: false once the first events are shown
+  const oldest = () => Math.min(...logSeqs(list));
+  const check = () => {
+    const first = oldest();
+    button.hidden = !(Number.isFinite(first) && first > 1 && more);
+  };
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    button.textContent = label("registro.carregando");
+    const ack = await ask("anteriores", { antes: oldest() });
+    button.disabled = false;
+    button.textContent = label("registro.ver_anteriores");
+    error.hidden = Boolean(ack.ok);
+    error.textContent = ack.ok ? "" : sentence(ack.error);
+    if (ack.ok) {
+      add.older(asList(ack.eventos));
+      more = ack.mais !== false;
+    }
+    check();
+  });
+  list.after(button, error);
+  return { check };
 }
 
 /** Keep a value in localStorage without crashing in private mode. */
@@ -207,6 +262,6 @@ export const store = {
 
 /** The page title with the prompts waiting: "(2) Mesa — Ana"; none: "Mesa — Ana". */
 export function promptTitleText(count, name) {
-  const base = name ? `Mesa — ${name}` : "Mesa — Jogador";
-  return count > 0 ? `(${count}) ${base}` : base;
+  const base = name ? label("titulo.jogador", { nome: name }) : label("titulo.jogador_sem_nome");
+  return count > 0 ? label("titulo.com_pedidos", { n: count, titulo: base }) : base;
 }

@@ -3,6 +3,7 @@
 // silêncio") stops it. What to say and where is this device's preference (localStorage), sent to
 // the server on connecting and on every change: not a game command, never undone.
 import { $, el, fill, store } from "./common.js";
+import { label } from "./pages.js";
 
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 
@@ -92,15 +93,16 @@ export function checkbox({ id, label, checked, disabled, onChange, note }) {
     note ? el("p", { class: "muted small", text: note }) : null);
 }
 
-export const NO_VOICE = "Este aparelho não tem voz em português.";
+/** Why a device cannot speak. */
+export const noVoice = () => label("fala.sem_voz");
 
 /** The table screen's switch ("Falar nesta tela"). */
 export function drawTableSwitch(node) {
   return (_info, prefs, change, available) => {
     fill(node, checkbox({
-      id: "fala-pagina", label: "Falar nesta tela", checked: prefs.pagina && available,
+      id: "fala-pagina", label: label("fala.falar_nesta_tela"), checked: prefs.pagina && available,
       disabled: !available, onChange: (on) => change({ pagina: on }),
-      note: available ? null : NO_VOICE,
+      note: available ? null : noVoice(),
     }));
     node.hidden = false;
   };
@@ -113,18 +115,18 @@ export function drawGmSettings(node) {
     const laptop = info.notebook || {};
     const kinds = new Set(choice.avisos || []);
     const where = el("fieldset", {},
-      el("legend", { text: "Onde falar" }),
-      checkbox({ id: "fala-notebook", label: "Alto-falantes do notebook", checked: choice.notebook,
+      el("legend", { text: label("fala.onde_falar") }),
+      checkbox({ id: "fala-notebook", label: label("fala.alto_falantes"), checked: choice.notebook,
         disabled: !laptop.pode, onChange: (on) => change({ notebook: on }),
         note: laptop.linha || null }),
-      checkbox({ id: "fala-segredos", label: "O notebook diz também o que só o Mestre sabe (use fones)",
+      checkbox({ id: "fala-segredos", label: label("fala.segredos"),
         checked: choice.notebook_segredos, disabled: !laptop.pode,
         onChange: (on) => change({ notebook_segredos: on }) }),
-      checkbox({ id: "fala-pagina", label: "Este aparelho (esta página)", checked: prefs.pagina && available,
+      checkbox({ id: "fala-pagina", label: label("fala.esta_pagina"), checked: prefs.pagina && available,
         disabled: !available, onChange: (on) => change({ pagina: on }),
-        note: available ? null : NO_VOICE }));
+        note: available ? null : noVoice() }));
     const what = el("fieldset", {},
-      el("legend", { text: "O que falar" }),
+      el("legend", { text: label("fala.o_que_falar") }),
       (info.avisos || []).map((kind) => checkbox({
         id: `fala-aviso-${kind.tipo}`, label: kind.nome, checked: kinds.has(kind.tipo),
         onChange: (on) => {
@@ -134,6 +136,6 @@ export function drawGmSettings(node) {
         },
       })));
     fill(node, where, what,
-      el("p", { class: "muted small", text: "Diga \"mestre, silêncio\" para calar o companheiro." }));
+      el("p", { class: "muted small", text: label("fala.silencio") }));
   };
 }

@@ -2,10 +2,10 @@
 // A seat is this phone's while it holds its token: "Entrar em outro aparelho" shows the link (and
 // QR code) a second device opens (`/jogador#token=…`: a fragment never reaches the server's
 // logs), and "Sair" asks first, then frees the seat for the next phone to join by that name.
-import { $, el, fill, pick, connect, eventLog, sentence, statusPill, store, promptTitleText } from "./common.js";
+import { $, el, fill, pick, connect, eventLog, olderEvents, sentence, statusPill, store, promptTitleText } from "./common.js";
 import { glance, partyOf, characterCard, promptsOf, promptInfo, promptTitle, namesOf, charName } from "./view.js";
 import { promptCard } from "./prompt-card.js";
-import { pages, seatText } from "./pages.js";
+import { label, pages, seatText } from "./pages.js";
 import { answerSummary, followsAnswer, isOwnAnswer } from "./answer.js";
 import { deviceLink, leaveDialog } from "./lugares.js";
 import { reportLink } from "./relatorio-link.js";
@@ -31,6 +31,9 @@ const ANSWER_KEEPS_MS = 2 * 60 * 1000;
 let answerTimer = null;
 const showStatus = statusPill($("#status"));
 const addEvent = eventLog($("#log"), { names: () => namesOf(state), selfId: () => (me ? me.id : null) });
+// "Ver anteriores": the events older than the ones the page opened with, on request.
+const older = olderEvents($("#log"), addEvent,
+  (name, payload) => (conn ? conn.ask(name, payload) : Promise.resolve({ ok: false })));
 
 /** A second device's link (`/jogador#token=…`): this phone takes that seat's token; the GM's
  * one-time invitation to a free seat (`/jogador#convite=…`): returned, to join with. The address
@@ -78,7 +81,7 @@ function open() {
     onStatus: (online) => { if (online) clearErrors(); showStatus(online); }, // no stale "Sem conexão…"
     onWelcome: welcome,
     onEvent: (event) => { addEvent(event); trackAnswer(event); },
-    onState: (newState) => { loaded = true; collecting = false; render(newState); },
+    onState: (newState) => { loaded = true; collecting = false; render(newState); older.check(); },
     onRefused: refused,
   });
   conn.socket.on("lugar_liberado", released);
@@ -153,7 +156,7 @@ function showJoin(message = "", note = "") {
   showReportLink(null);
   $("#leave").hidden = true;
   $("#status").hidden = true;
-  $("#who").textContent = "· Jogador";
+  $("#who").textContent = label("jogador.quem_sem_nome");
   $("#join").hidden = false;
   const error = $("#join-error");
   error.textContent = message;
@@ -170,7 +173,7 @@ function showTable(name) {
   $("#table").hidden = false;
   $("#leave").hidden = false;
   $("#status").hidden = false;
-  $("#who").textContent = name ? `· ${name}` : "· Jogador";
+  $("#who").textContent = name ? label("jogador.quem", { nome: name }) : label("jogador.quem_sem_nome");
   showWaiting(waiting);
 }
 
@@ -236,7 +239,7 @@ async function run(text, show = showDiceError) {
     sending -= 1;
   }
   if (ack.ok) clearErrors();
-  else show(ack.error || "Comando recusado.", ack);
+  else show(ack.error || label("conexao.comando_recusado"), ack);
   return ack;
 }
 
@@ -252,8 +255,8 @@ function clearErrors() {
 }
 
 document.addEventListener("click", (event) => {
-  const button = event.target.closest("button[data-comando]");
-  if (button) run(button.dataset.comando);
+  const button = event.target.closest("button");
+  if (button && button.dataset.comando !== undefined) run(button.dataset.comando);
 });
 
 function myCharacter() {
@@ -270,11 +273,11 @@ function render(newState) {
   }
   fill($("#glance"), glance(state));
   const mine = myCharacter();
-  fill($("#me"), mine ? characterCard(mine, { me: true }) : el("p", { class: "empty", text: "Aguardando…" }));
+  fill($("#me"), mine ? characterCard(mine, { me: true }) : el("p", { class: "empty", text: label("ficha.aguardando") }));
   const others = partyOf(state).filter((c) => c !== mine && !(me && pick(c, "id") === me.id));
   fill($("#party"), others.length
     ? el("div", { class: "party" }, others.map((c) => characterCard(c)))
-    : el("p", { class: "empty", text: "Só você por enquanto." }));
+    : el("p", { class: "empty", text: label("ficha.so_voce") }));
   renderPrompts();
 }
 
@@ -298,7 +301,7 @@ function renderPrompts() {
   const older = mine.slice(0, -1);
   fill($("#prompts"),
     older.length ? el("div", { class: "older-prompts" },
-      el("p", { class: "prompt-count", text: `${mine.length} pedidos para você — o mais novo embaixo; responda em qualquer ordem.` }),
+      el("p", { class: "prompt-count", text: label("pedidos.quantos", { n: mine.length }) }),
       older.map((p) => promptCard(p, { compact: true, send: run }))) : null,
     newest ? promptCard(newest, { send: run }) : null);
   if (fresh.length) $("#prompts").scrollIntoView({ block: "start", behavior: "smooth" });
@@ -311,7 +314,7 @@ function groupAnswerBy(event) {
   const data = event.data && typeof event.data === "object" ? event.data : {};
   const prompt = knownPrompts.get(data.pedido);
   if (!prompt || !prompt.group || !seenPrompts.has(prompt.id)) return null;
-  return data.personagem ? namesOf(state)[data.personagem] || String(data.personagem) : "O Mestre";
+  return data.personagem ? namesOf(state)[data.personagem] || String(data.personagem) : label("resposta.o_mestre");
 }
 
 /** Follow the player's own answers (and the answers to a group prompt they were shown): a
@@ -350,8 +353,8 @@ function showAnswer() {
   const verdict = ok === true ? " passed" : ok === false ? " failed" : "";
   fill(box, el("div", { class: `answer-card${verdict}`, "data-pedido": data.pedido ?? "", "data-seq": event.seq },
     el("div", { class: "card-head" },
-      el("h2", { text: `${promptTitle(data.tipo)}: resultado` }),
-      el("button", { type: "button", class: "dismiss", "aria-label": "Fechar o resultado", title: "Fechar",
+      el("h2", { text: label("resposta.titulo", { titulo: promptTitle(data.tipo) }) }),
+      el("button", { type: "button", class: "dismiss", "aria-label": label("resposta.fechar"), title: label("resposta.fechar_curto"),
         text: "×", onclick: hideAnswer })),
     el("p", { class: "headline", text: headline }),
     details.length ? el("ul", { class: "details" }, details.map((line) => el("li", { text: line }))) : null));

@@ -1,5 +1,6 @@
 // The shared screen: clock, weather, light, chase, the latest results in big type, the join QR.
 import { $, el, fill, pick, connect, statusPill, renderEvent } from "./common.js";
+import { label } from "./pages.js";
 import { clockWithHour, placeText, weatherText, watcherText, lightText, spellsText, chaseOf, chaseText, speedsText, modeName, partyOf, charName, namesOf } from "./view.js";
 
 const LATEST = 6;
@@ -7,7 +8,7 @@ let state = {};
 const latest = [];
 // The address phones open, as the server says it in boas_vindas (the LAN address, like the QR
 // code, even when this screen itself was opened at 127.0.0.1); this page's origin until then.
-let playerUrl = `${window.location.origin}/jogador`;
+let playerUrl = window.location.origin + "/jogador";
 
 const conn = connect({
   auth: () => ({ papel: "mesa" }),
@@ -41,7 +42,7 @@ function chaseBar(chase) {
   const score = Number(pick(chase, "placar") ?? 0);
   return el("div", { class: "chase-track", "aria-hidden": "true" },
     el("div", { class: "chase-bar" }, [-2, -1, 0, 1, 2].map((n) => el("i", { class: n === score ? "on" : "" }))),
-    el("div", { class: "chase-ends" }, el("span", { text: "−2: alcançados" }), el("span", { text: "+2: escapam" })));
+    el("div", { class: "chase-ends" }, el("span", { text: label("agora.alcancados") }), el("span", { text: label("agora.escapam") })));
 }
 
 function render(newState) {
@@ -53,20 +54,20 @@ function render(newState) {
   const chase = chaseOf(state);
   const dungeon = pick(state, "masmorra");
   const items = [
-    fact("Clima", weatherText(state)),
-    dungeon ? null : fact("Terreno", placeText(state)),
-    dungeon ? null : fact("Vigia", watcherText(state)),
-    dungeon ? fact("Perigo", pick(dungeon, "perigo_efetivo_nome", "perigo_nome")) : null,
-    dungeon ? fact("Luz", lightText(state), pick(dungeon, "escuro") ? "bad" : "") : null,
-    dungeon ? fact("Magias", spellsText(state)) : null,
-    chase ? el("div", { class: "fact alert" }, el("span", { class: "k", text: "Perseguição" }),
+    fact(label("agora.clima"), weatherText(state)),
+    dungeon ? null : fact(label("agora.terreno"), placeText(state)),
+    dungeon ? null : fact(label("agora.vigia"), watcherText(state)),
+    dungeon ? fact(label("agora.perigo"), pick(dungeon, "perigo_efetivo_nome", "perigo_nome")) : null,
+    dungeon ? fact(label("agora.luz"), lightText(state), pick(dungeon, "escuro") ? "bad" : "") : null,
+    dungeon ? fact(label("agora.magias"), spellsText(state)) : null,
+    chase ? el("div", { class: "fact alert" }, el("span", { class: "k", text: label("agora.perseguicao") }),
       el("span", { class: "v", text: chaseText(chase) }), chaseBar(chase)) : null,
-    chase ? fact("Velocidades", speedsText(chase)) : null,
+    chase ? fact(label("agora.velocidades"), speedsText(chase)) : null,
   ];
   fill($("#glance"), items);
   const party = partyOf(state);
   fill($("#party"), party.length
-    ? el("p", { class: "muted", text: `À mesa: ${party.map(charName).join(", ")}` })
+    ? el("p", { class: "muted", text: label("agora.a_mesa", { nomes: party.map(charName).join(", ") }) })
     : null);
 }
 

@@ -24,7 +24,8 @@
   }
   if (!stored) return;
   const message = document.getElementById("message");
-  if (message) message.textContent = "Abrindo a página do Mestre com o link guardado neste aparelho…";
+  const opening = document.getElementById("opening"); // its words, from the server
+  if (message && opening) message.textContent = opening.dataset.text;
   const form = document.createElement("form");
   form.method = "post";
   form.action = "/mestre";

@@ -1,9 +1,9 @@
 // The GM's page: command box, quick buttons per mode, live log, state, prompts, GM-only notes.
-import { $, el, fill, pick, asList, connect, eventLog, rollWho, sentence, statusPill, store } from "./common.js";
+import { $, el, fill, pick, asList, connect, eventLog, olderEvents, rollWho, sentence, statusPill, store } from "./common.js";
 import { glance, modeOf, modeName, dungeonOf, partyList, promptsOf, promptInfo, namesOf, tallyView, splitPrompts } from "./view.js";
 import { cancelText } from "./commands.js";
 import { promptCard } from "./prompt-card.js";
-import { pages } from "./pages.js";
+import { label, pages } from "./pages.js";
 import { undoTracker } from "./undo.js";
 import { entryRequests, seatsList } from "./lugares.js";
 import { rulesScreen } from "./regras.js";
@@ -13,7 +13,7 @@ const TOKEN_KEY = "mesa.mestre.token";
 // On a phone the bar at the bottom keeps to the command box and ONE line of the last result.
 const PHONE = window.matchMedia("(max-width: 699px)");
 // The last history notice the GM closed, per campaign (a GM token is its campaign's).
-const noticesReadKey = () => `mesa.mestre.avisos_lidos:${gmToken()}`;
+const noticesReadKey = () => "mesa.mestre.avisos_lidos:" + gmToken();
 // System commands the session records when a campaign opens (the rules changed since it was
 // last played, an update from an older release, damaged states): named in the GM's welcome.
 let noticeCommands = new Set();
@@ -60,7 +60,7 @@ const conn = connect({
   onEvent: (event) => {
     addEvent(event); greyOut(undos.event(event)); showUndoTarget(); noteHistory(event);
   },
-  onState: (newState) => { undos.state(); render(newState); showUndoTarget(); },
+  onState: (newState) => { undos.state(); render(newState); showUndoTarget(); older.check(); },
   onRefused: (reason) => {
     const box = $("#refused");
     box.textContent = reason;
@@ -73,6 +73,8 @@ const conn = connect({
     noticeCommands = new Set(asList(data.comandos_de_aviso));
   },
 });
+// "Ver anteriores": the events older than the ones the page opened with, on request.
+const older = olderEvents($("#log"), addEvent, (name, payload) => conn.ask(name, payload));
 conn.socket.on("resultado", (data) => {
   const lines = asList(data && data.linhas);
   undos.headlines(lines);
@@ -98,7 +100,7 @@ async function run(text, show = showError) {
     clearErrors();
     showAnswer(asList(ack.consulta));
   } else {
-    show(sentence(ack.error || "Comando recusado."), ack);
+    show(sentence(ack.error || label("conexao.comando_recusado")), ack);
   }
   return ack;
 }
@@ -153,7 +155,7 @@ function showLastResult(ranked, total) {
   const lines = ranked.slice(0, maxLines(PHONE.matches)).sort((a, b) => Number(a.seq) - Number(b.seq));
   const more = total - lines.length;
   fill(box, lines.map(resultLine), more > 0 && lines.length
-    ? el("div", { class: "more", text: `+${more} no registro ›` }) : null);
+    ? el("div", { class: "more", text: label("mestre.mais_no_registro", { n: more }) }) : null);
   box.hidden = lines.length === 0;
 }
 
@@ -187,8 +189,8 @@ $("#command-form").addEventListener("submit", async (event) => {
 });
 
 document.addEventListener("click", (event) => {
-  const button = event.target.closest("button[data-comando]");
-  if (button) run(button.dataset.comando);
+  const button = event.target.closest("button");
+  if (button && button.dataset.comando !== undefined) run(button.dataset.comando);
 });
 $("#undo").addEventListener("click", () => run("desfazer"));
 
@@ -198,7 +200,7 @@ function greyOut(events) {
     const item = $("#log").querySelector(`li[data-seq="${Number(event.seq)}"]`);
     if (item) {
       item.classList.add("undone");
-      item.title = "Desfeito pelo Mestre";
+      item.title = label("mestre.desfeito");
     }
   }
 }
@@ -214,11 +216,11 @@ function showUndoTarget() {
   if (button.dataset.what === what) return;
   button.dataset.what = what;
   // The name stays "Desfazer" (the line under it is its description, not part of its name).
-  button.setAttribute("aria-label", "Desfazer");
-  fill(button, "Desfazer", what ? el("small", { id: "undo-what", text: what }) : null);
+  button.setAttribute("aria-label", label("mestre.desfazer"));
+  fill(button, label("mestre.desfazer"), what ? el("small", { id: "undo-what", text: what }) : null);
   if (what) button.setAttribute("aria-describedby", "undo-what");
   else button.removeAttribute("aria-describedby");
-  button.title = what ? `Desfazer o último comando (${next.name}): ${what}` : "Desfazer o último comando";
+  button.title = what ? label("mestre.desfazer_o_que", { comando: next.name, o_que: what }) : label("mestre.desfazer_ultimo");
 }
 
 function render(newState) {
@@ -265,21 +267,21 @@ function noticeCard() {
   if (!notices.length) return null;
   const [first, ...rest] = notices;
   return el("div", { class: "gm-alert notice", role: "status" },
-    el("span", { class: "badge gm", text: "Só o Mestre" }),
+    el("span", { class: "badge gm", text: label("registro.so_mestre") }),
     el("strong", { text: String(first.text ?? "") }),
     rest.length ? el("ul", {}, rest.map((e) => el("li", { text: String(e.text ?? "") }))) : null,
-    el("button", { type: "button", class: "close-notice", text: "Entendi", onclick: closeNotices }));
+    el("button", { type: "button", class: "close-notice", text: label("mestre.entendi"), onclick: closeNotices }));
 }
 
 /** What the GM must not miss, inside "Agora": the party is lost, monsters are on their way. */
 function renderAlerts() {
   const gm = pick(state, "mestre") || {};
   const alert = (text, cls = "") => el("div", { class: `gm-alert ${cls}` },
-    el("span", { class: "badge gm", text: "Só o Mestre" }), text);
+    el("span", { class: "badge gm", text: label("registro.so_mestre") }), text);
   fill($("#gm-alerts"), [
     // the banner belongs to the travel (in a dungeon, "Só o Mestre" keeps it for the way out)
-    pick(gm, "perdido") && !dungeonOf(state) ? alert("O grupo está PERDIDO — os jogadores não sabem.", "bad") : null,
-    pick(gm, "encontro_pendente") ? alert("Encontro rolado: os monstros chegam no fim do turno.", "bad") : null,
+    pick(gm, "perdido") && !dungeonOf(state) ? alert(label("mestre.perdido"), "bad") : null,
+    pick(gm, "encontro_pendente") ? alert(label("mestre.encontro_rolado"), "bad") : null,
     // the day's last round without rest: the log's reminder, kept in view until the party rests
     pick(gm, "sem_descanso_hoje") ? alert(String(pick(gm, "sem_descanso_hoje")), "warn") : null,
   ]);
@@ -299,7 +301,8 @@ function renderPrompts() {
   const old = new Set(older.map((p) => p.id));
   fill($("#prompts"), prompts.map((raw) => {
     const p = promptInfo(raw);
-    const who = p.group ? "Grupo (qualquer jogador)" : p.character ? names[p.character] || p.character : "Mestre";
+    const who = p.group ? label("mestre.pedido_do_grupo")
+      : p.character ? names[p.character] || p.character : label("mestre.pedido_do_mestre");
     return promptCard(p, { gm: true, who, compact: old.has(p.id), send: run });
   }));
   renderCancelOld(older);
@@ -310,11 +313,11 @@ function renderCancelOld(older) {
   const button = $("#cancel-old");
   button.hidden = older.length === 0;
   button.classList.remove("armed");
-  button.textContent = older.length === 1 ? "Cancelar o antigo" : `Cancelar os ${older.length} antigos`;
+  button.textContent = older.length === 1 ? label("mestre.cancelar_antigo") : label("mestre.cancelar_antigos", { n: older.length });
   button.onclick = async () => {
     if (!button.classList.contains("armed")) {
       button.classList.add("armed");
-      button.textContent = `Confirmar: cancelar ${older.length}`;
+      button.textContent = label("mestre.confirmar_cancelar", { n: older.length });
       setTimeout(() => { if (button.isConnected) renderCancelOld(older); }, 4000);
       return;
     }
@@ -334,25 +337,26 @@ function renderSecrets() {
   const secrets = asList(pick(gm, "segredos"));
   const blocks = [];
   if (lost === true && dungeonOf(state)) {
-    blocks.push(el("p", { class: "bad", text: "Lá fora, o grupo continua PERDIDO (Tabela C): ao sair da masmorra, ele ainda não sabe onde está. Diga 'achamos o caminho' quando ele se achar." }));
+    blocks.push(el("p", { class: "bad", text: label("mestre.perdido_fora_da_masmorra") }));
   } else if (lost === true) {
-    blocks.push(el("p", { class: "bad", text: "O grupo está PERDIDO (Tabela C): os jogadores não sabem. Diga 'achamos o caminho' quando ele se achar." }));
+    blocks.push(el("p", { class: "bad", text: label("mestre.perdido_segredo") }));
   } else if (lost === false && modeOf(state) === "viagem") {
-    blocks.push(el("p", { text: "O grupo sabe onde está." }));
+    blocks.push(el("p", { text: label("mestre.sabe_onde_esta") }));
   }
   if (monsters.length) {
-    blocks.push(el("h3", { text: "Monstros da masmorra" }), el("ul", {}, monsters.map((m) => el("li", {
+    blocks.push(el("h3", { text: label("mestre.monstros") }), el("ul", {}, monsters.map((m) => el("li", {
       text: m && typeof m === "object"
-        ? [pick(m, "nome"), pick(m, "sala") ? `sala ${pick(m, "sala")}` : null, pick(m, "alertado") ? "alertado" : null]
+        ? [pick(m, "nome"), pick(m, "sala") ? label("mestre.sala", { n: pick(m, "sala") }) : null,
+          pick(m, "alertado") ? label("mestre.alertado") : null]
           .filter(Boolean).join(" · ")
         : String(m),
     }))));
   }
   if (secrets.length) {
-    blocks.push(el("h3", { text: "Rolagens secretas" }), el("ul", {}, secrets.slice(-8).reverse().map((s) =>
+    blocks.push(el("h3", { text: label("mestre.rolagens_secretas") }), el("ul", {}, secrets.slice(-8).reverse().map((s) =>
       el("li", { text: typeof s === "object" ? pick(s, "texto") || JSON.stringify(s) : String(s) }))));
   }
-  fill($("#secrets"), blocks.length ? blocks : [el("p", { class: "empty", text: "Nenhum segredo por enquanto." })]);
+  fill($("#secrets"), blocks.length ? blocks : [el("p", { class: "empty", text: label("mestre.sem_segredos") })]);
 }
 
 // Exposed for debugging at the table (and tests): the last state received.

@@ -3,6 +3,7 @@
 // labels come from the server (pages.js); a refusal is shown inside the card, in plain words
 // in the words the server sends for it (`cartao`, commands.plainAnswerError).
 import { el } from "./common.js";
+import { label } from "./pages.js";
 import { promptTitle, promptDetail } from "./view.js";
 import { answerText, cancelText, optionLabel, plainAnswerError, valueProblem } from "./commands.js";
 
@@ -21,7 +22,7 @@ export function promptCard(p, { gm = false, who = "", compact = false, send }) {
   const run = (text) => send(text, showHere);
   const answers = p.options.length ? optionButtons(p, { gm, compact, run }) : rollAnswers(p, { gm, who, compact, run, showHere });
   const heading = gm
-    ? el("h3", {}, el("span", { class: "who", text: who }), ` · ${title}`, compact ? el("span", { class: "tag", text: "antigo" }) : null)
+    ? el("h3", {}, el("span", { class: "who", text: who }), ` · ${title}`, compact ? el("span", { class: "tag", text: label("pedidos.antigo") }) : null)
     : el("h2", { text: title }); // a player's cards open the page, right under its h1
   const detail = gm ? promptDetail(p) : "";
   const frame = gm
@@ -33,7 +34,7 @@ export function promptCard(p, { gm = false, who = "", compact = false, send }) {
     detail ? el("p", { class: "dice", text: detail }) : null,
     answers,
     error,
-    gm ? el("button", { type: "button", class: "danger cancel", text: "Cancelar pedido", onclick: () => run(cancelText(p)) }) : null);
+    gm ? el("button", { type: "button", class: "danger cancel", text: label("pedidos.cancelar"), onclick: () => run(cancelText(p)) }) : null);
 }
 
 function optionButtons(p, { gm, compact, run }) {
@@ -47,11 +48,11 @@ function optionButtons(p, { gm, compact, run }) {
 function rollAnswers(p, { gm, who, compact, run, showHere }) {
   const inputId = `valor-${p.id}`;
   const bounds = p.range;
-  const placeholder = gm ? (compact ? `Valor (${p.dice})` : null)
-    : bounds ? `${bounds.low} a ${bounds.high}` : "Digite um número inteiro";
+  const placeholder = gm ? (compact ? label("pedidos.valor_compacto_mestre", { dados: p.dice }) : null)
+    : bounds ? label("pedidos.faixa", { minimo: bounds.low, maximo: bounds.high }) : label("pedidos.digite_inteiro");
   const input = el("input", { type: "number", id: inputId, inputmode: "numeric", min: "1", placeholder });
-  const label = gm ? `${compact ? "" : "Rolou na mesa? "}Valor do ${p.dice}:`
-    : compact ? "Valor:" : "Rolou o dado na mesa? Digite o valor:";
+  const valueLabel = gm ? label(compact ? "pedidos.valor_mestre_compacto" : "pedidos.valor_mestre", { dados: p.dice })
+    : label(compact ? "pedidos.valor_compacto" : "pedidos.valor_jogador");
   // Under DESV (or vantagem) the prompt asks for both dice: a second field, which may stay empty
   // (then the first is the one kept).
   const secondId = `valor2-${p.id}`;
@@ -59,9 +60,9 @@ function rollAnswers(p, { gm, who, compact, run, showHere }) {
     ? el("input", { type: "number", id: secondId, inputmode: "numeric", min: "1", placeholder })
     : null;
   const form = el("form", { class: `manual${second ? " two" : ""}`, novalidate: true },
-    el("label", { for: inputId, text: second ? (compact || gm ? "1º dado:" : "Rolou os dados na mesa? 1º dado:") : label }), input,
-    second ? el("label", { for: secondId, text: "2º dado (se rolou os dois):" }) : null, second,
-    el("button", { type: "submit", text: gm ? "Responder" : second ? "Enviar valores" : "Enviar valor" }));
+    el("label", { for: inputId, text: second ? label(compact || gm ? "pedidos.primeiro_dado_compacto" : "pedidos.primeiro_dado") : valueLabel }), input,
+    second ? el("label", { for: secondId, text: label("pedidos.segundo_dado") }) : null, second,
+    el("button", { type: "submit", text: label(gm ? "pedidos.responder" : second ? "pedidos.enviar_valores" : "pedidos.enviar_valor") }));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const value = input.value.trim();
@@ -71,8 +72,10 @@ function rollAnswers(p, { gm, who, compact, run, showHere }) {
     else run(answerText(p, { value, value2 }));
   });
   const roll = gm
-    ? el("button", { type: "button", class: compact ? "roll-for" : "roll-for primary", text: p.character ? `Rolar por ${who}` : `Rolar ${p.dice}`, onclick: () => run(answerText(p, {})) })
-    : el("button", { type: "button", class: compact ? "roll" : "primary big", text: "Rolar", onclick: () => run(answerText(p, {})) });
+    ? el("button", { type: "button", class: compact ? "roll-for" : "roll-for primary",
+      text: p.character ? label("pedidos.rolar_por", { nome: who }) : label("pedidos.rolar_dados", { dados: p.dice }),
+      onclick: () => run(answerText(p, {})) })
+    : el("button", { type: "button", class: compact ? "roll" : "primary big", text: label("pedidos.rolar"), onclick: () => run(answerText(p, {})) });
   const detail = gm ? "" : promptDetail(p, { always: true });
   return [detail ? el("p", { class: "dice", text: detail }) : null, roll, form];
 }

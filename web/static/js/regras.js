@@ -6,6 +6,7 @@
 // {"validar": …}, a dry run) and changed with {"alterar": …}: one logged, undoable command.
 // There is no validator here: the messages are the server's.
 import { $, el, sentence } from "./common.js";
+import { label } from "./pages.js";
 
 const TYPED_PAUSE_MS = 350;
 
@@ -60,7 +61,7 @@ export function rulesScreen({ ask, token, onChanged }) {
 
   async function load() {
     const answer = await api("/api/regras");
-    if (!answer.ok) { say("Não consegui ler as regras da campanha.", true); return; }
+    if (!answer.ok) { say(label("regras.nao_leu"), true); return; }
     data = await answer.json();
     // a re-render must not take away what the GM is typing in another field (its own change
     // comes when it loses focus): the focused input keeps its text and the focus
@@ -85,7 +86,7 @@ export function rulesScreen({ ask, token, onChanged }) {
   async function change(patch, what, near = null, verb = "alterar") {
     const ack = await ask({ [verb]: patch });
     if (ack.ok) {
-      const saved = `${what}: salvo. Vale do próximo comando em diante.`;
+      const saved = label("regras.salvo", { o_que: what });
       say(saved);
       await load();
       const spot = near && document.getElementById(near);
@@ -96,10 +97,13 @@ export function rulesScreen({ ask, token, onChanged }) {
       }
       if (onChanged) onChanged();
     } else {
-      say(sentence(ack.erro || ack.error || "Recusado."), true);
+      say(sentence(ack.erro || ack.error || label("regras.recusado")), true);
     }
     return ack;
   }
+
+  /** A word of the regions' screen, as GET /api/regras sends it (regras_tela.yaml `regioes`). */
+  const regionWord = (key) => String(((data && data.textos) || {})[key] ?? "");
 
   const warningsOf = (ack) => (ack && Array.isArray(ack.avisos) ? ack.avisos.map(String) : []);
 
@@ -168,12 +172,12 @@ export function rulesScreen({ ask, token, onChanged }) {
     const item = (value) => {
       const input = scalarInput(kind, value, { id: `${id}-${count++}`, "aria-describedby": describedBy });
       const row = el("li", {}, input, el("button", { type: "button", class: "small danger", text: "✕",
-        "aria-label": `Tirar ${value ?? ""}`.trim(), onclick: () => { row.remove(); list.dispatchEvent(new Event("change", { bubbles: true })); } }));
-      input.setAttribute("aria-label", `${field.rotulo.split(" › ").pop()}: item`);
+        "aria-label": label("regras.tirar", { valor: value ?? "" }).trim(), onclick: () => { row.remove(); list.dispatchEvent(new Event("change", { bubbles: true })); } }));
+      input.setAttribute("aria-label", label("regras.item", { nome: field.rotulo.split(" › ").pop() }));
       return row;
     };
     (field.valor || []).forEach((value) => list.append(item(value)));
-    const add = el("button", { type: "button", class: "small", text: "Acrescentar",
+    const add = el("button", { type: "button", class: "small", text: label("regras.acrescentar"),
       onclick: () => { list.append(item(kind.tipo === "inteiro" ? 0 : "")); list.lastChild.querySelector("input, select").focus(); } });
     return { element: el("div", {}, list, add), inputs: () => [...list.querySelectorAll("input, select")],
       value: () => [...list.querySelectorAll("input, select")].map((input) => typedValue(kind, input)) };
@@ -190,15 +194,15 @@ export function rulesScreen({ ask, token, onChanged }) {
       const valueInput = scalarInput(field.valores, value, { id: `${id}-v${n}`, class: "map-value",
         "aria-describedby": describedBy });
       const item = el("li", { class: "rule-map-row" },
-        el("label", { for: keyInput.id, class: "rule-item" }, el("span", { text: words.chave || "chave" }), keyInput),
-        el("label", { for: valueInput.id, class: "rule-item" }, el("span", { text: words.valor || "valor" }), valueInput),
+        el("label", { for: keyInput.id, class: "rule-item" }, el("span", { text: words.chave || label("regras.chave") }), keyInput),
+        el("label", { for: valueInput.id, class: "rule-item" }, el("span", { text: words.valor || label("regras.valor") }), valueInput),
         el("button", { type: "button", class: "small danger", text: "✕",
-          "aria-label": `Tirar ${key || words.chave || "linha"}`,
+          "aria-label": label("regras.tirar", { valor: key || words.chave || label("regras.linha_curta") }),
           onclick: () => { item.remove(); rows.dispatchEvent(new Event("change", { bubbles: true })); } }));
       return item;
     };
     Object.entries(field.valor || {}).forEach(([key, value]) => rows.append(row(key, value)));
-    const add = el("button", { type: "button", class: "small", text: words.nova || "Acrescentar",
+    const add = el("button", { type: "button", class: "small", text: words.nova || label("regras.acrescentar"),
       onclick: () => { rows.append(row("", field.valores.tipo === "inteiro" ? 0 : "")); rows.lastChild.querySelector("input").focus(); } });
     const value = () => {
       const now = {};
@@ -214,7 +218,7 @@ export function rulesScreen({ ask, token, onChanged }) {
   }
 
   function fieldRow(field) {
-    const id = `regra-${field.arquivo}-${field.chave.replaceAll(".", "-")}`;
+    const id = "regra-" + field.arquivo + "-" + field.chave.replaceAll(".", "-");
     const message = el("p", { class: "rule-msg", id: `${id}-msg`, "aria-live": "polite" });
     const name = field.rotulo.split(" › ").slice(1).join(" › ");
     const editor = editorFor(field, id, message.id);
@@ -223,8 +227,8 @@ export function rulesScreen({ ask, token, onChanged }) {
     const shown = (value) => (typeof value === "object" && value !== null ? JSON.stringify(value) : String(value));
     const reset = el("button", {
       type: "button", class: "small", hidden: !changed,
-      text: "Voltar ao padrão", title: `Padrão: ${shown(field.padrao)}`,
-      "aria-label": `Voltar ${name} ao padrão (${shown(field.padrao)})`,
+      text: label("regras.voltar_ao_padrao"), title: label("regras.padrao", { padrao: shown(field.padrao) }),
+      "aria-label": label("regras.voltar_campo_ao_padrao", { nome: name, padrao: shown(field.padrao) }),
       onclick: () => change(patchAt(field.arquivo, field.chave, null), name, message.id),
     });
     const mark = (ack) => {
@@ -287,16 +291,16 @@ export function rulesScreen({ ask, token, onChanged }) {
     input.addEventListener("keydown", (event) => { if (event.key === "Enter") { event.preventDefault(); add(); } });
     const items = list.nomes.map((name) => el("li", { class: "voice-name" },
       el("span", { text: name }),
-      el("button", { type: "button", class: "small danger", text: words.tirar || "Tirar",
-        "aria-label": `${words.tirar || "Tirar"} ${name} (${list.rotulo})`,
+      el("button", { type: "button", class: "small danger", text: words.tirar,
+        "aria-label": `${words.tirar} ${name} (${list.rotulo})`,
         onclick: () => change(patch(list.nomes.filter((n) => n !== name)), `${list.rotulo}: ${name}`, message.id) })));
     return el("fieldset", { class: "rule-file voice-names", id: base },
       el("legend", { text: list.rotulo }),
       items.length ? el("ul", { class: "voice-name-list" }, ...items) : null,
       el("p", { class: "muted", text: `${list.da_lista} ${words.da_lista || ""}`.trim() }),
-      el("label", { for: input.id, text: `${words.novo || "Nome novo"} (${list.rotulo.toLowerCase()})` }),
+      el("label", { for: input.id, text: `${words.novo} (${list.rotulo.toLowerCase()})` }),
       el("div", { class: "rule-input" }, input,
-        el("button", { type: "button", class: "primary", id: `${base}-acrescentar`, text: words.acrescentar || "Acrescentar", onclick: add })),
+        el("button", { type: "button", class: "primary", id: `${base}-acrescentar`, text: words.acrescentar, onclick: add })),
       message);
   }
 
@@ -305,18 +309,18 @@ export function rulesScreen({ ask, token, onChanged }) {
     const forget = async (name) => {
       const ack = await ask({ esquecer: [name.nome] });
       if (ack.ok) {
-        say((words.esquecido || "{nome}: esquecido.").replace("{nome}", name.nome));
+        say(String(words.esquecido ?? "").replace("{nome}", name.nome));
         await load();
       } else {
         message.textContent = sentence(ack.erro || ack.error || "");
       }
     };
     const items = learned.map((name) => el("li", { class: "voice-name" },
-      el("span", {}, name.nome, el("small", { class: "muted", text: ` · ${words.digitado_em || ""} ${name.comando}` })),
-      el("button", { type: "button", class: "small danger", text: words.esquecer || "Esquecer",
-        "aria-label": `${words.esquecer || "Esquecer"} ${name.nome}`, onclick: () => forget(name) })));
+      el("span", {}, name.nome, el("small", { class: "muted", text: " · " + (words.digitado_em ?? "") + " " + name.comando })),
+      el("button", { type: "button", class: "small danger", text: words.esquecer,
+        "aria-label": `${words.esquecer} ${name.nome}`, onclick: () => forget(name) })));
     return el("fieldset", { class: "rule-file voice-names", id: "nomes-aprendidos" },
-      el("legend", { text: words.aprendidos || "Aprendidos" }),
+      el("legend", { text: words.aprendidos }),
       el("p", { class: "muted", text: words.aprendidos_explica || "" }),
       items.length ? el("ul", { class: "voice-name-list" }, ...items)
         : el("p", { class: "empty", text: words.nenhum_aprendido || "" }),
@@ -364,7 +368,7 @@ export function rulesScreen({ ask, token, onChanged }) {
       item.append(
         el("span", { class: "row-number" }),
         el("label", { class: "row-label" }, el("span", { class: "row-caption" }), text),
-        el("label", { class: "row-label count" }, el("span", { text: data.textos.quantidade || "Quantos" }), count),
+        el("label", { class: "row-label count" }, el("span", { text: regionWord("quantidade") }), count),
         el("span", { class: "row-tools" },
           el("button", { type: "button", class: "small up", text: "↑", onclick: () => move(-1) }),
           el("button", { type: "button", class: "small down", text: "↓", onclick: () => move(1) }),
@@ -379,12 +383,12 @@ export function rulesScreen({ ask, token, onChanged }) {
       [...rows.children].forEach((item, index) => {
         const n = index + 1;
         item.querySelector(".row-number").textContent = `${n}`;
-        item.querySelector(".row-caption").textContent = `${data.textos.linha || "Linha"} ${n}`;
-        item.querySelector(".row-text").setAttribute("aria-label", `Linha ${n}: ${data.textos.texto || "o que aparece"}`);
-        item.querySelector(".row-count").setAttribute("aria-label", `Linha ${n}: ${data.textos.quantidade || "quantos aparecem"}`);
-        item.querySelector(".up").setAttribute("aria-label", `Subir a linha ${n}`);
-        item.querySelector(".down").setAttribute("aria-label", `Descer a linha ${n}`);
-        item.querySelector(".remove").setAttribute("aria-label", `Tirar a linha ${n}`);
+        item.querySelector(".row-caption").textContent = `${regionWord("linha")} ${n}`;
+        item.querySelector(".row-text").setAttribute("aria-label", label("regras.linha_campo", { n, campo: regionWord("texto") }));
+        item.querySelector(".row-count").setAttribute("aria-label", label("regras.linha_campo", { n, campo: regionWord("quantidade") }));
+        item.querySelector(".up").setAttribute("aria-label", label("regras.subir_linha", { n }));
+        item.querySelector(".down").setAttribute("aria-label", label("regras.descer_linha", { n }));
+        item.querySelector(".remove").setAttribute("aria-label", label("regras.tirar_linha", { n }));
       });
     }
 
@@ -427,28 +431,29 @@ export function rulesScreen({ ask, token, onChanged }) {
     region.linhas.forEach((row) => rows.append(rowItem(row)));
     relabel();
 
-    const label = region.padrao ? `${region.nome} (região padrão)` : `${region.nome} (${data.terrenos[region.terreno]})`;
+    const title = region.padrao ? label("regras.regiao_padrao", { nome: region.nome })
+      : label("regras.regiao_terreno", { nome: region.nome, terreno: data.terrenos[region.terreno] });
     // what the server says of the table as it is typed sits under the die (where the GM is
     // editing); "salvo" sits by the save button (where the GM tapped)
     const saved = el("p", { class: "rule-msg saved", id: `${base}-salvo`, "aria-live": "polite" });
     const form = el("details", { class: "region", id: base },
-      el("summary", { text: label }),
+      el("summary", { text: title }),
       el("div", { class: "region-head" },
-        el("label", { for: name.id, text: data.textos.nome || "Nome" }), name,
-        el("label", { for: terrain.id, text: data.textos.terreno || "Terreno" }), terrain,
-        el("label", { for: dice.id, text: data.textos.dados || "Dado" }), dice),
+        el("label", { for: name.id, text: regionWord("nome") }), name,
+        el("label", { for: terrain.id, text: regionWord("terreno") }), terrain,
+        el("label", { for: dice.id, text: regionWord("dados") }), dice),
       message,
       rows,
-      el("button", { type: "button", class: "small add-row", text: "Adicionar linha",
+      el("button", { type: "button", class: "small add-row", text: label("regras.adicionar_linha"),
         onclick: () => { rows.append(rowItem({ texto: "", quantidade: null })); relabel(); validate(); } }),
       saved,
       el("div", { class: "region-tools" },
-        el("button", { type: "button", class: "primary save", text: "Salvar região",
+        el("button", { type: "button", class: "primary save", text: label("regras.salvar_regiao"),
           onclick: async () => { const ack = await change(regionPatch(), region.nome, saved.id); if (!ack.ok) mark(ack); } }),
         region.padrao
-          ? el("button", { type: "button", class: "small", text: "Voltar ao padrão", hidden: !region.mudada,
+          ? el("button", { type: "button", class: "small", text: label("regras.voltar_ao_padrao"), hidden: !region.mudada,
             onclick: () => change({ encontros: { regioes: { [region.id]: null } } }, region.nome, saved.id) })
-          : el("button", { type: "button", class: "small danger", text: "Apagar região",
+          : el("button", { type: "button", class: "small danger", text: label("regras.apagar_regiao"),
             onclick: () => change({ encontros: { regioes: { [region.id]: null } } }, region.nome) })));
     return form;
   }
@@ -466,7 +471,7 @@ export function rulesScreen({ ask, token, onChanged }) {
       });
       const said = name.value.trim();
       const ack = await change({ encontros: { regioes: { [slug(said) || "regiao"]: {
-        regiao: said, terreno: terrain.value, dados: base.dados, linhas: lines } } } }, said || "Nova região",
+        regiao: said, terreno: terrain.value, dados: base.dados, linhas: lines } } } }, said || regionWord("nova"),
         `regiao-${slug(said)}-salvo`, "criar");
       if (!ack.ok) message.textContent = sentence(ack.erro || ack.error || "");
       if (ack.ok) {
@@ -475,24 +480,24 @@ export function rulesScreen({ ask, token, onChanged }) {
       }
     };
     return el("div", { class: "region new-region" },
-      el("h3", { text: data.textos.nova || "Nova região" }),
+      el("h3", { text: regionWord("nova") }),
       el("div", { class: "region-head" },
-        el("label", { for: name.id, text: data.textos.nome || "Nome" }), name,
-        el("label", { for: terrain.id, text: data.textos.terreno || "Terreno" }), terrain),
+        el("label", { for: name.id, text: regionWord("nome") }), name,
+        el("label", { for: terrain.id, text: regionWord("terreno") }), terrain),
       message,
-      el("button", { type: "button", class: "primary", id: "nova-regiao-criar", text: "Criar região", onclick: create }));
+      el("button", { type: "button", class: "primary", id: "nova-regiao-criar", text: label("regras.criar_regiao"), onclick: create }));
   }
 
   // ------------------------------------------------------------------ the file
 
   $("#rules-export").addEventListener("click", async () => {
     const answer = await api("/api/regras.yaml");
-    if (!answer.ok) { say("Não consegui exportar as regras.", true); return; }
+    if (!answer.ok) { say(label("regras.nao_exportou"), true); return; }
     const link = el("a", { href: URL.createObjectURL(await answer.blob()), download: "regras.yaml" });
     document.body.append(link);
     link.click();
     link.remove();
-    say("Arquivo de regras baixado (regras.yaml).");
+    say(label("regras.exportado"));
   });
 
   $("#rules-import").addEventListener("change", async (event) => {
@@ -500,10 +505,10 @@ export function rulesScreen({ ask, token, onChanged }) {
     if (!file) return;
     const answer = await api("/api/regras", { method: "POST", body: await file.text(),
       headers: { "Content-Type": "application/yaml" } });
-    const result = await answer.json().catch(() => ({ ok: false, erro: "Resposta inesperada." }));
+    const result = await answer.json().catch(() => ({ ok: false, erro: label("regras.resposta_inesperada") }));
     event.target.value = "";
-    if (result.ok) { say(`${file.name}: regras importadas.`); await load(); if (onChanged) onChanged(); }
-    else say(`${file.name}: ${sentence(result.erro || "")}`, true);
+    if (result.ok) { say(label("regras.importado", { arquivo: file.name })); await load(); if (onChanged) onChanged(); }
+    else say(label("regras.nao_importou", { arquivo: file.name, erro: sentence(result.erro || "") }), true);
   });
 
   // ------------------------------------------------------------------ open and close

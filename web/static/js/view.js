@@ -1,6 +1,6 @@
 // Render the `estado` payload (companion/engine/view.py) defensively: a missing key shows nothing.
 import { el, pick, get, asList } from "./common.js";
-import { pages, roundText } from "./pages.js";
+import { fieldName, highlights, label, pages, roundText } from "./pages.js";
 
 export const modeOf = (state) => {
   const mode = pick(state, "modo");
@@ -44,11 +44,11 @@ export function clockText(state) {
   if (typeof clock === "string") return clock;
   const day = pick(state, "dia");
   const round = pick(state, "rodada");
-  return [day !== undefined ? `Dia ${day}` : null, round !== undefined ? `rodada ${round}` : null]
+  return [day !== undefined ? label("agora.dia", { n: day }) : null, round !== undefined ? label("agora.rodada", { n: round }) : null]
     .filter(Boolean).join(" · ") || undefined;
 }
 
-export const weatherText = (state) => text(pick(state, "clima")) || (pick(state, "estacao") ? "Ainda não rolado" : undefined);
+export const weatherText = (state) => text(pick(state, "clima")) || (pick(state, "estacao") ? label("agora.clima_nao_rolado") : undefined);
 
 export const dungeonOf = (state) => {
   const dungeon = pick(state, "masmorra");
@@ -64,13 +64,13 @@ export function timers(state, key) {
 }
 
 const capitalize = (s) => s.charAt(0).toUpperCase() + s.slice(1);
-const turns = (n) => `${n} turno${Number(n) === 1 ? "" : "s"}`;
+const turns = (n) => label(Number(n) === 1 ? "agora.turno" : "agora.turnos", { n });
 
 export function lightText(state) {
   const dungeon = dungeonOf(state);
   if (!dungeon) return undefined;
   const lights = timers(state, "luzes");
-  if (!lights.length) return "Escuridão total";
+  if (!lights.length) return label("agora.escuridao_total");
   return lights.map((l) => (l.left !== undefined ? `${l.name}: ${turns(l.left)}` : l.name)).join(" · ");
 }
 
@@ -86,18 +86,18 @@ export function chaseOf(state) {
 
 export function chaseText(chase) {
   if (!chase) return undefined;
-  if (pick(chase, "fase") === "declarada") return "Fuga declarada: teste de fuga no fim da rodada";
+  if (pick(chase, "fase") === "declarada") return label("agora.fuga_declarada");
   const parts = [];
   const distance = text(pick(chase, "distancia"));
   const shown = distance ? distance.charAt(0).toUpperCase() + distance.slice(1) : null;
-  if (shown) parts.push(`Distância ${shown}`);
+  if (shown) parts.push(label("agora.distancia", { distancia: shown }));
   const score = pick(chase, "placar");
-  if (score !== undefined) parts.push(`placar ${Number(score) > 0 ? "+" : ""}${score}`);
+  if (score !== undefined) parts.push(label("agora.placar", { placar: `${Number(score) > 0 ? "+" : ""}${score}` }));
   // the state counts the turns done; the page says the one under way, as `tempo` does
   // ("Perseguição: turno 2 de 3" after the first escape test)
   const done = Number(pick(chase, "turno"));
-  if (Number.isFinite(done)) parts.push(`turno ${done + 1}`);
-  return parts.join(" · ") || "Perseguição";
+  if (Number.isFinite(done)) parts.push(label("agora.turno_da_perseguicao", { n: done + 1 }));
+  return parts.join(" · ") || label("agora.perseguicao");
 }
 
 /** Both sides' speeds and the difference, as the state says them ("grupo 120 × perseguidores
@@ -112,16 +112,17 @@ export function glance(state) {
   const items = [
     el("div", { class: "fact wide" },
       el("span", { class: "v" }, el("span", { class: "mode-tag", text: modeName(state) }), " ", ...clockLine(state))),
-    fact("Clima", weatherText(state)),
-    fact("Estação", pick(state, "estacao_nome", "estacao")),
+    fact(label("agora.clima"), weatherText(state)),
+    fact(label("agora.estacao"), pick(state, "estacao_nome", "estacao")),
   ];
   if (!dungeon) {
     items.push(
-      fact("Terreno", placeText(state)),
-      fact("Deslocamento", pick(travel, "modo_nome", "modo")),
-      fact("Progresso", pick(travel, "hexes_texto") || hexText(pick(travel, "hexes"))),
-      fact("Acampamento", boolText(pick(travel, "acampamento_seguro"), "Seguro", "Sem abrigo seguro")),
-      fact("Vigia", watcherText(state)),
+      fact(label("agora.terreno"), placeText(state)),
+      fact(label("agora.deslocamento"), pick(travel, "modo_nome", "modo")),
+      fact(label("agora.progresso"), pick(travel, "hexes_texto") || hexText(pick(travel, "hexes"))),
+      fact(label("agora.acampamento"), boolText(pick(travel, "acampamento_seguro"),
+        label("agora.acampamento_seguro"), label("agora.acampamento_inseguro"))),
+      fact(label("agora.vigia"), watcherText(state)),
     );
     // what this round still waits for, right under the clock (not below the weather)
     items.splice(1, 0, fact(roundText("rotulo"), roundLine(state), "wide round"));
@@ -129,14 +130,17 @@ export function glance(state) {
     const effective = pick(dungeon, "perigo_efetivo");
     const dangerName = pick(dungeon, "perigo_efetivo_nome", "perigo_nome", "perigo");
     items.push(
-      fact("Perigo", dangerName, effective === "mortal" ? "bad" : ""),
-      fact("Luz", lightText(state), pick(dungeon, "escuro") ? "bad" : ""),
-      fact("Magias", spellsText(state)),
-      fact("Sem descanso", turnsText(pick(dungeon, "turnos_sem_descanso"))),
-      fact("Ordem de marcha", asList(pick(dungeon, "ordem_marcha")).join(", ") || undefined, "wide"),
+      fact(label("agora.perigo"), dangerName, effective === "mortal" ? "bad" : ""),
+      fact(label("agora.luz"), lightText(state), pick(dungeon, "escuro") ? "bad" : ""),
+      fact(label("agora.magias"), spellsText(state)),
+      fact(label("agora.sem_descanso"), turnsText(pick(dungeon, "turnos_sem_descanso"))),
+      fact(label("agora.ordem_de_marcha"), asList(pick(dungeon, "ordem_marcha")).join(", ") || undefined, "wide"),
     );
   }
-  if (chase) items.push(fact("Perseguição", chaseText(chase), "wide alert"), fact("Velocidades", speedsText(chase), "wide"));
+  if (chase) {
+    items.push(fact(label("agora.perseguicao"), chaseText(chase), "wide alert"),
+      fact(label("agora.velocidades"), speedsText(chase), "wide"));
+  }
   return el("div", { class: "glance" }, items);
 }
 
@@ -171,7 +175,7 @@ export function watcherText(state) {
   const names = Array.isArray(watcher) ? watcher.map((w) => nameFor(state, w)).filter(Boolean).join(", ")
     : nameFor(state, watcher);
   if (!names) return undefined;
-  return pick(state, ["viagem", "vigia_escolhido"]) === false ? `${names} (padrão)` : names;
+  return pick(state, ["viagem", "vigia_escolhido"]) === false ? label("agora.vigia_padrao", { nomes: names }) : names;
 }
 
 function nameFor(state, who) {
@@ -180,7 +184,7 @@ function nameFor(state, who) {
   return namesOf(state)[String(who)] || String(who);
 }
 
-const hexText = (value) => (value === undefined ? undefined : `${String(value).replace(".", ",")} hex`);
+const hexText = (value) => (value === undefined ? undefined : label("agora.hex", { n: String(value).replace(".", ",") }));
 const turnsText = (value) => (value === undefined ? undefined : turns(value));
 const boolText = (value, yes, no) => (value === undefined ? undefined : value ? yes : no);
 
@@ -194,22 +198,28 @@ function stat(label, value, max, lowWhen) {
   return el("span", { class: `stat${low ? " low" : ""}` }, `${label} `, el("b", { text: max !== undefined ? `${value}/${max}` : value }));
 }
 
-/** One character card with HP, sanity, exhaustion, supplies, afflictions. */
+/** A sheet field's name as the sheet says it (personagem.yaml `rotulos`), capitalised. */
+const field = (key) => capitalize(fieldName(key));
+
+/** One character card with HP, sanity, exhaustion, supplies, afflictions; what is low is
+ * highlighted as rotulos_paginas.yaml `destaques` says. */
 export function characterCard(c, { me = false } = {}) {
   const hp = pick(c, "pv");
   const hpMax = pick(c, "pv_max");
   const level = pick(c, "nivel");
+  const low = highlights();
   const notes = [...asList(pick(c, "aflicoes")), ...asList(pick(c, "condicoes")),
-    ...asList(pick(c, "exaustao_efeitos")).map((e) => `Exaustão: ${e}`)].map(text).filter(Boolean);
+    ...asList(pick(c, "exaustao_efeitos")).map((e) => label("ficha.efeito_de_exaustao", { campo: field("exaustao"), efeito: e }))]
+    .map(text).filter(Boolean);
   return el("div", { class: `pc${me ? " me" : ""}`, "data-personagem": pick(c, "id") || "" },
-    el("h3", {}, charName(c), level !== undefined ? el("small", { text: `nível ${level}` }) : null),
+    el("h3", {}, charName(c), level !== undefined ? el("small", { text: `${fieldName("nivel")} ${level}` }) : null),
     el("div", { class: "stats" },
-      stat("PV", hp, hpMax, (v) => hpMax !== undefined && v <= Math.ceil(Number(hpMax) / 3)),
-      stat("Sanidade", pick(c, "sanidade"), undefined, (v) => v <= 4),
-      stat("Exaustão", pick(c, "exaustao"), undefined, (v) => v >= 1),
-      stat("Comida", pick(c, "comida"), undefined, (v) => v <= 0),
-      stat("Água", pick(c, "agua"), undefined, (v) => v <= 0),
-      stat("Munição", pick(c, "municao")),
+      stat(field("pv"), hp, hpMax, (v) => hpMax !== undefined && v <= Math.ceil(Number(hpMax) / Number(low.pv_fracao))),
+      stat(field("sanidade"), pick(c, "sanidade"), undefined, (v) => v <= Number(low.sanidade_ate)),
+      stat(field("exaustao"), pick(c, "exaustao"), undefined, (v) => v >= 1),
+      stat(field("comida"), pick(c, "comida"), undefined, (v) => v <= 0),
+      stat(field("agua"), pick(c, "agua"), undefined, (v) => v <= 0),
+      stat(field("municao"), pick(c, "municao")),
       modifierStats(c),
       damageStats(c)),
     notes.length ? el("ul", { class: "notes" }, notes.map((n) => el("li", { text: n }))) : null);
@@ -219,15 +229,16 @@ export function characterCard(c, { me = false } = {}) {
  * chips; nothing when the key is missing or every value is 0. */
 export function attributeDamage(c) {
   const raw = pick(c, "dano_atributos");
-  const label = (name) => `Dano de ${String(name).toUpperCase()}`;
+  const damage = (name) => capitalize(fieldName(`dano_${String(name).toLowerCase()}`,
+    label("ficha.dano_de", { atributo: String(name).toUpperCase() })));
   if (raw && typeof raw === "object" && !Array.isArray(raw)) {
-    return Object.entries(raw).filter(([, n]) => Number(n) > 0).map(([name, n]) => [label(name), n]);
+    return Object.entries(raw).filter(([, n]) => Number(n) > 0).map(([name, n]) => [damage(name), n]);
   }
   return asList(raw).map((entry) => {
     if (entry && typeof entry === "object") {
       const name = pick(entry, "atributo", "nome");
       const amount = pick(entry, "dano");
-      return name !== undefined && Number(amount) > 0 ? [label(name), amount] : null;
+      return name !== undefined && Number(amount) > 0 ? [damage(name), amount] : null;
     }
     return entry ? [String(entry), undefined] : null;
   }).filter(Boolean);
@@ -239,7 +250,7 @@ function modifierStats(c) {
   const raw = pick(c, "atributos");
   if (!raw || typeof raw !== "object" || Array.isArray(raw)) return [];
   const signed = (n) => (Number(n) > 0 ? `+${Number(n)}` : String(Number(n)));
-  return Object.entries(raw).map(([name, n]) => stat(String(name).toUpperCase(), signed(n)));
+  return Object.entries(raw).map(([name, n]) => stat(fieldName(String(name).toLowerCase(), String(name).toUpperCase()), signed(n)));
 }
 
 function damageStats(c) {
@@ -248,7 +259,7 @@ function damageStats(c) {
     : el("span", { class: "stat low damage" }, `${label} `, el("b", { text: amount }))));
 }
 
-export function partyList(state, { meId = null, empty = "Nenhum personagem ainda." } = {}) {
+export function partyList(state, { meId = null, empty = label("ficha.nenhum_personagem") } = {}) {
   const party = partyOf(state);
   if (!party.length) return el("p", { class: "empty", text: empty });
   return el("div", { class: "party" }, party.map((c) => characterCard(c, { me: pick(c, "id") === meId })));
@@ -273,7 +284,7 @@ export function promptInfo(prompt) {
     kind: text(pick(prompt, "tipo")) || "",
     character: pick(prompt, "personagem"),
     group: pick(prompt, "grupo") === true, // the whole party's test: any player answers, the first counts
-    text: text(pick(prompt, "texto")) || "Pedido",
+    text: text(pick(prompt, "texto")) || label("pedidos.pedido"),
     dice: text(pick(prompt, "dados")) || "1d20",
     dc: pick(prompt, "dc"),
     modifier: pick(prompt, "modificador"),
@@ -310,7 +321,7 @@ export function promptDetail(p, { always = false } = {}) {
   const hasDc = p.dc !== undefined && p.dc !== null;
   if (p.options.length || (!always && !modifier && !hasDc)) return "";
   const dice = modifier ? `${p.dice}${modifier > 0 ? "+" : ""}${modifier}` : p.dice;
-  return [dice, hasDc ? `dificuldade ${p.dc}` : null].filter(Boolean).join(" · ");
+  return [dice, hasDc ? label("pedidos.dificuldade", { dc: p.dc }) : null].filter(Boolean).join(" · ");
 }
 
 /** Map character id → name, for log badges. */
@@ -335,12 +346,12 @@ export function tallyView(state) {
     .sort(([a], [b]) => Number(a.slice(1)) - Number(b.slice(1)))
     .map(([die, n]) => `${n}× ${die}`);
   const rows = [
-    ["Derrotados", defeated.join(" · ")],
-    ["Tesouro", lines(pick(tally, "tesouro")).join(", ")],
-    ["Itens", lines(pick(tally, "itens")).join(", ")],
-    ["Dados rolados", dice.join(", ")],
+    [label("registro_da_sessao.derrotados"), defeated.join(" · ")],
+    [label("registro_da_sessao.tesouro"), lines(pick(tally, "tesouro")).join(", ")],
+    [label("registro_da_sessao.itens"), lines(pick(tally, "itens")).join(", ")],
+    [label("registro_da_sessao.dados_rolados"), dice.join(", ")],
   ].filter(([, value]) => value);
-  if (!rows.length) return el("p", { class: "empty", text: "Nada anotado ainda." });
+  if (!rows.length) return el("p", { class: "empty", text: label("registro_da_sessao.vazio") });
   return el("div", { class: "glance" }, rows.map(([k, v]) =>
     el("div", { class: "fact wide" }, el("span", { class: "k", text: k }), el("span", { class: "v", text: v }))));
 }

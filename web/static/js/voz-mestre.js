@@ -3,6 +3,7 @@
 // https) goes to the server as 16 kHz 16-bit PCM over the same Socket.IO connection; elsewhere
 // "Falar" opens the laptop's microphone for a few seconds.
 import { $, sentence, store } from "./common.js";
+import { label } from "./pages.js";
 
 // Why voice is off (no model, no microphone…) is said once: closed, it stays closed on this
 // device until the reason changes, and the bar keeps to the command box.
@@ -16,6 +17,8 @@ let status = { ligada: false, segundos_aviso: 8, segundos_apertar: 5 };
 let toastTimer = null;
 
 const MODES = { ativacao: "ativacao", apertar: "apertar", sempre: "sempre", desligado: "desligado" };
+// what the voice line says in each mode (rotulos_paginas.yaml `voz`)
+const LINES = { ativacao: "voz.ativacao", apertar: "voz.apertar", sempre: "voz.sempre", desligado: "voz.desligado" };
 
 function decimal(value) {
   return Number(value || 0).toFixed(2).replace(".", ",");
@@ -27,13 +30,13 @@ function decimal(value) {
 function showHeard(report) {
   const box = $("#voice-toast");
   const text = $("#voice-heard");
-  const said = `'${report.ouvi}'`;
+  const dito = report.ouvi;
   if (report.aceito) {
-    text.textContent = `Ouvi: ${said} (${decimal(report.confianca)})`;
+    text.textContent = label("voz.ouvi", { dito, confianca: decimal(report.confianca) });
   } else if (report.codigo === "confianca_baixa" || report.codigo === "nao_entendido") {
-    text.textContent = `Ouvi algo, mas não entendi: ${said}`;
+    text.textContent = label("voz.nao_entendi", { dito });
   } else {
-    text.textContent = `Ouvi: ${said}, mas ${report.motivo}`;
+    text.textContent = label("voz.ouvi_mas", { dito, motivo: report.motivo });
   }
   box.classList.toggle("refused", !report.aceito);
   $("#voice-undo").hidden = !report.aceito;
@@ -58,14 +61,9 @@ function showStatus(next) {
   $("#voice-mode").hidden = !on;
   if (on) $("#voice-mode").value = MODES[status.modo] || "ativacao";
   const word = status.palavra || "mestre";
-  const lines = {
-    ativacao: `Ouvindo: diga "${word}, avançar".`,
-    apertar: "Aperte Falar e diga o comando.",
-    sempre: "Ouvindo tudo (mesa quieta).",
-    desligado: `Microfone desligado: diga "${word}, ouvir" ou escolha um modo.`,
-  };
-  const reason = sentence(status.aviso || "voz desligada");
-  $("#voice-line").textContent = on ? [lines[status.modo] || "", status.aviso || ""].join(" ").trim()
+  const line = LINES[status.modo] ? label(LINES[status.modo], { palavra: word }) : "";
+  const reason = sentence(status.aviso || label("voz.voz_desligada"));
+  $("#voice-line").textContent = on ? [line, status.aviso || ""].join(" ").trim()
     : reason;
   $("#voice").dataset.mode = on ? status.modo : "off";
   place(on);
@@ -77,7 +75,7 @@ async function ask(event, payload) {
   try {
     return await socket.timeout(10000).emitWithAck(event, payload);
   } catch (_err) {
-    return { ok: false, error: "o servidor não respondeu a tempo" };
+    return { ok: false, error: label("voz.sem_resposta") };
   }
 }
 
@@ -117,19 +115,19 @@ async function talk() {
   const pageMic = window.isSecureContext && navigator.mediaDevices && navigator.mediaDevices.getUserMedia;
   const ack = await ask("voz_falar", { fonte: pageMic ? "pagina" : "notebook" });
   if (!ack || !ack.ok) {
-    $("#voice-line").textContent = sentence((ack && ack.error) || "não consegui abrir o microfone");
+    $("#voice-line").textContent = sentence((ack && ack.error) || label("voz.sem_microfone"));
     return;
   }
   button.classList.add("on");
-  button.textContent = "Ouvindo…";
+  button.textContent = label("voz.ouvindo");
   try {
     if (pageMic) await streamPageMicrophone(ack.segundos || status.segundos_apertar);
     else await new Promise((resolve) => setTimeout(resolve, 1000 * (ack.segundos || 5)));
   } catch (err) {
-    $("#voice-line").textContent = sentence(`não consegui usar o microfone desta página (${err.message || err})`);
+    $("#voice-line").textContent = sentence(label("voz.microfone_da_pagina", { erro: err.message || err }));
   } finally {
     button.classList.remove("on");
-    button.textContent = "🎤 Falar";
+    button.textContent = label("voz.falar");
   }
 }
 
@@ -146,6 +144,6 @@ $("#voice-undo").addEventListener("click", () => { $("#voice-toast").hidden = tr
 $("#voice-mode").addEventListener("change", async (e) => {
   const ack = await ask("voz_modo", { modo: e.target.value });
   if (ack && ack.ok) showStatus(ack.estado);
-  else $("#voice-line").textContent = sentence((ack && ack.error) || "modo recusado");
+  else $("#voice-line").textContent = sentence((ack && ack.error) || label("voz.modo_recusado"));
 });
 window.mesa.voice = { showHeard, showStatus, get status() { return status; } };

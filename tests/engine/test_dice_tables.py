@@ -1,23 +1,113 @@
-"""`rolar`, `tabela`, `segredo`, `ajuda` and `estado`."""
+"""`tabela X` reads every seed table of tables/dados.yaml `tabelas` as the typed piece that owns
+it: a change in the data changes what is shown, and an entry no piece types is refused at load
+with the file and the key."""
 from __future__ import annotations
 
 import copy
-from dataclasses import replace
+import random
+from pathlib import Path
 
 import pytest
 
-from companion.engine.model import Chase, Dungeon, Monster, Prompt, State, Travel
-from companion.tables.errors import CommandRejected
+from companion.engine import Command, apply, initial_state
+from companion.engine.model import Event, State, Travel
+from companion.engine.procedures.conditions import ConditionRules
+from companion.engine.procedures.dice_tables import DiceRules, typed_tables
+from companion.engine.procedures.dungeon import DungeonRules
+from companion.engine.procedures.encounters import EncounterTables
+from companion.engine.procedures.travel import AdvanceTable
+from companion.tables.errors import CommandRejected, TableError
 from companion.tables.files import Tables
-from tests.play_helpers import FixedDice, Play
-from tests.rules_helpers import new_character
+from companion.tables.rulebook import typed_at
+from tests.play_helpers import FixedDice, Play, ana_and_tired_bia
+from tests.rules_helpers import changed_rules
 
-ANA = new_character(id="ana", name="Ana")
+
+def run(tables: Tables, *commands: Command, seed: int = 1) -> tuple[State, list[Event]]:
+    """Apply the commands in order; the events of the last one."""
+    state = initial_state(tables)
+    events: list[Event] = []
+    for index, command in enumerate(commands):
+        state, events = apply(state, command, random.Random(f"{seed}:{index}"), tables)
+    return state, events
 
 
-def party_play(tables, **state) -> Play:
-    return Play(tables, State(party=(ANA, new_character(id="bia", name="Bia", exhaustion=1)),
-                              **state))
+def table(key: str) -> Command:
+    return Command("tabela", {"tabela": key})
+
+
+def test_each_entry_is_the_typed_value_of_its_place(tables: Tables) -> None:
+    typed = tables.derived(typed_tables)
+    assert set(typed) == set(tables.piece(DiceRules).tabelas)
+    assert typed["a"] is tables.piece(AdvanceTable)  # the piece declared at viagem.tabela_a
+    assert typed["masmorra_c"] is tables.piece(DungeonRules).tabela_c  # a field of a file's piece
+    assert typed["encontros"] is tables.piece(EncounterTables).regioes
+
+
+@pytest.mark.parametrize("setup", [(), (Command("masmorra", {"perigo": "mortal"}),)])
+def test_every_table_is_shown_with_its_name(tables: Tables, setup: tuple[Command, ...]) -> None:
+    typed = tables.derived(typed_tables)
+    for key in tables.piece(DiceRules).tabelas:
+        _, events = run(tables, *setup, table(key))
+        assert events, key
+        name = events[0].data["tabela"]
+        assert name == getattr(typed[key], "nome", None) or key == "encontros", key
+
+
+def test_a_changed_value_changes_what_an_explained_table_shows(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "viagem.yaml", "hexes: {andando: 0.5,", "hexes: {andando: 0.25,")
+    _, events = run(rules, table("a"))
+    assert events[0].data["linhas"][0] == "Andando: 1/4 hex por rodada ◀ agora"
+
+
+def test_a_changed_level_changes_what_the_dungeon_table_shows(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "masmorra.yaml", 'texto: "3:6 a cada 4 horas."',
+                          'texto: "3:6 a cada 5 horas."')
+    _, events = run(rules, Command("masmorra", {"perigo": "inseguro"}), table("masmorra_c"))
+    assert "3:6 a cada 5 horas. ◀ agora" in events[0].data["linhas"][0]
+
+
+def test_a_changed_value_changes_what_a_rolled_table_shows(tmp_path: Path) -> None:
+    rules = changed_rules(tmp_path, "panico.yaml", 'dados: "1d8"', 'dados: "1d4"')
+    _, events = run(rules, table("k"))
+    assert events[0].data["dados"] == "1d4" and events[0].data["total"] <= 4
+    rules = changed_rules(tmp_path, "encontros.yaml", 'nome: "Encontros: Planície"',
+                          'nome: "Encontros nos campos"')
+    _, events = run(rules, table("encontros"))
+    assert events[0].data["tabela"] == "Encontros nos campos"
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("chave: tabela_k,", "chave: tabela_z,",
+     "tables/dados.yaml: 'tabelas.k.chave' deveria ser uma parte de tables/panico.yaml que o "
+     "companion lê tipada (nenhuma peça lê 'tabela_z')"),
+    ("{arquivo: masmorra, chave: tabela_b,", "{arquivo: masmorra, chave: tabela_z,",
+     "tables/dados.yaml: 'tabelas.masmorra_b.chave' deveria ser uma parte de "
+     "tables/masmorra.yaml que o companion lê tipada (nenhuma peça lê 'tabela_z')"),
+    ("chave: tabela_i, forma: textos", "chave: tabela_i, forma: grupos",
+     "tables/dados.yaml: 'tabelas.i.forma' deveria ser uma forma que tables/exaustao.yaml "
+     "'tabela_i' tem (falta 'grupos')"),
+    ("dados: dados_avancar", "dados: dados_voando",
+     "tables/dados.yaml: 'tabelas.d.dados' deveria ser uma forma que tables/viagem.yaml "
+     "'tabela_d' tem (falta 'dados_voando')"),
+])
+def test_an_entry_no_piece_types_is_refused_at_load(tmp_path: Path, old: str, new: str,
+                                                    message: str) -> None:
+    with pytest.raises(TableError) as refused:
+        changed_rules(tmp_path, "dados.yaml", old, new)
+    assert str(refused.value) == message
+
+
+def test_a_place_is_typed_by_the_closest_piece_that_reads_it(tables: Tables) -> None:
+    effects = typed_at(tables.piece, "viagem", "efeitos_de_condicao")  # a field of viagem's piece
+    assert effects is tables.piece(ConditionRules).efeitos_de_condicao
+    assert typed_at(tables.piece, "viagem", "tabela_a") is tables.piece(AdvanceTable)
+    assert typed_at(tables.piece, "masmorra", "tabela_a", "niveis") is \
+        tables.piece(DungeonRules).tabela_a.niveis  # and down its keys
+    for place in (("viagem", "tabela_z"), ("masmorra", "tabela_z"), ("nenhum", "tabela_a"),
+                  ("masmorra", "tabela_a", "zz")):
+        with pytest.raises(LookupError):
+            typed_at(tables.piece, *place)
 
 
 # ---------------------------------------------------------------- rolar
@@ -42,7 +132,7 @@ def test_unknown_edge_is_rejected(play):
 
 @pytest.mark.parametrize("expression", ["1000d1000000", "1000d6", "1d1", "abc", "2d6+", ""])
 def test_absurd_or_bad_dice_are_rejected_and_change_nothing(tables, expression):
-    play = party_play(tables)
+    play = ana_and_tired_bia(tables)
     before = play.state
     with pytest.raises(CommandRejected):
         play("rolar", expressao=expression)
@@ -50,20 +140,20 @@ def test_absurd_or_bad_dice_are_rejected_and_change_nothing(tables, expression):
 
 
 def test_player_roll_names_the_character(tables):
-    play = party_play(tables)
+    play = ana_and_tired_bia(tables)
     (event,) = play("rolar", actor="player:ana", expressao="1d6", rng=FixedDice(6))
     assert event.text.startswith("Ana: Rolagem") and event.visibility == "public"
     assert event.data["personagem"] == "ana"
 
 
 def test_exhausted_player_rolls_with_disadvantage(tables):
-    play = party_play(tables)
+    play = ana_and_tired_bia(tables)
     (event,) = play("rolar", actor="player:bia", expressao="1d20", rng=FixedDice(15, 3))
     assert event.data["total"] == 3 and "DESV da exaustão" in event.text
 
 
 def test_exhaustion_cancels_said_advantage(tables):
-    play = party_play(tables)
+    play = ana_and_tired_bia(tables)
     (event,) = play("rolar", actor="player:bia", expressao="1d20", vantagem="vantagem",
                     rng=FixedDice(15))
     assert event.data["total"] == 15 and "vantagem" not in event.data
@@ -73,7 +163,7 @@ def test_exhaustion_cancels_said_advantage(tables):
 # ---------------------------------------------------------------- segredo
 
 def test_segredo_is_gm_only_and_kept(tables):
-    play = party_play(tables)
+    play = ana_and_tired_bia(tables)
     (event,) = play("segredo", expressao="1d20+2", motivo="escutar a porta", rng=FixedDice(9))
     assert event.kind == "rolagem" and event.visibility == "gm"
     assert event.data["total"] == 11 and "escutar a porta" in event.data["tabela"]
@@ -87,98 +177,10 @@ def test_segredo_defaults_to_1d20(play):
 
 
 def test_players_cannot_roll_secrets(tables):
-    play = party_play(tables)
+    play = ana_and_tired_bia(tables)
     with pytest.raises(CommandRejected, match="só o Mestre"):
         play("segredo", actor="player:ana")
     assert play.state.secrets == ()
-
-
-# ---------------------------------------------------------------- ajuda
-
-def help_names(events) -> set[str]:
-    (event,) = events
-    assert event.kind == "ajuda"
-    return {c["nome"] for c in event.data["comandos"]}
-
-
-def test_ajuda_in_travel(tables):
-    play = party_play(tables)
-    events = play("ajuda")
-    names = help_names(events)
-    assert events[0].visibility == "gm"
-    assert {"avancar", "explorar", "acampar", "rolar", "panico", "dormir"} <= names
-    assert not {"turno", "fuga"} & names
-    assert "avançar — o grupo segue" in events[0].text
-
-
-def test_ajuda_in_the_dungeon(tables):
-    play = party_play(tables, dungeon=Dungeon(active=True))
-    names = help_names(play("ajuda"))
-    assert {"turno", "dormir", "luz", "descansar", "rolar"} <= names
-    assert not {"avancar", "explorar", "fuga"} & names
-
-
-def test_ajuda_in_a_chase(tables):
-    play = party_play(tables, chase=Chase(phase="ativa"))
-    names = help_names(play("ajuda"))
-    assert {"fuga", "distancia", "rolar", "avancar"} <= names  # core lets travel go on
-    assert "turno" not in names
-    in_dungeon = party_play(tables, chase=Chase(phase="ativa"), dungeon=Dungeon(active=True))
-    names = help_names(in_dungeon("ajuda"))
-    assert {"fuga", "turno"} <= names and "avancar" not in names
-
-
-def test_ajuda_for_a_player_lists_only_their_commands(tables):
-    play = party_play(tables)
-    events = play("ajuda", actor="player:ana")
-    assert events[0].visibility == "player:ana"
-    specs = tables.get("comandos", "comandos")
-    names = help_names(events)
-    assert names == {n for n, spec in specs.items() if spec.get("jogador")}
-    assert "avancar" not in names and "rolar" in names
-
-
-# ---------------------------------------------------------------- estado
-
-def secret_state() -> State:
-    return State(party=(ANA,), travel=Travel(lost=True), secrets=("porta: 1d20 = 3",),
-                 dungeon=Dungeon(monsters=(Monster(name="Ogro", room="3"),)),
-                 prompts=(Prompt(id=1, kind="panico", character="ana", text="teste"),))
-
-
-def test_estado_gives_the_table_a_summary_and_the_gm_a_secret_line(tables):
-    play = Play(tables, secret_state())
-    events = play("estado")
-    public = [e for e in events if e.visibility == "public"]
-    gm = [e for e in events if e.visibility == "gm"]
-    assert len(public) == 1 and len(gm) == 1
-    assert all(e.kind == "estado" for e in events)
-    assert "Ana PV 8/8" in public[0].text and "Dia 1" in public[0].text
-    assert "Ogro" not in public[0].text and "porta" not in public[0].text
-    assert "mestre" not in public[0].data["estado"]
-    assert "perdidos: sim" in gm[0].text and "Ogro (sala 3)" in gm[0].text
-    assert "porta: 1d20 = 3" in gm[0].text and "1 Teste de pânico (Ana)" in gm[0].text
-
-
-def test_estado_says_which_monsters_are_alerted(tables):
-    monsters = (Monster(name="Ogro", room="3", alerted=True), Monster(name="Rato", alerted=True),
-                Monster(name="Goblin"))
-    play = Play(tables, replace(secret_state(), dungeon=Dungeon(active=True, monsters=monsters)))
-    gm = [e for e in play("estado") if e.visibility == "gm"]
-    assert "monstros: Ogro (sala 3, alertado), Rato (alertado), Goblin;" in gm[0].text
-
-
-def test_estado_shows_the_time_of_day_in_the_dungeon(tables):
-    state = State(minutes=3 * 24 * 60 + 14 * 60 + 20, dungeon=Dungeon(active=True, turn=9))
-    events = Play(tables, state)("estado")
-    assert events[0].text.startswith("Dia 4 · 14h20 · turno 9 na masmorra")
-
-
-def test_estado_for_a_player_goes_only_to_them(tables):
-    play = Play(tables, secret_state())
-    events = play("estado", actor="player:ana")
-    assert [e.visibility for e in events] == ["player:ana"]
-    assert "Ogro" not in str(events[0].data) and "porta" not in str(events[0].data)
 
 
 # ---------------------------------------------------------------- tabela
@@ -254,19 +256,3 @@ def test_a_table_shown_only_to_the_gm_follows_its_entry(tables):
     play = Play(Tables(files=files, directory=tables.directory))
     (event,) = play("tabela", tabela="k", rng=FixedDice(1))
     assert event.visibility == "gm" and event.data["tabela"] == "Tabela K: Aflição"
-
-
-def test_estado_shows_attribute_damage_and_hexes_with_a_comma(tables):
-    hurt = new_character(id="ana", name="Ana", attribute_damage={"sab": 2, "con": 1}, food=0,
-                         water=0)
-    play = Play(tables, State(party=(hurt,), travel=Travel(hexes=1.5)))
-    (public, _) = play("estado")
-    assert "1,5 hex" in public.text
-    assert "Ana PV 8/8 San 10 Exa 0 Com 0 Água 0 Mun 0 Dano SAB 2, CON 1" in public.text
-
-
-def test_estado_in_a_dungeon_still_says_lost(tables):
-    """The party lost in the hexcrawl is still lost inside a dungeon: never 'perdidos: não'."""
-    play = Play(tables, replace(secret_state(), dungeon=Dungeon(active=True)))
-    (_, gm) = play("estado")
-    assert "perdidos: sim" in gm.text

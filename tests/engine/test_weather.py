@@ -8,9 +8,11 @@ from pathlib import Path
 import pytest
 
 from companion.engine import Command, apply, initial_state
+from companion.engine.model import State
 from companion.engine.procedures.weather import WeatherRules
 from companion.tables.errors import TableError
 from companion.tables.files import Tables
+from tests.play_helpers import Play
 from tests.rules_helpers import changed_rules
 
 
@@ -63,3 +65,9 @@ def test_a_bad_dice_expression_names_the_file_and_key(tmp_path: Path) -> None:
                                          r"uma expressão de dados"):
         changed_rules(tmp_path, "clima.yaml", "  nome: Clima\n  dados: 1d6",
                       "  nome: Clima\n  dados: muitos")
+
+
+def test_weather_rolled_again_mid_session_is_not_the_initial_weather(tables: Tables) -> None:
+    play = Play(tables, State())
+    rolled = [e for e in play("clima") if e.kind == "rolagem"]
+    assert rolled and all(e.data["tabela"] != "Clima inicial" for e in rolled)

@@ -9,13 +9,17 @@ from pathlib import Path
 import pytest
 
 from companion.engine.model import Command, State
-from companion.engine.procedures.conditions import advance_factor, condition_note, round_harm
+from companion.engine.procedures.conditions import (
+    advance_factor,
+    condition_note,
+    round_harm,
+)
 from companion.engine.scratch import Scratch
 from companion.tables.errors import TableError
 from companion.tables.files import Tables
+from tests.engine.travel_helpers import QUIET, camp, fed, run
 from tests.play_helpers import Play
 from tests.rules_helpers import changed_rules, new_character
-from tests.engine.travel_helpers import QUIET, camp, fed, run
 
 ANKLE = "Tornozelo torcido: 1/2 do movimento até ser curado"
 DISEASE = "Doença (roedores/pestes)"
@@ -28,7 +32,7 @@ def _with(tables: Tables, condition: str) -> State:
 def test_the_notes_come_from_the_typed_rows(tables: Tables) -> None:
     ankle = condition_note(tables, ANKLE)
     assert ankle is not None and ankle.efeito == "meio_movimento" and ankle.ate_ser_curado
-    assert ankle.how_said() == "com o tornozelo torcido"
+    assert ankle.how_said(tables.narration) == "com o tornozelo torcido"
     disease = condition_note(tables, DISEASE)  # Tabela H row 10: a rest mishap
     assert disease is not None and disease.como_fica == "doente"
     assert condition_note(tables, "Insanidade") is None  # Tabela J says nothing of what it does
@@ -101,7 +105,7 @@ def test_a_condition_noted_by_a_dungeon_row_has_its_effect(tmp_path: Path) -> No
                           "      dano_por_rodada: 1\n      ate_ser_curado: true\n")
     note = condition_note(rules, "Mordida")
     assert note is not None and note.dano_por_rodada == 1 and note.ate_ser_curado
-    assert note.how_said() == "com mordida"
+    assert note.how_said(rules.narration) == "com mordida"
 
 
 def test_what_a_condition_does_needs_the_condition(tmp_path: Path) -> None:
