@@ -28,8 +28,8 @@ from companion.rules.loader import load_rules
 from companion.report import build
 from companion.report import text as report_text
 from companion.report.source import open_campaign, session_number
-from companion.server.access import (MIN_GM_TOKEN, NO_LIMITS_ONLY_LOOPBACK, gm_token_problem,
-                                     is_loopback)
+from companion.server.access import WORDS as ACCESS_WORDS
+from companion.server.access import MIN_GM_TOKEN, gm_token_problem, is_loopback
 from companion.server.app import serve
 from companion.server.ports import DEFAULT_PORT
 from companion.server.qr import lan_ip
@@ -73,8 +73,9 @@ def _add_common(parser: argparse.ArgumentParser, said: Narrator, session: bool =
 
 
 def _gm_token(value: str) -> str:
-    """--gm-token: long enough not to be guessed (companion.server.access.gm_token_problem)."""
-    problem = gm_token_problem(value)
+    """--gm-token: long enough not to be guessed (companion.server.access.gm_token_problem;
+    said with tables/narracao/acesso.yaml alone, as the arguments are read before the tables)."""
+    problem = gm_token_problem(value, argparse_words.words(ACCESS_WORDS))
     if problem:
         raise argparse.ArgumentTypeError(problem)
     return value
@@ -476,8 +477,8 @@ def cmd_serve(args: argparse.Namespace, tables: Tables) -> int:
     tls = _certificate(args, tables) if args.https else None
     words = tables.narration
     if args.sem_limites and not is_loopback(args.host):
-        print(words.render("ferramentas.erro", {"motivo": NO_LIMITS_ONLY_LOOPBACK}),
-              file=sys.stderr)
+        print(words.render("ferramentas.erro", {"motivo": words.render(
+            "acesso.sem_limites_so_local", {})}), file=sys.stderr)
         return STARTUP_FAILURE
     serving = holder(args.db) if args.db else None
     if serving is not None:  # two servers writing one campaign would lose commands

@@ -357,7 +357,7 @@ def serve(host: str, port: int | None, session: ServedSession,
     key) it serves https (companion.server.tls makes them). Without limits (load benchmarks),
     only a loopback host is accepted."""
     if not limits and not access.is_loopback(host):
-        raise ServerError(access.NO_LIMITS_ONLY_LOOPBACK)
+        raise ServerError(session.tables.narration.render("acesso.sem_limites_so_local", {}))
     port = _default_port(host) if port is None else port
     base = qr.base_url(host, port)
     links = qr.Links(base.replace("http://", "https://", 1) if tls else base, session.gm_token)
