@@ -78,8 +78,8 @@ def create_app(session: ServedSession, tables: Tables | None = None, web_dir: Pa
 
     app.wsgi_app = hosts.HostGuard(  # type: ignore[method-assign]
         app.wsgi_app, hosts.allowed_hosts(base_url, [qr.lan_ip()]), foreign_host)
-    guard.guard_messages(socketio.server, voice_socket.BINARY_EVENTS)
-    guard.guard_transport(socketio.server)
+    guard.guard_messages(socketio.server, tables.narration, voice_socket.BINARY_EVENTS)
+    guard.guard_transport(socketio.server, tables.narration)
     hub = sockets.Hub(socketio, session, tables, view_state, protocol.may_see,
                       rate_limiter, gm_rate_limiter, base_url=base_url, limits=limits,
                       view_states=view_states, open_joins=open_joins)
@@ -278,12 +278,13 @@ class RequestHandler(http_limits.TimedRequests, WSGIRequestHandler):
         return "Mesa"
 
 
-def _make_server(host: str, port: int, app: Flask,
+def _make_server(host: str, port: int, app: Flask, tables: Tables,
                  ssl_context: tuple[str, str] | None = None,
                  request_timeout: float = http_limits.REQUEST_TIMEOUT) -> BaseWSGIServer:
-    handler = RequestHandler
-    if request_timeout != RequestHandler.timeout:  # a test's shorter wait
-        handler = type("TimedRequestHandler", (RequestHandler,), {"timeout": request_timeout})
+    """The HTTP server; its handler waits `request_timeout` (a test's may be shorter) and logs
+    with the session's words."""
+    handler = type("ServerRequestHandler", (RequestHandler,),
+                   {"timeout": request_timeout, "words": tables.narration})
     return ports.ExclusiveServer(host, port, app, handler, ssl_context=ssl_context)
 
 
@@ -320,7 +321,7 @@ def start_in_thread(session: ServedSession, host: str = "127.0.0.1", port: int =
     the tests' harness: names join without the GM's yes unless `open_joins=False` (the real
     server, `serve`, always asks the GM)."""
     app, socketio = create_app(session, open_joins=open_joins, **options)
-    server = _make_server(host, port, app, request_timeout=request_timeout)
+    server = _make_server(host, port, app, session.tables, request_timeout=request_timeout)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
                               name="mesa-http", daemon=True)
     thread.start()
@@ -366,7 +367,7 @@ def serve(host: str, port: int | None, session: ServedSession,
     http_limits.raise_fd_limit()  # many phones, each a few sockets (where the OS allows)
     try:
         _check_port(host, port)  # werkzeug would print English and exit on its own
-        server = _make_server(host, port, app, ssl_context=tls)
+        server = _make_server(host, port, app, session.tables, ssl_context=tls)
     except (OSError, SystemExit) as error:
         app.extensions["mesa_speech"].stop()
         app.extensions["mesa_voice"].stop()

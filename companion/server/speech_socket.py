@@ -128,7 +128,7 @@ class SpeechHub:
             for said in to_say(stored, self.config, by_voice):
                 self._give(said, again)
         except Exception:  # speech must never break a command
-            log.exception("falha ao anunciar eventos")
+            log.exception(self.words.render("log_do_servidor.falha_ao_anunciar", {}))
 
     def _with_codes(self, batch: list[dict[str, Any]]) -> list[dict[str, Any]]:
         first, last = min(e["seq"] for e in batch), max(e["seq"] for e in batch)

@@ -227,7 +227,8 @@ class Reception:
                 for room in client.rooms:
                     sio.enter_room(sid, room, namespace=NAMESPACE)
             except (ValueError, KeyError):  # it left during the welcome (connected, then gone)
-                log.info("conexão %s encerrada durante as boas-vindas", sid)
+                log.info(self.words.render("log_do_servidor.saiu_nas_boas_vindas",
+                                           {"conexao": sid}))
                 self._forget(client)
                 self.connections.drop(sid)
                 return
