@@ -455,7 +455,7 @@ def _certificate(args: argparse.Namespace, tables: Tables) -> tuple[str, str]:
     folder = places.certificate_folder()
     folder.mkdir(parents=True, exist_ok=True)
     hosts = [h for h in (args.host, lan_ip(), "127.0.0.1") if h and h not in ("0.0.0.0", "::")]
-    cert, key = certificate(folder, hosts)
+    cert, key = certificate(folder, hosts, tables.narration)
     print(tables.narration.render("ferramentas.https", {"arquivo": cert}), file=sys.stderr,
           flush=True)
     return str(cert), str(key)

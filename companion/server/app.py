@@ -159,7 +159,8 @@ def _pages(app: Flask, session: ServedSession, tables: Tables, web_dir: Path) ->
     @app.get("/qr.svg")
     def qr_code() -> Response:
         base = app.config.get("MESA_BASE_URL") or request.host_url.rstrip("/")
-        return Response(qr.svg(f"{base}/jogador"), mimetype="image/svg+xml",
+        title = tables.narration.render("servidor_no_ar.qr_titulo", {})
+        return Response(qr.svg(f"{base}/jogador", title), mimetype="image/svg+xml",
                         headers=NO_STORE)
 
     @app.get("/favicon.ico")
@@ -338,15 +339,15 @@ def _check_port(host: str, port: int) -> None:
     ports.check(host, port)
 
 
-def _default_port(host: str) -> int:
+def _default_port(host: str, tables: Tables) -> int:
     """The default port, or a free one when another program has it (said on the terminal)."""
     try:
         port = ports.free_port(host, ports.DEFAULT_PORT)
     except OSError:
         return ports.DEFAULT_PORT  # the bind below says why
     if port != ports.DEFAULT_PORT:
-        print(f"a porta {ports.DEFAULT_PORT} está ocupada por outro programa; "
-              f"usando a porta {port}", flush=True)
+        print(tables.narration.render("servidor_no_ar.porta_ocupada", {
+            "padrao": ports.DEFAULT_PORT, "porta": port}), flush=True)
     return port
 
 
@@ -359,7 +360,7 @@ def serve(host: str, port: int | None, session: ServedSession,
     only a loopback host is accepted."""
     if not limits and not access.is_loopback(host):
         raise ServerError(session.tables.narration.render("acesso.sem_limites_so_local", {}))
-    port = _default_port(host) if port is None else port
+    port = _default_port(host, session.tables) if port is None else port
     base = qr.base_url(host, port)
     links = qr.Links(base.replace("http://", "https://", 1) if tls else base, session.gm_token)
     app, _socketio = create_app(session, base_url=links.base, voice=voice, limits=limits)
@@ -376,7 +377,7 @@ def serve(host: str, port: int | None, session: ServedSession,
         raise ServerError(session.tables.narration.render("servidor.porta", {
             "endereco": f"{host}:{port}", "erro": reason,
             "porta_padrao": ports.DEFAULT_PORT})) from None
-    print(qr.banner(links), flush=True)
+    print(qr.banner(links, session.tables.narration), flush=True)
     lock = ServerLock(session.db_path)  # `regras importar` and a second `serve` are refused
     if session.db_path != MEMORY and not lock.acquire(f"{links.base}/mestre") \
             and holder(session.db_path) is not None:  # taken since cmd_serve asked: a race

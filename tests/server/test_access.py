@@ -123,12 +123,12 @@ def test_lan_address_prefers_private_ipv4() -> None:
     assert not found.is_link_local and not found.is_unspecified
 
 
-def test_links_and_banner() -> None:
+def test_links_and_banner(tables: Tables) -> None:
     links = qr.Links("http://192.168.1.20:5000", "a b/c")
     assert links.player == "http://192.168.1.20:5000/jogador"
     assert links.table == "http://192.168.1.20:5000/mesa"
     assert links.gm == "http://192.168.1.20:5000/mestre?token=a%20b%2Fc"
-    text = qr.banner(links)
+    text = qr.banner(links, tables.narration)
     assert links.player in text and links.gm in text and links.table in text
     assert "█" in text or "▀" in text  # the QR code itself
     assert qr.base_url("10.1.2.3", 8000) == "http://10.1.2.3:8000"
