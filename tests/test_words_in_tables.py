@@ -46,7 +46,6 @@ ALLOWED: dict[str, tuple[int, str]] = {
     "companion/rules/pages.py": (4, VALIDATE),
     "companion/rules/version.py": (1, "not yet: '(arquivo inteiro)', stored as the key of a whole-file rule change"),
     "companion/server/qr.py": (1, "data: the GM page's address (/mestre?token=…), a route, not prose"),
-    "companion/server/report_pages.py": (8, "not yet: the report pages' refusals"),
     "companion/server/speech_socket.py": (3, 'not yet: speech refusals'),
     "companion/server/voice_socket.py": (3, "not yet: the voice socket's refusals"),
     "companion/speech/config.py": (3, 'not yet: speech settings errors'),
