@@ -46,8 +46,6 @@ ALLOWED: dict[str, tuple[int, str]] = {
     "companion/rules/pages.py": (4, VALIDATE),
     "companion/rules/version.py": (1, "not yet: '(arquivo inteiro)', stored as the key of a whole-file rule change"),
     "companion/server/qr.py": (1, "data: the GM page's address (/mestre?token=…), a route, not prose"),
-    "companion/server/speech_socket.py": (3, 'not yet: speech refusals'),
-    "companion/server/voice_socket.py": (3, "not yet: the voice socket's refusals"),
     "companion/speech/config.py": (3, 'not yet: speech settings errors'),
     "companion/speech/speaker.py": (5, "not yet: the speaker's log lines"),
     "companion/speech/voices.py": (9, 'not yet: voice lookup messages'),

@@ -119,7 +119,7 @@ def _speech(socketio: SocketIO, hub: sockets.Hub, tables: Tables,
     """The laptop's speaker and the pages that speak; listening is deaf while they speak."""
     holder: list[speech_socket.SpeechHub] = []
     speaker, line = speech_socket.laptop_speaker(
-        speech_socket.speech_config(tables),
+        speech_socket.speech_config(tables), tables.narration,
         lambda on: holder[0].laptop_speaking(on) if holder else None, output)
     speech_hub = speech_socket.SpeechHub(socketio, hub, tables, speaker, line)
     holder.append(speech_hub)
