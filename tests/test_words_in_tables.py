@@ -21,7 +21,6 @@ PAGES_JS = "not yet: page labels written in JS (to be sent by the server with th
 
 ALLOWED: dict[str, tuple[int, str]] = {
     "companion/__init__.py": (1, 'bootstrap: the one line refusing an old Python, said before anything can load'),
-    "companion/cli/campaigns.py": (6, 'not yet: `campanhas` listing and refusals (new with issue 24)'),
     "companion/commands/contract.py": (2, VALIDATE),
     "companion/commands/sentences.py": (2, VALIDATE),
     "companion/engine/exhaustion.py": (1, VALIDATE),

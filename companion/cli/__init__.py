@@ -552,7 +552,7 @@ def cmd_verify(args: argparse.Namespace, tables: Tables) -> int:
 
 
 def cmd_campaigns(args: argparse.Namespace, tables: Tables) -> int:
-    return campaigns.list_campaigns(sys.stdout, sys.stderr)
+    return campaigns.list_campaigns(tables, sys.stdout, sys.stderr)
 
 
 def cmd_models(args: argparse.Namespace, tables: Tables) -> int:
@@ -578,7 +578,7 @@ def main(argv: list[str] | None = None, prog: str = "companion",
                                             {"motivo": error.message}), file=sys.stderr)
         return STARTUP_FAILURE
     try:
-        campaigns.resolve(args)
+        campaigns.resolve(args, tables)
         return ACTIONS[args.action](args, tables)
     except TableError as error:
         print(argparse_words.words().render("linha_de_comando.erro_nas_tabelas",
