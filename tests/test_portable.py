@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import re
 import zipfile
 from pathlib import Path
 
@@ -116,8 +117,9 @@ def test_campaigns_by_name_then_listed(monkeypatch: pytest.MonkeyPatch, tmp_path
     capsys.readouterr()
     assert companion_main(["campanhas"]) == 0
     listed = capsys.readouterr().out.splitlines()
-    assert listed[0].startswith("Tumba do Rei: jogada por último em ")
-    assert "1 sessão" in listed[0] and "kB" in listed[0]
+    # the date as the report says it (dd/mm/yyyy HH:MM), one date format for the GM
+    assert re.fullmatch(r"Tumba do Rei: jogada por último em \d\d/\d\d/\d{4} \d\d:\d\d, "
+                        r"1 sessão, \d+ kB", listed[0]), listed[0]
     assert companion_main(["verificar", "--campanha", "Tumba do Rei"]) == 0
     # the voice-name tools read a campaign by name too, as the README promises of every tool
     assert companion_main(["voz", "nomes", "--campanha", "Tumba do Rei"]) == 0

@@ -28,8 +28,8 @@ from companion.rules.loader import load_rules
 from companion.report import build
 from companion.report import text as report_text
 from companion.report.source import open_campaign, session_number
-from companion.server.access import (MIN_GM_TOKEN, NO_LIMITS_ONLY_LOOPBACK, gm_token_problem,
-                                     is_loopback)
+from companion.server.access import WORDS as ACCESS_WORDS
+from companion.server.access import MIN_GM_TOKEN, gm_token_problem, is_loopback
 from companion.server.app import serve
 from companion.server.ports import DEFAULT_PORT
 from companion.server.qr import lan_ip
@@ -46,6 +46,7 @@ from companion.cli.shell import banner, run_shell
 from companion.speech.say import say_text
 from companion.tables import places
 from companion.tables.files import Tables
+from companion.tables.narration import Narrator
 from companion.voice.learned import Learned, by_list, campaign_learned, forget
 from companion.voice.ouvir import listen_file
 from companion.voice.phrases import phrase_list
@@ -57,168 +58,163 @@ CLOSED_PIPE = 141  # 128 + SIGPIPE, as the shell reports a reader that stopped e
 NOT_A_COMMAND = 1
 
 
-def _add_common(parser: argparse.ArgumentParser, session: bool = True) -> None:
-    parser.add_argument("--tables", metavar="PASTA", default=None,
-                        help="pasta das tabelas (padrão: tables/ do projeto)")
+def _add_common(parser: argparse.ArgumentParser, said: Narrator, session: bool = True) -> None:
+    parser.add_argument("--tables", metavar=said.render("ajuda_cli.valor_pasta", {}),
+                        default=None, help=said.render("ajuda_cli.tables", {}))
     if not session:
         return
     where = parser.add_mutually_exclusive_group()
-    where.add_argument("--db", metavar="ARQUIVO", default=None,
-                       help="banco SQLite da sessão (sem ele, a sessão fica só na memória)")
-    where.add_argument("--campanha", metavar="NOME", default=None,
-                       help="a campanha com esse nome na pasta do Mestre (criada se não existe)")
+    where.add_argument("--db", metavar=said.render("ajuda_cli.valor_arquivo", {}), default=None,
+                       help=said.render("ajuda_cli.db_sessao", {}))
+    where.add_argument("--campanha", metavar=said.render("ajuda_cli.valor_nome", {}),
+                       default=None, help=said.render("ajuda_cli.campanha_criada", {}))
     parser.add_argument("--seed", metavar="N", type=int, default=None,
-                        help="só para testes: semente fixa, rolagens previsíveis (sem ela, os "
-                             "dados vêm de uma chave secreta guardada com a campanha)")
+                        help=said.render("ajuda_cli.seed", {}))
 
 
 def _gm_token(value: str) -> str:
-    """--gm-token: long enough not to be guessed (companion.server.access.gm_token_problem)."""
-    problem = gm_token_problem(value)
+    """--gm-token: long enough not to be guessed (companion.server.access.gm_token_problem;
+    said with tables/narracao/acesso.yaml alone, as the arguments are read before the tables)."""
+    problem = gm_token_problem(value, argparse_words.words(ACCESS_WORDS))
     if problem:
         raise argparse.ArgumentTypeError(problem)
     return value
 
 
-def _add_campaign_file(parser: argparse.ArgumentParser) -> None:
+def _add_campaign_file(parser: argparse.ArgumentParser, said: Narrator) -> None:
     """The campaign a tool reads or changes (required): a file, or a name in the GM's folder."""
     where = parser.add_mutually_exclusive_group(required=True)
-    where.add_argument("--db", metavar="ARQUIVO", help="banco da campanha")
-    where.add_argument("--campanha", metavar="NOME", help="a campanha com esse nome na pasta "
-                                                          "do Mestre (veja 'campanhas')")
+    where.add_argument("--db", metavar=said.render("ajuda_cli.valor_arquivo", {}),
+                       help=said.render("ajuda_cli.db_campanha", {}))
+    where.add_argument("--campanha", metavar=said.render("ajuda_cli.valor_nome", {}),
+                       help=said.render("ajuda_cli.campanha_existente", {}))
+
+
+def _add_session_number(parser: argparse.ArgumentParser, said: Narrator) -> None:
+    parser.add_argument("--sessao", metavar="N", default=None,
+                        help=said.render("ajuda_cli.sessao", {}))
 
 
 def build_parser(prog: str = "companion", epilog: str | None = None) -> argparse.ArgumentParser:
+    """`companion`'s arguments, their help from tables/narracao/ajuda_cli.yaml."""
+    said = argparse_words.words(argparse_words.HELP)
+    action = said.render("ajuda_cli.valor_acao", {})
+    file = said.render("ajuda_cli.valor_arquivo", {})
+    folder = said.render("ajuda_cli.valor_pasta", {})
+    yaml_file = said.render("ajuda_cli.valor_arquivo_yaml", {})
+    name, text = said.render("ajuda_cli.valor_nome", {}), said.render("ajuda_cli.valor_texto", {})
     parser = PortugueseParser(prog=prog, epilog=epilog,
-                              description="Companheiro de mesa do Mestre (offline).")
-    actions = parser.add_subparsers(dest="action", required=True, metavar="AÇÃO")
+                              description=said.render("ajuda_cli.descricao", {}))
+    actions = parser.add_subparsers(dest="action", required=True, metavar=action)
 
-    serve = actions.add_parser("serve", help="liga o servidor da mesa")
+    serve = actions.add_parser("serve", help=said.render("ajuda_cli.serve", {}))
     serve.add_argument("--host", default="0.0.0.0")
     serve.add_argument("--port", type=int, default=None,
-                       help=f"porta (padrão: {DEFAULT_PORT}, ou outra livre se ela estiver "
-                            "ocupada)")
+                       help=said.render("ajuda_cli.serve_port", {"porta": DEFAULT_PORT}))
     serve.add_argument("--gm-token", metavar="TOKEN", default=None, type=_gm_token,
-                       help=f"fixa o token do Mestre, com {MIN_GM_TOKEN} caracteres ou mais "
-                            "(sem ele, um é sorteado e guardado)")
+                       help=said.render("ajuda_cli.serve_gm_token", {"minimo": MIN_GM_TOKEN}))
     serve.add_argument("--https", action="store_true",
-                       help="https com um certificado próprio (o microfone dos celulares)")
-    serve.add_argument("--modelo", metavar="PASTA", default=None,
-                       help="pasta do modelo de voz Vosk (padrão: o melhor em models/)")
+                       help=said.render("ajuda_cli.serve_https", {}))
+    serve.add_argument("--modelo", metavar=folder, default=None,
+                       help=said.render("ajuda_cli.serve_modelo", {}))
     serve.add_argument("--sem-limites", action="store_true",
-                       help="só para testes de carga, com --host 127.0.0.1: sem limite de "
-                            "entradas, conexões ou comandos, e quem entra pelo nome entra "
-                            "sem esperar o Mestre aceitar")
-    _add_common(serve)
-    _add_rules_file(serve)
+                       help=said.render("ajuda_cli.serve_sem_limites", {}))
+    _add_common(serve, said)
+    _add_rules_file(serve, said)
 
-    shell = actions.add_parser("shell", help="roda comandos lidos da entrada padrão, como Mestre")
-    shell.add_argument("--json", action="store_true", help="um objeto JSON por evento")
-    _add_common(shell)
-    _add_rules_file(shell)
+    shell = actions.add_parser("shell", help=said.render("ajuda_cli.shell", {}))
+    shell.add_argument("--json", action="store_true", help=said.render("ajuda_cli.shell_json", {}))
+    _add_common(shell, said)
+    _add_rules_file(shell, said)
 
-    rules = actions.add_parser("regras", help="as regras da casa de uma campanha (o que ela "
-                               "muda nas tabelas do companheiro)")
-    rules_actions = rules.add_subparsers(dest="regras_action", required=True, metavar="AÇÃO")
-    export_rules = rules_actions.add_parser("exportar", help="escreve as regras da campanha "
-                                            "num arquivo YAML")
-    _add_campaign_file(export_rules)
-    export_rules.add_argument("--saida", metavar="ARQUIVO.yaml", default=None,
-                              help="arquivo a escrever (sem ele, a saída padrão)")
-    _add_common(export_rules, session=False)
-    import_rules = rules_actions.add_parser("importar", help="aplica um arquivo de regras à "
-                                            "campanha (uma mudança que se desfaz)")
-    _add_campaign_file(import_rules)
-    import_rules.add_argument("arquivo", metavar="ARQUIVO.yaml")
-    _add_common(import_rules, session=False)
+    rules = actions.add_parser("regras", help=said.render("ajuda_cli.regras_acao", {}))
+    rules_actions = rules.add_subparsers(dest="regras_action", required=True, metavar=action)
+    export_rules = rules_actions.add_parser("exportar",
+                                            help=said.render("ajuda_cli.regras_exportar", {}))
+    _add_campaign_file(export_rules, said)
+    export_rules.add_argument("--saida", metavar=yaml_file, default=None,
+                              help=said.render("ajuda_cli.regras_exportar_saida", {}))
+    _add_common(export_rules, said, session=False)
+    import_rules = rules_actions.add_parser("importar",
+                                            help=said.render("ajuda_cli.regras_importar", {}))
+    _add_campaign_file(import_rules, said)
+    import_rules.add_argument("arquivo", metavar=yaml_file)
+    _add_common(import_rules, said, session=False)
 
-    report = actions.add_parser("relatorio", help="o relatório de uma sessão da campanha (HTML)")
-    _add_campaign_file(report)
-    report.add_argument("--sessao", metavar="N", default=None,
-                        help="número da sessão (padrão: a última)")
-    report.add_argument("--saida", metavar="ARQUIVO", default=None,
-                        help="arquivo HTML a escrever (sem ele, lista as sessões e, com "
-                             "--sessao, mostra o resumo dela)")
-    report.add_argument("--jogador", metavar="NOME", default=None,
-                        help="a versão de um jogador: só o que ele viu")
-    _add_common(report, session=False)
+    report = actions.add_parser("relatorio", help=said.render("ajuda_cli.relatorio", {}))
+    _add_campaign_file(report, said)
+    _add_session_number(report, said)
+    report.add_argument("--saida", metavar=file, default=None,
+                        help=said.render("ajuda_cli.relatorio_saida", {}))
+    report.add_argument("--jogador", metavar=name, default=None,
+                        help=said.render("ajuda_cli.relatorio_jogador", {}))
+    _add_common(report, said, session=False)
 
-    export = actions.add_parser("exportar", help="os eventos de uma sessão em CSV ou JSON")
-    _add_campaign_file(export)
+    export = actions.add_parser("exportar", help=said.render("ajuda_cli.exportar", {}))
+    _add_campaign_file(export, said)
     export.add_argument("--formato", metavar="csv|json", required=True)
-    export.add_argument("--saida", metavar="ARQUIVO", required=True)
-    export.add_argument("--sessao", metavar="N", default=None,
-                        help="número da sessão (padrão: a última)")
-    export.add_argument("--jogador", metavar="NOME", default=None,
-                        help="só o que esse jogador viu")
-    export.add_argument("--separador", metavar="',' ou ';'", default=",",
-                        help="entre as colunas do CSV (padrão ','; ';' para planilhas em "
-                             "português)")
-    _add_common(export, session=False)
+    export.add_argument("--saida", metavar=file, required=True)
+    _add_session_number(export, said)
+    export.add_argument("--jogador", metavar=name, default=None,
+                        help=said.render("ajuda_cli.exportar_jogador", {}))
+    export.add_argument("--separador", metavar=said.render("ajuda_cli.valor_separador", {}),
+                        default=",", help=said.render("ajuda_cli.exportar_separador", {}))
+    _add_common(export, said, session=False)
 
-    verify = actions.add_parser("verificar", help="refaz o registro com o código e as tabelas "
-                                "de hoje e lista os comandos que dariam outro resultado")
-    _add_campaign_file(verify)
-    _add_common(verify, session=False)
+    verify = actions.add_parser("verificar", help=said.render("ajuda_cli.verificar", {}))
+    _add_campaign_file(verify, said)
+    _add_common(verify, said, session=False)
 
-    parse = actions.add_parser("parse", help="mostra o que um texto significa, sem rodá-lo")
-    parse.add_argument("--json", action="store_true", help="saída em JSON")
-    parse.add_argument("--voz", action="store_true",
-                       help="leitura estrita da voz (texto como o reconhecimento o diz)")
-    parse.add_argument("--db", metavar="ARQUIVO", default=None,
-                       help="com --voz: os nomes e pedidos dessa sessão (sem ele, qualquer "
-                            "nome que possa ser de personagem vale)")
-    parse.add_argument("text", nargs="*", metavar="TEXTO")
-    _add_common(parse, session=False)
+    parse = actions.add_parser("parse", help=said.render("ajuda_cli.parse", {}))
+    parse.add_argument("--json", action="store_true", help=said.render("ajuda_cli.parse_json", {}))
+    parse.add_argument("--voz", action="store_true", help=said.render("ajuda_cli.parse_voz", {}))
+    parse.add_argument("--db", metavar=file, default=None,
+                       help=said.render("ajuda_cli.parse_db", {}))
+    parse.add_argument("text", nargs="*", metavar=text)
+    _add_common(parse, said, session=False)
 
-    voice = actions.add_parser("voz", help="voz: a lista de frases do reconhecimento")
-    voice_actions = voice.add_subparsers(dest="voz_action", required=True, metavar="AÇÃO")
-    phrases = voice_actions.add_parser("frases", help="uma frase por linha")
-    phrases.add_argument("--db", metavar="ARQUIVO", default=None,
-                         help="inclui os nomes dos personagens dessa campanha e os nomes que ela "
-                              "ensinou às listas da voz")
-    _add_common(phrases, session=False)
-    learned = voice_actions.add_parser("nomes", help="os nomes que a campanha ensinou às listas "
-                                                     "da voz (digitados em monstro, item, "
-                                                     "tesouro, magia)")
-    _add_campaign_file(learned)
-    learned.add_argument("--json", action="store_true", help="um objeto JSON por nome")
-    _add_common(learned, session=False)
-    forget = voice_actions.add_parser("esquecer", help="tira nomes aprendidos das listas da voz "
-                                                       "da campanha (voltam se digitados de "
-                                                       "novo)")
-    _add_campaign_file(forget)
-    forget.add_argument("nomes", nargs="+", metavar="NOME")
-    _add_common(forget, session=False)
+    voice = actions.add_parser("voz", help=said.render("ajuda_cli.voz", {}))
+    voice_actions = voice.add_subparsers(dest="voz_action", required=True, metavar=action)
+    phrases = voice_actions.add_parser("frases", help=said.render("ajuda_cli.voz_frases", {}))
+    phrases.add_argument("--db", metavar=file, default=None,
+                         help=said.render("ajuda_cli.voz_frases_db", {}))
+    _add_common(phrases, said, session=False)
+    learned = voice_actions.add_parser("nomes", help=said.render("ajuda_cli.voz_nomes", {}))
+    _add_campaign_file(learned, said)
+    learned.add_argument("--json", action="store_true",
+                         help=said.render("ajuda_cli.voz_nomes_json", {}))
+    _add_common(learned, said, session=False)
+    forget = voice_actions.add_parser("esquecer", help=said.render("ajuda_cli.voz_esquecer", {}))
+    _add_campaign_file(forget, said)
+    forget.add_argument("nomes", nargs="+", metavar=name)
+    _add_common(forget, said, session=False)
 
-    listen = actions.add_parser("ouvir", help="reconhece um arquivo WAV (16 kHz, mono)")
-    listen.add_argument("wav", metavar="ARQUIVO.wav")
-    listen.add_argument("--modelo", metavar="PASTA", default=None,
-                        help="pasta do modelo Vosk (padrão: o melhor em models/)")
-    listen.add_argument("--json", action="store_true", help="um objeto JSON por fala")
-    listen.add_argument("--frases", metavar="ARQUIVO", default=None,
-                        help="lista de frases (uma por linha) no lugar das dos comandos")
-    _add_common(listen)
+    listen = actions.add_parser("ouvir", help=said.render("ajuda_cli.ouvir", {}))
+    listen.add_argument("wav", metavar=said.render("ajuda_cli.valor_arquivo_wav", {}))
+    listen.add_argument("--modelo", metavar=folder, default=None,
+                        help=said.render("ajuda_cli.ouvir_modelo", {}))
+    listen.add_argument("--json", action="store_true",
+                        help=said.render("ajuda_cli.ouvir_json", {}))
+    listen.add_argument("--frases", metavar=file, default=None,
+                        help=said.render("ajuda_cli.ouvir_frases", {}))
+    _add_common(listen, said)
 
-    listing = actions.add_parser("campanhas", help="as campanhas na pasta do Mestre (quando "
-                                 "foram jogadas, quantas sessões, tamanho)")
-    _add_common(listing, session=False)
-    models = actions.add_parser("modelo", help="baixa o modelo de voz em português e a voz do "
-                                "Piper para a pasta do Mestre (confere tamanho e SHA-256)")
-    _add_common(models, session=False)
+    listing = actions.add_parser("campanhas", help=said.render("ajuda_cli.campanhas", {}))
+    _add_common(listing, said, session=False)
+    models = actions.add_parser("modelo", help=said.render("ajuda_cli.modelo", {}))
+    _add_common(models, said, session=False)
 
-    speak = actions.add_parser("falar", help="diz um texto com a voz do companheiro")
-    speak.add_argument("text", nargs="+", metavar="TEXTO")
-    speak.add_argument("--saida", metavar="ARQUIVO.wav", default=None,
-                       help="escreve a fala num arquivo WAV em vez de tocá-la")
-    _add_common(speak, session=False)
+    speak = actions.add_parser("falar", help=said.render("ajuda_cli.falar", {}))
+    speak.add_argument("text", nargs="+", metavar=text)
+    speak.add_argument("--saida", metavar=said.render("ajuda_cli.valor_arquivo_wav", {}),
+                       default=None, help=said.render("ajuda_cli.falar_saida", {}))
+    _add_common(speak, said, session=False)
     return parser
 
 
-def _add_rules_file(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--regras", metavar="ARQUIVO.yaml", default=None,
-                        help="só ao criar a campanha: começa com as regras desse arquivo "
-                             "(o de 'companion regras exportar' de outra campanha)")
+def _add_rules_file(parser: argparse.ArgumentParser, said: Narrator) -> None:
+    parser.add_argument("--regras", metavar=said.render("ajuda_cli.valor_arquivo_yaml", {}),
+                        default=None, help=said.render("ajuda_cli.regras", {}))
 
 
 def _utf8_streams() -> None:
@@ -459,7 +455,7 @@ def _certificate(args: argparse.Namespace, tables: Tables) -> tuple[str, str]:
     folder = places.certificate_folder()
     folder.mkdir(parents=True, exist_ok=True)
     hosts = [h for h in (args.host, lan_ip(), "127.0.0.1") if h and h not in ("0.0.0.0", "::")]
-    cert, key = certificate(folder, hosts)
+    cert, key = certificate(folder, hosts, tables.narration)
     print(tables.narration.render("ferramentas.https", {"arquivo": cert}), file=sys.stderr,
           flush=True)
     return str(cert), str(key)
@@ -481,8 +477,8 @@ def cmd_serve(args: argparse.Namespace, tables: Tables) -> int:
     tls = _certificate(args, tables) if args.https else None
     words = tables.narration
     if args.sem_limites and not is_loopback(args.host):
-        print(words.render("ferramentas.erro", {"motivo": NO_LIMITS_ONLY_LOOPBACK}),
-              file=sys.stderr)
+        print(words.render("ferramentas.erro", {"motivo": words.render(
+            "acesso.sem_limites_so_local", {})}), file=sys.stderr)
         return STARTUP_FAILURE
     serving = holder(args.db) if args.db else None
     if serving is not None:  # two servers writing one campaign would lose commands
@@ -556,7 +552,7 @@ def cmd_verify(args: argparse.Namespace, tables: Tables) -> int:
 
 
 def cmd_campaigns(args: argparse.Namespace, tables: Tables) -> int:
-    return campaigns.list_campaigns(sys.stdout, sys.stderr)
+    return campaigns.list_campaigns(tables, sys.stdout, sys.stderr)
 
 
 def cmd_models(args: argparse.Namespace, tables: Tables) -> int:
@@ -582,7 +578,7 @@ def main(argv: list[str] | None = None, prog: str = "companion",
                                             {"motivo": error.message}), file=sys.stderr)
         return STARTUP_FAILURE
     try:
-        campaigns.resolve(args)
+        campaigns.resolve(args, tables)
         return ACTIONS[args.action](args, tables)
     except TableError as error:
         print(argparse_words.words().render("linha_de_comando.erro_nas_tabelas",

@@ -1,5 +1,6 @@
-"""`mesa campanhas`: the campaigns in the GM's campaigns folder, with when each was last played,
-how many sessions it has and its size on disk; and `--campanha NOME` made into a file there."""
+"""`mesa campanhas`: the campaigns in the GM's campaigns folder, with when each was last played
+(as the report says a date), how many sessions it has and its size on disk; and `--campanha
+NOME` made into a file there. Its words are tables/narracao/campanhas.yaml."""
 from __future__ import annotations
 
 import argparse
@@ -8,27 +9,37 @@ from datetime import datetime
 from pathlib import Path
 from typing import TextIO
 
+from companion.report.render import when
 from companion.report.source import open_campaign, sessions
 from companion.tables import places
 from companion.tables.errors import CompanionError
+from companion.tables.files import Tables
 
 
 @dataclass(frozen=True)
 class CampaignInfo:
     name: str
     path: Path
-    last_played: str  # "2026-12-04 21:30", or "" for a campaign never played
+    last_played: str  # the last command's time as logged (ISO 8601), or "" if never played
     sessions: int
     size: int  # bytes, with its SQLite WAL
 
+    @property
+    def played_order(self) -> float:
+        """When it was last played, as a POSIX time to sort by (never played: 0)."""
+        try:
+            return datetime.fromisoformat(self.last_played).timestamp()
+        except ValueError:
+            return 0.0
 
-def resolve(args: argparse.Namespace) -> None:
+
+def resolve(args: argparse.Namespace, tables: Tables) -> None:
     """`--campanha NOME` becomes `--db <the GM's campaigns folder>/NOME.db` (the folder made)."""
     name = getattr(args, "campanha", None)
     if not name:
         return
     if getattr(args, "db", None):
-        raise CompanionError("use --campanha NOME ou --db ARQUIVO, não os dois")
+        raise CompanionError(tables.narration.render("campanhas.os_dois", {}))
     path = places.campaign_file(name)
     path.parent.mkdir(parents=True, exist_ok=True)
     args.db = str(path)
@@ -39,18 +50,8 @@ def campaign_info(path: Path) -> CampaignInfo:
     size = sum(p.stat().st_size for p in (path, Path(f"{path}-wal")) if p.is_file())
     campaign = open_campaign(path)
     played = [command.at for command in campaign.commands]
-    last = _when(played[-1]) if played else ""
+    last = played[-1] if played else ""
     return CampaignInfo(path.stem, path, last, len(sessions(campaign)) if played else 0, size)
-
-
-def _when(stamp: str) -> str:
-    try:
-        moment = datetime.fromisoformat(stamp)
-    except ValueError:
-        return stamp
-    if moment.tzinfo is not None:
-        moment = moment.astimezone()
-    return moment.strftime("%Y-%m-%d %H:%M")
 
 
 def _size(size: int) -> str:
@@ -59,14 +60,21 @@ def _size(size: int) -> str:
     return f"{size / 1_000_000:.1f} MB".replace(".", ",")
 
 
-def line(info: CampaignInfo) -> str:
-    played = f"jogada por último em {info.last_played}" if info.last_played else "nunca jogada"
-    count = "1 sessão" if info.sessions == 1 else f"{info.sessions} sessões"
-    return f"{info.name}: {played}, {count}, {_size(info.size)}"
+def line(info: CampaignInfo, tables: Tables) -> str:
+    """One campaign of the list: its name, when it was last played, sessions, size."""
+    return tables.narration.render("campanhas.linha", {
+        "nome": info.name, "jogada": when(info.last_played), "sessoes": info.sessions,
+        "tamanho": _size(info.size)})
 
 
-def list_campaigns(out: TextIO, err: TextIO, folder: Path | None = None) -> int:
+def most_recent_first(found: list[CampaignInfo]) -> list[CampaignInfo]:
+    """The campaigns by when they were last played, the latest first (never played: last)."""
+    return sorted(found, key=lambda info: info.played_order, reverse=True)
+
+
+def list_campaigns(tables: Tables, out: TextIO, err: TextIO, folder: Path | None = None) -> int:
     """Print one line per campaign (the most recently played first); 0."""
+    words = tables.narration
     folder = folder or places.campaigns_folder()
     files = sorted(folder.glob(f"*{places.CAMPAIGN_SUFFIX}")) if folder.is_dir() else []
     found: list[CampaignInfo] = []
@@ -74,12 +82,12 @@ def list_campaigns(out: TextIO, err: TextIO, folder: Path | None = None) -> int:
         try:
             found.append(campaign_info(path))
         except Exception as error:  # noqa: BLE001 (one unreadable file must not hide the rest)
-            print(f"{path.stem}: não consegui ler {path} ({error})", file=err)
+            print(words.render("campanhas.nao_leu", {
+                "nome": path.stem, "arquivo": path, "motivo": error}), file=err)
     if not files:
-        print(f"nenhuma campanha em {folder}; o comando mesa cria a primeira, e mesa "
-              "--campanha NOME uma com esse nome", file=out)
+        print(words.render("campanhas.nenhuma", {"pasta": folder}), file=out)
         return 0
-    for info in sorted(found, key=lambda i: i.last_played, reverse=True):
-        print(line(info), file=out)
-    print(f"(pasta: {folder}; abra uma com mesa --campanha NOME)", file=out)
+    for info in most_recent_first(found):
+        print(line(info, tables), file=out)
+    print(words.render("campanhas.pasta", {"pasta": folder}), file=out)
     return 0

@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import sys
 
+from companion.cli import argparse_words
 from companion.cli import main as companion_main
 from companion.tables.places import DEFAULT_CAMPAIGN
 
-HELP = ("sem AÇÃO, o mesa liga a mesa com a campanha padrão (na pasta do Mestre: veja "
-        "'mesa campanhas'); 'mesa --campanha NOME' abre ou cria outra, 'mesa --port 9000' "
-        "escolhe a porta, 'mesa --db ARQUIVO' usa um arquivo qualquer")
 CAMPAIGN_OPTIONS = ("--db", "--campanha")
 
 
@@ -21,14 +19,15 @@ def arguments(argv: list[str]) -> list[str]:
     if argv and not argv[0].startswith("-") and argv[0] != "serve":
         return argv  # another action, as `companion` has it
     serving = ["serve", *argv[1:]] if argv[:1] == ["serve"] else ["serve", *argv]
-    named = any(arg in CAMPAIGN_OPTIONS or arg.startswith(("--db=", "--campanha="))
-                for arg in serving)
+    given = tuple(f"{option}=" for option in CAMPAIGN_OPTIONS)  # --db=x.db
+    named = any(arg in CAMPAIGN_OPTIONS or arg.startswith(given) for arg in serving)
     return serving if named else [*serving, "--campanha", DEFAULT_CAMPAIGN]
 
 
 def main(argv: list[str] | None = None) -> int:
+    said = argparse_words.words(argparse_words.HELP)  # what `mesa` does with no action
     return companion_main(arguments(sys.argv[1:] if argv is None else list(argv)), prog="mesa",
-                          epilog=HELP)
+                          epilog=said.render("ajuda_cli.mesa", {}))
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """Who may do what on the server: tokens, payload checks, rate limits and security headers.
 
 Everything here is small and synchronous so the HTTP API and the Socket.IO handlers share one
-set of rules. Refusals carry a Portuguese message a person can read.
+set of rules. Refusals carry a Portuguese message a person can read, from
+tables/narracao/acesso.yaml (WORDS): each check is given the narrator that says it.
 """
 from __future__ import annotations
 
@@ -14,6 +15,9 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from companion.tables.errors import AccessDenied
+from companion.tables.narration import Narrator
+
+WORDS = "acesso"  # tables/narracao/acesso.yaml
 
 MAX_TEXT = 500  # characters in one command text
 MAX_NAME = 40  # characters in a player's name
@@ -33,13 +37,12 @@ def same_token(given: Any, expected: str | None) -> bool:
     return hmac.compare_digest(given.encode(), expected.encode())
 
 
-def gm_token_problem(token: str) -> str | None:
+def gm_token_problem(token: str, words: Narrator) -> str | None:
     """Why a GM token the GM chose (`--gm-token`) is too weak to guard the table (None: it
     will do)."""
     if len(token) < MIN_GM_TOKEN or not token.isprintable() or token != token.strip():
-        return (f"o token do Mestre precisa de pelo menos {MIN_GM_TOKEN} caracteres visíveis "
-                f"(recebi {len(token)}); um token curto se adivinha tentando — ou deixe sem "
-                "--gm-token e um é sorteado")
+        return words.render("acesso.token_curto", {"minimo": MIN_GM_TOKEN,
+                                                   "tamanho": len(token)})
     return None
 
 
@@ -53,56 +56,50 @@ def bearer_token(header: str | None) -> str | None:
     return token.strip()
 
 
-def command_text(payload: Any) -> str:
+def command_text(payload: Any, words: Narrator) -> str:
     """The command text of a `{"text": "…"}` payload, or AccessDenied saying what is accepted."""
     if not isinstance(payload, Mapping):
-        raise AccessDenied('envie um objeto JSON como {"text": "avançar"}')
+        raise AccessDenied(words.render("acesso.comando_nao_objeto", {}))
     text = payload.get("text")
     if not isinstance(text, str):
-        raise AccessDenied(
-            f'o campo "text" deve ser um texto com o comando, recebi {_describe(text)}; '
-            'por exemplo {"text": "avançar"}'
-        )
+        raise AccessDenied(words.render("acesso.comando_nao_texto",
+                                        {"recebido": _describe(text)}))
     if not text.strip():
-        raise AccessDenied('o comando está vazio; escreva um comando, por exemplo "ajuda"')
+        raise AccessDenied(words.render("acesso.comando_vazio", {}))
     if len(text) > MAX_TEXT:
-        raise AccessDenied(
-            f"comando longo demais ({len(text)} caracteres); o limite é {MAX_TEXT}"
-        )
+        raise AccessDenied(words.render("acesso.comando_longo",
+                                        {"tamanho": len(text), "limite": MAX_TEXT}))
     return text.strip()
 
 
-def player_name(value: Any) -> str:
+def player_name(value: Any, words: Narrator) -> str:
     """A valid name for a new player, or AccessDenied."""
     if not isinstance(value, str):
-        raise AccessDenied(f"o nome deve ser um texto, recebi {_describe(value)}")
+        raise AccessDenied(words.render("acesso.nome_nao_texto", {"recebido": _describe(value)}))
     name = " ".join(value.split())
     if not name:
-        raise AccessDenied("o nome está vazio; escreva o nome do seu personagem")
+        raise AccessDenied(words.render("acesso.nome_vazio", {}))
     if len(name) > MAX_NAME:
-        raise AccessDenied(
-            f"nome longo demais ({len(name)} caracteres); use no máximo {MAX_NAME}"
-        )
+        raise AccessDenied(words.render("acesso.nome_longo",
+                                        {"tamanho": len(name), "limite": MAX_NAME}))
     if not any(ch.isalnum() for ch in name):
-        raise AccessDenied(f"nome inválido: '{name}'; use letras ou números")
+        raise AccessDenied(words.render("acesso.nome_invalido", {"nome": name}))
     return name
 
 
-def since_value(value: Any) -> int:
+def since_value(value: Any, words: Narrator) -> int:
     """The `desde` of a connection: a non-negative integer (absent means 0)."""
     if value is None:
         return 0
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise AccessDenied(
-            f"'desde' deve ser o número do último evento visto (0 ou mais), recebi "
-            f"{_describe(value)}"
-        )
+        raise AccessDenied(words.render("acesso.desde_invalido", {"recebido": _describe(value)}))
     return value
 
 
-def _describe(value: Any) -> str:
+def _describe(value: Any) -> str | None:
+    """A value a client sent, as a refusal quotes it (None: nothing was sent)."""
     if value is None:
-        return "nada"
+        return None
     shown = repr(value)
     return shown if len(shown) <= 40 else shown[:37] + "..."
 
@@ -176,12 +173,6 @@ class NoLimit:
 Limiter = RateLimiter | NoLimit  # allows or refuses, key by key (a connection, an address)
 
 
-NO_LIMITS_ONLY_LOOPBACK = (
-    "--sem-limites é só para testes de carga nesta máquina: use-o com --host 127.0.0.1 "
-    "(numa mesa de verdade, os limites protegem a sessão)"
-)
-
-
 def is_loopback(host: str) -> bool:
     """Whether host names this machine's loopback interface only (127.0.0.0/8, ::1)."""
     if host == "localhost":
@@ -192,12 +183,10 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def rate_limited(capacity: int) -> str:
-    return (f"devagar: no máximo {capacity} comandos a cada {WINDOW_SECONDS:g} segundos; "
-            "nada foi feito, tente de novo em instantes")
-
-
-RATE_LIMITED = rate_limited(COMMANDS_PER_WINDOW)
+def rate_limited(capacity: int, words: Narrator) -> str:
+    """The refusal of a command over a token's budget (capacity per WINDOW_SECONDS)."""
+    return words.render("acesso.devagar", {"capacidade": capacity,
+                                           "segundos": f"{WINDOW_SECONDS:g}"})
 
 
 def security_headers(host: str) -> dict[str, str]:

@@ -87,7 +87,7 @@ def blueprint(session: ServedSession, tables: Tables,
     @api.post("/command")
     def command() -> tuple[Response, int]:
         try:
-            text = access.command_text(_json_body(tables))
+            text = access.command_text(_json_body(tables), tables.narration)
         except AccessDenied as refused:
             return error(refused.message, 400)
         if gm_budget is not None:

@@ -81,8 +81,8 @@ def create_app(session: ServedSession, tables: Tables | None = None, web_dir: Pa
 
     app.wsgi_app = hosts.HostGuard(  # type: ignore[method-assign]
         app.wsgi_app, lambda: hosts.allowed_hosts(base_url, qr.own_addresses()), foreign_host)
-    guard.guard_messages(socketio.server, voice_socket.BINARY_EVENTS)
-    guard.guard_transport(socketio.server)
+    guard.guard_messages(socketio.server, tables.narration, voice_socket.BINARY_EVENTS)
+    guard.guard_transport(socketio.server, tables.narration)
     hub = sockets.Hub(socketio, session, tables, view_state, protocol.may_see,
                       rate_limiter, gm_rate_limiter, base_url=base_url, limits=limits,
                       view_states=view_states, open_joins=open_joins)
@@ -122,7 +122,7 @@ def _speech(socketio: SocketIO, hub: sockets.Hub, tables: Tables,
     """The laptop's speaker and the pages that speak; listening is deaf while they speak."""
     holder: list[speech_socket.SpeechHub] = []
     speaker, line = speech_socket.laptop_speaker(
-        speech_socket.speech_config(tables),
+        speech_socket.speech_config(tables), tables.narration,
         lambda on: holder[0].laptop_speaking(on) if holder else None, output)
     speech_hub = speech_socket.SpeechHub(socketio, hub, tables, speaker, line)
     holder.append(speech_hub)
@@ -163,7 +163,8 @@ def _pages(app: Flask, session: ServedSession, tables: Tables, web_dir: Path) ->
     @app.get("/qr.svg")
     def qr_code() -> Response:
         base = app.config.get("MESA_BASE_URL") or request.host_url.rstrip("/")
-        return Response(qr.svg(f"{base}/jogador"), mimetype="image/svg+xml",
+        title = tables.narration.render("servidor_no_ar.qr_titulo", {})
+        return Response(qr.svg(f"{base}/jogador", title), mimetype="image/svg+xml",
                         headers=NO_STORE)
 
     @app.get("/favicon.ico")
@@ -293,12 +294,13 @@ class RequestHandler(http_limits.TimedRequests, WSGIRequestHandler):
         return "Mesa"
 
 
-def _make_server(host: str, port: int, app: Flask,
+def _make_server(host: str, port: int, app: Flask, tables: Tables,
                  ssl_context: tuple[str, str] | None = None,
                  request_timeout: float = http_limits.REQUEST_TIMEOUT) -> BaseWSGIServer:
-    handler = RequestHandler
-    if request_timeout != RequestHandler.timeout:  # a test's shorter wait
-        handler = type("TimedRequestHandler", (RequestHandler,), {"timeout": request_timeout})
+    """The HTTP server; its handler waits `request_timeout` (a test's may be shorter) and logs
+    with the session's words."""
+    handler = type("ServerRequestHandler", (RequestHandler,),
+                   {"timeout": request_timeout, "words": tables.narration})
     return ports.ExclusiveServer(host, port, app, handler, ssl_context=ssl_context)
 
 
@@ -335,7 +337,7 @@ def start_in_thread(session: ServedSession, host: str = "127.0.0.1", port: int =
     the tests' harness: names join without the GM's yes unless `open_joins=False` (the real
     server, `serve`, always asks the GM)."""
     app, socketio = create_app(session, open_joins=open_joins, **options)
-    server = _make_server(host, port, app, request_timeout=request_timeout)
+    server = _make_server(host, port, app, session.tables, request_timeout=request_timeout)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
                               name="mesa-http", daemon=True)
     thread.start()
@@ -352,15 +354,15 @@ def _check_port(host: str, port: int) -> None:
     ports.check(host, port)
 
 
-def _default_port(host: str) -> int:
+def _default_port(host: str, tables: Tables) -> int:
     """The default port, or a free one when another program has it (said on the terminal)."""
     try:
         port = ports.free_port(host, ports.DEFAULT_PORT)
     except OSError:
         return ports.DEFAULT_PORT  # the bind below says why
     if port != ports.DEFAULT_PORT:
-        print(f"a porta {ports.DEFAULT_PORT} está ocupada por outro programa; "
-              f"usando a porta {port}", flush=True)
+        print(tables.narration.render("servidor_no_ar.porta_ocupada", {
+            "padrao": ports.DEFAULT_PORT, "porta": port}), flush=True)
     return port
 
 
@@ -372,8 +374,8 @@ def serve(host: str, port: int | None, session: ServedSession,
     key) it serves https (companion.server.tls makes them). Without limits (load benchmarks),
     only a loopback host is accepted."""
     if not limits and not access.is_loopback(host):
-        raise ServerError(access.NO_LIMITS_ONLY_LOOPBACK)
-    port = _default_port(host) if port is None else port
+        raise ServerError(session.tables.narration.render("acesso.sem_limites_so_local", {}))
+    port = _default_port(host, session.tables) if port is None else port
     base = qr.base_url(host, port)
     links = qr.Links(base.replace("http://", "https://", 1) if tls else base, session.gm_token)
     app, _socketio = create_app(session, base_url=links.base, voice=voice, limits=limits)
@@ -381,7 +383,7 @@ def serve(host: str, port: int | None, session: ServedSession,
     http_limits.raise_fd_limit()  # many phones, each a few sockets (where the OS allows)
     try:
         _check_port(host, port)  # werkzeug would print English and exit on its own
-        server = _make_server(host, port, app, ssl_context=tls)
+        server = _make_server(host, port, app, session.tables, ssl_context=tls)
     except (OSError, SystemExit) as error:
         app.extensions["mesa_speech"].stop()
         app.extensions["mesa_voice"].stop()
@@ -390,7 +392,7 @@ def serve(host: str, port: int | None, session: ServedSession,
         raise ServerError(session.tables.narration.render("servidor.porta", {
             "endereco": f"{host}:{port}", "erro": reason,
             "porta_padrao": ports.DEFAULT_PORT})) from None
-    print(qr.banner(links), flush=True)
+    print(qr.banner(links, session.tables.narration), flush=True)
     lock = ServerLock(session.db_path)  # `regras importar` and a second `serve` are refused
     if session.db_path != MEMORY and not lock.acquire(f"{links.base}/mestre") \
             and holder(session.db_path) is not None:  # taken since cmd_serve asked: a race

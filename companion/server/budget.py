@@ -45,7 +45,7 @@ class Budget:
         """Spend one command of the client's token and of its address; the Portuguese
         refusal when either is exhausted (None: go ahead)."""
         if not self.per_token.allow(token_key(client)):
-            return access.rate_limited(int(self.per_token.capacity))
+            return access.rate_limited(int(self.per_token.capacity), tables.narration)
         if not self.per_address.allow(address_key(client)):
             return tables.narration.render("limites.comandos_endereco", {
                 "capacidade": int(self.per_address.capacity),

@@ -36,6 +36,7 @@ from companion.server.projections import Projections
 from companion.server.rooms import GM_ROOM, NAMESPACE, TABLE_ROOM, Client, Connections
 from companion.server.served import ServedSession
 from companion.tables.files import Tables
+from companion.tables.narration import Narrator
 
 log = logging.getLogger(__name__)
 # Views go out after the events they follow, once the websocket writers have the events
@@ -52,9 +53,11 @@ ViewStates = Callable[[State, list[str], Tables], dict[str, dict]]
 
 class Dispatcher:
     """The one thread that sends what does not go out with its command: welcomes and views,
-    job by job, in the order they were asked for."""
+    job by job, in the order they were asked for; a job that fails is one line in the log,
+    said with `words`."""
 
-    def __init__(self) -> None:
+    def __init__(self, words: Narrator) -> None:
+        self.words = words
         self.jobs: queue.Queue[tuple[str, Callable[[], Any]]] = queue.Queue()
         self.stopped = threading.Event()
         self.thread: threading.Thread | None = None
@@ -78,7 +81,8 @@ class Dispatcher:
             try:
                 job()
             except Exception:  # the dispatcher must survive any one failure
-                log.exception("falha ao distribuir eventos (%s)", kind)
+                log.exception(self.words.render("log_do_servidor.falha_ao_distribuir",
+                                                {"tipo": kind}))
 
 
 class FanOut:

@@ -63,7 +63,7 @@ class CommandGate:
         if too_fast is not None:
             return {"ok": False, "error": too_fast}
         try:
-            text = access.command_text(payload)
+            text = access.command_text(payload, self.tables.narration)
         except AccessDenied as refused:
             return {"ok": False, "error": refused.message}
         if protocol.is_player(actor):

@@ -12,7 +12,8 @@ after the packet that announced it.
 Event names the library keeps for itself (`connect`, `disconnect`, `connect_error`) are never
 a client's to send: such an event is dropped — not acknowledged, not handled — with one line in
 the log. (python-socketio would run the server's own `disconnect` handler for it, forgetting a
-connection whose socket stays open in its rooms.)
+connection whose socket stays open in its rooms.) The log lines are the session's words
+(tables/narracao/log_do_servidor.yaml).
 """
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ from typing import Any, Callable
 
 from engineio.async_drivers._websocket_wsgi import SimpleWebSocketWSGI
 from socketio import packet
+
+from companion.tables.narration import Narrator
 
 log = logging.getLogger(__name__)
 MAX_ATTACHMENTS = 1  # an audio chunk is one bytes value
@@ -65,8 +68,10 @@ def attachments(data: Any, binary_events: frozenset[str] = frozenset()) -> int |
     return 0 if parsed.packet_type in (packet.CONNECT, packet.DISCONNECT) else None
 
 
-def guard_messages(server: Any, binary_events: frozenset[str] = frozenset()) -> None:
-    """Put the check in front of python-socketio's Engine.IO message handler."""
+def guard_messages(server: Any, words: Narrator,
+                   binary_events: frozenset[str] = frozenset()) -> None:
+    """Put the check in front of python-socketio's Engine.IO message handler (its log lines
+    said with `words`)."""
     eio = server.eio
     handle = eio.handlers["message"]
     awaited: dict[str, int] = {}  # connection → binary attachments announced, not yet received
@@ -83,8 +88,8 @@ def guard_messages(server: Any, binary_events: frozenset[str] = frozenset()) -> 
             awaited[eio_sid] = count
             name = reserved_event(data)
             if name is not None:
-                log.info("conexão %s: evento reservado %r enviado pelo cliente, ignorado",
-                         eio_sid, name)
+                log.info(words.render("log_do_servidor.evento_reservado",
+                                      {"conexao": eio_sid, "evento": repr(name)}))
                 return None
         try:
             return handle(eio_sid, data)
@@ -92,11 +97,11 @@ def guard_messages(server: Any, binary_events: frozenset[str] = frozenset()) -> 
             if eio_sid in server.environ:
                 raise
             # a packet handled after its connection was closed (e.g. by a malformed one)
-            log.info("conexão %s já encerrada: pacote ignorado", eio_sid)
+            log.info(words.render("log_do_servidor.ja_encerrada", {"conexao": eio_sid}))
             return None
 
     def _refuse(eio_sid: str) -> None:
-        log.info("conexão %s encerrada: pacote Socket.IO malformado", eio_sid)
+        log.info(words.render("log_do_servidor.pacote_malformado", {"conexao": eio_sid}))
         awaited.pop(eio_sid, None)
         eio.disconnect(eio_sid)
         return None
@@ -115,17 +120,22 @@ class _SafeWebSocket(SimpleWebSocketWSGI):
     """engine.io's simple-websocket wrapper, for frames it cannot decode: it decodes each frame
     outside any try (a frame like `x` raises ValueError out of the handler, and werkzeug prints
     the traceback), and its writer thread may close a socket werkzeug already closed (OSError
-    in a thread). Here the first ends that connection with one log line, the second is quiet."""
+    in a thread). Here the first ends that connection with one log line, the second is quiet.
+    guard_transport makes one for a server, with its `words`."""
+
+    words: Narrator
 
     def __call__(self, environ: dict, start_response: Callable[..., Any]) -> Any:
         try:
             return super().__call__(environ, start_response)
         except (ValueError, IndexError, TypeError, KeyError) as error:
-            log.info("conexão encerrada: quadro Engine.IO inválido (%s)", type(error).__name__)
+            log.info(self.words.render("log_do_servidor.quadro_invalido",
+                                       {"erro": type(error).__name__}))
             self.close()
             # how simple-websocket itself ends a WebSocket under werkzeug: the server drops
             # the connection (RequestHandler.connection_dropped) without a traceback
-            raise ConnectionError("quadro Engine.IO inválido") from None
+            raise ConnectionError(self.words.render("log_do_servidor.quadro_invalido_curto",
+                                                    {})) from None
 
     def close(self) -> None:
         try:
@@ -134,8 +144,9 @@ class _SafeWebSocket(SimpleWebSocketWSGI):
             pass  # already closed (by us, by the other side or by werkzeug)
 
 
-def guard_transport(server: Any) -> None:
-    """Use _SafeWebSocket for this server's WebSocket connections (a copy of the driver table:
-    the library's own is shared by every server in the process)."""
+def guard_transport(server: Any, words: Narrator) -> None:
+    """Use a _SafeWebSocket saying `words` for this server's WebSocket connections (a copy of
+    the driver table: the library's own is shared by every server in the process)."""
     eio = server.eio
-    eio._async = {**eio._async, "websocket": _SafeWebSocket}
+    safe = type("SafeWebSocket", (_SafeWebSocket,), {"words": words})
+    eio._async = {**eio._async, "websocket": safe}

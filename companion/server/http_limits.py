@@ -16,6 +16,8 @@ import logging
 import socket
 from typing import Any
 
+from companion.tables.narration import Narrator
+
 try:  # POSIX only
     import resource
 except ImportError:  # Windows
@@ -29,9 +31,11 @@ FD_WANTED = 65536  # open files to ask for (at most the hard limit)
 class TimedRequests:
     """A mixin for werkzeug's request handler: each request must arrive within `timeout`
     seconds (socketserver sets it on the connection); a WebSocket upgrade then clears it.
-    A connection that timed out is closed with one log line, not a traceback."""
+    A connection that timed out is closed with one log line, not a traceback, said with the
+    server's `words` (set on the handler class made for each server)."""
 
     timeout: float | None = REQUEST_TIMEOUT
+    words: Narrator
     connection: socket.socket
     headers: Any
 
@@ -42,7 +46,7 @@ class TimedRequests:
 
     def log_error(self, format: str, *args: Any) -> None:  # noqa: A002 (the base's name)
         if format.startswith("Request timed out"):
-            log.info("conexão HTTP encerrada: o pedido não chegou a tempo")
+            log.info(self.words.render("log_do_servidor.pedido_atrasado", {}))
             return
         super().log_error(format, *args)  # type: ignore[misc]
 

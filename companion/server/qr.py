@@ -19,6 +19,8 @@ from urllib.parse import quote
 import ifaddr
 import segno
 
+from companion.tables.narration import Narrator
+
 # Adapters phones cannot reach: by how their name starts (Linux, macOS) ...
 VIRTUAL_PREFIXES = ("lo", "docker", "br-", "veth", "virbr", "vmnet", "vboxnet", "tun", "tap",
                     "wg", "zt", "tailscale", "utun", "awdl", "llw", "bridge")
@@ -146,8 +148,9 @@ def _routed_address() -> str | None:
     return None
 
 
-def svg(url: str, title: str = "QR code para entrar na mesa") -> bytes:
-    """A standalone SVG QR code of url (dark modules on white, with a quiet zone)."""
+def svg(url: str, title: str) -> bytes:
+    """A standalone SVG QR code of url (dark modules on white, with a quiet zone), `title` its
+    accessible name."""
     buffer = io.BytesIO()
     segno.make(url, error="m").save(buffer, kind="svg", scale=8, border=4,
                                     dark="#000", light="#fff", xmldecl=False,
@@ -162,25 +165,22 @@ def terminal(url: str) -> str:
     return buffer.getvalue()
 
 
-# Windows asks once whether Python may use the network; "public" only leaves phones out.
-WINDOWS_FIREWALL = ("Se os celulares não abrirem a página: no Firewall do Windows, permita o "
-                    "Python em redes privadas, e deixe a rede Wi-Fi da mesa como privada.")
-
-
-def banner(links: Links, windows: bool = os.name == "nt") -> str:
-    """What `companion serve` prints at start (Portuguese)."""
-    firewall = [WINDOWS_FIREWALL] if windows else []
+def banner(links: Links, words: Narrator, windows: bool = os.name == "nt") -> str:
+    """What `companion serve` prints at start (tables/narracao/servidor_no_ar.yaml). Windows
+    asks once whether Python may use the network, and "public" leaves phones out: there it
+    says so."""
+    firewall = [words.render("servidor_no_ar.firewall_windows", {})] if windows else []
     return "\n".join([
         "",
-        "Mesa — companheiro do Mestre está no ar.",
+        words.render("servidor_no_ar.no_ar", {}),
         "",
-        f"Jogadores: abram {links.player} no celular (mesma rede Wi-Fi)",
-        "ou leiam o QR code:",
+        words.render("servidor_no_ar.jogadores", {"link": links.player}),
+        words.render("servidor_no_ar.ou_qr", {}),
         terminal(links.player),
-        f"Tela da mesa: {links.table}",
-        f"Mestre (link secreto, não compartilhe): {links.gm}",
+        words.render("servidor_no_ar.mesa", {"link": links.table}),
+        words.render("servidor_no_ar.mestre", {"link": links.gm}),
         *firewall,
         "",
-        "Ctrl+C encerra o servidor.",
+        words.render("servidor_no_ar.ctrl_c", {}),
         "",
     ])

@@ -31,6 +31,7 @@ from companion.report.source import ReportError, read_log, session_number
 from companion.server import access, tokens
 from companion.server.served import ServedSession
 from companion.store.log import MEMORY, Log
+from companion.tables.narration import Narrator
 
 NO_STORE = {"Cache-Control": "no-store"}
 EXPORTS = {"eventos.csv": ("csv", "text/csv"), "eventos.json": ("json", "application/json")}
@@ -40,8 +41,7 @@ REPORT_WINDOW = 60.0  # …per this many seconds
 
 def _campaign(session: ServedSession) -> Any:
     if session.db_path == MEMORY:
-        raise ReportError("esta sessão está só na memória: ligue o companheiro com --db "
-                          "ARQUIVO para ter relatórios")
+        raise ReportError(session.tables.narration.render("paginas_relatorio.so_na_memoria", {}))
     log = Log.read(session.db_path)  # a copy: the report never holds the live file
     try:
         return read_log(log, session.tables)
@@ -99,7 +99,7 @@ def _viewer(session: ServedSession, token: str | None) -> tuple[str, str | None]
 def blueprint(session: ServedSession, tables: Any,
               message_page: Callable[[str, str], str]) -> Blueprint:
     """The /relatorio routes bound to one session; `message_page(title, text)` is the pages'
-    small message page (refusals and errors)."""
+    small message page (refusals and errors, in tables/narracao/paginas_relatorio.yaml)."""
     pages = Blueprint("relatorio", __name__)
     memo = _Memo()
     campaigns = _Campaign(session)
@@ -110,10 +110,15 @@ def blueprint(session: ServedSession, tables: Any,
         return Response(message_page(title, text), mimetype="text/html",
                         headers=NO_STORE), status
 
+    def words() -> Narrator:
+        return session.tables.narration
+
+    def unavailable(text: str, status: int) -> tuple[Response, int]:
+        return message(words().render("paginas_relatorio.indisponivel_titulo", {}), text, status)
+
     def refused() -> tuple[Response, int]:
-        return message("Só com o seu link",
-                       "O relatório precisa do link do Mestre, ou abra-o pela página do "
-                       "jogador (link “Relatório”, no alto).", 403)
+        return message(words().render("paginas_relatorio.sem_link_titulo", {}),
+                       words().render("paginas_relatorio.sem_link", {}), 403)
 
     def address(path: str, token: str, number: int) -> Post:
         return Post(path, (("token", token), ("sessao", str(number))))
@@ -139,7 +144,7 @@ def blueprint(session: ServedSession, tables: Any,
     def too_many(token: str) -> tuple[Response, int] | None:
         if asked.allow(token):
             return None
-        return message("Relatório indisponível", session.tables.narration.render(
+        return unavailable(words().render(
             "limites.relatorio_devagar", {"capacidade": REPORTS_PER_WINDOW,
                                           "segundos": f"{REPORT_WINDOW:g}"}), 429)
 
@@ -157,7 +162,7 @@ def blueprint(session: ServedSession, tables: Any,
             with building:
                 page = make_page(viewer, name, token, number)
         except CompanionError as error:
-            return message("Relatório indisponível", error.message, 404)
+            return unavailable(error.message, 404)
         return Response(page, mimetype="text/html", headers=NO_STORE)
 
     def make_page(viewer: str, name: str | None, token: str, number: int | None) -> str:
@@ -182,12 +187,13 @@ def blueprint(session: ServedSession, tables: Any,
             return refused()
         viewer, player_name, token = who
         if name not in EXPORTS and name != "relatorio.html":
-            return message("Erro 404", "arquivo desconhecido; baixe eventos.csv, "
-                                        "eventos.json ou relatorio.html", 404)
+            return message(words().render("servidor.erro_titulo", {"status": 404}),
+                           words().render("paginas_relatorio.arquivo_desconhecido", {}), 404)
         separator = request.values.get("separador", ",")
         if separator not in SEPARATORS:
-            return message("Erro 400", f"separador inválido: '{separator}'; use , ou ; "
-                                        "(eventos.csv?separador=;)", 400)
+            return message(words().render("servidor.erro_titulo", {"status": 400}),
+                           words().render("paginas_relatorio.separador_invalido",
+                                          {"separador": separator}), 400)
         slow = too_many(token)
         if slow is not None:
             return slow
@@ -206,7 +212,7 @@ def blueprint(session: ServedSession, tables: Any,
                     body = memo.get(key, lambda: build.export(campaign, tables, kind,
                                                               span.number, viewer, separator))
         except CompanionError as error:
-            return message("Relatório indisponível", error.message, 404)
+            return unavailable(error.message, 404)
         filename = f"sessao-{span.number}-{name}"
         return Response(body, mimetype=mimetype, headers={
             **NO_STORE, "Content-Disposition": f"attachment; filename=\"{filename}\""})

@@ -61,7 +61,7 @@ class Hub:
         if not limits:  # --sem-limites: load benchmarks on loopback only
             joins = access.NoLimit()
         self.connections = Connections()
-        self.dispatcher = Dispatcher()
+        self.dispatcher = Dispatcher(tables.narration)
         self.projections = Projections(session, tables)
         self.fanout = FanOut(socketio, session, tables, self.connections, self.projections,
                              self.dispatcher, view_state, view_states or _one_by_one(view_state),

@@ -36,17 +36,18 @@ from companion.speech.config import ANSWER, SpeechConfig, speech_config
 from companion.speech.speaker import Output, Speaker, Speakers
 from companion.speech.voices import SpeechUnavailable, choose_voice
 from companion.tables.files import Tables
+from companion.tables.narration import Narrator
 
 log = logging.getLogger(__name__)
 LAPTOP = "notebook"
 PAGE_ROLES = {"mestre": "mestre", "mesa": "mesa"}
-ONLY_PAGES = "só a página do Mestre e a tela da mesa falam"
 Deafen = Callable[[str, bool, float], None]  # (who, speaking, tail): the listener's set_speaking
 
 
-def laptop_speaker(config: SpeechConfig, on_speaking: Callable[[bool], None],
+def laptop_speaker(config: SpeechConfig, words: Narrator, on_speaking: Callable[[bool], None],
                    output: Output | None = None) -> tuple[Speaker | None, str]:
-    """The laptop's speaker and the line that says which voice it has (or why it is off)."""
+    """The laptop's speaker and the line that says which voice it has (or why it is off, in
+    `words`)."""
     try:
         voice, line = choose_voice(config)
     except SpeechUnavailable as error:
@@ -55,11 +56,10 @@ def laptop_speaker(config: SpeechConfig, on_speaking: Callable[[bool], None],
         try:
             output = Speakers()
         except ImportError:
-            return None, ("fala do notebook desligada: falta o pacote de voz (pip install -e "
-                          "'.[voz]'); as páginas ainda podem falar")
+            return None, words.render("voz_no_servidor.fala_sem_pacote", {})
         except OSError as error:
-            return None, (f"fala do notebook desligada: sem alto-falantes ({error}); as "
-                          "páginas ainda podem falar")
+            return None, words.render("voz_no_servidor.fala_sem_alto_falantes",
+                                      {"motivo": str(error)})
     return Speaker(voice, output, on_speaking), line
 
 
@@ -128,7 +128,7 @@ class SpeechHub:
             for said in to_say(stored, self.config, by_voice):
                 self._give(said, again)
         except Exception:  # speech must never break a command
-            log.exception("falha ao anunciar eventos")
+            log.exception(self.words.render("log_do_servidor.falha_ao_anunciar", {}))
 
     def _with_codes(self, batch: list[dict[str, Any]]) -> list[dict[str, Any]]:
         first, last = min(e["seq"] for e in batch), max(e["seq"] for e in batch)
@@ -172,6 +172,10 @@ class SpeechHub:
 
     # -------------------------------------------------------------- from the pages
 
+    def _only_pages(self) -> dict[str, Any]:
+        """The refusal of a speech event from a connection that is no speaking page."""
+        return {"ok": False, "error": self.words.render("voz_no_servidor.fala_so_paginas", {})}
+
     def _client(self) -> Any:
         return self.hub.connections.find(request.sid)  # type: ignore[attr-defined]
 
@@ -179,7 +183,7 @@ class SpeechHub:
         client = self._client()
         role = PAGE_ROLES.get(client.role) if client is not None else None
         if role is None:
-            return {"ok": False, "error": ONLY_PAGES}
+            return self._only_pages()
         if role != "mestre" and not client.on_laptop:
             return {"ok": False, "error": self.words.render("seguranca.fala_so_mestre", {})}
         wanted: Mapping[str, Any] = payload if isinstance(payload, dict) else {}
@@ -197,7 +201,7 @@ class SpeechHub:
     def page_speaking(self, payload: Any) -> dict[str, Any]:
         client = self._client()
         if client is None or client.role not in PAGE_ROLES:
-            return {"ok": False, "error": ONLY_PAGES}
+            return self._only_pages()
         if not client.on_laptop:
             return {"ok": False, "error": self.words.render("seguranca.so_no_notebook", {})}
         on = bool(payload.get("falando")) if isinstance(payload, dict) else False

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from companion.store.private import write_private
 from companion.tables.errors import CompanionError
+from companion.tables.narration import Narrator
 
 VALID_DAYS = 365
 
@@ -22,8 +23,9 @@ class TlsError(CompanionError):
     """No certificate can be made (the cryptography package is missing)."""
 
 
-def certificate(folder: Path, addresses: list[str]) -> tuple[Path, Path]:
-    """(cert.pem, key.pem) in folder for these IP addresses/names, made when missing."""
+def certificate(folder: Path, addresses: list[str], words: Narrator) -> tuple[Path, Path]:
+    """(cert.pem, key.pem) in folder for these IP addresses/names, made when missing (its name
+    and the error when it cannot be made in `words`)."""
     cert, key = folder / "mesa-cert.pem", folder / "mesa-key.pem"
     if cert.is_file() and key.is_file():
         return cert, key
@@ -33,10 +35,10 @@ def certificate(folder: Path, addresses: list[str]) -> tuple[Path, Path]:
         from cryptography.hazmat.primitives.asymmetric import ec
         from cryptography.x509.oid import NameOID
     except ImportError:
-        raise TlsError("--https precisa do pacote cryptography; instale a voz com "
-                       "pip install -e .[voz] (./run.sh já instala)") from None
+        raise TlsError(words.render("servidor_no_ar.sem_cryptography", {})) from None
     private = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "Mesa (companheiro do Mestre)")])
+    name = x509.Name([x509.NameAttribute(
+        NameOID.COMMON_NAME, words.render("servidor_no_ar.nome_do_certificado", {}))])
     alternatives: list[x509.GeneralName] = [x509.DNSName("localhost")]
     for address in dict.fromkeys(addresses):
         try:

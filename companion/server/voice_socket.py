@@ -24,13 +24,13 @@ from flask_socketio import SocketIO
 
 from companion.server.rooms import GM_ROOM, LAPTOP_TABLE_ROOM, NAMESPACE
 from companion.server.sockets import Hub
+from companion.tables.narration import Narrator
 from companion.voice.recognizer import VoiceUnavailable
 from companion.voice.sources import Microphone
 
 log = logging.getLogger(__name__)
 BINARY_EVENTS = frozenset({"voz_audio"})  # the events that take bytes (server.guard)
 MAX_CHUNK = 64_000  # two seconds of 16 kHz 16-bit audio per message at most
-GM_ONLY = "só o Mestre fala com a voz do companheiro"
 
 
 class VoiceHub:
@@ -42,6 +42,15 @@ class VoiceHub:
         self.voice = voice
         self.microphone: Any = None
         self._mic_timer: threading.Timer | None = None
+
+    @property
+    def words(self) -> Narrator:
+        """The session's narration (tables/narracao/voz_no_servidor.yaml)."""
+        return self.hub.session.tables.narration
+
+    def _gm_only(self) -> dict[str, Any]:
+        """The refusal of a voice event sent by anyone but the GM."""
+        return {"ok": False, "error": self.words.render("voz_no_servidor.voz_so_mestre", {})}
 
     # -------------------------------------------------------------- to the pages
 
@@ -56,7 +65,8 @@ class VoiceHub:
     def state(self) -> dict[str, Any]:
         listener = self.voice.listener if self.voice is not None else None
         if listener is None:
-            line = self.voice.line if self.voice is not None else "voz desligada"
+            line = self.voice.line if self.voice is not None else \
+                self.words.render("voz_no_servidor.voz_desligada", {})
             return {"ligada": False, "modo": "desligado", "palavra": "",
                     "apertar_restante": 0.0, "aviso": line}
         return listener.status().to_json(time.monotonic())
@@ -81,19 +91,19 @@ class VoiceHub:
 
     def audio(self, data: Any) -> dict[str, Any] | None:
         if self._role() != "mestre":
-            return {"ok": False, "error": GM_ONLY}
+            return self._gm_only()
         listener = self._listener()
         if listener is None:
             return {"ok": False, "error": self.state()["aviso"]}
         if not isinstance(data, (bytes, bytearray)) or len(data) % 2 or len(data) > MAX_CHUNK:
-            return {"ok": False, "error": "áudio inválido: mande PCM de 16 bits, 16 kHz, mono, "
-                                          f"até {MAX_CHUNK} bytes por mensagem"}
+            return {"ok": False, "error": self.words.render("voz_no_servidor.audio_invalido",
+                                                            {"maximo": MAX_CHUNK})}
         listener.feed(bytes(data))
         return None  # no acknowledgement per chunk: the stream must not wait
 
     def end(self) -> dict[str, Any]:
         if self._role() != "mestre":
-            return {"ok": False, "error": GM_ONLY}
+            return self._gm_only()
         listener = self._listener()
         if listener is not None:
             listener.flush()
@@ -101,7 +111,7 @@ class VoiceHub:
 
     def mode(self, payload: Any) -> dict[str, Any]:
         if self._role() != "mestre":
-            return {"ok": False, "error": GM_ONLY}
+            return self._gm_only()
         listener = self._listener()
         if listener is None:
             return {"ok": False, "error": self.state()["aviso"]}
@@ -114,7 +124,7 @@ class VoiceHub:
 
     def talk(self, payload: Any) -> dict[str, Any]:
         if self._role() != "mestre":
-            return {"ok": False, "error": GM_ONLY}
+            return self._gm_only()
         listener = self._listener()
         if listener is None:
             return {"ok": False, "error": self.state()["aviso"]}
@@ -134,8 +144,8 @@ class VoiceHub:
             return
         if mode in ("ativacao", "sempre"):
             problem = self._microphone_on(listener)
-            listener.notice = f"microfone do notebook indisponível ({problem})" if problem \
-                else ""
+            listener.notice = self.words.render("voz_no_servidor.microfone_indisponivel", {
+                "motivo": problem}) if problem else ""
         elif self.microphone is not None and self._mic_timer is None:
             self.microphone.stop()
 

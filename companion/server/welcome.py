@@ -48,6 +48,7 @@ from companion.server.rooms import NAMESPACE, Client, Connections
 from companion.server.seats import Seats
 from companion.server.served import ServedSession
 from companion.session import Player
+from companion.tables.narration import Narrator
 
 log = logging.getLogger(__name__)
 # The system commands whose GM-only events are notices of the campaign's opening (the rules
@@ -91,6 +92,11 @@ class Reception:
             access.RateLimiter(OLDER_PER_WINDOW, access.WINDOW_SECONDS) if limits
             else access.NoLimit())
 
+    @property
+    def words(self) -> Narrator:
+        """The session's narration: its refusals (tables/narracao/acesso.yaml) and log lines."""
+        return self.session.tables.narration
+
     # ------------------------------------------------------------------ who is it
 
     def connect(self, auth: Any) -> None:
@@ -129,9 +135,8 @@ class Reception:
 
     def _authenticate(self, auth: Any, address: str) -> Client | None:
         if not isinstance(auth, dict):
-            raise AccessDenied(
-                'dados de conexão inválidos; envie {"token": …} ou {"nome": …}')
-        since = access.since_value(auth.get("desde"))
+            raise AccessDenied(self.words.render("acesso.conexao_invalida", {}))
+        since = access.since_value(auth.get("desde"), self.words)
         sid = request.sid  # type: ignore[attr-defined]
         if "token" in auth:
             return self._by_token(sid, auth["token"], since)
@@ -142,10 +147,7 @@ class Reception:
         if auth.get("papel") == "mesa":
             return Client(sid, "mesa", protocol.viewer_for_role("mesa"), None, None, since,
                           welcome={"url_jogador": self._player_url()})
-        raise AccessDenied(
-            "falta o nome: para entrar como jogador informe seu nome; o Mestre usa o link "
-            "com o token secreto"
-        )
+        raise AccessDenied(self.words.render("acesso.falta_nome", {}))
 
     def _by_token(self, sid: str, token: Any, since: int) -> Client:
         found: list[Client] = []
@@ -156,10 +158,7 @@ class Reception:
             return client is not None
 
         if not tokens.checked(token, right):
-            raise AccessDenied(
-                "token inválido ou expirado: o Mestre deve usar o link que o servidor "
-                "mostrou; jogadores entram de novo informando o nome"
-            )
+            raise AccessDenied(self.words.render("acesso.token_invalido", {}))
         return found[0]
 
     def _by_invite(self, sid: str, code: Any, since: int) -> Client:
@@ -192,9 +191,9 @@ class Reception:
     def _new_player(self, sid: str, name: Any, since: int, address: str) -> Client | None:
         """A phone by name: at the door until the GM answers (None), or in at once when
         joins are open (the tests' harness, `--sem-limites`)."""
-        clean = access.player_name(name)
+        clean = access.player_name(name, self.words)
         if not self.joins.allow(address):
-            raise AccessDenied("muitas entradas seguidas deste aparelho; espere um minuto")
+            raise AccessDenied(self.words.render("acesso.entradas_demais", {}))
         if not self.open_joins:
             self.doorway.knock(sid, clean, address, since)
             return None
@@ -250,7 +249,8 @@ class Reception:
                 for room in client.rooms:
                     sio.enter_room(sid, room, namespace=NAMESPACE)
             except (ValueError, KeyError):  # it left during the welcome (connected, then gone)
-                log.info("conexão %s encerrada durante as boas-vindas", sid)
+                log.info(self.words.render("log_do_servidor.saiu_nas_boas_vindas",
+                                           {"conexao": sid}))
                 self._forget(client)
                 self.connections.drop(sid)
                 return
@@ -289,13 +289,15 @@ class Reception:
         below N (its own numbering), oldest first, and whether there are more before them."""
         client = self.connections.find(request.sid)  # type: ignore[attr-defined]
         if client is None:
-            return {"ok": False, "error": "conexão ainda não aceita; tente de novo"}
+            return {"ok": False,
+                    "error": self.words.render("servidor.conexao_nao_aceita", {})}
         before = payload.get("antes") if isinstance(payload, dict) else None
         if isinstance(before, bool) or not isinstance(before, int) or before < 1:
             return {"ok": False, "error": self.session.tables.narration.render(
                 "limites.anteriores_invalido", {"recebido": repr(before)[:40]})}
         if not self.older_pages.allow(f"addr:{client.address}"):
-            return {"ok": False, "error": access.rate_limited(int(self.older_pages.capacity))}
+            return {"ok": False,
+                    "error": access.rate_limited(int(self.older_pages.capacity), self.words)}
         before = min(before, self.projections.count(client.viewer) + 1)
         first = max(0, before - 1 - OLDER_PAGE)
         start = self.projections.global_after(first, client.viewer)

@@ -455,7 +455,8 @@ def test_mesa_shows_the_lan_player_url_like_its_qr_code(tmp_path: Any, tables: A
         assert url.inner_text().replace("\n", "") == f"{lan}/jogador"
         from companion.server import qr
         svg = mesa.request.get(live.server.url + "/qr.svg").body()
-        assert svg == qr.svg(f"{lan}/jogador")
+        assert svg == qr.svg(f"{lan}/jogador",
+                             tables.narration.render("servidor_no_ar.qr_titulo", {}))
 
 
 def test_gm_page_without_token_reuses_the_stored_one(table: Table) -> None:

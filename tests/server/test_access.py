@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.tables.errors import AccessDenied
+from companion.tables.files import Tables
 from companion.server import access, qr
 from companion.server.rooms import rooms_for
 
@@ -51,11 +52,12 @@ def test_limiter_keys_are_independent() -> None:
     assert limiter.allow("a")
 
 
-@given(st.one_of(st.none(), st.integers(), st.floats(), st.lists(st.text()), st.text(),
-                 st.dictionaries(st.text(), st.one_of(st.none(), st.integers(), st.text()))))
-def test_command_text_accepts_only_short_nonempty_strings(payload) -> None:
+@given(payload=st.one_of(
+    st.none(), st.integers(), st.floats(), st.lists(st.text()), st.text(),
+    st.dictionaries(st.text(), st.one_of(st.none(), st.integers(), st.text()))))
+def test_command_text_accepts_only_short_nonempty_strings(payload, tables: Tables) -> None:
     try:
-        text = access.command_text(payload)
+        text = access.command_text(payload, tables.narration)
     except AccessDenied as refused:
         assert refused.message  # always a reason
         return
@@ -65,25 +67,25 @@ def test_command_text_accepts_only_short_nonempty_strings(payload) -> None:
 
 @pytest.mark.parametrize("name, expected", [("  Ana  ", "Ana"), ("Ana   Clara", "Ana Clara"),
                                             ("João", "João")])
-def test_player_names_are_tidied(name: str, expected: str) -> None:
-    assert access.player_name(name) == expected
+def test_player_names_are_tidied(name: str, expected: str, tables: Tables) -> None:
+    assert access.player_name(name, tables.narration) == expected
 
 
 @pytest.mark.parametrize("name", ["", "   ", "!!!", "x" * (access.MAX_NAME + 1), None, 3])
-def test_bad_player_names(name) -> None:
+def test_bad_player_names(name, tables: Tables) -> None:
     with pytest.raises(AccessDenied):
-        access.player_name(name)
+        access.player_name(name, tables.narration)
 
 
 @pytest.mark.parametrize("value, expected", [(None, 0), (0, 0), (17, 17)])
-def test_since_values(value, expected: int) -> None:
-    assert access.since_value(value) == expected
+def test_since_values(value, expected: int, tables: Tables) -> None:
+    assert access.since_value(value, tables.narration) == expected
 
 
 @pytest.mark.parametrize("value", [-1, "3", 2.5, True, [1]])
-def test_bad_since_values(value) -> None:
+def test_bad_since_values(value, tables: Tables) -> None:
     with pytest.raises(AccessDenied, match="desde"):
-        access.since_value(value)
+        access.since_value(value, tables.narration)
 
 
 def test_tokens_compare_exactly() -> None:
@@ -121,12 +123,12 @@ def test_lan_address_prefers_private_ipv4() -> None:
     assert not found.is_link_local and not found.is_unspecified
 
 
-def test_links_and_banner() -> None:
+def test_links_and_banner(tables: Tables) -> None:
     links = qr.Links("http://192.168.1.20:5000", "a b/c")
     assert links.player == "http://192.168.1.20:5000/jogador"
     assert links.table == "http://192.168.1.20:5000/mesa"
     assert links.gm == "http://192.168.1.20:5000/mestre#token=a%20b%2Fc"  # never sent
-    text = qr.banner(links)
+    text = qr.banner(links, tables.narration)
     assert links.player in text and links.gm in text and links.table in text
     assert "█" in text or "▀" in text  # the QR code itself
     assert qr.base_url("10.1.2.3", 8000) == "http://10.1.2.3:8000"

@@ -86,8 +86,11 @@ def test_qr_encodes_the_configured_lan_address(session: Session) -> None:
     running = start_in_thread(session, base_url="http://192.168.0.42:5000")
     try:
         from companion.server import qr
-        assert get(running, "/qr.svg").content == qr.svg("http://192.168.0.42:5000/jogador")
-        assert qr.svg("http://192.168.0.42:5000/jogador") != qr.svg("http://10.0.0.1:5000/jogador")
+        title = session.tables.narration.render("servidor_no_ar.qr_titulo", {})
+        assert get(running, "/qr.svg").content == qr.svg("http://192.168.0.42:5000/jogador",
+                                                         title)
+        assert qr.svg("http://192.168.0.42:5000/jogador", title) != \
+            qr.svg("http://10.0.0.1:5000/jogador", title)
     finally:
         running.stop()
 

@@ -8,6 +8,7 @@ import pytest
 
 from companion.server import qr
 from companion.server.qr import Adapter, choose_address
+from companion.tables.files import Tables
 
 WIFI_WINDOWS = Adapter("{7A1C-GUID}", "Intel(R) Wi-Fi 6 AX201 160MHz", ("192.168.0.12",))
 WSL = Adapter("{11-GUID}", "Hyper-V Virtual Ethernet Adapter", ("172.24.96.1",))
@@ -72,8 +73,8 @@ def test_this_machine_gives_a_real_ipv4() -> None:
     assert not found.is_link_local and not found.is_unspecified
 
 
-def test_the_banner_tells_a_windows_gm_about_the_firewall() -> None:
+def test_the_banner_tells_a_windows_gm_about_the_firewall(tables: Tables) -> None:
     links = qr.Links("http://192.168.0.12:8765", "t")
-    assert "Firewall do Windows" in qr.banner(links, windows=True)
-    assert "redes privadas" in qr.banner(links, windows=True)
-    assert "Firewall" not in qr.banner(links, windows=False)
+    assert "Firewall do Windows" in qr.banner(links, tables.narration, windows=True)
+    assert "redes privadas" in qr.banner(links, tables.narration, windows=True)
+    assert "Firewall" not in qr.banner(links, tables.narration, windows=False)

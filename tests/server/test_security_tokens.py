@@ -9,6 +9,7 @@ import socketio
 from companion.cli import main
 from companion.server import access, tokens
 from companion.server.app import RunningServer
+from companion.tables.files import Tables
 from tests.socket_helpers import SERVER_GM_TOKEN as GM_TOKEN
 from tests.socket_helpers import refused_join
 
@@ -71,5 +72,5 @@ def test_a_short_gm_token_is_refused_at_start(token: str,
     assert f"pelo menos {access.MIN_GM_TOKEN} caracteres" in said and "Traceback" not in said
 
 
-def test_a_long_enough_gm_token_will_do() -> None:
-    assert access.gm_token_problem("token-do-mestre-1") is None
+def test_a_long_enough_gm_token_will_do(tables: Tables) -> None:
+    assert access.gm_token_problem("token-do-mestre-1", tables.narration) is None

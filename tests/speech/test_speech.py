@@ -243,7 +243,8 @@ def test_no_sound_output_is_said_in_portuguese_without_the_librarys_words(
 
     monkeypatch.setattr(sounddevice, "query_devices", no_device)
     with caplog.at_level("INFO", logger="companion.speech.speaker"):
-        speaker, line = laptop_speaker(speech_config(tables), lambda _speaking: None)
+        speaker, line = laptop_speaker(speech_config(tables), tables.narration,
+                                       lambda _speaking: None)
     assert speaker is None
     assert line == ("fala do notebook desligada: sem alto-falantes (nenhuma saída de som neste "
                     "computador); as páginas ainda podem falar")

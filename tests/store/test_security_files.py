@@ -65,11 +65,12 @@ def test_an_old_world_readable_campaign_is_narrowed_when_opened(tmp_path: Path) 
 
 
 @POSIX_ONLY
-def test_the_https_key_and_certificate_are_the_owners_alone(tmp_path: Path) -> None:
+def test_the_https_key_and_certificate_are_the_owners_alone(tmp_path: Path,
+                                                           tables: Tables) -> None:
     pytest.importorskip("cryptography")
     from companion.server.tls import certificate
 
-    cert, key = certificate(tmp_path / "tls", ["127.0.0.1"])
+    cert, key = certificate(tmp_path / "tls", ["127.0.0.1"], tables.narration)
     assert owner_only(cert) and owner_only(key)
 
 
