@@ -9,7 +9,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TextIO
 
-from companion.report.render import when
+from companion.report.cells import when
 from companion.report.source import open_campaign, sessions
 from companion.tables import places
 from companion.tables.errors import CompanionError
