@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from companion.cli.campaigns import CampaignInfo, line, most_recent_first
-from companion.report.render import when
+from companion.report.cells import when
 from companion.tables.files import Tables
 
 
