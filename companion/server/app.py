@@ -47,14 +47,15 @@ NO_STORE = {"Cache-Control": "no-store"}
 
 
 def create_app(session: ServedSession, tables: Tables | None = None, web_dir: Path = WEB_DIR,
-               base_url: str | None = None,
+               base_url: qr.BaseUrl = None,
                rate_limiter: access.RateLimiter | None = None,
                gm_rate_limiter: access.RateLimiter | None = None,
                voice: Callable[..., Any] | None = None,
                limits: bool = True,
                speech_output: Any = None,
                open_joins: bool = False) -> tuple[Flask, SocketIO]:
-    """The Flask app and its SocketIO for one session. `base_url` is what phones open;
+    """The Flask app and its SocketIO for one session. `base_url` is what phones open (an
+    address, or a qr.LiveBase that reads the LAN address again; None: what each client used);
     the rate limiters (players', GM's) are for tests that need a frozen clock; `voice` makes
     the session's Voice from (on_heard, on_status) (companion.voice.service.start_voice);
     `limits=False` turns off the join and command limits (`--sem-limites`, loopback only);
@@ -76,11 +77,11 @@ def create_app(session: ServedSession, tables: Tables | None = None, web_dir: Pa
         with app.app_context():
             return _message_page(tables, tables.narration.render("seguranca.host_titulo", {}),
                                  tables.narration.render("seguranca.host_desconhecido", {
-                                     "host": host, "exemplo": base_url or
+                                     "host": host, "exemplo": qr.current_base(base_url) or
                                      f"http://127.0.0.1:{ports.DEFAULT_PORT}"}))
 
     app.wsgi_app = hosts.HostGuard(  # type: ignore[method-assign]
-        app.wsgi_app, lambda: hosts.allowed_hosts(base_url, qr.own_addresses()), foreign_host)
+        app.wsgi_app, lambda: hosts.allowed_hosts(qr.current_base(base_url), qr.own_addresses()), foreign_host)
     guard.guard_messages(socketio.server, tables.narration, voice_socket.BINARY_EVENTS)
     guard.guard_transport(socketio.server, tables.narration)
     hub = sockets.Hub(socketio, session, tables, view_state, protocol.may_see,
@@ -162,7 +163,7 @@ def _pages(app: Flask, session: ServedSession, tables: Tables, web_dir: Path) ->
 
     @app.get("/qr.svg")
     def qr_code() -> Response:
-        base = app.config.get("MESA_BASE_URL") or request.host_url.rstrip("/")
+        base = qr.current_base(app.config.get("MESA_BASE_URL")) or request.host_url.rstrip("/")
         title = tables.narration.render("servidor_no_ar.qr_titulo", {})
         return Response(qr.svg(f"{base}/jogador", title), mimetype="image/svg+xml",
                         headers=NO_STORE)
@@ -376,9 +377,9 @@ def serve(host: str, port: int | None, session: ServedSession,
     if not limits and not access.is_loopback(host):
         raise ServerError(session.tables.narration.render("acesso.sem_limites_so_local", {}))
     port = _default_port(host, session.tables) if port is None else port
-    base = qr.base_url(host, port)
-    links = qr.Links(base.replace("http://", "https://", 1) if tls else base, session.gm_token)
-    app, _socketio = create_app(session, base_url=links.base, voice=voice, limits=limits)
+    live = qr.LiveBase(host, port, "https" if tls else "http")
+    links = qr.Links(live(), session.gm_token)
+    app, _socketio = create_app(session, base_url=live, voice=voice, limits=limits)
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
     http_limits.raise_fd_limit()  # many phones, each a few sockets (where the OS allows)
     try:

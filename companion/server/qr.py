@@ -12,8 +12,10 @@ import io
 import ipaddress
 import os
 import socket
+import threading
+import time
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence, Union
 from urllib.parse import quote
 
 import ifaddr
@@ -31,6 +33,8 @@ VIRTUAL_WORDS = ("virtual", "vethernet", "hyper-v", "wsl", "vmware", "virtualbox
                  "anyconnect", "npcap", "pseudo")
 # Private destinations the route probe asks about (no packet is sent to them).
 PROBE_TARGETS = ("10.255.255.255", "192.168.255.255", "172.31.255.255")
+# Hosts that mean "every adapter": phones are shown the LAN address instead.
+WILDCARDS = ("", "0.0.0.0", "::")
 
 
 @dataclass(frozen=True)
@@ -71,10 +75,49 @@ def player_url(base: str) -> str:
 
 def base_url(host: str, port: int) -> str:
     """The URL phones should open for a server bound to host:port."""
-    shown = lan_ip() if host in ("", "0.0.0.0", "::") else host
-    if ":" in shown:
-        shown = f"[{shown}]"
-    return f"http://{shown}:{port}"
+    shown = lan_ip() if host in WILDCARDS else host
+    return f"http://{_bracketed(shown)}:{port}"
+
+
+class LiveBase:
+    """The base address phones open, read again when asked after REFRESH seconds: a laptop
+    that reconnects to the Wi-Fi mid-evening gets another LAN address, and the QR code and
+    links shown from then on carry the new one (the banner printed at start cannot)."""
+
+    REFRESH = 5.0
+
+    def __init__(self, host: str, port: int, scheme: str = "http",
+                 address: Callable[[], str] | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self._host, self._port, self._scheme = host, port, scheme
+        self._address = address or lan_ip
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._read_at: float | None = None
+        self._base = ""
+
+    def __call__(self) -> str:
+        with self._lock:
+            now = self._clock()
+            if self._read_at is None or now - self._read_at >= self.REFRESH:
+                self._read_at = now
+                shown = self._address() if self._host in WILDCARDS else self._host
+                self._base = f"{self._scheme}://{_bracketed(shown)}:{self._port}"
+            return self._base
+
+
+# What phones open: a fixed address, one read again now and then, or None (the address the
+# client itself used).
+BaseUrl = Union[str, Callable[[], str], None]
+
+
+def current_base(base: BaseUrl) -> str | None:
+    """The base address phones should open right now."""
+    return base() if callable(base) else base
+
+
+def _bracketed(address: str) -> str:
+    return f"[{address}]" if ":" in address else address
 
 
 def lan_ip() -> str:

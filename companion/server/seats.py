@@ -46,7 +46,7 @@ class Seats:
 
     def __init__(self, socketio: SocketIO, session: ServedSession, tables: Tables,
                  connections: Connections, dispatcher: Dispatcher,
-                 budgets: dict[str, Budget], base_url: str | None = None) -> None:
+                 budgets: dict[str, Budget], base_url: qr.BaseUrl = None) -> None:
         self.socketio = socketio
         self.session = session
         self.tables = tables
@@ -134,7 +134,7 @@ class Seats:
         too_fast = self._too_fast(client)
         if too_fast is not None:
             return {"ok": False, "error": too_fast}
-        base = self.base_url or request.host_url  # type: ignore[attr-defined]
+        base = qr.current_base(self.base_url) or request.host_url  # type: ignore[attr-defined]
         url = f"{qr.player_url(base)}#token={client.token}"
         name = (client.player or {}).get("nome", "")
         title = self.tables.narration.render("entrada.qr_aparelho", {"nome": name})
@@ -160,7 +160,7 @@ class Seats:
         if seat.occupied:
             return self._refused(CommandRejected.because("convite.ocupado", nome=seat.name))
         code = self.invites.mint(seat.character_id)
-        base = self.base_url or request.host_url  # type: ignore[attr-defined]
+        base = qr.current_base(self.base_url) or request.host_url  # type: ignore[attr-defined]
         url = f"{qr.player_url(base)}#convite={code}"
         title = self.tables.narration.render("convite.qr", {"nome": seat.name})
         return {"ok": True, "url": url, "qr": qr.svg(url, title).decode("utf-8")}

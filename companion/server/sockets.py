@@ -31,7 +31,7 @@ from flask_socketio import SocketIO
 
 from companion.rules import form, pages
 from companion.tables import protocol
-from companion.server import access, budget
+from companion.server import access, budget, qr
 from companion.server.api import rules_answer
 from companion.server.fanout import Dispatcher, FanOut, ViewState, ViewStates
 from companion.server.gate import CommandGate
@@ -51,7 +51,7 @@ class Hub:
                  view_state: ViewState, visible_to: Callable[[str, str], bool],
                  rate_limiter: access.RateLimiter | None = None,
                  gm_rate_limiter: access.RateLimiter | None = None,
-                 base_url: str | None = None, limits: bool = True,
+                 base_url: qr.BaseUrl = None, limits: bool = True,
                  view_states: ViewStates | None = None, open_joins: bool = False) -> None:
         budgets = {
             "jogador": budget.budget(rate_limiter, access.COMMANDS_PER_WINDOW, limits),

@@ -39,11 +39,10 @@ from flask_socketio import ConnectionRefusedError, SocketIO
 from companion.history.replay import HISTORY_NOTICE, RULES_CHANGED
 from companion.tables import protocol
 from companion.tables.errors import AccessDenied, CompanionError
-from companion.server import access, budget, hosts, tokens
+from companion.server import access, budget, hosts, qr, tokens
 from companion.server.doorway import Doorway, Knock
 from companion.server.fanout import Dispatcher, FanOut
 from companion.server.projections import Projections
-from companion.server.qr import player_url
 from companion.server.rooms import NAMESPACE, Client, Connections
 from companion.server.seats import Seats
 from companion.server.served import ServedSession
@@ -70,7 +69,7 @@ class Reception:
                  fanout: FanOut, projections: Projections, dispatcher: Dispatcher,
                  pages: dict[str, Any], joins: access.Limiter,
                  visible_to: Callable[[str, str], bool], seats: Seats,
-                 base_url: str | None = None, limits: bool = True,
+                 base_url: qr.BaseUrl = None, limits: bool = True,
                  doorway: Doorway | None = None, open_joins: bool = False) -> None:
         self.socketio = socketio
         self.session = session
@@ -202,7 +201,8 @@ class Reception:
 
     def _player_url(self) -> str:
         """What phones open: the configured LAN base, else the address this client used."""
-        return player_url(self.base_url or request.host_url)  # type: ignore[attr-defined]
+        base = qr.current_base(self.base_url) or request.host_url  # type: ignore[attr-defined]
+        return qr.player_url(base)
 
     @staticmethod
     def _player_client(sid: str, player: Player, since: int) -> Client:

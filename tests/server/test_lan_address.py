@@ -78,3 +78,36 @@ def test_the_banner_tells_a_windows_gm_about_the_firewall(tables: Tables) -> Non
     assert "Firewall do Windows" in qr.banner(links, tables.narration, windows=True)
     assert "redes privadas" in qr.banner(links, tables.narration, windows=True)
     assert "Firewall" not in qr.banner(links, tables.narration, windows=False)
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_shown_address_follows_a_laptop_that_changed_networks() -> None:
+    """A Wi-Fi reconnect gives the laptop another address: after REFRESH seconds the base
+    phones are shown (QR code, links) is read again; within it the system is not asked."""
+    clock, addresses, asked = _Clock(), ["192.168.0.12"], []
+
+    def address() -> str:
+        asked.append(clock.now)
+        return addresses[-1]
+
+    live = qr.LiveBase("0.0.0.0", 8765, address=address, clock=clock)
+    assert live() == "http://192.168.0.12:8765"
+    addresses.append("10.0.0.7")
+    clock.now = live.REFRESH / 2
+    assert live() == "http://192.168.0.12:8765" and len(asked) == 1
+    clock.now = live.REFRESH
+    assert live() == "http://10.0.0.7:8765"
+    assert qr.current_base(live) == "http://10.0.0.7:8765"
+
+
+def test_a_named_host_is_shown_as_given_and_never_looked_up() -> None:
+    live = qr.LiveBase("::1", 443, "https", address=lambda: pytest.fail("no lookup"))
+    assert live() == "https://[::1]:443"
+    assert qr.current_base("http://x:1") == "http://x:1" and qr.current_base(None) is None

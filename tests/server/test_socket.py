@@ -14,7 +14,7 @@ import pytest
 import socketio
 
 from companion.rules.pages import page_data
-from companion.server import access
+from companion.server import access, qr
 from companion.tables.protocol import may_see as visible_to
 from companion.server.app import RunningServer, start_in_thread
 from companion.session import Session
@@ -101,6 +101,27 @@ def test_table_screen_gets_the_lan_player_url_even_on_loopback(session: Session)
         assert mesa.welcome()["url_jogador"] == "http://192.168.0.42:5000/jogador"
     finally:
         mesa.close()
+        running.stop()
+
+
+def test_the_table_screen_is_shown_the_laptops_new_address(session: Session) -> None:
+    """The laptop changed networks mid-evening: a table screen that connects after the
+    address is read again gets the new link, not the one printed at start."""
+    addresses = ["192.168.0.42"]
+    live = qr.LiveBase("0.0.0.0", 5000, address=lambda: addresses[-1])
+    live.REFRESH = 0.0  # read on every ask (the real laptop: at most every few seconds)
+    running = start_in_thread(session, base_url=live)
+    first = Peer(running.url, {"papel": "mesa"})
+    try:
+        assert first.welcome()["url_jogador"] == "http://192.168.0.42:5000/jogador"
+        addresses.append("10.1.2.3")
+        second = Peer(running.url, {"papel": "mesa"})
+        try:
+            assert second.welcome()["url_jogador"] == "http://10.1.2.3:5000/jogador"
+        finally:
+            second.close()
+    finally:
+        first.close()
         running.stop()
 
 
