@@ -103,12 +103,9 @@ class Seats:
 
     def free(self, payload: Any) -> dict[str, Any]:
         """`liberar`: the GM frees a seat."""
-        client = self._client()
-        if client is None or client.role != "mestre":
-            return self._refused(CommandRejected.because("entrada.lugar_alheio"), "so_mestre")
-        too_fast = self._too_fast(client)
-        if too_fast is not None:
-            return {"ok": False, "error": too_fast}
+        refusal = self._gm_refusal()
+        if refusal is not None:
+            return refusal
         wanted = payload.get("personagem") if isinstance(payload, dict) else None
         if not isinstance(wanted, str) or not wanted or len(wanted) > access.MAX_NAME:
             return self._refused(CommandRejected.because("entrada.liberar_invalido"))
@@ -134,20 +131,15 @@ class Seats:
         too_fast = self._too_fast(client)
         if too_fast is not None:
             return {"ok": False, "error": too_fast}
-        base = qr.current_base(self.base_url) or request.host_url  # type: ignore[attr-defined]
-        url = f"{qr.player_url(base)}#token={client.token}"
         name = (client.player or {}).get("nome", "")
-        title = self.tables.narration.render("entrada.qr_aparelho", {"nome": name})
-        return {"ok": True, "url": url, "qr": qr.svg(url, title).decode("utf-8")}
+        return self._link(f"token={client.token}",
+                          self.tables.narration.render("entrada.qr_aparelho", {"nome": name}))
 
     def invite(self, payload: Any) -> dict[str, Any]:
         """`convite`: the GM asks for a free seat's one-time link and its QR code."""
-        client = self._client()
-        if client is None or client.role != "mestre":
-            return self._refused(CommandRejected.because("entrada.lugar_alheio"), "so_mestre")
-        too_fast = self._too_fast(client)
-        if too_fast is not None:
-            return {"ok": False, "error": too_fast}
+        refusal = self._gm_refusal()
+        if refusal is not None:
+            return refusal
         wanted = payload.get("personagem") if isinstance(payload, dict) else None
         party = {c.id for c in self.session.state.party}
         seats = [seat for seat in self.session.seats() if seat.character_id in party]
@@ -160,9 +152,22 @@ class Seats:
         if seat.occupied:
             return self._refused(CommandRejected.because("convite.ocupado", nome=seat.name))
         code = self.invites.mint(seat.character_id)
+        return self._link(f"convite={code}",
+                          self.tables.narration.render("convite.qr", {"nome": seat.name}))
+
+    def _gm_refusal(self) -> dict[str, Any] | None:
+        """Why a GM's seat action is refused now (not the GM, or too fast); None: it may go."""
+        client = self._client()
+        if client is None or client.role != "mestre":
+            return self._refused(CommandRejected.because("entrada.lugar_alheio"), "so_mestre")
+        too_fast = self._too_fast(client)
+        return None if too_fast is None else {"ok": False, "error": too_fast}
+
+    def _link(self, fragment: str, title: str) -> dict[str, Any]:
+        """A link to the player page with `fragment` (never sent to the server) and its QR
+        code, under the address phones are shown now."""
         base = qr.current_base(self.base_url) or request.host_url  # type: ignore[attr-defined]
-        url = f"{qr.player_url(base)}#convite={code}"
-        title = self.tables.narration.render("convite.qr", {"nome": seat.name})
+        url = f"{qr.player_url(base)}#{fragment}"
         return {"ok": True, "url": url, "qr": qr.svg(url, title).decode("utf-8")}
 
     # ------------------------------------------------------------------ freeing

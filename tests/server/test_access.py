@@ -11,14 +11,7 @@ from companion.tables.errors import AccessDenied
 from companion.tables.files import Tables
 from companion.server import access, qr
 from companion.server.rooms import rooms_for
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.clock_helpers import Clock
 
 
 def test_bucket_allows_capacity_then_refills_over_the_window() -> None:

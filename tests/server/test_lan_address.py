@@ -9,6 +9,7 @@ import pytest
 from companion.server import qr
 from companion.server.qr import Adapter, choose_address
 from companion.tables.files import Tables
+from tests.clock_helpers import Clock
 
 WIFI_WINDOWS = Adapter("{7A1C-GUID}", "Intel(R) Wi-Fi 6 AX201 160MHz", ("192.168.0.12",))
 WSL = Adapter("{11-GUID}", "Hyper-V Virtual Ethernet Adapter", ("172.24.96.1",))
@@ -80,18 +81,10 @@ def test_the_banner_tells_a_windows_gm_about_the_firewall(tables: Tables) -> Non
     assert "Firewall" not in qr.banner(links, tables.narration, windows=False)
 
 
-class _Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def test_the_shown_address_follows_a_laptop_that_changed_networks() -> None:
     """A Wi-Fi reconnect gives the laptop another address: after REFRESH seconds the base
     phones are shown (QR code, links) is read again; within it the system is not asked."""
-    clock, addresses, asked = _Clock(), ["192.168.0.12"], []
+    clock, addresses, asked = Clock(), ["192.168.0.12"], []
 
     def address() -> str:
         asked.append(clock.now)

@@ -20,6 +20,7 @@ from companion.server.hosts import REFRESH_SECONDS, HostGuard, host_of, on_lapto
 from tests.socket_helpers import SERVER_GM_TOKEN as GM_TOKEN
 from tests.socket_client import ordered_client
 from tests.socket_helpers import Peer, wait_until
+from tests.clock_helpers import Clock
 
 ELSEWHERE = "127.0.0.2"  # loopback too, but not the address the server listens on
 
@@ -121,14 +122,6 @@ def test_an_address_the_laptop_got_after_start_is_served(session: Any) -> None:
             assert foreign.status_code == 403, host
     finally:
         running.stop()
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def test_a_miss_reads_the_machines_names_again_at_most_once_per_interval(

@@ -12,14 +12,7 @@ from companion.server.app import RunningServer
 from companion.tables.files import Tables
 from tests.socket_helpers import SERVER_GM_TOKEN as GM_TOKEN
 from tests.socket_helpers import refused_join
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.clock_helpers import Clock
 
 
 def test_wrong_tokens_are_throttled_per_address_at_every_door(server: RunningServer) -> None:
