@@ -24,7 +24,6 @@ from tests.portuguese_literals import ROOT, counts
 
 ALLOWED: dict[str, tuple[int, str]] = {
     "companion/__init__.py": (1, 'bootstrap: the one line refusing an old Python, said before anything can load'),
-    "companion/rules/overlay.py": (3, "not yet: the export header and the YAML errors of a rules file (export_text, load, load_import have no tables at hand: their callers in cli/ and server/ must pass the narration)"),
     "companion/rules/version.py": (1, "data: '(arquivo inteiro)', stored as the path of a whole-file rule change in campaign files and read back by it"),
     "companion/server/qr.py": (1, "data: the GM page's address (/mestre#token=…), a route, not prose"),
     "companion/speech/speaker.py": (5, "not yet: the speakers' refusals and log lines (Speakers and Speaker are made by server/speech_socket.py, which must pass the narration)"),
