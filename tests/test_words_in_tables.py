@@ -31,8 +31,6 @@ ALLOWED: dict[str, tuple[int, str]] = {
     "companion/tables/narration.py": (14, "bootstrap: the narrator's errors about tables/narracao/ itself, and the words of the Portuguese filters (plurals in -ão, 'hora', 'minuto')"),
     "companion/tables/places.py": (1, 'bootstrap: where tables/ and web/ are, said before the tables load'),
     "companion/tables/rulebook.py": (8, "bootstrap: the typed-piece loader's own messages (unknown key, wrong type, the names of the types), said while the tables load; a piece's own check (InvalidValue) is said by code (tables/narracao/validacao.yaml)"),
-    "companion/voice/phrases.py": (2, "not yet: a programming error (an expression type hassil added), never said at the table"),
-    "companion/voice/sources.py": (2, "not yet: the microphone's refusals (Microphone is made by server/voice_socket.py, which must pass the narration)"),
     "companion/voice/spoken.py": (2, "data: numbers in Portuguese words (the recogniser's lexicon)"),
 }
 
