@@ -26,7 +26,6 @@ ALLOWED: dict[str, tuple[int, str]] = {
     "companion/__init__.py": (1, 'bootstrap: the one line refusing an old Python, said before anything can load'),
     "companion/rules/version.py": (1, "data: '(arquivo inteiro)', stored as the path of a whole-file rule change in campaign files and read back by it"),
     "companion/server/qr.py": (1, "data: the GM page's address (/mestre#token=…), a route, not prose"),
-    "companion/speech/speaker.py": (5, "not yet: the speakers' refusals and log lines (Speakers and Speaker are made by server/speech_socket.py, which must pass the narration)"),
     "companion/tables/files.py": (4, 'bootstrap: errors about reading tables/ itself, said before any narration is loaded'),
     "companion/tables/narration.py": (14, "bootstrap: the narrator's errors about tables/narracao/ itself, and the words of the Portuguese filters (plurals in -ão, 'hora', 'minuto')"),
     "companion/tables/places.py": (1, 'bootstrap: where tables/ and web/ are, said before the tables load'),
