@@ -1,5 +1,6 @@
 """Every word a person at the table reads lives in tables/ (issue 23): no Portuguese string
-literal in companion/ or web/static/js/ outside this allowlist.
+literal in companion/ or web/static/js/ outside this allowlist, and no word at all written in
+the HTML of a page template (web/templates/).
 
 The list is a ratchet. Each entry is a file with how many source lines of it hold Portuguese
 literals today (tests/portuguese_literals.py) and why: `data` (lexicon words the parser or the
@@ -12,7 +13,9 @@ To move a text: add a code to tables/narracao/<subject>.yaml and say it with
 `tables.narration.render("<subject>.<code>", {...})` (tests/test_narration_coverage.py checks
 both ends). A word the pages' JavaScript writes goes to tables/rotulos_paginas.yaml and is said
 with `label("<section>.<key>", {...})` (web/static/js/pages.js; tests/rules/test_labels.py checks
-both ends). `python tests/portuguese_literals.py` prints today's counts.
+both ends); a word written in a page template goes to the `html` sections of the same file and is
+said with `{{ rotulo("<section>.<key>") }}`. `python tests/portuguese_literals.py` prints today's
+counts.
 """
 from __future__ import annotations
 
@@ -21,16 +24,12 @@ from tests.portuguese_literals import ROOT, counts
 
 ALLOWED: dict[str, tuple[int, str]] = {
     "companion/__init__.py": (1, 'bootstrap: the one line refusing an old Python, said before anything can load'),
-    "companion/rules/overlay.py": (3, "not yet: the export header and the YAML errors of a rules file (export_text, load, load_import have no tables at hand: their callers in cli/ and server/ must pass the narration)"),
     "companion/rules/version.py": (1, "data: '(arquivo inteiro)', stored as the path of a whole-file rule change in campaign files and read back by it"),
     "companion/server/qr.py": (1, "data: the GM page's address (/mestre#token=…), a route, not prose"),
-    "companion/speech/speaker.py": (5, "not yet: the speakers' refusals and log lines (Speakers and Speaker are made by server/speech_socket.py, which must pass the narration)"),
     "companion/tables/files.py": (4, 'bootstrap: errors about reading tables/ itself, said before any narration is loaded'),
     "companion/tables/narration.py": (14, "bootstrap: the narrator's errors about tables/narracao/ itself, and the words of the Portuguese filters (plurals in -ão, 'hora', 'minuto')"),
     "companion/tables/places.py": (1, 'bootstrap: where tables/ and web/ are, said before the tables load'),
     "companion/tables/rulebook.py": (8, "bootstrap: the typed-piece loader's own messages (unknown key, wrong type, the names of the types), said while the tables load; a piece's own check (InvalidValue) is said by code (tables/narracao/validacao.yaml)"),
-    "companion/voice/phrases.py": (2, "not yet: a programming error (an expression type hassil added), never said at the table"),
-    "companion/voice/sources.py": (2, "not yet: the microphone's refusals (Microphone is made by server/voice_socket.py, which must pass the narration)"),
     "companion/voice/spoken.py": (2, "data: numbers in Portuguese words (the recogniser's lexicon)"),
 }
 
@@ -70,3 +69,18 @@ def test_the_scan_sees_a_portuguese_literal_and_skips_keys_and_docstrings(tmp_pa
     script.write_text('// não conta\nconst k = "mestre";\nconst t = `Exaustão: ${e}`;\n'
                       '/* também não */ const u = "pv_max";\n', encoding="utf-8")
     assert javascript_lines(script) == [3]
+
+
+def test_the_scan_sees_a_word_in_a_template_and_skips_jinja_and_scripts(tmp_path) -> None:
+    from tests.portuguese_literals import template_lines
+
+    page = tmp_path / "page.html"
+    page.write_text(
+        '{#- A comment: não conta. -#}\n<title>{{ rotulo("pagina.titulo") }}</title>\n'
+        '<h1>Mesa <small>{{ rotulo("x.y") }}</small></h1>\n'
+        '<script type="application/json" id="textos">{"a": "não conta"}</script>\n'
+        '<p id="url" class="url">/jogador</p><span>—</span>\n'
+        '<button aria-label="{{ rotulo(\'a.b\') }}" title="Close">×</button>\n'
+        '<img alt="Código QR"\n  src="/qr.svg">\n<!-- não conta -->\n'
+        '<p>{% if a %}{{ a }}{% endif %}</p><p>Uma\nlinha e outra</p>\n', encoding="utf-8")
+    assert template_lines(page) == [3, 6, 7, 10, 11]

@@ -240,7 +240,7 @@ def _rules_file(path: str, tables: Tables) -> Any:
             tables.narration.render("ferramentas.nao_e_utf8", {})
         raise CompanionError(tables.narration.render("ferramentas.nao_leu_regras", {
             "arquivo": path, "motivo": reason})) from None
-    return overlay.load_import(text, where=path)
+    return overlay.load_import(text, tables.narration, where=path)
 
 
 # ---------------------------------------------------------------------- the GM's rules
@@ -248,7 +248,7 @@ def _rules_file(path: str, tables: Tables) -> Any:
 def cmd_rules(args: argparse.Namespace, tables: Tables) -> int:
     if args.regras_action == "exportar":
         overrides, _rules = campaign_rules(args.db, tables)
-        text = overlay.export_text(overrides)
+        text = overlay.export_text(overrides, tables.narration)
         if args.saida:
             _write(args.saida, text, tables)
             print(tables.narration.render("ferramentas.regras_escritas", {"arquivo": args.saida}))

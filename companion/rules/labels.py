@@ -7,6 +7,11 @@ the prompt cards, the GM's notices, the Regras screen, the voice. With them go t
 field names (tables/personagem.yaml `rotulos.campos`, which the events say too) and what the
 sheets highlight (`destaques`), so the pages repeat neither. Words only: a change here is no
 change of the rules (companion.rules.version.WORDING).
+
+The words written in the pages themselves (web/templates/mestre.html, jogador.html, mesa.html:
+titles, buttons, what shows while the table loads) are the file's `html` sections; a page says
+each by name, `rotulo("section.key")` (`page_words`), a `textos` word too when it is the one
+the scripts write there later. They are not in the data block: the page already shows them.
 """
 from __future__ import annotations
 
@@ -39,6 +44,7 @@ class PageLabels:
     """tables/rotulos_paginas.yaml as written: the texts by section and key, the highlights."""
 
     textos: Mapping[str, Mapping[str, str]]
+    html: Mapping[str, Mapping[str, str]]
     destaques: Highlights
 
 
@@ -55,6 +61,14 @@ def _build(tables: Tables) -> dict[str, Any]:
             if not text.strip() or "{" in _MARK.sub("", text) or "}" in _MARK.sub("", text):
                 raise TableError(tables.narration.render("tabelas.rotulo_invalido", {
                     "onde": f"{section}.{key}", "texto": text}))
+    for section, texts in raw.html.items():
+        if section in raw.textos:
+            raise TableError(tables.narration.render("tabelas.rotulo_secao_repetida", {
+                "secao": section}))
+        for key, text in texts.items():
+            if not text.strip() or "{" in text or "}" in text:
+                raise TableError(tables.narration.render("tabelas.rotulo_html_invalido", {
+                    "onde": f"{section}.{key}", "texto": text}))
     for key, value in asdict(raw.destaques).items():
         if isinstance(value, bool) or value < 1:
             raise TableError(tables.narration.render("tabelas.destaque_invalido", {
@@ -65,3 +79,16 @@ def _build(tables: Tables) -> dict[str, Any]:
         "campos": dict(tables.piece(SheetLabels).campos),
     }
 
+
+
+def page_words(tables: Tables) -> dict[str, str]:
+    """Every word a page template may say, by "section.key": the `html` sections and the
+    scripts' `textos` (checked at load with page_labels, so a section is in one or the other)."""
+    return tables.derived(_words)
+
+
+def _words(tables: Tables) -> dict[str, str]:
+    page_labels(tables)  # checked
+    raw = tables.piece(PageLabels)
+    return {f"{section}.{key}": text for part in (raw.textos, raw.html)
+            for section, texts in part.items() for key, text in texts.items()}

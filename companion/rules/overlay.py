@@ -40,9 +40,6 @@ ORIGIN_UNDO = "desfazer"  # a change undone
 ORIGIN_UPDATE = "atualizacao"  # a GM value an update of the companion left without its key
 ROW_KEY = re.compile(r"\d+(-\d+|\+)?")
 DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-EXPORT_HEADER = ("# Regras da casa desta campanha: só o que difere das tabelas do companheiro\n"
-                 "# (tables/). Uma chave por arquivo, aninhada como nele. Importe com\n"
-                 "# `companion regras importar --db CAMPANHA ARQUIVO.yaml` ou na tela Regras.\n")
 
 
 def editable(tables: Tables) -> list[str]:
@@ -337,7 +334,7 @@ def stored_rules(shipped: Tables, text: str | None) -> Tables:
     cached = _BUILT.get(key)
     if cached is not None and cached[0] is shipped:
         return cached[1]
-    tables = settle(shipped, load(text)).tables
+    tables = settle(shipped, load(text, shipped.narration)).tables
     if len(_BUILT) >= BUILT_KEPT:
         _BUILT.clear()
     _BUILT[key] = (shipped, tables)
@@ -354,22 +351,22 @@ def dump(overrides: Mapping[str, Any]) -> str:
                      default_flow_style=False, width=100)
 
 
-def export_text(overrides: Mapping[str, Any]) -> str:
+def export_text(overrides: Mapping[str, Any], words: Narrator) -> str:
     """The file `companion regras exportar` writes (a header, then the overrides)."""
-    return EXPORT_HEADER + dump(overrides)
+    return words.render("regras_da_casa.cabecalho_exportado", {}) + dump(overrides)
 
 
-def load(text: str, where: str = "regras") -> Any:
+def load(text: str, words: Narrator, where: str = "regras") -> Any:
     """A stored or exported file read back (TableError on YAML that cannot be read)."""
     try:
         return yaml.load(text, Loader=LOADER) or {}
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
-        line = f" (linha {mark.line + 1})" if mark is not None else ""
-        raise TableError(f"{where}: YAML inválido{line}") from None
+        raise TableError(words.render("regras_da_casa.yaml_invalido", {
+            "onde": where, "linha": mark.line + 1 if mark is not None else None})) from None
 
 
-def load_import(text: str, where: str = "regras") -> Any:
+def load_import(text: str, words: Narrator, where: str = "regras") -> Any:
     """A rules file someone hands the campaign (`regras importar`, the GM page's upload) read
     back: as `load`, but YAML anchors and aliases (`&a`, `*a`) are refused before anything is
     built — a few hundred bytes of nested aliases would otherwise expand to gigabytes. The
@@ -377,13 +374,11 @@ def load_import(text: str, where: str = "regras") -> Any:
     try:
         for token in yaml.scan(text, Loader=LOADER):
             if isinstance(token, (yaml.AnchorToken, yaml.AliasToken)):
-                mark = token.start_mark
-                raise TableError(f"{where}: o arquivo usa âncoras ou apelidos do YAML (& e *, "
-                                 f"linha {mark.line + 1}), que um arquivo de regras não aceita; "
-                                 "escreva cada valor por extenso, como `regras exportar` faz")
+                raise TableError(words.render("regras_da_casa.yaml_ancoras", {
+                    "onde": where, "linha": token.start_mark.line + 1}))
     except yaml.YAMLError:
         pass  # `load` says where the YAML is broken
-    return load(text, where)
+    return load(text, words, where)
 
 
 # ------------------------------------------------------------------ regions in use

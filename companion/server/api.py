@@ -68,7 +68,7 @@ def blueprint(session: ServedSession, tables: Tables,
     @api.get("/regras.yaml")
     def rules_file() -> Response:
         """The campaign's rules as `companion regras exportar` writes them (a download)."""
-        return Response(overlay.export_text(session.overrides),
+        return Response(overlay.export_text(session.overrides, tables.narration),
                         mimetype="application/yaml",
                         headers={"Content-Disposition": 'attachment; filename="regras.yaml"'})
 
@@ -123,7 +123,8 @@ def _rules_body(tables: Tables) -> Any:
     if "yaml" not in (request.content_type or ""):
         return _json_body(tables)
     try:
-        return overlay.load_import(request.get_data(cache=False).decode("utf-8"), "arquivo")
+        return overlay.load_import(request.get_data(cache=False).decode("utf-8"),
+                                   tables.narration, "arquivo")
     except UnicodeDecodeError:
         raise AccessDenied(tables.narration.render("servidor.api_regras_nao_utf8", {})) from None
     except TableError as error:

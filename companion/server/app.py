@@ -42,6 +42,7 @@ class ServerError(CompanionError):
 
 WEB_DIR = places.program_folder("web")
 TEMPLATES = WEB_DIR / "templates"  # the server's own pages (Jinja), words from tables/narracao
+# the three pages, web/templates/ too, words from tables/rotulos_paginas.yaml
 PAGES = {"mestre": "mestre.html", "jogador": "jogador.html", "mesa": "mesa.html"}
 NO_STORE = {"Cache-Control": "no-store"}
 
@@ -174,20 +175,33 @@ def _pages(app: Flask, session: ServedSession, tables: Tables, web_dir: Path) ->
 
 
 def _page(tables: Tables, web_dir: Path, name: str) -> Response | tuple[Response, int]:
-    """A page of web/ (a Jinja template): its own words, tables/rotulos_paginas.yaml, go inside
-    it as a JSON data block (`textos`), there before any script runs and any socket opens."""
-    if not (web_dir / PAGES[name]).is_file():
+    """A page of web/templates/ (a Jinja template) with its words, tables/rotulos_paginas.yaml:
+    the ones written in it, each said by name (`rotulo("section.key")`), and the scripts' own
+    as a JSON data block (`textos`), there before any script runs and any socket opens."""
+    if not (web_dir / "templates" / PAGES[name]).is_file():
         words = tables.narration
         return _html(_message_page(tables, words.render("servidor.indisponivel_titulo", {}),
                                    words.render("servidor.indisponivel", {"pagina": name}))), 503
     page = _web_pages(web_dir).get_template(PAGES[name])
-    return _html(page.render(textos=labels.page_labels(tables)))
+    return _html(page.render(textos=labels.page_labels(tables),
+                             rotulo=_label_of(labels.page_words(tables))))
+
+
+def _label_of(words: dict[str, str]) -> Callable[[str], str]:
+    """A template's `rotulo("section.key")`: the word, or an error naming the missing key."""
+    def rotulo(key: str) -> str:
+        try:
+            return words[key]
+        except KeyError:
+            raise KeyError(f"a page template says {key!r}, which tables/rotulos_paginas.yaml "
+                           "does not have") from None
+    return rotulo
 
 
 @lru_cache(maxsize=None)
 def _web_pages(web_dir: Path) -> jinja2.Environment:
-    """The pages of web/ as Jinja templates (autoescaped; `tojson` makes a data block safe)."""
-    environment = jinja2.Environment(loader=jinja2.FileSystemLoader(str(web_dir)),
+    """The pages of web/templates/ (autoescaped; `tojson` makes a data block safe)."""
+    environment = jinja2.Environment(loader=jinja2.FileSystemLoader(str(web_dir / "templates")),
                                      autoescape=True, auto_reload=True)
     environment.policies["json.dumps_kwargs"] = {"ensure_ascii": False, "sort_keys": False}
     return environment

@@ -54,13 +54,13 @@ def laptop_speaker(config: SpeechConfig, words: Narrator, on_speaking: Callable[
         return None, error.message
     if output is None:
         try:
-            output = Speakers()
+            output = Speakers(words)
         except ImportError:
             return None, words.render("voz_no_servidor.fala_sem_pacote", {})
         except OSError as error:
             return None, words.render("voz_no_servidor.fala_sem_alto_falantes",
                                       {"motivo": str(error)})
-    return Speaker(voice, output, on_speaking), line
+    return Speaker(voice, output, words, on_speaking), line
 
 
 class SpeechHub:

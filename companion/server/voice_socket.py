@@ -152,7 +152,7 @@ class VoiceHub:
     def _microphone_on(self, listener: Any) -> str | None:
         try:
             if self.microphone is None:
-                self.microphone = Microphone(listener.feed)
+                self.microphone = Microphone(listener.feed, self.words)
             self.microphone.start()
         except VoiceUnavailable as error:
             return error.message

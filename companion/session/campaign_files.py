@@ -33,7 +33,7 @@ def campaign_rules(path: str | Path, tables: Tables) -> tuple[overlay.Overrides,
     read without writing the file."""
     with _campaign_file(path, tables) as (log, _meta):
         found = log.house_rules()
-    settled = overlay.settle(tables, overlay.load(found[1]) if found else {})
+    settled = overlay.settle(tables, overlay.load(found[1], tables.narration) if found else {})
     return settled.overrides, settled.tables
 
 

@@ -125,7 +125,7 @@ class Opening(Core):
             change = overlay.patched(self.shipped, {}, created)
             return overlay.Settled(change.overrides, change.tables, ())
         stored = self._log.house_rules()
-        return overlay.settle(self.shipped, overlay.load(stored[1]) if stored else {})
+        return overlay.settle(self.shipped, overlay.load(stored[1], self.shipped.narration) if stored else {})
 
     def _start(self) -> list[EventDict]:
         """A session just created rolls its initial weather (RULES.md: at the start of the

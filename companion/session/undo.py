@@ -47,7 +47,7 @@ class Undo(Core):
         """The GM's rules as they were before the rules change `target`, and what going back
         to them changes."""
         found = self._log.house_rules(target.n - 1)
-        settled = overlay.settle(self.shipped, overlay.load(found[1]) if found else {})
+        settled = overlay.settle(self.shipped, overlay.load(found[1], self.shipped.narration) if found else {})
         changes = version.changes(version.rule_files(self.tables),
                                   version.rule_files(settled.tables))
         return overlay.Change(settled.overrides, settled.tables, tuple(

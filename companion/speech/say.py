@@ -36,7 +36,7 @@ def say_text(text: str, tables: Tables, wav: str | None, out: TextIO, err: TextI
                                       {"arquivo": wav, "segundos": f"{seconds:.1f}"}), file=out)
         return 0
     try:
-        speakers = Speakers()
+        speakers = Speakers(tables.narration)
     except (ImportError, OSError) as error:
         print(_error(tables, tables.narration.render("ferramentas.falar_sem_alto_falantes",
                                                      {"motivo": str(error)})), file=err)

@@ -16,6 +16,7 @@ from collections import OrderedDict, deque
 from typing import Any, Callable, Hashable, Iterable, Protocol
 
 from companion.speech.voices import Audio, Voice
+from companion.tables.narration import Narrator
 
 log = logging.getLogger(__name__)
 REMEMBERED = 4096  # keys kept to refuse a second saying
@@ -33,20 +34,21 @@ class Output(Protocol):
 class Speakers:
     """The laptop's speakers through PortAudio (sounddevice, from the voice extra)."""
 
-    def __init__(self) -> None:
+    def __init__(self, words: Narrator) -> None:
         """Raises OSError when there is nothing to play on (no PortAudio, no output device),
-        its message in Portuguese (the GM reads it in the Voz panel); the library's own words
-        go to the log. ImportError: the voice extra is not installed."""
+        its message in `words` (tables/narracao/fala_erros.yaml: the GM reads it in the Voz
+        panel); the library's own words go to the log. ImportError: the voice extra is not
+        installed."""
         try:
             import sounddevice
         except OSError as error:  # the PortAudio library itself is missing
             log.info("PortAudio: %s", error)
-            raise OSError("a biblioteca de som PortAudio não está instalada (libportaudio2)") from None
+            raise OSError(words.render("fala_erros.sem_portaudio", {})) from None
         try:
             sounddevice.query_devices(kind="output")
         except Exception as error:  # PortAudioError: no default output device
-            log.info("sem saída de som: %s", error)
-            raise OSError("nenhuma saída de som neste computador") from None
+            log.info(words.render("fala_erros.sem_saida_de_som_registro", {"erro": str(error)}))
+            raise OSError(words.render("fala_erros.sem_saida_de_som", {})) from None
         self._sd = sounddevice
 
     def play(self, pieces: Iterable[Audio], stop: threading.Event) -> None:
@@ -74,12 +76,14 @@ _STOP = object()
 
 
 class Speaker:
-    """The laptop's queue of things to say."""
+    """The laptop's queue of things to say (its log lines in `words`,
+    tables/narracao/fala_erros.yaml)."""
 
-    def __init__(self, voice: Voice, output: Output,
+    def __init__(self, voice: Voice, output: Output, words: Narrator,
                  on_speaking: Callable[[bool], None] | None = None) -> None:
         self.voice = voice
         self._output = output
+        self._words = words
         self._on_speaking = on_speaking
         self._queue: queue.Queue[Any] = queue.Queue()
         self._known: OrderedDict[Hashable, None] = OrderedDict()
@@ -148,7 +152,7 @@ class Speaker:
         try:
             self._output.play(self.voice.stream(text), self._stop_now)
         except Exception:  # the speaker must survive a bad text or a lost sound card
-            log.exception("falha ao falar %r", text)
+            log.exception(self._words.render("fala_erros.falha_ao_falar", {"texto": repr(text)}))
         finally:
             self._tell(False)
 
@@ -157,8 +161,8 @@ class Speaker:
             try:
                 self._on_speaking(speaking)
             except Exception:
-                log.exception("falha ao avisar que a fala %s", "começou" if speaking
-                              else "acabou")
+                log.exception(self._words.render("fala_erros.falha_ao_avisar",
+                                                 {"comecou": speaking}))
 
 
 class Recorder:

@@ -56,7 +56,7 @@ def width(expression: Expression, lists: Mapping[str, Sequence[str]],
     if isinstance(expression, (Seq, Permutation)):
         widths = [width(item, lists, rules) for item in expression.items]
         return 0 if 0 in widths else max(widths, default=1)
-    raise TypeError(f"expressão desconhecida: {expression!r}")
+    raise TypeError(f"unknown hassil expression: {expression!r}")
 
 
 def pick(expression: Expression, index: int, lists: Mapping[str, Sequence[str]],
@@ -78,7 +78,7 @@ def pick(expression: Expression, index: int, lists: Mapping[str, Sequence[str]],
             index -= size
     if isinstance(expression, (Seq, Permutation)):
         return " ".join(pick(item, index, lists, rules) for item in expression.items)
-    raise TypeError(f"expressão desconhecida: {expression!r}")
+    raise TypeError(f"unknown hassil expression: {expression!r}")
 
 
 def _list_texts(slot_list: Any, config: VoiceConfig) -> list[str] | None:

@@ -41,14 +41,17 @@ def wav_chunks(path: str | Path, narration: Narrator,
 
 
 class Microphone:
-    """The laptop's microphone through PortAudio (sounddevice), chunks to a callback."""
+    """The laptop's microphone through PortAudio (sounddevice), chunks to a callback; its
+    refusals are said with `narration` (tables/narracao/voz_erros.yaml)."""
 
-    def __init__(self, on_chunk: Callable[[bytes], None], frames: int = CHUNK_FRAMES) -> None:
+    def __init__(self, on_chunk: Callable[[bytes], None], narration: Narrator,
+                 frames: int = CHUNK_FRAMES) -> None:
+        self._words = narration
         try:
             import sounddevice
         except (ImportError, OSError) as error:
-            raise VoiceUnavailable(f"microfone indisponível: {error}; instale a voz com "
-                                   "pip install -e .[voz] (e libportaudio2)") from None
+            raise VoiceUnavailable(narration.render("voz_erros.sem_sounddevice", {
+                "erro": str(error)})) from None
         self._sd = sounddevice
         self._on_chunk = on_chunk
         self._frames = frames
@@ -66,7 +69,8 @@ class Microphone:
                 self._stream.start()
             except Exception as error:  # PortAudio: no device, busy device
                 self._stream = None
-                raise VoiceUnavailable(f"não consegui abrir o microfone ({error})") from None
+                raise VoiceUnavailable(self._words.render("voz_erros.microfone_nao_abriu", {
+                    "erro": str(error)})) from None
 
     def stop(self) -> None:
         with self._lock:

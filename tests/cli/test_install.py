@@ -65,7 +65,7 @@ def test_the_wheel_carries_the_tables_and_the_pages(installed: Path) -> None:
     assert found.returncode == 0, found.stderr
     tables, web = (Path(line) for line in found.stdout.splitlines())
     assert installed in tables.parents and (tables / "relatorio.yaml").is_file()
-    assert installed in web.parents and (web / "jogador.html").is_file()
+    assert installed in web.parents and (web / "templates" / "jogador.html").is_file()
 
 
 def test_installed_mesa_serves_from_any_folder_with_the_campaign_in_the_gms_folder(

@@ -93,7 +93,8 @@ def test_the_gm_gives_the_campaign_a_region_from_the_phone(table: Table, tmp_pat
         gm.get_by_role("button", name="Exportar arquivo").click()
     saved = tmp_path / "baixado.yaml"
     download.value.save_as(saved)
-    assert overlay.load(saved.read_text(encoding="utf-8")) == table.session.overrides
+    words = table.session.tables.narration
+    assert overlay.load(saved.read_text(encoding="utf-8"), words) == table.session.overrides
     bad = tmp_path / "ruim.yaml"
     bad.write_text("casa: {luz: {tocha: {turnos: -2}}}\n", encoding="utf-8")
     before = dict(table.session.overrides)
@@ -103,7 +104,7 @@ def test_the_gm_gives_the_campaign_a_region_from_the_phone(table: Table, tmp_pat
     assert "'luz.tocha.turnos' deveria ser" in status.inner_text()
     assert table.session.overrides == before
     good = tmp_path / "boa.yaml"
-    good.write_text(overlay.export_text({"casa": {"luz": {"tocha": {"turnos": 3}}}}),
+    good.write_text(overlay.export_text({"casa": {"luz": {"tocha": {"turnos": 3}}}}, words),
                     encoding="utf-8")
     gm.set_input_files("#rules-import", str(good))
     wait_until(lambda: table.session.tables.get("casa", "luz", "tocha", "turnos") == 3,

@@ -378,7 +378,7 @@ def test_export_then_import_into_a_new_campaign_gives_the_same_rules(
     assert cli("regras", "exportar", "--db", first, "--saida", exported) == 0
     text = exported.read_text(encoding="utf-8")
     assert text.startswith("#") and "casa:\n  luz:\n    tocha:\n      turnos: 2\n" in text
-    assert overlay.load(text) == {**TORCH_2, **REGION}
+    assert overlay.load(text, tables.narration) == {**TORCH_2, **REGION}
     # into a campaign that exists: one logged, undoable change
     Session.open(second, 4, tables).close()
     assert cli("regras", "importar", "--db", second, exported) == 0
@@ -391,7 +391,7 @@ def test_export_then_import_into_a_new_campaign_gives_the_same_rules(
     assert imported.overrides == {}
     imported.close()
     # a new campaign made from the file
-    created = Session.open(third, 5, tables, rules=overlay.load(text))
+    created = Session.open(third, 5, tables, rules=overlay.load(text, tables.narration))
     assert created.overrides == {**TORCH_2, **REGION}
     created.close()
     assert cli("regras", "exportar", "--db", third) == 0
@@ -427,7 +427,7 @@ def test_import_is_refused_while_a_server_has_the_campaign_open(
     db = tmp_path / "a.db"
     Session.open(db, 3, tables).close()
     exported = tmp_path / "regras.yaml"
-    exported.write_text(overlay.export_text(TORCH_2), encoding="utf-8")
+    exported.write_text(overlay.export_text(TORCH_2, tables.narration), encoding="utf-8")
     lock = ServerLock(db)
     assert lock.acquire("http://192.168.0.12:5000/mestre")
     try:
@@ -444,7 +444,7 @@ def test_rules_at_creation_only(tmp_path: Path, tables: Tables,
                                 capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "a.db"
     exported = tmp_path / "regras.yaml"
-    exported.write_text(overlay.export_text(TORCH_2), encoding="utf-8")
+    exported.write_text(overlay.export_text(TORCH_2, tables.narration), encoding="utf-8")
     Session.open(db, 3, tables).close()
     assert cli("shell", "--db", db, "--regras", exported) == 2
     assert "regras importar" in capsys.readouterr().err

@@ -133,9 +133,9 @@ class SlowVoice:
             yield Audio(16000, b"\x01\x00" * 160)
 
 
-def test_each_announcement_is_said_once_in_order() -> None:
+def test_each_announcement_is_said_once_in_order(tables: Tables) -> None:
     voice = SlowVoice()
-    speaker = Speaker(voice, Recorder())
+    speaker = Speaker(voice, Recorder(), tables.narration)
     try:
         assert speaker.say(1, "A tocha apagou.")
         assert speaker.say(2, "A magia escudo terminou.")
@@ -164,11 +164,11 @@ class HeldVoice(SlowVoice):
         yield Audio(16000, b"\x01\x00" * 160)
 
 
-def test_saying_returns_while_the_voice_is_still_speaking() -> None:
+def test_saying_returns_while_the_voice_is_still_speaking(tables: Tables) -> None:
     """`say` only queues: five announcements are handed over while the voice is held in the
     middle of the first (a `say` that waited for the voice would never return here)."""
     voice = HeldVoice()
-    speaker = Speaker(voice, Recorder())
+    speaker = Speaker(voice, Recorder(), tables.narration)
     caller = threading.Thread(target=lambda: [speaker.say(k, f"aviso {k}") for k in range(5)])
     try:
         caller.start()
@@ -183,11 +183,11 @@ def test_saying_returns_while_the_voice_is_still_speaking() -> None:
         speaker.close()
 
 
-def test_silence_stops_and_empties_the_queue() -> None:
+def test_silence_stops_and_empties_the_queue(tables: Tables) -> None:
     voice = SlowVoice(seconds=2.0)
     recorder = Recorder(seconds_per_piece=0.2)
     speaking: list[bool] = []
-    speaker = Speaker(voice, recorder, on_speaking=speaking.append)
+    speaker = Speaker(voice, recorder, tables.narration, on_speaking=speaking.append)
     try:
         for key in range(5):
             speaker.say(key, f"aviso {key}")
@@ -205,7 +205,8 @@ def test_silence_stops_and_empties_the_queue() -> None:
         speaker.close()
 
 
-def test_a_failing_voice_does_not_stop_the_speaker() -> None:
+def test_a_failing_voice_does_not_stop_the_speaker(
+        tables: Tables, caplog: pytest.LogCaptureFixture) -> None:
     class Broken:
         name = "quebrada"
 
@@ -214,13 +215,16 @@ def test_a_failing_voice_does_not_stop_the_speaker() -> None:
             yield  # pragma: no cover
 
     done = threading.Event()
-    speaker = Speaker(Broken(), Recorder(), on_speaking=lambda on: None if on else done.set())
+    speaker = Speaker(Broken(), Recorder(), tables.narration,
+                      on_speaking=lambda on: None if on else done.set())
     try:
-        speaker.say(1, "primeiro")
-        assert done.wait(5)
-        assert speaker.wait_idle(5)
+        with caplog.at_level("ERROR", logger="companion.speech.speaker"):
+            speaker.say(1, "primeiro")
+            assert done.wait(5)
+            assert speaker.wait_idle(5)
     finally:
         speaker.close()
+    assert "falha ao falar 'primeiro'" in caplog.text
 
 
 def test_symbols_on_the_screen_are_said_as_words(tables: Tables) -> None:

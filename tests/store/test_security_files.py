@@ -76,10 +76,11 @@ def test_the_https_key_and_certificate_are_the_owners_alone(tmp_path: Path,
 
 # ---------------------------------------------------------------------------- rules imports
 
-def test_yaml_aliases_are_refused_before_anything_is_built() -> None:
+def test_yaml_aliases_are_refused_before_anything_is_built(tables: Tables) -> None:
     with pytest.raises(TableError, match="âncoras ou apelidos"):
-        overlay.load_import(ALIAS_BOMB, "bomba.yaml")
-    assert overlay.load_import("casa.yaml:\n  luz: {}\n") == {"casa.yaml": {"luz": {}}}
+        overlay.load_import(ALIAS_BOMB, tables.narration, "bomba.yaml")
+    assert overlay.load_import("casa.yaml:\n  luz: {}\n", tables.narration) == \
+        {"casa.yaml": {"luz": {}}}
 
 
 def test_the_alias_bomb_is_refused_by_the_server(server: RunningServer,

@@ -169,6 +169,32 @@ def test_laptop_microphone_follows_the_mode_and_says_when_it_is_missing(
         running.stop()
 
 
+def test_the_laptop_microphones_refusals_are_the_tables_words(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the sounddevice package, and with a microphone PortAudio cannot open, the GM is
+    told why (tables/narracao/voz_erros.yaml), not Python's or PortAudio's words alone."""
+    import types
+
+    from companion.voice.recognizer import VoiceUnavailable
+    from companion.voice.sources import Microphone
+
+    monkeypatch.setitem(sys.modules, "sounddevice", None)  # `import sounddevice` fails
+    with pytest.raises(VoiceUnavailable) as missing:
+        Microphone(lambda _chunk: None, NARRATION)
+    assert missing.value.message.startswith("microfone indisponível: ")
+    assert missing.value.message.endswith("; instale a voz com pip install -e .[voz] "
+                                          "(e libportaudio2)")
+
+    def busy(**_options: Any) -> None:
+        raise OSError("Device unavailable")
+
+    monkeypatch.setitem(sys.modules, "sounddevice", types.SimpleNamespace(RawInputStream=busy))
+    microphone = Microphone(lambda _chunk: None, NARRATION)
+    with pytest.raises(VoiceUnavailable) as refused:
+        microphone.start()
+    assert refused.value.message == "não consegui abrir o microfone (Device unavailable)"
+
+
 def test_a_typed_command_does_not_wait_for_recognition(voiced: Any, audio: dict[str, Path],
                                                        tmp_path: Path) -> None:
     """Recognition runs on the listener's thread: a command typed while a long stretch of
