@@ -507,10 +507,12 @@ DUNGEON_NIGHT = ["personagem Ana pv 12 sanidade 6", "personagem Bia pv 10", "mas
 
 def test_every_dungeon_arrival_is_a_row_of_encounters_as_each_viewer_saw_it(
         tmp_path: Path, tables: Tables) -> None:
-    """Seed 4: monsters reach the party's room on turn 1 and at hour 4 of the sleep (public),
-    and an adjacent room at hour 3 (the GM's): the GM's report has three rows, a player's the
-    two she saw."""
-    session = Session.open(tmp_path / "m.db", 4, tables)
+    """Seed 7: monsters reach the party's room during the turns and later in the sleep
+    (public), and an adjacent room at hour 2 (the GM's); no travel encounter in the rounds
+    the night crosses: the GM's report has three rows, a player's the two she saw. (The seed
+    moved from 4 when the travel rounds that begin during the sleep got their own weather
+    and encounter dice.)"""
+    session = Session.open(tmp_path / "m.db", 7, tables)
     play(session, DUNGEON_NIGHT)
     events = session.events_since(0)
     public = [e for e in events if e["visibility"] == "public"
