@@ -556,3 +556,19 @@ def test_the_report_counts_every_dungeon_turn_and_joins_sentences(tmp_path: Path
     page = build.html(open_campaign(session.db_path), tables)
     assert ".;" not in page
     session.close()
+
+
+def test_a_private_insanity_stays_off_the_other_players_report(tmp_path: Path,
+                                                              tables: Tables) -> None:
+    """The panic's effect is private by default: the Insanidade it leaves is in Ana's and the
+    GM's report, never in Bia's (one visibility per fact, issue 26)."""
+    session = Session.open(tmp_path / "i.db", 5, tables)
+    play(session, ["personagem Ana pv 12 sanidade 1", "personagem Bia pv 10", "pânico Ana",
+                   "responder 20"])
+    for viewer, name, shown in (("gm", None, ("Insanidade",)),
+                                ("player:ana", "Ana", ("Insanidade",)),
+                                ("player:bia", "Bia", ())):
+        marks = {c.name: c.conditions for c in
+                 _report(session, tables, None, viewer, name).characters}
+        assert marks["Ana"] == shown, viewer
+    session.close()
