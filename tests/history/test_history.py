@@ -179,8 +179,8 @@ def test_rewording_the_narration_is_no_change_of_the_rules(tmp_path: Path,
                                                            tables: Tables) -> None:
     db = tmp_path / "campanha.db"
     Session.open(db, 5, tables).close()
-    reworded = changed_rules(tmp_path, "narracao/desfazer.yaml", "Desfeito: '{{ texto }}'",
-                             "Voltou atrás: '{{ texto }}'")
+    reworded = changed_rules(tmp_path, "narracao/desfazer.yaml", "desfeito: \"Desfeito: ",
+                             "desfeito: \"Voltou atrás: ")
     reopened = Session.open(db, None, reworded)
     assert reopened.opening == []
     reopened.close()
@@ -644,14 +644,14 @@ def test_a_reworded_sentence_reads_reworded_in_the_past_for_everyone(tmp_path: P
     session.join_player("Ana")
     play(session, ["rolar 1d20", "desfazer"])
     session.close()
-    reworded = changed_rules(tmp_path, "narracao/desfazer.yaml", "Desfeito: '{{ texto }}'",
-                             "Voltou atrás: '{{ texto }}'")
+    reworded = changed_rules(tmp_path, "narracao/desfazer.yaml", "desfeito: \"Desfeito: ",
+                             "desfeito: \"Voltou atrás: ")
     campaign = open_campaign(db, reworded)
-    for viewer in ("gm", "player:ana"):
+    for viewer, undone in (("gm", "'rolar 1d20'"), ("player:ana", "a rolagem de 1d20")):
         _start, found = entries(campaign, find_session(campaign, None), reworded, viewer)
         said = [e["text"] for entry in found for e in entry.events
                 if e["command"] == "desfazer"]
-        assert said == ["Voltou atrás: 'rolar 1d20'"], (viewer, said)
+        assert said == [f"Voltou atrás: {undone}"], (viewer, said)
 
 
 def test_readers_never_write_a_campaign_this_release_wrote(tmp_path: Path,
