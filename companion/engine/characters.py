@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass, replace
+from typing import Mapping
 
+from companion.tables import protocol
 from companion.engine.exhaustion import EXHAUSTION_EDGE, EXHAUSTION_NO_MODIFIERS, ExhaustionTable
 from companion.engine.model import Character, State
 from companion.tables.errors import CommandRejected
@@ -90,3 +92,25 @@ def edge_for(character: Character, tables: Tables, now: int) -> str | None:
         return EXHAUSTION_EDGE
     return next((c.edge for c in character.lasting if c.edge and c.since <= now < c.until),
                 None)
+
+
+def seen_conditions(character: Character, viewer: str) -> list[str]:
+    """The character's conditions `viewer` may see (each keeps who sees it)."""
+    return [c for c in character.conditions
+            if protocol.may_see(character.condition_visibility.get(c, protocol.PUBLIC), viewer)]
+
+
+def seen_damage(character: Character, viewer: str) -> dict[str, int]:
+    """The attribute damage `viewer` may see: all of it for the GM and the character's
+    player, without its private part (a private panic effect's) for the others."""
+    own = protocol.may_see(protocol.player_key(character.id), viewer)
+    shown = {k: int(v) - (0 if own else int(character.private_damage.get(k, 0)))
+             for k, v in character.attribute_damage.items()}
+    return {k: v for k, v in shown.items() if v > 0}
+
+
+def kept_private(private: Mapping[str, int], damage: Mapping[str, int]) -> dict[str, int]:
+    """The private part of each attribute's damage once the damage is `damage` (healed or
+    set by the GM): never more than the damage left (the public part heals first)."""
+    kept = {k: min(int(v), int(damage.get(k, 0))) for k, v in private.items()}
+    return {k: v for k, v in kept.items() if v > 0}

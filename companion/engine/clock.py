@@ -14,7 +14,11 @@ this order:
    that ended — travel.end_of_day (the day without rest, Tabela I, the new day's region);
 4. the `rounds_ended` hooks with how many travel rounds ended (each 4 h of the clock, possibly
    0) — conditions.round_harm (Tabela F row 7's ticks), travel.warn_last_round (the day's last
-   round began without a rest that day);
+   round began without a rest that day); then, with the clock at that round's start, the
+   `round_began` hooks — rounds.round_begun_away (a round that begins while the party is in a
+   dungeon or a chase has its weather and encounter check there, once). Steps 3 and 4 go
+   boundary by boundary, in the clock's order (a midnight is also a round's start: the day
+   ends first);
 5. a character's lasting conditions (`Character.lasting`, e.g. Tabela H 7's DESV for two rounds)
    end when the clock reaches their `until` minute, saying so (this module's own).
 
@@ -51,6 +55,7 @@ class ClockHooks:
     dungeon_turns: list[Hook] = field(default_factory=list)
     day_ended: list[Hook] = field(default_factory=list)
     rounds_ended: list[Hook] = field(default_factory=list)
+    round_began: list[Hook] = field(default_factory=list)
     round_minutes: Length = _unmeasured
     turn_minutes: Length = _unmeasured
 
@@ -84,6 +89,13 @@ def on_rounds_ended(hook: Hook) -> Hook:
     return hook
 
 
+def on_round_began(hook: Hook) -> Hook:
+    """Call hook(state, scratch, round of the day) at each travel round's start the clock
+    crosses (after the `rounds_ended` hooks), with the clock at that start."""
+    HOOKS.round_began.append(hook)
+    return hook
+
+
 def day_of(state: State) -> int:
     """The day of the session, from 1."""
     return state.minutes // MINUTES_PER_DAY + 1
@@ -104,11 +116,7 @@ def pass_time(state: State, scratch: Scratch, minutes: int, *, advancing: bool =
                                               advance_waited=False))
     if state.dungeon.active:
         state = _dungeon_turns(state, scratch, minutes)
-    start = state.minutes
-    state = _cross_midnights(state, scratch, state.minutes + minutes)
-    rounds = state.minutes // length - start // length
-    for hook in HOOKS.rounds_ended:
-        state = hook(state, scratch, rounds)
+    state = _walk(state, scratch, state.minutes + minutes, length)
     return expire_lasting(state, scratch)
 
 
@@ -137,15 +145,39 @@ def _dungeon_turns(state: State, scratch: Scratch, minutes: int) -> State:
     return state
 
 
-def _cross_midnights(state: State, scratch: Scratch, end: int) -> State:
-    """Step to each midnight before `end`, ending that day there; then stop at `end`."""
-    while day_of(state) * MINUTES_PER_DAY <= end:
-        ending = day_of(state)
-        state = replace(state, minutes=ending * MINUTES_PER_DAY)
-        for hook in HOOKS.day_ended:
-            state = hook(state, scratch, ending)
+def _walk(state: State, scratch: Scratch, end: int, length: int) -> State:
+    """Step to each midnight and each travel round's start up to `end`, in the clock's order:
+    at a midnight the day ends; at a round's start the round that ended is told to the
+    `rounds_ended` hooks, then the `round_began` hooks see the new one. Then stop at `end`
+    (no round ended: the `rounds_ended` hooks still hear it, with 0)."""
+    crossed = False
+    while True:
+        midnight = day_of(state) * MINUTES_PER_DAY
+        boundary = (state.minutes // length + 1) * length
+        step = min(midnight, boundary)
+        if step > end:
+            break
+        state = replace(state, minutes=step)
+        if step == midnight:
+            for hook in HOOKS.day_ended:
+                state = hook(state, scratch, day_of(state) - 1)
+        if step == boundary:
+            crossed = True
+            state = _round_boundary(state, scratch, length)
+    if not crossed:
+        for hook in HOOKS.rounds_ended:
+            state = hook(state, scratch, 0)
     return replace(state, minutes=end)
 
 
+def _round_boundary(state: State, scratch: Scratch, length: int) -> State:
+    for ended in HOOKS.rounds_ended:
+        state = ended(state, scratch, 1)
+    number = (state.minutes % MINUTES_PER_DAY) // length + 1
+    for began in HOOKS.round_began:
+        state = began(state, scratch, number)
+    return state
+
+
 __all__ = ["HOOKS", "MINUTES_PER_DAY", "MINUTES_PER_HOUR", "day_of", "measure", "on_day_ended", "on_dungeon_turns",
-           "on_rounds_ended", "pass_time"]
+           "on_round_began", "on_rounds_ended", "pass_time"]

@@ -72,9 +72,15 @@ class Character:
     mods: Mapping[str, int] = field(default_factory=dict)  # for des con int sab car
     afflictions: tuple[Affliction, ...] = ()
     attribute_damage: Mapping[str, int] = field(default_factory=dict)
+    # the part of attribute_damage only the character's player and the GM see (a panic
+    # effect's, RULES.md "Panic"), per attribute; never more than attribute_damage's
+    private_damage: Mapping[str, int] = field(default_factory=dict)
     hit_die: int | None = None  # sides of the character's hit die (None: casa.yaml's)
     rest_rounds_owed: int = 0  # forced-march failure: rounds of rest before other activities
     conditions: tuple[str, ...] = ()  # free-text lasting effects (DESV, tornozelo torcido…)
+    # who sees a condition that not everyone sees (Insanidade from a private panic effect:
+    # "player:<id>"); a condition not named here is public
+    condition_visibility: Mapping[str, Visibility] = field(default_factory=dict)
     lasting: tuple[Lasting, ...] = ()  # conditions with an end (clock.pass_time removes them)
     # made by name alone (a player's join, `personagem Nome`): the sheet is still the house
     # defaults, and the first `personagem` with values sets it as a creation does (party.py)

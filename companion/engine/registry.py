@@ -37,6 +37,7 @@ from companion.engine.procedures import (  # noqa: F401  (each registers its com
     questions,
     rest,
     roster,
+    rounds,
     tally,
     travel,
     weather,
@@ -78,6 +79,7 @@ clock.on_dungeon_turns(light.tick_timers)
 clock.on_day_ended(travel.end_of_day)
 clock.on_rounds_ended(conditions.round_harm)
 clock.on_rounds_ended(travel.warn_last_round)
+clock.on_round_began(rounds.round_begun_away)
 
 
 def _round_minutes(scratch: Scratch) -> int:

@@ -88,7 +88,7 @@ from companion.engine.procedures.travel import (
     round_of,
 )
 from companion.engine.procedures.weather import WeatherRules, weather_text
-from companion.engine.characters import edge_for, modifier
+from companion.engine.characters import edge_for, modifier, seen_conditions, seen_damage
 from companion.engine.prompting import prompt_to_dict
 from companion.engine.scratch import Scratch
 from companion.engine.terrain import terrain_name
@@ -253,9 +253,10 @@ def _character(state: State, character: Character, viewer: str,
         "municao": character.ammo,
         "aflicoes": [a.name for a in character.afflictions
                      if protocol.may_see(a.visibility, viewer)],
-        "condicoes": list(character.conditions) + [_lasting_text(e, scratch) for e in lasting],
+        "condicoes": seen_conditions(character, viewer)
+        + [_lasting_text(e, scratch) for e in lasting],
         "condicoes_temporarias": lasting,
-        "dano_atributos": {k: v for k, v in character.attribute_damage.items() if v},
+        "dano_atributos": seen_damage(character, viewer),
     }
     if detailed:
         shown.update({

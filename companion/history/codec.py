@@ -18,7 +18,7 @@ from companion.tables import protocol
 from companion.engine import State
 from companion.tables.errors import CompanionError
 
-FORMAT = 4  # the format `encode` writes; raise it (and add a migration) when State changes shape
+FORMAT = 5  # the format `encode` writes; raise it (and add a migration) when State changes shape
 
 
 def _afflictions_seen_by_their_player(raw: dict[str, Any]) -> dict[str, Any]:
@@ -54,11 +54,30 @@ def _no_round_waited(raw: dict[str, Any]) -> dict[str, Any]:
     return raw
 
 
+PANIC_ATTRIBUTE = "sab"  # the only attribute a shipped rule damages by panic (Tabela J 8-10)
+
+
+def _panic_facts_keep_who_sees_them(raw: dict[str, Any]) -> dict[str, Any]:
+    """Format 4 → 5: a character's conditions and attribute damage keep who sees them
+    (`condition_visibility`, `private_damage`; RULES.md "Panic": one visibility per fact).
+    A format 4 state had neither. Its Wisdom damage came from a panic effect (no other rule
+    deals it), private by the house default: it becomes its player's and the GM's, so an
+    upgrade never exposes it; its conditions stay public (which of them a panic left cannot
+    be told without the rules of that time)."""
+    for character in raw.get("party", []):
+        damage = character.get("attribute_damage") or {}
+        wisdom = int(damage.get(PANIC_ATTRIBUTE, 0) or 0)
+        character["private_damage"] = {PANIC_ATTRIBUTE: wisdom} if wisdom > 0 else {}
+        character["condition_visibility"] = {}
+    return raw
+
+
 # format → the function that turns a decoded JSON object of that format into the next format's
 MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
     1: _afflictions_seen_by_their_player,
     2: _new_fields_take_their_defaults,
     3: _no_round_waited,
+    4: _panic_facts_keep_who_sees_them,
 }
 
 _encoder = msgspec.json.Encoder()

@@ -12,8 +12,9 @@ text was rendered (the narration code and the words only the text used). A viewe
   button never answers a newer prompt). Wherever an id reaches the player — an event's data, a
   view's `pedidos`, a text, a refusal — it is that player's number; another's prompt is none;
 - **its undo numbers**: an undo names the undone command by the viewer's number of the first
-  event of it the viewer saw (None when it saw none), and quotes it by name and arguments as
-  that viewer may read it (`quote`), never by the words someone typed;
+  event of it the viewer saw (None when it saw none), and says it as people say what was done
+  (`describe`, tables/narracao/desfeitos.yaml; its quote by name and arguments, `quote`, when
+  the command has no sentence), never by the words someone typed;
 - **its texts**: every event the log knows how it was written (its narration code and words)
   is rendered again from today's tables/narracao/, with the viewer's numbers — a reworded
   sentence reads reworded in the past too; an event with no code (a prompt's own words) keeps
@@ -45,6 +46,9 @@ PROMPT_IDS_PARAMS = ("substituidos",)
 UNDONE = "desfeito"  # an undo's data: the number of the command it undid
 INNER = "dentro"  # a refusal's params: the refusal it wraps ({"code", "params"})
 DC_WORD = "dificuldade"  # how a quoted command says its `dc`
+DESCRIBED = "descricao"  # an undo's param for a player: the undone command described
+DESCRIPTIONS = "desfeitos"  # tables/narracao/desfeitos.yaml: one sentence per command
+ANY_COMMAND = "qualquer_comando"  # its sentence for a command that has none of its own
 
 
 @dataclass(frozen=True)
@@ -202,22 +206,24 @@ class Projection:
         data = self.data(event.data)
         if isinstance(data, dict) and UNDONE in data:
             data = {**data, UNDONE: self._undone_number(data[UNDONE])}
-            quoted = self._quoted(event.data[UNDONE])
-            if quoted is not None and "texto" in data:
-                data["texto"] = quoted
+            command = self._command(event.data[UNDONE])
+            if command is not None and "texto" in data:
+                data["texto"] = self.quote(command)
+                data[DESCRIBED] = self.describe(command)
         wire["data"] = data
-        wire["text"] = self._text(event, quoted_text=data.get("texto") if isinstance(
-            data, dict) and UNDONE in data else None)
+        undo = isinstance(data, dict) and UNDONE in data
+        wire["text"] = self._text(event, quoted_text=data.get("texto") if undo else None,
+                                  described=data.get(DESCRIBED) if undo else None)
         return wire
 
     def _undone_number(self, command_n: Any) -> int | None:
         return self._first_seen.get(command_n) if isinstance(command_n, int) else None
 
-    def _quoted(self, command_n: Any) -> str | None:
-        command = self._lookup(command_n) if isinstance(command_n, int) else None
-        return self.quote(command) if command is not None else None
+    def _command(self, command_n: Any) -> Quoted | None:
+        return self._lookup(command_n) if isinstance(command_n, int) else None
 
-    def _text(self, event: StoredEvent, quoted_text: str | None) -> str:
+    def _text(self, event: StoredEvent, quoted_text: str | None,
+              described: str | None = None) -> str:
         """The event's text for this viewer, rendered again from today's narration with the
         viewer's numbers (as stored when the log has no code for it, or today's template no
         longer fits what the event said)."""
@@ -227,6 +233,8 @@ class Projection:
         said = self.params(params)
         if quoted_text is not None:
             said["texto"] = quoted_text
+        if described is not None:
+            said[DESCRIBED] = described
         try:
             return self.tables.narration.render(event.code, said)
         except TableError:
@@ -299,6 +307,23 @@ class Projection:
             if said != [] and said[-1] not in words:  # 'acender tocha', not '… acender'
                 words += said
         return " ".join(word for word in words if word)
+
+    def describe(self, command: Quoted) -> str:
+        """A command said as people say what was done ('o teste de Destreza de Bruno
+        (dificuldade 15)'): its sentence in tables/narracao/desfeitos.yaml, with its arguments
+        (a prompt in the reader's own numbers, None for another's); a command with none (or
+        one its sentence cannot say) by its quote (`desfeitos.qualquer_comando`)."""
+        narration = self.tables.narration
+        code = f"{DESCRIPTIONS}.{command.name}"
+        params = dict(command.args)
+        if "pedido" in params:
+            params["pedido"] = self._prompt(params["pedido"])
+        if code in narration.codes:
+            try:
+                return narration.render(code, params)
+            except TableError:
+                pass
+        return narration.render(f"{DESCRIPTIONS}.{ANY_COMMAND}", {"citacao": self.quote(command)})
 
     def _argument(self, key: str, value: Any) -> list[str]:
         if isinstance(value, bool):

@@ -166,7 +166,8 @@ def label(words: FormWords, stem: str, path: tuple[str, ...]) -> str:
 
 def regions(shipped: Tables, tables: Tables) -> list[dict[str, Any]]:
     """The regions in force, each with its id, name, terrain, whether it is a terrain's
-    default one (it cannot be deleted), its die and rows."""
+    default one (it cannot be deleted), its preposition ('' for none: "em"), its die and
+    rows."""
     terrains = tables.piece(TerrainNames).names()
     found = []
     encounters = tables.piece(EncounterTables)
@@ -176,6 +177,7 @@ def regions(shipped: Tables, tables: Tables) -> list[dict[str, Any]]:
             "id": key, "nome": encounters.name(key, terrains),
             "terreno": region.terreno_de(key), "padrao": key in terrains,
             "tabela": encounters.table_name(key, terrains), "dados": region.dados,
+            "preposicao": region.preposicao or "",
             "linhas": [{"linha": str(row), **_row(raw[key]["linhas"][row])}
                        for row in raw[key]["linhas"]],
             "mudada": key in overlay.diff(shipped.files["encontros"]["regioes"],
@@ -216,4 +218,5 @@ def view(shipped: Tables, tables: Tables, overrides: Mapping[str, Any]) -> dict[
             "campos": fields(shipped, tables),
             "regioes": regions(shipped, tables),
             "terrenos": tables.piece(TerrainNames).names(),
+            "preposicoes": list(tables.piece(EncounterTables).preposicoes),
             "textos": dict(words.regioes)}

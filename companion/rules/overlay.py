@@ -15,6 +15,7 @@ shipped value (or to remove what the GM added, such as a region).
 from __future__ import annotations
 
 import copy
+import dataclasses
 import re
 from dataclasses import dataclass, replace
 from typing import Any, Mapping
@@ -177,7 +178,8 @@ def _apply(node: Any, part: Any, shipped: Any, path: tuple[Any, ...], tables: Ta
         was = shipped.get(key) if isinstance(shipped, Mapping) else None
         if create and key in result and _may_add(tables, path):
             raise Taken(path + (key,), tables.narration)
-        if key not in result and not _may_add(tables, path):
+        if key not in result and not _may_add(tables, path) \
+                and not _optional_field(tables, path, key):
             raise TableError(tables.narration.render("tabelas.casa_chave_nova", {
                 "arquivo": path[0], "chave": _dotted(path[1:] + (key,))}))
         if value is None:
@@ -199,6 +201,21 @@ def _may_add(tables: Tables, path: tuple[Any, ...]) -> bool:
     except LookupError:
         return False
     return isinstance(typed, Mapping)
+
+
+def _optional_field(tables: Tables, path: tuple[Any, ...], key: Any) -> bool:
+    """Whether `key` is a field of the piece at `path` that its value may leave out (a
+    region's `preposicao`): the GM may give it where the data gave none."""
+    try:
+        typed = typed_at(tables.piece, str(path[0]), *[str(k) for k in path[1:]])
+    except LookupError:  # a value the GM adds in this same patch (a new region): its kind's
+        try:
+            kind = typed_at(tables.piece, str(path[0]), *[str(k) for k in path[1:-1]])
+        except LookupError:
+            return False
+        typed = next(iter(kind.values()), None) if isinstance(kind, Mapping) else None
+    return dataclasses.is_dataclass(typed) and str(key) in {
+        f.name for f in dataclasses.fields(typed)}
 
 
 def _dotted(keys: tuple[Any, ...]) -> str:

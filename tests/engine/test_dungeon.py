@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.engine.model import GM, PUBLIC, Character, Dungeon, Monster, State, Timer
+from companion.engine.model import GM, PUBLIC, Character, Dungeon, Monster, State, Timer, Travel
 from companion.engine.procedures.dungeon import DungeonRules
 from companion.engine.view import view_state
 from companion.tables.errors import CommandRejected, TableError
@@ -49,7 +49,7 @@ def in_dungeon(tables: Tables, danger: str = "inseguro", lit: bool = True,
     """A Play already inside a dungeon (with a full lantern unless lit=False)."""
     settings: dict[str, object] = {"lights": (LANTERN,) if lit else (), **dungeon}
     state = State(dungeon=Dungeon(active=True, danger=danger, **settings),  # type: ignore[arg-type]
-                  party=characters)
+                  party=characters, travel=Travel(weather_row=4))  # the session's weather
     return Play(tables, state)
 
 
@@ -353,13 +353,30 @@ def test_bad_spell_durations_are_rejected(tables: Tables, turnos: object) -> Non
 
 LONG_LIGHT = Timer(name="lanterna", turns_left=100, kind="luz")  # outlasts the 8 hours
 
+# A travel round that begins during the sleep has its weather and encounter check (RULES.md:
+# every round gets them, even when a dungeon fills it): weather unchanged, no encounter.
+ROUND = (6, 6)
+
+
+def night(hours: dict[int, tuple[int, ...]], until: int = 8,
+          rounds: tuple[int, ...] = (4, 8)) -> list[int]:
+    """The faces of a sleep from 0h after its mishap, hour by hour up to `until`: the travel
+    round's rolls when a round begins at that hour (4h and 8h), then that hour's own faces
+    (Tabela C, an arrival, the surprise)."""
+    faces: list[int] = []
+    for hour in range(1, until + 1):
+        faces += ROUND if hour in rounds else ()
+        faces += hours.get(hour, ())
+    return faces
+
 
 @pytest.mark.parametrize("danger,lit,checks", [("inseguro", True, 2), ("arriscado", True, 4),
                                                ("mortal", True, 8), ("inseguro", False, 8)])
 def test_sleeping_checks_for_encounters_2_4_8_times(tables: Tables, danger: str, lit: bool,
                                                     checks: int) -> None:
     play = in_dungeon(tables, danger, lit=lit, lights=(LONG_LIGHT,) if lit else ())
-    dice = FixedDice(1, *[4] * checks)  # Tabela B row 1 (Nada) first; 4 fails 3:6
+    step = 8 // checks  # Tabela B row 1 (Nada) first; 4 fails 3:6
+    dice = FixedDice(1, *night({hour: (4,) for hour in range(step, 9, step)}))
     minutes = play.state.minutes
     events = play("dormir", rng=dice)
     table_c = rolls(events, "Tabela C: Descansando na Dungeon")
@@ -375,7 +392,8 @@ def test_sleeping_checks_for_encounters_2_4_8_times(tables: Tables, danger: str,
 def test_the_level_of_each_hour_counts_a_torch_out_makes_it_mortal(tables: Tables) -> None:
     torch = Timer(name="tocha", turns_left=6, kind="luz")
     play = in_dungeon(tables, "arriscado", lights=(torch,))
-    dice = FixedDice(1, *[4] * 8)  # the torch is out after hour 1: every hour is Mortal
+    dice = FixedDice(1, *night({hour: (4,) for hour in range(1, 9)}))  # the torch is out
+    # after hour 1: every hour is Mortal
     events = play("dormir", rng=dice)
     checks = rolls(events, "Tabela C: Descansando na Dungeon")
     assert [(r.data["hora"], r.data["perigo"]) for r in checks] == [
@@ -386,7 +404,7 @@ def test_the_level_of_each_hour_counts_a_torch_out_makes_it_mortal(tables: Table
 
 def test_a_lantern_out_at_hour_4_turns_the_rest_of_the_night_mortal(tables: Tables) -> None:
     play = in_dungeon(tables, "inseguro")  # the house lantern: 24 turns = 4 hours
-    events = play("dormir", rng=FixedDice(1, *[4] * 5))
+    events = play("dormir", rng=FixedDice(1, *night({hour: (4,) for hour in range(4, 9)})))
     checks = rolls(events, "Tabela C: Descansando na Dungeon")
     assert [(r.data["hora"], r.data["perigo"]) for r in checks] == [
         (4, "mortal"), (5, "mortal"), (6, "mortal"), (7, "mortal"), (8, "mortal")]
@@ -396,7 +414,7 @@ def test_a_sleep_encounter_in_the_next_room_is_the_gms_alone(tables: Tables) -> 
     play = in_dungeon(tables, "inseguro", characters=party("Ana", food=1, water=1),
                       lights=(LONG_LIGHT,))
     # B row 1; hour 4: 3 ≤ 3 → encounter, next room (4), surprise 6 6; hour 8 quiet; hit die 5
-    dice = FixedDice(1, 3, 4, 6, 6, 4, 5)
+    dice = FixedDice(1, *night({4: (3, 4, 6, 6), 8: (4,)}), 5)
     events = play("dormir", rng=dice)
     assert dice.faces == []
     assert [r.data["resultado"] for r in rolls(events, "Tabela C: Descansando na Dungeon")] == [
@@ -414,7 +432,7 @@ def test_every_row_of_tabela_b(tables: Tables, face: int) -> None:
                       lights=(LONG_LIGHT,))
     extra = {8: (6, 6, 6)}.get(face, ())  # row 8: it arrives after the sleep (next room)
     hit_die = (4,) if face in (1, 5, 8, 10) else ()  # undisturbed rest: 1d8 of hit dice
-    dice = FixedDice(face, 6, 6, *extra, *hit_die)
+    dice = FixedDice(face, *night({4: (6,), 8: (6,)}), *extra, *hit_die)
     events = play("dormir", rng=dice)
     mishap = rolls(events, "Tabela B: Percalços da Dungeon")
     assert len(mishap) == 1 and mishap[0].data["dados"] == "1d10"
@@ -429,15 +447,15 @@ def test_every_row_of_tabela_b(tables: Tables, face: int) -> None:
 
 
 @pytest.mark.parametrize("danger,faces,hour", [
-    ("inseguro", (3, 2, 6, 6), 4),           # hour 4 (lantern out: Mortal): same room (2)
-    ("mortal", (4, 4, 1, 3, 6, 6), 3),       # hours 1, 2 quiet; hour 3: same room (3)
+    ("inseguro", {4: (3, 2, 6, 6)}, 4),              # hour 4 (lantern out: Mortal): same room (2)
+    ("mortal", {1: (4,), 2: (4,), 3: (1, 3, 6, 6)}, 3),  # hours 1, 2 quiet; hour 3: same room
 ])
-def test_monsters_in_the_room_end_the_sleep(tables: Tables, danger: str, faces: tuple,
+def test_monsters_in_the_room_end_the_sleep(tables: Tables, danger: str, faces: dict,
                                             hour: int) -> None:
     spell = Timer(name="Escudo", turns_left=50, kind="magia")
     play = in_dungeon(tables, danger, characters=party("Ana", hp=4, food=1, water=1),
                       spells=(spell,), turns_since_rest=5)
-    dice = FixedDice(1, *faces)  # Tabela B row 1 (Nada) first
+    dice = FixedDice(1, *night(faces, until=hour))  # Tabela B row 1 (Nada) first
     minutes = play.state.minutes
     events = play("dormir", rng=dice)
     assert dice.faces == []
@@ -461,7 +479,8 @@ def test_monsters_in_the_room_at_the_last_hour_do_not_cut_the_sleep_short(
         tables: Tables) -> None:
     play = in_dungeon(tables, "inseguro", characters=party("Ana", food=1, water=1),
                       lights=(LONG_LIGHT,))
-    events = play("dormir", rng=FixedDice(1, 4, 3, 1, 6, 6))  # hour 8: same room
+    events = play("dormir", rng=FixedDice(1, *night({4: (4,), 8: (3, 1, 6, 6)})))  # hour 8:
+    # same room
     said = [e.text for e in events if e.kind == "aviso" and e.visibility == "public"]
     assert ("Os monstros chegam à sala do grupo na hora 8, no fim do sono: isso interrompe o "
             "descanso.") in said
@@ -471,7 +490,8 @@ def test_monsters_in_the_room_at_the_last_hour_do_not_cut_the_sleep_short(
 
 def test_monsters_in_the_next_room_do_not_end_the_sleep(tables: Tables) -> None:
     play = in_dungeon(tables, "arriscado", characters=party("Ana"), lights=(LONG_LIGHT,))
-    dice = FixedDice(1, 1, 5, 6, 6, 4, 4, 4)  # hour 2: next room; hours 4, 6, 8 quiet
+    dice = FixedDice(1, *night({2: (1, 5, 6, 6), 4: (4,), 6: (4,), 8: (4,)}))  # hour 2: next
+    # room; hours 4, 6, 8 quiet
     minutes = play.state.minutes
     events = play("dormir", rng=dice)
     assert dice.faces == []
@@ -484,7 +504,8 @@ def test_monsters_in_the_next_room_do_not_end_the_sleep(tables: Tables) -> None:
 def test_sleep_resets_the_hour_and_burns_the_lights(tables: Tables) -> None:
     play = in_dungeon(tables, "inseguro", turns_since_rest=5,
                       spells=(Timer(name="Luz", turns_left=3, kind="magia"),))
-    events = play("dormir", rng=FixedDice(1, 6, 6, 6, 6, 6))  # dark from hour 4: 5 checks
+    events = play("dormir", rng=FixedDice(1, *night({hour: (6,) for hour in range(4, 9)})))
+    # dark from hour 4: 5 checks
     assert play.state.dungeon.turns_since_rest == 0
     assert play.state.dungeon.lights == () and play.state.dungeon.spells == ()
     assert any(e.text == "A lanterna se apagou." for e in events)
@@ -546,12 +567,13 @@ def test_a_day_ending_in_the_dungeon_without_rest_gives_exhaustion(tables: Table
 
 
 def test_leaving_counts_the_time_spent_not_only_the_turns(tables: Tables) -> None:
-    play = Play(tables, State(minutes=100))
+    play = Play(tables, State(minutes=100, travel=Travel(weather_row=4)))
     play("masmorra")
     play("luz", fonte="lanterna")
     assert play.state.dungeon.entered_at == 100
     play("turno", rng=FixedDice())
-    play("dormir", rng=FixedDice(1, 6, 6, 6, 6, 6))  # the lantern is out in hour 4
+    play("dormir", rng=FixedDice(1, *[6] * 5, *ROUND * 2))  # the lantern is out in hour 4;
+    # the rounds of 4h and 8h begin during the sleep
     (event,) = play("viagem")
     assert event.text == ("O grupo sai da masmorra depois de 8 horas e 10 minutos lá dentro "
                           "(1 turno de exploração). De volta à viagem.")
@@ -573,7 +595,8 @@ def ana_in_dungeon(tables: Tables, lit: bool = True, light: Timer = LANTERN,
                **dungeon: object) -> Play:
     state = State(dungeon=Dungeon(active=True, danger="inseguro",  # type: ignore[arg-type]
                                   lights=(light,) if lit else (), **dungeon),
-                  party=(new_character(id="ana", name="Ana", food=3, water=3),))
+                  party=(new_character(id="ana", name="Ana", food=3, water=3),),
+                  travel=Travel(weather_row=4))  # the session's weather
     return Play(tables, state)
 
 

@@ -1640,6 +1640,71 @@ def test_a_dungeon_entered_at_the_start_of_a_round_had_its_weather_and_encounter
     assert play.state.minutes == 480
 
 
+def _travel_round_rolls(events: list) -> list[str]:
+    """The rolls a travel round starts with: its weather drift and its encounter check (the
+    travel one, by the day's region: not the dungeon's own check of the same name)."""
+    return [e.data["tabela"] for e in events if e.kind == "rolagem"
+            and (e.data["tabela"] == "Clima"
+                 or (e.data["tabela"] == "Encontro aleatório" and "regiao" in e.data))]
+
+
+def test_a_round_that_begins_inside_a_dungeon_gets_its_weather_and_encounter_once(
+        tables) -> None:
+    """RULES.md: every travel round of the day gets its weather and encounter check exactly
+    once, at its start, even when a dungeon fills it: the round of 8h begins while the party
+    is still below ground (a turn crosses 8h00), and it is the round they travel in after."""
+    party = (new_character(id="ana", name="Ana", food=3, water=3),
+             new_character(id="bia", name="Bia", food=3, water=3))
+    play = Play(tables, State(minutes=240, travel=Travel(weather_row=3), party=party))
+    assert _travel_round_rolls(play("masmorra")) == ["Clima", "Encontro aleatório"]
+    play.state = replace(play.state, minutes=7 * 60 + 50)  # 19 turns later
+    events = play("turno")
+    assert play.state.minutes == 8 * 60
+    assert _travel_round_rolls(events) == ["Clima", "Encontro aleatório"]
+    assert "Dia 1, rodada 3 de 6." in [e.text.split(" Ela começa")[0] for e in events]
+    assert play.state.travel.round_open
+    events = play("turno") + play("turno") + play("viagem") + play("cacar", personagem="Ana")
+    assert _travel_round_rolls(events) == []  # the round of 8h had them, once
+    assert play.state.minutes == 8 * 60 + 20 and play.state.travel.round_open
+    events = play("explorar")  # Bia's activity closes the round where it ends
+    assert _travel_round_rolls(events) == [] and play.state.minutes == 12 * 60
+    assert _travel_round_rolls(play("explorar")) == ["Clima", "Encontro aleatório"]
+
+
+def test_the_rounds_a_dungeon_sleep_crosses_each_get_their_weather_and_encounter(
+        tables) -> None:
+    """Sleeping 8 hours in the dungeon from 6h: the rounds of 8h and 12h begin while the
+    party sleeps, each with its weather and encounter check, once."""
+    party = (new_character(id="ana", name="Ana", food=3, water=3),)
+    play = Play(tables, State(minutes=240, travel=Travel(weather_row=3), party=party),
+                seed=2)  # dice under which no monster reaches the room: all 8 hours pass
+    play("masmorra")
+    play.state = replace(play.state, minutes=6 * 60)
+    events = play("dormir")
+    assert play.state.minutes == 14 * 60
+    assert _travel_round_rolls(events) == ["Clima", "Encontro aleatório"] * 2
+    headers = [e.text for e in events if e.code == "viagem.rodada"]
+    assert [h.split(".")[0] for h in headers] == ["Dia 1, rodada 3 de 6", "Dia 1, rodada 4 de 6"]
+
+
+def test_a_round_that_begins_during_a_chase_gets_its_weather_and_encounter_once(
+        tables) -> None:
+    """A chase that starts at 3h50 (no round open: a dungeon was left at 3h50) runs past 4h00:
+    the round of 4h begins during it and has its rolls then; the travel after it is in that
+    round, with no second weather or encounter."""
+    party = (new_character(id="ana", name="Ana", food=3, water=3),)
+    play = Play(tables, State(minutes=230, travel=Travel(weather_row=3), party=party))
+    events = play("fugir") + play("fuga", resultado="sucesso")
+    assert _travel_round_rolls(events) == []  # 3h50: the round of 0h is not this chase's
+    events = play("fuga", resultado="sucesso")
+    assert play.state.minutes == 240
+    assert _travel_round_rolls(events) == ["Clima", "Encontro aleatório"]
+    events = play("fuga", resultado="sucesso")
+    assert play.state.chase is None
+    events += play("explorar")
+    assert _travel_round_rolls(events) == [] and play.state.minutes == 480
+
+
 def test_one_ammunition_is_singular(tables: Tables) -> None:
     said = tables.narration.render("viagem.municoes", {"nome": "Ana", "municoes": 1})
     assert said == "Ana: 1 munição"

@@ -420,3 +420,48 @@ def test_a_rolled_duration_is_on_the_card_the_sheet_and_estado(tables, sanity, n
     ended = play("explorar")  # time passes: the combat rounds are long over
     assert any(f"Acabou: {name}" in e.text for e in ended)
     assert not ana(play).lasting
+
+
+# ---------------------------------------------------------------- what the sheet keeps private (issue 26)
+
+def _sheet(state: State, viewer: str, tables: Tables, who: str = "ana") -> dict:
+    return next(c for c in view_state(state, viewer, tables)["grupo"] if c["id"] == who)
+
+
+def test_insanity_is_its_players_and_the_gms_on_the_sheet_and_in_estado(tables):
+    """RULES.md "Panic": one visibility for the same fact everywhere: the panic's effect is
+    private by default, so the Insanidade it leaves is too (events, sheet, estado)."""
+    play = party_play(tables, sanity=1)
+    events = panic(play, 20)
+    assert not any("Insanidade" in e.text for e in events if e.visibility == "public")
+    for viewer in ("public", "player:bia"):
+        assert _sheet(play.state, viewer, tables)["condicoes"] == []
+    for viewer in ("gm", "player:ana"):
+        assert _sheet(play.state, viewer, tables)["condicoes"] == ["Insanidade"]
+    public = next(e for e in play("estado") if e.visibility == "public")
+    assert "Insanidade" not in public.text
+    asked = play("estado", actor="player:bia", personagem="Ana")
+    assert "Insanidade" not in " ".join(e.text for e in asked)
+    mine = play("estado", actor="player:ana")
+    assert "Insanidade" in mine[0].text
+
+
+def test_impacted_wisdom_damage_is_its_players_and_the_gms(tables):
+    play = party_play(tables, sanity=9)
+    events = panic(play, 20)  # fail: Impactado, 2 SAB
+    assert not any(e.code == "panico.dano_atributo" and e.visibility == "public"
+                   for e in events)
+    for viewer in ("public", "player:bia"):
+        assert _sheet(play.state, viewer, tables)["dano_atributos"] == {}
+    for viewer in ("gm", "player:ana"):
+        assert _sheet(play.state, viewer, tables)["dano_atributos"] == {"sab": 2}
+
+
+def test_the_house_setting_makes_insanity_and_wisdom_damage_public(tmp_path):
+    rules = public_rules(tmp_path)
+    play = party_play(rules, sanity=1)
+    panic(play, 20)
+    assert _sheet(play.state, "player:bia", rules)["condicoes"] == ["Insanidade"]
+    play = party_play(rules, sanity=9)
+    panic(play, 20)
+    assert _sheet(play.state, "player:bia", rules)["dano_atributos"] == {"sab": 2}

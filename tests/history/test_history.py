@@ -179,8 +179,8 @@ def test_rewording_the_narration_is_no_change_of_the_rules(tmp_path: Path,
                                                            tables: Tables) -> None:
     db = tmp_path / "campanha.db"
     Session.open(db, 5, tables).close()
-    reworded = changed_rules(tmp_path, "narracao/desfazer.yaml", "Desfeito: '{{ texto }}'",
-                             "Voltou atrás: '{{ texto }}'")
+    reworded = changed_rules(tmp_path, "narracao/desfazer.yaml", "desfeito: \"Desfeito: ",
+                             "desfeito: \"Voltou atrás: ")
     reopened = Session.open(db, None, reworded)
     assert reopened.opening == []
     reopened.close()
@@ -644,14 +644,14 @@ def test_a_reworded_sentence_reads_reworded_in_the_past_for_everyone(tmp_path: P
     session.join_player("Ana")
     play(session, ["rolar 1d20", "desfazer"])
     session.close()
-    reworded = changed_rules(tmp_path, "narracao/desfazer.yaml", "Desfeito: '{{ texto }}'",
-                             "Voltou atrás: '{{ texto }}'")
+    reworded = changed_rules(tmp_path, "narracao/desfazer.yaml", "desfeito: \"Desfeito: ",
+                             "desfeito: \"Voltou atrás: ")
     campaign = open_campaign(db, reworded)
-    for viewer in ("gm", "player:ana"):
+    for viewer, undone in (("gm", "'rolar 1d20'"), ("player:ana", "a rolagem de 1d20")):
         _start, found = entries(campaign, find_session(campaign, None), reworded, viewer)
         said = [e["text"] for entry in found for e in entry.events
                 if e["command"] == "desfazer"]
-        assert said == ["Voltou atrás: 'rolar 1d20'"], (viewer, said)
+        assert said == [f"Voltou atrás: {undone}"], (viewer, said)
 
 
 def test_readers_never_write_a_campaign_this_release_wrote(tmp_path: Path,
@@ -758,3 +758,27 @@ def test_a_format_3_open_round_with_nobody_acted_reads_as_the_waited_round() -> 
         del raw["travel"]["advance_waited"]
         read = codec.decode(json.dumps(raw).encode(), 3)
         assert read.travel.advance_waited is waited, travel
+
+
+def test_a_format_4_state_keeps_its_wisdom_damage_private_and_its_conditions_public(
+        tables: Tables) -> None:
+    """Format 5 keeps who sees a condition and the private part of attribute damage (issue
+    26: a panic's Insanidade and Wisdom damage are its player's and the GM's). A format 4
+    state's Wisdom damage came from a panic: it reads as private; its conditions as public."""
+    from companion.history import codec
+    from companion.engine.model import State
+    from tests.rules_helpers import new_character
+
+    ana = new_character(id="ana", name="Ana", conditions=("Insanidade",),
+                        attribute_damage={"sab": 2, "con": 1})
+    raw = json.loads(codec.encode(State(party=(ana, new_character(id="bia", name="Bia")))))
+    for character in raw["party"]:
+        del character["private_damage"], character["condition_visibility"]
+    read = codec.decode(json.dumps(raw).encode(), 4)
+    assert codec.FORMAT >= 5
+    assert read.party[0].private_damage == {"sab": 2} and read.party[1].private_damage == {}
+    shown = view_state(read, "player:bia", tables)["grupo"][0]
+    assert shown["dano_atributos"] == {"con": 1} and shown["condicoes"] == ["Insanidade"]
+    assert view_state(read, "player:ana", tables)["grupo"][0]["dano_atributos"] == {
+        "sab": 2, "con": 1}
+    assert codec.decode(codec.encode(read)) == read

@@ -73,9 +73,10 @@ def test_an_undo_is_numbered_and_quoted_for_each_viewer(tables: Tables) -> None:
     said = {viewer: project(viewer, tables, log, lookup)[1][-1]
             for viewer in ("gm", "player:bia", "player:ana", "public")}
     assert said["gm"]["text"] == "Desfeito: 'responder pedido 7 descansar'"
-    assert said["player:bia"]["text"] == "Desfeito: 'responder pedido 1 descansar'"
-    assert said["player:ana"]["text"] == "Desfeito: 'responder um pedido descansar'"
-    assert said["public"]["text"] == "Desfeito: 'responder um pedido descansar'"
+    assert said["player:bia"]["text"] == "Desfeito: a resposta ao pedido 1 (descansar)"
+    assert said["player:ana"]["text"] == "Desfeito: a resposta a um pedido (descansar)"
+    assert said["public"]["text"] == "Desfeito: a resposta a um pedido (descansar)"
+    assert said["player:bia"]["data"]["texto"] == "responder pedido 1 descansar"  # the quote
     assert said["player:bia"]["data"]["desfeito"] == 2  # her number of the undone one's event
     assert said["public"]["data"]["desfeito"] == 1 and said["public"]["seq"] == 2
     assert said["player:bia"]["data"]["texto"] == "responder pedido 1 descansar"
@@ -91,3 +92,33 @@ def test_a_refusal_inside_a_refusal_is_rendered_for_the_player(tables: Tables) -
     assert text.startswith("na 2ª vez: o pedido 1 é um teste"), text
     ana, _shown = project("player:ana", tables, log, lambda n: None)
     assert "o pedido 5" not in ana.refusal("comandos.na_vez", params)
+
+
+# ---------------------------------------------------------------- what a player reads undone (issue 26)
+
+def _undone(tables: Tables, command: Quoted, viewer: str) -> str:
+    log = [StoredEvent(1, 1, command.name, "relato", "public", "…", {}),
+           StoredEvent(2, 2, "desfazer", "relato", "public", "Desfeito: '…'",
+                       {"desfeito": 1, "comando": command.name, "texto": command.text},
+                       "desfazer.desfeito", {})]
+    return project(viewer, tables, log, {1: command}.get)[1][-1]["text"]
+
+
+def test_a_player_reads_an_undone_command_as_a_human_description(tables: Tables) -> None:
+    """Not the spoken name and raw arguments ('teste de atributo des Bruno dificuldade 15'):
+    a sentence per command from tables/narracao/desfeitos.yaml; the GM reads what was typed."""
+    test = Quoted("teste", {"atributo": "des", "personagem": "Bruno", "dc": 15}, "gm",
+                  "teste de destreza do Bruno dificuldade 15")
+    for viewer in ("player:bruno", "public"):
+        assert _undone(tables, test, viewer) == \
+            "Desfeito: o teste de Destreza de Bruno (dificuldade 15)"
+    assert _undone(tables, test, "gm") == "Desfeito: 'teste de destreza do Bruno dificuldade 15'"
+    hunt = Quoted("cacar", {"personagem": "Ana"}, "gm", "caçar Ana")
+    assert _undone(tables, hunt, "player:ana") == "Desfeito: a caçada de Ana"
+    roll = Quoted("rolar", {"expressao": "2d6"}, "gm", "rolar 2d6")
+    assert _undone(tables, roll, "public") == "Desfeito: a rolagem de 2d6"
+
+
+def test_a_command_with_no_description_is_quoted_by_its_spoken_name(tables: Tables) -> None:
+    odd = Quoted("comando_sem_descricao", {}, "gm", "algo")
+    assert _undone(tables, odd, "player:ana") == "Desfeito: o comando 'comando_sem_descricao'"

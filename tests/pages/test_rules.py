@@ -113,3 +113,35 @@ def test_the_gm_gives_the_campaign_a_region_from_the_phone(table: Table, tmp_pat
 
     found = Axe().run(gm).response["violations"]
     assert [f"{v['id']}: {[n['target'] for n in v['nodes'][:3]]}" for v in found] == []
+
+
+def test_a_regions_preposition_is_set_on_the_rules_screen(table: Table) -> None:
+    """Issue 26: the region's preposition ("na Floresta Sombria") has its field on the Regras
+    screen: a wrong one is refused in place, in Portuguese, with the accepted ones; a right
+    one is saved and the table hears the region said with it."""
+    gm = table.gm(TABLE_PHONE)
+    open_rules(gm)
+    gm.get_by_label("Nome da região").last.fill("Floresta Sombria")
+    gm.locator("#nova-regiao-terreno").select_option("floresta")
+    gm.get_by_role("button", name="Criar região").click()
+    region = gm.locator("#regiao-floresta-sombria")
+    region.wait_for()
+    wait_until(lambda: table.session.overrides.get("encontros"),
+               message="a região não foi criada")
+    field = region.get_by_label("Preposição (na, no, nas, nos, em)")
+    assert field.input_value() == ""
+    field.fill("dentro da")
+    message = region.locator("#regiao-floresta-sombria-msg")
+    wait_until(lambda: "uma destas preposições: na, no, nas, nos ou em" in message.inner_text(),
+               message="a preposição ruim não foi recusada")
+    assert "'dentro da'" in message.inner_text()
+    assert field.get_attribute("aria-invalid") == "true"
+    assert gm.evaluate("document.documentElement.scrollWidth") <= TABLE_PHONE["width"]
+    field.fill("Na")
+    wait_until(lambda: message.inner_text().strip() == "", message="o aviso não saiu")
+    region.get_by_role("button", name="Salvar região").click()
+    wait_until(lambda: table.session.overrides["encontros"]["regioes"]["floresta-sombria"].get(
+        "preposicao") == "na", message="a preposição não foi salva")
+    gm.get_by_role("button", name="Voltar à mesa").click()
+    said = [e["text"] for e in table.command(gm, "região Floresta Sombria")]
+    assert "O grupo está na Floresta Sombria (Floresta)." in said, said

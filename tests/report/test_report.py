@@ -291,7 +291,10 @@ def test_a_players_export_has_only_her_events(evening: Session, tables: Tables,
                      "--saida", str(out), "--jogador", "bia"]) == 0
     rows = json.loads(out.read_text(encoding="utf-8"))["eventos"]
     expected = [e for e in evening.events_since(0) if visible_to(e["visibility"], "player:bia")]
-    assert [r["texto"] for r in rows] == [e["text"] for e in expected]
+    # the GM reads an undo as typed, a player as people say it (the only texts that differ)
+    said = {"Desfeito: 'rolar 2d6+1'": "Desfeito: a rolagem de 2d6+1"}
+    assert [r["texto"] for r in rows] == [said.get(e["text"], e["text"]) for e in expected]
+    assert said["Desfeito: 'rolar 2d6+1'"] in [r["texto"] for r in rows]
     assert [r["seq"] for r in rows] == list(range(1, len(rows) + 1))
     assert {r["comando_n"] for r in rows} == {""}  # command numbers would count GM commands
     assert {r["visibilidade"] for r in rows} <= {"public", "player:bia"}
@@ -507,10 +510,12 @@ DUNGEON_NIGHT = ["personagem Ana pv 12 sanidade 6", "personagem Bia pv 10", "mas
 
 def test_every_dungeon_arrival_is_a_row_of_encounters_as_each_viewer_saw_it(
         tmp_path: Path, tables: Tables) -> None:
-    """Seed 4: monsters reach the party's room on turn 1 and at hour 4 of the sleep (public),
-    and an adjacent room at hour 3 (the GM's): the GM's report has three rows, a player's the
-    two she saw."""
-    session = Session.open(tmp_path / "m.db", 4, tables)
+    """Seed 7: monsters reach the party's room during the turns and later in the sleep
+    (public), and an adjacent room at hour 2 (the GM's); no travel encounter in the rounds
+    the night crosses: the GM's report has three rows, a player's the two she saw. (The seed
+    moved from 4 when the travel rounds that begin during the sleep got their own weather
+    and encounter dice.)"""
+    session = Session.open(tmp_path / "m.db", 7, tables)
     play(session, DUNGEON_NIGHT)
     events = session.events_since(0)
     public = [e for e in events if e["visibility"] == "public"
@@ -553,4 +558,20 @@ def test_the_report_counts_every_dungeon_turn_and_joins_sentences(tmp_path: Path
     assert report.dungeon_turns == len(turns) == 3
     page = build.html(open_campaign(session.db_path), tables)
     assert ".;" not in page
+    session.close()
+
+
+def test_a_private_insanity_stays_off_the_other_players_report(tmp_path: Path,
+                                                              tables: Tables) -> None:
+    """The panic's effect is private by default: the Insanidade it leaves is in Ana's and the
+    GM's report, never in Bia's (one visibility per fact, issue 26)."""
+    session = Session.open(tmp_path / "i.db", 5, tables)
+    play(session, ["personagem Ana pv 12 sanidade 1", "personagem Bia pv 10", "pânico Ana",
+                   "responder 20"])
+    for viewer, name, shown in (("gm", None, ("Insanidade",)),
+                                ("player:ana", "Ana", ("Insanidade",)),
+                                ("player:bia", "Bia", ())):
+        marks = {c.name: c.conditions for c in
+                 _report(session, tables, None, viewer, name).characters}
+        assert marks["Ana"] == shown, viewer
     session.close()

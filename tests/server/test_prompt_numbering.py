@@ -156,8 +156,8 @@ def test_an_undone_answer_quotes_each_player_only_their_own_numbers(peers,
         said[me] = next(e["text"] for e in peer.events if e["command"] == "desfazer")
     # quoted by name and arguments for each viewer (the GM too: Bia typed her own number)
     assert said["gm"] == "Desfeito: 'responder pedido 2'"
-    assert said["bia"] == "Desfeito: 'responder pedido 1'"
-    assert said["ana"] == "Desfeito: 'responder um pedido'"
+    assert said["bia"] == "Desfeito: a resposta ao pedido 1"  # said as people say it
+    assert said["ana"] == "Desfeito: a resposta a um pedido"
 
 
 # ---------------------------------------------------------------- refusals: only one's own prompts
@@ -275,7 +275,7 @@ def test_a_players_export_names_an_undo_in_their_own_numbers(tmp_path: Any, tabl
     answered = next(e for e in exported["eventos"] if e["comando_texto"] == "responder pedido 1 12")
     assert undo["dados"]["desfeito"] == answered["seq"] != undone  # her number, not the log's
     assert undo["dados"]["texto"] == "responder pedido 1 12" and undo["texto"] == \
-        "Desfeito: 'responder pedido 1 12'"
+        "Desfeito: a resposta ao pedido 1 (12)"
     # Bia saw the answer's public outcome: her number of it; Ana's prompt has no number of hers
     for_bia = json.loads(build.export(open_campaign(db), tables, "json", None, "player:bia"))
     (other,) = [e for e in for_bia["eventos"] if "desfeito" in e["dados"]]

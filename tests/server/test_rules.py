@@ -117,3 +117,23 @@ def test_a_new_region_never_replaces_one_that_exists(server: RunningServer, sess
     # editing the region itself (`alterar`) still changes its table
     edited = rules(gm, {"alterar": {"encontros": {"regioes": {"floresta_sombria": stock}}}})
     assert edited["ok"] is True
+
+
+def test_a_regions_preposition_is_checked_and_kept(server: RunningServer, session: Any,
+                                                   peers: Callable[..., Peer]) -> None:
+    """Issue 26: the region's `preposicao` ("na Floresta Sombria") is set from the Regras
+    screen too: a value outside tables/encontros.yaml `preposicoes` is refused, in Portuguese,
+    naming the key and what would be accepted; a good one is kept and said."""
+    gm = peers({"token": GM_TOKEN})
+    gm.welcome()
+    bad = rules(gm, {"validar": {"encontros": {"regioes": {"floresta_sombria": {
+        **SOMBRIA, "preposicao": "dentro da"}}}}})
+    assert bad["ok"] is False
+    assert "'regioes.floresta_sombria.preposicao'" in bad["erro"]
+    assert "na, no, nas, nos ou em" in bad["erro"] and "'dentro da'" in bad["erro"]
+    made = rules(gm, {"alterar": {"encontros": {"regioes": {"floresta_sombria": {
+        **SOMBRIA, "preposicao": "na"}}}}})
+    assert made["ok"] is True, made
+    said = gm.cmd("região Floresta Sombria")
+    assert said["ok"] and any("O grupo está na Floresta Sombria" in e["text"]
+                              for e in said["events"])

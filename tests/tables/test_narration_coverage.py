@@ -18,6 +18,9 @@ VALIDATORS = {"InvalidValue"}
 HISTORY_ONLY = {"perseguicao.pedido_substituido"}
 # A prompt card's words for a refusal (companion/server/gate.py), said by the refusal's code.
 CARDS = "cartao."
+# An undone command said for a player (companion/history/projection.py `describe`), by the
+# command's name: each must name a command (argumentos.yaml), or be the fallback.
+DESCRIPTIONS = "desfeitos."
 
 
 def _code_argument(node: ast.AST) -> ast.expr | None:
@@ -68,8 +71,13 @@ def test_every_code_said_has_a_template(tables: Tables) -> None:
 
 def test_every_template_is_said_somewhere(tables: Tables) -> None:
     cards = {code for code in tables.narration.codes if code.startswith(CARDS)}
-    unused = sorted(tables.narration.codes - set(said_codes()) - HISTORY_ONLY - cards)
+    described = {code for code in tables.narration.codes if code.startswith(DESCRIPTIONS)}
+    unused = sorted(tables.narration.codes - set(said_codes()) - HISTORY_ONLY - cards
+                    - described)
     assert unused == []
+    commands = set(tables.get("argumentos", "comandos")) | {"qualquer_comando"}
+    assert sorted(c.removeprefix(DESCRIPTIONS) for c in described
+                  if c.removeprefix(DESCRIPTIONS) not in commands) == []
     assert HISTORY_ONLY <= tables.narration.codes
     assert not HISTORY_ONLY & set(said_codes())  # said again: no longer history only
 

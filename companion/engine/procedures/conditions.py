@@ -305,9 +305,13 @@ def cure_command(state: State, scratch: Scratch) -> State:
              else _until_cured(character, scratch.tables))
     kept = tuple(c for c in character.conditions if c not in cured)
     slowed_before = advance_factor(state, scratch.tables)
-    state = update_character(state, replace(character, conditions=kept))
-    scratch.tell("condicoes.curado", PUBLIC, personagem=character.id, curadas=list(cured),
-                 words={"nome": character.name})
+    seen = character.condition_visibility
+    state = update_character(state, replace(character, conditions=kept, condition_visibility={
+        c: v for c, v in seen.items() if c in kept}))
+    for visibility in dict.fromkeys(seen.get(c, PUBLIC) for c in cured):  # each by whom saw it
+        scratch.tell("condicoes.curado", visibility, personagem=character.id,
+                     curadas=[c for c in cured if seen.get(c, PUBLIC) == visibility],
+                     words={"nome": character.name})
     if slowed_before is not None and advance_factor(state, scratch.tables) is None:
         scratch.tell("condicoes.passo_normal", PUBLIC)
     return state

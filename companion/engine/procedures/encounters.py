@@ -122,6 +122,7 @@ class EncounterTables:
     quantos: str
     tabela: str  # the name of a region's table that gives none, "{regiao}": the region's name
     regioes: Mapping[str, RegionTable]
+    preposicoes: tuple[str, ...]  # the prepositions a region may take ("na", "no", "em"…)
     padrao_da_casa: bool = True
 
     def validate(self) -> None:
@@ -130,6 +131,10 @@ class EncounterTables:
         if missing:
             raise InvalidValue(f"regioes.{missing[0]}", "validacao.regiao_de_terreno")
         for key, region in self.regioes.items():
+            if region.preposicao is not None and region.preposicao not in self.preposicoes:
+                raise InvalidValue(f"regioes.{key}.preposicao", "validacao.preposicao_da_regiao",
+                                   {"preposicoes": list(self.preposicoes),
+                                    "valor": region.preposicao})
             if key in terrains and region.terreno not in (None, key):
                 raise InvalidValue(f"regioes.{key}.terreno", "validacao.terreno_da_regiao_padrao",
                                    {"terreno": key})

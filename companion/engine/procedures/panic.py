@@ -19,8 +19,9 @@ asked and whether the character passed or panicked. The effect's name (Tabela J'
 effect, a brief effect and its duration) and the affliction's name go to everyone only when the
 setting says `publico` (default `jogador`: the player and the GM). The affliction keeps its
 visibility (model.Affliction): the view, the report and `estado` show it by that, never by today's
-setting. What an effect leaves on the sheet everyone sees (Insanidade as a condition, Impactado's
-attribute damage) is said in public, like the sheet.
+setting. What an effect leaves on the sheet (Insanidade as a condition, Impactado's attribute
+damage) is seen by whom the effect is seen, on the sheet too (`Character.condition_visibility`,
+`Character.private_damage`): one visibility for the same fact everywhere.
 
 `exhaustion_day(state, scratch)` applies Tabela I's daily harm (the rows with `efeito:
 dano_diario`, level 3+ in tables/exaustao.yaml: 1d4 CON damage, kept in `attribute_damage`);
@@ -226,13 +227,19 @@ def apply_panic_row(state: State, character: Character, scratch: Scratch) -> Sta
 
 
 def _insanity(state: State, character: Character, row: PanicRow, scratch: Scratch) -> State:
+    """The condition named in data, seen by whom the effect is seen (on the sheet too)."""
     condition = str(row.condicao)
     if condition in character.conditions:
         return state
-    scratch.tell("panico.insanidade", personagem=character.id, condicao=condition,
+    seen = _effect_seen(scratch, character)
+    scratch.tell("panico.insanidade", seen, personagem=character.id, condicao=condition,
                  words={"nome": character.name})
+    kept = {k: v for k, v in character.condition_visibility.items() if k != condition}
+    if seen != protocol.PUBLIC:
+        kept[condition] = seen
     return update_character(state, replace(character,
-                                           conditions=character.conditions + (condition,)))
+                                           conditions=character.conditions + (condition,),
+                                           condition_visibility=kept))
 
 
 def _afflicted(state: State, character: Character, row: PanicRow, scratch: Scratch) -> State:
@@ -289,13 +296,21 @@ def _effect_seen(scratch: Scratch, character: Character) -> str:
 
 def _attribute_damage(state: State, character: Character, row: PanicRow,
                       scratch: Scratch) -> State:
-    """Impactado: damage to an attribute (Sabedoria)."""
+    """Impactado: damage to an attribute (Sabedoria), seen by whom the effect is seen (the
+    sheet shows the others only the damage they saw)."""
     attribute, amount = str(row.atributo), int(row.dano or 0)
+    seen = _effect_seen(scratch, character)
     damage = dict(character.attribute_damage)
     damage[attribute] = damage.get(attribute, 0) + amount
-    scratch.tell("panico.dano_atributo", personagem=character.id, atributo=attribute,
-                 dano=amount, words={"nome": character.name, "total": damage[attribute]})
-    return update_character(state, replace(character, attribute_damage=damage))
+    private = dict(character.private_damage)
+    if seen != protocol.PUBLIC:
+        private[attribute] = private.get(attribute, 0) + amount
+    total = damage[attribute] if seen != protocol.PUBLIC \
+        else damage[attribute] - private.get(attribute, 0)
+    scratch.tell("panico.dano_atributo", seen, personagem=character.id, atributo=attribute,
+                 dano=amount, words={"nome": character.name, "total": total})
+    return update_character(state, replace(character, attribute_damage=damage,
+                                           private_damage=private))
 
 
 EFFECTS: dict[str, Effect] = {

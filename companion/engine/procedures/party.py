@@ -23,7 +23,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, Mapping
 
 from companion.engine.model import ATTRIBUTES, PUBLIC, Character, State
-from companion.engine.characters import slug, update_character
+from companion.engine.characters import kept_private, seen_damage, slug, update_character
 from companion.engine.handlers import command
 from companion.engine.scratch import Scratch, arg
 from companion.tables.errors import CommandRejected
@@ -214,7 +214,8 @@ def _with_fields(character: Character, changes: Mapping[str, int]) -> Character:
         else:
             values[field] = value
     harm = {name: amount for name, amount in harm.items() if amount}
-    return replace(character, mods=mods, attribute_damage=harm, **values)
+    return replace(character, mods=mods, attribute_damage=harm,
+                   private_damage=kept_private(character.private_damage, harm), **values)
 
 
 def _create(state: State, name: str, changes: dict[str, int], scratch: Scratch) -> State:
@@ -331,5 +332,5 @@ def _summary(scratch: Scratch, character: Character) -> str:
         "sanidade_max": character.sanity_max, "exaustao": character.exhaustion,
         "comida": character.food, "agua": character.water, "municao": character.ammo,
         "mods": [(name, value) for name, value in character.mods.items() if value],
-        "dano": [(name, value) for name, value in character.attribute_damage.items() if value],
+        "dano": list(seen_damage(character, PUBLIC).items()),  # said in public
         "dado_de_vida": character.hit_die})

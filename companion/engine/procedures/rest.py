@@ -57,6 +57,7 @@ from companion.engine.characters import (
     clamp_supplies,
     edge_for,
     find_character,
+    kept_private,
     modifier,
     update_character,
 )
@@ -533,6 +534,7 @@ def apply_benefits(state: State, scratch: Scratch, character_id: str) -> State:
               if value - recover.atributo > 0}
     rested = clamp_supplies(replace(
         character, hp=character.hp + healed, sanity=sanity, attribute_damage=damage,
+        private_damage=kept_private(character.private_damage, damage),
         exhaustion=character.exhaustion - recover.exaustao))
     scratch.tell("descanso.descansa", personagem=rested.id,
                  words={"nome": rested.name, "antes": character.hp, "pv": rested.hp,

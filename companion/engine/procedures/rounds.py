@@ -1,7 +1,7 @@
 """The travel round's start, shared by travel (an activity opens it) and by what fills a round
-(a chase, a dungeon: `round_before_leaving`): rounds sit on the day's grid (0h–4h, 4h–8h…); a
-round starts with its clock line, the weather drift (weather.py) and the encounter check
-(encounters.py), once. Texts: tables/narracao/viagem.yaml and relogio.yaml.
+(a chase, a dungeon: `round_before_leaving`, and a round that begins while the party is there:
+`round_begun_away`): rounds sit on the day's grid (0h–4h, 4h–8h…); a round starts with its
+clock line, the weather drift (weather.py) and the encounter check (encounters.py), once. Texts: tables/narracao/viagem.yaml and relogio.yaml.
 """
 from __future__ import annotations
 
@@ -40,9 +40,35 @@ def open_round(state: State, scratch: Scratch) -> tuple[State, bool]:
     """The round's start, in the order of the rules: the header, the weather, the encounter
     check. A round starts on the day's grid of rounds (`on_the_grid`)."""
     state = on_the_grid(state, scratch)
+    return _start_round(state, scratch)
+
+
+def round_begun_away(state: State, scratch: Scratch, _round: int) -> State:
+    """The clock reached a travel round's start while the party is away (in a dungeon, in a
+    chase: dungeon turns, chase turns, the dungeon sleep): that round has its weather and
+    encounter check now, once, and stays open, so who has not acted keeps their activity for
+    what is left of it when the travel goes on (the clock's `round_began` hook)."""
+    where = away(state)
+    if where is None:
+        return state
+    state, _ = _start_round(state, scratch, where)
+    return set_travel(state, acted=(), pending_advance=False, advance_waited=False)
+
+
+def away(state: State) -> str | None:
+    """Where the party is instead of travelling: 'perseguicao' (a chase under way),
+    'masmorra' (inside a dungeon), or None."""
+    if state.chase is not None and state.chase.phase == "ativa":
+        return "perseguicao"
+    return "masmorra" if state.dungeon.active else None
+
+
+def _start_round(state: State, scratch: Scratch,
+                 where: str | None = None) -> tuple[State, bool]:
     rules = scratch.piece(TravelRound)
+    extra = {"durante": where} if where else {}
     scratch.tell("viagem.rodada", dia=day_of(state), rodada=round_of(state, rules.minutos),
-                 words={"rodadas": rules.rodadas_por_dia})
+                 words={"rodadas": rules.rodadas_por_dia}, **extra)
     state = drift_weather(state, scratch)
     encounter = check_encounter(state, scratch)
     return set_travel(state, round_open=True, round_encounter=encounter), encounter

@@ -4,8 +4,10 @@ them, the end of the day, and the travel settings (`estacao`, `terreno`, `modo`)
 Each character does one activity per round. Rounds sit on the day's grid (0h–4h, 4h–8h…):
 after time spent off it (a dungeon, a chase) the next round starts at the next boundary, the
 rest of the round passing first (rounds.on_the_grid). A chase or a dungeon that starts at the start
-of a round opens it first (`round_before_leaving`: its weather and encounter check, once); the
-round stays open until its end, so who has not acted keeps their activity for what is left. A round starts, in order, with the weather drift
+of a round opens it first (`round_before_leaving`: its weather and encounter check, once), and
+a round that begins while the party is still there (dungeon turns, chase turns, the dungeon
+sleep) opens when the clock reaches it (`rounds.round_begun_away`); the round stays open until
+its end, so who has not acted keeps their activity for what is left. A round starts, in order, with the weather drift
 (weather.py) and the encounter check (encounters.py, by the terrain where the party started the
 day). A named activity ("caçar Ana") is that character's one activity of the round: the first
 one opens the round, a second one for the same character is refused, and when everyone has

@@ -343,6 +343,19 @@ export function rulesScreen({ ask, token, onChanged }) {
     return select;
   }
 
+  /** The region's preposition ("na" Floresta Sombria): free text, so the server's check
+   * (encontros.yaml `preposicoes`) says what a wrong one should be; the accepted ones come as
+   * suggestions (its datalist, `prepositionList`). Empty: none ("em", the narration's). */
+  function prepositionInput(id, value, describedBy) {
+    return el("input", { id, type: "text", value: value || "", autocomplete: "off",
+      list: `${id}-opcoes`, "aria-describedby": describedBy, class: "preposition" });
+  }
+
+  function prepositionList(input) {
+    return el("datalist", { id: input.getAttribute("list") },
+      ...(data.preposicoes || []).map((p) => el("option", { value: p })));
+  }
+
   function regionForm(region) {
     const base = `regiao-${region.id}`;
     const message = el("p", { class: "rule-msg", id: `${base}-msg`, "aria-live": "polite" });
@@ -350,6 +363,7 @@ export function rulesScreen({ ask, token, onChanged }) {
     const name = el("input", { id: `${base}-nome`, type: "text", value: region.nome,
       disabled: region.padrao, autocomplete: "off" });
     const terrain = terrainSelect(`${base}-terreno`, region.terreno, region.padrao);
+    const preposition = prepositionInput(`${base}-preposicao`, region.preposicao, message.id);
     const dice = el("input", { id: `${base}-dados`, type: "text", value: region.dados,
       autocomplete: "off", "aria-describedby": message.id });
 
@@ -400,6 +414,10 @@ export function rulesScreen({ ask, token, onChanged }) {
         lines[index + 1] = count ? { texto: text, quantidade: count } : text;
       });
       const part = { dados: dice.value.trim(), linhas: lines };
+      // empty: none ("em"); a null takes away the one the region had (the server refuses a
+      // null for a key the region never had)
+      const said = preposition.value.trim().toLowerCase();
+      if (said) part.preposicao = said; else if (region.preposicao) part.preposicao = null;
       if (!region.padrao) { part.regiao = name.value.trim(); part.terreno = terrain.value; }
       return { encontros: { regioes: { [region.id]: part } } };
     }
@@ -419,7 +437,7 @@ export function rulesScreen({ ask, token, onChanged }) {
         const item = rows.children[Number(found[2]) - 1];
         if (item) target = item.querySelector(found[3] === "quantidade" ? ".row-count" : ".row-text");
       } else {
-        target = { dados: dice, regiao: name, terreno: terrain }[found[1]] || null;
+        target = { dados: dice, regiao: name, terreno: terrain, preposicao: preposition }[found[1]] || null;
       }
       if (target) target.setAttribute("aria-invalid", "true");
     }
@@ -427,6 +445,7 @@ export function rulesScreen({ ask, token, onChanged }) {
     const validate = debounce(async () => mark(await check(regionPatch())));
     dice.addEventListener("input", validate);
     name.addEventListener("input", validate);
+    preposition.addEventListener("input", validate);
     terrain.addEventListener("change", validate);
     region.linhas.forEach((row) => rows.append(rowItem(row)));
     relabel();
@@ -441,6 +460,8 @@ export function rulesScreen({ ask, token, onChanged }) {
       el("div", { class: "region-head" },
         el("label", { for: name.id, text: regionWord("nome") }), name,
         el("label", { for: terrain.id, text: regionWord("terreno") }), terrain,
+        el("label", { for: preposition.id, text: regionWord("preposicao") }), preposition,
+        prepositionList(preposition),
         el("label", { for: dice.id, text: regionWord("dados") }), dice),
       message,
       rows,
