@@ -130,11 +130,28 @@ class Projection:
 
     # ------------------------------------------------------------------ building
 
+    @property
+    def needs_past(self) -> bool:
+        """Whether the events before it was made change what it says. The GM's does not: the GM
+        sees every event in the log's own numbers and has no prompt numbers of its own, so a
+        GM projection made at any point of a long campaign needs only `skip_to` (a new GM
+        connection reads nothing of the past)."""
+        return not self._gm
+
+    def skip_to(self, seq: int) -> None:
+        """Count the log as added through global seq `seq` without reading it (only for a
+        projection that does not need the past)."""
+        if self.needs_past:
+            raise ValueError(f"the projection of {self.viewer} needs every event")
+        self.upto = max(self.upto, seq)
+
     def add(self, event: StoredEvent) -> None:
         """Take one stored event into account (each once, in seq order, whoever sees it)."""
         if event.seq <= self.upto:
             return
         self.upto = event.seq
+        if self._gm:  # its numbers are the log's: nothing to remember (needs_past)
+            return
         if not protocol.may_see(event.visibility, self.viewer):
             return
         self._seqs.append(event.seq)

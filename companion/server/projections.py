@@ -3,8 +3,9 @@ advanced incrementally from the session's log, so every connection reads the eve
 and the refusals in its own numbering.
 
 Thread-safe: the dispatcher thread and the command handlers' threads both use it, under one
-lock. A projection is made the first time its viewer connects (it reads the history once) and
-then follows the log: before any question, every event committed so far is added.
+lock. A projection is made the first time its viewer connects (it reads the history once; the
+GM's reads none of it: Projection.needs_past) and then follows the log: before any question,
+every event committed so far is added.
 """
 from __future__ import annotations
 
@@ -53,10 +54,13 @@ class Projections:
         projection = self._viewers.get(viewer)
         if projection is None:
             projection = Projection(viewer, self._tables, self._session.quoted)
-            for event in self._session.history_since(0):
-                if event.seq > self._upto:
-                    break
-                projection.add(event)
+            if projection.needs_past:
+                for event in self._session.history_since(0):
+                    if event.seq > self._upto:
+                        break
+                    projection.add(event)
+            else:  # the GM's: nothing of the past to read
+                projection.skip_to(self._upto)
             self._viewers[viewer] = projection
         return projection
 
@@ -73,10 +77,13 @@ class Projections:
         """Make the viewer's projection, if it has none yet, reading the log in chunks
         without holding the lock (nor the session's for long): a long campaign's first
         connection of a viewer does not hold back the others' fan-out while it reads."""
+        projection = Projection(viewer, self._tables, self._session.quoted)
         with self._lock:
             if viewer in self._viewers:
                 return
-        projection = Projection(viewer, self._tables, self._session.quoted)
+            if not projection.needs_past:  # the GM's: made at once, reading nothing old
+                self._of(viewer)
+                return
         seq = 0
         while chunk := self._session.history_since(seq, limit=CHUNK):
             for event in chunk:

@@ -274,6 +274,24 @@ def test_the_gm_tokens_http_commands_share_its_budget(session: Session) -> None:
         running.stop()
 
 
+def test_a_new_gm_connection_reads_nothing_of_a_long_past(
+        long_campaign: Session, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The GM's projection needs no past events (it sees them all, in the log's numbers):
+    made at once, in a long campaign, without reading the log (reading 50,000 events under
+    the projections' lock used to hold the GM's first command back for seconds)."""
+    hub = projections.Projections(long_campaign, long_campaign.tables)
+    hub.count("public")  # the log so far, as the others have it
+    read: list[int] = []
+    real = long_campaign.history_since
+    monkeypatch.setattr(long_campaign, "history_since",
+                        lambda seq=0, limit=-1: read.append(len(r := real(seq, limit))) or r)
+    hub.prepare("gm")
+    assert hub.count("gm") == long_campaign.last_seq()
+    assert sum(read) == 0, read
+    newest = long_campaign.events_since(long_campaign.last_seq() - 1)[0]
+    assert hub.show(newest, "gm") == newest
+
+
 def test_a_new_viewers_projection_is_read_in_chunks_and_numbers_alike(
         session: Session, monkeypatch: pytest.MonkeyPatch) -> None:
     """A viewer's first connection reads the log in chunks without the locks; its numbers
