@@ -166,6 +166,7 @@ class Phone:
     def __post_init__(self) -> None:
         self.sio = ordered_client(reconnection=False)
         self.sio.on("evento", self._got)
+        self.sio.on("eventos", lambda events: [self._got(e) for e in events])  # a welcome's
         self.sio.connect(self.url, auth=self.auth, transports=["websocket"], wait_timeout=10)
 
     def _got(self, event: dict[str, Any]) -> None:
