@@ -107,6 +107,20 @@ def asked_prompt(event: StoredEvent) -> tuple[str, int] | None:
     return None
 
 
+# What a viewer's copy of an event changes besides its number: its data's prompt ids (and a
+# view inside it), an undo's number and quote, the narration params that name prompts or wrap a
+# refusal. An event with none of them reads the same for every viewer but for its `seq`.
+PER_VIEWER_KEYS = frozenset(("pedido", "pedidos", "estado", UNDONE, INNER) + PROMPT_ID_PARAMS
+                            + PROMPT_LIST_PARAMS + PROMPT_IDS_PARAMS)
+
+
+def alike_for_all(event: StoredEvent) -> bool:
+    """Whether every viewer who sees the event reads the same copy of it but for its number
+    (`Projection.show`): then it is rendered once, not once per viewer (the fan-out)."""
+    data = event.data if isinstance(event.data, dict) else {}
+    return PER_VIEWER_KEYS.isdisjoint(data) and PER_VIEWER_KEYS.isdisjoint(event.words)
+
+
 def names_prompts(params: Mapping[str, Any]) -> bool:
     """Whether narration params (or a refusal's) name or list prompts by id."""
     return any(key in params for key in PROMPT_ID_PARAMS + PROMPT_LIST_PARAMS
@@ -226,6 +240,10 @@ class Projection:
         wire["text"] = self._text(event, quoted_text=data.get("texto") if isinstance(
             data, dict) and UNDONE in data else None)
         return wire
+
+    def renumbered(self, copy: EventDict, event: StoredEvent) -> EventDict:
+        """Another viewer's copy of an event `alike_for_all`, with this viewer's number."""
+        return {**copy, "seq": self.number_of(event.seq)}
 
     def _undone_number(self, command_n: Any) -> int | None:
         return self._first_seen.get(command_n) if isinstance(command_n, int) else None

@@ -9,11 +9,12 @@ every event committed so far is added.
 """
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
 from typing import Any, Mapping
 
-from companion.history.projection import Projection, StoredEvent
+from companion.history.projection import Projection, StoredEvent, alike_for_all
 from companion.server.served import ServedSession
 from companion.tables.files import Tables
 
@@ -108,6 +109,28 @@ class Projections:
         with self._lock:
             projection = self._of(viewer, through=seq)
             return projection.show(self._stored(event))
+
+    def copies(self, event: StoredEvent, viewers: list[str]
+               ) -> list[tuple[dict[str, Any], list[str]]]:
+        """The distinct copies of a new event for these viewers (who may all see it), each with
+        the viewers that read it: an event alike for all (projection.alike_for_all) is
+        rendered once and only renumbered; any other, once per viewer, the same copies
+        grouped (each distinct copy is encoded once by the fan-out, however many get it)."""
+        groups: dict[Any, tuple[dict[str, Any], list[str]]] = {}
+        with self._lock:
+            if alike_for_all(event):
+                first: dict[str, Any] | None = None
+                for viewer in viewers:
+                    projection = self._of(viewer, through=event.seq)
+                    first = projection.show(event) if first is None else first
+                    local = projection.renumbered(first, event)
+                    groups.setdefault(local["seq"], (local, []))[1].append(viewer)
+                return list(groups.values())
+            for viewer in viewers:
+                local = self._of(viewer, through=event.seq).show(event)
+                key = (local["seq"], json.dumps([local["data"], local["text"]], sort_keys=True))
+                groups.setdefault(key, (local, []))[1].append(viewer)
+        return list(groups.values())
 
     def show_all(self, events: list[StoredEvent], viewer: str) -> list[dict[str, Any]]:
         """The viewer's copies of events it may see, in one hold of the lock (a welcome's
