@@ -9,10 +9,10 @@ memory (`:memory:`): a session that ends with the process, with nothing left on 
 History is kept, not recomputed: every command is stored with the state after it (`states`,
 the session's serialised State, in the command's own transaction), its dice key (what its RNG
 was derived from) and the rules version it ran under (`rules`, each distinct version stored
-once). States are packed (companion/store/packing.py): every KEYFRAME_EVERY commands one whole,
+once). States are packed (companion/store/packing.py): one whole every KEYFRAME_EVERY commands
+or more (until their deltas weigh KEYFRAME_WEIGHT times as much as it, at most KEYFRAME_MOST),
 in between only what each command changed, so a state costs what its command changed however
-long the campaign. A file written before stored history
-(`PRAGMA user_version` below HISTORY) has commands and no states: the session migrates it once.
+long the campaign. A file written before stored history (`PRAGMA user_version` below HISTORY) has commands and no states: the session migrates it once.
 
 Each event keeps, beside its text, how the text was rendered (`code`, `words`: the narration
 code and the values only the text used), so a viewer's copy can be rendered again in their own
@@ -42,13 +42,16 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from companion.store.private import create_private
 from companion.store.packing import PackedStates, StateDamaged, StoredState, delta, pack
+from companion.store.packing import pack_delta
 from companion.store.packing import loads as unpack_json
 
 from companion.tables.errors import DiskFull
 
 MEMORY = ":memory:"
 HISTORY = 2  # PRAGMA user_version of a log with stored history (before it: 0)
-KEYFRAME_EVERY = 64  # commands between two states stored whole (companion/store/packing.py)
+KEYFRAME_EVERY = 64  # fewest commands between two states stored whole (store/packing.py)
+KEYFRAME_MOST = 512  # most commands between two (reading a state applies at most this many)
+KEYFRAME_WEIGHT = 2  # a keyframe once the deltas since the last weigh this many times it
 FULL_DISK_CODES = frozenset({sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR_SHMSIZE})
 
 SCHEMA = """
@@ -115,6 +118,19 @@ class Meta:
     gm_token: str
     created: str
     secret: str | None = None  # None: a campaign from before secrets (its small seed)
+
+
+@dataclass(frozen=True)
+class Last:
+    """The newest stored state, as the next one is packed against it: its command, format,
+    keyframe, value (a JSON object), and the bytes of its keyframe and of the deltas since."""
+
+    n: int
+    format: int
+    keyframe: int
+    value: dict[str, Any]
+    keyframe_bytes: int
+    deltas: int
 
 
 @dataclass(frozen=True)
@@ -212,9 +228,9 @@ class Log:
     def __init__(self, connection: sqlite3.Connection, path: str) -> None:
         self._db = connection
         self.path = path
-        # the newest stored state, to pack the next one against: (n, format, keyframe, JSON
-        # object); None before it is read (or when there is none)
-        self._last: tuple[int, int, int, dict[str, Any]] | None = None
+        # the newest stored state, to pack the next one against; None before it is read (or
+        # when there is none)
+        self._last: Last | None = None
         self._last_read = False
 
     @classmethod
@@ -523,19 +539,27 @@ class Log:
         return [n for (n,) in self._db.execute(
             "SELECT n FROM states WHERE base IS NULL ORDER BY n")]
 
-    def _pack(self, n: int, state: StoredState) -> tuple[int | None, bytes,
-                                                         tuple[int, int, int, dict[str, Any]]]:
+    def _pack(self, n: int, state: StoredState) -> tuple[int | None, bytes, Last]:
         """(keyframe number or None, bytes, what becomes the last state) of a state about to
-        be stored after command n: whole every KEYFRAME_EVERY commands (or after a change of
-        format, or when the state before cannot be read), else what changed since the last."""
+        be stored after command n: whole after a change of format, when the state before
+        cannot be read, or once KEYFRAME_EVERY commands have passed since the last keyframe
+        and their deltas weigh KEYFRAME_WEIGHT times as much as it (a large state — thousands
+        of secret notes — is kept whole less often; never more than KEYFRAME_MOST commands
+        apart); else what
+        changed since the last."""
         value = unpack_json(state.raw)
         last = self._newest()
-        if last is None or last[1] != state.format or n - last[2] >= KEYFRAME_EVERY \
-                or n <= last[0]:
-            return None, pack(value), (n, state.format, n, value)
-        return last[2], pack(delta(last[3], value)), (n, state.format, last[2], value)
+        if last is not None and last.format == state.format and n > last.n:
+            since = n - last.keyframe
+            if since < KEYFRAME_EVERY or (since < KEYFRAME_MOST and last.deltas
+                                          < KEYFRAME_WEIGHT * last.keyframe_bytes):
+                blob = pack_delta(delta(last.value, value))
+                return last.keyframe, blob, Last(n, state.format, last.keyframe, value,
+                                                 last.keyframe_bytes, last.deltas + len(blob))
+        blob = pack(value)
+        return None, blob, Last(n, state.format, n, value, len(blob), 0)
 
-    def _newest(self) -> tuple[int, int, int, dict[str, Any]] | None:
+    def _newest(self) -> Last | None:
         """The newest stored state (read once; None when there is none or it is damaged)."""
         if not self._last_read:
             self._last_read = True
@@ -543,11 +567,22 @@ class Log:
                                    "LIMIT 1").fetchone()
             if row is not None:
                 try:
-                    key = row[2] if row[2] is not None else row[0]
-                    self._last = (row[0], row[1], key, self.states(row[0], row[0]).value(row[0]))
+                    self._last = self._chain_of(row[0], row[1], row[2])
                 except StateDamaged:
                     self._last = None  # the next state starts a new keyframe
         return self._last
+
+    def _chain_of(self, n: int, format: int, base: int | None) -> Last:
+        """The stored state after command n as the last one to pack against: its value, its
+        keyframe and the bytes of that keyframe and of the deltas after it."""
+        key = base if base is not None else n
+        whole, deltas = self._db.execute(
+            "SELECT SUM(CASE WHEN n = ? THEN length(state) ELSE 0 END), "
+            "SUM(CASE WHEN n = ? THEN 0 ELSE length(state) END) FROM states "
+            "WHERE n BETWEEN ? AND ? AND (n = ? OR base = ?)",
+            (key, key, key, n, key, key)).fetchone()
+        return Last(n, format, key, self.states(n, n).value(n), int(whole or 0),
+                    int(deltas or 0))
 
     # ------------------------------------------------------------------ migration
 
@@ -563,10 +598,9 @@ class Log:
         below = self.state_numbers(below=first)
         try:
             if below:
-                base = self._db.execute("SELECT COALESCE(base, n), format FROM states WHERE "
-                                        "n = ?", (below[0],)).fetchone()
-                before: tuple[int, int, int, dict[str, Any]] | None = (
-                    below[0], base[1], base[0], self.states(below[0], below[0]).value(below[0]))
+                row = self._db.execute("SELECT format, base FROM states WHERE n = ?",
+                                       (below[0],)).fetchone()
+                before: Last | None = self._chain_of(below[0], row[0], row[1])
             else:
                 before = None
         except StateDamaged:
