@@ -17,6 +17,12 @@ long the campaign. A file written before stored history (`PRAGMA user_version` b
 Each event keeps, beside its text, how the text was rendered (`code`, `words`: the narration
 code and the values only the text used), so a viewer's copy can be rendered again in their own
 prompt numbers. A log written before these columns existed gets them, empty, when opened.
+Since this release an event whose text is exactly what its code
+renders from its data and words keeps no text of its own (`text` empty: DERIVED): reading it
+renders it again (`Log.texts`, the session's narration; by default the program's
+tables/narracao/), as every projection already does; `stored_since`, read by the projections,
+leaves it empty for them to render. Data and words are compact JSON. Rows written before keep
+their text and read exactly as before.
 
 The GM's own rules (`house_rules`, companion/house_rules.py): the campaign's differences from
 the shipped tables/, as YAML text, stored with the command from which they are in force (the
@@ -38,7 +44,7 @@ import sqlite3
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from companion.store.private import create_private
 from companion.store.packing import PackedStates, StateDamaged, StoredState, delta, pack
@@ -46,8 +52,10 @@ from companion.store.packing import pack_delta
 from companion.store.packing import loads as unpack_json
 
 from companion.tables.errors import DiskFull
+from companion.tables.files import program_narration
 
 MEMORY = ":memory:"
+DERIVED = ""  # an event's stored text when its code renders it again (Log._event_row)
 HISTORY = 2  # PRAGMA user_version of a log with stored history (before it: 0)
 KEYFRAME_EVERY = 64  # fewest commands between two states stored whole (store/packing.py)
 KEYFRAME_MOST = 512  # most commands between two (reading a state applies at most this many)
@@ -174,10 +182,20 @@ def dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+def _compact(value: Any) -> str:
+    """An event's data as stored: JSON, UTF-8, keys in the order given, no spaces."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
 def _words_json(words: Mapping[str, Any]) -> str:
     """The words as stored: JSON, with anything JSON cannot say as its text (the words are
     only read back to render the text again, never as data)."""
-    return json.dumps(words, ensure_ascii=False, default=str)
+    return json.dumps(words, ensure_ascii=False, default=str, separators=(",", ":"))
+
+
+def program_texts(code: str, params: Mapping[str, Any]) -> str:
+    """A text rendered by the program's own tables/narracao/ (or $COMPANION_TABLES')."""
+    return program_narration().render(code, params)
 
 
 def _add_missing_columns(connection: sqlite3.Connection) -> None:
@@ -231,6 +249,9 @@ class Log:
         # the newest stored state, to pack the next one against; None before it is read (or
         # when there is none)
         self._last: Last | None = None
+        # how a text left out (DERIVED) is rendered again: the session's narration (None: the
+        # program's tables/narracao/, program_texts)
+        self.texts: Callable[[str, Mapping[str, Any]], str] | None = None
         self._last_read = False
 
     @classmethod
@@ -380,8 +401,7 @@ class Log:
         Returns the stored events as dicts with their seq. Data that is not JSON-safe raises
         before anything is written.
         """
-        rows = [(e.kind, e.visibility, e.text, dumps(e.data), e.code,
-                 _words_json(e.words) if e.code else None) for e in events]
+        rows = [self._event_row(e) for e in events]
         base, blob, last = self._pack(n, state)
         with self.transaction() as db:
             if undo is not None:
@@ -397,15 +417,43 @@ class Log:
                 db.execute("INSERT INTO house_rules (n, overrides) VALUES (?, ?)",
                            (n, house_rules))
             stored = []
-            for kind, visibility, event_text, data, code, words in rows:
+            for (kind, visibility, event_text, data, code, words), said in zip(
+                    rows, [e.text for e in events]):
                 cursor = db.execute(
                     "INSERT INTO events (command_n, command, kind, visibility, text, data, code, "
                     "words) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     (n, name, kind, visibility, event_text, data, code, words))
                 stored.append(event_dict(int(cursor.lastrowid or 0), name, kind, visibility,
-                                         event_text, json.loads(data)))
+                                         said, json.loads(data)))
         self._last = last
         return stored
+
+    def _event_row(self, event: NewEvent) -> tuple[Any, ...]:
+        """(kind, visibility, text, data, code, words) as stored: the text left out (DERIVED)
+        when its code renders exactly it again from the data and words as they read back."""
+        data = _compact(event.data)
+        if not event.code:
+            return event.kind, event.visibility, event.text, data, None, None
+        words = _words_json(event.words)
+        said = self._rendered(event.code, json.loads(data), json.loads(words))
+        text = DERIVED if said == event.text and said != DERIVED else event.text
+        return event.kind, event.visibility, text, data, event.code, words
+
+    def _rendered(self, code: str, data: Any, words: Mapping[str, Any]) -> str | None:
+        """The text `code` renders from an event's data and words (None: it cannot)."""
+        if not isinstance(data, dict):
+            return None
+        try:
+            return (self.texts or program_texts)(code, {**data, **words})
+        except Exception:  # a template that no longer fits: the text is kept as it is
+            return None
+
+    def _text(self, text: str, code: str | None, data: Any, words: str | None) -> str:
+        """An event's text as read: its own, or (DERIVED) rendered again from its code."""
+        if text != DERIVED or not code:
+            return text
+        said = self._rendered(code, data, json.loads(words) if words else {})
+        return said if said is not None else text
 
     def commands(self, after: int = 0) -> list[StoredCommand]:
         """Every stored command numbered above `after`, in order."""
@@ -437,13 +485,24 @@ class Log:
     def events_since(self, seq: int = 0) -> list[dict[str, Any]]:
         """Stored events with a seq greater than `seq`, in order."""
         rows = self._db.execute(
-            "SELECT seq, command, kind, visibility, text, data FROM events "
+            "SELECT seq, command, kind, visibility, text, data, code, words FROM events "
             "WHERE seq > ? ORDER BY seq", (seq,)).fetchall()
-        return [event_dict(s, c, k, v, t, json.loads(d)) for s, c, k, v, t, d in rows]
+        return self._event_dicts(rows)
+
+    def _event_dicts(self, rows: Sequence[Sequence[Any]]) -> list[dict[str, Any]]:
+        """(seq, command, kind, visibility, text, data, code, words) rows as event dicts."""
+        out = []
+        for s, c, k, v, t, d, code, words in rows:
+            data = json.loads(d)
+            out.append(event_dict(s, c, k, v, self._text(t, code, data, words), data))
+        return out
 
     def stored_since(self, seq: int = 0, limit: int = -1) -> list[tuple[Any, ...]]:
         """The events after `seq` (at most `limit`; -1: all) as kept: (seq, command number,
-        command, kind, visibility, text, data, code, words), data and words decoded."""
+        command, kind, visibility, text, data, code, words), data and words decoded; a text
+        left out (DERIVED) stays empty: whoever reads these renders it from the code, as a
+        projection does (rendering every event of a long campaign here would cost the report
+        and a new viewer's projection a render each)."""
         return [(s, n, c, k, v, t, json.loads(d), code, json.loads(w) if w else {})
                 for s, n, c, k, v, t, d, code, w in self._db.execute(
                     "SELECT seq, command_n, command, kind, visibility, text, data, code, words "
@@ -466,9 +525,9 @@ class Log:
     def events_of(self, n: int) -> list[dict[str, Any]]:
         """The events one command produced, in order."""
         rows = self._db.execute(
-            "SELECT seq, command, kind, visibility, text, data FROM events "
+            "SELECT seq, command, kind, visibility, text, data, code, words FROM events "
             "WHERE command_n = ? ORDER BY seq", (n,)).fetchall()
-        return [event_dict(s, c, k, v, t, json.loads(d)) for s, c, k, v, t, d in rows]
+        return self._event_dicts(rows)
 
     def narrations(self, seqs: Sequence[int]) -> dict[int, Narration]:
         """seq → how its text was rendered, for those of `seqs` the log knows it of (events
