@@ -46,6 +46,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
+import msgspec
+
 from companion.store.private import create_private
 from companion.store.packing import PackedStates, StateDamaged, StoredState, delta, pack
 from companion.store.packing import pack_delta
@@ -180,6 +182,12 @@ class Narration:
 def dumps(value: Any) -> str:
     """JSON as stored: UTF-8 text, keys in the order given."""
     return json.dumps(value, ensure_ascii=False)
+
+
+def _loads(text: str) -> Any:
+    """Stored JSON read back (msgspec: a whole campaign's events read for the report several
+    times faster than json.loads; the same values)."""
+    return msgspec.json.decode(text)
 
 
 def _compact(value: Any) -> str:
@@ -503,7 +511,7 @@ class Log:
         left out (DERIVED) stays empty: whoever reads these renders it from the code, as a
         projection does (rendering every event of a long campaign here would cost the report
         and a new viewer's projection a render each)."""
-        return [(s, n, c, k, v, t, json.loads(d), code, json.loads(w) if w else {})
+        return [(s, n, c, k, v, t, _loads(d), code, _loads(w) if w else {})
                 for s, n, c, k, v, t, d, code, w in self._db.execute(
                     "SELECT seq, command_n, command, kind, visibility, text, data, code, words "
                     "FROM events WHERE seq > ? ORDER BY seq LIMIT ?", (seq, limit))]

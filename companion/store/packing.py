@@ -23,6 +23,8 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+import msgspec
+
 LEVEL = 6  # zlib's compression level
 MARK = b"z"  # a packing 2 delta compressed with zlib (a bare zlib stream starts with 0x78)
 
@@ -148,7 +150,7 @@ class PackedStates:
     def get(self, n: int) -> StoredState:
         """The state after command n; StateDamaged when it cannot be unpacked, KeyError when
         none is stored."""
-        return StoredState(self.rows[n][0], dumps(self.value(n)))
+        return StoredState(self.rows[n][0], msgspec.json.encode(self.value(n)))
 
     def value(self, n: int) -> dict[str, Any]:
         """The state after command n as a JSON object (StateDamaged, KeyError as `get`)."""
