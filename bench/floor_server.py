@@ -3,7 +3,7 @@
 Same stack and settings as the companion (threading mode, simple-websocket, werkzeug's threaded
 server with Nagle off), none of its work: on `comando` it sends every connected client one
 `evento` of `--size` bytes and acknowledges; on `boas` it sends the asker `--boas-vindas` such
-events and an `estado` (what a welcome sends). What the companion costs beyond this is its own.
+events in one `eventos` message and an `estado` (what a welcome sends). What the companion costs beyond this is its own.
 
     python bench/floor_server.py --port 5001 --size 300
 """
@@ -57,9 +57,10 @@ def main() -> None:
 
     @socketio.on("boas")
     def welcome(payload: object = None) -> None:
-        """The floor of a welcome: `--boas-vindas` events and one `estado`, to this client."""
-        for seq in range(1, args.boas_vindas + 1):
-            socketio.emit("evento", event_of(seq), to=request.sid)  # type: ignore[attr-defined]
+        """The floor of a welcome: `--boas-vindas` events in one message (`eventos`, as the
+        companion sends a welcome's replay) and one `estado`, to this client."""
+        events = [event_of(seq) for seq in range(1, args.boas_vindas + 1)]
+        socketio.emit("eventos", events, to=request.sid)  # type: ignore[attr-defined]
         socketio.emit("estado", {}, to=request.sid)  # type: ignore[attr-defined]
 
     server = make_server(args.host, args.port, app, threaded=True, request_handler=Handler)

@@ -12,7 +12,8 @@ least the same work could cost on this machine:
 - reopening a 10,000-command session: reading those rows back from SQLite (no rules run);
 - a table screen's reconnection (connect → its `estado`) on campaigns of 1,000, 10,000 and
   50,000 public events: the floor server sending a welcome's worth of events
-  (companion.server.welcome.WELCOME_EVENTS) and an `estado`; it should be flat; and, on the
+  (companion.server.welcome.WELCOME_EVENTS) in one `eventos` message, as the companion does,
+  and an `estado`; it should be flat; and, on the
   largest, the GM's command round trip while 100 table screens connect at once (the floor:
   the same storm on the floor server);
 - durable commit p99: one bare `INSERT` + `COMMIT` in WAL with synchronous=FULL.
@@ -166,6 +167,7 @@ class Phone:
     def __post_init__(self) -> None:
         self.sio = ordered_client(reconnection=False)
         self.sio.on("evento", self._got)
+        self.sio.on("eventos", lambda events: [self._got(e) for e in events])  # a welcome's
         self.sio.connect(self.url, auth=self.auth, transports=["websocket"], wait_timeout=10)
 
     def _got(self, event: dict[str, Any]) -> None:

@@ -60,7 +60,11 @@ class Peer:
 
     @property
     def events(self) -> list[dict[str, Any]]:
-        return self.of("evento")
+        """Every event received, live (`evento`) or in a welcome's list (`eventos`), in order."""
+        with self.lock:
+            return [event for name, data in self.received
+                    for event in ([data] if name == "evento" else data if name == "eventos"
+                                  else [])]
 
     @property
     def seqs(self) -> list[int]:

@@ -4,6 +4,7 @@ level up."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal, Mapping
 
 from companion.engine.model import Attribute
@@ -48,6 +49,12 @@ class ExhaustionTable:
 
     nome: str
     linhas: Mapping[str, ExhaustionRow]
+
+    @cached_property
+    def by_level(self) -> tuple[tuple[int, ExhaustionRow], ...]:
+        """The rows by level, lowest first (sorted once: every view of every character asks)."""
+        return tuple(sorted(((int(key), row) for key, row in self.linhas.items()),
+                            key=lambda pair: pair[0]))
 
     def level_of(self, effect: str) -> int | None:
         """The level from which `effect` applies (None if no row has it)."""

@@ -111,6 +111,20 @@ def asked_prompt(event: StoredEvent) -> tuple[str, int] | None:
     return None
 
 
+# What a viewer's copy of an event changes besides its number: its data's prompt ids (and a
+# view inside it), an undo's number and quote, the narration params that name prompts or wrap a
+# refusal. An event with none of them reads the same for every viewer but for its `seq`.
+PER_VIEWER_KEYS = frozenset(("pedido", "pedidos", "estado", UNDONE, INNER) + PROMPT_ID_PARAMS
+                            + PROMPT_LIST_PARAMS + PROMPT_IDS_PARAMS)
+
+
+def alike_for_all(event: StoredEvent) -> bool:
+    """Whether every viewer who sees the event reads the same copy of it but for its number
+    (`Projection.show`): then it is rendered once, not once per viewer (the fan-out)."""
+    data = event.data if isinstance(event.data, dict) else {}
+    return PER_VIEWER_KEYS.isdisjoint(data) and PER_VIEWER_KEYS.isdisjoint(event.words)
+
+
 def names_prompts(params: Mapping[str, Any]) -> bool:
     """Whether narration params (or a refusal's) name or list prompts by id."""
     return any(key in params for key in PROMPT_ID_PARAMS + PROMPT_LIST_PARAMS
@@ -134,11 +148,28 @@ class Projection:
 
     # ------------------------------------------------------------------ building
 
+    @property
+    def needs_past(self) -> bool:
+        """Whether the events before it was made change what it says. The GM's does not: the GM
+        sees every event in the log's own numbers and has no prompt numbers of its own, so a
+        GM projection made at any point of a long campaign needs only `skip_to` (a new GM
+        connection reads nothing of the past)."""
+        return not self._gm
+
+    def skip_to(self, seq: int) -> None:
+        """Count the log as added through global seq `seq` without reading it (only for a
+        projection that does not need the past)."""
+        if self.needs_past:
+            raise ValueError(f"the projection of {self.viewer} needs every event")
+        self.upto = max(self.upto, seq)
+
     def add(self, event: StoredEvent) -> None:
         """Take one stored event into account (each once, in seq order, whoever sees it)."""
         if event.seq <= self.upto:
             return
         self.upto = event.seq
+        if self._gm:  # its numbers are the log's: nothing to remember (needs_past)
+            return
         if not protocol.may_see(event.visibility, self.viewer):
             return
         self._seqs.append(event.seq)
@@ -215,6 +246,10 @@ class Projection:
         wire["text"] = self._text(event, quoted_text=data.get("texto") if undo else None,
                                   described=data.get(DESCRIBED) if undo else None)
         return wire
+
+    def renumbered(self, copy: EventDict, event: StoredEvent) -> EventDict:
+        """Another viewer's copy of an event `alike_for_all`, with this viewer's number."""
+        return {**copy, "seq": self.number_of(event.seq)}
 
     def _undone_number(self, command_n: Any) -> int | None:
         return self._first_seen.get(command_n) if isinstance(command_n, int) else None

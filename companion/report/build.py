@@ -9,7 +9,7 @@ from companion.report import cells, gather, render
 from companion.report import export as exporting
 from companion.report.errors import ReportError
 from companion.report.model import Post, Report
-from companion.report.source import Campaign, SessionSpan, entries, find_session
+from companion.report.source import Campaign, SessionSpan, entries, find_session, gc_paused
 from companion.report.source import sessions as all_sessions
 from companion.report.words import ReportWords
 from companion.tables.files import Tables
@@ -32,9 +32,10 @@ def viewer_for(campaign: Campaign, name: str | None, tables: Tables
 
 def report(campaign: Campaign, tables: Tables, number: int | None = None,
            viewer: str = GM, viewer_name: str | None = None) -> Report:
-    span = find_session(campaign, number)
-    start, found = entries(campaign, span, tables, viewer)
-    return gather.build(campaign, span, start, found, tables, viewer, viewer_name)
+    with gc_paused():
+        span = find_session(campaign, number)
+        start, found = entries(campaign, span, tables, viewer)
+        return gather.build(campaign, span, start, found, tables, viewer, viewer_name)
 
 
 def html(campaign: Campaign, tables: Tables, number: int | None = None, viewer: str = GM,
@@ -54,7 +55,8 @@ def export(campaign: Campaign, tables: Tables, kind: str, number: int | None = N
                                                   {"formato": kind}))
     exporting.check_separator(separator)
     span = find_session(campaign, number)
-    _start, found = entries(campaign, span, tables, viewer)
+    with gc_paused():
+        _start, found = entries(campaign, span, tables, viewer)
     words = tables.piece(ReportWords)
     return exporting.export(kind, span, found, (words.label("sim"), words.label("nao")),
                             viewer == GM, separator)

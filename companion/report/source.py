@@ -9,9 +9,11 @@ before stored history is migrated first, in a copy in memory (the file is only r
 """
 from __future__ import annotations
 
+import gc
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from companion.history import replay
 from companion.rules import version
@@ -24,7 +26,8 @@ from companion.report.errors import ReportError, narration
 from companion.tables.errors import TableError
 from companion.rules.loader import load_rules
 from companion.tables.rulebook import build_pieces
-from companion.store.log import Log, PackedStates, StateDamaged, StoredCommand
+from companion.store.log import DERIVED, Log, PackedStates, StateDamaged, StoredCommand
+from companion.store.log import program_texts
 from companion.tables.files import Tables
 
 BOUNDARY = "nova_sessao"
@@ -77,21 +80,56 @@ class Campaign:
     players: tuple[tuple[str, str, str], ...]  # token, character id, name
     states: PackedStates = field(default_factory=lambda: PackedStates({}))  # after each command
     rules: Mapping[int, str] = field(default_factory=dict)  # rules version id → stored rules
+    # how a text the log left out is rendered again (companion.store.log.DERIVED)
+    texts: Callable[[str, Mapping[str, Any]], str] = program_texts
 
     @property
     def events(self) -> dict[int, tuple[EventDict, ...]]:
-        """Each command's events in the wire's shape, as stored."""
-        return {n: tuple(e.wire() for e in kept) for n, kept in self.history.items()}
+        """Each command's events in the wire's shape, as stored (a text the log left out,
+        rendered again from its code)."""
+        return {n: tuple(self._wire(e) for e in kept) for n, kept in self.history.items()}
+
+    def _wire(self, event: StoredEvent) -> EventDict:
+        wire = event.wire()
+        if event.text == DERIVED and event.code and isinstance(event.data, dict):
+            try:
+                wire["text"] = self.texts(event.code, {**event.data, **event.words})
+            except TableError:
+                pass
+        return wire
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector held off while a report is read or built: the tens of
+    thousands of events a long campaign keeps alive made its full collections a third of a
+    report's time (reference counting still frees them at once; what cycles a build makes are
+    collected once it ends). Several builds at once are fine: the first to end turns the
+    collector back on; one that found it off leaves it off."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def read_log(log: Log, tables: Tables | None = None) -> Campaign:
     """Read the whole log (and the voice listener's utterances table, if any). A log written
     before stored history must be a copy (Log.read): it is migrated there, with `tables`."""
+    with gc_paused():
+        return _read_log(log, tables)
+
+
+def _read_log(log: Log, tables: Tables | None) -> Campaign:
     meta = log.meta()
     if meta is None:
         raise ReportError(narration().render("relatorio.banco_sem_sessao", {}))
     if not log.keeps_history() and tables is not None:
         replay.open_history(log, tables, meta.seed, replay.rules_id(log, tables))
+    if tables is not None:
+        log.texts = tables.narration.render
     commands = tuple(log.commands(after=-1))  # with command 0, the session's own start
     history: dict[int, list[StoredEvent]] = {c.n: [] for c in commands}
     for row in log.stored_since(0):  # one read of every event, with its narration
@@ -101,7 +139,8 @@ def read_log(log: Log, tables: Tables | None = None) -> Campaign:
     return Campaign(meta.seed, meta.created, commands,
                     {n: tuple(kept) for n, kept in history.items()},
                     tuple(log.rows_of(UTTERANCES)), tuple(log.players()),
-                    log.states(), {i: log.rules_text(i) or "" for i in used})
+                    log.states(), {i: log.rules_text(i) or "" for i in used},
+                    log.texts or program_texts)
 
 
 def open_campaign(db_path: str | Path, tables: Tables | None = None) -> Campaign:

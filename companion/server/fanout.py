@@ -135,12 +135,9 @@ class FanOut:
         """The event as each of its rooms receives it (each viewer's projection), rooms
         receiving the same message grouped together: each distinct message is encoded once,
         however many rooms get it."""
-        groups: dict[tuple[int, str], tuple[dict, list[str]]] = {}
-        for room, viewer in rooms.targets(event.visibility, live):
-            local = self.projections.show(event, viewer)
-            key = (local["seq"], json.dumps([local["data"], local["text"]], sort_keys=True))
-            groups.setdefault(key, (local, []))[1].append(room)
-        return list(groups.values())
+        room_of = {viewer: room for room, viewer in rooms.targets(event.visibility, live)}
+        return [(local, [room_of[viewer] for viewer in viewers]) for local, viewers in
+                self.projections.copies(event, list(room_of))]
 
     # ------------------------------------------------------------------ views
 

@@ -3,16 +3,18 @@ advanced incrementally from the session's log, so every connection reads the eve
 and the refusals in its own numbering.
 
 Thread-safe: the dispatcher thread and the command handlers' threads both use it, under one
-lock. A projection is made the first time its viewer connects (it reads the history once) and
-then follows the log: before any question, every event committed so far is added.
+lock. A projection is made the first time its viewer connects (it reads the history once; the
+GM's reads none of it: Projection.needs_past) and then follows the log: before any question,
+every event committed so far is added.
 """
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
 from typing import Any, Mapping
 
-from companion.history.projection import Projection, StoredEvent
+from companion.history.projection import Projection, StoredEvent, alike_for_all
 from companion.server.served import ServedSession
 from companion.tables.files import Tables
 
@@ -53,10 +55,13 @@ class Projections:
         projection = self._viewers.get(viewer)
         if projection is None:
             projection = Projection(viewer, self._tables, self._session.quoted)
-            for event in self._session.history_since(0):
-                if event.seq > self._upto:
-                    break
-                projection.add(event)
+            if projection.needs_past:
+                for event in self._session.history_since(0):
+                    if event.seq > self._upto:
+                        break
+                    projection.add(event)
+            else:  # the GM's: nothing of the past to read
+                projection.skip_to(self._upto)
             self._viewers[viewer] = projection
         return projection
 
@@ -73,10 +78,13 @@ class Projections:
         """Make the viewer's projection, if it has none yet, reading the log in chunks
         without holding the lock (nor the session's for long): a long campaign's first
         connection of a viewer does not hold back the others' fan-out while it reads."""
+        projection = Projection(viewer, self._tables, self._session.quoted)
         with self._lock:
             if viewer in self._viewers:
                 return
-        projection = Projection(viewer, self._tables, self._session.quoted)
+            if not projection.needs_past:  # the GM's: made at once, reading nothing old
+                self._of(viewer)
+                return
         seq = 0
         while chunk := self._session.history_since(seq, limit=CHUNK):
             for event in chunk:
@@ -101,6 +109,28 @@ class Projections:
         with self._lock:
             projection = self._of(viewer, through=seq)
             return projection.show(self._stored(event))
+
+    def copies(self, event: StoredEvent, viewers: list[str]
+               ) -> list[tuple[dict[str, Any], list[str]]]:
+        """The distinct copies of a new event for these viewers (who may all see it), each with
+        the viewers that read it: an event alike for all (projection.alike_for_all) is
+        rendered once and only renumbered; any other, once per viewer, the same copies
+        grouped (each distinct copy is encoded once by the fan-out, however many get it)."""
+        groups: dict[Any, tuple[dict[str, Any], list[str]]] = {}
+        with self._lock:
+            if alike_for_all(event):
+                first: dict[str, Any] | None = None
+                for viewer in viewers:
+                    projection = self._of(viewer, through=event.seq)
+                    first = projection.show(event) if first is None else first
+                    local = projection.renumbered(first, event)
+                    groups.setdefault(local["seq"], (local, []))[1].append(viewer)
+                return list(groups.values())
+            for viewer in viewers:
+                local = self._of(viewer, through=event.seq).show(event)
+                key = (local["seq"], json.dumps([local["data"], local["text"]], sort_keys=True))
+                groups.setdefault(key, (local, []))[1].append(viewer)
+        return list(groups.values())
 
     def show_all(self, events: list[StoredEvent], viewer: str) -> list[dict[str, Any]]:
         """The viewer's copies of events it may see, in one hold of the lock (a welcome's

@@ -18,8 +18,10 @@ Connecting (default namespace, `auth` dict):
 titles, option labels), and the GM's carries `lugares` (the seats: companion.server.seats).
 
 After a connection is accepted the client gets `boas_vindas`, then the events it may see with
-seq > desde (`evento`, in seq order) — at most the WELCOME_EVENTS last, what the pages' log
-shows — then `estado`. Older ones come on request: `anteriores` {"antes": N} is acknowledged
+seq > desde — at most the WELCOME_EVENTS last, what the pages' log shows — as lists of events
+in seq order (`eventos`: one message for the replay, one more for the events that went out while
+it was read, if any; 300 messages of one event each cost the storm of a hundred reconnections
+seconds of the GIL), then `estado`; from then on each new event is one `evento`. Older ones come on request: `anteriores` {"antes": N} is acknowledged
 {"ok": true, "eventos": [… at most OLDER_PAGE, numbered below N, oldest first], "mais": bool}.
 The welcome runs on the dispatcher thread; it reads and sends the replay while the client is in
 no room yet, and takes the live fan-out's lock (companion.server.fanout) only for the events
@@ -58,6 +60,7 @@ WELCOME_WAIT = 5.0  # seconds to wait for the connection to be accepted before w
 # A welcome replays at most this many of the viewer's events: what the pages' log keeps
 # (web/static/js/common.js eventLog's limit); older ones come on request (`anteriores`).
 WELCOME_EVENTS = 300
+REPLAY = "eventos"  # a welcome's events, in one message: a list of `evento` objects, seq order
 OLDER_PAGE = 100  # events per `anteriores` answer
 OLDER_PER_WINDOW = 10  # `anteriores` requests per address per access.WINDOW_SECONDS
 
@@ -268,8 +271,9 @@ class Reception:
         read = [event for event in self.session.history_since(after)
                 if through is None or event.seq <= through]
         mine = [event for event in read if self.visible_to(event.visibility, client.viewer)]
-        for shown in self.projections.show_all(mine, client.viewer):
-            self.socketio.server.emit("evento", shown, to=client.sid, namespace=NAMESPACE)
+        if mine:  # one message, however many events: one encoding, one frame, one wake-up
+            self.socketio.server.emit(REPLAY, self.projections.show_all(mine, client.viewer),
+                                      to=client.sid, namespace=NAMESPACE)
         return read[-1].seq if read else after
 
     def _replay_from(self, client: Client) -> int:

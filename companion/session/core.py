@@ -56,6 +56,7 @@ class Core:
 
     def __init__(self, log: Log, meta: Meta, shipped: Tables) -> None:
         self._log = log
+        log.texts = self._render  # a text the log left out is the session's narration's
         self.seed = meta.seed
         self._secret = meta.secret  # the campaign's dice secret (companion.history.dice_keys)
         # the places played before the campaign had a secret keep their keys (Opening sets it)
@@ -118,6 +119,10 @@ class Core:
         self.overrides = change.overrides
         self.tables_version = version.tables_fingerprint(change.tables)
         self._rules_id = replay.rules_id(self._log, change.tables)
+
+    def _render(self, code: str, params: Mapping[str, Any]) -> str:
+        """A text of the rules in force (a stored event's, rendered again by the log)."""
+        return self.tables.narration.render(code, params)
 
     def _refusal(self, refusal: CommandRejected) -> CommandRejected:
         """A session refusal said by its code (CommandRejected.because), its message rendered

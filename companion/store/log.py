@@ -9,14 +9,20 @@ memory (`:memory:`): a session that ends with the process, with nothing left on 
 History is kept, not recomputed: every command is stored with the state after it (`states`,
 the session's serialised State, in the command's own transaction), its dice key (what its RNG
 was derived from) and the rules version it ran under (`rules`, each distinct version stored
-once). States are packed (companion/store/packing.py): every KEYFRAME_EVERY commands one whole,
+once). States are packed (companion/store/packing.py): one whole every KEYFRAME_EVERY commands
+or more (until their deltas weigh KEYFRAME_WEIGHT times as much as it, at most KEYFRAME_MOST),
 in between only what each command changed, so a state costs what its command changed however
-long the campaign. A file written before stored history
-(`PRAGMA user_version` below HISTORY) has commands and no states: the session migrates it once.
+long the campaign. A file written before stored history (`PRAGMA user_version` below HISTORY) has commands and no states: the session migrates it once.
 
 Each event keeps, beside its text, how the text was rendered (`code`, `words`: the narration
 code and the values only the text used), so a viewer's copy can be rendered again in their own
 prompt numbers. A log written before these columns existed gets them, empty, when opened.
+Since this release an event whose text is exactly what its code
+renders from its data and words keeps no text of its own (`text` empty: DERIVED): reading it
+renders it again (`Log.texts`, the session's narration; by default the program's
+tables/narracao/), as every projection already does; `stored_since`, read by the projections,
+leaves it empty for them to render. Data and words are compact JSON. Rows written before keep
+their text and read exactly as before.
 
 The GM's own rules (`house_rules`, companion/house_rules.py): the campaign's differences from
 the shipped tables/, as YAML text, stored with the command from which they are in force (the
@@ -38,17 +44,24 @@ import sqlite3
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
+
+import msgspec
 
 from companion.store.private import create_private
 from companion.store.packing import PackedStates, StateDamaged, StoredState, delta, pack
+from companion.store.packing import pack_delta
 from companion.store.packing import loads as unpack_json
 
 from companion.tables.errors import DiskFull
+from companion.tables.files import program_narration
 
 MEMORY = ":memory:"
+DERIVED = ""  # an event's stored text when its code renders it again (Log._event_row)
 HISTORY = 2  # PRAGMA user_version of a log with stored history (before it: 0)
-KEYFRAME_EVERY = 64  # commands between two states stored whole (companion/store/packing.py)
+KEYFRAME_EVERY = 64  # fewest commands between two states stored whole (store/packing.py)
+KEYFRAME_MOST = 512  # most commands between two (reading a state applies at most this many)
+KEYFRAME_WEIGHT = 2  # a keyframe once the deltas since the last weigh this many times it
 FULL_DISK_CODES = frozenset({sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR_SHMSIZE})
 
 SCHEMA = """
@@ -118,6 +131,19 @@ class Meta:
 
 
 @dataclass(frozen=True)
+class Last:
+    """The newest stored state, as the next one is packed against it: its command, format,
+    keyframe, value (a JSON object), and the bytes of its keyframe and of the deltas since."""
+
+    n: int
+    format: int
+    keyframe: int
+    value: dict[str, Any]
+    keyframe_bytes: int
+    deltas: int
+
+
+@dataclass(frozen=True)
 class StoredCommand:
     """One accepted command as logged."""
 
@@ -158,10 +184,26 @@ def dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+def _loads(text: str) -> Any:
+    """Stored JSON read back (msgspec: a whole campaign's events read for the report several
+    times faster than json.loads; the same values)."""
+    return msgspec.json.decode(text)
+
+
+def _compact(value: Any) -> str:
+    """An event's data as stored: JSON, UTF-8, keys in the order given, no spaces."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
 def _words_json(words: Mapping[str, Any]) -> str:
     """The words as stored: JSON, with anything JSON cannot say as its text (the words are
     only read back to render the text again, never as data)."""
-    return json.dumps(words, ensure_ascii=False, default=str)
+    return json.dumps(words, ensure_ascii=False, default=str, separators=(",", ":"))
+
+
+def program_texts(code: str, params: Mapping[str, Any]) -> str:
+    """A text rendered by the program's own tables/narracao/ (or $COMPANION_TABLES')."""
+    return program_narration().render(code, params)
 
 
 def _add_missing_columns(connection: sqlite3.Connection) -> None:
@@ -212,9 +254,12 @@ class Log:
     def __init__(self, connection: sqlite3.Connection, path: str) -> None:
         self._db = connection
         self.path = path
-        # the newest stored state, to pack the next one against: (n, format, keyframe, JSON
-        # object); None before it is read (or when there is none)
-        self._last: tuple[int, int, int, dict[str, Any]] | None = None
+        # the newest stored state, to pack the next one against; None before it is read (or
+        # when there is none)
+        self._last: Last | None = None
+        # how a text left out (DERIVED) is rendered again: the session's narration (None: the
+        # program's tables/narracao/, program_texts)
+        self.texts: Callable[[str, Mapping[str, Any]], str] | None = None
         self._last_read = False
 
     @classmethod
@@ -364,8 +409,7 @@ class Log:
         Returns the stored events as dicts with their seq. Data that is not JSON-safe raises
         before anything is written.
         """
-        rows = [(e.kind, e.visibility, e.text, dumps(e.data), e.code,
-                 _words_json(e.words) if e.code else None) for e in events]
+        rows = [self._event_row(e) for e in events]
         base, blob, last = self._pack(n, state)
         with self.transaction() as db:
             if undo is not None:
@@ -381,15 +425,43 @@ class Log:
                 db.execute("INSERT INTO house_rules (n, overrides) VALUES (?, ?)",
                            (n, house_rules))
             stored = []
-            for kind, visibility, event_text, data, code, words in rows:
+            for (kind, visibility, event_text, data, code, words), said in zip(
+                    rows, [e.text for e in events]):
                 cursor = db.execute(
                     "INSERT INTO events (command_n, command, kind, visibility, text, data, code, "
                     "words) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     (n, name, kind, visibility, event_text, data, code, words))
                 stored.append(event_dict(int(cursor.lastrowid or 0), name, kind, visibility,
-                                         event_text, json.loads(data)))
+                                         said, json.loads(data)))
         self._last = last
         return stored
+
+    def _event_row(self, event: NewEvent) -> tuple[Any, ...]:
+        """(kind, visibility, text, data, code, words) as stored: the text left out (DERIVED)
+        when its code renders exactly it again from the data and words as they read back."""
+        data = _compact(event.data)
+        if not event.code:
+            return event.kind, event.visibility, event.text, data, None, None
+        words = _words_json(event.words)
+        said = self._rendered(event.code, json.loads(data), json.loads(words))
+        text = DERIVED if said == event.text and said != DERIVED else event.text
+        return event.kind, event.visibility, text, data, event.code, words
+
+    def _rendered(self, code: str, data: Any, words: Mapping[str, Any]) -> str | None:
+        """The text `code` renders from an event's data and words (None: it cannot)."""
+        if not isinstance(data, dict):
+            return None
+        try:
+            return (self.texts or program_texts)(code, {**data, **words})
+        except Exception:  # a template that no longer fits: the text is kept as it is
+            return None
+
+    def _text(self, text: str, code: str | None, data: Any, words: str | None) -> str:
+        """An event's text as read: its own, or (DERIVED) rendered again from its code."""
+        if text != DERIVED or not code:
+            return text
+        said = self._rendered(code, data, json.loads(words) if words else {})
+        return said if said is not None else text
 
     def commands(self, after: int = 0) -> list[StoredCommand]:
         """Every stored command numbered above `after`, in order."""
@@ -421,14 +493,25 @@ class Log:
     def events_since(self, seq: int = 0) -> list[dict[str, Any]]:
         """Stored events with a seq greater than `seq`, in order."""
         rows = self._db.execute(
-            "SELECT seq, command, kind, visibility, text, data FROM events "
+            "SELECT seq, command, kind, visibility, text, data, code, words FROM events "
             "WHERE seq > ? ORDER BY seq", (seq,)).fetchall()
-        return [event_dict(s, c, k, v, t, json.loads(d)) for s, c, k, v, t, d in rows]
+        return self._event_dicts(rows)
+
+    def _event_dicts(self, rows: Sequence[Sequence[Any]]) -> list[dict[str, Any]]:
+        """(seq, command, kind, visibility, text, data, code, words) rows as event dicts."""
+        out = []
+        for s, c, k, v, t, d, code, words in rows:
+            data = json.loads(d)
+            out.append(event_dict(s, c, k, v, self._text(t, code, data, words), data))
+        return out
 
     def stored_since(self, seq: int = 0, limit: int = -1) -> list[tuple[Any, ...]]:
         """The events after `seq` (at most `limit`; -1: all) as kept: (seq, command number,
-        command, kind, visibility, text, data, code, words), data and words decoded."""
-        return [(s, n, c, k, v, t, json.loads(d), code, json.loads(w) if w else {})
+        command, kind, visibility, text, data, code, words), data and words decoded; a text
+        left out (DERIVED) stays empty: whoever reads these renders it from the code, as a
+        projection does (rendering every event of a long campaign here would cost the report
+        and a new viewer's projection a render each)."""
+        return [(s, n, c, k, v, t, _loads(d), code, _loads(w) if w else {})
                 for s, n, c, k, v, t, d, code, w in self._db.execute(
                     "SELECT seq, command_n, command, kind, visibility, text, data, code, words "
                     "FROM events WHERE seq > ? ORDER BY seq LIMIT ?", (seq, limit))]
@@ -450,9 +533,9 @@ class Log:
     def events_of(self, n: int) -> list[dict[str, Any]]:
         """The events one command produced, in order."""
         rows = self._db.execute(
-            "SELECT seq, command, kind, visibility, text, data FROM events "
+            "SELECT seq, command, kind, visibility, text, data, code, words FROM events "
             "WHERE command_n = ? ORDER BY seq", (n,)).fetchall()
-        return [event_dict(s, c, k, v, t, json.loads(d)) for s, c, k, v, t, d in rows]
+        return self._event_dicts(rows)
 
     def narrations(self, seqs: Sequence[int]) -> dict[int, Narration]:
         """seq → how its text was rendered, for those of `seqs` the log knows it of (events
@@ -523,19 +606,27 @@ class Log:
         return [n for (n,) in self._db.execute(
             "SELECT n FROM states WHERE base IS NULL ORDER BY n")]
 
-    def _pack(self, n: int, state: StoredState) -> tuple[int | None, bytes,
-                                                         tuple[int, int, int, dict[str, Any]]]:
+    def _pack(self, n: int, state: StoredState) -> tuple[int | None, bytes, Last]:
         """(keyframe number or None, bytes, what becomes the last state) of a state about to
-        be stored after command n: whole every KEYFRAME_EVERY commands (or after a change of
-        format, or when the state before cannot be read), else what changed since the last."""
+        be stored after command n: whole after a change of format, when the state before
+        cannot be read, or once KEYFRAME_EVERY commands have passed since the last keyframe
+        and their deltas weigh KEYFRAME_WEIGHT times as much as it (a large state — thousands
+        of secret notes — is kept whole less often; never more than KEYFRAME_MOST commands
+        apart); else what
+        changed since the last."""
         value = unpack_json(state.raw)
         last = self._newest()
-        if last is None or last[1] != state.format or n - last[2] >= KEYFRAME_EVERY \
-                or n <= last[0]:
-            return None, pack(value), (n, state.format, n, value)
-        return last[2], pack(delta(last[3], value)), (n, state.format, last[2], value)
+        if last is not None and last.format == state.format and n > last.n:
+            since = n - last.keyframe
+            if since < KEYFRAME_EVERY or (since < KEYFRAME_MOST and last.deltas
+                                          < KEYFRAME_WEIGHT * last.keyframe_bytes):
+                blob = pack_delta(delta(last.value, value))
+                return last.keyframe, blob, Last(n, state.format, last.keyframe, value,
+                                                 last.keyframe_bytes, last.deltas + len(blob))
+        blob = pack(value)
+        return None, blob, Last(n, state.format, n, value, len(blob), 0)
 
-    def _newest(self) -> tuple[int, int, int, dict[str, Any]] | None:
+    def _newest(self) -> Last | None:
         """The newest stored state (read once; None when there is none or it is damaged)."""
         if not self._last_read:
             self._last_read = True
@@ -543,11 +634,22 @@ class Log:
                                    "LIMIT 1").fetchone()
             if row is not None:
                 try:
-                    key = row[2] if row[2] is not None else row[0]
-                    self._last = (row[0], row[1], key, self.states(row[0], row[0]).value(row[0]))
+                    self._last = self._chain_of(row[0], row[1], row[2])
                 except StateDamaged:
                     self._last = None  # the next state starts a new keyframe
         return self._last
+
+    def _chain_of(self, n: int, format: int, base: int | None) -> Last:
+        """The stored state after command n as the last one to pack against: its value, its
+        keyframe and the bytes of that keyframe and of the deltas after it."""
+        key = base if base is not None else n
+        whole, deltas = self._db.execute(
+            "SELECT SUM(CASE WHEN n = ? THEN length(state) ELSE 0 END), "
+            "SUM(CASE WHEN n = ? THEN 0 ELSE length(state) END) FROM states "
+            "WHERE n BETWEEN ? AND ? AND (n = ? OR base = ?)",
+            (key, key, key, n, key, key)).fetchone()
+        return Last(n, format, key, self.states(n, n).value(n), int(whole or 0),
+                    int(deltas or 0))
 
     # ------------------------------------------------------------------ migration
 
@@ -563,10 +665,9 @@ class Log:
         below = self.state_numbers(below=first)
         try:
             if below:
-                base = self._db.execute("SELECT COALESCE(base, n), format FROM states WHERE "
-                                        "n = ?", (below[0],)).fetchone()
-                before: tuple[int, int, int, dict[str, Any]] | None = (
-                    below[0], base[1], base[0], self.states(below[0], below[0]).value(below[0]))
+                row = self._db.execute("SELECT format, base FROM states WHERE n = ?",
+                                       (below[0],)).fetchone()
+                before: Last | None = self._chain_of(below[0], row[0], row[1])
             else:
                 before = None
         except StateDamaged:

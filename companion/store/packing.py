@@ -3,10 +3,17 @@ between, for each command, only what changed since the state before it.
 
 A delta is a JSON object of the state's top-level fields: `"="` holds the fields whose value
 changed (the new value whole), `"+"` the list fields that only grew at the end (the items
-added: the GM's secret notes, a list of monsters…). So a state costs what the command changed,
-however long the campaign and however large its state. Reading the state after command n
-starts at its keyframe and applies every delta after it, in order (PackedStates keeps its place,
-so reading states one after another applies each delta once).
+added: the GM's secret notes, a list of monsters…), `"-"` the fields gone. Since packing 2
+(DELTAS) a delta also goes inside what changed: `"~"` holds, for an object field, the delta of
+that object (the session form's dice count, one key of the travel), and `"*"` for a list field
+of the same length, the delta of each changed item by its index (one character of the party);
+a delta of packing 1 has neither and reads as before. So a state costs what the command changed,
+however long the campaign and however large its state. A delta is stored as its compact JSON
+when zlib would not make it smaller (most: a few dozen bytes), else as MARK + zlib; neither is
+a zlib stream, so a release of packing 1 finds such a state damaged (it rebuilds it) instead of
+misreading it. Reading the state after command n starts at its keyframe and applies every delta
+after it, in order (PackedStates keeps its place, so reading states one after another applies
+each delta once).
 """
 from __future__ import annotations
 
@@ -16,7 +23,10 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+import msgspec
+
 LEVEL = 6  # zlib's compression level
+MARK = b"z"  # a packing 2 delta compressed with zlib (a bare zlib stream starts with 0x78)
 
 Row = tuple[int, "int | None", bytes]  # format, keyframe number (None: this is one), bytes
 
@@ -39,9 +49,12 @@ class StateDamaged(Exception):
 
 
 def delta(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, Any]:
-    """What changed from `before` to `after` (two states as JSON objects, same format)."""
+    """What changed from `before` to `after` (two states as JSON objects, same format), down
+    into the objects and same-length lists that changed (packing 2)."""
     changed: dict[str, Any] = {}
     grown: dict[str, Any] = {}
+    inside: dict[str, Any] = {}
+    items: dict[str, Any] = {}
     for key, value in after.items():
         old = before.get(key, None) if key in before else _MISSING
         if old == value:
@@ -49,18 +62,42 @@ def delta(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, Any]
         if isinstance(old, list) and isinstance(value, list) and len(value) > len(old) \
                 and value[:len(old)] == old:
             grown[key] = value[len(old):]
+        elif isinstance(old, dict) and isinstance(value, dict):
+            inside[key] = delta(old, value)
+        elif isinstance(old, list) and isinstance(value, list) and len(old) == len(value):
+            items[key] = _item_deltas(old, value)
         else:
             changed[key] = value
     gone = [key for key in before if key not in after]
-    return {"=": changed, "+": grown, **({"-": gone} if gone else {})}
+    out: dict[str, Any] = {}
+    for op, found in (("=", changed), ("+", grown), ("~", inside), ("*", items), ("-", gone)):
+        if found:
+            out[op] = found
+    return out
+
+
+def _item_deltas(before: list[Any], after: list[Any]) -> dict[str, Any]:
+    """The changed items of two lists of one length, by index: an object's delta, or (any
+    other item) `{"!": item}`, the item whole."""
+    return {str(index): delta(old, new) if isinstance(old, dict) and isinstance(new, dict)
+            else {"!": new}
+            for index, (old, new) in enumerate(zip(before, after)) if old != new}
 
 
 def patch(before: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
-    """`before` with a delta applied."""
+    """`before` with a delta applied (packing 1 or 2)."""
     after = dict(before)
     after.update(change.get("=", {}))
     for key, items in change.get("+", {}).items():
         after[key] = list(after[key]) + list(items)
+    for key, inner in change.get("~", {}).items():
+        after[key] = patch(after[key], inner)
+    for key, changed in change.get("*", {}).items():
+        values = list(after[key])
+        for index, inner in changed.items():
+            at = int(index)
+            values[at] = inner["!"] if "!" in inner else patch(values[at], inner)
+        after[key] = values
     for key in change.get("-", []):
         after.pop(key, None)
     return after
@@ -74,7 +111,15 @@ def dumps(value: Any) -> bytes:
 
 
 def pack(value: Any) -> bytes:
+    """A keyframe: the state's JSON, zlib (as packing 1 wrote it)."""
     return zlib.compress(dumps(value), LEVEL)
+
+
+def pack_delta(change: Mapping[str, Any]) -> bytes:
+    """A delta (packing 2): its compact JSON, or MARK + zlib when that is smaller."""
+    raw = dumps(change)
+    packed = zlib.compress(raw, LEVEL)
+    return raw if len(raw) <= len(packed) + len(MARK) else MARK + packed
 
 
 def loads(raw: bytes) -> Any:
@@ -82,6 +127,11 @@ def loads(raw: bytes) -> Any:
 
 
 def unpack(blob: bytes) -> Any:
+    """A stored keyframe or delta, of packing 1 (zlib) or 2 (JSON, or MARK + zlib)."""
+    if blob[:1] == b"{":
+        return json.loads(blob)
+    if blob[:len(MARK)] == MARK:
+        return json.loads(zlib.decompress(blob[len(MARK):]))
     return json.loads(zlib.decompress(blob))
 
 
@@ -100,7 +150,7 @@ class PackedStates:
     def get(self, n: int) -> StoredState:
         """The state after command n; StateDamaged when it cannot be unpacked, KeyError when
         none is stored."""
-        return StoredState(self.rows[n][0], dumps(self.value(n)))
+        return StoredState(self.rows[n][0], msgspec.json.encode(self.value(n)))
 
     def value(self, n: int) -> dict[str, Any]:
         """The state after command n as a JSON object (StateDamaged, KeyError as `get`)."""

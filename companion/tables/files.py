@@ -89,6 +89,11 @@ def _narrator_of(directory: Path) -> Narrator:
     return load_narrator(directory)
 
 
+def program_narration() -> Narrator:
+    """The narration of the program's tables/ (or $COMPANION_TABLES'), compiled once."""
+    return _narrator_of(Path(os.environ.get("COMPANION_TABLES") or DEFAULT_DIR))
+
+
 # libyaml's safe loader when PyYAML has it (the same documents, several times faster at start-up)
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 # What reading a YAML file gave, kept like Python keeps bytecode: marshal, named by the file's

@@ -24,6 +24,7 @@ inside another: 'Não adiciona…' → 'não adiciona…'; 'DESV em…' stays).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
@@ -130,8 +131,9 @@ class Narrator:
     templates: Mapping[str, Template]
     sources: Mapping[str, str]  # code → the template's text (for tests and the docs)
 
-    @property
+    @cached_property
     def codes(self) -> frozenset[str]:
+        """Every code with a template (made once: the fan-out asks it per event and viewer)."""
         return frozenset(self.templates)
 
     def render(self, code: str, data: Mapping[str, Any]) -> str:

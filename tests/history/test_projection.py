@@ -122,3 +122,31 @@ def test_a_player_reads_an_undone_command_as_a_human_description(tables: Tables)
 def test_a_command_with_no_description_is_quoted_by_its_spoken_name(tables: Tables) -> None:
     odd = Quoted("comando_sem_descricao", {}, "gm", "algo")
     assert _undone(tables, odd, "player:ana") == "Desfeito: o comando 'comando_sem_descricao'"
+
+
+def test_the_gms_projection_made_late_reads_no_past_and_says_the_same(tables: Tables) -> None:
+    """The GM sees every event in the log's numbers and has no prompt numbers of its own: a
+    GM projection made at seq 4 without reading anything answers as one that read it all
+    (a long campaign's GM connection costs nothing of its length)."""
+    answer = Quoted("responder", {"pedido": 7, "opcao": "descansar"}, "player:bia",
+                    "responder pedido 1 descansar")
+    log = [prompt(1, 1, "ana", 6), prompt(2, 2, "bia", 7),
+           StoredEvent(3, 3, "responder", "relato", "public", "Bia descansa.", {}),
+           StoredEvent(4, 4, "segredo", "rolagem", "gm", "…", {"total": 3}),
+           StoredEvent(5, 5, "desfazer", "relato", "public", "Desfeito: 'responder pedido 7 "
+                       "descansar'", {"desfeito": 3, "comando": "responder",
+                                      "texto": "responder pedido 7 descansar"},
+                       "desfazer.desfeito", {})]
+    whole, shown = project("gm", tables, log, {3: answer}.get)
+    late = Projection("gm", tables, {3: answer}.get)
+    assert not late.needs_past and Projection("public", tables, lambda n: None).needs_past
+    late.skip_to(4)
+    late.add(log[4])
+    assert late.show(log[4]) == shown[4]
+    assert [late.show(e) for e in log] == shown
+    for ask in (lambda p: p.count(), lambda p: p.global_after(3), lambda p: p.number_of(2),
+                lambda p: p.prompt_numbers(), lambda p: p.prompt_id(1),
+                lambda p: p.view({"pedidos": [{"id": 7}]})):
+        assert ask(late) == ask(whole)
+    with pytest.raises(ValueError):
+        Projection("player:ana", tables, lambda n: None).skip_to(3)

@@ -145,7 +145,9 @@ def track_estados(page: Any) -> None:
         const socket = window.mesa.conn.socket;
         window.__seq = 0;
         window.__estadoAfter = 0;
-        socket.on("evento", (e) => { window.__seq = Math.max(window.__seq, Number(e.seq) || 0); });
+        const saw = (e) => { window.__seq = Math.max(window.__seq, Number(e.seq) || 0); };
+        socket.on("evento", saw);
+        socket.on("eventos", (list) => list.forEach(saw));
         socket.on("estado", () => { window.__estadoAfter = window.__seq; });
         socket.on("estado_mudou", () => { window.__estadoAfter = window.__seq; });
     }""")

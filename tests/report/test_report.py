@@ -575,3 +575,29 @@ def test_a_private_insanity_stays_off_the_other_players_report(tmp_path: Path,
                  _report(session, tables, None, viewer, name).characters}
         assert marks["Ana"] == shown, viewer
     session.close()
+
+
+def test_the_report_is_built_with_the_cyclic_collector_paused_and_leaves_it_on(
+        evening: Session, tables: Tables, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long campaign's events are tens of thousands of live objects: the collector's full
+    passes over them were a third of a report's time. It is off while the log is read and the
+    report built, on again afterwards (and a collector the caller had off stays off)."""
+    import gc
+
+    from companion.report import gather, source
+
+    seen: list[bool] = []
+    real_build, real_read = gather.build, source._read_log
+    monkeypatch.setattr(gather, "build",
+                        lambda *args: seen.append(gc.isenabled()) or real_build(*args))
+    monkeypatch.setattr(source, "_read_log",
+                        lambda *args: seen.append(gc.isenabled()) or real_read(*args))
+    assert gc.isenabled()
+    build.report(open_campaign(evening.db_path, tables), tables)
+    assert seen == [False, False] and gc.isenabled()
+    gc.disable()
+    try:
+        build.report(open_campaign(evening.db_path, tables), tables)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

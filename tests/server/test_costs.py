@@ -274,6 +274,61 @@ def test_the_gm_tokens_http_commands_share_its_budget(session: Session) -> None:
         running.stop()
 
 
+def test_a_new_gm_connection_reads_nothing_of_a_long_past(
+        long_campaign: Session, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The GM's projection needs no past events (it sees them all, in the log's numbers):
+    made at once, in a long campaign, without reading the log (reading 50,000 events under
+    the projections' lock used to hold the GM's first command back for seconds)."""
+    hub = projections.Projections(long_campaign, long_campaign.tables)
+    hub.count("public")  # the log so far, as the others have it
+    read: list[int] = []
+    real = long_campaign.history_since
+    monkeypatch.setattr(long_campaign, "history_since",
+                        lambda seq=0, limit=-1: read.append(len(r := real(seq, limit))) or r)
+    hub.prepare("gm")
+    assert hub.count("gm") == long_campaign.last_seq()
+    assert sum(read) == 0, read
+    newest = long_campaign.events_since(long_campaign.last_seq() - 1)[0]
+    assert hub.show(newest, "gm") == newest
+
+
+def test_the_fan_out_renders_an_event_alike_for_all_once_and_each_copy_as_its_viewers(
+        session: Session, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new event goes to every viewer in its own numbering; one that reads the same for all
+    but its number (no prompt, no undo in it) is rendered once, not once per phone (50 phones
+    made 50 renderings and 50 JSON encodings per event); the copies are each viewer's own."""
+    names = ["Ana", "Bia", "Cia", "Dora"]
+    for name in names:
+        assert session.run(f"personagem {name}").ok
+    for text in ["rolar 1d6", "segredo 1d20", "pânico Bia", "pânico Ana", "desfazer",
+                 "tesouro 3 moedas de ouro", "cancelar", "rolar 2d6"]:
+        assert session.run(text).ok
+    viewers = ["public", "gm"] + [f"player:{n.lower()}" for n in names]
+    hub = projections.Projections(session, session.tables)
+    one_by_one = projections.Projections(session, session.tables)
+    for event in session.history_since(0):
+        seeing = [v for v in viewers if access_sees(event.visibility, v)]
+        copies = hub.copies(event, seeing)
+        got = {viewer: local for local, group in copies for viewer in group}
+        assert got == {viewer: one_by_one.show(event, viewer) for viewer in seeing}, event
+        assert sum(len(group) for _, group in copies) == len(seeing)
+    rendered: list[str] = []
+    narration = session.tables.narration
+    real = type(narration).render
+    monkeypatch.setattr(type(narration), "render",
+                        lambda self, code, data: rendered.append(code) or real(self, code, data))
+    assert session.run("rolar 1d8").ok
+    (roll,) = session.history_since(session.last_seq() - 1)
+    hub.count("gm")  # the projections have the roll (not rendered: only counted)
+    rendered.clear()
+    copies = hub.copies(roll, viewers)
+    assert len(rendered) == 1, rendered
+    # one copy per distinct number (Ana's and Bia's prompts count in theirs; the GM's: the
+    # log's), every viewer in one of them
+    assert len({local["seq"] for local, _ in copies}) == len(copies) >= 2
+    assert sorted(v for _, group in copies for v in group) == sorted(viewers)
+
+
 def test_a_new_viewers_projection_is_read_in_chunks_and_numbers_alike(
         session: Session, monkeypatch: pytest.MonkeyPatch) -> None:
     """A viewer's first connection reads the log in chunks without the locks; its numbers

@@ -121,6 +121,7 @@ class Round:
                 self.witness.player_token = data.get("token")
 
         client.on("evento", got)
+        client.on("eventos", lambda events: [got(event) for event in events])  # a welcome's
         client.on("boas_vindas", welcome)
         client.connect(self.url, auth=auth, transports=["websocket"], wait_timeout=5)
         return client

@@ -325,9 +325,8 @@ EFFECTS: dict[str, Effect] = {
 
 def exhaustion_effects(character: Character, tables: Tables) -> list[str]:
     """Tabela I texts that apply to the character (levels are cumulative; engine/view.py)."""
-    rows = tables.piece(ExhaustionTable).linhas
-    return [row.texto for key, row in sorted(rows.items(), key=lambda kv: int(kv[0]))
-            if character.exhaustion >= int(key)]
+    return [row.texto for level, row in tables.piece(ExhaustionTable).by_level
+            if character.exhaustion >= level]
 
 
 def exhaustion_day(state: State, scratch: Scratch) -> State:

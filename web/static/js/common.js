@@ -75,7 +75,7 @@ export function connect({ auth, onWelcome, onEvent, onState, onStatus, onRefused
     setPages(data && data.paginas);
     if (onWelcome) onWelcome(data || {});
   });
-  socket.on("evento", (event) => {
+  const take = (event) => {
     if (!event || typeof event !== "object") return;
     const seq = Number(event.seq);
     if (Number.isFinite(seq)) {
@@ -84,7 +84,10 @@ export function connect({ auth, onWelcome, onEvent, onState, onStatus, onRefused
       lastSeq = Math.max(lastSeq, seq);
     }
     onEvent && onEvent(event);
-  });
+  };
+  socket.on("evento", take);
+  // A welcome's missed events come in one message, a list in seq order (companion/server/welcome.py).
+  socket.on("eventos", (events) => asList(events).forEach(take));
   // `estado` is the whole view; `estado_mudou` only its top-level keys that changed.
   let current = {};
   socket.on("estado", (state) => {
