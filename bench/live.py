@@ -12,7 +12,7 @@ least the same work could cost on this machine:
 - reopening a 10,000-command session: reading those rows back from SQLite (no rules run);
 - a table screen's reconnection (connect → its `estado`) on campaigns of 1,000, 10,000 and
   50,000 public events: the floor server sending a welcome's worth of events
-  (companion.server.welcome.WELCOME_EVENTS) in one `eventos` message, as the companion does,
+  (companion.server.welcome.WELCOME_EVENTS) in one `eventos` message, as the companion does for the pages (`"lote": true`),
   and an `estado`; it should be flat; and, on the
   largest, the GM's command round trip while 100 table screens connect at once (the floor:
   the same storm on the floor server);
@@ -410,7 +410,7 @@ def reconnections(url: str, samples: int, ask: bool) -> list[float]:
         client = socketio.Client(reconnection=False)
         client.on("estado", lambda *_: done.set())
         began = time.perf_counter()
-        client.connect(url, auth={"papel": "mesa"}, transports=["websocket"], wait_timeout=10)
+        client.connect(url, auth={"papel": "mesa", "lote": True}, transports=["websocket"], wait_timeout=10)
         if ask:
             client.emit("boas")
         if not done.wait(60):
@@ -437,7 +437,7 @@ def storm_round_trip(url: str, ask: bool) -> tuple[float, float]:
         client = socketio.Client(reconnection=False)
         client.on("estado", lambda *_: welcomed.release())
         screens.append(client)
-        client.connect(url, auth={"papel": "mesa"}, transports=["websocket"], wait_timeout=60)
+        client.connect(url, auth={"papel": "mesa", "lote": True}, transports=["websocket"], wait_timeout=60)
         if ask:
             client.emit("boas")
 

@@ -45,6 +45,7 @@ class Knock:
     address: str
     since: int
     new: bool  # no character of that name yet (False: a free seat)
+    batched: bool = False  # its welcome's replay as one `eventos` list (companion.server.welcome)
 
     def listed(self) -> dict[str, Any]:
         return {"id": self.id, "nome": self.name, "novo": self.new}
@@ -70,7 +71,8 @@ class Doorway:
 
     # ------------------------------------------------------------------ knocking
 
-    def knock(self, sid: str, name: str, address: str, since: int) -> None:
+    def knock(self, sid: str, name: str, address: str, since: int,
+              batched: bool = False) -> None:
         """A phone asks to join as `name` (checked already); AccessDenied when its address
         has too many requests waiting or the seat is held."""
         held = {seat.character_id: seat for seat in self.session.seats() if seat.occupied}
@@ -83,7 +85,7 @@ class Doorway:
                     >= PENDING_PER_ADDRESS:
                 raise AccessDenied(self.render("pedidos_entrada.muitos",
                                               limite=PENDING_PER_ADDRESS))
-            knock = Knock(next(self.numbers), sid, name, address, since, new)
+            knock = Knock(next(self.numbers), sid, name, address, since, new, batched)
             self.knocks[knock.id] = knock
         self.dispatcher.put("entrada", lambda: self._waiting(knock))
 

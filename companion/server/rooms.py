@@ -43,6 +43,7 @@ class Client:
     welcome: dict[str, Any] = field(default_factory=dict)  # extra boas_vindas keys
     on_laptop: bool = False  # a page on the GM's laptop itself (companion.server.hosts)
     address: str = ""  # where it came from (the remote address): its caps are counted there
+    batched: bool = False  # asked (`"lote": true`) for a welcome's replay as one `eventos` list
 
     @property
     def rooms(self) -> list[str]:

@@ -18,10 +18,12 @@ Connecting (default namespace, `auth` dict):
 titles, option labels), and the GM's carries `lugares` (the seats: companion.server.seats).
 
 After a connection is accepted the client gets `boas_vindas`, then the events it may see with
-seq > desde — at most the WELCOME_EVENTS last, what the pages' log shows — as lists of events
-in seq order (`eventos`: one message for the replay, one more for the events that went out while
-it was read, if any; 300 messages of one event each cost the storm of a hundred reconnections
-seconds of the GIL), then `estado`; from then on each new event is one `evento`. Older ones come on request: `anteriores` {"antes": N} is acknowledged
+seq > desde — at most the WELCOME_EVENTS last, what the pages' log shows — in seq order, one
+`evento` each (DESIGN.md's contract), or, for a client that asked with `"lote": true` (the
+pages do), as lists (`eventos`: one message for the replay, one more for the events that went
+out while it was read, if any; 300 messages of one event each cost a storm of a hundred
+reconnections seconds of the GIL); then `estado`; from then on each new event is one
+`evento`. Older ones come on request: `anteriores` {"antes": N} is acknowledged
 {"ok": true, "eventos": [… at most OLDER_PAGE, numbered below N, oldest first], "mais": bool}.
 The welcome runs on the dispatcher thread; it reads and sends the replay while the client is in
 no room yet, and takes the live fan-out's lock (companion.server.fanout) only for the events
@@ -61,6 +63,13 @@ WELCOME_WAIT = 5.0  # seconds to wait for the connection to be accepted before w
 # (web/static/js/common.js eventLog's limit); older ones come on request (`anteriores`).
 WELCOME_EVENTS = 300
 REPLAY = "eventos"  # a welcome's events, in one message: a list of `evento` objects, seq order
+
+
+def batched(auth: Any) -> bool:
+    """Whether the client asked for its welcome's replay as one `eventos` list (`"lote": true`
+    in its auth, as the pages do); otherwise it gets one `evento` per event, as DESIGN.md's
+    contract says."""
+    return isinstance(auth, dict) and auth.get("lote") is True
 OLDER_PAGE = 100  # events per `anteriores` answer
 OLDER_PER_WINDOW = 10  # `anteriores` requests per address per access.WINDOW_SECONDS
 
@@ -112,6 +121,7 @@ class Reception:
                     return
                 client.address = address
                 client.on_laptop = hosts.on_laptop(request.environ)
+                client.batched = batched(auth)
                 self.connections.admit(client)
         except (AccessDenied, CompanionError) as refused:
             raise ConnectionRefusedError(refused.message) from None
@@ -124,6 +134,7 @@ class Reception:
             player = self.session.join_player(knock.name)
             client = self._player_client(knock.sid, player, knock.since)
             client.address = knock.address
+            client.batched = knock.batched
             self.connections.admit(client)
         self.dispatcher.put("welcome", lambda: self.welcome(knock.sid))
 
@@ -145,7 +156,7 @@ class Reception:
         if "convite" in auth:
             return self._by_invite(sid, auth["convite"], since)
         if "nome" in auth:
-            return self._new_player(sid, auth["nome"], since, address)
+            return self._new_player(sid, auth["nome"], since, address, batched(auth))
         if auth.get("papel") == "mesa":
             return Client(sid, "mesa", protocol.viewer_for_role("mesa"), None, None, since,
                           welcome={"url_jogador": self._player_url()})
@@ -190,14 +201,15 @@ class Reception:
         player = self.session.player_by_token(token) if isinstance(token, str) else None
         return None if player is None else self._player_client(sid, player, since)
 
-    def _new_player(self, sid: str, name: Any, since: int, address: str) -> Client | None:
+    def _new_player(self, sid: str, name: Any, since: int, address: str,
+                    in_one: bool = False) -> Client | None:
         """A phone by name: at the door until the GM answers (None), or in at once when
         joins are open (the tests' harness, `--sem-limites`)."""
         clean = access.player_name(name, self.words)
         if not self.joins.allow(address):
             raise AccessDenied(self.words.render("acesso.entradas_demais", {}))
         if not self.open_joins:
-            self.doorway.knock(sid, clean, address, since)
+            self.doorway.knock(sid, clean, address, since, in_one)
             return None
         player = self.session.join_player(clean)
         return self._player_client(sid, player, since)
@@ -271,9 +283,12 @@ class Reception:
         read = [event for event in self.session.history_since(after)
                 if through is None or event.seq <= through]
         mine = [event for event in read if self.visible_to(event.visibility, client.viewer)]
-        if mine:  # one message, however many events: one encoding, one frame, one wake-up
-            self.socketio.server.emit(REPLAY, self.projections.show_all(mine, client.viewer),
-                                      to=client.sid, namespace=NAMESPACE)
+        shown = self.projections.show_all(mine, client.viewer) if mine else []
+        if shown and client.batched:  # one message: one encoding, one frame, one wake-up
+            self.socketio.server.emit(REPLAY, shown, to=client.sid, namespace=NAMESPACE)
+        else:  # the contract's default (DESIGN.md): one `evento` each
+            for event in shown:
+                self.socketio.server.emit("evento", event, to=client.sid, namespace=NAMESPACE)
         return read[-1].seq if read else after
 
     def _replay_from(self, client: Client) -> int:

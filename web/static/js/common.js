@@ -56,7 +56,8 @@ export function connect({ auth, onWelcome, onEvent, onState, onStatus, onRefused
   const seen = new Set();
   let lastSeq = 0;
   const socket = window.io({
-    auth: (cb) => cb({ ...auth(), desde: lastSeq }),
+    // lote: a welcome's missed events in one `eventos` list (one message, not hundreds).
+    auth: (cb) => cb({ ...auth(), desde: lastSeq, lote: true }),
     reconnectionDelayMax: 4000,
   });
   socket.on("connect", () => onStatus && onStatus(true));
