@@ -44,8 +44,19 @@ def speak(text: str, voice: str, path: Path, pad: tuple[float, float] = (0.3, 0.
     return path
 
 
+PAUSE_SECONDS = 0.4  # between two utterances, as a person pauses between two commands
+
+
 def join_wavs(parts: list[Path], path: Path) -> Path:
-    subprocess.run(["sox", *map(str, parts), str(path)], check=True)
+    """The parts one after another, a short pause of silence between them. Glued with no pause,
+    the junction is borderline for the model: once in a full run on a loaded machine (never
+    alone) it heard a grammar word, '날씨', there."""
+    padded = []
+    for index, part in enumerate(parts[:-1]):
+        out = path.with_name(f"{path.stem}-{index}-pausa.wav")
+        subprocess.run(["sox", str(part), str(out), "pad", "0", str(PAUSE_SECONDS)], check=True)
+        padded.append(out)
+    subprocess.run(["sox", *map(str, [*padded, parts[-1]]), str(path)], check=True)
     return path
 
 
