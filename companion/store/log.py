@@ -21,8 +21,9 @@ Since this release an event whose text is exactly what its code
 renders from its data and words keeps no text of its own (`text` empty: DERIVED): reading it
 renders it again (`Log.texts`, the session's narration; by default the program's
 tables/narracao/), as every projection already does; `stored_since`, read by the projections,
-leaves it empty for them to render. Data and words are compact JSON. Rows written before keep
-their text and read exactly as before.
+leaves it empty for them to render. Data and words are compact JSON, stored packed with a preset
+dictionary when that is shorter (companion/store/event_json.py: a BLOB, where a row written
+before holds its JSON as TEXT). Rows written before keep their text and read exactly as before.
 
 The GM's own rules (`house_rules`, companion/house_rules.py): the campaign's differences from
 the shipped tables/, as YAML text, stored with the command from which they are in force (the
@@ -48,6 +49,8 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import msgspec
 
+from companion.store.event_json import pack as pack_json
+from companion.store.event_json import StoredWords, unpacked
 from companion.store.private import create_private
 from companion.store.packing import PackedStates, StateDamaged, StoredState, delta, pack
 from companion.store.packing import pack_delta
@@ -430,7 +433,8 @@ class Log:
                 cursor = db.execute(
                     "INSERT INTO events (command_n, command, kind, visibility, text, data, code, "
                     "words) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (n, name, kind, visibility, event_text, data, code, words))
+                    (n, name, kind, visibility, event_text, pack_json(data), code,
+                     None if words is None else pack_json(words)))
                 stored.append(event_dict(int(cursor.lastrowid or 0), name, kind, visibility,
                                          said, json.loads(data)))
         self._last = last
@@ -456,7 +460,7 @@ class Log:
         except Exception:  # a template that no longer fits: the text is kept as it is
             return None
 
-    def _text(self, text: str, code: str | None, data: Any, words: str | None) -> str:
+    def _text(self, text: str, code: str | None, data: Any, words: str | bytes | None) -> str:
         """An event's text as read: its own, or (DERIVED) rendered again from its code."""
         if text != DERIVED or not code:
             return text
@@ -501,8 +505,9 @@ class Log:
         """(seq, command, kind, visibility, text, data, code, words) rows as event dicts."""
         out = []
         for s, c, k, v, t, d, code, words in rows:
-            data = json.loads(d)
-            out.append(event_dict(s, c, k, v, self._text(t, code, data, words), data))
+            data = json.loads(unpacked(d))
+            said = self._text(t, code, data, None if words is None else unpacked(words))
+            out.append(event_dict(s, c, k, v, said, data))
         return out
 
     def stored_since(self, seq: int = 0, limit: int = -1) -> list[tuple[Any, ...]]:
@@ -511,7 +516,7 @@ class Log:
         left out (DERIVED) stays empty: whoever reads these renders it from the code, as a
         projection does (rendering every event of a long campaign here would cost the report
         and a new viewer's projection a render each)."""
-        return [(s, n, c, k, v, t, _loads(d), code, _loads(w) if w else {})
+        return [(s, n, c, k, v, t, _loads(unpacked(d)), code, StoredWords(w) if w else {})
                 for s, n, c, k, v, t, d, code, w in self._db.execute(
                     "SELECT seq, command_n, command, kind, visibility, text, data, code, words "
                     "FROM events WHERE seq > ? ORDER BY seq LIMIT ?", (seq, limit))]
@@ -548,7 +553,7 @@ class Log:
             for seq, code, words in self._db.execute(
                     f"SELECT seq, code, words FROM events WHERE seq IN ({marks}) "
                     "AND code IS NOT NULL", chunk):
-                found[seq] = Narration(code, json.loads(words) if words else {})
+                found[seq] = Narration(code, json.loads(unpacked(words)) if words else {})
         return found
 
     def prompt_ids(self) -> dict[int, int]:
@@ -557,7 +562,7 @@ class Log:
         highest: dict[int, int] = {}
         for n, data in self._db.execute(
                 "SELECT command_n, data FROM events WHERE kind = 'pedido' ORDER BY seq"):
-            prompt = json.loads(data).get("pedido")
+            prompt = json.loads(unpacked(data)).get("pedido")
             if isinstance(prompt, dict) and isinstance(prompt.get("id"), int):
                 highest[n] = max(highest.get(n, 0), prompt["id"])
         return highest
@@ -694,7 +699,7 @@ class Log:
                            "VALUES (?, ?, ?, ?)", (n, format, base, blob))
             for seq, (code, words) in narrations.items():
                 db.execute("UPDATE events SET code = ?, words = ? WHERE seq = ? AND code IS NULL",
-                           (code, _words_json(words), seq))
+                           (code, pack_json(_words_json(words)), seq))
             if migration:
                 db.execute("DROP TABLE IF EXISTS snapshots")
                 db.execute(f"PRAGMA user_version={HISTORY}")

@@ -60,7 +60,8 @@ def test_the_wheel_carries_the_tables_and_the_pages(installed: Path) -> None:
     found = subprocess.run(
         [str(_bin(installed, "python")), "-c",
          "from companion.tables.places import program_folder as f; "
-         "print(f('tables')); print(f('web'))"],
+         "print(f('tables')); print(f('web')); "
+         "from companion.store.event_json import CURRENT, dictionary; dictionary(CURRENT)"],
         capture_output=True, text=True, timeout=60, env=_clean_env(), cwd=installed)
     assert found.returncode == 0, found.stderr
     tables, web = (Path(line) for line in found.stdout.splitlines())

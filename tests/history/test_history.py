@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion.store import event_json
 from companion.history import replay
 from companion.engine.view import view_state
 from companion.tables.errors import CommandRejected
@@ -431,9 +432,10 @@ def test_a_migration_fills_the_narration_an_older_file_lacks(tmp_path: Path,
     raw.close()
     assert len(kept) > 100
     before = {s for s, _c, _w in kept}  # the GM's notice of the migration is a new event
-    assert [(s, c, json.loads(w)) for s, c, w in filled
+    assert [(s, c, json.loads(event_json.text(w))) for s, c, w in filled
             if s in before and s not in WORDED_DIFFERENTLY_TODAY] \
-        == [(s, c, json.loads(w)) for s, c, w in kept if s not in WORDED_DIFFERENTLY_TODAY]
+        == [(s, c, json.loads(event_json.text(w))) for s, c, w in kept
+            if s not in WORDED_DIFFERENTLY_TODAY]
 
 
 # ---------------------------------------------------------------------- damaged states

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion.store import event_json
 from companion import cli
 from companion.report import build, charts, render
 from companion.report.source import ReportError, open_campaign, sessions
@@ -41,7 +42,8 @@ def _live_events(db: Path) -> list[dict[str, Any]]:
         rows = connection.execute(
             "SELECT e.command, e.kind, e.visibility, e.text, e.data FROM events e "
             "JOIN commands c ON c.n = e.command_n WHERE c.undone = 0 ORDER BY e.seq").fetchall()
-    return [{"command": c, "kind": k, "visibility": v, "text": t, "data": json.loads(d)}
+    return [{"command": c, "kind": k, "visibility": v, "text": t,
+             "data": json.loads(event_json.text(d))}
             for c, k, v, t, d in rows]
 
 
