@@ -112,6 +112,18 @@ def decode(blob: bytes, format: int = FORMAT) -> State:
         raise StateUnreadable(f"unreadable state ({error})") from None
 
 
+def decode_value(raw: dict[str, Any], format: int = FORMAT) -> State:
+    """The state stored in `format`, already read as a JSON object (PackedStates.value: the
+    report reads thousands), converted without writing it out as JSON and reading it again;
+    StateUnreadable when it cannot be read. `raw` is not changed."""
+    if format != FORMAT:
+        return decode(_encoder.encode(raw), format)  # a migration may change what it reads
+    try:
+        return msgspec.convert(raw, State, str_keys=True)
+    except (msgspec.ValidationError, TypeError, ValueError) as error:
+        raise StateUnreadable(f"unreadable state ({error})") from None
+
+
 def normalized(state: State) -> State:
     """The state as it will read back from the log."""
     return _decoder.decode(_encoder.encode(state))

@@ -217,8 +217,7 @@ def find_session(campaign: Campaign, number: int | None) -> SessionSpan:
 def _stored_state(campaign: Campaign, n: int) -> State:
     """The state stored after command n; a damaged one is a clear refusal."""
     try:
-        stored = campaign.states.get(n)
-        return codec.decode(stored.raw, stored.format)
+        return codec.decode_value(campaign.states.value(n), campaign.states.format_of(n))
     except KeyError:
         raise ReportError(narration().render("relatorio.estado_ausente",
                                              {"comando": n})) from None

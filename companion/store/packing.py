@@ -152,6 +152,10 @@ class PackedStates:
         none is stored."""
         return StoredState(self.rows[n][0], msgspec.json.encode(self.value(n)))
 
+    def format_of(self, n: int) -> int:
+        """The format the state after command n was stored in (KeyError: none is stored)."""
+        return self.rows[n][0]
+
     def value(self, n: int) -> dict[str, Any]:
         """The state after command n as a JSON object (StateDamaged, KeyError as `get`)."""
         _format, base, _blob = self.rows[n]

@@ -515,6 +515,32 @@ def test_stored_states_are_keyframes_and_small_deltas(tmp_path: Path, tables: Ta
     log.close()
 
 
+def test_a_state_read_as_an_object_is_the_state_read_as_json(tmp_path: Path,
+                                                             tables: Tables) -> None:
+    """The report converts each stored state from the object PackedStates already holds
+    (codec.decode_value) instead of writing it as JSON and reading it again: the same State,
+    every command of an evening, and the object it read is left as it was."""
+    from companion.history import codec
+
+    db = tmp_path / "campanha.db"
+    session = Session.open(db, 5, tables, gm_token="mestre")
+    play(session, ["personagem Ana sanidade 3 comida 2", "personagem Bia", "avançar",
+                   "pânico Ana", "responder 20", "masmorra", "acender uma tocha", "turno",
+                   "segredo 1d20 pra ouvir", "descansar"])
+    session.close()
+    log = Log.read(db)
+    packed = log.states()
+    for n in packed.numbers():
+        value = packed.value(n)
+        before = json.dumps(value, sort_keys=True)
+        assert codec.decode_value(value, packed.format_of(n)) \
+            == codec.decode(packed.get(n).raw, packed.get(n).format), n
+        assert json.dumps(value, sort_keys=True) == before
+    with pytest.raises(codec.StateUnreadable):
+        codec.decode_value({**packed.value(max(packed.numbers())), "party": "ninguém"})
+    log.close()
+
+
 # ---------------------------------------------------------------------- found in review
 
 def damage(db: Path, n: int) -> None:
