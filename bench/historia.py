@@ -472,7 +472,7 @@ def table(results: dict[str, dict[str, Any]], has_before: bool, count: int,
                 lambda r, q=q, kind=kind: pct(r[kind]["fim"], q) * 1e3, pct(floor, q) * 1e3)
     for kind, what in (("tipica", "mistura típica"),
                        ("segredos", f"{thousands(new['segredos']['segredos'])} segredos")):
-        goal = dict(target="meta ≤ 1 MB", met=lambda v: v <= 1.0) if kind == "segredos" else {}
+        goal = dict(target="meta ≤ 1 MB", met=lambda v: v <= 1.0)
         add(f"arquivo por 1.000 comandos, {what}", "MB",
             lambda r, kind=kind: per_thousand(r[kind])[0], digits=3, **goal)
         add("  dos quais estados (antes: instantâneos)", "MB",
