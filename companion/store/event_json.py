@@ -75,7 +75,10 @@ def unpacked(value: str | bytes) -> str | bytes:
     if not value:
         raise ValueError("empty packed value")
     reader = zlib.decompressobj(WINDOW_BITS, zdict=dictionary(value[0]))
-    raw = reader.decompress(value[1:]) + reader.flush()
+    try:
+        raw = reader.decompress(value[1:]) + reader.flush()
+    except zlib.error as error:  # damaged bytes read as damaged JSON would: a ValueError
+        raise ValueError(f"damaged packed value ({error})") from None
     if not reader.eof:
         raise ValueError("truncated packed value")
     return raw

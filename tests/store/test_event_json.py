@@ -62,8 +62,12 @@ def test_a_value_of_a_dictionary_this_release_lacks_is_refused_by_name() -> None
     with pytest.raises(event_json.UnknownPacking) as refused:
         event_json.text(bytes([unknown]) + b"\x03\x00")
     assert refused.value.number == unknown
+    packed = event_json.pack(compact({"tabela": "Tabela D: Eventos" * 3}))
+    assert isinstance(packed, bytes)
     with pytest.raises(ValueError):  # cut short: never half a value
-        event_json.text(event_json.pack(compact({"tabela": "Tabela D: Eventos" * 3}))[:-3])
+        event_json.text(packed[:-3])
+    with pytest.raises(ValueError):  # damaged: a ValueError like damaged JSON, not zlib's own
+        event_json.text(packed[:1] + b"\xff" * 12)
 
 
 def _columns(db: Path) -> list[tuple[object, object]]:
@@ -71,14 +75,20 @@ def _columns(db: Path) -> list[tuple[object, object]]:
         return raw.execute("SELECT data, words FROM events ORDER BY seq").fetchall()
 
 
-def test_an_evenings_events_are_stored_packed_at_well_under_half_their_json(
-        tmp_path: Path, tables: Tables) -> None:
-    db = tmp_path / "noite.db"
+def _played(db: Path, tables: Tables) -> list[dict[str, object]]:
+    """The evening played into a new file at db: its events as the session read them."""
     session = Session.open(db, 5, tables)
     for text in EVENING:
         assert session.run(text).ok, text
     every = session.events_since(0)
     session.close()
+    return every
+
+
+def test_an_evenings_events_are_stored_packed_at_well_under_half_their_json(
+        tmp_path: Path, tables: Tables) -> None:
+    db = tmp_path / "noite.db"
+    every = _played(db, tables)
     stored = [value for row in _columns(db) for value in row if value is not None]
     as_json = sum(len(event_json.text(value).encode()) for value in stored)
     on_disk = sum(len(value) if isinstance(value, bytes) else len(value.encode())
@@ -95,11 +105,7 @@ def test_a_file_whose_events_hold_json_text_reads_as_it_did(tmp_path: Path,
     """Rows written before this release (data and words as TEXT) read exactly as packed ones,
     and a command run after them is packed beside them."""
     db = tmp_path / "antes.db"
-    session = Session.open(db, 5, tables)
-    for text in EVENING:
-        assert session.run(text).ok, text
-    every = session.events_since(0)
-    session.close()
+    every = _played(db, tables)
     with sqlite3.connect(db) as raw:
         for seq, data, words in raw.execute("SELECT seq, data, words FROM events").fetchall():
             raw.execute("UPDATE events SET data = ?, words = ? WHERE seq = ?",
