@@ -1,4 +1,4 @@
-"""What stored history costs (DESIGN.md "History is kept, not recomputed"), beside the code
+"""What stored history costs (docs/design.md "History is kept, not recomputed"), beside the code
 before it, measured in one run.
 
 Every command now stores the engine's State after it (zlib keyframes and deltas); reopening,

@@ -10,7 +10,7 @@ A new Portuguese literal fails; so does a file that has fewer than listed (lower
 drop the entry once it reaches 0), so the list only shrinks.
 
 To move a text: add a code to tables/narracao/<subject>.yaml and say it with
-`tables.narration.render("<subject>.<code>", {...})` (tests/test_narration_coverage.py checks
+`tables.narration.render("<subject>.<code>", {...})` (tests/tables/test_narration_coverage.py checks
 both ends). A word the pages' JavaScript writes goes to tables/rotulos_paginas.yaml and is said
 with `label("<section>.<key>", {...})` (web/static/js/pages.js; tests/rules/test_labels.py checks
 both ends); a word written in a page template goes to the `html` sections of the same file and is

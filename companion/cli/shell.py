@@ -1,6 +1,6 @@
 """`companion shell`: one command per line from standard input, run as the GM.
 
-With `--json` each event is one JSON object on its own line (the DESIGN.md shape) and a command
+With `--json` each event is one JSON object on its own line (the docs/design.md shape) and a command
 that cannot run is `{"error": "…"}`; without it, readable Portuguese lines. Output is flushed
 after every command, so whatever has been printed has already been committed to the log.
 """

@@ -73,7 +73,7 @@ class Character:
     afflictions: tuple[Affliction, ...] = ()
     attribute_damage: Mapping[str, int] = field(default_factory=dict)
     # the part of attribute_damage only the character's player and the GM see (a panic
-    # effect's, RULES.md "Panic"), per attribute; never more than attribute_damage's
+    # effect's, docs/regras.md "Pânico"), per attribute; never more than attribute_damage's
     private_damage: Mapping[str, int] = field(default_factory=dict)
     hit_die: int | None = None  # sides of the character's hit die (None: casa.yaml's)
     rest_rounds_owed: int = 0  # forced-march failure: rounds of rest before other activities

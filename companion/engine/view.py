@@ -6,56 +6,9 @@ Anything else is treated as "public". Only the GM's view has the "mestre" key; n
 (travel.lost, dungeon.monsters, a pending dungeon encounter, secrets, prompt contexts, other
 players' prompts) is ever put anywhere else.
 
-Shape (keys are stable; values may be null when unknown):
-
-    {
-      "visao": "gm" | "public" | "player:ana",
-      "modo": "viagem" | "masmorra" | "perseguicao",  "modo_nome": "viagem (hexcrawl)",
-      "dia": 1, "rodada": 2, "rodadas_por_dia": 6, "minutos": 260, "hora": "4h20",
-      "relogio": "Dia 1 · rodada 2 de 6 (4h–8h)",  # or "Dia 4 · 14h20 · turno 9 na masmorra"
-      "estacao": "primavera", "estacao_nome": "Primavera", "clima": "Ameno e nublado" | null,
-      "terreno": "floresta", "terreno_nome": "Floresta",
-      "regiao": "floresta-sombria", "regiao_nome": "Floresta Sombria",  # (default: the terrain)
-      "viagem": {"modo": "andando", "modo_nome": "Andando", "hexes": 1.5,
-                 "hexes_texto": "1,5 hex", "avancos_seguidos": 2,
-                 "acampamento_seguro": false, "descansou_hoje": false,
-                 "agiram": [{"id": "ana", "nome": "Ana", "atividade": "caçar"}],  # this round
-                 "vigia": "Ana" | null, "vigia_escolhido": false},   # false: house default
-      "masmorra": null | {"turno": 3, "perigo": "inseguro", "perigo_nome": "Inseguro",
-                          "escuro": false, "perigo_efetivo": "inseguro",
-                          "perigo_efetivo_nome": "Inseguro", "turnos_sem_descanso": 3,
-                          "luzes": [{"nome": "Tocha", "turnos": 4}],
-                          "magias": [{"nome": "Escudo", "turnos": 2}],
-                          "ordem_marcha": ["Ana", "Bia"]},
-      "perseguicao": null | {"fase": "ativa", "placar": 1, "turno": 2,
-                             "distancia": "maior", "distancia_nome": "Maior",
-                             # once the GM gave the speeds (kept the whole chase):
-                             "velocidade_grupo": 120, "velocidade_perseguidores": 90,
-                             "velocidade_diferenca": "o grupo é 30 mais rápido",
-                             "velocidades": "grupo 120 × perseguidores 90 (o grupo é 30 "
-                                            "mais rápido)"},
-      "grupo": [{"id": "ana", "nome": "Ana", "nivel": 1, "pv": 8, "pv_max": 8,
-                 "sanidade": 10, "exaustao": 0, "comida": 3, "agua": 3, "municao": 0,
-                 "aflicoes": ["Fobia"],  # those this viewer may see (model.Affliction)
-                 "condicoes": ["Insanidade", "Mosquitos (DESV, mais 2 rodadas)"],
-                 "condicoes_temporarias": [{"texto": "Mosquitos", "rodadas": 2,
-                                            "desvantagem": true}],
-                 "dano_atributos": {"sab": 2},
-                 # only for the GM and for the character's own player:
-                 "atributos": {"con": 1},
-                 "descanso_devido": 0, "exaustao_efeitos": ["DESV em todas as rolagens"],
-                 "proprio": true}],               # "proprio" only in that player's own view
-      "pedidos": [{"id": 1, "tipo": "panico", "personagem": "ana", "texto": "…",
-                   "dados": "1d20", "modificador": 0, "dc": null, "opcoes": [],
-                   "opcoes_nomes": []}],   # labels to show for opcoes (same order)
-      "registro": {"derrotados": {"Floresta": {"goblins": 3}}, "tesouro": {…},
-                   "itens": {…}, "dados": {"d6": 12}},
-      "mestre": {"perdido": false,   # GM view ONLY; lost in the hexcrawl (in a dungeon too)
-                 "sem_descanso_hoje": null | "Começa a última rodada do dia 1 e…",
-                 "encontro_pendente": false,
-                 "monstros": [{"nome": "Ogro", "sala": "3", "alertado": false}],
-                 "segredos": ["…"]}
-    }
+Its shape is `ViewState` below, every key typed once (TypedDicts: plain dicts at run time, so
+the JSON the pages get is what these functions build); tests/server/test_view_keys.py checks
+that every view fits it and that every key the pages read (web/static/js) is in it.
 
 Whether an event reaches a viewer is companion.tables.protocol.may_see; what each viewer reads of the
 log (its numbers, prompt ids and texts) is companion.history.projection.
@@ -63,7 +16,7 @@ log (its numbers, prompt ids and texts) is companion.history.projection.
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable
+from typing import Any, Iterable, NotRequired, TypedDict
 
 from companion.tables import protocol
 from companion.engine.clock import MINUTES_PER_DAY, day_of
@@ -97,6 +50,166 @@ from companion.tables.files import Tables
 from companion.tables.light_sources import LightRules
 
 PLAYER_PREFIX = protocol.PLAYER_PREFIX
+
+
+# ---------------------------------------------------------------- the shape
+
+
+class ActedView(TypedDict):
+    """One character who already did their activity in the travel round under way."""
+    id: str
+    nome: str
+    atividade: str  # as people say it: "caçar"
+
+
+class TravelView(TypedDict):
+    modo: str
+    modo_nome: str
+    hexes: float
+    hexes_texto: str  # "1,5 hex"
+    avancos_seguidos: int
+    acampamento_seguro: bool
+    descansou_hoje: bool
+    agiram: list[ActedView]
+    vigia: str | None  # the watcher's name
+    vigia_escolhido: bool  # false: the house default picked the watcher
+
+
+class TimerView(TypedDict):
+    """A light source or a spell and the turns it has left."""
+    nome: str
+    turnos: int
+
+
+class DungeonView(TypedDict):
+    turno: int
+    perigo: str
+    perigo_nome: str
+    escuro: bool
+    perigo_efetivo: str  # total darkness makes it "mortal"
+    perigo_efetivo_nome: str
+    turnos_sem_descanso: int
+    luzes: list[TimerView]
+    magias: list[TimerView]
+    ordem_marcha: list[str]  # names
+
+
+class ChaseView(TypedDict):
+    fase: str  # "declarada" | "ativa"
+    placar: int
+    turno: int
+    distancia: str
+    distancia_nome: str
+    # once the GM gave the speeds (kept the whole chase):
+    velocidade_grupo: NotRequired[int]
+    velocidade_perseguidores: NotRequired[int]
+    velocidade_diferenca: NotRequired[str]  # "o grupo é 30 mais rápido"
+    velocidades: NotRequired[str]  # the one line every page shows
+
+
+class LastingView(TypedDict):
+    """A condition with an end, with the travel rounds it still lasts (rounded up)."""
+    texto: str
+    rodadas: int
+    desvantagem: bool
+    rodadas_combate: NotRequired[int]  # combat rounds, as rolled (a brief panic effect)
+    comeca_dia: NotRequired[int]  # not yet in force ("pelo próximo dia")
+
+
+class CharacterView(TypedDict):
+    id: str
+    nome: str
+    nivel: int
+    pv: int
+    pv_max: int
+    sanidade: int
+    exaustao: int
+    comida: int
+    agua: int
+    municao: int
+    aflicoes: list[str]  # those this viewer may see
+    condicoes: list[str]  # "Insanidade", "Mosquitos (DESV, mais 2 rodadas)"
+    condicoes_temporarias: list[LastingView]
+    dano_atributos: dict[str, int]  # {"sab": 2}, those this viewer may see
+    # only for the GM and the character's own player:
+    atributos: NotRequired[dict[str, int]]  # modifiers: {"con": 1}
+    descanso_devido: NotRequired[int]  # forced-march rounds of rest owed
+    exaustao_efeitos: NotRequired[list[str]]
+    proprio: NotRequired[bool]  # only in that player's own view
+
+
+class DieRange(TypedDict):
+    """The values a prompt's die can give and what its card says of another."""
+    minimo: int
+    maximo: int
+    aviso: str
+
+
+class PromptView(TypedDict):
+    """A prompt the viewer answers (companion.engine.prompting.prompt_to_dict)."""
+    id: int  # a player's own number in a player's view (companion.history.projection)
+    tipo: str
+    personagem: str | None
+    texto: str
+    dados: str
+    modificador: int
+    dc: int | None
+    opcoes: list[str]  # canonical values to send back
+    opcoes_nomes: list[str]  # labels to show (same order)
+    grupo: NotRequired[bool]  # the whole party's test: any player answers, the first counts
+    vantagem: NotRequired[str]  # "desvantagem" | "vantagem": two dice, one kept
+    # added by the server to a prompt answered with a die (companion/server/fanout.py)
+    faixa: NotRequired[DieRange]
+
+
+class TallyView(TypedDict):
+    """The session form."""
+    derrotados: dict[str, dict[str, int]]  # region → creature → how many
+    tesouro: dict[str, int]
+    itens: dict[str, int]
+    dados: NotRequired[dict[str, int]]  # "d6" → rolled; the GM's only (secret rolls count)
+
+
+class MonsterView(TypedDict):
+    nome: str
+    sala: str
+    alertado: bool
+
+
+class GmView(TypedDict):
+    """What only the GM's view has."""
+    perdido: bool  # lost in the hexcrawl (still true in a dungeon)
+    sem_descanso_hoje: str | None  # the day's last round without rest: the reminder
+    encontro_pendente: bool
+    monstros: list[MonsterView]
+    segredos: list[str]
+
+
+class ViewState(TypedDict):
+    """The `estado` payload: the state as one viewer may see it."""
+    visao: str  # "gm" | "public" | "player:ana"
+    modo: str  # "viagem" | "masmorra" | "perseguicao"
+    modo_nome: str
+    dia: int
+    rodada: int
+    rodadas_por_dia: int
+    minutos: int
+    hora: str  # "4h20"
+    relogio: str  # "Dia 1 · rodada 2 de 6 (4h–8h)"
+    estacao: str
+    estacao_nome: str
+    clima: str | None  # null before the first weather roll
+    terreno: str
+    terreno_nome: str
+    regiao: str  # a terrain's default region is the terrain
+    regiao_nome: str
+    viagem: TravelView
+    masmorra: DungeonView | None
+    perseguicao: ChaseView | None
+    grupo: list[CharacterView]
+    pedidos: list[PromptView]
+    registro: TallyView
+    mestre: NotRequired[GmView]  # the GM's view only
 
 
 def _reader(tables: Tables) -> Scratch:
@@ -173,7 +286,7 @@ def _danger_name(scratch: Scratch, level: str) -> str:
     return scratch.piece(DungeonRules).tabela_a.niveis[level].nome
 
 
-def _dungeon(state: State, scratch: Scratch) -> dict[str, Any] | None:
+def _dungeon(state: State, scratch: Scratch) -> DungeonView | None:
     current = state.dungeon
     if not current.active:
         return None
@@ -195,14 +308,14 @@ def _dungeon(state: State, scratch: Scratch) -> dict[str, Any] | None:
     }
 
 
-def _chase(state: State, scratch: Scratch) -> dict[str, Any] | None:
+def _chase(state: State, scratch: Scratch) -> ChaseView | None:
     chase = state.chase
     if chase is None:
         return None
     rules = scratch.piece(ChaseRules)
     distance = distance_of(chase, rules.distancia_pelo_placar)
     name = rules.distancias.of(distance).nome
-    shown: dict[str, Any] = {"fase": chase.phase, "placar": chase.score, "turno": chase.turn,
+    shown: ChaseView = {"fase": chase.phase, "placar": chase.score, "turno": chase.turn,
                              "distancia": distance, "distancia_nome": name}
     if chase.party_speed is not None:  # only once the GM gave them
         narrator = scratch.tables.narration
@@ -214,7 +327,7 @@ def _chase(state: State, scratch: Scratch) -> dict[str, Any] | None:
 
 
 def _lasting(state: State, character: Character, scratch: Scratch,
-             viewer: str) -> list[dict[str, Any]]:
+             viewer: str) -> list[LastingView]:
     """Conditions with an end that `viewer` may see, with the travel rounds they still last
     (rounded up), or the combat rounds rolled for them."""
     minutes = scratch.piece(TravelRound).minutos
@@ -222,7 +335,7 @@ def _lasting(state: State, character: Character, scratch: Scratch,
     for c in character.lasting:
         if not protocol.may_see(c.visibility, viewer):
             continue
-        entry: dict[str, Any] = {"texto": c.text, "rodadas": -(-(c.until - state.minutes) // minutes),
+        entry: LastingView = {"texto": c.text, "rodadas": -(-(c.until - state.minutes) // minutes),
                                  "desvantagem": c.edge == "desvantagem"}
         if c.rounds is not None:  # combat rounds, as rolled (a brief panic effect)
             entry["rodadas_combate"] = c.rounds
@@ -232,7 +345,7 @@ def _lasting(state: State, character: Character, scratch: Scratch,
     return shown
 
 
-def _lasting_text(entry: dict[str, Any], scratch: Scratch) -> str:
+def _lasting_text(entry: LastingView, scratch: Scratch) -> str:
     """'Mosquitos (DESV, mais 2 rodadas)', 'Febre (no dia 3)' (tables/narracao/relogio.yaml)."""
     return scratch.tables.narration.render("relogio.condicao_com_fim",
                                            {"comeca_dia": None, "rodadas_combate": None,
@@ -240,13 +353,13 @@ def _lasting_text(entry: dict[str, Any], scratch: Scratch) -> str:
 
 
 def _character(state: State, character: Character, viewer: str,
-               scratch: Scratch) -> dict[str, Any]:
+               scratch: Scratch) -> CharacterView:
     """One character as `viewer` sees it: the sheet everyone sees, its afflictions by the
     visibility each keeps, and the details (modifiers, rest owed, exhaustion's effects) for
     the GM and the character's own player."""
     detailed = viewer == GM or viewer == protocol.player_key(character.id)
     lasting = _lasting(state, character, scratch, viewer)
-    shown: dict[str, Any] = {
+    shown: CharacterView = {
         "id": character.id, "nome": character.name, "nivel": character.level,
         "pv": character.hp, "pv_max": character.hp_max, "sanidade": character.sanity,
         "exaustao": character.exhaustion, "comida": character.food, "agua": character.water,
@@ -267,7 +380,7 @@ def _character(state: State, character: Character, viewer: str,
     return shown
 
 
-def _party(state: State, viewer: str, scratch: Scratch) -> list[dict[str, Any]]:
+def _party(state: State, viewer: str, scratch: Scratch) -> list[CharacterView]:
     party = []
     for character in state.party:
         own = viewer == protocol.player_key(character.id)
@@ -278,7 +391,7 @@ def _party(state: State, viewer: str, scratch: Scratch) -> list[dict[str, Any]]:
     return party
 
 
-def _prompts(state: State, viewer: str, tables: Tables) -> list[dict[str, Any]]:
+def _prompts(state: State, viewer: str, tables: Tables) -> list[PromptView]:
     """The prompts the viewer answers: the GM all; a player their own and the party's, the
     party's with their own character's modifier and edge (as they would roll it)."""
     if viewer == GM:
@@ -302,12 +415,12 @@ def _party_prompt_for(prompt: Prompt, character: Character, state: State,
     return shown
 
 
-def _tally(state: State, gm: bool) -> dict[str, Any]:
+def _tally(state: State, gm: bool) -> TallyView:
     """The session form. Dice counts include secret rolls, so only the GM sees them."""
     return tally_dict(state.tally, with_dice=gm)
 
 
-def _gm_only(state: State, scratch: Scratch) -> dict[str, Any]:
+def _gm_only(state: State, scratch: Scratch) -> GmView:
     restless = restless_last_round(state, scratch)
     return {
         "perdido": state.travel.lost,  # still true in a dungeon: the party is lost outside
@@ -325,12 +438,12 @@ def _viewer(viewer: str) -> str:
     return protocol.viewer_key(viewer)
 
 
-def view_state(state: State, viewer: str, tables: Tables) -> dict[str, Any]:
+def view_state(state: State, viewer: str, tables: Tables) -> ViewState:
     """The JSON-able state as `viewer` may see it (see the module docstring for the shape)."""
     return view_states(state, [viewer], tables)[viewer]
 
 
-def view_states(state: State, viewers: Iterable[str], tables: Tables) -> dict[str, dict[str, Any]]:
+def view_states(state: State, viewers: Iterable[str], tables: Tables) -> dict[str, ViewState]:
     """`view_state` for several viewers at once: what they share is built once (the server
     builds every connected viewer's view after each command). Equal to calling view_state
     for each; the returned views may share their unchanged parts, so never mutate them."""
@@ -343,9 +456,9 @@ def view_states(state: State, viewers: Iterable[str], tables: Tables) -> dict[st
         "masmorra": _dungeon(state, scratch),
         "perseguicao": _chase(state, scratch),
     }
-    brief: list[dict[str, Any]] | None = None
-    public_tally: dict[str, Any] | None = None
-    views: dict[str, dict[str, Any]] = {}
+    brief: list[CharacterView] | None = None
+    public_tally: TallyView | None = None
+    views: dict[str, ViewState] = {}
     for asked in viewers:
         viewer = _viewer(asked)
         if viewer == GM:
@@ -354,7 +467,7 @@ def view_states(state: State, viewers: Iterable[str], tables: Tables) -> dict[st
             if brief is None:
                 brief, public_tally = _party(state, PUBLIC, scratch), _tally(state, False)
             party, tally = _own_party(state, viewer, brief, scratch), public_tally
-        view: dict[str, Any] = {"visao": viewer, **common, "grupo": party,
+        view: ViewState = {"visao": viewer, **common, "grupo": party,
                                 "pedidos": _prompts(state, viewer, tables), "registro": tally}
         if viewer == GM:
             view["mestre"] = _gm_only(state, scratch)
@@ -362,8 +475,8 @@ def view_states(state: State, viewers: Iterable[str], tables: Tables) -> dict[st
     return views
 
 
-def _own_party(state: State, viewer: str, brief: list[dict[str, Any]],
-               scratch: Scratch) -> list[dict[str, Any]]:
+def _own_party(state: State, viewer: str, brief: list[CharacterView],
+               scratch: Scratch) -> list[CharacterView]:
     """The public party list with the viewer's own character in detail."""
     mine = protocol.character_of(viewer)
     if mine is None:

@@ -59,7 +59,7 @@ PANIC_ATTRIBUTE = "sab"  # the only attribute a shipped rule damages by panic (T
 
 def _panic_facts_keep_who_sees_them(raw: dict[str, Any]) -> dict[str, Any]:
     """Format 4 → 5: a character's conditions and attribute damage keep who sees them
-    (`condition_visibility`, `private_damage`; RULES.md "Panic": one visibility per fact).
+    (`condition_visibility`, `private_damage`; docs/regras.md "Pânico": one visibility per fact).
     A format 4 state had neither. Its Wisdom damage came from a panic effect (no other rule
     deals it), private by the house default: it becomes its player's and the GM's, so an
     upgrade never exposes it; its conditions stay public (which of them a panic left cannot

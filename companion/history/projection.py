@@ -1,4 +1,4 @@
-"""One projection per viewer (DESIGN.md): what one viewer sees of the stored history.
+"""One projection per viewer (docs/design.md): what one viewer sees of the stored history.
 
 The log numbers every event globally and keeps, for each, its visibility, its data and how its
 text was rendered (the narration code and the words only the text used). A viewer — the GM
@@ -67,7 +67,7 @@ class StoredEvent:
     words: Mapping[str, Any] = field(default_factory=dict)
 
     def wire(self) -> EventDict:
-        """The event's shape on the wire and in `shell --json` (DESIGN.md)."""
+        """The event's shape on the wire and in `shell --json` (docs/design.md)."""
         return {"seq": self.seq, "command": self.command, "kind": self.kind,
                 "visibility": self.visibility, "text": self.text, "data": self.data}
 

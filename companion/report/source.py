@@ -1,7 +1,7 @@
 """Read a campaign's log for the report: sessions, commands with their events, stored views.
 
 A session boundary is a `nova_sessao` command that was not undone: it ends the session it was
-given in. The report reads the state stored after every command (DESIGN.md: history is kept,
+given in. The report reads the state stored after every command (docs/design.md: history is kept,
 not recomputed), so it knows the table as it stood after each one (the clock, the terrain,
 each character's supplies) exactly as the viewer could see it, with the rules of that time —
 whatever the code or tables/ say today. Nothing is replayed here: a campaign file written

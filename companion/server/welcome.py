@@ -19,7 +19,7 @@ titles, option labels), and the GM's carries `lugares` (the seats: companion.ser
 
 After a connection is accepted the client gets `boas_vindas`, then the events it may see with
 seq > desde — at most the WELCOME_EVENTS last, what the pages' log shows — in seq order, one
-`evento` each (DESIGN.md's contract), or, for a client that asked with `"lote": true` (the
+`evento` each (docs/design.md's contract), or, for a client that asked with `"lote": true` (the
 pages do), as lists (`eventos`: one message for the replay, one more for the events that went
 out while it was read, if any; 300 messages of one event each cost a storm of a hundred
 reconnections seconds of the GIL); then `estado`; from then on each new event is one
@@ -67,7 +67,7 @@ REPLAY = "eventos"  # a welcome's events, in one message: a list of `evento` obj
 
 def batched(auth: Any) -> bool:
     """Whether the client asked for its welcome's replay as one `eventos` list (`"lote": true`
-    in its auth, as the pages do); otherwise it gets one `evento` per event, as DESIGN.md's
+    in its auth, as the pages do); otherwise it gets one `evento` per event, as docs/design.md's
     contract says."""
     return isinstance(auth, dict) and auth.get("lote") is True
 OLDER_PAGE = 100  # events per `anteriores` answer
@@ -286,7 +286,7 @@ class Reception:
         shown = self.projections.show_all(mine, client.viewer) if mine else []
         if shown and client.batched:  # one message: one encoding, one frame, one wake-up
             self.socketio.server.emit(REPLAY, shown, to=client.sid, namespace=NAMESPACE)
-        else:  # the contract's default (DESIGN.md): one `evento` each
+        else:  # the contract's default (docs/design.md): one `evento` each
             for event in shown:
                 self.socketio.server.emit("evento", event, to=client.sid, namespace=NAMESPACE)
         return read[-1].seq if read else after

@@ -5,7 +5,7 @@ parse → engine.apply(state, command, Random(dice), tables) → one SQLite tran
 command, its events, the state after it) → subscribers → the caller. A rejected command stores
 and changes nothing.
 
-History is kept, not recomputed (DESIGN.md): reopening reads the newest stored state, and
+History is kept, not recomputed (docs/design.md): reopening reads the newest stored state, and
 `desfazer` marks the last state-changing command undone and goes back to the state stored before
 it. `repetir` reads the history too: the last result the asker could see, chosen as the GM
 page's last-result box chooses (companion.history.outcome), given back to the asker alone and

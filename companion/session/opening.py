@@ -128,7 +128,7 @@ class Opening(Core):
         return overlay.settle(self.shipped, overlay.load(stored[1], self.shipped.narration) if stored else {})
 
     def _start(self) -> list[EventDict]:
-        """A session just created rolls its initial weather (RULES.md: at the start of the
+        """A session just created rolls its initial weather (docs/regras.md: at the start of the
         session, with the default season). It is command 0, with its own RNG, so the table's
         commands keep their places and rolls; it is never undone."""
         with self._lock:

@@ -1,6 +1,6 @@
 """`desfazer`: the last state-changing command marked undone and the state stored before it
 back (a rules change undone brings the GM's rules before it back); never re-rolled, never
-recomputed (DESIGN.md: history is kept)."""
+recomputed (docs/design.md: history is kept)."""
 from __future__ import annotations
 
 from dataclasses import replace

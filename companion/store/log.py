@@ -25,7 +25,7 @@ leaves it empty for them to render. Data and words are compact JSON, stored pack
 dictionary when that is shorter (companion/store/event_json.py: a BLOB, where a row written
 before holds its JSON as TEXT). Rows written before keep their text and read exactly as before.
 
-The GM's own rules (`house_rules`, companion/house_rules.py): the campaign's differences from
+The GM's own rules (`house_rules`, companion/rules/overlay.py): the campaign's differences from
 the shipped tables/, as YAML text, stored with the command from which they are in force (the
 session's start for a campaign created with them, each rules change, an undo of one, the
 opening that dropped what an update removed); the rules of command n are those of the newest
@@ -246,7 +246,7 @@ def _full_disk() -> Iterator[None]:
 
 def event_dict(seq: int, command: str, kind: str, visibility: str, text: str,
                data: Any) -> dict[str, Any]:
-    """The one shape of an event outside the engine (DESIGN.md contract)."""
+    """The one shape of an event outside the engine (docs/design.md contract)."""
     return {"seq": seq, "command": command, "kind": kind, "visibility": visibility,
             "text": text, "data": data}
 

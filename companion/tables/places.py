@@ -19,7 +19,7 @@ import platformdirs
 from companion.tables.errors import CompanionError
 
 APP = "Mesa"
-PACKED = "_data"  # companion/_data/<name> inside a wheel (pyproject's force-include)
+PACKED = "_data"  # a wheel's companion/_data/tables and companion/_data/web (pyproject's force-include)
 CAMPAIGN_SUFFIX = ".db"
 DEFAULT_CAMPAIGN = "mesa"
 # A campaign's name is a file name on every OS: letters (accents too), digits, space, - and _.

@@ -77,7 +77,7 @@ def test_shell_plays_a_full_travel_day() -> None:
     for event in events:
         assert set(event) == {"seq", "command", "kind", "visibility", "text", "data"}
     assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
-    # each round: weather roll and encounter check (RULES.md), then the activity
+    # each round: weather roll and encounter check (docs/regras.md), then the activity
     assert len(rolls(events, "Clima")) >= 6
     assert len(rolls(events, "Encontro aleatório")) >= 6
     assert rolls(events, "Clima inicial"), "the season's initial weather is rolled"

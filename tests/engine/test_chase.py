@@ -1,4 +1,4 @@
-"""The chase (seed 004, experimental) as RULES.md reads it, through the engine."""
+"""The chase (seed 004, experimental) as docs/regras.md reads it, through the engine."""
 from __future__ import annotations
 
 import random

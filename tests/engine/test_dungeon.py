@@ -1,4 +1,4 @@
-"""The dungeon turn (seed 000, second half) as RULES.md reads it, through the engine."""
+"""The dungeon turn (seed 000, second half) as docs/regras.md reads it, through the engine."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -353,7 +353,7 @@ def test_bad_spell_durations_are_rejected(tables: Tables, turnos: object) -> Non
 
 LONG_LIGHT = Timer(name="lanterna", turns_left=100, kind="luz")  # outlasts the 8 hours
 
-# A travel round that begins during the sleep has its weather and encounter check (RULES.md:
+# A travel round that begins during the sleep has its weather and encounter check (docs/regras.md:
 # every round gets them, even when a dungeon fills it): weather unchanged, no encounter.
 ROUND = (6, 6)
 

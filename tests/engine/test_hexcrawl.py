@@ -562,7 +562,7 @@ def _forced_pair(play: Play, *party) -> None:
 
 
 def test_only_the_characters_who_owe_rest_sit_the_round_out(play: Play) -> None:
-    """RULES.md: only they sit out. Advancing waits for Ana, but Bia still chooses her
+    """docs/regras.md: only they sit out. Advancing waits for Ana, but Bia still chooses her
     activity this round; the round closes when everyone who may act has acted."""
     _forced_pair(play)
     run(play, "responder", pedido=1, valor=1)  # Ana fails: the choice waits
@@ -980,7 +980,7 @@ def test_tabela_f_row_10_rolls_an_encounter_of_the_start_region(play: Play) -> N
 
 def test_a_group_forage_is_one_roll_per_character_and_tabela_f_on_their_own_failure(
         play: Play) -> None:
-    """RULES.md: each character who has not acted rolls their own Tabela E, and Tabela F on
+    """docs/regras.md: each character who has not acted rolls their own Tabela E, and Tabela F on
     their own failure (no die picks a victim); the yield is per character."""
     start(play, party=(ana(), bia(hp=8)), terrain="montanha", day_start_terrain="estepe")
     events = run(play, "forragear", *QUIET, 1, 2, 8)  # Ana finds food; Bia fails: F 8
@@ -1150,7 +1150,7 @@ def test_camp_is_safe_on_5_in_6(play: Play, face: int, safe: bool) -> None:
 
 
 def test_a_safe_camp_lasts_until_the_party_rests_or_moves_on(play: Play) -> None:
-    """RULES.md: a safe camp lasts until the party rests or moves on (advances, enters a
+    """docs/regras.md: a safe camp lasts until the party rests or moves on (advances, enters a
     dungeon); exploring, foraging or crafting from the camp does not end it."""
     start(play, party=(ana(food=3, water=3),), terrain="estepe", day_start_terrain="estepe")
     run(play, "acampar", *QUIET, 1)
@@ -1602,7 +1602,7 @@ def _round_start_rolls(events: list) -> list[str]:
 
 def test_a_chase_at_the_start_of_a_round_keeps_its_weather_encounter_and_activities(
         tables) -> None:
-    """RULES.md: every travel round gets its weather roll and encounter check once, at its
+    """docs/regras.md: every travel round gets its weather roll and encounter check once, at its
     start, even when a chase fills part of it; who did not act keeps their activity."""
     from tests.play_helpers import Play
     from tests.rules_helpers import new_character
@@ -1650,7 +1650,7 @@ def _travel_round_rolls(events: list) -> list[str]:
 
 def test_a_round_that_begins_inside_a_dungeon_gets_its_weather_and_encounter_once(
         tables) -> None:
-    """RULES.md: every travel round of the day gets its weather and encounter check exactly
+    """docs/regras.md: every travel round of the day gets its weather and encounter check exactly
     once, at its start, even when a dungeon fills it: the round of 8h begins while the party
     is still below ground (a turn crosses 8h00), and it is the round they travel in after."""
     party = (new_character(id="ana", name="Ana", food=3, water=3),

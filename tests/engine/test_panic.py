@@ -301,7 +301,7 @@ def test_panic_prompt_with_modifier_counts_it(tables):
     assert any("falhou" in e.text and "11 > Sanidade 10" in e.text for e in events)
 
 
-# ---------------------------------------------------------------- who sees what (RULES.md)
+# ---------------------------------------------------------------- who sees what (docs/regras.md)
 
 PRIVATE_EFFECT = "  efeito: jogador"
 PRIVATE_AFFLICTION = "  aflicao: jogador"
@@ -429,7 +429,7 @@ def _sheet(state: State, viewer: str, tables: Tables, who: str = "ana") -> dict:
 
 
 def test_insanity_is_its_players_and_the_gms_on_the_sheet_and_in_estado(tables):
-    """RULES.md "Panic": one visibility for the same fact everywhere: the panic's effect is
+    """docs/regras.md "Pânico": one visibility for the same fact everywhere: the panic's effect is
     private by default, so the Insanidade it leaves is too (events, sheet, estado)."""
     play = party_play(tables, sanity=1)
     events = panic(play, 20)

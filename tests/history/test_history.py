@@ -227,7 +227,7 @@ def test_a_command_after_another_one_rolls_new_dice(tables: Tables) -> None:
 # ---------------------------------------------------------------------- the release before
 
 # The fixture's commands that today's rules read differently from the release that wrote it
-# (RULES.md changed since): replayed, their events differ, and the migration tells the GM the
+# (docs/regras.md changed since): replayed, their events differ, and the migration tells the GM the
 # first one in one line. Each entry says which rule change explains it; nothing else may differ.
 READ_DIFFERENTLY_TODAY = {
     4: "issue 17, 8: Bruno joined by name first; the GM's 'personagem Bruno … sanidade 5' is his "

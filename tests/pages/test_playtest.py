@@ -48,7 +48,7 @@ def test_a_travel_encounter_leads_the_gm_phone_strip_while_lost(table: Table, ta
     """With the seed 7 and three characters, the party gets lost and meets goblins on the second
     advance: the phone's
     one line is the encounter, not the standing "the party is still lost" note — the page and
-    `repetir` (companion/outcome.py) agree."""
+    `repetir` (companion/history/outcome.py) agree."""
     from companion.history.outcome import outcome
     from companion.rules.pages import PageTexts
 

@@ -304,7 +304,7 @@ def test_reconnect_with_desde_gets_exactly_the_missed_events(peers, session: Ses
     missed = numbered(session, "player:bia")[seen:]
     assert [e["seq"] for e in missed] == list(range(seen + 1, seen + 1 + len(missed)))
     assert any(e["kind"] == "pedido" for e in missed)
-    plain = peers({"token": token, "desde": seen})  # DESIGN.md's contract: one evento each
+    plain = peers({"token": token, "desde": seen})  # docs/design.md's contract: one evento each
     plain.welcome()
     plain.wait_states(1)
     back = peers({"token": token, "desde": seen, "lote": True})  # as the pages ask

@@ -461,7 +461,7 @@ def test_attribute_damage_said_by_the_gm_lowers_the_modifier(table) -> None:
 
 
 def test_the_initial_weather_is_rolled_when_the_session_is_created(tables, tmp_path) -> None:
-    """RULES.md: at the start of the session (when it is created, with the default season)
+    """docs/regras.md: at the start of the session (when it is created, with the default season)
     roll 1d6 on the season's column. It is the session's command 0 with its own RNG: the
     table's commands keep their numbers and rolls; it is never undone nor run again."""
     path = tmp_path / "mesa.db"

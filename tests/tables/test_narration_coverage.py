@@ -36,7 +36,7 @@ def _code_argument(node: ast.AST) -> ast.expr | None:
 
 
 def said_codes() -> dict[str, list[str]]:
-    """code → where it is said ('companion/x.py:12'), from the literal code argument."""
+    """code → where it is said ('companion/<module>.py:12'), from the literal code argument."""
     found: dict[str, list[str]] = {}
     for path in sorted(PACKAGE.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

@@ -17,7 +17,7 @@ limit when the GM confirms (`perda_de_velocidade`).
 Each chase turn passes its minutes through clock.pass_time: in a dungeon the lights and spells
 burn, and the travel's run of advances is broken. A chase that starts leaves any safe camp.
 
-Past the turn limit (RULES.md): when a turn past it BEGINS — the third (fourth, …) test ended
+Past the turn limit (docs/regras.md): when a turn past it BEGINS — the third (fourth, …) test ended
 and the chase goes on — the companion says so and asks the GM to confirm that turn's exhaustion
 (`exaustao_apos_limite`, house default), privation (`privacao`) and slowdown
 (`perda_de_velocidade`); that turn's escape test waits for the answer, so what the GM confirms

@@ -2,7 +2,7 @@
 ammunition (Tabela G): `forragear`, `cacar`, `pescar`, `criar_municao` (tables/viagem.yaml).
 Each is a travel-round activity (travel.py): named for one character, or the group's.
 
-Foraging, hunting and fishing are each character's own activity (RULES.md): sent as the
+Foraging, hunting and fishing are each character's own activity (docs/regras.md): sent as the
 group's, every character taking part rolls their own Tabela E, Tabela F on their own failure,
 and gains the yield on their own success. A character's roll carries their edge (DESV of
 exhaustion or of a lasting condition, characters.edge_for): two dice, the higher kept.

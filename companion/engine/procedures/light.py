@@ -1,5 +1,5 @@
 """Light sources and spells in the dungeon (tables/casa.yaml `luz`, read through
-companion/light_sources.py; tables/masmorra.yaml): `luz` lights or puts out a source, `magia`
+companion/tables/light_sources.py; tables/masmorra.yaml): `luz` lights or puts out a source, `magia`
 counts a spell's duration in exploration turns, and `tick_timers` (the clock's dungeon-turns
 hook) burns them turn by turn, saying what went out.
 Texts: tables/narracao/masmorra.yaml.

@@ -13,7 +13,7 @@ a result ≤ the character's current Sanity. On a failure Tabela J is read at th
 - Fúria / Catatonia / Terror: 1d4 rounds are rolled and announced.
 - Impactado: 2 damage to Sabedoria, kept in `attribute_damage["sab"]`.
 
-Who sees what (RULES.md "Panic"; tables/panico.yaml `visibilidade`, a house setting): the
+Who sees what (docs/regras.md "Pânico"; tables/panico.yaml `visibilidade`, a house setting): the
 prompt, the answer and Tabela K's full text go to that player and the GM; everyone sees the test
 asked and whether the character passed or panicked. The effect's name (Tabela J's row, the random
 effect, a brief effect and its duration) and the affliction's name go to everyone only when the
@@ -142,7 +142,7 @@ Shown = Literal["jogador", "publico"]  # the character's player and the GM, or e
 @piece(FILE, "visibilidade")
 @dataclass(frozen=True)
 class PanicVisibility:
-    """Who sees the effect's name and the affliction (house setting, RULES.md "Panic"): the
+    """Who sees the effect's name and the affliction (house setting, docs/regras.md "Pânico"): the
     character's player and the GM (`jogador`) or everyone (`publico`)."""
 
     efeito: Shown

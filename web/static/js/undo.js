@@ -8,7 +8,7 @@
 // undoes the last group still in force that changes the table — if its name matches.
 
 /** Commands that never change the table: never undone, so never the target. */
-// Commands desfazer skips (companion/replay.py PLACELESS): views, desfazer itself, and the
+// Commands desfazer skips (companion/history/replay.py PLACELESS): views, desfazer itself, and the
 // session's own system commands (the rules changed, a history notice, a seat freed).
 const NOT_UNDOABLE = new Set(["ajuda", "estado", "registro", "desfazer", "inicio_sessao",
   "regras_mudaram", "aviso_historico", "lugar_liberado"]);

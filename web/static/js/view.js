@@ -167,10 +167,10 @@ export function clockLine(state) {
     .flatMap((part, i) => (i ? [" · ", part] : [part]));
 }
 
-/** Who keeps watch at night (Tabela H 8: the watcher takes the panic test): a name, an id or
- * {id, nome}, under "viagem" or at the top; nothing when the state does not say. */
+/** Who keeps watch at night (Tabela H 8: the watcher takes the panic test): the name the
+ * state gives under "viagem" (a name, an id or {id, nome}); nothing when it does not say. */
 export function watcherText(state) {
-  const watcher = pick(state, ["viagem", "vigia"], "vigia");
+  const watcher = pick(state, ["viagem", "vigia"]);
   if (watcher === undefined || watcher === null || watcher === false) return undefined;
   const names = Array.isArray(watcher) ? watcher.map((w) => nameFor(state, w)).filter(Boolean).join(", ")
     : nameFor(state, watcher);
