@@ -231,3 +231,27 @@ def test_the_gm_gets_through_a_storm_of_table_screens_and_a_reconnect_loop(
             if client.connected:
                 client.disconnect()
         running.stop()
+
+
+def test_an_address_reconnecting_in_a_loop_is_slowed_and_only_it(guarded: RunningServer
+                                                                   ) -> None:
+    refusals: list[Any] = []
+    welcomed = 0
+    for _ in range(budget.RECONNECTS_PER_ADDRESS + 4):  # one screen, again and again
+        sock = _connect_from("127.0.0.30", guarded.port)
+        assert sock is not None
+        client = ordered_client(reconnection=False, websocket_extra_options={"socket": sock})
+        client.on("connect_error", refusals.append)
+        try:
+            client.connect(guarded.url, auth={"papel": "mesa"}, transports=["websocket"],
+                           wait_timeout=5)
+            welcomed += 1
+            client.disconnect()
+        except Exception:
+            sock.close()
+    assert welcomed == budget.RECONNECTS_PER_ADDRESS
+    assert any("se conectou mais de" in str(said) for said in refusals)
+    other = _screen(guarded.url, guarded.port, "127.0.0.31")  # another device: not slowed
+    assert other is not None
+    other.disconnect()
+    _gm_gets_through(guarded)
