@@ -29,7 +29,12 @@ The welcome runs on the dispatcher thread; it reads and sends the replay while t
 no room yet, and takes the live fan-out's lock (companion.server.fanout) only for the events
 that went out meanwhile and to enter the rooms, so the client never gets one twice nor misses
 one, and a storm of reconnections costs the GM's commands little, however long the campaign.
-One address may hold at most budget.CONNECTIONS_PER_ADDRESS connections.
+One address may hold at most budget.CONNECTIONS_PER_ADDRESS connections, and open at most
+budget.RECONNECTS_PER_ADDRESS per budget.RECONNECT_WINDOW seconds (a device reconnecting in a
+loop slows only itself; the laptop's own connections are the GM's machine and not counted).
+The GM's welcome goes before every other viewer's (companion.server.fanout.Dispatcher: its
+own queue), so a storm of table screens never keeps the GM waiting for more than the one
+welcome being sent.
 """
 from __future__ import annotations
 
