@@ -26,6 +26,7 @@ watch it).
 from __future__ import annotations
 
 import socket
+import ssl
 import threading
 import time
 from collections import Counter
@@ -169,6 +170,10 @@ class GuardedServer(ExclusiveServer):
         self.door = door if door is not None else Door()
         self.deadlines = DeadlineWatch()
         super().__init__(*args, **kwargs)
+        if isinstance(self.socket, ssl.SSLSocket):
+            # the TLS handshake in the connection's own thread, under its deadline: made in
+            # `accept`, a client that connects and says nothing stopped every other at the door
+            self.socket.do_handshake_on_connect = False
 
     def verify_request(self, request: Any, client_address: Any) -> bool:
         return self.door.admit(request, _host(client_address))
@@ -182,10 +187,26 @@ class GuardedServer(ExclusiveServer):
 
     def process_request_thread(self, request: Any, client_address: Any) -> None:
         try:
+            if isinstance(request, ssl.SSLSocket) and not self._handshake(request):
+                self.shutdown_request(request)
+                return
             super().process_request_thread(request, client_address)  # type: ignore[misc]
         finally:
             self.deadlines.disarm(request)
             self.door.leave(request, _host(client_address))
+
+    def _handshake(self, request: ssl.SSLSocket) -> bool:
+        """The TLS handshake within the handler's request timeout (False: failed or late)."""
+        seconds = getattr(self.RequestHandlerClass, "timeout", None)
+        self.deadlines.arm(request, seconds)
+        try:
+            request.settimeout(seconds)
+            request.do_handshake()
+            return True
+        except (OSError, ValueError):  # ssl.SSLError is an OSError; a late one, a timeout
+            return False
+        finally:
+            self.deadlines.disarm(request)
 
     def server_close(self) -> None:
         self.deadlines.stop()

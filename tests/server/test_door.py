@@ -255,3 +255,36 @@ def test_an_address_reconnecting_in_a_loop_is_slowed_and_only_it(guarded: Runnin
     assert other is not None
     other.disconnect()
     _gm_gets_through(guarded)
+
+
+def test_a_silent_tls_client_does_not_hold_the_door(session: Session, tmp_path: Path) -> None:
+    """Under `--tls` the handshake is made in the connection's own thread, under its deadline:
+    a client that connects and says nothing no longer stops the accepting thread."""
+    import urllib3
+
+    from companion.server import tls
+    from companion.server.app import _make_server, create_app
+
+    urllib3.disable_warnings()
+    cert, key = tls.certificate(tmp_path / "tls", ["127.0.0.1"], session.tables.narration)
+    app, _socketio = create_app(session, open_joins=True)
+    server = _make_server("127.0.0.1", 0, app, session.tables, ssl_context=(str(cert), str(key)),
+                          request_timeout=DEADLINE)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
+                              daemon=True)
+    thread.start()
+    silent = [_connect_from(ATTACKER, server.server_port) for _ in range(3)]
+    try:
+        time.sleep(0.2)  # the silent ones are accepted first
+        page = requests.get(f"https://127.0.0.1:{server.server_port}/jogador", verify=False,
+                            timeout=5)
+        assert page.status_code == 200
+        wait_until(lambda: server.door.held(ATTACKER) == 0, what="os mudos cortados no prazo")
+    finally:
+        for sock in silent:
+            if sock is not None:
+                sock.close()
+        for name in ("mesa_speech", "mesa_voice", "mesa_hub"):
+            app.extensions[name].stop()
+        server.shutdown()
+        server.server_close()
