@@ -20,13 +20,13 @@ from flask import Flask, Response, jsonify, render_template, request
 from flask_socketio import SocketIO
 from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
-from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler
+from werkzeug.serving import WSGIRequestHandler
 
 from companion.tables import protocol
 from companion.engine.view import view_state, view_states
 from companion.rules import labels
 from companion.tables.errors import CompanionError
-from companion.server import access, api, guard, hosts, http_limits, names, ports, qr
+from companion.server import access, api, door, guard, hosts, http_limits, names, ports, qr
 from companion.server import report_pages, sockets, speech_socket, tokens
 from companion.server import voice_socket
 from companion.server.served import ServedSession
@@ -90,6 +90,7 @@ def create_app(session: ServedSession, tables: Tables | None = None, web_dir: Pa
                       view_states=view_states, open_joins=open_joins)
     sockets.register(socketio, hub)
     app.extensions["mesa_hub"] = hub
+    app.extensions["mesa_limits"] = limits  # the server's door follows them (_make_server)
     app.extensions["mesa_voice"] = _voice(socketio, hub, voice)
     voice_hub = app.extensions["mesa_voice"]
     hub.names = voice_names = names.VoiceNames(session, lambda: voice_hub.voice)
@@ -311,19 +312,24 @@ class RequestHandler(http_limits.TimedRequests, WSGIRequestHandler):
 
 def _make_server(host: str, port: int, app: Flask, tables: Tables,
                  ssl_context: tuple[str, str] | None = None,
-                 request_timeout: float = http_limits.REQUEST_TIMEOUT) -> BaseWSGIServer:
-    """The HTTP server; its handler waits `request_timeout` (a test's may be shorter) and logs
-    with the session's words."""
+                 request_timeout: float = http_limits.REQUEST_TIMEOUT) -> door.GuardedServer:
+    """The HTTP server, with its door (companion.server.door: sockets per address, in all,
+    new ones per address; none with `--sem-limites`); its handler gives each request
+    `request_timeout` seconds (a test's may be shorter) and logs with the session's words."""
     handler = type("ServerRequestHandler", (RequestHandler,),
                    {"timeout": request_timeout, "words": tables.narration})
-    return ports.ExclusiveServer(host, port, app, handler, ssl_context=ssl_context)
+    if app.extensions.get("mesa_limits", True):
+        gate = door.Door(total=door.total_for(http_limits.open_files_limit()))
+    else:  # load benchmarks on loopback only
+        gate = door.Door(per_address=None, total=None, new_per_window=access.NoLimit())
+    return door.GuardedServer(host, port, app, handler, ssl_context=ssl_context, door=gate)
 
 
 @dataclass
 class RunningServer:
     """A server started in a background thread (tests, browser tests)."""
 
-    server: BaseWSGIServer
+    server: door.GuardedServer
     thread: threading.Thread
     app: Flask
     socketio: SocketIO

@@ -17,6 +17,11 @@ from companion.server.rooms import Client
 from companion.tables.files import Tables
 
 CONNECTIONS_PER_ADDRESS = 32  # live or being welcomed, from one address (a phone, a laptop)
+# Socket.IO connections (each a welcome) one address may open per RECONNECT_WINDOW seconds: a
+# device may open all its connections at once, then one every second or so (the laptop's own
+# are not counted: companion.server.hosts.on_laptop)
+RECONNECTS_PER_ADDRESS = CONNECTIONS_PER_ADDRESS
+RECONNECT_WINDOW = 30.0
 ADDRESS_FACTOR = 3  # an address may send this many times one token's budget (a shared phone)
 
 
@@ -68,3 +73,9 @@ def budget(per_token: access.Limiter | None, capacity: int, limits: bool) -> Bud
 def too_many_connections(tables: Tables, cap: int) -> str:
     """The refusal of a connection over the per-address cap."""
     return tables.narration.render("limites.conexoes", {"limite": cap})
+
+
+def too_many_reconnects(tables: Tables, capacity: float, window: float) -> str:
+    """The refusal of a connection past the per-address reconnection rate."""
+    return tables.narration.render("limites.reconexoes", {"capacidade": int(capacity),
+                                                          "segundos": f"{window:g}"})

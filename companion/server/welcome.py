@@ -29,7 +29,12 @@ The welcome runs on the dispatcher thread; it reads and sends the replay while t
 no room yet, and takes the live fan-out's lock (companion.server.fanout) only for the events
 that went out meanwhile and to enter the rooms, so the client never gets one twice nor misses
 one, and a storm of reconnections costs the GM's commands little, however long the campaign.
-One address may hold at most budget.CONNECTIONS_PER_ADDRESS connections.
+One address may hold at most budget.CONNECTIONS_PER_ADDRESS connections, and open at most
+budget.RECONNECTS_PER_ADDRESS per budget.RECONNECT_WINDOW seconds (a device reconnecting in a
+loop slows only itself; the laptop's own connections are the GM's machine and not counted).
+The GM's welcome goes before every other viewer's (companion.server.fanout.Dispatcher: its
+own queue), so a storm of table screens never keeps the GM waiting for more than the one
+welcome being sent.
 """
 from __future__ import annotations
 
@@ -99,6 +104,10 @@ class Reception:
         self.doorway.admit = self.let_in
         # connections per address (None: no cap, `--sem-limites`); a test may raise it
         self.connection_cap: int | None = budget.CONNECTIONS_PER_ADDRESS if limits else None
+        # welcomes per address (a device reconnecting in a loop slows only itself)
+        self.reconnects: access.Limiter = (
+            access.RateLimiter(budget.RECONNECTS_PER_ADDRESS, budget.RECONNECT_WINDOW)
+            if limits else access.NoLimit())
         self.older_pages: access.Limiter = (
             access.RateLimiter(OLDER_PER_WINDOW, access.WINDOW_SECONDS) if limits
             else access.NoLimit())
@@ -115,17 +124,21 @@ class Reception:
         try:
             with self.connections.seating:  # not while a seat is being freed
                 address = request.remote_addr or "?"
+                on_laptop = hosts.on_laptop(request.environ)
                 self._check_cap(address)
+                self._check_rate(address, on_laptop)
                 client = self._authenticate(auth if auth is not None else {}, address)
                 if client is None:  # at the door, waiting for the GM (companion.server.doorway)
                     return
                 client.address = address
-                client.on_laptop = hosts.on_laptop(request.environ)
+                client.on_laptop = on_laptop
                 client.batched = batched(auth)
                 self.connections.admit(client)
         except (AccessDenied, CompanionError) as refused:
             raise ConnectionRefusedError(refused.message) from None
-        self.dispatcher.put("welcome", lambda: self.welcome(client.sid))
+        # the GM's welcome goes before every other viewer's (companion.server.fanout.Dispatcher)
+        self.dispatcher.put("welcome", lambda: self.welcome(client.sid),
+                            behind=client.role != "mestre")
 
     def let_in(self, knock: Knock) -> None:
         """The GM accepted a request: its name joins (the character made the first time), and
@@ -136,7 +149,7 @@ class Reception:
             client.address = knock.address
             client.batched = knock.batched
             self.connections.admit(client)
-        self.dispatcher.put("welcome", lambda: self.welcome(knock.sid))
+        self.dispatcher.put("welcome", lambda: self.welcome(knock.sid), behind=True)
 
     def _check_cap(self, address: str) -> None:
         """Refuse a connection past the per-address cap (the sockets of one device: its
@@ -145,6 +158,13 @@ class Reception:
         held = self.connections.from_address(address) + self.doorway.waiting_from(address)
         if cap is not None and held >= cap:
             raise AccessDenied(budget.too_many_connections(self.session.tables, cap))
+
+    def _check_rate(self, address: str, on_laptop: bool) -> None:
+        """Refuse a connection past its address's reconnection rate (each one is a welcome);
+        the laptop's own are the GM's machine and never counted."""
+        if not on_laptop and not self.reconnects.allow(f"addr:{address}"):
+            raise AccessDenied(budget.too_many_reconnects(
+                self.session.tables, self.reconnects.capacity, budget.RECONNECT_WINDOW))
 
     def _authenticate(self, auth: Any, address: str) -> Client | None:
         if not isinstance(auth, dict):

@@ -5,8 +5,10 @@ ASCII form (Cyrillic `о`, `李`, an emoji, a zero-width space) is silently drop
 `Dоra` would become a character `dra` shown as "Dоra" beside Dora. A name with such a letter
 is refused (`dropped`). Names are compared by their confusable skeleton (`skeleton`, after
 Unicode's UTS #39 idea, for the letters a Brazilian table meets): Cyrillic and Greek look-alikes
-of Latin letters, `I`/`l`/`1`, `O`/`0`, `rn`/`m`, `vv`/`w`, accents off, case folded; a new name
-whose skeleton is an existing character's, under another id, is an impersonation.
+of Latin letters, digits and bars that read as letters (`1`/`l`/`i`/`I`/`|`, `0`/`o`, `5`/`s`),
+`rn`/`m`, `vv`/`w`, accents off, case folded, punctuation at either end dropped ("Ana." is
+"Ana"); a new name whose skeleton is an existing character's, under another id, is an
+impersonation.
 """
 from __future__ import annotations
 
@@ -20,7 +22,8 @@ _LOOKALIKES = str.maketrans(
     "αΑβΒεΕζΖηΗιΙκΚμΜνΝοΟρΡτΤυΥχΧ",
     "aABBeEkKMMHHoOpPcCTTyYxXiIjJsSdhl"
     "aABBeEZZnHiIkKuMvNoOpPtTuYxX")
-_DIGITS_AND_BARS = str.maketrans({"0": "o", "1": "l", "|": "l"})
+# after case folding: a lowercase `i` reads as `l` beside a `1` ("L1a", "Lia", "Lla" one name)
+_DIGITS_AND_BARS = str.maketrans({"0": "o", "1": "l", "|": "l", "i": "l", "5": "s"})
 _SEQUENCES = (("rn", "m"), ("vv", "w"))
 
 
@@ -40,7 +43,19 @@ def skeleton(name: str) -> str:
     text = normal(name).translate(_LOOKALIKES)
     text = "".join(ch for ch in unicodedata.normalize("NFKD", text)
                    if not unicodedata.combining(ch))
-    text = text.replace("I", "l").translate(_DIGITS_AND_BARS).casefold()
+    text = text.casefold().translate(_DIGITS_AND_BARS)
     for sequence, letter in _SEQUENCES:
         text = text.replace(sequence, letter)
-    return " ".join(text.split())
+    return " ".join(_without_edge_punctuation(text).split())
+
+
+def _without_edge_punctuation(text: str) -> str:
+    """The text without punctuation (Unicode's P* categories) or spaces at either end."""
+    start, end = 0, len(text)
+    while start < end and (text[start].isspace()
+                           or unicodedata.category(text[start]).startswith("P")):
+        start += 1
+    while end > start and (text[end - 1].isspace()
+                           or unicodedata.category(text[end - 1]).startswith("P")):
+        end -= 1
+    return text[start:end]
