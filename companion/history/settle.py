@@ -144,8 +144,11 @@ def numbered_as_logged(before: State, after: State,
     if not renumbered or all(k == v for k, v in renumbered.items()):
         return after
     prompts = tuple(replace(p, id=renumbered.get(p.id, p.id)) for p in after.prompts)
-    highest = max((p.id for p in prompts), default=0)
-    return replace(after, prompts=prompts, next_prompt_id=max(after.next_prompt_id, highest + 1))
+    # the next id as the log had it: past every id it gave so far, not past the settled ones
+    highest = max([p.id for p in prompts] + [p.get("id", 0) for p in logged_prompts(kept)
+                                             if isinstance(p.get("id"), int)], default=0)
+    return replace(after, prompts=prompts, next_prompt_id=max(before.next_prompt_id,
+                                                              highest + 1))
 
 
 def prompt_kind_name(tables: Tables, kind: str) -> str:
