@@ -14,6 +14,7 @@ from typing import Any, Mapping, Sequence
 
 from companion.engine import Command, Event, State, apply
 from companion.engine.model import GM, Prompt
+from companion.engine.prompting import prompt_name
 from companion.tables.errors import CommandRejected
 from companion.tables.files import Tables
 
@@ -153,5 +154,4 @@ def numbered_as_logged(before: State, after: State,
 
 def prompt_kind_name(tables: Tables, kind: str) -> str:
     """How people call a prompt kind (tables/pedidos.yaml)."""
-    from companion.engine.prompting import prompt_name
     return prompt_name(tables, kind)
