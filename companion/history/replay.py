@@ -148,7 +148,7 @@ def run(log: Log, tables: Tables, seed: str, start: State | None = None,
             after, events, settled = done.state, list(events) + list(done.events), done.settled
         if stored.name not in READ_ONLY:  # a view changes nothing: nothing to undo
             before[stored.n] = state
-        state = codec.normalized(after)
+        state = codec.normalized(settle.as_logged(after, kept))
         same = [_facts(e) for e in kept] == [
             _facts({"kind": e.kind, "visibility": e.visibility, "data": e.data}) for e in events]
         yield Step(stored, state, tuple(events),
