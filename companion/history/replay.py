@@ -8,7 +8,7 @@ the command's number), undone commands at their time too, and each `desfazer` go
 state before the command it undid. Before each command the state's next prompt id is moved past
 every id the log had issued (`fresh_prompt_ids`), as the live session does.
 
-The stored log is the truth of what happened (DESIGN.md: campaign files across releases): a
+The stored log is the truth of what happened (docs/design.md: campaign files across releases): a
 command the old release accepted is never refused here for a prompt that waits (today's rules
 may hold the group where the old ones did not: it runs as the log shows, the prompt waiting
 on); a prompt today's rules ask that the log never had is settled as the log shows

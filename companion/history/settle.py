@@ -1,4 +1,4 @@
-"""A command run again that asks a prompt the stored log never had (DESIGN.md: campaign files
+"""A command run again that asks a prompt the stored log never had (docs/design.md: campaign files
 across releases). The log is the truth of what happened: the table went on without that prompt,
 so the replay settles it there, as the log shows — the answer among the prompt's options (or
 its cancelling) whose events say most of what the stored events of the command said — and the

@@ -1,5 +1,5 @@
 """A campaign file's format and the release that wrote it, read before the file is opened for
-writing (DESIGN.md: campaign files across releases).
+writing (docs/design.md: campaign files across releases).
 
 `PRAGMA user_version` is the format: 0 before stored history, 2 with stored history (events
 packed since c6ce075, still 2), FORMAT since this release, which also records itself in the
