@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import given, settings, strategies as st
 
 from companion.server.projections import Projections
 from companion.session import Session
@@ -151,3 +152,15 @@ def test_what_each_golden_command_says_holds_nothing_the_voice_misreads(
         session.close()
     assert said_any > 0
     assert not found, "\n".join(found[:20])
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(alphabet=st.sampled_from(list("0123456789dhDCPV/:×→–—|=+-·., ;\nAaRole")),
+                    max_size=40))
+def test_any_text_is_said_without_an_error_and_once_said_says_the_same(
+        tables: Tables, text: str) -> None:
+    """Speech must never break a command: any text becomes words, and words stay words."""
+    spoken = speech_config(tables).spoken
+    said = spoken(text)
+    assert isinstance(said, str)
+    assert spoken(said) == said or _misread(said)
