@@ -8,6 +8,7 @@ from companion.tables.errors import TableError
 from companion.tables.rulebook import InvalidValue, piece, require_at_least, require_filled
 from companion.tables.files import Tables
 from companion.tables.narration import Narrator
+from companion.speech.words import Pronunciation, SpokenRules, compile_rules, spoken_words
 
 ANSWER = "por_voz"  # the announcement kind of the events of a command said by voice
 
@@ -53,7 +54,7 @@ class Kind:
 class SpeechData:
     espeak: Espeak
     piper: Piper
-    pronuncia: Mapping[str, str]
+    pronuncia: Pronunciation
     surdo_depois_ms: int
     avisos: Mapping[str, Kind]
     codigos: Mapping[str, str]
@@ -89,15 +90,16 @@ class SpeechConfig:
     laptop_secrets: bool
     # what speech says when it cannot speak (tables/narracao/fala_erros.yaml)
     narration: Narrator = field(compare=False, repr=False)
-    sounds: tuple[tuple[str, str], ...] = ()  # (as shown, as said), in order
+    # how a shown text is said (tables/fala.yaml `pronuncia`, compiled)
+    words: SpokenRules | None = field(default=None, compare=False, repr=False)
     # answers addressed to the asker alone whose content the whole table may know (the clock)
     public_answers: frozenset[str] = frozenset()
 
     def spoken(self, text: str) -> str:
-        """The text as it is said aloud (symbols read as words)."""
-        for shown, said in self.sounds:
-            text = text.replace(shown, said)
-        return " ".join(text.split())
+        """The text as it is said aloud: in words a listener takes in (companion.speech.words)."""
+        if self.words is None:
+            return " ".join(text.split())
+        return spoken_words(text, self.words)
 
     def default_kinds(self) -> frozenset[str]:
         return frozenset(name for name, kind in self.kinds.items() if kind.padrao)
@@ -135,7 +137,7 @@ def speech_config(tables: Tables) -> SpeechConfig:
         deaf_after=data.surdo_depois_ms / 1000, kinds=dict(data.avisos),
         by_code=dict(data.codigos), by_event_kind=dict(data.tipos),
         laptop=data.notebook, laptop_secrets=data.notebook_segredos,
-        sounds=tuple((str(k), str(v)) for k, v in data.pronuncia.items()),
+        words=compile_rules(data.pronuncia),
         public_answers=frozenset(data.respostas_publicas), narration=tables.narration)
     _CACHE[id(tables)] = (tables, config)
     return config

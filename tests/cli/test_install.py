@@ -135,8 +135,8 @@ def test_an_older_python_is_refused_in_one_portuguese_line() -> None:
 
 
 # Packages PyPI has only as a source archive, all pure Python (they build anywhere, no compiler):
-# vosk's subtitle helper.
-PURE_PYTHON_SDISTS = frozenset({"srt"})
+# vosk's subtitle helper; num2words' argument parser (docopt, one file).
+PURE_PYTHON_SDISTS = frozenset({"srt", "docopt"})
 PLATFORMS = ("x86_64-pc-windows-msvc", "aarch64-apple-darwin", "x86_64-apple-darwin")
 
 

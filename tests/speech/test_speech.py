@@ -230,8 +230,8 @@ def test_a_failing_voice_does_not_stop_the_speaker(
 def test_symbols_on_the_screen_are_said_as_words(tables: Tables) -> None:
     spoken = speech_config(tables).spoken
     assert spoken("Dia 1 · rodada 1 de 6 (0h–4h) · PV 8/8") == \
-        "Dia 1, rodada 1 de 6 (0h a 4h), PV 8 de 8"
-    assert spoken("PV 12 → 9") == "PV 12 para 9"
+        "Dia 1, rodada 1 de 6 (da meia-noite às 4 horas), pontos de vida 8 de 8"
+    assert spoken("PV 12 → 9") == "pontos de vida de 12 para 9"
 
 
 @needs_espeak
