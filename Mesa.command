@@ -16,7 +16,7 @@ stop() {
 if ! command -v uv >/dev/null 2>&1; then
   echo "Instalando o uv (o instalador do Python)..."
   script="$(mktemp)" || stop "Não consegui criar um arquivo temporário."
-  # the download and the install checked one by one (in `curl | sh` only sh's status counts)
+  # the download and the install checked one by one (a pipe into sh would hide a failed download)
   curl -LsSf https://astral.sh/uv/install.sh -o "$script" \
     || stop "Não consegui baixar o uv: sem internet? A primeira vez precisa dela."
   sh "$script" || stop "Não consegui instalar o uv. Confira a internet e tente de novo."

@@ -38,7 +38,7 @@ from companion.rules import overlay
 from companion.session import (Session, campaign_rules, campaign_state, reading_context,
                                verify_campaign)
 from companion.store.lock import holder
-from companion.cli import about, campaigns
+from companion.cli import about, browser, campaigns
 from companion.cli.models import fetch_models
 from companion.cli import argparse_words
 from companion.cli.argparse_words import PortugueseParser
@@ -123,6 +123,8 @@ def build_parser(prog: str = "companion", epilog: str | None = None) -> argparse
                        help=said.render("ajuda_cli.serve_modelo", {}))
     serve.add_argument("--sem-navegador", action="store_true",
                        help=said.render("ajuda_cli.serve_sem_navegador", {}))
+    # `mesa` opens the GM page in the laptop's browser; `companion serve` (programs, tests) not
+    serve.set_defaults(navegador=prog == "mesa")
     serve.add_argument("--sem-limites", action="store_true",
                        help=said.render("ajuda_cli.serve_sem_limites", {}))
     _add_common(serve, said)
@@ -499,7 +501,8 @@ def cmd_serve(args: argparse.Namespace, tables: Tables) -> int:
     try:
         with _sigterm_as_ctrl_c():
             serve(args.host, args.port, session, voice=_voice_factory(session, tables, args),
-                  tls=tls, limits=not args.sem_limites)
+                  tls=tls, limits=not args.sem_limites,
+                  ready=None if args.sem_navegador or not args.navegador else browser.open_page)
     finally:
         session.close()
     return 0
