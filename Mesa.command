@@ -34,4 +34,6 @@ fi
 
 BIN="$(uv tool dir --bin)" || stop "Não achei onde o uv instalou o Mesa."
 "$BIN/mesa" "$@"
+status=$?
 read -r -p "Mesa encerrado. Enter fecha esta janela. " _
+exit "$status"

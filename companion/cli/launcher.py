@@ -143,8 +143,9 @@ def _with(extras: Sequence[str], words: dict[str, str]) -> str:
 
 
 def _attempt(uv: str, extras: Sequence[str], show: bool) -> tuple[bool, list[str]]:
-    """From uv's cache first (no internet, quick), then with the internet."""
-    done, said = install(uv, extras, offline=True, show=False)
+    """From uv's cache first (no internet, quick), then with the internet; uv's progress shown
+    for both (its error lines are not)."""
+    done, said = install(uv, extras, offline=True, show=show)
     if done:
         return done, said
     return install(uv, extras, offline=False, show=show)
