@@ -413,3 +413,68 @@ def test_the_readmes_powershell_line_stops_when_mesa_cmd_is_not_found() -> None:
     assert "Get-ChildItem" in line and "-Filter Mesa.cmd" in line and "-Recurse" in line
     assert re.search(r"if \(\$m\) \{ & \$m\.FullName \} else \{ \"Não achei", line)
     assert line.rstrip().endswith("}")
+
+
+def test_a_first_start_without_the_internet_says_so_once_in_portuguese(
+        machine: dict, tmp_path: Path) -> None:
+    """No internet and nothing in uv's cache: one Portuguese line, the window's status 1."""
+    home = tmp_path / "Sem Internet"
+    folder = _unpacked(machine, home)
+    env = {**machine["env"], "UV_CACHE_DIR": str(tmp_path / "cache vazio")}
+    done, took = _launch(folder, home, {**machine, "env": env}, "--version", offline=True)
+    out = done.stdout + done.stderr
+    assert done.returncode == 1, out
+    assert out.splitlines()[-1] == ("Não consegui instalar o Mesa (sem internet; com ela, o "
+                                    "lançador tenta de novo na próxima vez).")
+    assert "error" not in out.lower() and "Traceback" not in out
+    assert took < 60
+
+
+def test_without_uv_and_without_the_internet_the_mac_launcher_stops_at_once(
+        machine: dict, tmp_path: Path) -> None:
+    """The uv installer's download fails: said, and nothing runs after it."""
+    home = tmp_path / "Mac Novo"
+    folder = _unpacked(machine, home)
+    env = {**machine["env"], "PATH": f"/usr/bin{os.pathsep}/bin"}
+    done, _ = _launch(folder, home, {**machine, "env": env}, offline=True)
+    out = done.stdout + done.stderr
+    assert done.returncode == 1, out
+    assert "Não consegui baixar o uv: sem internet? A primeira vez precisa dela." in out
+    assert "command not found" not in out and "Instalando o Mesa" not in out
+
+
+# ---------------------------------------------------------------------- what the GM is told
+
+def test_voice_off_without_vosk_says_to_install_the_voice_not_to_download_a_model(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    from companion.rules.loader import load_rules
+    from companion.voice import recognizer, service
+    real = importlib.util.find_spec
+    monkeypatch.setattr(recognizer.importlib.util, "find_spec",
+                        lambda name, *rest: None if name == "vosk" else real(name, *rest))
+    monkeypatch.setattr(service, "find_model", lambda *args, **kwargs: None)
+    voice = service.start_voice(None, load_rules(), None, None)
+    assert voice.listener is None
+    assert voice.line.startswith("voz desligada: a voz não está instalada neste computador")
+    assert "lançador" in voice.line and "mesa modelo" not in voice.line
+
+
+def test_mesa_modelo_without_the_internet_says_so_and_leaves_no_folder(tmp_path: Path) -> None:
+    _netns()  # says why not, when not
+    home = tmp_path / "Usuário"
+    home.mkdir()
+    done = subprocess.run(["unshare", "-n", str(Path(sys.executable).parent / "mesa"),
+                           "modelo"], capture_output=True, text=True, timeout=120,
+                          env={**_clean_env(), "HOME": str(home)})
+    assert done.returncode == 1, done.stderr
+    errors = done.stderr.splitlines()
+    failed = [line for line in errors if line.startswith("erro:")]
+    assert len(failed) == 2, done.stderr  # the Vosk model, then the first file of the voice
+    assert all("(sem internet); a primeira vez precisa de internet" in line for line in failed)
+    assert "urlopen" not in done.stderr and "Errno" not in done.stderr
+    data = home / ".local" / "share"
+    assert not (data / "Mesa" / "modelos").exists(), list(data.rglob("*"))  # no empty folder
+    assert not data.exists() or not [p for p in data.rglob("*") if p.is_dir()
+                                     and not any(p.iterdir())]

@@ -34,9 +34,11 @@ from typing import Iterable, Sequence
 TOOL = "mesa"
 EXTRAS = ("voz", "fala")
 SAID = 3
+RETRY = "tentar-extras"  # in the tool's folder: extras left out for want of the internet
 FOLDER = Path(__file__).resolve().parents[2]
 WORDS = FOLDER / "tables" / "narracao" / "instalacao.yaml"
 LINE = re.compile(r'^([a-z_]+):\s*(".*")\s*$')
+PACKAGE_LINE = re.compile(r"^ [-+~] ")  # uv's list of every package installed: not shown
 FIELD = re.compile(r"\{\{\s*([a-z_]+)\s*\}\}")
 # What uv says when the network is missing, and when no package fits this computer.
 OFFLINE = ("offline", "failed to fetch", "dns error", "error sending request", "connect error",
@@ -77,6 +79,11 @@ def _uv(uv: str, *args: str) -> subprocess.CompletedProcess[str]:
                           errors="replace", timeout=120)
 
 
+def tool_folder(uv: str) -> Path:
+    """Where uv keeps the installed Mesa (removed with it by `uv tool uninstall mesa`)."""
+    return Path(_uv(uv, "tool", "dir").stdout.strip()) / TOOL
+
+
 def installed(uv: str) -> tuple[str, tuple[str, ...]] | None:
     """The installed Mesa's version and extras (uv's tool list and receipt), or None."""
     listed = _uv(uv, "tool", "list")
@@ -84,8 +91,7 @@ def installed(uv: str) -> tuple[str, tuple[str, ...]] | None:
     if listed.returncode != 0 or match is None:
         return None
     extras: tuple[str, ...] = ()
-    where = _uv(uv, "tool", "dir")
-    receipt = Path(where.stdout.strip()) / TOOL / "uv-receipt.toml"
+    receipt = tool_folder(uv) / "uv-receipt.toml"
     try:
         with receipt.open("rb") as file:
             wanted = tomllib.load(file)["tool"]["requirements"]
@@ -111,7 +117,7 @@ def install(uv: str, extras: Sequence[str], offline: bool, show: bool,
     for line in process.stdout:
         said.append(line.rstrip())
         failing = failing or line.lstrip().startswith(("error", "×", "x "))
-        if show and not failing:
+        if show and not failing and not PACKAGE_LINE.match(line):
             print(line, end="", flush=True)
     return process.wait() == 0, said
 
@@ -159,13 +165,16 @@ def _left_out(extras: Sequence[str], reason: str, words: dict[str, str]) -> None
 
 
 def first_install(uv: str, version: str, words: dict[str, str]) -> int:
-    """The folder's Mesa with the most extras that install; each one left out said."""
+    """The folder's Mesa with the most extras that install; each one left out said (and tried
+    again at the next start when the internet was missing)."""
     print(render(words, "instalando", versao=version), flush=True)
     reason = ""
     for extras in (EXTRAS, ("voz",), ("fala",), ()):
         done, said = _attempt(uv, extras, show=True)
         if done:
             _left_out(extras, reason, words)
+            if extras != EXTRAS and reason == render(words, "motivo_internet"):
+                (tool_folder(uv) / RETRY).write_text(version, encoding="utf-8")
             print(render(words, "pronto", versao=version, extras=_with(extras, words)),
                   flush=True)
             return 0
@@ -195,6 +204,18 @@ def update(uv: str, version: str, before: str, extras: tuple[str, ...],
     return 0
 
 
+def retry_extras(uv: str, version: str, extras: tuple[str, ...],
+                 words: dict[str, str]) -> int:
+    """The extras a first install without the internet left out, tried again (online)."""
+    done, said = install(uv, EXTRAS, offline=False, show=True)
+    if done:
+        (tool_folder(uv) / RETRY).unlink(missing_ok=True)
+        print(render(words, "pronto", versao=version, extras=_with(EXTRAS, words)), flush=True)
+    else:
+        _left_out(extras, why(said, words), words)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     words = read_words()
     if not (FOLDER / "pyproject.toml").is_file():
@@ -208,6 +229,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     before, extras = current
     if version_key(version) > version_key(before):
         return update(uv, version, before, extras, words)
+    if version_key(version) == version_key(before) and (tool_folder(uv) / RETRY).is_file():
+        return retry_extras(uv, version, extras, words)
     code = "ja_instalado" if version_key(version) == version_key(before) else "pasta_antiga"
     print(render(words, code, versao=version, instalada=before), flush=True)
     return 0

@@ -87,8 +87,8 @@ def fetch_voice(files: Iterable[VoiceFile], folder: Path, out: TextIO, err: Text
                 words: Narrator, opener: Opener = urllib.request.urlopen) -> int:
     """Every file of the voice; 0 when all are there, 1 otherwise."""
     folder.mkdir(parents=True, exist_ok=True)
-    results = [fetch_file(want, folder, out, err, words, opener) for want in files]
-    if all(results):
+    # the first failure stops it: one line, not one per file
+    if all(fetch_file(want, folder, out, err, words, opener) for want in files):
         print(words.render("baixar_voz.pronta", {"pasta": folder}), file=out)
         return 0
     print(words.render("baixar_voz.sem_piper", {}), file=err)
