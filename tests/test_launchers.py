@@ -478,3 +478,23 @@ def test_mesa_modelo_without_the_internet_says_so_and_leaves_no_folder(tmp_path:
     assert not (data / "Mesa" / "modelos").exists(), list(data.rglob("*"))  # no empty folder
     assert not data.exists() or not [p for p in data.rglob("*") if p.is_dir()
                                      and not any(p.iterdir())]
+
+
+def test_the_gm_page_and_the_table_screen_show_the_players_qr_code(server) -> None:
+    import requests
+
+    from tests.socket_helpers import SERVER_GM_TOKEN
+    for path in (f"/mestre?token={SERVER_GM_TOKEN}", "/mesa"):
+        page = requests.get(server.url + path, timeout=10).text
+        assert 'src="/qr.svg"' in page, path
+    assert "<svg" in requests.get(server.url + "/qr.svg", timeout=10).text
+
+
+def test_the_gm_page_without_its_link_names_the_link_as_the_terminal_shows_it(server) -> None:
+    import html
+
+    import requests
+    refused = html.unescape(requests.get(server.url + "/mestre", timeout=10).text)
+    assert "/mestre#token=" in refused and "?token=" not in refused
+    assert "companion serve" not in refused
+    assert "“Mestre (link secreto: não compartilhe…)”" in refused
