@@ -498,3 +498,37 @@ def test_the_gm_page_without_its_link_names_the_link_as_the_terminal_shows_it(se
     assert "/mestre#token=" in refused and "?token=" not in refused
     assert "companion serve" not in refused
     assert "“Mestre (link secreto: não compartilhe…)”" in refused
+
+
+def test_extras_left_out_for_want_of_the_internet_are_tried_again_at_the_next_start(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """The launcher's decisions with uv faked (the real installs are the slow tests above):
+    speech missing for want of the internet is said, and the next start tries it again."""
+    words = launcher.read_words()
+    online = {"speech": False}
+    offline_lines = ["error: Failed to fetch: `https://pypi.org/simple/piper-tts/`"]
+
+    def fake_install(uv: str, extras, offline: bool, show: bool, folder: Path = ROOT):
+        works = "fala" not in extras or (online["speech"] and not offline)
+        return works, [] if works else offline_lines
+
+    monkeypatch.setattr(launcher, "install", fake_install)
+    monkeypatch.setattr(launcher, "tool_folder", lambda uv: tmp_path)
+    assert launcher.first_install("uv", "0.2.0", words) == 0
+    said = capsys.readouterr().out
+    assert ("aviso: a fala do Piper não pôde ser instalada (sem internet; com ela, o lançador "
+            "tenta de novo na próxima vez); o Mesa liga sem ela.") in said
+    assert "Mesa 0.2.0 instalado com voz (sem a fala do Piper)." in said
+    assert (tmp_path / launcher.RETRY).is_file()
+
+    monkeypatch.setattr(launcher, "installed", lambda uv: ("0.2.0", ("voz",)))
+    monkeypatch.setattr(launcher, "folder_version", lambda folder=ROOT: "0.2.0")
+    assert launcher.main() == 0  # still offline: said again, the marker kept
+    assert "a fala do Piper não pôde ser instalada" in capsys.readouterr().out
+    assert (tmp_path / launcher.RETRY).is_file()
+    online["speech"] = True
+    assert launcher.main() == 0
+    assert "Mesa 0.2.0 instalado com voz e fala." in capsys.readouterr().out
+    assert not (tmp_path / launcher.RETRY).exists()
+    assert launcher.main() == 0  # nothing left to try: a plain start
+    assert capsys.readouterr().out.strip() == "Mesa 0.2.0 já instalado; ligando."

@@ -168,19 +168,20 @@ def first_install(uv: str, version: str, words: dict[str, str]) -> int:
     """The folder's Mesa with the most extras that install; each one left out said (and tried
     again at the next start when the internet was missing)."""
     print(render(words, "instalando", versao=version), flush=True)
-    reason = ""
+    reason, no_internet = "", render(words, "motivo_internet")
     for extras in (EXTRAS, ("voz",), ("fala",), ()):
-        done, said = _attempt(uv, extras, show=True)
+        if reason == no_internet:  # without it only uv's cache can help (quick)
+            done, said = install(uv, extras, offline=True, show=True)
+        else:
+            done, said = _attempt(uv, extras, show=True)
         if done:
             _left_out(extras, reason, words)
-            if extras != EXTRAS and reason == render(words, "motivo_internet"):
+            if extras != EXTRAS and reason == no_internet:
                 (tool_folder(uv) / RETRY).write_text(version, encoding="utf-8")
             print(render(words, "pronto", versao=version, extras=_with(extras, words)),
                   flush=True)
             return 0
         reason = reason or why(said, words)
-        if reason == render(words, "motivo_internet"):
-            break  # without the internet nothing else will install either
     print(render(words, "nao_instalou", motivo=reason), flush=True)
     return SAID
 
