@@ -31,7 +31,7 @@ import tomllib
 from pathlib import Path
 from typing import Iterable, Sequence
 
-TOOL = "mesa"
+TOOL = "mesa"  # before 0.2.0 the tool was "companion": --force takes over its `mesa`
 EXTRAS = ("voz", "fala")
 SAID = 3
 RETRY = "tentar-extras"  # in the tool's folder: extras left out for want of the internet
@@ -107,7 +107,8 @@ def install(uv: str, extras: Sequence[str], offline: bool, show: bool,
     uv's progress lines are passed on as they come (its error lines are not: the launcher says
     why in Portuguese)."""
     wanted = f"{TOOL}[{','.join(extras)}]" if extras else TOOL
-    command = [uv, "tool", "install", "--reinstall-package", TOOL, "--python", sys.executable,
+    command = [uv, "tool", "install", "--force", "--reinstall-package", TOOL,
+               "--python", sys.executable,
                *(["--offline"] if offline else []), f"{wanted} @ {folder}"]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                text=True, encoding="utf-8", errors="replace")
