@@ -26,8 +26,9 @@ def has_extra(extra: str) -> bool:
 
 
 def version_line(words: Narrator) -> str:
-    said = {extra: words.render("instalacao.instalada" if has_extra(extra) else
-                                "instalacao.nao_instalada", {}) for extra in EXTRA_MODULES}
+    there, missing = (words.render("instalacao.instalada", {}),
+                      words.render("instalacao.nao_instalada", {}))
+    said = {extra: there if has_extra(extra) else missing for extra in EXTRA_MODULES}
     return words.render("instalacao.versao", {"versao": version(), **said})
 
 

@@ -33,6 +33,7 @@ from typing import Iterable, Sequence
 
 TOOL = "mesa"  # before 0.2.0 the tool was "companion": --force takes over its `mesa`
 EXTRAS = ("voz", "fala")
+EXTRA_NAMES = {"voz": "a_voz", "fala": "a_fala"}  # their codes in instalacao.yaml
 SAID = 3
 RETRY = "tentar-extras"  # in the tool's folder: extras left out for want of the internet
 FOLDER = Path(__file__).resolve().parents[2]
@@ -161,7 +162,8 @@ def _attempt(uv: str, extras: Sequence[str], show: bool) -> tuple[bool, list[str
 def _left_out(extras: Sequence[str], reason: str, words: dict[str, str]) -> None:
     for extra in EXTRAS:
         if extra not in extras:
-            print(render(words, "sem_extra", qual=render(words, f"a_{extra}"), motivo=reason),
+            print(render(words, "sem_extra", qual=render(words, EXTRA_NAMES[extra]),
+                         motivo=reason),
                   flush=True)
 
 
