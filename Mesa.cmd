@@ -1,7 +1,8 @@
 @echo off
-rem Mesa para Windows: dois cliques instalam o Mesa (na primeira vez; depois, a versao desta
-rem pasta entra de novo, sem internet se der) e ligam a mesa. O uv traz o proprio Python; a voz
-rem e a fala entram se houver pacote para este computador, senao o Mesa liga sem elas e diz por que.
+rem Mesa para Windows: dois cliques instalam o Mesa desta pasta na primeira vez e ligam a mesa;
+rem depois, só uma pasta com versão mais nova instala de novo (sem voltar atrás). O uv traz o
+rem próprio Python; o que instalar e atualizar é decidido em companion\cli\launcher.py, o mesmo
+rem do macOS e do Linux. Salvo em UTF-8: a página de código 65001 mostra os acentos.
 chcp 65001 >nul
 setlocal
 set "PASTA=%~dp0"
@@ -9,40 +10,38 @@ set "PASTA=%PASTA:~0,-1%"
 set "PATH=%USERPROFILE%\.local\bin;%PATH%"
 
 where uv >nul 2>nul
-if errorlevel 1 (
-  echo Instalando o uv, o instalador do Python...
-  powershell -NoProfile -ExecutionPolicy ByPass -Command "irm https://astral.sh/uv/install.ps1 | iex"
-  if errorlevel 1 goto erro
-)
+if not errorlevel 1 goto tem_uv
+echo Instalando o uv, o instalador do Python...
+powershell -NoProfile -ExecutionPolicy ByPass -Command "$ErrorActionPreference = 'Stop'; irm https://astral.sh/uv/install.ps1 | iex"
+if errorlevel 1 goto sem_uv
+where uv >nul 2>nul
+if errorlevel 1 goto sem_uv
 
-where mesa >nul 2>nul
-if errorlevel 1 goto primeira
-rem ja instalado: a versao desta pasta pelo cache do uv (sem internet), ou com a internet
-call :instalar --offline 2>nul
-if not errorlevel 1 goto ligar
-call :instalar 2>nul
-if errorlevel 1 echo aviso: nao consegui atualizar o Mesa; ligando o que ja esta instalado
-goto ligar
+:tem_uv
+set "PYTHON=3.12"
+if defined UV_PYTHON set "PYTHON=%UV_PYTHON%"
+uv run --no-project --python "%PYTHON%" "%PASTA%\companion\cli\launcher.py"
+set "STATUS=%errorlevel%"
+rem 3: the launcher said why; anything else is uv's (no Python yet and no internet)
+if "%STATUS%"=="3" goto parar
+if not "%STATUS%"=="0" goto sem_python
 
-:primeira
-echo Instalando o Mesa (na primeira vez demora alguns minutos)...
-call :instalar
-if errorlevel 1 goto erro
-
-:ligar
-mesa %*
+set "BIN="
+for /f "usebackq delims=" %%d in (`uv tool dir --bin`) do set "BIN=%%d"
+if not defined BIN goto sem_python
+"%BIN%\mesa.exe" %*
 echo.
+echo Mesa encerrado.
 pause
 exit /b 0
 
-rem the best extras that install (voice and speech, voice, none)
-:instalar
-uv tool install --quiet --reinstall --python 3.12 %1 "companion[voz,fala] @ %PASTA%" && exit /b 0
-uv tool install --quiet --reinstall --python 3.12 %1 "companion[voz] @ %PASTA%" && exit /b 0
-uv tool install --quiet --reinstall --python 3.12 %1 "companion @ %PASTA%" && exit /b 0
-exit /b 1
+:sem_uv
+echo Não consegui instalar o uv: sem internet? A primeira vez precisa dela.
+goto parar
 
-:erro
-echo Nao consegui instalar o Mesa. Confira a internet e tente de novo.
+:sem_python
+echo Não consegui preparar o Python do Mesa: a primeira vez precisa de internet.
+
+:parar
 pause
 exit /b 1

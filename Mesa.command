@@ -1,42 +1,39 @@
 #!/bin/bash
-# Mesa para macOS: dois cliques instalam o Mesa (na primeira vez; depois, a versão desta pasta
-# entra de novo, sem internet se der) e ligam a mesa. O uv traz o próprio Python; a voz e a fala
-# entram se houver pacote para este Mac, senão o Mesa liga sem elas e diz por quê.
+# Mesa para macOS (e Linux: bash Mesa.command): dois cliques instalam o Mesa desta pasta na
+# primeira vez e ligam a mesa; depois, só uma pasta com versão mais nova instala de novo (sem
+# voltar atrás). O uv traz o próprio Python; o que instalar e atualizar é decidido em
+# companion/cli/launcher.py, o mesmo do Windows.
 cd "$(dirname "$0")" || exit 1
 FOLDER="$(pwd)"
 export PATH="$HOME/.local/bin:$PATH"
 
 stop() {
-  echo "$1"
+  [ -n "$1" ] && echo "$1"
   read -r -p "Enter fecha esta janela. " _
   exit 1
 }
 
-# The best extras that install (voice and speech, voice, none); 0 when one did.
-install() {
-  local extras
-  for extras in "[voz,fala]" "[voz]" ""; do
-    uv tool install --quiet --reinstall --python 3.12 "$@" "companion$extras @ $FOLDER" \
-      && return 0
-  done
-  return 1
-}
-
 if ! command -v uv >/dev/null 2>&1; then
   echo "Instalando o uv (o instalador do Python)..."
-  curl -LsSf https://astral.sh/uv/install.sh | sh \
-    || stop "Não consegui instalar o uv. Confira a internet e tente de novo."
+  script="$(mktemp)" || stop "Não consegui criar um arquivo temporário."
+  # the download and the install checked one by one (a pipe into sh would hide a failed download)
+  curl -LsSf https://astral.sh/uv/install.sh -o "$script" \
+    || stop "Não consegui baixar o uv: sem internet? A primeira vez precisa dela."
+  sh "$script" || stop "Não consegui instalar o uv. Confira a internet e tente de novo."
+  rm -f "$script"
+  command -v uv >/dev/null 2>&1 || stop "Instalei o uv, mas não o achei em ~/.local/bin."
 fi
 
-if command -v mesa >/dev/null 2>&1; then
-  # already installed: this folder's version from uv's cache (no internet needed), or with the
-  # internet when it needs something new; the installed Mesa starts in any case
-  install --offline 2>/dev/null || install 2>/dev/null \
-    || echo "aviso: não consegui atualizar o Mesa; ligando o que já está instalado"
-else
-  echo "Instalando o Mesa (na primeira vez demora alguns minutos)..."
-  install || stop "Não consegui instalar o Mesa. Confira a internet e tente de novo."
+uv run --no-project --python "${UV_PYTHON:-3.12}" "$FOLDER/companion/cli/launcher.py"
+status=$?
+if [ "$status" -ne 0 ]; then
+  # 3: the launcher said why; anything else is uv's (no Python yet and no internet)
+  [ "$status" -eq 3 ] && stop ""
+  stop "Não consegui preparar o Python do Mesa: a primeira vez precisa de internet."
 fi
 
-mesa "$@"
+BIN="$(uv tool dir --bin)" || stop "Não achei onde o uv instalou o Mesa."
+"$BIN/mesa" "$@"
+status=$?
 read -r -p "Mesa encerrado. Enter fecha esta janela. " _
+exit "$status"

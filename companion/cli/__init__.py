@@ -38,7 +38,7 @@ from companion.rules import overlay
 from companion.session import (Session, campaign_rules, campaign_state, reading_context,
                                verify_campaign)
 from companion.store.lock import holder
-from companion.cli import campaigns
+from companion.cli import about, browser, campaigns
 from companion.cli.models import fetch_models
 from companion.cli import argparse_words
 from companion.cli.argparse_words import PortugueseParser
@@ -53,6 +53,7 @@ from companion.voice.phrases import phrase_list
 from companion.voice.reading import Known, read_voice
 from companion.voice.service import start_voice
 
+INSTALL_WORDS = "instalacao"  # tables/narracao/instalacao.yaml: --version, atualizar
 STARTUP_FAILURE = 2
 CLOSED_PIPE = 141  # 128 + SIGPIPE, as the shell reports a reader that stopped early
 NOT_A_COMMAND = 1
@@ -105,6 +106,9 @@ def build_parser(prog: str = "companion", epilog: str | None = None) -> argparse
     name, text = said.render("ajuda_cli.valor_nome", {}), said.render("ajuda_cli.valor_texto", {})
     parser = PortugueseParser(prog=prog, epilog=epilog,
                               description=said.render("ajuda_cli.descricao", {}))
+    parser.add_argument("--version", action="version",
+                        version=about.version_line(argparse_words.words(INSTALL_WORDS)),
+                        help=said.render("ajuda_cli.versao", {}))
     actions = parser.add_subparsers(dest="action", required=True, metavar=action)
 
     serve = actions.add_parser("serve", help=said.render("ajuda_cli.serve", {}))
@@ -117,6 +121,10 @@ def build_parser(prog: str = "companion", epilog: str | None = None) -> argparse
                        help=said.render("ajuda_cli.serve_https", {}))
     serve.add_argument("--modelo", metavar=folder, default=None,
                        help=said.render("ajuda_cli.serve_modelo", {}))
+    serve.add_argument("--sem-navegador", action="store_true",
+                       help=said.render("ajuda_cli.serve_sem_navegador", {}))
+    # `mesa` opens the GM page in the laptop's browser; `companion serve` (programs, tests) not
+    serve.set_defaults(navegador=prog == "mesa")
     serve.add_argument("--sem-limites", action="store_true",
                        help=said.render("ajuda_cli.serve_sem_limites", {}))
     _add_common(serve, said)
@@ -203,6 +211,8 @@ def build_parser(prog: str = "companion", epilog: str | None = None) -> argparse
     _add_common(listing, said, session=False)
     models = actions.add_parser("modelo", help=said.render("ajuda_cli.modelo", {}))
     _add_common(models, said, session=False)
+    updating = actions.add_parser("atualizar", help=said.render("ajuda_cli.atualizar", {}))
+    _add_common(updating, said, session=False)
 
     speak = actions.add_parser("falar", help=said.render("ajuda_cli.falar", {}))
     speak.add_argument("text", nargs="+", metavar=text)
@@ -491,7 +501,8 @@ def cmd_serve(args: argparse.Namespace, tables: Tables) -> int:
     try:
         with _sigterm_as_ctrl_c():
             serve(args.host, args.port, session, voice=_voice_factory(session, tables, args),
-                  tls=tls, limits=not args.sem_limites)
+                  tls=tls, limits=not args.sem_limites,
+                  ready=None if args.sem_navegador or not args.navegador else browser.open_page)
     finally:
         session.close()
     return 0
@@ -559,7 +570,13 @@ def cmd_models(args: argparse.Namespace, tables: Tables) -> int:
     return fetch_models(tables, places.models_folder(), sys.stdout, sys.stderr)
 
 
+def cmd_update(args: argparse.Namespace, tables: Tables) -> int:
+    print(about.update_line(tables.narration))
+    return 0
+
+
 ACTIONS: dict[str, Callable[[argparse.Namespace, Tables], int]] = {
+    "atualizar": cmd_update,
     "verificar": cmd_verify,
     "shell": cmd_shell, "parse": cmd_parse, "serve": cmd_serve, "voz": cmd_voice,
     "ouvir": cmd_listen, "falar": cmd_speak, "relatorio": cmd_report, "exportar": cmd_export,

@@ -14,7 +14,7 @@ CAMPAIGN_OPTIONS = ("--db", "--campanha")
 
 def arguments(argv: list[str]) -> list[str]:
     """What `mesa ARGS` means as `companion` arguments."""
-    if argv[:1] in (["-h"], ["--help"]):
+    if argv[:1] in (["-h"], ["--help"], ["--version"]):
         return argv
     if argv and not argv[0].startswith("-") and argv[0] != "serve":
         return argv  # another action, as `companion` has it

@@ -24,10 +24,34 @@ def fetch_models(tables: Tables, folder: Path, out: TextIO, err: TextIO,
     """The Vosk model, then the Piper voice, into folder; 0 when both are there, 1 otherwise."""
     config = voice_config(tables)
     words = tables.narration
+    made = _first_missing(folder)
     status = fetch_vosk_model(config.download, config.default_model, folder, out, err, words,
                               opener)
     piper = fetch_voice(speech_config(tables).piper_files, folder, out, err, words, opener)
+    if made is not None:
+        _remove_if_empty(folder, made)  # a failed first download leaves no empty folder behind
     return status or piper
+
+
+def _first_missing(folder: Path) -> Path | None:
+    """The outermost folder of `folder`'s path that does not exist yet (None: it exists)."""
+    missing = None
+    for place in (folder, *folder.parents):
+        if place.exists():
+            return missing
+        missing = place
+    return missing
+
+
+def _remove_if_empty(folder: Path, up_to: Path) -> None:
+    """Remove `folder` and its parents up to `up_to` while each is empty."""
+    for place in (folder, *folder.parents):
+        try:
+            place.rmdir()  # only an empty folder goes
+        except OSError:
+            return
+        if place == up_to:
+            return
 
 
 def fetch_vosk_model(want: ModelDownload, name: str, folder: Path, out: TextIO, err: TextIO,

@@ -389,8 +389,10 @@ def _default_port(host: str, tables: Tables) -> int:
 
 def serve(host: str, port: int | None, session: ServedSession,
           voice: Callable[..., Any] | None = None,
-          tls: tuple[str, str] | None = None, limits: bool = True) -> None:
-    """Serve the session on host:port until Ctrl+C, after printing the links and QR code.
+          tls: tuple[str, str] | None = None, limits: bool = True,
+          ready: Callable[[str], Any] | None = None) -> None:
+    """Serve the session on host:port until Ctrl+C, after printing the links (and calling
+    `ready` with the GM's link: `mesa` opens it in the laptop's browser).
     `port` None is the default port, or a free one when it is busy (said). With `tls` (cert,
     key) it serves https (companion.server.tls makes them). Without limits (load benchmarks),
     only a loopback host is accepted."""
@@ -424,6 +426,8 @@ def serve(host: str, port: int | None, session: ServedSession,
     if voice_hub.voice is not None:
         print(voice_hub.voice.line, flush=True)
     print(app.extensions["mesa_speech"].line, flush=True)
+    if ready is not None:
+        ready(links.gm)
     # Everything loaded so far (modules, tables, the session) lives as long as the server: out of
     # the collector's sight, a full collection no longer walks it in the middle of a command.
     gc.freeze()

@@ -201,29 +201,38 @@ def svg(url: str, title: str) -> bytes:
     return buffer.getvalue()
 
 
-def terminal(url: str) -> str:
-    """The QR code of url drawn with block characters for the terminal."""
-    buffer = io.StringIO()
-    segno.make(url, error="m").terminal(out=buffer, compact=True)
-    return buffer.getvalue()
+def _host(base: str) -> str:
+    """The address part of a base URL (http://[::1]:8765 -> ::1)."""
+    return base.split("://", 1)[-1].rsplit(":", 1)[0].strip("[]")
+
+
+def reachable(base: str) -> bool:
+    """Whether a phone could open this base address: not a loopback one (127.0.0.1 is what
+    lan_ip falls back to when the laptop is on no network)."""
+    host = _host(base)
+    try:
+        return not ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host != "localhost"
 
 
 def banner(links: Links, words: Narrator, windows: bool = os.name == "nt") -> str:
-    """What `companion serve` prints at start (tables/narracao/servidor_no_ar.yaml). Windows
-    asks once whether Python may use the network, and "public" leaves phones out: there it
-    says so."""
+    """What `companion serve` prints at start (tables/narracao/servidor_no_ar.yaml): short, so
+    that it fits an 80x24 window with the lines around it (the QR code is on the GM page and the
+    table screen, not drawn here). Windows asks once whether Python may use the network, and
+    "public" leaves phones out: there it says so. With no address a phone can reach, it says
+    what to do."""
     firewall = [words.render("servidor_no_ar.firewall_windows", {})] if windows else []
+    alone = [] if reachable(links.base) else [
+        words.render("servidor_no_ar.sem_rede", {"endereco": _host(links.base)})]
     return "\n".join([
         "",
         words.render("servidor_no_ar.no_ar", {}),
-        "",
-        words.render("servidor_no_ar.jogadores", {"link": links.player}),
-        words.render("servidor_no_ar.ou_qr", {}),
-        terminal(links.player),
-        words.render("servidor_no_ar.mesa", {"link": links.table}),
         words.render("servidor_no_ar.mestre", {"link": links.gm}),
+        words.render("servidor_no_ar.jogadores", {"link": links.player}),
+        words.render("servidor_no_ar.mesa", {"link": links.table}),
+        *alone,
         *firewall,
-        "",
         words.render("servidor_no_ar.ctrl_c", {}),
         "",
     ])

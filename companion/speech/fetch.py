@@ -7,6 +7,7 @@ first and takes its name only once checked, so a cut download never looks like a
 from __future__ import annotations
 
 import hashlib
+import socket
 import sys
 import urllib.request
 from pathlib import Path
@@ -27,6 +28,18 @@ def sha256_of(path: Path) -> str:
         for block in iter(lambda: source.read(BLOCK), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+def why(error: OSError, words: Narrator) -> str:
+    """A failed download in the GM's words: no internet, the server's answer, or the system's
+    reason (never urllib's English `<urlopen error …>`)."""
+    code = getattr(error, "code", None)
+    if isinstance(code, int):  # an HTTPError: the server answered
+        return words.render("baixar_voz.servidor_respondeu", {"codigo": code})
+    reason = getattr(error, "reason", error)  # a URLError wraps the socket's error
+    if isinstance(reason, (socket.gaierror, ConnectionError, TimeoutError, socket.timeout)):
+        return words.render("baixar_voz.sem_internet", {})
+    return str(getattr(reason, "strerror", None) or reason)
 
 
 def _good(path: Path, want: VoiceFile) -> bool:
@@ -52,7 +65,7 @@ def fetch_file(want: VoiceFile, folder: Path, out: TextIO, err: TextIO, words: N
     except OSError as error:
         part.unlink(missing_ok=True)
         print(words.render("baixar_voz.nao_baixou", {"arquivo": want.arquivo,
-                                                     "motivo": str(error)}), file=err)
+                                                     "motivo": why(error, words)}), file=err)
         return False
     size = part.stat().st_size
     if size != want.tamanho:
@@ -74,8 +87,8 @@ def fetch_voice(files: Iterable[VoiceFile], folder: Path, out: TextIO, err: Text
                 words: Narrator, opener: Opener = urllib.request.urlopen) -> int:
     """Every file of the voice; 0 when all are there, 1 otherwise."""
     folder.mkdir(parents=True, exist_ok=True)
-    results = [fetch_file(want, folder, out, err, words, opener) for want in files]
-    if all(results):
+    # the first failure stops it: one line, not one per file
+    if all(fetch_file(want, folder, out, err, words, opener) for want in files):
         print(words.render("baixar_voz.pronta", {"pasta": folder}), file=out)
         return 0
     print(words.render("baixar_voz.sem_piper", {}), file=err)

@@ -22,8 +22,8 @@ from companion.voice.learned import Learned, SessionNames, by_list
 from companion.voice.models import find_model, no_model
 from companion.voice.phrases import grammar_words, phrase_list
 from companion.voice.reading import Known, read_voice
-from companion.voice.recognizer import (Recognizer, VoiceUnavailable, load_model, unknown_line,
-                                        unknown_words)
+from companion.voice.recognizer import (Recognizer, VoiceUnavailable, load_model, missing_vosk,
+                                        unknown_line, unknown_words)
 from companion.voice.sources import AudioError, wav_chunks
 
 NO_VOICE = 2
@@ -34,7 +34,8 @@ def listen_file(args: argparse.Namespace, tables: Tables, out: TextIO, err: Text
     folder = find_model(config, args.modelo)
     if folder is None:
         err.write(tables.narration.render("ferramentas.erro",
-                                          {"motivo": no_model(tables.narration)}) + "\n")
+                                          {"motivo": missing_vosk(tables.narration)
+                                           or no_model(tables.narration)}) + "\n")
         return NO_VOICE
     try:
         model = load_model(folder, tables.narration)

@@ -7,6 +7,7 @@ Portuguese (tables/narracao/voz_erros.yaml), how to turn voice on.
 from __future__ import annotations
 
 import ctypes
+import importlib.util
 import json
 import os
 from dataclasses import dataclass
@@ -66,6 +67,14 @@ def _vosk_or_why(narration: Narrator) -> Any:
     except (ImportError, OSError) as error:
         raise VoiceUnavailable(narration.render("voz_erros.sem_vosk", {
             "erro": str(error), "como": _how_to(narration)})) from None
+
+
+def missing_vosk(narration: Narrator) -> str | None:
+    """Why voice is off when the vosk package is not installed (looked for, not imported: no
+    start-up cost), said before a missing model; None when it is there."""
+    if importlib.util.find_spec("vosk") is not None:
+        return None
+    return narration.render("voz_erros.sem_vosk", {"erro": "vosk", "como": _how_to(narration)})
 
 
 def _short_path(path: str) -> str:

@@ -22,7 +22,7 @@ from companion.voice.listener import Listener, Notify
 from companion.voice.models import find_model, no_model
 from companion.voice.phrases import grammar_words, phrase_list
 from companion.voice.reading import read_voice
-from companion.voice.recognizer import (VoiceUnavailable, load_model,
+from companion.voice.recognizer import (VoiceUnavailable, load_model, missing_vosk,
                                         unknown_line, unknown_words)
 
 log = logging.getLogger(__name__)
@@ -108,7 +108,7 @@ def start_voice(session: Any, tables: Tables, on_heard: Notify, on_status: Notif
     config = voice_config(tables)
     folder = find_model(config, model_dir)
     if folder is None:
-        return Voice(None, no_model(tables.narration))
+        return Voice(None, missing_vosk(tables.narration) or no_model(tables.narration))
     try:
         model = load_model(folder, tables.narration)
     except VoiceUnavailable as error:

@@ -44,7 +44,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     built = subprocess.run([UV, "build", "--wheel", "--out-dir", str(place / "dist"), str(ROOT)],
                            capture_output=True, text=True, timeout=300, env=_clean_env())
     assert built.returncode == 0, built.stderr
-    wheel = next((place / "dist").glob("companion-*.whl"))
+    wheel = next((place / "dist").glob("mesa-*.whl"))
     venv = place / "venv"
     made = subprocess.run([UV, "venv", "--python", sys.executable, str(venv)],
                           capture_output=True, text=True, timeout=120, env=_clean_env())

@@ -129,7 +129,8 @@ def test_without_voice_the_gm_page_says_how_to_turn_it_on(session: Any, mic_brow
     try:
         gm = live.page("mestre", f"/mestre?token={GM_TOKEN}", live.context())
         line = gm.locator("#voice-line")
-        wait_until(lambda: "models/" in line.inner_text(), message="a linha da voz desligada")
+        wait_until(lambda: "faltam am/ e conf/" in line.inner_text(),
+                   message="a linha da voz desligada")
         assert "mesa modelo" in line.inner_text()
         assert gm.locator("#voice-talk").is_hidden()
         screen = live.page("mesa", "/mesa", live.context(TV))

@@ -56,7 +56,7 @@ def test_a_file_that_does_not_check_out_is_not_kept(tables: Tables, tmp_path: Pa
     assert sorted(p.name for p in models.iterdir()) == []  # no half file left behind
     gone = VoiceFile("voz.onnx", (tmp_path / "nao-existe").as_uri(), 3, "")
     status, _out, err = _fetch([gone], models)
-    assert status == 1 and "models/README.md" in err and "espeak-ng" in err
+    assert status == 1 and "rode mesa modelo de novo" in err and "espeak-ng" in err
 
 
 def test_run_sh_modelo_fetches_the_piper_voice_too() -> None:

@@ -21,6 +21,15 @@ CARDS = "cartao."
 # An undone command said for a player (companion/history/projection.py `describe`), by the
 # command's name: each must name a command (argumentos.yaml), or be the fallback.
 DESCRIPTIONS = "desfeitos."
+# The launcher (companion/cli/launcher.py) reads tables/narracao/instalacao.yaml by itself, before
+# the package is installed: its codes are the file's keys alone, as string constants there.
+LAUNCHER, LAUNCHER_FILE = PACKAGE / "cli" / "launcher.py", "instalacao."
+
+
+def launcher_codes() -> set[str]:
+    tree = ast.parse(LAUNCHER.read_text(encoding="utf-8"))
+    return {LAUNCHER_FILE + node.value for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)}
 
 
 def _code_argument(node: ast.AST) -> ast.expr | None:
@@ -73,7 +82,7 @@ def test_every_template_is_said_somewhere(tables: Tables) -> None:
     cards = {code for code in tables.narration.codes if code.startswith(CARDS)}
     described = {code for code in tables.narration.codes if code.startswith(DESCRIPTIONS)}
     unused = sorted(tables.narration.codes - set(said_codes()) - HISTORY_ONLY - cards
-                    - described)
+                    - described - launcher_codes())
     assert unused == []
     commands = set(tables.get("argumentos", "comandos")) | {"qualquer_comando"}
     assert sorted(c.removeprefix(DESCRIPTIONS) for c in described

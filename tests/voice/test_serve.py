@@ -32,7 +32,7 @@ def test_https_serve_with_voice_off_says_how_to_turn_it_on(tmp_path: Path) -> No
         assert f"https://127.0.0.1:{port}/jogador" in banner
         voice_lines = [line for line in banner.splitlines() if "voz desligada" in line]
         assert len(voice_lines) == 1
-        assert "models/" in voice_lines[0] and "mesa modelo" in voice_lines[0]
+        assert "mesa modelo" in voice_lines[0] and "pip" not in voice_lines[0]
         # in the GM's data folder (XDG_DATA_HOME here), not beside the campaign or in the cwd
         folder = tmp_path / "dados" / "Mesa" / "certificado"
         cert = folder / "mesa-cert.pem"

@@ -131,7 +131,7 @@ def test_no_model_voice_says_how_to_turn_it_on(session: Any, tmp_path: Path) -> 
     voice = start_voice(session, load_rules(), lambda _: None, lambda _: None,
                         model_dir=tmp_path)
     assert voice.listener is None
-    assert "models/" in voice.line and "mesa modelo" in voice.line
+    assert "mesa modelo" in voice.line and "pip" not in voice.line
 
 
 def test_laptop_microphone_follows_the_mode_and_says_when_it_is_missing(
@@ -182,8 +182,9 @@ def test_the_laptop_microphones_refusals_are_the_tables_words(
     with pytest.raises(VoiceUnavailable) as missing:
         Microphone(lambda _chunk: None, NARRATION)
     assert missing.value.message.startswith("microfone indisponível: ")
-    assert missing.value.message.endswith("; instale a voz com pip install -e .[voz] "
-                                          "(e libportaudio2)")
+    assert missing.value.message.endswith("; ligue o Mesa de novo pelo lançador (Mesa.cmd, "
+                                          "Mesa.command), que instala a voz (no Linux, "
+                                          "também o pacote libportaudio2)")
 
     def busy(**_options: Any) -> None:
         raise OSError("Device unavailable")

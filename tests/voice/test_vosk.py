@@ -94,7 +94,7 @@ def test_a_long_list_of_unknown_words_names_twenty_and_counts_the_rest() -> None
 def test_not_a_model_folder(tmp_path: Path) -> None:
     with pytest.raises(VoiceUnavailable) as error:
         load_model(tmp_path, NARRATION)
-    assert "models/" in error.value.message and "mesa modelo" in error.value.message
+    assert "faltam am/ e conf/" in error.value.message and "mesa modelo" in error.value.message
 
 
 def test_wav_must_be_16k_mono(tmp_path: Path, audio: dict[str, Path]) -> None:
@@ -128,5 +128,5 @@ def test_ouvir_gives_what_the_adapter_gives(ko_model: object, audio: dict[str, P
 def test_ouvir_without_a_model_says_how(tmp_path: Path, audio: dict[str, Path]) -> None:
     done = _ouvir(str(audio[KOREAN_PHRASES[0]]), "--modelo", str(tmp_path), "--json")
     assert done.returncode == 2
-    assert "models/" in done.stderr and "mesa modelo" in done.stderr
+    assert "faltam am/ e conf/" in done.stderr and "mesa modelo" in done.stderr
     assert done.stdout == ""
