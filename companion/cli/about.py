@@ -2,22 +2,17 @@
 updating a zip install means (tables/narracao/instalacao.yaml)."""
 from __future__ import annotations
 
-import importlib.metadata
 import importlib.util
 
-from companion.cli import launcher
+from companion.tables import places
 from companion.tables.narration import Narrator
 
-DISTRIBUTION = "mesa"
 EXTRA_MODULES = {"voz": "vosk", "fala": "piper"}
 
 
 def version() -> str:
     """The installed distribution's version; a checkout's pyproject.toml when not installed."""
-    try:
-        return importlib.metadata.version(DISTRIBUTION)
-    except importlib.metadata.PackageNotFoundError:
-        return launcher.folder_version()
+    return places.release()
 
 
 def has_extra(extra: str) -> bool:

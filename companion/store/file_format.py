@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from companion.tables.errors import CompanionError
+from companion.tables import places
 from companion.tables.files import program_narration
 
 FORMAT = 3  # the format this release writes
-RELEASE = "0.2"  # this release, as the GM reads it (the copy's name, the refusal); raise it
-# with each release that changes a rule or the format
+RELEASE = places.release()  # this release, as the GM reads it (the copy's name, the refusal)
 BEFORE = ".antes-de-"  # a copy left before a change: <nome>.antes-de-<release>.db
 
 WRITTEN_BY = ("CREATE TABLE IF NOT EXISTS written_by (id INTEGER PRIMARY KEY CHECK (id = 1), "

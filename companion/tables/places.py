@@ -9,8 +9,10 @@ on macOS, ~/.local/share/Mesa on Linux), never into the program's folder or the 
 """
 from __future__ import annotations
 
+import importlib.metadata
 import os
 import re
+import tomllib
 from importlib import resources
 from pathlib import Path
 
@@ -19,6 +21,7 @@ import platformdirs
 from companion.tables.errors import CompanionError
 
 APP = "Mesa"
+DISTRIBUTION = "mesa"  # the package and the uv tool: `uv tool uninstall mesa`
 PACKED = "_data"  # a wheel's companion/_data/tables and companion/_data/web (pyproject's force-include)
 CAMPAIGN_SUFFIX = ".db"
 DEFAULT_CAMPAIGN = "mesa"
@@ -32,6 +35,18 @@ def program_folder(name: str) -> Path:
     package = Path(str(resources.files("companion")))
     packed = package / PACKED / name
     return packed if packed.is_dir() else package.parent / name
+
+
+def release() -> str:
+    """This release of Mesa: the installed distribution's version, else the checkout's
+    pyproject.toml (one number to raise on a release: the launchers, `mesa --version` and the
+    campaign files all read it here)."""
+    try:
+        return importlib.metadata.version(DISTRIBUTION)
+    except importlib.metadata.PackageNotFoundError:
+        pyproject = Path(str(resources.files("companion"))).parent / "pyproject.toml"
+        with pyproject.open("rb") as file:
+            return str(tomllib.load(file)["project"]["version"])
 
 
 def data_folder() -> Path:
