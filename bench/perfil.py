@@ -11,6 +11,7 @@ disk's fsync do not change much), the median of one bare durable commit timed ri
 command (the floor), the command minus that floor, and novo ÷ antes. Nothing asserts a time.
 
     .venv/bin/python bench/perfil.py --antes /tmp/perf-base [--rodadas 20] [--comandos 40]
+                                     [--so "rolar 1d20"]
 """
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def worker(count: int) -> None:
+def worker(count: int, only: str | None) -> None:
     """Runs in a version's process: a Session, then `count` timed commands per line read."""
     sys.path.insert(0, str(ROOT / "bench"))
     import historia  # noqa: PLC0415 (bench/historia.py: the mix, the player, the floor)
@@ -56,16 +57,20 @@ def worker(count: int) -> None:
         player.floor_times.clear()
         cpu.clear()
         for _ in range(count):
-            player.step(True)
+            if only:
+                player.run(only, True)
+            else:
+                player.step(True)
         print(json.dumps({"run": player.times, "floor": player.floor_times, "cpu": cpu}),
               flush=True)
     session.close()
     player.floor.close()
 
 
-def start(checkout: Path, count: int) -> subprocess.Popen[str]:
+def start(checkout: Path, count: int, only: str | None) -> subprocess.Popen[str]:
     env = dict(os.environ, PYTHONPATH=str(checkout))
-    return subprocess.Popen([sys.executable, __file__, "--trabalhador", str(count)],
+    return subprocess.Popen([sys.executable, __file__, "--trabalhador", str(count)]
+                            + (["--so", only] if only else []),
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env,
                             cwd=checkout)
 
@@ -87,13 +92,15 @@ def main() -> None:
     parser.add_argument("--antes", type=Path, required=False)
     parser.add_argument("--rodadas", type=int, default=20)
     parser.add_argument("--comandos", type=int, default=40)
+    parser.add_argument("--so", help="only this command, each time (e.g. 'rolar 1d20', the one "
+                        "bench/live.py times), instead of the evening's mix")
     parser.add_argument("--trabalhador", type=int)
     options = parser.parse_args()
     if options.trabalhador:
-        worker(options.trabalhador)
+        worker(options.trabalhador, options.so)
         return
     versions = {"novo": ROOT} | ({"antes": options.antes} if options.antes else {})
-    processes = {name: start(path, options.comandos) for name, path in versions.items()}
+    processes = {name: start(path, options.comandos, options.so) for name, path in versions.items()}
     times: dict[str, dict[str, list[float]]] = {n: {"run": [], "floor": [], "cpu": []} for n in versions}
     order = list(versions)
     for round_ in range(options.rodadas):
