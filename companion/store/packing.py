@@ -106,8 +106,12 @@ def patch(before: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any
 _MISSING = object()
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))  # made once, not per call
+
+
 def dumps(value: Any) -> bytes:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
+    """Compact JSON, UTF-8 (json.dumps(value, ensure_ascii=False, separators=(",", ":")))."""
+    return _ENCODER.encode(value).encode()
 
 
 def pack(value: Any) -> bytes:
