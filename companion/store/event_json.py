@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import zlib
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any, Iterator, Mapping
 
@@ -29,6 +29,7 @@ DICTIONARIES: dict[int, tuple[str, str]] = {
 CURRENT = 1
 LEVEL = 9
 WINDOW_BITS = -15  # raw deflate (no zlib header: the number byte says what follows)
+PACKED_KEPT = 4096  # values remembered by pack (each some tens of bytes)
 MEMORY_LEVEL = 8  # zlib's default; a primed compressor at 9 costs ten times as much to copy
 
 
@@ -59,9 +60,13 @@ def _primed(number: int) -> Any:
                             zlib.Z_DEFAULT_STRATEGY, dictionary(number))
 
 
+@lru_cache(maxsize=PACKED_KEPT)
 def pack(text: str, number: int = CURRENT) -> str | bytes:
     """A value's JSON as stored: packed with dictionary `number` (bytes) when that is shorter,
-    else the text itself."""
+    else the text itself. Remembered for the last PACKED_KEPT values: most of an evening's
+    values come again and again (`{}`, the rounds of a torch, the labels of the same tables),
+    and deflating one at level 9 against the dictionary costs ~60 µs, a fair share of a
+    command's own time beside its durable commit."""
     raw = text.encode()
     compressor = _primed(number).copy()
     packed = bytes([number]) + compressor.compress(raw) + compressor.flush()

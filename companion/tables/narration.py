@@ -23,6 +23,8 @@ inside another: 'Não adiciona…' → 'não adiciona…'; 'DESV em…' stays).
 """
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -136,8 +138,37 @@ class Narrator:
         """Every code with a template (made once: the fan-out asks it per event and viewer)."""
         return frozenset(self.templates)
 
+    @cached_property
+    def _said(self) -> tuple[threading.Lock, OrderedDict[tuple[str, Any], str]]:
+        """(code, the data as a key) → the text rendered from them, the newest RENDERS_KEPT
+        (and the lock the server's threads take to read or change them)."""
+        return threading.Lock(), OrderedDict()
+
     def render(self, code: str, data: Mapping[str, Any]) -> str:
-        """The text for this code and data; a TableError names what is missing."""
+        """The text for this code and data; a TableError names what is missing. A template is
+        a function of its data: the same code and data (same values of the same types) give
+        the same text, so the last RENDERS_KEPT texts are remembered — the log renders each
+        event's text again to see whether it can be left out (DERIVED), and an evening says
+        the same few things again and again."""
+        frozen = _frozen(data)
+        if frozen is _UNFROZEN:
+            return self._render(code, data)
+        key = (code, frozen)
+        lock, said = self._said
+        with lock:
+            text = said.get(key)
+            if text is not None:
+                said.move_to_end(key)
+                return text
+        text = self._render(code, data)
+        with lock:
+            said[key] = text
+            if len(said) > RENDERS_KEPT:
+                said.popitem(last=False)
+        return text
+
+    def _render(self, code: str, data: Mapping[str, Any]) -> str:
+        """The text for this code and data, rendered now."""
         template = self.templates.get(code)
         if template is None:
             file = code.split(".", 1)[0]
@@ -152,6 +183,39 @@ class Narrator:
             file, key = _split(code)
             raise TableError(f"tables/{FOLDER}/{file}.yaml: o texto '{key}' não pôde ser "
                              f"escrito com estes dados ({error})") from None
+
+
+RENDERS_KEPT = 2048  # texts Narrator.render remembers
+_UNFROZEN = object()  # data `_frozen` cannot make a key of
+
+
+def _frozen(value: Any) -> Any:
+    """`value` as a hashable key that tells apart what a template could tell apart (the type
+    of every value: 1, 1.0 and True, a list and a tuple), or _UNFROZEN when it holds anything
+    but dicts, lists, tuples and JSON scalars (such data is rendered every time). A str or an
+    int is its own key; anything else is a tuple led by its type, equal to no str or int."""
+    kind = type(value)
+    if kind is str or kind is int:
+        return value
+    if kind is dict:
+        items = []
+        for key, item in value.items():
+            frozen = _frozen(item)
+            if type(key) is not str or frozen is _UNFROZEN:
+                return _UNFROZEN
+            items.append((key, frozen))
+        return (dict, tuple(items))
+    if kind is list or kind is tuple:
+        items = []
+        for item in value:
+            frozen = _frozen(item)
+            if frozen is _UNFROZEN:
+                return _UNFROZEN
+            items.append(frozen)
+        return (kind, tuple(items))
+    if kind is float or kind is bool or value is None:
+        return (kind, value)
+    return _UNFROZEN
 
 
 def _split(code: str) -> tuple[str, str]:

@@ -1,0 +1,66 @@
+"""Narrator.render remembers the texts it rendered (issue 33 item 4): the same code and data
+give the same text, and data a template could tell apart never share one."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from companion.tables import narration
+from companion.tables.narration import compile_templates
+
+
+@pytest.mark.parametrize("values", [
+    [1, True, 1.0],  # equal as dict keys, written differently by a template
+    [[1, 2], (1, 2)],  # a list and a tuple
+    [{"a": 1, "b": 2}, {"b": 2, "a": 1}],  # a map's order is what a loop reads
+    [0, False, 0.0, None, ""],
+])
+def test_values_equal_in_python_but_written_differently_keep_their_own_text(
+        values: list[Any]) -> None:
+    narrator = compile_templates({"t": {"x": "[{{ x }}]"}})
+    fresh = [compile_templates({"t": {"x": "[{{ x }}]"}}).render("t.x", {"x": v}) for v in values]
+    for _ in range(2):  # the second time from what was remembered
+        assert [narrator.render("t.x", {"x": v}) for v in values] == fresh
+    assert len(set(fresh)) == len(values)
+
+
+def test_the_same_code_and_data_are_rendered_once() -> None:
+    narrator = compile_templates({"t": {"x": "{{ x | lista }}"}})
+    rendered: list[str] = []
+    real = narration.Narrator._render
+
+    def counting(self: narration.Narrator, code: str, data: Any) -> str:
+        rendered.append(code)
+        return real(self, code, data)
+
+    narration.Narrator._render = counting  # type: ignore[method-assign]
+    try:
+        assert narrator.render("t.x", {"x": ["Ana", "Bia"]}) == "Ana e Bia"
+        assert narrator.render("t.x", {"x": ["Ana", "Bia"]}) == "Ana e Bia"
+        assert narrator.render("t.x", {"x": ["Ana", "Caio"]}) == "Ana e Caio"
+    finally:
+        narration.Narrator._render = real  # type: ignore[method-assign]
+    assert rendered == ["t.x", "t.x"]
+
+
+def test_data_that_is_not_plain_json_is_rendered_every_time() -> None:
+    class Name:
+        def __init__(self, text: str) -> None:
+            self.text = text
+
+        def __str__(self) -> str:
+            return self.text
+
+    narrator = compile_templates({"t": {"x": "{{ x }}"}})
+    name = Name("Ana")
+    assert narrator.render("t.x", {"x": name}) == "Ana"
+    name.text = "Bia"
+    assert narrator.render("t.x", {"x": name}) == "Bia"
+
+
+def test_only_the_newest_texts_are_kept() -> None:
+    narrator = compile_templates({"t": {"x": "{{ x }}"}})
+    for number in range(narration.RENDERS_KEPT + 50):
+        assert narrator.render("t.x", {"x": number}) == str(number)
+    assert len(narrator._said[1]) == narration.RENDERS_KEPT
