@@ -144,6 +144,21 @@ def test_a_dc_with_no_name_asks_the_whole_party(tables: Tables) -> None:
     assert "qualquer um de vocês" in asked.text and "vale para todos" in asked.text
 
 
+def test_the_party_test_card_says_each_roll_and_who_rolls_under_desv(tables: Tables) -> None:
+    """Issue 31 item 3: the party's escape card says the die and each one's modifier, and
+    names who is under DESV and how their roll works (Bia, exhaustion 1, lost a natural 20
+    on a card that said only "qualquer um de vocês pode rolar 1d20 + DES")."""
+    play = chase_play(tables, 0, ana_and_bia(exhaustion=1))
+    (asked,) = play("fuga", dc=12)
+    assert "Ana 1d20+1" in asked.text and "Bia 1d20+3" in asked.text, asked.text
+    desv = asked.text[asked.text.index("DESV") - 40:]
+    assert "Bia" in desv and "Ana" not in desv, asked.text
+    assert "role 1d20 duas vezes e fique com o pior" in asked.text, asked.text
+    calm = chase_play(tables, 0, ana_and_bia())
+    (plain,) = calm("fuga", dc=12)
+    assert "DESV" not in plain.text and "dificuldade 12" in plain.text, plain.text
+
+
 def test_the_party_test_rolls_with_the_answering_players_modifier(tables: Tables) -> None:
     play = chase_play(tables, 0, ana_and_bia())
     play("fuga", dc=12)
