@@ -284,6 +284,38 @@ def test_tabela_h_row_8_without_encounter_gives_benefits(play: Play) -> None:
     assert play.state.party[0].hp == 7
 
 
+def test_tabela_h_row_8_reaches_the_players_as_what_happened(play: Play) -> None:
+    """Issue 31 item 4: the row the seed writes for the GM ("Vigia faz teste de pânico. Role
+    1d6. 3:6 | Encontro Aleatório.") reaches the table as what happened; the data keeps the
+    seed's row, the watch's panic test is the watch's prompt, the encounter roll the GM's."""
+    camp(play, fed(ana()), fed(bia()), safe=False)
+    events = run(play, "descansar", *QUIET, 8, 3, 2, 4)
+    row = one_roll(events, H)
+    assert row.data["resultado"] == SEED_H[8]  # the contract: the seed's row, exactly
+    assert row.visibility == "public"
+    assert row.text.endswith(": a lenha molhada apagou a fogueira."), row.text
+    public = " ".join(e.text for e in events if e.visibility == "public")
+    for gm_words in ("Role 1d6", "3:6", "|", "Vigia faz teste"):
+        assert gm_words not in public, (gm_words, public)
+    fire_check = rolls(events, "Encontro aleatório")[-1]
+    assert fire_check.visibility == "gm"
+    asked = next(e for e in events if e.kind == "pedido" and e.data["pedido"]["tipo"] == "panico")
+    assert asked.visibility == "player:ana"
+
+
+@pytest.mark.parametrize("faces,said", [
+    ((6, 1, 6, 6), ": animais devoraram parte da comida do grupo."),
+    ((9, 6, 6), ": o fogo se espalhou pelo acampamento."),
+    ((10, 6, 6), ": roedores e pestes infestaram o acampamento e trouxeram uma doença.")])
+def test_tabela_h_rows_written_for_the_gm_reach_the_table_as_facts(
+        play: Play, faces: tuple[int, ...], said: str) -> None:
+    face = faces[0]
+    camp(play, fed(ana()), fed(bia()), safe=False)
+    events = run(play, "descansar", *QUIET, *faces)
+    row = one_roll(events, H)
+    assert row.data["resultado"] == SEED_H[face] and row.text.endswith(said), row.text
+
+
 # ---------------------------------------------------------------- interruptions
 
 def _interrupted(play: Play) -> None:
