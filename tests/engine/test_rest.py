@@ -50,6 +50,16 @@ def test_safe_rest_skips_mishaps_and_gives_every_benefit(play: Play) -> None:
     assert play.state.travel.camp_safe is False
 
 
+def test_the_rest_line_says_what_it_consumed(play: Play) -> None:
+    """Issue 31 item 4: "Ana descansa: PV 10 → 10, sanidade 6, exaustão 1." did not say the
+    ration and the water it had just taken."""
+    camp(play, fed(ana(hp=3, hp_max=8)))
+    events = run(play, "descansar", *QUIET, 2)
+    line = next(e for e in events if e.code == "descanso.descansa")
+    assert line.data["consumiu"] == {"comida": 1, "agua": 1}
+    assert line.text.startswith("Ana descansa: 1 ração e 1 água; PV 3 → 5"), line.text
+
+
 def test_hp_never_above_max(play: Play) -> None:
     camp(play, fed(ana(hp=7, hp_max=8)))
     run(play, "descansar", *QUIET, 8)

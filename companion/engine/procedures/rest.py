@@ -541,6 +541,7 @@ def apply_benefits(state: State, scratch: Scratch, character_id: str) -> State:
         private_damage=kept_private(character.private_damage, damage),
         exhaustion=character.exhaustion - recover.exaustao))
     scratch.tell("descanso.descansa", personagem=rested.id,
+                 consumiu={"comida": rules.consumo.comida, "agua": rules.consumo.agua},
                  words={"nome": rested.name, "antes": character.hp, "pv": rested.hp,
                         "sanidade": rested.sanity, "exaustao": rested.exhaustion})
     return update_character(state, rested)
