@@ -280,6 +280,28 @@ def test_points_cancel_on_one_signed_score(tables: Tables) -> None:
     assert seen == [(1, "maior"), (0, "neutra"), (-1, "menor"), (0, "neutra")]
 
 
+def test_declining_the_long_chase_says_all_it_skipped(tables: Tables) -> None:
+    """Issue 31 item 6: "Não" said only "não aplicou a exaustão"; it skips the privation and
+    the lost speed too."""
+    play = chase_play(tables, 0, ana_and_bia())
+    for result in ("sucesso", "falha", "falha"):
+        play("fuga", resultado=result)
+    assert play.state.prompts, "the fourth turn begins with the GM's confirmation"
+    (said,) = [e for e in play("responder", opcao="nao") if e.kind != "resposta"]
+    for part in ("exaustão", "privação", "velocidade"):
+        assert part in said.text, said.text
+
+
+def test_no_capital_after_a_colon_in_the_chase_lines(tables: Tables) -> None:
+    """Issue 31 item 6: "Sucesso: A distância…", "Passou de 3 turnos: Os personagens…": the
+    seed's sentences keep their words, said with no capital after the colon."""
+    play = chase_play(tables, 0, ana_and_bia())
+    said = [e.text for result in ("sucesso", "falha", "falha") for e in
+            play("fuga", resultado=result)]
+    assert any(t.startswith("Sucesso: a distância muda") for t in said), said
+    assert any(t.startswith("Passou de 3 turnos: os personagens") for t in said), said
+
+
 @pytest.mark.parametrize("score,distance", [(-1, "menor"), (0, "neutra"), (1, "maior")])
 def test_distance_is_derived_from_the_score(score: int, distance: str) -> None:
     assert distance_of(Chase(phase="ativa", score=score), THRESHOLDS) == distance
@@ -302,7 +324,8 @@ def test_the_long_chase_warning_comes_when_the_fourth_turn_begins(tables: Tables
     events = play("fuga", resultado="sucesso")  # the third turn ends; the chase goes on
     assert play.state.chase is not None and play.state.chase.turn == 3
     limit = tables.get("perseguicao", "limite_texto")
-    warning = next(e for e in events if e.kind == "aviso" and e.text == limit)
+    warning = next(e for e in events if e.kind == "aviso" and e.code == "perseguicao.limite")
+    assert warning.words["texto"] == limit  # the seed's sentence (said with no capital)
     assert warning.data["turno"] == 4  # the turn that begins, before its escape test
     codes = [e.code for e in events]
     assert codes.index("perseguicao.turno") < codes.index("perseguicao.limite")
