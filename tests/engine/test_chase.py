@@ -199,7 +199,10 @@ def test_the_gm_answers_the_party_test_for_one_or_for_the_group(tables: Tables) 
     play("fuga", dc=12)
     bare = next(e for e in play("responder", valor=9) if e.kind == "resposta")
     assert (bare.data["total"], bare.data["personagem"]) == (9, None)
-    assert bare.text == "O Mestre respondeu ao pedido 2: 9 — pelo grupo, vale para todos."
+    # issue 31 item 6: everyone (the table screen too) reads the party's answer, with no
+    # prompt number, which is jargon to them
+    assert bare.text == "O Mestre rolou: 9 — pelo grupo, vale para todos."
+    assert named.text == "O Mestre, por Bia, rolou: 9 + 3 = 12 — pelo grupo, vale para todos."
 
 
 def test_a_named_roller_still_gets_the_test_alone(tables: Tables) -> None:
