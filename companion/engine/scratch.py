@@ -69,17 +69,21 @@ class Scratch:
              visibility: Visibility = PUBLIC, edge: str | None = None,
              describe: Callable[[int], str] | None = None, low_is_good: bool = False,
              label: str | None = None, *, x_in_6: int | None = None,
-             **extra: Any) -> dice.Roll:
+             shown: Callable[[int], str | None] | None = None, **extra: Any) -> dice.Roll:
         """Roll for the rules and emit a `rolagem` event (its text: tables/narracao/dados.yaml
         `rolagem`, or `chance` for an X-in-6 check, `x_in_6`). `describe(total)` gives the
         row text.
 
         `low_is_good` marks a roll-under test, where DESV keeps the higher die. `label` is the
-        heading people read (default: the table's name, which data["tabela"] always keeps)."""
+        heading people read (default: the table's name, which data["tabela"] always keeps).
+        `shown(total)` is what the players read of the row when the seed's text (kept in
+        `resultado`) is written for the GM (data `relato`: the text and the pages show it)."""
         rolled, other = dice.roll_with_edge(expression, self.rng, edge, low_is_good,
                                             limits=self.piece(DiceLimits))
         data, words = _roll_data(rolled, other, tabela, edge, label,
                                  describe(rolled.total) if describe else resultado, extra)
+        if shown is not None and shown(rolled.total):
+            data["relato"] = shown(rolled.total)
         if x_in_6 is None:
             self.tell("dados.rolagem", visibility, "rolagem", words=words, **data)
         else:

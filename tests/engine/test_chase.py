@@ -144,6 +144,21 @@ def test_a_dc_with_no_name_asks_the_whole_party(tables: Tables) -> None:
     assert "qualquer um de vocês" in asked.text and "vale para todos" in asked.text
 
 
+def test_the_party_test_card_says_each_roll_and_who_rolls_under_desv(tables: Tables) -> None:
+    """Issue 31 item 3: the party's escape card says the die and each one's modifier, and
+    names who is under DESV and how their roll works (Bia, exhaustion 1, lost a natural 20
+    on a card that said only "qualquer um de vocês pode rolar 1d20 + DES")."""
+    play = chase_play(tables, 0, ana_and_bia(exhaustion=1))
+    (asked,) = play("fuga", dc=12)
+    assert "Ana 1d20+1" in asked.text and "Bia 1d20+3" in asked.text, asked.text
+    desv = asked.text[asked.text.index("DESV") - 40:]
+    assert "Bia" in desv and "Ana" not in desv, asked.text
+    assert "role 1d20 duas vezes e fique com o pior" in asked.text, asked.text
+    calm = chase_play(tables, 0, ana_and_bia())
+    (plain,) = calm("fuga", dc=12)
+    assert "DESV" not in plain.text and "dificuldade 12" in plain.text, plain.text
+
+
 def test_the_party_test_rolls_with_the_answering_players_modifier(tables: Tables) -> None:
     play = chase_play(tables, 0, ana_and_bia())
     play("fuga", dc=12)
@@ -184,7 +199,10 @@ def test_the_gm_answers_the_party_test_for_one_or_for_the_group(tables: Tables) 
     play("fuga", dc=12)
     bare = next(e for e in play("responder", valor=9) if e.kind == "resposta")
     assert (bare.data["total"], bare.data["personagem"]) == (9, None)
-    assert bare.text == "O Mestre respondeu ao pedido 2: 9 — pelo grupo, vale para todos."
+    # issue 31 item 6: everyone (the table screen too) reads the party's answer, with no
+    # prompt number, which is jargon to them
+    assert bare.text == "O Mestre rolou: 9 — pelo grupo, vale para todos."
+    assert named.text == "O Mestre, por Bia, rolou: 9 + 3 = 12 — pelo grupo, vale para todos."
 
 
 def test_a_named_roller_still_gets_the_test_alone(tables: Tables) -> None:
@@ -265,6 +283,28 @@ def test_points_cancel_on_one_signed_score(tables: Tables) -> None:
     assert seen == [(1, "maior"), (0, "neutra"), (-1, "menor"), (0, "neutra")]
 
 
+def test_declining_the_long_chase_says_all_it_skipped(tables: Tables) -> None:
+    """Issue 31 item 6: "Não" said only "não aplicou a exaustão"; it skips the privation and
+    the lost speed too."""
+    play = chase_play(tables, 0, ana_and_bia())
+    for result in ("sucesso", "falha", "falha"):
+        play("fuga", resultado=result)
+    assert play.state.prompts, "the fourth turn begins with the GM's confirmation"
+    (said,) = [e for e in play("responder", opcao="nao") if e.kind != "resposta"]
+    for part in ("exaustão", "privação", "velocidade"):
+        assert part in said.text, said.text
+
+
+def test_no_capital_after_a_colon_in_the_chase_lines(tables: Tables) -> None:
+    """Issue 31 item 6: "Sucesso: A distância…", "Passou de 3 turnos: Os personagens…": the
+    seed's sentences keep their words, said with no capital after the colon."""
+    play = chase_play(tables, 0, ana_and_bia())
+    said = [e.text for result in ("sucesso", "falha", "falha") for e in
+            play("fuga", resultado=result)]
+    assert any(t.startswith("Sucesso: a distância muda") for t in said), said
+    assert any(t.startswith("Passou de 3 turnos: os personagens") for t in said), said
+
+
 @pytest.mark.parametrize("score,distance", [(-1, "menor"), (0, "neutra"), (1, "maior")])
 def test_distance_is_derived_from_the_score(score: int, distance: str) -> None:
     assert distance_of(Chase(phase="ativa", score=score), THRESHOLDS) == distance
@@ -287,7 +327,8 @@ def test_the_long_chase_warning_comes_when_the_fourth_turn_begins(tables: Tables
     events = play("fuga", resultado="sucesso")  # the third turn ends; the chase goes on
     assert play.state.chase is not None and play.state.chase.turn == 3
     limit = tables.get("perseguicao", "limite_texto")
-    warning = next(e for e in events if e.kind == "aviso" and e.text == limit)
+    warning = next(e for e in events if e.kind == "aviso" and e.code == "perseguicao.limite")
+    assert warning.words["texto"] == limit  # the seed's sentence (said with no capital)
     assert warning.data["turno"] == 4  # the turn that begins, before its escape test
     codes = [e.code for e in events]
     assert codes.index("perseguicao.turno") < codes.index("perseguicao.limite")

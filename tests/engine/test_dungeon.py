@@ -319,6 +319,15 @@ def test_a_spell_timer_expires(tables: Tables) -> None:
     assert play.state.dungeon.spells == ()
 
 
+def test_a_second_torch_lit_is_numbered_as_agora_numbers_it(tables: Tables) -> None:
+    """Issue 31 item 6: two lit torches both said "Tocha acesa: queima por…"."""
+    play = in_dungeon(tables, lit=False)
+    (first,) = play("luz", fonte="tocha")
+    (second,) = play("luz", fonte="tocha")
+    assert first.text.startswith("Tocha acesa:"), first.text
+    assert second.text.startswith("Tocha 2 acesa:"), second.text
+
+
 def test_putting_a_light_out(tables: Tables) -> None:
     play = in_dungeon(tables, lit=False)
     play("luz", fonte="tocha")

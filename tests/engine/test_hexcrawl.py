@@ -285,7 +285,7 @@ def test_rows_with_dice_roll_how_many_appear(play: Play, tables, terrain: str) -
         assert how_many.data["total"] == highest * count
         assert how_many.visibility == "gm"
         said = events[-1]
-        assert said.text == f"Aparecem {highest * count}: {row['texto']}."
+        assert said.text == f"Aparecem {highest * count}: {row['texto'].rsplit(' (', 1)[0]}."
         assert said.visibility == "gm" and said.data["quantidade"] == highest * count
     plain = next(int(k) for k, row in table["linhas"].items() if isinstance(row, str))
     events = run(play, "encontro", plain)
@@ -297,7 +297,16 @@ def test_the_swamp_lizardmen_come_in_2d4(play: Play) -> None:
     events = run(play, "encontro", 1, 3, 2)
     assert one_roll(events, "Encontros: Pântano").data["resultado"] == \
         "Homens-lagarto (2d4)"
-    assert events[-1].text == "Aparecem 5: Homens-lagarto (2d4)."
+    assert events[-1].text == "Aparecem 5: Homens-lagarto."
+
+
+def test_one_appears_in_the_singular_without_the_seeds_dice(play: Play) -> None:
+    """Issue 31 item 6: "Aparecem 1: Patrulha de cavaleiros (1d4)" once the count is rolled:
+    the singular, and no dice left in the name (the data keep the row's text)."""
+    start(play, day_start_terrain="planicie")
+    events = run(play, "encontro", 4, 1)
+    assert events[-1].text == "Aparece 1: Patrulha de cavaleiros.", events[-1].text
+    assert events[-1].data["encontro"] == "Patrulha de cavaleiros (1d4)"
 
 
 def test_an_encounter_row_with_bad_dice_is_refused_at_load(tables) -> None:
@@ -1285,7 +1294,7 @@ def test_the_encounter_visibility_changed_in_the_data_shows_the_roll(tmp_path: P
 
 def test_the_encounter_texts_come_from_narracao(tmp_path: Path) -> None:
     rules = changed_rules(tmp_path, "narracao/encontros.yaml",
-                          'aparecem: "Aparecem {{ quantidade }}: {{ encontro }}."',
+                          'aparecem: "{{ \'Aparece\' if quantidade == 1 else \'Aparecem\' }} {{ quantidade }}: {{ encontro | replace(\' (\' ~ dados ~ \')\', \'\') if dados is defined else encontro }}."',
                           'aparecem: "Surgem {{ quantidade }} ({{ encontro }})!"')
     play = start(Play(rules), day_start_terrain="pantano")
     events = run(play, "encontro", 1, 3, 2)

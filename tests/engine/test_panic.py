@@ -161,8 +161,10 @@ def test_every_row_of_tabela_j(tables, sanity, row):
     events = panic(play, *faces)
     event = row_event(events)
     assert event.data["resultado"] == J[row]  # the seed's row, exactly, in the data
-    if row != "2-4":
+    if row in ("1", "8-10"):
         assert J[row] in event.text
+    elif row != "2-4":  # a brief effect: its line says the rounds rolled (issue 31)
+        assert "por 3 rodadas" in event.text and "1d4" not in event.text
     assert event.visibility == "player:ana"  # the effect's name: hers and the GM's (default)
 
 
@@ -420,6 +422,45 @@ def test_a_rolled_duration_is_on_the_card_the_sheet_and_estado(tables, sanity, n
     ended = play("explorar")  # time passes: the combat rounds are long over
     assert any(f"Acabou: {name}" in e.text for e in ended)
     assert not ana(play).lasting
+
+
+@pytest.mark.parametrize("sanity,name", [(6, "Fúria"), (12, "Catatonia"), (16, "Terror")])
+def test_the_tabela_j_line_shows_the_rolled_duration(tables, sanity, name):
+    """Issue 31 item 3: the log line of a rolled effect shows the rolled number, never the
+    seed's "1d4" (the data keeps the seed's row)."""
+    play = party_play(tables, sanity=sanity)
+    events = panic(play, 20, 3)
+    event = row_event(events)
+    assert f"{name} por 3 rodadas" in event.text and "1d4" not in event.text, event.text
+    assert event.data["resultado"] == J[{6: "5-7", 12: "11-13", 16: "14+"}[sanity]]
+    seen = [e.text for e in events if e.visibility in ("public", "player:ana")]
+    assert not any("1d4 rodadas" in text for text in seen), seen
+
+
+@pytest.mark.parametrize("face,name", [(1, "Fúria"), (3, "Catatonia"), (4, "Terror")])
+def test_the_afflicted_card_names_the_affliction_and_the_rolled_duration(tables, face, name):
+    """Issue 31 item 3: Ana's "Afetado" card said "Fúria… por 1d4 rodadas" (the random
+    effect's row as the seed writes it); it says the affliction and the rounds rolled."""
+    play = party_play(tables, sanity=3)
+    events = panic(play, 20, 4, face, 1)  # fail; Tabela K 4 (Masoquista); effect; 1 round
+    card = _card(events)
+    assert card.startswith("Afetado") and "Masoquista" in card, card
+    assert f"{name} por 1 rodada" in card and "1d4" not in card, card
+    seen = [e.text for e in events if e.visibility in ("public", "player:ana")]
+    assert not any("1d4 rodadas" in text for text in seen), seen
+    random_roll = next(e for e in events if e.data.get("tabela") == "Efeito de pânico aleatório")
+    assert random_roll.data["resultado"] == J[{1: "5-7", 3: "11-13", 4: "14+"}[face]]
+
+
+def test_the_afflicted_card_keeps_a_private_affliction_off_a_public_effect(tmp_path):
+    """The effect public by the house setting, the affliction not: the card people may see
+    says the effect and that an affliction came, never its name."""
+    play = party_play(public_rules(tmp_path, effect=True, affliction=False), sanity=3)
+    events = panic(play, 20, 4, 1, 2)
+    carded = [e for e in events if e.data.get("cartao")]
+    assert carded and all("Masoquista" not in e.data["cartao"]
+                          for e in carded if e.visibility == "public"), [e.data for e in carded]
+    assert "Fúria por 2 rodadas" in carded[0].data["cartao"]
 
 
 # ---------------------------------------------------------------- what the sheet keeps private (issue 26)

@@ -822,7 +822,7 @@ def test_a_rest_recovery_changed_in_the_data_changes_the_benefits(tmp_path: Path
     events = run(play, "descansar", *QUIET, 1)
     assert play.state.party[0].sanity == 5
     said = [e for e in events if e.code == "descanso.descansa"]
-    assert said and said[0].data == {"personagem": "ana"} and "sanidade 5" in said[0].text
+    assert said and said[0].data["personagem"] == "ana" and "sanidade 5" in said[0].text
 
 
 def test_the_interruption_dc_changed_in_the_data_is_the_prompt_dc(tmp_path: Path) -> None:

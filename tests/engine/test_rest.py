@@ -50,6 +50,16 @@ def test_safe_rest_skips_mishaps_and_gives_every_benefit(play: Play) -> None:
     assert play.state.travel.camp_safe is False
 
 
+def test_the_rest_line_says_what_it_consumed(play: Play) -> None:
+    """Issue 31 item 4: "Ana descansa: PV 10 → 10, sanidade 6, exaustão 1." did not say the
+    ration and the water it had just taken."""
+    camp(play, fed(ana(hp=3, hp_max=8)))
+    events = run(play, "descansar", *QUIET, 2)
+    line = next(e for e in events if e.code == "descanso.descansa")
+    assert line.data["consumiu"] == {"comida": 1, "agua": 1}
+    assert line.text.startswith("Ana descansa: 1 ração e 1 água; PV 3 → 5"), line.text
+
+
 def test_hp_never_above_max(play: Play) -> None:
     camp(play, fed(ana(hp=7, hp_max=8)))
     run(play, "descansar", *QUIET, 8)
@@ -282,6 +292,38 @@ def test_tabela_h_row_8_without_encounter_gives_benefits(play: Play) -> None:
     assert rolls(events, "Encontro aleatório")[-1].data["resultado"] == "Nenhum encontro"
     assert [p.kind for p in play.state.prompts] == ["panico"]
     assert play.state.party[0].hp == 7
+
+
+def test_tabela_h_row_8_reaches_the_players_as_what_happened(play: Play) -> None:
+    """Issue 31 item 4: the row the seed writes for the GM ("Vigia faz teste de pânico. Role
+    1d6. 3:6 | Encontro Aleatório.") reaches the table as what happened; the data keeps the
+    seed's row, the watch's panic test is the watch's prompt, the encounter roll the GM's."""
+    camp(play, fed(ana()), fed(bia()), safe=False)
+    events = run(play, "descansar", *QUIET, 8, 3, 2, 4)
+    row = one_roll(events, H)
+    assert row.data["resultado"] == SEED_H[8]  # the contract: the seed's row, exactly
+    assert row.visibility == "public"
+    assert row.text.endswith(": a lenha molhada apagou a fogueira."), row.text
+    public = " ".join(e.text for e in events if e.visibility == "public")
+    for gm_words in ("Role 1d6", "3:6", "|", "Vigia faz teste"):
+        assert gm_words not in public, (gm_words, public)
+    fire_check = rolls(events, "Encontro aleatório")[-1]
+    assert fire_check.visibility == "gm"
+    asked = next(e for e in events if e.kind == "pedido" and e.data["pedido"]["tipo"] == "panico")
+    assert asked.visibility == "player:ana"
+
+
+@pytest.mark.parametrize("faces,said", [
+    ((6, 1, 6, 6), ": animais devoraram parte da comida do grupo."),
+    ((9, 6, 6), ": o fogo se espalhou pelo acampamento."),
+    ((10, 6, 6), ": roedores e pestes infestaram o acampamento e trouxeram uma doença.")])
+def test_tabela_h_rows_written_for_the_gm_reach_the_table_as_facts(
+        play: Play, faces: tuple[int, ...], said: str) -> None:
+    face = faces[0]
+    camp(play, fed(ana()), fed(bia()), safe=False)
+    events = run(play, "descansar", *QUIET, *faces)
+    row = one_roll(events, H)
+    assert row.data["resultado"] == SEED_H[face] and row.text.endswith(said), row.text
 
 
 # ---------------------------------------------------------------- interruptions

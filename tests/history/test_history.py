@@ -264,6 +264,8 @@ WORDED_DIFFERENTLY_TODAY = {
         "table saw 'em Colinas'",
     73: "issue 17, 8: Bruno's rest (command 23) recovers no Sanity today (his own is 5): its "
         "words say sanidade 5, the table saw 6",
+    155: "issue 31, 6: the seed's 'Sucesso: A distância…' is said with no capital after the "
+         "colon today; the table saw the capital (its text stays stored)",
 }
 # What those commands change in the views the fixture showed: (character id, field) → today's
 # value, in every view that shows the character; nothing else may differ.

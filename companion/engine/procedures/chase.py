@@ -36,6 +36,7 @@ from companion.engine.model import GM, Attribute, Character, Chase, Prompt, Stat
 from companion.engine.procedures.rounds import round_before_leaving
 from companion.engine.characters import (
     clamp_supplies,
+    edge_for,
     exhaust_party,
     find_character,
     modifier,
@@ -269,8 +270,10 @@ def _test_with_dc(state: State, scratch: Scratch, dc: int) -> State:
 def _party_test(state: State, scratch: Scratch, dc: int) -> State:
     """The escape test of the whole party: one public prompt any player may answer."""
     spec = scratch.piece(ChaseRules).teste_de_fuga
+    rollers = [{"nome": c.name, "modificador": modifier(c, spec.atributo, scratch.tables),
+                "vantagem": edge_for(c, scratch.tables, state.minutes)} for c in state.party]
     text = scratch.tables.narration.render("perseguicao.pedido_teste_grupo", {
-        "dados": spec.dados, "atributo": spec.atributo, "dc": dc})
+        "dados": spec.dados, "atributo": spec.atributo, "dc": dc, "quem": rollers})
     return add_prompt(state, scratch, "fuga", None, text, spec.dados, 0, dc, party=True,
                       tabela=spec.nome, atributo=spec.atributo)
 

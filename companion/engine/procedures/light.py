@@ -66,9 +66,10 @@ def light(state: State, scratch: Scratch) -> State:
 
 def _light_on(state: State, scratch: Scratch, source: str, spec: LightSource) -> State:
     timer = Timer(name=source, turns_left=spec.turnos, kind="luz")
-    scratch.tell("masmorra.luz_acesa", words={"nome": spec.nome}, luz=source,
-                 turnos=timer.turns_left)
     lights = state.dungeon.lights + (timer,)
+    shown = scratch.piece(LightRules).shown_names([t.name for t in lights])[-1]  # "Tocha 2"
+    scratch.tell("masmorra.luz_acesa", words={"nome": shown}, luz=source,
+                 turnos=timer.turns_left)
     return replace(state, dungeon=replace(state.dungeon, lights=lights))
 
 

@@ -163,7 +163,7 @@ def _seen(word: str, character: Character) -> str:
     return protocol.PUBLIC if word == "publico" else protocol.player_key(character.id)
 
 
-Effect = Callable[[State, Character, PanicRow, Scratch], State]
+Effect = Callable[..., State]  # (state, character, row, scratch, rounds=, frame=)
 
 
 # ---------------------------------------------------------------- asking for the test
@@ -214,19 +214,43 @@ def panic_row(rows: Mapping[str, PanicRow], sanity: int) -> PanicRow:
 
 
 def apply_panic_row(state: State, character: Character, scratch: Scratch) -> State:
-    """Announce and apply Tabela J at the character's current Sanity."""
+    """Announce and apply Tabela J at the character's current Sanity. A brief effect's rounds
+    are rolled first, so the row's line says them ("Fúria por 3 rodadas"), never "1d4"."""
     table = scratch.piece(PanicTable)
     row = panic_row(table.linhas, character.sanity)
     affliction = scratch.piece(AfflictionTable)
-    card = {"cartao": row.cartao} if row.cartao and "{rodadas}" not in row.cartao else {}
+    rounds = _roll_rounds(state, character, row, scratch) if row.efeito == "breve" else None
+    shown = _row_card(scratch, row, rounds)
+    card = {"cartao": shown} if shown and "{" not in shown else {}
     scratch.tell("panico.tabela_j", _effect_seen(scratch, character), tabela=table.nome,
                  sanidade=character.sanity, resultado=row.texto, personagem=character.id, **card,
                  words={"efeito": row.efeito, "tabela_k": affliction.nome,
-                        "dados_k": affliction.dados})
-    return EFFECTS[row.efeito](state, character, row, scratch)
+                        "dados_k": affliction.dados, "rodadas": rounds})
+    return EFFECTS[row.efeito](state, character, row, scratch, rounds=rounds)
 
 
-def _insanity(state: State, character: Character, row: PanicRow, scratch: Scratch) -> State:
+def _row_card(scratch: Scratch, row: PanicRow, rounds: int | None) -> str | None:
+    """What a player's card shows of a row (`cartao`), with the rounds the companion rolled."""
+    if not row.cartao:
+        return None
+    if rounds is None:
+        return row.cartao
+    said = scratch.tables.narration.render("panico.rodadas", {"rodadas": rounds})
+    return row.cartao.replace("{rodadas}", said)
+
+
+def _framed(scratch: Scratch, card: str | None, frame: str | None) -> dict[str, str]:
+    """The `cartao` of an effect's event: its own card, inside the afflicted row's (`frame`,
+    "Afetado: {aflicao}; {efeito}") when the random effect came from that row."""
+    if not card:
+        return {}
+    if frame is None:
+        return {"cartao": card}
+    return {"cartao": frame.replace("{efeito}", card)}
+
+
+def _insanity(state: State, character: Character, row: PanicRow, scratch: Scratch,
+              rounds: int | None = None, frame: str | None = None) -> State:
     """The condition named in data, seen by whom the effect is seen (on the sheet too)."""
     condition = str(row.condicao)
     if condition in character.conditions:
@@ -242,8 +266,9 @@ def _insanity(state: State, character: Character, row: PanicRow, scratch: Scratc
                                            condition_visibility=kept))
 
 
-def _afflicted(state: State, character: Character, row: PanicRow, scratch: Scratch) -> State:
-    """Tabela K to the player, then a random brief panic effect."""
+def _afflicted(state: State, character: Character, row: PanicRow, scratch: Scratch,
+               rounds: int | None = None, frame: str | None = None) -> State:
+    """Tabela K to the player, then a random brief panic effect, whose card says both."""
     table = scratch.piece(AfflictionTable)
     rows = table.linhas
     rolled = scratch.roll(table.dados, table.nome, visibility=protocol.player_key(character.id),
@@ -255,37 +280,51 @@ def _afflicted(state: State, character: Character, row: PanicRow, scratch: Scrat
                  aflicao=gained.name, words={"nome": character.name})
     character = replace(character, afflictions=character.afflictions + (gained,))
     state = update_character(state, character)
-    return _random_effect(state, character, scratch)
+    named = gained.visibility == _effect_seen(scratch, character)  # never told wider
+    said = scratch.tables.narration.render("panico.cartao_aflicao",
+                                           {"aflicao": gained.name if named else None})
+    return _random_effect(state, character, scratch,
+                          row.cartao.replace("{aflicao}", said) if row.cartao else None)
 
 
-def _random_effect(state: State, character: Character, scratch: Scratch) -> State:
-    """House default: 1d4 over Tabela J's brief rows, applied like the rolled row."""
+def _random_effect(state: State, character: Character, scratch: Scratch,
+                   frame: str | None) -> State:
+    """House default: 1d4 over Tabela J's brief rows, applied like the rolled row. Its line
+    names the effect; the rounds come with their own roll (never the seed's "1d4")."""
     spec = scratch.piece(RandomPanicEffect)
     rows = scratch.piece(PanicTable).linhas
     rolled = scratch.roll(spec.dados, spec.nome, visibility=_effect_seen(scratch, character),
                           personagem=character.id,
-                          describe=lambda total: rows[pick_row(spec.linhas, total)].texto)
+                          describe=lambda total: rows[pick_row(spec.linhas, total)].texto,
+                          shown=lambda total: rows[pick_row(spec.linhas, total)].nome)
     row = rows[pick_row(spec.linhas, rolled.total)]
-    return EFFECTS[row.efeito](state, character, row, scratch)
+    return EFFECTS[row.efeito](state, character, row, scratch, frame=frame)
 
 
-def _brief(state: State, character: Character, row: PanicRow, scratch: Scratch) -> State:
-    """Fúria, Catatonia, Terror: roll how many rounds it lasts; the effect stays on the sheet
-    (seen by whom the effect is seen) with its rounds until time next passes."""
+def _roll_rounds(state: State, character: Character, row: PanicRow, scratch: Scratch) -> int:
+    """How many rounds a brief effect (Fúria, Catatonia, Terror) lasts: its own roll."""
     narration = scratch.tables.narration
-    seen = _effect_seen(scratch, character)
     rolled = scratch.roll(str(row.duracao), scratch.piece(PanicTable).nome_duracao,
-                          visibility=seen, describe=lambda total: narration.render(
+                          visibility=_effect_seen(scratch, character),
+                          describe=lambda total: narration.render(
                               "panico.duracao", {"efeito": row.nome, "rodadas": total}),
                           personagem=character.id)
-    card = {}
-    if row.cartao:
-        rounds = narration.render("panico.rodadas", {"rodadas": rolled.total})
-        card = {"cartao": row.cartao.replace("{rodadas}", rounds)}
+    return rolled.total
+
+
+def _brief(state: State, character: Character, row: PanicRow, scratch: Scratch,
+           rounds: int | None = None, frame: str | None = None) -> State:
+    """Fúria, Catatonia, Terror: the rounds it lasts (rolled here unless already rolled); the
+    effect stays on the sheet (seen by whom the effect is seen) with its rounds until time
+    next passes."""
+    seen = _effect_seen(scratch, character)
+    if rounds is None:
+        rounds = _roll_rounds(state, character, row, scratch)
     scratch.tell("panico.breve", seen, personagem=character.id, efeito=row.nome,
-                 rodadas=rolled.total, words={"nome": character.name}, **card)
+                 rodadas=rounds, words={"nome": character.name},
+                 **_framed(scratch, _row_card(scratch, row, rounds), frame))
     lasting = Lasting(text=str(row.nome), until=state.minutes + 1, since=state.minutes,
-                      rounds=rolled.total, visibility=seen)
+                      rounds=rounds, visibility=seen)
     kept = tuple(x for x in character.lasting if x.text != lasting.text)  # one of a name
     return update_character(state, replace(character, lasting=kept + (lasting,)))
 
@@ -295,7 +334,8 @@ def _effect_seen(scratch: Scratch, character: Character) -> str:
 
 
 def _attribute_damage(state: State, character: Character, row: PanicRow,
-                      scratch: Scratch) -> State:
+                      scratch: Scratch, rounds: int | None = None,
+                      frame: str | None = None) -> State:
     """Impactado: damage to an attribute (Sabedoria), seen by whom the effect is seen (the
     sheet shows the others only the damage they saw)."""
     attribute, amount = str(row.atributo), int(row.dano or 0)
@@ -307,8 +347,9 @@ def _attribute_damage(state: State, character: Character, row: PanicRow,
         private[attribute] = private.get(attribute, 0) + amount
     total = damage[attribute] if seen != protocol.PUBLIC \
         else damage[attribute] - private.get(attribute, 0)
+    card = _framed(scratch, row.cartao, frame) if frame is not None else {}
     scratch.tell("panico.dano_atributo", seen, personagem=character.id, atributo=attribute,
-                 dano=amount, words={"nome": character.name, "total": total})
+                 dano=amount, words={"nome": character.name, "total": total}, **card)
     return update_character(state, replace(character, attribute_damage=damage,
                                            private_damage=private))
 

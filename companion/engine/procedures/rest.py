@@ -30,6 +30,8 @@ of the wrong type is a TableError naming the file and key):
   teste_atributo: {atributo: des, dc: 12, motivo: "…", falha: "…"}
                              every character tests the attribute (a prompt, kind
                              "teste_percalco"); a failure says `falha` for that character
+A row may say what the table reads of it (`relato`) when the seed writes it for the GM ("Role
+1d6. 3:6 | Encontro Aleatório."): the roll's text shows it, its data keep the seed's row.
 A row that notes a `condicao` may also say what the condition does (`ate_ser_curado`,
 `como_fica`, `efeito`, `dano_por_rodada`: conditions.NotesCondition, read by conditions.py).
 
@@ -141,6 +143,7 @@ class MishapRow(conditions.NotesCondition):
     `dano_por_rodada`) are conditions.NotesCondition's keys."""
 
     texto: str
+    relato: str | None = None  # what the table reads of a row written for the GM
     perde_racoes: str | None = None
     perde_item: str | None = None
     dano: int | None = None
@@ -288,7 +291,8 @@ def mishap(state: State, scratch: Scratch, table: MishapTable) -> tuple[State, t
     rows = table.linhas
     visibility = protocol.seen_by(table.visibilidade)
     rolled = scratch.roll(table.dados, table.nome, visibility=visibility,
-                          describe=lambda total: row_text(pick_row(rows, total)))
+                          describe=lambda total: row_text(pick_row(rows, total)),
+                          shown=lambda total: getattr(pick_row(rows, total), "relato", None))
     row = pick_row(rows, rolled.total)
     tests: tuple[Test, ...] = ()
     if isinstance(row, str):
@@ -537,6 +541,7 @@ def apply_benefits(state: State, scratch: Scratch, character_id: str) -> State:
         private_damage=kept_private(character.private_damage, damage),
         exhaustion=character.exhaustion - recover.exaustao))
     scratch.tell("descanso.descansa", personagem=rested.id,
+                 consumiu={"comida": rules.consumo.comida, "agua": rules.consumo.agua},
                  words={"nome": rested.name, "antes": character.hp, "pv": rested.hp,
                         "sanidade": rested.sanity, "exaustao": rested.exhaustion})
     return update_character(state, rested)

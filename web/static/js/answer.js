@@ -53,7 +53,7 @@ function tableRowOf(events) {
     && dataOf(e).resultado.trim() && dataOf(e).pedido === undefined);
   const card = events.find((e) => typeof dataOf(e).cartao === "string" && dataOf(e).cartao.trim());
   if (card) return { event: card, also: event, text: dataOf(card).cartao.trim() };
-  return event ? { event, text: dataOf(event).resultado.trim() } : null;
+  return event ? { event, text: String(dataOf(event).relato || dataOf(event).resultado).trim() } : null;
 }
 
 /**

@@ -183,7 +183,9 @@ export function renderEvent(event, names = {}, selfId = null) {
         el("span", { class: "roll-table", text: data.tabela || label("registro.rolagem") }),
         el("span", { class: "dice", text: `${data.dados || ""}${extra}` }),
         el("span", { class: "total", text: data.total ?? "" })),
-      data.resultado ? el("span", { class: "result", text: data.resultado }) : null,
+      // `relato`: what the table reads of a row the seed writes for the GM (the seed's row
+      // stays in `resultado`)
+      (data.relato || data.resultado) ? el("span", { class: "result", text: data.relato || data.resultado }) : null,
     ].filter(Boolean));
   } else {
     if (badge) item.append(badge);
