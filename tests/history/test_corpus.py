@@ -33,6 +33,9 @@ RELEASES = {
     "18448ed": "the last release before this one (packed events, user_version 2)",
 }
 
+# the files whose migration runs the log again (no stored states); the others' history is read
+REPLAYED = {"cc1ef7b"}
+
 # The commands `companion verificar` lists for each file, and the rule fixed since that
 # explains each (nothing else may differ).
 READ_DIFFERENTLY = {
@@ -50,8 +53,14 @@ READ_DIFFERENTLY = {
         39: "issue 26, 3: the dungeon entered at the start of day 3's round 1 opens it first "
             "(its weather roll is the last the party had)",
     },
-    "9f476c4": {},
-    "18448ed": {},
+    "9f476c4": {
+        19: "issue 31, 4: the rest the GM let go on says what it consumed (consumiu)",
+        38: "issue 31, 4: the rest the GM let go on says what it consumed (consumiu)",
+    },
+    "18448ed": {
+        19: "issue 31, 4: the rest the GM let go on says what it consumed (consumiu)",
+        38: "issue 31, 4: the rest the GM let go on says what it consumed (consumiu)",
+    },
 }
 # The facts those commands change at the end of the evening: (viewer or "*", fact) → today's.
 FACTS_TODAY: dict[str, dict[tuple[str, str], Any]] = {
@@ -126,8 +135,11 @@ def test_each_past_release_opens_where_the_table_left_it(tmp_path: Path, shown_f
     copy = file_format.copy_path(db)  # the file as that release left it, beside it
     assert hashlib.sha256(copy.read_bytes()).hexdigest() == before
     assert any(str(copy) in text for text in told)
-    for n in READ_DIFFERENTLY[commit]:  # each command read differently, told to the GM
-        assert any(text.startswith(f"Comando {n} (") for text in told), (n, told)
+    if commit in REPLAYED:  # a migration that ran the log again tells each command it read
+        for n in READ_DIFFERENTLY[commit]:  # differently; a stored history is read, not re-run
+            assert any(text.startswith(f"Comando {n} (") for text in told), (n, told)
+    else:
+        assert not any(text.startswith("Comando ") for text in told), told
     assert [step.command.n for step in differences(db, tables)] \
         == sorted(READ_DIFFERENTLY[commit])
     raw = sqlite3.connect(db)
