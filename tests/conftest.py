@@ -15,7 +15,7 @@ settings.load_profile("companion")
 
 from companion.tables.files import Tables
 from companion.rules.loader import load_rules
-from tests.phrase_helpers import PhraseReading, read_phrase_list
+from tests.phrase_helpers import PhraseReading, cached_phrase_list
 from tests.play_helpers import Play
 from tests.socket_helpers import SERVER_GM_TOKEN, Peer
 
@@ -82,7 +82,8 @@ def ko_model() -> Any:
 
 
 @pytest.fixture(scope="session")
-def phrase_readings(tables: Tables) -> list[PhraseReading]:
-    """The voice's whole phrase list read once per run, by voice and by chat
-    (tests/phrase_helpers.py): the phrase-list tests of voice/ and commands/ share it."""
-    return read_phrase_list(tables)
+def phrase_readings(request: pytest.FixtureRequest, tables: Tables) -> list[PhraseReading]:
+    """The voice's whole phrase list read by voice and by chat (tests/phrase_helpers.py): the
+    phrase-list tests of voice/ and commands/ share it; kept between runs in .pytest_cache
+    under a fingerprint of the tables and the code."""
+    return cached_phrase_list(getattr(request.config, "cache", None), tables)
