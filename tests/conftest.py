@@ -20,6 +20,27 @@ from tests.play_helpers import Play
 from tests.socket_helpers import SERVER_GM_TOKEN, Peer
 
 
+# The slowest tests (measured with --durations on a 2-core machine), by node id or its start:
+# marked `lento`, so `pytest -m "not lento"` leaves them out locally; CI runs them all.
+SLOW = (
+    "tests/engine/test_questions.py::test_every_listed_voice_phrase_of_the_questions_is_read_back",
+    "tests/engine/test_questions.py::test_the_command_line_reads_every_form_by_chat_and_by_voice",
+    "tests/engine/test_questions.py::test_the_shell_prints_each_answer",
+    "tests/engine/test_view.py::test_the_view_texts_come_from_narracao",
+    "tests/cli/test_shell.py::test_shell_json_keeps_accents_unescaped",
+    "tests/cli/test_shell.py::test_parse_batch_from_stdin",
+    "tests/cli/test_pieces.py::test_the_cli_declares_every_piece_before_it_loads_the_rules",
+    "tests/history/test_history.py::test_the_previous_release_campaign_over_http",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the tests SLOW names `lento`."""
+    for item in items:
+        if item.nodeid.startswith(SLOW):
+            item.add_marker(pytest.mark.lento)
+
+
 @pytest.fixture(scope="session")
 def tables() -> Tables:
     return load_rules()
