@@ -23,10 +23,15 @@ from tests.socket_helpers import SERVER_GM_TOKEN, Peer
 # The slowest tests (measured with --durations on a 2-core machine), by node id or its start:
 # marked `lento`, so `pytest -m "not lento"` leaves them out locally; CI runs them all.
 SLOW = (
+    # the whole phrase list read by voice and chat (minutes when .pytest_cache has no copy)
     "tests/engine/test_questions.py::test_every_listed_voice_phrase_of_the_questions_is_read_back",
-    "tests/engine/test_questions.py::test_the_command_line_reads_every_form_by_chat_and_by_voice",
-    "tests/engine/test_questions.py::test_the_shell_prints_each_answer",
-    "tests/engine/test_view.py::test_the_view_texts_come_from_narracao",
+    "tests/voice/test_reading.py::test_every_phrase_is_one_command_by_voice_and_chat",
+    "tests/voice/test_reading.py::test_cli_every_line_of_voz_frases_is_read_by_parse_voz",
+    "tests/voice/test_learned.py::test_voz_frases_db_shows_the_typed_monster_and_parse_voz_reads_it",
+    "tests/voice/test_learned.py::test_the_live_list_follows_the_campaigns_names_and_regions",
+    "tests/voice/test_learned.py::test_a_live_session_grows_its_phrase_list",
+    "tests/voice/test_learned.py::test_the_gm_sees_and_prunes_the_list",
+    # real processes, where the process boundary is the point
     "tests/cli/test_shell.py::test_shell_json_keeps_accents_unescaped",
     "tests/cli/test_shell.py::test_parse_batch_from_stdin",
     "tests/cli/test_pieces.py::test_the_cli_declares_every_piece_before_it_loads_the_rules",
