@@ -22,7 +22,8 @@ from typing import Any, Callable, Iterator, Mapping, NoReturn
 import yaml
 
 from companion.tables.files import DEFAULT_DIR
-from companion.tables.narration import FOLDER, JINJA, LOADER, Narrator, compile_templates  # noqa: F401
+from companion.tables.narration import (  # noqa: F401  (JINJA: the tests read it here)
+    FOLDER, JINJA, LOADER, Narrator, compile_templates)
 
 FILE = "linha_de_comando"  # tables/narracao/linha_de_comando.yaml
 HELP = "ajuda_cli"  # tables/narracao/ajuda_cli.yaml
