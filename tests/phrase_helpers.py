@@ -9,6 +9,7 @@ import os
 import pickle
 import sys
 from dataclasses import dataclass
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,14 @@ from companion.voice.phrases import Phrase, voice_phrases
 from companion.voice.reading import prompt_options, read_voice
 
 ROOT = Path(__file__).resolve().parents[1]
+READING_LIBRARIES = ("hassil", "PyYAML", "Jinja2")  # what the reading runs on
+
+
+def _version(name: str) -> str:
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "-"
 
 
 @dataclass(frozen=True)
@@ -54,9 +63,10 @@ def read_phrase_list(tables: Tables) -> list[PhraseReading]:
 
 def fingerprint(tables: Tables) -> str:
     """What the reading of the phrase list depends on, hashed: every file under the tables'
-    folder and every Python file of companion/ (the code that lists and reads), this file, and
-    the Python that runs it."""
-    digest = hashlib.sha256(f"{sys.version}|{tables.directory.resolve()}".encode())
+    folder and every Python file of companion/ (the code that lists and reads), this file, the
+    Python that runs it and the libraries that read."""
+    libraries = "|".join(f"{name}={_version(name)}" for name in READING_LIBRARIES)
+    digest = hashlib.sha256(f"{sys.version}|{libraries}|{tables.directory.resolve()}".encode())
     paths = sorted(tables.directory.rglob("*")) + sorted((ROOT / "companion").rglob("*.py"))
     for path in [*paths, Path(__file__).resolve()]:
         if path.is_file():
