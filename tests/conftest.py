@@ -15,9 +15,35 @@ settings.load_profile("companion")
 
 from companion.tables.files import Tables
 from companion.rules.loader import load_rules
-from tests.phrase_helpers import PhraseReading, read_phrase_list
+from tests.phrase_helpers import PhraseReading, cached_phrase_list
 from tests.play_helpers import Play
 from tests.socket_helpers import SERVER_GM_TOKEN, Peer
+
+
+# The slowest tests (measured with --durations on a 2-core machine), by node id or its start:
+# marked `lento`, so `pytest -m "not lento"` leaves them out locally; CI runs them all.
+SLOW = (
+    # the whole phrase list read by voice and chat (minutes when .pytest_cache has no copy)
+    "tests/engine/test_questions.py::test_every_listed_voice_phrase_of_the_questions_is_read_back",
+    "tests/voice/test_reading.py::test_every_phrase_is_one_command_by_voice_and_chat",
+    "tests/voice/test_reading.py::test_cli_every_line_of_voz_frases_is_read_by_parse_voz",
+    "tests/voice/test_learned.py::test_voz_frases_db_shows_the_typed_monster_and_parse_voz_reads_it",
+    "tests/voice/test_learned.py::test_the_live_list_follows_the_campaigns_names_and_regions",
+    "tests/voice/test_learned.py::test_a_live_session_grows_its_phrase_list",
+    "tests/voice/test_learned.py::test_the_gm_sees_and_prunes_the_list",
+    # real processes, where the process boundary is the point
+    "tests/cli/test_shell.py::test_shell_json_keeps_accents_unescaped",
+    "tests/cli/test_shell.py::test_parse_batch_from_stdin",
+    "tests/cli/test_pieces.py::test_the_cli_declares_every_piece_before_it_loads_the_rules",
+    "tests/history/test_history.py::test_the_previous_release_campaign_over_http",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the tests SLOW names `lento`."""
+    for item in items:
+        if item.nodeid.startswith(SLOW):
+            item.add_marker(pytest.mark.lento)
 
 
 @pytest.fixture(scope="session")
@@ -82,7 +108,8 @@ def ko_model() -> Any:
 
 
 @pytest.fixture(scope="session")
-def phrase_readings(tables: Tables) -> list[PhraseReading]:
-    """The voice's whole phrase list read once per run, by voice and by chat
-    (tests/phrase_helpers.py): the phrase-list tests of voice/ and commands/ share it."""
-    return read_phrase_list(tables)
+def phrase_readings(request: pytest.FixtureRequest, tables: Tables) -> list[PhraseReading]:
+    """The voice's whole phrase list read by voice and by chat (tests/phrase_helpers.py): the
+    phrase-list tests of voice/ and commands/ share it; kept between runs in .pytest_cache
+    under a fingerprint of the tables and the code."""
+    return cached_phrase_list(getattr(request.config, "cache", None), tables)

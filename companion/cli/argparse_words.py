@@ -8,27 +8,25 @@ know (a newer Python's) stays as argparse says it, never mangled.
 
 The help of every action and option (tables/narracao/ajuda_cli.yaml) is read the same way,
 `words(HELP)`, when the parser is built. Only those narration files are read (not the whole
-tables/): the usage, the help and the argument errors come before the tables load, and
-compiling every template would slow each start. For the same reason a text with no Jinja in it
-(nearly all of them) is not compiled: it is said as it is written, as Jinja would say it.
+tables/): the usage, the help and the argument errors come before the tables load. A text with
+no Jinja in it (nearly all of them) is never compiled: it is said as it is written, as Jinja
+would say it (companion.tables.narration.is_plain).
 """
 from __future__ import annotations
 
 import argparse
-import re
 from contextlib import contextmanager
-from dataclasses import dataclass
 from functools import cache
 from typing import Any, Callable, Iterator, Mapping, NoReturn
 
 import yaml
 
-from companion.tables.files import DEFAULT_DIR, LOADER
-from companion.tables.narration import FOLDER, Narrator, compile_templates
+from companion.tables.files import DEFAULT_DIR
+from companion.tables.narration import (  # noqa: F401  (JINJA: the tests read it here)
+    FOLDER, JINJA, LOADER, Narrator, compile_templates)
 
 FILE = "linha_de_comando"  # tables/narracao/linha_de_comando.yaml
 HELP = "ajuda_cli"  # tables/narracao/ajuda_cli.yaml
-JINJA = re.compile(r"\{[{%#]")  # where Jinja's syntax starts: {{ … }}, {% … %}, {# … #}
 
 
 class _Counted(str):
@@ -63,31 +61,14 @@ class _Typed(str):
         return str(self) % fields
 
 
-@dataclass(frozen=True)
-class _Plain:
-    """A text with no Jinja syntax: rendered, it is itself (compiling the help's seventy texts
-    cost each start about 15 ms)."""
-
-    text: str
-
-    def render(self, **_data: Any) -> str:
-        return self.text
-
-
 @cache
 def words(file: str = FILE) -> Narrator:
     """One file of the program's own tables/narracao/ (linha_de_comando.yaml unless named),
-    read alone, before the tables; its texts with Jinja compiled, the others kept as written."""
+    read alone, before the tables (a text is compiled when first said; one with no Jinja in
+    it, nearly all of them, is said as written)."""
     with (DEFAULT_DIR / FOLDER / f"{file}.yaml").open(encoding="utf-8") as handle:
         texts = yaml.load(handle, Loader=LOADER) or {}
-    plain = {key: text for key, text in texts.items()
-             if isinstance(text, str) and not JINJA.search(text)}
-    compiled = compile_templates({file: {key: text for key, text in texts.items()
-                                         if key not in plain}})
-    templates: dict[str, Any] = {**compiled.templates,
-                                 **{f"{file}.{key}": _Plain(text) for key, text in plain.items()}}
-    sources = {**compiled.sources, **{f"{file}.{key}": text for key, text in plain.items()}}
-    return Narrator(templates=templates, sources=sources)
+    return compile_templates({file: texts})
 
 
 @cache

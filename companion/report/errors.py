@@ -16,7 +16,7 @@ import yaml
 
 from companion.tables.errors import CompanionError
 from companion.tables.files import DEFAULT_DIR
-from companion.tables.narration import FOLDER, Narrator, compile_templates
+from companion.tables.narration import FOLDER, LOADER, Narrator, compile_templates
 
 FILE = "relatorio"  # tables/narracao/relatorio.yaml
 
@@ -33,7 +33,7 @@ def narration() -> Narrator:
 @cache
 def _compiled(folder: Path) -> Narrator:
     with (folder / FOLDER / f"{FILE}.yaml").open(encoding="utf-8") as handle:
-        return compile_templates({FILE: yaml.safe_load(handle) or {}})
+        return compile_templates({FILE: yaml.load(handle, Loader=LOADER) or {}})
 
 
 __all__ = ["ReportError", "narration"]

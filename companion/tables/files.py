@@ -23,7 +23,7 @@ import yaml
 
 from companion.tables import places
 from companion.tables.errors import TableError
-from companion.tables.narration import Narrator, load_narrator
+from companion.tables.narration import LOADER, Narrator, load_narrator
 from companion.tables.rulebook import build_piece, build_pieces, check_piece
 
 T = TypeVar("T")
@@ -94,8 +94,6 @@ def program_narration() -> Narrator:
     return _narrator_of(Path(os.environ.get("COMPANION_TABLES") or DEFAULT_DIR))
 
 
-# libyaml's safe loader when PyYAML has it (the same documents, several times faster at start-up)
-LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 # What reading a YAML file gave, kept like Python keeps bytecode: marshal, named by the file's
 # SHA-256 (and the Python and PyYAML versions), so an edited file is simply read again.
 

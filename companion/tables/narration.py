@@ -6,14 +6,16 @@ a code to a Jinja2 template:
 
     viagem.avancou: "O grupo avança {{ hexes | numero }} {{ hexes | plural('hex', 'hexes') }}."
 
-A code is `<file>.<key>` (the file's stem, then the key). Templates are compiled once, when the
-rules load; a template with a syntax error is a TableError naming the file and the key, and so
+A code is `<file>.<key>` (the file's stem, then the key). Templates are checked when the rules
+load (parsed, and their Python generated, as compiling them would: both cached by text), and each
+is compiled when first rendered (once per text in a process; a text with no Jinja syntax is said
+as written); a template with a syntax error is a TableError naming the file and the key, and so
 is rendering a code no file defines or a template that uses data the event does not carry
 (StrictUndefined: a missing value is never rendered as an empty string).
 
 A file whose name starts with '_' holds shared parts, not codes: a template says one with
 `{% include '_partes.niveis_de_exaustao' %}` (the part sees the template's data). Parts are
-compiled with the rest; including a part no file defines is a TableError when the rules load.
+checked with the rest; including a part no file defines is a TableError when the rules load.
 
 Filters for Portuguese: `numero` (1,5 · 2), `plural(n, singular, plural)` (the word only;
 'ração' → 'rações', 'mão' → 'mãos' by themselves), `contagem(singular, plural)` (number and word: '2 rações'),
@@ -23,12 +25,14 @@ inside another: 'Não adiciona…' → 'não adiciona…'; 'DESV em…' stays).
 """
 from __future__ import annotations
 
+import re
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from types import CodeType
+from typing import Any, Iterable, Mapping, NamedTuple, Protocol
 
 import yaml
 from jinja2 import Environment, FunctionLoader, StrictUndefined, Template, TemplateError, \
@@ -38,6 +42,15 @@ from companion.tables.errors import TableError
 
 FOLDER = "narracao"  # under the tables directory
 PARTS = "_"  # a file stem starting with it holds shared parts (included), not codes
+JINJA = re.compile(r"\{[{%#]")  # where Jinja's syntax starts: {{ … }}, {% … %}, {# … #}
+# libyaml's safe loader when PyYAML has it (the same documents, several times faster)
+LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class Renders(Protocol):
+    """A template ready to render (Jinja's Template, or a plain text said as written)."""
+
+    def render(self, *args: Any, **data: Any) -> str: ...
 
 
 def number_text(value: float) -> str:
@@ -126,17 +139,84 @@ def _environment(parts: Mapping[str, str]) -> Environment:
     return environment
 
 
+class _Plain(NamedTuple):
+    """A text with no Jinja syntax in it: rendered, it is itself, as Jinja would say it."""
+
+    text: str
+
+    def render(self, **_data: Any) -> str:
+        return self.text
+
+
+class _Check(NamedTuple):
+    """What checking one template's text found: the Python source Jinja makes of it and the
+    parts it includes, or Jinja's message for what is wrong with it."""
+
+    source: str
+    includes: tuple[str, ...]
+    failed: bool
+    message: str | None  # Jinja's, when it failed
+
+
+# Every narration environment is made alike (_environment), so what Jinja makes of a text
+# depends on the text alone: checked once and compiled once per text in a process, however
+# many times the rules load (the tests load changed copies of tables/ hundreds of times).
+_CHECKING = _environment({})
+
+
+@lru_cache(maxsize=8192)
+def _checked(text: str) -> _Check:
+    """Parse and generate the Python of `text` (Jinja's own checks, as compiling it would
+    make them), without compiling that Python: most texts are never rendered in a process."""
+    try:
+        tree = _CHECKING.parse(text)
+        includes = tuple(name for name in meta.find_referenced_templates(tree)
+                         if isinstance(name, str))
+        return _Check(_CHECKING.compile(tree, raw=True), includes, False, None)
+    except TemplateError as error:
+        return _Check("", (), True, error.message)
+
+
+@lru_cache(maxsize=8192)
+def _code(source: str) -> CodeType:
+    """The compiled Python of a checked template (what Environment.from_string compiles)."""
+    return compile(source, "<template>", "exec")
+
+
+def is_plain(text: str) -> bool:
+    """A text Jinja would say as it is written: none of its syntax (and no carriage return,
+    which Jinja would turn into a newline)."""
+    return JINJA.search(text) is None and "\r" not in text
+
+
 @dataclass(frozen=True)
 class Narrator:
-    """The compiled templates of tables/narracao/, by code ('viagem.avancou')."""
+    """The templates of tables/narracao/, by code ('viagem.avancou'): checked when loaded
+    (compile_templates), each compiled when first rendered."""
 
-    templates: Mapping[str, Template]
     sources: Mapping[str, str]  # code → the template's text (for tests and the docs)
+    parts: Mapping[str, str] = field(default_factory=dict)  # the shared parts ('_partes.x')
+    compiled: dict[str, Renders] = field(default_factory=dict, compare=False, repr=False)
 
     @cached_property
     def codes(self) -> frozenset[str]:
         """Every code with a template (made once: the fan-out asks it per event and viewer)."""
-        return frozenset(self.templates)
+        return frozenset(self.sources)
+
+    @cached_property
+    def environment(self) -> Environment:
+        """The Jinja environment of these templates (it finds the parts they include)."""
+        return _environment(self.parts)
+
+    def template(self, code: str) -> Renders | None:
+        """The compiled template of `code` (compiled on first use), or None."""
+        found = self.compiled.get(code)
+        if found is None:
+            text = self.sources.get(code)
+            if text is None:
+                return None
+            found = self.compiled[code] = _template(self.environment, text)
+        return found
 
     @cached_property
     def _said(self) -> tuple[threading.Lock, OrderedDict[tuple[str, Any], str]]:
@@ -169,7 +249,7 @@ class Narrator:
 
     def _render(self, code: str, data: Mapping[str, Any]) -> str:
         """The text for this code and data, rendered now."""
-        template = self.templates.get(code)
+        template = self.template(code)
         if template is None:
             file = code.split(".", 1)[0]
             raise TableError(f"tables/{FOLDER}/{file}.yaml: falta o texto '{code}'")
@@ -218,6 +298,19 @@ def _frozen(value: Any) -> Any:
     return _UNFROZEN
 
 
+def _template(environment: Environment, text: str) -> Renders:
+    """A checked text made ready to render: itself when plain, else its compiled template."""
+    if is_plain(text):
+        return _Plain(text)
+    compiled = Template.from_code(environment, _code(_checked(text).source),
+                                  environment.make_globals(None))
+    # Jinja keeps a template's globals as a ChainMap over the environment's and copies it into
+    # every render's context: flattened once here (they never change), a render costs a third
+    # less (the report renders every event of a session).
+    compiled.globals = dict(compiled.globals)
+    return compiled
+
+
 def _split(code: str) -> tuple[str, str]:
     file, _, key = code.partition(".")
     return file, key
@@ -236,52 +329,57 @@ def _texts(files: Mapping[str, Any]) -> dict[str, str]:
     return texts
 
 
-def _compiled(environment: Environment, code: str, text: str,
-              parts: Mapping[str, str]) -> Template:
-    """One template, with the parts it includes known; errors name the file and the key."""
+def _check(code: str, text: str, parts: Mapping[str, str]) -> None:
+    """One template checked as compiling it would, with the parts it includes known; errors
+    name the file and the key."""
+    if is_plain(text):
+        return
     file, key = _split(code)
-    try:
-        missing = [name for name in meta.find_referenced_templates(environment.parse(text))
-                   if name not in parts]
-        compiled = environment.from_string(text)
-    except TemplateError as error:
+    found = _checked(text)
+    if found.failed:
         raise TableError(f"tables/{FOLDER}/{file}.yaml: '{key}' tem um modelo "
-                         f"inválido ({error.message})") from None
+                         f"inválido ({found.message})")
+    missing = [name for name in found.includes if name not in parts]
     if missing:
         raise TableError(f"tables/{FOLDER}/{file}.yaml: '{key}' inclui "
                          f"'{missing[0]}', que nenhum arquivo define")
-    # Jinja keeps a template's globals as a ChainMap over the environment's and copies it into
-    # every render's context: flattened once here (they never change), a render costs a third
-    # less (the report renders every event of a session).
-    compiled.globals = dict(compiled.globals)
-    return compiled
 
 
 def compile_templates(files: Mapping[str, Mapping[str, Any]]) -> Narrator:
-    """Compile {file stem: {key: template text}} (files starting with '_' are shared parts,
-    not codes); errors name the file and the key."""
+    """Check {file stem: {key: template text}} (files starting with '_' are shared parts,
+    not codes) as compiling them would; each is compiled when first rendered. Errors name
+    the file and the key."""
     texts = _texts(files)
     parts = {code: text for code, text in texts.items() if code.startswith(PARTS)}
-    environment = _environment(parts)
-    templates = {code: _compiled(environment, code, text, parts)
-                 for code, text in texts.items()}
+    for code, text in texts.items():
+        _check(code, text, parts)
     sources = {code: text for code, text in texts.items() if code not in parts}
-    return Narrator(templates={code: templates[code] for code in sources}, sources=sources)
+    return Narrator(sources=sources, parts=parts)
 
 
 def load_narrator(tables_directory: Path) -> Narrator:
-    """Read and compile tables/narracao/*.yaml (an absent folder is an empty narrator)."""
+    """Read and check tables/narracao/*.yaml (an absent folder is an empty narrator). The
+    same files read again (a copy of tables/, a reload) give the same narrator, its templates
+    compiled once."""
+    return _narrator_of(tuple((path.name, path.read_bytes())
+                              for path in sorted((tables_directory / FOLDER).glob("*.yaml"))))
+
+
+@lru_cache(maxsize=16)
+def _narrator_of(contents: tuple[tuple[str, bytes], ...]) -> Narrator:
     files: dict[str, Any] = {}
-    for path in sorted((tables_directory / FOLDER).glob("*.yaml")):
+    for name, raw in contents:
+        # as a file opened as text reads it: UTF-8, every line ending a newline
+        text = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
         try:
-            with path.open(encoding="utf-8") as handle:
-                files[path.stem] = yaml.safe_load(handle) or {}
+            files[name.removesuffix(".yaml")] = yaml.load(text, Loader=LOADER) or {}
         except yaml.YAMLError as error:
             mark = getattr(error, "problem_mark", None)
             line = f" (linha {mark.line + 1})" if mark is not None else ""
-            raise TableError(f"tables/{FOLDER}/{path.name}: YAML inválido{line}") from None
+            raise TableError(f"tables/{FOLDER}/{name}: YAML inválido{line}") from None
     return compile_templates(files)
 
 
-__all__ = ["Narrator", "compile_templates", "counted", "duration_text", "load_narrator",
-           "number_text", "plural_word", "signed", "spoken_list"]
+__all__ = ["JINJA", "LOADER", "Narrator", "Renders", "compile_templates", "counted",
+           "duration_text", "is_plain", "load_narrator", "number_text", "plural_word", "signed",
+           "spoken_list"]

@@ -29,6 +29,7 @@ from functools import lru_cache
 from typing import Any, Callable, Iterator, Literal, Mapping, Protocol, TypeVar, Union, \
     get_args, get_origin, get_type_hints
 
+from companion.tables import built_pieces
 from companion.tables.errors import TableError
 
 T = TypeVar("T")
@@ -375,9 +376,7 @@ def build_piece(cls: type[T], files: Mapping[str, Any], narration: Narrates) -> 
     node = _node(files, place)
     prefix = f"tables/{place.file}.yaml"
     try:
-        built: T = _build_dataclass(cls, node, "", place.strict)
-        _run_checks(built, "validate")
-        return built
+        return built_pieces.built(cls, node, lambda: _validated(cls, node, place.strict))
     except _Fault as fault:
         where = place.where(fault.path)
         if "{where}" in fault.message:
@@ -385,6 +384,12 @@ def build_piece(cls: type[T], files: Mapping[str, Any], narration: Narrates) -> 
         raise TableError(f"{prefix}: '{where}' {fault.message}") from None
     except InvalidValue as error:
         raise _invalid(place, error, narration) from None
+
+
+def _validated(cls: type[T], node: Any, strict: bool) -> T:
+    value: T = _build_dataclass(cls, node, "", strict)
+    _run_checks(value, "validate")
+    return value
 
 
 def check_piece(cls: type[T], built: T, rules: Callable[[type[Any]], Any],

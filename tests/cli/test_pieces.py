@@ -1,6 +1,6 @@
 """Every rules piece is checked at start, by every entry point: the report's and the voice's
-pieces (declared above companion.rules.loader) too, in a fresh interpreter where nothing else
-imported them first."""
+pieces (declared above companion.rules.loader) too; that companion.cli declares them all is
+checked in a fresh interpreter where nothing else imported them first."""
 from __future__ import annotations
 
 import ast
@@ -15,6 +15,7 @@ import pytest
 
 from companion.cli import pieces_doc
 from companion.tables.files import DEFAULT_DIR
+from tests.cli_helpers import run_main
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "companion"
@@ -58,9 +59,11 @@ def broken(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
 
 @pytest.mark.parametrize("action", sorted(ENTRY_POINTS))
 def test_every_entry_point_refuses_a_broken_report_or_voice_piece_at_start(
-        broken: tuple[Path, str], action: str) -> None:
+        broken: tuple[Path, str], action: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run in this process (the fresh interpreter's declarations are the next test's)."""
     folder, error = broken
-    done = _fresh(["-m", "companion", *ENTRY_POINTS[action]], folder)
+    monkeypatch.setenv("COMPANION_TABLES", str(folder))
+    done = run_main(*ENTRY_POINTS[action])
     assert done.returncode == STARTUP_FAILURE, done.stdout + done.stderr
     assert done.stderr.startswith(error), done.stderr
     assert "Traceback" not in done.stderr

@@ -1,8 +1,9 @@
 """`companion shell`, `companion parse` and `companion serve` as a person (or a script) uses them.
 
-The shell tests start the real command in a subprocess and play the golden scripts — a travel
-day, a dungeon delve and a chase as the seeds describe them — checking the procedure, not only
-that something was printed.
+The shell tests run the real command (`companion.cli.main`, in this process: tests/cli_helpers.py)
+and play the golden scripts — a travel day, a dungeon delve and a chase as the seeds describe
+them — checking the procedure, not only that something was printed. The tests where a real
+pipe is the point (the accents and a batch read from stdin) start a real process.
 """
 from __future__ import annotations
 
@@ -18,13 +19,21 @@ import pytest
 
 from companion import cli
 from companion.session import Session
+from tests.cli_helpers import Ran, run_main
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = ROOT / "tests" / "golden" / "scripts"
 SEED_LINE = re.compile(r"#\s*semente:\s*(\d+)\s*$")
 
 
-def companion(*args: str, stdin: str = "", timeout: int = 120) -> subprocess.CompletedProcess:
+def companion(*args: str, stdin: str = "") -> Ran:
+    """`companion ARGS` run in this process, `stdin` its input."""
+    return run_main(*args, stdin=stdin)
+
+
+def companion_process(*args: str, stdin: str = "",
+                      timeout: int = 120) -> subprocess.CompletedProcess:
+    """`python -m companion ARGS` as a real process, its pipes text in UTF-8."""
     return subprocess.run([sys.executable, "-m", "companion", *args], input=stdin,
                           capture_output=True, text=True, encoding="utf-8", cwd=ROOT,
                           timeout=timeout)
@@ -154,7 +163,8 @@ def test_junk_and_empty_lines_get_an_error_and_the_shell_goes_on() -> None:
 
 
 def test_shell_json_keeps_accents_unescaped() -> None:
-    done = companion("shell", "--json", "--seed", "3", stdin="tesouro 10 moedas de ouro\najuda\n")
+    done = companion_process("shell", "--json", "--seed", "3",
+                             stdin="tesouro 10 moedas de ouro\najuda\n")
     assert done.returncode == 0, done.stderr
     assert "\\u00" not in done.stdout
     assert any(ch in done.stdout for ch in "áâãçéêíóôõú")
@@ -237,7 +247,7 @@ def test_parse_not_a_command_exits_1() -> None:
 
 
 def test_parse_batch_from_stdin() -> None:
-    done = companion("parse", "--json", stdin="avançar\nxyzzy\nterreno pântano\n")
+    done = companion_process("parse", "--json", stdin="avançar\nxyzzy\nterreno pântano\n")
     assert done.returncode == 0, done.stderr
     answers = [json.loads(line) for line in done.stdout.splitlines()]
     assert [a["command"] for a in answers] == ["avancar", None, "terreno"]

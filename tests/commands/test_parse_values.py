@@ -3,9 +3,6 @@ fillers said around a command; a bare 'sim'/'não' only while a prompt waits for
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -16,8 +13,8 @@ from companion.rules.loader import load_rules
 from companion.commands.context import Known
 from companion.session import Session, reading_context
 from companion.tables.files import Tables
+from tests.cli_helpers import run_main
 
-ROOT = Path(__file__).resolve().parents[2]
 TABLES = load_rules()
 
 # (setup, text, command, argument, the value said): one per list with a "_dito" wildcard
@@ -67,8 +64,7 @@ def test_the_list_values_are_written_as_people_read_them(tables: Tables) -> None
 @pytest.mark.parametrize("text", ["terreno deserto", "modo voando", "perigo médio",
                                   "estação monção", "acender o holofote", "tabela Z"])
 def test_cli_parse_exits_1_with_the_list(text: str) -> None:
-    done = subprocess.run([sys.executable, "-m", "companion", "parse", "--json", text],
-                          capture_output=True, text=True, cwd=ROOT, timeout=600)
+    done = run_main("parse", "--json", text)
     assert done.returncode == 1
     answer = json.loads(done.stdout)
     assert answer["command"] is None and "; use " in answer["error"]
@@ -103,8 +99,7 @@ def test_a_bare_yes_answers_the_prompt_that_waits_for_it(tables: Tables) -> None
 
 
 def test_the_cli_parse_alone_knows_no_prompt() -> None:
-    done = subprocess.run([sys.executable, "-m", "companion", "parse", "--json", "sim"],
-                          capture_output=True, text=True, cwd=ROOT, timeout=600)
+    done = run_main("parse", "--json", "sim")
     assert done.returncode == 1 and json.loads(done.stdout)["command"] is None
 
 

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -23,11 +21,11 @@ from companion.history.outcome import outcome
 from companion.rules.pages import PageTexts
 from companion.history.replay import PLACELESS
 from companion.session import Session
+from tests.cli_helpers import run_main
 from companion.tables.files import Tables
 from companion.voice.reading import Known, read_voice
 from tests.phrase_helpers import PhraseReading
 
-ROOT = Path(__file__).resolve().parents[2]
 
 TEMPO = {"command": "tempo", "args": {}}
 REPEAT = {"command": "repetir", "args": {}}
@@ -111,8 +109,7 @@ def test_table_talk_is_no_question(tables: Tables, talk: str) -> None:
 
 
 def _cli(*args: str, stdin: str) -> list[dict[str, Any]]:
-    done = subprocess.run([sys.executable, "-m", "companion", *args], input=stdin,
-                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+    done = run_main(*args, stdin=stdin)  # main(argv) in this process (tests/cli_helpers.py)
     return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
 
 
@@ -252,9 +249,7 @@ def test_the_shell_prints_each_answer(tmp_path: Path) -> None:
     script = ["personagem Ana pv 8", "tempo", "masmorra", "acender tocha",
               "magia escudo 3 turnos", "turno", "turno", "tempo", "como está a Ana",
               "repete"]
-    done = subprocess.run([sys.executable, "-m", "companion", "shell", "--seed", "5",
-                           "--json"], input="\n".join(script) + "\n", capture_output=True,
-                          text=True, timeout=120, cwd=ROOT)
+    done = run_main("shell", "--seed", "5", "--json", stdin="\n".join(script) + "\n")
     printed = [json.loads(line) for line in done.stdout.splitlines()]
     answers = [e for e in printed if e.get("command") in ("tempo", "estado")]
     travel, dungeon, ana, repeated = answers

@@ -26,6 +26,7 @@ from companion.report.source import entries, find_session, open_campaign
 from companion.session import RunResult, Session
 from companion.store.log import Log, PackedStates
 from companion.tables.files import Tables
+from tests.cli_helpers import run_main
 from tests.history_helpers import differences
 from tests.report_helpers import play
 from tests.rules_helpers import changed_rules
@@ -482,8 +483,7 @@ def test_readers_never_write_the_campaign_file(tmp_path: Path, action: list[str]
     db = restore(FIXTURES / "campanha_versao_anterior.sql", tmp_path / "antiga.db")
     before = digest(db)
     command = [a.replace("{out}", str(tmp_path / "eventos.json")) for a in action]
-    done = subprocess.run([sys.executable, "-m", "companion", *command, "--db", str(db)],
-                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    done = run_main(*command, "--db", str(db))
     listed = action == ["verificar"] and bool(READ_DIFFERENTLY_TODAY)  # exit 1: it lists them
     assert done.returncode == (1 if listed else 0), done.stderr
     assert digest(db) == before
@@ -495,13 +495,10 @@ def test_verificar_lists_what_would_differ_today(tmp_path: Path, tables: Tables)
     session = Session.open(db, 5, tables)
     play(session, ["personagem Ana", "masmorra", "acender tocha", "turno", "turno"])
     session.close()
-    clean = subprocess.run([sys.executable, "-m", "companion", "verificar", "--db", str(db)],
-                           capture_output=True, text=True, cwd=ROOT, timeout=120)
+    clean = run_main("verificar", "--db", str(db))
     assert clean.returncode == 0 and "nenhuma diferença" in clean.stdout
     changed_rules(tmp_path, "casa.yaml", "turnos: 6", "turnos: 2")
-    differ = subprocess.run([sys.executable, "-m", "companion", "verificar", "--db", str(db),
-                             "--tables", str(tmp_path / "tables")],
-                            capture_output=True, text=True, cwd=ROOT, timeout=120)
+    differ = run_main("verificar", "--db", str(db), "--tables", str(tmp_path / "tables"))
     assert differ.returncode == 1, differ.stdout + differ.stderr
     assert "acender tocha" in differ.stdout and "eventos diferentes" in differ.stdout
 
@@ -698,8 +695,7 @@ def test_readers_never_write_a_campaign_this_release_wrote(tmp_path: Path,
     session.close()
     before = digest(db)
     for action in (["relatorio"], ["verificar"], ["voz", "frases"]):
-        done = subprocess.run([sys.executable, "-m", "companion", *action, "--db", str(db)],
-                              capture_output=True, text=True, cwd=ROOT, timeout=120)
+        done = run_main(*action, "--db", str(db))
         assert done.returncode == 0, done.stderr
     assert digest(db) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["c.db"]

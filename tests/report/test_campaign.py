@@ -14,6 +14,7 @@ from companion.report import build
 from companion.report.source import open_campaign, sessions
 from companion.session import Session
 from companion.tables.files import Tables
+from tests.cli_helpers import run_main
 from tests.history_helpers import differences
 from tests.process_helpers import ACKED, ROOT, Shell, free_port, read_until
 
@@ -36,9 +37,7 @@ def test_a_session_boundary_survives_kill_9(tmp_path: Path, tables: Tables) -> N
     assert [(f.region, [(c.name, c.amount) for c in f.defeated]) for f in first.forms] == \
         [("Colinas", [("lobos", 2)])]
 
-    listed = subprocess.run(
-        [sys.executable, "-m", "companion", "relatorio", "--db", str(db)],
-        capture_output=True, text=True, encoding="utf-8", cwd=ROOT, timeout=120)
+    listed = run_main("relatorio", "--db", str(db))
     assert listed.returncode == 0, listed.stderr
     lines = listed.stdout.splitlines()
     assert [line.split(":")[0] for line in lines] == ["sessão 1", "sessão 2"]

@@ -1,15 +1,17 @@
 """The narration layer: codes and data → Portuguese, from templates in tables/narracao/."""
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 from hypothesis import given, strategies as st
+from jinja2 import Environment, StrictUndefined
 
 from companion.tables.errors import TableError
-from companion.tables.narration import (compile_templates, counted, duration_text, load_narrator,
-                                 number_text, plural_word, spoken_list)
-from companion.tables.files import Tables
+from companion.tables.narration import (compile_templates, counted, duration_text, is_plain,
+                                        load_narrator, number_text, plural_word, spoken_list)
+from companion.tables.files import DEFAULT_DIR, Tables
 
 
 def test_a_template_renders_its_data_with_the_portuguese_filters() -> None:
@@ -116,3 +118,40 @@ def test_durations() -> None:
 def test_the_automatic_plural_of_ao_words(singular: str, plural_form: str) -> None:
     assert plural_word(2, singular) == plural_form
     assert plural_word(1, singular) == singular
+
+
+def test_a_template_jinja_refuses_to_compile_is_refused_when_loaded() -> None:
+    """Checked at load as compiling it would: an unknown filter is found when Jinja generates
+    the template's Python, after parsing, and is still a load error naming file and key."""
+    with pytest.raises(TableError, match=r"^tables/narracao/viagem\.yaml: 'x' tem um modelo "
+                                         r"inválido \(No filter named 'nao_existe'\.\)$"):
+        compile_templates({"viagem": {"x": "{{ a | nao_existe }}"}})
+
+
+def test_a_text_without_jinja_is_said_as_jinja_would_say_it(tables: Tables) -> None:
+    """Plain texts are never compiled: each shipped one renders as Jinja renders it."""
+    environment = Environment(undefined=StrictUndefined, autoescape=False,
+                              keep_trailing_newline=True)
+    plain = {code: text for code, text in tables.narration.sources.items() if is_plain(text)}
+    assert len(plain) > 100
+    for code, text in plain.items():
+        assert tables.narration.render(code, {"x": 1}) == environment.from_string(text).render(
+            x=1) == text, code
+    assert not is_plain("a\r\nb") and not is_plain("{# nada #}") and is_plain("{ a } %}")
+
+
+def test_templates_compile_when_first_said_and_a_reload_shares_them(tmp_path: Path) -> None:
+    shutil.copytree(DEFAULT_DIR / "narracao", tmp_path / "narracao")
+    path = tmp_path / "narracao" / "viagem.yaml"
+    original = path.read_text(encoding="utf-8")
+    unique = f"teste_{tmp_path.name}"  # contents no other test loaded in this process
+    path.write_text(f"{original}\n{unique}: \"{{{{ n | numero }}}} hex\"\n", encoding="utf-8")
+    narrator = load_narrator(tmp_path)
+    assert narrator.compiled == {}  # checked, none compiled yet
+    assert narrator.render(f"viagem.{unique}", {"n": 1.5}) == "1,5 hex"
+    assert list(narrator.compiled) == [f"viagem.{unique}"]
+    assert load_narrator(tmp_path) is narrator  # the same files: the same narrator
+    path.write_text(f"{original}\n{unique}: \"{{{{ n | numero }}}} hexes\"\n",
+                    encoding="utf-8")
+    changed = load_narrator(tmp_path)
+    assert changed is not narrator and changed.render(f"viagem.{unique}", {"n": 2}) == "2 hexes"

@@ -4,8 +4,6 @@ joins that campaign's voice lists (read from its stored commands), can be pruned
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -23,17 +21,17 @@ from companion.voice.reading import Known, read_voice
 from companion.voice.service import session_phrases, session_reader
 from companion.voice.learned import SessionNames
 from companion.voice.sources import wav_chunks
+from tests.cli_helpers import Ran, run_main
 from tests.voice_helpers import NARRATION, KOREAN_LIST, speak
 
-ROOT = Path(__file__).resolve().parents[2]
 TYPED = ["masmorra", "monstro Troll das Cavernas na sala 3", "magia Raio Prismático por 3 turnos",
          "item 2 Cristais de Gelo", "tesouro 30 moedas de mithril", "monstro Górgona",
          "monstro Ogro 2"]
 
 
-def _companion(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "companion", *args], input=stdin,
-                          capture_output=True, text=True, cwd=ROOT, timeout=600)
+def _companion(*args: str, stdin: str | None = None) -> Ran:
+    """`companion ARGS` run in this process (tests/cli_helpers.py)."""
+    return run_main(*args, stdin=stdin or "")
 
 
 @pytest.fixture

@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +13,7 @@ from companion.tables.files import Tables
 from companion.voice.phrases import grammar_words, phrase_list
 from companion.voice.reading import Known, read_voice
 from companion.voice.spoken import number_words
+from tests.cli_helpers import Ran, run_main
 from tests.phrase_helpers import PhraseReading
 
 CANONICAL = ("avancar explorar forragear cacar pescar criar_municao acampar descansar dormir "
@@ -193,9 +192,9 @@ from companion.rules.loader import load_rules as _load  # noqa: E402
 _TABLES = _load()
 
 
-def _companion(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "companion", *args], input=stdin,
-                          capture_output=True, text=True, cwd=ROOT, timeout=600)
+def _companion(*args: str, stdin: str | None = None) -> Ran:
+    """`companion ARGS` run in this process (tests/cli_helpers.py)."""
+    return run_main(*args, stdin=stdin or "")
 
 
 def test_cli_parse_voz_shape() -> None:
