@@ -193,13 +193,15 @@ class FanOut:
 
     def _send_result(self, fresh: list[StoredEvent]) -> None:
         """The GM page's last result of the events sent since the last views, ranked by the
-        server (companion.history.outcome): `resultado` `{"linhas": [events, the most needed
-        first], "total": n}` — the page shows as many lines as it has room for, and says how
+        server (companion.history.outcome): `resultado` `{"linhas": [events, the headline
+        first, then the heaviest], "total": n}` (an answer to a question is never a result) — the page shows as many lines as it has room for, and says how
         many more the log has. Sent just before the GM's `estado` (nothing when there is
         nothing to show: the box keeps the last one)."""
         rules = self.session.tables.piece(PageTexts).ultimo_resultado
         stored = {event.seq: event for event in fresh}
-        best = ranked([{**event.wire(), CODE: event.code} for event in fresh], rules)
+        best = ranked([{**event.wire(), CODE: event.code} for event in fresh
+                       if event.command not in rules.perguntas], rules,
+                      tables=self.session.tables)
         if not best.lines:
             return
         lines = [self.projections.show(stored[line["seq"]], protocol.GM) for line in best.lines]
