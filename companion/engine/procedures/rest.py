@@ -325,9 +325,9 @@ def _lose_rations(state: State, scratch: Scratch, expression: str,
         party[richest] = replace(party[richest], food=party[richest].food - 1)
         lost += 1
     if lost < rolled.total:
-        scratch.tell("descanso.racoes_faltaram", weight=Weight.HARM, kind="aviso", words={"perdidas": lost})
+        scratch.tell("descanso.racoes_faltaram", weight=Weight.HARM, kind="aviso", perdidas=lost)
     else:
-        scratch.tell("descanso.racoes_perdidas", weight=Weight.HARM, words={"perdidas": lost})
+        scratch.tell("descanso.racoes_perdidas", weight=Weight.HARM, perdidas=lost)
     return replace(state, party=tuple(party)), ()
 
 
@@ -398,11 +398,14 @@ def _damage_all(state: State, scratch: Scratch, amount: int,
 
 def _condition_all(state: State, scratch: Scratch, text: str,
                    row: MishapRow) -> tuple[State, tuple[Test, ...]]:
+    new = any(text not in character.conditions for character in state.party)
     for character in state.party:
         state = update_character(state, add_condition(character, text))
     if state.party:
         cured = conditions.lasts_until_cured(scratch.tables, text)
-        scratch.tell("descanso.condicao_todos", weight=Weight.HARM, kind="aviso", condicao=text,
+        # harm when someone gains it; a condition they all had already: routine (the row says it)
+        scratch.tell("descanso.condicao_todos", weight=Weight.HARM if new else Weight.ROUTINE,
+                     kind="aviso", condicao=text,
                      words={"ate_a_cura": cured})
         if cured:
             scratch.tell("descanso.condicao_todos_dica", GM, weight=Weight.FRAMING, condicao=text)
@@ -456,7 +459,7 @@ def _lose_item(state: State, scratch: Scratch, name: str,
                               describe=lambda total: people[total - 1].name)
         loser = people[rolled.total - 1]
     scratch.tell("descanso.perde_item", weight=Weight.HARM, kind="aviso", personagem=loser.id,
-                 words={"nome": loser.name})
+                 perdidas=1, words={"nome": loser.name})
     return state, ()
 
 
