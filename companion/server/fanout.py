@@ -197,8 +197,9 @@ class FanOut:
     def _send_result(self, fresh: list[StoredEvent]) -> None:
         """The GM page's last result of the events sent since the last views, ranked by the
         server (companion.history.outcome): `resultado` `{"linhas": [events, the headline
-        first, then the heaviest], "total": n}` (an answer to a question is never a result) — the page shows as many lines as it has room for, and says how
-        many more the log has. Sent just before the GM's `estado` (nothing when there is
+        first, then the heaviest], "total": n}` (an answer to a question is never a
+        result) — the page shows as many lines as it has room for, and says how many more
+        the log has. Sent just before the GM's `estado` (nothing when there is
         nothing to show: the box keeps the last one)."""
         rules = self.session.tables.piece(PageTexts).ultimo_resultado
         stored = {event.seq: event for event in fresh}

@@ -36,8 +36,8 @@ class Repeat(Core):
         an event it may see, the events the GM page's last-result box shows
         (companion.history.outcome), among those it may see; a command with nothing to show
         there (an answer to a question: `tempo`, `registro`, a help text, a state dump) is
-        passed over for the one before. As the GM reads them (a player's copies are their projection's:
-        the server's gate makes them)."""
+        passed over for the one before. As the GM reads them (a player's copies are their
+        projection's: the server's gate makes them)."""
         rules = self.tables.piece(PageTexts).ultimo_resultado
         seen = None if protocol.is_gm(viewer) else [PUBLIC, *(
             [viewer] if protocol.is_player(viewer) else [])]

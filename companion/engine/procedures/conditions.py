@@ -236,12 +236,14 @@ def round_harm(state: State, scratch: Scratch, rounds: int) -> State:
                 continue
             before = character.hp
             character = clamp_supplies(replace(character, hp=character.hp - harm * rounds))
-            scratch.tell("condicoes.dano_por_rodada", weight=Weight.HARM, kind="aviso", personagem=character.id,
+            scratch.tell("condicoes.dano_por_rodada", weight=Weight.HARM,
+                         kind="aviso", personagem=character.id,
                          dano=harm * rounds, condicao=text,
                          words={"nome": character.name, "curta": str(text).split(":")[0],
                                 "antes": before, "depois": character.hp,
                                 "palavra": _first_word(text)})
-            scratch.tell("condicoes.dano_por_rodada_dica", GM, weight=Weight.FRAMING, personagem=character.id,
+            scratch.tell("condicoes.dano_por_rodada_dica", GM, weight=Weight.FRAMING,
+                         personagem=character.id,
                          condicao=text, words={"nome": character.name,
                                                "palavra": _first_word(text)})
         state = update_character(state, character)

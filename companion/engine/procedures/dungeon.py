@@ -390,7 +390,8 @@ def _hour_rest(state: State, scratch: Scratch, rules: HourRest, resting: bool) -
 
 def _exhaust_party(state: State, scratch: Scratch, amount: int) -> State:
     state, levels = exhaust_party(state, amount)
-    scratch.tell("masmorra.sem_descanso", weight=Weight.HARM, kind="aviso", words={"niveis": levels},
+    scratch.tell("masmorra.sem_descanso", weight=Weight.HARM,
+                 kind="aviso", words={"niveis": levels},
                  exaustao=amount)
     return state
 
@@ -480,12 +481,14 @@ def _sleep_hours(state: State, scratch: Scratch, hours: int) -> tuple[State, boo
         if not scratch.chance(checks.chance, checks.nome, checks.sim, checks.nao,
                               visibility=visibility, hora=hour, perigo=level):
             continue
-        scratch.tell("masmorra.encontro_no_sono", visibility, weight=Weight.ARRIVAL, kind="aviso", hora=hour)
+        scratch.tell("masmorra.encontro_no_sono", visibility, weight=Weight.ARRIVAL,
+                     kind="aviso", hora=hour)
         state, in_room = _arrival(state, scratch)
         if not in_room:
             scratch.tell("masmorra.sala_adjacente_no_sono", GM, weight=Weight.ARRIVAL, hora=hour)
             continue
-        scratch.tell("masmorra.acordados", PUBLIC, weight=Weight.ARRIVAL, kind="aviso", words={"horas": hours},
+        scratch.tell("masmorra.acordados", PUBLIC, weight=Weight.ARRIVAL,
+                     kind="aviso", words={"horas": hours},
                      hora=hour)
         return state, True
     return state, False
@@ -528,7 +531,8 @@ def monster(state: State, scratch: Scratch) -> State:
                      words={"monstros": [_monster_dict(m) for m in state.dungeon.monsters]})
         return state
     monsters = handlers[action](state.dungeon.monsters, name, str(arg(scratch, "sala", "") or ""))
-    scratch.tell("masmorra.monstros", GM, weight=Weight.ARRIVAL, words={"acao": action, "nome": name},
+    scratch.tell("masmorra.monstros", GM, weight=Weight.ARRIVAL,
+                 words={"acao": action, "nome": name},
                  monstros=[_monster_dict(m) for m in monsters])
     return replace(state, dungeon=replace(state.dungeon, monsters=monsters))
 

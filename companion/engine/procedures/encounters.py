@@ -248,7 +248,8 @@ def roll_encounter(state: State, scratch: Scratch) -> None:
     what = row.texto
     count = scratch.roll(row.quantidade, tables.quantos, visibility=visibility,
                          describe=lambda total: f"{total} — {what}", regiao=region)
-    scratch.tell("encontros.aparecem", visibility, weight=Weight.ARRIVAL, quantidade=count.total, encontro=what)
+    scratch.tell("encontros.aparecem", visibility, weight=Weight.ARRIVAL,
+                 quantidade=count.total, encontro=what)
 
 
 @command("encontro")

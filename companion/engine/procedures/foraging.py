@@ -258,7 +258,8 @@ def accident(state: State, scratch: Scratch, who: tuple[str, ...],
     if row.condicao_temporaria is not None:
         lasting = conditions.timed(state, scratch, row.condicao_temporaria)
         hurt = conditions.add_lasting(hurt, lasting)
-        scratch.tell("viagem.condicao_temporaria", weight=Weight.HARM, kind="aviso", personagem=hurt.id,
+        scratch.tell("viagem.condicao_temporaria", weight=Weight.HARM,
+                     kind="aviso", personagem=hurt.id,
                      condicao=lasting.text,
                      words={"nome": hurt.name,
                             "efeito": conditions.timed_text(

@@ -50,7 +50,8 @@ def help_command(state: State, scratch: Scratch) -> State:
     player = actor_character(scratch) is not None
     listed = commands_for(state, scratch.tables, player)
     mode = scratch.piece(CommandRules).modos.of(state.mode)
-    scratch.tell("comandos.ajuda", _asker_visibility(scratch), "ajuda", weight=Weight.FRAMING, words={"nome_modo": mode},
+    scratch.tell("comandos.ajuda", _asker_visibility(scratch), "ajuda", weight=Weight.FRAMING,
+                 words={"nome_modo": mode},
                  modo=state.mode, comandos=[{"nome": n, "ajuda": t} for n, t in listed])
     return state
 
@@ -81,7 +82,8 @@ def state_command(state: State, scratch: Scratch) -> State:
         effects = _private_effects(gm_view, view)
         if effects:  # likewise: a brief panic effect with its rolled rounds, the player's
             words["efeitos_do_jogador"] = effects
-        scratch.tell("comandos.estado_mestre", GM, "estado", weight=Weight.FRAMING, mestre=gm_view["mestre"],
+        scratch.tell("comandos.estado_mestre", GM, "estado", weight=Weight.FRAMING,
+                     mestre=gm_view["mestre"],
                      pedidos=gm_view["pedidos"], words=words)
     return state
 

@@ -37,7 +37,8 @@ def tick_timers(state: State, scratch: Scratch, turns: int) -> State:
         scratch.tell("masmorra.luz_apagou", weight=Weight.DARKNESS, kind="aviso",
                      words={"texto": _light_spec(sources, light.name).apagou}, luz=light.name)
     for spell in spells_over:
-        scratch.tell("masmorra.magia_terminou", weight=Weight.DARKNESS, kind="aviso", magia=spell.name)
+        scratch.tell("masmorra.magia_terminou", weight=Weight.DARKNESS,
+                     kind="aviso", magia=spell.name)
     state = replace(state, dungeon=replace(state.dungeon, lights=lights, spells=spells))
     if lights_out and is_dark(state):
         scratch.tell("masmorra.escuridao_total", weight=Weight.DARKNESS, kind="aviso")
@@ -80,7 +81,8 @@ def _light_off(state: State, scratch: Scratch, source: str, spec: LightSource) -
     out = min(burning, key=lambda t: t.turns_left)
     lights = list(state.dungeon.lights)
     lights.remove(out)
-    scratch.tell("masmorra.luz_apagada", weight=Weight.DARKNESS, words={"nome": spec.nome, "restavam": out.turns_left},
+    scratch.tell("masmorra.luz_apagada", weight=Weight.DARKNESS,
+                 words={"nome": spec.nome, "restavam": out.turns_left},
                  luz=source)
     state = replace(state, dungeon=replace(state.dungeon, lights=tuple(lights)))
     if is_dark(state):

@@ -220,7 +220,8 @@ def apply_panic_row(state: State, character: Character, scratch: Scratch) -> Sta
     row = panic_row(table.linhas, character.sanity)
     affliction = scratch.piece(AfflictionTable)
     card = {"cartao": row.cartao} if row.cartao and "{rodadas}" not in row.cartao else {}
-    scratch.tell("panico.tabela_j", _effect_seen(scratch, character), weight=Weight.ROW, tabela=table.nome,
+    scratch.tell("panico.tabela_j", _effect_seen(scratch, character), weight=Weight.ROW,
+                 tabela=table.nome,
                  sanidade=character.sanity, resultado=row.texto, personagem=character.id, **card,
                  words={"efeito": row.efeito, "tabela_k": affliction.nome,
                         "dados_k": affliction.dados})
@@ -233,7 +234,8 @@ def _insanity(state: State, character: Character, row: PanicRow, scratch: Scratc
     if condition in character.conditions:
         return state
     seen = _effect_seen(scratch, character)
-    scratch.tell("panico.insanidade", seen, weight=Weight.HARM, personagem=character.id, condicao=condition,
+    scratch.tell("panico.insanidade", seen, weight=Weight.HARM,
+                 personagem=character.id, condicao=condition,
                  words={"nome": character.name})
     kept = {k: v for k, v in character.condition_visibility.items() if k != condition}
     if seen != protocol.PUBLIC:
@@ -275,7 +277,8 @@ def _brief(state: State, character: Character, row: PanicRow, scratch: Scratch) 
     (seen by whom the effect is seen) with its rounds until time next passes."""
     narration = scratch.tables.narration
     seen = _effect_seen(scratch, character)
-    rolled = scratch.roll(str(row.duracao), scratch.piece(PanicTable).nome_duracao, weight=Weight.ROUTINE,
+    rolled = scratch.roll(str(row.duracao), scratch.piece(PanicTable).nome_duracao,
+                          weight=Weight.ROUTINE,
                           visibility=seen, describe=lambda total: narration.render(
                               "panico.duracao", {"efeito": row.nome, "rodadas": total}),
                           personagem=character.id)
@@ -308,7 +311,8 @@ def _attribute_damage(state: State, character: Character, row: PanicRow,
         private[attribute] = private.get(attribute, 0) + amount
     total = damage[attribute] if seen != protocol.PUBLIC \
         else damage[attribute] - private.get(attribute, 0)
-    scratch.tell("panico.dano_atributo", seen, weight=Weight.HARM, personagem=character.id, atributo=attribute,
+    scratch.tell("panico.dano_atributo", seen, weight=Weight.HARM,
+                 personagem=character.id, atributo=attribute,
                  dano=amount, words={"nome": character.name, "total": total})
     return update_character(state, replace(character, attribute_damage=damage,
                                            private_damage=private))
@@ -348,11 +352,13 @@ def _daily_harm(character: Character, row: ExhaustionRow, name: str,
     harm = row.dano_diario
     assert harm is not None
     attribute = harm.atributo
-    rolled = scratch.roll(harm.dados, name, weight=Weight.ROUTINE, resultado=row.texto, personagem=character.id,
+    rolled = scratch.roll(harm.dados, name, weight=Weight.ROUTINE,
+                          resultado=row.texto, personagem=character.id,
                           quem=character.name)
     damage = dict(character.attribute_damage)
     damage[attribute] = damage.get(attribute, 0) + rolled.total
-    scratch.tell("panico.dano_exaustao", weight=Weight.HARM, personagem=character.id, atributo=attribute,
+    scratch.tell("panico.dano_exaustao", weight=Weight.HARM,
+                 personagem=character.id, atributo=attribute,
                  dano=rolled.total, words={"nome": character.name,
                                            "exaustao": character.exhaustion})
     return replace(character, attribute_damage=damage)

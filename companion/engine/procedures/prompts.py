@@ -236,7 +236,8 @@ def _by_roll(state: State, prompt: Prompt, scratch: Scratch) -> PromptAnswer:
         """The roll's `resultado`: the total with the modifier, against the DC if any."""
         return scratch.tables.narration.render("pedidos.resultado_rolado", {
             "natural": total, "modificador": prompt.modifier, "dc": prompt.dc})
-    rolled = scratch.roll(prompt.dice, name, weight=Weight.ROUTINE, visibility=prompt_visibility(prompt), edge=edge,
+    rolled = scratch.roll(prompt.dice, name, weight=Weight.ROUTINE,
+                          visibility=prompt_visibility(prompt), edge=edge,
                           label=label, describe=shown,
                           low_is_good=bool(prompt.context.get("rolar_abaixo")),
                           pedido=prompt.id, personagem=prompt.character,

@@ -102,5 +102,6 @@ def character_question(state: State, scratch: Scratch) -> State:
     viewer = asker(scratch)
     shown = next(c for c in view_state(state, viewer, scratch.tables)["grupo"]
                  if c["id"] == character.id)
-    scratch.tell("perguntas.ficha", viewer, "estado", weight=Weight.FRAMING, personagem=character.id, ficha=shown)
+    scratch.tell("perguntas.ficha", viewer, "estado", weight=Weight.FRAMING,
+                 personagem=character.id, ficha=shown)
     return state

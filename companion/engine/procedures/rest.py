@@ -313,7 +313,8 @@ def first_sentence(text: str) -> str:
 def _lose_rations(state: State, scratch: Scratch, expression: str,
                   row: MishapRow) -> tuple[State, tuple[Test, ...]]:
     narration = scratch.tables.narration
-    rolled = scratch.roll(expression, scratch.piece(HouseRest).racoes_perdidas, weight=Weight.ROUTINE,
+    rolled = scratch.roll(expression, scratch.piece(HouseRest).racoes_perdidas,
+                          weight=Weight.ROUTINE,
                           describe=lambda total: narration.render(
                               "descanso.racoes_devoradas", {"racoes": total}))
     party = list(state.party)
@@ -423,7 +424,8 @@ def _timed_condition(state: State, scratch: Scratch, value: conditions.TimedCond
     lasting = conditions.timed(state, scratch, value)
     party = tuple(conditions.add_lasting(c, lasting) for c in state.party)
     if party:
-        scratch.tell("descanso.condicao_temporaria", weight=Weight.HARM, kind="aviso", condicao=lasting.text,
+        scratch.tell("descanso.condicao_temporaria", weight=Weight.HARM,
+                     kind="aviso", condicao=lasting.text,
                      rodadas=value.rodadas, dias=value.dias,
                      words={"texto": conditions.timed_text(scratch.tables.narration, lasting, value)})
     return replace(state, party=party), ()
@@ -498,7 +500,8 @@ def _consume(state: State, scratch: Scratch,
                                                ("agua", character.water, use.agua))
                  if have < need]
         if short:
-            scratch.tell("descanso.sem_suprimentos", weight=Weight.HARM, kind="aviso", personagem=character.id,
+            scratch.tell("descanso.sem_suprimentos", weight=Weight.HARM,
+                         kind="aviso", personagem=character.id,
                          sem_beneficios=strict, words={"nome": character.name, "faltam": short})
             if strict:
                 hungry.append(character.id)
@@ -593,7 +596,8 @@ def mishap_test_answered(state: State, prompt: Prompt, answer: PromptAnswer,
         scratch.tell("descanso.percalco_passou", personagem=character.id, sucesso=True,
                      words=words)
     else:
-        scratch.tell("descanso.percalco_falhou", weight=Weight.HARM, kind="aviso", personagem=character.id,
+        scratch.tell("descanso.percalco_falhou", weight=Weight.HARM,
+                     kind="aviso", personagem=character.id,
                      sucesso=False, words=words)
     return state
 
