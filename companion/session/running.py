@@ -15,6 +15,7 @@ from companion.session.core import START_NUMBER, Core, logger
 from companion.session.shapes import EventDict, RunResult
 from companion.store.log import NewEvent, StoredCommand, dumps
 from companion.tables.errors import CommandRejected, CompanionError
+from companion.tables.weights import KEY as WEIGHT
 
 
 def place_of(command: StoredCommand | None) -> int:
@@ -116,7 +117,8 @@ class Running(Core):
         state, events = apply(fresh_prompt_ids(self._state, self._prompts_issued), clean,
                               random.Random(dice), self.tables)
         stored = self._commit(clean.name, text,
-                              [NewEvent(e.kind, e.visibility, e.text, e.data, e.code, e.words)
+                              [NewEvent(e.kind, e.visibility, e.text,
+                                        {**e.data, WEIGHT: e.weight}, e.code, e.words)
                                for e in events],
                               args=args, actor=clean.actor, state=state, dice=dice, n=n,
                               house=house)

@@ -45,6 +45,7 @@ from companion.engine.validators import require_dice
 from companion.tables.errors import CommandRejected
 from companion.tables.rulebook import InvalidValue, piece
 from companion.tables.files import Tables
+from companion.tables.weights import Weight
 
 FILE = "panico"
 
@@ -222,7 +223,8 @@ def apply_panic_row(state: State, character: Character, scratch: Scratch) -> Sta
     rounds = _roll_rounds(state, character, row, scratch) if row.efeito == "breve" else None
     shown = _row_card(scratch, row, rounds)
     card = {"cartao": shown} if shown and "{" not in shown else {}
-    scratch.tell("panico.tabela_j", _effect_seen(scratch, character), tabela=table.nome,
+    scratch.tell("panico.tabela_j", _effect_seen(scratch, character), weight=Weight.ROW,
+                 tabela=table.nome,
                  sanidade=character.sanity, resultado=row.texto, personagem=character.id, **card,
                  words={"efeito": row.efeito, "tabela_k": affliction.nome,
                         "dados_k": affliction.dados, "rodadas": rounds})
@@ -256,7 +258,8 @@ def _insanity(state: State, character: Character, row: PanicRow, scratch: Scratc
     if condition in character.conditions:
         return state
     seen = _effect_seen(scratch, character)
-    scratch.tell("panico.insanidade", seen, personagem=character.id, condicao=condition,
+    scratch.tell("panico.insanidade", seen, weight=Weight.HARM,
+                 personagem=character.id, condicao=condition,
                  words={"nome": character.name})
     kept = {k: v for k, v in character.condition_visibility.items() if k != condition}
     if seen != protocol.PUBLIC:
@@ -276,7 +279,7 @@ def _afflicted(state: State, character: Character, row: PanicRow, scratch: Scrat
                           personagem=character.id)
     gained = Affliction(pick_row(rows, rolled.total).nome,
                         scratch.piece(PanicVisibility).affliction_for(character))
-    scratch.tell("panico.aflicao", gained.visibility, personagem=character.id,
+    scratch.tell("panico.aflicao", gained.visibility, weight=Weight.HARM, personagem=character.id,
                  aflicao=gained.name, words={"nome": character.name})
     character = replace(character, afflictions=character.afflictions + (gained,))
     state = update_character(state, character)
@@ -305,7 +308,7 @@ def _roll_rounds(state: State, character: Character, row: PanicRow, scratch: Scr
     """How many rounds a brief effect (Fúria, Catatonia, Terror) lasts: its own roll."""
     narration = scratch.tables.narration
     rolled = scratch.roll(str(row.duracao), scratch.piece(PanicTable).nome_duracao,
-                          visibility=_effect_seen(scratch, character),
+                          weight=Weight.ROUTINE, visibility=_effect_seen(scratch, character),
                           describe=lambda total: narration.render(
                               "panico.duracao", {"efeito": row.nome, "rodadas": total}),
                           personagem=character.id)
@@ -320,7 +323,7 @@ def _brief(state: State, character: Character, row: PanicRow, scratch: Scratch,
     seen = _effect_seen(scratch, character)
     if rounds is None:
         rounds = _roll_rounds(state, character, row, scratch)
-    scratch.tell("panico.breve", seen, personagem=character.id, efeito=row.nome,
+    scratch.tell("panico.breve", seen, weight=Weight.HARM, personagem=character.id, efeito=row.nome,
                  rodadas=rounds, words={"nome": character.name},
                  **_framed(scratch, _row_card(scratch, row, rounds), frame))
     lasting = Lasting(text=str(row.nome), until=state.minutes + 1, since=state.minutes,
@@ -348,7 +351,8 @@ def _attribute_damage(state: State, character: Character, row: PanicRow,
     total = damage[attribute] if seen != protocol.PUBLIC \
         else damage[attribute] - private.get(attribute, 0)
     card = _framed(scratch, row.cartao, frame) if frame is not None else {}
-    scratch.tell("panico.dano_atributo", seen, personagem=character.id, atributo=attribute,
+    scratch.tell("panico.dano_atributo", seen, weight=Weight.HARM,
+                 personagem=character.id, atributo=attribute,
                  dano=amount, words={"nome": character.name, "total": total}, **card)
     return update_character(state, replace(character, attribute_damage=damage,
                                            private_damage=private))
@@ -388,11 +392,13 @@ def _daily_harm(character: Character, row: ExhaustionRow, name: str,
     harm = row.dano_diario
     assert harm is not None
     attribute = harm.atributo
-    rolled = scratch.roll(harm.dados, name, resultado=row.texto, personagem=character.id,
+    rolled = scratch.roll(harm.dados, name, weight=Weight.ROUTINE,
+                          resultado=row.texto, personagem=character.id,
                           quem=character.name)
     damage = dict(character.attribute_damage)
     damage[attribute] = damage.get(attribute, 0) + rolled.total
-    scratch.tell("panico.dano_exaustao", personagem=character.id, atributo=attribute,
+    scratch.tell("panico.dano_exaustao", weight=Weight.HARM,
+                 personagem=character.id, atributo=attribute,
                  dano=rolled.total, words={"nome": character.name,
                                            "exaustao": character.exhaustion})
     return replace(character, attribute_damage=damage)
