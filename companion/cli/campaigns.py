@@ -11,6 +11,7 @@ from typing import TextIO
 
 from companion.report.cells import when
 from companion.report.source import open_campaign, sessions
+from companion.store import file_format
 from companion.tables import places
 from companion.tables.errors import CompanionError
 from companion.tables.files import Tables
@@ -77,6 +78,8 @@ def list_campaigns(tables: Tables, out: TextIO, err: TextIO, folder: Path | None
     words = tables.narration
     folder = folder or places.campaigns_folder()
     files = sorted(folder.glob(f"*{places.CAMPAIGN_SUFFIX}")) if folder.is_dir() else []
+    copies = [path for path in files if file_format.is_copy(path)]
+    files = [path for path in files if not file_format.is_copy(path)]
     found: list[CampaignInfo] = []
     for path in files:
         try:
@@ -89,5 +92,19 @@ def list_campaigns(tables: Tables, out: TextIO, err: TextIO, folder: Path | None
         return 0
     for info in most_recent_first(found):
         print(line(info, tables), file=out)
+    print_copies(copies, tables, out)
     print(words.render("campanhas.pasta", {"pasta": folder}), file=out)
     return 0
+
+
+def print_copies(copies: list[Path], tables: Tables, out: TextIO) -> None:
+    """The copies an update left beside the campaigns (file_format.copy_before_change), with
+    the campaign and the release each was copied before."""
+    if not copies:
+        return
+    print(tables.narration.render("campanhas.copias", {}), file=out)
+    for path in copies:
+        campaign, _, release = path.stem.partition(file_format.BEFORE)
+        print(tables.narration.render("campanhas.copia", {
+            "campanha": campaign, "versao": release, "arquivo": path,
+            "tamanho": _size(path.stat().st_size)}), file=out)

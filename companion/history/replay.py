@@ -18,6 +18,7 @@ from typing import Any, Iterator, Mapping, Sequence
 from companion.rules import overlay
 from companion.rules import version
 from companion.history import codec
+from companion.history import settle
 from companion.engine import Command, Event, State, apply, initial_state
 from companion.engine.procedures.weather import SESSION_START
 from companion.tables.errors import CommandRejected
@@ -60,6 +61,9 @@ class Step:
     state: State
     events: tuple[Event, ...] | None
     differs: str | None
+    # prompts today's rules asked that the log never had, settled as the log shows: (kind,
+    # answer; None when cancelled) — settle.py
+    settled: tuple[tuple[str, str | None], ...] = ()
 
 
 def _facts(event: Mapping[str, Any]) -> tuple[Any, ...]:
@@ -123,20 +127,31 @@ def run(log: Log, tables: Tables, seed: str, start: State | None = None,
                     log, tables, seed, target)
             yield Step(stored, state, None, None)
             continue
-        rng = random.Random(stored.dice or old_dice(seed, stored.n))
+        dice = stored.dice or old_dice(seed, stored.n)
+        ready = fresh_prompt_ids(state, before_this)
         try:
-            after, events = apply(fresh_prompt_ids(state, before_this),
-                                  Command(stored.name, stored.args, stored.actor), rng, tables)
-        except CommandRejected as refused:
+            after, events = apply(ready, Command(stored.name, stored.args, stored.actor),
+                                  random.Random(dice), tables)
+        except CommandRejected as refused:  # the old release accepted it: the table goes on
+            if stored.name not in READ_ONLY:  # from the state before it (an undo of it too)
+                before[stored.n] = state
             yield Step(stored, state, None, tables.narration.render(
                 "historico.agora_recusado", {"motivo": refused.message}))
             continue
+        settled: tuple[tuple[str, str | None], ...] = ()
+        if after.prompts != ready.prompts:  # prompts asked: as the log asked them
+            done = settle.settle(ready, after, events, kept, dice, tables)
+            after, events, settled = done.state, list(events) + list(done.events), done.settled
         if stored.name not in READ_ONLY:  # a view changes nothing: nothing to undo
             before[stored.n] = state
         state = codec.normalized(after)
         same = [_facts(e) for e in kept] == [
             _facts({"kind": e.kind, "visibility": e.visibility, "data": e.data}) for e in events]
-        yield Step(stored, state, tuple(events), None if same else "eventos diferentes")
+        differs = None if same else tables.narration.render(
+            "historico.resolvido_pelo_registro", {"pedidos": [
+                {"tipo": settle.prompt_kind_name(tables, kind), "resposta": answer}
+                for kind, answer in settled]}) if settled else "eventos diferentes"
+        yield Step(stored, state, tuple(events), differs, settled)
 
 
 def _undo_code(event: Mapping[str, Any]) -> str:
@@ -149,11 +164,23 @@ def _undo_code(event: Mapping[str, Any]) -> str:
 
 @dataclass(frozen=True)
 class Migrated:
-    """A log brought up to stored history: the state it now stands at, and the first command
-    whose events came out different (None: none did)."""
+    """A log brought up to stored history: the state it now stands at, and the commands whose
+    events came out different (in order)."""
 
     state: State
-    first_difference: Step | None
+    differences: tuple[Step, ...] = ()
+
+    @property
+    def first_difference(self) -> Step | None:
+        return self.differences[0] if self.differences else None
+
+
+def said_then_and_now(log: Log, step: Step) -> tuple[list[str], list[str]]:
+    """What a command said when the table played it and what it says run again today: the
+    texts of its events that the other lacks (the stored text: what the table read)."""
+    then = [str(e["text"]) for e in log.events_of(step.command.n)]
+    now = [e.text for e in step.events or ()]
+    return [t for t in then if t not in now], [t for t in now if t not in then]
 
 
 def migrate(log: Log, tables: Tables, seed: str, rules_id: int) -> Migrated:
@@ -162,15 +189,15 @@ def migrate(log: Log, tables: Tables, seed: str, rules_id: int) -> Migrated:
     rules version, and the narration of every event that had none."""
     filled: list[tuple[int, str, int, StoredState]] = []
     narrations: dict[int, tuple[str, Mapping[str, Any]]] = {}
-    first: Step | None = None
+    found: list[Step] = []
     state = initial_state(tables)
     for step in run(log, tables, seed):
         state = step.state
         dice = step.command.dice or old_dice(seed, step.command.n)
         filled.append((step.command.n, dice, rules_id,
                        StoredState(codec.FORMAT, codec.encode(state))))
-        if step.differs is not None and first is None:
-            first = step
+        if step.differs is not None:
+            found.append(step)
         kept = log.events_of(step.command.n)
         if step.events is not None and len(step.events) == len(kept):
             for stored_event, event in zip(kept, step.events):
@@ -179,7 +206,7 @@ def migrate(log: Log, tables: Tables, seed: str, rules_id: int) -> Migrated:
         elif step.command.name == UNDO:
             narrations.update({e["seq"]: (_undo_code(e), {}) for e in kept})
     log.fill(filled, narrations, migration=True)
-    return Migrated(state, first)
+    return Migrated(state, tuple(found))
 
 
 def rules_id(log: Log, tables: Tables) -> int:
@@ -201,9 +228,13 @@ class Opened:
     command's state)."""
 
     state: State
-    first_difference: Step | None = None
+    differences: tuple[Step, ...] = ()
     damaged: tuple[int, ...] = ()
     recovered_from: int = -1
+
+    @property
+    def first_difference(self) -> Step | None:
+        return self.differences[0] if self.differences else None
 
 
 def read_state(log: Log, n: int) -> State:
@@ -219,7 +250,7 @@ def open_history(log: Log, tables: Tables, seed: str, rules: int) -> Opened:
         return Opened(initial_state(rules_at(log, tables, 0)))
     if not log.keeps_history():
         migrated = migrate(log, tables, seed, rules)
-        return Opened(migrated.state, migrated.first_difference)
+        return Opened(migrated.state, migrated.differences)
     damaged = _damaged_keyframes(log)  # every later state depends on them
     below = min(damaged) if damaged else None
     for n in log.state_numbers(below=below):

@@ -12,6 +12,7 @@ from companion.history import replay
 from companion.rules import overlay, version
 from companion.session.core import Core, logger
 from companion.session.shapes import EventDict
+from companion.store import file_format
 from companion.store.log import NewEvent
 
 
@@ -28,6 +29,9 @@ class Notices(Core):
         how it was opened: a migration that came out different, damaged states rebuilt."""
         opened = replay.open_history(self._log, self.shipped, self.seed, self._rules_id)
         told: list[NewEvent] = []
+        if self._log.copied is not None:  # the file as it was, beside it, before this release
+            told.append(self._narrated("historico.copia_antes", GM, {
+                "copia": str(self._log.copied), "versao": file_format.RELEASE}))
         first = opened.first_difference
         if first is not None:
             logger.warning(self.tables.narration.render("sessao.log_migracao", {
@@ -36,13 +40,22 @@ class Notices(Core):
             told.append(self._narrated(
                 "historico.atualizada_diferente", GM,
                 {"comando": first.command.n, "texto": first.command.text,
-                 "motivo": first.differs}))
+                 "motivo": first.differs, "quantos": len(opened.differences)}))
+            told += [self._difference_told(step) for step in opened.differences]
         if opened.damaged:
             logger.warning(self.tables.narration.render("sessao.log_recuperada", {
                 "comandos": list(opened.damaged), "desde": opened.recovered_from}))
             told.append(self._narrated("historico.recuperada", GM, {
                 "comandos": list(opened.damaged), "desde": max(opened.recovered_from, 0)}))
         return opened.state, told
+
+    def _difference_told(self, step: replay.Step) -> NewEvent:
+        """One command a migration found different: its number, what it said when the table
+        played it and what it says today (the texts only one of them has)."""
+        then, now = replay.said_then_and_now(self._log, step)
+        return self._narrated("historico.comando_diferente", GM, {
+            "comando": step.command.n, "texto": step.command.text, "motivo": step.differs,
+            "antes": then, "agora": now})
 
     def _changes_told(self, summary: NewEvent,
                       changes: Sequence[version.RuleChange]) -> list[NewEvent]:

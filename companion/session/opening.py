@@ -15,6 +15,7 @@ from companion.history.replay import HISTORY_NOTICE, RULES_CHANGED
 from companion.rules import overlay
 from companion.session.core import START_NUMBER, Core, now
 from companion.session.shapes import EventDict, SessionError
+from companion.store.file_format import NewerFormat
 from companion.store.log import Log, Meta
 from companion.tables.errors import DiskFull, TableError
 from companion.tables.files import Tables
@@ -67,6 +68,8 @@ class Opening(Core):
             log = Log.open(db_path)
         except DiskFull:
             raise _full_at_open(tables, str(db_path)) from None
+        except NewerFormat as newer:  # said in the session's own words, nothing changed
+            raise SessionError(newer.message) from None
         return cls.open_log(log, seed, tables, gm_token, rules)
 
     @classmethod

@@ -49,6 +49,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import msgspec
 
+from companion.store import file_format
 from companion.store.event_json import pack as pack_json
 from companion.store.event_json import StoredWords, unpacked
 from companion.store.private import create_private
@@ -264,11 +265,20 @@ class Log:
         # program's tables/narracao/, program_texts)
         self.texts: Callable[[str, Mapping[str, Any]], str] | None = None
         self._last_read = False
+        self.copied: Path | None = None  # the copy left beside the file before it changed
 
     @classmethod
     def open(cls, path: str | Path | None = None) -> Log:
-        """Open (creating if needed) the log at path, in WAL mode with synchronous=FULL."""
+        """Open (creating if needed) the log at path, in WAL mode with synchronous=FULL. A
+        file of a newer format is refused untouched (file_format.NewerFormat); an older one is
+        copied beside itself before anything of it changes (`copied`: where, when it was
+        copied now)."""
         where = str(path) if path else MEMORY
+        copied: Path | None = None
+        if path:
+            found = file_format.refuse_newer(Path(path))
+            if found is not None and found.played and found.format < file_format.FORMAT:
+                copied = file_format.copy_before_change(Path(path))
         if path:  # owner-only: it holds the tokens and the dice secret (SQLite gives its -wal
             try:  # and -shm the file's own mode)
                 create_private(Path(path))
@@ -280,7 +290,9 @@ class Log:
                 connection.execute("PRAGMA journal_mode=WAL")
                 connection.execute("PRAGMA synchronous=FULL")
                 connection.execute("PRAGMA foreign_keys=ON")
-                return cls._ready(connection, where)
+                log = cls._ready(connection, where)
+                log.copied = copied
+                return log
         except DiskFull:
             connection.close()
             raise
@@ -292,6 +304,7 @@ class Log:
         copies a consistent snapshot, even while a server writes the file."""
         # a file nobody has open (no -wal beside it) is read as immutable: SQLite then writes
         # no -wal/-shm of its own beside it; one a server has open is read through its WAL
+        file_format.refuse_newer(Path(path))
         where = Path(path).resolve()
         still_open = Path(f"{where}-wal").exists()
         source = sqlite3.connect(f"{where.as_uri()}?mode=ro{'' if still_open else '&immutable=1'}",
@@ -310,8 +323,9 @@ class Log:
                                  ).fetchone() is None
         connection.executescript(SCHEMA)
         _add_missing_columns(connection)
-        if new:
-            connection.execute(f"PRAGMA user_version={HISTORY}")
+        version = int(connection.execute("PRAGMA user_version").fetchone()[0])
+        if new or version >= HISTORY:  # a file from before stored history: once migrated
+            file_format.record(connection)
         return cls(connection, where)
 
     def close(self) -> None:
@@ -702,7 +716,7 @@ class Log:
                            (code, pack_json(_words_json(words)), seq))
             if migration:
                 db.execute("DROP TABLE IF EXISTS snapshots")
-                db.execute(f"PRAGMA user_version={HISTORY}")
+                file_format.record(db)
 
     # ------------------------------------------------------------------ players
 

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.store import event_json
+from companion.store import event_json, file_format
 from companion.history import replay
 from companion.engine.view import view_state
 from companion.tables.errors import CommandRejected
@@ -306,15 +306,24 @@ def rekeyed(opening: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return before
 
 
-def told_first_difference(opening: list[dict[str, Any]]) -> None:
-    """The opening tells, in one GM-only line, the first command read differently today."""
-    opening = rekeyed(opening)
-    if not READ_DIFFERENTLY_TODAY:
+def told_differences(opening: list[dict[str, Any]],
+                     differing: set[int] | None = None) -> None:
+    """The opening tells the GM, GM-only: where the copy of the file before the update is, the
+    first command read differently today, then each such command (number, then and now)."""
+    differing = set(READ_DIFFERENTLY_TODAY) if differing is None else differing
+    copy, *opening = rekeyed(opening)
+    assert copy["visibility"] == "gm" and ".antes-de-" in copy["text"], copy["text"]
+    if not differing:
         assert opening == []  # nothing differed: nothing to tell
         return
-    (told,) = opening
-    assert told["visibility"] == "gm" and told["command"] == replay.HISTORY_NOTICE
-    assert f"comando {min(READ_DIFFERENTLY_TODAY)}" in told["text"], told["text"]
+    summary, *each = opening
+    assert all(told["visibility"] == "gm" and told["command"] == replay.HISTORY_NOTICE
+               for told in opening)
+    assert f"comando {min(differing)} " in summary["text"], summary["text"]
+    assert [told["text"].split(" ", 2)[1] for told in each] == [
+        str(n) for n in sorted(differing)], [told["text"] for told in each]
+    assert all("Disse então:" in told["text"] and "Diria hoje:" in told["text"]
+               for told in each)
 
 
 def restore(sql: Path, db: Path) -> Path:
@@ -331,10 +340,10 @@ def test_the_previous_release_campaign_opens_with_the_state_it_showed(tmp_path: 
     session = Session.open(db, None, tables)
     for viewer, view in shown.items():
         assert view_state(session.state, viewer, tables) == shown_today(view), viewer
-    told_first_difference(session.opening)
+    told_differences(session.opening)
     session.close()
     raw = sqlite3.connect(db)
-    assert raw.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert raw.execute("PRAGMA user_version").fetchone()[0] == file_format.FORMAT
     same = f"command_n NOT IN ({','.join(map(str, READ_DIFFERENTLY_TODAY))})"
     assert {k for (k,) in raw.execute(f"SELECT kind FROM events WHERE code IS NULL AND {same}")
             } == {"pedido"}  # the engine says prompts in the prompt's own words, with no code
@@ -399,17 +408,14 @@ def test_the_previous_release_campaign_over_http(tmp_path: Path) -> None:
         server.wait(timeout=20)
 
 
-def test_a_migration_that_differs_is_told_in_one_line(tmp_path: Path, tables: Tables) -> None:
+def test_a_migration_that_differs_tells_each_command(tmp_path: Path, tables: Tables) -> None:
     db = restore(FIXTURES / "campanha_versao_anterior.sql", tmp_path / "antiga.db")
     harsher = changed_rules(tmp_path, "viagem.yaml", "dc: 12               # 1 rodada extra",
                             "dc: 19               # 1 rodada extra")
     assert 10 not in READ_DIFFERENTLY_TODAY  # the harsher DC is what changes the 3rd advance
     assert 10 in [step.command.n for step in differences(db, harsher)]
     session = Session.open(db, None, harsher)
-    (told,) = rekeyed(session.opening)
-    assert told["visibility"] == "gm" and told["command"] == replay.HISTORY_NOTICE
-    first = min({10} | set(READ_DIFFERENTLY_TODAY))
-    assert f"comando {first} " in told["text"], told["text"]
+    told_differences(session.opening, {step.command.n for step in differences(db, harsher)})
     session.close()
 
 
