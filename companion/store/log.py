@@ -172,6 +172,7 @@ class NewEvent:
     data: Mapping[str, Any]
     code: str | None = None  # the narration code `text` was rendered from (tables/narracao)
     words: Mapping[str, Any] = field(default_factory=dict)  # the values only the text used
+    derived: bool = False  # its code renders `text` again: stored without it (DERIVED)
 
 
 @dataclass(frozen=True)
@@ -203,6 +204,11 @@ def _words_json(words: Mapping[str, Any]) -> str:
     """The words as stored: JSON, with anything JSON cannot say as its text (the words are
     only read back to render the text again, never as data)."""
     return json.dumps(words, ensure_ascii=False, default=str, separators=(",", ":"))
+
+
+def as_read_back(data: Any, words: Mapping[str, Any]) -> tuple[Any, Any]:
+    """An event's data and words as the log gives them back once stored (JSON both ways)."""
+    return json.loads(_compact(data)), json.loads(_words_json(words))
 
 
 def program_texts(code: str, params: Mapping[str, Any]) -> str:
@@ -456,17 +462,16 @@ class Log:
 
     def _event_row(self, event: NewEvent) -> tuple[Any, ...]:
         """(kind, visibility, text, data, code, words) as stored: the text left out (DERIVED)
-        when its code renders exactly it again from the data and words as they read back."""
+        when the event says its code renders it again (the session decides: NewEvent.derived)."""
         data = _compact(event.data)
         if not event.code:
             return event.kind, event.visibility, event.text, data, None, None
-        words = _words_json(event.words)
-        said = self._rendered(event.code, json.loads(data), json.loads(words))
-        text = DERIVED if said == event.text and said != DERIVED else event.text
-        return event.kind, event.visibility, text, data, event.code, words
+        text = DERIVED if event.derived else event.text
+        return event.kind, event.visibility, text, data, event.code, _words_json(event.words)
 
     def _rendered(self, code: str, data: Any, words: Mapping[str, Any]) -> str | None:
-        """The text `code` renders from an event's data and words (None: it cannot)."""
+        """The text `code` renders from an event's data and words as read back (None: it
+        cannot)."""
         if not isinstance(data, dict):
             return None
         try:
