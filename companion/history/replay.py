@@ -129,15 +129,19 @@ def run(log: Log, tables: Tables, seed: str, start: State | None = None,
             continue
         dice = stored.dice or old_dice(seed, stored.n)
         ready = fresh_prompt_ids(state, before_this)
+        command = Command(stored.name, stored.args, stored.actor)
+        held: str | None = None  # why today's rules would hold it back (a prompt waiting)
         try:
-            after, events = apply(ready, Command(stored.name, stored.args, stored.actor),
-                                  random.Random(dice), tables)
+            after, events = apply(ready, command, random.Random(dice), tables)
         except CommandRejected as refused:  # the old release accepted it: the table goes on
-            if stored.name not in READ_ONLY:  # from the state before it (an undo of it too)
-                before[stored.n] = state
-            yield Step(stored, state, None, tables.narration.render(
-                "historico.agora_recusado", {"motivo": refused.message}))
-            continue
+            past = _past_waiting_prompts(ready, command, dice, tables)
+            if past is None:  # from the state before it (an undo of it too)
+                if stored.name not in READ_ONLY:
+                    before[stored.n] = state
+                yield Step(stored, state, None, tables.narration.render(
+                    "historico.agora_recusado", {"motivo": refused.message}))
+                continue
+            (after, events), held = past, refused.message
         settled: tuple[tuple[str, str | None], ...] = ()
         if after.prompts != ready.prompts:  # prompts asked: as the log asked them
             done = settle.settle(ready, after, events, kept, dice, tables)
@@ -147,11 +151,36 @@ def run(log: Log, tables: Tables, seed: str, start: State | None = None,
         state = codec.normalized(after)
         same = [_facts(e) for e in kept] == [
             _facts({"kind": e.kind, "visibility": e.visibility, "data": e.data}) for e in events]
-        differs = None if same else tables.narration.render(
-            "historico.resolvido_pelo_registro", {"pedidos": [
-                {"tipo": settle.prompt_kind_name(tables, kind), "resposta": answer}
-                for kind, answer in settled]}) if settled else "eventos diferentes"
-        yield Step(stored, state, tuple(events), differs, settled)
+        yield Step(stored, state, tuple(events),
+                   None if same and held is None else _why(tables, settled, held), settled)
+
+
+def _past_waiting_prompts(state: State, command: Command, dice: str, tables: Tables
+                          ) -> tuple[State, Sequence[Event]] | None:
+    """A command today's rules hold back while a prompt waits, which the old release ran with
+    it waiting: run on the state without its waiting prompts, which then wait on as the log
+    has them (None: refused even so, or no prompt waits)."""
+    if not state.prompts:
+        return None
+    try:
+        after, events = apply(replace(state, prompts=()), command, random.Random(dice), tables)
+    except CommandRejected:
+        return None
+    return replace(after, prompts=state.prompts + after.prompts), events
+
+
+def _why(tables: Tables, settled: Sequence[tuple[str, str | None]], held: str | None) -> str:
+    """Why a command run again differs: a prompt settled as the log shows, a refusal passed
+    over as the log shows, or (neither) its events."""
+    reasons = []
+    if held is not None:
+        reasons.append(tables.narration.render("historico.seguiu_pelo_registro",
+                                               {"motivo": held}))
+    if settled:
+        reasons.append(tables.narration.render("historico.resolvido_pelo_registro", {
+            "pedidos": [{"tipo": settle.prompt_kind_name(tables, kind), "resposta": answer}
+                        for kind, answer in settled]}))
+    return "; ".join(reasons) or "eventos diferentes"
 
 
 def _undo_code(event: Mapping[str, Any]) -> str:

@@ -122,3 +122,31 @@ def test_a_rule_that_adds_a_gm_prompt_does_not_move_an_old_campaign(tmp_path: Pa
     for step in settled:
         line = next(t for t in told if t.startswith(f"Comando {step.command.n} ("))
         assert "Interromper o descanso?" in line and "resolvido como o registro mostra" in line
+
+
+HOLDING = ("pedidos_que_seguram: [marcha_forcada,",
+           "pedidos_que_seguram: [panico, marcha_forcada,")
+
+
+def test_a_rule_that_holds_a_command_back_does_not_move_an_old_campaign(
+        tmp_path: Path, tables: Tables) -> None:
+    """The evening advanced while Ana's panic test waited; the release that opens it holds the
+    group while a panic waits (a temporary tables folder: panico among pedidos_que_seguram). The
+    advances are not refused: they run as the log shows, the panic still waiting after them,
+    and the GM is told."""
+    holds = changed_rules(tmp_path, "comandos.yaml", *HOLDING)
+    db = tmp_path / "campanha.db"
+    ended = evening(db, tables, ["pânico Ana", "avançar", "avançar", "explorar", "RESPONDER",
+                                 "avançar"], 5)
+    shown = {viewer: facts(view_state(ended, viewer, tables)) for viewer in VIEWERS}
+    as_old_log(db)
+    found = differences(db, holds)
+    assert not [step.command.n for step in found if step.events is None]  # nothing refused
+    held = [step for step in found if "a mesa o fez com o pedido esperando" in (step.differs or "")]
+    assert [step.command.text for step in held] == ["avançar", "avançar", "explorar"]
+    opened = Session.open(db, None, holds)
+    try:
+        for viewer in VIEWERS:
+            assert facts(view_state(opened.state, viewer, holds)) == shown[viewer], viewer
+    finally:
+        opened.close()
