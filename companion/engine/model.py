@@ -23,6 +23,9 @@ class Event:
     data: Mapping[str, Any] = field(default_factory=dict)
     code: str | None = None  # the narration code the text was rendered from (tables/narracao)
     words: Mapping[str, Any] = field(default_factory=dict)  # the values only the text used
+    # its weight as news (companion.tables.weights.Weight), declared by the procedure that
+    # emitted it; the session stores it in the data as `peso`
+    weight: int = 0
 
 
 @dataclass(frozen=True)

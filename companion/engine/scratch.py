@@ -12,6 +12,7 @@ from companion.engine.model import PUBLIC, Command, Event, Visibility
 from companion.tables import protocol
 from companion.tables.dice_limits import DiceLimits
 from companion.tables.files import Tables
+from companion.tables.weights import Weight, default_weight
 
 T = TypeVar("T")
 
@@ -38,6 +39,12 @@ def _roll_data(rolled: dice.Roll, other: dice.Roll | None, tabela: str, edge: st
     return data, words
 
 
+def _weighed(kind: str, data: Mapping[str, Any], weight: Weight | None) -> int:
+    """An event's weight as news: the one its procedure declared, or its kind's default
+    (companion.tables.weights)."""
+    return int(weight if weight is not None else default_weight(kind, data))
+
+
 @dataclass
 class Scratch:
     """Scratch space for one apply(): the RNG, the tables and the events emitted so far."""
@@ -48,18 +55,22 @@ class Scratch:
     events: list[Event] = field(default_factory=list)
 
     def say(self, text: str, visibility: Visibility = PUBLIC, kind: str = "relato",
-            **data: Any) -> None:
-        """Emit a plain event."""
-        self.events.append(Event(kind=kind, visibility=visibility, text=text, data=data))
+            weight: Weight | None = None, **data: Any) -> None:
+        """Emit a plain event (weighed as `weight`, or its kind's default)."""
+        self.events.append(Event(kind=kind, visibility=visibility, text=text, data=data,
+                                 weight=_weighed(kind, data, weight)))
 
     def tell(self, code: str, visibility: Visibility = PUBLIC, kind: str = "relato", *,
-             words: Mapping[str, Any] | None = None, **data: Any) -> None:
+             words: Mapping[str, Any] | None = None, weight: Weight | None = None,
+             **data: Any) -> None:
         """Emit an event narrated from tables/narracao/: its text is the template `code`
         ('viagem.avancou') rendered with `data` plus `words` (values only the text needs);
-        the event's data is `data` alone."""
+        the event's data is `data` alone. Its weight as news is `weight`, declared where the
+        rule is decided, or its kind's default (companion.tables.weights)."""
         text = self.tables.narration.render(code, {**data, **(words or {})})
         self.events.append(Event(kind=kind, visibility=visibility, text=text, data=data,
-                                 code=code, words=dict(words or {})))
+                                 code=code, words=dict(words or {}),
+                                 weight=_weighed(kind, data, weight)))
 
     def piece(self, cls: type[T]) -> T:
         """The typed rules piece `cls` (companion.tables.rulebook.piece)."""
@@ -69,7 +80,7 @@ class Scratch:
              visibility: Visibility = PUBLIC, edge: str | None = None,
              describe: Callable[[int], str] | None = None, low_is_good: bool = False,
              label: str | None = None, *, x_in_6: int | None = None,
-             **extra: Any) -> dice.Roll:
+             weight: Weight | None = None, **extra: Any) -> dice.Roll:
         """Roll for the rules and emit a `rolagem` event (its text: tables/narracao/dados.yaml
         `rolagem`, or `chance` for an X-in-6 check, `x_in_6`). `describe(total)` gives the
         row text.
@@ -81,21 +92,23 @@ class Scratch:
         data, words = _roll_data(rolled, other, tabela, edge, label,
                                  describe(rolled.total) if describe else resultado, extra)
         if x_in_6 is None:
-            self.tell("dados.rolagem", visibility, "rolagem", words=words, **data)
+            self.tell("dados.rolagem", visibility, "rolagem", words=words, weight=weight,
+                      **data)
         else:
             self.tell("dados.chance", visibility, "rolagem", words={**words, "x": x_in_6},
-                      **data)
+                      weight=weight, **data)
         return rolled
 
     def chance(self, x: int, tabela: str, yes: str, no: str,
                visibility: Visibility = PUBLIC, edge: str | None = None,
-               label: str | None = None, **extra: Any) -> bool:
+               label: str | None = None, weight: Weight | None = None,
+               **extra: Any) -> bool:
         """An X-in-6 check as its own rolagem event: happens on 1d6 ≤ x. Under an `edge`
         (a character's DESV or vantagem) two dice, and DESV keeps the higher (the worse)."""
         rolled = self.roll("1d6", tabela, visibility=visibility,
                            describe=lambda total: yes if total <= x else no,
                            edge=edge, low_is_good=True, label=label,
-                           chance=f"{x}:6", x_in_6=x, **extra)
+                           chance=f"{x}:6", x_in_6=x, weight=weight, **extra)
         return rolled.total <= x
 
 

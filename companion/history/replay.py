@@ -24,6 +24,7 @@ from companion.engine.procedures.weather import SESSION_START
 from companion.tables.errors import CommandRejected
 from companion.store.log import Log, StateDamaged, StoredCommand, StoredState, dumps
 from companion.tables.files import Tables
+from companion.tables.weights import KEY as WEIGHT
 
 UNDO = "desfazer"
 REPEAT = "repetir"  # the session answers it from the history: never stored, never applied
@@ -67,7 +68,12 @@ class Step:
 
 
 def _facts(event: Mapping[str, Any]) -> tuple[Any, ...]:
-    return (event["kind"], event["visibility"], json.loads(dumps(event["data"])))
+    """What an event says: its kind, who sees it, its data — without its weight as news (how
+    it is shown, not what happened: an event stored before weights says the same)."""
+    data = event["data"]
+    if isinstance(data, Mapping) and WEIGHT in data:
+        data = {key: value for key, value in data.items() if key != WEIGHT}
+    return (event["kind"], event["visibility"], json.loads(dumps(data)))
 
 
 def _same_saying(stored: Mapping[str, Any], event: Event) -> bool:

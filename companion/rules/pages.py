@@ -69,17 +69,6 @@ class RoundTexts:
 
 
 @dataclass(frozen=True)
-class News:
-    """One kind of news the last-result box shows before anything else (tables/paginas.yaml
-    `ultimo_resultado.noticias`): events rendered from one of `codigos` (tables/narracao/),
-    whose data has a key of `dados`, or whose data's `tabela` begins with one of `tabelas`."""
-
-    codigos: tuple[str, ...] = ()
-    dados: tuple[str, ...] = ()
-    tabelas: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
 class LastResultRules:
     """What the GM page's last-result box shows of a command's events, and `repetir` repeats
     (tables/paginas.yaml `ultimo_resultado`; companion.history.outcome ranks them, the server
@@ -87,10 +76,10 @@ class LastResultRules:
 
     linhas: int
     linhas_no_celular: int
-    nao_sao_resultado: tuple[str, ...]
-    noticias: tuple[News, ...]  # the news a GM must see first, the most needed first
-    checagem_de_encontro: str
-    prefixo_do_clima: str
+    nao_sao_resultado: tuple[str, ...]  # event kinds that are never a result
+    # the commands that ask a question (`tempo`, `estado`…): their answers open whole in the
+    # GM's answer panel and are never a result (`repetir` passes over them)
+    perguntas: tuple[str, ...] = ()
 
     def validate(self) -> None:
         require_at_least(self, 1, "linhas", "linhas_no_celular")
@@ -173,16 +162,6 @@ def load(tables: Tables) -> Pages:
     return found
 
 
-def _known_codes(tables: Tables, rules: LastResultRules) -> None:
-    """Every narration code `ultimo_resultado.noticias` names is one of tables/narracao/."""
-    codes = tables.narration.codes
-    for index, news in enumerate(rules.noticias):
-        for code in news.codigos:
-            if code not in codes:
-                raise TableError(tables.narration.render("conferencia.codigo_de_noticia", {
-                    "arquivo": FILE, "posicao": index, "codigo": code}))
-
-
 def _build(tables: Tables) -> Pages:
     """tables/paginas.yaml as typed values; modes, prompt kinds and options it names must
     exist (the modes of protocol.Mode, pedidos.yaml `nomes_pedidos` and `nomes_opcoes`), and every
@@ -207,7 +186,6 @@ def _build(tables: Tables) -> Pages:
         if not (die.startswith("d") and die[1:].isdigit() and int(die[1:]) > 1):
             raise TableError(tables.narration.render("tabelas.dado_invalido", {
                 "arquivo": FILE, "posicao": index, "dado": die}))
-    _known_codes(tables, raw.ultimo_resultado)
     return Pages(
         modes=dict(raw.modos),
         buttons={mode: tuple(Button(b.rotulo, b.comando) for b in buttons)

@@ -19,7 +19,7 @@ from companion.tables.files import LOADER, Tables
 
 DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
-WORDING = frozenset({"paginas", "rotulos_paginas", "frases", "voz", "fala", "relatorio",
+WORDING = frozenset({"paginas", "rotulos_paginas", "frases", "voz", "fala", "relatorio", "pesos",
                      "regras_tela"})  # words only
 MAX_SHOWN = 25  # changes told one by one; past that, one line says how many more
 # The path of a change of a whole file: stored as it is in the campaign's rule changes (and

@@ -28,7 +28,7 @@ from flask_socketio import SocketIO
 from companion.tables import protocol
 from companion.engine import State
 from companion.engine.dice import die_range
-from companion.history.outcome import CODE, ranked
+from companion.history.outcome import CODE, headline, ranked
 from companion.history.projection import StoredEvent
 from companion.rules.pages import PageTexts
 from companion.server import rooms
@@ -183,6 +183,9 @@ class FanOut:
                  self.view_states(state, viewers, self.session.tables).items()}
         if protocol.GM in viewers:
             self._send_result(fresh)
+        for viewer in viewers:
+            if viewer != protocol.GM:
+                self._send_headline(fresh, viewer)
         changes: dict[str, tuple[dict, list[str]]] = {}  # one message for every room it suits
         for viewer in viewers:
             saw = any(self.visible_to(e.visibility, viewer) for e in fresh)
@@ -193,18 +196,37 @@ class FanOut:
 
     def _send_result(self, fresh: list[StoredEvent]) -> None:
         """The GM page's last result of the events sent since the last views, ranked by the
-        server (companion.history.outcome): `resultado` `{"linhas": [events, the most needed
-        first], "total": n}` — the page shows as many lines as it has room for, and says how
-        many more the log has. Sent just before the GM's `estado` (nothing when there is
+        server (companion.history.outcome): `resultado` `{"linhas": [events, the headline
+        first, then the heaviest], "total": n}` (an answer to a question is never a
+        result) — the page shows as many lines as it has room for, and says how many more
+        the log has. Sent just before the GM's `estado` (nothing when there is
         nothing to show: the box keeps the last one)."""
         rules = self.session.tables.piece(PageTexts).ultimo_resultado
         stored = {event.seq: event for event in fresh}
-        best = ranked([{**event.wire(), CODE: event.code} for event in fresh], rules)
+        best = ranked([{**event.wire(), CODE: event.code} for event in fresh
+                       if event.command not in rules.perguntas], rules,
+                      tables=self.session.tables)
         if not best.lines:
             return
         lines = [self.projections.show(stored[line["seq"]], protocol.GM) for line in best.lines]
         self.socketio.server.emit("resultado", {"linhas": lines, "total": best.total},
                                   to=GM_ROOM, namespace=NAMESPACE)
+
+    def _send_headline(self, fresh: list[StoredEvent], viewer: str) -> None:
+        """A player's or the table screen's headline of the events sent since the last views:
+        the heaviest event it may see (companion.history.outcome.headline), in its own
+        numbering, as `manchete` `{"evento": event}` — nothing when it saw no result."""
+        rules = self.session.tables.piece(PageTexts).ultimo_resultado
+        seen = [event for event in fresh if self.visible_to(event.visibility, viewer)
+                and event.command not in rules.perguntas]
+        top = headline([{**event.wire(), CODE: event.code} for event in seen], rules,
+                       self.session.tables)
+        if top is None:
+            return
+        stored = next(event for event in seen if event.seq == top["seq"])
+        room = TABLE_ROOM if viewer == protocol.PUBLIC else viewer
+        self.socketio.server.emit("manchete", {"evento": self.projections.show(stored, viewer)},
+                                  to=room, namespace=NAMESPACE)
 
     def sync_view(self, viewer: str, saw: bool = False, view: dict | None = None,
                   changes: dict[str, tuple[dict, list[str]]] | None = None) -> dict:

@@ -85,11 +85,14 @@ class CommandGate:
                                                     result.code), result.params)
         events = [self.projections.show(e, client.viewer) for e in result.events
                   if self.visible_to(e["visibility"], client.viewer)]
-        # what the asker asked to read (a help text, a state dump: never a last result), for
-        # the page to show where its asker is looking
-        views = self.session.tables.piece(PageTexts).ultimo_resultado.nao_sao_resultado
-        return {"ok": True, "events": events,
-                "consulta": [e for e in events if e["kind"] in views]}
+        # what the asker asked to read (the answer to a question — `tempo`, `estado`,
+        # `registro`, `ajuda` — never a last result; `repetir`: the last game result again,
+        # headline first), for the page to show whole where its asker is looking
+        rules = self.session.tables.piece(PageTexts).ultimo_resultado
+        asked = events if result.repeated else [
+            e for e in events
+            if e["kind"] in rules.nao_sao_resultado or e.get("command") in rules.perguntas]
+        return {"ok": True, "events": events, "consulta": asked, "repetido": result.repeated}
 
     def _refusal_text(self, result: RunResult, viewer: str) -> str:
         """What the viewer reads of a refusal. The GM reads the engine's text. For a player, a

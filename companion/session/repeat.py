@@ -37,35 +37,39 @@ class Repeat:
         except CommandRejected as refused:
             return RunResult(False, error=refused.message, code=refused.code,
                              params=refused.params)
-        return RunResult(True, events=events)
+        return RunResult(True, events=events, repeated=True)
 
     def last_result(self, viewer: str) -> list[EventDict]:
-        """The last result `viewer` could see: of the newest command with an event it may see,
-        the events the GM page's last-result box shows (companion.history.outcome), among those
-        it may see; a command with nothing to show there (a help text, a state dump) is passed over
-        for the one before. As the GM reads them (a player's copies are their projection's:
-        the server's gate makes them)."""
+        """The last result `viewer` could see, its headline first: of the newest command with
+        an event it may see, the events the GM page's last-result box shows
+        (companion.history.outcome), among those it may see; a command with nothing to show
+        there (an answer to a question: `tempo`, `registro`, a help text, a state dump) is
+        passed over for the one before. As the GM reads them (a player's copies are their
+        projection's: the server's gate makes them)."""
         rules = self._rules.tables.piece(PageTexts).ultimo_resultado
         seen = None if protocol.is_gm(viewer) else [PUBLIC, *(
             [viewer] if protocol.is_player(viewer) else [])]
         with self._lock:
             before = self._log.last_seq() + 1
             while (found := self._log.newest_seen(before, seen)) is not None:
-                events = [e for e in self._log.events_of(found[1])
-                          if protocol.may_see(e["visibility"], viewer)]
+                seen_here = [e for e in self._log.events_of(found[1])
+                             if protocol.may_see(e["visibility"], viewer)]
+                events = [e for e in seen_here if e.get("command") not in rules.perguntas]
                 codes = self._log.narrations([e["seq"] for e in events])
                 events = [{**e, CODE: codes[e["seq"]].code} if e["seq"] in codes else e
                           for e in events]
-                chosen = outcome(events, rules)
+                chosen = outcome(events, rules, tables=self._rules.tables)
                 if chosen:
                     return self._as_the_gm_reads([e["seq"] for e in chosen])
-                before = min(e["seq"] for e in events)
+                before = min(e["seq"] for e in seen_here)
         return []
 
     def _as_the_gm_reads(self, seqs: list[int]) -> list[EventDict]:
         """Stored events as the GM reads them now (companion.history.projection: today's
-        wording)."""
+        wording), in the order given (the headline first)."""
         first, last = min(seqs), max(seqs)
         reader = Projection(GM, self._rules.tables, self._reader.quoted)
-        rows = self._reader.history_since(first - 1, limit=last - first + 1)
-        return [reader.show(event) for event in rows if event.seq in set(seqs)]
+        rows = {event.seq: event for event in self._reader.history_since(first - 1,
+                                                                          limit=last - first + 1)}
+        return [reader.show(rows[seq]) for seq in seqs if seq in rows]
+

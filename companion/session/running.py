@@ -21,6 +21,7 @@ from companion.session.subscribers import Subscribers
 from companion.session.undo import Undo
 from companion.store.log import NewEvent, dumps
 from companion.tables.errors import CommandRejected, CompanionError
+from companion.tables.weights import KEY as WEIGHT
 
 
 def describe(command: Command) -> str:
@@ -113,7 +114,8 @@ class Runner:
         state, events = apply(fresh_prompt_ids(journal.state, journal.prompts_issued), clean,
                               random.Random(dice), self._rules.tables)
         return journal.commit(clean.name, text,
-                              [NewEvent(e.kind, e.visibility, e.text, e.data, e.code, e.words)
+                              [NewEvent(e.kind, e.visibility, e.text,
+                                        {**e.data, WEIGHT: e.weight}, e.code, e.words)
                                for e in events],
                               args=args, actor=clean.actor, state=state, dice=dice, n=n,
                               house=house)

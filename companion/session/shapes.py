@@ -24,6 +24,7 @@ class RunResult:
     error: str | None = None
     code: str | None = None  # why, for the pages (companion.tables.protocol.REFUSAL_CODES)
     params: dict[str, Any] = field(default_factory=dict)  # the refusal's data (its code's)
+    repeated: bool = False  # `repetir`: the events are the last result again, headline first
 
     def to_json(self) -> dict[str, Any]:
         """The acknowledgement shape of the HTTP API and Socket.IO."""

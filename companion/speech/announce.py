@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Literal, Mapping, Sequence
 
 from companion.speech.config import ANSWER, SpeechConfig
+from companion.tables.weights import weight_of
 
 PUBLIC = "public"
 SILENCE = "silencio"  # the command that stops speech (it is itself never said)
@@ -71,13 +72,16 @@ class Place:
 def to_say(events: Iterable[Mapping[str, Any]], config: SpeechConfig,
            by_voice: bool = False) -> list[Said]:
     """The events of one batch that are announcements ({seq, visibility, kind, code?,
-    command}); with `by_voice`, every event of it is also the answer to what was said."""
+    command}); with `by_voice`, its headline (the heaviest event, the later on a tie:
+    companion.tables.weights) is also the answer to what was said."""
     said = []
-    for event in events:
-        if event.get("command") == SILENCE:
-            continue
+    events = [event for event in events if event.get("command") != SILENCE]
+    weights = [weight_of(event) for event in events]
+    answer = max(range(len(events)), key=lambda i: (weights[i], i)) if by_voice and events \
+        else None
+    for index, event in enumerate(events):
         kinds = {config.kind_of(event.get("code"), event["kind"])} - {None}
-        if by_voice:
+        if index == answer:
             kinds.add(ANSWER)
         if kinds:
             said.append(Said(event["seq"], event["visibility"], frozenset(kinds),

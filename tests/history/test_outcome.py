@@ -1,92 +1,73 @@
-"""The last result's ranking (companion.history.outcome, tables/paginas.yaml `ultimo_resultado`):
-the server sends it to the GM page and `repetir` repeats it; the news (an encounter that
-arrives, the light going out, a result table's row) come before the narration."""
+"""The last result's ranking (companion.history.outcome): each event's weight as news comes
+from the procedure that emitted it (data `peso`, companion.tables.weights); the headline is the
+heaviest event, the later one on a tie, and the others follow heaviest first. An event stored
+before weights is weighed by its narration code (tables/pesos.yaml) or its kind."""
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-import pytest
-
-from companion.history.outcome import CODE, outcome, ranked
+from companion.history.outcome import CODE, headline, outcome, ranked
 from companion.rules.pages import PageTexts
-from companion.tables.errors import TableError
 from companion.tables.files import Tables
-from tests.rules_helpers import changed_rules
+from companion.tables.weights import Weight, default_weight, weight_of
 
 
-def ev(seq: int, kind: str, text: str, data: dict | None = None, code: str | None = None
-       ) -> dict[str, Any]:
-    event = {"seq": seq, "kind": kind, "text": text, "data": data or {}, "visibility": "public"}
+def ev(seq: int, kind: str, text: str, weight: Weight | None = None, code: str | None = None,
+       **data: Any) -> dict[str, Any]:
+    if weight is not None:
+        data = {**data, "peso": int(weight)}
+    event = {"seq": seq, "kind": kind, "text": text, "data": data, "visibility": "public"}
     return {**event, CODE: code} if code else event
 
 
-def test_preamble_goes_and_a_table_row_leads(tables: Tables) -> None:
+def test_the_heaviest_leads_and_the_later_wins_a_tie(tables: Tables) -> None:
     rules = tables.piece(PageTexts).ultimo_resultado
     events = [
-        ev(1, "relato", "Dia 1, rodada 1 de 6.", {"dia": 1, "rodada": 1}),
-        ev(2, "rolagem", "Clima", {"tabela": "Clima", "total": 3, "resultado": "Sem mudança"}),
-        ev(3, "relato", "Clima: Ameno.", {"clima": "Ameno"}),
-        ev(4, "rolagem", "E", {"tabela": "Encontro aleatório", "total": 4, "chance": "1:6"}),
-        ev(5, "rolagem", "H", {"tabela": "Tabela H: Percalços", "total": 8, "resultado": "Lenha"}),
-        ev(6, "relato", "Teste de pânico para Ana."),
-        ev(7, "aviso", "Um dia sem descansar."),
-        ev(8, "relato", "Ana descansa: PV 8 → 8."),
-        ev(9, "estado", "Dia 1"),
+        ev(1, "relato", "Dia 1, rodada 1 de 6.", Weight.ROUTINE),
+        ev(2, "rolagem", "Clima", Weight.ROW),
+        ev(3, "aviso", "Ana recebe 1 ponto de exaustão.", Weight.HARM),
+        ev(4, "pedido", "Ana: teste de CON", Weight.PROMPT),
+        ev(5, "rolagem", "Tabela D", Weight.ROW),
+        ev(6, "relato", "O grupo avança.", Weight.ROUTINE),
+        ev(7, "estado", "Dia 1", Weight.FRAMING),
     ]
     best = ranked(events, rules)
-    assert [e["seq"] for e in best.lines] == [5, 7, 8] and best.total == 8
-    assert [e["seq"] for e in outcome(events, rules)] == [5, 7, 8]  # log order
-    hit = [ev(1, "rolagem", "E", {"tabela": "Encontro aleatório", "total": 1, "chance": "1:6"})]
-    only = [ev(1, "relato", "Clima: Ameno.", {"clima": "Ameno"})]
-    assert [e["seq"] for e in outcome(hit, rules)] == [1]
-    assert [e["seq"] for e in outcome(only, rules)] == [1]
+    assert [e["seq"] for e in best.lines] == [3, 5, 2] and best.total == 6
+    assert headline(events, rules)["seq"] == 3
+    assert [e["seq"] for e in outcome(events, rules, limit=1)] == [3]
+    assert headline([ev(1, "estado", "x", Weight.FRAMING)], rules) is None
 
 
-def test_explorar_shows_the_tabela_d_row_before_its_narration(tables: Tables) -> None:
+def test_an_arrival_beats_harm_and_darkness(tables: Tables) -> None:
     rules = tables.piece(PageTexts).ultimo_resultado
-    events = [
-        ev(3, "relato", "Dia 1, rodada 1 de 6.", {"dia": 1, "rodada": 1}),
-        ev(4, "rolagem", "Clima — 1d6 = 1", {"tabela": "Clima", "total": 1, "resultado": "x"}),
-        ev(5, "relato", "Clima: Quente e chuvoso.", {"clima": "Quente e chuvoso"}),
-        ev(6, "rolagem", "Encontro aleatório — 1d6 = 6: Nenhum encontro",
-           {"tabela": "Encontro aleatório", "total": 6, "chance": "1:6",
-            "resultado": "Nenhum encontro"}),
-        ev(7, "relato", "O grupo explora o hex atual, procurando PdIs e rastros.",
-           code="viagem.explora"),
-        ev(8, "rolagem", "Tabela D: Eventos — 1d8 = 1: Ponto de Interesse",
-           {"tabela": "Tabela D: Eventos", "total": 1, "resultado": "Ponto de Interesse"}),
-    ]
-    assert [e["seq"] for e in ranked(events, rules, 1).lines] == [8]
+    events = [ev(1, "aviso", "A tocha se apagou.", Weight.DARKNESS),
+              ev(2, "aviso", "Todos recebem 1 de exaustão.", Weight.HARM),
+              ev(3, "relato", "Aparecem 3 goblins.", Weight.ARRIVAL),
+              ev(4, "relato", "Turno 7.", Weight.ROUTINE)]
+    assert headline(events, rules)["seq"] == 3
+    assert [e["seq"] for e in ranked(events, rules).lines] == [3, 2, 1]
 
 
-def test_dormir_shows_the_arrival_before_the_dark(tables: Tables) -> None:
+def test_an_event_stored_before_weights_is_weighed_by_its_code_or_kind(tables: Tables) -> None:
+    """Old campaign files keep opening: an event without `peso` still has a weight."""
+    old_dark = ev(1, "aviso", "A tocha se apagou.", code="masmorra.luz_apagou", luz="tocha")
+    assert weight_of(old_dark, "masmorra.luz_apagou", tables) == Weight.DARKNESS
+    assert weight_of(ev(2, "pedido", "p")) == Weight.PROMPT
+    assert weight_of(ev(3, "rolagem", "r", tabela="Tabela D", resultado="Nada")) == Weight.ROW
+    assert weight_of(ev(4, "rolagem", "c", tabela="E", resultado="Não", chance="2:6")) \
+        == Weight.ROUTINE
+    assert weight_of(ev(5, "relato", "x", code="viagem.avanca"), tables=tables) \
+        == Weight.ROUTINE
+    assert default_weight("estado", {}) == Weight.FRAMING
     rules = tables.piece(PageTexts).ultimo_resultado
-    events = [
-        ev(8, "relato", "O grupo dorme 8 horas na masmorra.", {"horas": 8}),
-        ev(9, "rolagem", "Tabela B", {"tabela": "Tabela B: Percalços da Dungeon", "total": 3,
-                                      "resultado": "Nada"}),
-        ev(10, "aviso", "A tocha se apagou.", {"luz": "tocha"}, code="masmorra.luz_apagou"),
-        ev(11, "aviso", "Nenhuma luz acesa: escuridão total.", code="masmorra.escuridao_total"),
-        ev(12, "rolagem", "Tabela C", {"tabela": "Tabela C: Descansando na Dungeon", "total": 5,
-                                       "resultado": "Nenhum encontro.", "chance": "3:6"}),
-        ev(14, "aviso", "Encontro aleatório na hora 3 do sono.", {"hora": 3},
-           code="masmorra.encontro_no_sono"),
-        ev(17, "aviso", "Encontro! Os monstros chegam na sala onde os personagens estão.",
-           code="masmorra.encontro"),
-        ev(21, "aviso", "Os monstros chegam à sala do grupo na hora 3…", {"hora": 3},
-           code="masmorra.acordados"),
-    ]
-    best = ranked(events, rules)
-    assert [e["seq"] for e in best.lines] == [17, 21, 14]
-    assert 12 not in [e["seq"] for e in ranked(events, rules, 8).lines[:6]]  # a missed check
+    older = [ev(1, "relato", "Turno 7.", code="masmorra.turno"),
+             {**old_dark, "seq": 2}, ev(3, "relato", "Nada mais.")]
+    assert headline(older, rules, tables)["seq"] == 2
 
 
-def test_a_news_code_must_exist(tmp_path: Path) -> None:
-    """A news code that is no narration code is refused when the rules load (a typo would
-    silently never rank)."""
-    with pytest.raises(TableError, match="masmorra.chegada_x"):
-        changed_rules(tmp_path, "paginas.yaml", "masmorra.acordados]", "masmorra.chegada_x]")
+def test_every_code_in_the_table_of_old_weights_exists(tables: Tables) -> None:
+    from companion.tables.weights import stored_weights
+    assert set(stored_weights(tables)) <= set(tables.narration.codes)
 
 
 def test_a_region_die_that_never_gives_some_rows(tables: Tables) -> None:

@@ -194,8 +194,8 @@ def test_the_gm_s_spoken_question_about_the_clock_is_said_by_the_laptop(tables: 
 def test_the_spoken_clock_is_said_by_the_laptop_and_said_again_on_repetir(
         speaking_server: RunningServer) -> None:
     """Through the real server: the GM's spoken 'tempo' (GM-only, but tables/fala.yaml
-    respostas_publicas) is said by the laptop with its secrets off; a spoken 'repetir' says it
-    again; with the laptop off, the table screen does not say it (not in its numbering)."""
+    respostas_publicas) is said by the laptop with its secrets off; a spoken 'repetir' says the
+    last game result (the torch lit), not the answer; with the laptop off, the table screen does not say it (not in its numbering)."""
     gm = _peer(speaking_server, {"token": GM_TOKEN})
     table = _peer(speaking_server, {"papel": "mesa"}, pagina=True)
     try:
@@ -209,10 +209,14 @@ def test_the_spoken_clock_is_said_by_the_laptop_and_said_again_on_repetir(
         spoken = speech.config.spoken(answer["text"])
         speech.answered(asked, "tempo")
         assert speaker.wait_idle(20) and list(speaker.said).count(spoken) == 1
+        # `repetir` repeats the last GAME result (the torch lit), never an answer (issue 31)
         again = _run(gm, "repetir")
-        assert [e["seq"] for e in again] == [answer["seq"]]
+        assert answer["seq"] not in [e["seq"] for e in again]
+        assert again and {e["command"] for e in again} == {"luz"}
         speech.answered(again, "repetir")
-        assert speaker.wait_idle(20) and list(speaker.said).count(spoken) == 2
+        torch = speech.config.spoken(again[0]["text"])
+        assert speaker.wait_idle(20) and torch in list(speaker.said)
+        assert list(speaker.said).count(spoken) == 1
         ack = gm.sio.call("fala_preferencias", {"notebook": False}, timeout=5)
         assert ack["ok"] and ack["escolha"]["notebook"] is False
         speech.answered(_run(gm, "tempo"), "tempo")

@@ -20,6 +20,7 @@ from companion.engine.handlers import command
 from companion.engine.scratch import Scratch
 from companion.tables.errors import CommandRejected
 from companion.tables.prompt_names import PromptLabels
+from companion.tables.weights import Weight
 
 
 @command("nova_sessao")
@@ -35,7 +36,8 @@ def new_session_command(state: State, scratch: Scratch) -> State:
              "dono": names.get(p.character, p.character) if p.character else None}
             for p in state.prompts])
     ended, starting = state.session, state.session + 1
-    scratch.tell("campanha.ficha", GM, sessao=ended, registro=tally_dict(state.tally),
+    scratch.tell("campanha.ficha", GM, weight=Weight.FRAMING,
+                 sessao=ended, registro=tally_dict(state.tally),
                  words={"ficha": form_text(state, scratch.tables.narration, True)})
     place = current_region(state, scratch)
     scratch.tell("campanha.nova_sessao", PUBLIC, encerrada=ended, sessao=starting,

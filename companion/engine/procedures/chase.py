@@ -48,6 +48,7 @@ from companion.engine.validators import require_chance, require_dice
 from companion.tables.errors import CommandRejected
 from companion.tables.narration import Narrator
 from companion.tables.rulebook import InvalidValue, piece, require_at_least
+from companion.tables.weights import Weight
 
 FILE = "perseguicao"
 ALWAYS = "sempre"
@@ -191,7 +192,7 @@ def declare_flight(state: State, scratch: Scratch) -> State:
     name = arg(scratch, "personagem")
     roller = find_character(state, str(name)).id if name else None
     scratch.tell("perseguicao.fuga_declarada", personagem=roller)
-    scratch.tell("perseguicao.fuga_declarada_dica", GM, personagem=roller)
+    scratch.tell("perseguicao.fuga_declarada_dica", GM, weight=Weight.FRAMING, personagem=roller)
     party, foes = state.flight_speeds or (None, None)
     return replace(state, flight_speeds=None, chase=Chase(
         phase="declarada", roller=roller, party_speed=party, foe_speed=foes))
@@ -249,7 +250,7 @@ def _test_with_dc(state: State, scratch: Scratch, dc: int) -> State:
     test: the first answer counts); with no party the companion rolls the d20 in public."""
     spec = scratch.piece(ChaseRules).teste_de_fuga
     if not state.party:
-        rolled = scratch.roll(spec.dados, spec.nome, dc=dc,
+        rolled = scratch.roll(spec.dados, spec.nome, weight=Weight.ROUTINE, dc=dc,
                               describe=lambda total: spec.sucesso if total >= dc else spec.falha)
         return resolve(state, scratch, rolled.total >= dc)
     character = _roller(state, scratch)
@@ -342,7 +343,7 @@ def _after_point(state: State, scratch: Scratch, rules: ChaseRules, chase: Chase
                      fim="escaparam", regra=rules.escaparam)
         return replace(state, chase=None)
     if chase.score <= -end:
-        scratch.tell("perseguicao.alcancados", kind="aviso",
+        scratch.tell("perseguicao.alcancados", weight=Weight.ARRIVAL, kind="aviso",
                      words={"texto": rules.fim_alcancados}, fim="alcancados",
                      regra=rules.alcancados)
         return replace(state, chase=None)
@@ -383,7 +384,7 @@ def confirm_exhaustion(state: State, prompt: Prompt, answer: PromptAnswer,
     extra = int(prompt.context.get("turnos_extras", 1))
     amount = rules.exaustao_apos_limite * extra
     state, levels = exhaust_party(state, amount)
-    scratch.tell("perseguicao.exaustao", kind="aviso", words={"niveis": levels},
+    scratch.tell("perseguicao.exaustao", weight=Weight.HARM, kind="aviso", words={"niveis": levels},
                  exaustao=amount)
     state = _deprive(state, scratch, rules.privacao, extra)
     return _slow_down(state, scratch, rules.perda_de_velocidade, extra)
@@ -396,7 +397,7 @@ def _deprive(state: State, scratch: Scratch, cost: Privation, extra: int) -> Sta
         return state
     party = tuple(clamp_supplies(replace(c, food=c.food - food, water=c.water - water))
                   for c in state.party)
-    scratch.tell("perseguicao.privacao", kind="aviso", comida=food, agua=water)
+    scratch.tell("perseguicao.privacao", weight=Weight.HARM, kind="aviso", comida=food, agua=water)
     return replace(state, party=party)
 
 
@@ -406,11 +407,11 @@ def _slow_down(state: State, scratch: Scratch, loss: float, extra: int) -> State
     chase = state.chase
     if chase is None or chase.party_speed is None:
         scratch.tell("perseguicao.mais_lento")
-        scratch.tell("perseguicao.mais_lento_dica", GM)
+        scratch.tell("perseguicao.mais_lento_dica", GM, weight=Weight.FRAMING)
         return state
     slower = replace(chase, party_speed=max(0, round(chase.party_speed
                                                      * (1 - float(loss)) ** extra)))
-    scratch.tell("perseguicao.velocidade_reduzida", kind="aviso",
+    scratch.tell("perseguicao.velocidade_reduzida", weight=Weight.HARM, kind="aviso",
                  words={"antes": chase.party_speed,
                         "diferenca": speed_gap_text(scratch.tables.narration, slower)},
                  velocidade_grupo=slower.party_speed,

@@ -43,6 +43,7 @@ from companion.tables.errors import CommandRejected, TableError
 from companion.tables.narration import Narrator
 from companion.tables.rulebook import PIECES, InvalidValue, can_hold, held, piece, require_at_least
 from companion.tables.files import Tables
+from companion.tables.weights import Weight
 
 
 @dataclass(frozen=True)
@@ -235,12 +236,14 @@ def round_harm(state: State, scratch: Scratch, rounds: int) -> State:
                 continue
             before = character.hp
             character = clamp_supplies(replace(character, hp=character.hp - harm * rounds))
-            scratch.tell("condicoes.dano_por_rodada", kind="aviso", personagem=character.id,
+            scratch.tell("condicoes.dano_por_rodada", weight=Weight.HARM,
+                         kind="aviso", personagem=character.id,
                          dano=harm * rounds, condicao=text,
                          words={"nome": character.name, "curta": str(text).split(":")[0],
                                 "antes": before, "depois": character.hp,
                                 "palavra": _first_word(text)})
-            scratch.tell("condicoes.dano_por_rodada_dica", GM, personagem=character.id,
+            scratch.tell("condicoes.dano_por_rodada_dica", GM, weight=Weight.FRAMING,
+                         personagem=character.id,
                          condicao=text, words={"nome": character.name,
                                                "palavra": _first_word(text)})
         state = update_character(state, character)

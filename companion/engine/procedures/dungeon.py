@@ -45,6 +45,7 @@ from companion.engine.scratch import Scratch, arg
 from companion.engine.validators import require_chance, require_dice
 from companion.tables.errors import CommandRejected
 from companion.tables.rulebook import InvalidValue, piece, require_at_least
+from companion.tables.weights import Weight
 
 FILE = "masmorra"
 
@@ -241,7 +242,7 @@ def _say_darkness(state: State, scratch: Scratch) -> None:
     if is_dark(state):
         rules = scratch.piece(DungeonRules)
         level = rules.tabela_a.niveis[rules.escuridao.nivel].nome
-        scratch.tell("masmorra.escuridao", kind="aviso",
+        scratch.tell("masmorra.escuridao", weight=Weight.DARKNESS, kind="aviso",
                      words={"nivel": level, "regra": rules.escuridao.texto})
 
 
@@ -383,13 +384,14 @@ def _hour_rest(state: State, scratch: Scratch, rules: HourRest, resting: bool) -
     elif count == rules.turnos_por_hora:
         scratch.tell("masmorra.hora_de_descansar", kind="aviso",
                      words={"pontos": rules.exaustao})
-        scratch.tell("masmorra.hora_de_descansar_dica", GM)
+        scratch.tell("masmorra.hora_de_descansar_dica", GM, weight=Weight.FRAMING)
     return replace(state, dungeon=replace(state.dungeon, turns_since_rest=count))
 
 
 def _exhaust_party(state: State, scratch: Scratch, amount: int) -> State:
     state, levels = exhaust_party(state, amount)
-    scratch.tell("masmorra.sem_descanso", kind="aviso", words={"niveis": levels},
+    scratch.tell("masmorra.sem_descanso", weight=Weight.HARM,
+                 kind="aviso", words={"niveis": levels},
                  exaustao=amount)
     return state
 
@@ -402,11 +404,12 @@ def _arrival(state: State, scratch: Scratch) -> tuple[State, bool]:
     Also returns whether the monsters came into the party's room (the row's `na_sala`)."""
     arrival = scratch.piece(DungeonRules).chegada
     rows = arrival.linhas
-    rolled = scratch.roll(arrival.dados, arrival.nome, visibility=GM,
+    rolled = scratch.roll(arrival.dados, arrival.nome, weight=Weight.ARRIVAL, visibility=GM,
                           describe=lambda total: pick_row(rows, total).texto)
     row: ArrivalRow = pick_row(rows, rolled.total)
     if row.visibility == PUBLIC:
-        scratch.tell("masmorra.encontro", kind="aviso", words={"texto": row.texto})
+        scratch.tell("masmorra.encontro", weight=Weight.ARRIVAL, kind="aviso", encontro=row.texto,
+                     words={"texto": row.texto})
     surprise(scratch, row.visibility)
     return replace(state, dungeon=replace(state.dungeon, pending_encounter=False)), row.na_sala
 
@@ -478,12 +481,14 @@ def _sleep_hours(state: State, scratch: Scratch, hours: int) -> tuple[State, boo
         if not scratch.chance(checks.chance, checks.nome, checks.sim, checks.nao,
                               visibility=visibility, hora=hour, perigo=level):
             continue
-        scratch.tell("masmorra.encontro_no_sono", visibility, kind="aviso", hora=hour)
+        scratch.tell("masmorra.encontro_no_sono", visibility, weight=Weight.ARRIVAL,
+                     kind="aviso", hora=hour)
         state, in_room = _arrival(state, scratch)
         if not in_room:
-            scratch.tell("masmorra.sala_adjacente_no_sono", GM, hora=hour)
+            scratch.tell("masmorra.sala_adjacente_no_sono", GM, weight=Weight.ARRIVAL, hora=hour)
             continue
-        scratch.tell("masmorra.acordados", PUBLIC, kind="aviso", words={"horas": hours},
+        scratch.tell("masmorra.acordados", PUBLIC, weight=Weight.ARRIVAL,
+                     kind="aviso", words={"horas": hours},
                      hora=hour)
         return state, True
     return state, False
@@ -526,7 +531,8 @@ def monster(state: State, scratch: Scratch) -> State:
                      words={"monstros": [_monster_dict(m) for m in state.dungeon.monsters]})
         return state
     monsters = handlers[action](state.dungeon.monsters, name, str(arg(scratch, "sala", "") or ""))
-    scratch.tell("masmorra.monstros", GM, words={"acao": action, "nome": name},
+    scratch.tell("masmorra.monstros", GM, weight=Weight.ARRIVAL,
+                 words={"acao": action, "nome": name},
                  monstros=[_monster_dict(m) for m in monsters])
     return replace(state, dungeon=replace(state.dungeon, monsters=monsters))
 

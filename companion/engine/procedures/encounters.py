@@ -22,6 +22,7 @@ from companion.engine.terrain import TerrainNames, group_for
 from companion.engine.validators import require_chance, require_dice
 from companion.tables.errors import CommandRejected
 from companion.tables.rulebook import InvalidValue, piece
+from companion.tables.weights import Weight
 
 
 @dataclass(frozen=True)
@@ -240,14 +241,15 @@ def roll_encounter(state: State, scratch: Scratch) -> None:
     name = tables.table_name(region, scratch.piece(TerrainNames).names())
     rolled = scratch.roll(table.dados, name, visibility=visibility,
                           describe=lambda total: row_text(pick_row(table.linhas, total)),
-                          regiao=region)
+                          regiao=region, weight=Weight.ARRIVAL)
     row = pick_row(table.linhas, rolled.total)
     if isinstance(row, str) or row.quantidade is None:
         return
     what = row.texto
     count = scratch.roll(row.quantidade, tables.quantos, visibility=visibility,
                          describe=lambda total: f"{total} — {what}", regiao=region)
-    scratch.tell("encontros.aparecem", visibility, quantidade=count.total, encontro=what)
+    scratch.tell("encontros.aparecem", visibility, weight=Weight.ARRIVAL,
+                 quantidade=count.total, encontro=what)
 
 
 @command("encontro")

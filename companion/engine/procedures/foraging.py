@@ -35,6 +35,7 @@ from companion.engine.scratch import Scratch, arg
 from companion.engine.terrain import group_for
 from companion.engine.validators import require_chance, require_dice
 from companion.tables.rulebook import piece
+from companion.tables.weights import Weight
 
 GATHERINGS = ("forragear", "cacar", "pescar")  # Tabela E's columns (and casa.yaml colheita)
 
@@ -239,7 +240,7 @@ def accident(state: State, scratch: Scratch, who: tuple[str, ...],
     victim = find_character(state, who[0]) if who else None
     extra: dict[str, Any] = {} if victim is None else {"personagem": victim.id,
                                                          "quem": victim.name}
-    rolled = scratch.roll(spec.dados, spec.nome,
+    rolled = scratch.roll(spec.dados, spec.nome, weight=Weight.ROUTINE,
                           label=_label(scratch, spec.nome, victim) if victim and several
                           else None,
                           describe=lambda total: row_text(pick_row(spec.linhas, total)),
@@ -257,7 +258,8 @@ def accident(state: State, scratch: Scratch, who: tuple[str, ...],
     if row.condicao_temporaria is not None:
         lasting = conditions.timed(state, scratch, row.condicao_temporaria)
         hurt = conditions.add_lasting(hurt, lasting)
-        scratch.tell("viagem.condicao_temporaria", kind="aviso", personagem=hurt.id,
+        scratch.tell("viagem.condicao_temporaria", weight=Weight.HARM,
+                     kind="aviso", personagem=hurt.id,
                      condicao=lasting.text,
                      words={"nome": hurt.name,
                             "efeito": conditions.timed_text(
@@ -266,14 +268,14 @@ def accident(state: State, scratch: Scratch, who: tuple[str, ...],
         hurt = rest.add_condition(hurt, row.condicao)
     if row.dano is not None:
         hurt = clamp_supplies(replace(hurt, hp=hurt.hp - row.dano))
-        scratch.tell("viagem.dano", personagem=hurt.id,
+        scratch.tell("viagem.dano", weight=Weight.HARM, personagem=hurt.id,
                      words={"nome": hurt.name, "dano": row.dano, "pv": hurt.hp})
     if row.condicao is not None:
-        scratch.tell("viagem.condicao", kind="aviso", personagem=hurt.id,
+        scratch.tell("viagem.condicao", weight=Weight.HARM, kind="aviso", personagem=hurt.id,
                      words={"nome": hurt.name, "condicao": row.condicao,
                             "ate_ser_curado": row.ate_ser_curado})
         if row.ate_ser_curado:
-            scratch.tell("viagem.condicao_dica", GM, personagem=hurt.id,
+            scratch.tell("viagem.condicao_dica", GM, weight=Weight.FRAMING, personagem=hurt.id,
                          words={"nome": hurt.name})
     return update_character(state, hurt)
 
@@ -301,7 +303,7 @@ def craft(state: State, scratch: Scratch, who: tuple[str, ...]) -> State:
         character = find_character(state, character_id)
         mods = (modifier(character, spec.atributo, scratch.tables), row.modificador)
         expression = spec.dados + "".join(f"{m:+d}" for m in mods if m)
-        rolled = scratch.roll(expression, spec.nome,
+        rolled = scratch.roll(expression, spec.nome, weight=Weight.ROUTINE,
                               edge=edge_for(character, scratch.tables, state.minutes),
                               personagem=character.id, linha=row.nome,
                               describe=lambda total, c=character: narration.render(

@@ -18,6 +18,7 @@ from companion.engine.scratch import Scratch
 from companion.engine.validators import require_dice
 from companion.tables.errors import CommandRejected
 from companion.tables.rulebook import piece, require_at_least
+from companion.tables.weights import Weight
 
 
 MARCH_PROMPTS = ("marcha_forcada", "escolha_marcha")
@@ -97,7 +98,7 @@ def _owe_rest(state: State, scratch: Scratch, character: Character) -> State:
 def _take_exhaustion(state: State, scratch: Scratch, character: Character) -> State:
     gain = scratch.piece(ForcedMarch).exaustao
     tired = replace(character, exhaustion=character.exhaustion + gain)
-    scratch.tell("viagem.recebe_exaustao", personagem=character.id,
+    scratch.tell("viagem.recebe_exaustao", weight=Weight.HARM, personagem=character.id,
                  words={"nome": character.name, "pontos": gain, "exaustao": tired.exhaustion})
     return update_character(state, tired)
 

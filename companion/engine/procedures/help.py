@@ -25,6 +25,7 @@ from companion.engine.scratch import Scratch, actor_character
 from companion.tables.protocol import CommandRules
 from companion.tables.prompt_names import PromptLabels
 from companion.tables.files import Tables
+from companion.tables.weights import Weight
 
 
 def _asker_visibility(scratch: Scratch) -> str:
@@ -49,7 +50,8 @@ def help_command(state: State, scratch: Scratch) -> State:
     player = actor_character(scratch) is not None
     listed = commands_for(state, scratch.tables, player)
     mode = scratch.piece(CommandRules).modos.of(state.mode)
-    scratch.tell("comandos.ajuda", _asker_visibility(scratch), "ajuda", words={"nome_modo": mode},
+    scratch.tell("comandos.ajuda", _asker_visibility(scratch), "ajuda", weight=Weight.FRAMING,
+                 words={"nome_modo": mode},
                  modo=state.mode, comandos=[{"nome": n, "ajuda": t} for n, t in listed])
     return state
 
@@ -58,7 +60,7 @@ def help_command(state: State, scratch: Scratch) -> State:
 def silence_command(state: State, scratch: Scratch) -> State:
     """Speech stops (the server acts on the command's name); only the asker reads that it
     did (tables/narracao/comandos.yaml `silencio`)."""
-    scratch.tell("comandos.silencio", _asker_visibility(scratch), "aviso")
+    scratch.tell("comandos.silencio", _asker_visibility(scratch), "aviso", weight=Weight.FRAMING)
     return state
 
 
@@ -68,7 +70,7 @@ def state_command(state: State, scratch: Scratch) -> State:
     player = actor_character(scratch)
     viewer = protocol.player_key(player) if player else PUBLIC
     view = view_state(state, viewer, scratch.tables)
-    scratch.tell("comandos.estado", viewer, "estado", estado=view)
+    scratch.tell("comandos.estado", viewer, "estado", weight=Weight.FRAMING, estado=view)
     if player is None:
         gm_view = view_state(state, GM, scratch.tables)
         names = {c["id"]: c["nome"] for c in gm_view["grupo"]}
@@ -80,7 +82,8 @@ def state_command(state: State, scratch: Scratch) -> State:
         effects = _private_effects(gm_view, view)
         if effects:  # likewise: a brief panic effect with its rolled rounds, the player's
             words["efeitos_do_jogador"] = effects
-        scratch.tell("comandos.estado_mestre", GM, "estado", mestre=gm_view["mestre"],
+        scratch.tell("comandos.estado_mestre", GM, "estado", weight=Weight.FRAMING,
+                     mestre=gm_view["mestre"],
                      pedidos=gm_view["pedidos"], words=words)
     return state
 

@@ -18,6 +18,7 @@ from companion.engine.handlers import command
 from companion.engine.scratch import Scratch, arg
 from companion.tables.errors import CommandRejected
 from companion.tables.light_sources import LightRules, LightSource
+from companion.tables.weights import Weight
 
 
 def _tick(timers: tuple[Timer, ...], turns: int) -> tuple[tuple[Timer, ...], tuple[Timer, ...]]:
@@ -33,13 +34,14 @@ def tick_timers(state: State, scratch: Scratch, turns: int) -> State:
     spells, spells_over = _tick(state.dungeon.spells, turns)
     sources = scratch.piece(LightRules)
     for light in lights_out:
-        scratch.tell("masmorra.luz_apagou", kind="aviso",
+        scratch.tell("masmorra.luz_apagou", weight=Weight.DARKNESS, kind="aviso",
                      words={"texto": _light_spec(sources, light.name).apagou}, luz=light.name)
     for spell in spells_over:
-        scratch.tell("masmorra.magia_terminou", kind="aviso", magia=spell.name)
+        scratch.tell("masmorra.magia_terminou", weight=Weight.DARKNESS,
+                     kind="aviso", magia=spell.name)
     state = replace(state, dungeon=replace(state.dungeon, lights=lights, spells=spells))
     if lights_out and is_dark(state):
-        scratch.tell("masmorra.escuridao_total", kind="aviso")
+        scratch.tell("masmorra.escuridao_total", weight=Weight.DARKNESS, kind="aviso")
     return state
 
 
@@ -79,11 +81,12 @@ def _light_off(state: State, scratch: Scratch, source: str, spec: LightSource) -
     out = min(burning, key=lambda t: t.turns_left)
     lights = list(state.dungeon.lights)
     lights.remove(out)
-    scratch.tell("masmorra.luz_apagada", words={"nome": spec.nome, "restavam": out.turns_left},
+    scratch.tell("masmorra.luz_apagada", weight=Weight.DARKNESS,
+                 words={"nome": spec.nome, "restavam": out.turns_left},
                  luz=source)
     state = replace(state, dungeon=replace(state.dungeon, lights=tuple(lights)))
     if is_dark(state):
-        scratch.tell("masmorra.escuridao_total", kind="aviso")
+        scratch.tell("masmorra.escuridao_total", weight=Weight.DARKNESS, kind="aviso")
     return state
 
 

@@ -45,6 +45,7 @@ from companion.engine.validators import require_dice
 from companion.tables.errors import CommandRejected
 from companion.tables.rulebook import InvalidValue, piece
 from companion.tables.files import Tables
+from companion.tables.weights import Weight
 
 FILE = "panico"
 
@@ -219,7 +220,8 @@ def apply_panic_row(state: State, character: Character, scratch: Scratch) -> Sta
     row = panic_row(table.linhas, character.sanity)
     affliction = scratch.piece(AfflictionTable)
     card = {"cartao": row.cartao} if row.cartao and "{rodadas}" not in row.cartao else {}
-    scratch.tell("panico.tabela_j", _effect_seen(scratch, character), tabela=table.nome,
+    scratch.tell("panico.tabela_j", _effect_seen(scratch, character), weight=Weight.ROW,
+                 tabela=table.nome,
                  sanidade=character.sanity, resultado=row.texto, personagem=character.id, **card,
                  words={"efeito": row.efeito, "tabela_k": affliction.nome,
                         "dados_k": affliction.dados})
@@ -232,7 +234,8 @@ def _insanity(state: State, character: Character, row: PanicRow, scratch: Scratc
     if condition in character.conditions:
         return state
     seen = _effect_seen(scratch, character)
-    scratch.tell("panico.insanidade", seen, personagem=character.id, condicao=condition,
+    scratch.tell("panico.insanidade", seen, weight=Weight.HARM,
+                 personagem=character.id, condicao=condition,
                  words={"nome": character.name})
     kept = {k: v for k, v in character.condition_visibility.items() if k != condition}
     if seen != protocol.PUBLIC:
@@ -251,7 +254,7 @@ def _afflicted(state: State, character: Character, row: PanicRow, scratch: Scrat
                           personagem=character.id)
     gained = Affliction(pick_row(rows, rolled.total).nome,
                         scratch.piece(PanicVisibility).affliction_for(character))
-    scratch.tell("panico.aflicao", gained.visibility, personagem=character.id,
+    scratch.tell("panico.aflicao", gained.visibility, weight=Weight.HARM, personagem=character.id,
                  aflicao=gained.name, words={"nome": character.name})
     character = replace(character, afflictions=character.afflictions + (gained,))
     state = update_character(state, character)
@@ -275,6 +278,7 @@ def _brief(state: State, character: Character, row: PanicRow, scratch: Scratch) 
     narration = scratch.tables.narration
     seen = _effect_seen(scratch, character)
     rolled = scratch.roll(str(row.duracao), scratch.piece(PanicTable).nome_duracao,
+                          weight=Weight.ROUTINE,
                           visibility=seen, describe=lambda total: narration.render(
                               "panico.duracao", {"efeito": row.nome, "rodadas": total}),
                           personagem=character.id)
@@ -282,7 +286,7 @@ def _brief(state: State, character: Character, row: PanicRow, scratch: Scratch) 
     if row.cartao:
         rounds = narration.render("panico.rodadas", {"rodadas": rolled.total})
         card = {"cartao": row.cartao.replace("{rodadas}", rounds)}
-    scratch.tell("panico.breve", seen, personagem=character.id, efeito=row.nome,
+    scratch.tell("panico.breve", seen, weight=Weight.HARM, personagem=character.id, efeito=row.nome,
                  rodadas=rolled.total, words={"nome": character.name}, **card)
     lasting = Lasting(text=str(row.nome), until=state.minutes + 1, since=state.minutes,
                       rounds=rolled.total, visibility=seen)
@@ -307,7 +311,8 @@ def _attribute_damage(state: State, character: Character, row: PanicRow,
         private[attribute] = private.get(attribute, 0) + amount
     total = damage[attribute] if seen != protocol.PUBLIC \
         else damage[attribute] - private.get(attribute, 0)
-    scratch.tell("panico.dano_atributo", seen, personagem=character.id, atributo=attribute,
+    scratch.tell("panico.dano_atributo", seen, weight=Weight.HARM,
+                 personagem=character.id, atributo=attribute,
                  dano=amount, words={"nome": character.name, "total": total})
     return update_character(state, replace(character, attribute_damage=damage,
                                            private_damage=private))
@@ -347,11 +352,13 @@ def _daily_harm(character: Character, row: ExhaustionRow, name: str,
     harm = row.dano_diario
     assert harm is not None
     attribute = harm.atributo
-    rolled = scratch.roll(harm.dados, name, resultado=row.texto, personagem=character.id,
+    rolled = scratch.roll(harm.dados, name, weight=Weight.ROUTINE,
+                          resultado=row.texto, personagem=character.id,
                           quem=character.name)
     damage = dict(character.attribute_damage)
     damage[attribute] = damage.get(attribute, 0) + rolled.total
-    scratch.tell("panico.dano_exaustao", personagem=character.id, atributo=attribute,
+    scratch.tell("panico.dano_exaustao", weight=Weight.HARM,
+                 personagem=character.id, atributo=attribute,
                  dano=rolled.total, words={"nome": character.name,
                                            "exaustao": character.exhaustion})
     return replace(character, attribute_damage=damage)

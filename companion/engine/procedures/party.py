@@ -28,6 +28,7 @@ from companion.engine.handlers import command
 from companion.engine.scratch import Scratch, arg
 from companion.tables.errors import CommandRejected
 from companion.tables.rulebook import InvalidValue, piece
+from companion.tables.weights import Weight
 
 FILE = "personagem"
 # Field said at the table → (Character attribute, limit key in limites_personagem).
@@ -236,7 +237,7 @@ def _create(state: State, name: str, changes: dict[str, int], scratch: Scratch) 
 
 def _change(state: State, character: Character, changes: dict[str, int], scratch: Scratch) -> State:
     if not changes:
-        scratch.tell("personagem.ficha", PUBLIC, personagem=character.id,
+        scratch.tell("personagem.ficha", PUBLIC, weight=Weight.FRAMING, personagem=character.id,
                      words={"ficha": _summary(scratch, character)})
         return state
     if character.sheet_unset:  # its first sheet: as at creation, a value alone sets both
@@ -249,9 +250,19 @@ def _change(state: State, character: Character, changes: dict[str, int], scratch
     labels = scratch.piece(SheetLabels)
     _check_maxima(updated, labels)
     scratch.tell("personagem.mudou", PUBLIC, personagem=character.id, campos=changes,
+                 weight=sheet_change_weight(character, updated),
                  words={"nome": character.name,
                         "ditos": [(labels.of(key), value) for key, value in changes.items()]})
     return update_character(state, updated)
+
+
+def sheet_change_weight(before: Character, after: Character) -> Weight:
+    """A change of a sheet weighs as harm when it hurts (fewer PV or less Sanity, more
+    exhaustion or attribute damage), as routine bookkeeping otherwise."""
+    hurt = (after.hp < before.hp or after.sanity < before.sanity
+            or after.exhaustion > before.exhaustion
+            or sum(after.attribute_damage.values()) > sum(before.attribute_damage.values()))
+    return Weight.HARM if hurt else Weight.ROUTINE
 
 
 def _as_created(changes: dict[str, int], limits: CharacterLimits) -> dict[str, int]:
@@ -279,7 +290,7 @@ def _change_by(state: State, character: Character, deltas: dict[str, int],
                limits: CharacterLimits, scratch: Scratch) -> State:
     """`relativo`: each field changes by the amount given; results clamp (see the docstring)."""
     if not deltas:
-        scratch.tell("personagem.ficha", PUBLIC, personagem=character.id,
+        scratch.tell("personagem.ficha", PUBLIC, weight=Weight.FRAMING, personagem=character.id,
                      words={"ficha": _summary(scratch, character)})
         return state
     before = {key: _current(character, key) for key in {*deltas, *_paired(deltas)}}
@@ -303,6 +314,7 @@ def _change_by(state: State, character: Character, deltas: dict[str, int],
               "nota": notes.get(key, (None, None))[0], "limite": notes.get(key, (None, None))[1]}
              for key in after]
     scratch.tell("personagem.mudou_relativo", PUBLIC, personagem=character.id, campos=after,
+                 weight=sheet_change_weight(character, updated),
                  antes={key: before[key] for key in after}, relativo=True,
                  words={"nome": character.name, "linhas": lines})
     return update_character(state, updated)

@@ -27,6 +27,7 @@ from companion.engine.scratch import Scratch, actor_character, arg
 from companion.tables.errors import CommandRejected
 from companion.engine.procedures.party import whole_number
 from companion.tables.prompt_names import PromptLabels
+from companion.tables.weights import Weight
 
 
 
@@ -235,7 +236,8 @@ def _by_roll(state: State, prompt: Prompt, scratch: Scratch) -> PromptAnswer:
         """The roll's `resultado`: the total with the modifier, against the DC if any."""
         return scratch.tables.narration.render("pedidos.resultado_rolado", {
             "natural": total, "modificador": prompt.modifier, "dc": prompt.dc})
-    rolled = scratch.roll(prompt.dice, name, visibility=prompt_visibility(prompt), edge=edge,
+    rolled = scratch.roll(prompt.dice, name, weight=Weight.ROUTINE,
+                          visibility=prompt_visibility(prompt), edge=edge,
                           label=label, describe=shown,
                           low_is_good=bool(prompt.context.get("rolar_abaixo")),
                           pedido=prompt.id, personagem=prompt.character,

@@ -27,6 +27,7 @@ from companion.engine.handlers import command
 from companion.engine.scratch import Scratch, actor_character, arg
 from companion.engine.view import view_state
 from companion.tables.light_sources import LightRules
+from companion.tables.weights import Weight
 
 
 def asker(scratch: Scratch) -> str:
@@ -50,7 +51,7 @@ def time_question(state: State, scratch: Scratch) -> State:
         answer["viagem"] = _travel_clock(state, scratch)
     if state.chase is not None:
         answer["perseguicao"] = _chase_clock(state.chase, scratch)
-    scratch.tell("perguntas.tempo", asker(scratch), **answer)
+    scratch.tell("perguntas.tempo", asker(scratch), weight=Weight.FRAMING, **answer)
     return state
 
 
@@ -101,5 +102,6 @@ def character_question(state: State, scratch: Scratch) -> State:
     viewer = asker(scratch)
     shown = next(c for c in view_state(state, viewer, scratch.tables)["grupo"]
                  if c["id"] == character.id)
-    scratch.tell("perguntas.ficha", viewer, "estado", personagem=character.id, ficha=shown)
+    scratch.tell("perguntas.ficha", viewer, "estado", weight=Weight.FRAMING,
+                 personagem=character.id, ficha=shown)
     return state

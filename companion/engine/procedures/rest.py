@@ -68,6 +68,7 @@ from companion.engine.scratch import Scratch, arg
 from companion.engine.validators import require_chance, require_dice
 from companion.tables.errors import CommandRejected
 from companion.tables.rulebook import piece
+from companion.tables.weights import Weight
 
 
 @dataclass(frozen=True)
@@ -313,6 +314,7 @@ def _lose_rations(state: State, scratch: Scratch, expression: str,
                   row: MishapRow) -> tuple[State, tuple[Test, ...]]:
     narration = scratch.tables.narration
     rolled = scratch.roll(expression, scratch.piece(HouseRest).racoes_perdidas,
+                          weight=Weight.ROUTINE,
                           describe=lambda total: narration.render(
                               "descanso.racoes_devoradas", {"racoes": total}))
     party = list(state.party)
@@ -324,9 +326,9 @@ def _lose_rations(state: State, scratch: Scratch, expression: str,
         party[richest] = replace(party[richest], food=party[richest].food - 1)
         lost += 1
     if lost < rolled.total:
-        scratch.tell("descanso.racoes_faltaram", kind="aviso", words={"perdidas": lost})
+        scratch.tell("descanso.racoes_faltaram", weight=Weight.HARM, kind="aviso", perdidas=lost)
     else:
-        scratch.tell("descanso.racoes_perdidas", words={"perdidas": lost})
+        scratch.tell("descanso.racoes_perdidas", weight=Weight.HARM, perdidas=lost)
     return replace(state, party=tuple(party)), ()
 
 
@@ -378,7 +380,7 @@ def _encounter_now(state: State, scratch: Scratch) -> tuple[State, tuple[Test, .
     """An encounter interrupts the rest. Travel: roll the region's table. Dungeon: flag it;
     the sleep rolls where it arrives, and only an arrival in the party's room interrupts."""
     if state.dungeon.active:
-        scratch.tell("descanso.encontro_masmorra", GM, kind="aviso")
+        scratch.tell("descanso.encontro_masmorra", GM, weight=Weight.ARRIVAL, kind="aviso")
         return replace(state, dungeon=replace(state.dungeon, pending_encounter=True)), ()
     encounters.roll_encounter(state, scratch)
     secret = encounters.encounter_visibility(scratch) != PUBLIC
@@ -391,20 +393,23 @@ def _damage_all(state: State, scratch: Scratch, amount: int,
         state = update_character(state, clamp_supplies(
             replace(character, hp=character.hp - amount)))
     if state.party:
-        scratch.tell("descanso.dano_todos", words={"dano": amount})
+        scratch.tell("descanso.dano_todos", weight=Weight.HARM, words={"dano": amount})
     return state, ()
 
 
 def _condition_all(state: State, scratch: Scratch, text: str,
                    row: MishapRow) -> tuple[State, tuple[Test, ...]]:
+    new = any(text not in character.conditions for character in state.party)
     for character in state.party:
         state = update_character(state, add_condition(character, text))
     if state.party:
         cured = conditions.lasts_until_cured(scratch.tables, text)
-        scratch.tell("descanso.condicao_todos", kind="aviso", condicao=text,
+        # harm when someone gains it; a condition they all had already: routine (the row says it)
+        scratch.tell("descanso.condicao_todos", weight=Weight.HARM if new else Weight.ROUTINE,
+                     kind="aviso", condicao=text,
                      words={"ate_a_cura": cured})
         if cured:
-            scratch.tell("descanso.condicao_todos_dica", GM, condicao=text)
+            scratch.tell("descanso.condicao_todos_dica", GM, weight=Weight.FRAMING, condicao=text)
     return state, ()
 
 
@@ -419,7 +424,8 @@ def _timed_condition(state: State, scratch: Scratch, value: conditions.TimedCond
     lasting = conditions.timed(state, scratch, value)
     party = tuple(conditions.add_lasting(c, lasting) for c in state.party)
     if party:
-        scratch.tell("descanso.condicao_temporaria", kind="aviso", condicao=lasting.text,
+        scratch.tell("descanso.condicao_temporaria", weight=Weight.HARM,
+                     kind="aviso", condicao=lasting.text,
                      rodadas=value.rodadas, dias=value.dias,
                      words={"texto": conditions.timed_text(scratch.tables.narration, lasting, value)})
     return replace(state, party=party), ()
@@ -451,11 +457,11 @@ def _lose_item(state: State, scratch: Scratch, name: str,
         return state, ()
     loser = people[0]
     if len(people) > 1:
-        rolled = scratch.roll(f"1d{len(people)}", name,
+        rolled = scratch.roll(f"1d{len(people)}", name, weight=Weight.ROUTINE,
                               describe=lambda total: people[total - 1].name)
         loser = people[rolled.total - 1]
-    scratch.tell("descanso.perde_item", kind="aviso", personagem=loser.id,
-                 words={"nome": loser.name})
+    scratch.tell("descanso.perde_item", weight=Weight.HARM, kind="aviso", personagem=loser.id,
+                 perdidas=1, words={"nome": loser.name})
     return state, ()
 
 
@@ -494,7 +500,8 @@ def _consume(state: State, scratch: Scratch,
                                                ("agua", character.water, use.agua))
                  if have < need]
         if short:
-            scratch.tell("descanso.sem_suprimentos", kind="aviso", personagem=character.id,
+            scratch.tell("descanso.sem_suprimentos", weight=Weight.HARM,
+                         kind="aviso", personagem=character.id,
                          sem_beneficios=strict, words={"nome": character.name, "faltam": short})
             if strict:
                 hungry.append(character.id)
@@ -520,7 +527,7 @@ def apply_benefits(state: State, scratch: Scratch, character_id: str) -> State:
     healed = 0
     if character.level > 0:
         rolled = scratch.roll(f"{character.level}{_hit_die(scratch.piece(HouseRest), character)}",
-                              rules.dados_de_vida,
+                              rules.dados_de_vida, weight=Weight.ROUTINE,
                               edge=edge_for(character, scratch.tables, state.minutes),
                               personagem=character.id, quem=character.name,
                               describe=lambda total: narration.render(
@@ -589,7 +596,8 @@ def mishap_test_answered(state: State, prompt: Prompt, answer: PromptAnswer,
         scratch.tell("descanso.percalco_passou", personagem=character.id, sucesso=True,
                      words=words)
     else:
-        scratch.tell("descanso.percalco_falhou", kind="aviso", personagem=character.id,
+        scratch.tell("descanso.percalco_falhou", weight=Weight.HARM,
+                     kind="aviso", personagem=character.id,
                      sucesso=False, words=words)
     return state
 
@@ -606,7 +614,7 @@ def watch_command(state: State, scratch: Scratch) -> State:
         scratch.tell("descanso.vigia_atual", PUBLIC, vigia=current.id if current else None,
                      words={"nome": current.name if current else None, "escolhido": chosen})
         if current is not None:
-            scratch.tell("descanso.vigia_dica", GM)
+            scratch.tell("descanso.vigia_dica", GM, weight=Weight.FRAMING)
         return state
     character = find_character(state, str(name))
     scratch.tell("descanso.vigia_escolhido", PUBLIC, vigia=character.id,

@@ -69,6 +69,7 @@ from companion.tables.protocol import spoken_name
 from companion.tables.errors import CommandRejected
 from companion.tables.narration import Narrator
 from companion.tables.rulebook import InvalidValue, piece
+from companion.tables.weights import Weight
 
 
 @dataclass(frozen=True)
@@ -322,7 +323,7 @@ def _day_without_rest(state: State, scratch: Scratch) -> State:
     gain = scratch.piece(rest.RestRules).dia_sem_descanso
     state, levels = exhaust_party(state, gain)
     if state.party:
-        scratch.tell("viagem.dia_sem_descanso", kind="aviso",
+        scratch.tell("viagem.dia_sem_descanso", weight=Weight.HARM, kind="aviso",
                      words={"pontos": gain, "niveis": levels})
     return state
 

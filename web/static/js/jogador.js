@@ -84,6 +84,15 @@ function open() {
     onState: (newState) => { loaded = true; collecting = false; render(newState); older.check(); },
     onRefused: refused,
   });
+  // the server's headline of each command for this player (the heaviest news they may see)
+  conn.socket.on("manchete", (data) => {
+    const top = data && data.evento;
+    if (!top || typeof top.text !== "string") return;
+    const line = $("#headline");
+    line.textContent = top.text;
+    line.dataset.seq = String(top.seq ?? "");
+    line.hidden = false;
+  });
   conn.socket.on("lugar_liberado", released);
   conn.socket.on("entrada_pendente", atTheDoor);
   conn.socket.on("entrada_recusada", turnedAway);

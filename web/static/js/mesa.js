@@ -25,6 +25,19 @@ const conn = connect({
   },
   onState: render,
 });
+// The server's headline of each command for this screen (the heaviest news the table may see:
+// companion/history/outcome.py) leads the latest results, in its own style.
+conn.socket.on("manchete", (data) => {
+  const top = data && data.evento;
+  if (!top) return;
+  const at = latest.findIndex((e) => e.seq === top.seq);
+  if (at >= 0) latest.splice(at, 1);
+  latest.unshift(top);
+  latest.length = Math.min(latest.length, LATEST);
+  fill($("#latest"), latest.map((e) => renderEvent(e, namesOf(state))));
+  const first = $("#latest").firstElementChild;
+  if (first) first.classList.add("headline-news");
+});
 
 /** The player URL, allowed to break only before its path ("http://host:port" / "/jogador"). */
 function showUrl(url) {

@@ -99,13 +99,16 @@ async function run(text, show = showError) {
   if (ack.ok) {
     clearErrors();
     showAnswer(asList(ack.consulta));
+    // `repetir`: the last game result again, headline first, in its box too
+    if (ack.repetido) showLastResult(asList(ack.events), asList(ack.events).length);
   } else {
     show(sentence(ack.error || label("conexao.comando_recusado")), ack);
   }
   return ack;
 }
 
-/** What the GM asked to read (the acknowledgement's `consulta`: a help text, a state dump)
+/** What the GM asked to read (the acknowledgement's `consulta`: the whole answer to a
+ * question — `tempo`, `estado`, `registro`, `ajuda` — or, for `repetir`, the last game result)
  * opens right above the command box, where the GM is looking; any other accepted command
  * closes it. */
 function showAnswer(views) {
@@ -152,7 +155,8 @@ $("#command-error-close").addEventListener("click", () => {
  * many more the log has. Tapping it scrolls to the log. */
 function showLastResult(ranked, total) {
   const box = $("#last-result");
-  const lines = ranked.slice(0, maxLines(PHONE.matches)).sort((a, b) => Number(a.seq) - Number(b.seq));
+  // in the server's order: the headline (the heaviest news) first
+  const lines = ranked.slice(0, maxLines(PHONE.matches));
   const more = total - lines.length;
   fill(box, lines.map(resultLine), more > 0 && lines.length
     ? el("div", { class: "more", text: label("mestre.mais_no_registro", { n: more }) }) : null);
