@@ -7,6 +7,13 @@ with the RNG of its dice key (`Random(dice)`; a log from before stored history d
 the command's number), undone commands at their time too, and each `desfazer` going back to the
 state before the command it undid. Before each command the state's next prompt id is moved past
 every id the log had issued (`fresh_prompt_ids`), as the live session does.
+
+The stored log is the truth of what happened (DESIGN.md: campaign files across releases): a
+command the old release accepted is never refused here for a prompt that waits (today's rules
+may hold the group where the old ones did not: it runs as the log shows, the prompt waiting
+on); a prompt today's rules ask that the log never had is settled as the log shows
+(companion.history.settle); the weather the table was told stays the table's. Each such command
+is a difference (`Step.differs`), told to the GM by a migration and listed by `verificar`.
 """
 from __future__ import annotations
 
@@ -154,7 +161,7 @@ def run(log: Log, tables: Tables, seed: str, start: State | None = None,
             after, events, settled = done.state, list(events) + list(done.events), done.settled
         if stored.name not in READ_ONLY:  # a view changes nothing: nothing to undo
             before[stored.n] = state
-        state = codec.normalized(after)
+        state = codec.normalized(settle.as_logged(after, kept))
         same = [_facts(e) for e in kept] == [
             _facts({"kind": e.kind, "visibility": e.visibility, "data": e.data}) for e in events]
         yield Step(stored, state, tuple(events),

@@ -155,3 +155,24 @@ def numbered_as_logged(before: State, after: State,
 def prompt_kind_name(tables: Tables, kind: str) -> str:
     """How people call a prompt kind (tables/pedidos.yaml)."""
     return prompt_name(tables, kind)
+
+
+def logged_weather(kept: Sequence[Mapping[str, Any]]) -> int | None:
+    """The weather row the command's stored events said last (a `clima` line with its row;
+    None: they said none)."""
+    row = None
+    for event in kept:
+        data = event.get("data")
+        if isinstance(data, dict) and "clima" in data and isinstance(data.get("linha"), int):
+            row = data["linha"]
+    return row
+
+
+def as_logged(state: State, kept: Sequence[Mapping[str, Any]]) -> State:
+    """The state after a command run again, with the facts its stored events state taken as
+    the truth where today's run says otherwise: the weather the table was told (a rule fixed
+    since may have rolled the weather once more before it; the table's weather goes on)."""
+    row = logged_weather(kept)
+    if row is None or state.travel.weather_row == row:
+        return state
+    return replace(state, travel=replace(state.travel, weather_row=row))

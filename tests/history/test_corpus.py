@@ -40,17 +40,15 @@ READ_DIFFERENTLY = {
         16: "issue 17, 3: a character's own Tabela E/F roll names them (personagem, quem)",
         18: "issue 17, 12: a character's own roll (hit dice) says who rolled (quem)",
         21: "issue 26, 3: a dungeon entered opens its round first: weather and encounter, once "
-            "(the weather it rolls is the party's from then on)",
+            "(the next weather the table was told, at 33, is the table's again)",
         29: "issue 17, 6: a panic's effect is its player's and the GM's (Tabela J visibility)",
         31: "issue 26, 3: the session's tally counts the dice of that round",
         32: "issue 26, 3: the round the dungeon began was rolled then: the advance goes on in it",
-        33: "issue 26, 3: the weather rolled at 21 (Ameno e tempestuoso)",
-        34: "issue 26, 3: the weather rolled at 21",
         35: "issue 28: a secret rest encounter waits for the GM's reveal ('Interromper o "
             "descanso?'): settled as the log shows (sim: the players' interruption tests)",
         36: "issue 17, 12: the hit dice roll says who rolled (quem)",
-        38: "issue 26, 3 and 12: the weather rolled at 21; 'nas Colinas'",
-        39: "issue 26, 3: the dungeon entered at the start of day 3's round 1 opens it first",
+        39: "issue 26, 3: the dungeon entered at the start of day 3's round 1 opens it first "
+            "(its weather roll is the last the party had)",
     },
     "9f476c4": {},
     "18448ed": {},
@@ -58,7 +56,7 @@ READ_DIFFERENTLY = {
 # The facts those commands change at the end of the evening: (viewer or "*", fact) → today's.
 FACTS_TODAY: dict[str, dict[tuple[str, str], Any]] = {
     "cc1ef7b": {
-        ("*", "clima"): "Ameno e tempestuoso",  # 21: the weather rolled entering the dungeon
+        ("*", "clima"): "Ameno e tempestuoso",  # 39: the weather rolled entering the dungeon
         ("*", "hora"): "0h20",  # 32, 38, 39 (issue 26, 3): round 6 ends at 0h00, 2 turns later
         ("gm", "perdido"): True,  # f8aad45: a party lost outside stays lost in a dungeon
         # 29 (8401f9d, issue 17, 6): a panic's Wisdom damage is its player's and the GM's

@@ -398,7 +398,7 @@ def test_the_previous_release_campaign_over_http(tmp_path: Path) -> None:
          "--host", "127.0.0.1", "--gm-token", "token-do-mestre-fixo"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
     try:
-        read_until(server, "/mestre")
+        read_until(server, "/mestre", 60)  # the migration first, on a shared machine
         answer = requests.get(f"http://127.0.0.1:{port}/api/state", timeout=10,
                               headers={"Authorization": "Bearer token-do-mestre-fixo"})
         assert answer.status_code == 200
