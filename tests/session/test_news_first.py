@@ -60,7 +60,8 @@ def darker(before: State, after: State) -> bool:
                      and not after.dungeon.spells)
 
 
-def oracle(event: Event, hurt: set[str], new_prompts: set[int], dark: bool = False) -> int:
+def oracle(event: Event, hurt: set[str], new_prompts: set[int], dark: bool = False,
+           tired: bool = False) -> int:
     """What the event is, from its data and the state around it."""
     data = event.data
     if data.get("encontro") or (event.kind == "rolagem" and "regiao" in data
@@ -72,11 +73,18 @@ def oracle(event: Event, hurt: set[str], new_prompts: set[int], dark: bool = Fal
         return HARM
     if event.kind != "rolagem" and isinstance(data.get("perdidas"), int) and data["perdidas"]:
         return HARM  # supplies gone (rations the pests ate, an item lost)
+    if "sem_beneficios" in data:
+        return HARM  # a character went without food or water (supplies gone, rest lost)
+    if event.kind != "rolagem" and isinstance(data.get("dano"), int) and data["dano"] > 0:
+        return HARM  # damage dealt (a rest may heal more than it in the same command)
     if event.kind != "rolagem" and data.get("condicao") and hurt:
         return HARM  # a condition on the whole party
     if dark and event.kind == "aviso" and not data.get("personagem") \
             and not {"chance", "pedido", "encontro", "hora"} & set(data):
         return DARK
+    if tired and event.kind == "aviso" and not data.get("personagem") \
+            and not {"chance", "pedido", "encontro", "hora", "luz"} & set(data):
+        return HARM  # the whole party's exhaustion (no rest for an hour, for a day)
     if event.kind == "pedido" and isinstance(data.get("pedido"), Mapping) \
             and data["pedido"].get("id") in new_prompts:
         return PROMPT
@@ -97,7 +105,9 @@ def check(tables: Tables, line: str, before: State, after: State, events: list[E
         seen = [e for e in events if protocol.may_see(e.visibility, viewer)
                 and e.kind not in rules.nao_sao_resultado]
         dark = darker(before, after)
-        classes = [oracle(e, hurt, new_prompts, dark) for e in seen]
+        tired = any(now.exhaustion > old.exhaustion for now in after.party
+                    for old in before.party if old.id == now.id)
+        classes = [oracle(e, hurt, new_prompts, dark, tired) for e in seen]
         if not classes or max(classes) == NONE:
             continue
         wire = [{"seq": i, "kind": e.kind, "data": {**e.data, "peso": e.weight}}
@@ -105,7 +115,8 @@ def check(tables: Tables, line: str, before: State, after: State, events: list[E
         top = headline(wire, rules)
         assert top is not None
         got = classes[top["seq"]]
-        assert got == max(classes), (line, viewer, top["seq"], " ".join(f"{e.kind}:{e.code}:{c}" for e, c in
+        assert got == max(classes), (line, viewer, seen[top["seq"]].code, seen[top["seq"]].data,
+                                     " ".join(f"{e.kind}:{e.code}:{c}" for e, c in
                                                      zip(seen, classes)))
 
 

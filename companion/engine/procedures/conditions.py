@@ -236,7 +236,9 @@ def round_harm(state: State, scratch: Scratch, rounds: int) -> State:
                 continue
             before = character.hp
             character = clamp_supplies(replace(character, hp=character.hp - harm * rounds))
-            scratch.tell("condicoes.dano_por_rodada", weight=Weight.HARM,
+            # harm when it hurt (a character already at the floor loses nothing more)
+            scratch.tell("condicoes.dano_por_rodada",
+                         weight=Weight.HARM if character.hp < before else Weight.ROUTINE,
                          kind="aviso", personagem=character.id,
                          dano=harm * rounds, condicao=text,
                          words={"nome": character.name, "curta": str(text).split(":")[0],

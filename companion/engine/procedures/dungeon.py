@@ -487,7 +487,9 @@ def _sleep_hours(state: State, scratch: Scratch, hours: int) -> tuple[State, boo
         if not in_room:
             scratch.tell("masmorra.sala_adjacente_no_sono", GM, weight=Weight.ARRIVAL, hora=hour)
             continue
-        scratch.tell("masmorra.acordados", PUBLIC, weight=Weight.ARRIVAL,
+        # the party woken: the sleep cut short (its rest lost); the arrival itself is the
+        # encounter's line (masmorra.encontro), which leads
+        scratch.tell("masmorra.acordados", PUBLIC, weight=Weight.HARM,
                      kind="aviso", words={"horas": hours},
                      hora=hour)
         return state, True

@@ -422,9 +422,12 @@ def _timed_condition(state: State, scratch: Scratch, value: conditions.TimedCond
                      row: MishapRow) -> tuple[State, tuple[Test, ...]]:
     """A condition on everyone for the next N travel rounds (after the one in progress)."""
     lasting = conditions.timed(state, scratch, value)
+    new = any(lasting.text not in {x.text for x in c.lasting} for c in state.party)
     party = tuple(conditions.add_lasting(c, lasting) for c in state.party)
     if party:
-        scratch.tell("descanso.condicao_temporaria", weight=Weight.HARM,
+        # harm when someone gains it; one they all had already is only renewed: routine
+        scratch.tell("descanso.condicao_temporaria",
+                     weight=Weight.HARM if new else Weight.ROUTINE,
                      kind="aviso", condicao=lasting.text,
                      rodadas=value.rodadas, dias=value.dias,
                      words={"texto": conditions.timed_text(scratch.tables.narration, lasting, value)})
