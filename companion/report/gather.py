@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable, Mapping, Sequence
 
+from companion.tables.weights import KEY as WEIGHT
 from companion.engine.procedures.encounters import EncounterTables
 from companion.engine.procedures.tally import TallyRules
 from companion.engine.characters import slug
@@ -143,7 +144,7 @@ def travel(entries: Sequence[Entry], tables: Tables) -> tuple[int, int, int, flo
             rounds += 1
             where = region_of(entry.before, tables)
             terrains[where] = terrains.get(where, 0) + 1
-        elif set(data) == {"dia"}:
+        elif set(data) - {WEIGHT} == {"dia"}:  # the day's end (its weight as news aside)
             days += 1
         elif "turno" in data and "descanso" in data:  # a turn, explored or rested
             turns += 1

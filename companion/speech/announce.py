@@ -73,15 +73,20 @@ def to_say(events: Iterable[Mapping[str, Any]], config: SpeechConfig,
            by_voice: bool = False) -> list[Said]:
     """The events of one batch that are announcements ({seq, visibility, kind, code?,
     command}); with `by_voice`, its headline (the heaviest event, the later on a tie:
-    companion.tables.weights) is also the answer to what was said."""
+    companion.tables.weights) is also the answer to what was said — and, when that one is not
+    public, the heaviest public event too (what the laptop may say)."""
     said = []
     events = [event for event in events if event.get("command") != SILENCE]
     weights = [weight_of(event) for event in events]
-    answer = max(range(len(events)), key=lambda i: (weights[i], i)) if by_voice and events \
-        else None
+    answers: set[int] = set()
+    if by_voice:  # the GM's headline, and the table's when that one is not public
+        for pool in (range(len(events)),
+                     [i for i, event in enumerate(events) if event["visibility"] == PUBLIC]):
+            if pool:
+                answers.add(max(pool, key=lambda i: (weights[i], i)))
     for index, event in enumerate(events):
         kinds = {config.kind_of(event.get("code"), event["kind"])} - {None}
-        if index == answer:
+        if index in answers:
             kinds.add(ANSWER)
         if kinds:
             said.append(Said(event["seq"], event["visibility"], frozenset(kinds),

@@ -257,16 +257,16 @@ def test_the_shell_prints_each_answer(tmp_path: Path) -> None:
                           text=True, timeout=120, cwd=ROOT)
     printed = [json.loads(line) for line in done.stdout.splitlines()]
     answers = [e for e in printed if e.get("command") in ("tempo", "estado")]
-    travel, dungeon, ana, repeated = answers
+    travel, dungeon, ana = answers
     assert "rodada 1 de 6: o dia ainda tem 6 rodadas" in travel["text"]
     assert "Tocha: 4 turnos, 40 minutos." in dungeon["text"]
     assert "Magia escudo: 1 turno, 10 minutos." in dungeon["text"]
     assert "Descanso em 4 turnos." in dungeon["text"]
     assert ana["text"] == "Ana: 8 de 8 PV, sanidade 10, exaustão 0, comida 3, água 3."
-    # `repete`: the last result again, the same event; a character's sheet is a state dump,
-    # no result (issue 26, 11), so it repeats the answer before it
+    # `repete`: the last GAME result again (issue 31), never an answer to a question — not
+    # the sheet (a state dump), not `tempo`: the second `turno`'s
     assert ana["kind"] == "estado"
-    assert printed[-1] == repeated == dungeon
+    assert printed[-1]["command"] == "turno"
 
 
 # ---------------------------------------------------------------------------- repetir
@@ -285,8 +285,8 @@ def test_repeat_gives_the_last_result_the_asker_could_see(table: Session) -> Non
     assert ok(table.run("o que foi que aconteceu", actor="player:bia")) == [public]
     assert ok(table.run("repete")) == [secret]
     assert table.last_seq() == before + 3  # estado (2 events) and ajuda; the repeats none
-    asked = answer(table, "tempo")
-    assert ok(table.run("repete")) == [asked]  # the GM did not catch the answer
+    answer(table, "tempo")  # an answer to a question: `repete` passes over it (issue 31)
+    assert ok(table.run("repete")) == [secret]
     assert ok(table.run("repete", actor="player:bia")) == [public]
 
 
@@ -298,7 +298,9 @@ def test_repeat_picks_what_the_gm_pages_last_result_box_shows(table: Session,
     rules = tables.piece(PageTexts).ultimo_resultado
     shown = outcome(last, rules)
     assert 0 < len(shown) <= rules.linhas
-    assert not any(e["data"].get("tabela", "").startswith("Clima") for e in shown)
+    # the headline first: the heaviest event, the later on a tie (its weight, `peso`)
+    weights = [e["data"]["peso"] for e in last]
+    assert shown[0]["data"]["peso"] == max(weights)
     assert ok(table.run("repete")) == shown
 
 
@@ -308,7 +310,7 @@ def test_repeat_on_a_new_session_repeats_its_start(tables: Tables) -> None:
     fresh = Session.open(None, 1, tables)
     try:
         first = ok(fresh.run("repete"))
-        assert [e["command"] for e in first] == ["inicio_sessao"]
+        assert {e["command"] for e in first} == {"inicio_sessao"}
         assert ok(fresh.run("repete", actor="player:zeca")) == first
         refused = fresh.run_command(Command("repetir", {}, "public"))
         assert not refused.ok and "Mestre" in (refused.error or "")
@@ -427,7 +429,10 @@ def test_players_ask_over_socketio_and_only_they_hear_the_answer(server: Any,
         own = ana.cmd("como está a Ana")
         assert own["ok"] and affliction in own["events"][0]["text"]
         again = bia.cmd("repete")
-        assert again["ok"] and again["events"] == [said]  # the sheet is no result (issue 26)
+        # neither the sheet (issue 26) nor `tempo` is a result: the last game result (the
+        # second `turno`), headline first, in Bia's numbering (issue 31)
+        assert again["ok"] and again["repetido"] and said not in again["events"]
+        assert again["events"] and {e["command"] for e in again["events"]} == {"turno"}
         gm_said = gm.cmd("tempo")["events"][0]
         wait_until(lambda: gm_said in gm.events, what="a resposta no registro do Mestre")
         for peer, viewer in ((ana, "player:ana"), (bia, "player:bia")):
