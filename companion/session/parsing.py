@@ -2,10 +2,14 @@
 what the asker's reading may know."""
 from __future__ import annotations
 
+from collections import OrderedDict
+from typing import Hashable
+
 from companion.commands.context import Known
 from companion.commands.reading import ParseResult, parse
 from companion.engine import State
-from companion.session.core import Core
+from companion.session.journal import Journal
+from companion.session.rules_in_force import RulesInForce
 from companion.tables import protocol
 
 PARSE_CACHE = 512  # distinct readings remembered: (line, tables version, context)
@@ -21,8 +25,14 @@ def reading_context(state: State, actor: str = protocol.GM) -> Known:
                     roll_waiting=any(not prompt.options for prompt in theirs))
 
 
-class Parsing(Core):
-    """The session's one parse cache (`_parsed`), shared by `run` and the server's player gate."""
+class Parser:
+    """The session's one parse cache, shared by `run` and the server's player gate."""
+
+    def __init__(self, journal: Journal, rules: RulesInForce) -> None:
+        self._journal = journal
+        self._rules = rules
+        # (line, tables version, context) → what the line means (LRU)
+        self._parsed: OrderedDict[tuple[str, str, Hashable], ParseResult] = OrderedDict()
 
     def parse(self, text: str, actor: str = protocol.GM) -> ParseResult:
         """What a line means (commands.parse), read once: a table says the same few commands
@@ -31,14 +41,16 @@ class Parsing(Core):
         (PARSE_CACHE). `run` and the server's player gate share it, so a player's line is
         parsed once."""
         line = text.strip()
-        key = (line, self.tables_version, self._parse_context(actor))
-        with self._lock:
+        lock = self._journal.lock
+        with lock:
+            key = (line, self._rules.tables_version, self._parse_context(actor))
+            tables = self._rules.tables
             known = self._parsed.get(key)
             if known is not None:
                 self._parsed.move_to_end(key)
                 return known
-        result = parse(line, self.tables, key[2])
-        with self._lock:
+        result = parse(line, tables, key[2])
+        with lock:
             self._parsed[key] = result
             if len(self._parsed) > PARSE_CACHE:
                 self._parsed.popitem(last=False)
@@ -47,4 +59,4 @@ class Parsing(Core):
     def _parse_context(self, actor: str) -> Known:
         """What a reading depends on besides the line and the rules: the names that exist
         and the answers the actor's prompts wait for ("sim" alone answers only then)."""
-        return reading_context(self.state, actor)
+        return reading_context(self._journal.state, actor)

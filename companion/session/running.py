@@ -1,4 +1,4 @@
-"""The run path: a line read (Parsing), its command applied with its dice and stored (the
+"""The run path: a line read (the parser), its command applied with its dice and stored (the
 disk-full guard), the subscribers told."""
 from __future__ import annotations
 
@@ -9,22 +9,19 @@ from typing import Any
 from companion.engine import Command, apply
 from companion.engine.procedures.roster import REMOVE
 from companion.engine.procedures.weather import SESSION_START
-from companion.history import dice_keys
-from companion.history.replay import PLACELESS, REPEAT, SYSTEM, UNDO, fresh_prompt_ids
-from companion.session.core import START_NUMBER, Core, logger
+from companion.history.replay import REPEAT, SYSTEM, UNDO, fresh_prompt_ids
+from companion.session.dice import Dice
+from companion.session.journal import Journal, logger
+from companion.session.parsing import Parser
+from companion.session.repeat import Repeat
+from companion.session.rules_in_force import RulesInForce
+from companion.session.seat_book import SeatBook
 from companion.session.shapes import EventDict, RunResult
-from companion.store.log import NewEvent, StoredCommand, dumps
+from companion.session.subscribers import Subscribers
+from companion.session.undo import Undo
+from companion.store.log import NewEvent, dumps
 from companion.tables.errors import CommandRejected, CompanionError
 from companion.tables.weights import KEY as WEIGHT
-
-
-def place_of(command: StoredCommand | None) -> int:
-    """A standing command's place among those that change the state: the number after the
-    last ':' of its dice key (none: the session's start, place 0)."""
-    if command is None or not command.dice:
-        return START_NUMBER
-    tail = command.dice.rsplit(":", 1)[-1]
-    return int(tail) if tail.isdigit() else command.n
 
 
 def describe(command: Command) -> str:
@@ -38,91 +35,87 @@ def _json_safe(value: Any) -> Any:
     return json.loads(dumps(value))
 
 
-class Running(Core):
-    """Lines and commands run (through self: Parsing.parse, Repeat._repeat for `repetir`,
-    Undo._undo for `desfazer`, Reading._deliver)."""
+class Runner:
+    """Lines and commands run: read, applied with their dice, stored, told."""
+
+    def __init__(self, journal: Journal, rules: RulesInForce, parser: Parser, dice: Dice,
+                 undo: Undo, repeat: Repeat, book: SeatBook, subscribers: Subscribers) -> None:
+        self._journal = journal
+        self._rules = rules
+        self._parser = parser
+        self._dice = dice
+        self._undo = undo
+        self._repeat = repeat
+        self._book = book
+        self._subscribers = subscribers
 
     def run(self, text: str, actor: str = "gm") -> RunResult:
         """Parse and run one line of text as `actor` ("gm" or "player:<id>")."""
+        render = self._rules.render
         line = text.strip()
         if not line:
-            return RunResult(False, error=self.tables.narration.render("sessao.linha_vazia", {}))
+            return RunResult(False, error=render("sessao.linha_vazia", {}))
         try:
-            result = self.parse(line, actor)
+            result = self._parser.parse(line, actor)
         except Exception as error:  # "not a command" is a value; anything else is a bug
-            logger.exception(self.tables.narration.render("sessao.log_erro_ao_interpretar",
-                                                          {"linha": repr(line)}))
-            return RunResult(False, error=self.tables.narration.render(
+            logger.exception(render("sessao.log_erro_ao_interpretar", {"linha": repr(line)}))
+            return RunResult(False, error=render(
                 "sessao.erro_ao_interpretar",
                 {"linha": line, "erro": f"{type(error).__name__}: {error}"}))
         if result.command is None:
-            return RunResult(False, error=result.error or self.tables.narration.render(
+            return RunResult(False, error=result.error or render(
                 "sessao.nao_entendi", {"linha": line}))
         command = Command(result.command.name, dict(result.command.args), actor)
         return self.run_command(command, text=line)
 
     def run_command(self, command: Command, text: str | None = None) -> RunResult:
         """Run an already-parsed command (its actor included): apply, store, notify."""
+        render = self._rules.render
         said = text or describe(command)
         if command.name == SESSION_START or command.name in SYSTEM:
-            return RunResult(False, error=self.tables.narration.render(
-                "sessao.nao_e_da_mesa", {"comando": said}))
+            return RunResult(False, error=render("sessao.nao_e_da_mesa", {"comando": said}))
         if command.name == REPEAT:
-            return self._repeat(command)
-        with self._lock:
+            return self._repeat.repeat(command)
+        with self._journal.lock:
             try:
-                with self._recording(CommandRejected.because("gravacao.disco_cheio")):
-                    stored = self._run_locked(command, said)
+                with self._journal.recording(CommandRejected.because("gravacao.disco_cheio")):
+                    stored = self.run_locked(command, said)
             except CompanionError as error:
                 return RunResult(False, error=error.message, code=getattr(error, "code", None),
                                  params=getattr(error, "params", {}))
             except Exception as error:  # a bug must not take the table down; nothing stored
-                logger.exception(self.tables.narration.render("sessao.log_erro_ao_executar",
-                                                              {"comando": repr(said)}))
-                return RunResult(False, error=self.tables.narration.render(
+                logger.exception(render("sessao.log_erro_ao_executar", {"comando": repr(said)}))
+                return RunResult(False, error=render(
                     "sessao.erro_ao_executar",
                     {"comando": said, "erro": f"{type(error).__name__}: {error}"}))
-        self._deliver()
+        self._subscribers.deliver()
         return RunResult(True, events=stored)
 
-    def _run_locked(self, command: Command, text: str) -> list[EventDict]:
-        """Apply and store one command, and queue its events for the subscribers."""
+    def run_locked(self, command: Command, text: str) -> list[EventDict]:
+        """Apply and store one command, and queue its events for the subscribers (the lock
+        held)."""
         if command.name == REMOVE:
-            self._never_played(command)  # Seats: the log says whether it ever played
-        party = {c.id for c in self._state.party}
-        stored = self._undo(command, text) if command.name == UNDO else self._apply(command, text)
-        self._pending.append(stored)
+            self._book.never_played(command)  # the log says whether it ever played
+        party = {c.id for c in self._journal.state.party}
+        stored = self._undo.undo(command, text) if command.name == UNDO \
+            else self.apply(command, text)
+        self._subscribers.queue(stored)
         if command.name == UNDO:
-            self._free_undone_seats(party)  # Seats
+            self._book.free_undone_seats(party)
         return stored
 
-    def dice_key(self, name: str) -> str:
-        """What the RNG of a command about to run derives from: the campaign's secret (or the
-        --seed: companion.history.dice_keys) and its place among the standing commands that
-        change the state — the place after the newest of them (the session's start is place
-        0; a command of a migrated log has its number as its place). A command undone gives
-        its place back, so the same command again rolls the same dice (a place played before
-        the campaign had a secret keeps that key)."""
-        place = START_NUMBER if name == SESSION_START else \
-            place_of(self._log.last_active(sorted(PLACELESS))) + 1
-        return self._seeded_places.get(place) or dice_keys.dice_key(self.seed, self._secret,
-                                                                     place)
-
-    def _apply(self, command: Command, text: str, n: int | None = None,
-               house: str | None = None) -> list[EventDict]:
+    def apply(self, command: Command, text: str, n: int | None = None,
+              house: str | None = None) -> list[EventDict]:
         """The engine's answer to one command, stored (the lock held)."""
         args = _json_safe(dict(command.args))
         clean = Command(command.name, args, command.actor)
-        dice = self.dice_key(clean.name)
-        state, events = apply(fresh_prompt_ids(self._state, self._prompts_issued), clean,
-                              random.Random(dice), self.tables)
-        stored = self._commit(clean.name, text,
+        dice = self._dice.key(clean.name)
+        journal = self._journal
+        state, events = apply(fresh_prompt_ids(journal.state, journal.prompts_issued), clean,
+                              random.Random(dice), self._rules.tables)
+        return journal.commit(clean.name, text,
                               [NewEvent(e.kind, e.visibility, e.text,
                                         {**e.data, WEIGHT: e.weight}, e.code, e.words)
                                for e in events],
                               args=args, actor=clean.actor, state=state, dice=dice, n=n,
                               house=house)
-        self._prompts_issued = max([self._prompts_issued] + [
-            e["data"]["pedido"]["id"] for e in stored if e["kind"] == "pedido"
-            and isinstance(e["data"].get("pedido"), dict)])
-        return stored

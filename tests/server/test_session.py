@@ -85,7 +85,9 @@ def test_a_line_is_parsed_once_and_remembered(session: Session, parsed: list[str
 
 def test_other_rules_are_another_reading(session: Session, parsed: list[str]) -> None:
     session.parse("rolar 1d6")
-    session.tables_version = "outras tabelas"
+    before = session.tables_version
+    assert session.change_rules({"casa": {"luz": {"tocha": {"turnos": 2}}}}, "gm").ok
+    assert session.tables_version != before  # the GM's rules are other tables
     session.parse("rolar 1d6")
     assert parsed == ["rolar 1d6", "rolar 1d6"]
 

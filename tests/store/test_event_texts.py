@@ -61,7 +61,7 @@ def test_rows_written_before_keep_their_text(tmp_path: Path, tables: Tables) -> 
     log = Log.open(tmp_path / "c.db")
     log.append(1, "segredo", "segredo", {}, "gm", "t", [NewEvent(
         "rolagem", "gm", "Rolagem secreta: ouvir — 1d20 = 7", ROLL, "dados.rolagem",
-        ROLL_WORDS)], STATE, "7:1", None)
+        ROLL_WORDS, derived=True)], STATE, "7:1", None)
     with sqlite3.connect(tmp_path / "c.db") as raw:
         assert raw.execute("SELECT text FROM events").fetchone() == (DERIVED,)
         raw.execute("UPDATE events SET text = 'Como a versão anterior escreveu'")
@@ -70,7 +70,9 @@ def test_rows_written_before_keep_their_text(tmp_path: Path, tables: Tables) -> 
     log.close()
 
 
-def test_a_text_its_code_does_not_say_is_kept(tmp_path: Path) -> None:
+def test_the_log_keeps_the_text_it_is_given(tmp_path: Path) -> None:
+    """The log stores what it is given: a text is left out only when the event says its code
+    renders it again (the session decides: companion.session.journal)."""
     log = Log.open(tmp_path / "c.db")
     log.append(1, "segredo", "segredo", {}, "gm", "t", [
         NewEvent("rolagem", "gm", "outras palavras", ROLL, "dados.rolagem", ROLL_WORDS),
@@ -80,3 +82,26 @@ def test_a_text_its_code_does_not_say_is_kept(tmp_path: Path) -> None:
         assert [t for (t,) in raw.execute("SELECT text FROM events")] == [
             "outras palavras", "sem código"]
     log.close()
+
+
+def test_the_session_leaves_out_only_a_text_its_code_says_again(tmp_path: Path,
+                                                                tables: Tables) -> None:
+    """The session's commit decides: a text its code renders again, byte for byte, is left
+    out; one it does not say, one whose template does not fit the values, and one with no
+    code are kept."""
+    session = Session.open(tmp_path / "c.db", 3, tables)
+    said = tables.narration.render("dados.rolagem", {**ROLL, **ROLL_WORDS})
+    journal = session._journal
+    with journal.lock:
+        stored = journal.commit("segredo", "segredo", [
+            NewEvent("rolagem", "gm", said, ROLL, "dados.rolagem", ROLL_WORDS),
+            NewEvent("rolagem", "gm", "outras palavras", ROLL, "dados.rolagem", ROLL_WORDS),
+            NewEvent("rolagem", "gm", "não cabe", {"a": 1}, "dados.rolagem"),
+            NewEvent("relato", "gm", "sem código", {"a": 1})])
+    texts = [said, "outras palavras", "não cabe", "sem código"]
+    assert [e["text"] for e in stored] == texts
+    assert [e["text"] for e in session.events_since(stored[0]["seq"] - 1)] == texts
+    session.close()
+    with sqlite3.connect(tmp_path / "c.db") as raw:
+        assert [t for (t,) in raw.execute("SELECT text FROM events WHERE command = 'segredo'")
+                ] == [DERIVED, "outras palavras", "não cabe", "sem código"]

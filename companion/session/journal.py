@@ -1,0 +1,120 @@
+"""The session's journal: its lock, its log, the state, and the one write path.
+
+Every command the session stores, the table's and its own, goes through `Journal.commit`: one
+transaction (the command, its events, the state after it), and the live state moves only once
+it committed. The commit also decides what the log keeps of each event: its text is left out
+(the log stores it DERIVED) when its code renders exactly it again from its data and words.
+
+A full disk (the store's DiskFull) refuses the command or the join that could not be written,
+in the table's words (tables/narracao/gravacao.yaml, entrada.yaml); the state stays as it was,
+since it only moves after its write committed. The operator's log says it once, and again only
+if the disk fills up again after a write went through; nothing needs a restart.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from contextlib import contextmanager
+from dataclasses import replace
+from datetime import datetime, timezone
+from typing import Any, Iterator, Mapping, Sequence
+
+from companion.engine import State
+from companion.history import codec
+from companion.history.projection import Quoted
+from companion.session.rules_in_force import RulesInForce
+from companion.session.shapes import EventDict
+from companion.store.log import DERIVED, Log, NewEvent, StoredCommand, StoredState
+from companion.store.log import as_read_back
+from companion.tables.errors import CommandRejected, DiskFull, TableError
+
+logger = logging.getLogger("companion.session")  # one name in the operator's log, every piece
+
+START_NUMBER = 0  # the session's own first command (the initial weather), before the table's
+SYSTEM_ACTOR = "sistema"  # who gives the session's own commands
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def quoted(stored: StoredCommand) -> Quoted:
+    """A stored command as an undo quotes it."""
+    return Quoted(stored.name, stored.args, stored.actor, stored.text)
+
+
+class Journal:
+    """The lock, the log and the state. The state moves only in `commit`; the prompts issued
+    too (the highest prompt id the log holds)."""
+
+    def __init__(self, log: Log, rules: RulesInForce, state: State) -> None:
+        self.log = log
+        self.lock = threading.RLock()
+        self._rules = rules
+        self._state = state
+        self._prompts_issued = max(log.prompt_ids().values(), default=0)
+        self._disk_full = False  # the last write found the disk full (said once, `recording`)
+
+    @property
+    def state(self) -> State:
+        return self._state
+
+    @property
+    def prompts_issued(self) -> int:
+        """The highest prompt id issued so far (a new prompt takes the next)."""
+        return self._prompts_issued
+
+    def commit(self, name: str, text: str, events: Sequence[NewEvent], *,
+               args: Mapping[str, Any] | None = None, actor: str = SYSTEM_ACTOR,
+               state: State | None = None, dice: str | None = None, rules: int | None = None,
+               n: int | None = None, undo: int | None = None, release: str | None = None,
+               house: str | None = None) -> list[EventDict]:
+        """Store one command, the only way the session writes one (the lock held): its events
+        and the state after it (`state`; None: unchanged) in one transaction, numbered next
+        (or `n`), under the rules in force (or `rules`), marking `undo` undone, deleting the
+        tokens of the character `release`, keeping the GM's rules `house` from it on. The
+        defaults are a system command's: the session's own, no dice, the state unchanged.
+        The live state moves only after the write, to the state as the log holds it."""
+        raw = codec.encode(self._state if state is None else state)
+        stored = self.log.append(
+            self.log.next_number() if n is None else n, text, name, args or {}, actor, now(),
+            [self._as_stored(event) for event in events], StoredState(codec.FORMAT, raw), dice,
+            self._rules.rules_id if rules is None else rules,
+            undo=undo, release=release, house_rules=house)
+        if state is not None:
+            self._state = codec.decode(raw)
+        self._prompts_issued = max([self._prompts_issued] + [
+            e["data"]["pedido"]["id"] for e in stored if e["kind"] == "pedido"
+            and isinstance(e["data"].get("pedido"), dict)])
+        return stored
+
+    def _as_stored(self, event: NewEvent) -> NewEvent:
+        """The event as the log keeps it: marked derived (stored without its text) when its
+        code renders exactly its text again from the data and words as they read back."""
+        if not event.code:
+            return event
+        data, words = as_read_back(event.data, event.words)
+        if not isinstance(data, dict):
+            return event
+        try:
+            said = self._rules.render(event.code, {**data, **words})
+        except TableError:  # a template that does not fit these values: the text is kept
+            return event
+        return replace(event, derived=said == event.text and said != DERIVED)
+
+    @contextmanager
+    def recording(self, refusal: CommandRejected) -> Iterator[None]:
+        """One write the table asked for (the lock held). A full disk becomes `refusal`, in
+        the table's words, and one warning in the operator's log until a write goes through
+        again."""
+        try:
+            yield
+        except DiskFull:
+            if not self._disk_full:
+                logger.warning(self._rules.render("sessao.log_disco_cheio",
+                                                  {"banco": self.log.path}))
+            self._disk_full = True
+            raise self._rules.refusal(refusal) from None
+        if self._disk_full:
+            logger.info(self._rules.render("sessao.log_espaco_de_novo", {"banco": self.log.path}))
+            self._disk_full = False
