@@ -87,7 +87,8 @@ def test_the_gm_page_says_the_answer_and_the_table_screen_no_secret(table: Table
     # the answer to a question said by voice goes to the GM page, in the GM's words
     events = table.command(gm, "segredo")
     _speech(table).answered(events)  # what the listener does after running a spoken command
-    secret = [e["text"] for e in events if e["visibility"] == "gm"][0]
+    secret = _speech(table).config.spoken(  # said in words (tables/fala.yaml pronuncia)
+        [e["text"] for e in events if e["visibility"] == "gm"][0])
     wait_until(lambda: secret in [c.get("text") for c in _spoken(gm)])
     said_by_gm = [c for c in _spoken(gm) if "text" in c]
     assert all(c["lang"] == "pt-BR" and c["voice"] == "Voz de teste" for c in said_by_gm)

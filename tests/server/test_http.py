@@ -55,7 +55,8 @@ def test_gm_page_needs_the_token(server: RunningServer, query: str) -> None:
     assert GM_TOKEN not in answer.text
     # the page explains where the link is and loads (never inlines) the script that reuses a
     # token this browser kept
-    assert "terminal" in answer.text and "companion serve" in answer.text
+    assert "mestre#token=" in answer.text and "Mesa foi ligado" in answer.text
+    assert "companion serve" not in answer.text
     assert re.findall(r"<script\b[^>]*>", answer.text) == [
         '<script src="/static/js/mestre-link.js" defer>']
     assert "script-src 'self'" in answer.headers["Content-Security-Policy"]

@@ -8,8 +8,8 @@ from pathlib import Path
 from companion.tables.files import Tables
 
 PACKAGE = Path(__file__).resolve().parents[2] / "companion"
-# Scratch.tell(code, …), CommandRejected.because(code, …), Session._narrated(code, …)
-SAYERS = {"tell", "because", "_narrated"}
+# Scratch.tell(code, …), CommandRejected.because(code, …), RulesInForce.narrated(code, …)
+SAYERS = {"tell", "because", "narrated"}
 RENDERERS = {"render"}  # narration.render(code, data)
 # InvalidValue(field, code, data): what a value of tables/ should be, said when the tables load
 VALIDATORS = {"InvalidValue"}
@@ -39,6 +39,9 @@ def _code_argument(node: ast.AST) -> ast.expr | None:
         return None
     if isinstance(node.func, ast.Attribute) and node.func.attr in SAYERS | RENDERERS:
         return node.args[0] if node.args else None
+    if isinstance(node.func, ast.Name) and node.func.id in SAYERS | RENDERERS \
+            and node.args and isinstance(node.args[0], ast.Constant):
+        return node.args[0]  # a bound method kept in a local name, called with a literal code
     if isinstance(node.func, ast.Name) and node.func.id in VALIDATORS:
         return node.args[1] if len(node.args) > 1 else None
     return None
