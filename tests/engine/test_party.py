@@ -113,6 +113,23 @@ def test_existing_character_changes_only_given_fields(play):
     assert (ana.hp, ana.hp_max, ana.water, ana.mods) == (5, 12, 0, {"con": 1, "sab": 2})
 
 
+def test_attribute_modifiers_have_one_sign_format_everywhere(tables):
+    """Issue 31 item 6: a sheet says its modifiers one way, 'CON +2, DES +1' (signed, comma
+    between), when made, shown, changed and changed relatively; never 'CON 0, DES 2'."""
+    from companion.session import Session
+
+    session = Session.open(None, 3, tables)
+    said = [e["text"] for e in session.run("personagem Ana pv 8 con 2 des 1").events]
+    assert said == ["Personagem criado: Ana (nível 1, PV 8/8, Sanidade 10/10, exaustão 0, "
+                    "comida 3, água 3, munição 0, CON +2, DES +1)."], said
+    said = [e["text"] for e in session.run("personagem Ana con 0 des 2").events]
+    assert said == ["Ana: CON +0, DES +2."], said
+    said = [e["text"] for e in session.run("ficha Ana").events]
+    assert said == ["Ana (nível 1, PV 8/8, Sanidade 10/10, exaustão 0, comida 3, água 3, "
+                    "munição 0, DES +2)."], said
+    session.close()
+
+
 def test_naming_an_existing_character_only_shows_it(play):
     play("personagem", nome="Ana")
     before = play.state
