@@ -783,7 +783,7 @@ def test_forced_march_failed_then_exhaustion(play: Play) -> None:
     (choice,) = play.state.prompts
     assert choice.labels == ("descansar", "exaustão")
     events = run(play, "responder", *ADVANCE, opcao="exaustão")
-    assert "respondeu ao pedido 2: exaustão." in events[0].text
+    assert "respondeu: exaustão (escolha depois da marcha forçada)." in events[0].text
     assert "recebe 1 ponto de exaustão" in events[1].text
     assert play.state.party[0].exhaustion == 1
     assert play.state.party[0].rest_rounds_owed == 0

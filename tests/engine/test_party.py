@@ -502,11 +502,11 @@ def test_the_answer_shows_the_die_and_the_modifier(tables):
     play = with_prompts(tables, prompt(1, "ana", modifier=1), prompt(2, "bia", modifier=-2),
                         prompt(3, "ana"))
     events = play("responder", pedido=1, valor=15)
-    assert events[0].text == "O Mestre, por Ana, respondeu ao pedido 1: 15 + 1 = 16."
+    assert events[0].text == "O Mestre, por Ana, respondeu: 15 + 1 = 16 (pedido 1)."
     events = play("responder", actor="player:bia", valor=15)
-    assert events[0].text == "Bia respondeu ao pedido 2: 15 − 2 = 13."
+    assert events[0].text == "Bia respondeu: 15 − 2 = 13 (pedido 2)."
     events = play("responder", actor="player:ana", valor=15)
-    assert events[0].text == "Ana respondeu ao pedido 3: 15."
+    assert events[0].text == "Ana respondeu: 15 (pedido 3)."
 
 
 def test_a_companion_roll_names_whose_test_it_is(tables):
@@ -528,7 +528,7 @@ def test_options_are_shown_with_their_labels(tables):
     with pytest.raises(CommandRejected, match="use sim ou não"):
         play("responder", opcao="talvez")
     events = play("responder", opcao="não")
-    assert events[0].text.endswith("respondeu ao pedido 1: não.")
+    assert events[0].text.endswith("respondeu: não (pedido 1).")
     assert ANSWERS == [(1, PromptAnswer(option="nao"))]
 
 

@@ -120,7 +120,8 @@ def defeated_command(state: State, scratch: Scratch) -> State:
     counts, key, total = _add(regions.get(region_key, {}), creature, amount)
     regions[region_key] = counts
     scratch.tell("registro.derrotados", PUBLIC, regiao=region_key, criatura=key,
-                 quantidade=amount, total=total, na_regiao=_in_region_named(scratch, region_key))
+                 quantidade=amount, total=total,
+                 words={"na_regiao": _in_region_named(scratch, region_key)})
     state = _off_the_monster_list(state, scratch, creature)
     return replace(state, tally=replace(state.tally, defeated=regions))
 
