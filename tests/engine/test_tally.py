@@ -39,8 +39,9 @@ def test_defeated_say_the_regions_own_preposition(tmp_path, tables):
 
 def test_defeated_inside_a_dungeon_count_as_masmorra(tables):
     play = Play(tables, State(dungeon=Dungeon(active=True)))
-    play("derrotados", quantidade=2, criatura="esqueletos")
+    events = play("derrotados", quantidade=2, criatura="esqueletos")
     assert play.state.tally.defeated == {"Masmorra": {"esqueletos": 2}}
+    assert events[0].text == "Derrotados: 2 esqueletos na Masmorra (total: 2)."
 
 
 @pytest.mark.parametrize("said", ["goblins", "Goblin", "GOBLINS", "góblins"])

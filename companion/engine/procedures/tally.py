@@ -35,6 +35,7 @@ class TallyRules:
 
     padrao_da_casa: bool
     regiao_masmorra: str
+    preposicao_masmorra: str  # how people say "in" it: "na Masmorra"
     quantidade_maxima: int
     nome_maximo: int
 
@@ -90,8 +91,10 @@ def _in_region_named(scratch: Scratch, name: str) -> str:
     key = next((k for k, said in regions.items() if slug(said) == slug(name)), None)
     if key is not None:
         return in_region(scratch, key)
-    return scratch.tables.narration.render("encontros.na_regiao", {"preposicao": None,
-                                                                   "nome": name})
+    rules = scratch.piece(TallyRules)
+    dungeon = slug(name) == slug(rules.regiao_masmorra)
+    return scratch.tables.narration.render("encontros.na_regiao", {
+        "preposicao": rules.preposicao_masmorra if dungeon else None, "nome": name})
 
 
 def _region(state: State, scratch: Scratch) -> str:
