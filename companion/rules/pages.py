@@ -30,14 +30,19 @@ class ButtonSpec:
 @dataclass(frozen=True)
 class SeatTexts:
     """What the seat controls say (tables/paginas.yaml `lugares`); the page fills in {nome},
-    {n} and {hora}."""
+    {n} and {h}."""
 
     vazio: str
     livre: str
     no_ar: str
     no_ar_varios: str
     fora_do_ar: str
-    desde: str
+    ha_pouco: str  # how long ago a seat took its state ("há 12 min"), never a wall-clock hour
+    ha_minutos: str
+    ha_horas: str
+    ha_horas_minutos: str
+    ha_um_dia: str
+    ha_dias: str
     liberar: str
     confirmar_liberar: str
     outro_aparelho: str

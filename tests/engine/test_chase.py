@@ -382,7 +382,7 @@ def test_the_gm_may_decline_the_exhaustion(tables: Tables) -> None:
     play = chase_play(tables, 0, ana_and_bia())
     _three_turns(play)
     events = play("responder", opcao="não")
-    assert events[0].text.endswith("respondeu ao pedido 1: não.")
+    assert events[0].text.endswith("respondeu: não (confirmar a exaustão da perseguição).")
     assert [c.exhaustion for c in play.state.party] == [0, 0]
     assert play.state.chase is not None and play.state.prompts == ()
 

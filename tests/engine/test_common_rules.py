@@ -239,14 +239,14 @@ def test_the_answer_is_said_from_narracao(tables: Tables, tmp_path: Path) -> Non
     state = replace(prompt_state, prompts=(prompt,))
     _, events = run(tables, Command("responder", {"valor": 15}), state=state)
     answer = next(e for e in events if e.code == "pedidos.respondeu")
-    assert answer.text == "O Mestre, por Ana, respondeu ao pedido 1: 15 + 1 = 16."
+    assert answer.text == "O Mestre, por Ana, respondeu: 15 + 1 = 16 (tabela B: Forçando o Avanço)."
     assert answer.data["total"] == 16 and answer.data["natural"] == 15
     rules = changed_rules(tmp_path, "narracao/pedidos.yaml",
-                          " respondeu ao pedido {{ pedido }}: ",
-                          " deu ao pedido {{ pedido }} a resposta ")
+                          " respondeu: {{ valor }}",
+                          " deu ao pedido {{ pedido }} a resposta {{ valor }}")
     _, events = run(rules, Command("responder", {"valor": 15}), state=state)
     assert next(e for e in events if e.code == "pedidos.respondeu").text == \
-        "O Mestre, por Ana, deu ao pedido 1 a resposta 15 + 1 = 16."
+        "O Mestre, por Ana, deu ao pedido 1 a resposta 15 + 1 = 16 (tabela B: Forçando o Avanço)."
 
 
 def test_the_prompt_kind_names_are_data_for_the_cancel(tables: Tables, tmp_path: Path) -> None:

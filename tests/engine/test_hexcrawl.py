@@ -580,9 +580,12 @@ def test_only_the_characters_who_owe_rest_sit_the_round_out(play: Play) -> None:
     said = [e for e in events if e.code == "viagem.sem_avanco"]
     assert [e.text for e in said] == [
         "O grupo não avança nesta rodada: espera Ana, que descansa pela marcha forçada. "
-        "Ainda falta agir nesta rodada: Bia (uma atividade, como 'caçar Bia', ou uma do "
-        "grupo, como 'explorar')."]
+        "Ainda falta agir nesta rodada: Bia (uma atividade, ou uma do grupo)."]
     assert said[0].data == {"sem_avanco": True, "faltam": ["bia"]}
+    # players read no command; the GM's own line says which (issue 31 item 6)
+    (hint,) = [e for e in events if e.code == "viagem.sem_avanco_dica"]
+    assert hint.visibility == "gm"
+    assert hint.text == "Diga a atividade com o nome, como 'caçar Bia', ou uma do grupo, como 'explorar'."
     assert play.state.minutes == 2 * 240 and play.state.travel.round_open  # not over yet
     assert play.state.party[0].rest_rounds_owed == 2
     with pytest.raises(CommandRejected, match="Ana ainda descansa pela marcha forçada"):
@@ -639,7 +642,7 @@ def test_several_who_rest_are_said_in_the_plural(play: Play) -> None:
     said = [e.text for e in events if e.code == "viagem.sem_avanco"]
     assert said == ["O grupo não avança nesta rodada: espera Ana e Bia, que descansam pela "
                     "marcha forçada. Ainda falta agir nesta rodada: Carla (uma atividade, "
-                    "como 'caçar Carla', ou uma do grupo, como 'explorar')."]
+                    "ou uma do grupo)."]
 
 
 def test_when_everyone_rests_the_waiting_round_closes_at_once(play: Play) -> None:
@@ -783,7 +786,7 @@ def test_forced_march_failed_then_exhaustion(play: Play) -> None:
     (choice,) = play.state.prompts
     assert choice.labels == ("descansar", "exaustão")
     events = run(play, "responder", *ADVANCE, opcao="exaustão")
-    assert "respondeu ao pedido 2: exaustão." in events[0].text
+    assert "respondeu: exaustão (escolha depois da marcha forçada)." in events[0].text
     assert "recebe 1 ponto de exaustão" in events[1].text
     assert play.state.party[0].exhaustion == 1
     assert play.state.party[0].rest_rounds_owed == 0

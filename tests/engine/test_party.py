@@ -113,6 +113,23 @@ def test_existing_character_changes_only_given_fields(play):
     assert (ana.hp, ana.hp_max, ana.water, ana.mods) == (5, 12, 0, {"con": 1, "sab": 2})
 
 
+def test_attribute_modifiers_have_one_sign_format_everywhere(tables):
+    """Issue 31 item 6: a sheet says its modifiers one way, 'CON +2, DES +1' (signed, comma
+    between), when made, shown, changed and changed relatively; never 'CON 0, DES 2'."""
+    from companion.session import Session
+
+    session = Session.open(None, 3, tables)
+    said = [e["text"] for e in session.run("personagem Ana pv 8 con 2 des 1").events]
+    assert said == ["Personagem criado: Ana (nível 1, PV 8/8, Sanidade 10/10, exaustão 0, "
+                    "comida 3, água 3, munição 0, CON +2, DES +1)."], said
+    said = [e["text"] for e in session.run("personagem Ana con 0 des 2").events]
+    assert said == ["Ana: CON +0, DES +2."], said
+    said = [e["text"] for e in session.run("ficha Ana").events]
+    assert said == ["Ana (nível 1, PV 8/8, Sanidade 10/10, exaustão 0, comida 3, água 3, "
+                    "munição 0, DES +2)."], said
+    session.close()
+
+
 def test_naming_an_existing_character_only_shows_it(play):
     play("personagem", nome="Ana")
     before = play.state
@@ -485,11 +502,11 @@ def test_the_answer_shows_the_die_and_the_modifier(tables):
     play = with_prompts(tables, prompt(1, "ana", modifier=1), prompt(2, "bia", modifier=-2),
                         prompt(3, "ana"))
     events = play("responder", pedido=1, valor=15)
-    assert events[0].text == "O Mestre, por Ana, respondeu ao pedido 1: 15 + 1 = 16."
+    assert events[0].text == "O Mestre, por Ana, respondeu: 15 + 1 = 16 (pedido 1)."
     events = play("responder", actor="player:bia", valor=15)
-    assert events[0].text == "Bia respondeu ao pedido 2: 15 − 2 = 13."
+    assert events[0].text == "Bia respondeu: 15 − 2 = 13 (pedido 2)."
     events = play("responder", actor="player:ana", valor=15)
-    assert events[0].text == "Ana respondeu ao pedido 3: 15."
+    assert events[0].text == "Ana respondeu: 15 (pedido 3)."
 
 
 def test_a_companion_roll_names_whose_test_it_is(tables):
@@ -511,7 +528,7 @@ def test_options_are_shown_with_their_labels(tables):
     with pytest.raises(CommandRejected, match="use sim ou não"):
         play("responder", opcao="talvez")
     events = play("responder", opcao="não")
-    assert events[0].text.endswith("respondeu ao pedido 1: não.")
+    assert events[0].text.endswith("respondeu: não (pedido 1).")
     assert ANSWERS == [(1, PromptAnswer(option="nao"))]
 
 

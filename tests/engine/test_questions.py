@@ -212,7 +212,7 @@ def test_tempo_travelling_names_the_rounds_left_in_the_day(table: Session) -> No
         ok(table.run("explorar"))
     said = answer(table, "quanto falta para o fim do dia")
     assert said["data"]["viagem"]["rodadas_restantes"] == 1
-    assert said["text"].startswith("São 20 horas do dia 1, rodada 6 de 6: é a última rodada "
+    assert said["text"].startswith("São 20h do dia 1, rodada 6 de 6: é a última rodada "
                                    "do dia.")
     ok(table.run("descansar"))
     said = answer(table, "tempo")

@@ -243,7 +243,7 @@ def test_tabela_h_row_9_asks_everyone_for_a_dex_test(play: Play) -> None:
                                "aleatório.")
     assert [c.hp for c in play.state.party] == [6, 6]  # the rest's benefits are not at stake
     events = run(play, "responder", personagem="Ana", valor=10)  # 10 + 2 = 12
-    assert events[0].text == "O Mestre, por Ana, respondeu ao pedido 1: 10 + 2 = 12."
+    assert events[0].text == "O Mestre, por Ana, respondeu: 10 + 2 = 12 (teste de DES DC 12)."
     assert "Ana passa (12 contra DC 12): não perde nada." == events[1].text
     events = run(play, "responder", personagem="Bia", valor=11)
     assert events[1].kind == "aviso"

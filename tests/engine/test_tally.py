@@ -15,13 +15,33 @@ def test_defeated_default_to_the_current_terrain(tables):
     play = Play(tables, State(travel=Travel(terrain="pantano")))
     events = play("derrotados", quantidade=3, criatura="goblins")
     assert play.state.tally.defeated == {"Pântano": {"goblins": 3}}
-    assert events[0].visibility == "public" and "3 goblins em Pântano" in events[0].text
+    assert events[0].visibility == "public" and "3 goblins no Pântano" in events[0].text
+
+
+def test_defeated_say_the_regions_own_preposition(tmp_path, tables):
+    """Issue 31 item 6: 'Derrotados: 2 goblins na Floresta Sombria', with the preposition the
+    GM saved on Regras, and 'no Pântano' for a terrain's region; never 'em Floresta'."""
+    from companion.session import Session
+    session = Session.open(tmp_path / "r.db", 3, tables)
+    region = {"regiao": "Floresta Sombria", "terreno": "floresta", "dados": "1d2",
+              "preposicao": "na", "linhas": {1: "Ent furioso", 2: "Corvos"}}
+    assert session.change_rules({"encontros": {"regioes": {"floresta_sombria": region}}},
+                                "gm").ok
+    said = [e["text"] for e in session.run("região Floresta Sombria").events]
+    said = [e["text"] for e in session.run("derrotados 2 goblins").events]
+    assert "Derrotados: 2 goblins na Floresta Sombria (total: 2)." in said, said
+    said = [e["text"] for e in session.run("derrotados 1 ogro no Pântano").events]
+    assert "Derrotados: 1 ogro no Pântano (total: 1)." in said, said
+    said = [e["text"] for e in session.run("derrotados 1 lobo na floresta").events]
+    assert "Derrotados: 1 lobo na Floresta (total: 1)." in said, said
+    session.close()
 
 
 def test_defeated_inside_a_dungeon_count_as_masmorra(tables):
     play = Play(tables, State(dungeon=Dungeon(active=True)))
-    play("derrotados", quantidade=2, criatura="esqueletos")
+    events = play("derrotados", quantidade=2, criatura="esqueletos")
     assert play.state.tally.defeated == {"Masmorra": {"esqueletos": 2}}
+    assert events[0].text == "Derrotados: 2 esqueletos na Masmorra (total: 2)."
 
 
 @pytest.mark.parametrize("said", ["goblins", "Goblin", "GOBLINS", "góblins"])

@@ -267,6 +267,12 @@ WORDED_DIFFERENTLY_TODAY = {
         "words say sanidade 5, the table saw 6",
     155: "issue 31, 6: the seed's 'Sucesso: A distância…' is said with no capital after the "
          "colon today; the table saw the capital (its text stays stored)",
+    5: "issue 31, 6: a sheet's change says an attribute's modifier with its sign ('CON +1'): "
+       "its words mark which values are modifiers",
+    **{seq: "issue 31, 6: an answer says what the prompt asked ('teste de pânico'), not its "
+            "number: its words carry the prompt's name" for seq in (33, 35, 39, 44, 117, 119)},
+    140: "issue 31, 6: 'Derrotados: … na Floresta', the region with its own preposition "
+         "(words na_regiao); the table saw 'em Floresta'",
 }
 # What those commands change in the views the fixture showed: (character id, field) → today's
 # value, in every view that shows the character; nothing else may differ.

@@ -36,6 +36,12 @@ def test_the_gm_gives_the_campaign_a_region_from_the_phone(table: Table, tmp_pat
     wait_until(lambda: table.session.overrides.get("encontros"),
                message="a região não foi criada")
     assert region.evaluate("d => d.open")
+    # the terrain's rows copied with their dice in the count field only (issue 31 item 6)
+    first = region.locator(".rule-row").nth(0)
+    assert first.locator(".row-text").input_value() == "Aranhas gigantes"
+    assert first.locator(".row-count").input_value() == "1d4"
+    assert table.session.overrides["encontros"]["regioes"]["floresta-sombria"]["linhas"][1] == {
+        "texto": "Aranhas gigantes", "quantidade": "1d4"}
 
     # a row edited; a bad dice expression refused in place, as it is typed
     rows = region.locator(".rule-row")
@@ -45,7 +51,10 @@ def test_the_gm_gives_the_campaign_a_region_from_the_phone(table: Table, tmp_pat
     message = region.locator("#regiao-floresta-sombria-msg")
     wait_until(lambda: "deveria ser uma expressão de dados" in message.inner_text(),
                message="a quantidade ruim não foi recusada")
-    assert "linhas.2.quantidade" in message.inner_text()
+    # in the form's words, not the file's key (issue 31 item 6)
+    assert "Linha 2: Quantos aparecem (dados) deveria ser uma expressão de dados" in \
+        message.inner_text(), message.inner_text()
+    assert "linhas.2" not in message.inner_text() and "tables/" not in message.inner_text()
     assert count.get_attribute("aria-invalid") == "true"
     stored = table.session.overrides["encontros"]["regioes"]["floresta-sombria"]["linhas"]
     assert stored[4] != "Ent furioso"  # typing is a dry run: nothing changed yet
@@ -145,3 +154,22 @@ def test_a_regions_preposition_is_set_on_the_rules_screen(table: Table) -> None:
     gm.get_by_role("button", name="Voltar à mesa").click()
     said = [e["text"] for e in table.command(gm, "região Floresta Sombria")]
     assert "O grupo está na Floresta Sombria (Floresta)." in said, said
+
+
+def test_the_new_region_refusal_goes_while_the_name_is_retyped(table: Table) -> None:
+    """Issue 31 item 6: "Nova região" refused (a terrain's name) says so, in the form's words;
+    typing the name again takes the refusal away (it was about the name as it was)."""
+    gm = table.gm(TABLE_PHONE)
+    open_rules(gm)
+    name = gm.get_by_label("Nome da região").last
+    name.fill("Pântano")
+    gm.get_by_role("button", name="Criar região").click()
+    message = gm.locator("#nova-regiao-msg")
+    wait_until(lambda: "nome de um terreno" in message.inner_text(),
+               message="o nome de terreno não foi recusado")
+    assert "tables/" not in message.inner_text() and "regioes." not in message.inner_text()
+    screenshot(gm, "regras-nova-regiao-recusada", full_page=False)
+    name.press("End")
+    name.type(" Negro")
+    wait_until(lambda: message.inner_text().strip() == "", message="a recusa ficou na tela")
+    screenshot(gm, "regras-nova-regiao-redigitada", full_page=False)

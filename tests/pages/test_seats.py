@@ -76,7 +76,15 @@ def test_a_second_device_joins_from_the_link_and_the_gm_frees_the_seat(
     line = seat_line(gm, "ana")
     wait_until(lambda: "2 aparelhos" in line.inner_text(),
                message="os dois aparelhos de Ana no quadro do Mestre")
-    assert "desde" in line.inner_text() and "h" in line.inner_text()
+    # how long ago, never a wall-clock hour beside the game's hours (issue 31 item 6)
+    assert "agora há pouco" in line.inner_text() and "desde" not in line.inner_text()
+    ago = gm.evaluate("""async () => {
+        const { sinceText } = await import('/static/js/lugares.js');
+        const now = new Date('2026-12-06T21:42:00');
+        return ['2026-12-06T21:30:00', '2026-12-06T20:20:00', '2026-12-06T19:42:00',
+                '2026-12-06T21:41:30'].map((iso) => sinceText(iso, now));
+    }""")
+    assert ago == ["há 12 min", "há 1 h 22 min", "há 2 h", "agora há pouco"], ago
     assert "no ar" in seat_line(gm, "bia").inner_text()
     seat_line(gm, "bia").scroll_into_view_if_needed()
     screenshot(gm, "lugares-mestre", full_page=False)

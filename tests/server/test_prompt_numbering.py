@@ -65,7 +65,9 @@ def test_answering_by_own_number_and_a_stale_number_is_refused(peers, session: S
     answer = bia.cmd("responder pedido 2 rolar")  # Bia's second prompt: the log's 3
     assert answer["ok"], answer
     (said,) = [e for e in answer["events"] if e["kind"] == "resposta"]
-    assert said["data"]["pedido"] == 2 and "pedido 2" in said["text"]
+    # her number in the data; the text says what was asked, not a number (issue 31 item 6)
+    assert said["data"]["pedido"] == 2 and "pedido" not in said["text"]
+    assert said["text"] == "Bia respondeu: 20 (teste de pânico).", said["text"]
     stored = [e for e in session.events_since(0) if e["kind"] == "resposta"]
     assert [e["data"]["pedido"] for e in stored] == [3]  # the engine answered its prompt 3
     last = session.commands()[-1]  # what Bia typed, and the engine's prompt in its arguments

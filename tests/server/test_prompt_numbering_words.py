@@ -34,7 +34,7 @@ def tables(tmp_path_factory: pytest.TempPathFactory) -> Tables:
     copy = tmp_path_factory.mktemp("tabelas") / "tabelas"
     shutil.copytree(DEFAULT_DIR, copy)
     said = copy / "narracao" / "pedidos.yaml"
-    _rewrite(said, "respondeu ao pedido {{ pedido }}:", "atendeu à chamada {{ pedido }}:")
+    _rewrite(said, " respondeu: {{ valor }}", " atendeu à chamada {{ pedido }}: {{ valor }}")
     _rewrite(said, '"Pedido {{ pedido }} ({{ dono }}: {{ nome_tipo }}) cancelado."',
              '"Chamada {{ pedido }} ({{ dono }}: {{ nome_tipo }}) cancelada."')
     return load_rules(copy)

@@ -34,6 +34,7 @@ from companion.engine.terrain import group_for
 from companion.engine.validators import require_dice
 from companion.tables.errors import CommandRejected
 from companion.tables.rulebook import piece
+from companion.tables.weights import Weight
 
 
 @command("avancar")
@@ -72,6 +73,9 @@ def _wait_for_the_resting(state: State, scratch: Scratch, resting: list[str]) ->
     names = {c.id: c.name for c in state.party}
     scratch.tell("viagem.sem_avanco", sem_avanco=True, faltam=list(waiting),
                  words={"nomes": resting, "faltam_nomes": [names[c] for c in waiting]})
+    if waiting:  # the commands that say it are the GM's (issue 31 item 6)
+        scratch.tell("viagem.sem_avanco_dica", GM, weight=Weight.FRAMING,
+                     words={"faltam_nomes": [names[c] for c in waiting]})
     state = set_travel(state, advance_waited=True)
     return state if waiting else close_round(state, scratch)
 

@@ -252,7 +252,8 @@ def _change(state: State, character: Character, changes: dict[str, int], scratch
     scratch.tell("personagem.mudou", PUBLIC, personagem=character.id, campos=changes,
                  weight=sheet_change_weight(character, updated),
                  words={"nome": character.name,
-                        "ditos": [(labels.of(key), value) for key, value in changes.items()]})
+                        "ditos": [(labels.of(key), value, key in ATTRIBUTES)
+                                  for key, value in changes.items()]})
     return update_character(state, updated)
 
 
@@ -311,6 +312,7 @@ def _change_by(state: State, character: Character, deltas: dict[str, int],
     updated = replace(_with_fields(character, after), sheet_unset=False)
     labels = scratch.piece(SheetLabels)
     lines = [{"rotulo": labels.of(key), "antes": before[key], "depois": after[key],
+              "sinal": key in ATTRIBUTES,
               "nota": notes.get(key, (None, None))[0], "limite": notes.get(key, (None, None))[1]}
              for key in after]
     scratch.tell("personagem.mudou_relativo", PUBLIC, personagem=character.id, campos=after,

@@ -126,12 +126,20 @@ def answer_command(state: State, scratch: Scratch) -> State:
     by_gm = scratch.command.actor == "gm" and prompt.character is not None
     scratch.tell("pedidos.respondeu", prompt_visibility(prompt), "resposta",
                  words={"quem": _answerer_name(state, prompt, scratch), "pelo_mestre": by_gm,
+                        "nome_pedido": _prompt_name(prompt, scratch),
                         **({"pelo_grupo": True} if prompt.party else {}),
                         **_answer_words(prompt, answer)},
                  pedido=prompt.id, tipo=prompt.kind, personagem=prompt.character,
                  total=answer.total, natural=answer.natural, opcao=answer.option, **physical)
     remaining = tuple(p for p in state.prompts if p.id != prompt.id)
     return handler(replace(state, prompts=remaining), prompt, answer, scratch)
+
+
+def _prompt_name(prompt: Prompt, scratch: Scratch) -> str:
+    """What the prompt asked, in words ('teste de CON DC 12 (marcha forçada)', 'Teste de
+    pânico'): its own label, else its kind's name (tables/pedidos.yaml `nomes_pedidos`)."""
+    names = scratch.piece(PromptLabels).nomes_pedidos
+    return str(prompt.context.get("rotulo") or names.get(prompt.kind, prompt.text))
 
 
 def _answerer_name(state: State, prompt: Prompt, scratch: Scratch) -> str:

@@ -17,7 +17,7 @@ from typing import Any, Mapping
 
 from companion.tables import protocol
 from companion.engine.model import GM, PUBLIC, State, Tally
-from companion.engine.procedures.encounters import EncounterTables, region_name
+from companion.engine.procedures.encounters import EncounterTables, in_region, region_name
 from companion.engine.characters import slug
 from companion.engine.handlers import command
 from companion.engine.scratch import Scratch, arg
@@ -35,6 +35,7 @@ class TallyRules:
 
     padrao_da_casa: bool
     regiao_masmorra: str
+    preposicao_masmorra: str  # how people say "in" it: "na Masmorra"
     quantidade_maxima: int
     nome_maximo: int
 
@@ -83,6 +84,19 @@ def current_region(state: State, scratch: Scratch) -> str:
     return region_name(scratch, state.travel.region or state.travel.terrain)
 
 
+def _in_region_named(scratch: Scratch, name: str) -> str:
+    """'na Floresta Sombria', 'no Pântano': a counted region by its name, with the preposition
+    stored with it (a name no region has: 'em' and the name)."""
+    regions = scratch.piece(EncounterTables).names(scratch.piece(TerrainNames).names())
+    key = next((k for k, said in regions.items() if slug(said) == slug(name)), None)
+    if key is not None:
+        return in_region(scratch, key)
+    rules = scratch.piece(TallyRules)
+    dungeon = slug(name) == slug(rules.regiao_masmorra)
+    return scratch.tables.narration.render("encontros.na_regiao", {
+        "preposicao": rules.preposicao_masmorra if dungeon else None, "nome": name})
+
+
 def _region(state: State, scratch: Scratch) -> str:
     """The region said (a terrain id or a region's id becomes its name), else the current
     one."""
@@ -109,7 +123,8 @@ def defeated_command(state: State, scratch: Scratch) -> State:
     counts, key, total = _add(regions.get(region_key, {}), creature, amount)
     regions[region_key] = counts
     scratch.tell("registro.derrotados", PUBLIC, regiao=region_key, criatura=key,
-                 quantidade=amount, total=total)
+                 quantidade=amount, total=total,
+                 words={"na_regiao": _in_region_named(scratch, region_key)})
     state = _off_the_monster_list(state, scratch, creature)
     return replace(state, tally=replace(state.tally, defeated=regions))
 

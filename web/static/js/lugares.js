@@ -4,22 +4,26 @@
 import { el, fill, sentence } from "./common.js";
 import { seatText } from "./pages.js";
 
-/** "21h04" (today) or "12/05 21h04", in this device's time; "" for no time. */
-export function clockTime(iso, now = new Date()) {
+/** How long ago `iso` was, in words ("há 12 min", "há 1 h 5 min", "agora há pouco"): a wall
+ * clock's hour beside the game's hours would read as game time. "" for no time. */
+export function sinceText(iso, now = new Date()) {
   const when = iso ? new Date(iso) : null;
   if (!when || Number.isNaN(when.getTime())) return "";
-  const pad = (n) => String(n).padStart(2, "0");
-  const hour = `${when.getHours()}h${pad(when.getMinutes())}`;
-  return when.toDateString() === now.toDateString() ? hour : `${pad(when.getDate())}/${pad(when.getMonth() + 1)} ${hour}`;
+  const minutes = Math.max(0, Math.floor((now.getTime() - when.getTime()) / 60000));
+  if (minutes < 1) return seatText("ha_pouco");
+  if (minutes < 60) return seatText("ha_minutos", { n: minutes });
+  const hours = Math.floor(minutes / 60);
+  if (hours >= 24) return seatText(hours < 48 ? "ha_um_dia" : "ha_dias", { n: Math.floor(hours / 24) });
+  return minutes % 60 ? seatText("ha_horas_minutos", { h: hours, n: minutes % 60 }) : seatText("ha_horas", { h: hours });
 }
 
 /** What a seat's line says of it: free, or on the air (on how many phones) or not, since when. */
-export function seatStatus(seat) {
+export function seatStatus(seat, now = new Date()) {
   if (!seat.ocupado) return seatText("livre");
   const online = Number(seat.online) || 0;
   const air = online > 1 ? seatText("no_ar_varios", { n: online }) : seatText(online ? "no_ar" : "fora_do_ar");
-  const hour = clockTime(seat.desde);
-  return hour ? `${air} · ${seatText("desde", { hora: hour })}` : air;
+  const since = sinceText(seat.desde, now);
+  return since ? `${air} · ${since}` : air;
 }
 
 /**
@@ -32,11 +36,13 @@ export function seatStatus(seat) {
 export function seatsList(node, free, invite = null) {
   let seats = [];
   const errors = new Map(); // character id → the last refusal of freeing it
+  const shownStatus = new Map(); // status line → its seat, to say "há N min" again as time goes
   let invitation = null; // {id, ack}: the free seat whose link is shown
 
   function show(list) {
     if (Array.isArray(list)) seats = list.filter((s) => s && typeof s === "object" && s.id);
     if (invitation && !seats.some((s) => s.id === invitation.id && !s.ocupado)) invitation = null;
+    shownStatus.clear();
     fill(node, seats.length
       ? el("ul", { class: "seats" }, seats.map(line))
       : el("p", { class: "empty", text: seatText("vazio") }));
@@ -45,6 +51,7 @@ export function seatsList(node, free, invite = null) {
   function line(seat) {
     const state = !seat.ocupado ? "free" : Number(seat.online) > 0 ? "on" : "off";
     const status = el("span", { class: "seat-status", text: seatStatus(seat) });
+    shownStatus.set(status, seat);
     const item = el("li", { class: `seat ${state}`, "data-personagem": seat.id },
       el("span", { class: "seat-name", text: String(seat.nome ?? seat.id) }), status,
       seat.ocupado ? freeButton(seat) : inviteButton(seat),
@@ -111,6 +118,8 @@ export function seatsList(node, free, invite = null) {
   }
 
   show([]);
+  // once a minute the "há N min" of each line moves on, without redrawing its buttons
+  setInterval(() => shownStatus.forEach((seat, status) => { status.textContent = seatStatus(seat); }), 30000);
   return { show };
 }
 
@@ -158,6 +167,8 @@ export function entryRequests(node, answer) {
   }
 
   show([]);
+  // once a minute the "há N min" of each line moves on, without redrawing its buttons
+  setInterval(() => shownStatus.forEach((seat, status) => { status.textContent = seatStatus(seat); }), 30000);
   return { show };
 }
 

@@ -105,6 +105,20 @@ export function rulesScreen({ ask, token, onChanged }) {
   /** A word of the regions' screen, as GET /api/regras sends it (regras_tela.yaml `regioes`). */
   const regionWord = (key) => String(((data && data.textos) || {})[key] ?? "");
 
+  // a refusal of the loader names the file and the key ("tables/encontros.yaml:
+  // 'regioes.floresta-sombria.linhas.2.quantidade' deveria ser…"): the form says the field
+  const REGION_KEY = /regioes\.[^.']+\.(linhas\.(\d+)\.?(\w*)|\w+)/;
+  const REGION_REFUSAL = /(?:tables\/[\w.-]+\.yaml: )?'(regioes\.[^']+)'/;
+  function formWords(text) {
+    const said = REGION_REFUSAL.exec(text);
+    const found = said && REGION_KEY.exec(said[1]);
+    if (!found) return text;
+    const field = found[2]
+      ? label("regras.linha_campo", { n: found[2], campo: regionWord(found[3] === "quantidade" ? "quantidade" : "texto") })
+      : regionWord(found[1]);
+    return field ? `${text.slice(0, said.index)}${field}${text.slice(said.index + said[0].length)}` : text;
+  }
+
   const warningsOf = (ack) => (ack && Array.isArray(ack.avisos) ? ack.avisos.map(String) : []);
 
   async function check(patch) {
@@ -425,12 +439,12 @@ export function rulesScreen({ ask, token, onChanged }) {
     function mark(ack) {
       for (const input of form.querySelectorAll("input, select")) input.removeAttribute("aria-invalid");
       // accepted, it may still carry the server's warnings (a die that never gives some rows)
-      message.textContent = ack.ok ? warningsOf(ack).join(" ") : sentence(ack.erro || ack.error || "");
+      message.textContent = ack.ok ? warningsOf(ack).join(" ") : sentence(formWords(ack.erro || ack.error || ""));
       message.classList.remove("saved");
       message.classList.toggle("warn", ack.ok && warningsOf(ack).length > 0);
       if (ack.ok) return;
       // the loader names the key: 'regioes.<id>.linhas.2.quantidade', 'regioes.<id>.dados'
-      const found = /regioes\.[^.']+\.(linhas\.(\d+)\.?(\w*)|\w+)/.exec(ack.erro || "");
+      const found = REGION_KEY.exec(ack.erro || "");
       if (!found) return;
       let target = null;
       if (found[2]) {
@@ -484,17 +498,24 @@ export function rulesScreen({ ask, token, onChanged }) {
     const name = el("input", { id: "nova-regiao-nome", type: "text", autocomplete: "off",
       "aria-describedby": message.id });
     const terrain = terrainSelect("nova-regiao-terreno", "floresta", false);
+    // a refusal is of the name as it was: retyping it clears the refusal
+    name.addEventListener("input", () => { message.textContent = ""; });
+    terrain.addEventListener("change", () => { message.textContent = ""; });
     const create = async () => {
       const base = data.regioes.find((r) => r.id === terrain.value);
       const lines = {};
       base.linhas.forEach((row, index) => {
-        lines[index + 1] = row.quantidade ? { texto: row.texto, quantidade: row.quantidade } : row.texto;
+        // the seed's row names its dice ("Aranhas gigantes (1d4)"); the copy keeps them in the
+        // count field only ("Aranhas gigantes", 1d4)
+        lines[index + 1] = row.quantidade
+          ? { texto: row.texto.replace(` (${row.quantidade})`, "").trim(), quantidade: row.quantidade }
+          : row.texto;
       });
       const said = name.value.trim();
       const ack = await change({ encontros: { regioes: { [slug(said) || "regiao"]: {
         regiao: said, terreno: terrain.value, dados: base.dados, linhas: lines } } } }, said || regionWord("nova"),
         `regiao-${slug(said)}-salvo`, "criar");
-      if (!ack.ok) message.textContent = sentence(ack.erro || ack.error || "");
+      if (!ack.ok) message.textContent = sentence(formWords(ack.erro || ack.error || ""));
       if (ack.ok) {
         const made = $(`#regiao-${CSS.escape(slug(said))}`);
         if (made) made.open = true;

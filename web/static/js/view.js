@@ -249,7 +249,7 @@ export function attributeDamage(c) {
 function modifierStats(c) {
   const raw = pick(c, "atributos");
   if (!raw || typeof raw !== "object" || Array.isArray(raw)) return [];
-  const signed = (n) => (Number(n) > 0 ? `+${Number(n)}` : String(Number(n)));
+  const signed = (n) => (Number(n) >= 0 ? `+${Number(n)}` : String(Number(n)));
   return Object.entries(raw).map(([name, n]) => stat(fieldName(String(name).toLowerCase(), String(name).toUpperCase()), signed(n)));
 }
 
