@@ -36,6 +36,7 @@ from companion.engine.procedures import (  # noqa: F401  (each registers its com
     prompts,
     questions,
     rest,
+    rest_mishaps,
     roster,
     rounds,
     tally,
