@@ -26,6 +26,7 @@ from companion.engine.procedures import (  # noqa: F401  (each registers its com
     conditions,
     dice_tables,
     dungeon,
+    dungeon_rules,
     encounters,
     foraging,
     forced_march,
