@@ -20,7 +20,7 @@ from flask import Blueprint, Response, jsonify, request
 from companion.rules import overlay
 from companion.rules import form
 from companion.tables.errors import AccessDenied, TableError
-from companion.server import access, tokens
+from companion.server import access, wrong_tokens
 from companion.server.budget import Budget
 from companion.server.names import VoiceNames
 from companion.server.rooms import Client
@@ -42,7 +42,7 @@ def blueprint(session: ServedSession, tables: Tables,
     @api.before_request
     def require_gm() -> tuple[Response, int] | None:
         token = access.bearer_token(request.headers.get("Authorization"))
-        if not tokens.checked(token, lambda: access.same_token(token, session.gm_token)):
+        if not wrong_tokens.checked(token, lambda: access.same_token(token, session.gm_token)):
             return error(tables.narration.render("servidor.api_sem_token", {}), 401)
         return None
 

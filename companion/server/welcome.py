@@ -48,7 +48,7 @@ from flask_socketio import ConnectionRefusedError, SocketIO
 from companion.history.replay import HISTORY_NOTICE, RULES_CHANGED
 from companion.tables import protocol
 from companion.tables.errors import AccessDenied, CompanionError
-from companion.server import access, budget, hosts, qr, tokens
+from companion.server import access, budget, hosts, qr, wrong_tokens
 from companion.server.doorway import Doorway, Knock
 from companion.server.fanout import Dispatcher, FanOut
 from companion.server.projections import Projections
@@ -190,7 +190,7 @@ class Reception:
             found.extend([client] if client is not None else [])
             return client is not None
 
-        if not tokens.checked(token, right):
+        if not wrong_tokens.checked(token, right):
             raise AccessDenied(self.words.render("acesso.token_invalido", {}))
         return found[0]
 
@@ -210,7 +210,7 @@ class Reception:
                 found.append(self._player_client(sid, player, since))
             return seat is not None
 
-        if not tokens.checked(code, right):
+        if not wrong_tokens.checked(code, right):
             raise AccessDenied(self.session.tables.narration.render("convite.invalido", {}))
         return found[0]
 
