@@ -26,8 +26,9 @@ from companion.tables import protocol
 from companion.engine.view import view_state, view_states
 from companion.rules import labels
 from companion.tables.errors import CompanionError
-from companion.server import access, api, door, guard, hosts, http_limits, names, ports, qr
+from companion.server import access, api, door, guard, hosts, http_limits, ports, qr
 from companion.server import report_pages, sockets, speech_socket, wrong_tokens
+from companion.server.voice_names import VoiceNames
 from companion.server import voice_socket
 from companion.server.served import ServedSession
 from companion.store.lock import ServerLock, holder
@@ -93,7 +94,7 @@ def create_app(session: ServedSession, tables: Tables | None = None, web_dir: Pa
     app.extensions["mesa_limits"] = limits  # the server's door follows them (_make_server)
     app.extensions["mesa_voice"] = _voice(socketio, hub, voice)
     voice_hub = app.extensions["mesa_voice"]
-    hub.names = voice_names = names.VoiceNames(session, lambda: voice_hub.voice)
+    hub.names = voice_names = VoiceNames(session, lambda: voice_hub.voice)
     app.extensions["mesa_speech"] = _speech(socketio, hub, tables, app.extensions["mesa_voice"],
                                             speech_output)
     if limits:  # wrong tokens throttled per address (companion.server.wrong_tokens)
