@@ -5,7 +5,7 @@
   events it missed, `estado`);
 - companion.server.fanout: live events to their rooms, the views after them (`estado`,
   `estado_mudou`), the dispatcher thread — and the ordering guarantees;
-- companion.server.gate: `comando`, what each connection may run, its acknowledgement;
+- companion.server.command_gate: `comando`, what each connection may run, its acknowledgement;
 - companion.server.seats: the seats (`liberar`, `sair`, `aparelho`; `lugares`,
   `lugar_liberado`);
 - `regras` (here): the GM's rule edits, `{"validar": {…}}` (a dry run), `{"alterar": {…}}`
@@ -34,7 +34,7 @@ from companion.tables import protocol
 from companion.server import access, budget, qr
 from companion.server.api import rules_answer
 from companion.server.fanout import Dispatcher, FanOut, ViewState, ViewStates
-from companion.server.gate import CommandGate
+from companion.server.command_gate import CommandGate
 from companion.server.voice_names import VoiceNames
 from companion.server.projections import Projections
 from companion.server.rooms import Client, Connections
