@@ -37,7 +37,7 @@ from companion.session import (Session, campaign_rules, campaign_state, reading_
                                verify_campaign)
 from companion.store.lock import holder
 from companion.cli import about, browser, campaigns
-from companion.cli.models import fetch_models
+from companion.cli.model_download import fetch_models
 from companion.cli import argparse_words
 from companion.cli.shell import banner, run_shell
 from companion.speech.say import say_text
