@@ -46,7 +46,7 @@ from companion.tables.files import Tables
 from companion.voice.learned import Learned, by_list, campaign_learned, forget
 from companion.voice.ouvir import listen_file
 from companion.voice.phrases import phrase_list
-from companion.voice.reading import Known, read_voice
+from companion.voice.strict_reading import Known, read_voice
 from companion.voice.service import start_voice
 from companion.cli.arguments import INSTALL_WORDS, build_parser  # noqa: F401 (re-exported)
 
