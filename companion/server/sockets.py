@@ -6,7 +6,7 @@
 - companion.server.fanout: live events to their rooms, the views after them (`estado`,
   `estado_mudou`), the dispatcher thread — and the ordering guarantees;
 - companion.server.command_gate: `comando`, what each connection may run, its acknowledgement;
-- companion.server.seats: the seats (`liberar`, `sair`, `aparelho`; `lugares`,
+- companion.server.seat_sockets: the seats (`liberar`, `sair`, `aparelho`; `lugares`,
   `lugar_liberado`);
 - `regras` (here): the GM's rule edits, `{"validar": {…}}` (a dry run), `{"alterar": {…}}`
   or `{"criar": {…}}` (only adds: a region that exists is refused) in the export file's shape, acknowledged `{ok, erro}` (companion.server.api.rules_answer);
@@ -38,7 +38,7 @@ from companion.server.command_gate import CommandGate
 from companion.server.voice_names import VoiceNames
 from companion.server.projections import Projections
 from companion.server.rooms import Client, Connections
-from companion.server.seats import Seats
+from companion.server.seat_sockets import SeatSockets
 from companion.server.served import ServedSession
 from companion.server.welcome import Reception
 from companion.tables.files import Tables
@@ -66,7 +66,7 @@ class Hub:
         self.fanout = FanOut(socketio, session, tables, self.connections, self.projections,
                              self.dispatcher, view_state, view_states or _one_by_one(view_state),
                              visible_to)
-        self.seats = Seats(socketio, session, tables, self.connections, self.dispatcher,
+        self.seats = SeatSockets(socketio, session, tables, self.connections, self.dispatcher,
                            budgets, base_url)
         self.reception = Reception(socketio, session, self.connections, self.fanout,
                                    self.projections, self.dispatcher, pages.page_data(tables),
