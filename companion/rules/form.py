@@ -11,8 +11,8 @@ words in tables/regras_tela.yaml (`chaves`, the key itself with spaces otherwise
 file's heading (`arquivos`), with the words of a choice's values (`opcoes`), of a list's items
 (`itens`) and of a map (`mapas`). The regions and their encounter tables are edited as regions,
 not as fields; the voice's names (nomes_da_voz.yaml) have their own section
-(companion.server.voice_names). `view` is what GET /api/regras answers: the overrides, the values in
-force and the fields. There is no validator here: the loader checks every value.
+(companion.server.voice_names_screen). `view` is what GET /api/regras answers: the overrides,
+the values in force and the fields. There is no validator here: the loader checks every value.
 """
 from __future__ import annotations
 

@@ -28,7 +28,7 @@ from companion.rules import labels
 from companion.tables.errors import CompanionError
 from companion.server import access, api, door, guard, hosts, http_limits, ports, qr
 from companion.server import report_pages, sockets, speech_socket, wrong_tokens
-from companion.server.voice_names import VoiceNames
+from companion.server.voice_names_screen import VoiceNames
 from companion.server import voice_socket
 from companion.server.served import ServedSession
 from companion.store.lock import ServerLock, holder

@@ -11,7 +11,7 @@
 - `regras` (here): the GM's rule edits, `{"validar": {…}}` (a dry run), `{"alterar": {…}}`
   or `{"criar": {…}}` (only adds: a region that exists is refused) in the export file's shape, acknowledged `{ok, erro}` (companion.server.api.rules_answer);
   and `{"esquecer": ["Nome", …]}`, a name the campaign learned taken out of the voice lists
-  (companion.server.voice_names: no game command, nothing to undo).
+  (companion.server.voice_names_screen: no game command, nothing to undo).
 
 Event numbers are per viewer (companion.history.projection, kept live by companion.server.projections):
 the GM gets the log's global seqs; a player and the table screen get 1, 2, 3, … counting only
@@ -35,7 +35,7 @@ from companion.server import access, budget, qr
 from companion.server.api import rules_answer
 from companion.server.fanout import Dispatcher, FanOut, ViewState, ViewStates
 from companion.server.command_gate import CommandGate
-from companion.server.voice_names import VoiceNames
+from companion.server.voice_names_screen import VoiceNames
 from companion.server.projections import Projections
 from companion.server.rooms import Client, Connections
 from companion.server.seat_sockets import SeatSockets
