@@ -99,7 +99,7 @@ run_tests() {
   exit "$status"
 }
 
-# ./run.sh modelo: `companion modelo` (companion/cli/models.py): the default Portuguese Vosk model
+# ./run.sh modelo: `companion modelo` (companion/cli/model_download.py): the default Portuguese Vosk model
 # and the Piper pt_BR voice into the GM's models folder, sizes and SHA-256 checked against
 # tables/voz.yaml (modelos.baixar) and tables/fala.yaml (piper.baixar).
 fetch_model() {

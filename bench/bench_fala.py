@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 from companion.rules.loader import load_rules  # noqa: E402
 from companion.server.app import start_in_thread  # noqa: E402
 from companion.session import Session  # noqa: E402
-from companion.speech.config import speech_config  # noqa: E402
+from companion.speech.speech_config import speech_config  # noqa: E402
 from companion.speech.speaker import Recorder, Speaker  # noqa: E402
 from companion.speech.voices import Espeak  # noqa: E402
 from companion.voice.config import voice_config  # noqa: E402

@@ -35,7 +35,7 @@ from num2words import num2words  # noqa: E402
 
 from companion.rules.loader import load_rules  # noqa: E402
 from companion.session import Session  # noqa: E402
-from companion.speech.config import speech_config  # noqa: E402
+from companion.speech.speech_config import speech_config  # noqa: E402
 from companion.speech.voices import Espeak, write_wav  # noqa: E402
 
 SCRIPTS = sorted((ROOT / "tests" / "golden" / "scripts").glob("*.txt"))

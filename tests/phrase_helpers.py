@@ -18,7 +18,7 @@ from companion.commands.parse import parse
 from companion.commands.reading import ParseResult
 from companion.tables.files import Tables
 from companion.voice.phrases import Phrase, voice_phrases
-from companion.voice.reading import prompt_options, read_voice
+from companion.voice.strict_reading import prompt_options, read_voice
 
 ROOT = Path(__file__).resolve().parents[1]
 READING_LIBRARIES = ("hassil", "PyYAML", "Jinja2")  # what the reading runs on

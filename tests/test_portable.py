@@ -14,7 +14,7 @@ import pytest
 from companion.tables.files import Tables
 from companion.cli import main as companion_main
 from companion.cli.mesa import arguments
-from companion.cli.models import fetch_vosk_model
+from companion.cli.model_download import fetch_vosk_model
 from companion.speech.voices import find_espeak
 from companion.tables import places
 from companion.tables.errors import CompanionError

@@ -69,7 +69,7 @@ def korean_voice(model: Any, session: Any, tables: Any, said: dict[str, str],
     from companion.commands.parse import ParseResult
     from companion.voice.config import voice_config
     from companion.voice.listener import Listener
-    from companion.voice.reading import read_voice
+    from companion.voice.strict_reading import read_voice
     from companion.voice.service import Voice, session_runner
 
     config = voice_config(tables)

@@ -23,7 +23,7 @@ from companion.tables.light_sources import LightRules
 from companion.tables.narration import Narrator
 from companion.tables.prompt_names import PromptLabels
 from companion.tables.protocol import CommandRules
-from companion.tables.rulebook import typed_at
+from companion.tables.piece_lookup import typed_at
 from companion.tables.files import Tables
 
 LANGUAGE = "pt"

@@ -7,7 +7,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, TypeVar
 
-from companion.engine import dice
+from companion.engine import dice_rolls
 from companion.engine.model import PUBLIC, Command, Event, Visibility
 from companion.tables import protocol
 from companion.tables.dice_limits import DiceLimits
@@ -17,8 +17,8 @@ from companion.tables.weights import Weight, default_weight
 T = TypeVar("T")
 
 
-def _roll_data(rolled: dice.Roll, other: dice.Roll | None, tabela: str, edge: str | None,
-               label: str | None, text_result: str | None,
+def _roll_data(rolled: dice_rolls.Roll, other: dice_rolls.Roll | None, tabela: str,
+               edge: str | None, label: str | None, text_result: str | None,
                extra: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """A rolagem event's data (the contract's tabela, dados, total, resultado; the faces;
     under an edge the discarded roll) and the words only its text needs."""
@@ -81,7 +81,7 @@ class Scratch:
              describe: Callable[[int], str] | None = None, low_is_good: bool = False,
              label: str | None = None, *, x_in_6: int | None = None,
              shown: Callable[[int], str | None] | None = None,
-             weight: Weight | None = None, **extra: Any) -> dice.Roll:
+             weight: Weight | None = None, **extra: Any) -> dice_rolls.Roll:
         """Roll for the rules and emit a `rolagem` event (its text: tables/narracao/dados.yaml
         `rolagem`, or `chance` for an X-in-6 check, `x_in_6`). `describe(total)` gives the
         row text.
@@ -90,7 +90,7 @@ class Scratch:
         heading people read (default: the table's name, which data["tabela"] always keeps).
         `shown(total)` is what the players read of the row when the seed's text (kept in
         `resultado`) is written for the GM (data `relato`: the text and the pages show it)."""
-        rolled, other = dice.roll_with_edge(expression, self.rng, edge, low_is_good,
+        rolled, other = dice_rolls.roll_with_edge(expression, self.rng, edge, low_is_good,
                                             limits=self.piece(DiceLimits))
         data, words = _roll_data(rolled, other, tabela, edge, label,
                                  describe(rolled.total) if describe else resultado, extra)

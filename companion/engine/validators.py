@@ -6,14 +6,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from companion.engine import dice
+from companion.engine import dice_rolls
 from companion.tables.errors import DiceError
 from companion.tables.rulebook import InvalidValue
 
 
 def _rolls(value: Any) -> bool:
     try:
-        dice.roll(value, random.Random(0))
+        dice_rolls.roll(value, random.Random(0))
     except DiceError:
         return False
     return True

@@ -3,7 +3,7 @@
 A field is a value of tables/ the seeds do not give — a house default: every value inside a
 map marked `padrao_da_casa: true` (or a whole file marked so), and the value `X` (or `X_…`)
 beside a key `X_padrao_da_casa: true`. What a field takes comes from the type the typed pieces
-declare for it (rulebook.declared_at; the value's own type otherwise): a whole number, a number,
+declare for it (piece_lookup.declared_at; the value's own type otherwise): a whole number, a number,
 text, yes/no, one of a few words (a Literal: a closed choice, even through a generic piece such
 as inicio.yaml's `HouseValue[Season]`), a list of those (a `[mínimo, máximo]` pair, or any
 length) or a map of those by name (casa.yaml `descanso.dados_de_vida`). Its label is its key's
@@ -11,8 +11,8 @@ words in tables/regras_tela.yaml (`chaves`, the key itself with spaces otherwise
 file's heading (`arquivos`), with the words of a choice's values (`opcoes`), of a list's items
 (`itens`) and of a map (`mapas`). The regions and their encounter tables are edited as regions,
 not as fields; the voice's names (nomes_da_voz.yaml) have their own section
-(companion.server.names). `view` is what GET /api/regras answers: the overrides, the values in
-force and the fields. There is no validator here: the loader checks every value.
+(companion.server.voice_names_screen). `view` is what GET /api/regras answers: the overrides,
+the values in force and the fields. There is no validator here: the loader checks every value.
 """
 from __future__ import annotations
 
@@ -24,7 +24,8 @@ from companion.rules import overlay
 from companion.rules.overlay import is_rows
 from companion.engine.procedures.encounters import EncounterTables, RegionTable
 from companion.engine.terrain import TerrainNames
-from companion.tables.rulebook import declared_at, piece
+from companion.tables.piece_lookup import declared_at
+from companion.tables.rulebook import piece
 from companion.tables.files import Tables
 
 MARK = "padrao_da_casa"

@@ -29,7 +29,7 @@ from companion.engine.terrain import TerrainNames
 from companion.tables.errors import TableError
 from companion.tables.narration import Narrator
 from companion.rules.loader import rules_from
-from companion.tables.rulebook import typed_at
+from companion.tables.piece_lookup import typed_at
 from companion.tables.files import LOADER, Tables
 
 Overrides = dict[str, Any]

@@ -1,6 +1,6 @@
 """The HTTP API for scripts and the GM's tools: GET /api/state, POST /api/command, and the
 campaign's own rules, GET and POST /api/regras (and POST /api/regras/esquecer: a name the
-campaign learned taken out of the voice lists, companion.server.names).
+campaign learned taken out of the voice lists, companion.server.voice_names_screen).
 
 All need `Authorization: Bearer <gm token>`. Answers are JSON; errors are
 `{"ok": false, "error": "<Portuguese message>"}` with 400 (bad request), 401 (no or wrong
@@ -20,9 +20,9 @@ from flask import Blueprint, Response, jsonify, request
 from companion.rules import overlay
 from companion.rules import form
 from companion.tables.errors import AccessDenied, TableError
-from companion.server import access, tokens
+from companion.server import access, wrong_tokens
 from companion.server.budget import Budget
-from companion.server.names import VoiceNames
+from companion.server.voice_names_screen import VoiceNames
 from companion.server.rooms import Client
 from companion.server.served import ServedSession
 from companion.tables.files import Tables
@@ -42,7 +42,7 @@ def blueprint(session: ServedSession, tables: Tables,
     @api.before_request
     def require_gm() -> tuple[Response, int] | None:
         token = access.bearer_token(request.headers.get("Authorization"))
-        if not tokens.checked(token, lambda: access.same_token(token, session.gm_token)):
+        if not wrong_tokens.checked(token, lambda: access.same_token(token, session.gm_token)):
             return error(tables.narration.render("servidor.api_sem_token", {}), 401)
         return None
 

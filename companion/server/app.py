@@ -26,8 +26,9 @@ from companion.tables import protocol
 from companion.engine.view import view_state, view_states
 from companion.rules import labels
 from companion.tables.errors import CompanionError
-from companion.server import access, api, door, guard, hosts, http_limits, names, ports, qr
-from companion.server import report_pages, sockets, speech_socket, tokens
+from companion.server import access, api, door, guard, hosts, http_limits, ports, qr
+from companion.server import report_pages, sockets, speech_socket, wrong_tokens
+from companion.server.voice_names_screen import VoiceNames
 from companion.server import voice_socket
 from companion.server.served import ServedSession
 from companion.store.lock import ServerLock, holder
@@ -93,11 +94,11 @@ def create_app(session: ServedSession, tables: Tables | None = None, web_dir: Pa
     app.extensions["mesa_limits"] = limits  # the server's door follows them (_make_server)
     app.extensions["mesa_voice"] = _voice(socketio, hub, voice)
     voice_hub = app.extensions["mesa_voice"]
-    hub.names = voice_names = names.VoiceNames(session, lambda: voice_hub.voice)
+    hub.names = voice_names = VoiceNames(session, lambda: voice_hub.voice)
     app.extensions["mesa_speech"] = _speech(socketio, hub, tables, app.extensions["mesa_voice"],
                                             speech_output)
-    if limits:  # wrong tokens throttled per address (companion.server.tokens)
-        app.extensions[tokens.EXTENSION] = tokens.TokenThrottle(
+    if limits:  # wrong tokens throttled per address (companion.server.wrong_tokens)
+        app.extensions[wrong_tokens.EXTENSION] = wrong_tokens.TokenThrottle(
             tables.narration.render("seguranca.token_devagar", {}))
     app.register_blueprint(api.blueprint(session, tables, view_state, voice_names,
                                          hub.gate.budgets["mestre"]))
@@ -151,7 +152,7 @@ def _pages(app: Flask, session: ServedSession, tables: Tables, web_dir: Path) ->
     def gm_page() -> Response | tuple[Response, int]:
         # POSTed by the 403 page's script (mestre-link.js: never in an address), or an old link
         given = request.form.get("token") if request.method == "POST" else request.args.get("token")
-        if not tokens.checked(given, lambda: access.same_token(given, session.gm_token)):
+        if not wrong_tokens.checked(given, lambda: access.same_token(given, session.gm_token)):
             return _html(_gm_only_page(tables, wrong_token=bool(given))), 403
         return _page(session.tables, web_dir, "mestre")
 
@@ -250,8 +251,8 @@ def _gm_only_page(tables: Tables, wrong_token: bool) -> str:
 # ---------------------------------------------------------------------------- errors, headers
 
 def _errors(app: Flask, tables: Tables) -> None:
-    @app.errorhandler(tokens.TokenThrottled)
-    def throttled(refused: tokens.TokenThrottled) -> tuple[Response, int]:
+    @app.errorhandler(wrong_tokens.TokenThrottled)
+    def throttled(refused: wrong_tokens.TokenThrottled) -> tuple[Response, int]:
         if request.path.startswith("/api/"):
             return jsonify({"ok": False, "error": refused.message}), 429
         return _html(_message_page(tables, tables.narration.render("seguranca.devagar", {}),

@@ -27,7 +27,7 @@ from flask_socketio import SocketIO
 
 from companion.tables import protocol
 from companion.engine import State
-from companion.engine.dice import die_range
+from companion.engine.dice_rolls import die_range
 from companion.history.outcome import CODE, headline, ranked
 from companion.history.projection import StoredEvent
 from companion.rules.pages import PageTexts

@@ -1,11 +1,11 @@
 """One-time seat invitations: the GM hands a free seat to one phone (issue 25, item 3).
 
-The GM asks `convite` {"personagem": id} for a free seat of the party (companion.server.seats)
-and shows the answer on their phone: the player page's address with a one-time code in the
-fragment (`/jogador#convite=…`, which the browser never sends) and its QR code. A phone that
-connects with {"convite": code} takes that seat at once, with no request at the door: the
-GM's hand is the yes. A code works once and only while its seat is free; a new code for the
-seat, or the seat taken or freed by any means, ends it.
+The GM asks `convite` {"personagem": id} for a free seat of the party
+(companion.server.seat_sockets) and shows the answer on their phone: the player page's address
+with a one-time code in the fragment (`/jogador#convite=…`, which the browser never sends) and
+its QR code. A phone that connects with {"convite": code} takes that seat at once, with no
+request at the door: the GM's hand is the yes. A code works once and only while its seat is free;
+a new code for the seat, or the seat taken or freed by any means, ends it.
 """
 from __future__ import annotations
 

@@ -28,7 +28,7 @@ from companion.report import build
 from companion.report.export import SEPARATORS
 from companion.report.model import Post
 from companion.report.source import ReportError, read_log, session_number
-from companion.server import access, tokens
+from companion.server import access, wrong_tokens
 from companion.server.served import ServedSession
 from companion.store.log import MEMORY, Log
 from companion.tables.narration import Narrator
@@ -137,7 +137,7 @@ def blueprint(session: ServedSession, tables: Any,
             found.extend([viewer] if viewer is not None else [])
             return viewer is not None
 
-        if not tokens.checked(token, right):
+        if not wrong_tokens.checked(token, right):
             return None
         return found[0][0], found[0][1], str(token)
 

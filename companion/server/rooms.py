@@ -76,7 +76,7 @@ def targets(visibility: str, live: list[Client]) -> list[tuple[str, str]]:
 class Connections:
     """The live connections and those still being welcomed (pending: their commands are
     taken already), by sid, under one lock. `seating` is held while a connection is
-    authenticated and admitted, and while a seat is freed (companion.server.seats): no
+    authenticated and admitted, and while a seat is freed (companion.server.seat_sockets): no
     connection gets in with a token being deleted."""
 
     def __init__(self) -> None:

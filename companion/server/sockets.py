@@ -5,13 +5,13 @@
   events it missed, `estado`);
 - companion.server.fanout: live events to their rooms, the views after them (`estado`,
   `estado_mudou`), the dispatcher thread — and the ordering guarantees;
-- companion.server.gate: `comando`, what each connection may run, its acknowledgement;
-- companion.server.seats: the seats (`liberar`, `sair`, `aparelho`; `lugares`,
+- companion.server.command_gate: `comando`, what each connection may run, its acknowledgement;
+- companion.server.seat_sockets: the seats (`liberar`, `sair`, `aparelho`; `lugares`,
   `lugar_liberado`);
 - `regras` (here): the GM's rule edits, `{"validar": {…}}` (a dry run), `{"alterar": {…}}`
   or `{"criar": {…}}` (only adds: a region that exists is refused) in the export file's shape, acknowledged `{ok, erro}` (companion.server.api.rules_answer);
   and `{"esquecer": ["Nome", …]}`, a name the campaign learned taken out of the voice lists
-  (companion.server.names: no game command, nothing to undo).
+  (companion.server.voice_names_screen: no game command, nothing to undo).
 
 Event numbers are per viewer (companion.history.projection, kept live by companion.server.projections):
 the GM gets the log's global seqs; a player and the table screen get 1, 2, 3, … counting only
@@ -34,11 +34,11 @@ from companion.tables import protocol
 from companion.server import access, budget, qr
 from companion.server.api import rules_answer
 from companion.server.fanout import Dispatcher, FanOut, ViewState, ViewStates
-from companion.server.gate import CommandGate
-from companion.server.names import VoiceNames
+from companion.server.command_gate import CommandGate
+from companion.server.voice_names_screen import VoiceNames
 from companion.server.projections import Projections
 from companion.server.rooms import Client, Connections
-from companion.server.seats import Seats
+from companion.server.seat_sockets import SeatSockets
 from companion.server.served import ServedSession
 from companion.server.welcome import Reception
 from companion.tables.files import Tables
@@ -66,7 +66,7 @@ class Hub:
         self.fanout = FanOut(socketio, session, tables, self.connections, self.projections,
                              self.dispatcher, view_state, view_states or _one_by_one(view_state),
                              visible_to)
-        self.seats = Seats(socketio, session, tables, self.connections, self.dispatcher,
+        self.seats = SeatSockets(socketio, session, tables, self.connections, self.dispatcher,
                            budgets, base_url)
         self.reception = Reception(socketio, session, self.connections, self.fanout,
                                    self.projections, self.dispatcher, pages.page_data(tables),

@@ -32,7 +32,7 @@ from companion.history.replay import REPEAT
 from companion.server.rooms import GM_ROOM, NAMESPACE, TABLE_ROOM
 from companion.server.sockets import Hub
 from companion.speech.announce import (SILENCE, Choice, Place, Said, speaker_for, to_say)
-from companion.speech.config import ANSWER, SpeechConfig, speech_config
+from companion.speech.speech_config import ANSWER, SpeechConfig, speech_config
 from companion.speech.speaker import Output, Speaker, Speakers
 from companion.speech.voices import SpeechUnavailable, choose_voice
 from companion.tables.files import Tables

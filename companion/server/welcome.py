@@ -6,7 +6,7 @@ Connecting (default namespace, `auth` dict):
 - `{"nome": "Ana"}` → a new player: it waits at the door until the GM accepts it
   (companion.server.doorway), then joins (session.join_player), rooms "public" and
   "player:<id>"; a name whose seat is held (its character has tokens) is refused
-  (companion.server.seats);
+  (companion.server.seat_sockets);
 - `{"token": <player token>}` → a returning player, or a player's second device;
 - `{"papel": "mesa"}` → the shared table screen, a read-only public viewer (room "public");
   its `boas_vindas` carries `url_jogador`, the address phones open (the same the QR code shows,
@@ -15,7 +15,7 @@ Connecting (default namespace, `auth` dict):
   (companion.history.projection).
 
 `boas_vindas` also carries `paginas` (companion.rules.pages: the pages' buttons, mode names, prompt
-titles, option labels), and the GM's carries `lugares` (the seats: companion.server.seats).
+titles, option labels), and the GM's carries `lugares` (the seats: companion.server.seat_sockets).
 
 After a connection is accepted the client gets `boas_vindas`, then the events it may see with
 seq > desde — at most the WELCOME_EVENTS last, what the pages' log shows — in seq order, one
@@ -48,12 +48,12 @@ from flask_socketio import ConnectionRefusedError, SocketIO
 from companion.history.replay import HISTORY_NOTICE, RULES_CHANGED
 from companion.tables import protocol
 from companion.tables.errors import AccessDenied, CompanionError
-from companion.server import access, budget, hosts, qr, tokens
+from companion.server import access, budget, hosts, qr, wrong_tokens
 from companion.server.doorway import Doorway, Knock
 from companion.server.fanout import Dispatcher, FanOut
 from companion.server.projections import Projections
 from companion.server.rooms import NAMESPACE, Client, Connections
-from companion.server.seats import Seats
+from companion.server.seat_sockets import SeatSockets
 from companion.server.served import ServedSession
 from companion.session import Player
 from companion.tables.narration import Narrator
@@ -85,7 +85,7 @@ class Reception:
     def __init__(self, socketio: SocketIO, session: ServedSession, connections: Connections,
                  fanout: FanOut, projections: Projections, dispatcher: Dispatcher,
                  pages: dict[str, Any], joins: access.Limiter,
-                 visible_to: Callable[[str, str], bool], seats: Seats,
+                 visible_to: Callable[[str, str], bool], seats: SeatSockets,
                  base_url: qr.BaseUrl = None, limits: bool = True,
                  doorway: Doorway | None = None, open_joins: bool = False) -> None:
         self.socketio = socketio
@@ -190,7 +190,7 @@ class Reception:
             found.extend([client] if client is not None else [])
             return client is not None
 
-        if not tokens.checked(token, right):
+        if not wrong_tokens.checked(token, right):
             raise AccessDenied(self.words.render("acesso.token_invalido", {}))
         return found[0]
 
@@ -210,7 +210,7 @@ class Reception:
                 found.append(self._player_client(sid, player, since))
             return seat is not None
 
-        if not tokens.checked(code, right):
+        if not wrong_tokens.checked(code, right):
             raise AccessDenied(self.session.tables.narration.render("convite.invalido", {}))
         return found[0]
 

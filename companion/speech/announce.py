@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Literal, Mapping, Sequence
 
-from companion.speech.config import ANSWER, SpeechConfig
+from companion.speech.speech_config import ANSWER, SpeechConfig
 from companion.tables.weights import weight_of
 
 PUBLIC = "public"

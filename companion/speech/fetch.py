@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Callable, Iterable, TextIO
 
 from companion.rules.loader import load_rules
-from companion.speech.config import VoiceFile, speech_config
+from companion.speech.speech_config import VoiceFile, speech_config
 from companion.speech.voices import MODELS_DIR
 from companion.tables.narration import Narrator
 

@@ -6,7 +6,7 @@ import threading
 from pathlib import Path
 from typing import TextIO
 
-from companion.speech.config import speech_config
+from companion.speech.speech_config import speech_config
 from companion.speech.speaker import Speakers
 from companion.speech.voices import MODELS_DIR, SpeechUnavailable, choose_voice, write_wav
 from companion.tables.files import Tables

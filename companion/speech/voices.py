@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Protocol
 from companion.tables import places
 from companion.tables.errors import CompanionError
 from companion.tables.narration import Narrator
-from companion.speech.config import SpeechConfig
+from companion.speech.speech_config import SpeechConfig
 
 MODELS_DIR = places.models_folder()
 WAV_HEADER = 44  # espeak-ng --stdout: a canonical RIFF header, then the samples

@@ -21,7 +21,7 @@ from companion.voice.judge import Heard, judge, phrase_reader
 from companion.voice.learned import Learned, SessionNames, by_list
 from companion.voice.models import find_model, no_model
 from companion.voice.phrases import grammar_words, phrase_list
-from companion.voice.reading import Known, read_voice
+from companion.voice.strict_reading import Known, read_voice
 from companion.voice.recognizer import (Recognizer, VoiceUnavailable, load_model, missing_vosk,
                                         unknown_line, unknown_words)
 from companion.voice.sources import AudioError, wav_chunks

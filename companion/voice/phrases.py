@@ -28,7 +28,7 @@ from companion.commands.grammar import grammar
 from companion.tables.files import Tables
 from companion.voice.config import VoiceConfig, voice_config
 from companion.voice.learned import Learned, by_list
-from companion.voice.reading import bare_value, prompt_options as _options, read_voice
+from companion.voice.strict_reading import bare_value, prompt_options as _options, read_voice
 from companion.voice.spoken import longest_key, say
 
 UNK = "[unk]"

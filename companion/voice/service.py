@@ -21,7 +21,7 @@ from companion.voice.learned import SessionNames, by_list
 from companion.voice.listener import Listener, Notify
 from companion.voice.models import find_model, no_model
 from companion.voice.phrases import grammar_words, phrase_list
-from companion.voice.reading import read_voice
+from companion.voice.strict_reading import read_voice
 from companion.voice.recognizer import (VoiceUnavailable, load_model, missing_vosk,
                                         unknown_line, unknown_words)
 

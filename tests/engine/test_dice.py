@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.tables.dice_limits import DiceLimits
-from companion.engine import Command, apply, dice, initial_state
+from companion.engine import Command, apply, dice_rolls, initial_state
 from companion.tables.errors import CommandRejected, DiceError, TableError
 from companion.rules.loader import load_rules
 from companion.tables.files import Tables
@@ -23,13 +23,13 @@ LIMITS = load_rules().piece(DiceLimits)  # tables/casa.yaml limites_dados, as sh
     [("1d20+3", (12,), 15), ("2d6", (3, 5), 8), ("3d6-1", (1, 2, 3), 5), ("d8", (7,), 7)],
 )
 def test_expressions(expression: str, faces: tuple[int, ...], total: int) -> None:
-    rolled = dice.roll(expression, FixedDice(*faces))
+    rolled = dice_rolls.roll(expression, FixedDice(*faces))
     assert rolled.total == total
     assert [v for _, values in rolled.faces for v in values] == list(faces)
 
 
 def test_faces_by_type() -> None:
-    rolled = dice.roll("2d6+1d4", FixedDice(1, 2, 3))
+    rolled = dice_rolls.roll("2d6+1d4", FixedDice(1, 2, 3))
     assert rolled.faces == (("d6", (1, 2)), ("d4", (3,)))
 
 
@@ -38,7 +38,7 @@ def test_faces_by_type() -> None:
 def test_bad_or_absurd_expressions_are_rejected_in_portuguese(expression: str,
                                                               tables: Tables) -> None:
     with pytest.raises(DiceError) as error:
-        dice.roll(expression, random.Random(1), LIMITS)
+        dice_rolls.roll(expression, random.Random(1), LIMITS)
     message = tables.narration.render(error.value.code, error.value.params)  # said by its code
     assert "use algo como" in message or "dados" in message
 
@@ -61,33 +61,34 @@ def test_a_bad_expression_is_said_from_narracao(expression: str, said: str,
 
 
 def test_advantage_keeps_higher_and_disadvantage_lower() -> None:
-    kept, other = dice.roll_with_edge("1d20", FixedDice(4, 17), "vantagem")
+    kept, other = dice_rolls.roll_with_edge("1d20", FixedDice(4, 17), "vantagem")
     assert (kept.total, other.total) == (17, 4)
-    kept, other = dice.roll_with_edge("1d20", FixedDice(4, 17), "desvantagem")
+    kept, other = dice_rolls.roll_with_edge("1d20", FixedDice(4, 17), "desvantagem")
     assert (kept.total, other.total) == (4, 17)
-    kept, other = dice.roll_with_edge("1d20", FixedDice(9), None)
+    kept, other = dice_rolls.roll_with_edge("1d20", FixedDice(9), None)
     assert kept.total == 9 and other is None
 
 
 @given(st.integers(min_value=0, max_value=10**9))
 def test_same_seed_same_roll(seed: int) -> None:
-    first = dice.roll("3d6+2", random.Random(seed))
-    second = dice.roll("3d6+2", random.Random(seed))
+    first = dice_rolls.roll("3d6+2", random.Random(seed))
+    second = dice_rolls.roll("3d6+2", random.Random(seed))
     assert first == second and 5 <= first.total <= 20
 
 
 @given(st.text(max_size=60))
 def test_any_text_rolls_or_is_rejected(text: str) -> None:
     try:
-        dice.roll(text, random.Random(0), LIMITS)
+        dice_rolls.roll(text, random.Random(0), LIMITS)
     except DiceError:
         pass
 
 
 def test_disadvantage_on_a_roll_under_test_keeps_the_higher_die() -> None:
-    kept, other = dice.roll_with_edge("1d20", FixedDice(4, 17), "desvantagem", low_is_good=True)
+    kept, other = dice_rolls.roll_with_edge("1d20", FixedDice(4, 17), "desvantagem",
+                                            low_is_good=True)
     assert (kept.total, other.total) == (17, 4)
-    kept, other = dice.roll_with_edge("1d20", FixedDice(4, 17), "vantagem", low_is_good=True)
+    kept, other = dice_rolls.roll_with_edge("1d20", FixedDice(4, 17), "vantagem", low_is_good=True)
     assert (kept.total, other.total) == (4, 17)
 
 
@@ -107,12 +108,12 @@ def test_sums_roll_as_the_library_rolls_them(terms: list[str], signs: list[str],
     text = terms[0] + "".join(sign + term for sign, term in zip(signs, terms[1:]))
     mine, theirs = random.Random(seed), random.Random(seed)
     try:
-        rolled = dice.roll(text, mine)
+        rolled = dice_rolls.roll(text, mine)
     except DiceError:
         assert not any("d" in term for term in terms)  # only a sum without dice is refused
         return
-    assert dice.plan(text) is not None
-    assert (rolled.total, rolled.faces) == dice._roll_library(text, text, theirs, 100)
+    assert dice_rolls.plan(text) is not None
+    assert (rolled.total, rolled.faces) == dice_rolls._roll_library(text, text, theirs, 100)
     assert mine.getstate() == theirs.getstate()
 
 

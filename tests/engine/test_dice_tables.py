@@ -18,7 +18,7 @@ from companion.engine.procedures.encounters import EncounterTables
 from companion.engine.procedures.travel import AdvanceTable
 from companion.tables.errors import CommandRejected, TableError
 from companion.tables.files import Tables
-from companion.tables.rulebook import typed_at
+from companion.tables.piece_lookup import typed_at
 from tests.play_helpers import FixedDice, Play, ana_and_tired_bia
 from tests.rules_helpers import changed_rules
 

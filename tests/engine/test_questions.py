@@ -23,7 +23,7 @@ from companion.history.replay import PLACELESS
 from companion.session import Session
 from tests.cli_helpers import run_main
 from companion.tables.files import Tables
-from companion.voice.reading import Known, read_voice
+from companion.voice.strict_reading import Known, read_voice
 from tests.phrase_helpers import PhraseReading
 
 

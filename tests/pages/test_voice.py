@@ -17,7 +17,7 @@ from companion.server.app import start_in_thread
 from companion.rules.loader import load_rules
 from companion.voice.config import voice_config
 from companion.voice.listener import Listener
-from companion.voice.reading import read_voice
+from companion.voice.strict_reading import read_voice
 from companion.voice.service import Voice, remember_in, session_runner
 from tests.browser_helpers import (CHROMIUM, CHROMIUM_ARGS, TV, LiveTable,
                                    readme_screenshot, screenshot, wait_until)

@@ -23,7 +23,7 @@ from companion.store.log import Log
 from companion.tables.files import Tables
 from companion.voice.phrases import voice_phrases
 from companion.voice.service import session_phrases, session_reader
-from companion.voice.reading import read_voice
+from companion.voice.strict_reading import read_voice
 from tests.play_helpers import FixedDice, Play
 from tests.rules_helpers import changed_rules
 

@@ -7,7 +7,7 @@ import requests
 import socketio
 
 from companion.cli import main
-from companion.server import access, tokens
+from companion.server import access, wrong_tokens
 from companion.server.app import RunningServer
 from companion.tables.files import Tables
 from tests.socket_helpers import SERVER_GM_TOKEN as GM_TOKEN
@@ -17,10 +17,10 @@ from tests.clock_helpers import Clock
 
 def test_wrong_tokens_are_throttled_per_address_at_every_door(server: RunningServer) -> None:
     clock = Clock()
-    throttle: tokens.TokenThrottle = server.app.extensions[tokens.EXTENSION]
+    throttle: wrong_tokens.TokenThrottle = server.app.extensions[wrong_tokens.EXTENSION]
     throttle.clock = clock
     api = f"{server.url}/api/state"
-    for attempt in range(tokens.FAILED_PER_WINDOW):
+    for attempt in range(wrong_tokens.FAILED_PER_WINDOW):
         wrong = requests.get(api, timeout=10, headers={"Authorization": f"Bearer x{attempt}"})
         assert wrong.status_code == 401
     # spent: even the right token is not checked now, at any door
@@ -35,20 +35,20 @@ def test_wrong_tokens_are_throttled_per_address_at_every_door(server: RunningSer
     player = socketio.Client(reconnection=False)
     player.connect(server.url, auth={"nome": "Ana"}, transports=["websocket"], wait_timeout=5)
     player.disconnect()
-    clock.now += tokens.WINDOW_SECONDS  # a minute later the address may try again
+    clock.now += wrong_tokens.WINDOW_SECONDS  # a minute later the address may try again
     again = requests.get(api, timeout=10, headers={"Authorization": f"Bearer {GM_TOKEN}"})
     assert again.status_code == 200
 
 
 def test_the_throttle_counts_only_wrong_tokens_given() -> None:
     clock = Clock()
-    throttle = tokens.TokenThrottle("devagar", capacity=2, window=60, clock=clock)
+    throttle = wrong_tokens.TokenThrottle("devagar", capacity=2, window=60, clock=clock)
     for _ in range(5):
         assert throttle.check("a", None, lambda: False) is False  # nothing given: free
         assert throttle.check("a", "certo", lambda: True) is True
     assert throttle.check("a", "x", lambda: False) is False
     assert throttle.check("a", "y", lambda: False) is False
-    with pytest.raises(tokens.TokenThrottled):
+    with pytest.raises(wrong_tokens.TokenThrottled):
         throttle.check("a", "certo", lambda: True)
     assert throttle.check("b", "certo", lambda: True) is True  # another address
     clock.now += 30  # one attempt back

@@ -7,7 +7,7 @@ import io
 import subprocess
 from pathlib import Path
 
-from companion.speech.config import VoiceFile, speech_config
+from companion.speech.speech_config import VoiceFile, speech_config
 from companion.speech.fetch import fetch_voice
 from companion.speech.voices import piper_model
 from companion.rules.loader import load_rules

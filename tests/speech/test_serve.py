@@ -175,7 +175,7 @@ def test_the_gm_s_spoken_question_about_the_clock_is_said_by_the_laptop(tables: 
     what the table may know (tables/fala.yaml respostas_publicas), so the laptop says it with
     its secrets off; a GM-only answer (the party is lost) it does not say."""
     from companion.speech.announce import Choice, Place, speaker_for, to_say
-    from companion.speech.config import speech_config
+    from companion.speech.speech_config import speech_config
 
     config = speech_config(tables)
     choice = Choice.defaults(config)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.speech.config import speech_config
+from companion.speech.speech_config import speech_config
 from companion.speech.speaker import Recorder, Speaker
 from companion.speech.voices import MODELS_DIR, Audio, Espeak, choose_voice, piper_model
 from companion.tables.files import Tables

@@ -18,8 +18,8 @@ from hypothesis import given, settings, strategies as st
 
 from companion.server.projections import Projections
 from companion.session import Session
-from companion.speech.config import SpeechData, speech_config
-from companion.speech.words import Pronunciation, compile_rules, spoken_words
+from companion.speech.speech_config import SpeechData, speech_config
+from companion.speech.pronunciation import Pronunciation, compile_rules, spoken_words
 from companion.tables.errors import TableError
 from companion.tables.files import Tables
 from companion.rules.loader import load_rules

@@ -16,7 +16,7 @@ VALIDATORS = {"InvalidValue"}
 # Texts today's code no longer says but the log of an older campaign still holds (the projection
 # renders them again for each viewer): they stay in tables/narracao/ for that history.
 HISTORY_ONLY = {"perseguicao.pedido_substituido"}
-# A prompt card's words for a refusal (companion/server/gate.py), said by the refusal's code.
+# A prompt card's words for a refusal (companion/server/command_gate.py), said by the refusal's code.
 CARDS = "cartao."
 # An undone command said for a player (companion/history/projection.py `describe`), by the
 # command's name: each must name a command (argumentos.yaml), or be the fallback.

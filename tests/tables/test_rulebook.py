@@ -292,7 +292,7 @@ def test_a_name_of_another_piece_is_checked_with_file_and_key(naming) -> None:
 
 
 def test_a_piece_says_whether_it_can_hold_a_row_and_finds_them(naming) -> None:
-    from companion.tables.rulebook import can_hold, held
+    from companion.tables.piece_lookup import can_hold, held
 
     assert can_hold(_Naming, _Named) and not can_hold(_Check, _Named)
     built = build_piece(naming, {"teste": {"outra": {"linhas": {"a": {"linha": "1"},

@@ -8,7 +8,7 @@ import pytest
 from companion.tables.files import Tables
 from companion.voice.config import voice_config
 from companion.voice.gate import Listening, gate, push, set_mode
-from companion.voice.reading import read_voice
+from companion.voice.strict_reading import read_voice
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from companion.voice.config import voice_config
 from companion.voice.judge import phrase_reader
 from companion.voice.learned import campaign_learned, learned_names
 from companion.voice.listener import Listener
-from companion.voice.reading import Known, read_voice
+from companion.voice.strict_reading import Known, read_voice
 from companion.voice.service import session_phrases, session_reader
 from companion.voice.learned import SessionNames
 from companion.voice.sources import wav_chunks

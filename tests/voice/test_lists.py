@@ -11,7 +11,7 @@ from companion.commands.grammar import grammar
 from companion.tables.files import Tables
 from companion.voice.config import voice_config
 from companion.voice.phrases import filler_phrases, grammar_words, phrase_list
-from companion.voice.reading import Known, read_voice
+from companion.voice.strict_reading import Known, read_voice
 from companion.voice.spoken import say
 
 

@@ -11,7 +11,7 @@ from companion.commands.normalize import normalize
 from companion.commands.parse import parse
 from companion.tables.files import Tables
 from companion.voice.phrases import grammar_words, phrase_list
-from companion.voice.reading import Known, read_voice
+from companion.voice.strict_reading import Known, read_voice
 from companion.voice.spoken import number_words
 from tests.cli_helpers import Ran, run_main
 from tests.phrase_helpers import PhraseReading

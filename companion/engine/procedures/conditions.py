@@ -41,7 +41,8 @@ from companion.engine.handlers import command
 from companion.engine.scratch import Scratch, arg
 from companion.tables.errors import CommandRejected, TableError
 from companion.tables.narration import Narrator
-from companion.tables.rulebook import PIECES, InvalidValue, can_hold, held, piece, require_at_least
+from companion.tables.piece_lookup import can_hold, held
+from companion.tables.rulebook import PIECES, InvalidValue, piece, require_at_least
 from companion.tables.files import Tables
 from companion.tables.weights import Weight
 

@@ -8,7 +8,7 @@
   and the start-of-day region's encounters) are rolled and only shown — nothing is applied.
   Chance, DC and modifier tables (A, B, C, E, G, I, J and the dungeon's A and C) have nothing to
   roll by themselves: the companion explains them, marking the line that applies now. Each
-  table is read as the typed value of the piece that owns it (rulebook.typed_at, resolved once
+  table is read as the typed value of the piece that owns it (piece_lookup.typed_at, resolved once
   per rules load): an entry no piece types, or whose forma the table cannot take, is a load error.
 - `segredo [expressao] [motivo]`: a GM-only rolagem (default 1d20), noted in state.secrets.
 """
@@ -28,7 +28,8 @@ from companion.engine.scratch import Scratch, actor_character, arg
 from companion.engine.terrain import group_for
 from companion.engine.validators import require_dice
 from companion.tables.errors import CommandRejected, TableError
-from companion.tables.rulebook import InvalidValue, piece, typed_at
+from companion.tables.piece_lookup import typed_at
+from companion.tables.rulebook import InvalidValue, piece
 from companion.tables.files import Tables
 
 FILE = "dados"
@@ -217,7 +218,7 @@ class TableEntry:
             raise InvalidValue("dados", "validacao.dados_das_colunas")
 
     def typed(self, rules: Callable[[type[Any]], Any]) -> Any:
-        """The typed value this entry names (rulebook.typed_at); LookupError if none."""
+        """The typed value this entry names (piece_lookup.typed_at); LookupError if none."""
         return typed_at(rules, self.arquivo, self.chave)
 
     def check_against(self, rules: Callable[[type[Any]], Any]) -> None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Union, get_args
 
 from companion.tables import protocol
-from companion.engine.dice import die_range
+from companion.engine.dice_rolls import die_range
 from companion.engine.model import State, Terrain, Visibility
 from companion.engine.characters import slug
 from companion.engine.handlers import command

@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import Any, Callable
 
 from companion.tables import protocol
-from companion.engine.dice import DIE_SHAPE, die_range
+from companion.engine.dice_rolls import DIE_SHAPE, die_range
 from companion.engine.model import PUBLIC, Character, Prompt, State
 from companion.engine.characters import edge_for, find_character, modifier, slug, update_character
 from companion.engine.handlers import CANCEL_HANDLERS, PROMPT_HANDLERS, PromptAnswer, command

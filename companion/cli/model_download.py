@@ -11,7 +11,7 @@ import zipfile
 from pathlib import Path
 from typing import TextIO
 
-from companion.speech.config import VoiceFile, speech_config
+from companion.speech.speech_config import VoiceFile, speech_config
 from companion.tables.narration import Narrator
 from companion.speech.fetch import Opener, fetch_file, sha256_of, fetch_voice
 from companion.tables.files import Tables

@@ -41,8 +41,9 @@ from companion.tables.files import Tables
 LEAVE_GRACE = 0.5  # seconds the phone that left has to read its acknowledgement
 
 
-class Seats:
-    """The seats of one session's table, as the GM's page and the players' phones see them."""
+class SeatSockets:
+    """The seats of one session's table over Socket.IO, as the GM's page and the players' phones
+    see them (the session's own book of seats: companion.session.seats)."""
 
     def __init__(self, socketio: SocketIO, session: ServedSession, tables: Tables,
                  connections: Connections, dispatcher: Dispatcher,

@@ -8,7 +8,7 @@ from companion.tables.errors import TableError
 from companion.tables.rulebook import InvalidValue, piece, require_at_least, require_filled
 from companion.tables.files import Tables
 from companion.tables.narration import Narrator
-from companion.speech.words import Pronunciation, SpokenRules, compile_rules, spoken_words
+from companion.speech.pronunciation import Pronunciation, SpokenRules, compile_rules, spoken_words
 
 ANSWER = "por_voz"  # the announcement kind of the events of a command said by voice
 
@@ -96,7 +96,8 @@ class SpeechConfig:
     public_answers: frozenset[str] = frozenset()
 
     def spoken(self, text: str) -> str:
-        """The text as it is said aloud: in words a listener takes in (companion.speech.words)."""
+        """The text as it is said aloud: in words a listener takes in
+        (companion.speech.pronunciation)."""
         if self.words is None:
             return " ".join(text.split())
         return spoken_words(text, self.words)
