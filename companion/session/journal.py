@@ -25,7 +25,7 @@ from companion.history.projection import Quoted
 from companion.session.rules_in_force import RulesInForce
 from companion.session.shapes import EventDict
 from companion.store.log import DERIVED, Log, NewEvent, StoredCommand, StoredState
-from companion.store.log import as_read_back
+from companion.store.log import encoded
 from companion.tables.errors import CommandRejected, DiskFull, TableError
 
 logger = logging.getLogger("companion.session")  # one name in the operator's log, every piece
@@ -91,16 +91,14 @@ class Journal:
     def _as_stored(self, event: NewEvent) -> NewEvent:
         """The event as the log keeps it: marked derived (stored without its text) when its
         code renders exactly its text again from the data and words as they read back."""
-        if not event.code:
-            return event
-        data, words = as_read_back(event.data, event.words)
-        if not isinstance(data, dict):
-            return event
+        known = encoded(event)  # encoded and read back once: the log stores these
+        if not event.code or not isinstance(known.data, dict):
+            return replace(event, encoded=known)
         try:
-            said = self._rules.render(event.code, {**data, **words})
+            said = self._rules.render(event.code, {**known.data, **known.words})
         except TableError:  # a template that does not fit these values: the text is kept
-            return event
-        return replace(event, derived=said == event.text and said != DERIVED)
+            return replace(event, encoded=known)
+        return replace(event, derived=said == event.text and said != DERIVED, encoded=known)
 
     @contextmanager
     def recording(self, refusal: CommandRejected) -> Iterator[None]:
