@@ -62,6 +62,7 @@ from companion.store.packing import PackedStates, StateDamaged, StoredState
 from companion.store.private import create_private
 from companion.store.records import DERIVED, Last, Meta, Narration, NewEvent, StoredCommand
 from companion.store.records import as_read_back, dumps, encoded, event_dict, program_texts
+from companion.store.records import read_back
 from companion.store.rules_versions import RulesVersions
 from companion.store.state_rows import KEYFRAME_EVERY, KEYFRAME_MOST, KEYFRAME_WEIGHT, StateRows
 from companion.store.tokens import Tokens
@@ -243,7 +244,7 @@ class Log:
                   None if words is None else pack_json(words))
                  for seq, (kind, visibility, event_text, data, code, words) in zip(seqs, rows)])
         self._states.stored(last)
-        self._events.stored(kept, StoredCommand(n, text, name, json.loads(stored_args), actor,
+        self._events.stored(kept, StoredCommand(n, text, name, read_back(stored_args), actor,
                                                 False, at, dice, rules),
                             undo, seqs[-1] if rows else first - 1)
         return [event_dict(seq, name, e.kind, e.visibility, e.text,

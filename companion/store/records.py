@@ -78,7 +78,7 @@ class Narration:
 
 def dumps(value: Any) -> str:
     """JSON as stored: UTF-8 text, keys in the order given."""
-    return json.dumps(value, ensure_ascii=False)
+    return _TEXT.encode(value)
 
 
 def loads_stored(text: str) -> Any:
@@ -89,6 +89,7 @@ def loads_stored(text: str) -> Any:
 
 # one encoder each, made once: json.dumps with options builds a new encoder on every call
 # (the same bytes as json.dumps with these options)
+_TEXT = json.JSONEncoder(ensure_ascii=False)
 _COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 _WORDS = json.JSONEncoder(ensure_ascii=False, default=str, separators=(",", ":"))
 
