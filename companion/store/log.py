@@ -41,7 +41,10 @@ command that records the freeing (`append(..., release=character)`).
 (companion/store/command_events.py), the states (state_rows.py), the seats' tokens
 (tokens.py), the rules versions and the GM's rules (rules_versions.py), over the file itself
 (connection.py: the schema, the full disk, the transaction) and the rows' shapes (records.py);
-it keeps the meta row and `append`, the one transaction that writes across them.
+it keeps the meta row and `append`, the one transaction that writes across them. What a
+command asks of the newest rows (the newest standing command, the next number, the newest seq)
+is kept in memory between commands and moved on only once `append` committed; a failed write
+(a full disk) leaves none of itself there, and an undo makes the next read ask the file.
 
 The log is not thread-safe by itself: the Session serialises every call with its lock (the
 connection is opened with check_same_thread=False for that reason).
@@ -61,7 +64,7 @@ from companion.store.event_json import pack as pack_json
 from companion.store.packing import PackedStates, StateDamaged, StoredState
 from companion.store.private import create_private
 from companion.store.records import DERIVED, Last, Meta, Narration, NewEvent, StoredCommand
-from companion.store.records import as_read_back, dumps, encoded, event_dict, program_texts
+from companion.store.records import dumps, encoded, event_dict, program_texts
 from companion.store.records import read_back
 from companion.store.rules_versions import RulesVersions
 from companion.store.state_rows import KEYFRAME_EVERY, KEYFRAME_MOST, KEYFRAME_WEIGHT, StateRows
@@ -70,7 +73,7 @@ from companion.tables.errors import DiskFull
 
 __all__ = ["DERIVED", "HISTORY", "KEYFRAME_EVERY", "KEYFRAME_MOST", "KEYFRAME_WEIGHT", "Last",
            "Log", "MEMORY", "Meta", "Narration", "NewEvent", "PackedStates", "StateDamaged",
-           "StoredCommand", "StoredState", "as_read_back", "dumps", "encoded", "event_dict",
+           "StoredCommand", "StoredState", "dumps", "encoded", "event_dict",
            "program_texts"]
 
 

@@ -131,11 +131,6 @@ def encoded(event: NewEvent) -> Encoded:
     return Encoded(data_text, words_text, read_back(data_text), read_back(words_text))
 
 
-def as_read_back(data: Any, words: Mapping[str, Any]) -> tuple[Any, Any]:
-    """An event's data and words as the log gives them back once stored (JSON both ways)."""
-    return read_back(compact(data)), read_back(words_json(words))
-
-
 def program_texts(code: str, params: Mapping[str, Any]) -> str:
     """A text rendered by the program's own tables/narracao/ (or $COMPANION_TABLES')."""
     return program_narration().render(code, params)
