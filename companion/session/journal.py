@@ -54,6 +54,7 @@ class Journal:
         self._state = state
         self._prompts_issued = max(log.prompt_ids().values(), default=0)
         self._disk_full = False  # the last write found the disk full (said once, `recording`)
+        self._read_back = False  # `state` is as the log reads it back (a commit decoded it)
 
     @property
     def state(self) -> State:
@@ -81,8 +82,10 @@ class Journal:
             [self._as_stored(event) for event in events], StoredState(codec.FORMAT, raw), dice,
             self._rules.rules_id if rules is None else rules,
             undo=undo, release=release, house_rules=house)
-        if state is not None:
-            self._state = codec.decode(raw)
+        if state is not None:  # as read back: only what changed is decoded again
+            self._state = codec.read_back(self._state, state, raw) if self._read_back \
+                else codec.decode(raw)
+            self._read_back = True
         self._prompts_issued = max([self._prompts_issued] + [
             e["data"]["pedido"]["id"] for e in stored if e["kind"] == "pedido"
             and isinstance(e["data"].get("pedido"), dict)])
