@@ -10,6 +10,8 @@ example, on both sides).
 """
 from __future__ import annotations
 
+import dataclasses
+import typing
 from typing import Any, Callable
 
 import msgspec
@@ -122,6 +124,26 @@ def decode_value(raw: dict[str, Any], format: int = FORMAT) -> State:
         return msgspec.convert(raw, State, str_keys=True)
     except (msgspec.ValidationError, TypeError, ValueError) as error:
         raise StateUnreadable(f"unreadable state ({error})") from None
+
+
+_FIELDS = tuple(f.name for f in dataclasses.fields(State))
+_FIELD_DECODERS = {name: msgspec.json.Decoder(kind)
+                   for name, kind in typing.get_type_hints(State).items() if name in _FIELDS}
+
+
+def read_back(before: State, after: State, blob: bytes) -> State:
+    """`after` as it reads back from `blob` (its encoding), given `before`, a state already as
+    read back: the fields `after` shares with `before` (the same objects) are `before`'s, the
+    others are read back from their own JSON, with the type the whole state's decoder gives
+    them; equal to `decode(blob)`, at the cost of what changed (a command changes a few)."""
+    changed = [name for name in _FIELDS if getattr(after, name) is not getattr(before, name)]
+    if not changed:
+        return before
+    if len(changed) * 2 > len(_FIELDS):
+        return decode(blob)
+    return dataclasses.replace(before, **{
+        name: _FIELD_DECODERS[name].decode(_encoder.encode(getattr(after, name)))
+        for name in changed})
 
 
 def normalized(state: State) -> State:

@@ -25,7 +25,7 @@ from companion.history.projection import Quoted
 from companion.session.rules_in_force import RulesInForce
 from companion.session.shapes import EventDict
 from companion.store.log import DERIVED, Log, NewEvent, StoredCommand, StoredState
-from companion.store.log import as_read_back
+from companion.store.log import encoded
 from companion.tables.errors import CommandRejected, DiskFull, TableError
 
 logger = logging.getLogger("companion.session")  # one name in the operator's log, every piece
@@ -54,6 +54,7 @@ class Journal:
         self._state = state
         self._prompts_issued = max(log.prompt_ids().values(), default=0)
         self._disk_full = False  # the last write found the disk full (said once, `recording`)
+        self._read_back = False  # `state` is as the log reads it back (a commit decoded it)
 
     @property
     def state(self) -> State:
@@ -81,8 +82,10 @@ class Journal:
             [self._as_stored(event) for event in events], StoredState(codec.FORMAT, raw), dice,
             self._rules.rules_id if rules is None else rules,
             undo=undo, release=release, house_rules=house)
-        if state is not None:
-            self._state = codec.decode(raw)
+        if state is not None:  # as read back: only what changed is decoded again
+            self._state = codec.read_back(self._state, state, raw) if self._read_back \
+                else codec.decode(raw)
+            self._read_back = True
         self._prompts_issued = max([self._prompts_issued] + [
             e["data"]["pedido"]["id"] for e in stored if e["kind"] == "pedido"
             and isinstance(e["data"].get("pedido"), dict)])
@@ -91,16 +94,14 @@ class Journal:
     def _as_stored(self, event: NewEvent) -> NewEvent:
         """The event as the log keeps it: marked derived (stored without its text) when its
         code renders exactly its text again from the data and words as they read back."""
-        if not event.code:
-            return event
-        data, words = as_read_back(event.data, event.words)
-        if not isinstance(data, dict):
-            return event
+        known = encoded(event)  # encoded and read back once: the log stores these
+        if not event.code or not isinstance(known.data, dict):
+            return replace(event, encoded=known)
         try:
-            said = self._rules.render(event.code, {**data, **words})
+            said = self._rules.render(event.code, {**known.data, **known.words})
         except TableError:  # a template that does not fit these values: the text is kept
-            return event
-        return replace(event, derived=said == event.text and said != DERIVED)
+            return replace(event, encoded=known)
+        return replace(event, derived=said == event.text and said != DERIVED, encoded=known)
 
     @contextmanager
     def recording(self, refusal: CommandRejected) -> Iterator[None]:

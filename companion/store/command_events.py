@@ -20,23 +20,55 @@ class CommandEvents:
         # how a text left out (DERIVED) is rendered again: the session's narration (None: the
         # program's tables/narracao/, program_texts)
         self.texts: Callable[[str, Mapping[str, Any]], str] | None = None
+        # what the newest rows say, kept between commands (each a query otherwise): the
+        # newest standing command per `skip` of last_active, the next command number, the
+        # newest seq. `forget` empties them before a write; `stored` fills them again only
+        # once it committed, so a failed or rolled back transaction leaves none behind.
+        self._last_active: dict[tuple[str, ...], StoredCommand | None] = {}
+        self._next: int | None = None
+        self._last_seq: int | None = None
+
+    def forget(self) -> tuple[dict[tuple[str, ...], StoredCommand | None], int | None,
+                              int | None]:
+        """Empty what is kept of the newest rows (before a write); what was kept."""
+        kept = self._last_active, self._next, self._last_seq
+        self._last_active, self._next, self._last_seq = {}, None, None
+        return kept
+
+    def stored(self, kept: tuple[dict[tuple[str, ...], StoredCommand | None], int | None,
+                                 int | None],
+               command: StoredCommand, undo: int | None, last_seq: int) -> None:
+        """After `command` committed (marking `undo` undone), with its newest event `last_seq`:
+        keep again what `forget` gave, moved on by it (an undo drops the standing commands:
+        the next read asks the file)."""
+        last_active, next_number, _ = kept
+        if undo is None:
+            self._last_active = {skip: found if command.name in skip else command
+                                 for skip, found in last_active.items()}
+        if next_number is not None:
+            self._next = max(next_number, command.n + 1)
+        self._last_seq = last_seq
 
     def is_empty(self) -> bool:
         """No command stored yet (a session just created)."""
         return self._db.execute("SELECT 1 FROM commands LIMIT 1").fetchone() is None
 
     def next_number(self) -> int:
-        row = self._db.execute("SELECT COALESCE(MAX(n), 0) + 1 FROM commands").fetchone()
-        return int(row[0])
+        if self._next is None:
+            row = self._db.execute("SELECT COALESCE(MAX(n), 0) + 1 FROM commands").fetchone()
+            self._next = int(row[0])
+        return self._next
 
     def event_row(self, event: NewEvent) -> tuple[Any, ...]:
         """(kind, visibility, text, data, code, words) as stored: the text left out (DERIVED)
         when the event says its code renders it again (the session decides: NewEvent.derived)."""
-        data = compact(event.data)
+        known = event.encoded
+        data = compact(event.data) if known is None else known.data_json
         if not event.code:
             return event.kind, event.visibility, event.text, data, None, None
         text = DERIVED if event.derived else event.text
-        return event.kind, event.visibility, text, data, event.code, words_json(event.words)
+        words = words_json(event.words) if known is None else known.words_json
+        return event.kind, event.visibility, text, data, event.code, words
 
     def _rendered(self, code: str, data: Any, words: Mapping[str, Any]) -> str | None:
         """The text `code` renders from an event's data and words as read back (None: it
@@ -69,11 +101,15 @@ class CommandEvents:
 
     def last_active(self, skip: Sequence[str]) -> StoredCommand | None:
         """The newest command not undone whose name is not in `skip`."""
+        key = tuple(skip)
+        if key in self._last_active:
+            return self._last_active[key]
         marks = ", ".join("?" for _ in skip) or "''"
         row = self._db.execute(
             f"SELECT {COMMAND_COLUMNS} FROM commands WHERE undone = 0 "
-            f"AND name NOT IN ({marks}) ORDER BY n DESC LIMIT 1", tuple(skip)).fetchone()
-        return command_of(row) if row else None
+            f"AND name NOT IN ({marks}) ORDER BY n DESC LIMIT 1", key).fetchone()
+        found = self._last_active[key] = command_of(row) if row else None
+        return found
 
     def dice_keys(self, shorter_than: int) -> list[str]:
         """The commands' dice keys shorter than `shorter_than` characters, oldest first (a
@@ -167,5 +203,7 @@ class CommandEvents:
         return [dict(zip(names, row)) for row in cursor.fetchall()]
 
     def last_seq(self) -> int:
-        row = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()
-        return int(row[0])
+        if self._last_seq is None:
+            row = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()
+            self._last_seq = int(row[0])
+        return self._last_seq

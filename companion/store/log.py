@@ -41,7 +41,10 @@ command that records the freeing (`append(..., release=character)`).
 (companion/store/command_events.py), the states (state_rows.py), the seats' tokens
 (tokens.py), the rules versions and the GM's rules (rules_versions.py), over the file itself
 (connection.py: the schema, the full disk, the transaction) and the rows' shapes (records.py);
-it keeps the meta row and `append`, the one transaction that writes across them.
+it keeps the meta row and `append`, the one transaction that writes across them. What a
+command asks of the newest rows (the newest standing command, the next number, the newest seq)
+is kept in memory between commands and moved on only once `append` committed; a failed write
+(a full disk) leaves none of itself there, and an undo makes the next read ask the file.
 
 The log is not thread-safe by itself: the Session serialises every call with its lock (the
 connection is opened with check_same_thread=False for that reason).
@@ -61,7 +64,8 @@ from companion.store.event_json import pack as pack_json
 from companion.store.packing import PackedStates, StateDamaged, StoredState
 from companion.store.private import create_private
 from companion.store.records import DERIVED, Last, Meta, Narration, NewEvent, StoredCommand
-from companion.store.records import as_read_back, dumps, event_dict, program_texts
+from companion.store.records import dumps, encoded, event_dict, program_texts
+from companion.store.records import read_back
 from companion.store.rules_versions import RulesVersions
 from companion.store.state_rows import KEYFRAME_EVERY, KEYFRAME_MOST, KEYFRAME_WEIGHT, StateRows
 from companion.store.tokens import Tokens
@@ -69,7 +73,7 @@ from companion.tables.errors import DiskFull
 
 __all__ = ["DERIVED", "HISTORY", "KEYFRAME_EVERY", "KEYFRAME_MOST", "KEYFRAME_WEIGHT", "Last",
            "Log", "MEMORY", "Meta", "Narration", "NewEvent", "PackedStates", "StateDamaged",
-           "StoredCommand", "StoredState", "as_read_back", "dumps", "event_dict",
+           "StoredCommand", "StoredState", "dumps", "encoded", "event_dict",
            "program_texts"]
 
 
@@ -94,7 +98,6 @@ class Log:
         # states
         self.states, self.state_after = states.states, states.state_after
         self.state_numbers, self.keyframes = states.state_numbers, states.keyframes
-        self.fill = states.fill
         # seats and tokens
         self.add_player, self.player = tokens.add_player, tokens.player
         self.players, self.seats = tokens.players, tokens.seats
@@ -220,28 +223,39 @@ class Log:
         """
         rows = [self._events.event_row(e) for e in events]
         base, blob, last = self._states.pack(n, state)
+        first = self._events.last_seq() + 1  # each event's seq: SQLite's own (the newest + 1)
+        seqs = range(first, first + len(rows))
+        kept = self._events.forget()  # kept again only once committed
         with transaction(self._db) as db:
             if undo is not None:
                 db.execute("UPDATE commands SET undone = 1 WHERE n = ?", (undo,))
             if release is not None:
                 db.execute("DELETE FROM players WHERE character_id = ?", (release,))
+            stored_args = dumps(args)
             db.execute("INSERT INTO commands (n, text, name, args, actor, at, dice, rules) "
                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                       (n, text, name, dumps(args), actor, at, dice, rules))
+                       (n, text, name, stored_args, actor, at, dice, rules))
             db.execute("INSERT INTO states (n, format, base, state) VALUES (?, ?, ?, ?)",
                        (n, state.format, base, blob))
             if house_rules is not None:
                 db.execute("INSERT INTO house_rules (n, overrides) VALUES (?, ?)",
                            (n, house_rules))
-            stored = []
-            for (kind, visibility, event_text, data, code, words), said in zip(
-                    rows, [e.text for e in events]):
-                cursor = db.execute(
-                    "INSERT INTO events (command_n, command, kind, visibility, text, data, code, "
-                    "words) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (n, name, kind, visibility, event_text, pack_json(data), code,
-                     None if words is None else pack_json(words)))
-                stored.append(event_dict(int(cursor.lastrowid or 0), name, kind, visibility,
-                                         said, json.loads(data)))
+            db.executemany(
+                "INSERT INTO events (seq, command_n, command, kind, visibility, text, data, "
+                "code, words) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(seq, n, name, kind, visibility, event_text, pack_json(data), code,
+                  None if words is None else pack_json(words))
+                 for seq, (kind, visibility, event_text, data, code, words) in zip(seqs, rows)])
         self._states.stored(last)
-        return stored
+        self._events.stored(kept, StoredCommand(n, text, name, read_back(stored_args), actor,
+                                                False, at, dice, rules),
+                            undo, seqs[-1] if rows else first - 1)
+        return [event_dict(seq, name, e.kind, e.visibility, e.text,
+                           e.encoded.data if e.encoded is not None else json.loads(row[3]))
+                for seq, e, row in zip(seqs, events, rows)]
+
+    def fill(self, *args: Any, **kwargs: Any) -> Any:
+        """StateRows.fill (a migration: it writes the commands' dice and rules), forgetting
+        what is kept of the newest commands."""
+        self._events.forget()
+        return self._states.fill(*args, **kwargs)

@@ -62,6 +62,9 @@ class NewEvent:
     code: str | None = None  # the narration code `text` was rendered from (tables/narracao)
     words: Mapping[str, Any] = field(default_factory=dict)  # the values only the text used
     derived: bool = False  # its code renders `text` again: stored without it (DERIVED)
+    # its data and words already encoded (records.encoded: the session's commit, which read
+    # them back to decide `derived`); None: the log encodes them
+    encoded: Encoded | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -75,7 +78,7 @@ class Narration:
 
 def dumps(value: Any) -> str:
     """JSON as stored: UTF-8 text, keys in the order given."""
-    return json.dumps(value, ensure_ascii=False)
+    return _TEXT.encode(value)
 
 
 def loads_stored(text: str) -> Any:
@@ -84,20 +87,48 @@ def loads_stored(text: str) -> Any:
     return msgspec.json.decode(text)
 
 
+# one encoder each, made once: json.dumps with options builds a new encoder on every call
+# (the same bytes as json.dumps with these options)
+_TEXT = json.JSONEncoder(ensure_ascii=False)
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+_WORDS = json.JSONEncoder(ensure_ascii=False, default=str, separators=(",", ":"))
+
+
 def compact(value: Any) -> str:
     """An event's data as stored: JSON, UTF-8, keys in the order given, no spaces."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return _COMPACT.encode(value)
 
 
 def words_json(words: Mapping[str, Any]) -> str:
     """The words as stored: JSON, with anything JSON cannot say as its text (the words are
     only read back to render the text again, never as data)."""
-    return json.dumps(words, ensure_ascii=False, default=str, separators=(",", ":"))
+    return _WORDS.encode(words)
 
 
-def as_read_back(data: Any, words: Mapping[str, Any]) -> tuple[Any, Any]:
-    """An event's data and words as the log gives them back once stored (JSON both ways)."""
-    return json.loads(compact(data)), json.loads(words_json(words))
+def read_back(text: str) -> Any:
+    """JSON just written, as the log gives it back (msgspec; json.loads for what msgspec
+    does not read, such as NaN or an integer wider than 64 bits: the same values)."""
+    try:
+        return msgspec.json.decode(text)
+    except msgspec.DecodeError:
+        return json.loads(text)
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """An event's data and words as the log stores them (compact JSON), and its data and
+    words as the log gives them back: encoded and read back once per event."""
+
+    data_json: str
+    words_json: str
+    data: Any
+    words: Any
+
+
+def encoded(event: NewEvent) -> Encoded:
+    """An event's data and words as stored and as read back."""
+    data_text, words_text = compact(event.data), words_json(event.words)
+    return Encoded(data_text, words_text, read_back(data_text), read_back(words_text))
 
 
 def program_texts(code: str, params: Mapping[str, Any]) -> str:
