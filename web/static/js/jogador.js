@@ -316,8 +316,12 @@ function renderPrompts() {
     newest ? promptCard(newest, { send: run }) : null);
   if (fresh.length) {
     // the new prompt in view, with the headline just above it (what just happened) unhidden
+    // when both fit on the screen (the newest card first to the eye when they do not)
     const top = $("#headline");
-    (top.hidden ? $("#prompts") : top).scrollIntoView({ block: "start", behavior: "smooth" });
+    const card = $("#prompts").lastElementChild;
+    const fits = !top.hidden && card && card.getBoundingClientRect().top
+      - top.getBoundingClientRect().top + 200 < window.innerHeight - 80;
+    (fits ? top : $("#prompts")).scrollIntoView({ block: "start", behavior: "smooth" });
   }
 }
 
