@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Mapping, Sequence
 
-from companion.report.model import Count, Post, Report, RegionForm
+from companion.report.model import Count, DieCount, Post, Report, RegionForm
 from companion.report.source import SessionSpan
 from companion.report.words import ReportWords
 from companion.tables.narration import counted, number_text
@@ -71,7 +71,31 @@ def form_empty(report: Report, w: ReportWords) -> str:
 
 
 def dice(report: Report) -> list[Row]:
+    """(type, all dice) per die type: the bars of the dice chart."""
     return [(d.kind, d.dice) for d in report.dice]
+
+
+def dice_head(w: ReportWords) -> list[str]:
+    return [w.label("dado"), w.label("dados_companheiro"), w.label("dados_fisicos"),
+            w.label("dados_qtd")]
+
+
+def dice_rows(report: Report) -> list[Row]:
+    """(type, rolled by the companion, physical dice answered on prompts, all of them): the
+    faces chart counts only the first (a physical die's face is not always known)."""
+    return [(d.kind, d.rolled, d.physical, d.dice) for d in report.dice]
+
+
+def faces_title(die: DieCount, w: ReportWords) -> str:
+    """A faces chart's title: the dice it counts (the companion's rolls)."""
+    return w.label("faces_titulo").format(dado=die.kind, vezes=die.rolled)
+
+
+def left_out(report: Report, w: ReportWords) -> str:
+    """What the faces charts leave out: the physical dice answered on prompts ('1 d20'),
+    or nothing when there were none."""
+    physical = [f"{d.physical} {d.kind}" for d in report.dice if d.physical]
+    return w.label("faces_fora").format(dados=", ".join(physical)) if physical else ""
 
 
 def travel(report: Report, w: ReportWords) -> list[Row]:
@@ -159,6 +183,11 @@ def characters(report: Report, w: ReportWords) -> list[Row]:
 
 def chases(report: Report) -> list[Row]:
     return [(c.day, c.where, c.turns, c.outcome) for c in report.chases]
+
+
+def failed_escapes(report: Report) -> list[Row]:
+    """(day, where, what the failed test said): flights that never became a chase."""
+    return [(f.day, f.where, f.outcome) for f in report.failed_escapes]
 
 
 def voice(report: Report, w: ReportWords) -> list[Row]:

@@ -7,6 +7,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from companion.tables.weights import KEY as WEIGHT
 from companion.engine.procedures.encounters import EncounterTables
 from companion.engine.procedures.tally import TallyRules
+from companion.engine.procedures.weather import WeatherRules
 from companion.engine.characters import slug
 from companion.engine.terrain import TerrainNames
 from companion.report.model import (
@@ -15,6 +16,7 @@ from companion.report.model import (
     Count,
     DieCount,
     Encounter,
+    FailedEscape,
     Place,
     RegionForm,
     Report,
@@ -121,7 +123,8 @@ def dice(entries: Sequence[Entry]) -> tuple[DieCount, ...]:
         values = rolled.get(kind, [])
         sides = _sides(kind)
         faces = tuple(values.count(face) for face in range(1, sides + 1)) if sides else ()
-        out.append(DieCount(kind, sides, len(values) + physical.get(kind, 0), faces))
+        out.append(DieCount(kind, sides, len(values) + physical.get(kind, 0), faces,
+                            physical.get(kind, 0)))
     return tuple(sorted(out, key=lambda d: (d.sides is None, d.sides or 0, d.kind)))
 
 
@@ -153,18 +156,42 @@ def travel(entries: Sequence[Entry], tables: Tables) -> tuple[int, int, int, flo
     return days, rounds, turns, hexes, tuple(Count(k, v) for k, v in terrains.items())
 
 
-def weather(entries: Sequence[Entry]) -> tuple[tuple[WeatherPoint, ...], tuple[str, ...]]:
-    """The weather after each roll, with the day and round it was rolled in."""
+def _weather_rolls(tables: Tables) -> frozenset[str]:
+    """The rolls that set the weather's row outright (its total is the row): the session's
+    initial weather and the GM's `clima` re-roll (tables/clima.yaml `inicial`, `de_novo`)."""
+    rules = tables.piece(WeatherRules)
+    return frozenset({rules.inicial.nome, rules.de_novo.nome})
+
+
+def _weather_of(event: Mapping[str, Any], rolls: frozenset[str]) -> tuple[str, int] | None:
+    """The weather an event set (its text, its row), or None: a round's drift said after
+    its roll (`clima`, `linha`), or a roll that set the row outright (the total is the row)."""
+    data = event["data"]
+    if event["kind"] == "relato" and "clima" in data and isinstance(data.get("linha"), int):
+        return str(data["clima"]), int(data["linha"])
+    if event["kind"] == "rolagem" and data.get("tabela") in rolls \
+            and isinstance(data.get("total"), int):
+        return str(data.get("resultado", "")), int(data["total"])
+    return None
+
+
+def weather(entries: Sequence[Entry], tables: Tables
+            ) -> tuple[tuple[WeatherPoint, ...], tuple[str, ...]]:
+    """The weather after each roll (a round's drift, the initial weather, the GM's `clima`
+    re-roll), with the day and round it was rolled in."""
     points: list[WeatherPoint] = []
     rows: dict[int, str] = {}
-    for entry, event in _live_events(entries):
-        data = event["data"]
-        if "clima" in data and isinstance(data.get("linha"), int) and event["kind"] == "relato":
+    for entry in _live(entries):
+        rolls = _weather_rolls(entry.rules or tables)
+        for event in entry.events:
+            found = _weather_of(event, rolls)
+            if found is None:
+                continue
             rounds = [e["data"] for e in entry.events if _is_round(e["data"])]
             day = rounds[-1]["dia"] if rounds else entry.after.get("dia", 1)
             number = rounds[-1]["rodada"] if rounds else None
-            points.append(WeatherPoint(int(day), number, str(data["clima"]), data["linha"]))
-            rows[data["linha"]] = str(data["clima"])
+            points.append(WeatherPoint(int(day), number, *found))
+            rows[found[1]] = found[0]
     return tuple(points), tuple(rows.get(i, "") for i in range(1, 7))
 
 
@@ -295,11 +322,13 @@ def characters(start: Mapping[str, Any], entries: Sequence[Entry],
 
 # ---------------------------------------------------------------- chases
 
-def chases(start: Mapping[str, Any], entries: Sequence[Entry],
-           tables: Tables) -> tuple[ChaseLine, ...]:
-    """Each flight: where it started, how many chase turns, and how it ended (a chase the
-    last session left running goes on in this one)."""
+def chases(start: Mapping[str, Any], entries: Sequence[Entry], tables: Tables
+           ) -> tuple[tuple[ChaseLine, ...], tuple[FailedEscape, ...]]:
+    """Each chase: where it started, how many chase turns, and how it ended (a chase the
+    last session left running goes on in this one); apart, each declared flight whose escape
+    test failed (no chase began: it is not one)."""
     out: list[ChaseLine] = []
+    failed: list[FailedEscape] = []
     open_chase: dict[str, Any] | None = None
     running = start.get("perseguicao")
     if running:
@@ -308,8 +337,8 @@ def chases(start: Mapping[str, Any], entries: Sequence[Entry],
     for entry, event in _live_events(entries):
         data = event["data"]
         if data.get("fuga") is False:
-            out.append(ChaseLine(int(entry.before.get("dia", 1)),
-                                 region_of(entry.before, tables), 0, event["text"]))
+            failed.append(FailedEscape(int(entry.before.get("dia", 1)),
+                                       region_of(entry.before, tables), event["text"]))
         elif data.get("fuga") is True:
             open_chase = {"day": int(entry.before.get("dia", 1)), "turns": 0,
                           "where": region_of(entry.before, tables)}
@@ -323,7 +352,7 @@ def chases(start: Mapping[str, Any], entries: Sequence[Entry],
     if open_chase is not None:
         out.append(ChaseLine(open_chase["day"], open_chase["where"], open_chase["turns"],
                              tables.piece(ReportWords).label("em_jogo")))
-    return tuple(out)
+    return tuple(out), tuple(failed)
 
 
 # ---------------------------------------------------------------- voice, undo, log
@@ -389,7 +418,8 @@ def build(campaign: Campaign, span: SessionSpan, start: Mapping[str, Any],
     words = tables.piece(ReportWords)
     end = entries[-1].after if entries else start
     days, rounds, turns, hexes, terrains = travel(entries, tables)
-    points, rows = weather(entries)
+    points, rows = weather(entries, tables)
+    chased, failed = chases(start, entries, tables)
     gm = viewer == "gm"
     log = tuple({**event, "texto_comando": entry.command.text, "desfeito": entry.command.undone}
                 for entry in entries for event in entry.events)
@@ -402,7 +432,7 @@ def build(campaign: Campaign, span: SessionSpan, start: Mapping[str, Any],
         lights=lights(entries, tables),
         supplies=supplies(start, entries, words.label("inicio"), words.label("fim"),
                           words.label("dia")),
-        characters=characters(start, entries, tables), chases=chases(start, entries, tables),
+        characters=characters(start, entries, tables), chases=chased, failed_escapes=failed,
         utterances=utterances(campaign, span) if gm else (),
         undone=tuple((e.command.n, e.command.text) for e in entries
                      if e.command.undone) if gm else (),

@@ -39,8 +39,14 @@ class DieCount:
 
     kind: str  # "d6"
     sides: int | None  # None for a die without a number of faces (shown without chart)
-    dice: int
-    faces: tuple[int, ...]  # faces[i] = times face i+1 came up
+    dice: int  # all of them: the companion's rolls and the physical dice answered
+    faces: tuple[int, ...]  # faces[i] = times face i+1 came up (the companion's rolls)
+    physical: int = 0  # physical dice answered on prompts (their faces stay out of the chart)
+
+    @property
+    def rolled(self) -> int:
+        """The dice the companion rolled (those the faces chart counts)."""
+        return self.dice - self.physical
 
 
 @dataclass(frozen=True)
@@ -90,6 +96,15 @@ class ChaseLine:
 
 
 @dataclass(frozen=True)
+class FailedEscape:
+    """An escape test that failed before any chase began (not a chase: no turn was run)."""
+
+    day: int
+    where: str
+    outcome: str
+
+
+@dataclass(frozen=True)
 class Utterance:
     at: str
     text: str
@@ -131,6 +146,7 @@ class Report:
     supplies: tuple[SupplyPoint, ...]
     characters: tuple[CharacterLine, ...]
     chases: tuple[ChaseLine, ...]
+    failed_escapes: tuple[FailedEscape, ...]
     utterances: tuple[Utterance, ...]
     undone: tuple[tuple[int, str], ...]
     gm_notes: dict[str, Any]  # lost, monsters, secrets (GM only; empty for a player)

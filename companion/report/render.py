@@ -66,8 +66,8 @@ def _dice_charts(report: Report, w: ReportWords) -> list[Markup]:
         if not die.sides or die.sides > w.faces_no_grafico or seen == 0:
             continue
         made.append(charts.bars(
-            f"faces-{die.kind}", f"{die.kind}: {w.label('faces')} ({seen} "
-            f"{w.label('vezes')})", [(str(i + 1), n) for i, n in enumerate(die.faces)],
+            f"faces-{die.kind}", cells.faces_title(die, w),
+            [(str(i + 1), n) for i, n in enumerate(die.faces)],
             expected=seen / die.sides, expected_label=w.label("esperado"), height=200))
     return [svg(chart) for chart in made]
 

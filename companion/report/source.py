@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from companion.history import replay
+from companion.tables import protocol
 from companion.rules import version
 from companion.history import codec
 from companion.history.projection import Projection, Quoted, StoredEvent
@@ -38,6 +39,9 @@ UNDO = replay.UNDO
 UNCHANGING = replay.PLACELESS - {SESSION_START}
 
 EventDict = dict[str, Any]
+ANSWER = "responder"  # the command answering a prompt
+ANSWER_PARAMS = ("valor", "valor2", "opcao", "rolar")  # what its sentence says of the answer
+ANSWER_SENTENCE = "relatorio.resposta"
 
 # the narration code of an event, kept beside what the viewer saw (the report finds facts by it;
 # the wire and the exports never carry it)
@@ -297,10 +301,24 @@ def entries(campaign: Campaign, span: SessionSpan, tables: Tables,
             if after is not before else view
         seen = tuple({**projection.show(event), CODE: event.code}
                      for event in _stored_events(campaign, stored) if projection.sees(event))
-        said = replace(stored, text=projection.quote(quoted(stored)))
+        said = replace(stored, text=_said(projection, stored, tables, viewer))
         out.append(Entry(said, seen, view, shown, rules_of.of(rules)))
         view = shown
     return start, out
+
+
+def _said(projection: Projection, stored: StoredCommand, tables: Tables, viewer: str) -> str:
+    """A command as the viewer reads it in the report: the projection's quote, but an answer
+    to a prompt, for a player, as what was done ("respondeu com 5": a quoted "responder um
+    pedido 5" reads as prompt nº 5; tables/narracao/relatorio.yaml `resposta`)."""
+    if stored.name == SESSION_START:  # the companion's own, never typed: its name in words
+        return stored.text
+    if viewer == protocol.GM or stored.name != ANSWER:
+        return projection.quote(quoted(stored))
+    params = {k: v for k, v in stored.args.items() if k in ANSWER_PARAMS}
+    if "pedido" in stored.args:
+        params["pedido"] = projection.prompt_numbers().get(stored.args["pedido"])
+    return tables.narration.render(ANSWER_SENTENCE, params)
 
 
 def quoted(stored: StoredCommand) -> Quoted:

@@ -92,6 +92,7 @@ function open() {
     line.textContent = top.text;
     line.dataset.seq = String(top.seq ?? "");
     line.hidden = false;
+    revealHeadline();
   });
   conn.socket.on("lugar_liberado", released);
   conn.socket.on("entrada_pendente", atTheDoor);
@@ -313,7 +314,27 @@ function renderPrompts() {
       el("p", { class: "prompt-count", text: label("pedidos.quantos", { n: mine.length }) }),
       older.map((p) => promptCard(p, { compact: true, send: run }))) : null,
     newest ? promptCard(newest, { send: run }) : null);
-  if (fresh.length) $("#prompts").scrollIntoView({ block: "start", behavior: "smooth" });
+  if (fresh.length) {
+    // the new prompt in view, with the headline just above it (what just happened) unhidden
+    // when both fit on the screen (the newest card first to the eye when they do not)
+    const top = $("#headline");
+    const card = $("#prompts").lastElementChild;
+    const fits = !top.hidden && card && card.getBoundingClientRect().top
+      - top.getBoundingClientRect().top + 200 < window.innerHeight - 80;
+    (fits ? top : $("#prompts")).scrollIntoView({ block: "start", behavior: "smooth" });
+  }
+}
+
+/** A fresh headline scrolled back into view when the page sits just past it (a prompt
+ * scrolled it under the sticky top bar); a player reading further down is left there. */
+function revealHeadline() {
+  const line = $("#headline");
+  const bar = document.querySelector("header");
+  const under = bar ? bar.getBoundingClientRect().bottom : 0;
+  const box = line.getBoundingClientRect();
+  if (box.top < under && box.bottom > under - window.innerHeight / 2) {
+    line.scrollIntoView({ block: "start" });
+  }
 }
 
 /** Someone else answered a group prompt this phone was showing (the party's escape test: the
