@@ -15,7 +15,7 @@ from typing import Any
 
 from companion.commands.context import Known
 from companion.commands.parse import parse
-from companion.commands.reading import ParseResult
+from companion.commands.text_readings import ParseResult
 from companion.tables.files import Tables
 from companion.voice.phrases import Phrase, voice_phrases
 from companion.voice.strict_reading import prompt_options, read_voice

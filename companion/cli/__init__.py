@@ -22,7 +22,7 @@ import companion.report.words  # noqa: F401  (declares tables/relatorio.yaml's p
 import companion.rules.form  # noqa: F401  (declares tables/regras_tela.yaml's piece)
 import companion.voice.config  # noqa: F401  (declares tables/voz.yaml's piece)
 import companion.speech.speech_config  # noqa: F401  (declares tables/fala.yaml's piece)
-from companion.commands.reading import parse
+from companion.commands.text_readings import parse
 from companion.tables.errors import CompanionError, TableError
 from companion.rules.loader import load_rules
 from companion.report import build

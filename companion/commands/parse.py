@@ -16,7 +16,7 @@ missing and the command's usage line from comandos.yaml. A template marked `recu
 from __future__ import annotations
 
 from companion.commands.grammar import Grammar, grammar
-from companion.commands.reading import ParseResult, Reading, parse, readings
+from companion.commands.text_readings import ParseResult, Reading, parse, readings
 from companion.commands.sentences import HouseRules, SentenceFile
 
 __all__ = ["Grammar", "HouseRules", "ParseResult", "Reading", "SentenceFile", "grammar", "parse",

@@ -7,8 +7,8 @@ from companion.tables import protocol
 from companion.engine.characters import slug
 from companion.report import cells, gather, render
 from companion.report import export as exporting
-from companion.report.errors import ReportError
-from companion.report.model import Post, Report
+from companion.report.report_errors import ReportError
+from companion.report.report_model import Post, Report
 from companion.report.source import Campaign, SessionSpan, entries, find_session, gc_paused
 from companion.report.source import sessions as all_sessions
 from companion.report.words import ReportWords

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Mapping, Sequence
 
-from companion.report.model import Count, DieCount, Post, Report, RegionForm
+from companion.report.report_model import Count, DieCount, Post, Report, RegionForm
 from companion.report.source import SessionSpan
 from companion.report.words import ReportWords
 from companion.tables.narration import counted, number_text

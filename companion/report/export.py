@@ -13,7 +13,7 @@ import io
 import json
 from typing import Any, Sequence
 
-from companion.report.errors import ReportError, narration
+from companion.report.report_errors import ReportError, narration
 from companion.report.source import Entry, SessionSpan
 
 FORMATS = ("csv", "json")

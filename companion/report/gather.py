@@ -10,7 +10,7 @@ from companion.engine.procedures.tally import TallyRules
 from companion.engine.procedures.weather import WeatherRules
 from companion.engine.characters import slug
 from companion.engine.terrain import TerrainNames
-from companion.report.model import (
+from companion.report.report_model import (
     CharacterLine,
     ChaseLine,
     Count,

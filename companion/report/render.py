@@ -19,7 +19,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
 from companion.report import cells, charts
-from companion.report.model import Post, Report
+from companion.report.report_model import Post, Report
 from companion.report.source import SessionSpan
 from companion.report.words import ReportWords
 from companion.tables import places

@@ -23,7 +23,7 @@ from companion.history.projection import Projection, Quoted, StoredEvent
 from companion.engine import State, initial_state
 from companion.engine.procedures.weather import SESSION_START
 from companion.engine.view import view_state
-from companion.report.errors import ReportError, narration
+from companion.report.report_errors import ReportError, narration
 from companion.tables.errors import TableError
 from companion.rules.loader import load_rules
 from companion.tables.rulebook import build_pieces

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from companion.tables.narration import number_text
-from companion.report.model import Count, Report
+from companion.report.report_model import Count, Report
 from companion.report.words import ReportWords
 from companion.tables.files import Tables
 

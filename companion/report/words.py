@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from companion.report.errors import narration
+from companion.report.report_errors import narration
 from companion.tables.errors import TableError
 from companion.tables.rulebook import piece, require_at_least
 

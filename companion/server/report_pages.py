@@ -26,7 +26,7 @@ from companion.tables import protocol
 from companion.tables.errors import CompanionError
 from companion.report import build
 from companion.report.export import SEPARATORS
-from companion.report.model import Post
+from companion.report.report_model import Post
 from companion.report.source import ReportError, read_log, session_number
 from companion.server import access, wrong_tokens
 from companion.server.served import ServedSession

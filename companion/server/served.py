@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Protocol, runtime_checkable
 
-from companion.commands.reading import ParseResult
+from companion.commands.text_readings import ParseResult
 from companion.engine import Command, State
 from companion.session import Player, RunResult, Seat
 from companion.store.log import StoredCommand

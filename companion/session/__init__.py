@@ -30,7 +30,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Self
 
-from companion.commands.reading import ParseResult
+from companion.commands.text_readings import ParseResult
 from companion.engine import Command, State, initial_state
 from companion.engine.procedures.weather import SESSION_START
 from companion.history.projection import Quoted, StoredEvent

@@ -6,7 +6,7 @@ from collections import OrderedDict
 from typing import Hashable
 
 from companion.commands.context import Known
-from companion.commands.reading import ParseResult, parse
+from companion.commands.text_readings import ParseResult, parse
 from companion.engine import State
 from companion.session.journal import Journal
 from companion.session.rules_in_force import RulesInForce

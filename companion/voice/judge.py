@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Literal, Sequence
 
-from companion.commands.reading import ParseResult
+from companion.commands.text_readings import ParseResult
 from companion.tables.narration import Narrator
 from companion.tables.vocabulary import Command
 from companion.voice.recognizer import Utterance

@@ -20,7 +20,7 @@ from companion.commands.context import Known
 from companion.commands.normalize import fold
 from companion.commands.grammar import grammar
 from companion.commands.matching import bare_answer
-from companion.commands.reading import ParseResult, readings
+from companion.commands.text_readings import ParseResult, readings
 from companion.tables.vocabulary import Command
 from companion.tables.prompt_names import PromptLabels
 from companion.tables.files import Tables

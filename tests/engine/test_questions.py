@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from companion.commands.reading import parse
+from companion.commands.text_readings import parse
 from companion.engine import Command
 from companion.history.outcome import outcome
 from companion.rules.pages import PageTexts

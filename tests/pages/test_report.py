@@ -13,7 +13,7 @@ import requests
 
 from companion.tables.protocol import may_see as visible_to
 from companion.report import build
-from companion.report.model import Post
+from companion.report.report_model import Post
 from companion.report.source import open_campaign
 from companion.server.app import start_in_thread
 from companion.session import Session

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from companion.report import build
-from companion.report.errors import ReportError
+from companion.report.report_errors import ReportError
 from companion.report.source import open_campaign, session_number
 from companion.session import Session
 from companion.tables.files import DEFAULT_DIR, Tables

@@ -18,7 +18,7 @@ from typing import Any, Mapping
 import pytest
 
 from companion.report import build, render
-from companion.report.model import Post, Report
+from companion.report.report_model import Post, Report
 from companion.report.source import Campaign, open_campaign
 from companion.session import Session
 from companion.tables.files import Tables

@@ -12,7 +12,7 @@ import pytest
 from companion.rules import overlay
 from companion.history import replay
 from companion.cli import main
-from companion.commands.reading import parse
+from companion.commands.text_readings import parse
 from companion.engine.procedures.encounters import EncounterTables
 from companion.tables.errors import TableError
 from companion.report import build
