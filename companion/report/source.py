@@ -41,7 +41,6 @@ UNCHANGING = replay.PLACELESS - {SESSION_START}
 EventDict = dict[str, Any]
 ANSWER = "responder"  # the command answering a prompt
 ANSWER_PARAMS = ("valor", "valor2", "opcao", "rolar")  # what its sentence says of the answer
-ANSWER_SENTENCE = "relatorio.resposta"
 
 # the narration code of an event, kept beside what the viewer saw (the report finds facts by it;
 # the wire and the exports never carry it)
@@ -318,7 +317,7 @@ def _said(projection: Projection, stored: StoredCommand, tables: Tables, viewer:
     params = {k: v for k, v in stored.args.items() if k in ANSWER_PARAMS}
     if "pedido" in stored.args:
         params["pedido"] = projection.prompt_numbers().get(stored.args["pedido"])
-    return tables.narration.render(ANSWER_SENTENCE, params)
+    return tables.narration.render("relatorio.resposta", params)
 
 
 def quoted(stored: StoredCommand) -> Quoted:

@@ -256,7 +256,7 @@ def test_a_players_report_and_exports_use_their_own_prompt_numbers(peers, server
     written = json.dumps(said, ensure_ascii=False)
     for global_only in ("pedido 4", "pedido 5", "Pedido 5"):
         assert global_only not in written, written
-    assert "responder pedido 1 12" in written and "cancelar pedido 2" in written
+    assert "respondeu ao pedido 1 com 12" in written and "cancelar pedido 2" in written
     page = urlopen(Request(f"{server.url}/relatorio", headers={
         "Authorization": f"Bearer {token}"})).read().decode()
     assert "pedido 4" not in page and "pedido 5" not in page and "Pedido 5" not in page
@@ -274,7 +274,8 @@ def test_a_players_export_names_an_undo_in_their_own_numbers(tmp_path: Any, tabl
     session.close()
     exported = json.loads(build.export(open_campaign(db), tables, "json", None, "player:ana"))
     (undo,) = [e for e in exported["eventos"] if "desfeito" in e["dados"]]
-    answered = next(e for e in exported["eventos"] if e["comando_texto"] == "responder pedido 1 12")
+    answered = next(e for e in exported["eventos"]
+                    if e["comando_texto"] == "respondeu ao pedido 1 com 12")
     assert undo["dados"]["desfeito"] == answered["seq"] != undone  # her number, not the log's
     assert undo["dados"]["texto"] == "responder pedido 1 12" and undo["texto"] == \
         "Desfeito: a resposta ao pedido 1 (12)"
@@ -282,7 +283,7 @@ def test_a_players_export_names_an_undo_in_their_own_numbers(tmp_path: Any, tabl
     for_bia = json.loads(build.export(open_campaign(db), tables, "json", None, "player:bia"))
     (other,) = [e for e in for_bia["eventos"] if "desfeito" in e["dados"]]
     outcome = next(e for e in for_bia["eventos"] if e["comando"] == "responder")
-    assert outcome["comando_texto"] == "responder um pedido 12"
+    assert outcome["comando_texto"] == "respondeu com 12"
     assert other["dados"]["desfeito"] == outcome["seq"]
     assert other["dados"]["texto"] == "responder um pedido 12"
 
