@@ -264,6 +264,8 @@ def accident(state: State, scratch: Scratch, who: tuple[str, ...],
                      words={"nome": hurt.name,
                             "efeito": conditions.timed_text(
                                 scratch.tables.narration, lasting, row.condicao_temporaria)})
+    # harm when the victim gains it; a condition already there: routine (the row says it)
+    gained = row.condicao is not None and row.condicao not in hurt.conditions
     if row.condicao is not None:
         hurt = rest.add_condition(hurt, row.condicao)
     if row.dano is not None:
@@ -271,7 +273,8 @@ def accident(state: State, scratch: Scratch, who: tuple[str, ...],
         scratch.tell("viagem.dano", weight=Weight.HARM, personagem=hurt.id,
                      words={"nome": hurt.name, "dano": row.dano, "pv": hurt.hp})
     if row.condicao is not None:
-        scratch.tell("viagem.condicao", weight=Weight.HARM, kind="aviso", personagem=hurt.id,
+        scratch.tell("viagem.condicao", weight=Weight.HARM if gained else Weight.ROUTINE,
+                     kind="aviso", personagem=hurt.id,
                      words={"nome": hurt.name, "condicao": row.condicao,
                             "ate_ser_curado": row.ate_ser_curado})
         if row.ate_ser_curado:
