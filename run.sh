@@ -2,6 +2,7 @@
 # Mesa: ./run.sh [opções do serve]  → prepara o ambiente e liga o companheiro (a campanha "mesa"
 #                                      na pasta do Mestre; --campanha NOME, ou --db ARQUIVO)
 #       ./run.sh test [args pytest]  → prepara o ambiente (e o sistema) e roda os testes
+#         (sem argumentos: todos menos os lentos; --lentos: só os lentos; --tudo: todos)
 #       ./run.sh bench [--curto]     → a tabela de desempenho, ao lado do chão medido na mesma hora
 #       ./run.sh crash [N]           → N kill -9 num servidor de verdade (padrão 200)
 #       ./run.sh fuzz [N]            → N entradas malformadas por HTTP e Socket.IO (padrão 10000)
@@ -87,11 +88,26 @@ run_tests() {
   # the import contract (pyproject.toml [tool.importlinter]) first: a broken one fails the run
   echo "lint-imports (o contrato de imports em pyproject.toml)"
   "$VENV/bin/lint-imports" --no-cache
-  local status=0 quiet=(-q)
-  for arg in "$@"; do  # the caller's own -q/-v wins (a second -q would hide the summary)
+  local status=0 quiet=(-q) chosen=()
+  # every test but the slowest (`lento`, tests/conftest.py SLOW), on every core; --lentos: only
+  # those; --tudo: all of them (.ci/run runs the first two). Options pass on to pytest; naming
+  # tests (a path, -k, -m) runs just those, as given.
+  local named=0
+  for arg in "$@"; do
+    case "$arg" in -*) ;; *) named=1 ;; esac
+  done
+  case "${1:-}" in
+    --lentos) shift; chosen=(-m lento -n auto --dist loadgroup) ;;
+    --tudo) shift; chosen=(-n auto --dist loadgroup) ;;
+    *) if [ "$named" -eq 0 ]; then
+         chosen=(-m "not lento" -n auto --dist loadgroup)
+         echo "testes (sem os lentos: ./run.sh test --lentos roda esses, e .ci/run roda todos)"
+       fi ;;
+  esac
+  for arg in "${chosen[@]}" "$@"; do  # the caller's own -q/-v wins (a second -q would hide the summary)
     case "$arg" in -q*|-v*|--quiet|--verbose) quiet=() ;; esac
   done
-  "$PY" -m pytest "${quiet[@]}" "$@" || status=$?
+  "$PY" -m pytest "${quiet[@]}" "${chosen[@]}" "$@" || status=$?
   if [ "$status" -eq 5 ]; then
     echo "erro: nenhum teste foi coletado" >&2
     exit 1

@@ -20,29 +20,84 @@ from tests.play_helpers import Play
 from tests.socket_helpers import SERVER_GM_TOKEN, Peer
 
 
-# The slowest tests (measured with --durations on a 2-core machine), by node id or its start:
-# marked `lento`, so `pytest -m "not lento"` leaves them out locally; CI runs them all.
+# The slowest tests, marked `lento`: `./run.sh test` leaves them out, `./run.sh test --lentos`
+# runs only them, and .ci/run runs both (nothing is proved less, only later). Chosen from
+# `--durations` on this 2-core machine: each takes 5 s or more alone (Chromium evenings, real
+# installs, storms of sockets, Hypothesis over whole sessions, real audio), or needs the whole
+# voice phrase list (`phrase_readings`, a minute when .pytest_cache has no copy). A node id or
+# its start (every parametrisation of it).
 SLOW = (
-    # the whole phrase list read by voice and chat (minutes when .pytest_cache has no copy)
+    "tests/cli/test_install.py::test_the_dependencies_and_extras_install_from_wheels",
+    "tests/cli/test_pieces.py::test_the_cli_declares_every_piece_before_it_loads_the_rules",
+    "tests/cli/test_shell.py::test_parse_batch_from_stdin",
+    "tests/cli/test_shell.py::test_shell_json_keeps_accents_unescaped",
+    "tests/commands/test_parse.py::test_voice_phrases_cover_every_command",
     "tests/engine/test_questions.py::test_every_listed_voice_phrase_of_the_questions_is_read_back",
-    "tests/voice/test_reading.py::test_every_phrase_is_one_command_by_voice_and_chat",
-    "tests/voice/test_reading.py::test_cli_every_line_of_voz_frases_is_read_by_parse_voz",
-    "tests/voice/test_learned.py::test_voz_frases_db_shows_the_typed_monster_and_parse_voz_reads_it",
-    "tests/voice/test_learned.py::test_the_live_list_follows_the_campaigns_names_and_regions",
+    "tests/history/test_history.py::test_deltas_stay_small_when_the_state_grows_past_32_kb",
+    "tests/history/test_history.py::test_the_previous_release_campaign_over_http",
+    "tests/pages/test_a11y.py::test_no_accessibility_violations_in_the_states_a_table_reaches",
+    "tests/pages/test_cards.py::test_a_public_roll_says_who_rolled_on_every_page_and_the_table_screen",
+    "tests/pages/test_cards.py::test_the_party_escape_test_is_on_every_phone_and_the_first_answer_closes_it",
+    "tests/pages/test_gm_phone.py::test_a_players_result_card_leaves_once_the_table_moves_on",
+    "tests/pages/test_gm_phone.py::test_the_gm_phone_while_lost_shows_what_matters",
+    "tests/pages/test_history.py::test_the_gm_phone_shows_the_rules_that_changed_until_closed",
+    "tests/pages/test_news_cards.py::test_an_afflicted_card_names_the_affliction_and_the_rounds_rolled",
+    "tests/pages/test_news_cards.py::test_tabela_h_row_8_reaches_the_players_as_what_happened",
+    "tests/pages/test_news_cards.py::test_the_party_escape_card_names_who_rolls_under_desv",
+    "tests/pages/test_news_first_players.py::test_after_a_panic_each_player_reads_what_they_may_see_first",
+    "tests/pages/test_news_first_players.py::test_avancar_with_a_public_encounter_leads_with_the_arrival_everywhere",
+    "tests/pages/test_older_events.py::test_ver_anteriores_brings_the_older_events_in_order",
+    "tests/pages/test_pages.py::test_a_failed_panic_result_names_the_effect_and_the_next_prompt_replaces_it",
+    "tests/pages/test_pages.py::test_chase_on_the_gm_buttons_and_the_shared_screen",
+    "tests/pages/test_pages.py::test_every_prompt_can_be_answered_in_any_order",
+    "tests/pages/test_pages.py::test_gm_command_appears_on_two_player_pages",
+    "tests/pages/test_pages.py::test_screenshots_of_a_session_in_play",
+    "tests/pages/test_playtest.py::test_a_phone_not_yet_tapped_does_not_try_to_vibrate",
+    "tests/pages/test_rules.py::test_the_gm_gives_the_campaign_a_region_from_the_phone",
+    "tests/pages/test_seats.py::test_a_second_device_joins_from_the_link_and_the_gm_frees_the_seat",
+    "tests/pages/test_speech.py::test_the_speech_settings_are_accessible_on_the_phone",
+    "tests/pages/test_table_pages.py::test_the_round_line_says_who_acted_and_who_owes_rest",
+    "tests/pages/test_tables.py::test_the_pages_show_the_labels_of_the_tables_they_are_given",
+    "tests/pages/test_tables.py::test_the_result_card_reads_data_not_the_sentences",
+    "tests/pages/test_voice.py::test_push_to_talk_from_the_gm_page_runs_the_command",
+    "tests/pages/test_voice_names.py::test_the_gm_edits_the_voice_names_from_the_phone",
+    "tests/pages/test_words_on_screen.py::test_a_sheet_says_its_modifiers_one_way",
+    "tests/pages/test_words_on_screen.py::test_an_answer_is_read_without_the_prompt_number",
+    "tests/pages/test_words_on_screen.py::test_the_time_is_written_20h30_on_screen",
+    "tests/server/test_costs.py::test_the_gms_command_is_answered_before_a_storm_of_welcomes_ends",
+    "tests/server/test_door.py::test_slow_requests_from_one_address_are_capped_and_cut_at_their_deadline",
+    "tests/server/test_door.py::test_the_gm_gets_through_a_storm_of_table_screens_and_a_reconnect_loop",
+    "tests/server/test_security_sockets.py::test_forged_and_racing_frames_print_no_traceback",
+    "tests/server/test_serve.py::test_no_limits_on_loopback_lets_more_players_join_than_the_default",
+    "tests/server/test_serve.py::test_regras_importar_is_refused_while_serve_has_the_campaign_open",
+    "tests/session/test_fidelity_properties.py::test_players_never_learn_a_secret_roll",
+    "tests/session/test_news_first.py::test_random_sessions_put_the_news_first",
+    "tests/session/test_security_dice.py::test_a_phone_cannot_find_the_seed_from_its_own_roll",
+    "tests/speech/test_voice.py::test_a_spoken_question_is_answered_aloud_once",
+    "tests/store/test_crash.py::test_kill_9_at_random_moments_loses_nothing_acknowledged",
+    "tests/test_launchers.py::test_a_first_install_without_the_speech_package_says_so_and_keeps_the_voice",
+    "tests/test_launchers.py::test_a_first_start_without_the_internet_says_so_once_in_portuguese",
+    "tests/test_launchers.py::test_the_first_run_installs_with_progress_and_says_the_version",
+    "tests/test_launchers.py::test_the_readmes_line_installs_from_the_zips_folder_and_mesa_serves",
     "tests/voice/test_learned.py::test_a_live_session_grows_its_phrase_list",
     "tests/voice/test_learned.py::test_the_gm_sees_and_prunes_the_list",
-    # real processes, where the process boundary is the point
-    "tests/cli/test_shell.py::test_shell_json_keeps_accents_unescaped",
-    "tests/cli/test_shell.py::test_parse_batch_from_stdin",
-    "tests/cli/test_pieces.py::test_the_cli_declares_every_piece_before_it_loads_the_rules",
-    "tests/history/test_history.py::test_the_previous_release_campaign_over_http",
+    "tests/voice/test_learned.py::test_the_live_list_follows_the_campaigns_names_and_regions",
+    "tests/voice/test_learned.py::test_voz_frases_db_shows_the_typed_monster_and_parse_voz_reads_it",
+    "tests/voice/test_reading.py::test_cli_every_line_of_voz_frases_is_read_by_parse_voz",
+    "tests/voice/test_reading.py::test_every_phrase_is_one_command_by_voice_and_chat",
+    "tests/voice/test_stream.py::test_streamed_audio_is_heard_as_ouvir_hears_the_file",
+    "tests/voice/test_vosk.py::test_ouvir_gives_what_the_adapter_gives",
 )
+# fixtures whose first use costs that much: a test using one is `lento` too
+SLOW_FIXTURES = ("phrase_readings",)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark the tests SLOW names `lento`."""
+    """Mark `lento` the tests SLOW names, those using SLOW_FIXTURES and the real installs
+    (`slow`)."""
     for item in items:
-        if item.nodeid.startswith(SLOW):
+        if item.nodeid.startswith(SLOW) or item.get_closest_marker("slow") \
+                or set(SLOW_FIXTURES) & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.lento)
 
 
