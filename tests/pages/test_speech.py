@@ -113,7 +113,8 @@ def test_a_page_on_the_laptop_makes_listening_deaf_while_it_speaks(table: Table)
     for text in DARK:
         table.command(gm, text)
     wait_until(lambda: TORCH_OUT in [c.get("text") for c in _spoken(mesa)])
-    wait_until(lambda: calls and calls[-1][1] is False)
+    # the page says the queue aloud in real time first (slower on a loaded machine)
+    wait_until(lambda: calls and calls[-1][1] is False, timeout=30)
     assert calls[0][1] is True and calls[0][0].startswith("pagina:")
     assert calls[0][2] == _speech(table).config.deaf_after
 
