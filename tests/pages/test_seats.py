@@ -220,3 +220,18 @@ def test_the_gm_hands_a_free_seat_with_a_one_time_qr_code(table: Table) -> None:
     again = table.open(link.removeprefix(table.server.url), table.context(PHONE))
     again.locator("#join-error").wait_for()
     assert "não vale mais" in body_text(again)  # used once
+
+
+def test_the_gm_page_runs_a_minute_of_its_timers_without_an_error(table: Table) -> None:
+    """The GM page's clocks ("há N min" of the seats, the requests to join) tick every 30 s:
+    a minute of them on a faked clock raises no JavaScript error (the table's check after the
+    test fails on any)."""
+    context = table.context()
+    context.clock.install()
+    gm = table.page("mestre", f"/mestre?token={GM_TOKEN}", context)
+    gm.locator("#status.on").wait_for()
+    table.player("Ana")
+    line = seat_line(gm, "ana")
+    wait_until(lambda: "no ar" in line.inner_text(), message="Ana no ar no quadro do Mestre")
+    gm.clock.run_for(61_000)
+    assert table.errors == [], table.errors

@@ -167,8 +167,6 @@ export function entryRequests(node, answer) {
   }
 
   show([]);
-  // once a minute the "há N min" of each line moves on, without redrawing its buttons
-  setInterval(() => shownStatus.forEach((seat, status) => { status.textContent = seatStatus(seat); }), 30000);
   return { show };
 }
 
