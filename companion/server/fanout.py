@@ -28,7 +28,7 @@ from flask_socketio import SocketIO
 from companion.tables import protocol
 from companion.engine import State
 from companion.engine.dice_rolls import die_range
-from companion.history.outcome import CODE, headline, ranked
+from companion.history.outcome import CODE, by_weight, ranked
 from companion.history.projection import StoredEvent
 from companion.rules.pages import PageTexts
 from companion.server import rooms
@@ -141,6 +141,7 @@ class FanOut:
         whose welcome already replayed it); remember them for the next views."""
         with self.sending:
             fresh = self.session.history_since(self.cursor)
+            self.projections.follow(self.cursor, fresh)
             sio = self.socketio.server
             for event in fresh:
                 live = self.connections.live()
@@ -201,13 +202,11 @@ class FanOut:
         sync_view); a viewer that saw none of them and whose view did not change gets
         nothing, so a GM-only command leaves no trace on the players' phones."""
         viewers = self.connections.viewers()
-        views = {viewer: self._localize_view(view, viewer) for viewer, view in
+        views = {viewer: self._localize_view(view, viewer, self.cursor) for viewer, view in
                  self.view_states(state, viewers, self.session.tables).items()}
         if protocol.GM in viewers:
             self._send_result(fresh)
-        for viewer in viewers:
-            if viewer != protocol.GM:
-                self._send_headline(fresh, viewer)
+        self._send_headlines(fresh, [viewer for viewer in viewers if viewer != protocol.GM])
         changes: dict[str, tuple[dict, list[str]]] = {}  # one message for every room it suits
         for viewer in viewers:
             saw = any(self.visible_to(e.visibility, viewer) for e in fresh)
@@ -234,21 +233,32 @@ class FanOut:
         self.socketio.server.emit("resultado", {"linhas": lines, "total": best.total},
                                   to=GM_ROOM, namespace=NAMESPACE)
 
-    def _send_headline(self, fresh: list[StoredEvent], viewer: str) -> None:
-        """A player's or the table screen's headline of the events sent since the last views:
-        the heaviest event it may see (companion.history.outcome.headline), in its own
-        numbering, as `manchete` `{"evento": event}` — nothing when it saw no result."""
+    def _send_headlines(self, fresh: list[StoredEvent], viewers: list[str]) -> None:
+        """Each player's and the table screen's headline of the events sent since the last
+        views: the heaviest event it may see (companion.history.outcome.headline), in its own
+        numbering, as `manchete` `{"evento": event}` — nothing when it saw no result. The
+        events are weighed once for all: a viewer's headline is the first of the batch's
+        results, heaviest first, that it may see (what `headline` picks from the ones it
+        sees); viewers with the same headline get it as one message per distinct copy."""
         rules = self.session.tables.piece(PageTexts).ultimo_resultado
-        seen = [event for event in fresh if self.visible_to(event.visibility, viewer)
-                and event.command not in rules.perguntas]
-        top = headline([{**event.wire(), CODE: event.code} for event in seen], rules,
-                       self.session.tables)
-        if top is None:
+        results = [event for event in fresh if event.command not in rules.perguntas
+                   and event.kind not in rules.nao_sao_resultado]
+        if not results or not viewers:
             return
-        stored = next(event for event in seen if event.seq == top["seq"])
-        room = TABLE_ROOM if viewer == protocol.PUBLIC else viewer
-        self.socketio.server.emit("manchete", {"evento": self.projections.show(stored, viewer)},
-                                  to=room, namespace=NAMESPACE)
+        stored = {event.seq: event for event in results}
+        order = [stored[e["seq"]] for e in by_weight(
+            [{**event.wire(), CODE: event.code} for event in results], self.session.tables)]
+        readers: dict[int, list[str]] = {}
+        for viewer in viewers:
+            top = next((e for e in order if self.visible_to(e.visibility, viewer)), None)
+            if top is not None:
+                readers.setdefault(top.seq, []).append(viewer)
+        sio = self.socketio.server
+        for seq, who in readers.items():
+            for local, group in self.projections.copies(stored[seq], who):
+                rooms_of = [TABLE_ROOM if viewer == protocol.PUBLIC else viewer
+                            for viewer in group]
+                sio.emit("manchete", {"evento": local}, to=rooms_of, namespace=NAMESPACE)
 
     def sync_view(self, viewer: str, saw: bool = False, view: dict | None = None,
                   changes: dict[str, tuple[dict, list[str]]] | None = None) -> dict:
@@ -287,10 +297,11 @@ class FanOut:
         view = self.view_state(state, viewer, self.session.tables)
         return self._localize_view(view, viewer)
 
-    def _localize_view(self, view: dict, viewer: str) -> dict:
-        """A player's view with its prompt ids in that player's numbers; every prompt answered
+    def _localize_view(self, view: dict, viewer: str, through: int | None = None) -> dict:
+        """A player's view with its prompt ids in that player's numbers (`through`: the
+        newest event its state follows; None: the log's newest); every prompt answered
         with a die says the values that die can give (`faixa`)."""
-        local = self.projections.view(view, viewer)
+        local = self.projections.view(view, viewer, through)
         prompts = local.get("pedidos")
         if isinstance(prompts, list) and prompts:
             local = {**local, "pedidos": [self._with_range(p) for p in prompts]}
