@@ -109,6 +109,8 @@ def create_app(session: ServedSession, tables: Tables | None = None, web_dir: Pa
     _errors(app, tables)
     app.after_request(_secure)
     hub.start()
+    # after the fan-out's: a command's events reach the phones before anything is said
+    session.subscribe(app.extensions["mesa_speech"].on_events)
     return app, socketio
 
 
@@ -136,7 +138,6 @@ def _speech(socketio: SocketIO, hub: sockets.Hub, tables: Tables,
         speech_hub.deafen = listener.set_speaking
         listener.on_answer = speech_hub.answered
         listener.on_refusal = speech_hub.refused
-    hub.session.subscribe(speech_hub.on_events)
     hub.on_disconnect.append(speech_hub.forget)
     speech_socket.register(socketio, speech_hub)
     return speech_hub
