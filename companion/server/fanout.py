@@ -17,7 +17,6 @@ one.
 from __future__ import annotations
 
 import collections
-import json
 import logging
 import threading
 import time
@@ -207,10 +206,11 @@ class FanOut:
         if protocol.GM in viewers:
             self._send_result(fresh)
         self._send_headlines(fresh, [viewer for viewer in viewers if viewer != protocol.GM])
-        changes: dict[str, tuple[dict, list[str]]] = {}  # one message for every room it suits
+        changes: dict[Any, tuple[dict, list[str]]] = {}  # one message for every room it suits
+        compared: dict[tuple[int, int], bool] = {}  # the views share parts: each compared once
         for viewer in viewers:
             saw = any(self.visible_to(e.visibility, viewer) for e in fresh)
-            self.sync_view(viewer, saw, views[viewer], changes)
+            self.sync_view(viewer, saw, views[viewer], changes, compared)
         sio = self.socketio.server
         for changed, to in changes.values():
             sio.emit("estado_mudou", changed, to=to, namespace=NAMESPACE)
@@ -261,7 +261,8 @@ class FanOut:
                 sio.emit("manchete", {"evento": local}, to=rooms_of, namespace=NAMESPACE)
 
     def sync_view(self, viewer: str, saw: bool = False, view: dict | None = None,
-                  changes: dict[str, tuple[dict, list[str]]] | None = None) -> dict:
+                  changes: dict[Any, tuple[dict, list[str]]] | None = None,
+                  compared: dict[tuple[int, int], bool] | None = None) -> dict:
         """Bring every connected client of `viewer` to the current view; return that view.
 
         Every client of a viewer holds `last_views[viewer]` (the dispatcher alone sends views).
@@ -270,7 +271,9 @@ class FanOut:
         value changed (a key that disappeared comes as null) — `{}` when none did but they saw
         one of the batch's events (it marks "the view is current"), nothing when they saw
         none. The view is built once per viewer and sent once to its room, however many
-        phones share it.
+        phones share it. `compared`: what this round already compared (the viewers' views
+        share their common parts and the party's public entries: each pair once, by
+        identity, while both views are held).
         """
         view = view if view is not None else self.view(viewer)
         before = self.last_views.get(viewer)
@@ -280,14 +283,17 @@ class FanOut:
         if viewer == protocol.GM or before is None:
             sio.emit("estado", view, to=room, namespace=NAMESPACE)
             return view
-        changed = {key: value for key, value in view.items() if before.get(key) != value}
+        compared = {} if compared is None else compared
+        changed = {key: value for key, value in view.items()
+                   if _differs(before.get(key), value, compared)}
         changed.update({key: None for key in before if key not in view})
         if not (changed or saw):
             return view
         if changes is None:
             sio.emit("estado_mudou", changed, to=room, namespace=NAMESPACE)
-        else:  # gathered by _send_states: the same change to many rooms goes out once
-            key = json.dumps(changed, sort_keys=True)
+        else:  # gathered by _send_states: the same change (the same values, shared by the
+            # views) to many rooms goes out once
+            key = tuple(sorted((name, id(value)) for name, value in changed.items()))
             changes.setdefault(key, (changed, []))[1].append(room)
         return view
 
@@ -318,3 +324,19 @@ class FanOut:
         said = self.session.tables.narration.render(
             RANGE_TEXT, {"minimo": low, "maximo": high})
         return {**prompt, "faixa": {"minimo": low, "maximo": high, "aviso": said}}
+
+
+def _differs(old: Any, new: Any, compared: dict[tuple[int, int], bool]) -> bool:
+    """`old != new`, each pair of objects compared once (`compared`, by identity: hold both
+    while it lives), a list item by item (a party's public entries are shared by the views)."""
+    if old is new:
+        return False
+    pair = (id(old), id(new))
+    found = compared.get(pair)
+    if found is None:
+        if type(old) is list and type(new) is list and len(old) == len(new):
+            found = any(_differs(a, b, compared) for a, b in zip(old, new))
+        else:
+            found = bool(old != new)
+        compared[pair] = found
+    return found
