@@ -335,7 +335,14 @@ def _differs(old: Any, new: Any, compared: dict[tuple[int, int], bool]) -> bool:
     found = compared.get(pair)
     if found is None:
         if type(old) is list and type(new) is list and len(old) == len(new):
-            found = any(_differs(a, b, compared) for a, b in zip(old, new))
+            found = False
+            for a, b in zip(old, new):  # most pairs were compared for an earlier viewer
+                if a is b:
+                    continue
+                item = compared.get((id(a), id(b)))
+                if item if item is not None else _differs(a, b, compared):
+                    found = True
+                    break
         else:
             found = bool(old != new)
         compared[pair] = found
