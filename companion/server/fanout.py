@@ -38,9 +38,9 @@ from companion.tables.files import Tables
 from companion.tables.narration import Narrator
 
 log = logging.getLogger(__name__)
-# Views go out after the events they follow, once the websocket writers have the events
+# Views go out after the events they follow, once the websocket writers have sent the events
 # (FanOut._wait_sent): seconds.
-VIEWS_WAIT = 0.02  # at most this long waiting for the send queues to empty
+VIEWS_WAIT = 0.05  # at most this long waiting for the writers (a phone that stopped reading)
 # how often to look at them meanwhile: each look takes the GIL from the writers sending the
 # events (every 0.5 ms cost 30 phones' events ~1/3 more latency, issue 33's profile)
 VIEWS_POLL = 0.003
@@ -186,12 +186,13 @@ class FanOut:
         return state
 
     def _wait_sent(self) -> None:
-        """Wait until every connection's send queue is empty (at most VIEWS_WAIT seconds),
-        then VIEWS_SETTLE more: the writers have taken the events and are sending them."""
+        """Wait until every connection's writer has sent what it was given and waits for more
+        (at most VIEWS_WAIT seconds), then VIEWS_SETTLE more: with 50 phones the writers
+        take ~20 ms, and views built meanwhile took the GIL from the last ones."""
         eio = self.socketio.server.eio
         deadline = time.monotonic() + VIEWS_WAIT
         while time.monotonic() < deadline:
-            if all(s.queue.empty() for s in list(eio.sockets.values())):
+            if all(_sent(s) for s in list(eio.sockets.values())):
                 break
             time.sleep(VIEWS_POLL)
         time.sleep(VIEWS_SETTLE)
@@ -347,3 +348,17 @@ def _differs(old: Any, new: Any, compared: dict[tuple[int, int], bool]) -> bool:
             found = bool(old != new)
         compared[pair] = found
     return found
+
+
+def _sent(socket: Any) -> bool:
+    """An Engine.IO socket has nothing left to send: its queue is empty and, on a websocket,
+    its writer thread is back waiting on it (the queue's `not_empty` has a waiter: a writer
+    that took the events is sending them until then). Without that detail of the queue, an
+    empty queue is enough."""
+    queue = socket.queue
+    if not queue.empty():
+        return False
+    if not getattr(socket, "upgraded", False):
+        return True  # long-polling: the next HTTP request takes what is queued
+    waiters = getattr(getattr(queue, "not_empty", None), "_waiters", None)
+    return waiters is None or len(waiters) > 0
