@@ -209,12 +209,14 @@ class FanOut:
         self._send_headlines(fresh, [viewer for viewer in viewers if viewer != protocol.GM])
         changes: dict[Any, tuple[dict, list[str]]] = {}  # one message for every room it suits
         compared: dict[tuple[int, int], bool] = {}  # the views share parts: each compared once
+        held = [self.last_views.get(viewer) for viewer in viewers]  # alive: their ids stay theirs
         for viewer in viewers:
             saw = any(self.visible_to(e.visibility, viewer) for e in fresh)
             self.sync_view(viewer, saw, views[viewer], changes, compared)
         sio = self.socketio.server
         for changed, to in changes.values():
             sio.emit("estado_mudou", changed, to=to, namespace=NAMESPACE)
+        del held
 
     def _send_result(self, fresh: list[StoredEvent]) -> None:
         """The GM page's last result of the events sent since the last views, ranked by the
