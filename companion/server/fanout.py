@@ -206,7 +206,7 @@ class FanOut:
                  self.view_states(state, viewers, self.session.tables).items()}
         if protocol.GM in viewers:
             self._send_result(fresh)
-        self._send_headlines(fresh, [viewer for viewer in viewers if viewer != protocol.GM])
+        headlines = self._headlines(fresh, [viewer for viewer in viewers if viewer != protocol.GM])
         changes: dict[Any, tuple[dict, list[str]]] = {}  # one message for every room it suits
         compared: dict[tuple[int, int], bool] = {}  # the views share parts: each compared once
         held = [self.last_views.get(viewer) for viewer in viewers]  # alive: their ids stay theirs
@@ -214,6 +214,10 @@ class FanOut:
             saw = any(self.visible_to(e.visibility, viewer) for e in fresh)
             self.sync_view(viewer, saw, views[viewer], changes, compared)
         sio = self.socketio.server
+        # the players' and the table's messages together: a writer woken by the first finds
+        # the second already queued and sends both (one wake-up per phone, not two)
+        for headline, to in headlines:
+            sio.emit("manchete", headline, to=to, namespace=NAMESPACE)
         for changed, to in changes.values():
             sio.emit("estado_mudou", changed, to=to, namespace=NAMESPACE)
         del held
@@ -236,18 +240,20 @@ class FanOut:
         self.socketio.server.emit("resultado", {"linhas": lines, "total": best.total},
                                   to=GM_ROOM, namespace=NAMESPACE)
 
-    def _send_headlines(self, fresh: list[StoredEvent], viewers: list[str]) -> None:
+    def _headlines(self, fresh: list[StoredEvent], viewers: list[str]
+                   ) -> list[tuple[dict, list[str]]]:
         """Each player's and the table screen's headline of the events sent since the last
-        views: the heaviest event it may see (companion.history.outcome.headline), in its own
-        numbering, as `manchete` `{"evento": event}` — nothing when it saw no result. The
-        events are weighed once for all: a viewer's headline is the first of the batch's
-        results, heaviest first, that it may see (what `headline` picks from the ones it
-        sees); viewers with the same headline get it as one message per distinct copy."""
+        views, as (the `manchete` message, its rooms): the heaviest event it may see
+        (companion.history.outcome.headline), in its own numbering, `{"evento": event}` —
+        nothing when it saw no result. The events are weighed once for all: a viewer's
+        headline is the first of the batch's results, heaviest first, that it may see (what
+        `headline` picks from the ones it sees); viewers with the same headline get it as one
+        message per distinct copy."""
         rules = self.session.tables.piece(PageTexts).ultimo_resultado
         results = [event for event in fresh if event.command not in rules.perguntas
                    and event.kind not in rules.nao_sao_resultado]
         if not results or not viewers:
-            return
+            return []
         stored = {event.seq: event for event in results}
         order = [stored[e["seq"]] for e in by_weight(
             [{**event.wire(), CODE: event.code} for event in results], self.session.tables)]
@@ -256,12 +262,10 @@ class FanOut:
             top = next((e for e in order if self.visible_to(e.visibility, viewer)), None)
             if top is not None:
                 readers.setdefault(top.seq, []).append(viewer)
-        sio = self.socketio.server
-        for seq, who in readers.items():
-            for local, group in self.projections.copies(stored[seq], who):
-                rooms_of = [TABLE_ROOM if viewer == protocol.PUBLIC else viewer
-                            for viewer in group]
-                sio.emit("manchete", {"evento": local}, to=rooms_of, namespace=NAMESPACE)
+        return [({"evento": local}, [TABLE_ROOM if viewer == protocol.PUBLIC else viewer
+                                     for viewer in group])
+                for seq, who in readers.items()
+                for local, group in self.projections.copies(stored[seq], who)]
 
     def sync_view(self, viewer: str, saw: bool = False, view: dict | None = None,
                   changes: dict[Any, tuple[dict, list[str]]] | None = None,
