@@ -4,13 +4,20 @@ context (`companion parse` alone) nothing waits, and a bare "sim" is not a comma
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Iterable, Mapping
 
 from companion.commands.normalize import fold
 
 
 def _said(text: str) -> str:
-    return " ".join(fold(str(text)).split())
+    return _folded(str(text))
+
+
+@lru_cache(maxsize=4096)
+def _folded(text: str) -> str:
+    """A name or an option as readings compare it (the same few, folded every command)."""
+    return " ".join(fold(text).split())
 
 
 @dataclass(frozen=True)

@@ -396,7 +396,8 @@ def _prompts(state: State, viewer: str, tables: Tables) -> list[PromptView]:
     party's with their own character's modifier and edge (as they would roll it)."""
     if viewer == GM:
         return [prompt_to_dict(p) for p in state.prompts]
-    mine = next((c for c in state.party if c.id == protocol.character_of(viewer)), None)
+    own = protocol.character_of(viewer)
+    mine = next((c for c in state.party if c.id == own), None)
     if mine is None:
         return []
     return [_party_prompt_for(p, mine, state, tables) if p.party else prompt_to_dict(p)

@@ -31,6 +31,7 @@ from companion.server import report_pages, sockets, speech_socket, wrong_tokens
 from companion.server.voice_names_screen import VoiceNames
 from companion.server import voice_socket
 from companion.server.served import ServedSession
+from companion.server.wire_packet import WirePacket
 from companion.store.lock import ServerLock, holder
 from companion.store.log import MEMORY
 from companion.tables import places
@@ -73,7 +74,7 @@ def create_app(session: ServedSession, tables: Tables | None = None, web_dir: Pa
     app.json.sort_keys = False  # type: ignore[attr-defined]
     socketio = SocketIO(app, async_mode="threading", cors_allowed_origins=hosts.same_origin,
                         max_http_buffer_size=access.MAX_SOCKET_MESSAGE, manage_session=False,
-                        logger=False, engineio_logger=False)
+                        logger=False, engineio_logger=False, serializer=WirePacket)
     def foreign_host(host: str) -> str:
         """The page for a Host that is not the table's (outside Flask: its own context)."""
         with app.app_context():
@@ -108,6 +109,8 @@ def create_app(session: ServedSession, tables: Tables | None = None, web_dir: Pa
     _errors(app, tables)
     app.after_request(_secure)
     hub.start()
+    # after the fan-out's: a command's events reach the phones before anything is said
+    session.subscribe(app.extensions["mesa_speech"].on_events)
     return app, socketio
 
 
@@ -135,7 +138,6 @@ def _speech(socketio: SocketIO, hub: sockets.Hub, tables: Tables,
         speech_hub.deafen = listener.set_speaking
         listener.on_answer = speech_hub.answered
         listener.on_refusal = speech_hub.refused
-    hub.session.subscribe(speech_hub.on_events)
     hub.on_disconnect.append(speech_hub.forget)
     speech_socket.register(socketio, speech_hub)
     return speech_hub

@@ -17,7 +17,6 @@ one.
 from __future__ import annotations
 
 import collections
-import json
 import logging
 import threading
 import time
@@ -28,7 +27,7 @@ from flask_socketio import SocketIO
 from companion.tables import protocol
 from companion.engine import State
 from companion.engine.dice_rolls import die_range
-from companion.history.outcome import CODE, headline, ranked
+from companion.history.outcome import CODE, by_weight, ranked
 from companion.history.projection import StoredEvent
 from companion.rules.pages import PageTexts
 from companion.server import rooms
@@ -39,9 +38,9 @@ from companion.tables.files import Tables
 from companion.tables.narration import Narrator
 
 log = logging.getLogger(__name__)
-# Views go out after the events they follow, once the websocket writers have the events
+# Views go out after the events they follow, once the websocket writers have sent the events
 # (FanOut._wait_sent): seconds.
-VIEWS_WAIT = 0.02  # at most this long waiting for the send queues to empty
+VIEWS_WAIT = 0.05  # at most this long waiting for the writers (a phone that stopped reading)
 # how often to look at them meanwhile: each look takes the GIL from the writers sending the
 # events (every 0.5 ms cost 30 phones' events ~1/3 more latency, issue 33's profile)
 VIEWS_POLL = 0.003
@@ -141,6 +140,7 @@ class FanOut:
         whose welcome already replayed it); remember them for the next views."""
         with self.sending:
             fresh = self.session.history_since(self.cursor)
+            self.projections.follow(self.cursor, fresh)
             sio = self.socketio.server
             for event in fresh:
                 live = self.connections.live()
@@ -186,12 +186,13 @@ class FanOut:
         return state
 
     def _wait_sent(self) -> None:
-        """Wait until every connection's send queue is empty (at most VIEWS_WAIT seconds),
-        then VIEWS_SETTLE more: the writers have taken the events and are sending them."""
+        """Wait until every connection's writer has sent what it was given and waits for more
+        (at most VIEWS_WAIT seconds), then VIEWS_SETTLE more: with 50 phones the writers
+        take ~20 ms, and views built meanwhile took the GIL from the last ones."""
         eio = self.socketio.server.eio
         deadline = time.monotonic() + VIEWS_WAIT
         while time.monotonic() < deadline:
-            if all(s.queue.empty() for s in list(eio.sockets.values())):
+            if all(_sent(s) for s in list(eio.sockets.values())):
                 break
             time.sleep(VIEWS_POLL)
         time.sleep(VIEWS_SETTLE)
@@ -201,20 +202,25 @@ class FanOut:
         sync_view); a viewer that saw none of them and whose view did not change gets
         nothing, so a GM-only command leaves no trace on the players' phones."""
         viewers = self.connections.viewers()
-        views = {viewer: self._localize_view(view, viewer) for viewer, view in
+        views = {viewer: self._localize_view(view, viewer, self.cursor) for viewer, view in
                  self.view_states(state, viewers, self.session.tables).items()}
         if protocol.GM in viewers:
             self._send_result(fresh)
-        for viewer in viewers:
-            if viewer != protocol.GM:
-                self._send_headline(fresh, viewer)
-        changes: dict[str, tuple[dict, list[str]]] = {}  # one message for every room it suits
+        headlines = self._headlines(fresh, [viewer for viewer in viewers if viewer != protocol.GM])
+        changes: dict[Any, tuple[dict, list[str]]] = {}  # one message for every room it suits
+        compared: dict[tuple[int, int], bool] = {}  # the views share parts: each compared once
+        held = [self.last_views.get(viewer) for viewer in viewers]  # alive: their ids stay theirs
         for viewer in viewers:
             saw = any(self.visible_to(e.visibility, viewer) for e in fresh)
-            self.sync_view(viewer, saw, views[viewer], changes)
+            self.sync_view(viewer, saw, views[viewer], changes, compared)
         sio = self.socketio.server
+        # the players' and the table's messages together: a writer woken by the first finds
+        # the second already queued and sends both (one wake-up per phone, not two)
+        for headline, to in headlines:
+            sio.emit("manchete", headline, to=to, namespace=NAMESPACE)
         for changed, to in changes.values():
             sio.emit("estado_mudou", changed, to=to, namespace=NAMESPACE)
+        del held
 
     def _send_result(self, fresh: list[StoredEvent]) -> None:
         """The GM page's last result of the events sent since the last views, ranked by the
@@ -234,24 +240,36 @@ class FanOut:
         self.socketio.server.emit("resultado", {"linhas": lines, "total": best.total},
                                   to=GM_ROOM, namespace=NAMESPACE)
 
-    def _send_headline(self, fresh: list[StoredEvent], viewer: str) -> None:
-        """A player's or the table screen's headline of the events sent since the last views:
-        the heaviest event it may see (companion.history.outcome.headline), in its own
-        numbering, as `manchete` `{"evento": event}` — nothing when it saw no result."""
+    def _headlines(self, fresh: list[StoredEvent], viewers: list[str]
+                   ) -> list[tuple[dict, list[str]]]:
+        """Each player's and the table screen's headline of the events sent since the last
+        views, as (the `manchete` message, its rooms): the heaviest event it may see
+        (companion.history.outcome.headline), in its own numbering, `{"evento": event}` —
+        nothing when it saw no result. The events are weighed once for all: a viewer's
+        headline is the first of the batch's results, heaviest first, that it may see (what
+        `headline` picks from the ones it sees); viewers with the same headline get it as one
+        message per distinct copy."""
         rules = self.session.tables.piece(PageTexts).ultimo_resultado
-        seen = [event for event in fresh if self.visible_to(event.visibility, viewer)
-                and event.command not in rules.perguntas]
-        top = headline([{**event.wire(), CODE: event.code} for event in seen], rules,
-                       self.session.tables)
-        if top is None:
-            return
-        stored = next(event for event in seen if event.seq == top["seq"])
-        room = TABLE_ROOM if viewer == protocol.PUBLIC else viewer
-        self.socketio.server.emit("manchete", {"evento": self.projections.show(stored, viewer)},
-                                  to=room, namespace=NAMESPACE)
+        results = [event for event in fresh if event.command not in rules.perguntas
+                   and event.kind not in rules.nao_sao_resultado]
+        if not results or not viewers:
+            return []
+        stored = {event.seq: event for event in results}
+        order = [stored[e["seq"]] for e in by_weight(
+            [{**event.wire(), CODE: event.code} for event in results], self.session.tables)]
+        readers: dict[int, list[str]] = {}
+        for viewer in viewers:
+            top = next((e for e in order if self.visible_to(e.visibility, viewer)), None)
+            if top is not None:
+                readers.setdefault(top.seq, []).append(viewer)
+        return [({"evento": local}, [TABLE_ROOM if viewer == protocol.PUBLIC else viewer
+                                     for viewer in group])
+                for seq, who in readers.items()
+                for local, group in self.projections.copies(stored[seq], who)]
 
     def sync_view(self, viewer: str, saw: bool = False, view: dict | None = None,
-                  changes: dict[str, tuple[dict, list[str]]] | None = None) -> dict:
+                  changes: dict[Any, tuple[dict, list[str]]] | None = None,
+                  compared: dict[tuple[int, int], bool] | None = None) -> dict:
         """Bring every connected client of `viewer` to the current view; return that view.
 
         Every client of a viewer holds `last_views[viewer]` (the dispatcher alone sends views).
@@ -260,7 +278,9 @@ class FanOut:
         value changed (a key that disappeared comes as null) — `{}` when none did but they saw
         one of the batch's events (it marks "the view is current"), nothing when they saw
         none. The view is built once per viewer and sent once to its room, however many
-        phones share it.
+        phones share it. `compared`: what this round already compared (the viewers' views
+        share their common parts and the party's public entries: each pair once, by
+        identity, while both views are held).
         """
         view = view if view is not None else self.view(viewer)
         before = self.last_views.get(viewer)
@@ -270,14 +290,17 @@ class FanOut:
         if viewer == protocol.GM or before is None:
             sio.emit("estado", view, to=room, namespace=NAMESPACE)
             return view
-        changed = {key: value for key, value in view.items() if before.get(key) != value}
+        compared = {} if compared is None else compared
+        changed = {key: value for key, value in view.items()
+                   if _differs(before.get(key), value, compared)}
         changed.update({key: None for key in before if key not in view})
         if not (changed or saw):
             return view
         if changes is None:
             sio.emit("estado_mudou", changed, to=room, namespace=NAMESPACE)
-        else:  # gathered by _send_states: the same change to many rooms goes out once
-            key = json.dumps(changed, sort_keys=True)
+        else:  # gathered by _send_states: the same change (the same values, shared by the
+            # views) to many rooms goes out once
+            key = tuple(sorted((name, id(value)) for name, value in changed.items()))
             changes.setdefault(key, (changed, []))[1].append(room)
         return view
 
@@ -287,10 +310,11 @@ class FanOut:
         view = self.view_state(state, viewer, self.session.tables)
         return self._localize_view(view, viewer)
 
-    def _localize_view(self, view: dict, viewer: str) -> dict:
-        """A player's view with its prompt ids in that player's numbers; every prompt answered
+    def _localize_view(self, view: dict, viewer: str, through: int | None = None) -> dict:
+        """A player's view with its prompt ids in that player's numbers (`through`: the
+        newest event its state follows; None: the log's newest); every prompt answered
         with a die says the values that die can give (`faixa`)."""
-        local = self.projections.view(view, viewer)
+        local = self.projections.view(view, viewer, through)
         prompts = local.get("pedidos")
         if isinstance(prompts, list) and prompts:
             local = {**local, "pedidos": [self._with_range(p) for p in prompts]}
@@ -307,3 +331,40 @@ class FanOut:
         said = self.session.tables.narration.render(
             RANGE_TEXT, {"minimo": low, "maximo": high})
         return {**prompt, "faixa": {"minimo": low, "maximo": high, "aviso": said}}
+
+
+def _differs(old: Any, new: Any, compared: dict[tuple[int, int], bool]) -> bool:
+    """`old != new`, each pair of objects compared once (`compared`, by identity: hold both
+    while it lives), a list item by item (a party's public entries are shared by the views)."""
+    if old is new:
+        return False
+    pair = (id(old), id(new))
+    found = compared.get(pair)
+    if found is None:
+        if type(old) is list and type(new) is list and len(old) == len(new):
+            found = False
+            for a, b in zip(old, new):  # most pairs were compared for an earlier viewer
+                if a is b:
+                    continue
+                item = compared.get((id(a), id(b)))
+                if item if item is not None else _differs(a, b, compared):
+                    found = True
+                    break
+        else:
+            found = bool(old != new)
+        compared[pair] = found
+    return found
+
+
+def _sent(socket: Any) -> bool:
+    """An Engine.IO socket has nothing left to send: its queue is empty and, on a websocket,
+    its writer thread is back waiting on it (the queue's `not_empty` has a waiter: a writer
+    that took the events is sending them until then). Without that detail of the queue, an
+    empty queue is enough."""
+    queue = socket.queue
+    if not queue.empty():
+        return False
+    if not getattr(socket, "upgraded", False):
+        return True  # long-polling: the next HTTP request takes what is queued
+    waiters = getattr(getattr(queue, "not_empty", None), "_waiters", None)
+    return waiters is None or len(waiters) > 0

@@ -37,7 +37,17 @@ class Projections:
 
     def _advance(self) -> None:
         """Add the log's new events to every projection (hold the lock)."""
-        fresh = self._session.history_since(self._upto)
+        self._add(self._session.history_since(self._upto))
+
+    def follow(self, after: int, fresh: list[StoredEvent]) -> None:
+        """The log's events after global seq `after`, every one of them, as the fan-out just
+        read them: added to every projection without reading them again."""
+        with self._lock:
+            if after <= self._upto:
+                self._add([event for event in fresh if event.seq > self._upto])
+
+    def _add(self, fresh: list[StoredEvent]) -> None:
+        """Add these events, the log's next ones, to every projection (hold the lock)."""
         for event in fresh:
             for projection in self._viewers.values():
                 projection.add(event)
@@ -151,10 +161,12 @@ class Projections:
         with self._lock:
             return self._of(viewer).global_after(number)
 
-    def view(self, view: dict[str, Any], viewer: str) -> dict[str, Any]:
-        """A view of the state with its prompt ids in the viewer's numbers."""
+    def view(self, view: dict[str, Any], viewer: str, through: int | None = None
+             ) -> dict[str, Any]:
+        """A view of the state with its prompt ids in the viewer's numbers (`through`: the
+        global seq of the newest event the state follows; None: the log's newest)."""
         with self._lock:
-            return self._of(viewer).view(view)
+            return self._of(viewer, through).view(view)
 
     def refusal(self, code: str, params: Mapping[str, Any], viewer: str) -> str:
         """A refusal's message rendered for the viewer."""

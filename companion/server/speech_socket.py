@@ -123,6 +123,9 @@ class SpeechHub:
 
     def _announce(self, batch: list[dict[str, Any]], by_voice: bool,
                   again: bool = False) -> None:
+        with self._lock:
+            if self.speaker is None and not self._pages:
+                return  # nobody to say it: no need to read the batch (it runs before the ack)
         try:
             stored = self._with_codes(batch)
             for said in to_say(stored, self.config, by_voice):
