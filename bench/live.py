@@ -222,12 +222,15 @@ def latency_once(table: Table, text: str) -> list[float]:
 
 def latencies(tables: list[Table], commands: int, mix: list[str] = LATENCY_MIX
               ) -> list[list[float]]:
-    """Samples for each table, their commands interleaved (floor, Mesa, Mesa, floor, …) so
-    that a busy moment of a shared machine falls on both alike."""
+    """Samples for each table, their commands interleaved so that a busy moment of a shared
+    machine falls on all alike: the order rotates (0 1 2, 1 2 0, 2 0 1, …), so every server
+    takes every place in turn and, with three or more, none runs two commands in a row (the
+    old back-and-forth order gave the last server two in a row every other round: its
+    second command met the views of its first)."""
     samples: list[list[float]] = [[] for _ in tables]
+    count = len(tables)
     for index in range(commands):
-        order = range(len(tables)) if index % 2 == 0 else reversed(range(len(tables)))
-        for which in order:
+        for which in [(index + place) % count for place in range(count)]:
             samples[which] += latency_once(tables[which], mix[index % len(mix)])
             time.sleep(0.01)
     return samples
