@@ -91,16 +91,18 @@ run_tests() {
   local status=0 quiet=(-q) chosen=()
   # every test but the slowest (`lento`, tests/conftest.py SLOW), on every core; --lentos: only
   # those; --tudo: all of them (.ci/run runs the first two). Options pass on to pytest; naming
-  # tests (a path, -k, -m) runs just those, as given.
+  # tests (a path, -k, -m) runs just those, as given. Each module stays on one worker
+  # (loadscope): a module's fixtures (Chromium, a real install, the evening told in order) are
+  # made once, and its tests run in their order.
   local named=0
   for arg in "$@"; do
     case "$arg" in -*) ;; *) named=1 ;; esac
   done
   case "${1:-}" in
-    --lentos) shift; chosen=(-m lento -n auto --dist loadgroup) ;;
-    --tudo) shift; chosen=(-n auto --dist loadgroup) ;;
+    --lentos) shift; chosen=(-m lento -n auto --dist loadscope) ;;
+    --tudo) shift; chosen=(-n auto --dist loadscope) ;;
     *) if [ "$named" -eq 0 ]; then
-         chosen=(-m "not lento" -n auto --dist loadgroup)
+         chosen=(-m "not lento" -n auto --dist loadscope)
          echo "testes (sem os lentos: ./run.sh test --lentos roda esses, e .ci/run roda todos)"
        fi ;;
   esac

@@ -27,8 +27,6 @@ from uv import find_uv_bin
 
 from companion.cli import launcher
 
-# its module fixtures install for real: once, on one worker, when the tests run on every core
-pytestmark = pytest.mark.xdist_group("launchers")
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / ".venv" / "cache-uv-lancador"  # kept between runs: a warm cache is quick

@@ -20,8 +20,6 @@ from uv import find_uv_bin
 
 from tests.process_helpers import free_port, read_until
 
-# its module fixtures install for real: once, on one worker, when the tests run on every core
-pytestmark = pytest.mark.xdist_group("install")
 
 ROOT = Path(__file__).resolve().parents[2]
 UV = find_uv_bin()

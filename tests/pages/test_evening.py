@@ -33,8 +33,6 @@ from tests.browser_helpers import (
     wait_until,
 )
 
-# one evening told in order (the module's `evening`): on one worker when the tests run on every core
-pytestmark = pytest.mark.xdist_group("evening")
 
 SEED = 7
 TRAVEL_DAY = ("Explorar", "Forragear", "Acampar", "Descansar", "Avançar", "Avançar")
