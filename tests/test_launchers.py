@@ -26,18 +26,23 @@ import yaml
 from uv import find_uv_bin
 
 from companion.cli import launcher
-
-
-ROOT = Path(__file__).resolve().parents[1]
-CACHE = ROOT / ".venv" / "cache-uv-lancador"  # kept between runs: a warm cache is quick
-NAME = "mesa-main"  # the folder "Download ZIP" makes for a repository called mesa
-VERSION = launcher.folder_version(ROOT)
-
-
-def _attribute(path: str, name: str) -> str:
-    done = subprocess.run(["git", "check-attr", name, "--", path], cwd=ROOT,
-                          capture_output=True, text=True, check=True)
-    return done.stdout.strip().rsplit(": ", 1)[-1]
+from tests.launchers_helpers import (  # noqa: F401
+    ROOT,
+    VERSION,
+    _attribute,
+    _mesa,
+    _in_netns,
+    _browser_stub,
+    _rows,
+    started,
+    _start_block,
+    _clean_env,
+    machine,
+    _unpacked,
+    _launch,
+    _installed_version,
+    first_run,
+)
 
 
 # ---------------------------------------------------------------------- the scripts as text
@@ -116,13 +121,6 @@ def test_why_an_install_failed_is_said_in_portuguese(said: list[str], code: str)
     assert reason == expected
 
 
-# ---------------------------------------------------------------------- mesa itself
-
-def _mesa(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(Path(sys.executable).parent / "mesa"), *args],
-                          capture_output=True, text=True, timeout=120, env=env)
-
-
 def test_mesa_version_says_the_version_and_the_extras() -> None:
     said = _mesa("--version")
     assert said.returncode == 0, said.stderr
@@ -134,56 +132,6 @@ def test_mesa_atualizar_says_what_updating_a_zip_install_is() -> None:
     assert said.returncode == 0, said.stderr
     assert said.stdout.startswith(f"Mesa {VERSION} instalado. Para atualizar: baixe o zip novo")
     assert said.stdout.count("\n") == 1
-
-
-def _netns() -> list[str]:
-    """The command prefix of a new network namespace (loopback only)."""
-    if os.geteuid() != 0:
-        pytest.skip("a network namespace (unshare -n) needs root here")
-    probe = subprocess.run(["unshare", "-n", "true"], capture_output=True, text=True)
-    if probe.returncode != 0:
-        pytest.skip(f"unshare -n is not allowed here: {probe.stderr.strip()}")
-    return ["unshare", "-n", sys.executable, str(ROOT / "tests" / "netns_run.py")]
-
-
-def _in_netns(command: list[str], env: dict[str, str], cwd: Path | None = None,
-              pages: tuple[str, ...] = ()) -> dict:
-    asked = {"command": command, "env": env, "cwd": str(cwd) if cwd else None,
-             "pages": list(pages), "timeout": 240}
-    done = subprocess.run([*_netns(), json.dumps(asked)], capture_output=True, text=True,
-                          timeout=400)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
-
-
-def _browser_stub(folder: Path) -> tuple[Path, Path]:
-    """A BROWSER that writes down the link it was given."""
-    stub, opened = folder / "navegador", folder / "aberto.txt"
-    stub.write_text(f'#!/bin/sh\nprintf "%s\\n" "$1" >> "{opened}"\n', encoding="utf-8")
-    stub.chmod(0o755)
-    return stub, opened
-
-
-def _rows(lines: list[str], columns: int = 80) -> int:
-    """How many rows of a terminal `columns` wide the lines take."""
-    return sum(max(1, math.ceil(len(line) / columns)) for line in lines)
-
-
-@pytest.fixture(scope="module")
-def started(tmp_path_factory: pytest.TempPathFactory) -> dict:
-    """`mesa` started as the GM starts it, on a laptop with no network, a stub browser."""
-    place = tmp_path_factory.mktemp("ligar")
-    home = place / "Usuário Mestre"
-    home.mkdir()
-    stub, opened = _browser_stub(place)
-    env = {**_clean_env(), "HOME": str(home), "BROWSER": str(stub)}
-    result = _in_netns([str(Path(sys.executable).parent / "mesa")], env, cwd=home)
-    result["opened"] = opened.read_text(encoding="utf-8").split() if opened.exists() else []
-    return result
-
-
-def _start_block(output: list[str]) -> list[str]:
-    return output[:next(i for i, line in enumerate(output) if "encerrado" in line)]
 
 
 def test_mesa_opens_the_gm_page_in_the_browser_with_the_gm_link(started: dict) -> None:
@@ -226,85 +174,6 @@ def test_mesa_sem_navegador_opens_nothing(tmp_path: Path) -> None:
     assert not opened.exists()
 
 
-# ---------------------------------------------------------------------- installs (slow)
-
-def _clean_env(**extra: str) -> dict[str, str]:
-    """This environment without what points Python or uv elsewhere (the checkout, a venv, the
-    GM's folders, uv's own settings)."""
-    kept = {key: value for key, value in os.environ.items()
-            if not key.startswith(("PYTHON", "XDG_", "VIRTUAL_ENV", "COMPANION_", "UV_",
-                                   "BROWSER"))}
-    return {**kept, "PYTHONUNBUFFERED": "1", **extra}
-
-
-@pytest.fixture(scope="module")
-def machine(tmp_path_factory: pytest.TempPathFactory) -> dict:
-    """What the install tests share: a bin folder with uv (from PyPI) alone, the environment
-    a fresh GM account has (HOME set per test), the archive of this checkout."""
-    place = tmp_path_factory.mktemp("maquina")
-    bin_dir = place / "bin"
-    bin_dir.mkdir()
-    shutil.copy2(find_uv_bin(), bin_dir / "uv")
-    CACHE.mkdir(parents=True, exist_ok=True)
-    stub, opened = _browser_stub(place)
-    env = _clean_env(PATH=f"{bin_dir}{os.pathsep}/usr/bin{os.pathsep}/bin",
-                     UV_CACHE_DIR=str(CACHE), UV_PYTHON_DOWNLOADS="never",
-                     UV_PYTHON=getattr(sys, "_base_executable", sys.executable),
-                     BROWSER=str(stub))
-    # the tree as committed, with the changes not committed yet (what a zip of it would hold)
-    tree = subprocess.run(["git", "stash", "create"], cwd=ROOT, capture_output=True,
-                          text=True, check=True).stdout.strip() or "HEAD"
-    archive = place / f"{NAME}.tar"
-    subprocess.run(["git", "archive", f"--prefix={NAME}/", "-o", str(archive), tree],
-                   cwd=ROOT, check=True)
-    return {"env": env, "archive": archive, "place": place, "opened": opened}
-
-
-def _unpacked(machine: dict, home: Path, version: str | None = None,
-              speech: str | None = None) -> Path:
-    """The zip unpacked into home's Downloads; its version or its speech extra changed."""
-    downloads = home / "Downloads"
-    downloads.mkdir(parents=True, exist_ok=True)
-    subprocess.run(["tar", "-xf", str(machine["archive"]), "-C", str(downloads)], check=True)
-    folder = downloads / NAME
-    project = folder / "pyproject.toml"
-    text = project.read_text(encoding="utf-8")
-    if version:
-        text = text.replace(f'version = "{VERSION}"', f'version = "{version}"', 1)
-    if speech:
-        text = text.replace('  "piper-tts>=1.3",\n', f'  "{speech}",\n', 1)
-    project.write_text(text, encoding="utf-8")
-    return folder
-
-
-def _launch(folder: Path, home: Path, machine: dict, *args: str,
-            offline: bool = False) -> tuple[subprocess.CompletedProcess[str], float]:
-    env = {**machine["env"], "HOME": str(home)}
-    command = ["bash", str(folder / "Mesa.command"), *args]
-    if offline:
-        _netns()  # says why not, when not
-        command = ["unshare", "-n", *command]
-    began = time.monotonic()
-    done = subprocess.run(command, env=env, stdin=subprocess.DEVNULL, capture_output=True,
-                          text=True, timeout=900)
-    return done, time.monotonic() - began
-
-
-def _installed_version(home: Path, machine: dict) -> str:
-    mesa = home / ".local" / "bin" / "mesa"
-    return subprocess.run([str(mesa), "--version"], env={**machine["env"], "HOME": str(home)},
-                          capture_output=True, text=True, timeout=120).stdout.strip()
-
-
-@pytest.fixture(scope="module")
-def first_run(machine: dict) -> dict:
-    """Mesa.command the first time (with the internet), `--version` after it (no server)."""
-    home = machine["place"] / "Usuário Mestre"
-    folder = _unpacked(machine, home)
-    done, took = _launch(folder, home, machine, "--version")
-    return {"home": home, "folder": folder, "done": done, "took": took}
-
-
 @pytest.mark.slow
 def test_the_first_run_installs_with_progress_and_says_the_version(first_run: dict) -> None:
     done = first_run["done"]
@@ -345,191 +214,3 @@ def test_an_older_folders_launcher_never_goes_back(first_run: dict, machine: dic
     assert (f"Esta pasta tem o Mesa 0.0.1, mais antigo que o instalado ({VERSION}): "
             f"continua o {VERSION}.") in out
     assert _installed_version(first_run["home"], machine).startswith(f"Mesa {VERSION} ")
-
-
-@pytest.mark.slow
-def test_a_newer_folder_whose_speech_cannot_install_keeps_the_installed_mesa_and_says_why(
-        first_run: dict, machine: dict, tmp_path: Path) -> None:
-    newer = _unpacked(machine, tmp_path / "zip novo", version="99.0.0",
-                      speech="piper-tts>=999")
-    done, _ = _launch(newer, first_run["home"], machine, "--version")
-    out = done.stdout + done.stderr
-    assert done.returncode == 0, out
-    assert f"Atualizando o Mesa {VERSION} para o 99.0.0" in out
-    assert ("aviso: não consegui instalar o Mesa 99.0.0 (ainda não há pacote para este "
-            f"computador); continua o {VERSION}, com o que já tinha.") in out
-    assert _installed_version(first_run["home"], machine) == \
-        f"Mesa {VERSION} (voz: instalada; fala: instalada)"
-
-
-@pytest.mark.slow
-def test_a_first_install_without_the_speech_package_says_so_and_keeps_the_voice(
-        first_run: dict, machine: dict, tmp_path: Path) -> None:
-    home = tmp_path / "Outra Conta"
-    folder = _unpacked(machine, home, speech="piper-tts>=999")
-    done, _ = _launch(folder, home, machine, "--version")
-    out = done.stdout + done.stderr
-    assert done.returncode == 0, out
-    assert ("aviso: a fala do Piper não pôde ser instalada (ainda não há pacote para este "
-            "computador); o Mesa liga sem ela.") in out
-    assert f"Mesa {VERSION} instalado com voz (sem a fala do Piper)." in out
-    assert f"Mesa {VERSION} (voz: instalada; fala: não instalada)" in out
-
-
-def _readme_line(language: str, name: str) -> str:
-    """The one line of the README's Instalar section in a `language` block naming `name`."""
-    section = (ROOT / "README.md").read_text(encoding="utf-8").split("## Instalar\n", 1)[1]
-    section = section.split("\n## ", 1)[0]
-    blocks = re.findall(rf"```{language}\n(.*?)\n\s*```", section, re.DOTALL)
-    found = [block.strip() for block in blocks if name in block]
-    assert len(found) == 1 and "\n" not in found[0], found
-    return found[0]
-
-
-@pytest.mark.slow
-def test_the_readmes_line_installs_from_the_zips_folder_and_mesa_serves(
-        first_run: dict, machine: dict, tmp_path: Path) -> None:
-    """The README's Linux/macOS line, as written, on a fresh account with the zip unpacked in
-    Downloads; no network (uv's cache warmed by the first run): the launcher installs from it,
-    mesa serves the pages and opens the GM link."""
-    line = _readme_line("bash", "Mesa.command")
-    home = tmp_path / "Usuária Nova"
-    _unpacked(machine, home)
-    opened = machine["opened"]
-    opened.unlink(missing_ok=True)
-    env = {**machine["env"], "HOME": str(home)}
-    result = _in_netns(["bash", "-c", line], env, cwd=home, pages=("/jogador", "/mesa"))
-    out = "\n".join(result["output"])
-    assert f"Mesa {VERSION} instalado com voz e fala." in out, out
-    assert result["pages"] == {"/jogador": 200, "/mesa": 200}, out
-    gm = next(line for line in result["output"] if "/mestre#token=" in line)
-    assert opened.read_text(encoding="utf-8").split() == [gm.split(": ")[-1].strip()]
-    assert (home / ".local" / "share" / "Mesa" / "campanhas" / "mesa.db").is_file()
-
-
-def test_the_readmes_powershell_line_stops_when_mesa_cmd_is_not_found() -> None:
-    """Read, not run (no PowerShell here): the line looks for Mesa.cmd and runs it only when
-    found, else says so in Portuguese; nothing else is chained after it."""
-    line = _readme_line("powershell", "Mesa.cmd")
-    assert "Get-ChildItem" in line and "-Filter Mesa.cmd" in line and "-Recurse" in line
-    assert re.search(r"if \(\$m\) \{ & \$m\.FullName \} else \{ \"Não achei", line)
-    assert line.rstrip().endswith("}")
-
-
-def test_a_first_start_without_the_internet_says_so_once_in_portuguese(
-        machine: dict, tmp_path: Path) -> None:
-    """No internet and nothing in uv's cache: one Portuguese line, the window's status 1."""
-    home = tmp_path / "Sem Internet"
-    folder = _unpacked(machine, home)
-    env = {**machine["env"], "UV_CACHE_DIR": str(tmp_path / "cache vazio")}
-    done, took = _launch(folder, home, {**machine, "env": env}, "--version", offline=True)
-    out = done.stdout + done.stderr
-    assert done.returncode == 1, out
-    assert out.splitlines()[-1] == ("Não consegui instalar o Mesa (sem internet; com ela, o "
-                                    "lançador tenta de novo na próxima vez).")
-    assert "error" not in out.lower() and "Traceback" not in out
-    assert took < 60
-
-
-def test_without_uv_and_without_the_internet_the_mac_launcher_stops_at_once(
-        machine: dict, tmp_path: Path) -> None:
-    """The uv installer's download fails: said, and nothing runs after it."""
-    home = tmp_path / "Mac Novo"
-    folder = _unpacked(machine, home)
-    env = {**machine["env"], "PATH": f"/usr/bin{os.pathsep}/bin"}
-    done, _ = _launch(folder, home, {**machine, "env": env}, offline=True)
-    out = done.stdout + done.stderr
-    assert done.returncode == 1, out
-    assert "Não consegui baixar o uv: sem internet? A primeira vez precisa dela." in out
-    assert "command not found" not in out and "Instalando o Mesa" not in out
-
-
-# ---------------------------------------------------------------------- what the GM is told
-
-def test_voice_off_without_vosk_says_to_install_the_voice_not_to_download_a_model(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    import importlib.util
-
-    from companion.rules.loader import load_rules
-    from companion.voice import recognizer, service
-    real = importlib.util.find_spec
-    monkeypatch.setattr(recognizer.importlib.util, "find_spec",
-                        lambda name, *rest: None if name == "vosk" else real(name, *rest))
-    monkeypatch.setattr(service, "find_model", lambda *args, **kwargs: None)
-    voice = service.start_voice(None, load_rules(), None, None)
-    assert voice.listener is None
-    assert voice.line.startswith("voz desligada: a voz não está instalada neste computador")
-    assert "lançador" in voice.line and "mesa modelo" not in voice.line
-
-
-def test_mesa_modelo_without_the_internet_says_so_and_leaves_no_folder(tmp_path: Path) -> None:
-    _netns()  # says why not, when not
-    home = tmp_path / "Usuário"
-    home.mkdir()
-    done = subprocess.run(["unshare", "-n", str(Path(sys.executable).parent / "mesa"),
-                           "modelo"], capture_output=True, text=True, timeout=120,
-                          env={**_clean_env(), "HOME": str(home)})
-    assert done.returncode == 1, done.stderr
-    errors = done.stderr.splitlines()
-    failed = [line for line in errors if line.startswith("erro:")]
-    assert len(failed) == 2, done.stderr  # the Vosk model, then the first file of the voice
-    assert all("(sem internet); a primeira vez precisa de internet" in line for line in failed)
-    assert "urlopen" not in done.stderr and "Errno" not in done.stderr
-    data = home / ".local" / "share"
-    assert not (data / "Mesa" / "modelos").exists(), list(data.rglob("*"))  # no empty folder
-    assert not data.exists() or not [p for p in data.rglob("*") if p.is_dir()
-                                     and not any(p.iterdir())]
-
-
-def test_the_gm_page_and_the_table_screen_show_the_players_qr_code(server) -> None:
-    import requests
-
-    from tests.socket_helpers import SERVER_GM_TOKEN
-    for path in (f"/mestre?token={SERVER_GM_TOKEN}", "/mesa"):
-        page = requests.get(server.url + path, timeout=10).text
-        assert 'src="/qr.svg"' in page, path
-    assert "<svg" in requests.get(server.url + "/qr.svg", timeout=10).text
-
-
-def test_the_gm_page_without_its_link_names_the_link_as_the_terminal_shows_it(server) -> None:
-    import html
-
-    import requests
-    refused = html.unescape(requests.get(server.url + "/mestre", timeout=10).text)
-    assert "/mestre#token=" in refused and "?token=" not in refused
-    assert "companion serve" not in refused
-    assert "“Mestre (link secreto: não compartilhe…)”" in refused
-
-
-def test_extras_left_out_for_want_of_the_internet_are_tried_again_at_the_next_start(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
-    """The launcher's decisions with uv faked (the real installs are the slow tests above):
-    speech missing for want of the internet is said, and the next start tries it again."""
-    words = launcher.read_words()
-    online = {"speech": False}
-    offline_lines = ["error: Failed to fetch: `https://pypi.org/simple/piper-tts/`"]
-
-    def fake_install(uv: str, extras, offline: bool, show: bool, folder: Path = ROOT):
-        works = "fala" not in extras or (online["speech"] and not offline)
-        return works, [] if works else offline_lines
-
-    monkeypatch.setattr(launcher, "install", fake_install)
-    monkeypatch.setattr(launcher, "tool_folder", lambda uv: tmp_path)
-    assert launcher.first_install("uv", "0.2.0", words) == 0
-    said = capsys.readouterr().out
-    assert ("aviso: a fala do Piper não pôde ser instalada (sem internet; com ela, o lançador "
-            "tenta de novo na próxima vez); o Mesa liga sem ela.") in said
-    assert "Mesa 0.2.0 instalado com voz (sem a fala do Piper)." in said
-    assert (tmp_path / launcher.RETRY).is_file()
-
-    monkeypatch.setattr(launcher, "installed", lambda uv: ("0.2.0", ("voz",)))
-    monkeypatch.setattr(launcher, "folder_version", lambda folder=ROOT: "0.2.0")
-    assert launcher.main() == 0  # still offline: said again, the marker kept
-    assert "a fala do Piper não pôde ser instalada" in capsys.readouterr().out
-    assert (tmp_path / launcher.RETRY).is_file()
-    online["speech"] = True
-    assert launcher.main() == 0
-    assert "Mesa 0.2.0 instalado com voz e fala." in capsys.readouterr().out
-    assert not (tmp_path / launcher.RETRY).exists()
-    assert launcher.main() == 0  # nothing left to try: a plain start
-    assert capsys.readouterr().out.strip() == "Mesa 0.2.0 já instalado; ligando."
