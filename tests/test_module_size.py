@@ -1,5 +1,5 @@
-"""Small modules with one job: no Python file under companion/ is over 500 lines, and no
-module name repeats across packages."""
+"""Small modules with one job: no Python file under companion/, tests/ or bench/ is over 500
+lines, and no module name repeats across packages."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -19,8 +19,17 @@ def too_long(root: Path, limit: int = LIMIT) -> dict[str, int]:
     return found
 
 
-def test_no_python_file_under_companion_is_over_500_lines() -> None:
-    assert too_long(ROOT / "companion") == {}, "split these into modules with one job each"
+CHECKED = ("companion", "tests", "bench")
+# Scripts not split yet: each may stay at most this long, and no longer.
+PENDING = {"bench/historia.py": 547, "bench/live.py": 713}
+
+
+def test_no_python_file_under_companion_tests_or_bench_is_over_500_lines() -> None:
+    found = {}
+    for folder in CHECKED:
+        found.update(too_long(ROOT / folder))
+    over = {path: lines for path, lines in found.items() if lines > PENDING.get(path, LIMIT)}
+    assert over == {}, "split these into modules with one job each"
 
 
 def test_the_count_sees_a_long_file(tmp_path) -> None:
