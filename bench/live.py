@@ -47,7 +47,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,7 +55,6 @@ from typing import Any, Callable
 import logging
 
 import requests
-import socketio
 
 logging.getLogger("engineio.client").setLevel(logging.CRITICAL)  # "packet queue is empty"
 
@@ -64,7 +62,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from companion.server.welcome import WELCOME_EVENTS  # noqa: E402
-from companion.session import Session  # noqa: E402
 from companion.rules.loader import load_rules  # noqa: E402
 from tests.socket_client import ordered_client  # noqa: E402
 
@@ -342,221 +339,6 @@ def companion_expected(db: Path) -> Callable[[Table, int], list[int]]:
     return expected
 
 
-# ---------------------------------------------------------------------------- the log
-
-def bare_commits(folder: Path, count: int, size: int) -> list[float]:
-    connection = sqlite3.connect(folder / "chao.db", isolation_level=None)
-    connection.execute("PRAGMA journal_mode=WAL")
-    connection.execute("PRAGMA synchronous=FULL")
-    connection.execute("CREATE TABLE t (n INTEGER PRIMARY KEY, text TEXT)")
-    samples = []
-    for _ in range(count):
-        began = time.perf_counter()
-        connection.execute("BEGIN")
-        connection.execute("INSERT INTO t (text) VALUES (?)", ("x" * size,))
-        connection.execute("COMMIT")
-        samples.append(time.perf_counter() - began)
-    connection.close()
-    return samples
-
-
-def long_session(db: Path, commands: int) -> list[float]:
-    """Store `commands` commands through Session.run; the seconds of each durable commit."""
-    tables = load_rules()
-    session = Session.open(db, 4, tables)
-    log = session._log
-    commits: list[float] = []
-    append = log.append
-
-    def timed_append(*args: Any, **kwargs: Any) -> Any:
-        began = time.perf_counter()
-        try:
-            return append(*args, **kwargs)
-        finally:
-            commits.append(time.perf_counter() - began)
-
-    log.append = timed_append  # type: ignore[method-assign]
-    session.run("personagem Ana")
-    index = 0
-    while log.next_number() <= commands:
-        session.run(LONG_MIX[index % len(LONG_MIX)])
-        index += 1
-    session.close()
-    return commits
-
-
-def reopen(db: Path, tables: Any) -> float:
-    began = time.perf_counter()
-    Session.open(db, None, tables).close()
-    return time.perf_counter() - began
-
-
-def read_rows(db: Path) -> float:
-    """The floor of reopening: read every command row back and decode its args."""
-    began = time.perf_counter()
-    with sqlite3.connect(db) as raw:
-        rows = raw.execute("SELECT n, text, name, args, actor, undone, at FROM commands "
-                           "ORDER BY n").fetchall()
-    [json.loads(row[3]) for row in rows]
-    return time.perf_counter() - began
-
-
-# ---------------------------------------------------------------------------- reconnecting
-
-RECONNECT_EVENTS = (1_000, 10_000, 50_000)  # public events in the campaign
-
-
-def public_campaign(db: Path, events: int) -> None:
-    """A campaign of `events` public events (one roll each; no fsync while building)."""
-    session = Session.open(db, 1, load_rules(), gm_token=TOKEN)
-    session._log._db.execute("PRAGMA synchronous=OFF")  # the bench's own shortcut
-    while session.last_seq() < events:
-        session.run(COMMAND)
-    session.close()
-
-
-def reconnections(url: str, samples: int, ask: bool) -> list[float]:
-    """Seconds from a table screen's connect to its `estado` (`ask`: the floor, which sends
-    its welcome when asked), `samples` times after one untimed (its projection is made once
-    per server)."""
-    times = []
-    for index in range(samples + 1):
-        done = threading.Event()
-        client = socketio.Client(reconnection=False)
-        client.on("estado", lambda *_: done.set())
-        began = time.perf_counter()
-        client.connect(url, auth={"papel": "mesa", "lote": True}, transports=["websocket"], wait_timeout=10)
-        if ask:
-            client.emit("boas")
-        if not done.wait(60):
-            raise RuntimeError("a tela da mesa não recebeu o estado em 60 s")
-        if index:
-            times.append(time.perf_counter() - began)
-        client.disconnect()
-    return times
-
-
-STORM = 100  # table screens connecting at once
-STORM_EVENTS = 5_000  # public events in the storm's campaign
-LOOPERS = 4  # table screens reconnecting in a loop during the storm
-
-
-@dataclass
-class Storm:
-    """What the GM saw while STORM table screens connected at once and LOOPERS reconnected in
-    a loop: seconds."""
-
-    command: float  # the GM's command round trip
-    reconnect: float  # the GM's reconnection: connect → its `estado`
-    storm: float  # the STORM screens, from the first connect to the last `estado`
-    looped: int  # welcomes the loop got meanwhile
-
-
-def _welcomed_client(url: str, auth: dict[str, Any], ask: bool,
-                     welcomed: Callable[[], Any]) -> socketio.Client:
-    client = socketio.Client(reconnection=False)
-    client.on("estado", lambda *_: welcomed())
-    client.connect(url, auth=auth, transports=["websocket"], wait_timeout=60)
-    if ask:
-        client.emit("boas")
-    return client
-
-
-def storm_round_trip(url: str, ask: bool) -> Storm:
-    """The storm (see Storm) against one server (`ask`: the floor, which sends its welcome
-    when asked); the GM sends a command, then reconnects, as the screens begin."""
-    gm = socketio.Client(reconnection=False)
-    gm.connect(url, auth={"token": TOKEN}, transports=["websocket"], wait_timeout=10)
-    welcomed = threading.Semaphore(0)
-    screens: list[socketio.Client] = []
-    stop = threading.Event()
-    looped = [0]
-
-    def screen() -> None:
-        try:
-            screens.append(_welcomed_client(url, {"papel": "mesa", "lote": True}, ask,
-                                            welcomed.release))
-        except Exception:
-            welcomed.release()  # refused or failed: counted, so the storm ends
-
-    def loop() -> None:
-        while not stop.is_set():
-            done = threading.Event()
-            try:
-                client = _welcomed_client(url, {"papel": "mesa", "lote": True}, ask, done.set)
-            except Exception:
-                continue
-            if done.wait(10):
-                looped[0] += 1
-            client.disconnect()
-
-    loopers = [threading.Thread(target=loop, daemon=True) for _ in range(LOOPERS)]
-    for thread in loopers:
-        thread.start()
-    time.sleep(0.5)  # the loop is going
-    began = time.perf_counter()
-    threads = [threading.Thread(target=screen, daemon=True) for _ in range(STORM)]
-    for thread in threads:
-        thread.start()
-    sent = time.perf_counter()
-    gm.call("comando", {"text": COMMAND}, timeout=120)
-    round_trip = time.perf_counter() - sent
-    gm.disconnect()
-    back = threading.Event()
-    again = time.perf_counter()
-    gm = _welcomed_client(url, {"token": TOKEN, "lote": True}, ask, back.set)
-    back.wait(120)
-    reconnect = time.perf_counter() - again
-    for _ in range(STORM):
-        welcomed.acquire(timeout=120)
-    storm = time.perf_counter() - began
-    stop.set()
-    for thread in loopers:
-        thread.join(timeout=30)
-    for client in [gm, *screens]:
-        if client.connected:
-            client.disconnect()
-    return Storm(round_trip, reconnect, storm, looped[0])
-
-
-def storms(folder: Path, size: int) -> tuple[Storm, Storm]:
-    """(floor, Mesa) storm_round_trip on a campaign of STORM_EVENTS public events."""
-    db = folder / f"tempestade-{STORM_EVENTS}.db"
-    public_campaign(db, STORM_EVENTS)
-    servers = [floor(size), companion(folder)]
-    servers[1].argv[servers[1].argv.index("--db") + 1] = str(db)
-    try:
-        for server in servers:
-            server.start()
-        found = [storm_round_trip(server.url, ask=index == 0)
-                 for index, server in enumerate(servers)]
-    finally:
-        for server in servers:
-            server.stop()
-    return found[0], found[1]
-
-
-def reconnect_costs(folder: Path, size: int, samples: int) -> list[tuple[int, float, float]]:
-    """(public events, floor median s, Mesa median s) for each RECONNECT_EVENTS campaign."""
-    found = []
-    for events in RECONNECT_EVENTS:
-        db = folder / f"publica-{events}.db"
-        public_campaign(db, events)
-        servers = [floor(size), companion(folder)]
-        servers[1].argv[servers[1].argv.index("--db") + 1] = str(db)
-        try:
-            for server in servers:
-                server.start()
-            medians = [statistics.median(reconnections(server.url, samples, ask=index == 0))
-                       for index, server in enumerate(servers)]
-        finally:
-            for server in servers:
-                server.stop()
-        found.append((events, medians[0], medians[1]))
-        print(f"  … reconexão com {events} eventos medida", file=sys.stderr, flush=True)
-    return found
-
-
 # ---------------------------------------------------------------------------- table
 
 def verdict(met: bool | None) -> str:
@@ -572,6 +354,8 @@ def row(name: str, floor_value: float, value: float, unit: str, target: str = ""
 
 
 def main() -> None:
+    from durable_log import bare_commits, long_session, read_rows, reopen  # it imports live
+    from storm import LOOPERS, STORM, STORM_EVENTS, reconnect_costs, storms  # it imports live
     options = argparse.ArgumentParser(description=__doc__)
     options.add_argument("--curto", action="store_true",
                          help="uma versão rápida (menos comandos, 10 s sustentados)")
