@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from live import LONG_MIX  # also puts the checkout on sys.path
+from servers import LONG_MIX  # also puts the checkout on sys.path
 
 from companion.rules.loader import load_rules  # noqa: E402
 from companion.session import Session  # noqa: E402

@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 import socketio
 
-from live import COMMAND, TOKEN, companion, floor  # also puts the checkout on sys.path
+from servers import COMMAND, TOKEN, companion, floor  # also puts the checkout on sys.path
 
 from companion.rules.loader import load_rules  # noqa: E402
 from companion.session import Session  # noqa: E402

@@ -9,6 +9,10 @@ from typing import Any, Callable, Iterator
 import pytest
 from hypothesis import settings
 
+# the launchers' fixtures (a real install from PyPI, the first run): made once for both of
+# their test modules (tests/test_launchers.py, tests/test_launchers_without.py)
+pytest_plugins = ["tests.launchers_helpers"]
+
 # Shared, noisy machines: Hypothesis judges correctness here, never speed.
 settings.register_profile("companion", deadline=None)
 settings.load_profile("companion")

@@ -11,9 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-import jinja2
 import pytest
-import yaml
 from uv import find_uv_bin
 
 from companion.cli import launcher
@@ -99,7 +97,7 @@ def _clean_env(**extra: str) -> dict[str, str]:
     return {**kept, "PYTHONUNBUFFERED": "1", **extra}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def machine(tmp_path_factory: pytest.TempPathFactory) -> dict:
     """What the install tests share: a bin folder with uv (from PyPI) alone, the environment
     a fresh GM account has (HOME set per test), the archive of this checkout."""
@@ -158,7 +156,7 @@ def _installed_version(home: Path, machine: dict) -> str:
                           capture_output=True, text=True, timeout=120).stdout.strip()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def first_run(machine: dict) -> dict:
     """Mesa.command the first time (with the internet), `--version` after it (no server)."""
     home = machine["place"] / "Usuário Mestre"

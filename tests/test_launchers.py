@@ -10,20 +10,14 @@ also a laptop on no network.
 """
 from __future__ import annotations
 
-import json
-import math
-import os
 import re
-import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import jinja2
 import pytest
 import yaml
-from uv import find_uv_bin
 
 from companion.cli import launcher
 from tests.launchers_helpers import (  # noqa: F401
@@ -34,14 +28,11 @@ from tests.launchers_helpers import (  # noqa: F401
     _in_netns,
     _browser_stub,
     _rows,
-    started,
     _start_block,
     _clean_env,
-    machine,
     _unpacked,
     _launch,
     _installed_version,
-    first_run,
 )
 
 

@@ -1,20 +1,13 @@
 """test_launchers.py, continued: the without tests."""
 from __future__ import annotations
 
-import json
-import math
 import os
 import re
-import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
-import jinja2
 import pytest
-import yaml
-from uv import find_uv_bin
 
 from companion.cli import launcher
 from tests.launchers_helpers import (  # noqa: F401
@@ -23,11 +16,9 @@ from tests.launchers_helpers import (  # noqa: F401
     _netns,
     _in_netns,
     _clean_env,
-    machine,
     _unpacked,
     _launch,
     _installed_version,
-    first_run,
     _readme_line,
 )
 

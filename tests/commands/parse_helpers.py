@@ -1,20 +1,14 @@
 """Helpers shared by the test_parse test modules."""
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Callable, Iterator
 
 import pytest
 import yaml
 
-from companion.commands import normalize, parse
-from companion.commands.parse import ParseResult, grammar
-from companion.engine.model import Command
 from companion.session import Session
 from companion.tables.files import Tables
-from tests.phrase_helpers import PhraseReading
-from tests.rules_helpers import changed_rules
 
 GOLDEN = yaml.safe_load((Path(__file__).resolve().parents[1] / "golden" / "sentences.yaml")
                         .read_text("utf-8"))

@@ -1,19 +1,16 @@
 """The Portuguese command language: golden sentences, normalization, messages, phrases."""
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import pytest
-import yaml
 
-from companion.commands import normalize, parse
+from companion.commands import parse
 from companion.commands.parse import ParseResult, grammar
 from companion.engine.model import Command
 from companion.session import Session
 from companion.tables.files import Tables
-from tests.phrase_helpers import PhraseReading
 from tests.rules_helpers import changed_rules
 from tests.commands.parse_helpers import (  # noqa: F401
     GOLDEN,

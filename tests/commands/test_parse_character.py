@@ -1,20 +1,14 @@
 """test_parse.py, continued: the character tests."""
 from __future__ import annotations
 
-from dataclasses import replace
-from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import pytest
-import yaml
 
-from companion.commands import normalize, parse
-from companion.commands.parse import ParseResult, grammar
-from companion.engine.model import Command
-from companion.session import Session
+from companion.commands import normalize
+from companion.commands.parse import grammar
 from companion.tables.files import Tables
 from tests.phrase_helpers import PhraseReading
-from tests.rules_helpers import changed_rules
 from tests.commands.parse_helpers import (  # noqa: F401
     GOLDEN,
     SessionFactory,

@@ -1,30 +1,20 @@
 """Helpers shared by the test_chase test modules."""
 from __future__ import annotations
 
-import random
-from pathlib import Path
 
-import pytest
-from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.engine import apply
 from companion.engine.model import (
     Character,
     Chase,
-    Command,
-    Dungeon,
     Prompt,
     State,
-    Timer,
 )
-from companion.engine.procedures.chase import ChaseRules, distance_of
-from companion.engine.view import view_state
+from companion.engine.procedures.chase import ChaseRules
 from companion.rules.loader import load_rules
-from companion.tables.errors import CommandRejected, TableError
 from companion.tables.files import Tables
-from tests.play_helpers import FixedDice, Play
-from tests.rules_helpers import changed_rules, new_character
+from tests.play_helpers import Play
+from tests.rules_helpers import new_character
 
 RANGED = "Ataques, Arremessos e Magias"
 

@@ -3,27 +3,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from pathlib import Path
 
-import pytest
 
 from companion.engine import Command, apply, initial_state
-from companion.engine.core import StartRules
 from companion.engine.model import Event, Lasting, Prompt, State
-from companion.engine.procedures.conditions import (
-    Slowed,
-    TimedCondition,
-    slowed_text,
-    timed_text,
-)
-from companion.engine.prompting import edge_text
-from companion.tables import protocol
-from companion.tables.errors import CommandRejected, TableError
 from companion.tables.files import Tables
-from companion.tables.protocol import CommandRules, spoken_name
-from companion.voice.config import VoiceData, voice_config
-from tests.play_helpers import Play
-from tests.rules_helpers import changed_rules, new_character
 
 
 def run(tables: Tables, *commands: Command, state: State | None = None,

@@ -1,51 +1,11 @@
 """Helpers shared by the test_hexcrawl test modules."""
 from __future__ import annotations
 
-import shutil
-from dataclasses import replace
-from pathlib import Path
 
-import pytest
-import yaml
-from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.engine import Command, State, apply, initial_state
-from companion.engine.characters import edge_for, modifier
-from companion.engine.clock import day_of
-from companion.engine.core import StartRules
-from companion.engine.handlers import PromptAnswer
-from companion.engine.model import Travel
-from companion.engine.procedures.advance import GettingLost
-from companion.engine.procedures.encounters import EncounterSettings, EncounterTables
-from companion.engine.procedures.foraging import (
-    AccidentTable,
-    AmmoTable,
-    GatheringTable,
-    Yields,
-)
-from companion.engine.procedures.forced_march import (
-    ForcedMarch,
-    forced_dc,
-    march_choice_answered,
-)
-from companion.engine.procedures.travel import (
-    AdvanceTable,
-    Camp,
-    EventsTable,
-    TerrainNames,
-    TravelModes,
-    TravelRound,
-    round_of,
-)
-from companion.engine.scratch import Scratch
-from companion.rules.loader import load_rules
-from companion.session import Session
-from companion.tables.errors import CommandRejected, TableError
-from companion.tables.files import DEFAULT_DIR, Tables
-from tests.engine.travel_helpers import QUIET, ana, bia, one_roll, rolls, run, start
-from tests.play_helpers import FixedDice, Play
-from tests.rules_helpers import changed_rules, new_character
+from tests.engine.travel_helpers import QUIET, ana, bia, run, start
+from tests.play_helpers import Play
 
 TERRAINS = ["planicie", "estepe", "colinas", "floresta", "pantano", "montanha"]
 

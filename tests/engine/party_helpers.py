@@ -1,22 +1,16 @@
 """Helpers shared by the test_party test modules."""
 from __future__ import annotations
 
-from dataclasses import MISSING, fields
-from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.engine.handlers import PromptAnswer, prompt_handler
-from companion.engine.model import Character, Prompt, State, Travel
-from companion.engine.procedures.panic import AfflictionTable, PanicTable, PanicTest
-from companion.engine.procedures.party import CharacterDefaults
+from companion.engine.model import Character, Prompt, State
 from companion.engine.scratch import Scratch
-from companion.tables.errors import CommandRejected, TableError
 from companion.tables.files import Tables
 from tests.play_helpers import FixedDice, Play
-from tests.rules_helpers import changed_rules, new_character
+from tests.rules_helpers import new_character
 
 ANSWERS: list[tuple[int, PromptAnswer]] = []
 

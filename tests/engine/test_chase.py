@@ -1,30 +1,18 @@
 """The chase (seed 004, experimental) as docs/regras.md reads it, through the engine."""
 from __future__ import annotations
 
-import random
-from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
-from companion.engine import apply
 from companion.engine.model import (
-    Character,
     Chase,
-    Command,
-    Dungeon,
-    Prompt,
     State,
-    Timer,
 )
-from companion.engine.procedures.chase import ChaseRules, distance_of
+from companion.engine.procedures.chase import distance_of
 from companion.engine.view import view_state
-from companion.rules.loader import load_rules
-from companion.tables.errors import CommandRejected, TableError
+from companion.tables.errors import CommandRejected
 from companion.tables.files import Tables
 from tests.play_helpers import FixedDice, Play
-from tests.rules_helpers import changed_rules, new_character
 from tests.engine.chase_helpers import (  # noqa: F401
     THRESHOLDS,
     chase_play,

@@ -10,17 +10,14 @@ from hypothesis import strategies as st
 
 from companion.engine import apply
 from companion.engine.model import (
-    Character,
     Chase,
     Command,
     Dungeon,
-    Prompt,
     State,
     Timer,
 )
 from companion.engine.procedures.chase import ChaseRules, distance_of
 from companion.engine.view import view_state
-from companion.rules.loader import load_rules
 from companion.tables.errors import CommandRejected, TableError
 from companion.tables.files import Tables
 from tests.play_helpers import FixedDice, Play

@@ -1,15 +1,13 @@
 """test_common_rules.py, continued: the narracao tests."""
 from __future__ import annotations
 
-import random
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from companion.engine import Command, apply, initial_state
+from companion.engine import Command, initial_state
 from companion.engine.core import StartRules
-from companion.engine.model import Event, Lasting, Prompt, State
+from companion.engine.model import Lasting, State
 from companion.engine.procedures.conditions import (
     Slowed,
     TimedCondition,
@@ -17,10 +15,8 @@ from companion.engine.procedures.conditions import (
     timed_text,
 )
 from companion.engine.prompting import edge_text
-from companion.tables import protocol
 from companion.tables.errors import CommandRejected, TableError
 from companion.tables.files import Tables
-from companion.tables.protocol import CommandRules, spoken_name
 from companion.voice.config import VoiceData, voice_config
 from tests.play_helpers import Play
 from tests.rules_helpers import changed_rules, new_character

@@ -2,18 +2,14 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
-from companion.engine.model import GM, PUBLIC, Character, Dungeon, Monster, State, Timer, Travel
-from companion.engine.procedures.dungeon import DungeonRules
+from companion.engine.model import Dungeon, Monster, Timer
 from companion.engine.view import view_state
-from companion.tables.errors import CommandRejected, TableError
+from companion.tables.errors import CommandRejected
 from companion.tables.files import Tables
-from companion.tables.light_sources import LightRules
 from tests.play_helpers import FixedDice, Play
-from tests.rules_helpers import changed_rules, new_character
 from tests.engine.dungeon_helpers import (  # noqa: F401
     SEED_TABELA_B,
     SAME_ROOM,

@@ -6,9 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.engine.model import GM, PUBLIC, Character, Dungeon, Monster, State, Timer, Travel
+from companion.engine.model import GM, PUBLIC, Monster, State, Timer, Travel
 from companion.engine.procedures.dungeon import DungeonRules
-from companion.engine.view import view_state
 from companion.tables.errors import CommandRejected, TableError
 from companion.tables.files import Tables
 from companion.tables.light_sources import LightRules

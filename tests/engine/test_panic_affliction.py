@@ -2,19 +2,16 @@
 from __future__ import annotations
 
 import copy
-import random
 
 import pytest
 
-from companion.engine.characters import edge_for, modifier
 from companion.engine.scratch import Scratch
-from companion.engine.model import Character, Command, Prompt, State
-from companion.engine.procedures.panic import exhaustion_day, request_panic
+from companion.engine.model import Command, Prompt, State
+from companion.engine.procedures.panic import exhaustion_day
 from companion.engine.view import view_state
-from companion.tables.errors import CommandRejected
 from companion.tables.files import Tables
 from tests.play_helpers import FixedDice, Play
-from tests.rules_helpers import changed_rules, new_character
+from tests.rules_helpers import new_character
 from tests.engine.panic_helpers import (  # noqa: F401
     J,
     I,

@@ -1,22 +1,16 @@
 """`personagem`, `responder` and `cancelar` through the engine."""
 from __future__ import annotations
 
-from dataclasses import MISSING, fields
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.engine.handlers import PromptAnswer, prompt_handler
-from companion.engine.model import Character, Prompt, State, Travel
-from companion.engine.procedures.panic import AfflictionTable, PanicTable, PanicTest
-from companion.engine.procedures.party import CharacterDefaults
-from companion.engine.scratch import Scratch
-from companion.tables.errors import CommandRejected, TableError
-from companion.tables.files import Tables
+from companion.engine.handlers import PromptAnswer
+from companion.engine.model import State
+from companion.tables.errors import CommandRejected
 from tests.play_helpers import FixedDice, Play
-from tests.rules_helpers import changed_rules, new_character
+from tests.rules_helpers import new_character
 from tests.engine.party_helpers import (  # noqa: F401
     ANSWERS,
     _clear_answers,

@@ -8,11 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.engine.handlers import PromptAnswer, prompt_handler
-from companion.engine.model import Character, Prompt, State, Travel
+from companion.engine.handlers import PromptAnswer
+from companion.engine.model import Character, State, Travel
 from companion.engine.procedures.panic import AfflictionTable, PanicTable, PanicTest
 from companion.engine.procedures.party import CharacterDefaults
-from companion.engine.scratch import Scratch
 from companion.tables.errors import CommandRejected, TableError
 from companion.tables.files import Tables
 from tests.play_helpers import FixedDice, Play

@@ -2,22 +2,16 @@
 from __future__ import annotations
 
 from dataclasses import fields, replace
-from pathlib import Path
 
 import pytest
 
-from companion.engine import Command, State
-from companion.engine.procedures import dungeon as dungeon_module
 from companion.engine.characters import edge_for
-from companion.engine.scratch import Scratch
 from companion.engine.view import view_state
-from companion.tables.errors import CommandRejected, TableError
-from companion.engine.model import Character, Dungeon, Travel
-from companion.engine.procedures.rest import TravelMishaps, rest_party
+from companion.tables.errors import CommandRejected
 from companion.tables.files import Tables
-from tests.play_helpers import FixedDice, Play
+from tests.play_helpers import Play
 from tests.engine.travel_helpers import QUIET, ana, bia, camp, fed, one_roll, rolls, run
-from tests.rules_helpers import changed_rules, new_character
+from tests.rules_helpers import new_character
 from tests.engine.rest_helpers import (  # noqa: F401
     H,
     SEED_H,

@@ -4,30 +4,14 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-import subprocess
-import sys
-import tempfile
-import zlib
 from pathlib import Path
 from typing import Any
 
-import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
-from companion.store import event_json, file_format
 from companion.history import replay
-from companion.engine.view import view_state
-from companion.tables.errors import CommandRejected
-from companion.report import build
 from companion.report.source import entries, find_session, open_campaign
-from companion.session import RunResult, Session
-from companion.store.log import Log, PackedStates
+from companion.session import RunResult
 from companion.tables.files import Tables
-from tests.cli_helpers import run_main
-from tests.history_helpers import differences
-from tests.report_helpers import play
-from tests.rules_helpers import changed_rules
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"

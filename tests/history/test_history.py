@@ -3,15 +3,12 @@ change of tables/ between evenings changes only the future (and the GM is told),
 re-roll, the previous release's campaigns open unchanged, and damaged states are rebuilt."""
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 import subprocess
 import sys
 import tempfile
-import zlib
 from pathlib import Path
-from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -23,8 +20,7 @@ from companion.engine.view import view_state
 from companion.tables.errors import CommandRejected
 from companion.report import build
 from companion.report.source import entries, find_session, open_campaign
-from companion.session import RunResult, Session
-from companion.store.log import Log, PackedStates
+from companion.session import Session
 from companion.tables.files import Tables
 from tests.cli_helpers import run_main
 from tests.history_helpers import differences

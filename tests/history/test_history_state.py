@@ -1,31 +1,21 @@
 """test_history.py, continued: the state tests."""
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
-import subprocess
-import sys
-import tempfile
 import zlib
 from pathlib import Path
-from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
-from companion.store import event_json, file_format
 from companion.history import replay
 from companion.engine.view import view_state
-from companion.tables.errors import CommandRejected
 from companion.report import build
 from companion.report.source import entries, find_session, open_campaign
-from companion.session import RunResult, Session
+from companion.session import Session
 from companion.store.log import Log, PackedStates
 from companion.tables.files import Tables
 from tests.cli_helpers import run_main
-from tests.history_helpers import differences
 from tests.report_helpers import play
 from tests.rules_helpers import changed_rules
 from tests.history.history_history_helpers import (  # noqa: F401

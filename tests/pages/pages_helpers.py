@@ -1,23 +1,14 @@
 """Helpers shared by the test_pages test modules."""
 from __future__ import annotations
 
-import re
 from typing import Any
 
-from tests.disk_helpers import Disk, command
 from tests.browser_helpers import (
     GM_TOKEN,
-    PHONE,
-    TV,
-    gm_only_texts,
-    log_seqs,
     readme_screenshot,
     screenshot,
-    seen_by,
-    wait_until,
 )
-from tests.pages.page_helpers import (Table, answered, body_text, covered_by_something_else,
-                                      live_table)
+from tests.pages.page_helpers import (Table)
 
 
 EVENING_SO_FAR = (

@@ -2,22 +2,15 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
-from tests.disk_helpers import Disk, command
 from tests.browser_helpers import (
     GM_TOKEN,
     PHONE,
     TV,
-    gm_only_texts,
-    log_seqs,
-    readme_screenshot,
     screenshot,
-    seen_by,
     wait_until,
 )
-from tests.pages.page_helpers import (Table, answered, body_text, covered_by_something_else,
-                                      live_table)
+from tests.pages.page_helpers import (Table, answered, body_text, covered_by_something_else)
 from tests.pages.pages_helpers import (  # noqa: F401
     LONG_NONSENSE,
     FULL_STATE,

@@ -3,26 +3,21 @@ from __future__ import annotations
 
 import csv
 import io
-import json
-import sqlite3
-from collections import Counter
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.store import event_json
 from companion import cli
 from companion.report import build, charts, render
-from companion.report.source import ReportError, open_campaign, sessions
+from companion.report.source import open_campaign, sessions
 from companion.report.words import ReportWords
 from companion.session import Session
 from companion.tables.errors import TableError
 from companion.tables.files import Tables
-from companion.tables.protocol import may_see as visible_to
-from tests.report_helpers import EVENING, clear_prompts, play
+from tests.report_helpers import clear_prompts, play
 from tests.report_helpers import play as run_lines
 from tests.rules_helpers import changed_rules
 from tests.report.report_report_helpers import (  # noqa: F401

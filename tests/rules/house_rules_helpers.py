@@ -1,29 +1,14 @@
 """Helpers shared by the test_house_rules test modules."""
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 from typing import Any
 
-import pytest
 
-from companion.rules import overlay
-from companion.history import replay
 from companion.cli import main
-from companion.commands.text_readings import parse
-from companion.engine.procedures.encounters import EncounterTables
-from companion.tables.errors import TableError
-from companion.report import build
 from companion.report.source import entries, find_session, open_campaign
-from companion.session import RunResult, Session, SessionError, campaign_rules
-from companion.store.lock import ServerLock
-from companion.store.log import Log
+from companion.session import RunResult
 from companion.tables.files import Tables
-from companion.voice.phrases import voice_phrases
-from companion.voice.service import session_phrases, session_reader
-from companion.voice.strict_reading import read_voice
-from tests.play_helpers import FixedDice, Play
-from tests.rules_helpers import changed_rules
 
 SOMBRIA = {"regiao": "Floresta Sombria", "terreno": "floresta", "dados": "1d4",
            "linhas": {1: "Ent furioso", 2: {"texto": "Lobos negros (2d4)", "quantidade": "2d4"},

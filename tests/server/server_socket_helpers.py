@@ -1,21 +1,12 @@
 """Helpers shared by the test_socket test modules."""
 from __future__ import annotations
 
-import json
-import threading
 import time
 from typing import Any
 
-import pytest
-import socketio
 
-from companion.rules.pages import page_data
-from companion.server import access, qr
-from companion.tables.protocol import may_see as visible_to
-from companion.server.app import RunningServer, start_in_thread
 from companion.session import Session
 
-from tests.socket_helpers import SERVER_GM_TOKEN as GM_TOKEN
 from tests.socket_helpers import WAIT, Peer, gm_ok, numbered, wait_until
 
 

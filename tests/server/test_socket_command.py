@@ -1,22 +1,18 @@
 """test_socket.py, continued: the command tests."""
 from __future__ import annotations
 
-import json
 import threading
 import time
 from typing import Any
 
 import pytest
-import socketio
 
-from companion.rules.pages import page_data
-from companion.server import access, qr
-from companion.tables.protocol import may_see as visible_to
+from companion.server import access
 from companion.server.app import RunningServer, start_in_thread
 from companion.session import Session
 
 from tests.socket_helpers import SERVER_GM_TOKEN as GM_TOKEN
-from tests.socket_helpers import WAIT, Peer, gm_ok, numbered, wait_until
+from tests.socket_helpers import Peer, gm_ok, numbered, wait_until
 from tests.server.server_socket_helpers import (  # noqa: F401
     settle,
     quiet,

@@ -5,10 +5,8 @@ from typing import Any
 
 import pytest
 
-from companion.engine import Command
 from companion.session import Session
 from companion.tables.files import Tables
-from tests.history_helpers import differences
 
 
 class Table:

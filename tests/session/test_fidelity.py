@@ -2,14 +2,8 @@
 the public command path (Session.run, the path of the shell, the server and the voice)."""
 from __future__ import annotations
 
-from typing import Any
 
-import pytest
 
-from companion.engine import Command
-from companion.session import Session
-from companion.tables.files import Tables
-from tests.history_helpers import differences
 from tests.session.fidelity_helpers import (  # noqa: F401
     table,
     rolls,

@@ -7,7 +7,6 @@ import pytest
 
 from companion.engine import Command
 from companion.session import Session
-from companion.tables.files import Tables
 from tests.history_helpers import differences
 from tests.session.fidelity_helpers import (  # noqa: F401
     table,
