@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime, timezone
+from functools import lru_cache
 from typing import Any, Iterator, Mapping, Sequence
 
 from companion.engine import State
@@ -27,6 +29,7 @@ from companion.session.shapes import EventDict
 from companion.store.log import DERIVED, Log, NewEvent, StoredCommand, StoredState
 from companion.store.log import encoded
 from companion.tables.errors import CommandRejected, DiskFull, TableError
+from companion.tables.weights import KEY as WEIGHT
 
 logger = logging.getLogger("companion.session")  # one name in the operator's log, every piece
 
@@ -35,7 +38,14 @@ SYSTEM_ACTOR = "sistema"  # who gives the session's own commands
 
 
 def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    """The time of a write, UTC to the second (ISO 8601)."""
+    return _at_second(int(time.time()))
+
+
+@lru_cache(maxsize=1)
+def _at_second(second: int) -> str:
+    """One second's text, made once for every write within it."""
+    return datetime.fromtimestamp(second, timezone.utc).isoformat()
 
 
 def quoted(stored: StoredCommand) -> Quoted:
@@ -55,9 +65,23 @@ class Journal:
         self._prompts_issued = max(log.prompt_ids().values(), default=0)
         self._disk_full = False  # the last write found the disk full (said once, `recording`)
         self._read_back = False  # `state` is as the log reads it back (a commit decoded it)
+        # the state a commit stored, not yet read back as the log gives it: (the state
+        # before, the state after, its stored bytes) — read back when first asked for, so the
+        # command's events go out to the phones before it is
+        self._unread: tuple[State, State, bytes] | None = None
+        self._reading = threading.Lock()
 
     @property
     def state(self) -> State:
+        """The state after the newest command, as the log reads it back."""
+        if self._unread is not None:
+            with self._reading:
+                if self._unread is not None:
+                    before, after, raw = self._unread
+                    self._state = codec.read_back(before, after, raw) if self._read_back \
+                        else codec.decode(raw)
+                    self._read_back = True
+                    self._unread = None
         return self._state
 
     @property
@@ -76,16 +100,14 @@ class Journal:
         tokens of the character `release`, keeping the GM's rules `house` from it on. The
         defaults are a system command's: the session's own, no dice, the state unchanged.
         The live state moves only after the write, to the state as the log holds it."""
-        raw = codec.encode(self._state if state is None else state)
+        raw = codec.encode(self.state if state is None else state)
         stored = self.log.append(
             self.log.next_number() if n is None else n, text, name, args or {}, actor, now(),
             [self._as_stored(event) for event in events], StoredState(codec.FORMAT, raw), dice,
             self._rules.rules_id if rules is None else rules,
             undo=undo, release=release, house_rules=house)
-        if state is not None:  # as read back: only what changed is decoded again
-            self._state = codec.read_back(self._state, state, raw) if self._read_back \
-                else codec.decode(raw)
-            self._read_back = True
+        if state is not None:  # as read back (only what changed is decoded again), when asked
+            self._unread = (self.state, state, raw)
         self._prompts_issued = max([self._prompts_issued] + [
             e["data"]["pedido"]["id"] for e in stored if e["kind"] == "pedido"
             and isinstance(e["data"].get("pedido"), dict)])
@@ -97,8 +119,14 @@ class Journal:
         known = encoded(event)  # encoded and read back once: the log stores these
         if not event.code or not isinstance(known.data, dict):
             return replace(event, encoded=known)
+        data = known.data
+        if WEIGHT in data and not self._rules.tables.narration.may_read(event.code, WEIGHT):
+            # the weight the session put beside the engine's data is no template's business:
+            # without it, the data the engine said its text with usually read back alike, and
+            # its text is the one Narrator.render remembers
+            data = {key: value for key, value in data.items() if key != WEIGHT}
         try:
-            said = self._rules.render(event.code, {**known.data, **known.words})
+            said = self._rules.render(event.code, {**data, **known.words})
         except TableError:  # a template that does not fit these values: the text is kept
             return replace(event, encoded=known)
         return replace(event, derived=said == event.text and said != DERIVED, encoded=known)

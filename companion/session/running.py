@@ -30,8 +30,15 @@ def describe(command: Command) -> str:
     return f"{command.name} {values}".strip()
 
 
-def _json_safe(value: Any) -> Any:
-    """The value as it comes back from the log, so live and replayed runs see the same thing."""
+_SCALARS = frozenset({str, int, float, bool, type(None)})  # JSON gives these back as they are
+
+
+def _json_safe(value: dict[str, Any]) -> dict[str, Any]:
+    """Arguments as they come back from the log, so live and replayed runs see the same thing
+    (a command's arguments are mostly a few plain values, which JSON gives back unchanged:
+    those are not written out and read again)."""
+    if all(type(key) is str and type(item) in _SCALARS for key, item in value.items()):
+        return dict(value)
     return json.loads(dumps(value))
 
 

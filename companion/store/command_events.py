@@ -12,6 +12,22 @@ from companion.store.records import command_of, compact, event_dict, loads_store
 from companion.store.records import words_json
 
 
+NEWEST_KEPT = 256  # the newest events kept as read (the live fan-out reads them right back)
+
+# what `forget` gives back to `stored`: last_active's, the next number, the newest seq and
+# the newest events
+Kept = tuple[dict[tuple[str, ...], StoredCommand | None], int | None, int | None,
+             list[tuple[Any, ...]]]
+
+
+def read_row(row: Sequence[Any]) -> tuple[Any, ...]:
+    """An event row (seq, command number, command, kind, visibility, text, data, code, words
+    as stored, or data and words as their JSON before packing) as stored_since gives it: data
+    decoded, words decoded when first read."""
+    s, n, c, k, v, t, d, code, w = row
+    return s, n, c, k, v, t, loads_stored(unpacked(d)), code, StoredWords(w) if w else {}
+
+
 class CommandEvents:
     """The `commands` and `events` tables, read; and each event's row as it is written."""
 
@@ -22,32 +38,37 @@ class CommandEvents:
         self.texts: Callable[[str, Mapping[str, Any]], str] | None = None
         # what the newest rows say, kept between commands (each a query otherwise): the
         # newest standing command per `skip` of last_active, the next command number, the
-        # newest seq. `forget` empties them before a write; `stored` fills them again only
-        # once it committed, so a failed or rolled back transaction leaves none behind.
+        # newest seq, the newest events as stored_since reads them (the live fan-out asks
+        # for each command's events right after it is stored). `forget` empties them before
+        # a write; `stored` fills them again only once it committed, so a failed or rolled
+        # back transaction leaves none behind.
         self._last_active: dict[tuple[str, ...], StoredCommand | None] = {}
         self._next: int | None = None
         self._last_seq: int | None = None
+        self._newest: list[tuple[Any, ...]] = []  # the newest events, seq after seq
 
-    def forget(self) -> tuple[dict[tuple[str, ...], StoredCommand | None], int | None,
-                              int | None]:
+    def forget(self) -> Kept:
         """Empty what is kept of the newest rows (before a write); what was kept."""
-        kept = self._last_active, self._next, self._last_seq
-        self._last_active, self._next, self._last_seq = {}, None, None
+        kept = self._last_active, self._next, self._last_seq, self._newest
+        self._last_active, self._next, self._last_seq, self._newest = {}, None, None, []
         return kept
 
-    def stored(self, kept: tuple[dict[tuple[str, ...], StoredCommand | None], int | None,
-                                 int | None],
-               command: StoredCommand, undo: int | None, last_seq: int) -> None:
-        """After `command` committed (marking `undo` undone), with its newest event `last_seq`:
-        keep again what `forget` gave, moved on by it (an undo drops the standing commands:
-        the next read asks the file)."""
-        last_active, next_number, _ = kept
+    def stored(self, kept: Kept, command: StoredCommand, undo: int | None, last_seq: int,
+               rows: Sequence[Sequence[Any]] = ()) -> None:
+        """After `command` committed (marking `undo` undone) with its event `rows` (as
+        written; read_row), its newest event `last_seq`: keep again what `forget` gave, moved
+        on by it (an undo drops the standing commands: the next read asks the file)."""
+        last_active, next_number, _, newest = kept
         if undo is None:
             self._last_active = {skip: found if command.name in skip else command
                                  for skip, found in last_active.items()}
         if next_number is not None:
             self._next = max(next_number, command.n + 1)
         self._last_seq = last_seq
+        fresh = [read_row(row) for row in rows]
+        if newest and fresh and newest[-1][0] + 1 != fresh[0][0]:
+            newest = []  # not the events just before these: only these are known
+        self._newest = (newest + fresh)[-NEWEST_KEPT:]
 
     def is_empty(self) -> bool:
         """No command stored yet (a session just created)."""
@@ -140,10 +161,13 @@ class CommandEvents:
         left out (DERIVED) stays empty: whoever reads these renders it from the code, as a
         projection does (rendering every event of a long campaign here would cost the report
         and a new viewer's projection a render each)."""
-        return [(s, n, c, k, v, t, loads_stored(unpacked(d)), code, StoredWords(w) if w else {})
-                for s, n, c, k, v, t, d, code, w in self._db.execute(
-                    "SELECT seq, command_n, command, kind, visibility, text, data, code, words "
-                    "FROM events WHERE seq > ? ORDER BY seq LIMIT ?", (seq, limit))]
+        newest = self._newest
+        if newest and newest[0][0] <= seq + 1 and newest[-1][0] == self._last_seq:
+            after = newest[max(0, seq + 1 - newest[0][0]):]  # seqs follow one another
+            return after if limit < 0 else after[:limit]
+        return [read_row(row) for row in self._db.execute(
+            "SELECT seq, command_n, command, kind, visibility, text, data, code, words "
+            "FROM events WHERE seq > ? ORDER BY seq LIMIT ?", (seq, limit))]
 
     def newest_seen(self, before: int, visibilities: Sequence[str] | None = None
                     ) -> tuple[int, int] | None:

@@ -240,16 +240,17 @@ class Log:
             if house_rules is not None:
                 db.execute("INSERT INTO house_rules (n, overrides) VALUES (?, ?)",
                            (n, house_rules))
+            written = [(seq, n, name, *row) for seq, row in zip(seqs, rows)]
             db.executemany(
                 "INSERT INTO events (seq, command_n, command, kind, visibility, text, data, "
                 "code, words) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(seq, n, name, kind, visibility, event_text, pack_json(data), code,
                   None if words is None else pack_json(words))
-                 for seq, (kind, visibility, event_text, data, code, words) in zip(seqs, rows)])
+                 for seq, n, name, kind, visibility, event_text, data, code, words in written])
         self._states.stored(last)
         self._events.stored(kept, StoredCommand(n, text, name, read_back(stored_args), actor,
                                                 False, at, dice, rules),
-                            undo, seqs[-1] if rows else first - 1)
+                            undo, seqs[-1] if rows else first - 1, written)
         return [event_dict(seq, name, e.kind, e.visibility, e.text,
                            e.encoded.data if e.encoded is not None else json.loads(row[3]))
                 for seq, e, row in zip(seqs, events, rows)]

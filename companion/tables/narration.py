@@ -25,6 +25,7 @@ inside another: 'Não adiciona…' → 'não adiciona…'; 'DESV em…' stays).
 """
 from __future__ import annotations
 
+import marshal
 import re
 import threading
 from collections import OrderedDict
@@ -218,6 +219,13 @@ class Narrator:
             found = self.compiled[code] = _template(self.environment, text)
         return found
 
+    def may_read(self, code: str, name: str) -> bool:
+        """Whether the template of `code` may read the value `name`: its text or a shared part
+        names it (a template reads only the values it names: no function of the environment
+        sees the whole context)."""
+        text = self.sources.get(code, "")
+        return name in text or any(name in part for part in self.parts.values())
+
     @cached_property
     def _said(self) -> tuple[threading.Lock, OrderedDict[tuple[str, Any], str]]:
         """(code, the data as a key) → the text rendered from them, the newest RENDERS_KEPT
@@ -270,32 +278,18 @@ _UNFROZEN = object()  # data `_frozen` cannot make a key of
 
 
 def _frozen(value: Any) -> Any:
-    """`value` as a hashable key that tells apart what a template could tell apart (the type
-    of every value: 1, 1.0 and True, a list and a tuple), or _UNFROZEN when it holds anything
-    but dicts, lists, tuples and JSON scalars (such data is rendered every time). A str or an
-    int is its own key; anything else is a tuple led by its type, equal to no str or int."""
-    kind = type(value)
-    if kind is str or kind is int:
-        return value
-    if kind is dict:
-        items = []
-        for key, item in value.items():
-            frozen = _frozen(item)
-            if type(key) is not str or frozen is _UNFROZEN:
-                return _UNFROZEN
-            items.append((key, frozen))
-        return (dict, tuple(items))
-    if kind is list or kind is tuple:
-        items = []
-        for item in value:
-            frozen = _frozen(item)
-            if frozen is _UNFROZEN:
-                return _UNFROZEN
-            items.append(frozen)
-        return (kind, tuple(items))
-    if kind is float or kind is bool or value is None:
-        return (kind, value)
-    return _UNFROZEN
+    """`value` as a key that tells apart what a template could tell apart (the type of every
+    value: 1, 1.0 and True, a list and a tuple, as marshal writes them: equal bytes read back
+    as the same values of the same types), or _UNFROZEN when it holds anything marshal does
+    not write (an enum, a subclass of str, an object: such data is rendered every time). Two
+    equal dicts built in another order make two keys: a text rendered twice, never a wrong
+    one. Marshal's version 0 writes a string the same whether Python interned it or not, and
+    writes no references: the same values, read back from JSON or made by the engine, give
+    the same bytes."""
+    try:
+        return marshal.dumps(value, 0)
+    except ValueError:
+        return _UNFROZEN
 
 
 def _template(environment: Environment, text: str) -> Renders:

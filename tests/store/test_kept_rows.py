@@ -1,6 +1,6 @@
 """What the log keeps in memory of its newest rows between commands (the newest standing
-command, the next command number, the newest seq: issue 33 item 4, each a query per command
-before) always says what the file says: after a command, after an undo, and after a write that
+command, the next command number, the newest seq, the newest events as the live fan-out reads
+them back: issue 33 item 4, each a query per command before) always says what the file says: after a command, after an undo, and after a write that
 failed (an error inside the transaction, a full disk) and left nothing of itself behind."""
 from __future__ import annotations
 
@@ -33,6 +33,11 @@ def agrees(log: Log, path: Path) -> None:
             assert log.last_active(skip) == fresh.last_active(skip)
         assert log.next_number() == fresh.next_number()
         assert log.last_seq() == fresh.last_seq()
+        last = fresh.last_seq()
+        for seq in range(-1, last + 2):
+            for limit in (-1, 1, 300):
+                assert log.stored_since(seq, limit) == fresh.stored_since(seq, limit), \
+                    (seq, limit)
     finally:
         fresh.close()
 
@@ -57,6 +62,22 @@ def test_a_command_moves_what_is_kept_on_and_its_events_take_the_next_seqs(
     assert put(log, 3, "clima", events=0) == []
     assert put(log, 4, "rolar")[0]["seq"] == 6
     agrees(log, path)
+
+
+def test_the_newest_events_read_back_as_the_file_has_them(kept: tuple[Log, Path]) -> None:
+    """Coded events (their text left out, their words packed) and plain ones, over more
+    commands than the log keeps events of: every read after every command is the file's."""
+    log, path = kept
+    words = {"rotulo": "Rolagem: ouvir", "lado": None}
+    for n in range(1, 40):
+        log.append(n, "rolar", "rolar", {}, "gm", "t", [
+            NewEvent("rolagem", "gm", "", {"total": n, "faces": [[6, [n]]]}, "dados.rolagem",
+                     words, derived=True),
+            NewEvent("relato", "public", f"texto {n}", {"i": n}, None)] * (n % 9),
+            STATE, f"7:{n}", None)
+        if n % 4 == 0:
+            agrees(log, path)
+    assert log.stored_since(0)[0][8] == words  # the words as the file gives them
 
 
 def test_an_undo_gives_the_standing_command_back(kept: tuple[Log, Path]) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 import pytest
 
 from companion.tables import narration
@@ -15,6 +16,9 @@ from companion.tables.narration import compile_templates
     [[1, 2], (1, 2)],  # a list and a tuple
     [{"a": 1, "b": 2}, {"b": 2, "a": 1}],  # a map's order is what a loop reads
     [0, False, 0.0, None, ""],
+    [{1: "a"}, {"1": "a"}, {True: "a"}],  # keys of other types
+    [float("nan"), float("inf"), -0.0, 0.0],
+    [b"x", "x"],
 ])
 def test_values_equal_in_python_but_written_differently_keep_their_own_text(
         values: list[Any]) -> None:
@@ -44,6 +48,27 @@ def test_the_same_code_and_data_are_rendered_once() -> None:
     assert rendered == ["t.x", "t.x"]
 
 
+def test_the_same_data_read_back_from_json_is_rendered_once() -> None:
+    """The session renders an event's text again from its data as the log reads it back
+    (companion.session.journal): strings that are not interned, a new dict — the same key."""
+    narrator = compile_templates({"t": {"x": "{{ tabela }}: {{ faces }} {{ total }}"}})
+    data = {"tabela": "Rolagem", "faces": [["d20", [7]]], "total": 7, "lado": None}
+    rendered: list[str] = []
+    real = narration.Narrator._render
+
+    def counting(self: narration.Narrator, code: str, values: Any) -> str:
+        rendered.append(code)
+        return real(self, code, values)
+
+    narration.Narrator._render = counting  # type: ignore[method-assign]
+    try:
+        first = narrator.render("t.x", data)
+        assert narrator.render("t.x", msgspec.json.decode(msgspec.json.encode(data))) == first
+    finally:
+        narration.Narrator._render = real  # type: ignore[method-assign]
+    assert rendered == ["t.x"]
+
+
 def test_data_that_is_not_plain_json_is_rendered_every_time() -> None:
     class Name:
         def __init__(self, text: str) -> None:
@@ -52,7 +77,13 @@ def test_data_that_is_not_plain_json_is_rendered_every_time() -> None:
         def __str__(self) -> str:
             return self.text
 
+    class Said(str):
+        def __str__(self) -> str:
+            return "dito"
+
     narrator = compile_templates({"t": {"x": "{{ x }}"}})
+    assert narrator.render("t.x", {"x": Said("Ana")}) == "dito"
+    assert narrator.render("t.x", {"x": "Ana"}) == "Ana"
     name = Name("Ana")
     assert narrator.render("t.x", {"x": name}) == "Ana"
     name.text = "Bia"
