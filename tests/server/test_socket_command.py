@@ -325,3 +325,28 @@ def test_an_undo_names_the_undone_command_in_each_viewers_own_numbers(
         assert local["data"]["desfeito"] == roll["seq"]  # the undone roll, in its numbers
         assert local["data"]["desfeito"] != gm_undo["data"]["desfeito"]
     assert local["data"]["comando"] == "rolar"
+
+
+def test_commands_sent_at_once_run_in_the_order_they_were_sent(peers,
+                                                              session: Session) -> None:
+    """A GM who types faster than the acknowledgements come back: each connection's messages
+    are handled one after the other in its own reader thread (async_handlers=False), so the
+    log keeps them in the order they were sent — with a thread per message they raced for
+    the session's lock."""
+    gm = peers({"token": GM_TOKEN})
+    gm.welcome()
+    sides = [4, 6, 8, 10, 12, 20] * 4
+    acks: list[Any] = []
+    done = threading.Event()
+
+    def got(ack: Any) -> None:
+        acks.append(ack)
+        if len(acks) == len(sides):
+            done.set()
+
+    for side in sides:
+        gm.sio.emit("comando", {"text": f"rolar 1d{side}"}, callback=got)
+    assert done.wait(15), f"{len(acks)} de {len(sides)} respostas"
+    assert all(ack["ok"] for ack in acks)
+    ran = [c.text for c in session.commands() if c.name == "rolar"]
+    assert ran == [f"rolar 1d{side}" for side in sides]
