@@ -95,3 +95,10 @@ def test_only_the_newest_texts_are_kept() -> None:
     for number in range(narration.RENDERS_KEPT + 50):
         assert narrator.render("t.x", {"x": number}) == str(number)
     assert len(narrator._said[1]) == narration.RENDERS_KEPT
+
+
+def test_a_template_may_read_only_the_values_it_or_a_part_names() -> None:
+    """What the journal asks before leaving the weight (`peso`) out of a re-render."""
+    narrator = compile_templates({"t": {"x": "{{ peso }} kg", "y": "{{ nome }}"}})
+    assert narrator.may_read("t.x", "peso")
+    assert not narrator.may_read("t.y", "peso")
