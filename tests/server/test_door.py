@@ -137,7 +137,10 @@ def test_slow_requests_from_one_address_are_capped_and_cut_at_their_deadline(
                 ours.append(sock)
         gate, watch = guarded.server.door, guarded.server.deadlines
         admitted = gate.held(ATTACKER)
-        assert 0 < admitted <= door.SOCKETS_PER_ADDRESS
+        assert admitted <= door.SOCKETS_PER_ADDRESS
+        # some got in (on a busy machine the 600 connections take longer than the tests' 1-s
+        # deadline: the first admitted may be cut already)
+        assert admitted + watch.expired > 0
         began = time.monotonic()
         while time.monotonic() - began < 2.5 * DEADLINE:  # one header line at a time
             for sock in ours:
