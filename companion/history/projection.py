@@ -35,6 +35,7 @@ from companion.engine.procedures.party import FIELDS
 from companion.tables.protocol import spoken_name
 from companion.tables.errors import TableError
 from companion.tables.files import Tables
+from companion.tables.weights import template_params
 
 EventDict = dict[str, Any]
 
@@ -264,8 +265,9 @@ class Projection:
         longer fits what the event said)."""
         if event.code is None or event.code not in self.tables.narration.codes:
             return event.text
-        params = {**(event.data if isinstance(event.data, dict) else {}), **event.words}
-        said = self.params(params)
+        said = self.params(template_params(
+            self.tables.narration, event.code,
+            event.data if isinstance(event.data, dict) else {}, event.words))
         if quoted_text is not None:
             said["texto"] = quoted_text
         if described is not None:

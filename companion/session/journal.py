@@ -29,7 +29,7 @@ from companion.session.shapes import EventDict
 from companion.store.log import DERIVED, Log, NewEvent, StoredCommand, StoredState
 from companion.store.log import encoded
 from companion.tables.errors import CommandRejected, DiskFull, TableError
-from companion.tables.weights import KEY as WEIGHT
+from companion.tables.weights import template_params
 
 logger = logging.getLogger("companion.session")  # one name in the operator's log, every piece
 
@@ -119,14 +119,9 @@ class Journal:
         known = encoded(event)  # encoded and read back once: the log stores these
         if not event.code or not isinstance(known.data, dict):
             return replace(event, encoded=known)
-        data = known.data
-        if WEIGHT in data and not self._rules.tables.narration.may_read(event.code, WEIGHT):
-            # the weight the session put beside the engine's data is no template's business:
-            # without it, the data the engine said its text with usually read back alike, and
-            # its text is the one Narrator.render remembers
-            data = {key: value for key, value in data.items() if key != WEIGHT}
         try:
-            said = self._rules.render(event.code, {**data, **known.words})
+            said = self._rules.render(event.code, template_params(
+                self._rules.tables.narration, event.code, known.data, known.words))
         except TableError:  # a template that does not fit these values: the text is kept
             return replace(event, encoded=known)
         return replace(event, derived=said == event.text and said != DERIVED, encoded=known)

@@ -18,6 +18,7 @@ from enum import IntEnum
 from typing import Any, Mapping
 
 from companion.tables.files import Tables
+from companion.tables.narration import Narrator
 
 KEY = "peso"  # the data key an event's weight travels in
 FILE = "pesos"
@@ -33,6 +34,18 @@ class Weight(IntEnum):
     DARKNESS = 4  # darkness, a light gone out
     HARM = 5  # harm to a character
     ARRIVAL = 6  # an arrival: an encounter, monsters
+
+
+def template_params(narration: Narrator, code: str, data: Mapping[str, Any],
+                    words: Mapping[str, Any]) -> dict[str, Any]:
+    """What an event's template is rendered with: its data and its words — without the weight
+    the session put beside the engine's data, unless the template names it (no template does:
+    the text is the same either way). Without it, the values the engine said the text with
+    usually come back alike from the log, and their text is the one Narrator.render
+    remembers."""
+    if KEY in data and not narration.may_read(code, KEY):
+        return {**{key: value for key, value in data.items() if key != KEY}, **words}
+    return {**data, **words}
 
 
 BY_NAME = {weight.name.lower(): weight for weight in Weight}
