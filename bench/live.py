@@ -66,7 +66,7 @@ from tests.socket_client import ordered_client  # noqa: E402
 from durable_log import bare_commits, long_session, read_rows, reopen  # noqa: E402
 from storm import LOOPERS, STORM, STORM_EVENTS, reconnect_costs, storms  # noqa: E402
 from servers import (  # noqa: E402  (bench/servers.py: shared with storm and durable_log)
-    COMMAND, LATENCY_MIX, SUSTAINED_MIX, TOKEN, Server, companion, floor,
+    COMMAND, LATENCY_MIX, SUSTAINED_MIX, TOKEN, Server, companion, floor, running,
     pct, wait_for,
 )
 
@@ -330,15 +330,11 @@ def main() -> None:
             return
 
         results = []
-        for server, expected in ((floor(size), floor_expected), (None, None)):
-            if server is None:
-                server = companion(folder)
-                expected = companion_expected(Path(server.argv[server.argv.index("--db") + 1]))
-            server.start()
-            try:
+        mesa_db = folder / "sustentado.db"
+        for server, expected in ((floor(size), floor_expected),
+                                 (companion(folder, db=mesa_db), companion_expected(mesa_db))):
+            with running([server]):
                 results.append(sustained(server, 100, seconds, 20.0, expected))
-            finally:
-                server.stop()
         print("  … sustentado medido", file=sys.stderr, flush=True)
 
         start_samples: list[list[float]] = [[], []]

@@ -7,9 +7,10 @@ import socket
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 import requests
 
@@ -97,12 +98,25 @@ class Server:
             self.process.wait(timeout=10)
 
 
-def companion(folder: Path, checkout: Path = ROOT) -> Server:
+def companion(folder: Path, checkout: Path = ROOT, db: Path | None = None) -> Server:
+    """The companion of `checkout`, on a new campaign in `folder` (or on the file `db`)."""
     port = free_port()
-    db = folder / f"mesa-{port}.db"
+    db = db if db is not None else folder / f"mesa-{port}.db"
     return Server([sys.executable, "-m", "companion", "serve", "--sem-limites", "--host",
                    "127.0.0.1", "--port", str(port), "--db", str(db), "--seed", "1",
                    "--gm-token", TOKEN], port, checkout.resolve())
+
+
+@contextmanager
+def running(servers: list[Server]) -> Iterator[list[Server]]:
+    """The servers started one after the other, all stopped however the block ends."""
+    try:
+        for server in servers:
+            server.start()
+        yield servers
+    finally:
+        for server in servers:
+            server.stop()
 
 
 def floor(size: int, durable: Path | None = None) -> Server:

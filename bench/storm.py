@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 import socketio
 
-from servers import COMMAND, TOKEN, companion, floor  # also puts the checkout on sys.path
+from servers import COMMAND, TOKEN, companion, floor, running  # also puts the checkout on sys.path
 
 from companion.rules.loader import load_rules  # noqa: E402
 from companion.session import Session  # noqa: E402
@@ -139,16 +139,9 @@ def storms(folder: Path, size: int) -> tuple[Storm, Storm]:
     """(floor, Mesa) storm_round_trip on a campaign of STORM_EVENTS public events."""
     db = folder / f"tempestade-{STORM_EVENTS}.db"
     public_campaign(db, STORM_EVENTS)
-    servers = [floor(size), companion(folder)]
-    servers[1].argv[servers[1].argv.index("--db") + 1] = str(db)
-    try:
-        for server in servers:
-            server.start()
+    with running([floor(size), companion(folder, db=db)]) as servers:
         found = [storm_round_trip(server.url, ask=index == 0)
                  for index, server in enumerate(servers)]
-    finally:
-        for server in servers:
-            server.stop()
     return found[0], found[1]
 
 
@@ -158,16 +151,9 @@ def reconnect_costs(folder: Path, size: int, samples: int) -> list[tuple[int, fl
     for events in RECONNECT_EVENTS:
         db = folder / f"publica-{events}.db"
         public_campaign(db, events)
-        servers = [floor(size), companion(folder)]
-        servers[1].argv[servers[1].argv.index("--db") + 1] = str(db)
-        try:
-            for server in servers:
-                server.start()
+        with running([floor(size), companion(folder, db=db)]) as servers:
             medians = [statistics.median(reconnections(server.url, samples, ask=index == 0))
                        for index, server in enumerate(servers)]
-        finally:
-            for server in servers:
-                server.stop()
         found.append((events, medians[0], medians[1]))
         print(f"  … reconexão com {events} eventos medida", file=sys.stderr, flush=True)
     return found
