@@ -29,43 +29,35 @@ def test_values_equal_in_python_but_written_differently_keep_their_own_text(
     assert len(set(fresh)) == len(values)
 
 
-def test_the_same_code_and_data_are_rendered_once() -> None:
-    narrator = compile_templates({"t": {"x": "{{ x | lista }}"}})
-    rendered: list[str] = []
+@pytest.fixture
+def rendered(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The codes Narrator rendered for real (not from what it remembered), in order."""
+    codes: list[str] = []
     real = narration.Narrator._render
 
     def counting(self: narration.Narrator, code: str, data: Any) -> str:
-        rendered.append(code)
+        codes.append(code)
         return real(self, code, data)
 
-    narration.Narrator._render = counting  # type: ignore[method-assign]
-    try:
-        assert narrator.render("t.x", {"x": ["Ana", "Bia"]}) == "Ana e Bia"
-        assert narrator.render("t.x", {"x": ["Ana", "Bia"]}) == "Ana e Bia"
-        assert narrator.render("t.x", {"x": ["Ana", "Caio"]}) == "Ana e Caio"
-    finally:
-        narration.Narrator._render = real  # type: ignore[method-assign]
+    monkeypatch.setattr(narration.Narrator, "_render", counting)
+    return codes
+
+
+def test_the_same_code_and_data_are_rendered_once(rendered: list[str]) -> None:
+    narrator = compile_templates({"t": {"x": "{{ x | lista }}"}})
+    assert narrator.render("t.x", {"x": ["Ana", "Bia"]}) == "Ana e Bia"
+    assert narrator.render("t.x", {"x": ["Ana", "Bia"]}) == "Ana e Bia"
+    assert narrator.render("t.x", {"x": ["Ana", "Caio"]}) == "Ana e Caio"
     assert rendered == ["t.x", "t.x"]
 
 
-def test_the_same_data_read_back_from_json_is_rendered_once() -> None:
+def test_the_same_data_read_back_from_json_is_rendered_once(rendered: list[str]) -> None:
     """The session renders an event's text again from its data as the log reads it back
     (companion.session.journal): strings that are not interned, a new dict — the same key."""
     narrator = compile_templates({"t": {"x": "{{ tabela }}: {{ faces }} {{ total }}"}})
     data = {"tabela": "Rolagem", "faces": [["d20", [7]]], "total": 7, "lado": None}
-    rendered: list[str] = []
-    real = narration.Narrator._render
-
-    def counting(self: narration.Narrator, code: str, values: Any) -> str:
-        rendered.append(code)
-        return real(self, code, values)
-
-    narration.Narrator._render = counting  # type: ignore[method-assign]
-    try:
-        first = narrator.render("t.x", data)
-        assert narrator.render("t.x", msgspec.json.decode(msgspec.json.encode(data))) == first
-    finally:
-        narration.Narrator._render = real  # type: ignore[method-assign]
+    first = narrator.render("t.x", data)
+    assert narrator.render("t.x", msgspec.json.decode(msgspec.json.encode(data))) == first
     assert rendered == ["t.x"]
 
 
