@@ -238,10 +238,10 @@ class Narrator:
         the same text, so the last RENDERS_KEPT texts are remembered — the log renders each
         event's text again to see whether it can be left out (DERIVED), and an evening says
         the same few things again and again."""
-        frozen = _frozen(data)
-        if frozen is _UNFROZEN:
+        key_of_data = _memo_key(data)
+        if key_of_data is _NO_KEY:
             return self._render(code, data)
-        key = (code, frozen)
+        key = (code, key_of_data)
         lock, said = self._said
         with lock:
             text = said.get(key)
@@ -274,13 +274,13 @@ class Narrator:
 
 
 RENDERS_KEPT = 2048  # texts Narrator.render remembers
-_UNFROZEN = object()  # data `_frozen` cannot make a key of
+_NO_KEY = object()  # data `_memo_key` cannot make a key of
 
 
-def _frozen(value: Any) -> Any:
+def _memo_key(value: Any) -> Any:
     """`value` as a key that tells apart what a template could tell apart (the type of every
     value: 1, 1.0 and True, a list and a tuple, as marshal writes them: equal bytes read back
-    as the same values of the same types), or _UNFROZEN when it holds anything marshal does
+    as the same values of the same types), or _NO_KEY when it holds anything marshal does
     not write (an enum, a subclass of str, an object: such data is rendered every time). Two
     equal dicts built in another order make two keys: a text rendered twice, never a wrong
     one. Marshal's version 0 writes a string the same whether Python interned it or not, and
@@ -289,7 +289,7 @@ def _frozen(value: Any) -> Any:
     try:
         return marshal.dumps(value, 0)
     except ValueError:
-        return _UNFROZEN
+        return _NO_KEY
 
 
 def _template(environment: Environment, text: str) -> Renders:
