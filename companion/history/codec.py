@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import typing
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 import msgspec
 
@@ -131,19 +131,25 @@ _FIELD_DECODERS = {name: msgspec.json.Decoder(kind)
                    for name, kind in typing.get_type_hints(State).items() if name in _FIELDS}
 
 
-def read_back(before: State, after: State, blob: bytes) -> State:
-    """`after` as it reads back from `blob` (its encoding), given `before`, a state already as
-    read back: the fields `after` shares with `before` (the same objects) are `before`'s, the
-    others are read back from their own JSON, with the type the whole state's decoder gives
-    them; equal to `decode(blob)`, at the cost of what changed (a command changes a few)."""
-    changed = [name for name in _FIELDS if getattr(after, name) is not getattr(before, name)]
+def changes(before: State, after: State) -> dict[str, bytes]:
+    """The JSON of each field of `after` that is not `before`'s own object, in field order (a
+    command changes a few fields and keeps the others' objects: those encode as before's)."""
+    return {name: _encoder.encode(getattr(after, name)) for name in _FIELDS
+            if getattr(after, name) is not getattr(before, name)}
+
+
+def read_back(before: State, changed: Mapping[str, bytes], whole: Callable[[], bytes]
+              ) -> State:
+    """A state as it reads back from the log, given `before`, a state already as read back,
+    and `changed` (`changes(before, after)`): `before` with the changed fields read back from
+    their own JSON, with the type the whole state's decoder gives them; equal to
+    `decode(whole())`, at the cost of what changed (`whole` is read when most of it did)."""
     if not changed:
         return before
     if len(changed) * 2 > len(_FIELDS):
-        return decode(blob)
-    return dataclasses.replace(before, **{
-        name: _FIELD_DECODERS[name].decode(_encoder.encode(getattr(after, name)))
-        for name in changed})
+        return decode(whole())
+    return dataclasses.replace(before, **{name: _FIELD_DECODERS[name].decode(raw)
+                                          for name, raw in changed.items()})
 
 
 def normalized(state: State) -> State:

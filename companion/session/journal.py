@@ -18,7 +18,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime, timezone
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any, Iterator, Mapping, Sequence
 
 from companion.engine import State
@@ -26,7 +26,7 @@ from companion.history import codec
 from companion.history.projection import Quoted
 from companion.session.rules_in_force import RulesInForce
 from companion.session.shapes import EventDict
-from companion.store.log import DERIVED, Log, NewEvent, StoredCommand, StoredState
+from companion.store.log import DERIVED, ChangedState, Log, NewEvent, StoredCommand
 from companion.store.log import encoded
 from companion.tables.errors import CommandRejected, DiskFull, TableError
 from companion.tables.weights import template_params
@@ -65,10 +65,13 @@ class Journal:
         self._prompts_issued = max(log.prompt_ids().values(), default=0)
         self._disk_full = False  # the last write found the disk full (said once, `recording`)
         self._read_back = False  # `state` is as the log reads it back (a commit decoded it)
+        # the command whose stored state `state` reads as, field by field (None: before the
+        # first commit, the state may not be any stored one's reading)
+        self._stored_n: int | None = None
         # the state a commit stored, not yet read back as the log gives it: (the state
-        # before, the state after, its stored bytes) — read back when first asked for, so the
+        # before, the state after as stored) — read back when first asked for, so the
         # command's events go out to the phones before it is
-        self._unread: tuple[State, State, bytes] | None = None
+        self._unread: tuple[State, ChangedState] | None = None
         self._reading = threading.Lock()
 
     @property
@@ -77,9 +80,9 @@ class Journal:
         if self._unread is not None:
             with self._reading:
                 if self._unread is not None:
-                    before, after, raw = self._unread
-                    self._state = codec.read_back(before, after, raw) if self._read_back \
-                        else codec.decode(raw)
+                    before, after = self._unread
+                    self._state = codec.read_back(before, after.fields, after.whole) \
+                        if self._read_back else codec.decode(after.whole())
                     self._read_back = True
                     self._unread = None
         return self._state
@@ -100,14 +103,21 @@ class Journal:
         tokens of the character `release`, keeping the GM's rules `house` from it on. The
         defaults are a system command's: the session's own, no dice, the state unchanged.
         The live state moves only after the write, to the state as the log holds it."""
-        raw = codec.encode(self.state if state is None else state)
+        number = self.log.next_number() if n is None else n
+        before = self.state
+        after = before if state is None else state
+        # what changed since the newest stored state (the fields the engine made anew), and
+        # the whole state only if the log asks (a keyframe)
+        stored_state = ChangedState(codec.FORMAT, self._stored_n, codec.changes(before, after),
+                                    cache(lambda: codec.encode(after)))
         stored = self.log.append(
-            self.log.next_number() if n is None else n, text, name, args or {}, actor, now(),
-            [self._as_stored(event) for event in events], StoredState(codec.FORMAT, raw), dice,
+            number, text, name, args or {}, actor, now(),
+            [self._as_stored(event) for event in events], stored_state, dice,
             self._rules.rules_id if rules is None else rules,
             undo=undo, release=release, house_rules=house)
+        self._stored_n = number
         if state is not None:  # as read back (only what changed is decoded again), when asked
-            self._unread = (self.state, state, raw)
+            self._unread = (before, stored_state)
         self._prompts_issued = max([self._prompts_issued] + [
             e["data"]["pedido"]["id"] for e in stored if e["kind"] == "pedido"
             and isinstance(e["data"].get("pedido"), dict)])

@@ -61,7 +61,7 @@ from companion.store.command_events import CommandEvents
 from companion.store.connection import HISTORY, MEMORY, SCHEMA, add_missing_columns, full_disk
 from companion.store.connection import transaction
 from companion.store.event_json import pack as pack_json
-from companion.store.packing import PackedStates, StateDamaged, StoredState
+from companion.store.packing import ChangedState, PackedStates, StateDamaged, StoredState
 from companion.store.private import create_private
 from companion.store.records import DERIVED, Last, Meta, Narration, NewEvent, StoredCommand
 from companion.store.records import dumps, encoded, event_dict, program_texts
@@ -71,7 +71,7 @@ from companion.store.state_rows import KEYFRAME_EVERY, KEYFRAME_MOST, KEYFRAME_W
 from companion.store.tokens import Tokens
 from companion.tables.errors import DiskFull
 
-__all__ = ["DERIVED", "HISTORY", "KEYFRAME_EVERY", "KEYFRAME_MOST", "KEYFRAME_WEIGHT", "Last",
+__all__ = ["ChangedState", "DERIVED", "HISTORY", "KEYFRAME_EVERY", "KEYFRAME_MOST", "KEYFRAME_WEIGHT", "Last",
            "Log", "MEMORY", "Meta", "Narration", "NewEvent", "PackedStates", "StateDamaged",
            "StoredCommand", "StoredState", "dumps", "encoded", "event_dict",
            "program_texts"]
@@ -210,10 +210,9 @@ class Log:
     # ------------------------------------------------------------------ commands and events
 
     def append(self, n: int, text: str, name: str, args: Mapping[str, Any], actor: str,
-               at: str, events: Sequence[NewEvent], state: StoredState, dice: str | None,
-               rules: int | None, undo: int | None = None,
-               release: str | None = None,
-               house_rules: str | None = None) -> list[dict[str, Any]]:
+               at: str, events: Sequence[NewEvent], state: StoredState | ChangedState,
+               dice: str | None, rules: int | None, undo: int | None = None,
+               release: str | None = None, house_rules: str | None = None) -> list[dict[str, Any]]:
         """Store a command, its events and the state after it (and mark `undo` undone, delete
         every token of the character `release`, keep the GM's rules in force from this command
         on, `house_rules`) in ONE transaction.

@@ -9,7 +9,8 @@ from typing import Any, Mapping, Sequence
 from companion.store import file_format
 from companion.store.connection import transaction
 from companion.store.event_json import pack as pack_json
-from companion.store.packing import PackedStates, StateDamaged, StoredState, delta, pack
+from companion.store.packing import ChangedState, PackedStates, StateDamaged, StoredState
+from companion.store.packing import delta, pack
 from companion.store.packing import pack_delta
 from companion.store.packing import loads as unpack_json
 from companion.store.records import Last, words_json
@@ -28,10 +29,13 @@ class StateRows:
         # when there is none)
         self._last: Last | None = None
         self._last_read = False
+        self._appended: int | None = None  # the command whose state `_last` is, stored by append
 
     def stored(self, last: Last) -> None:
-        """The state `pack` made was stored: the next is packed against it."""
+        """The state `pack` made was stored (by the log's append): the next is packed against
+        it."""
         self._last = last
+        self._appended = last.n
 
     def states(self, first: int = -1, last: int | None = None) -> PackedStates:
         """The stored states of the commands numbered first..last (and those before them in
@@ -60,25 +64,40 @@ class StateRows:
         return [n for (n,) in self._db.execute(
             "SELECT n FROM states WHERE base IS NULL ORDER BY n")]
 
-    def pack(self, n: int, state: StoredState) -> tuple[int | None, bytes, Last]:
+    def pack(self, n: int, state: StoredState | ChangedState
+             ) -> tuple[int | None, bytes, Last]:
         """(keyframe number or None, bytes, what becomes the last state) of a state about to
         be stored after command n: whole after a change of format, when the state before
         cannot be read, or once KEYFRAME_EVERY commands have passed since the last keyframe
         and their deltas weigh KEYFRAME_WEIGHT times as much as it (a large state — thousands
         of secret notes — is kept whole less often; never more than KEYFRAME_MOST commands
-        apart); else what
-        changed since the last."""
-        value = unpack_json(state.raw)
+        apart); else what changed since the last. A ChangedState relative to the newest
+        state stored is packed from its changed fields alone (the same bytes)."""
         last = self._newest()
         if last is not None and last.format == state.format and n > last.n:
             since = n - last.keyframe
             if since < KEYFRAME_EVERY or (since < KEYFRAME_MOST and last.deltas
                                           < KEYFRAME_WEIGHT * last.keyframe_bytes):
-                blob = pack_delta(delta(last.value, value))
+                value, change = self._changed(last, state)
+                blob = pack_delta(change)
                 return last.keyframe, blob, Last(n, state.format, last.keyframe, value,
                                                  last.keyframe_bytes, last.deltas + len(blob))
+        value = unpack_json(_whole(state))
         blob = pack(value)
         return None, blob, Last(n, state.format, n, value, len(blob), 0)
+
+    def _changed(self, last: Last, state: StoredState | ChangedState
+                 ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """(the state as a JSON object, its delta from `last`): from a ChangedState's fields
+        when it is relative to `last` (the newest state, stored by this log's append), else
+        from the whole state."""
+        if isinstance(state, ChangedState) and state.since == last.n == self._appended \
+                and all(key in last.value for key in state.fields):
+            fields = {key: unpack_json(raw) for key, raw in state.fields.items()}
+            value = {**last.value, **fields}
+            return value, delta({key: last.value[key] for key in fields}, fields)
+        value = unpack_json(_whole(state))
+        return value, delta(last.value, value)
 
     def _newest(self) -> Last | None:
         """The newest stored state (read once; None when there is none or it is damaged)."""
@@ -124,7 +143,7 @@ class StateRows:
                 before = None
         except StateDamaged:
             before = None
-        self._last, self._last_read = before, True
+        self._last, self._last_read, self._appended = before, True, None
         packed = []
         for n, dice, rules, state in filled:
             base, blob, self._last = self.pack(n, state)
@@ -133,6 +152,7 @@ class StateRows:
             self._store_filled(packed, narrations, migration)
         except BaseException:
             self._last, self._last_read = None, False  # read again from what was stored
+            self._appended = None
             raise
 
     def _store_filled(self, packed: Sequence[tuple[int, str, int, int, int | None, bytes]],
@@ -150,3 +170,8 @@ class StateRows:
             if migration:
                 db.execute("DROP TABLE IF EXISTS snapshots")
                 file_format.record(db)
+
+
+def _whole(state: StoredState | ChangedState) -> bytes:
+    """The whole state's JSON."""
+    return state.whole() if isinstance(state, ChangedState) else state.raw
