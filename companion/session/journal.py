@@ -16,7 +16,6 @@ import logging
 import threading
 import time
 from contextlib import contextmanager
-from dataclasses import replace
 from datetime import datetime, timezone
 from functools import cache, lru_cache
 from typing import Any, Iterator, Mapping, Sequence
@@ -127,14 +126,17 @@ class Journal:
         """The event as the log keeps it: marked derived (stored without its text) when its
         code renders exactly its text again from the data and words as they read back."""
         known = encoded(event)  # encoded and read back once: the log stores these
-        if not event.code or not isinstance(known.data, dict):
-            return replace(event, encoded=known)
-        try:
-            said = self._rules.render(event.code, template_params(
-                self._rules.tables.narration, event.code, known.data, known.words))
-        except TableError:  # a template that does not fit these values: the text is kept
-            return replace(event, encoded=known)
-        return replace(event, derived=said == event.text and said != DERIVED, encoded=known)
+        derived = False
+        if event.code and isinstance(known.data, dict):
+            try:
+                said = self._rules.render(event.code, template_params(
+                    self._rules.tables.narration, event.code, known.data, known.words))
+                derived = said == event.text and said != DERIVED
+            except TableError:  # a template that does not fit these values: the text is kept
+                pass
+        return NewEvent(kind=event.kind, visibility=event.visibility, text=event.text,
+                        data=event.data, code=event.code, words=event.words, derived=derived,
+                        encoded=known)
 
     @contextmanager
     def recording(self, refusal: CommandRejected) -> Iterator[None]:

@@ -102,7 +102,7 @@ def compact(value: Any) -> str:
 def words_json(words: Mapping[str, Any]) -> str:
     """The words as stored: JSON, with anything JSON cannot say as its text (the words are
     only read back to render the text again, never as data)."""
-    return _WORDS.encode(words)
+    return "{}" if type(words) is dict and not words else _WORDS.encode(words)
 
 
 def read_back(text: str) -> Any:

@@ -222,9 +222,18 @@ class Narrator:
     def may_read(self, code: str, name: str) -> bool:
         """Whether the template of `code` may read the value `name`: its text or a shared part
         names it (a template reads only the values it names: no function of the environment
-        sees the whole context)."""
-        text = self.sources.get(code, "")
-        return name in text or any(name in part for part in self.parts.values())
+        sees the whole context). Answered once per code and name (asked per event)."""
+        known = self._reads.get((code, name))
+        if known is None:
+            text = self.sources.get(code, "")
+            known = self._reads[(code, name)] = \
+                name in text or any(name in part for part in self.parts.values())
+        return known
+
+    @cached_property
+    def _reads(self) -> dict[tuple[str, str], bool]:
+        """(code, name) → may_read's answer (sources and parts never change)."""
+        return {}
 
     @cached_property
     def _said(self) -> tuple[threading.Lock, OrderedDict[tuple[str, Any], str]]:
