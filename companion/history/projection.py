@@ -174,7 +174,7 @@ class Projection:
         if not protocol.may_see(event.visibility, self.viewer):
             return
         self._seqs.append(event.seq)
-        self._first_seen.setdefault(event.command_n, self.number_of(event.seq))
+        self._first_seen.setdefault(event.command_n, len(self._seqs))  # its number: the last
         asked = asked_prompt(event)
         if asked is not None and asked[0] in (self.viewer, protocol.PUBLIC if self._player
                                               else None) \
@@ -192,6 +192,8 @@ class Projection:
         """The viewer's number of an event it sees (the GM: the log's)."""
         if self._gm:
             return seq
+        if self._seqs and self._seqs[-1] == seq:  # the newest (the live fan-out's)
+            return len(self._seqs)
         index = bisect_left(self._seqs, seq)
         if index == len(self._seqs) or self._seqs[index] != seq:
             raise ValueError(f"event {seq} is not visible to {self.viewer}")

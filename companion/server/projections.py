@@ -132,9 +132,12 @@ class Projections:
                 first: dict[str, Any] | None = None
                 for viewer in viewers:
                     projection = self._of(viewer, through=event.seq)
-                    first = projection.show(event) if first is None else first
-                    local = projection.renumbered(first, event)
-                    groups.setdefault(local["seq"], (local, []))[1].append(viewer)
+                    number = projection.number_of(event.seq)
+                    group = groups.get(number)
+                    if group is None:  # a numbering not met yet: its copy
+                        first = projection.show(event) if first is None else first
+                        group = groups[number] = (projection.renumbered(first, event), [])
+                    group[1].append(viewer)
                 return list(groups.values())
             for viewer in viewers:
                 local = self._of(viewer, through=event.seq).show(event)
