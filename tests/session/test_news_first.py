@@ -172,6 +172,8 @@ LINES = ["avançar", "explorar", "acampar", "descansar", "forragear", "criar mun
 @given(seed=st.integers(0, 10_000), lines=st.lists(st.sampled_from(LINES), max_size=25))
 # found by Hypothesis: Bia's second Tabela F row of a condition she already has is no harm
 @example(seed=541, lines=["avançar", "forragear", "avançar", "caçar Bia"])
+# and the same of a condition that ends by itself (Bia's second poisoned food, a day later)
+@example(seed=2808, lines=["modo marcha forçada", "forragear", "forragear"])
 def test_random_sessions_put_the_news_first(tables: Tables, seed: int, lines: list[str]) -> None:
     for line, before, after, events in play(tables, seed, PARTY + lines):
         check(tables, line, before, after, events, line)

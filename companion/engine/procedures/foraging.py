@@ -257,8 +257,11 @@ def accident(state: State, scratch: Scratch, who: tuple[str, ...],
     hurt = victim
     if row.condicao_temporaria is not None:
         lasting = conditions.timed(state, scratch, row.condicao_temporaria)
+        # harm when the victim gains it; one already there lasts on: routine (the row says it)
+        fresh = all(held.text != lasting.text for held in hurt.lasting)
         hurt = conditions.add_lasting(hurt, lasting)
-        scratch.tell("viagem.condicao_temporaria", weight=Weight.HARM,
+        scratch.tell("viagem.condicao_temporaria",
+                     weight=Weight.HARM if fresh else Weight.ROUTINE,
                      kind="aviso", personagem=hurt.id,
                      condicao=lasting.text,
                      words={"nome": hurt.name,
