@@ -33,6 +33,9 @@ class Parser:
         self._rules = rules
         # (line, tables version, context) → what the line means (LRU)
         self._parsed: OrderedDict[tuple[str, str, Hashable], ParseResult] = OrderedDict()
+        # actor → (the party, the prompts, what a reading knows of them): a command that
+        # changes neither keeps their objects, and the context is not made again
+        self._contexts: dict[str, tuple[object, object, Known]] = {}
 
     def parse(self, text: str, actor: str = protocol.GM) -> ParseResult:
         """What a line means (commands.parse), read once: a table says the same few commands
@@ -58,5 +61,12 @@ class Parser:
 
     def _parse_context(self, actor: str) -> Known:
         """What a reading depends on besides the line and the rules: the names that exist
-        and the answers the actor's prompts wait for ("sim" alone answers only then)."""
-        return reading_context(self._journal.state, actor)
+        and the answers the actor's prompts wait for ("sim" alone answers only then). Made
+        again only when the party or the prompts changed (the lock held)."""
+        state = self._journal.state
+        known = self._contexts.get(actor)
+        if known is not None and known[0] is state.party and known[1] is state.prompts:
+            return known[2]
+        context = reading_context(state, actor)
+        self._contexts[actor] = (state.party, state.prompts, context)
+        return context

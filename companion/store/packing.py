@@ -9,9 +9,9 @@ that object (the session form's dice count, one key of the travel), and `"*"` fo
 of the same length, the delta of each changed item by its index (one character of the party);
 a delta of packing 1 has neither and reads as before. So a state costs what the command changed,
 however long the campaign and however large its state. A delta is stored as its compact JSON
-when zlib would not make it smaller (most: a few dozen bytes), else as MARK + zlib; neither is
-a zlib stream, so a release of packing 1 finds such a state damaged (it rebuilds it) instead of
-misreading it. Reading the state after command n starts at its keyframe and applies every delta
+when it is short (most: a few dozen bytes) or zlib would not make it smaller, else as MARK +
+zlib; neither is a zlib stream, so a release of packing 1 finds such a state damaged (it
+rebuilds it) instead of misreading it. Reading the state after command n starts at its keyframe and applies every delta
 after it, in order (PackedStates keeps its place, so reading states one after another applies
 each delta once).
 """
@@ -27,6 +27,7 @@ import msgspec
 
 LEVEL = 6  # zlib's compression level
 MARK = b"z"  # a packing 2 delta compressed with zlib (a bare zlib stream starts with 0x78)
+COMPRESS_FROM = 128  # bytes: a shorter delta is stored as its JSON (zlib not tried)
 
 Row = tuple[int, "int | None", bytes]  # format, keyframe number (None: this is one), bytes
 
@@ -138,8 +139,12 @@ def pack(value: Any) -> bytes:
 
 
 def pack_delta(change: Mapping[str, Any]) -> bytes:
-    """A delta (packing 2): its compact JSON, or MARK + zlib when that is smaller."""
+    """A delta (packing 2): its compact JSON, or MARK + zlib when that is smaller; one shorter
+    than COMPRESS_FROM bytes is its JSON without trying (zlib would save a few bytes of it,
+    and setting up a compressor costs more than the rest of packing a state)."""
     raw = dumps(change)
+    if len(raw) < COMPRESS_FROM:
+        return raw
     packed = zlib.compress(raw, LEVEL)
     return raw if len(raw) <= len(packed) + len(MARK) else MARK + packed
 

@@ -12,7 +12,8 @@ from companion.history import replay
 from companion.session import Session
 from companion.store import log as log_module
 from companion.store.log import Log
-from companion.store.packing import PackedStates, delta, patch, unpack
+from companion.store.packing import COMPRESS_FROM, MARK, PackedStates, delta, dumps, pack_delta
+from companion.store.packing import patch, unpack
 from companion.tables.files import Tables
 
 
@@ -81,3 +82,14 @@ def test_a_campaign_stores_small_deltas_and_large_states_whole_less_often(
     for n, state in states[::37] + states[-1:]:
         assert replay.read_state(log, n) == state
     log.close()
+
+
+def test_a_short_delta_is_its_json_and_a_long_one_is_compressed_when_that_is_smaller() -> None:
+    short = {"~": {"tally": {"~": {"dice": {"=": {"d6": 4}}}}}}
+    assert len(dumps(short)) < COMPRESS_FROM
+    assert pack_delta(short) == dumps(short)
+    assert unpack(pack_delta(short)) == short
+    long = {"+": {"secrets": ["a mesma nota secreta do mestre"] * 8}}
+    packed = pack_delta(long)
+    assert packed[:len(MARK)] == MARK and len(packed) < len(dumps(long))
+    assert unpack(packed) == long
