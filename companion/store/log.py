@@ -71,10 +71,10 @@ from companion.store.state_rows import KEYFRAME_EVERY, KEYFRAME_MOST, KEYFRAME_W
 from companion.store.tokens import Tokens
 from companion.tables.errors import DiskFull
 
-__all__ = ["ChangedState", "DERIVED", "HISTORY", "KEYFRAME_EVERY", "KEYFRAME_MOST", "KEYFRAME_WEIGHT", "Last",
-           "Log", "MEMORY", "Meta", "Narration", "NewEvent", "PackedStates", "StateDamaged",
-           "StoredCommand", "StoredState", "dumps", "encoded", "event_dict",
-           "program_texts"]
+__all__ = ["ChangedState", "DERIVED", "HISTORY", "KEYFRAME_EVERY", "KEYFRAME_MOST",
+           "KEYFRAME_WEIGHT", "Last", "Log", "MEMORY", "Meta", "Narration", "NewEvent",
+           "PackedStates", "StateDamaged", "StoredCommand", "StoredState", "dumps", "encoded",
+           "event_dict", "program_texts"]
 
 
 class Log:
@@ -212,7 +212,8 @@ class Log:
     def append(self, n: int, text: str, name: str, args: Mapping[str, Any], actor: str,
                at: str, events: Sequence[NewEvent], state: StoredState | ChangedState,
                dice: str | None, rules: int | None, undo: int | None = None,
-               release: str | None = None, house_rules: str | None = None) -> list[dict[str, Any]]:
+               release: str | None = None, house_rules: str | None = None
+               ) -> list[dict[str, Any]]:
         """Store a command, its events and the state after it (and mark `undo` undone, delete
         every token of the character `release`, keep the GM's rules in force from this command
         on, `house_rules`) in ONE transaction.

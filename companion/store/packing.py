@@ -11,9 +11,9 @@ a delta of packing 1 has neither and reads as before. So a state costs what the 
 however long the campaign and however large its state. A delta is stored as its compact JSON
 when it is short (most: a few dozen bytes) or zlib would not make it smaller, else as MARK +
 zlib; neither is a zlib stream, so a release of packing 1 finds such a state damaged (it
-rebuilds it) instead of misreading it. Reading the state after command n starts at its keyframe and applies every delta
-after it, in order (PackedStates keeps its place, so reading states one after another applies
-each delta once).
+rebuilds it) instead of misreading it. Reading the state after command n starts at its keyframe
+and applies every delta after it, in order (PackedStates keeps its place, so reading states one
+after another applies each delta once).
 """
 from __future__ import annotations
 
@@ -52,10 +52,6 @@ class ChangedState:
     since: int | None  # None: the fields are not known to be relative to any stored state
     fields: Mapping[str, bytes]
     whole: Callable[[], bytes]
-
-    def stored(self) -> StoredState:
-        """The state as a whole."""
-        return StoredState(self.format, self.whole())
 
 
 class StateDamaged(Exception):
