@@ -93,9 +93,13 @@ class Session:
         self.notices: list[str] = []  # what opening told the GM (printed by the shells too)
         # what the session said when it was created (empty when it was resumed)
         self.started: list[EventDict] = self._start() if fresh else []
+        # what opening tells, both read before either is stored (the history notice is
+        # stored under today's rules: read after it, the rules would seem unchanged)
+        history_news = [] if fresh else found + notices.rekeyed_news(rekeyed)
+        rules_news = [] if fresh else notices.dropped_news(settled) + notices.rules_news()
         self.opening: list[EventDict] = [] if fresh else (
-            self._tell(HISTORY_NOTICE, found + notices.rekeyed_news(rekeyed))
-            + self._tell(RULES_CHANGED, notices.dropped_news(settled) + notices.rules_news(),
+            self._tell(HISTORY_NOTICE, history_news)
+            + self._tell(RULES_CHANGED, rules_news,
                          house=overlay.dump(self.overrides) if settled.dropped else None))
 
     def _start(self) -> list[EventDict]:

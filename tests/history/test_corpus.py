@@ -16,8 +16,10 @@ from typing import Any
 import pytest
 
 from companion.engine.view import view_state
+from companion.rules import version
 from companion.session import Session
 from companion.store import file_format
+from companion.store.log import Log
 from companion.tables.files import Tables
 from tests.history_helpers import differences
 
@@ -155,3 +157,29 @@ def test_each_past_release_opens_where_the_table_left_it(tmp_path: Path, shown_f
         assert again.opening == []
     finally:
         again.close()
+
+
+@pytest.mark.parametrize("commit", sorted(set(RELEASES) - REPLAYED))
+def test_a_past_release_is_told_how_its_rules_changed_beside_its_copy(
+        tmp_path: Path, tables: Tables, commit: str) -> None:
+    """A new release often brings both a new file format (the copy left beside the file) and
+    new rules: the GM is told both when the campaign opens — the rules' news was read after
+    the copy's notice was stored under today's rules, and looked unchanged."""
+    db = restore(commit, tmp_path / "campanha.db")
+    stored = Log.read(db)
+    try:
+        before = version.read(stored.rules_text(stored.last_rules()) or "")
+    finally:
+        stored.close()
+    changes = version.changes(before, version.rule_files(tables))
+    assert changes, "the corpus file's rules are today's: this test needs a file whose differ"
+    session = Session.open(db, None, tables)
+    try:
+        told = [e["text"] for e in session.opening]
+    finally:
+        session.close()
+    assert any(str(file_format.copy_path(db)) in text for text in told), told
+    listed = [text for text in told if text.startswith("Regra mudou: ")]
+    assert listed, told
+    summary = tables.narration.render("historico.regras_mudaram", {"quantas": len(listed)})
+    assert summary in told, told
