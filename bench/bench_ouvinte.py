@@ -37,24 +37,12 @@ from companion.rules.loader import load_rules  # noqa: E402
 from companion.session import Session  # noqa: E402
 from companion.speech.speech_config import speech_config  # noqa: E402
 from companion.speech.voices import Espeak, write_wav  # noqa: E402
+from tests.golden_scripts import SCRIPTS, read_script  # noqa: E402
 
-SCRIPTS = sorted((ROOT / "tests" / "golden" / "scripts").glob("*.txt"))
-SEED_LINE = re.compile(r"#\s*semente:\s*(\d+)\s*$")
 # a few `tempo` answers: travelling, in the dungeon with a torch and a spell
 EXTRA = (7, ["personagem Ana pv 8 con 1", "avançar", "tempo", "entrar na masmorra",
              "acender tocha", "próximo turno", "tempo", "3 turnos", "tempo", "estado"])
 NUMBER = re.compile(r"\d+(?:,\d+)?")
-
-
-def _script(path: Path) -> tuple[int, list[str]]:
-    seed, lines = 0, []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        match = SEED_LINE.match(line)
-        if match:
-            seed = int(match.group(1))
-        elif not line.startswith("#"):
-            lines.append(line)
-    return seed, lines
 
 
 def texts_mesa_says(how_many: int) -> list[str]:
@@ -62,7 +50,7 @@ def texts_mesa_says(how_many: int) -> list[str]:
     (numbers aside), those with a number first, at most 300 characters."""
     tables = load_rules()
     found: dict[str, str] = {}
-    for seed, lines in [*map(_script, SCRIPTS), EXTRA]:
+    for seed, lines in [*map(read_script, SCRIPTS), EXTRA]:
         session = Session.open(None, seed, tables)
         try:
             for line in lines:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import re
 from pathlib import Path
 
 import pytest
@@ -21,25 +20,10 @@ import pytest
 from companion.session import Session
 from companion.cli.shell import run_shell
 from companion.tables.files import Tables
+from tests.golden_scripts import SCRIPTS, read_script
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
-SCRIPTS = sorted((GOLDEN / "scripts").glob("*.txt"))
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
-SEED_LINE = re.compile(r"#\s*semente:\s*(\d+)\s*$")
-
-
-def read_script(path: Path) -> tuple[int, list[str]]:
-    """The seed and the command lines of a golden script."""
-    seed: int | None = None
-    lines: list[str] = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        match = SEED_LINE.match(line)
-        if match:
-            seed = int(match.group(1))
-        elif not line.startswith("#"):
-            lines.append(line)
-    assert seed is not None, f"{path.name}: falta a linha '# semente: N'"
-    return seed, lines
 
 
 def play(tables: Tables, seed: int, lines: list[str]) -> str:

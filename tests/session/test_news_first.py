@@ -10,9 +10,8 @@ carries a weight."""
 from __future__ import annotations
 
 import random
-import re
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Iterator, Mapping
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
@@ -26,9 +25,8 @@ from companion.rules.pages import PageTexts
 from companion.tables import protocol
 from companion.tables.errors import CommandRejected
 from companion.tables.files import Tables
+from tests.golden_scripts import SCRIPTS, read_script
 
-SCRIPTS = sorted((Path(__file__).resolve().parents[1] / "golden" / "scripts").glob("*.txt"))
-SEED = re.compile(r"#\s*semente:\s*(\d+)\s*$")
 ARRIVAL, HARM, DARK, ROW, PROMPT, NONE = 5, 4, 3, 2, 1, 0  # the oracle's own order
 
 
@@ -136,20 +134,9 @@ def play(tables: Tables, seed: int, lines: list[str]) -> Iterator[tuple[str, Sta
         state = after
 
 
-def script(path: Path) -> tuple[int, list[str]]:
-    seed, lines = 0, []
-    for text in path.read_text(encoding="utf-8").splitlines():
-        match = SEED.match(text)
-        if match:
-            seed = int(match.group(1))
-        elif not text.startswith("#") and text.strip():
-            lines.append(text)
-    return seed, lines
-
-
 @pytest.mark.parametrize("path", SCRIPTS, ids=[p.stem for p in SCRIPTS])
 def test_golden_scripts_put_the_news_first(tables: Tables, path: Path) -> None:
-    seed, lines = script(path)
+    seed, lines = read_script(path)
     played = 0
     for line, before, after, events in play(tables, seed, lines):
         check(tables, line, before, after, events, line)

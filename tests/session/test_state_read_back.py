@@ -17,7 +17,7 @@ from companion.session import Session
 from companion.store.packing import delta
 from companion.store.state_rows import StateRows, unpack_json
 from companion.tables.files import Tables
-from tests.cli.test_golden_events import SCRIPTS, read_script
+from tests.golden_scripts import SCRIPTS, read_script
 
 
 def test_read_back_decodes_only_what_changed_and_equals_the_whole_decoding() -> None:

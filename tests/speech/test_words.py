@@ -23,10 +23,8 @@ from companion.speech.pronunciation import Pronunciation, compile_rules, spoken_
 from companion.tables.errors import TableError
 from companion.tables.files import Tables
 from companion.rules.loader import load_rules
+from tests.golden_scripts import SCRIPTS, read_script
 
-GOLDEN = Path(__file__).resolve().parents[1] / "golden"
-SCRIPTS = sorted((GOLDEN / "scripts").glob("*.txt"))
-SEED_LINE = re.compile(r"#\s*semente:\s*(\d+)\s*$")
 
 # What the voice would misread: dice (1d6, d20), the screen's abbreviations, "DC 12" (a Roman
 # numeral), times written "20h30", and symbols.
@@ -115,24 +113,12 @@ def test_a_bad_rewrite_in_the_table_is_refused_when_the_rules_load(tmp_path: Pat
         load_rules(target)
 
 
-def _script(path: Path) -> tuple[int, list[str]]:
-    seed = 0
-    lines = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        match = SEED_LINE.match(line)
-        if match:
-            seed = int(match.group(1))
-        elif not line.startswith("#"):
-            lines.append(line)
-    return seed, lines
-
-
 @pytest.mark.parametrize("script", SCRIPTS, ids=[path.stem for path in SCRIPTS])
 def test_what_each_golden_command_says_holds_nothing_the_voice_misreads(
         tables: Tables, script: Path) -> None:
     """Every event of every golden command, as the GM's and the table's copy a speaker gets
     (any of them may be the spoken headline), and every refusal, as said."""
-    seed, lines = _script(script)
+    seed, lines = read_script(script)
     config = speech_config(tables)
     session = Session.open(None, seed, tables)
     projections = Projections(session, tables)
