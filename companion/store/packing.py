@@ -46,7 +46,7 @@ class ChangedState:
     that may differ from the state stored after command `since` (the others are that state's,
     byte for byte), in the state's field order, and the whole state's JSON, made only when
     asked (a keyframe, or `since` is not the newest state stored). Packing a delta then reads
-    and compares only those fields, not the whole state (a party of ten is ~10 KB of JSON)."""
+    and compares only those fields, not the whole state (a party of ten is ~4 KB of JSON)."""
 
     format: int
     since: int | None  # None: the fields are not known to be relative to any stored state
