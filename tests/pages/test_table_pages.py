@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.engine.view import view_state
+from companion.tables import protocol
 from tests.browser_helpers import TABLE_PHONE, open_report, screenshot, wait_until
 from tests.pages.page_helpers import Table
 
@@ -174,15 +176,23 @@ def test_the_round_line_says_who_acted_and_who_owes_rest(table: Table) -> None:
     for _ in range(8):  # on to the day's last round (the GM waives any test on the way)
         if table.session.state.prompts:
             table.command(gm, "cancelar")
-        elif gm.locator("#gm-alerts .gm-alert", has_text="ainda não descansou").count():
+        elif _restless(table):  # read from the session: the page's view comes a moment later
             break
         else:
             table.command(gm, "explorar")  # a group activity: the rounds pass
+    assert _restless(table), "o grupo não chegou à última rodada do dia sem descanso"
     alert = gm.locator("#gm-alerts .gm-alert", has_text="ainda não descansou hoje")
     alert.wait_for()
     gm.evaluate("document.activeElement.blur(); window.scrollTo(0, 0)")
     assert _in_view(gm, "#gm-alerts .gm-alert:last-child")
     screenshot(gm, "mesa26-sem-descanso", full_page=False)
+
+
+def _restless(table: Table) -> bool:
+    """The session's own GM view says the day's last round began without rest (the reminder
+    the GM's page shows as an alert)."""
+    view = view_state(table.session.state, protocol.GM, table.session.tables)
+    return view["mestre"]["sem_descanso_hoje"] is not None
 
 
 def _open_rules(gm: Any) -> None:

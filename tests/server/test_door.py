@@ -7,6 +7,7 @@ keep the GM out. Timings are the benchmark's (bench/live.py); these tests assert
 that the GM got through."""
 from __future__ import annotations
 
+import logging
 import os
 import socket
 import threading
@@ -127,7 +128,8 @@ def test_bare_websockets_from_one_address_get_no_thread_past_the_cap(
 
 
 def test_slow_requests_from_one_address_are_capped_and_cut_at_their_deadline(
-        guarded: RunningServer) -> None:
+        guarded: RunningServer, session: Session, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger=http_limits.log.name)
     threads, files = threading.active_count(), _open_files()
     ours: list[socket.socket] = []
     try:
@@ -148,9 +150,14 @@ def test_slow_requests_from_one_address_are_capped_and_cut_at_their_deadline(
             assert threading.active_count() - threads <= door.SOCKETS_PER_ADDRESS + SLACK_THREADS
             assert _server_files(files, ours) <= door.SOCKETS_PER_ADDRESS + SLACK_FILES
             time.sleep(0.3)
-        # every admitted one was cut at its whole deadline, however often it sent a line
+        # every admitted one was cut: at its whole deadline, however often it sent a line —
+        # or, when this busy machine let more than the deadline pass between two of its lines,
+        # by the same time limit on one read (the server's log says "pedido atrasado")
         wait_until(lambda: gate.held(ATTACKER) == 0, what="os pedidos lentos cortados")
-        assert watch.expired >= admitted
+        late = session.tables.narration.render("log_do_servidor.pedido_atrasado", {})
+        read_late = sum(1 for record in caplog.records if record.getMessage() == late)
+        assert watch.expired > 0
+        assert watch.expired + read_late >= admitted, (watch.expired, read_late, admitted)
         _gm_gets_through(guarded)
     finally:
         for sock in ours:
