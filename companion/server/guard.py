@@ -22,7 +22,6 @@ from typing import Any, Callable
 
 from engineio.async_drivers._websocket_wsgi import SimpleWebSocketWSGI
 from socketio import packet
-from wsproto.utilities import LocalProtocolError
 
 from companion.tables.narration import Narrator
 
@@ -117,34 +116,16 @@ def guard_messages(server: Any, words: Narrator,
     eio.on("disconnect", forget)
 
 
-class _Unstarted:
-    """simple-websocket's reading thread, never started: Engine.IO's own reader thread reads
-    the socket instead (_SafeWebSocket.wait)."""
-
-    def __init__(self, target: Callable[[], Any]) -> None:
-        self.name = "mesa-websocket-leitura"
-
-    def start(self) -> None:
-        pass
-
-
 class _SafeWebSocket(SimpleWebSocketWSGI):
     """engine.io's simple-websocket wrapper, for frames it cannot decode: it decodes each frame
     outside any try (a frame like `x` raises ValueError out of the handler, and werkzeug prints
     the traceback), and its writer thread may close a socket werkzeug already closed (OSError
     in a thread). Here the first ends that connection with one log line, the second is quiet.
-    guard_transport makes one for a server, with its `words`.
-
-    The socket is read by the thread that handles what it receives (Engine.IO's reader): no
-    thread of simple-websocket's reads it and hands each message over — one thread fewer per
-    phone, and a message reaches its handler without waking another thread (issue 33). The
-    reading is simple-websocket's own (`_handle_events`: pings, close, message size), as its
-    thread would do it (its server pings are off: Engine.IO pings)."""
+    guard_transport makes one for a server, with its `words`."""
 
     words: Narrator
 
     def __call__(self, environ: dict, start_response: Callable[..., Any]) -> Any:
-        self.server_args = {**self.server_args, "thread_class": _Unstarted}
         try:
             return super().__call__(environ, start_response)
         except (ValueError, IndexError, TypeError, KeyError) as error:
@@ -161,26 +142,6 @@ class _SafeWebSocket(SimpleWebSocketWSGI):
             super().close()
         except Exception:  # OSError, wsproto's LocalProtocolError: closing is best effort
             pass  # already closed (by us, by the other side or by werkzeug)
-
-    def wait(self) -> Any:
-        """The next message (text or bytes), read from the socket here; None once closed."""
-        ws = self.ws
-        while ws.connected and not ws.input_buffer:
-            try:
-                received = ws.sock.recv(ws.receive_bytes)
-                if not received:
-                    raise OSError()
-                ws.ws.receive_data(received)
-                ws.connected = ws._handle_events()
-            except (OSError, LocalProtocolError):  # gone, or closed under us
-                ws.connected = False
-        if ws.input_buffer:
-            return ws.input_buffer.pop(0)
-        try:
-            ws.sock.close()  # what simple-websocket's thread does when the reading ends
-        except OSError:
-            pass
-        return None
 
 
 def guard_transport(server: Any, words: Narrator) -> None:

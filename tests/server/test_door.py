@@ -30,7 +30,7 @@ ATTACKER = "127.0.0.2"
 DEADLINE = 1.0  # the tests' whole-request deadline (the real one: http_limits.REQUEST_TIMEOUT)
 # a websocket costs the server its connection's thread, simple-websocket's reader, Engine.IO's
 # writer and its ping task: the bound on threads is that many per admitted socket
-THREADS_PER_SOCKET = 3  # the connection (it reads the websocket too), its writer, its pings
+THREADS_PER_SOCKET = 4
 SLACK_THREADS = 12  # the watch, the dispatcher, the GM's sockets and their client threads
 SLACK_FILES = 24
 
