@@ -130,8 +130,9 @@ class FanOut:
         """Session callback, batch by batch in seq order, in the thread that ran the command
         (without the session's lock): the new events go out at once; the views follow from
         the dispatcher. (Letting the GIL go here, so the writers send first, was ~3 % sooner
-        at 10 phones but starved this thread at 100: the GM's connection dropped under 20
-        commands/s. Issue 33's final review.)"""
+        at 10 phones; with 100 phones this thread then waits behind every writer. Undone in
+        issue 33's review until the GM's connection holds the full bench's 60-s sustained run:
+        docs/desempenho.md.)"""
         self.send_events()
         self.dispatcher.put("views", self.send_views)
 
