@@ -48,7 +48,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
@@ -63,58 +63,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from companion.rules.loader import load_rules  # noqa: E402
-from tests.socket_client import ordered_client  # noqa: E402
 
+from phones import GM, Fleet, Phone, Table, wait_quiet  # noqa: E402
 from durable_log import bare_commits, long_session, read_rows, reopen  # noqa: E402
 from storm import LOOPERS, STORM, STORM_EVENTS, reconnect_costs, storms  # noqa: E402
 from servers import (  # noqa: E402  (bench/servers.py: shared with storm and durable_log)
     COMMAND, LATENCY_MIX, SUSTAINED_MIX, TOKEN, Server, companion, floor, running,
     pct, wait_for,
 )
-
-@dataclass
-class Phone:
-    """One real Socket.IO client: every `evento` it gets, with the time it arrived."""
-
-    url: str
-    auth: dict[str, Any]
-    events: list[tuple[float, int]] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        self.sio = ordered_client(reconnection=False)
-        self.sio.on("evento", self._got)
-        self.sio.on("eventos", lambda events: [self._got(e) for e in events])  # a welcome's
-        self.sio.connect(self.url, auth=self.auth, transports=["websocket"], wait_timeout=10)
-
-    def _got(self, event: dict[str, Any]) -> None:
-        self.events.append((time.perf_counter(), int(event["seq"])))
-
-    def close(self) -> None:
-        self.sio.disconnect()
-
-
-class Table:
-    """A GM and `players` phones against one server."""
-
-    def __init__(self, url: str, players: int) -> None:
-        self.phones = [Phone(url, {"nome": f"Jogador {i + 1}"}) for i in range(players)]
-        self.gm = Phone(url, {"token": TOKEN})
-        self.quiet()
-
-    def quiet(self, still: float = 0.3) -> None:
-        """Wait until no phone has received anything for `still` seconds."""
-        last = -1
-        while True:
-            total = sum(len(p.events) for p in self.phones + [self.gm])
-            if total == last:
-                return
-            last = total
-            time.sleep(still)
-
-    def close(self) -> None:
-        for phone in self.phones + [self.gm]:
-            phone.close()
-
 
 def latency_once(table: Table, text: str) -> list[float]:
     """Seconds from the GM's `comando` to its event on each phone, for one command."""
@@ -162,7 +118,7 @@ def latency_pair(folder: Path, players: int, commands: int, size: int,
     try:
         for server in servers:
             server.start()
-            tables.append(Table(server.url, players))
+            tables.append(Table(server.url, players, TOKEN))
         latencies(tables, 5)  # warm-up
         samples = latencies(tables, commands)
         for table in tables:
@@ -198,11 +154,14 @@ def check_stream(numbers: list[int], expected: int) -> tuple[int, int, int]:
 
 
 def sustained(server: Server, players: int, seconds: float, rate: float,
-              expected_for: Callable[[Table, int], list[int]]) -> Sustained:
-    """The GM sends `rate` commands/s for `seconds` with `players` phones connected. If the
-    GM's connection drops, the commands it could not send count as sent and never
-    acknowledged (the row says the goal was not met) instead of ending the bench."""
-    table = Table(server.url, players)
+              expected_for: Callable[[dict[str, list[int]], int], dict[str, int]]
+              ) -> Sustained:
+    """The GM sends `rate` commands/s for `seconds` with `players` phones connected (in worker
+    processes: bench/phones.py says why). If the GM's connection drops, the commands it could
+    not send count as sent and never acknowledged (the row says the goal was not met)
+    instead of ending the bench."""
+    fleet = Fleet(server.url, players)
+    gm = Phone(server.url, {"token": TOKEN})
     acks: list[Any] = []
     sent = 0
     began = time.perf_counter()
@@ -213,44 +172,48 @@ def sustained(server: Server, players: int, seconds: float, rate: float,
             if pause > 0:
                 time.sleep(pause)
             try:
-                table.gm.sio.emit("comando", {"text": SUSTAINED_MIX[sent % len(SUSTAINED_MIX)]},
-                                  callback=acks.append)
+                gm.sio.emit("comando", {"text": SUSTAINED_MIX[sent % len(SUSTAINED_MIX)]},
+                            callback=acks.append)
             except socketio.exceptions.BadNamespaceError:  # dropped: the rest never go
                 sent = math.ceil(seconds * rate)
                 break
             sent += 1
         wait_for(lambda: len(acks) == sent, 30)
-        table.quiet(0.5)
+        streams = fleet.streams()
+        wait_quiet([gm], 0.5)
         elapsed = time.perf_counter() - began
-        expected = expected_for(table, len(acks))
+        streams[GM] = [seq for _, seq in gm.events]
+        expected = expected_for(streams, len(acks))
         lost = duplicated = disorder = 0
-        for phone, count in zip(table.phones + [table.gm], expected):
-            a, b, c = check_stream([seq for _, seq in phone.events], count)
+        for name, numbers in streams.items():
+            a, b, c = check_stream(numbers, expected[name])
             lost, duplicated, disorder = lost + a, duplicated + b, disorder + c
         refused = sum(1 for ack in acks if not ack.get("ok"))
         return Sustained(sent, len(acks) - refused, lost, duplicated, disorder, elapsed)
     finally:
-        table.close()
+        gm.close()
+        fleet.close()
 
 
-def floor_expected(table: Table, acked: int) -> list[int]:
+def floor_expected(streams: dict[str, list[int]], acked: int) -> dict[str, int]:
     """The floor numbers events globally and sends every one to everybody."""
-    first = min(seq for phone in table.phones for _, seq in phone.events[:1])
-    return [first - 1 + acked] * (len(table.phones) + 1)
+    first = min(numbers[0] for name, numbers in streams.items() if name != GM and numbers)
+    return {name: first - 1 + acked for name in streams}
 
 
-def companion_expected(db: Path) -> Callable[[Table, int], list[int]]:
-    """Counted from the SQLite log itself: the events each viewer may see (its numbering is
+def companion_expected(db: Path) -> Callable[[dict[str, list[int]], int], dict[str, int]]:
+    """Counted from the SQLite log itself: the events each player may see (its numbering is
     1..that count), and the GM's global seqs."""
-    def expected(table: Table, _acked: int) -> list[int]:
+    def expected(streams: dict[str, list[int]], _acked: int) -> dict[str, int]:
         with sqlite3.connect(db) as raw:
-            rows = raw.execute("SELECT visibility FROM events ORDER BY seq").fetchall()
-            players = raw.execute("SELECT character_id FROM players ORDER BY rowid").fetchall()
-        counts = []
-        for (character,) in players:
+            rows = raw.execute("SELECT visibility FROM events").fetchall()
+            players = raw.execute("SELECT name, character_id FROM players").fetchall()
+        counts = {}
+        for name, character in players:
             mine = {"public", f"player:{character}"}
-            counts.append(sum(1 for (v,) in rows if v in mine))
-        return counts + [len(rows)]
+            counts[name] = sum(1 for (v,) in rows if v in mine)
+        counts[GM] = len(rows)
+        return counts
     return expected
 
 
