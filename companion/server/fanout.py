@@ -129,11 +129,11 @@ class FanOut:
     def on_events(self, _events: list[dict]) -> None:
         """Session callback, batch by batch in seq order, in the thread that ran the command
         (without the session's lock): the new events go out at once; the views follow from
-        the dispatcher. (Letting the GIL go here, so the writers send first, was ~3 % sooner
-        at 10 phones; with 100 phones this thread then waits behind every writer. Undone in
-        issue 33's review until the GM's connection holds the full bench's 60-s sustained run:
-        docs/desempenho.md.)"""
+        the dispatcher. The websocket writers woken by the events run first (the GIL let go
+        once): the phones get the result before this thread acknowledges it to its asker and
+        wakes the dispatcher (issue 33: ~3 % sooner at 10 phones; docs/desempenho.md)."""
         self.send_events()
+        time.sleep(0)  # CPython lets the waiting writers take the GIL here
         self.dispatcher.put("views", self.send_views)
 
     # ------------------------------------------------------------------ events
