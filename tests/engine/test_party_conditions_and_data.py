@@ -1,4 +1,5 @@
-"""test_party.py, continued: the data tests."""
+"""The party's changes, answers and conditions (`curar`), and the party's, panic's, conditions' and
+rest's rules, texts and character sheet as data (the party commands: test_party.py)."""
 from __future__ import annotations
 
 from dataclasses import MISSING, fields

@@ -1,4 +1,6 @@
-"""test_chase.py, continued: more chase tests."""
+"""The chase past its third turn (the long chase's confirmation, exhaustion and kept speeds), what
+a chase turn burns, the ranged check, and the chase's rules, texts and limits as data
+(declaring, escape tests and the score: test_chase.py)."""
 from __future__ import annotations
 
 import random

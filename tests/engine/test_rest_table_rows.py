@@ -1,4 +1,6 @@
-"""test_rest.py, continued: the row tests."""
+"""The rest's table rows (Tabela H in camp, the dungeon rest rows), the interruption's CON
+tests, secret encounters during a rest, and the rows' effects as data (the rest itself:
+test_rest.py)."""
 from __future__ import annotations
 
 from dataclasses import replace

@@ -1,4 +1,6 @@
-"""test_report.py, continued: more report tests."""
+"""Each session's report and export, the command-line report, what a player's report shows
+and keeps off, dungeon turns, chases across sessions and the GM's notes (the report's shape:
+test_report.py)."""
 from __future__ import annotations
 
 import csv
