@@ -101,6 +101,7 @@ class Fleet:
         names = player_names(players)
         self._orders: list[Connection] = []
         self._workers = []
+        self._stopped = False
         for index in range(processes):
             ours, theirs = context.Pipe()
             worker = context.Process(target=_serve_phones, daemon=True,
@@ -109,21 +110,43 @@ class Fleet:
             self._orders.append(ours)
             self._workers.append(worker)
         for orders in self._orders:
-            if not orders.poll(120) or orders.recv() != "prontos":
+            if not self._ready(orders):
                 self.close()
-                raise RuntimeError("os celulares de um processo não se conectaram em 120 s")
+                raise RuntimeError("os celulares de um processo não se conectaram (em 120 s, "
+                                   "ou o processo falhou: o erro dele sai acima)")
+
+    @staticmethod
+    def _ready(orders: Connection) -> bool:
+        try:
+            return orders.poll(120) and orders.recv() == "prontos"
+        except EOFError:  # the worker failed (its traceback is on stderr)
+            return False
 
     def streams(self) -> dict[str, list[int]]:
         """Each player's event numbers, in the order they arrived (once, at the end)."""
-        for orders in self._orders:
-            orders.send("parar")
+        self._stop()
         received: dict[str, list[int]] = {}
         for orders in self._orders:
             received.update(orders.recv())
         return received
 
+    def _stop(self) -> None:
+        """Tell every worker to report and leave (once)."""
+        for orders in self._orders:
+            if not orders.closed:
+                try:
+                    orders.send("parar")
+                except OSError:  # that worker is gone already
+                    pass
+        self._stopped = True
+
     def close(self) -> None:
+        """The workers gone, whether or not their streams were read."""
+        if not self._stopped:
+            self._stop()
         for worker in self._workers:
             worker.join(timeout=30)
             if worker.is_alive():
                 worker.kill()
+        for orders in self._orders:
+            orders.close()
