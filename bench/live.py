@@ -360,7 +360,8 @@ def main() -> None:
 def _print_table(lines: list[str], size: int, floor_name: str) -> None:
     print(f"\nMesa — medido nesta execução, em loopback ({os.cpu_count()} núcleos); "
           f"evento de {size} bytes; a latência contra o chão durável (um commit WAL "
-          f"synchronous=FULL por comando), as outras linhas contra o {floor_name}")
+          f"synchronous=FULL por comando), as outras linhas contra o {floor_name}; numa linha "
+          f"recuada, a segunda coluna é o que ela nomeia")
     print(f"{'':44s} {'chão':>10s} {'Mesa':>10s}     {'razão':>6s}")
     print("\n".join(lines), flush=True)
 

@@ -101,7 +101,6 @@ class Fleet:
         names = player_names(players)
         self._orders: list[Connection] = []
         self._workers = []
-        self._stopped = False
         for index in range(processes):
             ours, theirs = context.Pipe()
             worker = context.Process(target=_serve_phones, daemon=True,
@@ -131,19 +130,17 @@ class Fleet:
         return received
 
     def _stop(self) -> None:
-        """Tell every worker to report and leave (once)."""
+        """Tell every worker to report and leave (a worker reads one order: a second one,
+        from `close` after `streams`, is never read)."""
         for orders in self._orders:
-            if not orders.closed:
-                try:
-                    orders.send("parar")
-                except OSError:  # that worker is gone already
-                    pass
-        self._stopped = True
+            try:
+                orders.send("parar")
+            except OSError:  # that worker is gone already
+                pass
 
     def close(self) -> None:
         """The workers gone, whether or not their streams were read."""
-        if not self._stopped:
-            self._stop()
+        self._stop()
         for worker in self._workers:
             worker.join(timeout=30)
             if worker.is_alive():
