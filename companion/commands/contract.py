@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable, Literal, Mapping, get_args
+from typing import Any, Iterable, Literal, Mapping
 
 from companion.tables.dice_limits import DiceLimits
 from companion.tables.errors import TableError

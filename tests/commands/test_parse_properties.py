@@ -4,7 +4,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from unicode_rbnf import RbnfEngine

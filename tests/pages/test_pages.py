@@ -54,8 +54,8 @@ def test_player_answers_panic_prompt_from_the_phone(table: Table) -> None:
     screenshot(ana, "jogador-panico")
     before = len(table.events())
     card.get_by_role("button", name="Rolar").click()
-    answer = wait_until(lambda: [e for e in table.events()[before:] if e["kind"] == "resposta"],
-                        message="a resposta de Ana não chegou ao servidor")
+    wait_until(lambda: [e for e in table.events()[before:] if e["kind"] == "resposta"],
+               message="a resposta de Ana não chegou ao servidor")
     outcome = table.events()[before:]
     for event in outcome:  # the answer and the panic outcome (Tabela J…) reach the GM page
         gm.locator(f"#log li[data-seq='{event['seq']}']").wait_for()
@@ -75,7 +75,7 @@ def test_player_types_a_physical_die_value(table: Table) -> None:
     card.get_by_label("Rolou o dado na mesa? Digite o valor:").fill("1")
     before = len(table.events())
     card.get_by_role("button", name="Enviar valor").click()
-    answer = wait_until(lambda: [e for e in table.events()[before:] if e["kind"] == "resposta"],
+    wait_until(lambda: [e for e in table.events()[before:] if e["kind"] == "resposta"],
                         message="o valor digitado por Ana não chegou ao servidor")
     assert "1" in answer[0]["text"]
     card.wait_for(state="detached")

@@ -9,7 +9,6 @@ import json
 import shutil
 import sqlite3
 from pathlib import Path
-from typing import Any
 
 import pytest
 

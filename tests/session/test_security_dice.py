@@ -19,7 +19,7 @@ from companion.history import dice_keys, replay
 from companion.server.app import start_in_thread
 from companion.session import Session, SessionError
 from companion.tables.files import Tables
-from tests.socket_helpers import Peer, wait_until
+from tests.socket_helpers import Peer
 
 CANDIDATES = 1_000_000  # the old seeds: secrets.randbelow(1_000_000)
 FACES = 8  # one roll of 8d20: a chance match is 20**-8

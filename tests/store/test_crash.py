@@ -35,7 +35,6 @@ import socketio
 
 from companion.engine.characters import slug
 from companion.history.projection import project
-from companion.tables.protocol import may_see as visible_to
 from companion.session import Session
 from companion.tables.files import Tables
 from tests.history_helpers import differences

@@ -4,7 +4,6 @@ joins that campaign's voice lists (read from its stored commands), can be pruned
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,7 @@ from companion.voice.config import voice_config
 from companion.voice.judge import phrase_reader
 from companion.voice.learned import campaign_learned, learned_names
 from companion.voice.listener import Listener
-from companion.voice.strict_reading import Known, read_voice
+from companion.voice.strict_reading import read_voice
 from companion.voice.service import session_phrases, session_reader
 from companion.voice.learned import SessionNames
 from companion.voice.sources import wav_chunks

@@ -181,8 +181,6 @@ def test_number_words_read_back(value: int) -> None:
 
 @given(st.text(max_size=80))
 def test_any_text_is_a_command_or_a_refusal(text: str) -> None:
-    from companion.rules.loader import load_rules
-
     result = read_voice(text, _TABLES)
     assert (result.command is None) != (result.error is None)
 
