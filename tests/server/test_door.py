@@ -247,7 +247,10 @@ def test_an_address_reconnecting_in_a_loop_is_slowed_and_only_it(guarded: Runnin
                                                                    ) -> None:
     refusals: list[Any] = []
     welcomed = 0
-    for _ in range(budget.RECONNECTS_PER_ADDRESS + 4):  # one screen, again and again
+    began = time.monotonic()
+    for _ in range(budget.RECONNECTS_PER_ADDRESS + 20):  # one screen, again and again,
+        if refusals:  # until it is slowed
+            break
         sock = _connect_from("127.0.0.30", guarded.port)
         assert sock is not None
         client = ordered_client(reconnection=False, websocket_extra_options={"socket": sock})
@@ -259,7 +262,12 @@ def test_an_address_reconnecting_in_a_loop_is_slowed_and_only_it(guarded: Runnin
             client.disconnect()
         except Exception:
             sock.close()
-    assert welcomed == budget.RECONNECTS_PER_ADDRESS
+    # all its budget at once, then only what the bucket refilled meanwhile (one connection
+    # per RECONNECT_WINDOW / RECONNECTS_PER_ADDRESS seconds: on a busy machine the loop itself
+    # may last that long)
+    refilled = int((time.monotonic() - began) * budget.RECONNECTS_PER_ADDRESS
+                   / budget.RECONNECT_WINDOW)
+    assert budget.RECONNECTS_PER_ADDRESS <= welcomed <= budget.RECONNECTS_PER_ADDRESS + refilled
     assert any("se conectou mais de" in str(said) for said in refusals)
     other = _screen(guarded.url, guarded.port, "127.0.0.31")  # another device: not slowed
     assert other is not None
