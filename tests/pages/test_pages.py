@@ -75,7 +75,7 @@ def test_player_types_a_physical_die_value(table: Table) -> None:
     card.get_by_label("Rolou o dado na mesa? Digite o valor:").fill("1")
     before = len(table.events())
     card.get_by_role("button", name="Enviar valor").click()
-    wait_until(lambda: [e for e in table.events()[before:] if e["kind"] == "resposta"],
+    answer = wait_until(lambda: [e for e in table.events()[before:] if e["kind"] == "resposta"],
                         message="o valor digitado por Ana não chegou ao servidor")
     assert "1" in answer[0]["text"]
     card.wait_for(state="detached")
